@@ -1,0 +1,38 @@
+package io.gstm.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code gstm}: run transaction batches and benchmarks on the GPU or the JVM engine. */
+@Command(
+    name = "gstm",
+    mixinStandardHelpOptions = true,
+    version = "gstm 0.1.0",
+    description = "GPU transaction engine: run STM batches on the GPU (JCuda) or the JVM engine.",
+    subcommands = {BankCommand.class, LimitsCommand.class, BenchBankCommand.class})
+public final class GstmCli implements Runnable {
+
+  @Override
+  public void run() {
+    new CommandLine(this).usage(System.out);
+  }
+
+  /** Runs the CLI and exits with its status. */
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /** Runs the CLI and returns its status: 0 ok, 1 verification failed, 2 bad input. */
+  public static int execute(String... args) {
+    CommandLine cli = new CommandLine(new GstmCli());
+    cli.setExecutionExceptionHandler(
+        (e, cmd, parsed) -> {
+          if (e instanceof IllegalArgumentException || e instanceof io.gstm.core.engine.GstmException) {
+            cmd.getErr().println("gstm: " + e.getMessage());
+            return 2;
+          }
+          throw e;
+        });
+    return cli.execute(args);
+  }
+}

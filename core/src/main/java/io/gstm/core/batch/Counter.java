@@ -1,0 +1,27 @@
+package io.gstm.core.batch;
+
+/**
+ * Batch counters: commits and aborts by cause. Order matches the kernels' {@code gstm::Counter}.
+ */
+public enum Counter {
+  COMMITS,
+  READ_ONLY_COMMITS,
+  /** A read or write found the lock held by a committing writer. */
+  ABORT_READ_LOCKED,
+  /** A version changed since it was read. */
+  ABORT_VALIDATION,
+  /** A pre-lock was refused: held by a higher priority, or already locked. */
+  ABORT_PRELOCK_REFUSED,
+  /** A pre-lock was stolen by a higher-priority thread before the commit. */
+  ABORT_STOLEN,
+  ABANDONED,
+  TOO_LARGE;
+
+  /** Number of counters. */
+  public static final int COUNT = values().length;
+
+  /** True for the abort causes. */
+  public boolean isAbort() {
+    return name().startsWith("ABORT_");
+  }
+}

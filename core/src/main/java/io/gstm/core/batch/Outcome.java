@@ -1,0 +1,18 @@
+package io.gstm.core.batch;
+
+/** How one transaction of a batch ended. Codes match the kernels' {@code gstm::Outcome}. */
+public enum Outcome {
+  /** Never ran (the batch failed before reaching it). */
+  PENDING,
+  COMMITTED,
+  /** Gave up after {@link RunOptions#maxRetries()} attempts; changed nothing. */
+  ABANDONED,
+  /** Its read, write or lock set outgrew the batch's set capacity; changed nothing. */
+  TOO_LARGE;
+
+  private static final Outcome[] BY_CODE = values();
+
+  public static Outcome ofCode(int code) {
+    return BY_CODE[code];
+  }
+}

@@ -1,0 +1,424 @@
+package io.gstm.core.cuda;
+
+import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR;
+import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR;
+import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT;
+import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
+import static jcuda.driver.JCudaDriver.cuCtxSynchronize;
+import static jcuda.driver.JCudaDriver.cuDeviceGet;
+import static jcuda.driver.JCudaDriver.cuDeviceGetAttribute;
+import static jcuda.driver.JCudaDriver.cuDeviceGetCount;
+import static jcuda.driver.JCudaDriver.cuDeviceGetName;
+import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRelease;
+import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRetain;
+import static jcuda.driver.JCudaDriver.cuEventCreate;
+import static jcuda.driver.JCudaDriver.cuEventDestroy;
+import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
+import static jcuda.driver.JCudaDriver.cuEventRecord;
+import static jcuda.driver.JCudaDriver.cuEventSynchronize;
+import static jcuda.driver.JCudaDriver.cuInit;
+import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
+import static jcuda.driver.JCudaDriver.cuModuleLoadData;
+import static jcuda.driver.JCudaDriver.cuModuleUnload;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.engine.GstmException;
+import io.gstm.core.engine.LimitsReport;
+import io.gstm.core.history.History;
+import io.gstm.core.history.HistoryFlattener;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Workloads;
+import io.gstm.core.workload.bank.BankWorkload;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import jcuda.CudaException;
+import jcuda.Pointer;
+import jcuda.driver.CUcontext;
+import jcuda.driver.CUdevice;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUfunction;
+import jcuda.driver.CUmodule;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * Runs batches on one GPU through the JCuda driver API: the device's primary context (made
+ * current on every calling thread), fatbins from the classpath loaded with
+ * {@code cuModuleLoadData}, typed kernel launches, kernel time from CUDA events.
+ *
+ * <p>Open with {@link #open(int)}; the caller closes it after closing its stores.
+ */
+public final class CudaEngine implements Engine {
+  private final CUdevice device;
+  private final CUcontext context;
+  private final String deviceName;
+  private final int major;
+  private final int minor;
+  private final int multiprocessors;
+  private final Map<String, CUmodule> modules = new LinkedHashMap<>();
+  private boolean closed;
+
+  private CudaEngine(CUdevice device, CUcontext context, String name, int major, int minor,
+      int sms) {
+    this.device = device;
+    this.context = context;
+    this.deviceName = name;
+    this.major = major;
+    this.minor = minor;
+    this.multiprocessors = sms;
+  }
+
+  /**
+   * Opens device {@code ordinal}: checks the driver, the device and that the kernels jar was
+   * built for its architecture, retains its primary context and loads every fatbin. Throws
+   * {@link GstmException} saying what is missing. The caller closes the engine.
+   */
+  public static CudaEngine open(int ordinal) {
+    KernelArchitectures archs = KernelArchitectures.load();
+    if (archs.kernels().isEmpty()) {
+      throw new GstmException("the kernels jar was built without nvcc and holds no kernels");
+    }
+    CUdevice dev = new CUdevice();
+    String name;
+    int[] v = new int[1];
+    int major;
+    int minor;
+    int sms;
+    try {
+      JCudaDriver.setExceptionsEnabled(true);
+      cuInit(0);
+      cuDeviceGetCount(v);
+      if (ordinal < 0 || ordinal >= v[0]) {
+        throw new GstmException(
+            "device " + ordinal + " does not exist: the driver sees " + v[0] + " CUDA device(s)");
+      }
+      cuDeviceGet(dev, ordinal);
+      byte[] nameBytes = new byte[256];
+      cuDeviceGetName(nameBytes, nameBytes.length, dev);
+      name = new String(nameBytes, StandardCharsets.US_ASCII).trim();
+      cuDeviceGetAttribute(v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+      major = v[0];
+      cuDeviceGetAttribute(v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+      minor = v[0];
+      cuDeviceGetAttribute(v, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+      sms = v[0];
+    } catch (CudaException e) {
+      throw CudaErrors.wrap("CUDA driver", e);
+    }
+    if (!archs.supports(major, minor)) {
+      throw new GstmException(archs.explain(major, minor));
+    }
+    CUcontext ctx = new CUcontext();
+    CudaErrors.call("cuDevicePrimaryCtxRetain", () -> cuDevicePrimaryCtxRetain(ctx, dev));
+    CudaEngine engine = new CudaEngine(dev, ctx, name.replace("\0", ""), major, minor, sms);
+    try {
+      engine.bind();
+      for (String kernel : archs.kernels()) {
+        engine.modules.put(kernel, loadModule(kernel));
+      }
+    } catch (RuntimeException e) {
+      try {
+        engine.close();
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+    return engine;
+  }
+
+  private static CUmodule loadModule(String kernel) {
+    String resource = "/gstm/kernels/" + kernel + ".fatbin";
+    byte[] image;
+    try (InputStream in = CudaEngine.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new GstmException("kernel fatbin " + resource + " is missing from the class path");
+      }
+      image = in.readAllBytes();
+    } catch (IOException e) {
+      throw new GstmException("cannot read " + resource, e);
+    }
+    CUmodule module = new CUmodule();
+    CudaErrors.call("cuModuleLoadData(" + kernel + ")", () -> cuModuleLoadData(module, image));
+    return module;
+  }
+
+  /** Makes the primary context current on the calling thread (a context is per thread). */
+  void bind() {
+    checkOpen();
+    CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
+  }
+
+  /** Resolves a kernel symbol in a loaded module. */
+  CUfunction function(String module, String symbol) {
+    CUmodule m = modules.get(module);
+    if (m == null) {
+      throw new GstmException("kernel module " + module + " is not loaded");
+    }
+    CUfunction f = new CUfunction();
+    CudaErrors.call("cuModuleGetFunction(" + symbol + ")", () -> cuModuleGetFunction(f, m, symbol));
+    return f;
+  }
+
+  /** Names of the loaded modules. */
+  public List<String> moduleNames() {
+    return List.copyOf(modules.keySet());
+  }
+
+  /** Every kernel symbol the engine launches, by module; a GPU test resolves them all. */
+  public static Map<String, List<String>> kernelSymbols() {
+    List<String> bank = new ArrayList<>();
+    for (int c : TxBatch.CAPACITIES) {
+      bank.add(PrStmBankKernel.symbol(c));
+    }
+    List<String> probes = new ArrayList<>();
+    for (ProbeKernel.Kind k : ProbeKernel.Kind.values()) {
+      probes.add(k.symbol);
+    }
+    return Map.of(PrStmBankKernel.MODULE, bank, ProbeKernel.MODULE, probes);
+  }
+
+  /** Resolves every symbol of {@link #kernelSymbols()}; throws naming the first one missing. */
+  public void resolveAllKernels() {
+    bind();
+    kernelSymbols().forEach((module, symbols) -> symbols.forEach(s -> function(module, s)));
+  }
+
+  @Override
+  public String name() {
+    return "cuda";
+  }
+
+  @Override
+  public String device() {
+    return deviceName + " (sm_" + major + minor + ", " + multiprocessors + " SMs)";
+  }
+
+  public int multiprocessors() {
+    return multiprocessors;
+  }
+
+  @Override
+  public TxStore createStore(StoreLayout layout) {
+    bind();
+    return new CudaTxStore(this, layout);
+  }
+
+  @Override
+  public BatchResult run(TxStore txStore, TxBatch batch, RunOptions options) {
+    checkOpen();
+    if (!(txStore instanceof CudaTxStore store) || store.engine() != this) {
+      throw new IllegalArgumentException("store: belongs to another engine");
+    }
+    store.checkOpen();
+    Workloads.of(batch).validate(store.layout(), batch);
+    if (!batch.workload().equals(BankWorkload.NAME)) {
+      throw new IllegalArgumentException(
+          "workload: '" + batch.workload() + "' has no CUDA kernel yet");
+    }
+    bind();
+    return runBank(store, batch, options);
+  }
+
+  private BatchResult runBank(CudaTxStore store, TxBatch batch, RunOptions options) {
+    int n = batch.txCount();
+    int k = BankWorkload.k(batch);
+    int cap = batch.capacity();
+    CUfunction f = function(PrStmBankKernel.MODULE, PrStmBankKernel.symbol(cap));
+    int[] initialVersions = options.history() ? store.lockVersions() : null;
+    List<DeviceBuffer> owned = new ArrayList<>();
+    try {
+      long t0 = System.nanoTime();
+      DeviceBuffer types = track(owned, new DeviceBuffer(4L * n));
+      types.upload(Pointer.to(batch.types()), 4L * n);
+      DeviceBuffer accounts = track(owned, new DeviceBuffer(4L * n * k));
+      for (int j = 0; j < k; j++) {
+        uploadAt(accounts, (long) j * n, batch.columns()[j]);
+      }
+      DeviceBuffer amount = track(owned, new DeviceBuffer(4L * n));
+      amount.upload(Pointer.to(batch.columns()[k]), 4L * n);
+      DeviceBuffer auditSums = track(owned, new DeviceBuffer(8L * n));
+      auditSums.zero();
+      DeviceBuffer outcomes = track(owned, new DeviceBuffer(n));
+      outcomes.zero();
+      DeviceBuffer counters = track(owned, new DeviceBuffer(8L * Counter.COUNT));
+      counters.zero();
+      DeviceBuffer histReads = null;
+      DeviceBuffer histWrites = null;
+      DeviceBuffer histCounts = null;
+      if (options.history()) {
+        histReads = track(owned, new DeviceBuffer(8L * n * cap));
+        histWrites = track(owned, new DeviceBuffer(8L * n * cap));
+        histCounts = track(owned, new DeviceBuffer(4L * n));
+        histCounts.zero();
+      }
+      sync();
+      long uploadNanos = System.nanoTime() - t0;
+
+      long[] bases = new long[store.regions.length];
+      for (int r = 0; r < bases.length; r++) {
+        bases[r] = store.regions[r].address();
+      }
+      byte[] view = KernelStructs.storeView(store.layout(), store.locks.address(), bases);
+      byte[] bankBatch = KernelStructs.bankBatch(types.address(), accounts.address(),
+          amount.address(), auditSums.address(), n, k, BankWorkload.region(batch));
+      byte[] out = KernelStructs.batchOut(outcomes.address(), counters.address(),
+          addressOrZero(histReads), addressOrZero(histWrites), addressOrZero(histCounts),
+          options.maxRetries());
+      long kernelNanos = timed(() -> PrStmBankKernel.launch(f, batch.blocks(),
+          batch.threadsPerBlock(), view, bankBatch, out));
+
+      long t1 = System.nanoTime();
+      byte[] outcomeCodes = new byte[n];
+      outcomes.download(Pointer.to(outcomeCodes), n);
+      long[] counterValues = new long[Counter.COUNT];
+      counters.download(Pointer.to(counterValues), 8L * Counter.COUNT);
+      long[] results = new long[n];
+      auditSums.download(Pointer.to(results), 8L * n);
+      History history = null;
+      if (options.history()) {
+        long[] reads = new long[n * cap];
+        long[] writes = new long[n * cap];
+        int[] counts = new int[n];
+        histReads.download(Pointer.to(reads), 8L * reads.length);
+        histWrites.download(Pointer.to(writes), 8L * writes.length);
+        histCounts.download(Pointer.to(counts), 4L * n);
+        history = HistoryFlattener.committed(initialVersions, outcomeCodes, counts, reads, writes,
+            cap);
+      }
+      long downloadNanos = System.nanoTime() - t1;
+      return new BatchResult(name(), outcomeCodes, counterValues, results, history, uploadNanos,
+          kernelNanos, downloadNanos);
+    } finally {
+      closeAll(owned);
+    }
+  }
+
+  private static void uploadAt(DeviceBuffer buffer, long offsetWords, int[] values) {
+    jcuda.driver.CUdeviceptr at = buffer.pointer().withByteOffset(4L * offsetWords);
+    CudaErrors.call("cuMemcpyHtoD",
+        () -> jcuda.driver.JCudaDriver.cuMemcpyHtoD(at, Pointer.to(values), 4L * values.length));
+  }
+
+  private static long addressOrZero(DeviceBuffer b) {
+    return b == null ? 0 : b.address();
+  }
+
+  private static DeviceBuffer track(List<DeviceBuffer> owned, DeviceBuffer b) {
+    owned.add(b);
+    return b;
+  }
+
+  private static void closeAll(List<DeviceBuffer> owned) {
+    RuntimeException failure = null;
+    for (DeviceBuffer b : owned) {
+      try {
+        b.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private void sync() {
+    CudaErrors.call("cuCtxSynchronize", JCudaDriver::cuCtxSynchronize);
+  }
+
+  /** Runs a launch between two events; returns the GPU time in nanoseconds. */
+  private long timed(Runnable launch) {
+    CUevent start = new CUevent();
+    CUevent stop = new CUevent();
+    CudaErrors.call("cuEventCreate", () -> {
+      cuEventCreate(start, 0);
+      cuEventCreate(stop, 0);
+    });
+    try {
+      CudaErrors.call("cuEventRecord", () -> cuEventRecord(start, null));
+      launch.run();
+      float[] ms = new float[1];
+      CudaErrors.call("kernel", () -> {
+        cuEventRecord(stop, null);
+        cuEventSynchronize(stop);
+        cuCtxSynchronize();
+        cuEventElapsedTime(ms, start, stop);
+      });
+      return Math.round(ms[0] * 1e6);
+    } finally {
+      CudaErrors.call("cuEventDestroy", () -> {
+        cuEventDestroy(start);
+        cuEventDestroy(stop);
+      });
+    }
+  }
+
+  @Override
+  public LimitsReport probeLimits(int words) {
+    if (words < 1) {
+      throw new IllegalArgumentException("words must be at least 1, got " + words);
+    }
+    bind();
+    int threadsPerBlock = 256;
+    int blocks = multiprocessors * 8;
+    int ops = 256;
+    double total = (double) blocks * threadsPerBlock * ops;
+    double[] rates = new double[ProbeKernel.Kind.values().length];
+    try (DeviceBuffer data = new DeviceBuffer(4L * words);
+        DeviceBuffer sink = new DeviceBuffer(8)) {
+      int[] init = new int[words];
+      for (int i = 0; i < words; i++) {
+        init[i] = i * 0x9E3779B9;
+      }
+      data.upload(Pointer.to(init), 4L * words);
+      for (ProbeKernel.Kind kind : ProbeKernel.Kind.values()) {
+        CUfunction f = function(ProbeKernel.MODULE, kind.symbol);
+        // Warm-up launch, then the best of three timed ones.
+        ProbeKernel.launch(f, blocks, threadsPerBlock, data, words, ops, 1, sink);
+        long best = Long.MAX_VALUE;
+        for (int rep = 0; rep < 3; rep++) {
+          int seed = rep + 2;
+          best = Math.min(best, timed(() ->
+              ProbeKernel.launch(f, blocks, threadsPerBlock, data, words, ops, seed, sink)));
+        }
+        rates[kind.ordinal()] = total * 1e9 / best;
+      }
+    }
+    return new LimitsReport(device(), words, rates[0], rates[1], rates[2]);
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("engine is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    checkOpen();
+    closed = true;
+    try {
+      CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
+      for (CUmodule m : modules.values()) {
+        CudaErrors.call("cuModuleUnload", () -> cuModuleUnload(m));
+      }
+    } finally {
+      modules.clear();
+      CudaErrors.call("cuDevicePrimaryCtxRelease", () -> cuDevicePrimaryCtxRelease(device));
+    }
+  }
+}

@@ -1,0 +1,177 @@
+package io.gstm.core.cuda;
+
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.TxStore;
+import jcuda.Pointer;
+
+/**
+ * A store in device memory: one buffer per region and one for the lock table, zero-filled at
+ * creation and resident across batches. Owned by its {@link CudaEngine}.
+ */
+final class CudaTxStore implements TxStore {
+  private final CudaEngine engine;
+  private final StoreLayout layout;
+  final DeviceBuffer locks;
+  final DeviceBuffer[] regions;
+  private boolean closed;
+
+  CudaTxStore(CudaEngine engine, StoreLayout layout) {
+    this.engine = engine;
+    this.layout = layout;
+    this.regions = new DeviceBuffer[layout.regionCount()];
+    DeviceBuffer lockBuffer = new DeviceBuffer(8L * layout.lockCount());
+    try {
+      lockBuffer.zero();
+      for (int r = 0; r < regions.length; r++) {
+        RegionSpec spec = layout.region(r);
+        regions[r] = new DeviceBuffer((long) spec.type().wordBytes() * spec.length());
+        regions[r].zero();
+      }
+    } catch (RuntimeException e) {
+      closeQuietly(lockBuffer, e);
+      for (DeviceBuffer b : regions) {
+        if (b != null) {
+          closeQuietly(b, e);
+        }
+      }
+      throw e;
+    }
+    this.locks = lockBuffer;
+  }
+
+  private static void closeQuietly(DeviceBuffer b, RuntimeException primary) {
+    try {
+      b.close();
+    } catch (RuntimeException e) {
+      primary.addSuppressed(e);
+    }
+  }
+
+  CudaEngine engine() {
+    return engine;
+  }
+
+  @Override
+  public StoreLayout layout() {
+    return layout;
+  }
+
+  @Override
+  public void writeInt32(int region, int[] values) {
+    put(region, RegionType.INT32, values.length, Pointer.to(values));
+  }
+
+  @Override
+  public void writeInt64(int region, long[] values) {
+    put(region, RegionType.INT64, values.length, Pointer.to(values));
+  }
+
+  @Override
+  public void writeFloat32(int region, float[] values) {
+    put(region, RegionType.FLOAT32, values.length, Pointer.to(values));
+  }
+
+  @Override
+  public void writeFloat64(int region, double[] values) {
+    put(region, RegionType.FLOAT64, values.length, Pointer.to(values));
+  }
+
+  @Override
+  public int[] readInt32(int region) {
+    int[] out = new int[length(region, RegionType.INT32)];
+    get(region, Pointer.to(out));
+    return out;
+  }
+
+  @Override
+  public long[] readInt64(int region) {
+    long[] out = new long[length(region, RegionType.INT64)];
+    get(region, Pointer.to(out));
+    return out;
+  }
+
+  @Override
+  public float[] readFloat32(int region) {
+    float[] out = new float[length(region, RegionType.FLOAT32)];
+    get(region, Pointer.to(out));
+    return out;
+  }
+
+  @Override
+  public double[] readFloat64(int region) {
+    double[] out = new double[length(region, RegionType.FLOAT64)];
+    get(region, Pointer.to(out));
+    return out;
+  }
+
+  @Override
+  public int[] lockVersions() {
+    checkOpen();
+    engine.bind();
+    long[] words = new long[layout.lockCount()];
+    locks.download(Pointer.to(words), 8L * words.length);
+    int[] versions = new int[words.length];
+    for (int i = 0; i < words.length; i++) {
+      versions[i] = (int) (words[i] >>> 32);
+    }
+    return versions;
+  }
+
+  private void put(int region, RegionType type, int length, Pointer host) {
+    checkOpen();
+    TxStore.checkRegionWrite(layout, region, type, length);
+    engine.bind();
+    regions[region].upload(host, (long) length * type.wordBytes());
+  }
+
+  private int length(int region, RegionType type) {
+    checkOpen();
+    RegionSpec spec = layout.region(region);
+    TxStore.checkRegionWrite(layout, region, type, spec.length());
+    return spec.length();
+  }
+
+  private void get(int region, Pointer host) {
+    engine.bind();
+    regions[region].download(host, regions[region].bytes());
+  }
+
+  void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("store is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    checkOpen();
+    closed = true;
+    engine.bind();
+    RuntimeException failure = null;
+    for (DeviceBuffer b : regions) {
+      try {
+        b.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    try {
+      locks.close();
+    } catch (RuntimeException e) {
+      if (failure == null) {
+        failure = e;
+      } else {
+        failure.addSuppressed(e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

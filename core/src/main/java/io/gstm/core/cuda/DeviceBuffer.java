@@ -1,0 +1,76 @@
+package io.gstm.core.cuda;
+
+import static jcuda.driver.JCudaDriver.cuMemAlloc;
+import static jcuda.driver.JCudaDriver.cuMemFree;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
+import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
+import static jcuda.driver.JCudaDriver.cuMemsetD8;
+
+import jcuda.Pointer;
+import jcuda.driver.CUdeviceptr;
+
+/**
+ * Device memory owned by one Java object. Closing frees it; the handle is cleared even when the
+ * free fails, and a second close throws. The caller must have the engine's context current.
+ */
+final class DeviceBuffer implements AutoCloseable {
+  /** A CUdeviceptr that exposes its address, for packing into structs passed by value. */
+  private static final class Ptr extends CUdeviceptr {
+    long address() {
+      return getNativePointer();
+    }
+  }
+
+  private final long bytes;
+  private Ptr ptr;
+
+  /** Allocates {@code bytes} (at least 1) of device memory; the caller closes it. */
+  DeviceBuffer(long bytes) {
+    this.bytes = Math.max(1, bytes);
+    Ptr p = new Ptr();
+    CudaErrors.call("cuMemAlloc(" + this.bytes + " bytes)", () -> cuMemAlloc(p, this.bytes));
+    this.ptr = p;
+  }
+
+  long bytes() {
+    return bytes;
+  }
+
+  CUdeviceptr pointer() {
+    return checkOpen();
+  }
+
+  /** The raw device address. */
+  long address() {
+    return checkOpen().address();
+  }
+
+  void upload(Pointer host, long count) {
+    CudaErrors.call("cuMemcpyHtoD", () -> cuMemcpyHtoD(checkOpen(), host, count));
+  }
+
+  void download(Pointer host, long count) {
+    CudaErrors.call("cuMemcpyDtoH", () -> cuMemcpyDtoH(host, checkOpen(), count));
+  }
+
+  void zero() {
+    CudaErrors.call("cuMemsetD8", () -> cuMemsetD8(checkOpen(), (byte) 0, bytes));
+  }
+
+  private Ptr checkOpen() {
+    if (ptr == null) {
+      throw new IllegalStateException("device buffer already closed");
+    }
+    return ptr;
+  }
+
+  @Override
+  public void close() {
+    Ptr p = checkOpen();
+    try {
+      CudaErrors.call("cuMemFree", () -> cuMemFree(p));
+    } finally {
+      ptr = null;
+    }
+  }
+}

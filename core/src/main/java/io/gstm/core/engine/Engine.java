@@ -1,0 +1,37 @@
+package io.gstm.core.engine;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.TxStore;
+
+/**
+ * Runs transaction batches against stores it owns: {@code CudaEngine} on a GPU, {@code JvmEngine}
+ * on Java threads, with the same algorithms and the same results for the same batch.
+ *
+ * <p>The caller closes the engine, after closing its stores.
+ */
+public interface Engine extends AutoCloseable {
+
+  /** "cuda" or "jvm". */
+  String name();
+
+  /** The device in words, e.g. "NVIDIA H100 80GB HBM3 (sm_90)". */
+  String device();
+
+  /** Creates a zero-filled store on this engine; the caller closes it. */
+  TxStore createStore(StoreLayout layout);
+
+  /**
+   * Runs every transaction of {@code batch} against {@code store}. Bad input throws an
+   * IllegalArgumentException before anything runs and leaves the store as it was.
+   */
+  BatchResult run(TxStore store, TxBatch batch, RunOptions options);
+
+  /** Measures random read+CAS, atomic add and dependent-load rates on {@code words} words. */
+  LimitsReport probeLimits(int words);
+
+  @Override
+  void close();
+}

@@ -1,0 +1,268 @@
+package io.gstm.core.jvm;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.engine.GstmException;
+import io.gstm.core.engine.LimitsReport;
+import io.gstm.core.history.History;
+import io.gstm.core.history.HistoryFlattener;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Workload;
+import io.gstm.core.workload.Workloads;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+/**
+ * Runs the same algorithms as the CUDA engine on Java threads. The batch's GPU threads become
+ * logical threads (their ids are the PR-STM priorities) spread over a few worker threads, each
+ * running its logical threads' transactions round by round, as a GPU grid would.
+ */
+public final class JvmEngine implements Engine {
+  private final int workers;
+  private final ExecutorService pool;
+  private boolean closed;
+
+  /** An engine with one worker per available processor; the caller closes it. */
+  public JvmEngine() {
+    this(Runtime.getRuntime().availableProcessors());
+  }
+
+  /** An engine with {@code workers} worker threads; the caller closes it. */
+  public JvmEngine(int workers) {
+    if (workers < 1) {
+      throw new IllegalArgumentException("workers must be at least 1, got " + workers);
+    }
+    this.workers = workers;
+    this.pool =
+        Executors.newFixedThreadPool(
+            workers,
+            r -> {
+              Thread t = new Thread(r, "gstm-jvm-worker");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  @Override
+  public String name() {
+    return "jvm";
+  }
+
+  @Override
+  public String device() {
+    return "JVM " + Runtime.version().feature() + ", " + workers + " worker thread(s)";
+  }
+
+  @Override
+  public TxStore createStore(StoreLayout layout) {
+    checkOpen();
+    return new JvmTxStore(this, layout);
+  }
+
+  @Override
+  public BatchResult run(TxStore txStore, TxBatch batch, RunOptions options) {
+    checkOpen();
+    if (!(txStore instanceof JvmTxStore store) || store.engine() != this) {
+      throw new IllegalArgumentException("store: belongs to another engine");
+    }
+    store.checkOpen();
+    Workload workload = Workloads.of(batch);
+    workload.validate(store.layout(), batch);
+
+    int n = batch.txCount();
+    int cap = batch.capacity();
+    byte[] outcomes = new byte[n];
+    long[] results = new long[n];
+    long[][] perWorker = new long[workers][Counter.COUNT];
+    long[] histReads = options.history() ? new long[n * cap] : null;
+    long[] histWrites = options.history() ? new long[n * cap] : null;
+    int[] histCounts = options.history() ? new int[n] : null;
+    int[] initialVersions = options.history() ? store.lockVersions() : null;
+    long[][] snapshot = store.snapshot();
+
+    // Workers start together, so that they really overlap even on small batches.
+    CountDownLatch ready = new CountDownLatch(workers);
+    long start = System.nanoTime();
+    List<Future<?>> futures = new ArrayList<>();
+    for (int w = 0; w < workers; w++) {
+      int worker = w;
+      futures.add(
+          pool.submit(
+              () -> {
+                ready.countDown();
+                ready.await();
+                JvmPrStmTx tx = new JvmPrStmTx(store, cap);
+                long[] c = perWorker[worker];
+                int threads = batch.threads();
+                for (int round = 0; (long) round * threads < n; round++) {
+                  for (int lt = worker; lt < threads; lt += workers) {
+                    long t = (long) round * threads + lt;
+                    if (t >= n) {
+                      break;
+                    }
+                    runOne(workload, tx, batch, (int) t, lt, options, c, outcomes, results,
+                        histReads, histWrites, histCounts);
+                  }
+                }
+                return null;
+              }));
+    }
+    try {
+      for (Future<?> f : futures) {
+        f.get();
+      }
+    } catch (InterruptedException | ExecutionException e) {
+      for (Future<?> f : futures) {
+        f.cancel(true);
+      }
+      awaitQuiet(futures);
+      store.restore(snapshot);
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw new GstmException("batch failed; the store was restored to its state before it", e);
+    }
+    long kernelNanos = System.nanoTime() - start;
+
+    long[] counters = new long[Counter.COUNT];
+    for (long[] c : perWorker) {
+      for (int i = 0; i < counters.length; i++) {
+        counters[i] += c[i];
+      }
+    }
+    History history = null;
+    if (options.history()) {
+      history = HistoryFlattener.committed(initialVersions, outcomes, histCounts, histReads,
+          histWrites, cap);
+    }
+    return new BatchResult(name(), outcomes, counters, results, history, 0, kernelNanos, 0);
+  }
+
+  private static void runOne(Workload workload, JvmPrStmTx tx, TxBatch batch, int t, int owner,
+      RunOptions options, long[] c, byte[] outcomes, long[] results, long[] histReads,
+      long[] histWrites, int[] histCounts) {
+    Outcome outcome = Outcome.ABANDONED;
+    for (int attempt = 0; attempt < options.maxRetries(); attempt++) {
+      tx.begin(owner);
+      long result = workload.run(tx, batch, t);
+      if (tx.commit()) {
+        outcome = Outcome.COMMITTED;
+        c[Counter.COMMITS.ordinal()]++;
+        if (tx.readOnly()) {
+          c[Counter.READ_ONLY_COMMITS.ordinal()]++;
+          results[t] = result;
+        }
+        if (histCounts != null) {
+          int base = t * batch.capacity();
+          histCounts[t] = tx.record(histReads, base, histWrites, base);
+        }
+        break;
+      }
+      if (tx.status() == JvmPrStmTx.Status.OVERFLOW) {
+        outcome = Outcome.TOO_LARGE;
+        break;
+      }
+      c[tx.abortCause().ordinal()]++;
+      Thread.onSpinWait();
+    }
+    if (outcome == Outcome.ABANDONED) {
+      c[Counter.ABANDONED.ordinal()]++;
+    } else if (outcome == Outcome.TOO_LARGE) {
+      c[Counter.TOO_LARGE.ordinal()]++;
+    }
+    outcomes[t] = (byte) outcome.ordinal();
+  }
+
+  private static void awaitQuiet(List<Future<?>> futures) {
+    for (Future<?> f : futures) {
+      try {
+        f.get();
+      } catch (Exception ignored) {
+        // already failing; we only wait so that no worker still writes to the store
+      }
+    }
+  }
+
+  @Override
+  public LimitsReport probeLimits(int words) {
+    checkOpen();
+    if (words < 1) {
+      throw new IllegalArgumentException("words must be at least 1, got " + words);
+    }
+    AtomicIntegerArray data = new AtomicIntegerArray(words);
+    long ops = Math.max(2_000_000L, 4L * words);
+    double cas = measure(ops, (i, idx) -> {
+      int v = data.get(idx);
+      data.compareAndSet(idx, v, v + 1);
+    }, words);
+    double add = measure(ops, (i, idx) -> data.getAndAdd(idx, 1), words);
+    double dep = measure(ops, null, words, data);
+    return new LimitsReport(device(), words, cas, add, dep);
+  }
+
+  private interface Op {
+    void apply(long i, int idx);
+  }
+
+  private double measure(long ops, Op op, int words) {
+    return measure(ops, op, words, null);
+  }
+
+  /** Runs {@code ops} random operations spread over the workers; returns operations per second. */
+  private double measure(long ops, Op op, int words, AtomicIntegerArray chain) {
+    long per = ops / workers;
+    List<Future<?>> futures = new ArrayList<>();
+    long start = System.nanoTime();
+    for (int w = 0; w < workers; w++) {
+      int seed = w;
+      futures.add(pool.submit(() -> {
+        int idx = Math.floorMod(mix(seed), words);
+        for (long i = 0; i < per; i++) {
+          if (chain == null) {
+            op.apply(i, Math.floorMod(mix((int) i * 0x9E3779B9 + seed), words));
+          } else {
+            idx = Math.floorMod(mix(chain.get(idx) + (int) i), words);
+          }
+        }
+        return idx;
+      }));
+    }
+    awaitQuiet(futures);
+    return per * workers * 1e9 / (System.nanoTime() - start);
+  }
+
+  private static int mix(int x) {
+    x ^= x >>> 16;
+    x *= 0x7feb352d;
+    x ^= x >>> 15;
+    x *= 0x846ca68b;
+    x ^= x >>> 16;
+    return x;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("engine is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      throw new IllegalStateException("engine already closed");
+    }
+    closed = true;
+    pool.shutdownNow();
+  }
+}

@@ -1,0 +1,274 @@
+package io.gstm.core.jvm;
+
+import io.gstm.core.batch.Counter;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.TxContext;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * PR-STM on Java threads, the twin of {@code gstm/prstm.cuh} (same lock words, same phases, same
+ * abort causes). One instance per worker thread, reused by {@link #begin(int)}.
+ *
+ * <p>Reads are invisible and remember the lock version; commit pre-locks every lock in the set
+ * (a lower owner id steals a higher one's pre-lock), locks the written ones, checks that read-only
+ * pre-locks are still held, writes back and releases with the version advanced.
+ */
+final class JvmPrStmTx implements TxContext {
+  enum Status { ACTIVE, ABORTED, OVERFLOW, DONE }
+
+  private final JvmTxStore store;
+  private final StoreLayout layout;
+  private final AtomicLongArray locks;
+  private final int capacity;
+  private final int[] lockIdx;
+  private final int[] lockVer;
+  private final boolean[] lockWritten;
+  private final int[] wRegion;
+  private final int[] wIndex;
+  private final long[] wValue;
+  private int nLocks;
+  private int nWrites;
+  private int owner;
+  private Status status;
+  private Counter cause;
+
+  JvmPrStmTx(JvmTxStore store, int capacity) {
+    this.store = store;
+    this.layout = store.layout();
+    this.locks = store.locks;
+    this.capacity = capacity;
+    this.lockIdx = new int[capacity];
+    this.lockVer = new int[capacity];
+    this.lockWritten = new boolean[capacity];
+    this.wRegion = new int[capacity];
+    this.wIndex = new int[capacity];
+    this.wValue = new long[capacity];
+  }
+
+  /** Starts a new attempt as thread {@code owner} (its priority: lower wins). */
+  void begin(int owner) {
+    this.owner = owner;
+    this.nLocks = 0;
+    this.nWrites = 0;
+    this.status = Status.ACTIVE;
+    this.cause = null;
+  }
+
+  Status status() {
+    return status;
+  }
+
+  Counter abortCause() {
+    return cause;
+  }
+
+  boolean readOnly() {
+    for (int s = 0; s < nLocks; s++) {
+      if (lockWritten[s]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public long read(int region, int index) {
+    if (status != Status.ACTIVE) {
+      return 0;
+    }
+    for (int s = 0; s < nWrites; s++) {
+      if (wRegion[s] == region && wIndex[s] == index) {
+        return wValue[s];
+      }
+    }
+    int lock = layout.lockOf(region, index);
+    long w = locks.get(lock);
+    if (LockWord.locked(w)) {
+      abort(Counter.ABORT_READ_LOCKED);
+      return 0;
+    }
+    long value = store.data[region].get(index);
+    track(lock, LockWord.version(w), false);
+    return value;
+  }
+
+  @Override
+  public void write(int region, int index, long bits) {
+    if (status != Status.ACTIVE) {
+      return;
+    }
+    long value = JvmTxStore.normalise(layout.region(region).type(), bits);
+    for (int s = 0; s < nWrites; s++) {
+      if (wRegion[s] == region && wIndex[s] == index) {
+        wValue[s] = value;
+        return;
+      }
+    }
+    if (nWrites == capacity) {
+      status = Status.OVERFLOW;
+      return;
+    }
+    int lock = layout.lockOf(region, index);
+    int slot = find(lock);
+    if (slot >= 0) {
+      lockWritten[slot] = true;
+    } else {
+      long w = locks.get(lock);
+      if (LockWord.locked(w)) {
+        abort(Counter.ABORT_READ_LOCKED);
+        return;
+      }
+      track(lock, LockWord.version(w), true);
+      if (status != Status.ACTIVE) {
+        return;
+      }
+    }
+    wRegion[nWrites] = region;
+    wIndex[nWrites] = index;
+    wValue[nWrites] = value;
+    nWrites++;
+  }
+
+  /** Validates and commits; false means aborted ({@link #abortCause()}) or overflowed. */
+  boolean commit() {
+    if (status != Status.ACTIVE) {
+      return false;
+    }
+    if (readOnly()) {
+      for (int s = 0; s < nLocks; s++) {
+        long w = locks.get(lockIdx[s]);
+        if (LockWord.version(w) != lockVer[s] || LockWord.locked(w)) {
+          abort(Counter.ABORT_VALIDATION);
+          return false;
+        }
+      }
+      status = Status.DONE;
+      return true;
+    }
+    int pre = 0;
+    for (; pre < nLocks; pre++) {
+      Counter refused = preLock(pre);
+      if (refused != null) {
+        release(pre, 0);
+        abort(refused);
+        return false;
+      }
+    }
+    for (int s = 0; s < nLocks; s++) {
+      if (!lockWritten[s]) {
+        continue;
+      }
+      long mine = LockWord.preLockedBy(lockVer[s], owner);
+      if (!locks.compareAndSet(lockIdx[s], mine, LockWord.lockedBy(lockVer[s], owner))) {
+        releaseHeld(s);
+        release(nLocks, s);
+        abort(Counter.ABORT_STOLEN);
+        return false;
+      }
+    }
+    for (int s = 0; s < nLocks; s++) {
+      if (!lockWritten[s] && locks.get(lockIdx[s]) != LockWord.preLockedBy(lockVer[s], owner)) {
+        releaseHeld(nLocks);
+        release(nLocks, nLocks);
+        abort(Counter.ABORT_STOLEN);
+        return false;
+      }
+    }
+    for (int s = 0; s < nWrites; s++) {
+      store.data[wRegion[s]].set(wIndex[s], wValue[s]);
+    }
+    for (int s = 0; s < nLocks; s++) {
+      if (lockWritten[s]) {
+        locks.set(lockIdx[s], LockWord.unlocked(lockVer[s] + 1));
+      } else {
+        locks.compareAndSet(
+            lockIdx[s], LockWord.preLockedBy(lockVer[s], owner), LockWord.unlocked(lockVer[s]));
+      }
+    }
+    status = Status.DONE;
+    return true;
+  }
+
+  /** Writes this committed transaction's history; returns reads | writes << 16. */
+  int record(long[] reads, int readOffset, long[] writes, int writeOffset) {
+    int nw = 0;
+    for (int s = 0; s < nLocks; s++) {
+      long lock = (long) lockIdx[s] << 32;
+      reads[readOffset + s] = lock | (lockVer[s] & 0xffffffffL);
+      if (lockWritten[s]) {
+        writes[writeOffset + nw++] = lock | ((lockVer[s] + 1) & 0xffffffffL);
+      }
+    }
+    return nLocks | (nw << 16);
+  }
+
+  /** Pre-locks slot s; null on success, else the abort cause. */
+  private Counter preLock(int s) {
+    long mine = LockWord.preLockedBy(lockVer[s], owner);
+    while (true) {
+      long w = locks.get(lockIdx[s]);
+      if (LockWord.version(w) != lockVer[s]) {
+        return Counter.ABORT_VALIDATION;
+      }
+      if (LockWord.locked(w) || (LockWord.preLocked(w) && LockWord.owner(w) < owner)) {
+        return Counter.ABORT_PRELOCK_REFUSED;
+      }
+      if (locks.compareAndSet(lockIdx[s], w, mine)) {
+        return null;
+      }
+    }
+  }
+
+  /** Undoes the pre-locks of slots below {@code preCount} that are not locked (by CAS). */
+  private void release(int preCount, int lockedBelow) {
+    for (int s = 0; s < preCount; s++) {
+      if (s < lockedBelow && lockWritten[s]) {
+        continue;
+      }
+      locks.compareAndSet(
+          lockIdx[s], LockWord.preLockedBy(lockVer[s], owner), LockWord.unlocked(lockVer[s]));
+    }
+  }
+
+  /** Unlocks written slots below {@code lockedBelow}, which we locked (nobody steals a lock). */
+  private void releaseHeld(int lockedBelow) {
+    for (int s = 0; s < lockedBelow; s++) {
+      if (lockWritten[s]) {
+        locks.set(lockIdx[s], LockWord.unlocked(lockVer[s]));
+      }
+    }
+  }
+
+  private void track(int lock, int version, boolean written) {
+    int slot = find(lock);
+    if (slot >= 0) {
+      if (lockVer[slot] != version) {
+        abort(Counter.ABORT_VALIDATION);
+      }
+      lockWritten[slot] |= written;
+      return;
+    }
+    if (nLocks == capacity) {
+      status = Status.OVERFLOW;
+      return;
+    }
+    lockIdx[nLocks] = lock;
+    lockVer[nLocks] = version;
+    lockWritten[nLocks] = written;
+    nLocks++;
+  }
+
+  private int find(int lock) {
+    for (int s = 0; s < nLocks; s++) {
+      if (lockIdx[s] == lock) {
+        return s;
+      }
+    }
+    return -1;
+  }
+
+  private void abort(Counter c) {
+    status = Status.ABORTED;
+    cause = c;
+  }
+}

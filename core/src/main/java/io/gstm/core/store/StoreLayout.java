@@ -1,0 +1,88 @@
+package io.gstm.core.store;
+
+import java.util.List;
+
+/**
+ * The regions of a store and where each one's locks start in the single global lock table.
+ * Immutable; validated on construction.
+ */
+public final class StoreLayout {
+  /** The most regions a store can have; the kernels' {@code kMaxRegions}. */
+  public static final int MAX_REGIONS = 8;
+
+  private final List<RegionSpec> regions;
+  private final int[] lockBase;
+  private final int lockCount;
+
+  /** Builds a layout from one or more regions, in order. */
+  public StoreLayout(List<RegionSpec> regions) {
+    if (regions == null || regions.isEmpty()) {
+      throw new IllegalArgumentException("regions: a store needs at least 1 region");
+    }
+    if (regions.size() > MAX_REGIONS) {
+      throw new IllegalArgumentException(
+          "regions: at most " + MAX_REGIONS + " regions per store, got " + regions.size());
+    }
+    this.regions = List.copyOf(regions);
+    this.lockBase = new int[regions.size()];
+    long total = 0;
+    for (int r = 0; r < regions.size(); r++) {
+      lockBase[r] = (int) total;
+      total += regions.get(r).lockCount();
+      if (total > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            "regions: the lock table would need " + total + " locks, more than the limit "
+                + Integer.MAX_VALUE + "; raise lockCoverage");
+      }
+    }
+    this.lockCount = (int) total;
+  }
+
+  /** A layout of one region. */
+  public static StoreLayout of(RegionSpec... regions) {
+    return new StoreLayout(List.of(regions));
+  }
+
+  public List<RegionSpec> regions() {
+    return regions;
+  }
+
+  public int regionCount() {
+    return regions.size();
+  }
+
+  public RegionSpec region(int index) {
+    checkRegion(index);
+    return regions.get(index);
+  }
+
+  /** Index of the first lock of region {@code index} in the global lock table. */
+  public int lockBase(int index) {
+    checkRegion(index);
+    return lockBase[index];
+  }
+
+  /** Size of the global lock table. */
+  public int lockCount() {
+    return lockCount;
+  }
+
+  /** The global lock that guards word {@code word} of region {@code region}. */
+  public int lockOf(int region, int word) {
+    return lockBase[region] + word / regions.get(region).lockCoverage();
+  }
+
+  /** Throws an IllegalArgumentException naming the limit unless {@code index} is a region. */
+  public void checkRegion(int index) {
+    if (index < 0 || index >= regions.size()) {
+      throw new IllegalArgumentException(
+          "region index " + index + " is out of range: the store has " + regions.size()
+              + " region(s), valid indices 0.." + (regions.size() - 1));
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "StoreLayout" + regions + " locks=" + lockCount;
+  }
+}

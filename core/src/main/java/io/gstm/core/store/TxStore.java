@@ -1,0 +1,53 @@
+package io.gstm.core.store;
+
+/**
+ * Shared transactional state: typed regions plus one global lock table, resident on its engine
+ * (device memory for the CUDA engine) across batches. Values go in and out as whole regions.
+ *
+ * <p>A store belongs to the engine that created it; close it before closing the engine. A second
+ * {@link #close()} throws.
+ */
+public interface TxStore extends AutoCloseable {
+
+  StoreLayout layout();
+
+  /** Replaces the contents of an INT32 region. */
+  void writeInt32(int region, int[] values);
+
+  /** Replaces the contents of an INT64 region. */
+  void writeInt64(int region, long[] values);
+
+  /** Replaces the contents of a FLOAT32 region. */
+  void writeFloat32(int region, float[] values);
+
+  /** Replaces the contents of a FLOAT64 region. */
+  void writeFloat64(int region, double[] values);
+
+  int[] readInt32(int region);
+
+  long[] readInt64(int region);
+
+  float[] readFloat32(int region);
+
+  double[] readFloat64(int region);
+
+  /** The version field of every lock word (history mode starts from these). */
+  int[] lockVersions();
+
+  @Override
+  void close();
+
+  /** Checks that region {@code region} exists, has {@code type} and {@code length} words. */
+  static void checkRegionWrite(StoreLayout layout, int region, RegionType type, int length) {
+    RegionSpec spec = layout.region(region);
+    if (spec.type() != type) {
+      throw new IllegalArgumentException(
+          "region " + region + " ('" + spec.name() + "') holds " + spec.type() + ", not " + type);
+    }
+    if (length != spec.length()) {
+      throw new IllegalArgumentException(
+          "values: region " + region + " ('" + spec.name() + "') has " + spec.length()
+              + " words, got " + length);
+    }
+  }
+}

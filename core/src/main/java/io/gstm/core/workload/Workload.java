@@ -1,0 +1,20 @@
+package io.gstm.core.workload;
+
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.store.StoreLayout;
+
+/**
+ * A family of transaction types over a store layout, JVM side: checks a batch against a store
+ * before anything runs, and runs one transaction body. The CUDA twin lives in
+ * {@code kernels/src/main/cuda/include/gstm/workloads/}.
+ */
+public interface Workload {
+  /** The name batches carry in {@link TxBatch#workload()}. */
+  String name();
+
+  /** Throws IllegalArgumentException naming the parameter and the limit for a bad batch. */
+  void validate(StoreLayout layout, TxBatch batch);
+
+  /** Runs transaction {@code t}'s body; returns its result (0 if it has none). */
+  long run(TxContext tx, TxBatch batch, int t);
+}

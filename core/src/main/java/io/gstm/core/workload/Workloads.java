@@ -1,0 +1,23 @@
+package io.gstm.core.workload;
+
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.workload.bank.BankWorkload;
+import java.util.Map;
+
+/** The workloads engines know, by name. */
+public final class Workloads {
+  private static final Map<String, Workload> BY_NAME =
+      Map.of(BankWorkload.NAME, BankWorkload.INSTANCE);
+
+  private Workloads() {}
+
+  /** The workload a batch names; an unknown name is an IllegalArgumentException. */
+  public static Workload of(TxBatch batch) {
+    Workload w = BY_NAME.get(batch.workload());
+    if (w == null) {
+      throw new IllegalArgumentException(
+          "workload: unknown workload '" + batch.workload() + "', known: " + BY_NAME.keySet());
+    }
+    return w;
+  }
+}

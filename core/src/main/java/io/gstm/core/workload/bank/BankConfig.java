@@ -1,0 +1,136 @@
+package io.gstm.core.workload.bank;
+
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import java.util.SplittableRandom;
+
+/**
+ * A bank run: the store layout, the initial balances and a seeded random batch. Every transaction
+ * touches k distinct accounts chosen uniformly at random; a {@code readOnlyFraction} of them are
+ * audits (sums), the rest transfers.
+ *
+ * @param accounts number of accounts, at least 1
+ * @param k accounts per transaction, 1..min(accounts, 16)
+ * @param readOnlyFraction share of audits, 0..1
+ * @param lockCoverage accounts per lock, at least 1
+ * @param threadsPerBlock 1..256
+ * @param blocks at least 1
+ * @param txPerThread transactions per thread, at least 1
+ * @param seed random seed of the batch
+ */
+public record BankConfig(
+    int accounts,
+    int k,
+    double readOnlyFraction,
+    int lockCoverage,
+    int threadsPerBlock,
+    int blocks,
+    int txPerThread,
+    long seed) {
+
+  /** Every account starts with this balance. */
+  public static final int INITIAL_BALANCE = 1_000;
+  /** Transfers move 1..MAX_AMOUNT. */
+  public static final int MAX_AMOUNT = 100;
+
+  public BankConfig {
+    if (accounts < 1) {
+      throw new IllegalArgumentException("accounts must be at least 1, got " + accounts);
+    }
+    int maxK = Math.min(accounts, TxBatch.CAPACITIES[TxBatch.CAPACITIES.length - 1]);
+    if (k < 1 || k > maxK) {
+      throw new IllegalArgumentException(
+          "k must be in 1.." + maxK + " (distinct accounts per transaction, at most the account "
+              + "count " + accounts + " and the largest set capacity), got " + k);
+    }
+    if (!(readOnlyFraction >= 0 && readOnlyFraction <= 1)) {
+      throw new IllegalArgumentException(
+          "readOnlyFraction must be in 0..1, got " + readOnlyFraction);
+    }
+    if (lockCoverage < 1) {
+      throw new IllegalArgumentException(
+          "lockCoverage must be at least 1 account per lock, got " + lockCoverage);
+    }
+    if (threadsPerBlock < 1 || threadsPerBlock > TxBatch.MAX_THREADS_PER_BLOCK) {
+      throw new IllegalArgumentException(
+          "threadsPerBlock must be in 1.." + TxBatch.MAX_THREADS_PER_BLOCK + ", got "
+              + threadsPerBlock);
+    }
+    if (blocks < 1) {
+      throw new IllegalArgumentException("blocks must be at least 1, got " + blocks);
+    }
+    if ((long) blocks * threadsPerBlock > TxBatch.MAX_THREADS) {
+      throw new IllegalArgumentException(
+          "threads: blocks * threadsPerBlock = " + (long) blocks * threadsPerBlock
+              + " exceeds " + TxBatch.MAX_THREADS
+              + ", what the lock word's 30-bit owner field can name");
+    }
+    if (txPerThread < 1) {
+      throw new IllegalArgumentException("txPerThread must be at least 1, got " + txPerThread);
+    }
+    long txCount = (long) blocks * threadsPerBlock * txPerThread;
+    if (txCount > Integer.MAX_VALUE / 16) {
+      throw new IllegalArgumentException(
+          "transactions: blocks * threadsPerBlock * txPerThread = " + txCount + " exceeds "
+              + Integer.MAX_VALUE / 16 + " per batch");
+    }
+  }
+
+  public int threads() {
+    return blocks * threadsPerBlock;
+  }
+
+  public int txCount() {
+    return threads() * txPerThread;
+  }
+
+  /** One INT32 region of balances. */
+  public StoreLayout layout() {
+    return StoreLayout.of(new RegionSpec("balances", RegionType.INT32, accounts, lockCoverage));
+  }
+
+  public int[] initialBalances() {
+    int[] b = new int[accounts];
+    java.util.Arrays.fill(b, INITIAL_BALANCE);
+    return b;
+  }
+
+  /** The seeded batch, with the smallest set capacity that holds k entries. */
+  public TxBatch batch() {
+    return batch(TxBatch.capacityFor(k));
+  }
+
+  /** The seeded batch with an explicit set capacity (smaller than k gives TOO_LARGE outcomes). */
+  public TxBatch batch(int capacity) {
+    int n = txCount();
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int[] types = new int[n];
+    int[][] cols = new int[k + 1][n];
+    int[] picked = new int[k];
+    for (int t = 0; t < n; t++) {
+      types[t] = rnd.nextDouble() < readOnlyFraction ? BankWorkload.AUDIT : BankWorkload.TRANSFER;
+      for (int j = 0; j < k; j++) {
+        int a;
+        do {
+          a = rnd.nextInt(accounts);
+        } while (contains(picked, j, a));
+        picked[j] = a;
+        cols[j][t] = a;
+      }
+      cols[k][t] = 1 + rnd.nextInt(MAX_AMOUNT);
+    }
+    return new TxBatch(BankWorkload.NAME, types, cols, new int[] {k, 0}, threadsPerBlock, blocks,
+        capacity);
+  }
+
+  private static boolean contains(int[] a, int n, int v) {
+    for (int i = 0; i < n; i++) {
+      if (a[i] == v) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,47 @@
+package io.gstm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class GstmCliTest {
+  private static String run(int expectedStatus, String... args) {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8);
+    System.setOut(capture);
+    System.setErr(capture);
+    try {
+      assertThat(GstmCli.execute(args)).as("exit status").isEqualTo(expectedStatus);
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+    }
+    return buf.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void bankPrintsEngineThroughputAndVerdicts() {
+    String out = run(0, "bank", "--engine", "jvm", "--accounts", "1000", "--blocks", "2",
+        "--threads-per-block", "64", "--history");
+    assertThat(out).contains("engine: jvm", "committed tx/s", "abort rate", "verifier: OK",
+        "history checker: OK");
+  }
+
+  @Test
+  void badInputIsOneClearLine() {
+    String out = run(2, "bank", "--engine", "jvm", "--accounts", "3", "--k", "4");
+    assertThat(out).contains("gstm: k must be in 1..3");
+    assertThat(run(2, "bank", "--engine", "quantum")).contains("unknown engine 'quantum'");
+  }
+
+  @Test
+  void limitsPrintsTheThreeRates() {
+    assertThat(run(0, "limits", "--engine", "jvm", "--words", "65536"))
+        .contains("random read+CAS", "random atomicAdd", "dependent loads");
+  }
+}

@@ -1,0 +1,62 @@
+package io.gstm.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import io.gstm.core.testing.GpuCondition;
+import org.junit.jupiter.api.Test;
+
+class EnginesTest {
+  @Test
+  void jvmOnRequest() {
+    Engines.Selection s = Engines.open(EngineChoice.JVM);
+    try (Engine e = s.engine()) {
+      assertThat(e.name()).isEqualTo("jvm");
+      assertThat(s.reason()).contains("requested");
+    }
+  }
+
+  @Test
+  void autoFallsBackToTheJvmAndSaysWhy() {
+    assumeFalse(GpuCondition.available(), "a GPU is present");
+    Engines.Selection s = Engines.open(EngineChoice.AUTO);
+    try (Engine e = s.engine()) {
+      assertThat(e.name()).isEqualTo("jvm");
+      assertThat(s.reason()).startsWith("no usable GPU");
+    }
+  }
+
+  @Test
+  void gpuOnRequestWithoutAGpuIsAnError() {
+    assumeFalse(GpuCondition.available(), "a GPU is present");
+    assertThatThrownBy(() -> Engines.open(EngineChoice.GPU))
+        .isInstanceOf(GpuUnavailableException.class).hasMessageContaining("no usable GPU");
+  }
+
+  @Test
+  void engineChoiceEchoesABadValue() {
+    assertThat(EngineChoice.parse(" GPU ")).isEqualTo(EngineChoice.GPU);
+    assertThatThrownBy(() -> EngineChoice.parse("tpu")).hasMessageContaining("'tpu'")
+        .hasMessageContaining("[auto, gpu, jvm]");
+  }
+
+  @Test
+  void closedEngineRefusesWork() {
+    Engine e = Engines.open(EngineChoice.JVM).engine();
+    e.close();
+    assertThatThrownBy(() -> e.probeLimits(10)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(e::close).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void jvmLimitsProbeMeasuresSomething() {
+    try (Engine e = Engines.open(EngineChoice.JVM).engine()) {
+      LimitsReport r = e.probeLimits(1 << 16);
+      assertThat(r.readCasPerSecond()).isPositive();
+      assertThat(r.atomicAddPerSecond()).isPositive();
+      assertThat(r.dependentLoadPerSecond()).isPositive();
+      assertThatThrownBy(() -> e.probeLimits(0)).hasMessageContaining("words");
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package io.gstm.core.jvm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gstm.core.batch.Counter;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import org.junit.jupiter.api.Test;
+
+/** Hand-made interleavings of two PR-STM transactions on the JVM twin. */
+class PrStmInterleavingTest {
+  private static JvmTxStore store(int words, int coverage) {
+    JvmTxStore s = new JvmTxStore(null,
+        StoreLayout.of(new RegionSpec("r", RegionType.INT32, words, coverage)));
+    s.writeInt32(0, new int[words]);
+    return s;
+  }
+
+  @Test
+  void secondWriterOfTheSameVersionAborts() {
+    JvmTxStore s = store(2, 1);
+    JvmPrStmTx a = new JvmPrStmTx(s, 2);
+    JvmPrStmTx b = new JvmPrStmTx(s, 2);
+    a.begin(0);
+    b.begin(1);
+    long va = a.read(0, 0);
+    long vb = b.read(0, 0);
+    a.write(0, 0, va + 10);
+    b.write(0, 0, vb + 5);
+
+    assertThat(a.commit()).isTrue();
+    assertThat(b.commit()).isFalse();
+    assertThat(b.abortCause()).isEqualTo(Counter.ABORT_VALIDATION);
+    assertThat(s.readInt32(0)[0]).isEqualTo(10);
+  }
+
+  @Test
+  void writeSkewIsPrevented() {
+    JvmTxStore s = store(2, 1);
+    JvmPrStmTx a = new JvmPrStmTx(s, 2);
+    JvmPrStmTx b = new JvmPrStmTx(s, 2);
+    a.begin(0);
+    b.begin(1);
+    long x = a.read(0, 0);
+    long y = b.read(0, 1);
+    a.write(0, 1, x + 1);
+    b.write(0, 0, y + 1);
+
+    assertThat(a.commit()).isTrue();
+    assertThat(b.commit()).as("b read y, which a overwrote").isFalse();
+  }
+
+  @Test
+  void readOfALockedWordAborts() {
+    JvmTxStore s = store(2, 1);
+    s.locks.set(0, LockWord.lockedBy(0, 3));
+    JvmPrStmTx a = new JvmPrStmTx(s, 2);
+    a.begin(0);
+    a.read(0, 0);
+    assertThat(a.commit()).isFalse();
+    assertThat(a.abortCause()).isEqualTo(Counter.ABORT_READ_LOCKED);
+  }
+
+  @Test
+  void higherPriorityStealsAPreLockAndLowerPriorityIsRefused() {
+    JvmTxStore s = store(2, 1);
+    // Thread 7 holds a pre-lock on word 0: thread 3 (higher priority) steals it ...
+    s.locks.set(0, LockWord.preLockedBy(0, 7));
+    JvmPrStmTx high = new JvmPrStmTx(s, 2);
+    high.begin(3);
+    high.write(0, 0, 1);
+    assertThat(high.commit()).isTrue();
+    // ... while thread 9 (lower priority) is refused by thread 7's pre-lock.
+    s.locks.set(1, LockWord.preLockedBy(0, 7));
+    JvmPrStmTx low = new JvmPrStmTx(s, 2);
+    low.begin(9);
+    low.write(0, 1, 1);
+    assertThat(low.commit()).isFalse();
+    assertThat(low.abortCause()).isEqualTo(Counter.ABORT_PRELOCK_REFUSED);
+    assertThat(s.readInt32(0)).containsExactly(1, 0);
+  }
+
+  @Test
+  void wordsUnderOneLockShareItsVersion() {
+    JvmTxStore s = store(4, 4);
+    JvmPrStmTx a = new JvmPrStmTx(s, 2);
+    a.begin(0);
+    a.write(0, 0, a.read(0, 0) + 1);
+    a.write(0, 3, a.read(0, 3) + 1);
+    assertThat(a.commit()).isTrue();
+    assertThat(s.lockVersions()).containsExactly(1);
+    assertThat(s.readInt32(0)).containsExactly(1, 0, 0, 1);
+  }
+
+  @Test
+  void overflowingTheSetsIsReportedNotThrown() {
+    JvmTxStore s = store(8, 1);
+    JvmPrStmTx a = new JvmPrStmTx(s, 2);
+    a.begin(0);
+    for (int i = 0; i < 3; i++) {
+      a.write(0, i, 1);
+    }
+    assertThat(a.commit()).isFalse();
+    assertThat(a.status()).isEqualTo(JvmPrStmTx.Status.OVERFLOW);
+    assertThat(s.readInt32(0)).containsOnly(0);
+  }
+}

@@ -1,0 +1,80 @@
+package io.gstm.core.jvm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.testing.BankMatrix;
+import io.gstm.core.testing.BankRun;
+import io.gstm.core.workload.bank.BankConfig;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * PR-STM on the JVM engine over seeded random bank batches: every batch passes the exact verifier
+ * and the history checker, and every transaction commits.
+ */
+class PrStmJvmRandomizedTest {
+  // More workers than cores: preemption in the middle of a commit makes conflicts likelier.
+  private static JvmEngine engine;
+
+  @BeforeAll
+  static void open() {
+    engine = new JvmEngine(4);
+  }
+
+  @AfterAll
+  static void close() {
+    engine.close();
+  }
+
+  static Stream<BankConfig> matrix() {
+    return BankMatrix.configs(20261122L, 120).stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("matrix")
+  void randomBatchIsVerifiedAndSerializable(BankConfig config) {
+    BankRun run = BankRun.run(engine, config);
+
+    assertThat(run.verdict().ok()).as("verifier: %s", run.verdict()).isTrue();
+    assertThat(run.history().serializable()).as("history: %s", run.history().violations())
+        .isTrue();
+    assertThat(run.result().commits()).isEqualTo(config.txCount());
+    assertThat(IntStream.range(0, config.txCount()).mapToObj(t -> run.result().outcome(t)))
+        .containsOnly(Outcome.COMMITTED);
+  }
+
+  @Test
+  void highContentionReallyConflicts() {
+    long aborts = 0;
+    for (long seed = 0; seed < 20; seed++) {
+      BankConfig hot = new BankConfig(8, 4, 0.1, 1, 64, 4, 64, seed);
+      BankRun run = BankRun.run(engine, hot);
+      assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
+      assertThat(run.history().serializable()).as("%s", run.history().violations()).isTrue();
+      aborts += run.result().aborts();
+    }
+    // Without conflicts the randomized suite would prove little.
+    assertThat(aborts).as("aborts over 20 hot batches").isPositive();
+  }
+
+  @Test
+  void auditsOfAllAccountsSeeTheInvariantTotal() {
+    // k = accounts: every audit sums the whole bank, which transfers never change.
+    BankConfig all = new BankConfig(8, 8, 0.5, 1, 64, 4, 16, 7);
+    BankRun run = BankRun.run(engine, all);
+    assertThat(run.verdict().ok()).isTrue();
+    for (int t = 0; t < all.txCount(); t++) {
+      if (run.batch().types()[t] == io.gstm.core.workload.bank.BankWorkload.AUDIT) {
+        assertThat(run.result().results()[t]).isEqualTo(8L * BankConfig.INITIAL_BALANCE);
+      }
+    }
+    assertThat(run.result().count(Counter.READ_ONLY_COMMITS)).isPositive();
+  }
+}

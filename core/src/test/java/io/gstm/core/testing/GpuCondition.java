@@ -1,0 +1,37 @@
+package io.gstm.core.testing;
+
+import io.gstm.core.cuda.CudaEngine;
+import io.gstm.core.engine.GstmException;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/** The condition behind {@link EnabledIfGpu}: opens the CUDA engine once and remembers why not. */
+public final class GpuCondition implements ExecutionCondition {
+  private static final String UNAVAILABLE = probe();
+
+  private static String probe() {
+    try (CudaEngine e = CudaEngine.open(0)) {
+      return null;
+    } catch (GstmException | LinkageError e) {
+      return e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines()
+          .findFirst().orElse("");
+    }
+  }
+
+  /** True when the CUDA engine opened. */
+  public static boolean available() {
+    return UNAVAILABLE == null;
+  }
+
+  @Override
+  public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+    if (available()) {
+      return ConditionEvaluationResult.enabled("GPU present");
+    }
+    if (Boolean.getBoolean("gstm.requireGpu")) {
+      throw new IllegalStateException("gstm.requireGpu=true but no usable GPU: " + UNAVAILABLE);
+    }
+    return ConditionEvaluationResult.disabled("no usable GPU: " + UNAVAILABLE);
+  }
+}

@@ -1,0 +1,61 @@
+/// @file batch.cuh
+/// @brief What every batch kernel reports: per-transaction outcomes, per-batch counters and, in
+///        history mode, the lock versions each committed transaction read and produced.
+#pragma once
+#include <cstdint>
+
+namespace gstm {
+
+/// Per-transaction outcome codes; io.gstm.core.batch.Outcome uses the same numbers.
+enum Outcome : uint8_t { kPending = 0, kCommitted = 1, kAbandoned = 2, kTooLarge = 3 };
+
+/// Batch counters; io.gstm.core.batch.BatchCounters reads them in this order.
+enum Counter : int {
+  kCommits = 0,          ///< committed transactions (update and read-only)
+  kReadOnlyCommits,      ///< of which read-only
+  kAbortReadLocked,      ///< a read or write found the lock held by a committing writer
+  kAbortValidation,      ///< a version changed since it was read
+  kAbortPreLockRefused,  ///< pre-lock refused: held by a higher priority or already locked
+  kAbortStolen,          ///< a pre-lock was stolen by a higher-priority thread before commit
+  kAbandonedCount,       ///< transactions that hit the retry limit
+  kTooLargeCount,        ///< transactions whose sets overflowed the capacity
+  kCounterCount
+};
+
+/// Where a batch kernel writes its results. History pointers are null unless history mode is on.
+struct BatchOut {
+  uint8_t* outcome;                  ///< [tx_count]
+  unsigned long long* counters;      ///< [kCounterCount], accumulated with one atomic per block
+  unsigned long long* hist_reads;    ///< [tx_count * capacity] (lock << 32 | version)
+  unsigned long long* hist_writes;   ///< [tx_count * capacity] (lock << 32 | version produced)
+  uint32_t* hist_counts;             ///< [tx_count] reads in the low 16 bits, writes in the high
+  uint32_t max_retries;              ///< attempts per transaction before it is abandoned
+  uint32_t pad;
+};
+
+/// Per-thread counters, summed per block in shared memory and then once per block in global.
+struct ThreadCounters {
+  uint32_t c[kCounterCount] = {};
+
+  /// Adds one to counter i; predicated so that a runtime index keeps the array in registers.
+  __device__ __forceinline__ void add(int i) {
+#pragma unroll
+    for (int j = 0; j < kCounterCount; ++j) c[j] += (j == i) ? 1u : 0u;
+  }
+
+  __device__ void flush_to(unsigned long long* global) {
+    __shared__ unsigned long long block[kCounterCount];
+    if (threadIdx.x < kCounterCount) block[threadIdx.x] = 0;
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < kCounterCount; ++i) {
+      if (c[i] != 0) atomicAdd(&block[i], static_cast<unsigned long long>(c[i]));
+    }
+    __syncthreads();
+    if (threadIdx.x < kCounterCount && block[threadIdx.x] != 0) {
+      atomicAdd(&global[threadIdx.x], block[threadIdx.x]);
+    }
+  }
+};
+
+}  // namespace gstm

@@ -1,0 +1,300 @@
+/// @file prstm.cuh
+/// @brief PR-STM (Shen et al., Euro-Par 2015): invisible reads with versions, commit-time
+///        locking in two steps (pre-lock, then lock) and a static priority rule under which a
+///        thread with a lower id steals a pre-lock from a higher one, so there is neither
+///        deadlock nor livelock.
+///
+/// Differences from the paper's Algorithm 2, each for correctness:
+/// - Lock words are 64-bit (lock_word.cuh).
+/// - Every lock in the set is pre-locked, read-only ones included, as the paper's text says
+///   ("prelock on all data read/written"); the pre-lock CAS also checks the version read, so it
+///   validates. After the written locks are locked, read-only pre-locks are checked to be still
+///   ours. Without that, two transactions that read what the other writes can both commit.
+/// - Reads load the lock word with acquire semantics before the value, and commits fence before
+///   and after write-back, so a value and its version are seen together (message passing).
+#pragma once
+#include <cstdint>
+
+#include "gstm/batch.cuh"
+#include "gstm/lock_word.cuh"
+#include "gstm/memory.cuh"
+#include "gstm/store_view.cuh"
+
+namespace gstm {
+
+/// One PR-STM transaction with read, write and lock sets of at most CAPACITY entries, held in
+/// registers: every loop over a set is unrolled and predicated, so nothing is indexed
+/// dynamically and nothing spills to local memory.
+template <int CAPACITY>
+class PrStmTx {
+  static_assert(CAPACITY >= 1 && CAPACITY <= 32, "set masks are 32-bit");
+  using word_t = lock_word::word_t;
+
+ public:
+  enum Status : uint8_t { kActive, kAborted, kOverflow, kDone };
+
+  __device__ __forceinline__ PrStmTx(const StoreView& view, uint32_t owner) : view_(view), owner_(owner) {}
+
+  __device__ __forceinline__ bool active() const { return status_ == kActive; }
+  __device__ __forceinline__ bool overflowed() const { return status_ == kOverflow; }
+  /// The Counter index of the abort cause (valid after a failed commit that was not an overflow).
+  __device__ __forceinline__ int abort_cause() const { return cause_; }
+
+  /// Reads word `index` of `region` as raw bits (sign-extended for 32-bit words).
+  __device__ __forceinline__ uint64_t read(uint32_t region, uint32_t index) {
+    if (status_ != kActive) return 0;
+    // Set lookups select values instead of returning from inside the loop: an early exit makes
+    // the compiler address the set through a pointer and moves it to local memory.
+    bool buffered = false;
+    uint64_t value = 0;
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      const bool hit = s < n_writes_ && w_region_[s] == region && w_index_[s] == index;
+      value = hit ? w_value_[s] : value;
+      buffered = buffered || hit;
+    }
+    if (buffered) return value;
+    const uint32_t lock = view_.lock_of(region, index);
+    const word_t w = mem::load_acquire(view_.locks + lock);
+    if (lock_word::locked(w)) {
+      abort(kAbortReadLocked);
+      return 0;
+    }
+    value = load_word(region, index);
+    track(lock, lock_word::version(w), false);
+    return value;
+  }
+
+  /// Buffers a write of raw bits to word `index` of `region`; applied at commit.
+  __device__ __forceinline__ void write(uint32_t region, uint32_t index, uint64_t bits) {
+    if (status_ != kActive) return;
+    bool buffered = false;
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      const bool hit = s < n_writes_ && w_region_[s] == region && w_index_[s] == index;
+      w_value_[s] = hit ? bits : w_value_[s];
+      buffered = buffered || hit;
+    }
+    if (buffered) return;
+    if (n_writes_ == CAPACITY) return overflow();
+    const uint32_t lock = view_.lock_of(region, index);
+    if (!mark_written(lock)) {
+      const word_t w = mem::load_acquire(view_.locks + lock);
+      if (lock_word::locked(w)) return abort(kAbortReadLocked);
+      track(lock, lock_word::version(w), true);
+      if (status_ != kActive) return;
+    }
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      if (s == n_writes_) {
+        w_region_[s] = region;
+        w_index_[s] = index;
+        w_value_[s] = bits;
+      }
+    }
+    ++n_writes_;
+  }
+
+  /// Validates and commits; false means aborted (see abort_cause) or overflowed.
+  __device__ __forceinline__ bool commit() {
+    if (status_ != kActive) return false;
+    mem::fence_acq_rel();  // the reads above happen before the checks below
+    if (written_ == 0) return commit_read_only();
+
+    // Pre-lock every lock in the set; the CAS succeeds only on the version we read. No early
+    // returns inside the unrolled loops: they would stop unrolling and push the sets to local memory.
+    uint32_t pre = 0;
+    int failure = -1;
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      if (failure < 0 && s < n_locks_) {
+        word_t* lock = view_.locks + lock_idx_[s];
+        const word_t mine = lock_word::pre_locked_by(lock_ver_[s], owner_);
+        word_t w = mem::load_relaxed(lock);
+        while (true) {
+          if (lock_word::version(w) != lock_ver_[s]) {
+            failure = kAbortValidation;
+            break;
+          }
+          if (lock_word::locked(w) || (lock_word::pre_locked(w) && lock_word::owner(w) < owner_)) {
+            failure = kAbortPreLockRefused;
+            break;
+          }
+          const word_t seen = atomicCAS(lock, w, mine);
+          if (seen == w) break;
+          w = seen;
+        }
+        if (failure < 0) pre |= 1u << s;
+      }
+    }
+    // Lock what we write; a failed CAS means a higher priority stole the pre-lock.
+    uint32_t held = 0;
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      if (failure < 0 && ((written_ >> s) & 1u)) {
+        const word_t mine = lock_word::pre_locked_by(lock_ver_[s], owner_);
+        if (atomicCAS(view_.locks + lock_idx_[s], mine, lock_word::locked_by(lock_ver_[s], owner_)) == mine) {
+          held |= 1u << s;
+        } else {
+          failure = kAbortStolen;
+        }
+      }
+    }
+    // What we only read must still be pre-locked by us, or a writer of it may commit first.
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      if (failure < 0 && s < n_locks_ && !((written_ >> s) & 1u) &&
+          mem::load_relaxed(view_.locks + lock_idx_[s]) !=
+              lock_word::pre_locked_by(lock_ver_[s], owner_)) {
+        failure = kAbortStolen;
+      }
+    }
+    if (failure >= 0) {
+      release(pre, held);
+      abort(failure);
+      return false;
+    }
+    mem::fence_acq_rel();  // locks are held before any value changes
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      if (s < n_writes_) store_word(w_region_[s], w_index_[s], w_value_[s]);
+    }
+    mem::fence_acq_rel();  // values are visible before the versions move
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      if (s < n_locks_) {
+        word_t* lock = view_.locks + lock_idx_[s];
+        if ((written_ >> s) & 1u) {
+          mem::store_relaxed(lock, lock_word::unlocked(lock_ver_[s] + 1));
+        } else {
+          atomicCAS(lock, lock_word::pre_locked_by(lock_ver_[s], owner_),
+                    lock_word::unlocked(lock_ver_[s]));
+        }
+      }
+    }
+    status_ = kDone;
+    return true;
+  }
+
+  /// Writes the history of a committed transaction; returns reads | writes << 16.
+  __device__ __forceinline__ uint32_t record(unsigned long long* reads, unsigned long long* writes) const {
+    uint32_t nw = 0;
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      if (s < n_locks_) {
+        const unsigned long long l = static_cast<unsigned long long>(lock_idx_[s]) << 32;
+        reads[s] = l | lock_ver_[s];
+        if ((written_ >> s) & 1u) writes[nw++] = l | static_cast<uint32_t>(lock_ver_[s] + 1);
+      }
+    }
+    return static_cast<uint32_t>(n_locks_) | (nw << 16);
+  }
+
+  __device__ __forceinline__ bool read_only() const { return written_ == 0; }
+
+ private:
+  __device__ __forceinline__ bool commit_read_only() {
+    bool valid = true;
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      if (s < n_locks_) {
+        const word_t w = mem::load_relaxed(view_.locks + lock_idx_[s]);
+        valid = valid && lock_word::version(w) == lock_ver_[s] && !lock_word::locked(w);
+      }
+    }
+    if (!valid) {
+      abort(kAbortValidation);
+      return false;
+    }
+    status_ = kDone;
+    return true;
+  }
+
+  /// Adds a lock to the set, or checks the version of one already there.
+  __device__ __forceinline__ void track(uint32_t lock, uint32_t version, bool written) {
+    bool known = false;
+    bool consistent = true;
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      const bool hit = s < n_locks_ && lock_idx_[s] == lock;
+      consistent = consistent && !(hit && lock_ver_[s] != version);
+      written_ |= (hit && written) ? 1u << s : 0u;
+      known = known || hit;
+    }
+    if (!consistent) return abort(kAbortValidation);
+    if (known) return;
+    if (n_locks_ == CAPACITY) return overflow();
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      if (s == n_locks_) {
+        lock_idx_[s] = lock;
+        lock_ver_[s] = version;
+      }
+    }
+    if (written) written_ |= 1u << n_locks_;
+    ++n_locks_;
+  }
+
+  /// Marks a lock already in the set as guarding a write; false if it is not in the set.
+  __device__ __forceinline__ bool mark_written(uint32_t lock) {
+    bool known = false;
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      const bool hit = s < n_locks_ && lock_idx_[s] == lock;
+      written_ |= hit ? 1u << s : 0u;
+      known = known || hit;
+    }
+    return known;
+  }
+
+  /// Undoes pre-locks (by CAS: they may have been stolen) and locks (by store: nobody steals them).
+  __device__ __forceinline__ void release(uint32_t pre, uint32_t held) {
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      word_t* lock = view_.locks + lock_idx_[s];
+      if ((held >> s) & 1u) {
+        mem::store_relaxed(lock, lock_word::unlocked(lock_ver_[s]));
+      } else if ((pre >> s) & 1u) {
+        atomicCAS(lock, lock_word::pre_locked_by(lock_ver_[s], owner_), lock_word::unlocked(lock_ver_[s]));
+      }
+    }
+  }
+
+  __device__ __forceinline__ void abort(int cause) {
+    status_ = kAborted;
+    cause_ = cause;
+  }
+  __device__ __forceinline__ void overflow() { status_ = kOverflow; }
+
+  __device__ __forceinline__ uint64_t load_word(uint32_t region, uint32_t index) const {
+    const RegionView& r = view_.regions[region];
+    if (r.word_bytes == 4) {
+      return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(
+          mem::load_relaxed(static_cast<const uint32_t*>(r.base) + index))));
+    }
+    return mem::load_relaxed(static_cast<const unsigned long long*>(r.base) + index);
+  }
+  __device__ __forceinline__ void store_word(uint32_t region, uint32_t index, uint64_t bits) const {
+    const RegionView& r = view_.regions[region];
+    if (r.word_bytes == 4) {
+      mem::store_relaxed(static_cast<uint32_t*>(r.base) + index, static_cast<uint32_t>(bits));
+    } else {
+      mem::store_relaxed(static_cast<unsigned long long*>(r.base) + index, bits);
+    }
+  }
+
+  const StoreView& view_;
+  const uint32_t owner_;
+  uint8_t status_ = kActive;
+  uint8_t cause_ = 0;
+  int n_locks_ = 0;
+  int n_writes_ = 0;
+  uint32_t written_ = 0;  ///< bit s: lock s guards a word we write
+  uint32_t lock_idx_[CAPACITY];
+  uint32_t lock_ver_[CAPACITY];
+  uint32_t w_region_[CAPACITY];
+  uint32_t w_index_[CAPACITY];
+  uint64_t w_value_[CAPACITY];
+};
+
+}  // namespace gstm

@@ -1,0 +1,40 @@
+/// @file store_view.cuh
+/// @brief Trivially copyable device view of a TxStore: typed regions plus one global lock table.
+///
+/// The host packs this struct byte for byte (io.gstm.core.cuda.StoreViewPacker); keep the two in
+/// step. It is passed to kernels by value.
+#pragma once
+#include <cstdint>
+
+namespace gstm {
+
+/// Region element types; the code is what the host sends.
+enum RegionType : uint32_t { kInt32 = 0, kInt64 = 1, kFloat32 = 2, kFloat64 = 3 };
+
+constexpr int kMaxRegions = 8;
+
+/// One typed region: `words` elements of `word_bytes` (4 or 8) bytes at `base`, covered by locks
+/// `lock_base .. lock_base + ceil(words / coverage) - 1` of the global lock table.
+struct RegionView {
+  void* base;
+  uint32_t words;
+  uint32_t word_bytes;
+  uint32_t lock_base;
+  uint32_t coverage;
+};
+
+struct StoreView {
+  unsigned long long* locks;
+  uint32_t lock_count;
+  uint32_t region_count;
+  RegionView regions[kMaxRegions];
+
+  __device__ __forceinline__ uint32_t lock_of(uint32_t region, uint32_t index) const {
+    return regions[region].lock_base + index / regions[region].coverage;
+  }
+};
+
+static_assert(sizeof(RegionView) == 24, "host packer assumes 24-byte regions");
+static_assert(sizeof(StoreView) == 16 + 24 * kMaxRegions, "host packer assumes this layout");
+
+}  // namespace gstm

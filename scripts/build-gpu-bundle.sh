@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# Builds target/gpu-bundle/: everything needed to run the gstm CLI and the GPU tests on a GPU
+# machine that has no Java (x86-64 Linux, NVIDIA driver). Layout:
+#   runtime/  jlink image of the local JDK 17      lib/   runtime jars (core, kernels, deps)
+#   test/     test classes, test jars, JUnit console  gstm, run-gpu-tests.sh, run-bench.sh, MANIFEST.txt
+# Usage: scripts/build-gpu-bundle.sh [--no-build]
+set -euo pipefail
+
+usage() { sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+die() { echo "build-gpu-bundle: $*" >&2; exit 1; }
+
+build=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-build) build=0 ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; die "unknown argument: $arg" ;;
+  esac
+done
+
+# Work from the repository root whatever the caller's cwd.
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+
+VERSION=0.1.0-SNAPSHOT
+JUNIT_PLATFORM_VERSION=1.14.4          # matches junit-bom 5.14.4 in the parent pom
+MAX_MIB=60                             # the device carry limit is 64 MiB including the repo
+JDK=${GSTM_BUNDLE_JDK:-/usr/lib/jvm/java-17-openjdk-amd64}
+BUNDLE=$ROOT/target/gpu-bundle
+
+CORE_JAR=core/target/gstm-core-$VERSION.jar
+KERNELS_JAR=kernels/target/gstm-kernels-$VERSION.jar
+
+# Base modules; jdeps below adds whatever the bundled jars need on top (it found java.sql/java.xml
+# for the JUnit console launcher, java.management/java.instrument for assertj + byte-buddy).
+MODULES=java.base,java.logging,java.management,java.sql,java.instrument,jdk.management,jdk.unsupported
+
+# --- 1. build (runs nvcc through the kernels module); spark-connector is not needed here --------
+if (( build )); then
+  echo "==> mvn package (kernels, core)"
+  mvn -B -q -DskipTests -pl core -am package
+fi
+
+for f in "$CORE_JAR" "$KERNELS_JAR" core/target/lib core/target/test-classes; do
+  [[ -e $f ]] || die "missing $f (run without --no-build, or 'mvn -DskipTests package' first)"
+done
+[[ -x $JDK/bin/jlink && -d $JDK/jmods ]] \
+  || die "no JDK 17 with jmods at $JDK (Debian: apt-get install openjdk-17-jdk-headless openjdk-17-jmods; or set GSTM_BUNDLE_JDK)"
+
+echo "==> assembling $BUNDLE"
+rm -rf "$BUNDLE"
+mkdir -p "$BUNDLE/lib" "$BUNDLE/test"
+
+# --- 2. lib/: project jars first, then runtime deps; skip names already present (the kernels
+#        jar may also sit in core/target/lib) ------------------------------------------------------
+cp "$CORE_JAR" "$KERNELS_JAR" "$BUNDLE/lib/"
+for jar in core/target/lib/*.jar; do
+  [[ -e $BUNDLE/lib/$(basename "$jar") ]] || cp "$jar" "$BUNDLE/lib/"
+done
+
+# jcuda-natives carries libJNvPTXCompiler (24 MB unpacked, ~8 MB packed), which gstm never uses
+# (kernels are compiled by nvcc at build time); only the driver/runtime natives are needed.
+if command -v zip >/dev/null; then
+  for jar in "$BUNDLE"/lib/jcuda-natives-*.jar; do
+    [[ -e $jar ]] || continue
+    zip -q -d "$jar" 'lib/libJNvPTXCompiler-*' >/dev/null || true
+  done
+else
+  echo "warning: 'zip' not found, jcuda-natives keeps its unused nvPTXCompiler native (~8 MB)" >&2
+fi
+
+# --- 3. test/: test classes, the JUnit console launcher, and test-scope jars it does not shade ---
+cp -r core/target/test-classes "$BUNDLE/test/classes"
+
+CONSOLE_JAR=junit-platform-console-standalone-$JUNIT_PLATFORM_VERSION.jar
+# -N: run in the parent pom only, not once per module. Output is shown only on failure.
+if ! log=$(mvn -B -q -N dependency:copy \
+    -Dartifact=org.junit.platform:junit-platform-console-standalone:$JUNIT_PLATFORM_VERSION \
+    -DoutputDirectory="$BUNDLE/test" 2>&1) || [[ ! -f $BUNDLE/test/$CONSOLE_JAR ]]; then
+  echo "$log" >&2
+  die "could not fetch $CONSOLE_JAR"
+fi
+
+# Leave out of test/ what is already on the class path, so no class is there twice: jars in lib/
+# (test-lib may repeat the runtime deps) and what the standalone jar shades (it lists them:
+# junit-*, opentest4j, apiguardian, ...). assertj, byte-buddy etc. stay.
+shaded=$(unzip -p "$BUNDLE/test/$CONSOLE_JAR" META-INF/shadowed-artifacts 2>/dev/null | cut -d: -f2 || true)
+for jar in core/target/test-lib/*.jar; do
+  [[ -e $jar ]] || continue
+  name=$(basename "$jar")
+  skip=0
+  [[ -e $BUNDLE/lib/$name || $name == junit-* ]] && skip=1
+  for artifact in $shaded; do
+    [[ $name == "$artifact"-[0-9]* ]] && skip=1
+  done
+  (( skip )) || cp "$jar" "$BUNDLE/test/"
+done
+
+# --- 4. runtime/: a trimmed JDK 17 image -------------------------------------------------------
+found=$("$JDK/bin/jdeps" --multi-release 17 --ignore-missing-deps --print-module-deps \
+          --class-path "$BUNDLE/lib/*:$BUNDLE/test/*" \
+          "$BUNDLE"/lib/*.jar "$BUNDLE"/test/*.jar "$BUNDLE/test/classes" 2>/dev/null | tail -n 1 || true)
+if [[ $found =~ ^[a-z0-9.,]+$ ]]; then
+  MODULES=$MODULES,$found
+else
+  echo "warning: jdeps gave no module list; using the base list only" >&2
+fi
+MODULES=$(tr ',' '\n' <<<"$MODULES" | sort -u | paste -sd, -)
+echo "==> jlink modules: $MODULES"
+# JDK 17 jlink knows --compress=0|1|2 only (zip-N arrived in JDK 21).
+"$JDK/bin/jlink" --add-modules "$MODULES" --strip-debug --no-header-files --no-man-pages \
+  --compress=2 --output "$BUNDLE/runtime"
+# Debian's libjvm.so keeps its full symbol table (~4 MB); the dynamic symbols are all the JVM needs
+# to run (only native frame names in hs_err files get poorer).
+if command -v strip >/dev/null; then
+  strip --strip-unneeded "$BUNDLE/runtime/lib/server/libjvm.so"
+fi
+
+# --- 5. launch scripts --------------------------------------------------------------------------
+cat >"$BUNDLE/gstm" <<'EOF'
+#!/usr/bin/env bash
+# Runs the gstm CLI with the bundled Java runtime. JVM options: GSTM_JAVA_OPTS (default -Xmx16g).
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# GSTM_JAVA_OPTS may hold several options: word splitting is intended.
+# shellcheck disable=SC2086
+exec "$HERE/runtime/bin/java" ${GSTM_JAVA_OPTS--Xmx16g} -cp "$HERE/lib/*" io.gstm.cli.GstmCli "$@"
+EOF
+
+cat >"$BUNDLE/run-gpu-tests.sh" <<'EOF'
+#!/usr/bin/env bash
+# Runs the tests tagged "gpu" with the JUnit console launcher and the bundled Java runtime.
+#   GSTM_TEST_TAGS   tag expression replacing "gpu" (e.g. "gpu | slow"); set but empty = all tests
+#   GSTM_JAVA_OPTS   JVM options (default -Xmx16g)
+#   OUT              reports go to $OUT/junit-reports (default ./junit-reports)
+# Extra arguments are passed to the launcher's "execute" command.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+args=(--scan-class-path "$HERE/test/classes" --details=tree --reports-dir "${OUT:-.}/junit-reports")
+tags=${GSTM_TEST_TAGS-gpu}
+[[ -n $tags ]] && args+=(--include-tag "$tags")
+[[ -t 1 ]] || args+=(--disable-ansi-colors)   # readable logs when captured
+
+# One flat class path (no launcher-created class loader), so JCuda loads its natives normally.
+# shellcheck disable=SC2086
+exec "$HERE/runtime/bin/java" ${GSTM_JAVA_OPTS--Xmx16g} -Dgstm.requireGpu=true \
+  -cp "$HERE/lib/*:$HERE/test/classes:$HERE/test/*" \
+  org.junit.platform.console.ConsoleLauncher execute "${args[@]}" "$@"
+EOF
+
+cat >"$BUNDLE/run-bench.sh" <<'EOF'
+#!/usr/bin/env bash
+# Runs the bank benchmark: ./gstm bench-bank [args].
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+exec "$HERE/gstm" bench-bank "$@"
+EOF
+chmod +x "$BUNDLE/gstm" "$BUNDLE/run-gpu-tests.sh" "$BUNDLE/run-bench.sh"
+
+# --- 6. MANIFEST.txt: what this bundle was built from ------------------------------------------
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no-commit")
+[[ -z $(git status --porcelain 2>/dev/null) ]] || commit="$commit-dirty"
+{
+  echo "gstm GPU bundle $VERSION"
+  echo "commit: $commit"
+  echo "built:  $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
+  echo "java:   $("$BUNDLE/runtime/bin/java" -version 2>&1 | head -n 1)"
+  echo "modules: $MODULES"
+  echo
+  echo "# gstm/kernels/kernels.properties"
+  unzip -p "$KERNELS_JAR" gstm/kernels/kernels.properties || echo "(not found in $KERNELS_JAR)"
+  echo
+  echo "# files"
+  (cd "$BUNDLE" && find lib test -maxdepth 1 -name '*.jar' | sort)
+} >"$BUNDLE/MANIFEST.txt"
+
+# --- 7. size check ------------------------------------------------------------------------------
+du -sh "$BUNDLE"/* | sed "s|$BUNDLE/||"
+bytes=$(du -sb "$BUNDLE" | cut -f1)
+mib=$(( (bytes + 1048575) / 1048576 ))
+echo "==> $BUNDLE: $(du -sh "$BUNDLE" | cut -f1) ($bytes bytes)"
+if (( bytes > MAX_MIB * 1048576 )); then
+  die "bundle is ${mib} MiB, over the ${MAX_MIB} MiB limit (device carry limit is 64 MiB with the repo)"
+fi
