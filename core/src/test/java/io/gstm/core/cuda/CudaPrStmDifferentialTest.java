@@ -1,0 +1,162 @@
+package io.gstm.core.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.engine.LimitsReport;
+import io.gstm.core.history.HistoryChecker;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.BankMatrix;
+import io.gstm.core.testing.BankRun;
+import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.workload.bank.BankConfig;
+import io.gstm.core.workload.bank.BankVerifier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The same seeded bank batches on the CUDA engine and the JVM engine: both pass the verifier and
+ * the history checker, every transaction commits on both, and the final balances are identical
+ * (transfers commute, so any serial order gives the same balances).
+ */
+@EnabledIfGpu
+class CudaPrStmDifferentialTest {
+  private static CudaEngine gpu;
+  private static JvmEngine jvm;
+
+  @BeforeAll
+  static void open() {
+    gpu = CudaEngine.open(0);
+    jvm = new JvmEngine(4);
+  }
+
+  @AfterAll
+  static void close() {
+    jvm.close();
+    gpu.close();
+  }
+
+  static Stream<BankConfig> matrix() {
+    // The JVM suite's configurations, plus more seeds.
+    return Stream.concat(BankMatrix.configs(20261122L, 120).stream(),
+        BankMatrix.configs(7L, 200).stream());
+  }
+
+  @ParameterizedTest
+  @MethodSource("matrix")
+  void sameBatchSameBalancesBothVerified(BankConfig config) {
+    BankRun onGpu = BankRun.run(gpu, config);
+    BankRun onJvm = BankRun.run(jvm, config);
+
+    assertThat(onGpu.verdict().ok()).as("GPU verifier: %s", onGpu.verdict()).isTrue();
+    assertThat(onGpu.history().serializable()).as("GPU history: %s", onGpu.history().violations())
+        .isTrue();
+    assertThat(onGpu.result().commits()).isEqualTo(config.txCount());
+    assertThat(onJvm.verdict().ok()).isTrue();
+    assertThat(onGpu.balances()).containsExactly(onJvm.balances());
+  }
+
+  @Test
+  void hotBatchesConflictOnTheGpuAndStayCorrect() {
+    long aborts = 0;
+    for (long seed = 0; seed < 20; seed++) {
+      BankConfig hot = new BankConfig(16, 4, 0.2, 1, 256, 16, 8, seed);
+      BankRun run = BankRun.run(gpu, hot);
+      assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
+      assertThat(run.history().serializable()).as("%s", run.history().violations()).isTrue();
+      aborts += run.result().aborts();
+    }
+    assertThat(aborts).as("aborts over 20 hot batches of 32k transactions").isPositive();
+  }
+
+  @Test
+  void lockCoverageSharesLocksAcrossAccounts() {
+    for (int coverage : new int[] {2, 8, 64, 1024}) {
+      BankConfig cfg = new BankConfig(4096, 8, 0.2, coverage, 256, 32, 4, coverage);
+      BankRun run = BankRun.run(gpu, cfg);
+      assertThat(run.verdict().ok()).as("coverage %d: %s", coverage, run.verdict()).isTrue();
+      assertThat(run.history().serializable()).as("coverage %d", coverage).isTrue();
+    }
+  }
+
+  @Test
+  void paperSizedBatchVerifies() {
+    // 2,621,440 accounts, 33,792 threads (132 SMs x 256), 8 transactions each, k = 2 and 4.
+    for (int k : new int[] {2, 4}) {
+      BankConfig cfg = new BankConfig(2_621_440, k, 0.2, 1, 256, 132, 8, k);
+      BankRun run = BankRun.run(gpu, cfg, cfg.batch(), RunOptions.defaults());
+      assertThat(run.verdict().ok()).as("k=%d %s", k, run.verdict()).isTrue();
+      assertThat(run.result().commits()).isEqualTo(cfg.txCount());
+    }
+  }
+
+  @Test
+  void storeStaysOnTheDeviceAcrossBatches() {
+    BankConfig cfg = new BankConfig(512, 3, 0.3, 1, 128, 8, 4, 11);
+    try (TxStore store = gpu.createStore(cfg.layout())) {
+      int[] balances = cfg.initialBalances();
+      store.writeInt32(0, balances);
+      for (long seed = 0; seed < 5; seed++) {
+        BankConfig next = new BankConfig(512, 3, 0.3, 1, 128, 8, 4, seed);
+        TxBatch batch = next.batch();
+        BatchResult r = gpu.run(store, batch, RunOptions.defaults().withHistory(true));
+        int[] after = store.readInt32(0);
+        assertThat(BankVerifier.verify(balances, batch, r, after).ok()).isTrue();
+        assertThat(HistoryChecker.check(r.history()).serializable()).isTrue();
+        balances = after;
+      }
+    }
+  }
+
+  @Test
+  void tooLargeAndBadInputLeaveTheStoreAsItWas() {
+    BankConfig cfg = new BankConfig(64, 4, 0.2, 1, 64, 2, 2, 3);
+    BankRun run = BankRun.run(gpu, cfg, cfg.batch(2), RunOptions.defaults());
+    assertThat(run.result().count(Counter.TOO_LARGE)).isEqualTo(cfg.txCount());
+    assertThat(run.balances()).containsExactly(run.initial());
+
+    try (TxStore store = gpu.createStore(cfg.layout())) {
+      store.writeInt32(0, cfg.initialBalances());
+      TxBatch good = cfg.batch();
+      int[][] cols = good.columns().clone();
+      cols[0] = cols[0].clone();
+      cols[0][0] = 64;
+      TxBatch bad = new TxBatch(good.workload(), good.types(), cols, good.params(),
+          good.threadsPerBlock(), good.blocks(), good.capacity());
+      assertThatThrownBy(() -> gpu.run(store, bad, RunOptions.defaults()))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("account 64");
+      assertThat(store.readInt32(0)).containsExactly(cfg.initialBalances());
+    }
+  }
+
+  @Test
+  void abandonedTransactionsChangeNothingOnTheGpu() {
+    long abandoned = 0;
+    for (long seed = 0; seed < 10; seed++) {
+      BankConfig hot = new BankConfig(4, 4, 0, 1, 256, 8, 4, seed);
+      BankRun run = BankRun.run(gpu, hot, hot.batch(), new RunOptions(1, true));
+      assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
+      assertThat(run.history().serializable()).isTrue();
+      abandoned += run.result().count(Counter.ABANDONED);
+    }
+    assertThat(abandoned).isPositive();
+  }
+
+  @Test
+  void everyKernelSymbolResolvesAndTheProbeMeasures() {
+    gpu.resolveAllKernels();
+    assertThat(gpu.moduleNames()).containsAll(CudaEngine.kernelSymbols().keySet());
+    LimitsReport r = gpu.probeLimits(1 << 20);
+    assertThat(r.readCasPerSecond()).isGreaterThan(1e9);
+    assertThat(r.atomicAddPerSecond()).isGreaterThan(1e9);
+  }
+}
