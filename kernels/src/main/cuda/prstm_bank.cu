@@ -35,7 +35,10 @@ __device__ __forceinline__ void prstm_bank(const StoreView& view, const bank::Ba
       type = b.type[t];
       amount = b.amount[t];
     }
-    uint8_t outcome = mine ? kPending : kCommitted;
+    // A transaction of more accounts than the sets hold cannot run at all: say so, never run
+    // a truncated one (acct[] holds only CAPACITY accounts).
+    uint8_t outcome = !mine ? kCommitted : (b.k > CAPACITY ? kTooLarge : kPending);
+    if (mine && outcome == kTooLarge) ++counters.c[kTooLargeCount];
     uint32_t attempts = 0;
     while (__any_sync(warp, outcome == kPending)) {
       if (outcome == kPending) {
