@@ -7,7 +7,13 @@
 namespace gstm {
 
 /// Per-transaction outcome codes; io.gstm.core.batch.Outcome uses the same numbers.
-enum Outcome : uint8_t { kPending = 0, kCommitted = 1, kAbandoned = 2, kTooLarge = 3 };
+enum Outcome : uint8_t {
+  kPending = 0,
+  kCommitted = 1,
+  kAbandoned = 2,
+  kTooLarge = 3,
+  kAbandonedSemantic = 4
+};
 
 /// Batch counters; io.gstm.core.batch.BatchCounters reads them in this order.
 enum Counter : int {
@@ -19,6 +25,8 @@ enum Counter : int {
   kAbortStolen,          ///< a pre-lock was stolen by a higher-priority thread before commit
   kAbandonedCount,       ///< transactions that hit the retry limit
   kTooLargeCount,        ///< transactions whose sets overflowed the capacity
+  kSemanticConflicts,    ///< attempts that met a semantic conflict (postponed or retried)
+  kAbandonedSemanticCount,  ///< transactions that hit the semantic retry limit
   kCounterCount
 };
 

@@ -31,12 +31,27 @@ class PrStmTx {
   using word_t = lock_word::word_t;
 
  public:
-  enum Status : uint8_t { kActive, kAborted, kOverflow, kDone };
+  enum Status : uint8_t { kActive, kAborted, kOverflow, kSemantic, kDone };
 
   __device__ __forceinline__ PrStmTx(const StoreView& view, uint32_t owner) : view_(view), owner_(owner) {}
 
   __device__ __forceinline__ bool active() const { return status_ == kActive; }
   __device__ __forceinline__ bool overflowed() const { return status_ == kOverflow; }
+  __device__ __forceinline__ bool semantic() const { return status_ == kSemantic; }
+
+  /// The body cannot proceed in the state it read (overdraft, sold out, empty buffer).
+  __device__ __forceinline__ void semantic_conflict() {
+    if (status_ == kActive) status_ = kSemantic;
+  }
+
+  /// After a semantic conflict: true if every version read is still current, so the conflict is
+  /// real; false (a validation abort) if the body saw an inconsistent state.
+  __device__ __forceinline__ bool confirm_semantic() {
+    mem::fence_acq_rel();
+    if (validate_reads()) return true;
+    abort(kAbortValidation);
+    return false;
+  }
   /// The Counter index of the abort cause (valid after a failed commit that was not an overflow).
   __device__ __forceinline__ int abort_cause() const { return cause_; }
 
@@ -193,7 +208,7 @@ class PrStmTx {
   __device__ __forceinline__ bool read_only() const { return written_ == 0; }
 
  private:
-  __device__ __forceinline__ bool commit_read_only() {
+  __device__ __forceinline__ bool validate_reads() const {
     bool valid = true;
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
@@ -202,7 +217,11 @@ class PrStmTx {
         valid = valid && lock_word::version(w) == lock_ver_[s] && !lock_word::locked(w);
       }
     }
-    if (!valid) {
+    return valid;
+  }
+
+  __device__ __forceinline__ bool commit_read_only() {
+    if (!validate_reads()) {
       abort(kAbortValidation);
       return false;
     }

@@ -4,9 +4,11 @@
 #pragma once
 #include <cstdint>
 
+#include "gstm/semantic.cuh"
+
 namespace gstm::bank {
 
-enum Type : uint32_t { kTransfer = 0, kAudit = 1 };
+enum Type : uint32_t { kTransfer = 0, kAudit = 1, kDeposit = 2, kWithdraw = 3 };
 
 /// The transaction table, struct of arrays: account j of transaction t is accounts[j * tx_count + t].
 struct Batch {
@@ -40,5 +42,49 @@ __device__ __forceinline__ long long run(Tx& tx, const Batch& b, uint32_t t, uin
   }
   return sum;
 }
+
+/// The bank's bodies over a generic table for the semantic kernels: columns 0..k-1 accounts,
+/// column k the amount; params {k, region, checked}. A withdrawal that would overdraw, and a
+/// transfer that would when `checked`, is a semantic conflict.
+template <int CAPACITY>
+struct Ops {
+  template <class Tx>
+  __device__ __forceinline__ static long long run(Tx& tx, const TxTable& tab, uint32_t t,
+                                                  uint32_t type) {
+    const uint32_t k = static_cast<uint32_t>(tab.params[0]);
+    const uint32_t region = static_cast<uint32_t>(tab.params[1]);
+    const bool checked = tab.params[2] != 0;
+    const int32_t amount = tab.col(k, t);
+    if (type == kDeposit || type == kWithdraw) {
+      const uint32_t a = static_cast<uint32_t>(tab.col(0, t));
+      const int32_t v = static_cast<int32_t>(tx.read(region, a));
+      if (type == kWithdraw && v < amount) {
+        tx.semantic_conflict();
+        return 0;
+      }
+      tx.write(region, a, static_cast<uint32_t>(type == kDeposit ? v + amount : v - amount));
+      return 0;
+    }
+    long long sum = 0;
+    const int32_t pays = amount * static_cast<int32_t>(k - 1);
+    // Unrolled to the set capacity (a larger k overflows the sets anyway), so that the sets stay
+    // in registers.
+#pragma unroll
+    for (uint32_t j = 0; j < CAPACITY + 1; ++j) {
+      if (j < k) {
+        const uint32_t a = static_cast<uint32_t>(tab.col(j, t));
+        const int32_t v = static_cast<int32_t>(tx.read(region, a));
+        if (type == kAudit) {
+          sum += v;
+        } else if (j == 0 && checked && v < pays) {
+          tx.semantic_conflict();
+        } else {
+          tx.write(region, a, static_cast<uint32_t>(v + (j == 0 ? -pays : amount)));
+        }
+      }
+    }
+    return sum;
+  }
+};
 
 }  // namespace gstm::bank

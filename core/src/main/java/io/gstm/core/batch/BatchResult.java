@@ -10,6 +10,8 @@ import io.gstm.core.history.History;
  * @param outcomes {@link Outcome} code per transaction
  * @param counters indexed by {@link Counter#ordinal()}
  * @param results per-transaction result (what a committed read-only transaction saw), or 0
+ * @param semanticConflicts per transaction, how often it met a semantic conflict (was postponed
+ *     or retried in place) before it committed or was abandoned
  * @param history versions read and produced by committed transactions, or null
  * @param uploadNanos time to send the batch
  * @param kernelNanos time the transactions ran
@@ -20,6 +22,7 @@ public record BatchResult(
     byte[] outcomes,
     long[] counters,
     long[] results,
+    int[] semanticConflicts,
     History history,
     long uploadNanos,
     long kernelNanos,

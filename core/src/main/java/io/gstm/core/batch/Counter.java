@@ -15,7 +15,10 @@ public enum Counter {
   /** A pre-lock was stolen by a higher-priority thread before the commit. */
   ABORT_STOLEN,
   ABANDONED,
-  TOO_LARGE;
+  TOO_LARGE,
+  /** Attempts that met a semantic conflict (postponed, or retried in place). */
+  SEMANTIC_CONFLICTS,
+  ABANDONED_SEMANTIC;
 
   /** Number of counters. */
   public static final int COUNT = values().length;

@@ -5,10 +5,20 @@ public enum Outcome {
   /** Never ran (the batch failed before reaching it). */
   PENDING,
   COMMITTED,
-  /** Gave up after {@link RunOptions#maxRetries()} attempts; changed nothing. */
+  /** Gave up after {@link RunOptions#maxRetries()} concurrency aborts; changed nothing. */
   ABANDONED,
   /** Its read, write or lock set outgrew the batch's set capacity; changed nothing. */
-  TOO_LARGE;
+  TOO_LARGE,
+  /**
+   * Gave up after {@link RunOptions#semanticLimit()} semantic conflicts (the application could
+   * not proceed: an overdraft, a sold-out room, an empty buffer); changed nothing.
+   */
+  ABANDONED_SEMANTIC;
+
+  /** True for the outcomes that changed nothing and will not run again. */
+  public boolean abandoned() {
+    return this == ABANDONED || this == TOO_LARGE || this == ABANDONED_SEMANTIC;
+  }
 
   private static final Outcome[] BY_CODE = values();
 

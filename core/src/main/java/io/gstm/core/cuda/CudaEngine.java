@@ -184,7 +184,12 @@ public final class CudaEngine implements Engine {
     for (ProbeKernel.Kind k : ProbeKernel.Kind.values()) {
       probes.add(k.symbol);
     }
-    return Map.of(PrStmBankKernel.MODULE, bank, ProbeKernel.MODULE, probes);
+    List<String> semanticBank = new ArrayList<>();
+    for (int c : TxBatch.CAPACITIES) {
+      semanticBank.add(SemanticKernel.symbol(BankWorkload.NAME, c));
+    }
+    return Map.of(PrStmBankKernel.MODULE, bank, ProbeKernel.MODULE, probes,
+        SemanticKernel.module(BankWorkload.NAME), semanticBank);
   }
 
   /** Resolves every symbol of {@link #kernelSymbols()}; throws naming the first one missing. */
@@ -221,12 +226,102 @@ public final class CudaEngine implements Engine {
     }
     store.checkOpen();
     Workloads.of(batch).validate(store.layout(), batch);
-    if (!batch.workload().equals(BankWorkload.NAME)) {
+    if (!modules.containsKey(SemanticKernel.module(batch.workload()))) {
       throw new IllegalArgumentException(
-          "workload: '" + batch.workload() + "' has no CUDA kernel yet");
+          "workload: '" + batch.workload() + "' has no CUDA kernel in this build");
     }
     bind();
-    return runBank(store, batch, options);
+    // Plain bank batches take the issue-2 PR-STM kernel; everything else the semantic one.
+    if (batch.workload().equals(BankWorkload.NAME) && BankWorkload.plain(batch)) {
+      return runBank(store, batch, options);
+    }
+    return runSemantic(store, batch, options);
+  }
+
+  private BatchResult runSemantic(CudaTxStore store, TxBatch batch, RunOptions options) {
+    int n = batch.txCount();
+    int cap = batch.capacity();
+    int ncols = batch.columns().length;
+    CUfunction f = function(SemanticKernel.module(batch.workload()),
+        SemanticKernel.symbol(batch.workload(), cap));
+    int[] initialVersions = options.history() ? store.lockVersions() : null;
+    List<DeviceBuffer> owned = new ArrayList<>();
+    try {
+      long t0 = System.nanoTime();
+      DeviceBuffer types = track(owned, new DeviceBuffer(4L * n));
+      types.upload(Pointer.to(batch.types()), 4L * n);
+      DeviceBuffer cols = track(owned, new DeviceBuffer(4L * n * Math.max(1, ncols)));
+      for (int c = 0; c < ncols; c++) {
+        uploadAt(cols, (long) c * n, batch.columns()[c]);
+      }
+      DeviceBuffer results = track(owned, new DeviceBuffer(8L * n));
+      results.zero();
+      DeviceBuffer outcomes = track(owned, new DeviceBuffer(n));
+      outcomes.zero();
+      DeviceBuffer semantic = track(owned, new DeviceBuffer(4L * n));
+      semantic.zero();
+      DeviceBuffer counters = track(owned, new DeviceBuffer(8L * Counter.COUNT));
+      counters.zero();
+      DeviceBuffer histReads = null;
+      DeviceBuffer histWrites = null;
+      DeviceBuffer histCounts = null;
+      if (options.history()) {
+        histReads = track(owned, new DeviceBuffer(8L * n * cap));
+        histWrites = track(owned, new DeviceBuffer(8L * n * cap));
+        histCounts = track(owned, new DeviceBuffer(4L * n));
+        histCounts.zero();
+      }
+      sync();
+      long uploadNanos = System.nanoTime() - t0;
+
+      byte[] view = view(store);
+      byte[] table = KernelStructs.txTable(types.address(), cols.address(), results.address(), n,
+          ncols, batch.params());
+      byte[] out = KernelStructs.semanticOut(outcomes.address(), semantic.address(),
+          counters.address(), addressOrZero(histReads), addressOrZero(histWrites),
+          addressOrZero(histCounts), options.maxRetries(), options.semanticLimit(),
+          options.policy().code());
+      long kernelNanos = timed(() -> SemanticKernel.launch(f, batch.blocks(),
+          batch.threadsPerBlock(), view, table, out));
+
+      long t1 = System.nanoTime();
+      byte[] outcomeCodes = new byte[n];
+      outcomes.download(Pointer.to(outcomeCodes), n);
+      long[] counterValues = new long[Counter.COUNT];
+      counters.download(Pointer.to(counterValues), 8L * Counter.COUNT);
+      long[] resultValues = new long[n];
+      results.download(Pointer.to(resultValues), 8L * n);
+      int[] semanticConflicts = new int[n];
+      semantic.download(Pointer.to(semanticConflicts), 4L * n);
+      History history = options.history()
+          ? downloadHistory(initialVersions, outcomeCodes, histReads, histWrites, histCounts, n,
+              cap)
+          : null;
+      long downloadNanos = System.nanoTime() - t1;
+      return new BatchResult(name(), outcomeCodes, counterValues, resultValues,
+          semanticConflicts, history, uploadNanos, kernelNanos, downloadNanos);
+    } finally {
+      closeAll(owned);
+    }
+  }
+
+  private static History downloadHistory(int[] initialVersions, byte[] outcomeCodes,
+      DeviceBuffer histReads, DeviceBuffer histWrites, DeviceBuffer histCounts, int n, int cap) {
+    long[] reads = new long[n * cap];
+    long[] writes = new long[n * cap];
+    int[] counts = new int[n];
+    histReads.download(Pointer.to(reads), 8L * reads.length);
+    histWrites.download(Pointer.to(writes), 8L * writes.length);
+    histCounts.download(Pointer.to(counts), 4L * n);
+    return HistoryFlattener.committed(initialVersions, outcomeCodes, counts, reads, writes, cap);
+  }
+
+  private static byte[] view(CudaTxStore store) {
+    long[] bases = new long[store.regions.length];
+    for (int r = 0; r < bases.length; r++) {
+      bases[r] = store.regions[r].address();
+    }
+    return KernelStructs.storeView(store.layout(), store.locks.address(), bases);
   }
 
   private BatchResult runBank(CudaTxStore store, TxBatch batch, RunOptions options) {
@@ -264,11 +359,7 @@ public final class CudaEngine implements Engine {
       sync();
       long uploadNanos = System.nanoTime() - t0;
 
-      long[] bases = new long[store.regions.length];
-      for (int r = 0; r < bases.length; r++) {
-        bases[r] = store.regions[r].address();
-      }
-      byte[] view = KernelStructs.storeView(store.layout(), store.locks.address(), bases);
+      byte[] view = view(store);
       byte[] bankBatch = KernelStructs.bankBatch(types.address(), accounts.address(),
           amount.address(), auditSums.address(), n, k, BankWorkload.region(batch));
       byte[] out = KernelStructs.batchOut(outcomes.address(), counters.address(),
@@ -284,19 +375,13 @@ public final class CudaEngine implements Engine {
       counters.download(Pointer.to(counterValues), 8L * Counter.COUNT);
       long[] results = new long[n];
       auditSums.download(Pointer.to(results), 8L * n);
-      History history = null;
-      if (options.history()) {
-        long[] reads = new long[n * cap];
-        long[] writes = new long[n * cap];
-        int[] counts = new int[n];
-        histReads.download(Pointer.to(reads), 8L * reads.length);
-        histWrites.download(Pointer.to(writes), 8L * writes.length);
-        histCounts.download(Pointer.to(counts), 4L * n);
-        history = HistoryFlattener.committed(initialVersions, outcomeCodes, counts, reads, writes,
-            cap);
-      }
+      History history = options.history()
+          ? downloadHistory(initialVersions, outcomeCodes, histReads, histWrites, histCounts, n,
+              cap)
+          : null;
       long downloadNanos = System.nanoTime() - t1;
-      return new BatchResult(name(), outcomeCodes, counterValues, results, history, uploadNanos,
+      return new BatchResult(name(), outcomeCodes, counterValues, results, new int[n], history,
+          uploadNanos,
           kernelNanos, downloadNanos);
     } finally {
       closeAll(owned);

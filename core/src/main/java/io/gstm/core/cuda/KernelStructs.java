@@ -15,6 +15,9 @@ final class KernelStructs {
   static final int STORE_VIEW_BYTES = 16 + 24 * MAX_REGIONS;
   static final int BANK_BATCH_BYTES = 48;
   static final int BATCH_OUT_BYTES = 48;
+  static final int TX_TABLE_BYTES = 56;
+  static final int SEMANTIC_OUT_BYTES = 64;
+  static final int TX_TABLE_PARAMS = 6;
 
   private KernelStructs() {}
 
@@ -46,6 +49,29 @@ final class KernelStructs {
       long histCounts, int maxRetries) {
     return buffer(BATCH_OUT_BYTES).putLong(outcome).putLong(counters).putLong(histReads)
         .putLong(histWrites).putLong(histCounts).putInt(maxRetries).putInt(0).array();
+  }
+
+  /** {@code gstm::TxTable}; {@code params} holds at most {@value #TX_TABLE_PARAMS} values. */
+  static byte[] txTable(long type, long cols, long results, int txCount, int ncols,
+      int[] params) {
+    if (params.length > TX_TABLE_PARAMS) {
+      throw new IllegalArgumentException(
+          "params: at most " + TX_TABLE_PARAMS + " workload parameters, got " + params.length);
+    }
+    ByteBuffer b = buffer(TX_TABLE_BYTES).putLong(type).putLong(cols).putLong(results)
+        .putInt(txCount).putInt(ncols);
+    for (int i = 0; i < TX_TABLE_PARAMS; i++) {
+      b.putInt(i < params.length ? params[i] : 0);
+    }
+    return b.array();
+  }
+
+  /** {@code gstm::SemanticOut}. */
+  static byte[] semanticOut(long outcome, long semanticConflicts, long counters, long histReads,
+      long histWrites, long histCounts, int maxRetries, int semanticLimit, int policy) {
+    return buffer(SEMANTIC_OUT_BYTES).putLong(outcome).putLong(semanticConflicts)
+        .putLong(counters).putLong(histReads).putLong(histWrites).putLong(histCounts)
+        .putInt(maxRetries).putInt(semanticLimit).putInt(policy).putInt(0).array();
   }
 
   private static ByteBuffer buffer(int bytes) {

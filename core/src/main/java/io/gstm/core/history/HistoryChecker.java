@@ -40,8 +40,10 @@ public final class HistoryChecker {
    *     violations
    * @param violations human-readable descriptions naming transaction ids, locks and versions; at
    *     most 20 are kept (plus a found cycle), followed by one line counting the rest
+   * @param serialOrder when serializable, the committed transaction ids in an order consistent
+   *     with every precedence edge (a serial order the batch is equivalent to); else empty
    */
-  public record Verdict(boolean serializable, List<String> violations) {
+  public record Verdict(boolean serializable, List<String> violations, int[] serialOrder) {
 
     /**
      * Copies the list and rejects a verdict that contradicts itself.
@@ -53,6 +55,7 @@ public final class HistoryChecker {
      */
     public Verdict {
       violations = List.copyOf(violations);
+      serialOrder = serializable ? serialOrder.clone() : new int[0];
       if (serializable != violations.isEmpty()) {
         throw new IllegalArgumentException(
             "serializable must be true exactly when there are no violations");
@@ -263,8 +266,8 @@ public final class HistoryChecker {
       }
     }
 
-    findCycle(n, en, eSrc, eDst, eLock, eVer, eKind, ids, out);
-    return new Verdict(out.isEmpty(), out.result());
+    int[] order = findCycle(n, en, eSrc, eDst, eLock, eVer, eKind, ids, out);
+    return new Verdict(out.isEmpty(), out.result(), order == null ? new int[0] : order);
   }
 
   /** Reports every transaction id that occurs more than once, since reports name txs by id. */
@@ -356,7 +359,7 @@ public final class HistoryChecker {
    * unordered predecessor (otherwise its in-degree would have dropped to zero), so the walk never
    * gets stuck, whereas successors may lead out of the cycle into a dead end.
    */
-  private static void findCycle(int n, int en, int[] eSrc, int[] eDst, int[] eLock, int[] eVer,
+  private static int[] findCycle(int n, int en, int[] eSrc, int[] eDst, int[] eLock, int[] eVer,
       byte[] eKind, int[] ids, Violations out) {
     int[] outStart = new int[n + 1];
     int[] inStart = new int[n + 1];
@@ -399,7 +402,11 @@ public final class HistoryChecker {
       }
     }
     if (tail == n) {
-      return;
+      int[] order = new int[n];
+      for (int i = 0; i < n; i++) {
+        order[i] = ids[queue[i]];
+      }
+      return order;
     }
     int unordered = n - tail;
 
@@ -450,6 +457,7 @@ public final class HistoryChecker {
     sb.append(" [wr: read the version the other produced; rw: read a version the other"
         + " overwrote; ww: overwrote the version the other produced]");
     out.reportAlways(sb.toString());
+    return null;
   }
 
   private static String label(byte kind, int lock, int version) {

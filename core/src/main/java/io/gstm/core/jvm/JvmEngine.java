@@ -2,7 +2,6 @@ package io.gstm.core.jvm;
 
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Counter;
-import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
@@ -26,7 +25,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 /**
  * Runs the same algorithms as the CUDA engine on Java threads. The batch's GPU threads become
  * logical threads (their ids are the PR-STM priorities) spread over a few worker threads, each
- * running its logical threads' transactions round by round, as a GPU grid would.
+ * advancing its logical threads one attempt at a time in turn ({@link JvmExecutor}).
  */
 public final class JvmEngine implements Engine {
   private final int workers;
@@ -84,6 +83,7 @@ public final class JvmEngine implements Engine {
     int cap = batch.capacity();
     byte[] outcomes = new byte[n];
     long[] results = new long[n];
+    int[] semanticConflicts = new int[n];
     long[][] perWorker = new long[workers][Counter.COUNT];
     long[] histReads = options.history() ? new long[n * cap] : null;
     long[] histWrites = options.history() ? new long[n * cap] : null;
@@ -103,18 +103,9 @@ public final class JvmEngine implements Engine {
                 ready.countDown();
                 ready.await();
                 JvmPrStmTx tx = new JvmPrStmTx(store, cap);
-                long[] c = perWorker[worker];
-                int threads = batch.threads();
-                for (int round = 0; (long) round * threads < n; round++) {
-                  for (int lt = worker; lt < threads; lt += workers) {
-                    long t = (long) round * threads + lt;
-                    if (t >= n) {
-                      break;
-                    }
-                    runOne(workload, tx, batch, (int) t, lt, options, c, outcomes, results,
-                        histReads, histWrites, histCounts);
-                  }
-                }
+                new JvmExecutor(workload, batch, options, tx, perWorker[worker], outcomes,
+                    results, semanticConflicts, histReads, histWrites, histCounts)
+                    .run(worker, workers);
                 return null;
               }));
     }
@@ -146,42 +137,8 @@ public final class JvmEngine implements Engine {
       history = HistoryFlattener.committed(initialVersions, outcomes, histCounts, histReads,
           histWrites, cap);
     }
-    return new BatchResult(name(), outcomes, counters, results, history, 0, kernelNanos, 0);
-  }
-
-  private static void runOne(Workload workload, JvmPrStmTx tx, TxBatch batch, int t, int owner,
-      RunOptions options, long[] c, byte[] outcomes, long[] results, long[] histReads,
-      long[] histWrites, int[] histCounts) {
-    Outcome outcome = Outcome.ABANDONED;
-    for (int attempt = 0; attempt < options.maxRetries(); attempt++) {
-      tx.begin(owner);
-      long result = workload.run(tx, batch, t);
-      if (tx.commit()) {
-        outcome = Outcome.COMMITTED;
-        c[Counter.COMMITS.ordinal()]++;
-        if (tx.readOnly()) {
-          c[Counter.READ_ONLY_COMMITS.ordinal()]++;
-          results[t] = result;
-        }
-        if (histCounts != null) {
-          int base = t * batch.capacity();
-          histCounts[t] = tx.record(histReads, base, histWrites, base);
-        }
-        break;
-      }
-      if (tx.status() == JvmPrStmTx.Status.OVERFLOW) {
-        outcome = Outcome.TOO_LARGE;
-        break;
-      }
-      c[tx.abortCause().ordinal()]++;
-      Thread.onSpinWait();
-    }
-    if (outcome == Outcome.ABANDONED) {
-      c[Counter.ABANDONED.ordinal()]++;
-    } else if (outcome == Outcome.TOO_LARGE) {
-      c[Counter.TOO_LARGE.ordinal()]++;
-    }
-    outcomes[t] = (byte) outcome.ordinal();
+    return new BatchResult(name(), outcomes, counters, results, semanticConflicts, history, 0,
+        kernelNanos, 0);
   }
 
   private static void awaitQuiet(List<Future<?>> futures) {

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * pre-locks are still held, writes back and releases with the version advanced.
  */
 final class JvmPrStmTx implements TxContext {
-  enum Status { ACTIVE, ABORTED, OVERFLOW, DONE }
+  enum Status { ACTIVE, ABORTED, OVERFLOW, SEMANTIC, DONE }
 
   private final JvmTxStore store;
   private final StoreLayout layout;
@@ -127,6 +127,28 @@ final class JvmPrStmTx implements TxContext {
     wIndex[nWrites] = index;
     wValue[nWrites] = value;
     nWrites++;
+  }
+
+  @Override
+  public void semanticConflict() {
+    if (status == Status.ACTIVE) {
+      status = Status.SEMANTIC;
+    }
+  }
+
+  /**
+   * After a semantic conflict: true if every version read is still current (the conflict is
+   * real), false (a validation abort) if the body saw an inconsistent state.
+   */
+  boolean confirmSemantic() {
+    for (int s = 0; s < nLocks; s++) {
+      long w = locks.get(lockIdx[s]);
+      if (LockWord.version(w) != lockVer[s] || LockWord.locked(w)) {
+        abort(Counter.ABORT_VALIDATION);
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Validates and commits; false means aborted ({@link #abortCause()}) or overflowed. */

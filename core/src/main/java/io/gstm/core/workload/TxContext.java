@@ -7,4 +7,12 @@ public interface TxContext {
 
   /** Buffers a write of raw bits to word {@code index} of {@code region}, applied at commit. */
   void write(int region, int index, long bits);
+
+  /**
+   * Declares that the application cannot proceed in the state read (an overdraft, a sold-out
+   * room, an empty buffer). The body returns at once; if its reads prove consistent, the engine
+   * postpones or retries the transaction according to its policy, otherwise it is a
+   * concurrency conflict.
+   */
+  void semanticConflict();
 }

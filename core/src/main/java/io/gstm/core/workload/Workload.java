@@ -15,6 +15,15 @@ public interface Workload {
   /** Throws IllegalArgumentException naming the parameter and the limit for a bad batch. */
   void validate(StoreLayout layout, TxBatch batch);
 
-  /** Runs transaction {@code t}'s body; returns its result (0 if it has none). */
+  /**
+   * Runs transaction {@code t}'s body; returns its result (0 if it has none). A body that cannot
+   * proceed calls {@link TxContext#semanticConflict()} and returns.
+   */
   long run(TxContext tx, TxBatch batch, int t);
+
+  /**
+   * Ordering tag of each type code (index = type): a batch pre-sorted for the semantic contention
+   * manager runs higher tags first (in a bank, deposits before withdrawals).
+   */
+  int[] orderingTags();
 }

@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * The bank's exact verifier: every final balance equals its initial balance plus the deltas of
- * the committed transfers that touched it, account by account; no transaction is left pending.
+ * the committed transactions that touched it, account by account; no transaction is left
+ * pending. With a history, {@link #replay} also checks every committed withdrawal saw enough.
  */
 public final class BankVerifier {
   private static final int MAX_REPORTED = 10;
@@ -28,23 +29,60 @@ public final class BankVerifier {
 
   /** Balances the batch must have produced from {@code initial}, given who committed. */
   public static long[] expected(int[] initial, TxBatch batch, BatchResult result) {
-    int k = BankWorkload.k(batch);
-    int[][] cols = batch.columns();
     long[] expected = new long[initial.length];
     for (int i = 0; i < initial.length; i++) {
       expected[i] = initial[i];
     }
     for (int t = 0; t < batch.txCount(); t++) {
-      if (batch.types()[t] != BankWorkload.TRANSFER || result.outcome(t) != Outcome.COMMITTED) {
-        continue;
-      }
-      int amount = cols[k][t];
-      expected[cols[0][t]] -= (long) amount * (k - 1);
-      for (int j = 1; j < k; j++) {
-        expected[cols[j][t]] += amount;
+      if (result.outcome(t) == Outcome.COMMITTED) {
+        apply(expected, batch, t);
       }
     }
     return expected;
+  }
+
+  /** Applies committed transaction {@code t} to {@code balances}. */
+  private static void apply(long[] balances, TxBatch batch, int t) {
+    int k = BankWorkload.k(batch);
+    int[][] cols = batch.columns();
+    int amount = cols[k][t];
+    switch (batch.types()[t]) {
+      case BankWorkload.DEPOSIT -> balances[cols[0][t]] += amount;
+      case BankWorkload.WITHDRAW -> balances[cols[0][t]] -= amount;
+      case BankWorkload.TRANSFER -> {
+        balances[cols[0][t]] -= (long) amount * (k - 1);
+        for (int j = 1; j < k; j++) {
+          balances[cols[j][t]] += amount;
+        }
+      }
+      default -> { }
+    }
+  }
+
+  /**
+   * Replays the committed transactions in {@code serialOrder} (the history checker's) and checks
+   * that every committed withdrawal, and every checked transfer, saw enough money.
+   */
+  public static Verdict replay(int[] initial, TxBatch batch, int[] serialOrder) {
+    long[] balances = new long[initial.length];
+    for (int i = 0; i < initial.length; i++) {
+      balances[i] = initial[i];
+    }
+    int k = BankWorkload.k(batch);
+    int[][] cols = batch.columns();
+    List<String> problems = new ArrayList<>();
+    for (int t : serialOrder) {
+      int type = batch.types()[t];
+      long need = type == BankWorkload.WITHDRAW ? cols[k][t]
+          : type == BankWorkload.TRANSFER && BankWorkload.checked(batch)
+              ? (long) cols[k][t] * (k - 1) : Long.MIN_VALUE;
+      if (need != Long.MIN_VALUE && balances[cols[0][t]] < need && problems.size() < MAX_REPORTED) {
+        problems.add("transaction " + t + " committed taking " + need + " from account "
+            + cols[0][t] + ", which held " + balances[cols[0][t]] + " at its serial position");
+      }
+      apply(balances, batch, t);
+    }
+    return new Verdict(problems.isEmpty(), List.copyOf(problems));
   }
 
   public static Verdict verify(int[] initial, TxBatch batch, BatchResult result, int[] actual) {

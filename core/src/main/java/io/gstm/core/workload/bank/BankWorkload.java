@@ -7,12 +7,16 @@ import io.gstm.core.workload.TxContext;
 import io.gstm.core.workload.Workload;
 
 /**
- * The bank: transfers among k distinct accounts and read-only audits (sums) of k accounts, over
- * an INT32 region of balances. Twin of {@code gstm/workloads/bank.cuh}; keep the two in step.
+ * The bank over an INT32 region of balances: transfers among k distinct accounts, read-only
+ * audits (sums) of k accounts, deposits and withdrawals. Twin of {@code gstm/workloads/bank.cuh};
+ * keep the two in step.
  *
  * <p>Batch encoding: columns {@code 0..k-1} are the accounts, column {@code k} the amount;
- * {@code params = {k, region}}. A transfer moves the amount from account 0 to each other account,
- * so account 0 pays {@code (k - 1) * amount} and the total is conserved.
+ * {@code params = {k, region}} or {@code {k, region, checked}}. A transfer moves the amount from
+ * account 0 to each other account, so account 0 pays {@code (k - 1) * amount} and the total is
+ * conserved; with {@code checked = 1} a transfer that would overdraw account 0 is a semantic
+ * conflict. A deposit adds the amount to account 0; a withdrawal takes it, and one that would
+ * overdraw is always a semantic conflict.
  */
 public final class BankWorkload implements Workload {
   public static final String NAME = "bank";
@@ -20,8 +24,13 @@ public final class BankWorkload implements Workload {
 
   public static final int TRANSFER = 0;
   public static final int AUDIT = 1;
+  public static final int DEPOSIT = 2;
+  public static final int WITHDRAW = 3;
   public static final int PARAM_K = 0;
   public static final int PARAM_REGION = 1;
+  public static final int PARAM_CHECKED = 2;
+  /** Deposits run before withdrawals when a batch is pre-sorted. */
+  private static final int[] TAGS = {0, 0, 1, 0};
 
   private BankWorkload() {}
 
@@ -32,8 +41,9 @@ public final class BankWorkload implements Workload {
 
   @Override
   public void validate(StoreLayout layout, TxBatch batch) {
-    if (batch.params().length != 2) {
-      throw new IllegalArgumentException("params: the bank expects {k, region}");
+    if (batch.params().length != 2 && batch.params().length != 3) {
+      throw new IllegalArgumentException("params: the bank expects {k, region} or {k, region, "
+          + "checked}, got " + batch.params().length + " values");
     }
     int k = k(batch);
     int region = region(batch);
@@ -55,9 +65,9 @@ public final class BankWorkload implements Workload {
     }
     int[] types = batch.types();
     for (int t = 0; t < types.length; t++) {
-      if (types[t] != TRANSFER && types[t] != AUDIT) {
-        throw new IllegalArgumentException(
-            "types[" + t + "] = " + types[t] + " is not a bank type (0 transfer, 1 audit)");
+      if (types[t] < TRANSFER || types[t] > WITHDRAW) {
+        throw new IllegalArgumentException("types[" + t + "] = " + types[t]
+            + " is not a bank type (0 transfer, 1 audit, 2 deposit, 3 withdraw)");
       }
     }
     for (int j = 0; j < k; j++) {
@@ -74,23 +84,68 @@ public final class BankWorkload implements Workload {
 
   @Override
   public long run(TxContext tx, TxBatch batch, int t) {
-    int k = k(batch);
     int region = region(batch);
     int[][] cols = batch.columns();
-    boolean audit = batch.types()[t] == AUDIT;
+    int k = k(batch);
     int amount = cols[k][t];
-    long sum = 0;
-    for (int j = 0; j < k; j++) {
-      int account = cols[j][t];
-      int v = (int) tx.read(region, account);
-      if (audit) {
-        sum += v;
-      } else {
-        int delta = j == 0 ? -amount * (k - 1) : amount;
-        tx.write(region, account, v + delta);
+    switch (batch.types()[t]) {
+      case DEPOSIT -> {
+        int v = (int) tx.read(region, cols[0][t]);
+        tx.write(region, cols[0][t], v + amount);
+        return 0;
+      }
+      case WITHDRAW -> {
+        int v = (int) tx.read(region, cols[0][t]);
+        if (v < amount) {
+          tx.semanticConflict();
+          return 0;
+        }
+        tx.write(region, cols[0][t], v - amount);
+        return 0;
+      }
+      case AUDIT -> {
+        long sum = 0;
+        for (int j = 0; j < k; j++) {
+          sum += (int) tx.read(region, cols[j][t]);
+        }
+        return sum;
+      }
+      default -> {
+        int pays = amount * (k - 1);
+        for (int j = 0; j < k; j++) {
+          int v = (int) tx.read(region, cols[j][t]);
+          if (j == 0 && checked(batch) && v < pays) {
+            tx.semanticConflict();
+            return 0;
+          }
+          tx.write(region, cols[j][t], v + (j == 0 ? -pays : amount));
+        }
+        return 0;
       }
     }
-    return sum;
+  }
+
+  @Override
+  public int[] orderingTags() {
+    return TAGS.clone();
+  }
+
+  /** True when an overdrawing transfer is a semantic conflict. */
+  public static boolean checked(TxBatch batch) {
+    return batch.params().length > PARAM_CHECKED && batch.params()[PARAM_CHECKED] != 0;
+  }
+
+  /** True when the batch needs only what the plain PR-STM bank kernel does. */
+  public static boolean plain(TxBatch batch) {
+    if (checked(batch)) {
+      return false;
+    }
+    for (int type : batch.types()) {
+      if (type != TRANSFER && type != AUDIT) {
+        return false;
+      }
+    }
+    return true;
   }
 
   public static int k(TxBatch batch) {

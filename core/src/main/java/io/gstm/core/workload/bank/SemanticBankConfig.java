@@ -1,0 +1,138 @@
+package io.gstm.core.workload.bank;
+
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+/**
+ * A bank batch with semantic conflicts, for the semantic contention manager.
+ *
+ * <p>The accounts are split in two halves. A {@code semanticRatio} share of the transactions are
+ * deposit/withdrawal pairs on the upper half, whose accounts start empty: each withdrawal takes
+ * exactly what its own deposit brings, and the two sit at random places in the table, so about
+ * half the withdrawals come before their deposit and meet a semantic conflict (an overdraft)
+ * unless something else paid in first. The rest are checked k-account transfers on the lower
+ * half, whose accounts start with {@link #INITIAL_BALANCE}: an overdrawing one is a semantic
+ * conflict too, but rare. Every withdrawal can eventually run, so with enough patience every
+ * transaction commits.
+ *
+ * @param accounts accounts, at least 2 (and at least 2k when there are transfers)
+ * @param k accounts per transfer, 1..16
+ * @param semanticRatio share of transactions in deposit/withdrawal pairs, 0..1
+ * @param lockCoverage accounts per lock, at least 1
+ * @param threadsPerBlock 1..256
+ * @param blocks at least 1
+ * @param txPerThread transactions per thread, at least 1
+ * @param seed random seed of the batch
+ */
+public record SemanticBankConfig(
+    int accounts,
+    int k,
+    double semanticRatio,
+    int lockCoverage,
+    int threadsPerBlock,
+    int blocks,
+    int txPerThread,
+    long seed) {
+
+  /** Lower-half accounts start with this much; upper-half ones start empty. */
+  public static final int INITIAL_BALANCE = 1_000;
+
+  public SemanticBankConfig {
+    if (!(semanticRatio >= 0 && semanticRatio <= 1)) {
+      throw new IllegalArgumentException("semanticRatio must be in 0..1, got " + semanticRatio);
+    }
+    if (accounts < 2) {
+      throw new IllegalArgumentException("accounts must be at least 2 (two halves), got "
+          + accounts);
+    }
+    if (semanticRatio < 1 && (k < 1 || k > Math.min(16, accounts / 2))) {
+      throw new IllegalArgumentException("k must be in 1.." + Math.min(16, accounts / 2)
+          + " (distinct accounts of the lower half, at most the largest set capacity), got " + k);
+    }
+    // The remaining sizes are checked by the plain bank config, which has the same limits.
+    new BankConfig(accounts, 1, 0, lockCoverage, threadsPerBlock, blocks, txPerThread, seed);
+  }
+
+  public int txCount() {
+    return blocks * threadsPerBlock * txPerThread;
+  }
+
+  public StoreLayout layout() {
+    return StoreLayout.of(new RegionSpec("balances", RegionType.INT32, accounts, lockCoverage));
+  }
+
+  /** Lower half {@link #INITIAL_BALANCE}, upper half empty. */
+  public int[] initialBalances() {
+    int[] b = new int[accounts];
+    Arrays.fill(b, 0, accounts / 2, INITIAL_BALANCE);
+    return b;
+  }
+
+  /** The seeded batch: params {k, region 0, checked transfers}. */
+  public TxBatch batch() {
+    int n = txCount();
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int pairs = (int) Math.round(semanticRatio * n / 2);
+    int kk = Math.max(1, k);
+    int[] types = new int[n];
+    int[][] cols = new int[kk + 1][n];
+    int low = accounts / 2;
+    int high = accounts - low;
+    // Pairs first, then transfers; a shuffle puts them anywhere.
+    for (int p = 0; p < pairs; p++) {
+      int account = low + rnd.nextInt(high);
+      int amount = 1 + rnd.nextInt(BankConfig.MAX_AMOUNT);
+      types[2 * p] = BankWorkload.DEPOSIT;
+      types[2 * p + 1] = BankWorkload.WITHDRAW;
+      for (int j = 0; j < kk; j++) {
+        cols[j][2 * p] = account;
+        cols[j][2 * p + 1] = account;
+      }
+      cols[kk][2 * p] = amount;
+      cols[kk][2 * p + 1] = amount;
+    }
+    int[] picked = new int[kk];
+    for (int t = 2 * pairs; t < n; t++) {
+      types[t] = BankWorkload.TRANSFER;
+      for (int j = 0; j < kk; j++) {
+        int a;
+        do {
+          a = rnd.nextInt(low);
+        } while (contains(picked, j, a));
+        picked[j] = a;
+        cols[j][t] = a;
+      }
+      cols[kk][t] = 1 + rnd.nextInt(BankConfig.MAX_AMOUNT);
+    }
+    for (int i = n - 1; i > 0; i--) {
+      int j = rnd.nextInt(i + 1);
+      swap(types, cols, i, j);
+    }
+    return new TxBatch(BankWorkload.NAME, types, cols, new int[] {kk, 0, 1}, threadsPerBlock,
+        blocks, TxBatch.capacityFor(kk));
+  }
+
+  private static void swap(int[] types, int[][] cols, int i, int j) {
+    int t = types[i];
+    types[i] = types[j];
+    types[j] = t;
+    for (int[] c : cols) {
+      int v = c[i];
+      c[i] = c[j];
+      c[j] = v;
+    }
+  }
+
+  private static boolean contains(int[] a, int n, int v) {
+    for (int i = 0; i < n; i++) {
+      if (a[i] == v) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

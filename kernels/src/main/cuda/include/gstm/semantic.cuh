@@ -1,0 +1,143 @@
+/// @file semantic.cuh
+/// @brief The semantic contention manager of the JPDC PR-STM paper (Algorithm 3) over a generic
+///        global transaction table. Twin of io.gstm.core.jvm.JvmExecutor; keep the two in step.
+///
+/// Thread `self` owns transactions self, self + T, self + 2T, ... of the table (T threads), taken
+/// in windows of 32. A concurrency conflict retries the same transaction under PR-STM's priority
+/// rule. A semantic conflict (the application cannot proceed yet) either postpones it, and the
+/// thread takes its next pending transaction in the window, wrapping around, or retries it in
+/// place (the GPU-STM comparator); after `semantic_limit` of them it is abandoned. A lane that
+/// makes a whole pass over its window without committing sleeps a little (doubling, capped), so
+/// the transactions it waits for get the memory system.
+#pragma once
+#include <cstdint>
+
+#include "gstm/batch.cuh"
+#include "gstm/prstm.cuh"
+#include "gstm/store_view.cuh"
+
+namespace gstm {
+
+enum SemanticPolicy : uint32_t { kPostpone = 0, kRetryInPlace = 1 };
+
+/// A generic transaction table: a type per transaction and int32 argument columns; column c of
+/// transaction t is cols[c * tx_count + t]. Host packer: io.gstm.core.cuda.KernelStructs.
+struct TxTable {
+  const uint32_t* type;
+  const int32_t* cols;
+  long long* results;  ///< [tx_count] what committed read-only transactions return
+  uint32_t tx_count;
+  uint32_t ncols;
+  int32_t params[6];
+
+  __device__ __forceinline__ int32_t col(uint32_t c, uint32_t t) const {
+    return cols[static_cast<size_t>(c) * tx_count + t];
+  }
+};
+
+/// Where the semantic kernels write their results.
+struct SemanticOut {
+  uint8_t* outcome;                ///< [tx_count]
+  uint32_t* semantic_conflicts;    ///< [tx_count] semantic conflicts met per transaction
+  unsigned long long* counters;    ///< [kCounterCount]
+  unsigned long long* hist_reads;  ///< as in BatchOut; null unless history mode
+  unsigned long long* hist_writes;
+  uint32_t* hist_counts;
+  uint32_t max_retries;            ///< concurrency aborts before ABANDONED
+  uint32_t semantic_limit;         ///< semantic conflicts before ABANDONED_SEMANTIC
+  uint32_t policy;                 ///< SemanticPolicy
+  uint32_t pad;
+};
+
+static_assert(sizeof(TxTable) == 56, "host packer assumes 56 bytes");
+static_assert(sizeof(SemanticOut) == 64, "host packer assumes 64 bytes");
+
+/// Runs a table with the transaction bodies of `Ops` (`Ops::run(tx, table, t, type)` returns the
+/// result of a read-only transaction and calls tx.semantic_conflict() when it cannot proceed).
+template <class Ops, int CAPACITY>
+__device__ __forceinline__ void run_semantic(const StoreView& view, const TxTable& tab,
+                                             const SemanticOut& out) {
+  constexpr uint32_t kWindow = 32;
+  const unsigned warp = __activemask();  // lanes that exist; all present and converged here
+  ThreadCounters counters;
+  const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t threads = gridDim.x * blockDim.x;
+  for (uint32_t base = 0;; base += kWindow) {
+    uint32_t pending = 0;
+#pragma unroll 4
+    for (uint32_t b = 0; b < kWindow; ++b) {
+      const uint64_t t = self + (static_cast<uint64_t>(base) + b) * threads;
+      pending |= (t < tab.tx_count) ? (1u << b) : 0u;
+    }
+    // Windows are warp-uniform: once no lane has work in one, none has in later ones.
+    if (!__any_sync(warp, pending != 0)) break;
+    uint32_t cursor = 0;
+    uint32_t conflicts = 0;
+    uint32_t fruitless = 0;
+    uint32_t backoff_ns = 64;
+    while (__any_sync(warp, pending != 0)) {
+      if (pending != 0) {
+        const uint32_t rotated = __funnelshift_r(pending, pending, cursor);
+        const uint32_t b = (__ffs(rotated) - 1 + cursor) % kWindow;
+        const uint32_t t = self + (base + b) * threads;
+        PrStmTx<CAPACITY> tx(view, self);
+        const long long result = Ops::run(tx, tab, t, tab.type[t]);
+        uint8_t outcome = kPending;
+        bool concurrency_abort = false;
+        if (tx.semantic()) {
+          if (tx.confirm_semantic()) {
+            ++counters.c[kSemanticConflicts];
+            conflicts = 0;
+            const uint32_t met = ++out.semantic_conflicts[t];
+            if (met >= out.semantic_limit) {
+              outcome = kAbandonedSemantic;
+            } else if (out.policy == kPostpone) {
+              cursor = (b + 1) % kWindow;
+              if (++fruitless >= static_cast<uint32_t>(__popc(pending))) {
+                __nanosleep(backoff_ns);
+                backoff_ns = min(backoff_ns * 2, 8192u);
+                fruitless = 0;
+              }
+            }
+          } else {
+            concurrency_abort = true;
+          }
+        } else if (tx.commit()) {
+          outcome = kCommitted;
+          ++counters.c[kCommits];
+          fruitless = 0;
+          backoff_ns = 64;
+          if (tx.read_only()) {
+            ++counters.c[kReadOnlyCommits];
+            tab.results[t] = result;
+          }
+          if (out.hist_counts != nullptr) {
+            const size_t at = static_cast<size_t>(t) * CAPACITY;
+            out.hist_counts[t] = tx.record(out.hist_reads + at, out.hist_writes + at);
+          }
+        } else if (tx.overflowed()) {
+          outcome = kTooLarge;
+        } else {
+          concurrency_abort = true;
+        }
+        if (concurrency_abort) {
+          counters.add(tx.abort_cause());
+          if (++conflicts >= out.max_retries) outcome = kAbandoned;
+        }
+        if (outcome != kPending) {
+          if (outcome == kAbandoned) ++counters.c[kAbandonedCount];
+          if (outcome == kTooLarge) ++counters.c[kTooLargeCount];
+          if (outcome == kAbandonedSemantic) ++counters.c[kAbandonedSemanticCount];
+          out.outcome[t] = outcome;
+          pending &= ~(1u << b);
+          conflicts = 0;
+          cursor = (b + 1) % kWindow;
+        }
+      }
+      __syncwarp(warp);
+    }
+  }
+  counters.flush_to(out.counters);
+}
+
+}  // namespace gstm
