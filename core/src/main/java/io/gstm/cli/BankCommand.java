@@ -1,14 +1,18 @@
 package io.gstm.cli;
 
 import io.gstm.core.batch.BatchResult;
-import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
+import io.gstm.core.batch.TxBatches;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
+import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
+import io.gstm.core.workload.bank.BankWorkload;
+import io.gstm.core.workload.bank.SemanticBankConfig;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,7 +20,8 @@ import picocli.CommandLine.Option;
 
 /** {@code gstm bank}: one bank batch on the chosen engine, verified. */
 @Command(name = "bank", mixinStandardHelpOptions = true,
-    description = "Run one PR-STM bank batch and verify it: k-account transfers and audits.")
+    description = "Run one PR-STM bank batch and verify it: k-account transfers and audits, "
+        + "or deposits and withdrawals under the semantic contention manager.")
 final class BankCommand implements Callable<Integer> {
   @Mixin EngineOption engine = new EngineOption();
 
@@ -50,33 +55,67 @@ final class BankCommand implements Callable<Integer> {
       description = "Attempts per transaction before it is abandoned (default ${DEFAULT-VALUE}).")
   int maxRetries;
 
+  @Option(names = "--semantic-ratio",
+      description = "Run the semantic bank instead: this share (0..1) of transactions are "
+          + "deposit/withdrawal pairs in random order, the rest checked transfers.")
+  Double semanticRatio;
+
+  @Option(names = "--policy", defaultValue = "postpone",
+      description = "Semantic conflicts: postpone or retry-in-place (default ${DEFAULT-VALUE}).")
+  String policy;
+
+  @Option(names = "--semantic-limit",
+      description = "Semantic conflicts before a transaction is abandoned "
+          + "(default: 10000 for postpone, 100 for retry-in-place).")
+  Integer semanticLimit;
+
+  @Option(names = "--presort",
+      description = "Pre-sort the table by type ordering tag (deposits first).")
+  boolean presort;
+
   @Option(names = "--history",
       description = "Record versions and run the serializability checker (small batches).")
   boolean history;
 
   @Override
   public Integer call() {
-    BankConfig cfg = new BankConfig(accounts, k, readOnly, lockCoverage, threadsPerBlock, blocks,
-        txPerThread, seed);
-    RunOptions options = new RunOptions(maxRetries, history);
-    TxBatch batch = cfg.batch();
+    RunOptions options = new RunOptions(maxRetries, history).withPolicy(SemanticPolicy.parse(policy));
+    if (semanticLimit != null) {
+      options = options.withSemanticLimit(semanticLimit);
+    }
+    TxBatch batch;
+    int[] initial;
+    StoreLayout layout;
+    if (semanticRatio == null) {
+      BankConfig cfg = new BankConfig(accounts, k, readOnly, lockCoverage, threadsPerBlock,
+          blocks, txPerThread, seed);
+      batch = cfg.batch();
+      initial = cfg.initialBalances();
+      layout = cfg.layout();
+    } else {
+      SemanticBankConfig cfg = new SemanticBankConfig(accounts, k, semanticRatio, lockCoverage,
+          threadsPerBlock, blocks, txPerThread, seed);
+      batch = cfg.batch();
+      initial = cfg.initialBalances();
+      layout = cfg.layout();
+    }
+    if (presort) {
+      batch = TxBatches.presort(batch, BankWorkload.INSTANCE.orderingTags());
+    }
     try (Engine e = engine.open().engine();
-        TxStore store = e.createStore(cfg.layout())) {
-      int[] initial = cfg.initialBalances();
+        TxStore store = e.createStore(layout)) {
       store.writeInt32(0, initial);
       BatchResult r = e.run(store, batch, options);
-      BankVerifier.Verdict verdict = BankVerifier.verify(initial, batch, r, store.readInt32(0));
-      System.out.printf("bank: %,d accounts, k=%d, %.0f%% read-only, lock coverage %d, "
-              + "%,d threads x %d tx = %,d transactions%n",
-          accounts, k, readOnly * 100, lockCoverage, cfg.threads(), txPerThread, cfg.txCount());
-      System.out.printf("committed: %,d (%,d read-only), abandoned %,d, too large %,d%n",
-          r.commits(), r.count(Counter.READ_ONLY_COMMITS), r.count(Counter.ABANDONED),
-          r.count(Counter.TOO_LARGE));
-      System.out.printf("throughput: %.3f M committed tx/s (%.3f ms), abort rate %.2f%% "
-              + "(read-locked %,d, validation %,d, pre-lock refused %,d, stolen %,d)%n",
-          r.committedPerSecond() / 1e6, r.kernelNanos() / 1e6, r.abortRate() * 100,
-          r.count(Counter.ABORT_READ_LOCKED), r.count(Counter.ABORT_VALIDATION),
-          r.count(Counter.ABORT_PRELOCK_REFUSED), r.count(Counter.ABORT_STOLEN));
+      int[] after = store.readInt32(0);
+      BankVerifier.Verdict verdict = BankVerifier.verify(initial, batch, r, after);
+      int threads = threadsPerBlock * blocks;
+      System.out.printf("bank: %,d accounts, k=%d, %s, lock coverage %d, %,d threads x %d tx = "
+              + "%,d transactions%n", accounts, k,
+          semanticRatio == null ? String.format("%.0f%% read-only", readOnly * 100)
+              : String.format("%.0f%% semantic, policy %s%s", semanticRatio * 100,
+                  options.policy().cliName(), presort ? ", pre-sorted" : ""),
+          lockCoverage, threads, txPerThread, batch.txCount());
+      Reports.printOutcome(r);
       System.out.println("verifier: " + verdict);
       boolean ok = verdict.ok();
       if (history) {
@@ -84,6 +123,11 @@ final class BankCommand implements Callable<Integer> {
         System.out.println("history checker: " + (h.serializable() ? "OK (serializable)"
             : "FAILED " + h.violations()));
         ok &= h.serializable();
+        if (h.serializable()) {
+          BankVerifier.Verdict replay = BankVerifier.replay(initial, batch, h.serialOrder());
+          System.out.println("serial replay (every committed withdrawal saw enough): " + replay);
+          ok &= replay.ok();
+        }
       }
       return ok ? 0 : 1;
     }

@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "gstm 0.1.0",
     description = "GPU transaction engine: run STM batches on the GPU (JCuda) or the JVM engine.",
-    subcommands = {BankCommand.class, LimitsCommand.class, BenchBankCommand.class})
+    subcommands = {BankCommand.class, LimitsCommand.class, BenchBankCommand.class,
+        BenchSemanticCommand.class})
 public final class GstmCli implements Runnable {
 
   @Override

@@ -6,6 +6,7 @@ import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.workload.Workload;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One worker's share of a batch: the logical threads {@code worker, worker + W, ...}, advanced one
@@ -20,6 +21,8 @@ import io.gstm.core.workload.Workload;
 final class JvmExecutor {
   /** Transactions a thread juggles at once (as on the GPU, one bit each). */
   static final int WINDOW = 32;
+  private static final long MIN_BACKOFF_NANOS = 1_000;
+  private static final long MAX_BACKOFF_NANOS = 200_000;
 
   private final Workload workload;
   private final TxBatch batch;
@@ -32,6 +35,8 @@ final class JvmExecutor {
   private final long[] histReads;
   private final long[] histWrites;
   private final int[] histCounts;
+  /** Whether any transaction finished in the current sweep. */
+  private boolean progress;
 
   JvmExecutor(Workload workload, TxBatch batch, RunOptions options, JvmPrStmTx tx,
       long[] counters, byte[] outcomes, long[] results, int[] semanticConflicts, long[] histReads,
@@ -71,7 +76,9 @@ final class JvmExecutor {
         active++;
       }
     }
+    long backoffNanos = MIN_BACKOFF_NANOS;
     while (active > 0) {
+      progress = false;
       for (int j = 0; j < active; ) {
         step(lts[j], j, windowBase, pending, cursor, conflicts);
         if (pending[j] == 0 && !refill(lts[j], j, windowBase, pending, cursor, n)) {
@@ -85,6 +92,14 @@ final class JvmExecutor {
         } else {
           j++;
         }
+      }
+      // A sweep in which nothing finished means every thread waits on others (other workers may
+      // not even be scheduled): back off, as a GPU lane sleeps, instead of burning the limits.
+      if (progress) {
+        backoffNanos = MIN_BACKOFF_NANOS;
+      } else {
+        LockSupport.parkNanos(backoffNanos);
+        backoffNanos = Math.min(2 * backoffNanos, MAX_BACKOFF_NANOS);
       }
     }
   }
@@ -145,6 +160,7 @@ final class JvmExecutor {
       done = concurrencyAbort(j, conflicts);
     }
     if (done != null) {
+      progress = true;
       outcomes[t] = (byte) done.ordinal();
       if (done == Outcome.ABANDONED) {
         counters[Counter.ABANDONED.ordinal()]++;

@@ -1,0 +1,152 @@
+package io.gstm.cli;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.SemanticPolicy;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.batch.TxBatches;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.bank.BankVerifier;
+import io.gstm.core.workload.bank.BankWorkload;
+import io.gstm.core.workload.bank.SemanticBankConfig;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code gstm bench-semantic}: the JPDC paper's bank experiments for the semantic contention
+ * manager. Committed tx/s of the postpone and retry-in-place policies over the semantic ratio
+ * (with and without pre-sorting), over thread counts and over lock coverage, plus the overhead of
+ * the semantic kernel at 0% against plain PR-STM on the same transfers. Markdown tables.
+ */
+@Command(name = "bench-semantic", mixinStandardHelpOptions = true,
+    description = "Semantic contention manager: postpone vs retry-in-place on the bank.")
+final class BenchSemanticCommand implements Callable<Integer> {
+  @Mixin EngineOption engine = new EngineOption();
+
+  @Option(names = "--accounts", defaultValue = "2621440", description = "Default ${DEFAULT-VALUE}.")
+  int accounts;
+
+  @Option(names = "--threads-per-block", defaultValue = "224",
+      description = "Default ${DEFAULT-VALUE} (30 blocks = the paper's 6720 threads).")
+  int threadsPerBlock;
+
+  @Option(names = "--threads", defaultValue = "6720", description = "Default ${DEFAULT-VALUE}.")
+  int threads;
+
+  @Option(names = "--tx-per-thread", defaultValue = "32",
+      description = "At most 32, the postponement window (default ${DEFAULT-VALUE}).")
+  int txPerThread;
+
+  @Option(names = "--ratios", split = ",", defaultValue = "0,0.25,0.5,0.75,1",
+      description = "Semantic ratios (default ${DEFAULT-VALUE}).")
+  List<Double> ratios;
+
+  @Option(names = "--thread-sweep", split = ",", defaultValue = "960,1920,3840,6720,9600",
+      description = "Thread counts at 100% semantic (default ${DEFAULT-VALUE}).")
+  List<Integer> threadSweep;
+
+  @Option(names = "--coverage-sweep", split = ",", defaultValue = "1,4,16,64",
+      description = "Lock coverages at 100% semantic (default ${DEFAULT-VALUE}).")
+  List<Integer> coverageSweep;
+
+  @Option(names = "--reps", defaultValue = "2", description = "Timed batches per row; best kept.")
+  int reps;
+
+  private boolean allOk = true;
+
+  @Override
+  public Integer call() {
+    try (Engine e = engine.open().engine()) {
+      System.out.println();
+      System.out.println("Overhead at 0% semantic: the same transfers, plain PR-STM kernel vs "
+          + "the semantic kernel (postpone)");
+      header();
+      SemanticBankConfig zero = config(0, threads, 1);
+      TxBatch checked = zero.batch();
+      TxBatch plain = new TxBatch(checked.workload(), checked.types(), checked.columns(),
+          new int[] {checked.params()[0], 0}, checked.threadsPerBlock(), checked.blocks(),
+          checked.capacity());
+      BatchResult base = row(e, "plain PR-STM", zero, plain, RunOptions.defaults(), 0);
+      BatchResult sem = row(e, "postpone", zero, checked, RunOptions.defaults(), 0);
+      System.out.printf("%nsemantic kernel / plain PR-STM at 0%%: %.3f%n",
+          sem.committedPerSecond() / base.committedPerSecond());
+
+      System.out.printf("%nSemantic ratio, %,d threads, lock coverage 1%n", threads);
+      header();
+      for (double ratio : ratios) {
+        for (boolean presort : new boolean[] {false, true}) {
+          for (SemanticPolicy p : SemanticPolicy.values()) {
+            SemanticBankConfig cfg = config(ratio, threads, 1);
+            TxBatch batch = presort
+                ? TxBatches.presort(cfg.batch(), BankWorkload.INSTANCE.orderingTags())
+                : cfg.batch();
+            row(e, p.cliName() + (presort ? ", pre-sorted" : ""), cfg, batch,
+                RunOptions.defaults().withPolicy(p), ratio);
+          }
+        }
+      }
+      System.out.printf("%nThread count, 100%% semantic, no pre-sorting, lock coverage 1%n");
+      header();
+      for (int n : threadSweep) {
+        for (SemanticPolicy p : SemanticPolicy.values()) {
+          SemanticBankConfig cfg = config(1, n, 1);
+          row(e, p.cliName() + ", " + n + " threads", cfg, cfg.batch(),
+              RunOptions.defaults().withPolicy(p), 1);
+        }
+      }
+      System.out.printf("%nLock coverage, 100%% semantic, no pre-sorting, %,d threads%n", threads);
+      header();
+      for (int c : coverageSweep) {
+        for (SemanticPolicy p : SemanticPolicy.values()) {
+          SemanticBankConfig cfg = config(1, threads, c);
+          row(e, p.cliName() + ", coverage " + c, cfg, cfg.batch(),
+              RunOptions.defaults().withPolicy(p), 1);
+        }
+      }
+    }
+    return allOk ? 0 : 1;
+  }
+
+  private SemanticBankConfig config(double ratio, int threadCount, int coverage) {
+    if (threadCount % threadsPerBlock != 0) {
+      throw new IllegalArgumentException("threads " + threadCount
+          + " must be a multiple of threads-per-block " + threadsPerBlock);
+    }
+    return new SemanticBankConfig(accounts, 2, ratio, coverage, threadsPerBlock,
+        threadCount / threadsPerBlock, txPerThread, 7);
+  }
+
+  private static void header() {
+    System.out.println("| run | semantic | tx/batch | committed tx/s | committed | "
+        + "abandoned (semantic) | semantic conflicts | abort rate | verifier |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
+  }
+
+  private BatchResult row(Engine e, String label, SemanticBankConfig cfg, TxBatch batch,
+      RunOptions options, double ratio) {
+    int[] initial = cfg.initialBalances();
+    BatchResult best = null;
+    boolean ok = true;
+    try (TxStore store = e.createStore(cfg.layout())) {
+      for (int rep = 0; rep < reps + 1; rep++) {
+        store.writeInt32(0, initial);
+        BatchResult r = e.run(store, batch, options);
+        ok &= BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok();
+        if (rep > 0 && (best == null || r.committedPerSecond() > best.committedPerSecond())) {
+          best = r;
+        }
+      }
+    }
+    allOk &= ok;
+    System.out.printf("| %s | %.0f%% | %,d | %.2f M | %,d | %,d | %,d | %.2f%% | %s |%n", label,
+        ratio * 100, batch.txCount(), best.committedPerSecond() / 1e6, best.commits(),
+        best.count(Counter.ABANDONED_SEMANTIC), best.count(Counter.SEMANTIC_CONFLICTS),
+        best.abortRate() * 100, ok ? "OK" : "FAILED");
+    return best;
+  }
+}

@@ -1,0 +1,178 @@
+package io.gstm.core.workload.pc;
+
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.TxStore;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+/**
+ * A producer-consumer run (the coursework paper's section 4.4 test): {@code producers} producers
+ * each put {@code itemsPerProducer} items (sequence numbers 0..k-1) into one bounded buffer and
+ * {@code consumers} consumers take them all out. The N*k PUT and N*k TAKE transactions (take j
+ * belongs to consumer j % M and records its item in word j of the taken region) are shuffled
+ * (seeded) into one table and spread over {@code blocks * threadsPerBlock} threads; each thread
+ * gets {@link #txPerThread()} of them or one fewer.
+ *
+ * <p>Every TAKE can eventually run and so can every PUT (the buffer always has room or an item
+ * for some pending transaction), but a thread postpones only within a window of 32 of its own
+ * transactions ({@code JvmExecutor.WINDOW}, {@code kWindow} in {@code gstm/semantic.cuh}): if a
+ * thread's window holds only TAKEs and the PUTs they wait for sit in later windows of the same
+ * or other threads, the TAKEs can exhaust their semantic limit and end ABANDONED_SEMANTIC. With
+ * {@code txPerThread() <= 32} every transaction is in its thread's first window and, under
+ * POSTPONE, everything commits. {@link #fitsOneWindow()} says which case a config is in.
+ *
+ * @param producers N, at least 1
+ * @param consumers M, 1..N*k
+ * @param itemsPerProducer k, at least 1; N*k at most {@link #MAX_ITEMS}
+ * @param bufferCapacity slots in the ring buffer, 1..{@link #MAX_BUFFER_CAPACITY}
+ * @param lockCoverage buffer slots per lock, at least 1 (the counters and taken words have a
+ *     lock each)
+ * @param threadsPerBlock 1..256
+ * @param blocks at least 1
+ * @param seed random seed of the shuffle
+ */
+public record ProducerConsumerConfig(
+    int producers,
+    int consumers,
+    int itemsPerProducer,
+    int bufferCapacity,
+    int lockCoverage,
+    int threadsPerBlock,
+    int blocks,
+    long seed) {
+
+  /** Items per batch: the table holds twice as many transactions, as many as the bank allows. */
+  public static final int MAX_ITEMS = Integer.MAX_VALUE / 32;
+  /** Largest ring buffer. */
+  public static final int MAX_BUFFER_CAPACITY = 1 << 26;
+  /** What an unused word of the taken region holds: no item has producer 2^32 - 1. */
+  public static final long NOT_TAKEN = -1L;
+  /** Transactions a thread postpones among (one window of the semantic executor). */
+  public static final int WINDOW = 32;
+  public static final int SLOTS_REGION = 0;
+  public static final int COUNTERS_REGION = 1;
+  public static final int TAKEN_REGION = 2;
+
+  public ProducerConsumerConfig {
+    if (producers < 1) {
+      throw new IllegalArgumentException("producers must be at least 1, got " + producers);
+    }
+    if (itemsPerProducer < 1) {
+      throw new IllegalArgumentException(
+          "itemsPerProducer must be at least 1, got " + itemsPerProducer);
+    }
+    long items = (long) producers * itemsPerProducer;
+    if (items > MAX_ITEMS) {
+      throw new IllegalArgumentException("items: producers * itemsPerProducer = " + items
+          + " exceeds " + MAX_ITEMS + " per batch");
+    }
+    if (consumers < 1 || consumers > items) {
+      throw new IllegalArgumentException("consumers must be in 1.." + items
+          + " (producers * itemsPerProducer, so that each takes at least one item), got "
+          + consumers);
+    }
+    if (bufferCapacity < 1 || bufferCapacity > MAX_BUFFER_CAPACITY) {
+      throw new IllegalArgumentException("bufferCapacity must be in 1.." + MAX_BUFFER_CAPACITY
+          + ", got " + bufferCapacity);
+    }
+    if (lockCoverage < 1) {
+      throw new IllegalArgumentException(
+          "lockCoverage must be at least 1 buffer slot per lock, got " + lockCoverage);
+    }
+    if (threadsPerBlock < 1 || threadsPerBlock > TxBatch.MAX_THREADS_PER_BLOCK) {
+      throw new IllegalArgumentException("threadsPerBlock must be in 1.."
+          + TxBatch.MAX_THREADS_PER_BLOCK + ", got " + threadsPerBlock);
+    }
+    if (blocks < 1) {
+      throw new IllegalArgumentException("blocks must be at least 1, got " + blocks);
+    }
+    if ((long) blocks * threadsPerBlock > TxBatch.MAX_THREADS) {
+      throw new IllegalArgumentException("threads: blocks * threadsPerBlock = "
+          + (long) blocks * threadsPerBlock + " exceeds " + TxBatch.MAX_THREADS
+          + ", what the lock word's 30-bit owner field can name");
+    }
+  }
+
+  /** N*k: items produced, and consumed. */
+  public int items() {
+    return producers * itemsPerProducer;
+  }
+
+  /** 2*N*k: the PUTs and the TAKEs. */
+  public int txCount() {
+    return 2 * items();
+  }
+
+  public int threads() {
+    return blocks * threadsPerBlock;
+  }
+
+  /** Transactions of the busiest thread: txCount / threads, rounded up. */
+  public int txPerThread() {
+    return (int) (((long) txCount() + threads() - 1) / threads());
+  }
+
+  /** True when every thread's transactions fit in one postponement window (32). */
+  public boolean fitsOneWindow() {
+    return txPerThread() <= WINDOW;
+  }
+
+  /** Slots (INT64, configurable coverage), counters (INT32 head and tail), taken (INT64). */
+  public StoreLayout layout() {
+    return StoreLayout.of(
+        new RegionSpec("slots", RegionType.INT64, bufferCapacity, lockCoverage),
+        new RegionSpec("counters", RegionType.INT32, 2, 1),
+        new RegionSpec("taken", RegionType.INT64, items(), 1));
+  }
+
+  /** Writes the initial state: an empty buffer (slots {@link #NOT_TAKEN}), counters 0, taken
+   * words {@link #NOT_TAKEN}. */
+  public void initialise(TxStore store) {
+    long[] slots = new long[bufferCapacity];
+    Arrays.fill(slots, NOT_TAKEN);
+    store.writeInt64(SLOTS_REGION, slots);
+    store.writeInt32(COUNTERS_REGION, new int[2]);
+    long[] taken = new long[items()];
+    Arrays.fill(taken, NOT_TAKEN);
+    store.writeInt64(TAKEN_REGION, taken);
+  }
+
+  /** The seeded batch: params {slots 0, counters 1, taken 2, bufferCapacity}, set capacity 4. */
+  public TxBatch batch() {
+    int items = items();
+    int n = txCount();
+    int[] types = new int[n];
+    int[][] cols = new int[2][n];
+    int t = 0;
+    for (int p = 0; p < producers; p++) {
+      for (int s = 0; s < itemsPerProducer; s++, t++) {
+        types[t] = ProducerConsumerWorkload.PUT;
+        cols[0][t] = p;
+        cols[1][t] = s;
+      }
+    }
+    for (int j = 0; j < items; j++, t++) {
+      types[t] = ProducerConsumerWorkload.TAKE;
+      cols[0][t] = j % consumers;
+      cols[1][t] = j;
+    }
+    SplittableRandom rnd = new SplittableRandom(seed);
+    for (int i = n - 1; i > 0; i--) {
+      int j = rnd.nextInt(i + 1);
+      int v = types[i];
+      types[i] = types[j];
+      types[j] = v;
+      for (int[] c : cols) {
+        v = c[i];
+        c[i] = c[j];
+        c[j] = v;
+      }
+    }
+    return new TxBatch(ProducerConsumerWorkload.NAME, types, cols,
+        new int[] {SLOTS_REGION, COUNTERS_REGION, TAKEN_REGION, bufferCapacity}, threadsPerBlock,
+        blocks, TxBatch.capacityFor(ProducerConsumerWorkload.SET_ENTRIES));
+  }
+}

@@ -1,0 +1,232 @@
+package io.gstm.core.workload.vacation;
+
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import java.util.SplittableRandom;
+
+/**
+ * A vacation run: the store layout, the initial state and a seeded batch of bookings and
+ * cancellations ({@link VacationWorkload}). {@link #paper} gives the JPDC PR-STM paper's hotel:
+ * 150,000 customers, 1,000 room types, 150 rooms each.
+ *
+ * <p>Store: region 0 {@code "rooms"} (INT32, {@code roomTypes * stride} words, one lock per
+ * {@code lockCoverage} words) with room type {@code r}'s free count at word {@code r * stride},
+ * {@code stride = lockCoverage}, so each room type has a lock of its own; region 1
+ * {@code "customers"} (INT32, one word and one lock per customer).
+ *
+ * <p>Generation, for a batch of {@code n = blocks * threadsPerBlock * txPerThread} transactions,
+ * from one {@link SplittableRandom} seeded with {@code seed}:
+ *
+ * <ol>
+ *   <li>The first {@code hotTypes() = max(1, roomTypes / 100)} room types are "hot"; the others
+ *       are "cold" (when every type is hot, cold means any type).
+ *   <li>{@code pairs = min(round(}{@value #CANCEL_SHARE}{@code * n), customers)} book/cancel
+ *       pairs, each for a distinct customer (drawn without replacement): a BOOK and a CANCEL of
+ *       that customer. The BOOK targets a uniformly random hot type with probability
+ *       {@code semanticRatio}, else a uniformly random cold type.
+ *   <li>The other {@code n - 2 * pairs} transactions are lone BOOKs of a uniformly random cold
+ *       type by a uniformly random customer outside the pairs (with replacement, so a customer
+ *       may book twice: the second is a no-op; any customer when the pairs take them all).
+ *   <li>A Fisher-Yates shuffle puts every transaction anywhere, so about half the CANCELs come
+ *       before their BOOK and meet a semantic conflict until it commits.
+ * </ol>
+ *
+ * <p>A paired customer's record is touched only by its own BOOK and CANCEL, and only paired
+ * bookings go to the hot types. So the CANCEL can run once its BOOK committed, and gives back
+ * exactly the room that BOOK took: hot rooms cycle, and the hot bookings beyond the supply wait
+ * (semantic conflicts) for cancellations rather than starve for ever. Under postponement with
+ * enough patience every transaction therefore commits, as long as the lone bookings of each cold
+ * type stay within {@code roomsPerType} (the paper's hotel has as many rooms as customers;
+ * scarcer configurations leave some lone bookings, and the paired bookings of a cold type they
+ * sold out, ABANDONED_SEMANTIC).
+ *
+ * @param customers customer records, at least 1
+ * @param roomTypes room types, at least 1
+ * @param roomsPerType rooms of each type, at least 0
+ * @param semanticRatio share of paired bookings that target the hot types, 0..1
+ * @param lockCoverage words per lock of the rooms region, and the record stride, at least 1
+ * @param threadsPerBlock 1..256
+ * @param blocks at least 1
+ * @param txPerThread transactions per thread, at least 1
+ * @param seed random seed of the batch
+ */
+public record VacationConfig(
+    int customers,
+    int roomTypes,
+    int roomsPerType,
+    double semanticRatio,
+    int lockCoverage,
+    int threadsPerBlock,
+    int blocks,
+    int txPerThread,
+    long seed) {
+
+  /** The paper's hotel. */
+  public static final int PAPER_CUSTOMERS = 150_000;
+  public static final int PAPER_ROOM_TYPES = 1_000;
+  public static final int PAPER_ROOMS_PER_TYPE = 150;
+  /** Share of the batch that is CANCELs (each with its BOOK): 30%, so 70% are BOOKs. */
+  public static final double CANCEL_SHARE = 0.3;
+  /** One room type in a hundred is hot (at least one). */
+  public static final int HOT_TYPE_DIVISOR = 100;
+
+  public VacationConfig {
+    if (customers < 1) {
+      throw new IllegalArgumentException("customers must be at least 1, got " + customers);
+    }
+    if (roomTypes < 1) {
+      throw new IllegalArgumentException("roomTypes must be at least 1, got " + roomTypes);
+    }
+    if (roomsPerType < 0) {
+      throw new IllegalArgumentException(
+          "roomsPerType must be at least 0, got " + roomsPerType);
+    }
+    if (!(semanticRatio >= 0 && semanticRatio <= 1)) {
+      throw new IllegalArgumentException("semanticRatio must be in 0..1, got " + semanticRatio);
+    }
+    if (lockCoverage < 1) {
+      throw new IllegalArgumentException(
+          "lockCoverage must be at least 1 word per lock, got " + lockCoverage);
+    }
+    if ((long) roomTypes * lockCoverage > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("roomTypes * lockCoverage = "
+          + (long) roomTypes * lockCoverage + " words exceeds the region limit "
+          + Integer.MAX_VALUE);
+    }
+    if (threadsPerBlock < 1 || threadsPerBlock > TxBatch.MAX_THREADS_PER_BLOCK) {
+      throw new IllegalArgumentException("threadsPerBlock must be in 1.."
+          + TxBatch.MAX_THREADS_PER_BLOCK + ", got " + threadsPerBlock);
+    }
+    if (blocks < 1) {
+      throw new IllegalArgumentException("blocks must be at least 1, got " + blocks);
+    }
+    if ((long) blocks * threadsPerBlock > TxBatch.MAX_THREADS) {
+      throw new IllegalArgumentException("threads: blocks * threadsPerBlock = "
+          + (long) blocks * threadsPerBlock + " exceeds " + TxBatch.MAX_THREADS
+          + ", what the lock word's 30-bit owner field can name");
+    }
+    if (txPerThread < 1) {
+      throw new IllegalArgumentException("txPerThread must be at least 1, got " + txPerThread);
+    }
+    long txCount = (long) blocks * threadsPerBlock * txPerThread;
+    if (txCount > Integer.MAX_VALUE / 16) {
+      throw new IllegalArgumentException("transactions: blocks * threadsPerBlock * txPerThread = "
+          + txCount + " exceeds " + Integer.MAX_VALUE / 16 + " per batch");
+    }
+  }
+
+  /** The paper's hotel: 150,000 customers, 1,000 room types of 150 rooms. */
+  public static VacationConfig paper(int threadsPerBlock, int blocks, int txPerThread,
+      double semanticRatio, int lockCoverage, long seed) {
+    return new VacationConfig(PAPER_CUSTOMERS, PAPER_ROOM_TYPES, PAPER_ROOMS_PER_TYPE,
+        semanticRatio, lockCoverage, threadsPerBlock, blocks, txPerThread, seed);
+  }
+
+  public int threads() {
+    return blocks * threadsPerBlock;
+  }
+
+  public int txCount() {
+    return threads() * txPerThread;
+  }
+
+  /** Words between two room-type records: the lock coverage, so each record has its own lock. */
+  public int stride() {
+    return lockCoverage;
+  }
+
+  /** Words of the rooms region. */
+  public int roomsLength() {
+    return roomTypes * stride();
+  }
+
+  /** Room types 0..hotTypes()-1 are hot. */
+  public int hotTypes() {
+    return Math.max(1, roomTypes / HOT_TYPE_DIVISOR);
+  }
+
+  /** Book/cancel pairs in the batch. */
+  public int pairs() {
+    return (int) Math.min(Math.round(CANCEL_SHARE * txCount()), customers);
+  }
+
+  /** Region 0 rooms (coverage {@code lockCoverage}), region 1 customers (coverage 1). */
+  public StoreLayout layout() {
+    return StoreLayout.of(
+        new RegionSpec("rooms", RegionType.INT32, roomsLength(), lockCoverage),
+        new RegionSpec("customers", RegionType.INT32, customers, 1));
+  }
+
+  /** {@code roomsPerType} at each record, zeros in the padding. */
+  public int[] initialRooms() {
+    int[] rooms = new int[roomsLength()];
+    for (int r = 0; r < roomTypes; r++) {
+      rooms[r * stride()] = roomsPerType;
+    }
+    return rooms;
+  }
+
+  /** No customer holds a booking. */
+  public int[] initialCustomers() {
+    return new int[customers];
+  }
+
+  /** The seeded batch (see the class comment): params {0, 1, stride, roomTypes}, capacity 2. */
+  public TxBatch batch() {
+    int n = txCount();
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int[] types = new int[n];
+    int[][] cols = new int[VacationWorkload.COLUMNS][n];
+    int[] customerCol = cols[VacationWorkload.COL_CUSTOMER];
+    int[] roomCol = cols[VacationWorkload.COL_ROOM_TYPE];
+    int pairs = pairs();
+    // Distinct customers for the pairs: a partial Fisher-Yates shuffle of 0..customers-1.
+    int[] ids = new int[customers];
+    for (int c = 0; c < customers; c++) {
+      ids[c] = c;
+    }
+    for (int p = 0; p < pairs; p++) {
+      int j = p + rnd.nextInt(customers - p);
+      int customer = ids[j];
+      ids[j] = ids[p];
+      ids[p] = customer;
+      types[2 * p] = VacationWorkload.BOOK;
+      customerCol[2 * p] = customer;
+      roomCol[2 * p] = rnd.nextDouble() < semanticRatio ? rnd.nextInt(hotTypes()) : cold(rnd);
+      types[2 * p + 1] = VacationWorkload.CANCEL;
+      customerCol[2 * p + 1] = customer;
+      roomCol[2 * p + 1] = -1;
+    }
+    int others = customers - pairs;
+    for (int t = 2 * pairs; t < n; t++) {
+      types[t] = VacationWorkload.BOOK;
+      customerCol[t] = others > 0 ? ids[pairs + rnd.nextInt(others)] : rnd.nextInt(customers);
+      roomCol[t] = cold(rnd);
+    }
+    for (int i = n - 1; i > 0; i--) {
+      int j = rnd.nextInt(i + 1);
+      swap(types, cols, i, j);
+    }
+    return new TxBatch(VacationWorkload.NAME, types, cols,
+        new int[] {0, 1, stride(), roomTypes}, threadsPerBlock, blocks, TxBatch.capacityFor(2));
+  }
+
+  /** A uniformly random cold type, or any type when all are hot. */
+  private int cold(SplittableRandom rnd) {
+    int hot = hotTypes();
+    return hot < roomTypes ? hot + rnd.nextInt(roomTypes - hot) : rnd.nextInt(roomTypes);
+  }
+
+  private static void swap(int[] types, int[][] cols, int i, int j) {
+    int t = types[i];
+    types[i] = types[j];
+    types[j] = t;
+    for (int[] c : cols) {
+      int v = c[i];
+      c[i] = c[j];
+      c[j] = v;
+    }
+  }
+}

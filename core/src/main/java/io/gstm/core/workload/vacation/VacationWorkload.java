@@ -1,0 +1,196 @@
+package io.gstm.core.workload.vacation;
+
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.TxContext;
+import io.gstm.core.workload.Workload;
+
+/**
+ * Vacation, the travel-reservation workload of the JPDC PR-STM paper: customers book and cancel
+ * rooms of a hotel with a fixed number of rooms per room type. Twin of
+ * {@code gstm/workloads/vacation.cuh}; keep the two in step.
+ *
+ * <p>Store: an INT32 region of room records, where the free-room count of room type {@code r}
+ * sits at word {@code r * stride} (the words in between are padding, so with
+ * {@code stride = lockCoverage} no two room types share a lock), and an INT32 region of customer
+ * records, one word per customer: the booked room type + 1, or 0 for no booking.
+ *
+ * <p>Batch encoding: column 0 is the customer, column 1 the room type (BOOK) or unused (CANCEL;
+ * the generator writes -1 and nothing reads it); {@code params = {roomsRegion, customersRegion,
+ * stride, roomTypes}}.
+ *
+ * <ul>
+ *   <li>{@link #BOOK}: reads the customer's record. If the customer already holds a booking, the
+ *       transaction is a read-only no-op and returns the record it saw (type + 1). Otherwise it
+ *       reads the room type's free count; none free is a semantic conflict (sold out: it waits
+ *       for a cancellation), else it takes a room ({@code free - 1}) and records
+ *       {@code roomType + 1} for the customer. It returns 0 then.
+ *   <li>{@link #CANCEL}: reads the customer's record. No booking is a semantic conflict (the
+ *       booking it cancels has not happened yet); so is a record that names no room type (a
+ *       corrupt store: it can never proceed, so it ends ABANDONED_SEMANTIC and changes nothing,
+ *       rather than touching memory outside the region). Else it gives the room back
+ *       ({@code free + 1} for the booked type) and clears the record. It returns 0.
+ * </ul>
+ *
+ * <p>Every transaction touches at most two locks (the customer's and one room type's), so
+ * capacity 2 holds any vacation transaction. The room-type count is a parameter (not only a
+ * validation limit) so that the bodies can bound a room type read from the store.
+ */
+public final class VacationWorkload implements Workload {
+  public static final String NAME = "vacation";
+  public static final VacationWorkload INSTANCE = new VacationWorkload();
+
+  public static final int BOOK = 0;
+  public static final int CANCEL = 1;
+  public static final int COL_CUSTOMER = 0;
+  public static final int COL_ROOM_TYPE = 1;
+  public static final int COLUMNS = 2;
+  public static final int PARAM_ROOMS_REGION = 0;
+  public static final int PARAM_CUSTOMERS_REGION = 1;
+  public static final int PARAM_STRIDE = 2;
+  public static final int PARAM_ROOM_TYPES = 3;
+  public static final int PARAMS = 4;
+
+  /**
+   * Bookings run before cancellations when a batch is pre-sorted. The two depend on each other:
+   * a CANCEL needs its customer's BOOK to have committed (until then it is a semantic conflict),
+   * while a BOOK of a sold-out room type needs some CANCEL to free a room. Bookings go first
+   * because every CANCEL depends on a BOOK, whereas a BOOK waits for a CANCEL only when its type
+   * is sold out; the bookings left waiting then are served by the cancellations of the later
+   * rounds (the postponement of the semantic contention manager).
+   */
+  private static final int[] TAGS = {1, 0};
+
+  private VacationWorkload() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void validate(StoreLayout layout, TxBatch batch) {
+    int[] params = batch.params();
+    if (params.length != PARAMS) {
+      throw new IllegalArgumentException("params: vacation expects {roomsRegion, "
+          + "customersRegion, stride, roomTypes}, " + PARAMS + " values, got " + params.length);
+    }
+    int rooms = roomsRegion(batch);
+    int customers = customersRegion(batch);
+    checkInt32(layout, rooms, "roomsRegion", "room records");
+    checkInt32(layout, customers, "customersRegion", "customer records");
+    if (rooms == customers) {
+      throw new IllegalArgumentException("customersRegion: must differ from roomsRegion ("
+          + rooms + "); rooms and customers live in separate regions");
+    }
+    int roomsLength = layout.region(rooms).length();
+    int customerCount = layout.region(customers).length();
+    int stride = stride(batch);
+    if (stride < 1) {
+      throw new IllegalArgumentException(
+          "stride must be at least 1 word per room-type record, got " + stride);
+    }
+    int roomTypes = roomTypes(batch);
+    if (roomTypes < 1) {
+      throw new IllegalArgumentException("roomTypes must be at least 1, got " + roomTypes);
+    }
+    long lastRecord = (long) (roomTypes - 1) * stride;
+    if (lastRecord >= roomsLength) {
+      throw new IllegalArgumentException("roomTypes: " + roomTypes + " room types with stride "
+          + stride + " need room records up to word " + lastRecord + ", but region " + rooms
+          + " has words 0.." + (roomsLength - 1) + " (at most "
+          + ((roomsLength - 1) / stride + 1) + " room types)");
+    }
+    if (batch.columns().length != COLUMNS) {
+      throw new IllegalArgumentException("columns: vacation expects " + COLUMNS
+          + " columns (customer, roomType), got " + batch.columns().length);
+    }
+    int[] types = batch.types();
+    int[] customerCol = batch.columns()[COL_CUSTOMER];
+    int[] roomCol = batch.columns()[COL_ROOM_TYPE];
+    for (int t = 0; t < types.length; t++) {
+      if (types[t] < BOOK || types[t] > CANCEL) {
+        throw new IllegalArgumentException("types[" + t + "] = " + types[t]
+            + " is not a vacation type (0 book, 1 cancel)");
+      }
+      if (customerCol[t] < 0 || customerCol[t] >= customerCount) {
+        throw new IllegalArgumentException("customer " + customerCol[t] + " (transaction " + t
+            + ") is out of range: region " + customers + " has customers 0.."
+            + (customerCount - 1));
+      }
+      if (types[t] == BOOK && (roomCol[t] < 0 || roomCol[t] >= roomTypes)) {
+        throw new IllegalArgumentException("roomType " + roomCol[t] + " (transaction " + t
+            + ") is out of range: room types 0.." + (roomTypes - 1));
+      }
+    }
+  }
+
+  private static void checkInt32(StoreLayout layout, int region, String param, String what) {
+    if (region < 0 || region >= layout.regionCount()) {
+      throw new IllegalArgumentException(param + ": region index " + region + " is out of "
+          + "range: the store has " + layout.regionCount() + " region(s), valid indices 0.."
+          + (layout.regionCount() - 1));
+    }
+    RegionSpec spec = layout.region(region);
+    if (spec.type() != RegionType.INT32) {
+      throw new IllegalArgumentException(param + ": region " + region + " ('" + spec.name()
+          + "') holds " + spec.type() + "; " + what + " must be INT32");
+    }
+  }
+
+  @Override
+  public long run(TxContext tx, TxBatch batch, int t) {
+    int rooms = roomsRegion(batch);
+    int customers = customersRegion(batch);
+    int stride = stride(batch);
+    int customer = batch.columns()[COL_CUSTOMER][t];
+    int booked = (int) tx.read(customers, customer);
+    if (batch.types()[t] == BOOK) {
+      if (booked != 0) {
+        return booked;
+      }
+      int roomType = batch.columns()[COL_ROOM_TYPE][t];
+      int at = roomType * stride;
+      int free = (int) tx.read(rooms, at);
+      if (free <= 0) {
+        tx.semanticConflict();
+        return 0;
+      }
+      tx.write(rooms, at, free - 1);
+      tx.write(customers, customer, roomType + 1);
+      return 0;
+    }
+    if (booked <= 0 || booked > roomTypes(batch)) {
+      tx.semanticConflict();
+      return 0;
+    }
+    int at = (booked - 1) * stride;
+    int free = (int) tx.read(rooms, at);
+    tx.write(rooms, at, free + 1);
+    tx.write(customers, customer, 0);
+    return 0;
+  }
+
+  @Override
+  public int[] orderingTags() {
+    return TAGS.clone();
+  }
+
+  public static int roomsRegion(TxBatch batch) {
+    return batch.params()[PARAM_ROOMS_REGION];
+  }
+
+  public static int customersRegion(TxBatch batch) {
+    return batch.params()[PARAM_CUSTOMERS_REGION];
+  }
+
+  public static int stride(TxBatch batch) {
+    return batch.params()[PARAM_STRIDE];
+  }
+
+  public static int roomTypes(TxBatch batch) {
+    return batch.params()[PARAM_ROOM_TYPES];
+  }
+}

@@ -1,0 +1,123 @@
+package io.gstm.core.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.SemanticPolicy;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.batch.TxBatches;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.SemanticBankRun;
+import io.gstm.core.workload.bank.BankVerifier;
+import io.gstm.core.workload.bank.BankWorkload;
+import io.gstm.core.workload.bank.SemanticBankConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The semantic contention manager on the GPU: the same seeded semantic bank batches as on the JVM
+ * engine, both policies, with and without pre-sorting; exact balances, serializable histories,
+ * every committed withdrawal saw enough money, and with postponement both engines commit
+ * everything and end with identical balances.
+ */
+@EnabledIfGpu
+class CudaSemanticBankTest {
+  private static CudaEngine gpu;
+  private static JvmEngine jvm;
+
+  @BeforeAll
+  static void open() {
+    gpu = CudaEngine.open(0);
+    jvm = new JvmEngine(4);
+  }
+
+  @AfterAll
+  static void close() {
+    jvm.close();
+    gpu.close();
+  }
+
+  static Stream<Arguments> cases() {
+    List<Arguments> out = new ArrayList<>();
+    long seed = 100;
+    for (SemanticPolicy policy : SemanticPolicy.values()) {
+      for (boolean presort : new boolean[] {false, true}) {
+        for (double ratio : new double[] {0, 0.25, 0.5, 1}) {
+          for (int accounts : new int[] {16, 256, 100_000}) {
+            int coverage = accounts == 256 ? 8 : 1;
+            out.add(Arguments.of(new SemanticBankConfig(accounts, 2, ratio, coverage, 128, 4,
+                1 + (int) (seed % 32), seed++), policy, presort));
+          }
+        }
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("cases")
+  void sameBatchBothEnginesCorrect(SemanticBankConfig cfg, SemanticPolicy policy,
+      boolean presort) {
+    TxBatch batch = presort
+        ? TxBatches.presort(cfg.batch(), BankWorkload.INSTANCE.orderingTags())
+        : cfg.batch();
+    RunOptions options = RunOptions.defaults().withHistory(true).withPolicy(policy);
+    SemanticBankRun onGpu = SemanticBankRun.run(gpu, cfg, batch, options);
+    SemanticBankRun onJvm = SemanticBankRun.run(jvm, cfg, batch, options);
+
+    assertThat(onGpu.correct()).as("GPU: %s", onGpu).isTrue();
+    assertThat(onJvm.correct()).as("JVM: %s", onJvm).isTrue();
+    assertThat(onGpu.result().count(Counter.SEMANTIC_CONFLICTS))
+        .isEqualTo(IntStream.of(onGpu.result().semanticConflicts()).asLongStream().sum());
+    if (policy == SemanticPolicy.POSTPONE) {
+      assertThat(onGpu.result().commits()).isEqualTo(cfg.txCount());
+      assertThat(onJvm.result().commits()).isEqualTo(cfg.txCount());
+      assertThat(onGpu.balances()).containsExactly(onJvm.balances());
+    }
+  }
+
+  @Test
+  void anImpossibleTransactionIsAbandonedAndTheRestCommit() {
+    int[] types = {2, 3, 0, 2, 3, 3, 0, 2};
+    int[][] cols = {{0, 0, 1, 2, 2, 3, 1, 1}, {0, 0, 0, 0, 0, 0, 3, 0},
+        {10, 110, 50, 5, 105, 1_000_000, 20, 1}};
+    TxBatch batch = new TxBatch(BankWorkload.NAME, types, cols, new int[] {2, 0, 1}, 4, 1, 2);
+    SemanticBankConfig cfg = new SemanticBankConfig(4, 1, 1, 1, 4, 1, 2, 0);
+    try (TxStore store = gpu.createStore(cfg.layout())) {
+      int[] initial = {100, 100, 100, 100};
+      for (SemanticPolicy policy : SemanticPolicy.values()) {
+        store.writeInt32(0, initial);
+        var r = gpu.run(store, batch,
+            RunOptions.defaults().withPolicy(policy).withSemanticLimit(300));
+        assertThat(IntStream.range(0, 8).mapToObj(r::outcome).toList()).as("%s", policy)
+            .containsExactly(Outcome.COMMITTED, Outcome.COMMITTED, Outcome.COMMITTED,
+                Outcome.COMMITTED, Outcome.COMMITTED, Outcome.ABANDONED_SEMANTIC,
+                Outcome.COMMITTED, Outcome.COMMITTED);
+        assertThat(r.semanticConflicts()[5]).isEqualTo(300);
+        assertThat(BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok()).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void paperSizedSemanticBatchCommitsEverythingWithPostponement() {
+    // 6720 threads, 32 transactions each, 100% semantic over 2.6 M accounts.
+    SemanticBankConfig cfg = new SemanticBankConfig(2_621_440, 2, 1, 1, 224, 30, 32, 5);
+    SemanticBankRun run = SemanticBankRun.run(gpu, cfg, cfg.batch(), RunOptions.defaults());
+    assertThat(run.correct()).as("%s", run).isTrue();
+    assertThat(run.result().commits()).isEqualTo(cfg.txCount());
+    assertThat(run.result().count(Counter.SEMANTIC_CONFLICTS)).isPositive();
+  }
+}

@@ -1,0 +1,180 @@
+package io.gstm.core.workload.bank;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.SemanticPolicy;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.batch.TxBatches;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.testing.SemanticBankRun;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The semantic contention manager on the JVM engine: deposits, withdrawals and checked transfers
+ * under both policies, with and without pre-sorting. Every committed withdrawal saw enough money
+ * (replayed in the history's serial order), balances are exact, nothing goes negative.
+ */
+class SemanticBankJvmTest {
+  private static JvmEngine engine;
+
+  @BeforeAll
+  static void open() {
+    engine = new JvmEngine(4);
+  }
+
+  @AfterAll
+  static void close() {
+    engine.close();
+  }
+
+  /** Small batches: each thread owns at most 32 transactions (one postponement window). */
+  static Stream<Arguments> cases() {
+    List<Arguments> out = new ArrayList<>();
+    double[] ratios = {0, 0.25, 0.5, 1};
+    int[] accounts = {16, 64, 1024};
+    long seed = 1;
+    for (SemanticPolicy policy : SemanticPolicy.values()) {
+      for (boolean presort : new boolean[] {false, true}) {
+        for (double ratio : ratios) {
+          for (int a : accounts) {
+            out.add(Arguments.of(new SemanticBankConfig(a, 2, ratio, a == 64 ? 4 : 1, 64, 2,
+                1 + (int) (seed % 16), seed++), policy, presort));
+          }
+        }
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("cases")
+  void everyCommittedWithdrawalSawEnoughMoney(SemanticBankConfig cfg, SemanticPolicy policy,
+      boolean presort) {
+    TxBatch batch = cfg.batch();
+    if (presort) {
+      batch = TxBatches.presort(batch, BankWorkload.INSTANCE.orderingTags());
+    }
+    SemanticBankRun run = SemanticBankRun.run(engine, cfg, batch,
+        RunOptions.defaults().withHistory(true).withPolicy(policy));
+
+    assertThat(run.correct()).as("%s", run).isTrue();
+    if (policy == SemanticPolicy.POSTPONE) {
+      // Every withdrawal's deposit is in the batch: postponing long enough commits everything.
+      assertThat(run.result().commits()).as("%s", describeUncommitted(run))
+          .isEqualTo(cfg.txCount());
+    }
+  }
+
+  private static String describeUncommitted(SemanticBankRun run) {
+    StringBuilder sb = new StringBuilder();
+    TxBatch b = run.batch();
+    for (int t = 0; t < b.txCount(); t++) {
+      if (run.result().outcome(t) != Outcome.COMMITTED) {
+        int acct = b.columns()[0][t];
+        sb.append(String.format("%ntx %d type %d account %d amount %d: %s after %d, final %d",
+            t, b.types()[t], acct, b.columns()[b.columns().length - 1][t], run.result().outcome(t),
+            run.result().semanticConflicts()[t], run.balances()[acct]));
+      }
+    }
+    return sb.toString();
+  }
+
+  @Test
+  void postponementsAreCountedPerTransaction() {
+    SemanticBankConfig cfg = new SemanticBankConfig(64, 2, 1, 1, 32, 2, 16, 3);
+    SemanticBankRun run = SemanticBankRun.run(engine, cfg, cfg.batch(),
+        RunOptions.defaults().withHistory(true));
+    assertThat(run.correct()).isTrue();
+    long postponed = IntStream.range(0, cfg.txCount())
+        .filter(t -> run.result().semanticConflicts()[t] > 0).count();
+    long committedAfterPostponing = IntStream.range(0, cfg.txCount())
+        .filter(t -> run.result().semanticConflicts()[t] > 0
+            && run.result().outcome(t) == Outcome.COMMITTED).count();
+    assertThat(postponed).as("withdrawals placed before their deposits").isPositive();
+    assertThat(committedAfterPostponing).isEqualTo(postponed);
+    assertThat(run.result().count(Counter.SEMANTIC_CONFLICTS))
+        .isEqualTo(IntStream.of(run.result().semanticConflicts()).asLongStream().sum());
+    // Only withdrawals (and checked transfers) can meet a semantic conflict.
+    for (int t = 0; t < cfg.txCount(); t++) {
+      if (run.batch().types()[t] == BankWorkload.DEPOSIT) {
+        assertThat(run.result().semanticConflicts()[t]).isZero();
+      }
+    }
+  }
+
+  @Test
+  void anImpossibleTransactionIsAbandonedAndTheRestCommit() {
+    // Accounts 0..3 start at 100; tx 5 withdraws 1,000,000 from account 3: never possible;
+    // every other withdrawal and transfer is possible in any order.
+    int[] types = {2, 3, 0, 2, 3, 3, 0, 2};
+    int[][] cols = {{0, 0, 1, 2, 2, 3, 1, 1}, {0, 0, 0, 0, 0, 0, 3, 0},
+        {10, 110, 50, 5, 105, 1_000_000, 20, 1}};
+    TxBatch batch = new TxBatch(BankWorkload.NAME, types, cols, new int[] {2, 0, 1}, 4, 1, 2);
+    SemanticBankConfig cfg = new SemanticBankConfig(4, 1, 1, 1, 4, 1, 2, 0);
+    try (var store = engine.createStore(cfg.layout())) {
+      int[] initial = {100, 100, 100, 100};
+      store.writeInt32(0, initial);
+      for (SemanticPolicy policy : SemanticPolicy.values()) {
+        store.writeInt32(0, initial);
+        var r = engine.run(store, batch,
+            RunOptions.defaults().withPolicy(policy).withSemanticLimit(300));
+        assertThat(IntStream.range(0, 8).mapToObj(r::outcome).toList())
+            .as("policy %s", policy)
+            .containsExactly(Outcome.COMMITTED, Outcome.COMMITTED, Outcome.COMMITTED,
+                Outcome.COMMITTED, Outcome.COMMITTED, Outcome.ABANDONED_SEMANTIC,
+                Outcome.COMMITTED, Outcome.COMMITTED);
+        assertThat(r.semanticConflicts()[5]).isEqualTo(300);
+        assertThat(r.count(Counter.ABANDONED_SEMANTIC)).isEqualTo(1);
+        assertThat(BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok()).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void presortRunsDepositsFirstAndChecksItsTagTable() {
+    SemanticBankConfig cfg = new SemanticBankConfig(64, 2, 1, 1, 32, 1, 4, 9);
+    TxBatch sorted = TxBatches.presort(cfg.batch(), BankWorkload.INSTANCE.orderingTags());
+    int deposits = (int) IntStream.of(sorted.types()).filter(t -> t == BankWorkload.DEPOSIT)
+        .count();
+    assertThat(IntStream.range(0, deposits).map(t -> sorted.types()[t]))
+        .containsOnly(BankWorkload.DEPOSIT);
+    assertThatThrownBy(() -> TxBatches.presort(cfg.batch(), new int[] {0, 0, 1}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tags")
+        .hasMessageContaining("type 3");
+  }
+
+  @Test
+  void badSemanticInputIsRejected() {
+    assertThatThrownBy(() -> RunOptions.defaults().withSemanticLimit(0))
+        .hasMessageContaining("semanticLimit");
+    assertThatThrownBy(() -> SemanticPolicy.parse("wait")).hasMessageContaining("'wait'")
+        .hasMessageContaining("retry-in-place");
+    assertThatThrownBy(() -> new SemanticBankConfig(64, 2, 1.5, 1, 32, 1, 1, 1))
+        .hasMessageContaining("semanticRatio");
+    SemanticBankConfig cfg = new SemanticBankConfig(64, 2, 0.5, 1, 32, 1, 2, 1);
+    TxBatch good = cfg.batch();
+    int[] types = good.types().clone();
+    types[0] = 9;
+    TxBatch bad = new TxBatch(good.workload(), types, good.columns(), good.params(),
+        good.threadsPerBlock(), good.blocks(), good.capacity());
+    try (var store = engine.createStore(cfg.layout())) {
+      store.writeInt32(0, cfg.initialBalances());
+      assertThatThrownBy(() -> engine.run(store, bad, RunOptions.defaults()))
+          .hasMessageContaining("types[0] = 9");
+      assertThat(store.readInt32(0)).containsExactly(cfg.initialBalances());
+    }
+  }
+}

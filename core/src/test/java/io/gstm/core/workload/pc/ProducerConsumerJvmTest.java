@@ -1,0 +1,331 @@
+package io.gstm.core.workload.pc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.SemanticPolicy;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.batch.TxBatches;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.history.HistoryChecker;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.TxStore;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The producer-consumer test of the coursework paper (section 4.4) on the JVM engine: N producers
+ * put k items each into one bounded buffer, M consumers take them all, the buffer (INT64) and its
+ * counters (INT32) sharing one lock table. Every item is consumed exactly once, the history is
+ * serializable, and replayed in its serial order the buffer hands every take the very item it
+ * recorded (FIFO).
+ */
+class ProducerConsumerJvmTest {
+  private static JvmEngine engine;
+
+  @BeforeAll
+  static void open() {
+    engine = new JvmEngine(4);
+  }
+
+  @AfterAll
+  static void close() {
+    engine.close();
+  }
+
+  /** One batch run on a fresh store, with the final regions and the verdicts. */
+  record Run(ProducerConsumerConfig config, TxBatch batch, BatchResult result, long[] slots,
+      int[] counters, long[] taken, ProducerConsumerVerifier.Verdict verdict,
+      HistoryChecker.Verdict history, ProducerConsumerVerifier.Replay replay) {
+
+    static Run of(Engine engine, ProducerConsumerConfig cfg, TxBatch batch, RunOptions options) {
+      try (TxStore store = engine.createStore(cfg.layout())) {
+        cfg.initialise(store);
+        BatchResult r = engine.run(store, batch, options);
+        long[] slots = store.readInt64(ProducerConsumerConfig.SLOTS_REGION);
+        int[] counters = store.readInt32(ProducerConsumerConfig.COUNTERS_REGION);
+        long[] taken = store.readInt64(ProducerConsumerConfig.TAKEN_REGION);
+        ProducerConsumerVerifier.Verdict v =
+            ProducerConsumerVerifier.verify(cfg, batch, r, slots, counters, taken);
+        HistoryChecker.Verdict h = r.history() == null ? null : HistoryChecker.check(r.history());
+        ProducerConsumerVerifier.Replay replay = h == null || !h.serializable() ? null
+            : ProducerConsumerVerifier.replay(batch, taken, h.serialOrder());
+        return new Run(cfg, batch, r, slots, counters, taken, v, h, replay);
+      }
+    }
+
+    /** Verifier, history and replay all pass. */
+    boolean correct() {
+      return verdict.ok() && history != null && history.serializable() && replay.ok();
+    }
+
+    @Override
+    public String toString() {
+      return config + ": " + verdict + ", history "
+          + (history == null ? "off" : history.serializable() ? "serializable"
+              : history.violations()) + ", replay " + replay + ", counters "
+          + Arrays.toString(result.counters());
+    }
+  }
+
+  /** N=4, M=8, k=50 (400 transactions), and a few harder shapes; each thread <= 32 txs. */
+  static Stream<Arguments> small() {
+    List<Arguments> out = new ArrayList<>();
+    long seed = 1;
+    for (int capacity : new int[] {8, 64}) {
+      for (int coverage : new int[] {1, 4}) {
+        out.add(Arguments.of(new ProducerConsumerConfig(4, 8, 50, capacity, coverage, 64, 1,
+            seed++)));
+        out.add(Arguments.of(new ProducerConsumerConfig(4, 8, 50, capacity, coverage, 32, 4,
+            seed++)));
+      }
+    }
+    // A one-slot buffer: puts and takes must alternate.
+    out.add(Arguments.of(new ProducerConsumerConfig(3, 2, 20, 1, 1, 64, 1, seed++)));
+    // More items than threads: 16,000 transactions, 32 per thread.
+    out.add(Arguments.of(new ProducerConsumerConfig(4, 8, 2_000, 16, 1, 128, 4, seed++)));
+    return out.stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("small")
+  void postponeCommitsEverythingAndEveryItemIsConsumedOnce(ProducerConsumerConfig cfg) {
+    assertThat(cfg.fitsOneWindow()).isTrue();
+    Run run = Run.of(engine, cfg, cfg.batch(), RunOptions.defaults().withHistory(true));
+
+    assertThat(run.correct()).as("%s", run).isTrue();
+    assertThat(run.verdict().allCommitted()).as("%s", run).isTrue();
+    assertThat(run.verdict().everyItemConsumedOnce()).isTrue();
+    assertThat(run.result().commits()).isEqualTo(cfg.txCount());
+    assertThat(run.counters()).containsExactly(cfg.items(), cfg.items());
+    assertThat(run.verdict().inBuffer()).isZero();
+  }
+
+  @ParameterizedTest
+  @MethodSource("small")
+  void retryInPlaceKeepsWhatCommittedConsistent(ProducerConsumerConfig cfg) {
+    Run run = Run.of(engine, cfg, cfg.batch(),
+        RunOptions.defaults().withHistory(true).withPolicy(SemanticPolicy.RETRY_IN_PLACE));
+
+    assertThat(run.correct()).as("%s", run).isTrue();
+    BatchResult r = run.result();
+    // Only semantic conflicts give up; nothing is left pending or abandoned for concurrency.
+    assertThat(r.commits() + r.count(Counter.ABANDONED_SEMANTIC)).isEqualTo(cfg.txCount());
+    assertThat(r.count(Counter.ABANDONED_SEMANTIC))
+        .isEqualTo(IntStream.range(0, cfg.txCount())
+            .filter(t -> r.outcome(t) == Outcome.ABANDONED_SEMANTIC).count());
+  }
+
+  @Test
+  void presortedPutsRunFirstAndStillVerify() {
+    ProducerConsumerConfig cfg = new ProducerConsumerConfig(4, 8, 50, 8, 1, 64, 2, 77);
+    TxBatch sorted =
+        TxBatches.presort(cfg.batch(), ProducerConsumerWorkload.INSTANCE.orderingTags());
+    assertThat(IntStream.range(0, cfg.items()).map(t -> sorted.types()[t]))
+        .containsOnly(ProducerConsumerWorkload.PUT);
+    Run run = Run.of(engine, cfg, sorted, RunOptions.defaults().withHistory(true));
+    assertThat(run.correct()).as("%s", run).isTrue();
+    assertThat(run.verdict().everyItemConsumedOnce()).isTrue();
+  }
+
+  @Test
+  void onlyTakesMeetAnEmptyBufferAndOnlyPutsAFullOne() {
+    // Takes only: every one meets an empty buffer and is abandoned; nothing changes.
+    ProducerConsumerConfig cfg = new ProducerConsumerConfig(1, 1, 4, 2, 1, 4, 1, 5);
+    int[] types = {1, 1, 1, 1};
+    int[][] cols = {{0, 0, 0, 0}, {0, 1, 2, 3}};
+    TxBatch takes = new TxBatch(ProducerConsumerWorkload.NAME, types, cols,
+        new int[] {0, 1, 2, 2}, 4, 1, 4);
+    Run run = Run.of(engine, cfg, takes, RunOptions.defaults().withSemanticLimit(5));
+    assertThat(run.verdict().ok()).as("%s", run).isTrue();
+    assertThat(IntStream.range(0, 4).mapToObj(run.result()::outcome))
+        .containsOnly(Outcome.ABANDONED_SEMANTIC);
+    assertThat(run.counters()).containsExactly(0, 0);
+    assertThat(run.taken()).containsOnly(ProducerConsumerConfig.NOT_TAKEN);
+
+    // Four puts into two slots, on one thread: two commit, two find the buffer full.
+    int[][] putCols = {{0, 0, 0, 0}, {0, 1, 2, 3}};
+    TxBatch puts = new TxBatch(ProducerConsumerWorkload.NAME, new int[4], putCols,
+        new int[] {0, 1, 2, 2}, 1, 1, 4);
+    run = Run.of(engine, cfg, puts, RunOptions.defaults().withSemanticLimit(3));
+    assertThat(run.verdict().ok()).as("%s", run).isTrue();
+    assertThat(run.result().commits()).isEqualTo(2);
+    assertThat(run.result().count(Counter.ABANDONED_SEMANTIC)).isEqualTo(2);
+    assertThat(run.counters()).containsExactly(0, 2);
+    assertThat(run.verdict().inBuffer()).isEqualTo(2);
+    assertThat(run.slots()).containsExactly(ProducerConsumerWorkload.item(0, 0),
+        ProducerConsumerWorkload.item(0, 1));
+  }
+
+  @Test
+  void theVerifierCatchesLostDuplicatedAndInventedItems() {
+    ProducerConsumerConfig cfg = new ProducerConsumerConfig(2, 3, 10, 4, 1, 16, 1, 3);
+    Run run = Run.of(engine, cfg, cfg.batch(), RunOptions.defaults().withHistory(true));
+    assertThat(run.correct()).as("%s", run).isTrue();
+    TxBatch b = run.batch();
+    int[] takeWords = IntStream.range(0, b.txCount())
+        .filter(t -> b.types()[t] == ProducerConsumerWorkload.TAKE)
+        .map(t -> b.columns()[1][t]).toArray();
+
+    long[] dup = run.taken().clone();
+    dup[takeWords[0]] = dup[takeWords[1]];
+    assertThat(verify(run, run.slots(), run.counters(), dup).problems())
+        .anyMatch(p -> p.contains("consumed twice")).anyMatch(p -> p.contains("lost"));
+    assertThat(ProducerConsumerVerifier.replay(b, dup, run.history().serialOrder()).ok())
+        .isFalse();
+
+    long[] invented = run.taken().clone();
+    invented[takeWords[2]] = ProducerConsumerWorkload.item(7, 0);
+    assertThat(verify(run, run.slots(), run.counters(), invented).problems())
+        .anyMatch(p -> p.contains("no committed put produced"));
+
+    int[] counters = {cfg.items() - 1, cfg.items()};
+    assertThat(verify(run, run.slots(), counters, run.taken()).problems())
+        .anyMatch(p -> p.contains("head is " + (cfg.items() - 1)));
+
+    // Swapping what two takes recorded keeps the multiset but breaks the FIFO replay.
+    long[] swapped = run.taken().clone();
+    int a = takeWords[0];
+    int c = IntStream.of(takeWords).filter(w -> run.taken()[w] != run.taken()[a]).findFirst()
+        .orElseThrow();
+    swapped[a] = run.taken()[c];
+    swapped[c] = run.taken()[a];
+    assertThat(verify(run, run.slots(), run.counters(), swapped).ok()).isTrue();
+    assertThat(ProducerConsumerVerifier.replay(b, swapped, run.history().serialOrder()).ok())
+        .isFalse();
+  }
+
+  private static ProducerConsumerVerifier.Verdict verify(Run run, long[] slots, int[] counters,
+      long[] taken) {
+    return ProducerConsumerVerifier.verify(run.config(), run.batch(), run.result(), slots,
+        counters, taken);
+  }
+
+  @Test
+  void badConfigNamesTheParameterAndTheLimit() {
+    assertThatThrownBy(() -> new ProducerConsumerConfig(0, 1, 1, 1, 1, 32, 1, 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("producers")
+        .hasMessageContaining("at least 1");
+    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 0, 1, 1, 1, 32, 1, 1))
+        .hasMessageContaining("consumers must be in 1..1");
+    assertThatThrownBy(() -> new ProducerConsumerConfig(2, 7, 3, 1, 1, 32, 1, 1))
+        .hasMessageContaining("consumers must be in 1..6");
+    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 1, 0, 1, 1, 32, 1, 1))
+        .hasMessageContaining("itemsPerProducer");
+    assertThatThrownBy(() -> new ProducerConsumerConfig(1 << 16, 1, 1 << 16, 1, 1, 32, 1, 1))
+        .hasMessageContaining("items").hasMessageContaining(
+            String.valueOf(ProducerConsumerConfig.MAX_ITEMS));
+    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 1, 1, 0, 1, 32, 1, 1))
+        .hasMessageContaining("bufferCapacity must be in 1..");
+    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 1, 1, 1, 0, 32, 1, 1))
+        .hasMessageContaining("lockCoverage");
+    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 1, 1, 1, 1, 0, 1, 1))
+        .hasMessageContaining("threadsPerBlock must be in 1..256");
+    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 1, 1, 1, 1, 512, 1, 1))
+        .hasMessageContaining("threadsPerBlock must be in 1..256");
+    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 1, 1, 1, 1, 32, 0, 1))
+        .hasMessageContaining("blocks");
+    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 1, 1, 1, 1, 256, 1 << 23, 1))
+        .hasMessageContaining("owner field");
+  }
+
+  @Test
+  void badBatchesAreRejectedBeforeAnythingRuns() {
+    ProducerConsumerConfig cfg = new ProducerConsumerConfig(2, 2, 4, 4, 1, 8, 1, 11);
+    TxBatch good = cfg.batch();
+    int firstTake = IntStream.range(0, good.txCount())
+        .filter(t -> good.types()[t] == ProducerConsumerWorkload.TAKE).findFirst().orElseThrow();
+    int secondTake = IntStream.range(firstTake + 1, good.txCount())
+        .filter(t -> good.types()[t] == ProducerConsumerWorkload.TAKE).findFirst().orElseThrow();
+    assertRejected(cfg, b -> withParams(b, 0, 1, 2), "params");
+    assertRejected(cfg, b -> withParams(b, 0, 1, 2, 0), "capacity must be in 1..4");
+    assertRejected(cfg, b -> withParams(b, 0, 1, 2, 5), "capacity must be in 1..4");
+    assertRejected(cfg, b -> withParams(b, 1, 0, 2, 4), "(slots) holds INT32");
+    assertRejected(cfg, b -> withParams(b, 0, 2, 1, 4), "(counters) holds INT64");
+    assertRejected(cfg, b -> withParams(b, 0, 1, 0, 4), "must be distinct");
+    assertRejected(cfg, b -> withParams(b, 0, 1, 3, 4), "region index 3 is out of range");
+    assertRejected(cfg, b -> new TxBatch(b.workload(), b.types(), b.columns(), b.params(),
+        b.threadsPerBlock(), b.blocks(), 2), "batch capacity must be at least 4");
+    assertRejected(cfg, b -> {
+      int[] types = b.types().clone();
+      types[0] = 2;
+      return new TxBatch(b.workload(), types, b.columns(), b.params(), b.threadsPerBlock(),
+          b.blocks(), b.capacity());
+    }, "types[0] = 2");
+    assertRejected(cfg, b -> withColumn(b, 1, firstTake, cfg.items()), "is out of range");
+    assertRejected(cfg, b -> withColumn(b, 1, secondTake, b.columns()[1][firstTake]),
+        "used by another take");
+    assertRejected(cfg, b -> new TxBatch(b.workload(), b.types(), new int[][] {b.columns()[0]},
+        b.params(), b.threadsPerBlock(), b.blocks(), b.capacity()), "expects 2 columns");
+    // The layout must hold the right types too.
+    StoreLayout wrong = StoreLayout.of(new RegionSpec("slots", RegionType.INT64, 4, 1),
+        new RegionSpec("counters", RegionType.INT64, 2, 1),
+        new RegionSpec("taken", RegionType.INT64, cfg.items(), 1));
+    try (TxStore store = engine.createStore(wrong)) {
+      assertThatThrownBy(() -> engine.run(store, good, RunOptions.defaults()))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("counters must be INT32");
+    }
+  }
+
+  private static void assertRejected(ProducerConsumerConfig cfg, Function<TxBatch, TxBatch> edit,
+      String message) {
+    try (TxStore store = engine.createStore(cfg.layout())) {
+      cfg.initialise(store);
+      TxBatch bad = edit.apply(cfg.batch());
+      assertThatThrownBy(() -> engine.run(store, bad, RunOptions.defaults()))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+      assertThat(store.readInt32(ProducerConsumerConfig.COUNTERS_REGION)).containsExactly(0, 0);
+      assertThat(store.readInt64(ProducerConsumerConfig.TAKEN_REGION))
+          .containsOnly(ProducerConsumerConfig.NOT_TAKEN);
+    }
+  }
+
+  private static TxBatch withParams(TxBatch b, int... params) {
+    return new TxBatch(b.workload(), b.types(), b.columns(), params, b.threadsPerBlock(),
+        b.blocks(), b.capacity());
+  }
+
+  private static TxBatch withColumn(TxBatch b, int column, int t, int value) {
+    int[][] cols = {b.columns()[0].clone(), b.columns()[1].clone()};
+    cols[column][t] = value;
+    return new TxBatch(b.workload(), b.types(), cols, b.params(), b.threadsPerBlock(),
+        b.blocks(), b.capacity());
+  }
+
+  /**
+   * The paper's run: N = 10, M = 20, k = 100,000 (2,000,000 transactions) over 245 x 256 =
+   * 62,720 threads, so each thread owns at most 32 (one postponement window).
+   */
+  @Test
+  @Tag("slow")
+  void thePapersRunConsumesEveryItemExactlyOnce() {
+    ProducerConsumerConfig cfg =
+        new ProducerConsumerConfig(10, 20, 100_000, 1_024, 1, 256, 245, 2024);
+    assertThat(cfg.txPerThread()).isEqualTo(32);
+    Run run = Run.of(engine, cfg, cfg.batch(), RunOptions.defaults());
+
+    assertThat(run.verdict().ok()).as("%s", run).isTrue();
+    assertThat(run.verdict().allCommitted()).as("%s", run).isTrue();
+    assertThat(run.verdict().everyItemConsumedOnce()).isTrue();
+    assertThat(run.counters()).containsExactly(1_000_000, 1_000_000);
+  }
+}

@@ -1,0 +1,478 @@
+package io.gstm.core.workload.vacation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.SemanticPolicy;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.batch.TxBatches;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.history.HistoryChecker;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.TxStore;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Vacation on the JVM engine: seeded batches under both semantic policies pass the exact
+ * verifier, the history checker and the serial replay, and never overbook; a pre-sorted batch
+ * does too; a one-thread batch behaves exactly as the semantics say; bad input is rejected before
+ * anything runs and leaves the store as it was.
+ */
+class VacationJvmTest {
+  private static Engine engine;
+
+  @BeforeAll
+  static void open() {
+    engine = new JvmEngine(4);
+  }
+
+  @AfterAll
+  static void close() {
+    engine.close();
+  }
+
+  /** One batch run on a fresh store, with every verdict. */
+  record Run(TxBatch batch, BatchResult result, int[] initialRooms, int[] initialCustomers,
+      int[] rooms, int[] customers, VacationVerifier.Verdict verdict,
+      HistoryChecker.Verdict history, VacationVerifier.Verdict replay) {
+
+    static Run of(VacationConfig cfg, TxBatch batch, RunOptions options) {
+      return of(cfg.layout(), cfg.initialRooms(), cfg.initialCustomers(), batch, options);
+    }
+
+    static Run of(StoreLayout layout, int[] initialRooms, int[] initialCustomers, TxBatch batch,
+        RunOptions options) {
+      try (TxStore store = engine.createStore(layout)) {
+        store.writeInt32(0, initialRooms);
+        store.writeInt32(1, initialCustomers);
+        BatchResult r = engine.run(store, batch, options);
+        int[] rooms = store.readInt32(0);
+        int[] customers = store.readInt32(1);
+        HistoryChecker.Verdict h = r.history() == null ? null : HistoryChecker.check(r.history());
+        VacationVerifier.Verdict replay = h == null || !h.serializable() ? null
+            : VacationVerifier.replay(initialRooms, initialCustomers, batch, r, h.serialOrder(),
+                rooms, customers);
+        return new Run(batch, r, initialRooms, initialCustomers, rooms, customers,
+            VacationVerifier.verify(initialRooms, initialCustomers, batch, r, rooms, customers),
+            h, replay);
+      }
+    }
+
+    long outcomes(Outcome o) {
+      long n = 0;
+      for (int t = 0; t < batch.txCount(); t++) {
+        n += result.outcome(t) == o ? 1 : 0;
+      }
+      return n;
+    }
+
+    void assertCorrect() {
+      assertThat(verdict.ok()).as("verifier: %s", verdict).isTrue();
+      assertThat(history).as("history recorded").isNotNull();
+      assertThat(history.serializable()).as("history: %s", history.violations()).isTrue();
+      assertThat(replay.ok()).as("replay: %s", replay).isTrue();
+      int stride = VacationWorkload.stride(batch);
+      for (int r = 0; r < VacationWorkload.roomTypes(batch); r++) {
+        assertThat(rooms[r * stride]).as("free rooms of type %d", r).isNotNegative();
+      }
+      // Only semantic patience runs out: no concurrency abandonment, nothing too large.
+      assertThat(outcomes(Outcome.PENDING) + outcomes(Outcome.ABANDONED)
+          + outcomes(Outcome.TOO_LARGE)).isZero();
+      assertThat(result.count(Counter.ABANDONED_SEMANTIC))
+          .isEqualTo(outcomes(Outcome.ABANDONED_SEMANTIC));
+      assertThat(result.commits()).isEqualTo(outcomes(Outcome.COMMITTED));
+    }
+  }
+
+  private static final List<VacationConfig> CONFIGS = List.of(
+      // Plenty of rooms: with postponement every transaction commits.
+      new VacationConfig(2_000, 50, 20, 0.5, 1, 64, 1, 16, 0),
+      new VacationConfig(2_000, 50, 20, 1.0, 4, 64, 2, 8, 0),
+      new VacationConfig(2_000, 50, 80, 0.5, 4, 128, 2, 16, 0),
+      // Scarce: 5 rooms a type, so cold types sell out and some bookings wait in vain.
+      new VacationConfig(2_000, 50, 5, 0.5, 1, 64, 1, 16, 0),
+      new VacationConfig(2_000, 50, 5, 0.2, 4, 128, 1, 8, 0));
+
+  static Stream<Arguments> matrix() {
+    List<Arguments> args = new ArrayList<>();
+    for (SemanticPolicy policy : SemanticPolicy.values()) {
+      for (VacationConfig base : CONFIGS) {
+        for (long seed = 1; seed <= 3; seed++) {
+          args.add(Arguments.of(policy, withSeed(base, seed)));
+        }
+      }
+    }
+    return args.stream();
+  }
+
+  private static VacationConfig withSeed(VacationConfig c, long seed) {
+    return new VacationConfig(c.customers(), c.roomTypes(), c.roomsPerType(), c.semanticRatio(),
+        c.lockCoverage(), c.threadsPerBlock(), c.blocks(), c.txPerThread(), seed);
+  }
+
+  private static RunOptions options(SemanticPolicy policy) {
+    return RunOptions.defaults().withHistory(true).withPolicy(policy);
+  }
+
+  @ParameterizedTest
+  @MethodSource("matrix")
+  void seededBatchIsVerifiedSerializableAndNeverOverbooks(SemanticPolicy policy,
+      VacationConfig cfg) {
+    Run run = Run.of(cfg, cfg.batch(), options(policy));
+    run.assertCorrect();
+    assertThat(run.result().commits()).isPositive();
+    assertThat(run.result().count(Counter.SEMANTIC_CONFLICTS)).as("cancels before bookings")
+        .isPositive();
+    if (policy == SemanticPolicy.POSTPONE && cfg.roomsPerType() >= 20) {
+      assertThat(run.result().commits()).as("every transaction commits")
+          .isEqualTo(cfg.txCount());
+    }
+  }
+
+  @Test
+  void hotBookingsWaitForCancellationsAndAllPairsComplete() {
+    // Every paired booking goes to the one hot type (type 0), which has only 2 rooms; cold
+    // types have plenty. About 300 hot bookings queue for the cancellations of the others.
+    VacationConfig cfg = new VacationConfig(2_000, 50, 50, 1.0, 1, 64, 2, 8, 11);
+    int[] rooms = cfg.initialRooms();
+    rooms[0] = 2;
+    TxBatch batch = cfg.batch();
+    Run run = Run.of(cfg.layout(), rooms, cfg.initialCustomers(), batch,
+        options(SemanticPolicy.POSTPONE));
+    run.assertCorrect();
+    long hotWaits = 0;
+    for (int t = 0; t < batch.txCount(); t++) {
+      if (batch.types()[t] == VacationWorkload.BOOK && batch.columns()[1][t] == 0) {
+        hotWaits += run.result().semanticConflicts()[t];
+      }
+    }
+    assertThat(hotWaits).as("semantic conflicts of hot bookings").isPositive();
+    // Rooms of the hot type cycle through the pairs, so every pair completes.
+    assertThat(run.result().commits()).isEqualTo(cfg.txCount());
+    assertThat(run.rooms()[0]).isEqualTo(2);
+    for (int t = 0; t < batch.txCount(); t++) {
+      if (batch.types()[t] == VacationWorkload.CANCEL) {
+        assertThat(run.customers()[batch.columns()[0][t]]).as("paired customer").isZero();
+      }
+    }
+  }
+
+  @Test
+  void presortedBatchAlsoVerifies() {
+    for (SemanticPolicy policy : SemanticPolicy.values()) {
+      for (long seed = 1; seed <= 3; seed++) {
+        VacationConfig cfg = new VacationConfig(2_000, 50, 20, 0.5, 4, 64, 2, 16, seed);
+        TxBatch sorted = TxBatches.presort(cfg.batch(), VacationWorkload.INSTANCE.orderingTags());
+        for (int t = 1; t < sorted.txCount(); t++) {
+          assertThat(sorted.types()[t]).isGreaterThanOrEqualTo(sorted.types()[t - 1]);
+        }
+        Run run = Run.of(cfg, sorted, options(policy));
+        run.assertCorrect();
+      }
+    }
+  }
+
+  /** One thread, so the order of attempts is fixed: the semantics, step by step. */
+  private static TxBatch oneThread(int[] types, int[] customers, int[] roomTypes,
+      int roomTypeCount) {
+    return new TxBatch(VacationWorkload.NAME, types, new int[][] {customers, roomTypes},
+        new int[] {0, 1, 1, roomTypeCount}, 1, 1, 2);
+  }
+
+  @Test
+  void postponementServesACancelAfterItsBookingAndABookingAfterACancel() {
+    // t0 CANCEL c0 (not booked yet), t1 BOOK c0 type 0 (the last room), t2 BOOK c1 type 0,
+    // t3 BOOK c0 type 1 (c0 is booked by then: a read-only no-op).
+    TxBatch batch = oneThread(new int[] {1, 0, 0, 0}, new int[] {0, 0, 1, 0},
+        new int[] {-1, 0, 0, 1}, 2);
+    StoreLayout layout = StoreLayout.of(new RegionSpec("rooms", RegionType.INT32, 2, 1),
+        new RegionSpec("customers", RegionType.INT32, 2, 1));
+    Run run = Run.of(layout, new int[] {1, 3}, new int[2], batch,
+        options(SemanticPolicy.POSTPONE));
+    run.assertCorrect();
+    // Attempts: t0 postponed, t1 books, t2 sold out (postponed), t3 no-op (returns c0's
+    // record 1), t0 cancels, t2 books the freed room.
+    assertThat(run.result().outcomes()).containsOnly((byte) Outcome.COMMITTED.ordinal());
+    assertThat(run.result().semanticConflicts()).containsExactly(1, 0, 1, 0);
+    assertThat(run.result().results()[3]).isEqualTo(1);
+    assertThat(run.customers()).containsExactly(0, 1);
+    assertThat(run.rooms()).containsExactly(0, 3);
+    assertThat(run.history().serialOrder()).containsExactly(1, 3, 0, 2);
+  }
+
+  @Test
+  void retryInPlaceGivesUpOnWhatOnlyLaterTransactionsCouldUnblock() {
+    TxBatch batch = oneThread(new int[] {1, 0, 0}, new int[] {0, 0, 1}, new int[] {-1, 0, 0}, 1);
+    StoreLayout layout = StoreLayout.of(new RegionSpec("rooms", RegionType.INT32, 1, 1),
+        new RegionSpec("customers", RegionType.INT32, 2, 1));
+    Run run = Run.of(layout, new int[] {1}, new int[2], batch,
+        options(SemanticPolicy.RETRY_IN_PLACE));
+    run.assertCorrect();
+    assertThat(run.result().outcome(0)).isEqualTo(Outcome.ABANDONED_SEMANTIC);
+    assertThat(run.result().outcome(1)).isEqualTo(Outcome.COMMITTED);
+    assertThat(run.result().outcome(2)).isEqualTo(Outcome.ABANDONED_SEMANTIC);
+    assertThat(run.result().semanticConflicts()).containsExactly(
+        SemanticPolicy.RETRY_IN_PLACE.defaultLimit(), 0,
+        SemanticPolicy.RETRY_IN_PLACE.defaultLimit());
+    assertThat(run.customers()).containsExactly(1, 0);
+    assertThat(run.rooms()).containsExactly(0);
+  }
+
+  @Test
+  void verifierCatchesOverbookingAndBadReplays() {
+    VacationConfig cfg = new VacationConfig(2_000, 50, 20, 0.5, 2, 64, 1, 8, 3);
+    Run run = Run.of(cfg, cfg.batch(), options(SemanticPolicy.POSTPONE));
+    run.assertCorrect();
+    int[] rooms = run.rooms().clone();
+    rooms[0] -= 1;  // a room vanished: type 0 overbooked relative to its bookings
+    assertThat(VacationVerifier.verify(run.initialRooms(), run.initialCustomers(), run.batch(),
+        run.result(), rooms, run.customers()).ok()).isFalse();
+    int[] padded = run.rooms().clone();
+    padded[1] = 7;  // stride 2: word 1 is padding
+    assertThat(VacationVerifier.verify(run.initialRooms(), run.initialCustomers(), run.batch(),
+        run.result(), padded, run.customers()).problems()).anyMatch(p -> p.contains("padding"));
+    int[] customers = run.customers().clone();
+    int c = firstBooked(customers);
+    customers[c] = 0;  // a booking vanished
+    assertThat(VacationVerifier.verify(run.initialRooms(), run.initialCustomers(), run.batch(),
+        run.result(), run.rooms(), customers).ok()).isFalse();
+    int[] order = run.history().serialOrder();
+    int[] reversed = new int[order.length];
+    for (int i = 0; i < order.length; i++) {
+      reversed[i] = order[order.length - 1 - i];
+    }
+    // Reversed, every CANCEL that follows its BOOK now precedes it.
+    assertThat(VacationVerifier.replay(run.initialRooms(), run.initialCustomers(), run.batch(),
+        run.result(), reversed, run.rooms(), run.customers()).ok()).isFalse();
+    int[] missing = java.util.Arrays.copyOf(order, order.length - 1);
+    assertThat(VacationVerifier.replay(run.initialRooms(), run.initialCustomers(), run.batch(),
+        run.result(), missing, run.rooms(), run.customers()).problems())
+        .anyMatch(p -> p.contains("missing from the serial order"));
+  }
+
+  private static int firstBooked(int[] customers) {
+    for (int c = 0; c < customers.length; c++) {
+      if (customers[c] != 0) {
+        return c;
+      }
+    }
+    throw new AssertionError("no customer holds a booking");
+  }
+
+  @Test
+  void generationFollowsTheDocumentedRecipe() {
+    VacationConfig cfg = new VacationConfig(2_000, 300, 7, 0.5, 4, 64, 2, 16, 9);
+    TxBatch b = cfg.batch();
+    assertThat(b.txCount()).isEqualTo(2048);
+    assertThat(b.capacity()).isEqualTo(2);
+    assertThat(b.params()).containsExactly(0, 1, 4, 300);
+    assertThat(cfg.hotTypes()).isEqualTo(3);
+    int cancels = 0;
+    int hotBooks = 0;
+    Set<Integer> cancelled = new HashSet<>();
+    Set<Integer> booked = new HashSet<>();
+    for (int t = 0; t < b.txCount(); t++) {
+      int customer = b.columns()[0][t];
+      if (b.types()[t] == VacationWorkload.CANCEL) {
+        cancels++;
+        assertThat(b.columns()[1][t]).isEqualTo(-1);
+        assertThat(cancelled.add(customer)).as("one cancel per customer").isTrue();
+      } else {
+        booked.add(customer);
+        hotBooks += b.columns()[1][t] < cfg.hotTypes() ? 1 : 0;
+      }
+    }
+    assertThat(cancels).isEqualTo(cfg.pairs()).isEqualTo(614);
+    assertThat(booked).containsAll(cancelled);
+    // Lone bookings (customers without a cancel) never touch a paired customer.
+    Set<Integer> pairedBooks = new HashSet<>();
+    for (int t = 0; t < b.txCount(); t++) {
+      if (b.types()[t] == VacationWorkload.BOOK && cancelled.contains(b.columns()[0][t])) {
+        assertThat(pairedBooks.add(b.columns()[0][t])).as("one booking per paired customer")
+            .isTrue();
+      }
+    }
+    assertThat(pairedBooks).isEqualTo(cancelled);
+    // About half of the paired bookings are hot, no lone one is.
+    assertThat(hotBooks).isBetween(250, 364);
+    int[] rooms = cfg.initialRooms();
+    assertThat(rooms).hasSize(1200);
+    for (int i = 0; i < rooms.length; i++) {
+      assertThat(rooms[i]).isEqualTo(i % 4 == 0 ? 7 : 0);
+    }
+    assertThat(cfg.initialCustomers()).hasSize(2000).containsOnly(0);
+    StoreLayout layout = cfg.layout();
+    assertThat(layout.region(0).lockCoverage()).isEqualTo(4);
+    assertThat(layout.region(1).lockCoverage()).isEqualTo(1);
+    assertThat(layout.lockCount()).isEqualTo(300 + 2000);
+    assertThat(VacationWorkload.INSTANCE.orderingTags()).containsExactly(1, 0);
+    assertThat(cfg.batch().types()).containsExactly(b.types());  // seeded: reproducible
+  }
+
+  @Test
+  void paperFactoryHasThePapersHotel() {
+    VacationConfig p = VacationConfig.paper(256, 4, 2, 0.3, 1, 5);
+    assertThat(p.customers()).isEqualTo(150_000);
+    assertThat(p.roomTypes()).isEqualTo(1_000);
+    assertThat(p.roomsPerType()).isEqualTo(150);
+    assertThat(p.hotTypes()).isEqualTo(10);
+    assertThat(p.layout().region(0).length()).isEqualTo(1_000);
+    Run run = Run.of(p, p.batch(), options(SemanticPolicy.POSTPONE));
+    run.assertCorrect();
+    assertThat(run.result().commits()).isEqualTo(p.txCount());
+  }
+
+  @Test
+  void configNamesTheParameterAndTheLimit() {
+    assertThatThrownBy(() -> new VacationConfig(0, 5, 1, 0, 1, 32, 1, 1, 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("customers")
+        .hasMessageContaining("at least 1");
+    assertThatThrownBy(() -> new VacationConfig(5, 0, 1, 0, 1, 32, 1, 1, 0))
+        .hasMessageContaining("roomTypes");
+    assertThatThrownBy(() -> new VacationConfig(5, 5, -1, 0, 1, 32, 1, 1, 0))
+        .hasMessageContaining("roomsPerType");
+    assertThatThrownBy(() -> new VacationConfig(5, 5, 1, 1.5, 1, 32, 1, 1, 0))
+        .hasMessageContaining("semanticRatio must be in 0..1");
+    assertThatThrownBy(() -> new VacationConfig(5, 5, 1, 0, 0, 32, 1, 1, 0))
+        .hasMessageContaining("lockCoverage");
+    assertThatThrownBy(() -> new VacationConfig(5, 1 << 20, 1, 0, 1 << 12, 32, 1, 1, 0))
+        .hasMessageContaining("roomTypes * lockCoverage");
+    assertThatThrownBy(() -> new VacationConfig(5, 5, 1, 0, 1, 512, 1, 1, 0))
+        .hasMessageContaining("threadsPerBlock must be in 1..256");
+    assertThatThrownBy(() -> new VacationConfig(5, 5, 1, 0, 1, 32, 0, 1, 0))
+        .hasMessageContaining("blocks");
+    assertThatThrownBy(() -> new VacationConfig(5, 5, 1, 0, 1, 32, 1, 0, 0))
+        .hasMessageContaining("txPerThread");
+    assertThatThrownBy(() -> new VacationConfig(5, 5, 1, 0, 1, 256, 1 << 23, 1, 0))
+        .hasMessageContaining("owner field");
+  }
+
+  // ---- bad input: rejected before running, store unchanged ----
+
+  private static final VacationConfig SMALL = new VacationConfig(20, 4, 3, 0.5, 2, 32, 1, 2, 5);
+
+  private static void assertRejectedAndStoreUntouched(StoreLayout layout,
+      UnaryOperator<TxBatch> edit, String... message) {
+    try (TxStore store = engine.createStore(layout)) {
+      List<int[]> before = new ArrayList<>();
+      for (int r = 0; r < layout.regionCount(); r++) {
+        if (layout.region(r).type() == RegionType.INT32) {
+          int[] v = new int[layout.region(r).length()];
+          for (int i = 0; i < v.length; i++) {
+            v[i] = (r == 1 ? 0 : 2 + i % 3);
+          }
+          store.writeInt32(r, v);
+          before.add(v);
+        } else {
+          before.add(null);
+        }
+      }
+      int[] versions = store.lockVersions();
+      TxBatch bad = edit.apply(SMALL.batch());
+      var thrown = assertThatThrownBy(() -> engine.run(store, bad, RunOptions.defaults()))
+          .isInstanceOf(IllegalArgumentException.class);
+      for (String m : message) {
+        thrown.hasMessageContaining(m);
+      }
+      for (int r = 0; r < layout.regionCount(); r++) {
+        if (before.get(r) != null) {
+          assertThat(store.readInt32(r)).containsExactly(before.get(r));
+        }
+      }
+      assertThat(store.lockVersions()).containsExactly(versions);
+    }
+  }
+
+  private static void assertRejected(UnaryOperator<TxBatch> edit, String... message) {
+    assertRejectedAndStoreUntouched(SMALL.layout(), edit, message);
+  }
+
+  private static TxBatch with(TxBatch b, int[] types, int[][] cols, int[] params) {
+    return new TxBatch(b.workload(), types, cols, params, b.threadsPerBlock(), b.blocks(),
+        b.capacity());
+  }
+
+  private static TxBatch withParams(TxBatch b, int... params) {
+    return with(b, b.types(), b.columns(), params);
+  }
+
+  private static int first(TxBatch b, int type) {
+    for (int t = 0; t < b.txCount(); t++) {
+      if (b.types()[t] == type) {
+        return t;
+      }
+    }
+    throw new AssertionError("no transaction of type " + type);
+  }
+
+  private static TxBatch withCell(TxBatch b, int col, int t, int value) {
+    int[][] cols = b.columns().clone();
+    cols[col] = cols[col].clone();
+    cols[col][t] = value;
+    return with(b, b.types(), cols, b.params());
+  }
+
+  @Test
+  void badParamsAreRejected() {
+    assertRejected(b -> withParams(b, 0, 1, 2), "params", "4 values, got 3");
+    assertRejected(b -> withParams(b, 2, 1, 2, 4), "roomsRegion", "region index 2",
+        "valid indices 0..1");
+    assertRejected(b -> withParams(b, 0, -1, 2, 4), "customersRegion", "region index -1");
+    assertRejected(b -> withParams(b, 0, 0, 2, 4), "customersRegion", "must differ");
+    assertRejected(b -> withParams(b, 0, 1, 0, 4), "stride must be at least 1");
+    assertRejected(b -> withParams(b, 0, 1, 2, 0), "roomTypes must be at least 1");
+    // 4 types with stride 2 fill 8 words; 5 types, or stride 3, do not fit.
+    assertRejected(b -> withParams(b, 0, 1, 2, 5), "roomTypes", "at most 4 room types");
+    assertRejected(b -> withParams(b, 0, 1, 3, 4), "roomTypes", "words 0..7");
+  }
+
+  @Test
+  void nonInt32RegionIsRejected() {
+    StoreLayout layout = StoreLayout.of(new RegionSpec("rooms", RegionType.INT32, 8, 2),
+        new RegionSpec("customers", RegionType.INT64, 20, 1));
+    assertRejectedAndStoreUntouched(layout, b -> b, "customersRegion", "holds INT64",
+        "must be INT32");
+  }
+
+  @Test
+  void badTransactionsAreRejected() {
+    assertRejected(b -> with(b, b.types(), new int[][] {b.columns()[0]}, b.params()),
+        "columns", "2 columns", "got 1");
+    assertRejected(b -> {
+      int[] types = b.types().clone();
+      types[3] = 2;
+      return with(b, types, b.columns(), b.params());
+    }, "types[3] = 2", "0 book, 1 cancel");
+    assertRejected(b -> withCell(b, 0, 1, 20), "customer 20", "customers 0..19");
+    assertRejected(b -> withCell(b, 0, 0, -1), "customer -1");
+    assertRejected(b -> withCell(b, 1, first(b, VacationWorkload.BOOK), 4), "roomType 4",
+        "room types 0..3");
+    assertRejected(b -> withCell(b, 1, first(b, VacationWorkload.BOOK), -1), "roomType -1");
+  }
+
+  @Test
+  void cancelIgnoresItsRoomTypeColumn() {
+    TxBatch b = SMALL.batch();
+    TxBatch edited = withCell(b, 1, first(b, VacationWorkload.CANCEL), 12345);
+    Run run = Run.of(SMALL, edited, options(SemanticPolicy.POSTPONE));
+    run.assertCorrect();
+  }
+}
