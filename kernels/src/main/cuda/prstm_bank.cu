@@ -17,7 +17,7 @@ template <int CAPACITY>
 __device__ __forceinline__ void prstm_bank(const StoreView& view, const bank::Batch& b,
                                            const BatchOut& out) {
   const unsigned warp = __activemask();  // lanes that exist; all present and converged here
-  ThreadCounters counters;
+  ThreadCounters<kSemanticConflicts> counters;  // no semantic conflicts here
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t threads = gridDim.x * blockDim.x;
   const uint32_t rounds = (b.tx_count + threads - 1) / threads;

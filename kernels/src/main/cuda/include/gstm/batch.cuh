@@ -42,25 +42,28 @@ struct BatchOut {
 };
 
 /// Per-thread counters, summed per block in shared memory and then once per block in global.
+/// A kernel that never touches the last counters keeps only the first N (fewer registers).
+template <int N = kCounterCount>
 struct ThreadCounters {
-  uint32_t c[kCounterCount] = {};
+  static_assert(N <= kCounterCount, "at most kCounterCount counters");
+  uint32_t c[N] = {};
 
   /// Adds one to counter i; predicated so that a runtime index keeps the array in registers.
   __device__ __forceinline__ void add(int i) {
 #pragma unroll
-    for (int j = 0; j < kCounterCount; ++j) c[j] += (j == i) ? 1u : 0u;
+    for (int j = 0; j < N; ++j) c[j] += (j == i) ? 1u : 0u;
   }
 
   __device__ void flush_to(unsigned long long* global) {
-    __shared__ unsigned long long block[kCounterCount];
-    if (threadIdx.x < kCounterCount) block[threadIdx.x] = 0;
+    __shared__ unsigned long long block[N];
+    if (threadIdx.x < N) block[threadIdx.x] = 0;
     __syncthreads();
 #pragma unroll
-    for (int i = 0; i < kCounterCount; ++i) {
+    for (int i = 0; i < N; ++i) {
       if (c[i] != 0) atomicAdd(&block[i], static_cast<unsigned long long>(c[i]));
     }
     __syncthreads();
-    if (threadIdx.x < kCounterCount && block[threadIdx.x] != 0) {
+    if (threadIdx.x < N && block[threadIdx.x] != 0) {
       atomicAdd(&global[threadIdx.x], block[threadIdx.x]);
     }
   }

@@ -59,7 +59,7 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const TxTabl
                                              const SemanticOut& out) {
   constexpr uint32_t kWindow = 32;
   const unsigned warp = __activemask();  // lanes that exist; all present and converged here
-  ThreadCounters counters;
+  ThreadCounters<> counters;
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t threads = gridDim.x * blockDim.x;
   for (uint32_t base = 0;; base += kWindow) {

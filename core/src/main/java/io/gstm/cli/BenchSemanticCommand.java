@@ -7,7 +7,11 @@ import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
 import io.gstm.core.engine.Engine;
+import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.vacation.VacationConfig;
+import io.gstm.core.workload.vacation.VacationVerifier;
+import io.gstm.core.workload.vacation.VacationWorkload;
 import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
 import io.gstm.core.workload.bank.SemanticBankConfig;
@@ -18,15 +22,20 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code gstm bench-semantic}: the JPDC paper's bank experiments for the semantic contention
- * manager. Committed tx/s of the postpone and retry-in-place policies over the semantic ratio
+ * {@code gstm bench-semantic}: the JPDC paper's bank and vacation experiments for the semantic
+ * contention manager. Committed tx/s of the postpone and retry-in-place policies over the semantic ratio
  * (with and without pre-sorting), over thread counts and over lock coverage, plus the overhead of
  * the semantic kernel at 0% against plain PR-STM on the same transfers. Markdown tables.
  */
 @Command(name = "bench-semantic", mixinStandardHelpOptions = true,
-    description = "Semantic contention manager: postpone vs retry-in-place on the bank.")
+    description = "Semantic contention manager: postpone vs retry-in-place, bank or vacation.")
 final class BenchSemanticCommand implements Callable<Integer> {
   @Mixin EngineOption engine = new EngineOption();
+
+  @Option(names = "--workload", defaultValue = "bank",
+      description = "bank or vacation (the paper's hotel: 150,000 customers, 1000 room types of "
+          + "150 rooms). Default ${DEFAULT-VALUE}.")
+  String workload;
 
   @Option(names = "--accounts", defaultValue = "2621440", description = "Default ${DEFAULT-VALUE}.")
   int accounts;
@@ -61,50 +70,44 @@ final class BenchSemanticCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (!workload.equals("bank") && !workload.equals("vacation")) {
+      throw new IllegalArgumentException(
+          "workload: unknown workload '" + workload + "', expected bank or vacation");
+    }
     try (Engine e = engine.open().engine()) {
-      System.out.println();
-      System.out.println("Overhead at 0% semantic: the same transfers, plain PR-STM kernel vs "
-          + "the semantic kernel (postpone)");
-      header();
-      SemanticBankConfig zero = config(0, threads, 1);
-      TxBatch checked = zero.batch();
-      TxBatch plain = new TxBatch(checked.workload(), checked.types(), checked.columns(),
-          new int[] {checked.params()[0], 0}, checked.threadsPerBlock(), checked.blocks(),
-          checked.capacity());
-      BatchResult base = row(e, "plain PR-STM", zero, plain, RunOptions.defaults(), 0);
-      BatchResult sem = row(e, "postpone", zero, checked, RunOptions.defaults(), 0);
-      System.out.printf("%nsemantic kernel / plain PR-STM at 0%%: %.3f%n",
-          sem.committedPerSecond() / base.committedPerSecond());
-
-      System.out.printf("%nSemantic ratio, %,d threads, lock coverage 1%n", threads);
+      if (workload.equals("bank")) {
+        overhead(e);
+      }
+      System.out.printf("%n%s: semantic ratio, %,d threads, lock coverage 1%n", workload,
+          threads);
       header();
       for (double ratio : ratios) {
         for (boolean presort : new boolean[] {false, true}) {
           for (SemanticPolicy p : SemanticPolicy.values()) {
-            SemanticBankConfig cfg = config(ratio, threads, 1);
-            TxBatch batch = presort
-                ? TxBatches.presort(cfg.batch(), BankWorkload.INSTANCE.orderingTags())
-                : cfg.batch();
-            row(e, p.cliName() + (presort ? ", pre-sorted" : ""), cfg, batch,
+            Scenario sc = scenario(ratio, threads, 1);
+            TxBatch batch = presort ? TxBatches.presort(sc.batch(), sc.tags()) : sc.batch();
+            row(e, p.cliName() + (presort ? ", pre-sorted" : ""), sc, batch,
                 RunOptions.defaults().withPolicy(p), ratio);
           }
         }
       }
-      System.out.printf("%nThread count, 100%% semantic, no pre-sorting, lock coverage 1%n");
+      System.out.printf("%n%s: thread count, 100%% semantic, no pre-sorting, lock coverage 1%n",
+          workload);
       header();
       for (int n : threadSweep) {
         for (SemanticPolicy p : SemanticPolicy.values()) {
-          SemanticBankConfig cfg = config(1, n, 1);
-          row(e, p.cliName() + ", " + n + " threads", cfg, cfg.batch(),
+          Scenario sc = scenario(1, n, 1);
+          row(e, p.cliName() + ", " + n + " threads", sc, sc.batch(),
               RunOptions.defaults().withPolicy(p), 1);
         }
       }
-      System.out.printf("%nLock coverage, 100%% semantic, no pre-sorting, %,d threads%n", threads);
+      System.out.printf("%n%s: lock coverage, 100%% semantic, no pre-sorting, %,d threads%n",
+          workload, threads);
       header();
       for (int c : coverageSweep) {
         for (SemanticPolicy p : SemanticPolicy.values()) {
-          SemanticBankConfig cfg = config(1, threads, c);
-          row(e, p.cliName() + ", coverage " + c, cfg, cfg.batch(),
+          Scenario sc = scenario(1, threads, c);
+          row(e, p.cliName() + ", coverage " + c, sc, sc.batch(),
               RunOptions.defaults().withPolicy(p), 1);
         }
       }
@@ -112,13 +115,107 @@ final class BenchSemanticCommand implements Callable<Integer> {
     return allOk ? 0 : 1;
   }
 
-  private SemanticBankConfig config(double ratio, int threadCount, int coverage) {
-    if (threadCount % threadsPerBlock != 0) {
-      throw new IllegalArgumentException("threads " + threadCount
-          + " must be a multiple of threads-per-block " + threadsPerBlock);
+  /** The semantic kernel against plain PR-STM on the same transfers, at 0% semantic. */
+  private void overhead(Engine e) {
+    System.out.println();
+    System.out.println("Overhead at 0% semantic: the same transfers, plain PR-STM kernel vs "
+        + "the semantic kernel (postpone)");
+    header();
+    Scenario zero = scenario(0, threads, 1);
+    TxBatch checked = zero.batch();
+    TxBatch plain = new TxBatch(checked.workload(), checked.types(), checked.columns(),
+        new int[] {checked.params()[0], 0}, checked.threadsPerBlock(), checked.blocks(),
+        checked.capacity());
+    BatchResult base = row(e, "plain PR-STM", zero, plain, RunOptions.defaults(), 0);
+    BatchResult sem = row(e, "postpone", zero, checked, RunOptions.defaults(), 0);
+    System.out.printf("%nsemantic kernel / plain PR-STM at 0%%: %.3f%n",
+        sem.committedPerSecond() / base.committedPerSecond());
+  }
+
+  /** A store layout, its initial contents, a batch and its verifier. */
+  private interface Scenario {
+    StoreLayout layout();
+
+    void load(TxStore store);
+
+    TxBatch batch();
+
+    int[] tags();
+
+    boolean verify(TxStore store, TxBatch batch, BatchResult result);
+  }
+
+  private Scenario scenario(double ratio, int threadCount, int coverage) {
+    int tpb = blockSizeFor(threadCount);
+    int blocks = threadCount / tpb;
+    if (workload.equals("vacation")) {
+      VacationConfig cfg = VacationConfig.paper(tpb, blocks, txPerThread, ratio, coverage, 7);
+      int[] rooms = cfg.initialRooms();
+      int[] customers = cfg.initialCustomers();
+      TxBatch batch = cfg.batch();
+      return new Scenario() {
+        public StoreLayout layout() {
+          return cfg.layout();
+        }
+
+        public void load(TxStore store) {
+          store.writeInt32(0, rooms);
+          store.writeInt32(1, customers);
+        }
+
+        public TxBatch batch() {
+          return batch;
+        }
+
+        public int[] tags() {
+          return VacationWorkload.INSTANCE.orderingTags();
+        }
+
+        public boolean verify(TxStore store, TxBatch b, BatchResult r) {
+          return VacationVerifier.verify(rooms, customers, b, r, store.readInt32(0),
+              store.readInt32(1)).ok();
+        }
+      };
     }
-    return new SemanticBankConfig(accounts, 2, ratio, coverage, threadsPerBlock,
-        threadCount / threadsPerBlock, txPerThread, 7);
+    SemanticBankConfig cfg = new SemanticBankConfig(accounts, 2, ratio, coverage, tpb, blocks,
+        txPerThread, 7);
+    int[] initial = cfg.initialBalances();
+    TxBatch batch = cfg.batch();
+    return new Scenario() {
+      public StoreLayout layout() {
+        return cfg.layout();
+      }
+
+      public void load(TxStore store) {
+        store.writeInt32(0, initial);
+      }
+
+      public TxBatch batch() {
+        return batch;
+      }
+
+      public int[] tags() {
+        return BankWorkload.INSTANCE.orderingTags();
+      }
+
+      public boolean verify(TxStore store, TxBatch b, BatchResult r) {
+        return BankVerifier.verify(initial, b, r, store.readInt32(0)).ok();
+      }
+    };
+  }
+
+  /** --threads-per-block when it divides the count, else the largest warp multiple that does. */
+  private int blockSizeFor(int threadCount) {
+    if (threadCount % threadsPerBlock == 0) {
+      return threadsPerBlock;
+    }
+    for (int tpb = TxBatch.MAX_THREADS_PER_BLOCK; tpb >= 32; tpb -= 32) {
+      if (threadCount % tpb == 0) {
+        return tpb;
+      }
+    }
+    throw new IllegalArgumentException("threads " + threadCount
+        + " must be a multiple of 32 (whole warps) or of --threads-per-block");
   }
 
   private static void header() {
@@ -127,16 +224,15 @@ final class BenchSemanticCommand implements Callable<Integer> {
     System.out.println("|---|---|---|---|---|---|---|---|---|");
   }
 
-  private BatchResult row(Engine e, String label, SemanticBankConfig cfg, TxBatch batch,
+  private BatchResult row(Engine e, String label, Scenario sc, TxBatch batch,
       RunOptions options, double ratio) {
-    int[] initial = cfg.initialBalances();
     BatchResult best = null;
     boolean ok = true;
-    try (TxStore store = e.createStore(cfg.layout())) {
+    try (TxStore store = e.createStore(sc.layout())) {
       for (int rep = 0; rep < reps + 1; rep++) {
-        store.writeInt32(0, initial);
+        sc.load(store);
         BatchResult r = e.run(store, batch, options);
-        ok &= BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok();
+        ok &= sc.verify(store, batch, r);
         if (rep > 0 && (best == null || r.committedPerSecond() > best.committedPerSecond())) {
           best = r;
         }

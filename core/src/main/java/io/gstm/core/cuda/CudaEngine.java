@@ -184,12 +184,17 @@ public final class CudaEngine implements Engine {
     for (ProbeKernel.Kind k : ProbeKernel.Kind.values()) {
       probes.add(k.symbol);
     }
-    List<String> semanticBank = new ArrayList<>();
-    for (int c : TxBatch.CAPACITIES) {
-      semanticBank.add(SemanticKernel.symbol(BankWorkload.NAME, c));
+    Map<String, List<String>> symbols = new LinkedHashMap<>();
+    symbols.put(PrStmBankKernel.MODULE, bank);
+    symbols.put(ProbeKernel.MODULE, probes);
+    for (String workload : Workloads.names()) {
+      List<String> semantic = new ArrayList<>();
+      for (int c : TxBatch.CAPACITIES) {
+        semantic.add(SemanticKernel.symbol(workload, c));
+      }
+      symbols.put(SemanticKernel.module(workload), semantic);
     }
-    return Map.of(PrStmBankKernel.MODULE, bank, ProbeKernel.MODULE, probes,
-        SemanticKernel.module(BankWorkload.NAME), semanticBank);
+    return symbols;
   }
 
   /** Resolves every symbol of {@link #kernelSymbols()}; throws naming the first one missing. */

@@ -2,14 +2,21 @@ package io.gstm.core.workload;
 
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.workload.bank.BankWorkload;
+import io.gstm.core.workload.vacation.VacationWorkload;
 import java.util.Map;
 
 /** The workloads engines know, by name. */
 public final class Workloads {
   private static final Map<String, Workload> BY_NAME =
-      Map.of(BankWorkload.NAME, BankWorkload.INSTANCE);
+      Map.of(BankWorkload.NAME, BankWorkload.INSTANCE,
+          VacationWorkload.NAME, VacationWorkload.INSTANCE);
 
   private Workloads() {}
+
+  /** Names of every workload; each has a semantic kernel module on the GPU. */
+  public static java.util.Set<String> names() {
+    return new java.util.TreeSet<>(BY_NAME.keySet());
+  }
 
   /** The workload a batch names; an unknown name is an IllegalArgumentException. */
   public static Workload of(TxBatch batch) {

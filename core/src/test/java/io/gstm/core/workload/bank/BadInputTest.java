@@ -123,8 +123,9 @@ class BadInputTest {
       types[0] = 7;
       return with(b, types, b.columns(), b.params());
     }, "types[0] = 7");
-    assertRejectedAndStoreUntouched(b -> new TxBatch("vacation", b.types(), b.columns(),
-        b.params(), b.threadsPerBlock(), b.blocks(), b.capacity()), "unknown workload 'vacation'");
+    assertRejectedAndStoreUntouched(b -> new TxBatch("no-such-workload", b.types(), b.columns(),
+        b.params(), b.threadsPerBlock(), b.blocks(), b.capacity()),
+        "unknown workload 'no-such-workload'");
   }
 
   @Test

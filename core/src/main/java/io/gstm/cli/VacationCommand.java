@@ -1,0 +1,119 @@
+package io.gstm.cli;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.SemanticPolicy;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.batch.TxBatches;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.history.HistoryChecker;
+import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.vacation.VacationConfig;
+import io.gstm.core.workload.vacation.VacationVerifier;
+import io.gstm.core.workload.vacation.VacationWorkload;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code gstm vacation}: one batch of hotel bookings and cancellations, verified. */
+@Command(name = "vacation", mixinStandardHelpOptions = true,
+    description = "Run one vacation batch (book/cancel rooms of limited capacity) and verify it.")
+final class VacationCommand implements Callable<Integer> {
+  @Mixin EngineOption engine = new EngineOption();
+
+  @Option(names = "--customers", defaultValue = "" + VacationConfig.PAPER_CUSTOMERS,
+      description = "Default ${DEFAULT-VALUE}.")
+  int customers;
+
+  @Option(names = "--room-types", defaultValue = "" + VacationConfig.PAPER_ROOM_TYPES,
+      description = "Default ${DEFAULT-VALUE}.")
+  int roomTypes;
+
+  @Option(names = "--rooms-per-type", defaultValue = "" + VacationConfig.PAPER_ROOMS_PER_TYPE,
+      description = "Default ${DEFAULT-VALUE}.")
+  int roomsPerType;
+
+  @Option(names = "--semantic-ratio", defaultValue = "1",
+      description = "Share of paired bookings aimed at the few hot room types, 0..1 "
+          + "(default ${DEFAULT-VALUE}).")
+  double semanticRatio;
+
+  @Option(names = "--policy", defaultValue = "postpone",
+      description = "Semantic conflicts: postpone or retry-in-place (default ${DEFAULT-VALUE}).")
+  String policy;
+
+  @Option(names = "--semantic-limit",
+      description = "Semantic conflicts before a transaction is abandoned "
+          + "(default: 10000 for postpone, 100 for retry-in-place).")
+  Integer semanticLimit;
+
+  @Option(names = "--presort", description = "Pre-sort the table: bookings first.")
+  boolean presort;
+
+  @Option(names = "--lock-coverage", defaultValue = "1", description = "Default ${DEFAULT-VALUE}.")
+  int lockCoverage;
+
+  @Option(names = "--threads-per-block", defaultValue = "224", description = "Default ${DEFAULT-VALUE}.")
+  int threadsPerBlock;
+
+  @Option(names = "--blocks", defaultValue = "30", description = "Default ${DEFAULT-VALUE}.")
+  int blocks;
+
+  @Option(names = "--tx-per-thread", defaultValue = "16",
+      description = "At most 32 (the postponement window). Default ${DEFAULT-VALUE}.")
+  int txPerThread;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Default ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--history", description = "Check serializability and replay the serial order.")
+  boolean history;
+
+  @Override
+  public Integer call() {
+    RunOptions options = RunOptions.defaults().withHistory(history)
+        .withPolicy(SemanticPolicy.parse(policy));
+    if (semanticLimit != null) {
+      options = options.withSemanticLimit(semanticLimit);
+    }
+    VacationConfig cfg = new VacationConfig(customers, roomTypes, roomsPerType, semanticRatio,
+        lockCoverage, threadsPerBlock, blocks, txPerThread, seed);
+    TxBatch batch = cfg.batch();
+    if (presort) {
+      batch = TxBatches.presort(batch, VacationWorkload.INSTANCE.orderingTags());
+    }
+    int[] rooms = cfg.initialRooms();
+    int[] booked = cfg.initialCustomers();
+    try (Engine e = engine.open().engine();
+        TxStore store = e.createStore(cfg.layout())) {
+      store.writeInt32(0, rooms);
+      store.writeInt32(1, booked);
+      BatchResult r = e.run(store, batch, options);
+      int[] finalRooms = store.readInt32(0);
+      int[] finalBooked = store.readInt32(1);
+      System.out.printf("vacation: %,d customers, %,d room types x %d rooms, %.0f%% semantic, "
+              + "policy %s%s, lock coverage %d, %,d transactions%n", customers, roomTypes,
+          roomsPerType, semanticRatio * 100, options.policy().cliName(),
+          presort ? ", pre-sorted" : "", lockCoverage, batch.txCount());
+      Reports.printOutcome(r);
+      VacationVerifier.Verdict v =
+          VacationVerifier.verify(rooms, booked, batch, r, finalRooms, finalBooked);
+      System.out.println("verifier (no room type overbooked, counts exact): " + v);
+      boolean ok = v.ok();
+      if (history) {
+        HistoryChecker.Verdict h = HistoryChecker.check(r.history());
+        System.out.println("history checker: " + (h.serializable() ? "OK (serializable)"
+            : "FAILED " + h.violations()));
+        ok &= h.serializable();
+        if (h.serializable()) {
+          VacationVerifier.Verdict replay = VacationVerifier.replay(rooms, booked, batch, r,
+              h.serialOrder(), finalRooms, finalBooked);
+          System.out.println("serial replay: " + replay);
+          ok &= replay.ok();
+        }
+      }
+      return ok ? 0 : 1;
+    }
+  }
+}
