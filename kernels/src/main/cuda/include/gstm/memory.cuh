@@ -35,4 +35,8 @@ __device__ __forceinline__ void store_relaxed(uint32_t* p, uint32_t v) {
 /// threads that synchronise through a later access (message passing). Cheaper than fence.sc.
 __device__ __forceinline__ void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 
+/// Sequentially consistent fence at GPU scope: also orders an earlier RMW before a later load of
+/// another address (the store-buffering pattern), which fence.acq_rel does not.
+__device__ __forceinline__ void fence_sc() { asm volatile("fence.sc.gpu;" ::: "memory"); }
+
 }  // namespace gstm::mem

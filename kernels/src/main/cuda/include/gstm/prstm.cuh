@@ -8,8 +8,9 @@
 /// - Lock words are 64-bit (lock_word.cuh).
 /// - Every lock in the set is pre-locked, read-only ones included, as the paper's text says
 ///   ("prelock on all data read/written"); the pre-lock CAS also checks the version read, so it
-///   validates. After the written locks are locked, read-only pre-locks are checked to be still
-///   ours. Without that, two transactions that read what the other writes can both commit.
+///   validates. After the written locks are locked, the read-only ones are validated again
+///   (version unchanged, not locked): two transactions that read what the other writes cannot
+///   both commit, and a stolen read-only pre-lock does not abort its owner (no livelock).
 /// - Reads load the lock word with acquire semantics before the value, and commits fence before
 ///   and after write-back, so a value and its version are seen together (message passing).
 #pragma once
@@ -155,13 +156,17 @@ class PrStmTx {
         }
       }
     }
-    // What we only read must still be pre-locked by us, or a writer of it may commit first.
+    // With every written lock held, what we only read must be unchanged and not locked by a
+    // writer (TL2-style; a stolen read-only pre-lock alone is no reason to abort: requiring it
+    // let a higher priority that stole it, then met our locked write, abort us both forever).
+    // fence.sc: our lock CASes and these loads must not pass each other (store buffering).
+    const uint32_t in_set = n_locks_ == 32 ? ~0u : (1u << n_locks_) - 1u;
+    if (failure < 0 && (written_ & in_set) != in_set) mem::fence_sc();  // only with read-only locks
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
-      if (failure < 0 && s < n_locks_ && !((written_ >> s) & 1u) &&
-          mem::load_relaxed(view_.locks + lock_idx_[s]) !=
-              lock_word::pre_locked_by(lock_ver_[s], owner_)) {
-        failure = kAbortStolen;
+      if (failure < 0 && s < n_locks_ && !((written_ >> s) & 1u)) {
+        const word_t w = mem::load_relaxed(view_.locks + lock_idx_[s]);
+        if (lock_word::version(w) != lock_ver_[s] || lock_word::locked(w)) failure = kAbortStolen;
       }
     }
     if (failure >= 0) {

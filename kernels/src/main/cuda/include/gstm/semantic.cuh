@@ -52,6 +52,17 @@ struct SemanticOut {
 static_assert(sizeof(TxTable) == 56, "host packer assumes 56 bytes");
 static_assert(sizeof(SemanticOut) == 64, "host packer assumes 64 bytes");
 
+/// The set capacity a workload needs: `Ops::kMaxSetEntries` when it declares one (smaller sets,
+/// fewer registers), else the kernel's CAPACITY.
+template <class Ops, int CAPACITY, class = void>
+struct SetCapacity {
+  static constexpr int value = CAPACITY;
+};
+template <class Ops, int CAPACITY>
+struct SetCapacity<Ops, CAPACITY, decltype(void(Ops::kMaxSetEntries))> {
+  static constexpr int value = Ops::kMaxSetEntries < CAPACITY ? Ops::kMaxSetEntries : CAPACITY;
+};
+
 /// Runs a table with the transaction bodies of `Ops` (`Ops::run(tx, table, t, type)` returns the
 /// result of a read-only transaction and calls tx.semantic_conflict() when it cannot proceed).
 template <class Ops, int CAPACITY>
@@ -80,7 +91,7 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const TxTabl
         const uint32_t rotated = __funnelshift_r(pending, pending, cursor);
         const uint32_t b = (__ffs(rotated) - 1 + cursor) % kWindow;
         const uint32_t t = self + (base + b) * threads;
-        PrStmTx<CAPACITY> tx(view, self);
+        PrStmTx<SetCapacity<Ops, CAPACITY>::value> tx(view, self);
         const long long result = Ops::run(tx, tab, t, tab.type[t]);
         uint8_t outcome = kPending;
         bool concurrency_abort = false;

@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * abort causes). One instance per worker thread, reused by {@link #begin(int)}.
  *
  * <p>Reads are invisible and remember the lock version; commit pre-locks every lock in the set
- * (a lower owner id steals a higher one's pre-lock), locks the written ones, checks that read-only
- * pre-locks are still held, writes back and releases with the version advanced.
+ * (a lower owner id steals a higher one's pre-lock), locks the written ones, validates the
+ * read-only ones again (unchanged, not locked), writes back and releases with the version
+ * advanced.
  */
 final class JvmPrStmTx implements TxContext {
   enum Status { ACTIVE, ABORTED, OVERFLOW, SEMANTIC, DONE }
@@ -188,8 +189,12 @@ final class JvmPrStmTx implements TxContext {
         return false;
       }
     }
+    // With every written lock held, what we only read must be unchanged and not locked by a
+    // writer (TL2-style). A stolen read-only pre-lock alone is no reason to abort: requiring it
+    // lets a higher priority that stole it, then met our locked write, abort us both forever.
     for (int s = 0; s < nLocks; s++) {
-      if (!lockWritten[s] && locks.get(lockIdx[s]) != LockWord.preLockedBy(lockVer[s], owner)) {
+      long w = lockWritten[s] ? 0 : locks.get(lockIdx[s]);
+      if (!lockWritten[s] && (LockWord.version(w) != lockVer[s] || LockWord.locked(w))) {
         releaseHeld(nLocks);
         release(nLocks, nLocks);
         abort(Counter.ABORT_STOLEN);

@@ -2,6 +2,7 @@ package io.gstm.core.workload;
 
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.workload.bank.BankWorkload;
+import io.gstm.core.workload.pc.ProducerConsumerWorkload;
 import io.gstm.core.workload.vacation.VacationWorkload;
 import java.util.Map;
 
@@ -9,7 +10,8 @@ import java.util.Map;
 public final class Workloads {
   private static final Map<String, Workload> BY_NAME =
       Map.of(BankWorkload.NAME, BankWorkload.INSTANCE,
-          VacationWorkload.NAME, VacationWorkload.INSTANCE);
+          VacationWorkload.NAME, VacationWorkload.INSTANCE,
+          ProducerConsumerWorkload.NAME, ProducerConsumerWorkload.INSTANCE);
 
   private Workloads() {}
 

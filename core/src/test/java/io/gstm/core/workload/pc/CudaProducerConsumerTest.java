@@ -1,0 +1,78 @@
+package io.gstm.core.workload.pc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.SemanticPolicy;
+import io.gstm.core.cuda.CudaEngine;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.testing.EnabledIfGpu;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Producer-consumer on the GPU, the same seeded batches as the JVM suite: with postponement every
+ * produced item is consumed exactly once, histories are serializable and replay; the issue's
+ * N = 10, M = 20, k = 100,000 run commits everything.
+ */
+@EnabledIfGpu
+class CudaProducerConsumerTest {
+  private static CudaEngine gpu;
+  private static JvmEngine jvm;
+
+  @BeforeAll
+  static void open() {
+    gpu = CudaEngine.open(0);
+    jvm = new JvmEngine(4);
+  }
+
+  @AfterAll
+  static void close() {
+    jvm.close();
+    gpu.close();
+  }
+
+  static Stream<ProducerConsumerConfig> configs() {
+    return ProducerConsumerJvmTest.small().map(a -> (ProducerConsumerConfig) a.get()[0]);
+  }
+
+  @ParameterizedTest
+  @MethodSource("configs")
+  void everyItemConsumedExactlyOnceOnBothEngines(ProducerConsumerConfig cfg) {
+    RunOptions options = RunOptions.defaults().withHistory(true);
+    ProducerConsumerJvmTest.Run onGpu = ProducerConsumerJvmTest.Run.of(gpu, cfg, cfg.batch(),
+        options);
+    ProducerConsumerJvmTest.Run onJvm = ProducerConsumerJvmTest.Run.of(jvm, cfg, cfg.batch(),
+        options);
+    assertThat(onGpu.correct()).as("GPU %s", onGpu).isTrue();
+    assertThat(onJvm.correct()).as("JVM %s", onJvm).isTrue();
+    assertThat(onGpu.result().commits()).as("GPU %s", onGpu).isEqualTo(cfg.txCount());
+  }
+
+  @Test
+  void retryInPlaceStaysCorrect() {
+    ProducerConsumerConfig cfg = new ProducerConsumerConfig(4, 8, 50, 8, 1, 64, 1, 3);
+    ProducerConsumerJvmTest.Run run = ProducerConsumerJvmTest.Run.of(gpu, cfg, cfg.batch(),
+        RunOptions.defaults().withHistory(true).withPolicy(SemanticPolicy.RETRY_IN_PLACE));
+    assertThat(run.correct()).as("%s", run).isTrue();
+  }
+
+  @Test
+  @org.junit.jupiter.api.Tag("slow")
+  void tenProducersTwentyConsumersHundredThousandItemsEach() {
+    // 2,000,000 transactions over 62,720 threads: 32 per thread, one postponement window.
+    ProducerConsumerConfig cfg = new ProducerConsumerConfig(10, 20, 100_000, 1024, 1, 256, 245,
+        11);
+    ProducerConsumerJvmTest.Run run = ProducerConsumerJvmTest.Run.of(gpu, cfg, cfg.batch(),
+        RunOptions.defaults());
+    assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
+    assertThat(IntStream.range(0, cfg.txCount()).mapToObj(t -> run.result().outcome(t)))
+        .containsOnly(Outcome.COMMITTED);
+  }
+}
