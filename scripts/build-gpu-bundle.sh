@@ -129,8 +129,8 @@ EOF
 
 cat >"$BUNDLE/run-gpu-tests.sh" <<'EOF'
 #!/usr/bin/env bash
-# Runs the tests tagged "gpu" with the JUnit console launcher and the bundled Java runtime.
-#   GSTM_TEST_TAGS   tag expression replacing "gpu" (e.g. "gpu | slow"); set but empty = all tests
+# Runs the tests tagged "gpu" (not "slow") with the JUnit console launcher and the bundled Java runtime.
+#   GSTM_TEST_TAGS   tag expression replacing "gpu & !slow" (e.g. "gpu"); set but empty = all tests
 #   GSTM_JAVA_OPTS   JVM options (default -Xmx16g)
 #   OUT              reports go to $OUT/junit-reports (default ./junit-reports)
 # Extra arguments are passed to the launcher's "execute" command.
@@ -138,7 +138,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 args=(--scan-class-path "$HERE/test/classes" --details=tree --reports-dir "${OUT:-.}/junit-reports")
-tags=${GSTM_TEST_TAGS-gpu}
+tags=${GSTM_TEST_TAGS-gpu & !slow}
 [[ -n $tags ]] && args+=(--include-tag "$tags")
 [[ -t 1 ]] || args+=(--disable-ansi-colors)   # readable logs when captured
 
