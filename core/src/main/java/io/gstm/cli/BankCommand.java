@@ -1,7 +1,6 @@
 package io.gstm.cli;
 
 import io.gstm.core.batch.BatchResult;
-import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
@@ -24,6 +23,8 @@ import picocli.CommandLine.Option;
         + "or deposits and withdrawals under the semantic contention manager.")
 final class BankCommand implements Callable<Integer> {
   @Mixin EngineOption engine = new EngineOption();
+
+  @Mixin SemanticOptions semantic = new SemanticOptions();
 
   @Option(names = "--accounts", defaultValue = "1048576", description = "Accounts (default ${DEFAULT-VALUE}).")
   int accounts;
@@ -60,29 +61,13 @@ final class BankCommand implements Callable<Integer> {
           + "deposit/withdrawal pairs in random order, the rest checked transfers.")
   Double semanticRatio;
 
-  @Option(names = "--policy", defaultValue = "postpone",
-      description = "Semantic conflicts: postpone or retry-in-place (default ${DEFAULT-VALUE}).")
-  String policy;
-
-  @Option(names = "--semantic-limit",
-      description = "Semantic conflicts before a transaction is abandoned "
-          + "(default: 10000 for postpone, 100 for retry-in-place).")
-  Integer semanticLimit;
-
-  @Option(names = "--presort",
-      description = "Pre-sort the table by type ordering tag (deposits first).")
-  boolean presort;
-
   @Option(names = "--history",
       description = "Record versions and run the serializability checker (small batches).")
   boolean history;
 
   @Override
   public Integer call() {
-    RunOptions options = new RunOptions(maxRetries, history).withPolicy(SemanticPolicy.parse(policy));
-    if (semanticLimit != null) {
-      options = options.withSemanticLimit(semanticLimit);
-    }
+    RunOptions options = semantic.apply(new RunOptions(maxRetries, history));
     TxBatch batch;
     int[] initial;
     StoreLayout layout;
@@ -99,7 +84,7 @@ final class BankCommand implements Callable<Integer> {
       initial = cfg.initialBalances();
       layout = cfg.layout();
     }
-    if (presort) {
+    if (semantic.presort) {
       batch = TxBatches.presort(batch, BankWorkload.INSTANCE.orderingTags());
     }
     try (Engine e = engine.open().engine();
@@ -112,8 +97,7 @@ final class BankCommand implements Callable<Integer> {
       System.out.printf("bank: %,d accounts, k=%d, %s, lock coverage %d, %,d threads x %d tx = "
               + "%,d transactions%n", accounts, k,
           semanticRatio == null ? String.format("%.0f%% read-only", readOnly * 100)
-              : String.format("%.0f%% semantic, policy %s%s", semanticRatio * 100,
-                  options.policy().cliName(), presort ? ", pre-sorted" : ""),
+              : String.format("%.0f%% semantic, %s", semanticRatio * 100, semantic.describe()),
           lockCoverage, threads, txPerThread, batch.txCount());
       Reports.printOutcome(r);
       System.out.println("verifier: " + verdict);

@@ -2,7 +2,6 @@ package io.gstm.cli;
 
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
 import io.gstm.core.engine.Engine;
@@ -22,6 +21,8 @@ import picocli.CommandLine.Option;
 final class VacationCommand implements Callable<Integer> {
   @Mixin EngineOption engine = new EngineOption();
 
+  @Mixin SemanticOptions semantic = new SemanticOptions();
+
   @Option(names = "--customers", defaultValue = "" + VacationConfig.PAPER_CUSTOMERS,
       description = "Default ${DEFAULT-VALUE}.")
   int customers;
@@ -38,18 +39,6 @@ final class VacationCommand implements Callable<Integer> {
       description = "Share of paired bookings aimed at the few hot room types, 0..1 "
           + "(default ${DEFAULT-VALUE}).")
   double semanticRatio;
-
-  @Option(names = "--policy", defaultValue = "postpone",
-      description = "Semantic conflicts: postpone or retry-in-place (default ${DEFAULT-VALUE}).")
-  String policy;
-
-  @Option(names = "--semantic-limit",
-      description = "Semantic conflicts before a transaction is abandoned "
-          + "(default: 10000 for postpone, 100 for retry-in-place).")
-  Integer semanticLimit;
-
-  @Option(names = "--presort", description = "Pre-sort the table: bookings first.")
-  boolean presort;
 
   @Option(names = "--lock-coverage", defaultValue = "1", description = "Default ${DEFAULT-VALUE}.")
   int lockCoverage;
@@ -72,15 +61,11 @@ final class VacationCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    RunOptions options = RunOptions.defaults().withHistory(history)
-        .withPolicy(SemanticPolicy.parse(policy));
-    if (semanticLimit != null) {
-      options = options.withSemanticLimit(semanticLimit);
-    }
+    RunOptions options = semantic.apply(RunOptions.defaults().withHistory(history));
     VacationConfig cfg = new VacationConfig(customers, roomTypes, roomsPerType, semanticRatio,
         lockCoverage, threadsPerBlock, blocks, txPerThread, seed);
     TxBatch batch = cfg.batch();
-    if (presort) {
+    if (semantic.presort) {
       batch = TxBatches.presort(batch, VacationWorkload.INSTANCE.orderingTags());
     }
     int[] rooms = cfg.initialRooms();
@@ -93,9 +78,8 @@ final class VacationCommand implements Callable<Integer> {
       int[] finalRooms = store.readInt32(0);
       int[] finalBooked = store.readInt32(1);
       System.out.printf("vacation: %,d customers, %,d room types x %d rooms, %.0f%% semantic, "
-              + "policy %s%s, lock coverage %d, %,d transactions%n", customers, roomTypes,
-          roomsPerType, semanticRatio * 100, options.policy().cliName(),
-          presort ? ", pre-sorted" : "", lockCoverage, batch.txCount());
+              + "%s, lock coverage %d, %,d transactions%n", customers, roomTypes,
+          roomsPerType, semanticRatio * 100, semantic.describe(), lockCoverage, batch.txCount());
       Reports.printOutcome(r);
       VacationVerifier.Verdict v =
           VacationVerifier.verify(rooms, booked, batch, r, finalRooms, finalBooked);

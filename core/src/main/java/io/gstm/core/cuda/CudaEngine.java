@@ -22,14 +22,11 @@ import static jcuda.driver.JCudaDriver.cuModuleLoadData;
 import static jcuda.driver.JCudaDriver.cuModuleUnload;
 
 import io.gstm.core.batch.BatchResult;
-import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.GstmException;
 import io.gstm.core.engine.LimitsReport;
-import io.gstm.core.history.History;
-import io.gstm.core.history.HistoryFlattener;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.Workloads;
@@ -245,80 +242,32 @@ public final class CudaEngine implements Engine {
 
   private BatchResult runSemantic(CudaTxStore store, TxBatch batch, RunOptions options) {
     int n = batch.txCount();
-    int cap = batch.capacity();
     int ncols = batch.columns().length;
     CUfunction f = function(SemanticKernel.module(batch.workload()),
-        SemanticKernel.symbol(batch.workload(), cap));
+        SemanticKernel.symbol(batch.workload(), batch.capacity()));
     int[] initialVersions = options.history() ? store.lockVersions() : null;
-    List<DeviceBuffer> owned = new ArrayList<>();
-    try {
-      long t0 = System.nanoTime();
-      DeviceBuffer types = track(owned, new DeviceBuffer(4L * n));
+    long t0 = System.nanoTime();
+    try (BatchBuffers buf = new BatchBuffers(n, batch.capacity(), options.history())) {
+      DeviceBuffer types = buf.table(4L * n);
       types.upload(Pointer.to(batch.types()), 4L * n);
-      DeviceBuffer cols = track(owned, new DeviceBuffer(4L * n * Math.max(1, ncols)));
+      DeviceBuffer cols = buf.table(4L * n * Math.max(1, ncols));
       for (int c = 0; c < ncols; c++) {
-        uploadAt(cols, (long) c * n, batch.columns()[c]);
-      }
-      DeviceBuffer results = track(owned, new DeviceBuffer(8L * n));
-      results.zero();
-      DeviceBuffer outcomes = track(owned, new DeviceBuffer(n));
-      outcomes.zero();
-      DeviceBuffer semantic = track(owned, new DeviceBuffer(4L * n));
-      semantic.zero();
-      DeviceBuffer counters = track(owned, new DeviceBuffer(8L * Counter.COUNT));
-      counters.zero();
-      DeviceBuffer histReads = null;
-      DeviceBuffer histWrites = null;
-      DeviceBuffer histCounts = null;
-      if (options.history()) {
-        histReads = track(owned, new DeviceBuffer(8L * n * cap));
-        histWrites = track(owned, new DeviceBuffer(8L * n * cap));
-        histCounts = track(owned, new DeviceBuffer(4L * n));
-        histCounts.zero();
+        BatchBuffers.uploadAt(cols, (long) c * n, batch.columns()[c]);
       }
       sync();
       long uploadNanos = System.nanoTime() - t0;
-
       byte[] view = view(store);
-      byte[] table = KernelStructs.txTable(types.address(), cols.address(), results.address(), n,
-          ncols, batch.params());
-      byte[] out = KernelStructs.semanticOut(outcomes.address(), semantic.address(),
-          counters.address(), addressOrZero(histReads), addressOrZero(histWrites),
-          addressOrZero(histCounts), options.maxRetries(), options.semanticLimit(),
-          options.policy().code());
+      byte[] table = KernelStructs.txTable(types.address(), cols.address(), buf.results.address(),
+          n, ncols, batch.params());
+      byte[] out = KernelStructs.semanticOut(buf.outcomes.address(),
+          buf.semanticConflicts.address(), buf.counters.address(),
+          BatchBuffers.addressOrZero(buf.histReads), BatchBuffers.addressOrZero(buf.histWrites),
+          BatchBuffers.addressOrZero(buf.histCounts), options.maxRetries(),
+          options.semanticLimit(), options.policy().code());
       long kernelNanos = timed(() -> SemanticKernel.launch(f, batch.blocks(),
           batch.threadsPerBlock(), view, table, out));
-
-      long t1 = System.nanoTime();
-      byte[] outcomeCodes = new byte[n];
-      outcomes.download(Pointer.to(outcomeCodes), n);
-      long[] counterValues = new long[Counter.COUNT];
-      counters.download(Pointer.to(counterValues), 8L * Counter.COUNT);
-      long[] resultValues = new long[n];
-      results.download(Pointer.to(resultValues), 8L * n);
-      int[] semanticConflicts = new int[n];
-      semantic.download(Pointer.to(semanticConflicts), 4L * n);
-      History history = options.history()
-          ? downloadHistory(initialVersions, outcomeCodes, histReads, histWrites, histCounts, n,
-              cap)
-          : null;
-      long downloadNanos = System.nanoTime() - t1;
-      return new BatchResult(name(), outcomeCodes, counterValues, resultValues,
-          semanticConflicts, history, uploadNanos, kernelNanos, downloadNanos);
-    } finally {
-      closeAll(owned);
+      return buf.collect(name(), initialVersions, uploadNanos, kernelNanos);
     }
-  }
-
-  private static History downloadHistory(int[] initialVersions, byte[] outcomeCodes,
-      DeviceBuffer histReads, DeviceBuffer histWrites, DeviceBuffer histCounts, int n, int cap) {
-    long[] reads = new long[n * cap];
-    long[] writes = new long[n * cap];
-    int[] counts = new int[n];
-    histReads.download(Pointer.to(reads), 8L * reads.length);
-    histWrites.download(Pointer.to(writes), 8L * writes.length);
-    histCounts.download(Pointer.to(counts), 4L * n);
-    return HistoryFlattener.committed(initialVersions, outcomeCodes, counts, reads, writes, cap);
   }
 
   private static byte[] view(CudaTxStore store) {
@@ -332,97 +281,29 @@ public final class CudaEngine implements Engine {
   private BatchResult runBank(CudaTxStore store, TxBatch batch, RunOptions options) {
     int n = batch.txCount();
     int k = BankWorkload.k(batch);
-    int cap = batch.capacity();
-    CUfunction f = function(PrStmBankKernel.MODULE, PrStmBankKernel.symbol(cap));
+    CUfunction f = function(PrStmBankKernel.MODULE, PrStmBankKernel.symbol(batch.capacity()));
     int[] initialVersions = options.history() ? store.lockVersions() : null;
-    List<DeviceBuffer> owned = new ArrayList<>();
-    try {
-      long t0 = System.nanoTime();
-      DeviceBuffer types = track(owned, new DeviceBuffer(4L * n));
+    long t0 = System.nanoTime();
+    try (BatchBuffers buf = new BatchBuffers(n, batch.capacity(), options.history())) {
+      DeviceBuffer types = buf.table(4L * n);
       types.upload(Pointer.to(batch.types()), 4L * n);
-      DeviceBuffer accounts = track(owned, new DeviceBuffer(4L * n * k));
+      DeviceBuffer accounts = buf.table(4L * n * k);
       for (int j = 0; j < k; j++) {
-        uploadAt(accounts, (long) j * n, batch.columns()[j]);
+        BatchBuffers.uploadAt(accounts, (long) j * n, batch.columns()[j]);
       }
-      DeviceBuffer amount = track(owned, new DeviceBuffer(4L * n));
+      DeviceBuffer amount = buf.table(4L * n);
       amount.upload(Pointer.to(batch.columns()[k]), 4L * n);
-      DeviceBuffer auditSums = track(owned, new DeviceBuffer(8L * n));
-      auditSums.zero();
-      DeviceBuffer outcomes = track(owned, new DeviceBuffer(n));
-      outcomes.zero();
-      DeviceBuffer counters = track(owned, new DeviceBuffer(8L * Counter.COUNT));
-      counters.zero();
-      DeviceBuffer histReads = null;
-      DeviceBuffer histWrites = null;
-      DeviceBuffer histCounts = null;
-      if (options.history()) {
-        histReads = track(owned, new DeviceBuffer(8L * n * cap));
-        histWrites = track(owned, new DeviceBuffer(8L * n * cap));
-        histCounts = track(owned, new DeviceBuffer(4L * n));
-        histCounts.zero();
-      }
       sync();
       long uploadNanos = System.nanoTime() - t0;
-
       byte[] view = view(store);
       byte[] bankBatch = KernelStructs.bankBatch(types.address(), accounts.address(),
-          amount.address(), auditSums.address(), n, k, BankWorkload.region(batch));
-      byte[] out = KernelStructs.batchOut(outcomes.address(), counters.address(),
-          addressOrZero(histReads), addressOrZero(histWrites), addressOrZero(histCounts),
-          options.maxRetries());
+          amount.address(), buf.results.address(), n, k, BankWorkload.region(batch));
+      byte[] out = KernelStructs.batchOut(buf.outcomes.address(), buf.counters.address(),
+          BatchBuffers.addressOrZero(buf.histReads), BatchBuffers.addressOrZero(buf.histWrites),
+          BatchBuffers.addressOrZero(buf.histCounts), options.maxRetries());
       long kernelNanos = timed(() -> PrStmBankKernel.launch(f, batch.blocks(),
           batch.threadsPerBlock(), view, bankBatch, out));
-
-      long t1 = System.nanoTime();
-      byte[] outcomeCodes = new byte[n];
-      outcomes.download(Pointer.to(outcomeCodes), n);
-      long[] counterValues = new long[Counter.COUNT];
-      counters.download(Pointer.to(counterValues), 8L * Counter.COUNT);
-      long[] results = new long[n];
-      auditSums.download(Pointer.to(results), 8L * n);
-      History history = options.history()
-          ? downloadHistory(initialVersions, outcomeCodes, histReads, histWrites, histCounts, n,
-              cap)
-          : null;
-      long downloadNanos = System.nanoTime() - t1;
-      return new BatchResult(name(), outcomeCodes, counterValues, results, new int[n], history,
-          uploadNanos,
-          kernelNanos, downloadNanos);
-    } finally {
-      closeAll(owned);
-    }
-  }
-
-  private static void uploadAt(DeviceBuffer buffer, long offsetWords, int[] values) {
-    jcuda.driver.CUdeviceptr at = buffer.pointer().withByteOffset(4L * offsetWords);
-    CudaErrors.call("cuMemcpyHtoD",
-        () -> jcuda.driver.JCudaDriver.cuMemcpyHtoD(at, Pointer.to(values), 4L * values.length));
-  }
-
-  private static long addressOrZero(DeviceBuffer b) {
-    return b == null ? 0 : b.address();
-  }
-
-  private static DeviceBuffer track(List<DeviceBuffer> owned, DeviceBuffer b) {
-    owned.add(b);
-    return b;
-  }
-
-  private static void closeAll(List<DeviceBuffer> owned) {
-    RuntimeException failure = null;
-    for (DeviceBuffer b : owned) {
-      try {
-        b.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
+      return buf.collect(name(), initialVersions, uploadNanos, kernelNanos);
     }
   }
 
