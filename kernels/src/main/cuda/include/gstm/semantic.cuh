@@ -133,7 +133,13 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const TxTabl
         }
         if (concurrency_abort) {
           counters.add(tx.abort_cause());
-          if (++conflicts >= out.max_retries) outcome = kAbandoned;
+          if (++conflicts >= out.max_retries) {
+            outcome = kAbandoned;
+          } else if (conflicts > 2) {
+            // Repeated losses mean a hot word: back off (doubling, capped) so that the winners'
+            // CASes are not drowned by ours. The first retries stay immediate.
+            __nanosleep(min(32u << min(conflicts - 2, 8u), 8192u));
+          }
         }
         if (outcome != kPending) {
           if (outcome == kAbandoned) ++counters.c[kAbandonedCount];
