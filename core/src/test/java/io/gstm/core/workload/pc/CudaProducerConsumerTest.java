@@ -69,9 +69,10 @@ class CudaProducerConsumerTest {
     // 2,000,000 transactions over 62,720 threads: 32 per thread, one postponement window.
     ProducerConsumerConfig cfg = new ProducerConsumerConfig(10, 20, 100_000, 1024, 1, 256, 245,
         11);
-    // Every take and put is possible eventually; only patience is needed on two hot words.
+    // Known not to commit everything on an H100 yet (docs/benchmarks.md): 62,720 threads on two
+    // counter words. Opt-in with GSTM_TEST_TAGS='gpu & slow'.
     ProducerConsumerJvmTest.Run run = ProducerConsumerJvmTest.Run.of(gpu, cfg, cfg.batch(),
-        RunOptions.defaults().withSemanticLimit(1_000_000));
+        RunOptions.defaults());
     assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
     System.out.printf("producer-consumer 2M on the GPU: %.1f ms, %s%n",
         run.result().kernelNanos() / 1e6, java.util.Arrays.toString(run.result().counters()));
