@@ -26,10 +26,12 @@ final class BankCommand implements Callable<Integer> {
 
   @Mixin SemanticOptions semantic = new SemanticOptions();
 
-  @Option(names = "--accounts", defaultValue = "1048576", description = "Accounts (default ${DEFAULT-VALUE}).")
+  @Option(names = "--accounts", defaultValue = "1048576",
+      description = "Accounts (default ${DEFAULT-VALUE}).")
   int accounts;
 
-  @Option(names = "--k", defaultValue = "2", description = "Accounts per transaction (default ${DEFAULT-VALUE}).")
+  @Option(names = "--k", defaultValue = "2",
+      description = "Accounts per transaction (default ${DEFAULT-VALUE}).")
   int k;
 
   @Option(names = "--read-only", defaultValue = "0.2",
@@ -40,7 +42,8 @@ final class BankCommand implements Callable<Integer> {
       description = "Accounts per lock (default ${DEFAULT-VALUE}).")
   int lockCoverage;
 
-  @Option(names = "--threads-per-block", defaultValue = "256", description = "Default ${DEFAULT-VALUE}.")
+  @Option(names = "--threads-per-block", defaultValue = "256",
+      description = "Default ${DEFAULT-VALUE}.")
   int threadsPerBlock;
 
   @Option(names = "--blocks", defaultValue = "132", description = "Default ${DEFAULT-VALUE}.")
@@ -49,7 +52,8 @@ final class BankCommand implements Callable<Integer> {
   @Option(names = "--tx-per-thread", defaultValue = "4", description = "Default ${DEFAULT-VALUE}.")
   int txPerThread;
 
-  @Option(names = "--seed", defaultValue = "1", description = "Batch seed (default ${DEFAULT-VALUE}).")
+  @Option(names = "--seed", defaultValue = "1",
+      description = "Batch seed (default ${DEFAULT-VALUE}).")
   long seed;
 
   @Option(names = "--max-retries", defaultValue = "" + RunOptions.DEFAULT_MAX_RETRIES,

@@ -26,7 +26,8 @@ final class BenchBankCommand implements Callable<Integer> {
   @Option(names = "--accounts", defaultValue = "2621440", description = "Default ${DEFAULT-VALUE}.")
   int accounts;
 
-  @Option(names = "--k", split = ",", defaultValue = "2,4", description = "Default ${DEFAULT-VALUE}.")
+  @Option(names = "--k", split = ",", defaultValue = "2,4",
+      description = "Default ${DEFAULT-VALUE}.")
   List<Integer> ks;
 
   @Option(names = "--read-only", defaultValue = "0", description = "Default ${DEFAULT-VALUE}.")
@@ -35,7 +36,8 @@ final class BenchBankCommand implements Callable<Integer> {
   @Option(names = "--lock-coverage", defaultValue = "1", description = "Default ${DEFAULT-VALUE}.")
   int lockCoverage;
 
-  @Option(names = "--threads-per-block", defaultValue = "256", description = "Default ${DEFAULT-VALUE}.")
+  @Option(names = "--threads-per-block", defaultValue = "256",
+      description = "Default ${DEFAULT-VALUE}.")
   int threadsPerBlock;
 
   @Option(names = "--blocks", split = ",", defaultValue = "132,264,528,1056,2112,4224",

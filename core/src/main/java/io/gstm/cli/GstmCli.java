@@ -28,7 +28,8 @@ public final class GstmCli implements Runnable {
     CommandLine cli = new CommandLine(new GstmCli());
     cli.setExecutionExceptionHandler(
         (e, cmd, parsed) -> {
-          if (e instanceof IllegalArgumentException || e instanceof io.gstm.core.engine.GstmException) {
+          if (e instanceof IllegalArgumentException
+              || e instanceof io.gstm.core.engine.GstmException) {
             cmd.getErr().println("gstm: " + e.getMessage());
             return 2;
           }

@@ -43,7 +43,8 @@ final class VacationCommand implements Callable<Integer> {
   @Option(names = "--lock-coverage", defaultValue = "1", description = "Default ${DEFAULT-VALUE}.")
   int lockCoverage;
 
-  @Option(names = "--threads-per-block", defaultValue = "224", description = "Default ${DEFAULT-VALUE}.")
+  @Option(names = "--threads-per-block", defaultValue = "224",
+      description = "Default ${DEFAULT-VALUE}.")
   int threadsPerBlock;
 
   @Option(names = "--blocks", defaultValue = "30", description = "Default ${DEFAULT-VALUE}.")

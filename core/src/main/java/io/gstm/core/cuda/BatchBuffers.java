@@ -54,13 +54,6 @@ final class BatchBuffers implements AutoCloseable {
     return b;
   }
 
-  /** Uploads {@code values} at word {@code offsetWords} of {@code buffer}. */
-  static void uploadAt(DeviceBuffer buffer, long offsetWords, int[] values) {
-    jcuda.driver.CUdeviceptr at = buffer.pointer().withByteOffset(4L * offsetWords);
-    CudaErrors.call("cuMemcpyHtoD",
-        () -> jcuda.driver.JCudaDriver.cuMemcpyHtoD(at, Pointer.to(values), 4L * values.length));
-  }
-
   private DeviceBuffer zeroed(long bytes) {
     DeviceBuffer b = table(bytes);
     b.zero();

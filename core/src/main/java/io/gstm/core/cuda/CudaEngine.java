@@ -252,7 +252,7 @@ public final class CudaEngine implements Engine {
       types.upload(Pointer.to(batch.types()), 4L * n);
       DeviceBuffer cols = buf.table(4L * n * Math.max(1, ncols));
       for (int c = 0; c < ncols; c++) {
-        BatchBuffers.uploadAt(cols, (long) c * n, batch.columns()[c]);
+        cols.uploadAt((long) c * n, batch.columns()[c]);
       }
       sync();
       long uploadNanos = System.nanoTime() - t0;
@@ -289,7 +289,7 @@ public final class CudaEngine implements Engine {
       types.upload(Pointer.to(batch.types()), 4L * n);
       DeviceBuffer accounts = buf.table(4L * n * k);
       for (int j = 0; j < k; j++) {
-        BatchBuffers.uploadAt(accounts, (long) j * n, batch.columns()[j]);
+        accounts.uploadAt((long) j * n, batch.columns()[j]);
       }
       DeviceBuffer amount = buf.table(4L * n);
       amount.upload(Pointer.to(batch.columns()[k]), 4L * n);

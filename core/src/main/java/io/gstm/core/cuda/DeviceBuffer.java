@@ -49,6 +49,13 @@ final class DeviceBuffer implements AutoCloseable {
     CudaErrors.call("cuMemcpyHtoD", () -> cuMemcpyHtoD(checkOpen(), host, count));
   }
 
+  /** Uploads {@code values} starting at 32-bit word {@code offsetWords} of this buffer. */
+  void uploadAt(long offsetWords, int[] values) {
+    CUdeviceptr at = checkOpen().withByteOffset(4L * offsetWords);
+    CudaErrors.call("cuMemcpyHtoD",
+        () -> cuMemcpyHtoD(at, Pointer.to(values), 4L * values.length));
+  }
+
   void download(Pointer host, long count) {
     CudaErrors.call("cuMemcpyDtoH", () -> cuMemcpyDtoH(host, checkOpen(), count));
   }

@@ -5,6 +5,8 @@ import io.gstm.core.workload.bank.BankWorkload;
 import io.gstm.core.workload.pc.ProducerConsumerWorkload;
 import io.gstm.core.workload.vacation.VacationWorkload;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** The workloads engines know, by name. */
 public final class Workloads {
@@ -16,8 +18,8 @@ public final class Workloads {
   private Workloads() {}
 
   /** Names of every workload; each has a semantic kernel module on the GPU. */
-  public static java.util.Set<String> names() {
-    return new java.util.TreeSet<>(BY_NAME.keySet());
+  public static Set<String> names() {
+    return new TreeSet<>(BY_NAME.keySet());
   }
 
   /** The workload a batch names; an unknown name is an IllegalArgumentException. */

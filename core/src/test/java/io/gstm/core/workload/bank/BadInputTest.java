@@ -51,7 +51,8 @@ class BadInputTest {
     assertThatThrownBy(() -> config(-5, 1, 1, 32, 1, 1)).hasMessageContaining("accounts");
     assertThatThrownBy(() -> config(3, 4, 1, 32, 1, 1)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("k must be in 1..3");
-    assertThatThrownBy(() -> config(100, 17, 1, 32, 1, 1)).hasMessageContaining("k must be in 1..16");
+    assertThatThrownBy(() -> config(100, 17, 1, 32, 1, 1))
+        .hasMessageContaining("k must be in 1..16");
     assertThatThrownBy(() -> config(100, 0, 1, 32, 1, 1)).hasMessageContaining("k must be");
     assertThatThrownBy(() -> config(100, 2, 0, 32, 1, 1)).hasMessageContaining("lockCoverage");
     assertThatThrownBy(() -> config(100, 2, 1, 0, 1, 1)).hasMessageContaining("threadsPerBlock");
@@ -174,7 +175,8 @@ class BadInputTest {
   @Test
   void storeChecksTypesLengthsAndDoubleClose() {
     TxStore store = engine.createStore(StoreLayout.of(
-        new RegionSpec("a", RegionType.INT64, 3, 1), new RegionSpec("b", RegionType.FLOAT64, 2, 2)));
+        new RegionSpec("a", RegionType.INT64, 3, 1),
+        new RegionSpec("b", RegionType.FLOAT64, 2, 2)));
     store.writeInt64(0, new long[] {1, -2, Long.MAX_VALUE});
     store.writeFloat64(1, new double[] {0.5, -1e300});
     assertThat(store.readInt64(0)).containsExactly(1, -2, Long.MAX_VALUE);

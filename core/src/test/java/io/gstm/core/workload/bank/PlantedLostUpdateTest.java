@@ -92,7 +92,8 @@ class PlantedLostUpdateTest {
       }
     }
 
-    BankVerifier.Verdict verdict = BankVerifier.verify(run.initial(), batch, run.result(), balances);
+    BankVerifier.Verdict verdict =
+        BankVerifier.verify(run.initial(), batch, run.result(), balances);
     HistoryChecker.Verdict history = HistoryChecker.check(lost);
 
     assertThat(verdict.ok()).isFalse();
