@@ -24,9 +24,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code gstm bench-semantic}: the JPDC paper's bank and vacation experiments for the semantic
  * contention manager. Committed tx/s of the postpone and retry-in-place policies over the
- * semantic ratio
- * (with and without pre-sorting), over thread counts and over lock coverage, plus the overhead of
- * the semantic kernel at 0% against plain PR-STM on the same transfers. Markdown tables.
+ * semantic ratio (with and without pre-sorting), over thread counts and over lock coverage, plus
+ * the overhead of the semantic kernel at 0% against plain PR-STM on the same transfers. Markdown
+ * tables.
  */
 @Command(name = "bench-semantic", mixinStandardHelpOptions = true,
     description = "Semantic contention manager: postpone vs retry-in-place, bank or vacation.")
