@@ -50,6 +50,19 @@ public record TxBatch(
                 + "transaction (" + types.length + ")");
       }
     }
+    checkThreads(threadsPerBlock, blocks);
+    if (Arrays.stream(CAPACITIES).noneMatch(c -> c == capacity)) {
+      throw new IllegalArgumentException(
+          "capacity must be one of " + Arrays.toString(CAPACITIES) + ", got " + capacity);
+    }
+  }
+
+  /**
+   * Throws an IllegalArgumentException naming the parameter and the limit unless the grid is
+   * 1..{@value #MAX_THREADS_PER_BLOCK} threads per block, at least 1 block, and at most
+   * 2^30 threads in all (what the lock word's owner field can name).
+   */
+  public static void checkThreads(int threadsPerBlock, int blocks) {
     if (threadsPerBlock < 1 || threadsPerBlock > MAX_THREADS_PER_BLOCK) {
       throw new IllegalArgumentException(
           "threadsPerBlock must be in 1.." + MAX_THREADS_PER_BLOCK + ", got " + threadsPerBlock);
@@ -61,10 +74,6 @@ public record TxBatch(
       throw new IllegalArgumentException(
           "threads: blocks * threadsPerBlock = " + (long) blocks * threadsPerBlock
               + " exceeds " + MAX_THREADS + ", what the lock word's 30-bit owner field can name");
-    }
-    if (Arrays.stream(CAPACITIES).noneMatch(c -> c == capacity)) {
-      throw new IllegalArgumentException(
-          "capacity must be one of " + Arrays.toString(CAPACITIES) + ", got " + capacity);
     }
   }
 

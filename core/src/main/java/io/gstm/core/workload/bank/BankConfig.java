@@ -53,20 +53,7 @@ public record BankConfig(
       throw new IllegalArgumentException(
           "lockCoverage must be at least 1 account per lock, got " + lockCoverage);
     }
-    if (threadsPerBlock < 1 || threadsPerBlock > TxBatch.MAX_THREADS_PER_BLOCK) {
-      throw new IllegalArgumentException(
-          "threadsPerBlock must be in 1.." + TxBatch.MAX_THREADS_PER_BLOCK + ", got "
-              + threadsPerBlock);
-    }
-    if (blocks < 1) {
-      throw new IllegalArgumentException("blocks must be at least 1, got " + blocks);
-    }
-    if ((long) blocks * threadsPerBlock > TxBatch.MAX_THREADS) {
-      throw new IllegalArgumentException(
-          "threads: blocks * threadsPerBlock = " + (long) blocks * threadsPerBlock
-              + " exceeds " + TxBatch.MAX_THREADS
-              + ", what the lock word's 30-bit owner field can name");
-    }
+    TxBatch.checkThreads(threadsPerBlock, blocks);
     if (txPerThread < 1) {
       throw new IllegalArgumentException("txPerThread must be at least 1, got " + txPerThread);
     }
