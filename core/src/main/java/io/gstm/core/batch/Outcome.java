@@ -15,10 +15,6 @@ public enum Outcome {
    */
   ABANDONED_SEMANTIC;
 
-  /** True for the outcomes that changed nothing and will not run again. */
-  public boolean abandoned() {
-    return this == ABANDONED || this == TOO_LARGE || this == ABANDONED_SEMANTIC;
-  }
 
   private static final Outcome[] BY_CODE = values();
 
