@@ -2,13 +2,17 @@
 /// @brief The semantic contention manager of the JPDC PR-STM paper (Algorithm 3) over a generic
 ///        global transaction table. Twin of io.gstm.core.jvm.JvmExecutor; keep the two in step.
 ///
-/// Thread `self` owns transactions self, self + T, self + 2T, ... of the table (T threads), taken
-/// in windows of 32. A concurrency conflict retries the same transaction under PR-STM's priority
-/// rule. A semantic conflict (the application cannot proceed yet) either postpones it, and the
-/// thread takes its next pending transaction in the window, wrapping around, or retries it in
-/// place (the GPU-STM comparator); after `semantic_limit` of them it is abandoned. A lane that
-/// makes a whole pass over its window without committing sleeps a little (doubling, capped), so
-/// the transactions it waits for get the memory system.
+/// Thread `self` owns transactions self, self + T, self + 2T, ... of the table (T threads), in
+/// chunks of 32 (one pending bit each). A concurrency conflict retries the same transaction under
+/// PR-STM's priority rule. A semantic conflict (the application cannot proceed yet) either
+/// postpones it, and the thread takes its next pending transaction, or retries it in place (the
+/// GPU-STM comparator); after `semantic_limit` of them it is abandoned. The thread moves on to its
+/// next chunk with pending transactions, wrapping around its whole share, when its chunk is done
+/// or when a whole pass over the chunk committed nothing: so, as in Algorithm 3, a postponed
+/// transaction waits while every other pending transaction of its thread gets a turn. A pass that
+/// commits nothing also sleeps a little (doubling, capped), so the transactions it waits for get
+/// the memory system. The outcome array, zeroed (kPending) before the launch, says which
+/// transactions outside the current chunk are still pending.
 #pragma once
 #include <cstdint>
 
@@ -73,86 +77,99 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const TxTabl
   ThreadCounters<> counters;
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t threads = gridDim.x * blockDim.x;
-  for (uint32_t base = 0;; base += kWindow) {
-    uint32_t pending = 0;
-#pragma unroll 4
-    for (uint32_t b = 0; b < kWindow; ++b) {
-      const uint64_t t = self + (static_cast<uint64_t>(base) + b) * threads;
-      pending |= (t < tab.tx_count) ? (1u << b) : 0u;
-    }
-    // Windows are warp-uniform: once no lane has work in one, none has in later ones.
-    if (!__any_sync(warp, pending != 0)) break;
-    uint32_t cursor = 0;
-    uint32_t conflicts = 0;
-    uint32_t fruitless = 0;
-    uint32_t backoff_ns = 64;
-    while (__any_sync(warp, pending != 0)) {
-      if (pending != 0) {
-        const uint32_t rotated = __funnelshift_r(pending, pending, cursor);
-        const uint32_t b = (__ffs(rotated) - 1 + cursor) % kWindow;
-        const uint32_t t = self + (base + b) * threads;
-        PrStmTx<SetCapacity<Ops, CAPACITY>::value> tx(view, self);
-        const long long result = Ops::run(tx, tab, t, tab.type[t]);
-        uint8_t outcome = kPending;
-        bool concurrency_abort = false;
-        if (tx.semantic()) {
-          if (tx.confirm_semantic()) {
-            ++counters.c[kSemanticConflicts];
-            conflicts = 0;
-            const uint32_t met = ++out.semantic_conflicts[t];
-            if (met >= out.semantic_limit) {
-              outcome = kAbandonedSemantic;
-            } else if (out.policy == kPostpone) {
-              cursor = (b + 1) % kWindow;
-              if (++fruitless >= static_cast<uint32_t>(__popc(pending))) {
-                __nanosleep(backoff_ns);
-                backoff_ns = min(backoff_ns * 2, 8192u);
-                fruitless = 0;
+  // This thread's transactions: self + i * threads for i < owned; chunk bit b is i = base + b.
+  const uint32_t owned = self < tab.tx_count ? (tab.tx_count - self - 1) / threads + 1 : 0;
+  uint32_t remaining = owned;  // not finished yet
+  uint32_t base = 0;
+  uint32_t pending = owned >= kWindow ? ~0u : (1u << owned) - 1u;
+  // Moves to the next chunk, wrapping, that holds a pending transaction (the caller knows one does).
+  auto next_chunk = [&]() {
+    do {
+      base = base + kWindow >= owned ? 0 : base + kWindow;
+      pending = 0;
+      for (uint32_t b = 0; b < kWindow && base + b < owned; ++b) {
+        pending |= out.outcome[self + (base + b) * threads] == kPending ? (1u << b) : 0u;
+      }
+    } while (pending == 0);
+  };
+  uint32_t cursor = 0;
+  uint32_t conflicts = 0;
+  uint32_t fruitless = 0;
+  uint32_t backoff_ns = 64;
+  while (__any_sync(warp, pending != 0)) {
+    if (pending != 0) {
+      const uint32_t rotated = __funnelshift_r(pending, pending, cursor);
+      const uint32_t b = (__ffs(rotated) - 1 + cursor) % kWindow;
+      const uint32_t t = self + (base + b) * threads;
+      PrStmTx<SetCapacity<Ops, CAPACITY>::value> tx(view, self);
+      const long long result = Ops::run(tx, tab, t, tab.type[t]);
+      uint8_t outcome = kPending;
+      bool concurrency_abort = false;
+      if (tx.semantic()) {
+        if (tx.confirm_semantic()) {
+          ++counters.c[kSemanticConflicts];
+          conflicts = 0;
+          const uint32_t met = ++out.semantic_conflicts[t];
+          if (met >= out.semantic_limit) {
+            outcome = kAbandonedSemantic;
+          } else if (out.policy == kPostpone) {
+            cursor = (b + 1) % kWindow;
+            if (++fruitless >= static_cast<uint32_t>(__popc(pending))) {
+              __nanosleep(backoff_ns);
+              backoff_ns = min(backoff_ns * 2, 8192u);
+              fruitless = 0;
+              if (remaining > static_cast<uint32_t>(__popc(pending))) {
+                next_chunk();
+                cursor = 0;
               }
             }
-          } else {
-            concurrency_abort = true;
           }
-        } else if (tx.commit()) {
-          outcome = kCommitted;
-          ++counters.c[kCommits];
-          fruitless = 0;
-          backoff_ns = 64;
-          if (tx.read_only()) {
-            ++counters.c[kReadOnlyCommits];
-            tab.results[t] = result;
-          }
-          if (out.hist_counts != nullptr) {
-            const size_t at = static_cast<size_t>(t) * CAPACITY;
-            out.hist_counts[t] = tx.record(out.hist_reads + at, out.hist_writes + at);
-          }
-        } else if (tx.overflowed()) {
-          outcome = kTooLarge;
         } else {
           concurrency_abort = true;
         }
-        if (concurrency_abort) {
-          counters.add(tx.abort_cause());
-          if (++conflicts >= out.max_retries) {
-            outcome = kAbandoned;
-          } else if (conflicts > 2) {
-            // Repeated losses mean a hot word: back off (doubling, capped) so that the winners'
-            // CASes are not drowned by ours. The first retries stay immediate.
-            __nanosleep(min(32u << min(conflicts - 2, 8u), 8192u));
-          }
+      } else if (tx.commit()) {
+        outcome = kCommitted;
+        ++counters.c[kCommits];
+        fruitless = 0;
+        backoff_ns = 64;
+        if (tx.read_only()) {
+          ++counters.c[kReadOnlyCommits];
+          tab.results[t] = result;
         }
-        if (outcome != kPending) {
-          if (outcome == kAbandoned) ++counters.c[kAbandonedCount];
-          if (outcome == kTooLarge) ++counters.c[kTooLargeCount];
-          if (outcome == kAbandonedSemantic) ++counters.c[kAbandonedSemanticCount];
-          out.outcome[t] = outcome;
-          pending &= ~(1u << b);
-          conflicts = 0;
-          cursor = (b + 1) % kWindow;
+        if (out.hist_counts != nullptr) {
+          const size_t at = static_cast<size_t>(t) * CAPACITY;
+          out.hist_counts[t] = tx.record(out.hist_reads + at, out.hist_writes + at);
+        }
+      } else if (tx.overflowed()) {
+        outcome = kTooLarge;
+      } else {
+        concurrency_abort = true;
+      }
+      if (concurrency_abort) {
+        counters.add(tx.abort_cause());
+        if (++conflicts >= out.max_retries) {
+          outcome = kAbandoned;
+        } else if (conflicts > 2) {
+          // Repeated losses mean a hot word: back off (doubling, capped) so that the winners'
+          // CASes are not drowned by ours. The first retries stay immediate.
+          __nanosleep(min(32u << min(conflicts - 2, 8u), 8192u));
         }
       }
-      __syncwarp(warp);
+      if (outcome != kPending) {
+        if (outcome == kAbandoned) ++counters.c[kAbandonedCount];
+        if (outcome == kTooLarge) ++counters.c[kTooLargeCount];
+        if (outcome == kAbandonedSemantic) ++counters.c[kAbandonedSemanticCount];
+        out.outcome[t] = outcome;
+        pending &= ~(1u << b);
+        conflicts = 0;
+        cursor = (b + 1) % kWindow;
+        if (--remaining > 0 && pending == 0) {
+          next_chunk();
+          cursor = 0;
+        }
+      }
     }
+    __syncwarp(warp);
   }
   counters.flush_to(out.counters);
 }

@@ -36,7 +36,8 @@ final class VacationCommand implements Callable<Integer> {
   int roomsPerType;
 
   @Option(names = "--semantic-ratio", defaultValue = "1",
-      description = "Share of paired bookings aimed at the few hot room types, 0..1 "
+      description = "Share of the batch in book/cancel pairs (a cancel may come before "
+          + "its booking), 0..1 "
           + "(default ${DEFAULT-VALUE}).")
   double semanticRatio;
 

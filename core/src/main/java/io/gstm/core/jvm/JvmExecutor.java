@@ -6,6 +6,8 @@ import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.workload.Workload;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -13,10 +15,13 @@ import java.util.concurrent.locks.LockSupport;
  * attempt at a time in turn, as the lanes of a GPU run side by side. The twin of the semantic
  * kernel's loop ({@code gstm/semantic.cuh}).
  *
- * <p>Logical thread {@code lt} owns transactions {@code lt, lt + T, lt + 2T, ...}, taken in
- * windows of {@value #WINDOW}. A concurrency conflict retries the same transaction; a semantic
- * conflict postpones it (the thread moves to its next pending transaction in the window, wrapping
- * around) or retries it in place, as the policy says.
+ * <p>Logical thread {@code lt} owns transactions {@code lt, lt + T, lt + 2T, ...}, in chunks of
+ * {@value #WINDOW}. A concurrency conflict retries the same transaction; a semantic conflict
+ * postpones it (the thread moves to its next pending transaction in the chunk, wrapping around)
+ * or retries it in place, as the policy says. The thread moves on to its next chunk with pending
+ * transactions, wrapping around its whole share, when its chunk is done or when a whole pass over
+ * the chunk committed nothing, so a postponed transaction waits while every other pending
+ * transaction of its thread gets a turn (Algorithm 3 of the JPDC paper).
  */
 final class JvmExecutor {
   /** Transactions a thread juggles at once (as on the GPU, one bit each). */
@@ -38,6 +43,28 @@ final class JvmExecutor {
   /** Whether any transaction finished in the current sweep. */
   private boolean progress;
 
+  /** A logical thread's place in its share of the table, as a GPU lane keeps it in registers. */
+  private static final class Lane {
+    final int lt;
+    /** Transactions the lane owns: lt + i * threads for i < owned. */
+    final int owned;
+    int remaining;
+    /** Chunk bit b is transaction number base + b of the lane. */
+    int base;
+    long pending;
+    int cursor;
+    int conflicts;
+    /** Semantic conflicts since the last commit. */
+    int fruitless;
+
+    Lane(int lt, int owned) {
+      this.lt = lt;
+      this.owned = owned;
+      this.remaining = owned;
+      this.pending = owned >= WINDOW ? (1L << WINDOW) - 1 : (1L << owned) - 1;
+    }
+  }
+
   JvmExecutor(Workload workload, TxBatch batch, RunOptions options, JvmPrStmTx tx,
       long[] counters, byte[] outcomes, long[] results, int[] semanticConflicts, long[] histReads,
       long[] histWrites, int[] histCounts) {
@@ -58,37 +85,21 @@ final class JvmExecutor {
   void run(int first, int stride) {
     int threads = batch.threads();
     int n = batch.txCount();
-    int count = first < threads ? (threads - 1 - first) / stride + 1 : 0;
-    int[] lts = new int[count];
-    int[] windowBase = new int[count];
-    long[] pending = new long[count];
-    int[] cursor = new int[count];
-    int[] conflicts = new int[count];
-    int active = 0;
-    for (int j = 0; j < count; j++) {
-      lts[j] = first + j * stride;
-      windowBase[j] = -WINDOW;
-      if (refill(lts[j], j, windowBase, pending, cursor, n)) {
-        lts[active] = lts[j];
-        windowBase[active] = windowBase[j];
-        pending[active] = pending[j];
-        cursor[active] = cursor[j];
-        active++;
-      }
+    List<Lane> lanes = new ArrayList<>();
+    for (int lt = first; lt < threads && lt < n; lt += stride) {
+      lanes.add(new Lane(lt, (n - lt - 1) / threads + 1));
     }
+    int active = lanes.size();
     long backoffNanos = MIN_BACKOFF_NANOS;
     while (active > 0) {
       progress = false;
       for (int j = 0; j < active; ) {
-        step(lts[j], j, windowBase, pending, cursor, conflicts);
-        if (pending[j] == 0 && !refill(lts[j], j, windowBase, pending, cursor, n)) {
-          // Thread done: move the last active one into its slot.
+        Lane lane = lanes.get(j);
+        step(lane);
+        if (lane.remaining == 0) {
+          // Lane done: move the last active one into its slot.
           active--;
-          lts[j] = lts[active];
-          windowBase[j] = windowBase[active];
-          pending[j] = pending[active];
-          cursor[j] = cursor[active];
-          conflicts[j] = conflicts[active];
+          lanes.set(j, lanes.get(active));
         } else {
           j++;
         }
@@ -104,47 +115,51 @@ final class JvmExecutor {
     }
   }
 
-  /** Loads the next window of thread {@code lt}; false when it has no more transactions. */
-  private boolean refill(int lt, int j, int[] windowBase, long[] pending, int[] cursor, int n) {
+  /** Moves {@code lane} to its next chunk, wrapping, that holds a pending transaction. */
+  private void nextChunk(Lane lane) {
     int threads = batch.threads();
-    windowBase[j] += WINDOW;
-    long first = lt + (long) windowBase[j] * threads;
-    if (first >= n) {
-      return false;
-    }
-    long mask = 0;
-    for (int b = 0; b < WINDOW; b++) {
-      if (first + (long) b * threads < n) {
-        mask |= 1L << b;
+    do {
+      lane.base = lane.base + WINDOW >= lane.owned ? 0 : lane.base + WINDOW;
+      lane.pending = 0;
+      for (int b = 0; b < WINDOW && lane.base + b < lane.owned; b++) {
+        int t = lane.lt + (lane.base + b) * threads;
+        if (outcomes[t] == Outcome.PENDING.ordinal()) {
+          lane.pending |= 1L << b;
+        }
       }
-    }
-    pending[j] = mask;
-    cursor[j] = 0;
-    return true;
+    } while (lane.pending == 0);
+    lane.cursor = 0;
   }
 
-  /** One attempt of thread {@code lt}'s current transaction. */
-  private void step(int lt, int j, int[] windowBase, long[] pending, int[] cursor,
-      int[] conflicts) {
-    int bit = nextPending(pending[j], cursor[j]);
-    int t = lt + (windowBase[j] + bit) * batch.threads();
-    tx.begin(lt);
+  /** One attempt of {@code lane}'s current transaction. */
+  private void step(Lane lane) {
+    int bit = nextPending(lane.pending, lane.cursor);
+    int t = lane.lt + (lane.base + bit) * batch.threads();
+    tx.begin(lane.lt);
     long result = workload.run(tx, batch, t);
     Outcome done = null;
     if (tx.status() == JvmPrStmTx.Status.SEMANTIC) {
       if (tx.confirmSemantic()) {
         counters[Counter.SEMANTIC_CONFLICTS.ordinal()]++;
-        conflicts[j] = 0;
+        lane.conflicts = 0;
         if (++semanticConflicts[t] >= options.semanticLimit()) {
           done = Outcome.ABANDONED_SEMANTIC;
         } else if (options.policy() == SemanticPolicy.POSTPONE) {
-          cursor[j] = (bit + 1) % WINDOW;
+          lane.cursor = (bit + 1) % WINDOW;
+          int inChunk = Long.bitCount(lane.pending);
+          if (++lane.fruitless >= inChunk) {
+            lane.fruitless = 0;
+            if (lane.remaining > inChunk) {
+              nextChunk(lane);
+            }
+          }
         }
       } else {
-        done = concurrencyAbort(j, conflicts);
+        done = concurrencyAbort(lane);
       }
     } else if (tx.commit()) {
       done = Outcome.COMMITTED;
+      lane.fruitless = 0;
       counters[Counter.COMMITS.ordinal()]++;
       if (tx.readOnly()) {
         counters[Counter.READ_ONLY_COMMITS.ordinal()]++;
@@ -157,7 +172,7 @@ final class JvmExecutor {
     } else if (tx.status() == JvmPrStmTx.Status.OVERFLOW) {
       done = Outcome.TOO_LARGE;
     } else {
-      done = concurrencyAbort(j, conflicts);
+      done = concurrencyAbort(lane);
     }
     if (done != null) {
       progress = true;
@@ -169,17 +184,20 @@ final class JvmExecutor {
       } else if (done == Outcome.ABANDONED_SEMANTIC) {
         counters[Counter.ABANDONED_SEMANTIC.ordinal()]++;
       }
-      pending[j] &= ~(1L << bit);
-      conflicts[j] = 0;
-      cursor[j] = (bit + 1) % WINDOW;
+      lane.pending &= ~(1L << bit);
+      lane.conflicts = 0;
+      lane.cursor = (bit + 1) % WINDOW;
+      if (--lane.remaining > 0 && lane.pending == 0) {
+        nextChunk(lane);
+      }
     }
   }
 
   /** Counts a concurrency abort; the transaction is abandoned once it reaches maxRetries. */
-  private Outcome concurrencyAbort(int j, int[] conflicts) {
+  private Outcome concurrencyAbort(Lane lane) {
     counters[tx.abortCause().ordinal()]++;
     Thread.onSpinWait();
-    return ++conflicts[j] >= options.maxRetries() ? Outcome.ABANDONED : null;
+    return ++lane.conflicts >= options.maxRetries() ? Outcome.ABANDONED : null;
   }
 
   /** The first pending bit at or after {@code from}, wrapping around. */

@@ -17,12 +17,10 @@ import java.util.SplittableRandom;
  * gets {@link #txPerThread()} of them or one fewer.
  *
  * <p>Every TAKE can eventually run and so can every PUT (the buffer always has room or an item
- * for some pending transaction), but a thread postpones only within a window of 32 of its own
- * transactions ({@code JvmExecutor.WINDOW}, {@code kWindow} in {@code gstm/semantic.cuh}): if a
- * thread's window holds only TAKEs and the PUTs they wait for sit in later windows of the same
- * or other threads, the TAKEs can exhaust their semantic limit and end ABANDONED_SEMANTIC. With
- * {@code txPerThread() <= 32} every transaction is in its thread's first window and, under
- * POSTPONE, everything commits. {@link #fitsOneWindow()} says which case a config is in.
+ * for some pending transaction). Under POSTPONE a thread that meets a semantic conflict moves on
+ * to its other pending transactions, over its whole share of the table (Algorithm 3 of the JPDC
+ * paper; {@code gstm/semantic.cuh}), so everything commits however many transactions a thread
+ * owns, unless the semantic limit runs out first.
  *
  * @param producers N, at least 1
  * @param consumers M, 1..N*k
@@ -50,8 +48,6 @@ public record ProducerConsumerConfig(
   public static final int MAX_BUFFER_CAPACITY = 1 << 26;
   /** What an unused word of the taken region holds: no item has producer 2^32 - 1. */
   public static final long NOT_TAKEN = -1L;
-  /** Transactions a thread postpones among (one window of the semantic executor). */
-  public static final int WINDOW = 32;
   public static final int SLOTS_REGION = 0;
   public static final int COUNTERS_REGION = 1;
   public static final int TAKEN_REGION = 2;
@@ -102,11 +98,6 @@ public record ProducerConsumerConfig(
   /** Transactions of the busiest thread: txCount / threads, rounded up. */
   public int txPerThread() {
     return (int) (((long) txCount() + threads() - 1) / threads());
-  }
-
-  /** True when every thread's transactions fit in one postponement window (32). */
-  public boolean fitsOneWindow() {
-    return txPerThread() <= WINDOW;
   }
 
   /** Slots (INT64, configurable coverage), counters (INT32 head and tail), taken (INT64). */

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -64,18 +65,27 @@ class CudaProducerConsumerTest {
   }
 
   @Test
+  void aThreadWhoseFirstChunkOnlyTakesMovesOnToItsPuts() {
+    ProducerConsumerConfig cfg = new ProducerConsumerConfig(1, 1, 40, 64, 1, 1, 1, 5);
+    ProducerConsumerJvmTest.Run run = ProducerConsumerJvmTest.Run.of(gpu, cfg,
+        ProducerConsumerJvmTest.takesFirst(cfg), RunOptions.defaults().withHistory(true));
+    assertThat(run.correct()).as("%s", run).isTrue();
+    assertThat(run.verdict().allCommitted()).as("%s", run).isTrue();
+  }
+
+  @ParameterizedTest(name = "{0} blocks x {1} threads")
+  @CsvSource({"4, 256", "132, 32", "132, 128"})
   @org.junit.jupiter.api.Tag("slow")
-  void tenProducersTwentyConsumersHundredThousandItemsEach() {
-    // 2,000,000 transactions over 62,720 threads: 32 per thread, one postponement window.
-    ProducerConsumerConfig cfg = new ProducerConsumerConfig(10, 20, 100_000, 1024, 1, 256, 245,
-        11);
-    // Known not to commit everything on an H100 yet (docs/benchmarks.md): 62,720 threads on two
-    // counter words. Opt-in with GSTM_TEST_TAGS='gpu & slow'.
+  void tenProducersTwentyConsumersHundredThousandItemsEach(int blocks, int threadsPerBlock) {
+    // 2,000,000 transactions; every PUT and TAKE goes through the two counter words.
+    ProducerConsumerConfig cfg = new ProducerConsumerConfig(10, 20, 100_000, 1024, 1,
+        threadsPerBlock, blocks, 11);
     ProducerConsumerJvmTest.Run run = ProducerConsumerJvmTest.Run.of(gpu, cfg, cfg.batch(),
         RunOptions.defaults());
+    System.out.printf("producer-consumer 2M on the GPU, %d x %d threads: %.1f ms, %s%n", blocks,
+        threadsPerBlock, run.result().kernelNanos() / 1e6,
+        java.util.Arrays.toString(run.result().counters()));
     assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
-    System.out.printf("producer-consumer 2M on the GPU: %.1f ms, %s%n",
-        run.result().kernelNanos() / 1e6, java.util.Arrays.toString(run.result().counters()));
     assertThat(IntStream.range(0, cfg.txCount()).mapToObj(t -> run.result().outcome(t)))
         .containsOnly(Outcome.COMMITTED);
   }
