@@ -92,21 +92,10 @@ final class BatchBuffers implements AutoCloseable {
 
   @Override
   public void close() {
-    RuntimeException failure = null;
-    for (DeviceBuffer b : owned) {
-      try {
-        b.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    owned.clear();
-    if (failure != null) {
-      throw failure;
+    try {
+      DeviceBuffer.closeAll(owned);
+    } finally {
+      owned.clear();
     }
   }
 }

@@ -4,6 +4,9 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import jcuda.Pointer;
 
 /**
@@ -149,29 +152,8 @@ final class CudaTxStore implements TxStore {
     checkOpen();
     closed = true;
     engine.bind();
-    RuntimeException failure = null;
-    for (DeviceBuffer b : regions) {
-      try {
-        b.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    try {
-      locks.close();
-    } catch (RuntimeException e) {
-      if (failure == null) {
-        failure = e;
-      } else {
-        failure.addSuppressed(e);
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    List<DeviceBuffer> all = new ArrayList<>(Arrays.asList(regions));
+    all.add(locks);
+    DeviceBuffer.closeAll(all);
   }
 }

@@ -80,4 +80,26 @@ final class DeviceBuffer implements AutoCloseable {
       ptr = null;
     }
   }
+
+  /**
+   * Closes every buffer, even when some fail; throws the first failure with the others
+   * suppressed.
+   */
+  static void closeAll(Iterable<DeviceBuffer> buffers) {
+    RuntimeException failure = null;
+    for (DeviceBuffer b : buffers) {
+      try {
+        b.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
 }
