@@ -131,13 +131,20 @@ cat >"$BUNDLE/run-gpu-tests.sh" <<'EOF'
 #!/usr/bin/env bash
 # Runs the tests tagged "gpu" (not "slow") with the JUnit console launcher and the bundled Java runtime.
 #   GSTM_TEST_TAGS   tag expression replacing "gpu & !slow" (e.g. "gpu"); set but empty = all tests
+#   GSTM_TEST_CLASSES  comma-separated test classes to run instead of scanning every class
 #   GSTM_JAVA_OPTS   JVM options (default -Xmx16g)
 #   OUT              reports go to $OUT/junit-reports (default ./junit-reports)
 # Extra arguments are passed to the launcher's "execute" command.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
-args=(--scan-class-path "$HERE/test/classes" --details=tree --reports-dir "${OUT:-.}/junit-reports")
+args=(--details=tree --reports-dir "${OUT:-.}/junit-reports")
+if [[ -n ${GSTM_TEST_CLASSES-} ]]; then
+  IFS=, read -ra classes <<<"$GSTM_TEST_CLASSES"
+  for c in "${classes[@]}"; do args+=(--select-class "$c"); done
+else
+  args+=(--scan-class-path "$HERE/test/classes")
+fi
 tags=${GSTM_TEST_TAGS-gpu & !slow}
 [[ -n $tags ]] && args+=(--include-tag "$tags")
 [[ -t 1 ]] || args+=(--disable-ansi-colors)   # readable logs when captured
