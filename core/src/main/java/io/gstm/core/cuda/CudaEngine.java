@@ -184,7 +184,7 @@ public final class CudaEngine implements Engine {
     Map<String, List<String>> symbols = new LinkedHashMap<>();
     symbols.put(PrStmBankKernel.MODULE, bank);
     symbols.put(ProbeKernel.MODULE, probes);
-    for (String workload : Workloads.names()) {
+    for (String workload : Workloads.semanticKernelNames()) {
       List<String> semantic = new ArrayList<>();
       for (int c : TxBatch.CAPACITIES) {
         semantic.add(SemanticKernel.symbol(workload, c));
