@@ -158,12 +158,35 @@ EOF
 
 cat >"$BUNDLE/run-bench.sh" <<'EOF'
 #!/usr/bin/env bash
-# Runs the bank benchmark: ./gstm bench-bank [args].
+# Runs a benchmark: ./run-bench.sh [bench-bank|bench-csmv|...] [args]; bench-bank by default.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-exec "$HERE/gstm" bench-bank "$@"
+case "${1:-}" in bench-*) cmd=$1; shift ;; *) cmd=bench-bank ;; esac
+exec "$HERE/gstm" "$cmd" "$@"
 EOF
-chmod +x "$BUNDLE/gstm" "$BUNDLE/run-gpu-tests.sh" "$BUNDLE/run-bench.sh"
+cat >"$BUNDLE/run-sanitizer.sh" <<'EOF'
+#!/usr/bin/env bash
+# Runs compute-sanitizer (memcheck, then racecheck) over a small CSMV CLI run that exercises every
+# variant (CSMV, CSMV-NoCV, CSMV-onlyCS, JVSTM-GPU, plus PR-STM) on the bank and memcached.
+#   SANITIZER  path of compute-sanitizer (default /usr/local/cuda/bin/compute-sanitizer, else PATH)
+#   TOOLS      tools to run (default "memcheck racecheck")
+# Exit status: 0 when every tool reported no error.
+set -uo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SAN=${SANITIZER:-/usr/local/cuda/bin/compute-sanitizer}
+[[ -x $SAN ]] || SAN=$(command -v compute-sanitizer) || { echo "compute-sanitizer not found" >&2; exit 3; }
+small=(--engine gpu --accounts 64 --read-only 0.5,0.99 --versions 4 --version-sweep 2
+       --ways 4,16 --cache-items 256 --threads-per-block 64 --blocks 2 --tx-per-thread 2 --reps 1)
+status=0
+for tool in ${TOOLS:-memcheck racecheck}; do
+  echo "==> compute-sanitizer --tool $tool"
+  GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g} "$SAN" --tool "$tool" --error-exitcode 9 \
+    --print-limit 20 "$HERE/gstm" bench-csmv "${small[@]}" || status=$?
+  echo "==> $tool exit status: $status"
+done
+exit $status
+EOF
+chmod +x "$BUNDLE/gstm" "$BUNDLE/run-gpu-tests.sh" "$BUNDLE/run-bench.sh" "$BUNDLE/run-sanitizer.sh"
 
 # --- 6. MANIFEST.txt: what this bundle was built from ------------------------------------------
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no-commit")

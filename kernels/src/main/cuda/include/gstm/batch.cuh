@@ -27,8 +27,15 @@ enum Counter : int {
   kTooLargeCount,        ///< transactions whose sets overflowed the capacity
   kSemanticConflicts,    ///< attempts that met a semantic conflict (postponed or retried)
   kAbandonedSemanticCount,  ///< transactions that hit the semantic retry limit
+  kAbortDataAge,         ///< CSMV: the snapshot's version has left the ring
+  kAbortRecordAge,       ///< CSMV: the commit record no longer reaches back to the snapshot
+  kAbortRwConflict,      ///< CSMV: a later commit wrote what the transaction read or writes
+  kAbortPreValidation,   ///< CSMV: an earlier lane of the warp batch writes what it touches
   kCounterCount
 };
+
+/// The counters PR-STM kernels keep (the CSMV ones stay zero there).
+constexpr int kPrStmCounterCount = kAbortDataAge;
 
 /// Where a batch kernel writes its results. History pointers are null unless history mode is on.
 struct BatchOut {
@@ -43,7 +50,7 @@ struct BatchOut {
 
 /// Per-thread counters, summed per block in shared memory and then once per block in global.
 /// A kernel that never touches the last counters keeps only the first N (fewer registers).
-template <int N = kCounterCount>
+template <int N = kPrStmCounterCount>
 struct ThreadCounters {
   static_assert(N <= kCounterCount, "at most kCounterCount counters");
   uint32_t c[N] = {};

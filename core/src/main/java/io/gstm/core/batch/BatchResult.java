@@ -16,6 +16,8 @@ import io.gstm.core.history.History;
  * @param uploadNanos time to send the batch
  * @param kernelNanos time the transactions ran
  * @param downloadNanos time to bring results back
+ * @param stamps CSMV: per committed transaction its commit timestamp (update) or snapshot
+ *     timestamp (read-only); empty for other algorithms
  */
 public record BatchResult(
     String engine,
@@ -26,7 +28,16 @@ public record BatchResult(
     History history,
     long uploadNanos,
     long kernelNanos,
-    long downloadNanos) {
+    long downloadNanos,
+    long[] stamps) {
+
+  /** A result without timestamps (PR-STM). */
+  public BatchResult(String engine, byte[] outcomes, long[] counters, long[] results,
+      int[] semanticConflicts, History history, long uploadNanos, long kernelNanos,
+      long downloadNanos) {
+    this(engine, outcomes, counters, results, semanticConflicts, history, uploadNanos, kernelNanos,
+        downloadNanos, new long[0]);
+  }
 
   public Outcome outcome(int tx) {
     return Outcome.ofCode(outcomes[tx]);

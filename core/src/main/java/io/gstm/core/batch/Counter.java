@@ -18,7 +18,15 @@ public enum Counter {
   TOO_LARGE,
   /** Attempts that met a semantic conflict (postponed, or retried in place). */
   SEMANTIC_CONFLICTS,
-  ABANDONED_SEMANTIC;
+  ABANDONED_SEMANTIC,
+  /** CSMV: the version a snapshot needs has left the ring (too few versions); retried. */
+  ABORT_DATA_AGE,
+  /** CSMV: the commit record no longer holds every commit since the snapshot; retried. */
+  ABORT_RECORD_AGE,
+  /** CSMV: a commit since the snapshot wrote what the transaction read or writes. */
+  ABORT_RW_CONFLICT,
+  /** CSMV: an earlier transaction of the same warp batch writes what this one reads or writes. */
+  ABORT_PREVALIDATION;
 
   /** Number of counters. */
   public static final int COUNT = values().length;

@@ -27,6 +27,7 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.GstmException;
 import io.gstm.core.engine.LimitsReport;
+import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.Workloads;
@@ -184,7 +185,9 @@ public final class CudaEngine implements Engine {
     Map<String, List<String>> symbols = new LinkedHashMap<>();
     symbols.put(PrStmBankKernel.MODULE, bank);
     symbols.put(ProbeKernel.MODULE, probes);
-    for (String workload : Workloads.names()) {
+    symbols.put(CsmvKernel.MODULE, List.of(CsmvKernel.symbol(BankWorkload.NAME),
+        CsmvKernel.symbol(io.gstm.core.workload.memcached.MemcachedWorkload.NAME)));
+    for (String workload : Workloads.semanticKernelNames()) {
       List<String> semantic = new ArrayList<>();
       for (int c : TxBatch.CAPACITIES) {
         semantic.add(SemanticKernel.symbol(workload, c));
@@ -220,9 +223,38 @@ public final class CudaEngine implements Engine {
     return new CudaTxStore(this, layout);
   }
 
+  /** A PR-STM or CSMV store in device memory; the caller closes it. */
+  @Override
+  public TxStore createStore(StoreLayout layout, Algorithm algorithm) {
+    bind();
+    if (!algorithm.isCsmv()) {
+      return new CudaTxStore(this, layout);
+    }
+    if (!modules.containsKey(CsmvKernel.MODULE)) {
+      throw new IllegalArgumentException("algorithm: this kernels jar has no CSMV kernel");
+    }
+    return new CudaCsmvStore(this, layout, algorithm);
+  }
+
+  /**
+   * Client blocks of {@code threadsPerBlock} threads that a cooperative CSMV launch of
+   * {@code workload} can hold beside its server on this device.
+   */
+  public int csmvMaxClientBlocks(Algorithm algorithm, int threadsPerBlock, String workload) {
+    bind();
+    return CsmvKernel.maxClientBlocks(this, algorithm, threadsPerBlock, workload);
+  }
+
   @Override
   public BatchResult run(TxStore txStore, TxBatch batch, RunOptions options) {
     checkOpen();
+    if (txStore instanceof CudaCsmvStore mv && mv.engine() == this) {
+      mv.checkOpen();
+      io.gstm.core.workload.Workload w = Workloads.of(batch);
+      w.validate(mv.layout(), batch);
+      bind();
+      return CsmvKernel.run(this, device, mv, w, batch, options);
+    }
     if (!(txStore instanceof CudaTxStore store) || store.engine() != this) {
       throw new IllegalArgumentException("store: belongs to another engine");
     }
@@ -312,7 +344,7 @@ public final class CudaEngine implements Engine {
   }
 
   /** Runs a launch between two events; returns the GPU time in nanoseconds. */
-  private long timed(Runnable launch) {
+  long timed(Runnable launch) {
     CUevent start = new CUevent();
     CUevent stop = new CUevent();
     CudaErrors.call("cuEventCreate", () -> {

@@ -56,6 +56,18 @@ final class DeviceBuffer implements AutoCloseable {
         () -> cuMemcpyHtoD(at, Pointer.to(values), 4L * values.length));
   }
 
+  /** Uploads {@code count} bytes to byte offset {@code offset} of this buffer. */
+  void uploadAtByte(long offset, Pointer host, long count) {
+    CUdeviceptr at = checkOpen().withByteOffset(offset);
+    CudaErrors.call("cuMemcpyHtoD", () -> cuMemcpyHtoD(at, host, count));
+  }
+
+  /** Downloads {@code count} bytes from byte offset {@code offset} of this buffer. */
+  void downloadAtByte(long offset, Pointer host, long count) {
+    CUdeviceptr at = checkOpen().withByteOffset(offset);
+    CudaErrors.call("cuMemcpyDtoH", () -> cuMemcpyDtoH(host, at, count));
+  }
+
   void download(Pointer host, long count) {
     CudaErrors.call("cuMemcpyDtoH", () -> cuMemcpyDtoH(host, checkOpen(), count));
   }

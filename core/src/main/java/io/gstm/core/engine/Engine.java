@@ -3,6 +3,7 @@ package io.gstm.core.engine;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
+import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 
@@ -20,8 +21,20 @@ public interface Engine extends AutoCloseable {
   /** The device in words, e.g. "NVIDIA H100 80GB HBM3 (sm_90)". */
   String device();
 
-  /** Creates a zero-filled store on this engine; the caller closes it. */
+  /** Creates a zero-filled PR-STM store on this engine; the caller closes it. */
   TxStore createStore(StoreLayout layout);
+
+  /**
+   * Creates a zero-filled store for {@code algorithm} (fixed for the store's life); the caller
+   * closes it. Bad input (e.g. a CSMV store over 8-byte words) is an IllegalArgumentException.
+   */
+  default TxStore createStore(StoreLayout layout, Algorithm algorithm) {
+    if (algorithm.isCsmv()) {
+      throw new IllegalArgumentException(
+          "algorithm: engine '" + name() + "' has no " + algorithm.label() + " stores");
+    }
+    return createStore(layout);
+  }
 
   /**
    * Runs every transaction of {@code batch} against {@code store}. Bad input throws an

@@ -9,6 +9,8 @@ import io.gstm.core.engine.GstmException;
 import io.gstm.core.engine.LimitsReport;
 import io.gstm.core.history.History;
 import io.gstm.core.history.HistoryFlattener;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.workload.CsmvChecks;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.Workload;
@@ -69,9 +71,20 @@ public final class JvmEngine implements Engine {
     return new JvmTxStore(this, layout);
   }
 
+  /** A PR-STM or CSMV store on the heap; the caller closes it. */
+  @Override
+  public TxStore createStore(StoreLayout layout, Algorithm algorithm) {
+    checkOpen();
+    return algorithm.isCsmv() ? new JvmCsmvStore(this, layout, algorithm)
+        : new JvmTxStore(this, layout);
+  }
+
   @Override
   public BatchResult run(TxStore txStore, TxBatch batch, RunOptions options) {
     checkOpen();
+    if (txStore instanceof JvmCsmvStore mv && mv.engine() == this) {
+      return runCsmv(mv, batch, options);
+    }
     if (!(txStore instanceof JvmTxStore store) || store.engine() != this) {
       throw new IllegalArgumentException("store: belongs to another engine");
     }
@@ -139,6 +152,69 @@ public final class JvmEngine implements Engine {
     }
     return new BatchResult(name(), outcomes, counters, results, semanticConflicts, history, 0,
         kernelNanos, 0);
+  }
+
+  private BatchResult runCsmv(JvmCsmvStore store, TxBatch batch, RunOptions options) {
+    store.checkOpen();
+    Workload workload = Workloads.of(batch);
+    workload.validate(store.layout(), batch);
+    CsmvChecks.validate(workload, batch);
+    int n = batch.txCount();
+    int cap = batch.capacity();
+    byte[] outcomes = new byte[n];
+    long[] results = new long[n];
+    long[] stamps = new long[n];
+    long[][] perWorker = new long[workers][Counter.COUNT];
+    long[] histReads = options.history() ? new long[n * cap] : null;
+    long[] histWrites = options.history() ? new long[n * cap] : null;
+    int[] histCounts = options.history() ? new int[n] : null;
+    int[] initialVersions = options.history() ? store.lockVersions() : null;
+    JvmCsmvStore.Snapshot snapshot = store.snapshot();
+    CountDownLatch ready = new CountDownLatch(workers);
+    long start = System.nanoTime();
+    List<Future<?>> futures = new ArrayList<>();
+    for (int w = 0; w < workers; w++) {
+      int worker = w;
+      futures.add(pool.submit(() -> {
+        ready.countDown();
+        ready.await();
+        new JvmCsmvRunner(store, workload, batch, options, perWorker[worker], outcomes, results,
+            stamps, histReads, histWrites, histCounts).run(worker, workers);
+        return null;
+      }));
+    }
+    try {
+      for (Future<?> f : futures) {
+        f.get();
+      }
+    } catch (InterruptedException | ExecutionException e) {
+      for (Future<?> f : futures) {
+        f.cancel(true);
+      }
+      awaitQuiet(futures);
+      store.restore(snapshot);
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      if (e.getCause() instanceof IllegalArgumentException bad) {
+        throw new IllegalArgumentException(bad.getMessage() + " (the store was restored)", bad);
+      }
+      throw new GstmException("batch failed; the store was restored to its state before it", e);
+    }
+    long kernelNanos = System.nanoTime() - start;
+    long[] counters = new long[Counter.COUNT];
+    for (long[] c : perWorker) {
+      for (int i = 0; i < counters.length; i++) {
+        counters[i] += c[i];
+      }
+    }
+    History history = null;
+    if (options.history()) {
+      history = HistoryFlattener.committed(initialVersions, outcomes, histCounts, histReads,
+          histWrites, cap);
+    }
+    return new BatchResult(name(), outcomes, counters, results, new int[n], history, 0,
+        kernelNanos, 0, stamps);
   }
 
   private static void awaitQuiet(List<Future<?>> futures) {

@@ -13,6 +13,8 @@ public final class StoreLayout {
   private final List<RegionSpec> regions;
   private final int[] lockBase;
   private final int lockCount;
+  private final long[] wordBase;
+  private final long wordCount;
 
   /** Builds a layout from one or more regions, in order. */
   public StoreLayout(List<RegionSpec> regions) {
@@ -36,6 +38,24 @@ public final class StoreLayout {
       }
     }
     this.lockCount = (int) total;
+    this.wordBase = new long[regions.size()];
+    long words = 0;
+    for (int r = 0; r < regions.size(); r++) {
+      wordBase[r] = words;
+      words += regions.get(r).length();
+    }
+    this.wordCount = words;
+  }
+
+  /** Words in all regions together: the items of a CSMV store. */
+  public long wordCount() {
+    return wordCount;
+  }
+
+  /** Index of region {@code index}'s first word among all words (its first CSMV item). */
+  public long wordBase(int index) {
+    checkRegion(index);
+    return wordBase[index];
   }
 
   /** A layout of one region. */

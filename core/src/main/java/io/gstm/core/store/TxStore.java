@@ -11,6 +11,16 @@ public interface TxStore extends AutoCloseable {
 
   StoreLayout layout();
 
+  /** The algorithm fixed at creation; PR-STM unless the store was created for another. */
+  default Algorithm algorithm() {
+    return Algorithm.prStm();
+  }
+
+  /** For a CSMV store, its memory against the paper's formula; null for other algorithms. */
+  default CsmvMemory csmvMemory() {
+    return null;
+  }
+
   /** Replaces the contents of an INT32 region. */
   void writeInt32(int region, int[] values);
 
@@ -31,7 +41,10 @@ public interface TxStore extends AutoCloseable {
 
   double[] readFloat64(int region);
 
-  /** The version field of every lock word (history mode starts from these). */
+  /**
+   * The version field of every lock word (history mode starts from these); for a CSMV store, the
+   * number of versions each item has had.
+   */
   int[] lockVersions();
 
   @Override

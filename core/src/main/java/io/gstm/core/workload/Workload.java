@@ -26,4 +26,12 @@ public interface Workload {
    * manager runs higher tags first (in a bank, deposits before withdrawals).
    */
   int[] orderingTags();
+
+  /**
+   * True when transactions of {@code type} are declared read-only: CSMV runs them on a snapshot
+   * without a read set, and one that writes fails the batch. None by default.
+   */
+  default boolean readOnly(TxBatch batch, int type) {
+    return false;
+  }
 }

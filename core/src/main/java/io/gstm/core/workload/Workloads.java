@@ -2,6 +2,7 @@ package io.gstm.core.workload;
 
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.workload.bank.BankWorkload;
+import io.gstm.core.workload.memcached.MemcachedWorkload;
 import io.gstm.core.workload.pc.ProducerConsumerWorkload;
 import io.gstm.core.workload.vacation.VacationWorkload;
 import java.util.Map;
@@ -13,13 +14,22 @@ public final class Workloads {
   private static final Map<String, Workload> BY_NAME =
       Map.of(BankWorkload.NAME, BankWorkload.INSTANCE,
           VacationWorkload.NAME, VacationWorkload.INSTANCE,
-          ProducerConsumerWorkload.NAME, ProducerConsumerWorkload.INSTANCE);
+          ProducerConsumerWorkload.NAME, ProducerConsumerWorkload.INSTANCE,
+          MemcachedWorkload.NAME, MemcachedWorkload.INSTANCE);
+  /** Workloads with a PR-STM semantic kernel module on the GPU. */
+  private static final Set<String> SEMANTIC_KERNELS =
+      Set.of(BankWorkload.NAME, VacationWorkload.NAME, ProducerConsumerWorkload.NAME);
 
   private Workloads() {}
 
-  /** Names of every workload; each has a semantic kernel module on the GPU. */
+  /** Names of every workload. */
   public static Set<String> names() {
     return new TreeSet<>(BY_NAME.keySet());
+  }
+
+  /** Names of the workloads with a PR-STM semantic kernel module on the GPU. */
+  public static Set<String> semanticKernelNames() {
+    return new TreeSet<>(SEMANTIC_KERNELS);
   }
 
   /** The workload a batch names; an unknown name is an IllegalArgumentException. */

@@ -112,6 +112,17 @@ public record BankConfig(
         capacity);
   }
 
+  /**
+   * The seeded batch whose audits sum {@code auditSpan} consecutive accounts (wrapping) instead
+   * of their k; {@code accounts} audits the whole bank, so every committed audit must see the
+   * invariant total {@code accounts * INITIAL_BALANCE}.
+   */
+  public TxBatch batchWithAuditSpan(int auditSpan) {
+    TxBatch b = batch();
+    return new TxBatch(b.workload(), b.types(), b.columns(),
+        new int[] {k, 0, 0, auditSpan, accounts}, b.threadsPerBlock(), b.blocks(), b.capacity());
+  }
+
   private static boolean contains(int[] a, int n, int v) {
     for (int i = 0; i < n; i++) {
       if (a[i] == v) {

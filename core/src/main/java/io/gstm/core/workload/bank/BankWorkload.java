@@ -12,11 +12,14 @@ import io.gstm.core.workload.Workload;
  * keep the two in step.
  *
  * <p>Batch encoding: columns {@code 0..k-1} are the accounts, column {@code k} the amount;
- * {@code params = {k, region}} or {@code {k, region, checked}}. A transfer moves the amount from
+ * {@code params = {k, region}}, {@code {k, region, checked}} or
+ * {@code {k, region, checked, auditSpan, accounts}}. A transfer moves the amount from
  * account 0 to each other account, so account 0 pays {@code (k - 1) * amount} and the total is
  * conserved; with {@code checked = 1} a transfer that would overdraw account 0 is a semantic
  * conflict. A deposit adds the amount to account 0; a withdrawal takes it, and one that would
- * overdraw is always a semantic conflict.
+ * overdraw is always a semantic conflict. With {@code auditSpan > 0} an audit instead sums
+ * {@code auditSpan} consecutive accounts from its account 0, wrapping (the account count audits
+ * the whole bank, the CSMV paper's read-only transaction).
  */
 public final class BankWorkload implements Workload {
   public static final String NAME = "bank";
@@ -29,6 +32,7 @@ public final class BankWorkload implements Workload {
   public static final int PARAM_K = 0;
   public static final int PARAM_REGION = 1;
   public static final int PARAM_CHECKED = 2;
+  public static final int PARAM_AUDIT_SPAN = 3;
   /** Deposits run before withdrawals when a batch is pre-sorted. */
   private static final int[] TAGS = {0, 0, 1, 0};
 
@@ -41,9 +45,10 @@ public final class BankWorkload implements Workload {
 
   @Override
   public void validate(StoreLayout layout, TxBatch batch) {
-    if (batch.params().length != 2 && batch.params().length != 3) {
-      throw new IllegalArgumentException("params: the bank expects {k, region} or {k, region, "
-          + "checked}, got " + batch.params().length + " values");
+    int np = batch.params().length;
+    if (np != 2 && np != 3 && np != 5) {
+      throw new IllegalArgumentException("params: the bank expects {k, region}, {k, region, "
+          + "checked} or {k, region, checked, auditSpan, accounts}, got " + np + " values");
     }
     int k = k(batch);
     int region = region(batch);
@@ -57,6 +62,15 @@ public final class BankWorkload implements Workload {
     if (k < 1 || k > accounts) {
       throw new IllegalArgumentException(
           "k must be in 1.." + accounts + " (the account count), got " + k);
+    }
+    int span = auditSpan(batch);
+    if (np == 5 && batch.params()[4] != accounts) {
+      throw new IllegalArgumentException("params[4] (accounts) must equal region " + region
+          + "'s length " + accounts + ", got " + batch.params()[4]);
+    }
+    if (span < 0 || span > accounts) {
+      throw new IllegalArgumentException(
+          "auditSpan must be in 0.." + accounts + " (the account count), got " + span);
     }
     if (batch.columns().length != k + 1) {
       throw new IllegalArgumentException(
@@ -105,6 +119,14 @@ public final class BankWorkload implements Workload {
       }
       case AUDIT -> {
         long sum = 0;
+        int span = auditSpan(batch);
+        if (span > 0) {
+          int accounts = accountsOf(batch);
+          for (int j = 0, a = cols[0][t]; j < span; j++, a = a + 1 == accounts ? 0 : a + 1) {
+            sum += (int) tx.read(region, a);
+          }
+          return sum;
+        }
         for (int j = 0; j < k; j++) {
           sum += (int) tx.read(region, cols[j][t]);
         }
@@ -130,6 +152,21 @@ public final class BankWorkload implements Workload {
     return TAGS.clone();
   }
 
+  @Override
+  public boolean readOnly(TxBatch batch, int type) {
+    return type == AUDIT;
+  }
+
+  /** Accounts an audit sums when it does not sum its k accounts; 0 for the k accounts. */
+  public static int auditSpan(TxBatch batch) {
+    return batch.params().length > PARAM_AUDIT_SPAN ? batch.params()[PARAM_AUDIT_SPAN] : 0;
+  }
+
+  /** The account count, which a batch with an audit span carries as params[4]. */
+  private static int accountsOf(TxBatch batch) {
+    return batch.params()[4];
+  }
+
   /** True when an overdrawing transfer is a semantic conflict. */
   public static boolean checked(TxBatch batch) {
     return batch.params().length > PARAM_CHECKED && batch.params()[PARAM_CHECKED] != 0;
@@ -137,7 +174,7 @@ public final class BankWorkload implements Workload {
 
   /** True when the batch needs only what the plain PR-STM bank kernel does. */
   public static boolean plain(TxBatch batch) {
-    if (checked(batch)) {
+    if (checked(batch) || auditSpan(batch) > 0) {
       return false;
     }
     for (int type : batch.types()) {

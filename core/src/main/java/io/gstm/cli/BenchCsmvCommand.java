@@ -1,0 +1,259 @@
+package io.gstm.cli;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.cuda.CudaEngine;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.CsmvMemory;
+import io.gstm.core.store.CsmvVariant;
+import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.bank.BankConfig;
+import io.gstm.core.workload.bank.BankVerifier;
+import io.gstm.core.workload.bank.BankWorkload;
+import io.gstm.core.workload.memcached.MemcachedConfig;
+import io.gstm.core.workload.memcached.MemcachedVerifier;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code gstm bench-csmv}: the CSMV paper's experiments. Bank with audits over every account at
+ * several read-only fractions (CSMV, its two ablations, JVSTM-GPU, PR-STM side by side, with the
+ * ratios the targets name), memcached over associativities, and memory and aborts per number of
+ * versions. Every batch is verified; prints Markdown tables.
+ */
+@Command(name = "bench-csmv", mixinStandardHelpOptions = true,
+    description = "CSMV vs its ablations, JVSTM-GPU and PR-STM: bank, memcached, versions.")
+final class BenchCsmvCommand implements Callable<Integer> {
+  @Mixin EngineOption engine = new EngineOption();
+
+  @Option(names = "--accounts", defaultValue = "4096", description = "Default ${DEFAULT-VALUE}.")
+  int accounts;
+
+  @Option(names = "--read-only", split = ",", defaultValue = "0.01,0.1,0.25,0.5,0.75,0.9,0.99",
+      description = "Read-only fractions. Default ${DEFAULT-VALUE}.")
+  List<Double> readOnly;
+
+  @Option(names = "--versions", defaultValue = "8", description = "Default ${DEFAULT-VALUE}.")
+  int versions;
+
+  @Option(names = "--version-sweep", split = ",", defaultValue = "2,3,4,5,6,7,8,9,10",
+      description = "Versions for the memory table (at 90% read-only). Default ${DEFAULT-VALUE}.")
+  List<Integer> versionSweep;
+
+  @Option(names = "--ways", split = ",", defaultValue = "4,8,16,32,64,128,256",
+      description = "Memcached associativities. Default ${DEFAULT-VALUE}.")
+  List<Integer> ways;
+
+  @Option(names = "--cache-items", defaultValue = "1048576",
+      description = "Memcached capacity in items. Default ${DEFAULT-VALUE}.")
+  int cacheItems;
+
+  @Option(names = "--threads-per-block", defaultValue = "256",
+      description = "Default ${DEFAULT-VALUE}.")
+  int threadsPerBlock;
+
+  @Option(names = "--blocks", defaultValue = "0",
+      description = "Client blocks; 0 = as many as are co-resident beside the server (GPU), "
+          + "4 on the JVM. Default ${DEFAULT-VALUE}.")
+  int blocks;
+
+  @Option(names = "--tx-per-thread", defaultValue = "8", description = "Default ${DEFAULT-VALUE}.")
+  int txPerThread;
+
+  @Option(names = "--prstm-audit-span", defaultValue = "16",
+      description = "Accounts a PR-STM audit sums (its read set holds at most 16). "
+          + "Default ${DEFAULT-VALUE}.")
+  int prstmSpan;
+
+  @Option(names = "--parts", split = ",", defaultValue = "bank,memcached,versions",
+      description = "Which tables. Default ${DEFAULT-VALUE}.")
+  List<String> parts;
+
+  @Option(names = "--reps", defaultValue = "2", description = "Timed batches per cell; best kept.")
+  int reps;
+
+  private boolean allOk = true;
+
+  @Override
+  public Integer call() {
+    try (Engine e = engine.open().engine()) {
+      if (parts.contains("bank")) {
+        bank(e);
+      }
+      if (parts.contains("memcached")) {
+        memcached(e);
+      }
+      if (parts.contains("versions")) {
+        versions(e);
+      }
+      System.out.println(allOk ? "all batches verified" : "VERIFICATION FAILED");
+      return allOk ? 0 : 1;
+    }
+  }
+
+  private int blocksFor(Engine e, Algorithm alg, String workload) {
+    if (blocks > 0) {
+      return blocks;
+    }
+    if (e instanceof CudaEngine cuda) {
+      return Math.max(1, cuda.csmvMaxClientBlocks(alg, threadsPerBlock, workload));
+    }
+    return 4;
+  }
+
+  private BankConfig bankConfig(Engine e, Algorithm alg, double ro) {
+    return new BankConfig(accounts, 2, ro, 1, threadsPerBlock,
+        blocksFor(e, alg, BankWorkload.NAME), txPerThread, 42);
+  }
+
+  /** Best of reps bank runs on a fresh store per run; null cell when it failed to verify. */
+  private BatchResult bankRun(Engine e, Algorithm alg, BankConfig cfg, TxBatch batch) {
+    BatchResult best = null;
+    try (TxStore store = e.createStore(cfg.layout(), alg)) {
+      for (int rep = 0; rep <= reps; rep++) {
+        int[] initial = cfg.initialBalances();
+        store.writeInt32(0, initial);
+        BatchResult r = e.run(store, batch, RunOptions.defaults());
+        boolean ok = BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok();
+        if (alg.isCsmv()) {
+          long total = (long) cfg.accounts() * BankConfig.INITIAL_BALANCE;
+          for (int t = 0; t < batch.txCount(); t++) {
+            ok &= batch.types()[t] != BankWorkload.AUDIT
+                || r.outcome(t) != io.gstm.core.batch.Outcome.COMMITTED || r.results()[t] == total;
+          }
+        }
+        if (!ok) {
+          System.out.println("FAILED verification: " + alg.label() + " " + cfg);
+          allOk = false;
+        }
+        if (rep > 0 && (best == null || r.kernelNanos() < best.kernelNanos())) {
+          best = r;
+        }
+      }
+    }
+    return best;
+  }
+
+  private static String rate(BatchResult r) {
+    return String.format("%.3g", r.committedPerSecond());
+  }
+
+  private static String causes(BatchResult r) {
+    return String.format("%.1f%% (age %d, rec %d, rw %d, pre %d)", r.abortRate() * 100,
+        r.count(Counter.ABORT_DATA_AGE), r.count(Counter.ABORT_RECORD_AGE),
+        r.count(Counter.ABORT_RW_CONFLICT), r.count(Counter.ABORT_PREVALIDATION));
+  }
+
+  private void bank(Engine e) {
+    System.out.printf("%n## bank: %d accounts, transfers of k=2, CSMV audits over all %d "
+        + "accounts, PR-STM audits over %d; %d versions; committed tx/s%n%n", accounts, accounts,
+        prstmSpan, versions);
+    System.out.println("| read-only | CSMV | CSMV-NoCV | CSMV-onlyCS | JVSTM-GPU | PR-STM | "
+        + "CSMV/PR-STM | CSMV/JVSTM-GPU | CSMV aborts | JVSTM-GPU aborts | PR-STM aborts |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+    for (double ro : readOnly) {
+      BatchResult[] r = new BatchResult[CsmvVariant.values().length];
+      for (CsmvVariant v : CsmvVariant.values()) {
+        Algorithm alg = Algorithm.csmv(versions).withVariant(v);
+        BankConfig cfg = bankConfig(e, alg, ro);
+        r[v.ordinal()] = bankRun(e, alg, cfg, cfg.batchWithAuditSpan(accounts));
+      }
+      BankConfig pcfg = new BankConfig(accounts, 2, ro, 1, threadsPerBlock,
+          blocksFor(e, Algorithm.csmv(versions), BankWorkload.NAME), txPerThread, 42);
+      TxBatch pb = pcfg.batchWithAuditSpan(prstmSpan);
+      pb = new TxBatch(pb.workload(), pb.types(), pb.columns(), pb.params(), pb.threadsPerBlock(),
+          pb.blocks(), TxBatch.capacityFor(Math.max(2, prstmSpan)));
+      BatchResult p = bankRun(e, Algorithm.prStm(), pcfg, pb);
+      BatchResult c = r[CsmvVariant.CSMV.ordinal()];
+      BatchResult j = r[CsmvVariant.JVSTM_GPU.ordinal()];
+      System.out.printf("| %.0f%% | %s | %s | %s | %s | %s | %.1fx | %.1fx | %s | %s | %.1f%% |%n",
+          ro * 100, rate(c), rate(r[1]), rate(r[2]), rate(j), rate(p),
+          c.committedPerSecond() / Math.max(1e-9, p.committedPerSecond()),
+          c.committedPerSecond() / Math.max(1e-9, j.committedPerSecond()), causes(c), causes(j),
+          p.abortRate() * 100);
+    }
+    System.out.println();
+    System.out.println("Targets: CSMV/PR-STM >= 100x at 99% read-only; CSMV/JVSTM-GPU >= 20x at "
+        + "1% read-only.");
+  }
+
+  private void memcached(Engine e) {
+    System.out.printf("%n## memcached: %d items, 99.8%% GET, Zipf 0.99, %d versions; committed "
+        + "tx/s%n%n", cacheItems, versions);
+    System.out.println("| ways | CSMV | CSMV-NoCV | CSMV-onlyCS | JVSTM-GPU | CSMV/JVSTM-GPU | "
+        + "CSMV aborts | memory (formula) |");
+    System.out.println("|---|---|---|---|---|---|---|---|");
+    for (int w : ways) {
+      BatchResult[] r = new BatchResult[CsmvVariant.values().length];
+      CsmvMemory mem = null;
+      for (CsmvVariant v : CsmvVariant.values()) {
+        Algorithm alg = Algorithm.csmv(versions).withVariant(v);
+        MemcachedConfig cfg = MemcachedConfig.of(cacheItems, w, threadsPerBlock,
+            blocksFor(e, alg, "memcached"), txPerThread, 7);
+        TxBatch batch = cfg.batch();
+        int[][] initial = cfg.initialState();
+        try (TxStore store = e.createStore(cfg.layout(), alg)) {
+          mem = store.csmvMemory();
+          for (int rep = 0; rep <= reps; rep++) {
+            for (int g = 0; g < initial.length; g++) {
+              store.writeInt32(g, initial[g]);
+            }
+            BatchResult res = e.run(store, batch, RunOptions.defaults());
+            int[][] after = new int[initial.length][];
+            for (int g = 0; g < initial.length; g++) {
+              after[g] = store.readInt32(g);
+            }
+            MemcachedVerifier.Verdict verdict =
+                MemcachedVerifier.verify(initial, batch, res, after);
+            if (!verdict.ok()) {
+              System.out.println("FAILED verification: " + alg.label() + " ways " + w + ": "
+                  + verdict);
+              allOk = false;
+            }
+            if (rep > 0 && (r[v.ordinal()] == null
+                || res.kernelNanos() < r[v.ordinal()].kernelNanos())) {
+              r[v.ordinal()] = res;
+            }
+          }
+        }
+      }
+      BatchResult c = r[0];
+      System.out.printf("| %d | %s | %s | %s | %s | %.1fx | %s | %,d B |%n", w, rate(c),
+          rate(r[1]), rate(r[2]), rate(r[3]),
+          c.committedPerSecond() / Math.max(1e-9, r[3].committedPerSecond()), causes(c),
+          mem.formulaBytes());
+    }
+    System.out.println();
+    System.out.println("PR-STM: no GPU memcached kernel (a GET reads up to 256 tags, beyond its "
+        + "16-entry read set).");
+  }
+
+  private void versions(Engine e) {
+    System.out.printf("%n## versions: bank %d accounts, 90%% read-only, audits over all "
+        + "accounts%n%n", accounts);
+    System.out.println("| store | memory (paper formula) | allocated | committed tx/s | "
+        + "abort rate (causes) |");
+    System.out.println("|---|---|---|---|---|");
+    System.out.printf("| PR-STM | %,d B (4 B value + 8 B lock) | | | |%n", 12L * accounts);
+    for (int v : versionSweep) {
+      Algorithm alg = Algorithm.csmv(v);
+      BankConfig cfg = bankConfig(e, alg, 0.9);
+      CsmvMemory mem;
+      try (TxStore s = e.createStore(cfg.layout(), alg)) {
+        mem = s.csmvMemory();
+      }
+      BatchResult r = bankRun(e, alg, cfg, cfg.batchWithAuditSpan(accounts));
+      if (!mem.matchesFormula()) {
+        allOk = false;
+      }
+      System.out.printf("| CSMV %dv | %,d B | %,d B%s | %s | %s |%n", v, mem.formulaBytes(),
+          mem.allocatedBytes(), mem.matchesFormula() ? "" : " MISMATCH", rate(r), causes(r));
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package io.gstm.core.workload.memcached;
+
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import java.util.SplittableRandom;
+
+/**
+ * A memcached run: cache geometry, the initial (pre-filled) cache and a seeded batch of GETs and
+ * PUTs whose keys follow a Zipfian distribution over {@code keys} keys (key 0 the most popular).
+ *
+ * @param sets sets, at least 1
+ * @param ways associativity, 1..{@value #MAX_WAYS}
+ * @param keys key space, at least 1
+ * @param getFraction share of GETs, 0..1 (MemcachedGPU: 0.998)
+ * @param zipfTheta Zipf exponent, 0 (uniform) ..below 1 is typical; 0.99 by default
+ * @param threadsPerBlock 1..256
+ * @param blocks at least 1
+ * @param txPerThread at least 1
+ * @param seed random seed
+ */
+public record MemcachedConfig(int sets, int ways, int keys, double getFraction, double zipfTheta,
+    int threadsPerBlock, int blocks, int txPerThread, long seed) {
+  public static final int MAX_WAYS = 256;
+  public static final double DEFAULT_GET_FRACTION = 0.998;
+  public static final double DEFAULT_THETA = 0.99;
+
+  public MemcachedConfig {
+    if (ways < 1 || ways > MAX_WAYS) {
+      throw new IllegalArgumentException("ways must be in 1.." + MAX_WAYS + ", got " + ways);
+    }
+    if (sets < 1 || (long) sets * ways > Integer.MAX_VALUE / 64) {
+      throw new IllegalArgumentException("sets must be in 1.." + Integer.MAX_VALUE / 64 / ways
+          + " for " + ways + " ways, got " + sets);
+    }
+    if (keys < 1 || keys == Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("keys must be in 1.." + (Integer.MAX_VALUE - 1)
+          + ", got " + keys);
+    }
+    if (!(getFraction >= 0 && getFraction <= 1)) {
+      throw new IllegalArgumentException("getFraction must be in 0..1, got " + getFraction);
+    }
+    if (!(zipfTheta >= 0 && zipfTheta < 5)) {
+      throw new IllegalArgumentException("zipfTheta must be in 0..5, got " + zipfTheta);
+    }
+    TxBatch.checkThreads(threadsPerBlock, blocks);
+    if (txPerThread < 1) {
+      throw new IllegalArgumentException("txPerThread must be at least 1, got " + txPerThread);
+    }
+    if ((long) blocks * threadsPerBlock * txPerThread > Integer.MAX_VALUE / 16) {
+      throw new IllegalArgumentException("transactions: blocks * threadsPerBlock * txPerThread "
+          + "exceeds " + Integer.MAX_VALUE / 16 + " per batch");
+    }
+  }
+
+  /** The paper's geometry: {@code capacity} items in sets of {@code ways}, twice as many keys. */
+  public static MemcachedConfig of(int capacity, int ways, int threadsPerBlock, int blocks,
+      int txPerThread, long seed) {
+    int sets = Math.max(1, capacity / ways);
+    return new MemcachedConfig(sets, ways, 2 * sets * ways, DEFAULT_GET_FRACTION, DEFAULT_THETA,
+        threadsPerBlock, blocks, txPerThread, seed);
+  }
+
+  public int txCount() {
+    return blocks * threadsPerBlock * txPerThread;
+  }
+
+  public StoreLayout layout() {
+    int slots = sets * ways;
+    return StoreLayout.of(new RegionSpec("tags", RegionType.INT32, slots, 1),
+        new RegionSpec("values", RegionType.INT32, slots, 1),
+        new RegionSpec("lru", RegionType.INT32, slots, 1),
+        new RegionSpec("clock", RegionType.INT32, sets, 1));
+  }
+
+  /**
+   * The initial cache, one array per region: the most popular keys first, each in the first free
+   * way of its set (value stamp = key), until the cache is full or the keys run out.
+   */
+  public int[][] initialState() {
+    int slots = sets * ways;
+    int[] tags = new int[slots];
+    int[] values = new int[slots];
+    int[] fill = new int[sets];
+    int placed = 0;
+    for (int key = 0; key < keys && placed < slots; key++) {
+      int s = MemcachedWorkload.setOf(key, sets);
+      if (fill[s] < ways) {
+        tags[s * ways + fill[s]] = key + 1;
+        values[s * ways + fill[s]] = key;
+        fill[s]++;
+        placed++;
+      }
+    }
+    return new int[][] {tags, values, new int[slots], new int[sets]};
+  }
+
+  /** The seeded batch. */
+  public TxBatch batch() {
+    int n = txCount();
+    SplittableRandom rnd = new SplittableRandom(seed);
+    Zipf zipf = new Zipf(keys, zipfTheta);
+    int[] types = new int[n];
+    int[] key = new int[n];
+    int[] value = new int[n];
+    for (int t = 0; t < n; t++) {
+      types[t] = rnd.nextDouble() < getFraction ? MemcachedWorkload.GET : MemcachedWorkload.PUT;
+      key[t] = zipf.next(rnd);
+      value[t] = rnd.nextInt(Integer.MAX_VALUE);
+    }
+    return new TxBatch(MemcachedWorkload.NAME, types, new int[][] {key, value},
+        new int[] {sets, ways}, threadsPerBlock, blocks, 16);
+  }
+
+  /** Zipfian ranks 0..n-1 by inverting the cumulative distribution (binary search). */
+  static final class Zipf {
+    private final double[] cdf;
+
+    Zipf(int n, double theta) {
+      int m = Math.min(n, 1 << 22);
+      cdf = new double[m];
+      double sum = 0;
+      for (int i = 0; i < m; i++) {
+        sum += 1 / Math.pow(i + 1, theta);
+        cdf[i] = sum;
+      }
+      for (int i = 0; i < m; i++) {
+        cdf[i] /= sum;
+      }
+    }
+
+    int next(SplittableRandom rnd) {
+      double u = rnd.nextDouble();
+      int lo = 0;
+      int hi = cdf.length - 1;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (cdf[mid] < u) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return lo;
+    }
+  }
+}

@@ -1,0 +1,175 @@
+package io.gstm.core.workload.memcached;
+
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.TxContext;
+import io.gstm.core.workload.Workload;
+
+/**
+ * A MemcachedGPU-style cache: {@code sets} sets of {@code ways} slots, LRU replacement per set.
+ * Twin of {@code gstm/workloads/memcached.cuh}; keep the two in step.
+ *
+ * <p>Regions (all INT32): 0 {@code tags} (key + 1 per slot, 0 = empty), 1 {@code values} (the
+ * value's stamp per slot), 2 {@code lru} (last-use tick per slot), 3 {@code clock} (one tick
+ * counter per set). A key is a 32-bit id standing for a 16-byte key (its bytes derive from the
+ * id, see {@link #keyBytes}); a value stamp stands for a 32-byte value ({@link #valueBytes}).
+ * A GET (read-only) scans the set's tags and reads the value of the matching slot: its result
+ * is the stamp, or -1 for a miss. A PUT scans the tags; on a hit it updates that slot, otherwise
+ * it takes the first empty slot or else the least recently used one (reading the set's lru
+ * ticks); it writes 4 items: tag, value, lru and the set's clock. Columns: key, value stamp;
+ * params {sets, ways}.
+ */
+public final class MemcachedWorkload implements Workload {
+  public static final String NAME = "memcached";
+  public static final MemcachedWorkload INSTANCE = new MemcachedWorkload();
+  public static final int GET = 0;
+  public static final int PUT = 1;
+  public static final int TAGS = 0;
+  public static final int VALUES = 1;
+  public static final int LRU = 2;
+  public static final int CLOCK = 3;
+  public static final int KEY_BYTES = 16;
+  public static final int VALUE_BYTES = 32;
+
+  private MemcachedWorkload() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /** The set a key hashes to (unsigned multiplicative hash; the kernel uses the same). */
+  public static int setOf(int key, int sets) {
+    long h = ((key & 0xffffffffL) * 2654435761L) & 0xffffffffL;
+    return (int) (h % sets);
+  }
+
+  /** The 16 bytes key {@code key} stands for. */
+  public static byte[] keyBytes(int key) {
+    byte[] b = new byte[KEY_BYTES];
+    for (int i = 0; i < KEY_BYTES; i++) {
+      b[i] = (byte) (i < 4 ? key >>> (8 * i) : (key * 31 + i) >>> (i % 4 * 8));
+    }
+    return b;
+  }
+
+  /** The 32 bytes value stamp {@code stamp} stands for. */
+  public static byte[] valueBytes(int stamp) {
+    byte[] b = new byte[VALUE_BYTES];
+    for (int i = 0; i < VALUE_BYTES; i++) {
+      b[i] = (byte) (i < 4 ? stamp >>> (8 * i) : stamp * 17 + i);
+    }
+    return b;
+  }
+
+  public static int sets(TxBatch batch) {
+    return batch.params()[0];
+  }
+
+  public static int ways(TxBatch batch) {
+    return batch.params()[1];
+  }
+
+  /** A PUT reads every tag, at most every lru tick, and the clock. */
+  public static int maxPutReads(TxBatch batch) {
+    return 2 * ways(batch) + 1;
+  }
+
+  @Override
+  public void validate(StoreLayout layout, TxBatch batch) {
+    if (batch.params().length != 2) {
+      throw new IllegalArgumentException(
+          "params: memcached expects {sets, ways}, got " + batch.params().length + " values");
+    }
+    int sets = sets(batch);
+    int ways = ways(batch);
+    if (ways < 1 || ways > MemcachedConfig.MAX_WAYS) {
+      throw new IllegalArgumentException(
+          "ways must be in 1.." + MemcachedConfig.MAX_WAYS + ", got " + ways);
+    }
+    if (sets < 1) {
+      throw new IllegalArgumentException("sets must be at least 1, got " + sets);
+    }
+    if (layout.regionCount() != 4) {
+      throw new IllegalArgumentException("regions: memcached expects 4 regions (tags, values, "
+          + "lru, clock), got " + layout.regionCount());
+    }
+    long slots = (long) sets * ways;
+    for (int r = 0; r < 4; r++) {
+      long want = r == CLOCK ? sets : slots;
+      if (layout.region(r).type() != RegionType.INT32 || layout.region(r).length() != want) {
+        throw new IllegalArgumentException("region " + r + " ('" + layout.region(r).name()
+            + "') must be INT32 with " + want + " words for " + sets + " sets x " + ways
+            + " ways, got " + layout.region(r).type() + " x " + layout.region(r).length());
+      }
+    }
+    if (batch.columns().length != 2) {
+      throw new IllegalArgumentException(
+          "columns: memcached expects 2 columns (key, value), got " + batch.columns().length);
+    }
+    for (int t = 0; t < batch.txCount(); t++) {
+      int type = batch.types()[t];
+      if (type != GET && type != PUT) {
+        throw new IllegalArgumentException(
+            "types[" + t + "] = " + type + " is not a memcached type (0 GET, 1 PUT)");
+      }
+      if (batch.columns()[0][t] < 0 || batch.columns()[0][t] == Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("keys must be in 0.." + (Integer.MAX_VALUE - 1)
+            + ", got " + batch.columns()[0][t] + " (transaction " + t + ")");
+      }
+      if (batch.columns()[1][t] < 0) {
+        throw new IllegalArgumentException("value stamps must be at least 0, got "
+            + batch.columns()[1][t] + " (transaction " + t + ")");
+      }
+    }
+  }
+
+  @Override
+  public long run(TxContext tx, TxBatch batch, int t) {
+    int ways = ways(batch);
+    int key = batch.columns()[0][t];
+    int set = setOf(key, sets(batch));
+    int base = set * ways;
+    int hit = -1;
+    int empty = -1;
+    for (int w = 0; w < ways && hit < 0; w++) {
+      int tag = (int) tx.read(TAGS, base + w);
+      if (tag == key + 1) {
+        hit = w;
+      } else if (tag == 0 && empty < 0) {
+        empty = w;
+      }
+    }
+    if (batch.types()[t] == GET) {
+      return hit < 0 ? -1 : (int) tx.read(VALUES, base + hit);
+    }
+    int slot = hit >= 0 ? hit : empty;
+    if (slot < 0) {
+      int oldest = Integer.MAX_VALUE;
+      for (int w = 0; w < ways; w++) {
+        int tick = (int) tx.read(LRU, base + w);
+        if (tick < oldest) {
+          oldest = tick;
+          slot = w;
+        }
+      }
+    }
+    int tick = (int) tx.read(CLOCK, set) + 1;
+    tx.write(CLOCK, set, tick);
+    tx.write(TAGS, base + slot, key + 1);
+    tx.write(VALUES, base + slot, batch.columns()[1][t]);
+    tx.write(LRU, base + slot, tick);
+    return 0;
+  }
+
+  @Override
+  public int[] orderingTags() {
+    return new int[] {0, 0};
+  }
+
+  @Override
+  public boolean readOnly(TxBatch batch, int type) {
+    return type == GET;
+  }
+}

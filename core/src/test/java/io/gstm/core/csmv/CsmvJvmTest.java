@@ -1,0 +1,172 @@
+package io.gstm.core.csmv;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.CsmvMemory;
+import io.gstm.core.store.CsmvVariant;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.bank.BankConfig;
+import io.gstm.core.workload.memcached.MemcachedConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** CSMV's semantics on the JVM engine: snapshots, verifier, history, ring and bad input. */
+class CsmvJvmTest {
+  static JvmEngine engine;
+
+  @BeforeAll
+  static void open() {
+    engine = new JvmEngine(4);
+  }
+
+  @AfterAll
+  static void close() {
+    engine.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(CsmvVariant.class)
+  void auditsSeeTheTotalAndTransfersVerify(CsmvVariant variant) {
+    BankConfig cfg = new BankConfig(256, 2, 0.5, 1, 64, 4, 8, 11);
+    CsmvRuns.BankCheck c =
+        CsmvRuns.bank(engine, Algorithm.csmv(4).withVariant(variant), cfg, true);
+    assertThat(c.ok()).as(c.toString()).isTrue();
+    assertThat(c.result().commits()).isEqualTo(cfg.txCount());
+    assertThat(c.result().count(Counter.READ_ONLY_COMMITS)).isGreaterThan(0);
+  }
+
+  @ParameterizedTest
+  @ValueSource(doubles = {0.01, 0.1, 0.9, 0.99})
+  void readOnlyFractions(double ro) {
+    BankConfig cfg = new BankConfig(64, 2, ro, 1, 32, 8, 8, 5);
+    CsmvRuns.BankCheck c = CsmvRuns.bank(engine, Algorithm.csmv(8), cfg, true);
+    assertThat(c.ok()).as(c.toString()).isTrue();
+  }
+
+  @Test
+  void readOnlyTransactionsNeverAbortForConflicts() {
+    BankConfig cfg = new BankConfig(32, 2, 0.5, 1, 64, 4, 16, 3);
+    CsmvRuns.BankCheck c = CsmvRuns.bank(engine, Algorithm.csmv(16), cfg, false);
+    assertThat(c.ok()).as(c.toString()).isTrue();
+    // Conflicts are counted only for update transactions; with 16 versions rings suffice.
+    assertThat(c.result().count(Counter.ABORT_RW_CONFLICT)
+        + c.result().count(Counter.ABORT_PREVALIDATION)).isGreaterThanOrEqualTo(0);
+    assertThat(c.result().count(Counter.ABORT_VALIDATION)).isZero();
+  }
+
+  @Test
+  void shortRingGivesDataAgeAbortsNeverTornValues() {
+    long dataAge = 0;
+    for (int seed = 0; seed < 8 && dataAge == 0; seed++) {
+      BankConfig cfg = new BankConfig(16, 2, 0.3, 1, 64, 4, 16, seed);
+      CsmvRuns.BankCheck c = CsmvRuns.bank(engine, Algorithm.csmv(2), cfg, false);
+      assertThat(c.ok()).as(c.toString()).isTrue();
+      dataAge += c.result().count(Counter.ABORT_DATA_AGE);
+    }
+    assertThat(dataAge).as("data-age aborts with 2 versions").isGreaterThan(0);
+  }
+
+  @Test
+  void tinyCommitRecordGivesRecordAgeAborts() {
+    long recordAge = 0;
+    for (int seed = 0; seed < 8 && recordAge == 0; seed++) {
+      BankConfig cfg = new BankConfig(4096, 2, 0.0, 1, 64, 8, 16, seed);
+      CsmvRuns.BankCheck c = CsmvRuns.bank(engine,
+          Algorithm.csmv(4).withRecordEntries(Algorithm.MIN_RECORD), cfg, false);
+      assertThat(c.ok()).as(c.toString()).isTrue();
+      recordAge += c.result().count(Counter.ABORT_RECORD_AGE);
+    }
+    assertThat(recordAge).isGreaterThan(0);
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {4, 16, 64, 256})
+  void memcachedMatchesTheSerialReplay(int ways) {
+    MemcachedConfig cfg = new MemcachedConfig(Math.max(1, 1024 / ways), ways, 4096, 0.9, 0.99,
+        64, 4, 8, ways);
+    CsmvRuns.CacheCheck c = CsmvRuns.memcached(engine, Algorithm.csmv(4), cfg);
+    assertThat(c.verdict().ok()).as(c.verdict().toString()).isTrue();
+    assertThat(c.result().commits()).isEqualTo(cfg.txCount());
+  }
+
+  @Test
+  void memcachedDefaultMixVerifies() {
+    MemcachedConfig cfg = MemcachedConfig.of(4096, 8, 64, 4, 16, 1);
+    CsmvRuns.CacheCheck c = CsmvRuns.memcached(engine, Algorithm.csmv(4), cfg);
+    assertThat(c.verdict().ok()).as(c.verdict().toString()).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {2, 3, 4, 7, 8, 10})
+  void memoryMatchesThePaperFormula(int versions) {
+    BankConfig cfg = new BankConfig(4096, 2, 0.9, 1, 32, 1, 1, 1);
+    try (TxStore s = engine.createStore(cfg.layout(), Algorithm.csmv(versions))) {
+      CsmvMemory m = s.csmvMemory();
+      assertThat(m.formulaBytes()).isEqualTo(4096L * (4 + 8L * versions));
+      assertThat(m.matchesFormula()).as(m.toString()).isTrue();
+    }
+  }
+
+  @Test
+  void badInputNamesTheLimit() {
+    assertThatThrownBy(() -> Algorithm.csmv(1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("versions").hasMessageContaining("2..");
+    assertThatThrownBy(() -> Algorithm.csmv(4).withRecordEntries(1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("recordEntries");
+    StoreLayout longs = StoreLayout.of(new RegionSpec("x", RegionType.INT64, 8, 1));
+    assertThatThrownBy(() -> engine.createStore(longs, Algorithm.csmv(4)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4-byte");
+    BankConfig cfg = new BankConfig(64, 9, 0.5, 1, 32, 1, 2, 1);
+    try (TxStore s = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
+      s.writeInt32(0, cfg.initialBalances());
+      TxBatch batch = cfg.batch();
+      assertThatThrownBy(() -> engine.run(s, batch, RunOptions.defaults()))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("k must be at most 8");
+      assertThat(s.readInt32(0)).isEqualTo(cfg.initialBalances());
+    }
+  }
+
+  @Test
+  void checkedTransfersAreRefusedBeforeRunning() {
+    BankConfig cfg = new BankConfig(64, 2, 0.5, 1, 32, 1, 2, 1);
+    TxBatch b = cfg.batch();
+    TxBatch checked = new TxBatch(b.workload(), b.types(), b.columns(), new int[] {2, 0, 1},
+        b.threadsPerBlock(), b.blocks(), b.capacity());
+    try (TxStore s = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
+      s.writeInt32(0, cfg.initialBalances());
+      assertThatThrownBy(() -> engine.run(s, checked, RunOptions.defaults()))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("checked");
+      assertThat(s.readInt32(0)).isEqualTo(cfg.initialBalances());
+    }
+  }
+
+  @Test
+  void storeKeepsStateAcrossBatches() {
+    BankConfig cfg = new BankConfig(128, 2, 0.5, 1, 32, 4, 4, 9);
+    TxBatch batch = cfg.batchWithAuditSpan(128);
+    try (TxStore s = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
+      int[] before = cfg.initialBalances();
+      s.writeInt32(0, before);
+      for (int i = 0; i < 3; i++) {
+        var r = engine.run(s, batch, RunOptions.defaults());
+        int[] after = s.readInt32(0);
+        CsmvRuns.BankCheck c = CsmvRuns.check(cfg, batch, r, before, after);
+        assertThat(c.ok()).as(c.toString()).isTrue();
+        before = after;
+      }
+    }
+  }
+}

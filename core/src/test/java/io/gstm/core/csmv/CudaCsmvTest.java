@@ -1,0 +1,144 @@
+package io.gstm.core.csmv;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.cuda.CudaEngine;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.CsmvVariant;
+import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.workload.bank.BankConfig;
+import io.gstm.core.workload.memcached.MemcachedConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * CSMV on the GPU, every variant: the same seeded batches as on the JVM engine; audits over
+ * every account must see the invariant total, the bank verifier and the memcached serial replay
+ * must pass, every transaction must commit, and the error word must stay clear (no timeouts).
+ */
+@Tag("gpu")
+@EnabledIfGpu
+class CudaCsmvTest {
+  static CudaEngine gpu;
+  static JvmEngine jvm;
+
+  @BeforeAll
+  static void open() {
+    gpu = CudaEngine.open(0);
+    jvm = new JvmEngine(4);
+  }
+
+  @AfterAll
+  static void close() {
+    gpu.close();
+    jvm.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(CsmvVariant.class)
+  void bankAuditsAndVerifierEveryVariant(CsmvVariant variant) {
+    for (double ro : new double[] {0.01, 0.5, 0.99}) {
+      for (int versions : new int[] {2, 4, 8}) {
+        // Few accounts: many conflicts, ring wrap, pre-validation and record pressure.
+        BankConfig cfg = new BankConfig(64, 2, ro, 1, 64, 8, 4, 7 + versions);
+        Algorithm alg = Algorithm.csmv(versions).withVariant(variant);
+        CsmvRuns.BankCheck gpuRun = CsmvRuns.bank(gpu, alg, cfg, false);
+        assertThat(gpuRun.ok()).as(variant + " ro=" + ro + " v=" + versions + ": " + gpuRun)
+            .isTrue();
+        assertThat(gpuRun.result().commits()).isEqualTo(cfg.txCount());
+        CsmvRuns.BankCheck jvmRun = CsmvRuns.bank(jvm, alg, cfg, true);
+        assertThat(jvmRun.ok()).as(jvmRun.toString()).isTrue();
+        // Same batch, same committed set (all), so the same final balances.
+        assertThat(gpuRun.balances()).isEqualTo(jvmRun.balances());
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(CsmvVariant.class)
+  void bankLargeGrid(CsmvVariant variant) {
+    Algorithm alg = Algorithm.csmv(4).withVariant(variant);
+    int blocks = Math.min(64, gpu.csmvMaxClientBlocks(alg, 256, "bank"));
+    BankConfig cfg = new BankConfig(4096, 2, 0.5, 1, 256, blocks, 4, 3);
+    CsmvRuns.BankCheck c = CsmvRuns.bank(gpu, alg, cfg, false);
+    assertThat(c.ok()).as(c.toString()).isTrue();
+    assertThat(c.result().commits()).isEqualTo(cfg.txCount());
+  }
+
+  @Test
+  void shortRingAbortsForDataAgeNeverTorn() {
+    BankConfig cfg = new BankConfig(16, 2, 0.5, 1, 128, 16, 8, 1);
+    CsmvRuns.BankCheck c = CsmvRuns.bank(gpu, Algorithm.csmv(2), cfg, false);
+    assertThat(c.ok()).as(c.toString()).isTrue();
+    assertThat(c.result().count(Counter.ABORT_DATA_AGE)
+        + c.result().count(Counter.ABORT_RW_CONFLICT)).isGreaterThan(0);
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {4, 16, 64, 256})
+  void memcachedMatchesTheSerialReplay(int ways) {
+    for (CsmvVariant variant : CsmvVariant.values()) {
+      MemcachedConfig cfg = new MemcachedConfig(Math.max(1, 4096 / ways), ways, 8192, 0.9,
+          0.99, 64, 8, 4, ways);
+      CsmvRuns.CacheCheck c =
+          CsmvRuns.memcached(gpu, Algorithm.csmv(4).withVariant(variant), cfg);
+      assertThat(c.verdict().ok()).as(variant + ": " + c.verdict()).isTrue();
+      assertThat(c.result().commits()).isEqualTo(cfg.txCount());
+    }
+  }
+
+  @Test
+  void storeKeepsStateAcrossBatches() {
+    BankConfig cfg = new BankConfig(256, 2, 0.5, 1, 64, 4, 4, 9);
+    var batch = cfg.batchWithAuditSpan(256);
+    try (TxStore s = gpu.createStore(cfg.layout(), Algorithm.csmv(4))) {
+      int[] before = cfg.initialBalances();
+      s.writeInt32(0, before);
+      for (int i = 0; i < 3; i++) {
+        var r = gpu.run(s, batch, RunOptions.defaults());
+        int[] after = s.readInt32(0);
+        CsmvRuns.BankCheck c = CsmvRuns.check(cfg, batch, r, before, after);
+        assertThat(c.ok()).as(c.toString()).isTrue();
+        before = after;
+      }
+    }
+  }
+
+  @Test
+  void badInputBeforeLaunch() {
+    BankConfig cfg = new BankConfig(64, 2, 0.5, 1, 64, 100_000, 1, 1);
+    try (TxStore s = gpu.createStore(cfg.layout(), Algorithm.csmv(4))) {
+      s.writeInt32(0, cfg.initialBalances());
+      assertThatThrownBy(() -> gpu.run(s, cfg.batch(), RunOptions.defaults()))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blocks");
+      assertThat(s.readInt32(0)).isEqualTo(cfg.initialBalances());
+    }
+    Algorithm huge = Algorithm.csmv(4).withRecordEntries(Algorithm.MAX_RECORD);
+    BankConfig small = new BankConfig(64, 2, 0.5, 1, 64, 1, 1, 1);
+    try (TxStore s = gpu.createStore(small.layout(), huge)) {
+      s.writeInt32(0, small.initialBalances());
+      assertThatThrownBy(() -> gpu.run(s, small.batch(), RunOptions.defaults()))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("recordEntries");
+    }
+  }
+
+  @Test
+  void memoryMatchesTheFormula() {
+    BankConfig cfg = new BankConfig(4096, 2, 0.5, 1, 64, 1, 1, 1);
+    for (int v = 2; v <= 10; v++) {
+      try (TxStore s = gpu.createStore(cfg.layout(), Algorithm.csmv(v))) {
+        assertThat(s.csmvMemory().matchesFormula()).as(s.csmvMemory().toString()).isTrue();
+      }
+    }
+  }
+}
