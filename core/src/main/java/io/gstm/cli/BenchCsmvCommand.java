@@ -43,7 +43,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
   int versions;
 
   @Option(names = "--version-sweep", split = ",", defaultValue = "2,3,4,5,6,7,8,9,10",
-      description = "Versions for the memory table (at 90% read-only). Default ${DEFAULT-VALUE}.")
+      description = "Versions for the memory table (at 90%% read-only). Default ${DEFAULT-VALUE}.")
   List<Integer> versionSweep;
 
   @Option(names = "--ways", split = ",", defaultValue = "4,8,16,32,64,128,256",

@@ -57,11 +57,11 @@ final class BenchSemanticCommand implements Callable<Integer> {
   List<Double> ratios;
 
   @Option(names = "--thread-sweep", split = ",", defaultValue = "960,1920,3840,6720,9600",
-      description = "Thread counts at 100% semantic (default ${DEFAULT-VALUE}).")
+      description = "Thread counts at 100%% semantic (default ${DEFAULT-VALUE}).")
   List<Integer> threadSweep;
 
   @Option(names = "--coverage-sweep", split = ",", defaultValue = "1,4,16,64",
-      description = "Lock coverages at 100% semantic (default ${DEFAULT-VALUE}).")
+      description = "Lock coverages at 100%% semantic (default ${DEFAULT-VALUE}).")
   List<Integer> coverageSweep;
 
   @Option(names = "--reps", defaultValue = "2", description = "Timed batches per row; best kept.")
