@@ -24,6 +24,10 @@ namespace gstm {
 
 enum SemanticPolicy : uint32_t { kPostpone = 0, kRetryInPlace = 1 };
 
+/// Longest backoff after repeated concurrency aborts: 32 ns << 15, about 1 ms (the most
+/// __nanosleep sleeps).
+constexpr uint32_t kMaxBackoffShift = 15;
+
 /// A generic transaction table: a type per transaction and int32 argument columns; column c of
 /// transaction t is cols[c * tx_count + t]. Host packer: io.gstm.core.cuda.KernelStructs.
 struct TxTable {
@@ -150,9 +154,10 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const TxTabl
         if (++conflicts >= out.max_retries) {
           outcome = kAbandoned;
         } else if (conflicts > 2) {
-          // Repeated losses mean a hot word: back off (doubling, capped) so that the winners'
-          // CASes are not drowned by ours. The first retries stay immediate.
-          __nanosleep(min(32u << min(conflicts - 2, 8u), 8192u));
+          // Repeated losses mean a hot word: back off (doubling, up to about 1 ms) so that the
+          // winners' CASes are not drowned by ours. The first retries stay immediate; a word
+          // that a thousand threads want needs waits as long as a thousand commits.
+          __nanosleep(32u << min(conflicts - 2, kMaxBackoffShift));
         }
       }
       if (outcome != kPending) {
