@@ -187,6 +187,8 @@ public final class CudaEngine implements Engine {
     symbols.put(ProbeKernel.MODULE, probes);
     symbols.put(CsmvKernel.MODULE, List.of(CsmvKernel.symbol(BankWorkload.NAME),
         CsmvKernel.symbol(io.gstm.core.workload.memcached.MemcachedWorkload.NAME)));
+    symbols.put(CudaGraphRelax.MODULE, List.of(CudaGraphRelax.SYMBOL));
+    symbols.put(CudaKMeans.MODULE, List.of(CudaKMeans.SYMBOL));
     for (String workload : Workloads.semanticKernelNames()) {
       List<String> semantic = new ArrayList<>();
       for (int c : TxBatch.CAPACITIES) {
@@ -302,7 +304,7 @@ public final class CudaEngine implements Engine {
     }
   }
 
-  private static byte[] view(CudaTxStore store) {
+  static byte[] view(CudaTxStore store) {
     long[] bases = new long[store.regions.length];
     for (int r = 0; r < bases.length; r++) {
       bases[r] = store.regions[r].address();

@@ -2,6 +2,8 @@ package io.gstm.core.workload;
 
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.workload.bank.BankWorkload;
+import io.gstm.core.workload.graph.GraphRelaxWorkload;
+import io.gstm.core.workload.kmeans.KMeansWorkload;
 import io.gstm.core.workload.memcached.MemcachedWorkload;
 import io.gstm.core.workload.pc.ProducerConsumerWorkload;
 import io.gstm.core.workload.vacation.VacationWorkload;
@@ -15,10 +17,13 @@ public final class Workloads {
       Map.of(BankWorkload.NAME, BankWorkload.INSTANCE,
           VacationWorkload.NAME, VacationWorkload.INSTANCE,
           ProducerConsumerWorkload.NAME, ProducerConsumerWorkload.INSTANCE,
-          MemcachedWorkload.NAME, MemcachedWorkload.INSTANCE);
+          MemcachedWorkload.NAME, MemcachedWorkload.INSTANCE,
+          GraphRelaxWorkload.NAME, GraphRelaxWorkload.INSTANCE,
+          KMeansWorkload.NAME, KMeansWorkload.INSTANCE);
   /** Workloads with a PR-STM semantic kernel module on the GPU. */
   private static final Set<String> SEMANTIC_KERNELS =
-      Set.of(BankWorkload.NAME, VacationWorkload.NAME, ProducerConsumerWorkload.NAME);
+      Set.of(BankWorkload.NAME, VacationWorkload.NAME, ProducerConsumerWorkload.NAME,
+          GraphRelaxWorkload.NAME, KMeansWorkload.NAME);
 
   private Workloads() {}
 
