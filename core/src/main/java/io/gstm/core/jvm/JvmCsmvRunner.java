@@ -89,6 +89,12 @@ final class JvmCsmvRunner {
     }
 
     @Override
+    public long readShared(int region, int index) {
+      // A versioned store keeps no unversioned data: a snapshot read is always safe.
+      return read(region, index);
+    }
+
+    @Override
     public long read(int region, int index) {
       int item = store.item(region, index);
       for (int w = 0; w < writes; w++) {

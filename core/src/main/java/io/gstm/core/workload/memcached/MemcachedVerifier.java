@@ -47,6 +47,11 @@ public final class MemcachedVerifier {
     }
 
     @Override
+    public long readShared(int region, int index) {
+      return regions[region][index];
+    }
+
+    @Override
     public void write(int region, int index, long bits) {
       regions[region][index] = (int) bits;
     }
