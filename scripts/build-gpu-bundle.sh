@@ -180,7 +180,7 @@ small=(--engine gpu --accounts 64 --read-only 0.5,0.99 --versions 4 --version-sw
 status=0
 for tool in ${TOOLS:-memcheck racecheck}; do
   echo "==> compute-sanitizer --tool $tool"
-  GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g} "$SAN" --tool "$tool" --error-exitcode 9 \
+  GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g -Dgstm.csmv.waitMillis=300000} "$SAN" --tool "$tool" --error-exitcode 9 \
     --print-limit 20 "$HERE/gstm" bench-csmv "${small[@]}" || status=$?
   echo "==> $tool exit status: $status"
 done

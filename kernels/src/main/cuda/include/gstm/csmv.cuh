@@ -18,8 +18,8 @@
 /// server write-back) and answer. Clients write back and advance the global timestamp in commit
 /// order, once per warp batch. Without kServer (JVSTM-GPU) each lane commits itself against a
 /// commit record in global memory behind a global lock, lanes of a warp one after another.
-/// Every wait is bounded: past `spin_limit` idle polls the waiter sets the error word and all
-/// threads leave; the host reports it.
+/// Every wait is bounded: after `spin_limit` milliseconds without progress (GPU global timer) the
+/// waiter sets the error word and all threads leave; the host reports it.
 #pragma once
 #include <cstdint>
 
@@ -43,7 +43,7 @@ struct Args {
   uint32_t* heads;                ///< [items]
   unsigned long long* slots;      ///< [items * versions]
   uint32_t* gts;                  ///< global timestamp (persists across batches)
-  uint32_t* ctrl;                 ///< [0] client warps done, [1] error, [2] global lock
+  uint32_t* ctrl;                 ///< [0] client warps done, [1] error, [2] global lock, [3] heartbeat
   uint32_t* grecord;              ///< JVSTM-GPU commit record [record_entries * kEntryWords]
   uint32_t* mail;                 ///< per client warp: {state, mask, first cts, pad}
   uint32_t* info;                 ///< per client lane: {snapshot, reads, writes, answer}
@@ -64,7 +64,7 @@ struct Args {
   uint32_t record_entries;
   uint32_t flags;
   uint32_t max_retries;
-  uint32_t spin_limit;
+  uint32_t spin_limit;            ///< milliseconds a wait may make no progress
   uint32_t server_warps_cap;      ///< mailboxes one server lane may poll
   uint32_t pad;
 
@@ -121,8 +121,11 @@ struct Tx {
       const uint32_t p = h - k;
       const unsigned long long word = mem::load_acquire(ring + p % n);
       if (static_cast<uint32_t>(word >> 32) <= snapshot) {
-        const uint32_t h2 = mem::load_relaxed(a.heads + item);
-        if (h2 + 1 >= p + n) break;  // the writer of p + n may have begun
+        // No head re-check needed: every version <= snapshot was installed before the snapshot
+        // was taken (the global timestamp advances in commit order after write-back), so it sits
+        // at a position <= h; any overwrite of a slot scanned here holds a position > h and
+        // thus a timestamp > snapshot. Writes of one item are sequential and slot loads acquire,
+        // so once slot p + j shows an overwrite, slot p shows one too (the scan then data-ages).
         if (!read_only) {
           if (reads >= a.rcap) {
             too_large = true;
@@ -189,7 +192,7 @@ __device__ __forceinline__ void write_version(const Args& a, uint32_t item, uint
   mem::store_relaxed(a.heads + item, p);
 }
 
-// ---- commit record (shared for the server, global for JVSTM-GPU) ----------------------------
+// ---- commit record of JVSTM-GPU (global memory, a ring of entries) --------------------------
 
 /// Entry of commit `cts` at cts mod R: {stamp, count, items...}. A writer sets the stamp invalid,
 /// fills the entry, then stamps it; a reader checks the stamp before and after (seqlock), so an
@@ -199,72 +202,121 @@ __device__ __forceinline__ volatile uint32_t* entry(uint32_t* record, uint32_t R
 }
 
 __device__ __forceinline__ void insert_entry(uint32_t* record, uint32_t R, uint32_t cts,
-                                             const uint32_t* items, uint32_t count,
-                                             bool global) {
+                                             const uint32_t* items, uint32_t count) {
   volatile uint32_t* e = entry(record, R, cts);
   e[0] = kInvalid;
-  if (global) __threadfence(); else __threadfence_block();
+  __threadfence();
   e[1] = count;
   for (uint32_t i = 0; i < count; ++i) e[2 + i] = items[i];
-  if (global) __threadfence(); else __threadfence_block();
+  __threadfence();
   e[0] = cts;
 }
 
 /// 0 when no commit in (from, to] wrote `item`; else kAbortRwConflict or kAbortRecordAge.
 __device__ int check_item(uint32_t* record, uint32_t R, uint32_t item, uint32_t from,
-                          uint32_t to, bool global) {
+                          uint32_t to) {
   for (uint32_t c = from + 1; c <= to; ++c) {
     volatile uint32_t* e = entry(record, R, c);
     const uint32_t s1 = e[0];
-    if (global) __threadfence(); else __threadfence_block();
+    __threadfence();
     const uint32_t cnt = min(e[1], kMaxWrites);
     bool hit = false;
     for (uint32_t i = 0; i < cnt; ++i) hit |= e[2 + i] == item;
-    if (global) __threadfence(); else __threadfence_block();
+    __threadfence();
     if (s1 != c || e[0] != c) return kAbortRecordAge;
     if (hit) return kAbortRwConflict;
   }
   return 0;
 }
 
-/// Validates one transaction by one thread: its reads and writes against commits (from, to].
-__device__ int validate_alone(uint32_t* record, uint32_t R, const uint32_t* rs, uint32_t nr,
-                              const uint32_t* ws, uint32_t nw, uint32_t from, uint32_t to,
-                              bool global) {
+/// JVSTM-GPU validation by one thread: its reads and writes against commits (from, to].
+__device__ int validate_list(uint32_t* record, uint32_t R, const uint32_t* rs, uint32_t nr,
+                             const uint32_t* ws, uint32_t nw, uint32_t from, uint32_t to) {
   if (to - from >= R) return kAbortRecordAge;
   for (uint32_t e = 0; e < nr + nw; ++e) {
-    const int c = check_item(record, R, e < nr ? mem::load_relaxed(rs + e) : ws[e - nr], from,
-                             to, global);
+    const int c = check_item(record, R, e < nr ? rs[e] : ws[e - nr], from, to);
     if (c != 0) return c;
   }
   return 0;
 }
 
-/// Validates one transaction with the whole warp: lane l checks entries l, l + 32, ...
-/// (coalesced loads of the read set), the verdicts are combined by ballot.
-__device__ int validate_collab(uint32_t* record, uint32_t R, const uint32_t* rs, uint32_t nr,
-                               const uint32_t* ws, uint32_t nw, uint32_t from, uint32_t to) {
-  if (to - from >= R) return kAbortRecordAge;
-  const uint32_t lane = threadIdx.x & 31;
-  int mine = 0;
-  for (uint32_t e = lane; e < nr + nw; e += 32) {
-    const int c = check_item(record, R, e < nr ? mem::load_relaxed(rs + e) : ws[e - nr], from,
-                             to, false);
-    if (c != 0 && mine == 0) mine = c;
+// ---- commit record of the server (shared memory, indexed by item) ---------------------------
+//
+// The server's record keeps, per bucket (item mod B), the commit timestamp of the newest commit
+// that wrote an item of that bucket. A transaction with snapshot s conflicts with a commit after
+// s that wrote one of its items exactly when that item's bucket holds a timestamp > s (buckets
+// shared by several items only add conservative aborts, counted as read-write conflicts). So
+// validation costs one shared-memory load per item, whatever the number of concurrent commits,
+// and the record never overflows (no record-age aborts on the server variants). Every access is
+// a shared-memory atomic: server warps read buckets while the lock holder writes them.
+
+__device__ __forceinline__ uint32_t sh_load(uint32_t* p) { return atomicOr(p, 0u); }
+
+/// 0, or kAbortRwConflict when an item's bucket holds a commit after `snap` (one thread).
+__device__ int validate_alone(const uint32_t* table, uint32_t B, const uint32_t* rs, uint32_t nr,
+                              const uint32_t* ws, uint32_t nw, uint32_t snap) {
+  uint32_t* t = const_cast<uint32_t*>(table);
+  for (uint32_t e = 0; e < nr; ++e) {
+    if (sh_load(t + rs[e] % B) > snap) return kAbortRwConflict;
   }
-  const unsigned age = __ballot_sync(kFull, mine == kAbortRecordAge);
-  const unsigned rw = __ballot_sync(kFull, mine == kAbortRwConflict);
-  return age ? kAbortRecordAge : rw ? kAbortRwConflict : 0;
+#pragma unroll
+  for (uint32_t w = 0; w < kMaxWrites; ++w) {
+    if (w < nw && sh_load(t + ws[w] % B) > snap) return kAbortRwConflict;
+  }
+  return 0;
 }
 
-/// Bounded spin until *p == want; false (and the error word set) past the limit or on error.
-__device__ bool wait_for(const Args& a, const uint32_t* p, uint32_t want) {
-  uint32_t ns = 32;
-  for (uint32_t spins = 0; spins < a.spin_limit; ++spins) {
+/// The same with the whole warp: lane l checks entries l, l + 32, ... (coalesced loads of the
+/// read set), the verdicts are combined by ballot. Called by all 32 lanes with the same arguments.
+__device__ int validate_collab(const uint32_t* table, uint32_t B, const uint32_t* rs, uint32_t nr,
+                               const uint32_t* ws, uint32_t nw, uint32_t snap) {
+  uint32_t* t = const_cast<uint32_t*>(table);
+  const uint32_t lane = threadIdx.x & 31;
+  bool hit = false;
+  for (uint32_t e = lane; e < nr; e += 32) hit |= sh_load(t + rs[e] % B) > snap;
+#pragma unroll
+  for (uint32_t w = 0; w < kMaxWrites; ++w) {
+    if (w == lane && w < nw) hit |= sh_load(t + ws[w] % B) > snap;
+  }
+  return __any_sync(kFull, hit) ? kAbortRwConflict : 0;
+}
+
+/// Records a commit's writes (under the server lock).
+__device__ __forceinline__ void insert_table(uint32_t* table, uint32_t B, const uint32_t* ws,
+                                             uint32_t nw, uint32_t cts) {
+#pragma unroll
+  for (uint32_t w = 0; w < kMaxWrites; ++w) {
+    if (w < nw) atomicMax(table + ws[w] % B, cts);
+  }
+}
+
+// ---- bounded waits --------------------------------------------------------------------------
+//
+// A wait gives up when it has made no progress for `spin_limit` milliseconds of the GPU's global
+// timer: it sets the error word, every thread leaves, and the host reports it.
+
+__device__ __forceinline__ unsigned long long now_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __forceinline__ bool expired(const Args& a, unsigned long long start) {
+  return now_ns() - start > static_cast<unsigned long long>(a.spin_limit) * 1000000ull;
+}
+
+/// Bounded wait until *p == want; false (and the error word set) past the limit or on error.
+__device__ bool wait_for(const Args& a, const uint32_t* p, uint32_t want, uint32_t max_ns) {
+  uint32_t ns = 16;
+  const unsigned long long start = now_ns();
+  for (uint32_t polls = 0;; ++polls) {
     if (ld_acquire(p) == want) return true;
-    if (failed(a)) return false;
+    if ((polls & 15) == 15) {
+      if (failed(a)) return false;
+      if (expired(a, start)) break;
+    }
     __nanosleep(ns);
-    ns = min(ns * 2, 1024u);
+    ns = min(ns * 2, max_ns);
   }
   fail(a, kSpinTimeout);
   return false;
@@ -273,12 +325,14 @@ __device__ bool wait_for(const Args& a, const uint32_t* p, uint32_t want) {
 /// Bounded global lock taken by one thread (the caller's warp-mates never hold it then).
 __device__ bool lock_global(const Args& a, uint32_t* lock) {
   uint32_t ns = 32;
-  for (uint32_t spins = 0; spins < a.spin_limit; ++spins) {
+  const unsigned long long start = now_ns();
+  while (true) {
     if (atomicCAS(lock, 0u, 1u) == 0u) {
       mem::fence_acq_rel();
       return true;
     }
     if (failed(a)) return false;
+    if (expired(a, start)) break;
     __nanosleep(ns);
     ns = min(ns * 2, 1024u);
   }
@@ -295,13 +349,62 @@ __device__ __forceinline__ void unlock_global(uint32_t* lock) {
 
 struct ServerShared {
   uint32_t lock;
-  uint32_t tail;  ///< newest commit timestamp in the record
+  uint32_t tail;  ///< newest commit timestamp given out
 };
 
-/// Serves client warp `cw`'s request with the whole server warp.
-__device__ void serve(const Args& a, uint32_t cw, ServerShared* sh, uint32_t* record) {
+/// Bounded shared-memory lock taken by one lane.
+__device__ bool lock_shared(const Args& a, ServerShared* sh) {
+  uint32_t ns = 16;
+  const unsigned long long start = now_ns();
+  while (true) {
+    if (atomicCAS(&sh->lock, 0u, 1u) == 0u) {
+      __threadfence_block();
+      return true;
+    }
+    if (failed(a) || expired(a, start)) break;
+    __nanosleep(ns);
+    ns = min(ns * 2, 256u);
+  }
+  fail(a, kSpinTimeout);
+  return false;
+}
+
+__device__ __forceinline__ void unlock_shared(ServerShared* sh) {
+  __threadfence_block();
+  atomicExch(&sh->lock, 0u);
+}
+
+/// Validates the lanes of `mask` whose verdict is still 0 against the table (collaboratively:
+/// one transaction at a time with the whole warp; else each lane its own).
+__device__ int validate_batch(const Args& a, uint32_t cw, uint32_t mask, bool collab,
+                              const uint32_t* table, uint32_t B, int verdict, bool mine,
+                              uint32_t snap, uint32_t nr, const uint32_t* rs,
+                              const uint32_t (&ws)[kMaxWrites], uint32_t nw) {
   const uint32_t lane = threadIdx.x & 31;
-  const uint32_t R = a.record_entries;
+  if (collab) {
+    const unsigned todo = __ballot_sync(kFull, mine && verdict == 0) & mask;
+    for (uint32_t i = 0; i < 32; ++i) {
+      if (!((todo >> i) & 1u)) continue;
+      const uint32_t s_i = __shfl_sync(kFull, snap, i);
+      const uint32_t nr_i = __shfl_sync(kFull, nr, i);
+      const uint32_t nw_i = __shfl_sync(kFull, nw, i);
+      uint32_t ws_i[kMaxWrites];
+#pragma unroll
+      for (uint32_t w = 0; w < kMaxWrites; ++w) ws_i[w] = __shfl_sync(kFull, ws[w], i);
+      const int v = validate_collab(table, B, a.rset + static_cast<size_t>(cw * 32 + i) * a.rcap,
+                                    nr_i, ws_i, nw_i, s_i);
+      if (lane == i) verdict = v;
+    }
+  } else if (mine && verdict == 0) {
+    verdict = validate_alone(table, B, rs, nr, ws, nw, snap);
+  }
+  return verdict;
+}
+
+/// Serves client warp `cw`'s request with the whole server warp.
+__device__ void serve(const Args& a, uint32_t cw, ServerShared* sh, uint32_t* table) {
+  const uint32_t lane = threadIdx.x & 31;
+  const uint32_t B = a.record_entries * kEntryWords;
   uint32_t* mail = a.mail + 4 * cw;
   (void)ld_acquire(mail);  // every lane synchronises with the client's release
   const uint32_t mask = mem::load_relaxed(mail + 1);
@@ -312,90 +415,48 @@ __device__ void serve(const Args& a, uint32_t cw, ServerShared* sh, uint32_t* re
   const bool mine = (mask >> lane) & 1u;
   uint32_t snap = 0, nr = 0, nw = 0;
   if (mine) {
-    snap = mem::load_relaxed(a.info + 4 * slot);
-    nr = mem::load_relaxed(a.info + 4 * slot + 1);
-    nw = mem::load_relaxed(a.info + 4 * slot + 2);
+    snap = a.info[4 * slot];
+    nr = a.info[4 * slot + 1];
+    nw = a.info[4 * slot + 2];
   }
   const uint32_t* rs = a.rset + static_cast<size_t>(slot) * a.rcap;
   uint32_t ws[kMaxWrites];
   uint32_t wv[kMaxWrites];
 #pragma unroll
   for (uint32_t w = 0; w < kMaxWrites; ++w) {
-    ws[w] = (mine && w < nw) ? mem::load_relaxed(a.wset + slot * 2 * kMaxWrites + w) : 0;
-    wv[w] = (mine && w < nw) ? mem::load_relaxed(a.wset + slot * 2 * kMaxWrites + kMaxWrites + w) : 0;
+    ws[w] = (mine && w < nw) ? a.wset[slot * 2 * kMaxWrites + w] : 0;
+    wv[w] = (mine && w < nw) ? a.wset[slot * 2 * kMaxWrites + kMaxWrites + w] : 0;
   }
   int verdict = 0;
-  uint32_t checked_to = 0;
   if (batch) {
-    // Validate against what the record holds now, outside the lock.
-    const uint32_t seen = *reinterpret_cast<volatile uint32_t*>(&sh->tail);
-    if (collab) {
-      for (uint32_t i = 0; i < 32; ++i) {
-        if (!((mask >> i) & 1u)) continue;
-        const uint32_t s_i = __shfl_sync(kFull, snap, i);
-        const uint32_t nr_i = __shfl_sync(kFull, nr, i);
-        const uint32_t nw_i = __shfl_sync(kFull, nw, i);
-        uint32_t ws_i[kMaxWrites];
-#pragma unroll
-        for (uint32_t w = 0; w < kMaxWrites; ++w) ws_i[w] = __shfl_sync(kFull, ws[w], i);
-        const int v = validate_collab(record, R, a.rset + static_cast<size_t>(cw * 32 + i) * a.rcap,
-                                      nr_i, ws_i, nw_i, s_i, seen);
-        if (lane == i) verdict = v;
-      }
-    } else if (mine) {
-      verdict = validate_alone(record, R, rs, nr, ws, nw, snap, seen, false);
-    }
-    checked_to = seen;
+    // Validate against what the record holds now, outside the lock; under the lock again only
+    // when commits were given out meanwhile (pre-validation made the batch conflict-free).
+    uint32_t seen = 0;
+    if (lane == 0) seen = sh_load(&sh->tail);
+    seen = __shfl_sync(kFull, seen, 0);
+    verdict = validate_batch(a, cw, mask, collab, table, B, verdict, mine, snap, nr, rs, ws, nw);
     // One lock for the warp batch: lane 0 takes it (other server warps hold it, never ours).
     bool locked = true;
+    uint32_t tail = 0;
     if (lane == 0) {
-      locked = false;
-      uint32_t ns = 32;
-      for (uint32_t spins = 0; spins < a.spin_limit && !locked; ++spins) {
-        if (atomicCAS(&sh->lock, 0u, 1u) == 0u) locked = true;
-        else { __nanosleep(ns); ns = min(ns * 2, 512u); }
-      }
-      if (!locked) fail(a, kSpinTimeout);
-      __threadfence_block();
+      locked = lock_shared(a, sh);
+      if (locked) tail = sh_load(&sh->tail);
     }
     locked = __shfl_sync(kFull, locked, 0);
     if (!locked) return;
-    const uint32_t tail = *reinterpret_cast<volatile uint32_t*>(&sh->tail);
-    // Commits inserted since: validate against them too (pre-validation made the batch
-    // conflict-free within itself).
-    if (tail != checked_to) {
-      if (collab) {
-        for (uint32_t i = 0; i < 32; ++i) {
-          const bool go = ((mask >> i) & 1u) && __shfl_sync(kFull, verdict, i) == 0;
-          if (!go) continue;
-          const uint32_t s_i = __shfl_sync(kFull, snap, i);
-          const uint32_t nr_i = __shfl_sync(kFull, nr, i);
-          const uint32_t nw_i = __shfl_sync(kFull, nw, i);
-          uint32_t ws_i[kMaxWrites];
-#pragma unroll
-          for (uint32_t w = 0; w < kMaxWrites; ++w) ws_i[w] = __shfl_sync(kFull, ws[w], i);
-          // Entries older than the snapshot were already checked or do not concern it.
-          const uint32_t from = max(s_i, checked_to);
-          const int v = (tail - s_i >= R) ? kAbortRecordAge
-              : validate_collab(record, R, a.rset + static_cast<size_t>(cw * 32 + i) * a.rcap,
-                                nr_i, ws_i, nw_i, from, tail);
-          if (lane == i) verdict = v;
-        }
-      } else if (mine && verdict == 0) {
-        verdict = (tail - snap >= R) ? kAbortRecordAge
-            : validate_alone(record, R, rs, nr, ws, nw, max(snap, checked_to), tail, false);
-      }
+    tail = __shfl_sync(kFull, tail, 0);
+    if (tail != seen) {
+      verdict = validate_batch(a, cw, mask, collab, table, B, verdict, mine, snap, nr, rs, ws, nw);
     }
     const unsigned winners = __ballot_sync(kFull, mine && verdict == 0);
     const uint32_t rank = __popc(winners & ((1u << lane) - 1));
     const uint32_t cts = tail + 1 + rank;
-    if (mine && verdict == 0) insert_entry(record, R, cts, ws, nw, false);
+    if (mine && verdict == 0) insert_table(table, B, ws, nw, cts);
     __syncwarp();
     if (lane == 0) {
       __threadfence_block();
-      *reinterpret_cast<volatile uint32_t*>(&sh->tail) = tail + __popc(winners);
-      __threadfence_block();
-      atomicExch(&sh->lock, 0u);
+      atomicExch(&sh->tail, tail + __popc(winners));
+      unlock_shared(sh);
     }
     if (mine) {
       mem::store_relaxed(a.info + 4 * slot + 3, verdict == 0 ? (kAnsCommit | cts)
@@ -409,34 +470,24 @@ __device__ void serve(const Args& a, uint32_t cw, ServerShared* sh, uint32_t* re
     for (uint32_t i = 0; i < 32; ++i) {
       if (!((mask >> i) & 1u)) continue;
       if (lane == i) {
-        bool locked = false;
-        uint32_t ns = 32;
-        for (uint32_t spins = 0; spins < a.spin_limit && !locked; ++spins) {
-          if (atomicCAS(&sh->lock, 0u, 1u) == 0u) locked = true;
-          else { __nanosleep(ns); ns = min(ns * 2, 512u); }
-        }
-        if (!locked) {
-          fail(a, kSpinTimeout);
-          verdict = kAbortRecordAge;
-        } else {
-          __threadfence_block();
-          const uint32_t tail = *reinterpret_cast<volatile uint32_t*>(&sh->tail);
-          verdict = validate_alone(record, R, rs, nr, ws, nw, snap, tail, false);
-          uint32_t answer = static_cast<uint32_t>(verdict);
+        uint32_t answer = kAbortRecordAge;
+        if (lock_shared(a, sh)) {
+          const uint32_t tail = sh_load(&sh->tail);
+          verdict = validate_alone(table, B, rs, nr, ws, nw, snap);
+          answer = static_cast<uint32_t>(verdict);
           if (verdict == 0) {
             const uint32_t cts = tail + 1;
-            insert_entry(record, R, cts, ws, nw, false);
+            insert_table(table, B, ws, nw, cts);
             for (uint32_t w = 0; w < nw && w < kMaxWrites; ++w) write_version(a, ws[w], wv[w], cts);
             mem::fence_acq_rel();
             st_release(a.gts, cts);
-            *reinterpret_cast<volatile uint32_t*>(&sh->tail) = cts;
+            atomicExch(&sh->tail, cts);
             answer = kAnsCommit | cts;
           }
-          __threadfence_block();
-          atomicExch(&sh->lock, 0u);
-          mem::store_relaxed(a.info + 4 * slot + 3, answer);
-          mem::fence_acq_rel();
+          unlock_shared(sh);
         }
+        mem::store_relaxed(a.info + 4 * slot + 3, answer);
+        mem::fence_acq_rel();
       }
       __syncwarp();
     }
@@ -448,22 +499,21 @@ __device__ void serve(const Args& a, uint32_t cw, ServerShared* sh, uint32_t* re
   }
 }
 
-__device__ void server(const Args& a, uint32_t client_warps, uint32_t* record) {
+__device__ void server(const Args& a, uint32_t client_warps, uint32_t* table) {
   __shared__ ServerShared sh;
-  const uint32_t R = a.record_entries;
+  const uint32_t B = a.record_entries * kEntryWords;
   if (threadIdx.x == 0) {
     sh.lock = 0;
     sh.tail = ld_acquire(a.gts);
   }
-  for (uint32_t i = threadIdx.x; i < R * kEntryWords; i += blockDim.x) {
-    record[i] = (i % kEntryWords == 0) ? kInvalid : 0;
-  }
+  for (uint32_t i = threadIdx.x; i < B; i += blockDim.x) table[i] = 0;
   __syncthreads();
   const uint32_t lane = threadIdx.x & 31;
   const uint32_t warp = threadIdx.x / 32;
   const uint32_t W = blockDim.x / 32;
-  uint32_t idle = 0;
-  uint32_t ns = 32;
+  uint32_t ns = 16;
+  unsigned long long idle_since = now_ns();
+  uint32_t last_beat = 0;
   while (true) {
     bool progress = false;
     for (uint32_t j = 0; j < a.server_warps_cap; ++j) {
@@ -473,23 +523,30 @@ __device__ void server(const Args& a, uint32_t client_warps, uint32_t* record) {
       while (ready) {
         const uint32_t leader = __ffs(ready) - 1;
         ready &= ready - 1;
-        serve(a, __shfl_sync(kFull, cw, leader), &sh, record);
+        serve(a, __shfl_sync(kFull, cw, leader), &sh, table);
         progress = true;
       }
     }
+    // Clients working without asking (long read-only rounds) are progress too: heartbeat.
+    const uint32_t beat = mem::load_relaxed(a.ctrl + 3);
+    if (beat != last_beat) {
+      last_beat = beat;
+      progress = true;
+    }
     if (progress) {
-      idle = 0;
-      ns = 32;
+      idle_since = now_ns();
+      ns = 16;
       continue;
     }
     const bool done = ld_acquire(a.ctrl) >= client_warps || failed(a);
     if (__shfl_sync(kFull, done, 0)) break;
-    if (++idle > a.spin_limit) {
+    const bool late = __shfl_sync(kFull, expired(a, idle_since), 0);
+    if (late) {
       if (lane == 0) fail(a, kSpinTimeout);
       break;
     }
     __nanosleep(ns);
-    ns = min(ns * 2, 256u);
+    ns = min(ns * 2, 128u);
   }
 }
 
@@ -512,7 +569,10 @@ __device__ void client(const Args& a, uint32_t client_block, uint32_t client_blo
     const bool stop = __shfl_sync(kFull, failed(a), 0);
     if (!__any_sync(kFull, has) || stop) break;
     uint32_t snap = 0;
-    if (lane == 0) snap = ld_acquire(a.gts);
+    if (lane == 0) {
+      snap = ld_acquire(a.gts);
+      atomicAdd(a.ctrl + 3, 1u);  // heartbeat for the server's bounded idle wait
+    }
     snap = __shfl_sync(kFull, snap, 0);
     const uint32_t type = has ? a.type[t] : 0;
     const bool ro = has && Ops::read_only(type);
@@ -577,7 +637,7 @@ __device__ void client(const Args& a, uint32_t client_block, uint32_t client_blo
         mem::store_relaxed(a.mail + 4 * cw + 1, umask);
         mem::fence_acq_rel();
         st_release(a.mail + 4 * cw, kRequest);
-        served = wait_for(a, a.mail + 4 * cw, kDone);
+        served = wait_for(a, a.mail + 4 * cw, kDone, 256);
       }
       served = __shfl_sync(kFull, served, 0);
       if (!served) break;
@@ -601,7 +661,7 @@ __device__ void client(const Args& a, uint32_t client_block, uint32_t client_blo
         bool ok = true;
         if (lane == 0 && winners != 0) {
           const uint32_t first = mem::load_relaxed(a.mail + 4 * cw + 2);
-          ok = wait_for(a, a.gts, first - 1);
+          ok = wait_for(a, a.gts, first - 1, 64);
           if (ok) {
             mem::fence_acq_rel();
             st_release(a.gts, first - 1 + __popc(winners));
@@ -616,17 +676,17 @@ __device__ void client(const Args& a, uint32_t client_block, uint32_t client_blo
         if (lane == j) {
           const uint32_t R = a.record_entries;
           const uint32_t seen = ld_acquire(a.gts);
-          int v = validate_alone(grecord, R, rs, tx.reads, tx.witem, tx.writes, snap, seen, true);
+          int v = validate_list(grecord, R, rs, tx.reads, tx.witem, tx.writes, snap, seen);
           if (v == 0) {
             if (!lock_global(a, a.ctrl + 2)) {
               v = kAbortRecordAge;
             } else {
               const uint32_t g = mem::load_relaxed(a.gts);
-              v = validate_alone(grecord, R, rs, tx.reads, tx.witem, tx.writes, seen, g, true);
+              v = validate_list(grecord, R, rs, tx.reads, tx.witem, tx.writes, seen, g);
               if (v == 0 && g - snap >= R) v = kAbortRecordAge;
               if (v == 0) {
                 const uint32_t cts = g + 1;
-                insert_entry(grecord, R, cts, tx.witem, tx.writes, true);
+                insert_entry(grecord, R, cts, tx.witem, tx.writes);
                 for (uint32_t w = 0; w < tx.writes; ++w) write_version(a, tx.witem[w], tx.wval[w], cts);
                 mem::fence_acq_rel();
                 st_release(a.gts, cts);

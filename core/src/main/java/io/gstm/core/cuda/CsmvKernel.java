@@ -35,8 +35,11 @@ final class CsmvKernel {
   static final int ENTRY_WORDS = CsmvChecks.MAX_WRITES + 2;
   /** Mailboxes one server lane polls, at most. */
   static final int MAX_POLL = 8;
-  /** Idle polls before a waiter gives up and reports (each sleeps up to ~1 us). */
-  static final int SPIN_LIMIT = 20_000_000;
+  /**
+   * Milliseconds a kernel-side wait may make no progress before it gives up and reports
+   * (system property {@code gstm.csmv.waitMillis}, default 10 s; the sanitizer runs raise it).
+   */
+  static final int WAIT_MILLIS = Integer.getInteger("gstm.csmv.waitMillis", 10_000);
 
   private CsmvKernel() {}
 
@@ -178,7 +181,7 @@ final class CsmvKernel {
         b.putInt(i < batch.params().length ? batch.params()[i] : 0);
       }
       b.putInt(alg.versions()).putInt(n).putInt(ncols).putInt(rcap).putInt(alg.recordEntries())
-          .putInt(alg.variant().flags()).putInt(options.maxRetries()).putInt(SPIN_LIMIT)
+          .putInt(alg.variant().flags()).putInt(options.maxRetries()).putInt(WAIT_MILLIS)
           .putInt(pollPerLane).putInt(0);
       byte[] args = b.array();
       long kernelNanos = engine.timed(() -> CudaErrors.call("launch " + MODULE,
@@ -190,8 +193,9 @@ final class CsmvKernel {
         throw new GstmException(control[1] == 2
             ? "a read-only transaction wrote (workload '" + workload.name() + "'): read-only "
                 + "transactions must not write; the store may hold part of the batch"
-            : "CSMV kernel gave up waiting (a bounded spin of " + SPIN_LIMIT + " polls ran out: "
-                + "a server or client stopped answering); the store may hold part of the batch");
+            : "CSMV kernel gave up waiting: a server or client wait made no progress for "
+                + WAIT_MILLIS + " ms (gstm.csmv.waitMillis); the store may hold part of the "
+                + "batch");
       }
       BatchResult r = buf.collect(engine.name(), null, uploadNanos, kernelNanos);
       long[] st = new long[n];

@@ -70,7 +70,7 @@ class CsmvJvmTest {
   @Test
   void shortRingGivesDataAgeAbortsNeverTornValues() {
     long dataAge = 0;
-    for (int seed = 0; seed < 8 && dataAge == 0; seed++) {
+    for (int seed = 0; seed < 64 && dataAge == 0; seed++) {
       BankConfig cfg = new BankConfig(16, 2, 0.3, 1, 64, 4, 16, seed);
       CsmvRuns.BankCheck c = CsmvRuns.bank(engine, Algorithm.csmv(2), cfg, false);
       assertThat(c.ok()).as(c.toString()).isTrue();
