@@ -24,9 +24,8 @@ namespace gstm {
 
 enum SemanticPolicy : uint32_t { kPostpone = 0, kRetryInPlace = 1 };
 
-/// Longest backoff after repeated concurrency aborts: 32 ns << 15, about 1 ms (the most
-/// __nanosleep sleeps).
-constexpr uint32_t kMaxBackoffShift = 15;
+/// Longest backoff after repeated concurrency aborts: 32 ns << 8, about 8 us.
+constexpr uint32_t kMaxBackoffShift = 8;
 
 /// A generic transaction table: a type per transaction and int32 argument columns; column c of
 /// transaction t is cols[c * tx_count + t]. Host packer: io.gstm.core.cuda.KernelStructs.
@@ -154,9 +153,10 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const TxTabl
         if (++conflicts >= out.max_retries) {
           outcome = kAbandoned;
         } else if (conflicts > 2) {
-          // Repeated losses mean a hot word: back off (doubling, up to about 1 ms) so that the
-          // winners' CASes are not drowned by ours. The first retries stay immediate; a word
-          // that a thousand threads want needs waits as long as a thousand commits.
+          // Repeated losses mean a hot word: back off (doubling, capped) so that the winners'
+          // CASes are not drowned by ours. The first retries stay immediate. The cap stays
+          // short because the whole warp waits for a sleeping lane (1 ms made producer-consumer
+          // slower, docs/benchmarks.md).
           __nanosleep(32u << min(conflicts - 2, kMaxBackoffShift));
         }
       }
