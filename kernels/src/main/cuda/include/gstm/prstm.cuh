@@ -81,6 +81,12 @@ class PrStmTx {
     return value;
   }
 
+  /// Reads word `index` of `region` outside the read set: only for read-only data that no
+  /// transaction writes (a graph's edges, k-means points); no lock, no validation, no set entry.
+  __device__ __forceinline__ uint64_t read_shared(uint32_t region, uint32_t index) const {
+    return status_ == kActive ? load_word(region, index) : 0;
+  }
+
   /// Buffers a write of raw bits to word `index` of `region`; applied at commit.
   __device__ __forceinline__ void write(uint32_t region, uint32_t index, uint64_t bits) {
     if (status_ != kActive) return;

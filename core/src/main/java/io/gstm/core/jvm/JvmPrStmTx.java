@@ -94,6 +94,11 @@ final class JvmPrStmTx implements TxContext {
   }
 
   @Override
+  public long readShared(int region, int index) {
+    return status == Status.ACTIVE ? store.data[region].get(index) : 0;
+  }
+
+  @Override
   public void write(int region, int index, long bits) {
     if (status != Status.ACTIVE) {
       return;

@@ -9,6 +9,14 @@ public interface TxContext {
   void write(int region, int index, long bits);
 
   /**
+   * Reads word {@code index} of {@code region} as raw bits outside the read set: for read-only
+   * data that no transaction of the batch writes (a graph's edges, k-means points). Such a read
+   * takes no lock, is never validated and costs no set entry; reading a word that some
+   * transaction writes this way is a bug in the workload.
+   */
+  long readShared(int region, int index);
+
+  /**
    * Declares that the application cannot proceed in the state read (an overdraft, a sold-out
    * room, an empty buffer). The body returns at once; if its reads prove consistent, the engine
    * postpones or retries the transaction according to its policy, otherwise it is a

@@ -2,6 +2,8 @@ package io.gstm.core.workload;
 
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.workload.bank.BankWorkload;
+import io.gstm.core.workload.graph.GraphRelaxWorkload;
+import io.gstm.core.workload.kmeans.KMeansWorkload;
 import io.gstm.core.workload.pc.ProducerConsumerWorkload;
 import io.gstm.core.workload.vacation.VacationWorkload;
 import java.util.Map;
@@ -13,7 +15,9 @@ public final class Workloads {
   private static final Map<String, Workload> BY_NAME =
       Map.of(BankWorkload.NAME, BankWorkload.INSTANCE,
           VacationWorkload.NAME, VacationWorkload.INSTANCE,
-          ProducerConsumerWorkload.NAME, ProducerConsumerWorkload.INSTANCE);
+          ProducerConsumerWorkload.NAME, ProducerConsumerWorkload.INSTANCE,
+          GraphRelaxWorkload.NAME, GraphRelaxWorkload.INSTANCE,
+          KMeansWorkload.NAME, KMeansWorkload.INSTANCE);
 
   private Workloads() {}
 

@@ -1,0 +1,191 @@
+package io.gstm.core.graph;
+
+import java.util.Arrays;
+
+/**
+ * A directed graph in compressed sparse row form: the out-edges of vertex {@code u} are
+ * {@code targets[offsets[u] .. offsets[u + 1] - 1]}, sorted by target, with the same slice of
+ * {@code weights}. Graphs built by {@link #fromEdges} have no self-loops and no duplicate edges.
+ * Arrays are shared, not copied: do not modify them.
+ *
+ * @param vertexCount vertices are {@code 0 .. vertexCount - 1}
+ * @param offsets {@code vertexCount + 1} non-decreasing edge offsets, from 0 to the edge count
+ * @param targets target vertex per edge
+ * @param weights weight per edge (non-negative, not NaN), or null for an unweighted graph
+ */
+public record CsrGraph(int vertexCount, int[] offsets, int[] targets, double[] weights) {
+
+  public CsrGraph {
+    if (vertexCount < 0) {
+      throw new IllegalArgumentException("vertexCount must be at least 0, got " + vertexCount);
+    }
+    if (offsets == null || offsets.length != vertexCount + 1) {
+      throw new IllegalArgumentException("offsets: expected vertexCount + 1 = "
+          + (vertexCount + 1) + " entries, got " + (offsets == null ? "null" : offsets.length));
+    }
+    if (targets == null) {
+      throw new IllegalArgumentException("targets must not be null");
+    }
+    if (offsets[0] != 0 || offsets[vertexCount] != targets.length) {
+      throw new IllegalArgumentException("offsets: must run from 0 to the edge count "
+          + targets.length + ", got " + offsets[0] + " .. " + offsets[vertexCount]);
+    }
+    for (int v = 0; v < vertexCount; v++) {
+      if (offsets[v + 1] < offsets[v]) {
+        throw new IllegalArgumentException("offsets: decrease at vertex " + v);
+      }
+    }
+    for (int e = 0; e < targets.length; e++) {
+      if (targets[e] < 0 || targets[e] >= vertexCount) {
+        throw new IllegalArgumentException("targets[" + e + "] = " + targets[e]
+            + " is out of range: vertices 0.." + (vertexCount - 1));
+      }
+    }
+    if (weights != null) {
+      if (weights.length != targets.length) {
+        throw new IllegalArgumentException("weights: expected one per edge (" + targets.length
+            + "), got " + weights.length);
+      }
+      checkWeights(weights);
+    }
+  }
+
+  /**
+   * Builds the CSR form of an edge list. Self-loops are dropped (they never improve a value);
+   * of duplicate edges {@code u -> v} the one with the smallest weight is kept.
+   *
+   * @param weightsOrNull one weight per edge, non-negative and not NaN; null for unweighted
+   * @throws IllegalArgumentException naming {@code vertexCount}, {@code src}, {@code dst} or
+   *     {@code weights} for a negative count, a length mismatch, an id out of range or a bad
+   *     weight
+   */
+  public static CsrGraph fromEdges(int vertexCount, int[] src, int[] dst, double[] weightsOrNull) {
+    if (vertexCount < 0) {
+      throw new IllegalArgumentException("vertexCount must be at least 0, got " + vertexCount);
+    }
+    if (src == null || dst == null) {
+      throw new IllegalArgumentException((src == null ? "src" : "dst") + " must not be null");
+    }
+    if (src.length != dst.length) {
+      throw new IllegalArgumentException("dst: expected one entry per src entry (" + src.length
+          + "), got " + dst.length);
+    }
+    if (weightsOrNull != null && weightsOrNull.length != src.length) {
+      throw new IllegalArgumentException("weights: expected one per edge (" + src.length
+          + "), got " + weightsOrNull.length);
+    }
+    int m = src.length;
+    for (int i = 0; i < m; i++) {
+      checkId("src", i, src[i], vertexCount);
+      checkId("dst", i, dst[i], vertexCount);
+    }
+    if (weightsOrNull != null) {
+      checkWeights(weightsOrNull);
+    }
+    // Counting sort by source, then sort each adjacency by (target, weight).
+    int[] offsets = new int[vertexCount + 1];
+    for (int i = 0; i < m; i++) {
+      if (src[i] != dst[i]) {
+        offsets[src[i] + 1]++;
+      }
+    }
+    for (int v = 0; v < vertexCount; v++) {
+      offsets[v + 1] += offsets[v];
+    }
+    int[] fill = Arrays.copyOf(offsets, vertexCount);
+    long[] keys = new long[offsets[vertexCount]];
+    for (int i = 0; i < m; i++) {
+      if (src[i] != dst[i]) {
+        keys[fill[src[i]]++] = ((long) dst[i] << 32) | i;
+      }
+    }
+    int[] outOffsets = new int[vertexCount + 1];
+    int[] targets = new int[keys.length];
+    double[] weights = weightsOrNull == null ? null : new double[keys.length];
+    int out = 0;
+    for (int v = 0; v < vertexCount; v++) {
+      Arrays.sort(keys, offsets[v], offsets[v + 1]);
+      for (int j = offsets[v]; j < offsets[v + 1]; j++) {
+        int t = (int) (keys[j] >>> 32);
+        int i = (int) keys[j];
+        if (out > outOffsets[v] && targets[out - 1] == t) {
+          if (weights != null && weightsOrNull[i] < weights[out - 1]) {
+            weights[out - 1] = weightsOrNull[i];
+          }
+          continue;
+        }
+        targets[out] = t;
+        if (weights != null) {
+          weights[out] = weightsOrNull[i];
+        }
+        out++;
+      }
+      outOffsets[v + 1] = out;
+    }
+    return new CsrGraph(vertexCount, outOffsets, Arrays.copyOf(targets, out),
+        weights == null ? null : Arrays.copyOf(weights, out));
+  }
+
+  private static void checkId(String name, int i, int id, int vertexCount) {
+    if (id < 0 || id >= vertexCount) {
+      throw new IllegalArgumentException(name + "[" + i + "] = " + id
+          + " is out of range: vertexCount is " + vertexCount + ", so ids 0.."
+          + (vertexCount - 1));
+    }
+  }
+
+  private static void checkWeights(double[] weights) {
+    for (int i = 0; i < weights.length; i++) {
+      double w = weights[i];
+      if (Double.isNaN(w) || w < 0) {
+        throw new IllegalArgumentException("weights[" + i + "] = " + w
+            + ": weights must be non-negative numbers");
+      }
+    }
+  }
+
+  /** Number of edges. */
+  public int edgeCount() {
+    return targets.length;
+  }
+
+  /** Out-degree of vertex {@code v}. */
+  public int degree(int v) {
+    return offsets[v + 1] - offsets[v];
+  }
+
+  /** Weight of edge {@code e}: its stored weight, or 1 for an unweighted graph. */
+  public double weight(int e) {
+    return weights == null ? 1.0 : weights[e];
+  }
+
+  /**
+   * This graph with every edge also reversed (duplicates merged at the smaller weight): the
+   * symmetric graph that connected components relax.
+   */
+  public CsrGraph undirected() {
+    int m = targets.length;
+    int[] src = new int[2 * m];
+    int[] dst = new int[2 * m];
+    double[] w = weights == null ? null : new double[2 * m];
+    for (int u = 0; u < vertexCount; u++) {
+      for (int e = offsets[u]; e < offsets[u + 1]; e++) {
+        src[e] = u;
+        dst[e] = targets[e];
+        src[m + e] = targets[e];
+        dst[m + e] = u;
+        if (w != null) {
+          w[e] = weights[e];
+          w[m + e] = weights[e];
+        }
+      }
+    }
+    return fromEdges(vertexCount, src, dst, w);
+  }
+
+  @Override
+  public String toString() {
+    return "CsrGraph[vertices=" + vertexCount + ", edges=" + targets.length
+        + (weights == null ? ", unweighted]" : ", weighted]");
+  }
+}

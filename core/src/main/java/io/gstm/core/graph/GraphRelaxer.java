@@ -1,0 +1,280 @@
+package io.gstm.core.graph;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.graph.GraphRelaxWorkload;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Relaxes the vertex values of one graph (one Spark partition's subgraph) to a local fixpoint
+ * with transactions: in each round, every active vertex's out-edges are split into chunks of at
+ * most {@link #CHUNK} edges, one transaction per chunk ({@link GraphRelaxWorkload}); the
+ * vertices whose value dropped in a round are the next round's active vertices, until none
+ * drops.
+ *
+ * <p>The constructor uploads the graph once into a store on {@code engine}; the store stays
+ * resident across {@link #relax} calls. Not thread-safe: one relax at a time. The caller closes
+ * the relaxer (before the engine); closing it frees the store.
+ */
+public final class GraphRelaxer implements AutoCloseable {
+  /** Set capacity of a relaxation transaction. */
+  public static final int CAPACITY = 16;
+  /** Out-edges per transaction: the capacity less the entry of the source vertex. */
+  public static final int CHUNK = CAPACITY - 1;
+
+  static final int VALUES = 0;
+  static final int TARGETS = 1;
+  static final int WEIGHTS = 2;
+  static final int OFFSETS = 3;
+
+  private final Engine engine;
+  private final CsrGraph graph;
+  private final RelaxationKind kind;
+  private final RelaxOptions options;
+  private final TxStore store;
+  private final boolean weighted;
+  private boolean closed;
+
+  /**
+   * Uploads {@code graph} into a new store on {@code engine}. The engine stays owned by the
+   * caller and must outlive this relaxer.
+   *
+   * @throws IllegalArgumentException if the graph is too large for one store
+   */
+  public GraphRelaxer(Engine engine, CsrGraph graph, RelaxationKind kind, RelaxOptions options) {
+    this.engine = Objects.requireNonNull(engine, "engine");
+    this.graph = Objects.requireNonNull(graph, "graph");
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.options = Objects.requireNonNull(options, "options");
+    this.weighted = kind == RelaxationKind.SHORTEST_PATHS && graph.weights() != null;
+    int edgeWords = Math.max(1, graph.edgeCount());
+    int weightWords = weighted ? edgeWords : 1;
+    // Edge data is read-only: one lock covers each of those regions, and it is never taken.
+    StoreLayout layout = StoreLayout.of(
+        new RegionSpec("values", RegionType.FLOAT64, Math.max(1, graph.vertexCount()),
+            options.lockCoverage()),
+        new RegionSpec("targets", RegionType.INT32, edgeWords, edgeWords),
+        new RegionSpec("weights", RegionType.FLOAT64, weightWords, weightWords),
+        new RegionSpec("offsets", RegionType.INT32, graph.vertexCount() + 1,
+            graph.vertexCount() + 1));
+    TxStore s = engine.createStore(layout);
+    try {
+      if (graph.edgeCount() > 0) {
+        s.writeInt32(TARGETS, graph.targets());
+        if (weighted) {
+          s.writeFloat64(WEIGHTS, graph.weights());
+        }
+      }
+      s.writeInt32(OFFSETS, graph.offsets());
+    } catch (RuntimeException e) {
+      try {
+        s.close();
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+    this.store = s;
+  }
+
+  public CsrGraph graph() {
+    return graph;
+  }
+
+  public RelaxationKind kind() {
+    return kind;
+  }
+
+  public RelaxOptions options() {
+    return options;
+  }
+
+  /**
+   * Relaxes from {@code values}, starting with the out-edges of {@code activeVertices}, until no
+   * vertex improves. Inputs are not modified. For a fixpoint over the whole graph, the active
+   * vertices must include every vertex whose value is not already consistent with its
+   * in-neighbours (for a first call: the sources, or every vertex for components).
+   *
+   * @param values one value per vertex, not NaN (+infinity means unreached)
+   * @param activeVertices vertices whose out-edges to relax first; duplicates are ignored
+   * @throws IllegalArgumentException naming {@code values} or {@code activeVertices}
+   * @throws IllegalStateException if no fixpoint is reached within {@code maxRounds}
+   */
+  public RelaxResult relax(double[] values, int[] activeVertices) {
+    checkOpen();
+    long start = System.nanoTime();
+    int n = graph.vertexCount();
+    checkInputs(values, activeVertices, n);
+    int[] frontier = dedupe(activeVertices, n);
+    double[] current = values.clone();
+    if (n > 0) {
+      store.writeFloat64(VALUES, current);
+    }
+    int type = kind == RelaxationKind.SHORTEST_PATHS
+        ? GraphRelaxWorkload.SHORTEST_PATHS : GraphRelaxWorkload.COMPONENTS;
+    int[] params = {VALUES, TARGETS, WEIGHTS, weighted ? 1 : 0};
+    int rounds = 0;
+    long transactions = 0;
+    long commits = 0;
+    long aborts = 0;
+    long relaxations = 0;
+    long improved = 0;
+    long kernelNanos = 0;
+    int[] mark = new int[n];
+    int[] offsets = graph.offsets();
+    while (frontier.length > 0) {
+      long chunks = 0;
+      for (int u : frontier) {
+        chunks += (graph.degree(u) + CHUNK - 1) / CHUNK;
+      }
+      if (chunks == 0) {
+        break;
+      }
+      if (rounds == options.maxRounds()) {
+        throw new IllegalStateException("maxRounds: no fixpoint after " + rounds
+            + " rounds (" + frontier.length + " vertices still active)");
+      }
+      if (chunks > Integer.MAX_VALUE - 8) {
+        throw new IllegalArgumentException("activeVertices: " + chunks + " edge chunks in one "
+            + "round exceed a batch");
+      }
+      int m = (int) chunks;
+      int[] types = new int[m];
+      int[] vertex = new int[m];
+      int[] first = new int[m];
+      int[] count = new int[m];
+      int t = 0;
+      for (int u : frontier) {
+        for (int e = offsets[u]; e < offsets[u + 1]; e += CHUNK) {
+          types[t] = type;
+          vertex[t] = u;
+          first[t] = e;
+          count[t] = Math.min(CHUNK, offsets[u + 1] - e);
+          t++;
+        }
+      }
+      int tpb = options.threadsPerBlock();
+      TxBatch batch = new TxBatch(GraphRelaxWorkload.NAME, types,
+          new int[][] {vertex, first, count}, params, tpb, (m + tpb - 1) / tpb, CAPACITY);
+      BatchResult r = engine.run(store, batch, options.run());
+      rounds++;
+      transactions += m;
+      commits += r.commits();
+      aborts += r.aborts();
+      kernelNanos += r.kernelNanos();
+      double[] after = store.readFloat64(VALUES);
+      int next = 0;
+      int[] nextFrontier = new int[Math.min(n, 1024)];
+      int stamp = rounds;
+      for (int v = 0; v < n; v++) {
+        if (after[v] < current[v]) {
+          nextFrontier = add(nextFrontier, next++, v);
+          mark[v] = stamp;
+        }
+      }
+      improved += next;
+      // A chunk that did not commit (retry limit) relaxed nothing: its vertex stays active.
+      for (int i = 0; i < m; i++) {
+        if (r.outcome(i) == Outcome.COMMITTED) {
+          relaxations += count[i];
+        } else if (mark[vertex[i]] != stamp) {
+          mark[vertex[i]] = stamp;
+          nextFrontier = add(nextFrontier, next++, vertex[i]);
+        }
+      }
+      frontier = Arrays.copyOf(nextFrontier, next);
+      current = after;
+    }
+    int changed = 0;
+    for (int v = 0; v < n; v++) {
+      if (current[v] < values[v]) {
+        changed++;
+      }
+    }
+    int[] changedVertices = new int[changed];
+    changed = 0;
+    for (int v = 0; v < n; v++) {
+      if (current[v] < values[v]) {
+        changedVertices[changed++] = v;
+      }
+    }
+    RelaxStats stats = new RelaxStats(rounds, transactions, commits, aborts, relaxations,
+        improved, kernelNanos, System.nanoTime() - start);
+    return new RelaxResult(current, changedVertices, stats);
+  }
+
+  private static int[] add(int[] array, int at, int value) {
+    if (at == array.length) {
+      array = Arrays.copyOf(array, Math.max(16, array.length * 2));
+    }
+    array[at] = value;
+    return array;
+  }
+
+  static void checkInputs(double[] values, int[] activeVertices, int n) {
+    if (values == null) {
+      throw new IllegalArgumentException("values must not be null");
+    }
+    if (values.length != n) {
+      throw new IllegalArgumentException(
+          "values: expected one per vertex (" + n + "), got " + values.length);
+    }
+    for (int v = 0; v < n; v++) {
+      if (Double.isNaN(values[v])) {
+        throw new IllegalArgumentException("values[" + v + "] is NaN");
+      }
+    }
+    if (activeVertices == null) {
+      throw new IllegalArgumentException("activeVertices must not be null");
+    }
+    for (int i = 0; i < activeVertices.length; i++) {
+      if (activeVertices[i] < 0 || activeVertices[i] >= n) {
+        throw new IllegalArgumentException("activeVertices[" + i + "] = " + activeVertices[i]
+            + " is out of range: vertices 0.." + (n - 1));
+      }
+    }
+  }
+
+  /** The distinct vertices of {@code active}, ascending. */
+  static int[] dedupe(int[] active, int n) {
+    boolean[] seen = new boolean[n];
+    int count = 0;
+    for (int v : active) {
+      if (!seen[v]) {
+        seen[v] = true;
+        count++;
+      }
+    }
+    int[] out = new int[count];
+    int i = 0;
+    for (int v = 0; v < n && i < count; v++) {
+      if (seen[v]) {
+        out[i++] = v;
+      }
+    }
+    return out;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("graph relaxer is closed");
+    }
+  }
+
+  /** Frees the store. A second close throws. */
+  @Override
+  public void close() {
+    if (closed) {
+      throw new IllegalStateException("graph relaxer already closed");
+    }
+    closed = true;
+    store.close();
+  }
+}

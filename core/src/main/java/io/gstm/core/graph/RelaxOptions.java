@@ -1,0 +1,56 @@
+package io.gstm.core.graph;
+
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.TxBatch;
+import java.util.Objects;
+
+/**
+ * How a {@link GraphRelaxer} runs. Immutable; {@code withX} returns a new object.
+ *
+ * @param threadsPerBlock GPU threads per block (JVM engine: logical threads per block),
+ *     1..{@value TxBatch#MAX_THREADS_PER_BLOCK}
+ * @param lockCoverage vertex values per lock, at least 1
+ * @param maxRounds frontier rounds allowed before {@link GraphRelaxer#relax} gives up with an
+ *     IllegalStateException, at least 1 (relaxations always converge; this bounds a bug)
+ * @param run retry limits and history mode of the underlying batches
+ */
+public record RelaxOptions(int threadsPerBlock, int lockCoverage, int maxRounds, RunOptions run) {
+  /** Default {@link #threadsPerBlock()}. */
+  public static final int DEFAULT_THREADS_PER_BLOCK = 256;
+  /** Default {@link #maxRounds()}. */
+  public static final int DEFAULT_MAX_ROUNDS = 1_000_000;
+
+  public RelaxOptions {
+    TxBatch.checkThreads(threadsPerBlock, 1);
+    if (lockCoverage < 1) {
+      throw new IllegalArgumentException(
+          "lockCoverage must be at least 1 vertex per lock, got " + lockCoverage);
+    }
+    if (maxRounds < 1) {
+      throw new IllegalArgumentException("maxRounds must be at least 1, got " + maxRounds);
+    }
+    Objects.requireNonNull(run, "run");
+  }
+
+  /** 256 threads per block, one lock per vertex, 10^6 rounds, default run options. */
+  public static RelaxOptions defaults() {
+    return new RelaxOptions(DEFAULT_THREADS_PER_BLOCK, 1, DEFAULT_MAX_ROUNDS,
+        RunOptions.defaults());
+  }
+
+  public RelaxOptions withThreadsPerBlock(int value) {
+    return new RelaxOptions(value, lockCoverage, maxRounds, run);
+  }
+
+  public RelaxOptions withLockCoverage(int value) {
+    return new RelaxOptions(threadsPerBlock, value, maxRounds, run);
+  }
+
+  public RelaxOptions withMaxRounds(int value) {
+    return new RelaxOptions(threadsPerBlock, lockCoverage, value, run);
+  }
+
+  public RelaxOptions withRun(RunOptions value) {
+    return new RelaxOptions(threadsPerBlock, lockCoverage, maxRounds, value);
+  }
+}

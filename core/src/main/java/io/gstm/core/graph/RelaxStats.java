@@ -1,0 +1,23 @@
+package io.gstm.core.graph;
+
+/**
+ * What one {@link GraphRelaxer#relax} call did.
+ *
+ * @param rounds frontier rounds run until no vertex improved
+ * @param transactions transactions launched (one per active vertex and chunk of its out-edges)
+ * @param commits committed transactions
+ * @param aborts aborted attempts, whatever the cause (each retried)
+ * @param edgeRelaxations out-edges examined by committed transactions
+ * @param improvedWrites vertex values lowered, counted once per vertex and round (the size of
+ *     the next round's frontier)
+ * @param kernelNanos time the transactions ran (GPU time on the CUDA engine)
+ * @param totalNanos wall time of the call, uploads and downloads included
+ */
+public record RelaxStats(int rounds, long transactions, long commits, long aborts,
+    long edgeRelaxations, long improvedWrites, long kernelNanos, long totalNanos) {
+
+  /** Edge relaxations per second of kernel time (0 when nothing ran). */
+  public double edgesPerSecond() {
+    return kernelNanos == 0 ? 0 : edgeRelaxations * 1e9 / kernelNanos;
+  }
+}

@@ -1,0 +1,153 @@
+package io.gstm.core.workload.graph;
+
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.TxContext;
+import io.gstm.core.workload.Workload;
+
+/**
+ * Graph relaxation over a CSR graph held in the store: one transaction relaxes a chunk of one
+ * active vertex's out-edges. Twin of {@code gstm/workloads/graph_relax.cuh}; keep the two in
+ * step. {@link io.gstm.core.graph.GraphRelaxer} builds the batches.
+ *
+ * <p>Store: a FLOAT64 region of vertex values (transactional), an INT32 region of edge targets
+ * and a FLOAT64 region of edge weights, both read-only (read with
+ * {@link TxContext#readShared}, never written, so their locks are never taken).
+ *
+ * <p>Batch encoding: type {@link #SHORTEST_PATHS} or {@link #COMPONENTS}; column 0 the vertex
+ * {@code u}, column 1 its first edge of the chunk, column 2 the chunk's edge count (at most
+ * capacity - 1, so that {@code u} and every target fit the read set); {@code params =
+ * {valuesRegion, targetsRegion, weightsRegion, weighted}}.
+ *
+ * <p>Body: reads {@code value(u)}; for every edge {@code u -> v} of the chunk reads
+ * {@code value(v)} and, if the candidate ({@code value(u) + w} for shortest paths, with w = 1
+ * when unweighted; {@code value(u)} for components) is smaller, writes it. Values only ever
+ * decrease. Returns 0.
+ */
+public final class GraphRelaxWorkload implements Workload {
+  public static final String NAME = "graph-relax";
+  public static final GraphRelaxWorkload INSTANCE = new GraphRelaxWorkload();
+
+  public static final int SHORTEST_PATHS = 0;
+  public static final int COMPONENTS = 1;
+  public static final int COL_VERTEX = 0;
+  public static final int COL_FIRST_EDGE = 1;
+  public static final int COL_EDGE_COUNT = 2;
+  public static final int COLUMNS = 3;
+  public static final int PARAM_VALUES_REGION = 0;
+  public static final int PARAM_TARGETS_REGION = 1;
+  public static final int PARAM_WEIGHTS_REGION = 2;
+  public static final int PARAM_WEIGHTED = 3;
+  public static final int PARAMS = 4;
+
+  private static final int[] TAGS = {0, 0};
+
+  private GraphRelaxWorkload() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void validate(StoreLayout layout, TxBatch batch) {
+    int[] params = batch.params();
+    if (params.length != PARAMS) {
+      throw new IllegalArgumentException("params: graph-relax expects {valuesRegion, "
+          + "targetsRegion, weightsRegion, weighted}, " + PARAMS + " values, got "
+          + params.length);
+    }
+    int values = params[PARAM_VALUES_REGION];
+    int targets = params[PARAM_TARGETS_REGION];
+    int weights = params[PARAM_WEIGHTS_REGION];
+    check(layout, values, RegionType.FLOAT64, "valuesRegion");
+    check(layout, targets, RegionType.INT32, "targetsRegion");
+    check(layout, weights, RegionType.FLOAT64, "weightsRegion");
+    if (values == targets || values == weights) {
+      throw new IllegalArgumentException(
+          "valuesRegion: must differ from the read-only edge regions");
+    }
+    if (params[PARAM_WEIGHTED] != 0 && params[PARAM_WEIGHTED] != 1) {
+      throw new IllegalArgumentException(
+          "weighted must be 0 or 1, got " + params[PARAM_WEIGHTED]);
+    }
+    if (batch.columns().length != COLUMNS) {
+      throw new IllegalArgumentException("columns: graph-relax expects " + COLUMNS
+          + " columns (vertex, firstEdge, edgeCount), got " + batch.columns().length);
+    }
+    int vertexCount = layout.region(values).length();
+    int edgeWords = layout.region(targets).length();
+    int weightWords = layout.region(weights).length();
+    int maxChunk = batch.capacity() - 1;
+    int[] types = batch.types();
+    int[] vertex = batch.columns()[COL_VERTEX];
+    int[] first = batch.columns()[COL_FIRST_EDGE];
+    int[] count = batch.columns()[COL_EDGE_COUNT];
+    for (int t = 0; t < types.length; t++) {
+      if (types[t] != SHORTEST_PATHS && types[t] != COMPONENTS) {
+        throw new IllegalArgumentException("types[" + t + "] = " + types[t]
+            + " is not a graph-relax type (0 shortest paths, 1 components)");
+      }
+      if (vertex[t] < 0 || vertex[t] >= vertexCount) {
+        throw new IllegalArgumentException("vertex " + vertex[t] + " (transaction " + t
+            + ") is out of range: vertices 0.." + (vertexCount - 1));
+      }
+      if (count[t] < 1 || count[t] > maxChunk) {
+        throw new IllegalArgumentException("edgeCount " + count[t] + " (transaction " + t
+            + ") must be in 1.." + maxChunk + " (capacity " + batch.capacity() + " - 1)");
+      }
+      long end = (long) first[t] + count[t];
+      if (first[t] < 0 || end > edgeWords
+          || (types[t] == SHORTEST_PATHS && params[PARAM_WEIGHTED] == 1 && end > weightWords)) {
+        throw new IllegalArgumentException("edges " + first[t] + ".." + (end - 1)
+            + " (transaction " + t + ") are out of range: the graph has " + edgeWords
+            + " edge words");
+      }
+    }
+  }
+
+  private static void check(StoreLayout layout, int region, RegionType type, String param) {
+    if (region < 0 || region >= layout.regionCount()) {
+      throw new IllegalArgumentException(param + ": region index " + region + " is out of "
+          + "range: the store has " + layout.regionCount() + " region(s)");
+    }
+    RegionSpec spec = layout.region(region);
+    if (spec.type() != type) {
+      throw new IllegalArgumentException(param + ": region " + region + " ('" + spec.name()
+          + "') holds " + spec.type() + ", expected " + type);
+    }
+  }
+
+  @Override
+  public long run(TxContext tx, TxBatch batch, int t) {
+    int[] params = batch.params();
+    int values = params[PARAM_VALUES_REGION];
+    int targets = params[PARAM_TARGETS_REGION];
+    int weights = params[PARAM_WEIGHTS_REGION];
+    boolean sssp = batch.types()[t] == SHORTEST_PATHS;
+    boolean weighted = params[PARAM_WEIGHTED] == 1;
+    int u = batch.columns()[COL_VERTEX][t];
+    int first = batch.columns()[COL_FIRST_EDGE][t];
+    int end = first + batch.columns()[COL_EDGE_COUNT][t];
+    double du = Double.longBitsToDouble(tx.read(values, u));
+    for (int e = first; e < end; e++) {
+      int v = (int) tx.readShared(targets, e);
+      double candidate = du;
+      if (sssp) {
+        candidate += weighted ? Double.longBitsToDouble(tx.readShared(weights, e)) : 1.0;
+      }
+      double dv = Double.longBitsToDouble(tx.read(values, v));
+      if (candidate < dv) {
+        tx.write(values, v, Double.doubleToRawLongBits(candidate));
+      }
+    }
+    return 0;
+  }
+
+  @Override
+  public int[] orderingTags() {
+    return TAGS.clone();
+  }
+}

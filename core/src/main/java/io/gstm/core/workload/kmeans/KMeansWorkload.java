@@ -1,0 +1,164 @@
+package io.gstm.core.workload.kmeans;
+
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.TxContext;
+import io.gstm.core.workload.Workload;
+
+/**
+ * The k-means centroid update of the JPDC PR-STM paper, with the points of one transaction
+ * aggregated first: one transaction adds the contribution of a block of points (only those
+ * assigned to one centroid) to that centroid's accumulators. Twin of
+ * {@code gstm/workloads/kmeans.cuh}; {@link io.gstm.core.kmeans.KMeansUpdater} builds the batches.
+ *
+ * <p>Store: a FLOAT64 accumulator region of {@code k} records of {@code dims + 1} words
+ * ({@code [count, sum_0, .., sum_{dims-1}]}, the count as an exact double), one lock per record;
+ * a read-only FLOAT64 region of points (row-major, {@code dims} per point) and a read-only INT32
+ * region with each point's assigned centroid, both read with {@link TxContext#readShared}.
+ *
+ * <p>Batch encoding: type {@link #ADD}; column 0 the centroid {@code c}, column 1 the block's
+ * first point, column 2 its point count, column 3 the first record word of the slice this
+ * transaction updates (records longer than the set capacity are split into slices of
+ * {@code capacity} words, each its own transaction); {@code params = {accRegion, pointsRegion,
+ * assignRegion, dims}}.
+ *
+ * <p>Body: for every word {@code j} of its slice, sums over the block's points assigned to
+ * {@code c} (1 per point for the count, coordinate {@code j - 1} for a sum), reads the word and
+ * writes it back increased by that sum. Returns 0.
+ */
+public final class KMeansWorkload implements Workload {
+  public static final String NAME = "kmeans";
+  public static final KMeansWorkload INSTANCE = new KMeansWorkload();
+
+  public static final int ADD = 0;
+  public static final int COL_CENTROID = 0;
+  public static final int COL_FIRST_POINT = 1;
+  public static final int COL_POINT_COUNT = 2;
+  public static final int COL_FIRST_WORD = 3;
+  public static final int COLUMNS = 4;
+  public static final int PARAM_ACC_REGION = 0;
+  public static final int PARAM_POINTS_REGION = 1;
+  public static final int PARAM_ASSIGN_REGION = 2;
+  public static final int PARAM_DIMS = 3;
+  public static final int PARAMS = 4;
+
+  private static final int[] TAGS = {0};
+
+  private KMeansWorkload() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void validate(StoreLayout layout, TxBatch batch) {
+    int[] params = batch.params();
+    if (params.length != PARAMS) {
+      throw new IllegalArgumentException("params: kmeans expects {accRegion, pointsRegion, "
+          + "assignRegion, dims}, " + PARAMS + " values, got " + params.length);
+    }
+    int acc = params[PARAM_ACC_REGION];
+    int points = params[PARAM_POINTS_REGION];
+    int assign = params[PARAM_ASSIGN_REGION];
+    int dims = params[PARAM_DIMS];
+    check(layout, acc, RegionType.FLOAT64, "accRegion");
+    check(layout, points, RegionType.FLOAT64, "pointsRegion");
+    check(layout, assign, RegionType.INT32, "assignRegion");
+    if (acc == points) {
+      throw new IllegalArgumentException("accRegion: must differ from pointsRegion");
+    }
+    if (dims < 1) {
+      throw new IllegalArgumentException("dims must be at least 1, got " + dims);
+    }
+    int record = dims + 1;
+    int accWords = layout.region(acc).length();
+    if (accWords % record != 0) {
+      throw new IllegalArgumentException("accRegion: " + accWords + " words are not whole "
+          + "records of dims + 1 = " + record + " words");
+    }
+    int k = accWords / record;
+    int pointCount = layout.region(assign).length();
+    if ((long) pointCount * dims > layout.region(points).length()) {
+      throw new IllegalArgumentException("pointsRegion: " + pointCount + " points of " + dims
+          + " dims need " + (long) pointCount * dims + " words, the region has "
+          + layout.region(points).length());
+    }
+    if (batch.columns().length != COLUMNS) {
+      throw new IllegalArgumentException("columns: kmeans expects " + COLUMNS
+          + " columns (centroid, firstPoint, pointCount, firstWord), got "
+          + batch.columns().length);
+    }
+    int[] types = batch.types();
+    int[][] cols = batch.columns();
+    for (int t = 0; t < types.length; t++) {
+      if (types[t] != ADD) {
+        throw new IllegalArgumentException(
+            "types[" + t + "] = " + types[t] + " is not a kmeans type (0 add)");
+      }
+      int c = cols[COL_CENTROID][t];
+      if (c < 0 || c >= k) {
+        throw new IllegalArgumentException("centroid " + c + " (transaction " + t
+            + ") is out of range: centroids 0.." + (k - 1));
+      }
+      long end = (long) cols[COL_FIRST_POINT][t] + cols[COL_POINT_COUNT][t];
+      if (cols[COL_FIRST_POINT][t] < 0 || cols[COL_POINT_COUNT][t] < 1 || end > pointCount) {
+        throw new IllegalArgumentException("points " + cols[COL_FIRST_POINT][t] + ".."
+            + (end - 1) + " (transaction " + t + ") are out of range: points 0.."
+            + (pointCount - 1));
+      }
+      int w = cols[COL_FIRST_WORD][t];
+      if (w < 0 || w >= record || w % batch.capacity() != 0) {
+        throw new IllegalArgumentException("firstWord " + w + " (transaction " + t
+            + ") must be a multiple of the capacity " + batch.capacity() + " below " + record);
+      }
+    }
+  }
+
+  private static void check(StoreLayout layout, int region, RegionType type, String param) {
+    if (region < 0 || region >= layout.regionCount()) {
+      throw new IllegalArgumentException(param + ": region index " + region + " is out of "
+          + "range: the store has " + layout.regionCount() + " region(s)");
+    }
+    RegionSpec spec = layout.region(region);
+    if (spec.type() != type) {
+      throw new IllegalArgumentException(param + ": region " + region + " ('" + spec.name()
+          + "') holds " + spec.type() + ", expected " + type);
+    }
+  }
+
+  @Override
+  public long run(TxContext tx, TxBatch batch, int t) {
+    int[] params = batch.params();
+    int acc = params[PARAM_ACC_REGION];
+    int points = params[PARAM_POINTS_REGION];
+    int assign = params[PARAM_ASSIGN_REGION];
+    int dims = params[PARAM_DIMS];
+    int[][] cols = batch.columns();
+    int c = cols[COL_CENTROID][t];
+    int first = cols[COL_FIRST_POINT][t];
+    int end = first + cols[COL_POINT_COUNT][t];
+    int w0 = cols[COL_FIRST_WORD][t];
+    int w1 = Math.min(w0 + batch.capacity(), dims + 1);
+    int base = c * (dims + 1);
+    for (int j = w0; j < w1; j++) {
+      double sum = 0;
+      for (int p = first; p < end; p++) {
+        if ((int) tx.readShared(assign, p) == c) {
+          sum += j == 0 ? 1.0
+              : Double.longBitsToDouble(tx.readShared(points, p * dims + j - 1));
+        }
+      }
+      double old = Double.longBitsToDouble(tx.read(acc, base + j));
+      tx.write(acc, base + j, Double.doubleToRawLongBits(old + sum));
+    }
+    return 0;
+  }
+
+  @Override
+  public int[] orderingTags() {
+    return TAGS.clone();
+  }
+}

@@ -1,0 +1,78 @@
+package io.gstm.core.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** CSR construction, its validation, the R-MAT generator and the verifier's own checks. */
+class CsrGraphTest {
+
+  @Test
+  void dropsSelfLoopsAndKeepsTheLightestDuplicate() {
+    CsrGraph g = CsrGraph.fromEdges(3, new int[] {0, 0, 0, 1, 2, 0},
+        new int[] {2, 1, 2, 1, 0, 2}, new double[] {5, 1, 3, 9, 4, 7});
+    assertThat(g.offsets()).containsExactly(0, 2, 2, 3);
+    assertThat(g.targets()).containsExactly(1, 2, 0);
+    assertThat(g.weights()).containsExactly(1, 3, 4);
+    CsrGraph u = g.undirected();
+    assertThat(u.targets()).containsExactly(1, 2, 0, 0);
+    assertThat(u.weights()).containsExactly(1, 3, 1, 3);
+    assertThat(u.edgeCount()).isEqualTo(4);
+  }
+
+  @Test
+  void badEdgesNameTheArgument() {
+    assertThatThrownBy(() -> CsrGraph.fromEdges(-1, new int[0], new int[0], null))
+        .hasMessageContaining("vertexCount");
+    assertThatThrownBy(() -> CsrGraph.fromEdges(2, new int[] {2}, new int[] {0}, null))
+        .hasMessageContaining("src[0] = 2");
+    assertThatThrownBy(() -> CsrGraph.fromEdges(2, new int[] {0}, new int[] {-1}, null))
+        .hasMessageContaining("dst[0] = -1");
+    assertThatThrownBy(() -> CsrGraph.fromEdges(2, new int[] {0}, new int[] {1, 0}, null))
+        .hasMessageContaining("dst");
+    assertThatThrownBy(() -> CsrGraph.fromEdges(2, new int[] {0}, new int[] {1},
+        new double[] {-1})).hasMessageContaining("weights[0]");
+    assertThatThrownBy(() -> CsrGraph.fromEdges(2, new int[] {0}, new int[] {1},
+        new double[] {Double.NaN})).hasMessageContaining("weights[0]");
+    assertThatThrownBy(() -> CsrGraph.fromEdges(2, new int[] {0}, new int[] {1},
+        new double[] {1, 2})).hasMessageContaining("weights");
+  }
+
+  @Test
+  void rmatIsDeterministicAndSkewed() {
+    EdgeList a = RmatGenerator.generate(10, 8000, 42, true);
+    EdgeList b = RmatGenerator.generate(10, 8000, 42, true);
+    assertThat(a.src()).isEqualTo(b.src());
+    assertThat(a.dst()).isEqualTo(b.dst());
+    assertThat(a.weights()).isEqualTo(b.weights());
+    assertThat(a.vertexCount()).isEqualTo(1024);
+    for (double w : a.weights()) {
+      assertThat(w).isBetween(1.0, 100.0).isEqualTo(Math.rint(w));
+    }
+    CsrGraph g = a.toCsr();
+    int max = 0;
+    for (int v = 0; v < g.vertexCount(); v++) {
+      max = Math.max(max, g.degree(v));
+    }
+    assertThat(max).isGreaterThan(10 * 8000 / 1024);
+    assertThat(RmatGenerator.generate(10, 100, 1, false).weights()).isNull();
+    assertThatThrownBy(() -> RmatGenerator.generate(0, 1, 1, true))
+        .hasMessageContaining("scale");
+  }
+
+  @Test
+  void verifierReportsTheFirstMismatch() {
+    CsrGraph g = CsrGraph.fromEdges(3, new int[] {0, 1}, new int[] {1, 2}, new double[] {2, 3});
+    double[] init = RelaxationVerifier.initialValues(RelaxationKind.SHORTEST_PATHS, 3, 0);
+    assertThat(RelaxationVerifier.expected(g, RelaxationKind.SHORTEST_PATHS, init))
+        .containsExactly(0, 2, 5);
+    RelaxationVerifier.Report bad = RelaxationVerifier.check(g, RelaxationKind.SHORTEST_PATHS,
+        init, new double[] {0, 2, 6});
+    assertThat(bad.ok()).isFalse();
+    assertThat(bad.toString()).contains("vertex 2: expected 5.0, got 6.0");
+    double[] labels = RelaxationVerifier.initialValues(RelaxationKind.CONNECTED_COMPONENTS, 3);
+    assertThat(RelaxationVerifier.expected(g.undirected(), RelaxationKind.CONNECTED_COMPONENTS,
+        labels)).containsExactly(0, 0, 0);
+  }
+}
