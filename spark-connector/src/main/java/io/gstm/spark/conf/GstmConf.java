@@ -104,9 +104,10 @@ public final class GstmConf {
       Integer::parseInt, v -> v < 0 || v > 100_000 ? "must be between 0 and 100000" : null));
 
   public static final ConfEntry<Integer> POINTS_PER_TRANSACTION = register(new ConfEntry<>(
-      PREFIX + "kmeans.pointsPerTransaction", "int", 1,
-      "Points one k-means update transaction adds to its centroids' accumulators.",
-      Integer::parseInt, v -> v < 1 || v > 1024 ? "must be between 1 and 1024" : null));
+      PREFIX + "kmeans.pointsPerTransaction", "int", 256,
+      "Points a task aggregates before one transaction per centroid adds them to the shared "
+          + "accumulators (1 = one transaction per point, the JPDC workload).",
+      Integer::parseInt, v -> v < 1 ? "must be at least 1" : null));
 
   private GstmConf() {}
 
