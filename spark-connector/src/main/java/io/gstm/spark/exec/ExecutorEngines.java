@@ -52,10 +52,18 @@ public final class ExecutorEngines {
    * completion; elsewhere (driver-side tools, tests) the caller closes it.
    */
   public static TaskEngine acquire(GstmSettings settings) {
+    return acquire(settings, null);
+  }
+
+  /**
+   * As {@link #acquire(GstmSettings)}, preferring {@code preferred} among idle JVM engines (so that
+   * state a task left on an engine, such as a resident graph, can be used again).
+   */
+  public static TaskEngine acquire(GstmSettings settings, Engine preferred) {
     TaskContext task = TaskContext.get();
     TaskEngine lease = settings.engine() == EngineChoice.JVM
-        ? jvm(settings, "JVM engine requested (spark.gstm.engine=jvm)")
-        : gpuOrFallback(settings, task);
+        ? jvm(settings, "JVM engine requested (spark.gstm.engine=jvm)", preferred)
+        : gpuOrFallback(settings, task, preferred);
     if (task != null) {
       task.addTaskCompletionListener((TaskCompletionListener) ctx -> lease.close());
     }
@@ -73,7 +81,8 @@ public final class ExecutorEngines {
     return settings.deviceOrdinal();
   }
 
-  private static TaskEngine gpuOrFallback(GstmSettings settings, TaskContext task) {
+  private static TaskEngine gpuOrFallback(GstmSettings settings, TaskContext task,
+      Engine preferred) {
     int ordinal = deviceFor(task, settings);
     boolean fromScheduler = task != null && task.resourcesJMap().containsKey("gpu");
     GpuSlot slot;
@@ -113,7 +122,7 @@ public final class ExecutorEngines {
           LOG.warn("gstm: {}; this executor falls back to the JVM engine", why);
         }
       }
-      return jvm(settings, why + ", fell back to the JVM engine");
+      return jvm(settings, why + ", fell back to the JVM engine", preferred);
     }
     GpuSlot held = slot;
     try {
@@ -133,11 +142,12 @@ public final class ExecutorEngines {
     return new TaskEngine(held.engine(), true, why, held.permits()::release);
   }
 
-  private static TaskEngine jvm(GstmSettings settings, String why) {
+  private static TaskEngine jvm(GstmSettings settings, String why, Engine preferred) {
     int workers = settings.jvmWorkers();
     JvmEngine engine;
     synchronized (LOCK) {
-      engine = IDLE_JVM.computeIfAbsent(workers, w -> new ArrayDeque<>()).pollFirst();
+      ArrayDeque<JvmEngine> idle = IDLE_JVM.computeIfAbsent(workers, w -> new ArrayDeque<>());
+      engine = preferred instanceof JvmEngine j && idle.remove(j) ? j : idle.pollFirst();
       if (engine == null) {
         engine = new JvmEngine(workers);
         track(engine);

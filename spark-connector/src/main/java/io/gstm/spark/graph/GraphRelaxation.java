@@ -5,19 +5,17 @@ import static org.apache.spark.sql.functions.lit;
 
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.engine.EngineChoice;
-import io.gstm.core.graph.GraphRelaxer;
 import io.gstm.core.graph.RelaxOptions;
 import io.gstm.core.graph.RelaxResult;
 import io.gstm.core.graph.RelaxStats;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
-import io.gstm.spark.exec.ExecutorEngines;
-import io.gstm.spark.exec.TaskEngine;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -67,6 +65,7 @@ import scala.Tuple2;
  */
 public final class GraphRelaxation {
   private static final Logger LOG = LoggerFactory.getLogger(GraphRelaxation.class);
+  private static final AtomicLong RUNS = new AtomicLong();
   /** The largest supported vertex id. */
   public static final long MAX_VERTEX_ID = Integer.MAX_VALUE;
 
@@ -229,6 +228,7 @@ public final class GraphRelaxation {
         localEdges, (built - checked) / 1_000_000);
 
     long src = source;
+    long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);
     StepStats total = new StepStats();
     JavaRDD<StepOutput> last = null;
     JavaPairRDD<Integer, StepOutput.Messages> inbox = null;
@@ -237,18 +237,18 @@ public final class GraphRelaxation {
     while (done < steps) {
       JavaRDD<StepOutput> out;
       if (last == null) {
-        out = graphs.map(g -> firstStep(g, k, src, settings));
+        out = graphs.map(g -> firstStep(run, g, k, src, settings));
       } else {
         JavaRDD<StepInput> in = last.zipPartitions(inbox, GraphRelaxation::gather);
         out = graphs.zipPartitions(in, (gi, ii) -> List.of(
-            nextStep(gi.next(), ii.next(), k, settings)).iterator());
+            nextStep(run, gi.next(), ii.next(), k, settings)).iterator());
       }
       // Local checkpoints cut the lineage each superstep (a zip of every earlier one otherwise);
       // Spark's context cleaner drops their blocks once unreferenced.
       out.rdd().localCheckpoint();
       long t0 = System.nanoTime();
       StepStats st = out.map(o -> o.stats).reduce(StepStats::merge);
-      LOG.info("gstm relaxation: superstep {}: {} active vertices, {} messages, relax {} ms "
+      LOG.debug("gstm relaxation: superstep {}: {} active vertices, {} messages, relax {} ms "
               + "(tasks), {} ms", done, st.activeVertices, st.messages,
           st.relaxNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000);
       last = out;
@@ -266,6 +266,10 @@ public final class GraphRelaxation {
     JavaRDD<Row> rows = graphs.zipPartitions(last, GraphRelaxation::rows);
     rows.rdd().localCheckpoint();
     long vertexCount = rows.count();
+    RelaxerCache.release(run);
+    if (!spark.sparkContext().isLocal()) {
+      graphs.foreachPartition(it -> RelaxerCache.release(run));
+    }
     graphs.unpersist(false);
     StructType schema = new StructType()
         .add("id", DataTypes.LongType, false)
@@ -371,6 +375,7 @@ public final class GraphRelaxation {
     JavaRDD<InternalRow> rows = edges.select(col(srcCol).cast("long"), col(dstCol).cast("long"),
         w).queryExecution().toRdd().toJavaRDD();
     JavaPairRDD<Integer, EdgeChunk> routed = rows.mapPartitionsToPair(it -> {
+      long t0 = System.nanoTime();
       EdgeChunk[] out = new EdgeChunk[p];
       while (it.hasNext()) {
         InternalRow r = it.next();
@@ -386,6 +391,7 @@ public final class GraphRelaxation {
           chunk(out, Partitioning.owner(d, p), weighted).addVertex(d);
         }
       }
+      LOG.debug("gstm relaxation: routed edges in {} ms", (System.nanoTime() - t0) / 1_000_000);
       return emit(out);
     });
     List<Long> extra = new ArrayList<>();
@@ -410,9 +416,14 @@ public final class GraphRelaxation {
           }));
     }
     return routed.partitionBy(new Partitioning.ByIndex(p)).mapPartitionsWithIndex((i, it) -> {
+      long t0 = System.nanoTime();
       List<EdgeChunk> chunks = new ArrayList<>();
       it.forEachRemaining(t -> chunks.add(t._2()));
-      return List.of(LocalGraph.build(i, p, EdgeChunk.concat(chunks, weighted))).iterator();
+      long t1 = System.nanoTime();
+      LocalGraph g = LocalGraph.build(i, p, EdgeChunk.concat(chunks, weighted));
+      LOG.debug("gstm relaxation: subgraph {}: shuffle read {} ms, build {} ms", i,
+          (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000);
+      return List.of(g).iterator();
     }, true);
   }
 
@@ -444,7 +455,7 @@ public final class GraphRelaxation {
   }
 
   /** Superstep 0: sources (shortest paths) or every vertex (components) start active. */
-  static StepOutput firstStep(LocalGraph g, RelaxationKind kind, long source,
+  static StepOutput firstStep(long run, LocalGraph g, RelaxationKind kind, long source,
       GstmSettings settings) {
     double[] values = new double[g.size()];
     int[] active;
@@ -466,7 +477,7 @@ public final class GraphRelaxation {
         active[i] = i;
       }
     }
-    return relax(g, values, active, kind, settings);
+    return relax(run, g, values, active, kind, settings);
   }
 
   /** A partition's previous output and the boundary updates addressed to it. */
@@ -480,7 +491,7 @@ public final class GraphRelaxation {
   }
 
   /** Applies the min of the incoming values; the owned vertices that improved become active. */
-  static StepOutput nextStep(LocalGraph g, StepInput in, RelaxationKind kind,
+  static StepOutput nextStep(long run, LocalGraph g, StepInput in, RelaxationKind kind,
       GstmSettings settings) {
     double[] values = in.previous().values.clone();
     boolean[] mark = new boolean[g.owned];
@@ -505,12 +516,12 @@ public final class GraphRelaxation {
         }
       }
     }
-    return relax(g, values, Arrays.copyOf(active, n), kind, settings);
+    return relax(run, g, values, Arrays.copyOf(active, n), kind, settings);
   }
 
   /** Relaxes to the local fixpoint; ghosts that improved become messages to their owners. */
-  static StepOutput relax(LocalGraph g, double[] values, int[] active, RelaxationKind kind,
-      GstmSettings settings) {
+  static StepOutput relax(long run, LocalGraph g, double[] values, int[] active,
+      RelaxationKind kind, GstmSettings settings) {
     StepStats st = new StepStats();
     int[][] ids = null;
     double[][] vals = null;
@@ -519,12 +530,10 @@ public final class GraphRelaxation {
       st.activeVertices = active.length;
       long t0 = System.nanoTime();
       RelaxResult res;
-      try (TaskEngine lease = ExecutorEngines.acquire(settings);
-           GraphRelaxer relaxer = new GraphRelaxer(lease.engine(), g.csr(), kind,
-               relaxOptions(settings))) {
-        res = relaxer.relax(values, active);
-        st.engines.add(lease.engine().name() + " (" + lease.reason() + ")");
-        st.fellBack = !lease.gpu() && settings.engine() != EngineChoice.JVM;
+      try (RelaxerCache.Handle h = RelaxerCache.acquire(run, g, kind, settings)) {
+        res = h.relaxer.relax(values, active);
+        st.engines.add(h.lease.engine().name() + " (" + h.lease.reason() + ")");
+        st.fellBack = !h.lease.gpu() && settings.engine() != EngineChoice.JVM;
       }
       st.relaxNanos = System.nanoTime() - t0;
       values = res.values();

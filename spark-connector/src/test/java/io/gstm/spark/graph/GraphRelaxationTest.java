@@ -107,6 +107,7 @@ class GraphRelaxationTest {
     assertThat(rep.edgeRelaxations()).isPositive();
     assertThat(rep.engines()).isNotEmpty();
     assertThat(rep.partitions()).isEqualTo(partitions);
+    assertThat(RelaxerCache.size()).as("relaxers left after the run").isZero();
   }
 
   private static boolean[] present(int n, int[][] g, int source) {
