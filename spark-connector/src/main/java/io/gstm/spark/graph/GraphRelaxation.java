@@ -13,6 +13,7 @@ import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -66,6 +67,8 @@ import scala.Tuple2;
 public final class GraphRelaxation {
   private static final Logger LOG = LoggerFactory.getLogger(GraphRelaxation.class);
   private static final AtomicLong RUNS = new AtomicLong();
+  /** Target ids below this are sent to their owners once per task (a bit set of at most 8 MB). */
+  private static final int DEDUPE_BELOW = 1 << 26;
   /** The largest supported vertex id. */
   public static final long MAX_VERTEX_ID = Integer.MAX_VALUE;
 
@@ -377,6 +380,7 @@ public final class GraphRelaxation {
     JavaPairRDD<Integer, EdgeChunk> routed = rows.mapPartitionsToPair(it -> {
       long t0 = System.nanoTime();
       EdgeChunk[] out = new EdgeChunk[p];
+      BitSet seen = new BitSet();
       while (it.hasNext()) {
         InternalRow r = it.next();
         checkId(r, 0, sc);
@@ -387,7 +391,11 @@ public final class GraphRelaxation {
         chunk(out, Partitioning.owner(s, p), weighted).addEdge(s, d, wt);
         if (undirected) {
           chunk(out, Partitioning.owner(d, p), weighted).addEdge(d, s, wt);
-        } else {
+        } else if (d >= DEDUPE_BELOW || !seen.get(d)) {
+          // A target must exist at its owner even without out-edges; each is sent once per task.
+          if (d < DEDUPE_BELOW) {
+            seen.set(d);
+          }
           chunk(out, Partitioning.owner(d, p), weighted).addVertex(d);
         }
       }
