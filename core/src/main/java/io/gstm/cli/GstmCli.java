@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
     version = "gstm 0.1.0",
     description = "GPU transaction engine: run STM batches on the GPU (JCuda) or the JVM engine.",
     subcommands = {BankCommand.class, LimitsCommand.class, BenchBankCommand.class,
-        VacationCommand.class, BenchSemanticCommand.class})
+        VacationCommand.class, BenchSemanticCommand.class, BenchGraphCommand.class,
+        BenchKMeansCommand.class})
 public final class GstmCli implements Runnable {
 
   @Override

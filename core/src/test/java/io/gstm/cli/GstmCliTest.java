@@ -40,6 +40,18 @@ class GstmCliTest {
   }
 
   @Test
+  void benchGraphAndKMeansPrintRatesAndVerdicts() {
+    assertThat(run(0, "bench-graph", "--engine", "jvm", "--scale", "8", "--edges", "2000",
+        "--reps", "1")).contains("relaxed edges/s", "rounds:", "aborts:", "verifier: OK");
+    assertThat(run(0, "bench-graph", "--engine", "jvm", "--scale", "8", "--edges", "2000",
+        "--kind", "cc", "--reps", "1")).contains("verifier: OK");
+    assertThat(run(0, "bench-kmeans", "--engine", "jvm", "--points", "5000", "--reps", "1"))
+        .contains("points/s", "commits:", "verifier: OK");
+    assertThat(run(2, "bench-graph", "--engine", "jvm", "--kind", "pagerank"))
+        .contains("--kind: unknown relaxation 'pagerank'");
+  }
+
+  @Test
   void limitsPrintsTheThreeRates() {
     assertThat(run(0, "limits", "--engine", "jvm", "--words", "65536"))
         .contains("random read+CAS", "random atomicAdd", "dependent loads");

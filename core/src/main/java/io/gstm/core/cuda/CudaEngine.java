@@ -184,6 +184,8 @@ public final class CudaEngine implements Engine {
     Map<String, List<String>> symbols = new LinkedHashMap<>();
     symbols.put(PrStmBankKernel.MODULE, bank);
     symbols.put(ProbeKernel.MODULE, probes);
+    symbols.put(CudaGraphRelax.MODULE, List.of(CudaGraphRelax.SYMBOL));
+    symbols.put(CudaKMeans.MODULE, List.of(CudaKMeans.SYMBOL));
     for (String workload : Workloads.names()) {
       List<String> semantic = new ArrayList<>();
       for (int c : TxBatch.CAPACITIES) {
@@ -270,7 +272,7 @@ public final class CudaEngine implements Engine {
     }
   }
 
-  private static byte[] view(CudaTxStore store) {
+  static byte[] view(CudaTxStore store) {
     long[] bases = new long[store.regions.length];
     for (int r = 0; r < bases.length; r++) {
       bases[r] = store.regions[r].address();
@@ -312,7 +314,7 @@ public final class CudaEngine implements Engine {
   }
 
   /** Runs a launch between two events; returns the GPU time in nanoseconds. */
-  private long timed(Runnable launch) {
+  long timed(Runnable launch) {
     CUevent start = new CUevent();
     CUevent stop = new CUevent();
     CudaErrors.call("cuEventCreate", () -> {

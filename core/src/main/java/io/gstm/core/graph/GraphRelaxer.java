@@ -3,6 +3,8 @@ package io.gstm.core.graph;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.TxBatch;
+import io.gstm.core.cuda.CudaEngine;
+import io.gstm.core.cuda.CudaGraphRelax;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
@@ -18,6 +20,12 @@ import java.util.Objects;
  * most {@link #CHUNK} edges, one transaction per chunk ({@link GraphRelaxWorkload}); the
  * vertices whose value dropped in a round are the next round's active vertices, until none
  * drops.
+ *
+ * <p>On the {@link CudaEngine} the rounds stay on the device ({@link CudaGraphRelax}): the
+ * frontier is a device queue of (vertex, chunk) items, and each thread first drops the edges of
+ * its chunk that a plain read shows cannot improve (values only decrease), so a transaction
+ * holds only improving edges, and a chunk with none runs no transaction. On other engines every
+ * chunk is one transaction of a {@link TxBatch} per round.
  *
  * <p>The constructor uploads the graph once into a store on {@code engine}; the store stays
  * resident across {@link #relax} calls. Not thread-safe: one relax at a time. The caller closes
@@ -40,6 +48,8 @@ public final class GraphRelaxer implements AutoCloseable {
   private final RelaxOptions options;
   private final TxStore store;
   private final boolean weighted;
+  /** The CUDA engine's device-resident rounds; null on other engines. */
+  private CudaGraphRelax device;
   private boolean closed;
 
   /**
@@ -82,6 +92,22 @@ public final class GraphRelaxer implements AutoCloseable {
       throw e;
     }
     this.store = s;
+    if (engine instanceof CudaEngine) {
+      long chunks = 0;
+      for (int v = 0; v < graph.vertexCount(); v++) {
+        chunks += (graph.degree(v) + CudaGraphRelax.CHUNK - 1) / CudaGraphRelax.CHUNK;
+      }
+      try {
+        device = new CudaGraphRelax(s, graph.vertexCount(), chunks);
+      } catch (RuntimeException e) {
+        try {
+          s.close();
+        } catch (RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        throw e;
+      }
+    }
   }
 
   public CsrGraph graph() {
@@ -116,6 +142,9 @@ public final class GraphRelaxer implements AutoCloseable {
     double[] current = values.clone();
     if (n > 0) {
       store.writeFloat64(VALUES, current);
+    }
+    if (device != null) {
+      return relaxOnDevice(values, frontier, start);
     }
     int type = kind == RelaxationKind.SHORTEST_PATHS
         ? GraphRelaxWorkload.SHORTEST_PATHS : GraphRelaxWorkload.COMPONENTS;
@@ -192,6 +221,39 @@ public final class GraphRelaxer implements AutoCloseable {
       frontier = Arrays.copyOf(nextFrontier, next);
       current = after;
     }
+    RelaxStats stats = new RelaxStats(rounds, transactions, commits, aborts, relaxations,
+        improved, kernelNanos, System.nanoTime() - start);
+    return new RelaxResult(current, changed(values, current), stats);
+  }
+
+  private RelaxResult relaxOnDevice(double[] values, int[] frontier, long start) {
+    int[] offsets = graph.offsets();
+    int items = 0;
+    for (int u : frontier) {
+      items += (graph.degree(u) + CudaGraphRelax.CHUNK - 1) / CudaGraphRelax.CHUNK;
+    }
+    int[] queue = new int[2 * items];
+    int i = 0;
+    for (int u : frontier) {
+      for (int e = offsets[u]; e < offsets[u + 1]; e += CudaGraphRelax.CHUNK) {
+        queue[i++] = u;
+        queue[i++] = e;
+      }
+    }
+    CudaGraphRelax.Stats st = device.run(queue, VALUES, TARGETS, WEIGHTS, OFFSETS,
+        kind == RelaxationKind.CONNECTED_COMPONENTS, weighted, options.threadsPerBlock(),
+        options.run().maxRetries(), options.maxRounds());
+    if (!st.converged()) {
+      throw new IllegalStateException("maxRounds: no fixpoint after " + st.rounds() + " rounds");
+    }
+    double[] current = graph.vertexCount() > 0 ? store.readFloat64(VALUES) : new double[0];
+    RelaxStats stats = new RelaxStats(st.rounds(), st.transactions(), st.commits(), st.aborts(),
+        st.relaxations(), st.improved(), st.kernelNanos(), System.nanoTime() - start);
+    return new RelaxResult(current, changed(values, current), stats);
+  }
+
+  private static int[] changed(double[] values, double[] current) {
+    int n = values.length;
     int changed = 0;
     for (int v = 0; v < n; v++) {
       if (current[v] < values[v]) {
@@ -205,9 +267,7 @@ public final class GraphRelaxer implements AutoCloseable {
         changedVertices[changed++] = v;
       }
     }
-    RelaxStats stats = new RelaxStats(rounds, transactions, commits, aborts, relaxations,
-        improved, kernelNanos, System.nanoTime() - start);
-    return new RelaxResult(current, changedVertices, stats);
+    return changedVertices;
   }
 
   private static int[] add(int[] array, int at, int value) {
@@ -275,6 +335,12 @@ public final class GraphRelaxer implements AutoCloseable {
       throw new IllegalStateException("graph relaxer already closed");
     }
     closed = true;
-    store.close();
+    try {
+      if (device != null) {
+        device.close();
+      }
+    } finally {
+      store.close();
+    }
   }
 }

@@ -4,7 +4,8 @@ package io.gstm.core.graph;
  * What one {@link GraphRelaxer#relax} call did.
  *
  * @param rounds frontier rounds run until no vertex improved
- * @param transactions transactions launched (one per active vertex and chunk of its out-edges)
+ * @param transactions transactions run: one per active vertex and chunk of its out-edges; on the
+ *     CUDA engine only chunks that a plain read shows can improve some target run one
  * @param commits committed transactions
  * @param aborts aborted attempts, whatever the cause (each retried)
  * @param edgeRelaxations out-edges examined by committed transactions

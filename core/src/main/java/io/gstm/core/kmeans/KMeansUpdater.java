@@ -3,6 +3,8 @@ package io.gstm.core.kmeans;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.TxBatch;
+import io.gstm.core.cuda.CudaEngine;
+import io.gstm.core.cuda.CudaKMeans;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.GstmException;
 import io.gstm.core.store.RegionSpec;
@@ -22,6 +24,11 @@ import java.util.Objects;
  * under one lock, {@link KMeansWorkload}). With {@code dims + 1} above the set capacity (16),
  * a contribution is split into one transaction per slice of 16 words.
  *
+ * <p>On the {@link CudaEngine} one launch does it all ({@link CudaKMeans}): a block assigns a
+ * group of {@code pointsPerTransaction} points, sums the group per centroid in shared memory,
+ * then runs one transaction per centroid (and record slice) with points in the group; the same
+ * transactions as on the JVM engine, with the aggregation on the device.
+ *
  * <p>The accumulator store stays resident across calls; the points' store regions are
  * reallocated when the point count changes. Not thread-safe. The caller closes the updater
  * (before the engine).
@@ -40,6 +47,7 @@ public final class KMeansUpdater implements AutoCloseable {
   private final KMeansOptions options;
   private TxStore store;
   private int storePoints = -1;
+  private CudaKMeans device;
   private boolean closed;
 
   /** An updater for {@code k} centroids of {@code dims} dimensions on {@code engine}. */
@@ -83,6 +91,9 @@ public final class KMeansUpdater implements AutoCloseable {
     int n = points.length / dims;
     if (n == 0) {
       return KMeansPartial.empty(k, dims);
+    }
+    if (engine instanceof CudaEngine && CudaKMeans.fits(k, dims)) {
+      return updateOnDevice(points, centroids, n);
     }
     int[] assign = new int[n];
     double cost = assign(points, dims, centroids, k, assign);
@@ -143,15 +154,36 @@ public final class KMeansUpdater implements AutoCloseable {
             + "; raise RunOptions.maxRetries");
       }
     }
-    double[] acc = s.readFloat64(ACC);
+    return partial(s.readFloat64(ACC), cost, m, r.commits(), r.aborts(), r.kernelNanos());
+  }
+
+  private KMeansPartial updateOnDevice(double[] points, double[] centroids, int n) {
+    TxStore s = storeFor(n);
+    if (device == null) {
+      device = new CudaKMeans(s, k, dims);
+    }
+    s.writeFloat64(ACC, new double[k * (dims + 1)]);
+    s.writeFloat64(POINTS, points);
+    CudaKMeans.Stats st = device.run(centroids, n, options.pointsPerTransaction(), ACC, POINTS,
+        options.threadsPerBlock(), options.run().maxRetries());
+    if (st.abandoned() > 0) {
+      throw new GstmException("kmeans: " + st.abandoned() + " transaction(s) reached the retry "
+          + "limit; raise RunOptions.maxRetries");
+    }
+    return partial(s.readFloat64(ACC), st.cost(), st.transactions(), st.commits(), st.aborts(),
+        st.kernelNanos());
+  }
+
+  private KMeansPartial partial(double[] acc, double cost, long transactions, long commits,
+      long aborts, long kernelNanos) {
     double[] sums = new double[k * dims];
     long[] counts = new long[k];
     for (int c = 0; c < k; c++) {
       counts[c] = (long) acc[c * (dims + 1)];
       System.arraycopy(acc, c * (dims + 1) + 1, sums, c * dims, dims);
     }
-    return new KMeansPartial(k, dims, sums, counts, cost, m, r.commits(), r.aborts(),
-        r.kernelNanos());
+    return new KMeansPartial(k, dims, sums, counts, cost, transactions, commits, aborts,
+        kernelNanos);
   }
 
   private static int distinct(int[] assign, int from, int to, boolean[] present) {
@@ -169,6 +201,11 @@ public final class KMeansUpdater implements AutoCloseable {
   private TxStore storeFor(int n) {
     if (store != null && storePoints == n) {
       return store;
+    }
+    if (device != null) {
+      CudaKMeans old = device;
+      device = null;
+      old.close();
     }
     if (store != null) {
       TxStore old = store;
@@ -282,9 +319,16 @@ public final class KMeansUpdater implements AutoCloseable {
       throw new IllegalStateException("k-means updater already closed");
     }
     closed = true;
-    if (store != null) {
-      store.close();
-      store = null;
+    try {
+      if (device != null) {
+        device.close();
+      }
+    } finally {
+      device = null;
+      if (store != null) {
+        store.close();
+        store = null;
+      }
     }
   }
 }

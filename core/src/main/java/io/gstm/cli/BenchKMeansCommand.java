@@ -1,0 +1,97 @@
+package io.gstm.cli;
+
+import io.gstm.core.engine.Engine;
+import io.gstm.core.kmeans.KMeansData;
+import io.gstm.core.kmeans.KMeansOptions;
+import io.gstm.core.kmeans.KMeansPartial;
+import io.gstm.core.kmeans.KMeansUpdater;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code gstm bench-kmeans}: one transactional centroid update over generated blobs, points per
+ * second of kernel time, commits and aborts, checked against the sequential reference (counts
+ * exact, sums and cost within 1e-9 relative).
+ */
+@Command(name = "bench-kmeans", mixinStandardHelpOptions = true,
+    description = "k-means centroid update: points/s, commits/aborts, verified.")
+final class BenchKMeansCommand implements Callable<Integer> {
+  @Mixin EngineOption engine = new EngineOption();
+
+  @Option(names = "--points", defaultValue = "1000000", description = "Default ${DEFAULT-VALUE}.")
+  int n;
+
+  @Option(names = "--dims", defaultValue = "2", description = "Default ${DEFAULT-VALUE}.")
+  int dims;
+
+  @Option(names = "--k", defaultValue = "16", description = "Default ${DEFAULT-VALUE}.")
+  int k;
+
+  @Option(names = "--points-per-transaction", defaultValue = "4096",
+      description = "Default ${DEFAULT-VALUE}.")
+  int ppt;
+
+  @Option(names = "--threads-per-block", defaultValue = "256",
+      description = "Default ${DEFAULT-VALUE}.")
+  int threadsPerBlock;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Default ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--reps", defaultValue = "5", description = "Timed runs after a warm-up; best kept.")
+  int reps;
+
+  @Override
+  public Integer call() {
+    if (reps < 1) {
+      throw new IllegalArgumentException("--reps must be at least 1, got " + reps);
+    }
+    if (k > n) {
+      throw new IllegalArgumentException("--k " + k + " exceeds --points " + n);
+    }
+    double[] points = KMeansData.blobs(n, dims, k, seed);
+    double[] centroids = KMeansData.firstPoints(points, dims, k);
+    KMeansOptions opts = KMeansOptions.defaults().withPointsPerTransaction(ppt)
+        .withThreadsPerBlock(threadsPerBlock);
+    try (Engine e = engine.open().engine();
+        KMeansUpdater u = new KMeansUpdater(e, k, dims, opts)) {
+      KMeansPartial best = null;
+      for (int rep = 0; rep <= reps; rep++) {
+        KMeansPartial p = u.update(points, centroids);
+        if (rep > 0 && (best == null || p.kernelNanos() < best.kernelNanos())) {
+          best = p;
+        }
+      }
+      double rate = best.kernelNanos() == 0 ? 0 : n * 1e9 / best.kernelNanos();
+      System.out.printf("points/s: %.3f G (%,d points, k=%d, dims=%d, %.3f ms kernel time)%n",
+          rate / 1e9, n, k, dims, best.kernelNanos() / 1e6);
+      System.out.printf("transactions: %,d, commits: %,d, aborts: %,d, cost: %.6e%n",
+          best.transactions(), best.commits(), best.aborts(), best.cost());
+      String verdict = compare(best, KMeansUpdater.sequential(points, dims, centroids));
+      System.out.println("verifier: " + verdict);
+      return verdict.startsWith("OK") ? 0 : 1;
+    }
+  }
+
+  /** Counts exact, sums and cost within 1e-9 relative of the sequential reference. */
+  static String compare(KMeansPartial actual, KMeansPartial expected) {
+    for (int c = 0; c < expected.k(); c++) {
+      if (actual.counts()[c] != expected.counts()[c]) {
+        return "MISMATCH: count of centroid " + c + ": expected " + expected.counts()[c]
+            + ", got " + actual.counts()[c];
+      }
+    }
+    for (int i = 0; i < expected.sums().length; i++) {
+      double e = expected.sums()[i];
+      if (Math.abs(actual.sums()[i] - e) > 1e-9 * Math.max(1, Math.abs(e))) {
+        return "MISMATCH: sum " + i + ": expected " + e + ", got " + actual.sums()[i];
+      }
+    }
+    if (Math.abs(actual.cost() - expected.cost()) > 1e-9 * Math.max(1, expected.cost())) {
+      return "MISMATCH: cost: expected " + expected.cost() + ", got " + actual.cost();
+    }
+    return "OK: counts exact, sums and cost within 1e-9 of the sequential reference";
+  }
+}

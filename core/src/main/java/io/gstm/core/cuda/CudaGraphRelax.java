@@ -1,0 +1,197 @@
+package io.gstm.core.cuda;
+
+import static jcuda.driver.JCudaDriver.cuLaunchKernel;
+
+import io.gstm.core.batch.Counter;
+import io.gstm.core.store.TxStore;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import jcuda.Pointer;
+import jcuda.driver.CUfunction;
+
+/**
+ * Device-resident graph relaxation rounds ({@code graph_relax.cu}): the frontier stays on the
+ * GPU as a queue of (vertex, first edge) work items; each round is one launch of
+ * {@code gstm_graph_relax_round_s16} that relaxes the queue and fills the next one, and the host
+ * reads back only the next queue's length. Chunks hold {@value #CHUNK} edges.
+ *
+ * <p>Owns its queues, stamps and counters (device memory); the store stays owned by the caller.
+ * {@link io.gstm.core.graph.GraphRelaxer} creates one per graph and closes it with itself.
+ */
+public final class CudaGraphRelax implements AutoCloseable {
+  /** Set capacity of the kernel. */
+  public static final int CAPACITY = 16;
+  /** Edges per work item. */
+  public static final int CHUNK = CAPACITY - 1;
+  static final String MODULE = "graph_relax";
+  static final String SYMBOL = "gstm_graph_relax_round_s" + CAPACITY;
+  static final int ARGS_BYTES = 88;
+  private static final int STATS = 3;
+
+  /**
+   * What a run did.
+   *
+   * @param rounds launches
+   * @param converged whether the last round queued nothing (a fixpoint)
+   * @param transactions transactions started (chunks with at least one improving edge)
+   * @param commits committed transactions
+   * @param aborts aborted attempts
+   * @param relaxations edges examined
+   * @param improved vertices queued because their value dropped, once per round
+   * @param kernelNanos GPU time of the launches
+   */
+  public record Stats(int rounds, boolean converged, long transactions, long commits, long aborts,
+      long relaxations, long improved, long kernelNanos) {}
+
+  private final CudaEngine engine;
+  private final CudaTxStore store;
+  private final int capacityItems;
+  private final DeviceBuffer[] queues = new DeviceBuffer[2];
+  private final DeviceBuffer count;
+  private final DeviceBuffer stamps;
+  private final DeviceBuffer counters;
+  private final DeviceBuffer stats;
+  private int stamp;
+  private boolean closed;
+
+  /**
+   * Allocates queues of {@code capacityItems} work items (every vertex's chunks once) and one
+   * stamp per vertex on {@code store}'s engine. The caller closes the result.
+   */
+  public CudaGraphRelax(TxStore store, int vertexCount, long capacityItems) {
+    if (!(store instanceof CudaTxStore s)) {
+      throw new IllegalArgumentException("store: not a CUDA store");
+    }
+    if (capacityItems > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("graph: " + capacityItems + " edge chunks exceed a queue");
+    }
+    this.store = s;
+    this.engine = s.engine();
+    engine.bind();
+    this.capacityItems = (int) Math.max(1, capacityItems);
+    DeviceBuffer q0 = null;
+    DeviceBuffer q1 = null;
+    DeviceBuffer c = null;
+    DeviceBuffer st = null;
+    DeviceBuffer ctr = null;
+    try {
+      q0 = new DeviceBuffer(8L * this.capacityItems);
+      q1 = new DeviceBuffer(8L * this.capacityItems);
+      c = new DeviceBuffer(4);
+      st = new DeviceBuffer(4L * Math.max(1, vertexCount));
+      st.zero();
+      ctr = new DeviceBuffer(8L * Counter.COUNT);
+      this.stats = new DeviceBuffer(8L * STATS);
+    } catch (RuntimeException e) {
+      for (DeviceBuffer b : new DeviceBuffer[] {q0, q1, c, st, ctr}) {
+        if (b != null) {
+          try {
+            b.close();
+          } catch (RuntimeException suppressed) {
+            e.addSuppressed(suppressed);
+          }
+        }
+      }
+      throw e;
+    }
+    queues[0] = q0;
+    queues[1] = q1;
+    this.count = c;
+    this.stamps = st;
+    this.counters = ctr;
+  }
+
+  /**
+   * Runs rounds from the work items {@code items} (interleaved vertex, first edge) until a round
+   * queues nothing or {@code maxRounds} rounds ran; the values region must already hold the
+   * starting values.
+   *
+   * @return the statistics
+   */
+  public Stats run(int[] items, int valuesRegion, int targetsRegion, int weightsRegion,
+      int offsetsRegion, boolean components, boolean weighted, int threadsPerBlock,
+      int maxRetries, int maxRounds) {
+    if (closed) {
+      throw new IllegalStateException("graph relaxation buffers are closed");
+    }
+    int n = items.length / 2;
+    if (n > capacityItems) {
+      throw new IllegalArgumentException("items: " + n + " work items exceed the queue of "
+          + capacityItems);
+    }
+    engine.bind();
+    counters.zero();
+    stats.zero();
+    int tpb = Math.min(256, (threadsPerBlock + 31) / 32 * 32);
+    int maxBlocks = engine.multiprocessors() * 2;
+    CUfunction f = engine.function(MODULE, SYMBOL);
+    byte[] view = CudaEngine.view(store);
+    if (n > 0) {
+      queues[0].upload(Pointer.to(items), 8L * n);
+    }
+    int in = 0;
+    int rounds = 0;
+    long kernelNanos = 0;
+    int[] next = new int[1];
+    while (n > 0 && rounds < maxRounds) {
+      if (stamp == Integer.MAX_VALUE) {
+        stamps.zero();
+        stamp = 0;
+      }
+      stamp++;
+      count.zero();
+      byte[] args = ByteBuffer.allocate(ARGS_BYTES).order(ByteOrder.LITTLE_ENDIAN)
+          .putLong(queues[in].address()).putLong(queues[1 - in].address())
+          .putLong(count.address()).putLong(stamps.address()).putLong(counters.address())
+          .putLong(stats.address()).putInt(n).putInt(stamp).putInt(valuesRegion)
+          .putInt(targetsRegion).putInt(weightsRegion).putInt(offsetsRegion)
+          .putInt(components ? 1 : 0).putInt(weighted ? 1 : 0).putInt(maxRetries).putInt(0)
+          .array();
+      int blocks = (int) Math.min(maxBlocks, ((long) n + tpb - 1) / tpb);
+      Pointer params = Pointer.to(Pointer.to(view), Pointer.to(args));
+      kernelNanos += engine.timed(() -> CudaErrors.call("launch graph relaxation round",
+          () -> cuLaunchKernel(f, blocks, 1, 1, tpb, 1, 1, 0, null, params, null)));
+      count.download(Pointer.to(next), 4);
+      n = next[0];
+      in = 1 - in;
+      rounds++;
+    }
+    long[] c = new long[Counter.COUNT];
+    counters.download(Pointer.to(c), 8L * c.length);
+    long[] s = new long[STATS];
+    stats.download(Pointer.to(s), 8L * STATS);
+    long aborts = 0;
+    for (Counter k : Counter.values()) {
+      if (k.isAbort()) {
+        aborts += c[k.ordinal()];
+      }
+    }
+    return new Stats(rounds, n == 0, s[0], c[Counter.COMMITS.ordinal()], aborts,
+        s[1], s[2], kernelNanos);
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      throw new IllegalStateException("graph relaxation buffers already closed");
+    }
+    closed = true;
+    engine.bind();
+    RuntimeException failure = null;
+    for (DeviceBuffer b : new DeviceBuffer[] {queues[0], queues[1], count, stamps, counters,
+        stats}) {
+      try {
+        b.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

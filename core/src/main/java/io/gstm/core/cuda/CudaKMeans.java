@@ -1,0 +1,160 @@
+package io.gstm.core.cuda;
+
+import static jcuda.driver.JCudaDriver.cuLaunchKernel;
+
+import io.gstm.core.batch.Counter;
+import io.gstm.core.store.TxStore;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import jcuda.Pointer;
+import jcuda.driver.CUfunction;
+
+/**
+ * Typed launch of {@code gstm_kmeans_update_s16(StoreView view, KMeansArgs args)} from
+ * {@code kmeans_update.cu}: assignment, per-group aggregation in shared memory and one
+ * transaction per (centroid, record slice) and group of points, in one launch.
+ *
+ * <p>Owns its small device buffers (centroids, cost, counters); the store stays owned by the
+ * caller. {@link io.gstm.core.kmeans.KMeansUpdater} creates one and closes it with itself.
+ */
+public final class CudaKMeans implements AutoCloseable {
+  /** Set capacity: accumulator words per transaction. */
+  public static final int CAPACITY = 16;
+  static final String MODULE = "kmeans_update";
+  static final String SYMBOL = "gstm_kmeans_update_s" + CAPACITY;
+  static final int ARGS_BYTES = 64;
+  /** Dynamic shared memory a launch may take without opting in. */
+  public static final int MAX_SHARED_BYTES = 48 * 1024;
+
+  /**
+   * What a launch did.
+   *
+   * @param transactions transactions run
+   * @param commits committed transactions
+   * @param aborts aborted attempts
+   * @param abandoned transactions that reached the retry limit (their contribution is lost)
+   * @param cost sum of squared distances to the nearest centroid
+   * @param kernelNanos GPU time
+   */
+  public record Stats(long transactions, long commits, long aborts, long abandoned, double cost,
+      long kernelNanos) {}
+
+  private final CudaEngine engine;
+  private final CudaTxStore store;
+  private final int k;
+  private final int dims;
+  private final DeviceBuffer centroids;
+  private final DeviceBuffer cost;
+  private final DeviceBuffer counters;
+  private final DeviceBuffer stats;
+  private boolean closed;
+
+  /** True when k centroids of dims dimensions fit the kernel's shared memory. */
+  public static boolean fits(int k, int dims) {
+    return 8L * ((long) k * dims + (long) k * (dims + 1)) <= MAX_SHARED_BYTES;
+  }
+
+  /** Buffers for {@code k} centroids of {@code dims} on {@code store}'s engine; caller closes. */
+  public CudaKMeans(TxStore store, int k, int dims) {
+    if (!(store instanceof CudaTxStore s)) {
+      throw new IllegalArgumentException("store: not a CUDA store");
+    }
+    if (!fits(k, dims)) {
+      throw new IllegalArgumentException("k * (2 * dims + 1) doubles exceed the kernel's "
+          + MAX_SHARED_BYTES + " bytes of shared memory");
+    }
+    this.store = s;
+    this.engine = s.engine();
+    this.k = k;
+    this.dims = dims;
+    engine.bind();
+    DeviceBuffer[] held = new DeviceBuffer[4];
+    try {
+      held[0] = new DeviceBuffer(8L * k * dims);
+      held[1] = new DeviceBuffer(8);
+      held[2] = new DeviceBuffer(8L * Counter.COUNT);
+      held[3] = new DeviceBuffer(8);
+    } catch (RuntimeException e) {
+      closeAll(held, e);
+      throw e;
+    }
+    centroids = held[0];
+    cost = held[1];
+    counters = held[2];
+    stats = held[3];
+  }
+
+  /**
+   * Runs one update over the first {@code n} points of the points region; the accumulator
+   * region must be zero (or hold what to add to).
+   */
+  public Stats run(double[] centroidValues, int n, int pointsPerGroup, int accRegion,
+      int pointsRegion, int threadsPerBlock, int maxRetries) {
+    if (closed) {
+      throw new IllegalStateException("k-means buffers are closed");
+    }
+    if (centroidValues.length != k * dims) {
+      throw new IllegalArgumentException("centroids: expected " + k * dims + " values");
+    }
+    engine.bind();
+    centroids.upload(Pointer.to(centroidValues), 8L * centroidValues.length);
+    cost.zero();
+    counters.zero();
+    stats.zero();
+    int tpb = Math.min(256, (threadsPerBlock + 31) / 32 * 32);
+    long groups = ((long) n + pointsPerGroup - 1) / pointsPerGroup;
+    int blocks = (int) Math.max(1, Math.min(groups, engine.multiprocessors() * 2L));
+    int shared = 8 * (k * dims + k * (dims + 1));
+    byte[] args = ByteBuffer.allocate(ARGS_BYTES).order(ByteOrder.LITTLE_ENDIAN)
+        .putLong(centroids.address()).putLong(cost.address()).putLong(counters.address())
+        .putLong(stats.address()).putInt(n).putInt(dims).putInt(k).putInt(pointsPerGroup)
+        .putInt(accRegion).putInt(pointsRegion).putInt(maxRetries).putInt(0).array();
+    byte[] view = CudaEngine.view(store);
+    CUfunction f = engine.function(MODULE, SYMBOL);
+    Pointer params = Pointer.to(Pointer.to(view), Pointer.to(args));
+    long nanos = engine.timed(() -> CudaErrors.call("launch k-means update",
+        () -> cuLaunchKernel(f, blocks, 1, 1, tpb, 1, 1, shared, null, params, null)));
+    long[] c = new long[Counter.COUNT];
+    counters.download(Pointer.to(c), 8L * c.length);
+    long[] s = new long[1];
+    stats.download(Pointer.to(s), 8);
+    double[] total = new double[1];
+    cost.download(Pointer.to(total), 8);
+    long aborts = 0;
+    for (Counter x : Counter.values()) {
+      if (x.isAbort()) {
+        aborts += c[x.ordinal()];
+      }
+    }
+    return new Stats(s[0], c[Counter.COMMITS.ordinal()], aborts,
+        c[Counter.ABANDONED.ordinal()], total[0], nanos);
+  }
+
+  private static void closeAll(DeviceBuffer[] buffers, RuntimeException e) {
+    for (DeviceBuffer b : buffers) {
+      if (b != null) {
+        try {
+          b.close();
+        } catch (RuntimeException suppressed) {
+          if (e != null) {
+            e.addSuppressed(suppressed);
+          }
+        }
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      throw new IllegalStateException("k-means buffers already closed");
+    }
+    closed = true;
+    engine.bind();
+    RuntimeException failure = new RuntimeException("closing k-means buffers");
+    closeAll(new DeviceBuffer[] {centroids, cost, counters, stats}, failure);
+    if (failure.getSuppressed().length > 0) {
+      throw (RuntimeException) failure.getSuppressed()[0];
+    }
+  }
+}

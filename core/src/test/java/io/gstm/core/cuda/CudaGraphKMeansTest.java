@@ -1,0 +1,110 @@
+package io.gstm.core.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gstm.core.graph.CsrGraph;
+import io.gstm.core.graph.GraphRelaxer;
+import io.gstm.core.graph.GraphTestGraphs;
+import io.gstm.core.graph.RelaxOptions;
+import io.gstm.core.graph.RelaxResult;
+import io.gstm.core.graph.RelaxationKind;
+import io.gstm.core.graph.RelaxationVerifier;
+import io.gstm.core.graph.RmatGenerator;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.kmeans.KMeansData;
+import io.gstm.core.kmeans.KMeansOptions;
+import io.gstm.core.kmeans.KMeansPartial;
+import io.gstm.core.kmeans.KMeansUpdater;
+import io.gstm.core.testing.EnabledIfGpu;
+import java.util.stream.IntStream;
+import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Graph relaxation and k-means on the GPU and the JVM engine, same seeded inputs: both pass the
+ * exact verifiers, shortest paths and components are equal, k-means partials equal the
+ * sequential reference within 1e-9 relative.
+ */
+@EnabledIfGpu
+class CudaGraphKMeansTest {
+  private static CudaEngine gpu;
+  private static JvmEngine jvm;
+
+  @BeforeAll
+  static void open() {
+    gpu = CudaEngine.open(0);
+    jvm = new JvmEngine(4);
+  }
+
+  @AfterAll
+  static void close() {
+    jvm.close();
+    gpu.close();
+  }
+
+  @ParameterizedTest(name = "{0} on {1} vertices / {2} edges, {3} parts, coverage {4}")
+  @CsvSource({"SHORTEST_PATHS, 2000, 20000, 3, 1, 1", "SHORTEST_PATHS, 5000, 60000, 1, 4, 2",
+      "CONNECTED_COMPONENTS, 3000, 6000, 5, 1, 3", "SHORTEST_PATHS, 1, 0, 1, 1, 4",
+      "CONNECTED_COMPONENTS, 100, 0, 1, 1, 5", "RMAT_SSSP, 4096, 65536, 1, 1, 6",
+      "RMAT_CC, 4096, 65536, 1, 2, 7"})
+  void gpuEqualsJvmAndTheVerifier(String what, int n, int m, int parts, int coverage,
+      long seed) {
+    RelaxationKind kind = what.endsWith("CC") || what.startsWith("CONNECTED")
+        ? RelaxationKind.CONNECTED_COMPONENTS : RelaxationKind.SHORTEST_PATHS;
+    CsrGraph g = what.startsWith("RMAT")
+        ? RmatGenerator.generate(Integer.numberOfTrailingZeros(n), m, seed, true).toCsr()
+        : GraphTestGraphs.random(n, m, parts, seed).toCsr();
+    if (kind == RelaxationKind.CONNECTED_COMPONENTS) {
+      g = g.undirected();
+    }
+    double[] init = RelaxationVerifier.initialValues(kind, n, 0);
+    int[] active = kind == RelaxationKind.SHORTEST_PATHS ? new int[] {0}
+        : IntStream.range(0, n).toArray();
+    RelaxOptions opts = RelaxOptions.defaults().withLockCoverage(coverage);
+    RelaxResult onGpu;
+    RelaxResult onJvm;
+    try (GraphRelaxer r = new GraphRelaxer(gpu, g, kind, opts)) {
+      onGpu = r.relax(init, active);
+      // A second call on the resident graph gives the same fixpoint.
+      assertThat(r.relax(init, active).values()).isEqualTo(onGpu.values());
+    }
+    try (GraphRelaxer r = new GraphRelaxer(jvm, g, kind, opts)) {
+      onJvm = r.relax(init, active);
+    }
+    RelaxationVerifier.Report report = RelaxationVerifier.check(g, kind, init, onGpu.values());
+    assertThat(report.ok()).as(report.toString()).isTrue();
+    assertThat(onGpu.values()).isEqualTo(onJvm.values());
+    assertThat(onGpu.changedVertices()).isEqualTo(onJvm.changedVertices());
+  }
+
+  @ParameterizedTest(name = "n={0} dims={1} k={2} ppt={3}")
+  @CsvSource({"100000, 2, 16, 4096", "50000, 3, 7, 64", "20000, 20, 4, 1000", "5, 2, 3, 4096"})
+  void kmeansGpuEqualsSequentialAndJvm(int n, int dims, int k, int ppt) {
+    double[] points = KMeansData.blobs(n, dims, k, n + k);
+    double[] centroids = KMeansData.firstPoints(points, dims, Math.min(k, n));
+    int kk = centroids.length / dims;
+    KMeansOptions opts = KMeansOptions.defaults().withPointsPerTransaction(ppt);
+    KMeansPartial expected = KMeansUpdater.sequential(points, dims, centroids);
+    KMeansPartial onGpu;
+    KMeansPartial onJvm;
+    try (KMeansUpdater u = new KMeansUpdater(gpu, kk, dims, opts)) {
+      onGpu = u.update(points, centroids);
+    }
+    try (KMeansUpdater u = new KMeansUpdater(jvm, kk, dims, opts)) {
+      onJvm = u.update(points, centroids);
+    }
+    for (KMeansPartial p : new KMeansPartial[] {onGpu, onJvm}) {
+      assertThat(p.counts()).isEqualTo(expected.counts());
+      for (int i = 0; i < expected.sums().length; i++) {
+        assertThat(p.sums()[i]).isCloseTo(expected.sums()[i],
+            Offset.offset(1e-9 * Math.max(1, Math.abs(expected.sums()[i]))));
+      }
+      assertThat(p.cost()).isCloseTo(expected.cost(),
+          Offset.offset(1e-9 * Math.max(1, expected.cost())));
+      assertThat(p.commits()).isEqualTo(p.transactions());
+    }
+  }
+}
