@@ -5,12 +5,14 @@ import static org.apache.spark.sql.functions.lit;
 
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.engine.EngineChoice;
+import io.gstm.core.graph.GraphRelaxer;
 import io.gstm.core.graph.RelaxOptions;
 import io.gstm.core.graph.RelaxResult;
 import io.gstm.core.graph.RelaxStats;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.ResidentCache;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -269,9 +271,9 @@ public final class GraphRelaxation {
     JavaRDD<Row> rows = graphs.zipPartitions(last, GraphRelaxation::rows);
     rows.rdd().localCheckpoint();
     long vertexCount = rows.count();
-    RelaxerCache.release(run);
+    ResidentCache.release(run);
     if (!spark.sparkContext().isLocal()) {
-      graphs.foreachPartition(it -> RelaxerCache.release(run));
+      graphs.foreachPartition(it -> ResidentCache.release(run));
     }
     graphs.unpersist(false);
     StructType schema = new StructType()
@@ -538,10 +540,11 @@ public final class GraphRelaxation {
       st.activeVertices = active.length;
       long t0 = System.nanoTime();
       RelaxResult res;
-      try (RelaxerCache.Handle h = RelaxerCache.acquire(run, g, kind, settings)) {
-        res = h.relaxer.relax(values, active);
-        st.engines.add(h.lease.engine().name() + " (" + h.lease.reason() + ")");
-        st.fellBack = !h.lease.gpu() && settings.engine() != EngineChoice.JVM;
+      try (ResidentCache.Handle<GraphRelaxer> h = ResidentCache.acquire(run, g.partition,
+          settings, engine -> new GraphRelaxer(engine, g.csr(), kind, relaxOptions(settings)))) {
+        res = h.value().relax(values, active);
+        st.engines.add(h.lease().engine().name() + " (" + h.lease().reason() + ")");
+        st.fellBack = !h.lease().gpu() && settings.engine() != EngineChoice.JVM;
       }
       st.relaxNanos = System.nanoTime() - t0;
       values = res.values();

@@ -8,6 +8,7 @@ import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RmatGenerator;
 import io.gstm.spark.SparkTestSession;
 import io.gstm.spark.data.DataFrames;
+import io.gstm.spark.exec.ResidentCache;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -107,7 +108,7 @@ class GraphRelaxationTest {
     assertThat(rep.edgeRelaxations()).isPositive();
     assertThat(rep.engines()).isNotEmpty();
     assertThat(rep.partitions()).isEqualTo(partitions);
-    assertThat(RelaxerCache.size()).as("relaxers left after the run").isZero();
+    assertThat(ResidentCache.size()).as("relaxers left after the run").isZero();
   }
 
   private static boolean[] present(int n, int[][] g, int source) {

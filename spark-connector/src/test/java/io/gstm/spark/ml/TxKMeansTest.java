@@ -10,6 +10,7 @@ import io.gstm.core.kmeans.KMeansData;
 import io.gstm.core.kmeans.KMeansUpdater;
 import io.gstm.spark.SparkTestSession;
 import io.gstm.spark.data.DataFrames;
+import io.gstm.spark.exec.ResidentCache;
 import java.util.Arrays;
 import org.apache.spark.ml.Pipeline;
 import org.apache.spark.ml.PipelineModel;
@@ -76,6 +77,7 @@ class TxKMeansTest {
     assertThat(rep.points()).isEqualTo(N);
     assertThat(rep.commits()).isPositive();
     assertThat(rep.engines()).isNotEmpty();
+    assertThat(ResidentCache.size()).as("updaters left after the fit").isZero();
   }
 
   @Test
