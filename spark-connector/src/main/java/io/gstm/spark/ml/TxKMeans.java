@@ -87,7 +87,8 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     setDefault(k, 2);
     setDefault(maxIter, 20);
     setDefault(tol, 1e-4);
-    setDefault(seed, (long) getClass().getName().hashCode());
+    // MLlib's default seed, so that default fits start from the same centroids as MLlib's.
+    setDefault(seed, (long) KMeans.class.getName().hashCode());
     setDefault(initMode, K_MEANS_PARALLEL);
     setDefault(initSteps, 2);
     setDefault(featuresCol, "features");
