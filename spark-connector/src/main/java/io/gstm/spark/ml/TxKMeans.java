@@ -19,6 +19,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.clustering.KMeans;
 import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.VectorUDT;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.LongParam;
@@ -27,7 +28,7 @@ import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
@@ -232,16 +233,19 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     GstmSettings settings = GstmConf.settings(dataset.sparkSession().sparkContext().getConf());
     options(settings); // checks the engine options on the driver
     String col = getFeaturesCol();
-    JavaRDD<Block> blocks = dataset.select(col).toDF().javaRDD().mapPartitions(it -> {
+    // Internal rows and the vector type's own decoding: no Row object per point.
+    JavaRDD<Block> blocks = dataset.select(col).queryExecution().toRdd().toJavaRDD()
+        .mapPartitions(it -> {
+      VectorUDT udt = new VectorUDT();
       double[] buf = new double[1024];
       int n = 0;
       int dims = -1;
       while (it.hasNext()) {
-        Row r = it.next();
+        InternalRow r = it.next();
         if (r.isNullAt(0)) {
           throw new IllegalArgumentException("column '" + col + "': null feature vector");
         }
-        Vector v = (Vector) r.get(0);
+        Vector v = udt.deserialize(r.getStruct(0, 4));
         if (dims < 0) {
           dims = v.size();
         } else if (v.size() != dims) {
