@@ -76,7 +76,8 @@ public final class SparkBenchmark implements Callable<Integer> {
       System.out.printf(Locale.ROOT, "Spark %s, %s, %d partitions, %d cores, Java %s%n",
           session.version(), spark.master, spark.partitions,
           Runtime.getRuntime().availableProcessors(), Runtime.version());
-      System.out.println("| workload | gstm (s) | baseline (s) | speed-up | equal | gstm details |");
+      System.out.println(
+          "| workload | gstm (s) | baseline (s) | speed-up | equal | gstm details |");
       System.out.println("| --- | --- | --- | --- | --- | --- |");
       if (only.contains("sssp") || only.contains("cc")) {
         warmUp(session);

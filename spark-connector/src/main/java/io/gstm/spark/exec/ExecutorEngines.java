@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
+import org.apache.spark.SparkContext;
 import org.apache.spark.TaskContext;
 import org.apache.spark.resource.ResourceInformation;
 import org.apache.spark.util.TaskCompletionListener;
@@ -27,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * completes. The device is the task's {@code gpu} resource ({@code TaskContext.resources()}) when
  * Spark's scheduler assigned one, else {@code spark.gstm.deviceOrdinal}.
  *
- * <p>Without a usable GPU ({@code spark.gstm.engine=auto}) tasks run on JVM engines, logged once per
- * executor; every concurrently running task gets a JVM engine of its own (a JVM engine runs one
+ * <p>Without a usable GPU ({@code spark.gstm.engine=auto}) tasks run on JVM engines, logged once
+ * per executor; every concurrently running task gets a JVM engine of its own (a JVM engine runs one
  * batch at a time), pooled for reuse. {@code spark.gstm.requireGpu=true} turns that fallback into
  * a {@link GpuUnavailableException}.
  */
@@ -68,6 +69,16 @@ public final class ExecutorEngines {
       task.addTaskCompletionListener((TaskCompletionListener) ctx -> lease.close());
     }
     return lease;
+  }
+
+  /**
+   * In local mode the driver is the executor: a job that must have a GPU ({@code engine=gpu} or
+   * {@code requireGpu=true}) fails here, with the engine's own error, before any job runs.
+   */
+  public static void checkBeforeJobs(SparkContext sc, GstmSettings settings) {
+    if (sc.isLocal() && (settings.engine() == EngineChoice.GPU || settings.requireGpu())) {
+      acquire(settings).close();
+    }
   }
 
   /** The GPU the task was given by Spark's scheduler, else the configured ordinal. */

@@ -12,6 +12,7 @@ import io.gstm.core.graph.RelaxStats;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -211,6 +212,7 @@ public final class GraphRelaxation {
       GstmConf.parseAlgorithm(algorithm);
     }
     relaxOptions(settings); // checks the engine options on the driver
+    ExecutorEngines.checkBeforeJobs(spark.sparkContext(), settings);
     int steps = maxSupersteps != null ? maxSupersteps : settings.maxSupersteps();
     boolean weighted = checkSchema();
     long checked = System.nanoTime();

@@ -7,6 +7,7 @@ import io.gstm.core.kmeans.KMeansPartial;
 import io.gstm.core.kmeans.KMeansUpdater;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
 import java.io.Serializable;
 import java.util.Arrays;
@@ -41,8 +42,9 @@ import org.slf4j.LoggerFactory;
  * tree-aggregated and the new centroids broadcast. Lloyd's iteration, as MLlib's KMeans, with the
  * same initialisation: {@code initMode} "k-means||" (default) or "random" delegate to MLlib's own
  * initialisation with the same {@code seed}, so the two start from identical centroids; or give
- * them with {@link #setInitialCentroids}. Stops after {@code maxIter} iterations or when no centroid
- * moves more than {@code tol}; an empty cluster keeps its centroid.
+ * them with {@link #setInitialCentroids}. Stops after {@code maxIter} iterations or when no
+ * centroid moves more than {@code tol}; an empty cluster keeps its centroid. Not persistable
+ * (no MLWritable yet).
  *
  * <p>Bad input (a missing or non-vector features column, an existing prediction column, vectors of
  * different sizes, k larger than the number of points, initial centroids of the wrong shape) is an
@@ -232,6 +234,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     int kk = getK();
     GstmSettings settings = GstmConf.settings(dataset.sparkSession().sparkContext().getConf());
     options(settings); // checks the engine options on the driver
+    ExecutorEngines.checkBeforeJobs(dataset.sparkSession().sparkContext(), settings);
     String col = getFeaturesCol();
     // Internal rows and the vector type's own decoding: no Row object per point.
     JavaRDD<Block> blocks = dataset.select(col).queryExecution().toRdd().toJavaRDD()
@@ -351,7 +354,8 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
           update(run, i, it.next(), bc.value(), kk, dims, settings)).iterator(), true)
           .treeReduce(Partial::merge, 2);
       bc.destroy();
-      LOG.debug("TxKMeans: iteration {} in {} ms", iterations, (System.nanoTime() - t0) / 1_000_000);
+      LOG.debug("TxKMeans: iteration {} in {} ms", iterations,
+          (System.nanoTime() - t0) / 1_000_000);
       KMeansPartial p = total.toCore();
       double[] next = centroids.clone();
       converged = true;

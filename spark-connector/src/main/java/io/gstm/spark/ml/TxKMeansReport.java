@@ -16,7 +16,8 @@ import java.util.List;
  * @param transactions update transactions run
  * @param commits committed transactions
  * @param aborts aborted attempts (conflicts on the accumulators; retried)
- * @param kernelNanos engine time of the update batches (GPU kernel time on a GPU), summed over tasks
+ * @param kernelNanos engine time of the update batches (GPU kernel time on a GPU), summed over
+ *     tasks
  * @param wallNanos wall time of {@code fit}
  */
 public record TxKMeansReport(List<String> engines, boolean fellBackToJvm, long points,

@@ -3,12 +3,16 @@ package io.gstm.spark.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gstm.core.engine.GpuUnavailableException;
 import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RmatGenerator;
 import io.gstm.spark.SparkTestSession;
+import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.data.DataFrames;
+import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
+import io.gstm.spark.exec.TaskEngine;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,6 +40,12 @@ class GraphRelaxationTest {
   @AfterAll
   static void stop() {
     spark.stop();
+  }
+
+  private static boolean gpuUsable() {
+    try (TaskEngine lease = ExecutorEngines.acquire(GstmConf.defaults())) {
+      return lease.gpu();
+    }
   }
 
   private static final StructType WEIGHTED = new StructType()
@@ -243,6 +253,11 @@ class GraphRelaxationTest {
         .hasMessageContaining("shortestPaths(source) or connectedComponents()");
     assertThatThrownBy(() -> GraphRelaxation.of(ok).setMaxSupersteps(0))
         .hasMessageContaining("maxSupersteps must be at least 1");
+    if (!gpuUsable()) {
+      assertThatThrownBy(() -> GraphRelaxation.of(ok).setEngine("gpu").connectedComponents().run())
+          .isInstanceOf(GpuUnavailableException.class)
+          .hasMessageContaining("spark.gstm.engine=gpu but no usable GPU");
+    }
     // Negative weights do not matter to components.
     assertThat(GraphRelaxation.of(edges(new int[] {0}, new int[] {1}, new double[] {-1}, 1))
         .connectedComponents().run().values().count()).isEqualTo(2);
