@@ -151,7 +151,7 @@ public final class CudaEngine implements Engine {
   }
 
   /** Makes the primary context current on the calling thread (a context is per thread). */
-  void bind() {
+  public void bind() {
     checkOpen();
     CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
   }

@@ -1,0 +1,92 @@
+package io.gstm.spark.bench;
+
+import java.io.Serializable;
+import java.util.Arrays;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.graphx.Edge;
+import org.apache.spark.graphx.EdgeDirection;
+import org.apache.spark.graphx.EdgeTriplet;
+import org.apache.spark.graphx.Graph;
+import org.apache.spark.graphx.Pregel;
+import org.apache.spark.storage.StorageLevel;
+import scala.Tuple2;
+import scala.collection.Iterator;
+import scala.collection.immutable.List$;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
+import scala.runtime.AbstractFunction1;
+import scala.runtime.AbstractFunction2;
+import scala.runtime.AbstractFunction3;
+
+/**
+ * The GraphX comparators of the benchmark: a vertex-centric Pregel single-source shortest paths
+ * (weighted) and GraphX's own {@code connectedComponents}. Both return one value per vertex id in
+ * {@code [0, vertexCount)} (infinity where unreached).
+ */
+public final class GraphXBaselines {
+  private static final ClassTag<Double> DOUBLE = ClassTag$.MODULE$.apply(Double.class);
+
+  private GraphXBaselines() {}
+
+  private abstract static class F1<A, B> extends AbstractFunction1<A, B> implements Serializable {}
+
+  private abstract static class F2<A, B, C> extends AbstractFunction2<A, B, C>
+      implements Serializable {}
+
+  private abstract static class F3<A, B, C, D> extends AbstractFunction3<A, B, C, D>
+      implements Serializable {}
+
+  /** Builds a GraphX graph from the edges; the caller unpersists it. */
+  public static Graph<Double, Double> graph(JavaRDD<Edge<Double>> edges) {
+    return Graph.fromEdges(edges.rdd(), Double.POSITIVE_INFINITY, StorageLevel.MEMORY_ONLY(),
+        StorageLevel.MEMORY_ONLY(), DOUBLE, DOUBLE);
+  }
+
+  /** Pregel SSSP: distances from {@code source}, indexed by vertex id. */
+  public static double[] pregelShortestPaths(Graph<Double, Double> graph, long source,
+      int vertexCount) {
+    F3<Object, Double, Double, Double> vprog = new F3<>() {
+      @Override
+      public Double apply(Object id, Double value, Double msg) {
+        return (Long) id == source ? 0.0 : Math.min(value, msg);
+      }
+    };
+    F1<EdgeTriplet<Double, Double>, Iterator<Tuple2<Object, Double>>> send = new F1<>() {
+      @Override
+      public Iterator<Tuple2<Object, Double>> apply(EdgeTriplet<Double, Double> t) {
+        double d = t.srcAttr() + t.attr();
+        if (d < t.dstAttr()) {
+          return scala.package$.MODULE$.Iterator().single(new Tuple2<>(t.dstId(), d));
+        }
+        return List$.MODULE$.<Tuple2<Object, Double>>empty().iterator();
+      }
+    };
+    F2<Double, Double, Double> merge = new F2<>() {
+      @Override
+      public Double apply(Double a, Double b) {
+        return Math.min(a, b);
+      }
+    };
+    Graph<Double, Double> out = Pregel.apply(graph, Double.POSITIVE_INFINITY, Integer.MAX_VALUE,
+        EdgeDirection.Out(), vprog, send, merge, DOUBLE, DOUBLE, DOUBLE);
+    double[] values = new double[vertexCount];
+    Arrays.fill(values, Double.POSITIVE_INFINITY);
+    for (Tuple2<Object, Double> v : out.vertices().toJavaRDD().collect()) {
+      values[(int) (long) (Long) v._1()] = v._2();
+    }
+    out.unpersist(false);
+    return values;
+  }
+
+  /** GraphX connected components: the minimum vertex id of each vertex's component. */
+  public static double[] connectedComponents(Graph<Double, Double> graph, int vertexCount) {
+    Graph<Object, Double> cc = graph.ops().connectedComponents();
+    double[] values = new double[vertexCount];
+    Arrays.fill(values, Double.POSITIVE_INFINITY);
+    for (Tuple2<Object, Object> v : cc.vertices().toJavaRDD().collect()) {
+      values[(int) (long) (Long) v._1()] = (double) (long) (Long) v._2();
+    }
+    cc.unpersist(false);
+    return values;
+  }
+}

@@ -1,0 +1,42 @@
+package io.gstm.spark.cli;
+
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Option;
+
+/** Options every Spark job of the CLI shares. */
+public final class SparkOptions {
+  @Option(names = "--master", description = "Spark master (default: ${DEFAULT-VALUE})")
+  public String master = "local[2]";
+
+  @Option(names = "--partitions", description = "partitions of the data and the vertex set "
+      + "(default: ${DEFAULT-VALUE})")
+  public int partitions = 2;
+
+  @Option(names = "--engine", description = "spark.gstm.engine: auto, gpu or jvm "
+      + "(default: ${DEFAULT-VALUE})")
+  public String engine = "auto";
+
+  @Option(names = "--conf", description = "extra Spark setting KEY=VALUE (repeatable)")
+  public java.util.List<String> conf = new java.util.ArrayList<>();
+
+  /** A session with these options; the caller stops it. */
+  public SparkSession session(String app) {
+    SparkSession.Builder b = SparkSession.builder().master(master).appName(app)
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", String.valueOf(partitions))
+        .config("spark.default.parallelism", String.valueOf(partitions))
+        .config("spark.gstm.engine", engine);
+    for (String kv : conf) {
+      int eq = kv.indexOf('=');
+      if (eq < 1) {
+        throw new IllegalArgumentException("--conf: expected KEY=VALUE, got '" + kv + "'");
+      }
+      b.config(kv.substring(0, eq), kv.substring(eq + 1));
+    }
+    SparkSession spark = b.getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    return spark;
+  }
+}

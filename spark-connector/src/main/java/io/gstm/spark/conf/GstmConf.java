@@ -1,0 +1,222 @@
+package io.gstm.spark.conf;
+
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.engine.EngineChoice;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Function;
+import org.apache.spark.SparkConf;
+import scala.Tuple2;
+
+/**
+ * The one registry of {@code spark.gstm.*} settings: key, type, default, documentation and check
+ * for each. {@code docs/configuration.md} is generated from it ({@link #markdown()}); a test fails
+ * when the checked-in page is stale.
+ *
+ * <p>Read a configuration with {@link #settings(SparkConf)}: every key is parsed and checked on the
+ * driver, before any job runs, and the result travels to the executors inside the tasks.
+ */
+public final class GstmConf {
+  public static final String PREFIX = "spark.gstm.";
+
+  /** STM algorithms the connector can run; the first is the default. */
+  public static final List<String> ALGORITHMS = List.of("prstm");
+
+  private static final Map<String, ConfEntry<?>> ENTRIES = new LinkedHashMap<>();
+
+  public static final ConfEntry<EngineChoice> ENGINE = register(new ConfEntry<>(
+      PREFIX + "engine", "one of auto, gpu, jvm", EngineChoice.AUTO,
+      "Engine on each executor. `auto` takes the executor's GPU when a device, a driver and "
+          + "kernels for its architecture are present, else the JVM engine (logged once per "
+          + "executor); `gpu` fails when there is no usable GPU; `jvm` never touches a GPU.",
+      EngineChoice::parse, v -> null));
+
+  public static final ConfEntry<Boolean> REQUIRE_GPU = register(new ConfEntry<>(
+      PREFIX + "requireGpu", "boolean", false,
+      "Turns any fallback to the JVM engine into an error (a test switch, like spark-rapids' "
+          + "test mode): with `true`, a task that cannot get a GPU engine fails.",
+      GstmConf::parseBoolean, v -> null));
+
+  public static final ConfEntry<Integer> DEVICE_ORDINAL = register(new ConfEntry<>(
+      PREFIX + "deviceOrdinal", "int", 0,
+      "CUDA device used when the task has no `gpu` resource from Spark's scheduler (local mode: "
+          + "never set `spark.task.resource.gpu.amount` there, jobs would not schedule). With "
+          + "`spark.executor.resource.gpu.amount` set, the address in `TaskContext.resources()` "
+          + "wins.",
+      Integer::parseInt, v -> v < 0 || v > 1023 ? "must be between 0 and 1023" : null));
+
+  public static final ConfEntry<Integer> CONCURRENT_GPU_TASKS = register(new ConfEntry<>(
+      PREFIX + "concurrentGpuTasks", "int", 1,
+      "Tasks of one executor that may use its GPU at once (a semaphore, released when the task "
+          + "completes). Other tasks wait.",
+      Integer::parseInt, v -> v < 1 || v > 64 ? "must be between 1 and 64" : null));
+
+  public static final ConfEntry<Integer> JVM_WORKERS = register(new ConfEntry<>(
+      PREFIX + "jvmWorkers", "int", 1,
+      "Worker threads of each JVM engine. Every concurrently running task gets its own JVM "
+          + "engine (Spark already runs one task per core), so 1 is usually right.",
+      Integer::parseInt, v -> v < 1 || v > 256 ? "must be between 1 and 256" : null));
+
+  public static final ConfEntry<String> ALGORITHM = register(new ConfEntry<>(
+      PREFIX + "algorithm", "one of " + String.join(", ", ALGORITHMS), ALGORITHMS.get(0),
+      "STM algorithm of the transactional kernels (`prstm`: PR-STM with its priority rule).",
+      GstmConf::parseAlgorithm, v -> null));
+
+  public static final ConfEntry<Integer> LOCK_COVERAGE = register(new ConfEntry<>(
+      PREFIX + "lockCoverage", "int", 1,
+      "Words of shared state covered by one lock (1 = a lock per vertex value or accumulator).",
+      Integer::parseInt, v -> v < 1 || v > 1024 ? "must be between 1 and 1024" : null));
+
+  public static final ConfEntry<Integer> THREADS_PER_BLOCK = register(new ConfEntry<>(
+      PREFIX + "threadsPerBlock", "int", 256,
+      "GPU threads per block of the transactional kernels.",
+      Integer::parseInt,
+      v -> v < 32 || v > 1024 || v % 32 != 0 ? "must be a multiple of 32 between 32 and 1024"
+          : null));
+
+  public static final ConfEntry<Integer> RETRY_LIMIT = register(new ConfEntry<>(
+      PREFIX + "retryLimit", "int", RunOptions.DEFAULT_MAX_RETRIES,
+      "Concurrency aborts a transaction may meet before it is abandoned (a bound so that every "
+          + "batch ends; an abandoned relaxation fails the task).",
+      Integer::parseInt, v -> v < 1 ? "must be at least 1" : null));
+
+  public static final ConfEntry<Integer> MAX_SUPERSTEPS = register(new ConfEntry<>(
+      PREFIX + "graph.maxSupersteps", "int", 1000,
+      "Default superstep bound of `GraphRelaxation` (each superstep relaxes every partition to "
+          + "its local fixpoint, then exchanges boundary values). A run that reaches it stops and "
+          + "reports `converged = false`.",
+      Integer::parseInt, v -> v < 1 ? "must be at least 1" : null));
+
+  public static final ConfEntry<Integer> MAX_LOCAL_ROUNDS = register(new ConfEntry<>(
+      PREFIX + "graph.maxLocalRounds", "int", 1_000_000,
+      "Bound on the relaxation rounds one partition runs within one superstep.",
+      Integer::parseInt, v -> v < 1 ? "must be at least 1" : null));
+
+  public static final ConfEntry<Integer> GRAPH_PARTITIONS = register(new ConfEntry<>(
+      PREFIX + "graph.partitions", "int", 0,
+      "Partitions of the vertex set in `GraphRelaxation` (0 = the edges DataFrame's partition "
+          + "count). Fewer, larger partitions need fewer supersteps.",
+      Integer::parseInt, v -> v < 0 || v > 100_000 ? "must be between 0 and 100000" : null));
+
+  public static final ConfEntry<Integer> POINTS_PER_TRANSACTION = register(new ConfEntry<>(
+      PREFIX + "kmeans.pointsPerTransaction", "int", 256,
+      "Points a task aggregates before one transaction per centroid adds them to the shared "
+          + "accumulators (1 = one transaction per point, the JPDC workload).",
+      Integer::parseInt, v -> v < 1 ? "must be at least 1" : null));
+
+  private GstmConf() {}
+
+  private static <T> ConfEntry<T> register(ConfEntry<T> e) {
+    if (ENTRIES.put(e.key(), e) != null) {
+      throw new IllegalStateException("duplicate key " + e.key());
+    }
+    return e;
+  }
+
+  static boolean parseBoolean(String s) {
+    switch (s.toLowerCase(Locale.ROOT)) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        throw new IllegalArgumentException("expected true or false");
+    }
+  }
+
+  /** Checks an algorithm name; the error echoes the bad value and lists the known ones. */
+  public static String parseAlgorithm(String s) {
+    String v = s == null ? "" : s.trim().toLowerCase(Locale.ROOT);
+    if (!ALGORITHMS.contains(v)) {
+      throw new IllegalArgumentException(
+          "algorithm: unknown algorithm '" + s + "', expected one of " + ALGORITHMS);
+    }
+    return v;
+  }
+
+  /** Every entry, in registration order. */
+  public static List<ConfEntry<?>> entries() {
+    return Collections.unmodifiableList(new ArrayList<>(ENTRIES.values()));
+  }
+
+  /** Parses every {@code spark.gstm.*} key of {@code conf}; see {@link #settings(Map)}. */
+  public static GstmSettings settings(SparkConf conf) {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (Tuple2<String, String> kv : conf.getAllWithPrefix(PREFIX)) {
+      map.put(PREFIX + kv._1(), kv._2());
+    }
+    return settings(map);
+  }
+
+  /**
+   * Parses and checks the {@code spark.gstm.*} keys of {@code conf} (other keys are ignored);
+   * missing keys take their defaults. An unknown {@code spark.gstm.*} key (a typo) or a bad value
+   * is an IllegalArgumentException naming the key.
+   */
+  public static GstmSettings settings(Map<String, String> conf) {
+    TreeSet<String> unknown = new TreeSet<>();
+    for (String k : conf.keySet()) {
+      if (k.startsWith(PREFIX) && !ENTRIES.containsKey(k)) {
+        unknown.add(k);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException("unknown gstm setting(s) " + unknown + "; known: "
+          + ENTRIES.keySet());
+    }
+    Function<ConfEntry<?>, String> raw = e -> conf.get(e.key());
+    GstmSettings s = new GstmSettings(
+        ENGINE.parse(raw.apply(ENGINE)),
+        REQUIRE_GPU.parse(raw.apply(REQUIRE_GPU)),
+        DEVICE_ORDINAL.parse(raw.apply(DEVICE_ORDINAL)),
+        CONCURRENT_GPU_TASKS.parse(raw.apply(CONCURRENT_GPU_TASKS)),
+        JVM_WORKERS.parse(raw.apply(JVM_WORKERS)),
+        ALGORITHM.parse(raw.apply(ALGORITHM)),
+        LOCK_COVERAGE.parse(raw.apply(LOCK_COVERAGE)),
+        THREADS_PER_BLOCK.parse(raw.apply(THREADS_PER_BLOCK)),
+        RETRY_LIMIT.parse(raw.apply(RETRY_LIMIT)),
+        MAX_SUPERSTEPS.parse(raw.apply(MAX_SUPERSTEPS)),
+        MAX_LOCAL_ROUNDS.parse(raw.apply(MAX_LOCAL_ROUNDS)),
+        GRAPH_PARTITIONS.parse(raw.apply(GRAPH_PARTITIONS)),
+        POINTS_PER_TRANSACTION.parse(raw.apply(POINTS_PER_TRANSACTION)));
+    if (s.requireGpu() && s.engine() == EngineChoice.JVM) {
+      throw new IllegalArgumentException(REQUIRE_GPU.key() + "=true contradicts "
+          + ENGINE.key() + "=jvm");
+    }
+    return s;
+  }
+
+  /** The defaults, as if no key were set. */
+  public static GstmSettings defaults() {
+    return settings(Map.of());
+  }
+
+  /** docs/configuration.md, generated. */
+  public static String markdown() {
+    StringBuilder b = new StringBuilder();
+    b.append("# gstm Spark configuration\n\n")
+        .append("<!-- Generated from io.gstm.spark.conf.GstmConf; do not edit. Regenerate: "
+            + "mvn -B -q -pl spark-connector -am test -Dtest=GstmConfTest "
+            + "-Dsurefire.failIfNoSpecifiedTests=false -Dgstm.regenerateDocs=true -->\n\n")
+        .append("Set these like any Spark setting (`--conf`, `SparkSession.builder().config`). "
+            + "They are parsed and checked on the driver before any job runs: a bad value or an "
+            + "unknown `spark.gstm.*` key is an error naming the key and the limit.\n\n")
+        .append("| key | type | default | meaning |\n| --- | --- | --- | --- |\n");
+    for (ConfEntry<?> e : ENTRIES.values()) {
+      b.append("| `").append(e.key()).append("` | ").append(e.type()).append(" | `")
+          .append(e.defaultString()).append("` | ").append(e.doc().replace("|", "\\|"))
+          .append(" |\n");
+    }
+    b.append("\nGPU resources: on a cluster, give each executor one GPU "
+        + "(`spark.executor.resource.gpu.amount=1` with a discovery script) and, for the "
+        + "scheduler, `spark.task.resource.gpu.amount` (e.g. `0.25` for four tasks per GPU); the "
+        + "task's `gpu` address picks the device. In local mode set neither; "
+        + "`spark.gstm.deviceOrdinal` picks the device.\n");
+    return b.toString();
+  }
+}

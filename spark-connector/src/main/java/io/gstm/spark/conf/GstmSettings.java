@@ -1,0 +1,21 @@
+package io.gstm.spark.conf;
+
+import io.gstm.core.engine.EngineChoice;
+import java.io.Serializable;
+
+/**
+ * The parsed {@code spark.gstm.*} settings of one job, immutable and checked; they travel to the
+ * executors inside the tasks. Build them with {@link GstmConf#settings}.
+ */
+public record GstmSettings(EngineChoice engine, boolean requireGpu, int deviceOrdinal,
+    int concurrentGpuTasks, int jvmWorkers, String algorithm, int lockCoverage,
+    int threadsPerBlock, int retryLimit, int maxSupersteps, int maxLocalRounds,
+    int graphPartitions, int pointsPerTransaction) implements Serializable {
+
+  /** These settings with another engine choice. */
+  public GstmSettings withEngine(EngineChoice value) {
+    return new GstmSettings(value, requireGpu, deviceOrdinal, concurrentGpuTasks, jvmWorkers,
+        algorithm, lockCoverage, threadsPerBlock, retryLimit, maxSupersteps, maxLocalRounds,
+        graphPartitions, pointsPerTransaction);
+  }
+}

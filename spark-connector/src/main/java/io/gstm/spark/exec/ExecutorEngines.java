@@ -1,0 +1,199 @@
+package io.gstm.spark.exec;
+
+import io.gstm.core.cuda.CudaEngine;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.engine.EngineChoice;
+import io.gstm.core.engine.GpuUnavailableException;
+import io.gstm.core.engine.GstmException;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.spark.conf.GstmConf;
+import io.gstm.spark.conf.GstmSettings;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import org.apache.spark.SparkContext;
+import org.apache.spark.TaskContext;
+import org.apache.spark.resource.ResourceInformation;
+import org.apache.spark.util.TaskCompletionListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engines of one executor JVM. A GPU engine is opened lazily, once per device, shared by the
+ * executor's tasks and closed at JVM shutdown; a semaphore of {@code spark.gstm.concurrentGpuTasks}
+ * permits caps the tasks that use it at once, and each task's permit is released when the task
+ * completes. The device is the task's {@code gpu} resource ({@code TaskContext.resources()}) when
+ * Spark's scheduler assigned one, else {@code spark.gstm.deviceOrdinal}.
+ *
+ * <p>Without a usable GPU ({@code spark.gstm.engine=auto}) tasks run on JVM engines, logged once
+ * per executor; every concurrently running task gets a JVM engine of its own (a JVM engine runs one
+ * batch at a time), pooled for reuse. {@code spark.gstm.requireGpu=true} turns that fallback into
+ * a {@link GpuUnavailableException}.
+ */
+public final class ExecutorEngines {
+  private static final Logger LOG = LoggerFactory.getLogger(ExecutorEngines.class);
+
+  private static final Object LOCK = new Object();
+  private static final Map<Integer, GpuSlot> GPUS = new HashMap<>();
+  private static final Map<Integer, String> GPU_FAILURES = new HashMap<>();
+  private static final Map<Integer, ArrayDeque<JvmEngine>> IDLE_JVM = new HashMap<>();
+  private static final List<Engine> ALL = new ArrayList<>();
+  private static boolean fallbackLogged;
+  private static boolean hookAdded;
+
+  private record GpuSlot(CudaEngine engine, Semaphore permits) {}
+
+  private ExecutorEngines() {}
+
+  /**
+   * Leases an engine for the calling task. Inside a Spark task the lease is also closed on task
+   * completion; elsewhere (driver-side tools, tests) the caller closes it.
+   */
+  public static TaskEngine acquire(GstmSettings settings) {
+    return acquire(settings, null);
+  }
+
+  /**
+   * As {@link #acquire(GstmSettings)}, preferring {@code preferred} among idle JVM engines (so that
+   * state a task left on an engine, such as a resident graph, can be used again).
+   */
+  public static TaskEngine acquire(GstmSettings settings, Engine preferred) {
+    TaskContext task = TaskContext.get();
+    TaskEngine lease = settings.engine() == EngineChoice.JVM
+        ? jvm(settings, "JVM engine requested (spark.gstm.engine=jvm)", preferred)
+        : gpuOrFallback(settings, task, preferred);
+    if (task != null) {
+      task.addTaskCompletionListener((TaskCompletionListener) ctx -> lease.close());
+    }
+    return lease;
+  }
+
+  /**
+   * In local mode the driver is the executor: a job that must have a GPU ({@code engine=gpu} or
+   * {@code requireGpu=true}) fails here, with the engine's own error, before any job runs.
+   */
+  public static void checkBeforeJobs(SparkContext sc, GstmSettings settings) {
+    if (sc.isLocal() && (settings.engine() == EngineChoice.GPU || settings.requireGpu())) {
+      acquire(settings).close();
+    }
+  }
+
+  /** The GPU the task was given by Spark's scheduler, else the configured ordinal. */
+  static int deviceFor(TaskContext task, GstmSettings settings) {
+    if (task != null) {
+      ResourceInformation gpu = task.resourcesJMap().get("gpu");
+      if (gpu != null && gpu.addresses().length > 0) {
+        return Integer.parseInt(gpu.addresses()[0].trim());
+      }
+    }
+    return settings.deviceOrdinal();
+  }
+
+  private static TaskEngine gpuOrFallback(GstmSettings settings, TaskContext task,
+      Engine preferred) {
+    int ordinal = deviceFor(task, settings);
+    boolean fromScheduler = task != null && task.resourcesJMap().containsKey("gpu");
+    GpuSlot slot;
+    String failure;
+    synchronized (LOCK) {
+      slot = GPUS.get(ordinal);
+      failure = GPU_FAILURES.get(ordinal);
+      if (slot == null && failure == null) {
+        try {
+          CudaEngine engine = CudaEngine.open(ordinal);
+          slot = new GpuSlot(engine, new Semaphore(settings.concurrentGpuTasks(), true));
+          GPUS.put(ordinal, slot);
+          track(engine);
+          LOG.info("gstm: executor uses GPU {} ({}), {} concurrent task(s)", ordinal,
+              engine.device(), settings.concurrentGpuTasks());
+        } catch (GstmException | LinkageError e) {
+          failure = e instanceof LinkageError
+              ? "the CUDA driver library (libcuda.so.1) could not be loaded"
+              : e.getMessage();
+          GPU_FAILURES.put(ordinal, failure);
+        }
+      }
+    }
+    if (slot == null) {
+      String why = "no usable GPU " + ordinal + " (" + failure + ")";
+      if (settings.engine() == EngineChoice.GPU) {
+        throw new GpuUnavailableException(
+            "spark.gstm.engine=gpu but " + why, null);
+      }
+      if (settings.requireGpu()) {
+        throw new GpuUnavailableException(GstmConf.REQUIRE_GPU.key()
+            + "=true forbids falling back to the JVM engine: " + why, null);
+      }
+      synchronized (LOCK) {
+        if (!fallbackLogged) {
+          fallbackLogged = true;
+          LOG.warn("gstm: {}; this executor falls back to the JVM engine", why);
+        }
+      }
+      return jvm(settings, why + ", fell back to the JVM engine", preferred);
+    }
+    GpuSlot held = slot;
+    try {
+      held.permits().acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new GstmException("interrupted while waiting for a GPU permit", e);
+    }
+    try {
+      held.engine().bind();
+    } catch (RuntimeException e) {
+      held.permits().release();
+      throw e;
+    }
+    String why = "GPU " + ordinal + (fromScheduler ? " from TaskContext resources"
+        : " from " + GstmConf.DEVICE_ORDINAL.key());
+    return new TaskEngine(held.engine(), true, why, held.permits()::release);
+  }
+
+  private static TaskEngine jvm(GstmSettings settings, String why, Engine preferred) {
+    int workers = settings.jvmWorkers();
+    JvmEngine engine;
+    synchronized (LOCK) {
+      ArrayDeque<JvmEngine> idle = IDLE_JVM.computeIfAbsent(workers, w -> new ArrayDeque<>());
+      engine = preferred instanceof JvmEngine j && idle.remove(j) ? j : idle.pollFirst();
+      if (engine == null) {
+        engine = new JvmEngine(workers);
+        track(engine);
+      }
+    }
+    JvmEngine leased = engine;
+    return new TaskEngine(leased, false, why, () -> {
+      synchronized (LOCK) {
+        IDLE_JVM.get(workers).addFirst(leased);
+      }
+    });
+  }
+
+  private static void track(Engine engine) {
+    ALL.add(engine);
+    if (!hookAdded) {
+      hookAdded = true;
+      Runtime.getRuntime().addShutdownHook(new Thread(ExecutorEngines::closeAll,
+          "gstm-engine-shutdown"));
+    }
+  }
+
+  /** Closes every engine of this JVM (at shutdown). */
+  static void closeAll() {
+    synchronized (LOCK) {
+      for (Engine e : ALL) {
+        try {
+          e.close();
+        } catch (RuntimeException ex) {
+          LOG.debug("closing {} at shutdown", e.name(), ex);
+        }
+      }
+      ALL.clear();
+      GPUS.clear();
+      IDLE_JVM.clear();
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package io.gstm.spark.graph;
+
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A packed batch of edges (and bare vertex ids) bound for one partition: primitive arrays cross
+ * the shuffle instead of a row per edge.
+ */
+final class EdgeChunk implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  int[] src;
+  int[] dst;
+  double[] w;
+  int[] vertices;
+  private int edges;
+  private int vertexIds;
+
+  EdgeChunk(boolean weighted) {
+    src = new int[16];
+    dst = new int[16];
+    w = weighted ? new double[16] : null;
+    vertices = new int[16];
+  }
+
+  int size() {
+    return edges;
+  }
+
+  int vertexCount() {
+    return vertexIds;
+  }
+
+  void addEdge(int s, int d, double weight) {
+    if (edges == src.length) {
+      src = Arrays.copyOf(src, edges * 2);
+      dst = Arrays.copyOf(dst, edges * 2);
+      if (w != null) {
+        w = Arrays.copyOf(w, edges * 2);
+      }
+    }
+    src[edges] = s;
+    dst[edges] = d;
+    if (w != null) {
+      w[edges] = weight;
+    }
+    edges++;
+  }
+
+  void addVertex(int v) {
+    if (vertexIds == vertices.length) {
+      vertices = Arrays.copyOf(vertices, vertexIds * 2);
+    }
+    vertices[vertexIds++] = v;
+  }
+
+  /** The weights trimmed to the edge count, or null when unweighted. */
+  double[] weights() {
+    return w == null ? null : Arrays.copyOf(w, edges);
+  }
+
+  /** Drops the unused capacity (before shuffling). */
+  EdgeChunk trim() {
+    src = Arrays.copyOf(src, edges);
+    dst = Arrays.copyOf(dst, edges);
+    w = w == null ? null : Arrays.copyOf(w, edges);
+    vertices = Arrays.copyOf(vertices, vertexIds);
+    return this;
+  }
+
+  static EdgeChunk concat(List<EdgeChunk> chunks, boolean weighted) {
+    int edges = 0;
+    int ids = 0;
+    for (EdgeChunk c : chunks) {
+      edges += c.edges;
+      ids += c.vertexIds;
+    }
+    EdgeChunk all = new EdgeChunk(weighted);
+    all.src = new int[edges];
+    all.dst = new int[edges];
+    all.w = weighted ? new double[edges] : null;
+    all.vertices = new int[ids];
+    for (EdgeChunk c : chunks) {
+      System.arraycopy(c.src, 0, all.src, all.edges, c.edges);
+      System.arraycopy(c.dst, 0, all.dst, all.edges, c.edges);
+      if (weighted) {
+        System.arraycopy(c.w, 0, all.w, all.edges, c.edges);
+      }
+      System.arraycopy(c.vertices, 0, all.vertices, all.vertexIds, c.vertexIds);
+      all.edges += c.edges;
+      all.vertexIds += c.vertexIds;
+    }
+    return all;
+  }
+}

@@ -1,0 +1,620 @@
+package io.gstm.spark.graph;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.engine.EngineChoice;
+import io.gstm.core.graph.GraphRelaxer;
+import io.gstm.core.graph.RelaxOptions;
+import io.gstm.core.graph.RelaxResult;
+import io.gstm.core.graph.RelaxStats;
+import io.gstm.core.graph.RelaxationKind;
+import io.gstm.spark.conf.GstmConf;
+import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.ExecutorEngines;
+import io.gstm.spark.exec.ResidentCache;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.IntegralType;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.Function1;
+import scala.Tuple2;
+
+/**
+ * Shortest paths and connected components over an edges DataFrame, subgraph-centric: vertices are
+ * split into partitions ({@code id mod P}); each superstep relaxes every partition's subgraph to
+ * its local fixpoint with transactions on the executor's engine ({@link GraphRelaxer}), then only
+ * the improved boundary values cross the shuffle, min-combined at their owners, until no
+ * partition sends anything.
+ *
+ * <pre>{@code
+ * RelaxationResult r = GraphRelaxation.of(edges).shortestPaths(0).setMaxSupersteps(50).run();
+ * r.values();   // (id: long, value: double), +infinity where unreachable
+ * r.report();   // supersteps, commits, aborts, kernel time, engine
+ * }</pre>
+ *
+ * <p>Input: integral {@code src} and {@code dst} columns (ids in {@code [0, 2^31 - 1]}) and, for
+ * shortest paths, an optional numeric {@code weight} column (used when present; non-negative,
+ * finite, not null; absent means every edge weighs 1). Self-loops are dropped and of duplicate
+ * edges the lightest is kept: neither changes a result. Components treat edges as undirected and
+ * label each vertex with the smallest id of its component. The vertices are those of the edges,
+ * of {@link #setVertices} and the source. Bad input is an IllegalArgumentException naming the
+ * column or parameter, raised by {@link #run()} before the relaxation starts: schema problems
+ * before any job; value problems (null ids or weights, negative or non-finite weights, ids out of
+ * range) by the first pass over the edges, which checks every row as it routes it (a task's
+ * error is rethrown on the driver as that IllegalArgumentException).
+ *
+ * <p>Engine settings come from the session's {@code spark.gstm.*} configuration
+ * ({@link GstmConf}); setters here override them for one run.
+ */
+public final class GraphRelaxation {
+  private static final Logger LOG = LoggerFactory.getLogger(GraphRelaxation.class);
+  private static final AtomicLong RUNS = new AtomicLong();
+  /** Target ids below this are sent to their owners once per task (a bit set of at most 8 MB). */
+  private static final int DEDUPE_BELOW = 1 << 26;
+  /** The largest supported vertex id. */
+  public static final long MAX_VERTEX_ID = Integer.MAX_VALUE;
+
+  private final Dataset<Row> edges;
+  private RelaxationKind kind;
+  private long source = -1;
+  private String srcCol = "src";
+  private String dstCol = "dst";
+  private String weightCol = "weight";
+  private boolean weightColExplicit;
+  private Dataset<Row> vertices;
+  private String vertexIdCol = "id";
+  private String algorithm;
+  private Integer maxSupersteps;
+  private Integer partitions;
+  private EngineChoice engine;
+
+  private GraphRelaxation(Dataset<Row> edges) {
+    if (edges == null) {
+      throw new IllegalArgumentException("edges: the edges DataFrame must not be null");
+    }
+    this.edges = edges;
+  }
+
+  /** A relaxation over {@code edges} (columns src, dst and optionally weight). */
+  public static GraphRelaxation of(Dataset<Row> edges) {
+    return new GraphRelaxation(edges);
+  }
+
+  /** Single-source shortest paths from vertex {@code source}. */
+  public GraphRelaxation shortestPaths(long source) {
+    if (source < 0 || source > MAX_VERTEX_ID) {
+      throw new IllegalArgumentException("source: vertex id " + source
+          + " is beyond the supported range [0, " + MAX_VERTEX_ID + "]");
+    }
+    this.kind = RelaxationKind.SHORTEST_PATHS;
+    this.source = source;
+    return this;
+  }
+
+  /** Connected components (edges undirected), labelled by their smallest vertex id. */
+  public GraphRelaxation connectedComponents() {
+    this.kind = RelaxationKind.CONNECTED_COMPONENTS;
+    this.source = -1;
+    return this;
+  }
+
+  public GraphRelaxation setSrcCol(String value) {
+    this.srcCol = requireName("srcCol", value);
+    return this;
+  }
+
+  public GraphRelaxation setDstCol(String value) {
+    this.dstCol = requireName("dstCol", value);
+    return this;
+  }
+
+  /**
+   * The weight column of shortest paths (default "weight", used when present); it must then
+   * exist. {@code null} ignores any weight: every edge weighs 1.
+   */
+  public GraphRelaxation setWeightCol(String value) {
+    this.weightCol = value;
+    this.weightColExplicit = true;
+    return this;
+  }
+
+  /** Extra vertices (e.g. isolated ones), in column {@code idCol} of {@code vertices}. */
+  public GraphRelaxation setVertices(Dataset<Row> vertices, String idCol) {
+    this.vertices = vertices;
+    this.vertexIdCol = requireName("vertices idCol", idCol);
+    return this;
+  }
+
+  /** Extra vertices in column "id" of {@code vertices}. */
+  public GraphRelaxation setVertices(Dataset<Row> vertices) {
+    return setVertices(vertices, "id");
+  }
+
+  /** STM algorithm, one of {@link GstmConf#ALGORITHMS}; an unknown name is an error here. */
+  public GraphRelaxation setAlgorithm(String value) {
+    this.algorithm = GstmConf.parseAlgorithm(value);
+    return this;
+  }
+
+  /** Superstep bound (default {@code spark.gstm.graph.maxSupersteps}). */
+  public GraphRelaxation setMaxSupersteps(int value) {
+    if (value < 1) {
+      throw new IllegalArgumentException("maxSupersteps must be at least 1, got " + value);
+    }
+    this.maxSupersteps = value;
+    return this;
+  }
+
+  /** Vertex partitions (default {@code spark.gstm.graph.partitions}, else the edges'). */
+  public GraphRelaxation setPartitions(int value) {
+    if (value < 1 || value > 100_000) {
+      throw new IllegalArgumentException("partitions must be between 1 and 100000, got " + value);
+    }
+    this.partitions = value;
+    return this;
+  }
+
+  /** Engine for this run: "auto", "gpu" or "jvm" (default {@code spark.gstm.engine}). */
+  public GraphRelaxation setEngine(String value) {
+    this.engine = EngineChoice.parse(value);
+    return this;
+  }
+
+  private static String requireName(String what, String value) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(what + ": a column name is required");
+    }
+    return value;
+  }
+
+  /** For {@code edges.transform(GraphRelaxation::components)}: (id, value) of components. */
+  public static Dataset<Row> components(Dataset<Row> edges) {
+    return of(edges).connectedComponents().run().values();
+  }
+
+  /** For {@code edges.transform(GraphRelaxation.shortestPathsFrom(0))}: (id, distance). */
+  public static Function1<Dataset<Row>, Dataset<Row>> shortestPathsFrom(long source) {
+    return e -> of(e).shortestPaths(source).run().values();
+  }
+
+  /** Runs to convergence (or the superstep bound); the result's DataFrame is cached. */
+  public RelaxationResult run() {
+    long start = System.nanoTime();
+    if (kind == null) {
+      throw new IllegalArgumentException(
+          "kind: call shortestPaths(source) or connectedComponents() before run()");
+    }
+    SparkSession spark = edges.sparkSession();
+    GstmSettings conf = GstmConf.settings(spark.sparkContext().getConf());
+    GstmSettings settings = engine == null ? conf : conf.withEngine(engine);
+    if (algorithm != null) {
+      GstmConf.parseAlgorithm(algorithm);
+    }
+    relaxOptions(settings); // checks the engine options on the driver
+    ExecutorEngines.checkBeforeJobs(spark.sparkContext(), settings);
+    int steps = maxSupersteps != null ? maxSupersteps : settings.maxSupersteps();
+    boolean weighted = checkSchema();
+    long checked = System.nanoTime();
+
+    int p = partitions != null ? partitions
+        : settings.graphPartitions() > 0 ? settings.graphPartitions()
+        : Math.max(1, edges.rdd().getNumPartitions());
+    RelaxationKind k = kind;
+    JavaRDD<LocalGraph> graphs = buildGraphs(p, weighted);
+    graphs.persist(StorageLevel.MEMORY_AND_DISK());
+    long localEdges;
+    try {
+      localEdges = graphs.map(g -> (long) g.edgeCount()).reduce(Long::sum);
+    } catch (RuntimeException e) {
+      graphs.unpersist(false);
+      throw badInput(e);
+    }
+    long built = System.nanoTime();
+    LOG.info("gstm relaxation: {} subgraphs of {} edges checked and built in {} ms", p,
+        localEdges, (built - checked) / 1_000_000);
+
+    long src = source;
+    long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);
+    StepStats total = new StepStats();
+    JavaRDD<StepOutput> last = null;
+    JavaPairRDD<Integer, StepOutput.Messages> inbox = null;
+    boolean converged = false;
+    int done = 0;
+    while (done < steps) {
+      JavaRDD<StepOutput> out;
+      if (last == null) {
+        out = graphs.map(g -> firstStep(run, g, k, src, settings));
+      } else {
+        JavaRDD<StepInput> in = last.zipPartitions(inbox, GraphRelaxation::gather);
+        out = graphs.zipPartitions(in, (gi, ii) -> List.of(
+            nextStep(run, gi.next(), ii.next(), k, settings)).iterator());
+      }
+      // Local checkpoints cut the lineage each superstep (a zip of every earlier one otherwise);
+      // Spark's context cleaner drops their blocks once unreferenced.
+      out.rdd().localCheckpoint();
+      long t0 = System.nanoTime();
+      StepStats st = out.map(o -> o.stats).reduce(StepStats::merge);
+      LOG.debug("gstm relaxation: superstep {}: {} active vertices, {} messages, relax {} ms "
+              + "(tasks), {} ms", done, st.activeVertices, st.messages,
+          st.relaxNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000);
+      last = out;
+      done++;
+      total = total.merge(st);
+      total.rounds += st.rounds;
+      if (st.messages == 0) {
+        converged = true;
+        break;
+      }
+      int parts = p;
+      inbox = out.flatMapToPair(o -> outgoing(o, parts)).partitionBy(new Partitioning.ByIndex(p));
+    }
+
+    JavaRDD<Row> rows = graphs.zipPartitions(last, GraphRelaxation::rows);
+    rows.rdd().localCheckpoint();
+    long vertexCount = rows.count();
+    ResidentCache.release(run);
+    if (!spark.sparkContext().isLocal()) {
+      graphs.foreachPartition(it -> ResidentCache.release(run));
+    }
+    graphs.unpersist(false);
+    StructType schema = new StructType()
+        .add("id", DataTypes.LongType, false)
+        .add("value", DataTypes.DoubleType, false);
+    Dataset<Row> values = spark.createDataFrame(rows, schema);
+    RelaxationReport report = new RelaxationReport(k, List.copyOf(total.engines),
+        total.fellBack, p, vertexCount, localEdges, done, converged, total.messages,
+        total.transactions, total.commits, total.aborts, total.edgeRelaxations,
+        total.kernelNanos, total.relaxNanos, System.nanoTime() - start);
+    return new RelaxationResult(values, report);
+  }
+
+  static RelaxOptions relaxOptions(GstmSettings s) {
+    return new RelaxOptions(s.threadsPerBlock(), s.lockCoverage(), s.maxLocalRounds(),
+        RunOptions.defaults().withMaxRetries(s.retryLimit()));
+  }
+
+  /** Schema checks (no job); returns whether shortest paths use a weight column. */
+  private boolean checkSchema() {
+    StructType schema = edges.schema();
+    checkIntegral(schema, srcCol, "edges");
+    checkIntegral(schema, dstCol, "edges");
+    if (vertices != null) {
+      checkIntegral(vertices.schema(), vertexIdCol, "vertices");
+    }
+    if (kind != RelaxationKind.SHORTEST_PATHS || weightCol == null) {
+      return false;
+    }
+    if (!Arrays.asList(schema.fieldNames()).contains(weightCol)) {
+      if (weightColExplicit) {
+        throw new IllegalArgumentException("column '" + weightCol
+            + "' (weightCol) not found in the edges DataFrame; columns: "
+            + Arrays.toString(schema.fieldNames()));
+      }
+      return false;
+    }
+    DataType t = schema.apply(weightCol).dataType();
+    if (!(t instanceof NumericType)) {
+      throw new IllegalArgumentException("column '" + weightCol
+          + "' (weightCol) must be numeric, got " + t.simpleString());
+    }
+    return true;
+  }
+
+  private static void checkIntegral(StructType schema, String name, String frame) {
+    if (!Arrays.asList(schema.fieldNames()).contains(name)) {
+      throw new IllegalArgumentException("column '" + name + "' not found in the " + frame
+          + " DataFrame; columns: " + Arrays.toString(schema.fieldNames()));
+    }
+    DataType t = schema.apply(name).dataType();
+    if (!(t instanceof IntegralType)) {
+      throw new IllegalArgumentException("column '" + name + "' of the " + frame
+          + " DataFrame must hold integral vertex ids, got " + t.simpleString());
+    }
+  }
+
+  /** The bad-input error a task raised while reading the edges, else the failure itself. */
+  private static RuntimeException badInput(RuntimeException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IllegalArgumentException bad) {
+        return new IllegalArgumentException(bad.getMessage(), e);
+      }
+    }
+    return e;
+  }
+
+  private static void checkId(InternalRow r, int i, String column) {
+    if (r.isNullAt(i)) {
+      throw new IllegalArgumentException("column '" + column + "': null vertex id");
+    }
+    long v = r.getLong(i);
+    if (v < 0 || v > MAX_VERTEX_ID) {
+      throw new IllegalArgumentException("column '" + column + "': vertex id " + v
+          + " is beyond the supported range [0, " + MAX_VERTEX_ID + "]");
+    }
+  }
+
+  private static double checkWeight(InternalRow r, String column) {
+    if (r.isNullAt(2)) {
+      throw new IllegalArgumentException("column '" + column + "': null weight; shortest paths "
+          + "need a weight on every edge");
+    }
+    double w = r.getDouble(2);
+    if (w < 0) {
+      throw new IllegalArgumentException("column '" + column + "': negative weight " + w
+          + "; shortest paths need non-negative weights");
+    }
+    if (!(w < Double.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException("column '" + column + "': weight " + w
+          + "; weights must be finite");
+    }
+    return w;
+  }
+
+  /** Routes every edge to the owner of its source (and, for components, back); builds subgraphs. */
+  private JavaRDD<LocalGraph> buildGraphs(int p, boolean weighted) {
+    boolean undirected = kind == RelaxationKind.CONNECTED_COMPONENTS;
+    Column w = weighted ? col(weightCol).cast("double") : lit(1.0);
+    String sc = srcCol;
+    String dc = dstCol;
+    String wc = weightCol;
+    // Internal rows: no Row object per edge. Bad values are checked here, in the first pass.
+    JavaRDD<InternalRow> rows = edges.select(col(srcCol).cast("long"), col(dstCol).cast("long"),
+        w).queryExecution().toRdd().toJavaRDD();
+    JavaPairRDD<Integer, EdgeChunk> routed = rows.mapPartitionsToPair(it -> {
+      long t0 = System.nanoTime();
+      EdgeChunk[] out = new EdgeChunk[p];
+      BitSet seen = new BitSet();
+      while (it.hasNext()) {
+        InternalRow r = it.next();
+        checkId(r, 0, sc);
+        checkId(r, 1, dc);
+        int s = (int) r.getLong(0);
+        int d = (int) r.getLong(1);
+        double wt = weighted ? checkWeight(r, wc) : 1.0;
+        chunk(out, Partitioning.owner(s, p), weighted).addEdge(s, d, wt);
+        if (undirected) {
+          chunk(out, Partitioning.owner(d, p), weighted).addEdge(d, s, wt);
+        } else if (d >= DEDUPE_BELOW || !seen.get(d)) {
+          // A target must exist at its owner even without out-edges; each is sent once per task.
+          if (d < DEDUPE_BELOW) {
+            seen.set(d);
+          }
+          chunk(out, Partitioning.owner(d, p), weighted).addVertex(d);
+        }
+      }
+      LOG.debug("gstm relaxation: routed edges in {} ms", (System.nanoTime() - t0) / 1_000_000);
+      return emit(out);
+    });
+    List<Long> extra = new ArrayList<>();
+    if (source >= 0) {
+      extra.add(source);
+    }
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(edges.sparkSession().sparkContext());
+    JavaPairRDD<Integer, EdgeChunk> more = jsc.parallelize(extra, 1)
+        .mapPartitionsToPair(it -> vertexChunks(it, p, weighted));
+    routed = routed.union(more);
+    if (vertices != null) {
+      String vc = vertexIdCol;
+      routed = routed.union(vertices.select(col(vertexIdCol).cast("long")).queryExecution()
+          .toRdd().toJavaRDD().mapPartitionsToPair(it -> {
+            List<Long> ids = new ArrayList<>();
+            while (it.hasNext()) {
+              InternalRow r = it.next();
+              checkId(r, 0, vc);
+              ids.add(r.getLong(0));
+            }
+            return vertexChunks(ids.iterator(), p, weighted);
+          }));
+    }
+    return routed.partitionBy(new Partitioning.ByIndex(p)).mapPartitionsWithIndex((i, it) -> {
+      long t0 = System.nanoTime();
+      List<EdgeChunk> chunks = new ArrayList<>();
+      it.forEachRemaining(t -> chunks.add(t._2()));
+      long t1 = System.nanoTime();
+      LocalGraph g = LocalGraph.build(i, p, EdgeChunk.concat(chunks, weighted));
+      LOG.debug("gstm relaxation: subgraph {}: shuffle read {} ms, build {} ms", i,
+          (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000);
+      return List.of(g).iterator();
+    }, true);
+  }
+
+  private static EdgeChunk chunk(EdgeChunk[] out, int q, boolean weighted) {
+    if (out[q] == null) {
+      out[q] = new EdgeChunk(weighted);
+    }
+    return out[q];
+  }
+
+  private static Iterator<Tuple2<Integer, EdgeChunk>> emit(EdgeChunk[] out) {
+    List<Tuple2<Integer, EdgeChunk>> list = new ArrayList<>();
+    for (int q = 0; q < out.length; q++) {
+      if (out[q] != null) {
+        list.add(new Tuple2<>(q, out[q].trim()));
+      }
+    }
+    return list.iterator();
+  }
+
+  private static Iterator<Tuple2<Integer, EdgeChunk>> vertexChunks(Iterator<Long> ids, int p,
+      boolean weighted) {
+    EdgeChunk[] out = new EdgeChunk[p];
+    while (ids.hasNext()) {
+      int v = (int) (long) ids.next();
+      chunk(out, Partitioning.owner(v, p), weighted).addVertex(v);
+    }
+    return emit(out);
+  }
+
+  /** Superstep 0: sources (shortest paths) or every vertex (components) start active. */
+  static StepOutput firstStep(long run, LocalGraph g, RelaxationKind kind, long source,
+      GstmSettings settings) {
+    double[] values = new double[g.size()];
+    int[] active;
+    if (kind == RelaxationKind.SHORTEST_PATHS) {
+      Arrays.fill(values, Double.POSITIVE_INFINITY);
+      int s = source <= MAX_VERTEX_ID ? g.ownedLocal((int) source) : -1;
+      if (s >= 0) {
+        values[s] = 0;
+        active = new int[] {s};
+      } else {
+        active = new int[0];
+      }
+    } else {
+      for (int i = 0; i < values.length; i++) {
+        values[i] = g.globalIds[i];
+      }
+      active = new int[g.owned];
+      for (int i = 0; i < active.length; i++) {
+        active[i] = i;
+      }
+    }
+    return relax(run, g, values, active, kind, settings);
+  }
+
+  /** A partition's previous output and the boundary updates addressed to it. */
+  record StepInput(StepOutput previous, List<StepOutput.Messages> messages) {}
+
+  private static Iterator<StepInput> gather(Iterator<StepOutput> prev,
+      Iterator<Tuple2<Integer, StepOutput.Messages>> msgs) {
+    List<StepOutput.Messages> list = new ArrayList<>();
+    msgs.forEachRemaining(t -> list.add(t._2()));
+    return List.of(new StepInput(prev.next(), list)).iterator();
+  }
+
+  /** Applies the min of the incoming values; the owned vertices that improved become active. */
+  static StepOutput nextStep(long run, LocalGraph g, StepInput in, RelaxationKind kind,
+      GstmSettings settings) {
+    double[] values = in.previous().values.clone();
+    boolean[] mark = new boolean[g.owned];
+    int[] active = new int[16];
+    int n = 0;
+    for (StepOutput.Messages m : in.messages()) {
+      for (int i = 0; i < m.ids().length; i++) {
+        int local = g.ownedLocal(m.ids()[i]);
+        if (local < 0) {
+          throw new IllegalStateException("partition " + g.partition + " got an update for vertex "
+              + m.ids()[i] + ", which it does not own");
+        }
+        if (m.values()[i] < values[local]) {
+          values[local] = m.values()[i];
+          if (!mark[local]) {
+            mark[local] = true;
+            if (n == active.length) {
+              active = Arrays.copyOf(active, n * 2);
+            }
+            active[n++] = local;
+          }
+        }
+      }
+    }
+    return relax(run, g, values, Arrays.copyOf(active, n), kind, settings);
+  }
+
+  /** Relaxes to the local fixpoint; ghosts that improved become messages to their owners. */
+  static StepOutput relax(long run, LocalGraph g, double[] values, int[] active,
+      RelaxationKind kind, GstmSettings settings) {
+    StepStats st = new StepStats();
+    int[][] ids = null;
+    double[][] vals = null;
+    if (active.length > 0) {
+      st.activePartitions = 1;
+      st.activeVertices = active.length;
+      long t0 = System.nanoTime();
+      RelaxResult res;
+      try (ResidentCache.Handle<GraphRelaxer> h = ResidentCache.acquire(run, g.partition,
+          settings, engine -> new GraphRelaxer(engine, g.csr(), kind, relaxOptions(settings)))) {
+        res = h.value().relax(values, active);
+        st.engines.add(h.lease().engine().name() + " (" + h.lease().reason() + ")");
+        st.fellBack = !h.lease().gpu() && settings.engine() != EngineChoice.JVM;
+      }
+      st.relaxNanos = System.nanoTime() - t0;
+      values = res.values();
+      RelaxStats rs = res.stats();
+      st.rounds = rs.rounds();
+      st.transactions = rs.transactions();
+      st.commits = rs.commits();
+      st.aborts = rs.aborts();
+      st.edgeRelaxations = rs.edgeRelaxations();
+      st.improvedWrites = rs.improvedWrites();
+      st.kernelNanos = rs.kernelNanos();
+      int[] changed = res.changedVertices();
+      int total = 0;
+      for (int c : changed) {
+        if (c >= g.owned) {
+          total++;
+        }
+      }
+      if (total > 0) {
+        int partitions = g.partitions;
+        int[] counts = new int[partitions];
+        for (int c : changed) {
+          if (c >= g.owned) {
+            counts[Partitioning.owner(g.globalIds[c], partitions)]++;
+          }
+        }
+        ids = new int[partitions][];
+        vals = new double[partitions][];
+        int[] fill = new int[partitions];
+        for (int q = 0; q < partitions; q++) {
+          if (counts[q] > 0) {
+            ids[q] = new int[counts[q]];
+            vals[q] = new double[counts[q]];
+          }
+        }
+        for (int c : changed) {
+          if (c >= g.owned) {
+            int q = Partitioning.owner(g.globalIds[c], partitions);
+            ids[q][fill[q]] = g.globalIds[c];
+            vals[q][fill[q]++] = values[c];
+          }
+        }
+        st.messages = total;
+      }
+    }
+    return new StepOutput(g.partition, values, ids, vals, st);
+  }
+
+  private static Iterator<Tuple2<Integer, StepOutput.Messages>> outgoing(StepOutput o,
+      int partitions) {
+    List<Tuple2<Integer, StepOutput.Messages>> list = new ArrayList<>();
+    if (o.messageIds != null) {
+      for (int q = 0; q < partitions; q++) {
+        if (o.messageIds[q] != null) {
+          list.add(new Tuple2<>(q, new StepOutput.Messages(o.messageIds[q], o.messageValues[q])));
+        }
+      }
+    }
+    return list.iterator();
+  }
+
+  private static Iterator<Row> rows(Iterator<LocalGraph> graphs, Iterator<StepOutput> outs) {
+    LocalGraph g = graphs.next();
+    double[] values = outs.next().values;
+    List<Row> rows = new ArrayList<>(g.owned);
+    for (int i = 0; i < g.owned; i++) {
+      rows.add(RowFactory.create((long) g.globalIds[i], values[i]));
+    }
+    return rows.iterator();
+  }
+}

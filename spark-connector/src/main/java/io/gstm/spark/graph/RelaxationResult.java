@@ -1,0 +1,14 @@
+package io.gstm.spark.graph;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+/**
+ * The outcome of {@link GraphRelaxation#run()}.
+ *
+ * @param values (id: long, value: double) for every vertex: the distance from the source
+ *     (+infinity where unreachable) or the component label (the component's smallest id); backed
+ *     by locally checkpointed blocks, so reading it reruns nothing
+ * @param report supersteps, transactions, commits, aborts, times and engine
+ */
+public record RelaxationResult(Dataset<Row> values, RelaxationReport report) {}

@@ -1,0 +1,512 @@
+package io.gstm.spark.ml;
+
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.engine.EngineChoice;
+import io.gstm.core.kmeans.KMeansOptions;
+import io.gstm.core.kmeans.KMeansPartial;
+import io.gstm.core.kmeans.KMeansUpdater;
+import io.gstm.spark.conf.GstmConf;
+import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.ExecutorEngines;
+import io.gstm.spark.exec.ResidentCache;
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.ml.Estimator;
+import org.apache.spark.ml.clustering.KMeans;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.VectorUDT;
+import org.apache.spark.ml.param.DoubleParam;
+import org.apache.spark.ml.param.IntParam;
+import org.apache.spark.ml.param.LongParam;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.param.ParamValidators;
+import org.apache.spark.ml.util.Identifiable$;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * k-means as a Spark ML Estimator whose centroid updates are transactions: each partition assigns
+ * its points to the nearest centroid and adds them to the centroids' accumulators (sums and
+ * counts) under the STM on its executor's engine ({@link KMeansUpdater}); the partials are
+ * tree-aggregated and the new centroids broadcast. Lloyd's iteration, as MLlib's KMeans, with the
+ * same initialisation: {@code initMode} "k-means||" (default) or "random" delegate to MLlib's own
+ * initialisation with the same {@code seed}, so the two start from identical centroids; or give
+ * them with {@link #setInitialCentroids}. Stops after {@code maxIter} iterations or when no
+ * centroid moves more than {@code tol}; an empty cluster keeps its centroid. Not persistable
+ * (no MLWritable yet).
+ *
+ * <p>Bad input (a missing or non-vector features column, an existing prediction column, vectors of
+ * different sizes, k larger than the number of points, initial centroids of the wrong shape) is an
+ * IllegalArgumentException naming the column or parameter, raised before any update runs.
+ */
+public final class TxKMeans extends Estimator<TxKMeansModel> {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(TxKMeans.class);
+  private static final AtomicLong RUNS = new AtomicLong();
+
+  /** MLlib's initialisation modes. */
+  public static final String K_MEANS_PARALLEL = "k-means||";
+  public static final String RANDOM = "random";
+
+  private final String uid;
+  private final IntParam k;
+  private final IntParam maxIter;
+  private final DoubleParam tol;
+  private final LongParam seed;
+  private final Param<String> initMode;
+  private final IntParam initSteps;
+  private final Param<String> featuresCol;
+  private final Param<String> predictionCol;
+  private double[][] initialCentroids;
+
+  public TxKMeans() {
+    this(Identifiable$.MODULE$.randomUID("txkmeans"));
+  }
+
+  public TxKMeans(String uid) {
+    this.uid = uid;
+    k = new IntParam(this, "k", "number of clusters (> 1)", ParamValidators.gt(1));
+    maxIter = new IntParam(this, "maxIter", "maximum number of iterations (>= 0)",
+        ParamValidators.gtEq(0));
+    tol = new DoubleParam(this, "tol", "convergence tolerance: largest centroid move (>= 0)",
+        ParamValidators.gtEq(0));
+    seed = new LongParam(this, "seed", "random seed of the initialisation");
+    initMode = new Param<>(this, "initMode", "initialisation: 'k-means||' or 'random'",
+        ParamValidators.inArray(new String[] {K_MEANS_PARALLEL, RANDOM}));
+    initSteps = new IntParam(this, "initSteps", "steps of k-means|| (> 0)", ParamValidators.gt(0));
+    featuresCol = new Param<>(this, "featuresCol", "features column (ml Vector)");
+    predictionCol = new Param<>(this, "predictionCol", "prediction column (cluster index)");
+    setDefault(k, 2);
+    setDefault(maxIter, 20);
+    setDefault(tol, 1e-4);
+    // MLlib's default seed, so that default fits start from the same centroids as MLlib's.
+    setDefault(seed, (long) KMeans.class.getName().hashCode());
+    setDefault(initMode, K_MEANS_PARALLEL);
+    setDefault(initSteps, 2);
+    setDefault(featuresCol, "features");
+    setDefault(predictionCol, "prediction");
+  }
+
+  @Override
+  public String uid() {
+    return uid;
+  }
+
+  public IntParam k() {
+    return k;
+  }
+
+  public IntParam maxIter() {
+    return maxIter;
+  }
+
+  public DoubleParam tol() {
+    return tol;
+  }
+
+  public LongParam seed() {
+    return seed;
+  }
+
+  public Param<String> initMode() {
+    return initMode;
+  }
+
+  public IntParam initSteps() {
+    return initSteps;
+  }
+
+  public Param<String> featuresCol() {
+    return featuresCol;
+  }
+
+  public Param<String> predictionCol() {
+    return predictionCol;
+  }
+
+  public int getK() {
+    return (Integer) getOrDefault(k);
+  }
+
+  public int getMaxIter() {
+    return (Integer) getOrDefault(maxIter);
+  }
+
+  public double getTol() {
+    return (Double) getOrDefault(tol);
+  }
+
+  public long getSeed() {
+    return (Long) getOrDefault(seed);
+  }
+
+  public String getInitMode() {
+    return getOrDefault(initMode);
+  }
+
+  public String getFeaturesCol() {
+    return getOrDefault(featuresCol);
+  }
+
+  public String getPredictionCol() {
+    return getOrDefault(predictionCol);
+  }
+
+  public TxKMeans setK(int value) {
+    return put(k, value);
+  }
+
+  public TxKMeans setMaxIter(int value) {
+    return put(maxIter, value);
+  }
+
+  public TxKMeans setTol(double value) {
+    return put(tol, value);
+  }
+
+  public TxKMeans setSeed(long value) {
+    return put(seed, value);
+  }
+
+  /** "k-means||" or "random"; another value is an error naming initMode. */
+  public TxKMeans setInitMode(String value) {
+    return put(initMode, value);
+  }
+
+  public TxKMeans setInitSteps(int value) {
+    return put(initSteps, value);
+  }
+
+  public TxKMeans setFeaturesCol(String value) {
+    return put(featuresCol, value);
+  }
+
+  public TxKMeans setPredictionCol(String value) {
+    return put(predictionCol, value);
+  }
+
+  /** Starts from these centroids ({@code k} rows of the features' size) instead of initMode. */
+  public TxKMeans setInitialCentroids(double[][] centroids) {
+    this.initialCentroids = centroids == null ? null
+        : Arrays.stream(centroids).map(double[]::clone).toArray(double[][]::new);
+    return this;
+  }
+
+  private <T> TxKMeans put(Param<T> p, T value) {
+    if (!(Boolean) p.isValid().apply(value)) {
+      throw new IllegalArgumentException(p.name() + ": invalid value " + value + " ("
+          + p.doc() + ")");
+    }
+    set(p, value);
+    return this;
+  }
+
+  @Override
+  public StructType transformSchema(StructType schema) {
+    return TxKMeansModel.checkAndAppend(schema, getFeaturesCol(), getPredictionCol());
+  }
+
+  @Override
+  public TxKMeans copy(ParamMap extra) {
+    TxKMeans c = (TxKMeans) defaultCopy(extra);
+    c.initialCentroids = initialCentroids;
+    return c;
+  }
+
+  /** A partition's points, row-major. */
+  record Block(double[] points, int n, int dims) implements Serializable {}
+
+  @Override
+  public TxKMeansModel fit(Dataset<?> dataset) {
+    long start = System.nanoTime();
+    transformSchema(dataset.schema());
+    int kk = getK();
+    GstmSettings settings = GstmConf.settings(dataset.sparkSession().sparkContext().getConf());
+    options(settings); // checks the engine options on the driver
+    ExecutorEngines.checkBeforeJobs(dataset.sparkSession().sparkContext(), settings);
+    String col = getFeaturesCol();
+    // Internal rows and the vector type's own decoding: no Row object per point.
+    JavaRDD<Block> blocks = dataset.select(col).queryExecution().toRdd().toJavaRDD()
+        .mapPartitions(it -> {
+      VectorUDT udt = new VectorUDT();
+      double[] buf = new double[1024];
+      int n = 0;
+      int dims = -1;
+      while (it.hasNext()) {
+        InternalRow r = it.next();
+        if (r.isNullAt(0)) {
+          throw new IllegalArgumentException("column '" + col + "': null feature vector");
+        }
+        Vector v = udt.deserialize(r.getStruct(0, 4));
+        if (dims < 0) {
+          dims = v.size();
+        } else if (v.size() != dims) {
+          throw new IllegalArgumentException("column '" + col + "': vectors of sizes " + dims
+              + " and " + v.size());
+        }
+        if ((long) (n + 1) * dims > buf.length) {
+          buf = Arrays.copyOf(buf, Math.max(buf.length * 2, (n + 1) * dims));
+        }
+        for (int d = 0; d < dims; d++) {
+          buf[n * dims + d] = v.apply(d);
+        }
+        n++;
+      }
+      return List.of(new Block(Arrays.copyOf(buf, Math.max(0, n * dims)), n, dims)).iterator();
+    });
+    blocks.persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      long n = 0;
+      TreeSet<Integer> sizes = new TreeSet<>();
+      for (long[] c : blocks.map(b -> new long[] {b.n(), b.dims()}).collect()) {
+        n += c[0];
+        if (c[0] > 0) {
+          sizes.add((int) c[1]);
+        }
+      }
+      if (sizes.size() > 1) {
+        throw new IllegalArgumentException("column '" + col + "': vectors of sizes " + sizes);
+      }
+      if (n == 0) {
+        throw new IllegalArgumentException("column '" + col + "': the dataset has no points");
+      }
+      if (kk > n) {
+        throw new IllegalArgumentException("k: k = " + kk + " is larger than the number of "
+            + "points (" + n + ")");
+      }
+      int dims = sizes.first();
+      LOG.debug("TxKMeans: {} points read in {} ms", n, (System.nanoTime() - start) / 1_000_000);
+      double[][] centers = initialCentroids != null ? checkInitial(initialCentroids, kk, dims)
+          : mllibInit(dataset, kk, dims);
+      return iterate(blocks, centers, dims, n, settings, start);
+    } finally {
+      blocks.unpersist(false);
+    }
+  }
+
+  private static KMeansOptions options(GstmSettings s) {
+    return new KMeansOptions(s.threadsPerBlock(), s.pointsPerTransaction(),
+        RunOptions.defaults().withMaxRetries(s.retryLimit()));
+  }
+
+  private static double[][] checkInitial(double[][] c, int k, int dims) {
+    if (c.length != k) {
+      throw new IllegalArgumentException("initialCentroids: " + c.length + " centroids for k = "
+          + k);
+    }
+    for (double[] row : c) {
+      if (row == null || row.length != dims) {
+        throw new IllegalArgumentException("initialCentroids: every centroid needs " + dims
+            + " coordinates (the features' size)");
+      }
+    }
+    return c;
+  }
+
+  /** MLlib's own initialisation (maxIter = 0) with this estimator's mode, steps and seed. */
+  private double[][] mllibInit(Dataset<?> dataset, int kk, int dims) {
+    KMeans init = new KMeans().setK(kk).setSeed(getSeed()).setInitMode(getInitMode())
+        .setInitSteps((Integer) getOrDefault(initSteps)).setMaxIter(0)
+        .setFeaturesCol(getFeaturesCol()).setPredictionCol(getPredictionCol() + "_init");
+    Vector[] centers = init.fit(dataset).clusterCenters();
+    if (centers.length < kk) {
+      throw new IllegalArgumentException("k: only " + centers.length
+          + " distinct initial centroids found for k = " + kk + " (too few distinct points)");
+    }
+    double[][] c = new double[kk][];
+    for (int j = 0; j < kk; j++) {
+      c[j] = centers[j].toArray();
+    }
+    return c;
+  }
+
+  private TxKMeansModel iterate(JavaRDD<Block> blocks, double[][] initial, int dims, long n,
+      GstmSettings settings, long start) {
+    int kk = initial.length;
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(blocks.context());
+    double[] centroids = flatten(initial, dims);
+    long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);
+    double tolSq = getTol() * getTol();
+    int iterations = 0;
+    boolean converged = false;
+    double cost = Double.NaN;
+    long commits = 0;
+    long aborts = 0;
+    long transactions = 0;
+    long kernelNanos = 0;
+    TreeSet<String> engines = new TreeSet<>();
+    boolean fellBack = false;
+    while (iterations < getMaxIter() && !converged) {
+      long t0 = System.nanoTime();
+      Broadcast<double[]> bc = jsc.broadcast(centroids);
+      Partial total = blocks.mapPartitionsWithIndex((i, it) -> List.of(
+          update(run, i, it.next(), bc.value(), kk, dims, settings)).iterator(), true)
+          .treeReduce(Partial::merge, 2);
+      bc.destroy();
+      LOG.debug("TxKMeans: iteration {} in {} ms", iterations,
+          (System.nanoTime() - t0) / 1_000_000);
+      KMeansPartial p = total.toCore();
+      double[] next = centroids.clone();
+      converged = true;
+      for (int j = 0; j < kk; j++) {
+        if (p.counts()[j] == 0) {
+          continue; // an empty cluster keeps its centroid, as in MLlib
+        }
+        double moved = 0;
+        for (int d = 0; d < dims; d++) {
+          double v = p.sums()[j * dims + d] / p.counts()[j];
+          double diff = v - centroids[j * dims + d];
+          moved += diff * diff;
+          next[j * dims + d] = v;
+        }
+        if (moved > tolSq) {
+          converged = false;
+        }
+      }
+      centroids = next;
+      cost = p.cost();
+      commits += p.commits();
+      aborts += p.aborts();
+      transactions += p.transactions();
+      kernelNanos += p.kernelNanos();
+      engines.addAll(total.engines);
+      fellBack |= total.fellBack;
+      iterations++;
+    }
+    ResidentCache.release(run);
+    if (!jsc.sc().isLocal()) {
+      blocks.foreachPartition(it -> ResidentCache.release(run));
+    }
+    TxKMeansReport report = new TxKMeansReport(List.copyOf(engines), fellBack, n, iterations,
+        converged, cost, transactions, commits, aborts, kernelNanos, System.nanoTime() - start);
+    TxKMeansModel model = new TxKMeansModel(uid, unflatten(centroids, kk, dims), report);
+    model.setFeaturesCol(getFeaturesCol()).setPredictionCol(getPredictionCol());
+    return (TxKMeansModel) model.setParent(this);
+  }
+
+  /** One partition's transactional centroid update with the engine of its executor. */
+  static Partial update(long run, int partition, Block b, double[] centroids, int k, int dims,
+      GstmSettings settings) {
+    Partial out = new Partial();
+    if (b.n() == 0) {
+      out.keep(KMeansPartial.empty(k, dims));
+      return out;
+    }
+    try (ResidentCache.Handle<KMeansUpdater> h = ResidentCache.acquire(run, partition, settings,
+        engine -> new KMeansUpdater(engine, k, dims, options(settings)))) {
+      out.keep(h.value().update(groupedByNearest(b, centroids, k), centroids));
+      out.engines.add(h.lease().engine().name() + " (" + h.lease().reason() + ")");
+      out.fellBack = !h.lease().gpu() && settings.engine() != EngineChoice.JVM;
+    }
+    return out;
+  }
+
+  /**
+   * The block's points reordered so that those nearest to one centroid are adjacent (a counting
+   * sort by nearest centroid). An update transaction adds one block of points to one centroid and
+   * reads every point of its block; grouped, a block of points touches one or two centroids
+   * instead of all k, so the transactions read each point about once instead of up to k times.
+   * The sums are the same up to the order of floating-point additions.
+   */
+  static double[] groupedByNearest(Block b, double[] centroids, int k) {
+    int n = b.n();
+    int dims = b.dims();
+    double[] p = b.points();
+    int[] nearest = new int[n];
+    int[] start = new int[k + 1];
+    for (int i = 0; i < n; i++) {
+      int best = 0;
+      double bestD = Double.POSITIVE_INFINITY;
+      for (int c = 0; c < k; c++) {
+        double d = 0;
+        for (int j = 0; j < dims; j++) {
+          double x = p[i * dims + j] - centroids[c * dims + j];
+          d += x * x;
+        }
+        if (d < bestD) {
+          bestD = d;
+          best = c;
+        }
+      }
+      nearest[i] = best;
+      start[best + 1]++;
+    }
+    for (int c = 0; c < k; c++) {
+      start[c + 1] += start[c];
+    }
+    double[] out = new double[p.length];
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(p, i * dims, out, start[nearest[i]]++ * dims, dims);
+    }
+    return out;
+  }
+
+  /** A partial (its fields: the core record is not Serializable) plus where it was computed. */
+  static final class Partial implements Serializable {
+    private static final long serialVersionUID = 1L;
+    int k;
+    int dims;
+    double[] sums;
+    long[] counts;
+    double cost;
+    long transactions;
+    long commits;
+    long aborts;
+    long kernelNanos;
+    final TreeSet<String> engines = new TreeSet<>();
+    boolean fellBack;
+
+    void keep(KMeansPartial p) {
+      k = p.k();
+      dims = p.dims();
+      sums = p.sums();
+      counts = p.counts();
+      cost = p.cost();
+      transactions = p.transactions();
+      commits = p.commits();
+      aborts = p.aborts();
+      kernelNanos = p.kernelNanos();
+    }
+
+    KMeansPartial toCore() {
+      return new KMeansPartial(k, dims, sums, counts, cost, transactions, commits, aborts,
+          kernelNanos);
+    }
+
+    static Partial merge(Partial a, Partial b) {
+      Partial m = new Partial();
+      m.keep(a.toCore().merge(b.toCore()));
+      m.engines.addAll(a.engines);
+      m.engines.addAll(b.engines);
+      m.fellBack = a.fellBack || b.fellBack;
+      return m;
+    }
+  }
+
+  static double[] flatten(double[][] c, int dims) {
+    double[] f = new double[c.length * dims];
+    for (int j = 0; j < c.length; j++) {
+      System.arraycopy(c[j], 0, f, j * dims, dims);
+    }
+    return f;
+  }
+
+  static double[][] unflatten(double[] f, int k, int dims) {
+    double[][] c = new double[k][];
+    for (int j = 0; j < k; j++) {
+      c[j] = Arrays.copyOfRange(f, j * dims, (j + 1) * dims);
+    }
+    return c;
+  }
+}

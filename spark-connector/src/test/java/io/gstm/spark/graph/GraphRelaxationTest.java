@@ -1,0 +1,265 @@
+package io.gstm.spark.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gstm.core.engine.GpuUnavailableException;
+import io.gstm.core.graph.EdgeList;
+import io.gstm.core.graph.RelaxationKind;
+import io.gstm.core.graph.RmatGenerator;
+import io.gstm.spark.SparkTestSession;
+import io.gstm.spark.conf.GstmConf;
+import io.gstm.spark.data.DataFrames;
+import io.gstm.spark.exec.ExecutorEngines;
+import io.gstm.spark.exec.ResidentCache;
+import io.gstm.spark.exec.TaskEngine;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class GraphRelaxationTest {
+  private static SparkSession spark;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkTestSession.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  private static boolean gpuUsable() {
+    try (TaskEngine lease = ExecutorEngines.acquire(GstmConf.defaults())) {
+      return lease.gpu();
+    }
+  }
+
+  private static final StructType WEIGHTED = new StructType()
+      .add("src", DataTypes.LongType).add("dst", DataTypes.LongType)
+      .add("weight", DataTypes.DoubleType);
+
+  private static Dataset<Row> edges(int[] src, int[] dst, double[] w, int partitions) {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < src.length; i++) {
+      rows.add(RowFactory.create((long) src[i], (long) dst[i], w == null ? 1.0 : w[i]));
+    }
+    return spark.createDataFrame(rows, WEIGHTED).repartition(partitions);
+  }
+
+  /** Values by vertex id; ids absent from the result stay NaN. */
+  private static double[] dense(Dataset<Row> values, int n) {
+    double[] out = new double[n];
+    Arrays.fill(out, Double.NaN);
+    for (Row r : values.collectAsList()) {
+      out[(int) r.getLong(0)] = r.getDouble(1);
+    }
+    return out;
+  }
+
+  /** A random graph of a few parts (so some vertices are unreachable), self-loops, duplicates. */
+  private static int[][] randomGraph(int n, int m, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int[] src = new int[m];
+    int[] dst = new int[m];
+    int part = Math.max(1, n / 3);
+    for (int e = 0; e < m; e++) {
+      int base = rnd.nextInt(3) * part;
+      src[e] = Math.min(n - 1, base + rnd.nextInt(part));
+      dst[e] = e % 17 == 0 ? src[e] : Math.min(n - 1, base + rnd.nextInt(part));
+      if (e % 13 == 0 && e > 0) {
+        src[e] = src[e - 1];
+        dst[e] = dst[e - 1];
+      }
+    }
+    return new int[][] {src, dst};
+  }
+
+  @ParameterizedTest(name = "n={0} m={1} seed={2} partitions={3}")
+  @CsvSource({"200, 600, 1, 1", "1000, 3000, 2, 3", "3000, 12000, 3, 4", "500, 300, 4, 2"})
+  void shortestPathsEqualDijkstra(int n, int m, long seed, int partitions) {
+    int[][] g = randomGraph(n, m, seed);
+    SplittableRandom rnd = new SplittableRandom(seed * 31);
+    double[] w = new double[m];
+    for (int e = 0; e < m; e++) {
+      w[e] = rnd.nextInt(10) == 0 ? 0 : rnd.nextInt(1, 50) + (e % 2 == 0 ? 0.5 : 0);
+    }
+    int source = g[0][1]; // edge 0 is a self-loop
+    RelaxationResult r = GraphRelaxation.of(edges(g[0], g[1], w, partitions))
+        .setPartitions(partitions).shortestPaths(source).run();
+    double[] expected = References.dijkstra(n, g[0], g[1], w, source);
+    double[] actual = dense(r.values(), n);
+    boolean[] present = present(n, g, source);
+    for (int v = 0; v < n; v++) {
+      if (present[v]) {
+        assertThat(actual[v]).as("distance of vertex %d", v).isEqualTo(expected[v]);
+      } else {
+        assertThat(actual[v]).as("vertex %d is in no edge", v).isNaN();
+      }
+    }
+    RelaxationReport rep = r.report();
+    assertThat(rep.kind()).isEqualTo(RelaxationKind.SHORTEST_PATHS);
+    assertThat(rep.converged()).isTrue();
+    assertThat(rep.supersteps()).isGreaterThanOrEqualTo(1);
+    assertThat(rep.commits()).isPositive();
+    assertThat(rep.edgeRelaxations()).isPositive();
+    assertThat(rep.engines()).isNotEmpty();
+    assertThat(rep.partitions()).isEqualTo(partitions);
+    assertThat(ResidentCache.size()).as("relaxers left after the run").isZero();
+  }
+
+  private static boolean[] present(int n, int[][] g, int source) {
+    boolean[] p = new boolean[n];
+    p[source] = true;
+    for (int e = 0; e < g[0].length; e++) {
+      p[g[0][e]] = true;
+      p[g[1][e]] = true;
+    }
+    return p;
+  }
+
+  @ParameterizedTest(name = "n={0} m={1} seed={2} partitions={3}")
+  @CsvSource({"300, 250, 5, 1", "2000, 1800, 6, 3", "4000, 6000, 7, 4"})
+  void componentsEqualUnionFind(int n, int m, long seed, int partitions) {
+    int[][] g = randomGraph(n, m, seed);
+    RelaxationResult r = GraphRelaxation.of(edges(g[0], g[1], null, partitions))
+        .setPartitions(partitions).connectedComponents().run();
+    double[] expected = References.components(n, g[0], g[1]);
+    double[] actual = dense(r.values(), n);
+    boolean[] present = present(n, g, g[0][0]);
+    for (int v = 0; v < n; v++) {
+      if (present[v]) {
+        assertThat(actual[v]).as("label of vertex %d", v).isEqualTo(expected[v]);
+      }
+    }
+    assertThat(r.report().converged()).isTrue();
+  }
+
+  @Test
+  void rmatShortestPathsAndComponentsMatchTheReferences() {
+    EdgeList g = RmatGenerator.generate(12, 30_000, 11, true);
+    Dataset<Row> df = DataFrames.edges(spark, g, 3);
+    int source = g.src()[0];
+    RelaxationResult sp = GraphRelaxation.of(df).shortestPaths(source).run();
+    double[] dist = References.dijkstra(g.vertexCount(), g.src(), g.dst(), g.weights(), source);
+    double[] actual = dense(sp.values(), g.vertexCount());
+    for (int v = 0; v < g.vertexCount(); v++) {
+      if (!Double.isNaN(actual[v])) {
+        assertThat(actual[v]).as("distance of %d", v).isEqualTo(dist[v]);
+      }
+    }
+    assertThat(sp.report().partitions()).isEqualTo(3);
+    double[] labels = References.components(g.vertexCount(), g.src(), g.dst());
+    double[] cc = dense(df.transform(GraphRelaxation::components), g.vertexCount());
+    for (int v = 0; v < g.vertexCount(); v++) {
+      if (!Double.isNaN(cc[v])) {
+        assertThat(cc[v]).as("label of %d", v).isEqualTo(labels[v]);
+      }
+    }
+  }
+
+  @Test
+  void singleVertexAndNoEdges() {
+    Dataset<Row> none = spark.createDataFrame(List.of(), WEIGHTED);
+    RelaxationResult r = GraphRelaxation.of(none).shortestPaths(5).run();
+    assertThat(r.values().collectAsList()).containsExactly(RowFactory.create(5L, 0.0));
+    assertThat(r.report().converged()).isTrue();
+
+    Dataset<Row> vertices = spark.range(0, 10).toDF("id");
+    double[] cc = dense(GraphRelaxation.of(none).setVertices(vertices).connectedComponents().run()
+        .values(), 10);
+    for (int v = 0; v < 10; v++) {
+      assertThat(cc[v]).isEqualTo(v);
+    }
+    double[] sp = dense(none.transform(GraphRelaxation.shortestPathsFrom(3)), 10);
+    assertThat(sp[3]).isZero();
+  }
+
+  @Test
+  void selfLoopsAndDuplicatesKeepTheLightestEdge() {
+    Dataset<Row> df = edges(new int[] {0, 0, 0, 1, 1, 2}, new int[] {1, 1, 0, 2, 2, 2},
+        new double[] {5, 2, 0, 7, 3, 1}, 2);
+    double[] d = dense(GraphRelaxation.of(df).shortestPaths(0).run().values(), 3);
+    assertThat(d).containsExactly(0, 2, 5);
+    double[] unweighted = dense(GraphRelaxation.of(df).setWeightCol(null).shortestPaths(0).run()
+        .values(), 3);
+    assertThat(unweighted).containsExactly(0, 1, 2);
+  }
+
+  @Test
+  void supersteBoundStopsALongPathAcrossPartitions() {
+    int n = 40;
+    int[] src = new int[n - 1];
+    int[] dst = new int[n - 1];
+    for (int i = 0; i < n - 1; i++) {
+      src[i] = i;
+      dst[i] = i + 1;
+    }
+    RelaxationResult r = GraphRelaxation.of(edges(src, dst, null, 2)).setPartitions(4)
+        .setMaxSupersteps(2).shortestPaths(0).run();
+    assertThat(r.report().converged()).isFalse();
+    assertThat(r.report().supersteps()).isEqualTo(2);
+    RelaxationResult full = GraphRelaxation.of(edges(src, dst, null, 2)).setPartitions(4)
+        .shortestPaths(0).run();
+    assertThat(dense(full.values(), n)[n - 1]).isEqualTo(n - 1);
+    assertThat(full.report().supersteps()).isGreaterThan(2);
+  }
+
+  @Test
+  void badInputIsNamedBeforeTheRelaxation() {
+    Dataset<Row> ok = edges(new int[] {0}, new int[] {1}, new double[] {1}, 1);
+    assertThatThrownBy(() -> GraphRelaxation.of(ok.withColumnRenamed("src", "from"))
+        .shortestPaths(0).run())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("column 'src' not found");
+    assertThatThrownBy(() -> GraphRelaxation.of(ok.withColumn("dst", ok.col("dst").cast("string")))
+        .connectedComponents().run())
+        .hasMessageContaining("column 'dst'").hasMessageContaining("integral");
+    assertThatThrownBy(() -> GraphRelaxation.of(ok).setWeightCol("w").shortestPaths(0).run())
+        .hasMessageContaining("column 'w' (weightCol) not found");
+    assertThatThrownBy(() -> GraphRelaxation.of(spark.createDataFrame(
+        List.of(RowFactory.create(0L, 1L, null)), WEIGHTED)).shortestPaths(0).run())
+        .hasMessageContaining("column 'weight': null weight");
+    assertThatThrownBy(() -> GraphRelaxation.of(edges(new int[] {0, 1}, new int[] {1, 2},
+        new double[] {1, -2}, 1)).shortestPaths(0).run())
+        .hasMessageContaining("column 'weight': negative weight -2.0");
+    assertThatThrownBy(() -> GraphRelaxation.of(edges(new int[] {0}, new int[] {1},
+        new double[] {Double.NaN}, 1)).shortestPaths(0).run())
+        .hasMessageContaining("column 'weight': weight NaN; weights must be finite");
+    assertThatThrownBy(() -> GraphRelaxation.of(spark.createDataFrame(
+        List.of(RowFactory.create(3_000_000_000L, 1L, 1.0)), WEIGHTED)).connectedComponents().run())
+        .hasMessageContaining("column 'src': vertex id 3000000000 is beyond the supported range");
+    assertThatThrownBy(() -> GraphRelaxation.of(spark.createDataFrame(
+        List.of(RowFactory.create(0L, -4L, 1.0)), WEIGHTED)).connectedComponents().run())
+        .hasMessageContaining("column 'dst': vertex id -4 is beyond the supported range");
+    assertThatThrownBy(() -> GraphRelaxation.of(ok).shortestPaths(-1))
+        .hasMessageContaining("source: vertex id -1");
+    assertThatThrownBy(() -> GraphRelaxation.of(ok).setAlgorithm("tl2"))
+        .hasMessageContaining("unknown algorithm 'tl2'");
+    assertThatThrownBy(() -> GraphRelaxation.of(ok).run())
+        .hasMessageContaining("shortestPaths(source) or connectedComponents()");
+    assertThatThrownBy(() -> GraphRelaxation.of(ok).setMaxSupersteps(0))
+        .hasMessageContaining("maxSupersteps must be at least 1");
+    if (!gpuUsable()) {
+      assertThatThrownBy(() -> GraphRelaxation.of(ok).setEngine("gpu").connectedComponents().run())
+          .isInstanceOf(GpuUnavailableException.class)
+          .hasMessageContaining("spark.gstm.engine=gpu but no usable GPU");
+    }
+    // Negative weights do not matter to components.
+    assertThat(GraphRelaxation.of(edges(new int[] {0}, new int[] {1}, new double[] {-1}, 1))
+        .connectedComponents().run().values().count()).isEqualTo(2);
+  }
+}

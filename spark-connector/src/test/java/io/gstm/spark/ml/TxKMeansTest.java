@@ -1,0 +1,131 @@
+package io.gstm.spark.ml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+import static org.apache.spark.ml.functions.vector_to_array;
+import static org.apache.spark.sql.functions.col;
+
+import io.gstm.core.kmeans.KMeansData;
+import io.gstm.core.kmeans.KMeansUpdater;
+import io.gstm.spark.SparkTestSession;
+import io.gstm.spark.data.DataFrames;
+import io.gstm.spark.exec.ResidentCache;
+import java.util.Arrays;
+import org.apache.spark.ml.Pipeline;
+import org.apache.spark.ml.PipelineModel;
+import org.apache.spark.ml.PipelineStage;
+import org.apache.spark.ml.clustering.KMeans;
+import org.apache.spark.ml.clustering.KMeansModel;
+import org.apache.spark.ml.feature.VectorAssembler;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class TxKMeansTest {
+  private static SparkSession spark;
+  private static final int N = 20_000;
+  private static final int DIMS = 2;
+  private static final int K = 6;
+  private static double[] points;
+  private static Dataset<Row> df;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkTestSession.start();
+    points = KMeansData.blobs(N, DIMS, K, 7);
+    df = DataFrames.points(spark, points, DIMS, 3).cache();
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  private static double[][] rows(double[] flat, int k) {
+    double[][] c = new double[k][];
+    for (int j = 0; j < k; j++) {
+      c[j] = Arrays.copyOfRange(flat, j * DIMS, (j + 1) * DIMS);
+    }
+    return c;
+  }
+
+  @Test
+  void equalsSequentialLloydFromTheSameCentroids() {
+    double[] init = KMeansData.firstPoints(points, DIMS, K);
+    int iterations = 8;
+    TxKMeansModel model = new TxKMeans().setK(K).setMaxIter(iterations).setTol(0)
+        .setInitialCentroids(rows(init, K)).fit(df);
+    double[] c = init;
+    for (int i = 0; i < iterations; i++) {
+      c = KMeansUpdater.sequential(points, DIMS, c).centroids(c);
+    }
+    Vector[] got = model.clusterCenters();
+    for (int j = 0; j < K; j++) {
+      for (int d = 0; d < DIMS; d++) {
+        double want = c[j * DIMS + d];
+        assertThat(got[j].apply(d)).as("centroid %d dim %d", j, d)
+            .isCloseTo(want, within(1e-6 * Math.max(1, Math.abs(want))));
+      }
+    }
+    TxKMeansReport rep = model.report();
+    assertThat(rep.iterations()).isEqualTo(iterations);
+    assertThat(rep.points()).isEqualTo(N);
+    assertThat(rep.commits()).isPositive();
+    assertThat(rep.engines()).isNotEmpty();
+    assertThat(ResidentCache.size()).as("updaters left after the fit").isZero();
+  }
+
+  @Test
+  void matchesMllibCostFromTheSameInitialisation() {
+    for (String mode : new String[] {TxKMeans.K_MEANS_PARALLEL, TxKMeans.RANDOM}) {
+      KMeansModel mllib = new KMeans().setK(K).setSeed(3).setInitMode(mode).setMaxIter(20)
+          .fit(df);
+      TxKMeansModel ours = new TxKMeans().setK(K).setSeed(3).setInitMode(mode).setMaxIter(20)
+          .fit(df);
+      double theirs = mllib.summary().trainingCost();
+      double cost = ours.computeCost(df);
+      assertThat(cost).as(mode + " cost").isCloseTo(theirs, within(0.01 * theirs));
+    }
+  }
+
+  @Test
+  void worksInAPipelineAndThroughTransform() {
+    Dataset<Row> xy = df.select(vector_to_array(col("features"), "float64").getItem(0).as("x"),
+        vector_to_array(col("features"), "float64").getItem(1).as("y"));
+    Pipeline pipeline = new Pipeline().setStages(new PipelineStage[] {
+        new VectorAssembler().setInputCols(new String[] {"x", "y"}).setOutputCol("v"),
+        new TxKMeans().setK(K).setFeaturesCol("v").setPredictionCol("cluster").setSeed(1)});
+    PipelineModel fitted = pipeline.fit(xy);
+    Dataset<Row> out = fitted.transform(xy);
+    assertThat(out.columns()).contains("cluster");
+    assertThat(out.select("cluster").distinct().count()).isBetween(2L, (long) K);
+    TxKMeansModel model = new TxKMeans().setK(K).setSeed(1).fit(df);
+    assertThat(df.transform(model::transform).columns()).contains("prediction");
+    assertThat(model.copy(new org.apache.spark.ml.param.ParamMap()).clusterCenters())
+        .hasSize(K);
+  }
+
+  @Test
+  void badInputIsNamed() {
+    assertThatThrownBy(() -> new TxKMeans().setK(N + 1).fit(df))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("k: k = 20001 is larger than the number of points (20000)");
+    assertThatThrownBy(() -> new TxKMeans().setFeaturesCol("f").fit(df))
+        .hasMessageContaining("column 'f' (featuresCol) not found");
+    assertThatThrownBy(() -> new TxKMeans().fit(df.selectExpr("1.0 AS features")))
+        .hasMessageContaining("must be an ml Vector");
+    assertThatThrownBy(() -> new TxKMeans().setInitMode("kmeans++"))
+        .hasMessageContaining("initMode: invalid value kmeans++");
+    assertThatThrownBy(() -> new TxKMeans().setK(1))
+        .hasMessageContaining("k: invalid value 1");
+    assertThatThrownBy(() -> new TxKMeans().setK(2).setInitialCentroids(new double[][] {{1, 2}})
+        .fit(df)).hasMessageContaining("initialCentroids: 1 centroids for k = 2");
+    assertThatThrownBy(() -> new TxKMeans().setPredictionCol("features").fit(df))
+        .hasMessageContaining("column 'features' (predictionCol) already exists");
+  }
+}
