@@ -52,8 +52,10 @@ class PrStmJvmRandomizedTest {
 
   @Test
   void highContentionReallyConflicts() {
+    // Conflicts need two workers running at once, which a loaded 2-core machine may deny to any
+    // one batch: run hot batches until one conflicts (each is verified), up to a generous bound.
     long aborts = 0;
-    for (long seed = 0; seed < 20; seed++) {
+    for (long seed = 0; seed < 400 && aborts == 0; seed++) {
       BankConfig hot = new BankConfig(8, 4, 0.1, 1, 64, 4, 64, seed);
       BankRun run = BankRun.run(engine, hot);
       assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
@@ -61,7 +63,7 @@ class PrStmJvmRandomizedTest {
       aborts += run.result().aborts();
     }
     // Without conflicts the randomized suite would prove little.
-    assertThat(aborts).as("aborts over 20 hot batches").isPositive();
+    assertThat(aborts).as("aborts over up to 400 hot batches").isPositive();
   }
 
   @Test
