@@ -28,6 +28,10 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * Runs the same algorithms as the CUDA engine on Java threads. The batch's GPU threads become
  * logical threads (their ids are the PR-STM priorities) spread over a few worker threads, each
  * advancing its logical threads one attempt at a time in turn ({@link JvmExecutor}).
+ *
+ * <p>An engine runs one batch at a time: a batch takes every worker (they start together on a
+ * latch), so callers on several threads are served one after the other rather than splitting
+ * the pool between them and waiting on each other for ever.
  */
 public final class JvmEngine implements Engine {
   private final int workers;
@@ -80,7 +84,7 @@ public final class JvmEngine implements Engine {
   }
 
   @Override
-  public BatchResult run(TxStore txStore, TxBatch batch, RunOptions options) {
+  public synchronized BatchResult run(TxStore txStore, TxBatch batch, RunOptions options) {
     checkOpen();
     if (txStore instanceof JvmCsmvStore mv && mv.engine() == this) {
       return runCsmv(mv, batch, options);
@@ -228,7 +232,7 @@ public final class JvmEngine implements Engine {
   }
 
   @Override
-  public LimitsReport probeLimits(int words) {
+  public synchronized LimitsReport probeLimits(int words) {
     checkOpen();
     if (words < 1) {
       throw new IllegalArgumentException("words must be at least 1, got " + words);
