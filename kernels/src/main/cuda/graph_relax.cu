@@ -141,8 +141,25 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
             ++counters.c[kAbandonedCount];
             enqueue<kChunk>(a, offsets, u);
             pending = false;
-          } else if (conflicts > 2) {
-            __nanosleep(min(32u << min(conflicts - 2, 8u), 8192u));
+          } else {
+            // Values only decrease: drop the edges that a commit since our filter has made
+            // useless (their target is already at or below the candidate). What is left is a
+            // smaller write set and fewer hub locks; if nothing is left the chunk is done (u
+            // is queued again by whoever lowers it).
+            const double du_now = as_double(mem::load_relaxed(values + u));
+#pragma unroll
+            for (int j = 0; j < kChunk; ++j) {
+              if ((mask >> j) & 1u) {
+                const uint32_t v = static_cast<uint32_t>(__ldg(targets + e0 + j));
+                const double w =
+                    a.components ? 0.0 : (a.weighted ? __ldg(weights + e0 + j) : 1.0);
+                if (!(du_now + w < as_double(mem::load_relaxed(values + v)))) mask &= ~(1u << j);
+              }
+            }
+            pending = mask != 0;
+            // Randomised exponential backoff from the first abort.
+            const uint32_t cap = 64u << min(conflicts, 7u);
+            if (pending) __nanosleep(cap / 2 + (((self + conflicts) * 2654435761u) >> 16) % (cap / 2));
           }
         }
       }

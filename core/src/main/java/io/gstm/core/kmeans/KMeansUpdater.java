@@ -24,10 +24,11 @@ import java.util.Objects;
  * under one lock, {@link KMeansWorkload}). With {@code dims + 1} above the set capacity (16),
  * a contribution is split into one transaction per slice of 16 words.
  *
- * <p>On the {@link CudaEngine} one launch does it all ({@link CudaKMeans}): a block assigns a
- * group of {@code pointsPerTransaction} points, sums the group per centroid in shared memory,
- * then runs one transaction per centroid (and record slice) with points in the group; the same
- * transactions as on the JVM engine, with the aggregation on the device.
+ * <p>On the {@link CudaEngine} one launch does it all ({@link CudaKMeans}): a small persistent
+ * grid, each block with at least {@code pointsPerTransaction} points, sums its points per
+ * centroid on chip, then runs one transaction per centroid (and record slice) with points; the
+ * same kind of transaction as on the JVM engine, over larger blocks of points (a centroid
+ * record is the hot spot that every block commits to, so fewer, larger blocks commit faster).
  *
  * <p>The accumulator store stays resident across calls; the points' store regions are
  * reallocated when the point count changes. Not thread-safe. The caller closes the updater
