@@ -2,14 +2,17 @@
 /// @brief One k-means centroid update with PR-STM transactions on the centroid accumulators.
 ///        Host twin: io.gstm.core.cuda.CudaKMeans.
 ///
-/// A persistent grid (the host launches few blocks, each with at least `ppt` points): a block
-/// assigns its points grid-stride to their nearest centroid (no transaction; distances rounded
-/// as the JVM computes them, ties to the lowest index) and sums them per centroid, in
-/// registers where k * (dims + 1) is small, then in shared memory. Then one transaction per
-/// (centroid, slice of at most CAPACITY record words) with points adds the block's contribution
-/// to the centroid's record [count, sum_0 .. sum_{dims-1}] of the store's accumulator region.
-/// Commit contention, not memory traffic, bounds this kernel: every record sees one commit per
-/// block, so the host keeps the grid small, and blocks visit the records in rotated order.
+/// Two launches. `gstm_kmeans_assign`: a grid of a few blocks per SM assigns the points
+/// grid-stride to their nearest centroid (no transaction; distances rounded as the JVM computes
+/// them, ties to the lowest index), sums them per centroid (registers where k * (dims + 1) is
+/// small, then shared memory) and writes the block's partial sums and cost to scratch memory.
+/// `gstm_kmeans_commit_s16`: one block adds the partials up in block order (so the result does
+/// not depend on scheduling) and runs one transaction per (centroid, slice of at most CAPACITY
+/// record words) that adds the update's contribution to the centroid's record
+/// [count, sum_0 .. sum_{dims-1}] of the store's accumulator region, the k records in parallel.
+/// The transactions are what keeps concurrent updaters of one store (several tasks) correct;
+/// combining first keeps them off the critical path: one commit per centroid and update, where
+/// one commit per block and centroid serialized on each record (8 us each on an H100).
 #include <cstdint>
 
 #include "gstm/batch.cuh"
@@ -33,9 +36,11 @@ struct KMeansArgs {
   uint32_t acc_region;            ///< FLOAT64 records of dims + 1 words, one lock each
   uint32_t points_region;         ///< FLOAT64 points, row-major, read-only
   uint32_t max_retries;           ///< concurrency aborts before a transaction is abandoned
-  uint32_t pad;
+  uint32_t blocks;                ///< blocks of the assign launch (partials to combine)
+  double* partials;               ///< [blocks * k * (dims + 1)] per-block sums
+  double* partial_cost;           ///< [blocks]
 };
-static_assert(sizeof(KMeansArgs) == 64, "host packer assumes 64 bytes");
+static_assert(sizeof(KMeansArgs) == 80, "host packer assumes 80 bytes");
 
 /// Register path: a thread keeps its own counts and sums for up to KMAX centroids of DIMS
 /// dimensions (indices fixed at compile time, so they stay in registers), then each warp
@@ -126,8 +131,8 @@ __device__ __forceinline__ void assign_shared(const KMeansArgs& a, const double*
   }
 }
 
-template <int CAPACITY>
-__device__ __forceinline__ void update(const StoreView& view, const KMeansArgs& a) {
+/// Assignment and per-block sums, written to the block's slot of the scratch memory.
+__device__ __forceinline__ void assign(const StoreView& view, const KMeansArgs& a) {
   extern __shared__ double shared[];
   const uint32_t dims = a.dims;
   const uint32_t k = a.k;
@@ -140,7 +145,6 @@ __device__ __forceinline__ void update(const StoreView& view, const KMeansArgs& 
   for (uint32_t i = threadIdx.x; i < k * record; i += blockDim.x) acc[i] = 0;
   if (threadIdx.x == 0) block_cost = 0;
   __syncthreads();
-  // 1. Assignment: the block sums all of its points (grid-stride) per centroid.
   double cost = 0;
   if (dims == 2 && k <= 16) {
     assign_registers<2, 16>(a, points, cent, acc, cost);
@@ -153,78 +157,101 @@ __device__ __forceinline__ void update(const StoreView& view, const KMeansArgs& 
   }
   atomicAdd(&block_cost, cost);
   __syncthreads();
-  // 2. Commit: one transaction per (centroid, slice) with points, by warp 0. The block starts
-  //    at centroid blockIdx % k and goes round, so at any moment the blocks spread over the k
-  //    records; `par` lanes run at once, enough that the records stay busy with few blocks.
-  if (threadIdx.x < 32) {
-    ThreadCounters<kAbandonedCount + 1> counters;
-    uint32_t transactions = 0;
-    const uint32_t lane = threadIdx.x;
-    const uint32_t slices = (record + CAPACITY - 1) / CAPACITY;
-    const uint32_t pairs = k * slices;
-    const uint32_t par = min(32u, max(1u, (pairs + gridDim.x - 1) / gridDim.x));
-    const uint32_t owner = blockIdx.x * blockDim.x + threadIdx.x;
-    for (uint32_t step = 0; step < pairs; step += par) {
-      const uint32_t idx = step + lane;
-      const uint32_t pair = (idx + (blockIdx.x % k) * slices) % pairs;
-      const uint32_t c = pair / slices;
-      const uint32_t w0 = (pair % slices) * CAPACITY;
-      bool pending = lane < par && idx < pairs && acc[c * record] != 0;
-      if (pending) ++transactions;
-      uint32_t conflicts = 0;
-      while (__any_sync(0xffffffffu, pending)) {
-        if (pending) {
-          PrStmTx<CAPACITY> tx(view, owner);
+  double* mine = a.partials + static_cast<size_t>(blockIdx.x) * k * record;
+  for (uint32_t i = threadIdx.x; i < k * record; i += blockDim.x) mine[i] = acc[i];
+  if (threadIdx.x == 0) a.partial_cost[blockIdx.x] = block_cost;
+}
+
+/// Combines the partials in block order, then commits one transaction per (centroid, slice)
+/// with points, 32 lanes at a time (different centroids: different records and locks).
+template <int CAPACITY>
+__device__ __forceinline__ void commit(const StoreView& view, const KMeansArgs& a) {
+  extern __shared__ double shared[];
+  const uint32_t k = a.k;
+  const uint32_t record = a.dims + 1;
+  double* acc = shared;  // [k * record]
+  for (uint32_t i = threadIdx.x; i < k * record; i += blockDim.x) {
+    double v = 0;
+    for (uint32_t b = 0; b < a.blocks; ++b) v += a.partials[static_cast<size_t>(b) * k * record + i];
+    acc[i] = v;
+  }
+  __syncthreads();
+  if (threadIdx.x >= 32) return;
+  ThreadCounters<kAbandonedCount + 1> counters;
+  uint32_t transactions = 0;
+  const uint32_t lane = threadIdx.x;
+  const uint32_t slices = (record + CAPACITY - 1) / CAPACITY;
+  const uint32_t pairs = k * slices;
+  for (uint32_t step = 0; step < pairs; step += 32) {
+    const uint32_t pair = step + lane;
+    const uint32_t c = pair / slices;
+    const uint32_t w0 = (pair % slices) * CAPACITY;
+    bool pending = pair < pairs && acc[c * record] != 0;
+    if (pending) ++transactions;
+    uint32_t conflicts = 0;
+    while (__any_sync(0xffffffffu, pending)) {
+      if (pending) {
+        PrStmTx<CAPACITY> tx(view, lane);
 #pragma unroll
-          for (int s = 0; s < CAPACITY; ++s) {
-            const uint32_t j = w0 + s;
-            if (j < record) {
-              const uint32_t at = c * record + j;
-              const double old =
-                  __longlong_as_double(static_cast<long long>(tx.read(a.acc_region, at)));
-              tx.write(a.acc_region, at,
-                       static_cast<uint64_t>(__double_as_longlong(old + acc[c * record + j])));
-            }
-          }
-          if (tx.commit()) {
-            ++counters.c[kCommits];
-            pending = false;
-          } else {
-            counters.add(tx.abort_cause());
-            if (++conflicts >= a.max_retries) {
-              ++counters.c[kAbandonedCount];
-              pending = false;
-            } else {
-              // Randomised exponential backoff from the first abort: a winner holds the record
-              // for about a microsecond, so retrying at once only adds traffic to its lock.
-              const uint32_t cap = 128u << min(conflicts, 6u);
-              __nanosleep(cap / 2 + (((owner + conflicts) * 2654435761u) >> 16) % (cap / 2));
-            }
+        for (int s = 0; s < CAPACITY; ++s) {
+          const uint32_t j = w0 + s;
+          if (j < record) {
+            const uint32_t at = c * record + j;
+            const double old =
+                __longlong_as_double(static_cast<long long>(tx.read(a.acc_region, at)));
+            tx.write(a.acc_region, at,
+                     static_cast<uint64_t>(__double_as_longlong(old + acc[c * record + j])));
           }
         }
-        __syncwarp();
+        if (tx.commit()) {
+          ++counters.c[kCommits];
+          pending = false;
+        } else {
+          counters.add(tx.abort_cause());
+          if (++conflicts >= a.max_retries) {
+            ++counters.c[kAbandonedCount];
+            pending = false;
+          } else {
+            __nanosleep(64u << min(conflicts, 7u));
+          }
+        }
       }
+      __syncwarp();
     }
-    counters.flush_to(a.counters);
-    for (int off = 16; off > 0; off >>= 1) {
-      transactions += __shfl_down_sync(0xffffffffu, transactions, off);
-    }
-    if (lane == 0 && transactions) {
+  }
+  counters.flush_to(a.counters);
+  for (int off = 16; off > 0; off >>= 1) {
+    transactions += __shfl_down_sync(0xffffffffu, transactions, off);
+  }
+  if (lane == 0) {
+    if (transactions) {
       atomicAdd(a.stats + kTransactions, static_cast<unsigned long long>(transactions));
     }
-    if (lane == 0) atomicAdd(a.cost, block_cost);
+    double total = 0;
+    for (uint32_t b = 0; b < a.blocks; ++b) total += a.partial_cost[b];
+    atomicAdd(a.cost, total);
   }
 }
 
 }  // namespace gstm::kmeans_update
 
-/// @brief One k-means update: assignment, per-block aggregation, then one transaction per
-///        (centroid, record slice of at most 16 words) and block. Dynamic
-///        shared memory: (k * dims + k * (dims + 1)) doubles. Launch whole warps, at most 512 threads.
-/// @param view the store (accumulators transactional, points read-only)
-/// @param args centroids, outputs and sizes
-extern "C" __global__ void __launch_bounds__(512, 1) gstm_kmeans_update_s16(
+/// @brief Assignment and per-block sums (first launch). Dynamic shared memory:
+///        (k * dims + k * (dims + 1)) doubles. Launch whole warps, at most 512 threads.
+/// @param view the store (points read-only)
+/// @param args centroids, scratch and sizes
+extern "C" __global__ void __launch_bounds__(512, 1) gstm_kmeans_assign(
     const __grid_constant__ gstm::StoreView view,
     const __grid_constant__ gstm::kmeans_update::KMeansArgs args) {
-  gstm::kmeans_update::update<16>(view, args);
+  gstm::kmeans_update::assign(view, args);
+}
+
+/// @brief The transactions (second launch, one block): partials combined in block order, then
+///        one transaction per (centroid, record slice of at most 16 words). Dynamic shared
+///        memory: k * (dims + 1) doubles.
+/// @param view the store (accumulators transactional)
+/// @param args outputs and sizes
+extern "C" __global__ void __launch_bounds__(512, 1) gstm_kmeans_commit_s16(
+    const __grid_constant__ gstm::StoreView view,
+    const __grid_constant__ gstm::kmeans_update::KMeansArgs args) {
+  gstm::kmeans_update::commit<16>(view, args);
 }

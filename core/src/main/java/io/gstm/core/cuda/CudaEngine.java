@@ -188,7 +188,7 @@ public final class CudaEngine implements Engine {
     symbols.put(CsmvKernel.MODULE, List.of(CsmvKernel.symbol(BankWorkload.NAME),
         CsmvKernel.symbol(io.gstm.core.workload.memcached.MemcachedWorkload.NAME)));
     symbols.put(CudaGraphRelax.MODULE, List.of(CudaGraphRelax.SYMBOL));
-    symbols.put(CudaKMeans.MODULE, List.of(CudaKMeans.SYMBOL));
+    symbols.put(CudaKMeans.MODULE, List.of(CudaKMeans.ASSIGN_SYMBOL, CudaKMeans.SYMBOL));
     for (String workload : Workloads.semanticKernelNames()) {
       List<String> semantic = new ArrayList<>();
       for (int c : TxBatch.CAPACITIES) {

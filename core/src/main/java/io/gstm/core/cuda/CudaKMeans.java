@@ -21,23 +21,27 @@ public final class CudaKMeans implements AutoCloseable {
   /** Set capacity: accumulator words per transaction. */
   public static final int CAPACITY = 16;
   static final String MODULE = "kmeans_update";
-  static final String SYMBOL = "gstm_kmeans_update_s" + CAPACITY;
-  static final int ARGS_BYTES = 64;
+  static final String SYMBOL = "gstm_kmeans_commit_s" + CAPACITY;
+  static final String ASSIGN_SYMBOL = "gstm_kmeans_assign";
+  static final int ARGS_BYTES = 80;
   /** Most threads per block the kernel is compiled for. */
   static final int MAX_THREADS = 512;
   /** System property: blocks of the persistent grid (0 or absent: {@link #gridBlocks}). */
   public static final String BLOCKS_PROPERTY = "gstm.kmeans.blocks";
 
   /**
-   * Blocks of the persistent grid: every block commits once per centroid and the commits to one
-   * centroid record serialize, so fewer blocks mean shorter commit chains, while assignment
-   * (compute and a 16 MB read for 1M 2-D points) wants enough SMs; an eighth of the SMs by
-   * default (16 on an H100: 0.36 ms for 1M points, k = 16, against 0.53 / 0.47 / 0.70 / 1.17
-   * ms with 8 / 33 / 66 / 132 blocks of 256 threads), or {@value #BLOCKS_PROPERTY}.
+   * Blocks of the assign launch: two per SM (assignment wants every SM; the partials of all
+   * blocks are combined before the one commit per centroid), or {@value #BLOCKS_PROPERTY}.
    */
-  static long gridBlocks(int multiprocessors) {
+  static int gridBlocks(int multiprocessors) {
     int forced = Integer.getInteger(BLOCKS_PROPERTY, 0);
-    return forced > 0 ? forced : Math.max(1, multiprocessors / 8);
+    return forced > 0 ? Math.min(forced, maxBlocks(multiprocessors))
+        : 2 * Math.max(1, multiprocessors);
+  }
+
+  /** Most blocks the scratch memory is sized for. */
+  static int maxBlocks(int multiprocessors) {
+    return 8 * Math.max(1, multiprocessors);
   }
 
   /** Dynamic shared memory a launch may take without opting in. */
@@ -64,6 +68,8 @@ public final class CudaKMeans implements AutoCloseable {
   private final DeviceBuffer cost;
   private final DeviceBuffer counters;
   private final DeviceBuffer stats;
+  private final DeviceBuffer partials;
+  private final DeviceBuffer partialCost;
   private boolean closed;
 
   /** True when k centroids of dims dimensions fit the kernel's shared memory. */
@@ -85,12 +91,15 @@ public final class CudaKMeans implements AutoCloseable {
     this.k = k;
     this.dims = dims;
     engine.bind();
-    DeviceBuffer[] held = new DeviceBuffer[4];
+    DeviceBuffer[] held = new DeviceBuffer[6];
+    int scratchBlocks = maxBlocks(engine.multiprocessors());
     try {
       held[0] = new DeviceBuffer(8L * k * dims);
       held[1] = new DeviceBuffer(8);
       held[2] = new DeviceBuffer(8L * Counter.COUNT);
       held[3] = new DeviceBuffer(8);
+      held[4] = new DeviceBuffer(8L * scratchBlocks * k * (dims + 1));
+      held[5] = new DeviceBuffer(8L * scratchBlocks);
     } catch (RuntimeException e) {
       closeAll(held, e);
       throw e;
@@ -99,6 +108,8 @@ public final class CudaKMeans implements AutoCloseable {
     cost = held[1];
     counters = held[2];
     stats = held[3];
+    partials = held[4];
+    partialCost = held[5];
   }
 
   /**
@@ -121,16 +132,24 @@ public final class CudaKMeans implements AutoCloseable {
     int tpb = Math.min(MAX_THREADS, (threadsPerBlock + 31) / 32 * 32);
     long groups = ((long) n + pointsPerGroup - 1) / pointsPerGroup;
     int blocks = (int) Math.max(1, Math.min(groups, gridBlocks(engine.multiprocessors())));
-    int shared = 8 * (k * dims + k * (dims + 1));
+    int assignShared = 8 * (k * dims + k * (dims + 1));
+    int commitShared = 8 * k * (dims + 1);
     byte[] args = ByteBuffer.allocate(ARGS_BYTES).order(ByteOrder.LITTLE_ENDIAN)
         .putLong(centroids.address()).putLong(cost.address()).putLong(counters.address())
         .putLong(stats.address()).putInt(n).putInt(dims).putInt(k).putInt(pointsPerGroup)
-        .putInt(accRegion).putInt(pointsRegion).putInt(maxRetries).putInt(0).array();
+        .putInt(accRegion).putInt(pointsRegion).putInt(maxRetries).putInt(blocks)
+        .putLong(partials.address()).putLong(partialCost.address()).array();
     byte[] view = CudaEngine.view(store);
-    CUfunction f = engine.function(MODULE, SYMBOL);
+    CUfunction assign = engine.function(MODULE, ASSIGN_SYMBOL);
+    CUfunction commit = engine.function(MODULE, SYMBOL);
     Pointer params = Pointer.to(Pointer.to(view), Pointer.to(args));
-    long nanos = engine.timed(() -> CudaErrors.call("launch k-means update",
-        () -> cuLaunchKernel(f, blocks, 1, 1, tpb, 1, 1, shared, null, params, null)));
+    // Both launches on the default stream: the commit sees every block's partials.
+    long nanos = engine.timed(() -> {
+      CudaErrors.call("launch k-means assignment",
+          () -> cuLaunchKernel(assign, blocks, 1, 1, tpb, 1, 1, assignShared, null, params, null));
+      CudaErrors.call("launch k-means commit",
+          () -> cuLaunchKernel(commit, 1, 1, 1, 256, 1, 1, commitShared, null, params, null));
+    });
     long[] c = new long[Counter.COUNT];
     counters.download(Pointer.to(c), 8L * c.length);
     long[] s = new long[1];
@@ -169,7 +188,8 @@ public final class CudaKMeans implements AutoCloseable {
     closed = true;
     engine.bind();
     RuntimeException failure = new RuntimeException("closing k-means buffers");
-    closeAll(new DeviceBuffer[] {centroids, cost, counters, stats}, failure);
+    closeAll(new DeviceBuffer[] {centroids, cost, counters, stats, partials, partialCost},
+        failure);
     if (failure.getSuppressed().length > 0) {
       throw (RuntimeException) failure.getSuppressed()[0];
     }
