@@ -43,7 +43,8 @@ struct Args {
   uint32_t* heads;                ///< [items]
   unsigned long long* slots;      ///< [items * versions]
   uint32_t* gts;                  ///< global timestamp (persists across batches)
-  uint32_t* ctrl;                 ///< [0] client warps done, [1] error, [2] global lock, [3] heartbeat
+  uint32_t* ctrl;                 ///< [0] client warps done, [1] error, [2] global lock, [3] heartbeat,
+                                  ///< [4] global-lock hand-offs, [5] warp batches served
   uint32_t* grecord;              ///< JVSTM-GPU commit record [record_entries * kEntryWords]
   uint32_t* mail;                 ///< per client warp: {state, mask, first cts, pad}
   uint32_t* info;                 ///< per client lane: {snapshot, reads, writes, answer}
@@ -306,13 +307,26 @@ __device__ __forceinline__ bool expired(const Args& a, unsigned long long start)
 }
 
 /// Bounded wait until *p == want; false (and the error word set) past the limit or on error.
-__device__ bool wait_for(const Args& a, const uint32_t* p, uint32_t want, uint32_t max_ns) {
+/// The limit counts time without progress: the clock restarts whenever *p or *progress (a
+/// counter the party waited on bumps, may be null) changes, so a long queue behind a busy
+/// server or a long chain of commits ahead is not taken for a hang; a stalled one is.
+__device__ bool wait_for(const Args& a, const uint32_t* p, uint32_t want, uint32_t max_ns,
+                         const uint32_t* progress = nullptr) {
   uint32_t ns = 16;
-  const unsigned long long start = now_ns();
+  unsigned long long start = now_ns();
+  uint32_t last = ld_acquire(p);
+  uint32_t last_prog = progress ? mem::load_relaxed(progress) : 0;
   for (uint32_t polls = 0;; ++polls) {
-    if (ld_acquire(p) == want) return true;
+    const uint32_t v = ld_acquire(p);
+    if (v == want) return true;
     if ((polls & 15) == 15) {
       if (failed(a)) return false;
+      const uint32_t pr = progress ? mem::load_relaxed(progress) : 0;
+      if (v != last || pr != last_prog) {
+        last = v;
+        last_prog = pr;
+        start = now_ns();
+      }
       if (expired(a, start)) break;
     }
     __nanosleep(ns);
@@ -322,16 +336,25 @@ __device__ bool wait_for(const Args& a, const uint32_t* p, uint32_t want, uint32
   return false;
 }
 
-/// Bounded global lock taken by one thread (the caller's warp-mates never hold it then).
+/// Bounded global lock taken by one thread (the caller's warp-mates never hold it then). Every
+/// acquisition bumps a hand-off counter; a waiter's limit counts time without a hand-off (tens of
+/// thousands of lanes queue here at a full grid: a fixed limit from the first try starved some).
 __device__ bool lock_global(const Args& a, uint32_t* lock) {
   uint32_t ns = 32;
-  const unsigned long long start = now_ns();
+  unsigned long long start = now_ns();
+  uint32_t seen = mem::load_relaxed(a.ctrl + 4);
   while (true) {
     if (atomicCAS(lock, 0u, 1u) == 0u) {
       mem::fence_acq_rel();
+      atomicAdd(a.ctrl + 4, 1u);
       return true;
     }
     if (failed(a)) return false;
+    const uint32_t h = mem::load_relaxed(a.ctrl + 4);
+    if (h != seen) {
+      seen = h;
+      start = now_ns();
+    }
     if (expired(a, start)) break;
     __nanosleep(ns);
     ns = min(ns * 2, 1024u);
@@ -496,6 +519,7 @@ __device__ void serve(const Args& a, uint32_t cw, ServerShared* sh, uint32_t* ta
   if (lane == 0) {
     mem::fence_acq_rel();
     st_release(mail, kDone);
+    atomicAdd(a.ctrl + 5, 1u);  // progress for clients queued on other mailboxes
   }
 }
 
@@ -637,7 +661,7 @@ __device__ void client(const Args& a, uint32_t client_block, uint32_t client_blo
         mem::store_relaxed(a.mail + 4 * cw + 1, umask);
         mem::fence_acq_rel();
         st_release(a.mail + 4 * cw, kRequest);
-        served = wait_for(a, a.mail + 4 * cw, kDone, 256);
+        served = wait_for(a, a.mail + 4 * cw, kDone, 256, a.ctrl + 5);
       }
       served = __shfl_sync(kFull, served, 0);
       if (!served) break;
@@ -675,12 +699,29 @@ __device__ void client(const Args& a, uint32_t client_block, uint32_t client_blo
         if (!((umask >> j) & 1u)) continue;
         if (lane == j) {
           const uint32_t R = a.record_entries;
-          const uint32_t seen = ld_acquire(a.gts);
+          // Validate up to the newest commit outside the lock; under the lock only the commits
+          // made meanwhile. When that gap is wide (a queue of lanes committed while this one
+          // waited), drop the lock, catch up outside and try again, so the critical section
+          // stays a few entries long instead of growing with the queue (a convoy).
+          uint32_t seen = ld_acquire(a.gts);
           int v = validate_list(grecord, R, rs, tx.reads, tx.witem, tx.writes, snap, seen);
-          if (v == 0) {
+          bool locked = false;
+          for (uint32_t tries = 0; v == 0 && !locked; ++tries) {
             if (!lock_global(a, a.ctrl + 2)) {
               v = kAbortRecordAge;
-            } else {
+              break;
+            }
+            const uint32_t g = mem::load_relaxed(a.gts);
+            if (g - seen > 4 && tries < 8) {
+              unlock_global(a.ctrl + 2);
+              v = validate_list(grecord, R, rs, tx.reads, tx.witem, tx.writes, seen, g);
+              seen = g;
+              continue;
+            }
+            locked = true;
+          }
+          if (v == 0 && locked) {
+            {
               const uint32_t g = mem::load_relaxed(a.gts);
               v = validate_list(grecord, R, rs, tx.reads, tx.witem, tx.writes, seen, g);
               if (v == 0 && g - snap >= R) v = kAbortRecordAge;

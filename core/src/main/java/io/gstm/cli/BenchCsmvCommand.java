@@ -89,6 +89,14 @@ final class BenchCsmvCommand implements Callable<Integer> {
           + "Default ${DEFAULT-VALUE}.")
   int maxRetries;
 
+  @Option(names = "--variants", split = ",", defaultValue = "csmv,csmv-nocv,csmv-onlycs,jvstm-gpu",
+      description = "CSMV variants the bank table runs (others print '-'). Default "
+          + "${DEFAULT-VALUE}.")
+  List<String> variants;
+
+  @Option(names = "--no-prstm", description = "Leave PR-STM out of the bank table.")
+  boolean noPrstm;
+
   private boolean allOk = true;
 
   @Override
@@ -113,7 +121,10 @@ final class BenchCsmvCommand implements Callable<Integer> {
       return blocks;
     }
     if (e instanceof CudaEngine cuda) {
-      return Math.max(1, cuda.csmvMaxClientBlocks(alg, threadsPerBlock, workload));
+      // One client grid for every column: the CSMV grid (clients beside a server), so that
+      // JVSTM-GPU and PR-STM run the same number of threads as the server variants.
+      Algorithm grid = alg.isCsmv() ? alg.withVariant(CsmvVariant.CSMV) : alg;
+      return Math.max(1, cuda.csmvMaxClientBlocks(grid, threadsPerBlock, workload));
     }
     return 4;
   }
@@ -147,16 +158,24 @@ final class BenchCsmvCommand implements Callable<Integer> {
         if (rep > 0 && (best == null || r.kernelNanos() < best.kernelNanos())) {
           best = r;
         }
+        System.err.printf("# %s %s: %d blocks, %.1f ms, %s tx/s, aborts %s%n", alg.label(),
+            cfg, batch.blocks(), r.kernelNanos() / 1e6, rate(r), causes(r));
       }
     }
     return best;
   }
 
   private static String rate(BatchResult r) {
+    if (r == null) {
+      return "-";
+    }
     return String.format("%.3g", r.committedPerSecond());
   }
 
   private static String causes(BatchResult r) {
+    if (r == null) {
+      return "-";
+    }
     return String.format("%.1f%% (age %d, rec %d, rw %d, pre %d)", r.abortRate() * 100,
         r.count(Counter.ABORT_DATA_AGE), r.count(Counter.ABORT_RECORD_AGE),
         r.count(Counter.ABORT_RW_CONFLICT), r.count(Counter.ABORT_PREVALIDATION));
@@ -172,6 +191,9 @@ final class BenchCsmvCommand implements Callable<Integer> {
     for (double ro : readOnly) {
       BatchResult[] r = new BatchResult[CsmvVariant.values().length];
       for (CsmvVariant v : CsmvVariant.values()) {
+        if (!variants.contains(v.label())) {
+          continue;
+        }
         Algorithm alg = Algorithm.csmv(versions).withVariant(v);
         BankConfig cfg = bankConfig(e, alg, ro);
         r[v.ordinal()] = bankRun(e, alg, cfg, cfg.batchWithAuditSpan(csmvSpan()));
@@ -181,18 +203,24 @@ final class BenchCsmvCommand implements Callable<Integer> {
       TxBatch pb = pcfg.batchWithAuditSpan(prstmSpan);
       pb = new TxBatch(pb.workload(), pb.types(), pb.columns(), pb.params(), pb.threadsPerBlock(),
           pb.blocks(), TxBatch.capacityFor(Math.max(2, prstmSpan)));
-      BatchResult p = bankRun(e, Algorithm.prStm(), pcfg, pb);
+      BatchResult p = noPrstm ? null : bankRun(e, Algorithm.prStm(), pcfg, pb);
       BatchResult c = r[CsmvVariant.CSMV.ordinal()];
       BatchResult j = r[CsmvVariant.JVSTM_GPU.ordinal()];
-      System.out.printf("| %.0f%% | %s | %s | %s | %s | %s | %.1fx | %.1fx | %s | %s | %.1f%% |%n",
-          ro * 100, rate(c), rate(r[1]), rate(r[2]), rate(j), rate(p),
-          c.committedPerSecond() / Math.max(1e-9, p.committedPerSecond()),
-          c.committedPerSecond() / Math.max(1e-9, j.committedPerSecond()), causes(c), causes(j),
-          p.abortRate() * 100);
+      System.out.printf("| %.0f%% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+          ro * 100, rate(c), rate(r[1]), rate(r[2]), rate(j), rate(p), ratio(c, p), ratio(c, j),
+          causes(c), causes(j), p == null ? "-" : String.format("%.1f%%", p.abortRate() * 100));
     }
     System.out.println();
     System.out.println("Targets: CSMV/PR-STM >= 100x at 99% read-only; CSMV/JVSTM-GPU >= 20x at "
         + "1% read-only.");
+  }
+
+  private static String ratio(BatchResult a, BatchResult b) {
+    if (a == null || b == null) {
+      return "-";
+    }
+    return String.format("%.1fx", a.committedPerSecond() / Math.max(1e-9,
+        b.committedPerSecond()));
   }
 
   private int csmvSpan() {

@@ -156,7 +156,7 @@ final class CsmvKernel {
       }
       DeviceBuffer stamps = buf.table(8L * n);
       stamps.zero();
-      DeviceBuffer ctrl = buf.table(16);
+      DeviceBuffer ctrl = buf.table(32);  // see Args::ctrl in csmv.cuh
       ctrl.zero();
       DeviceBuffer grecord = buf.table(server ? 4 : recordBytes(alg.recordEntries()));
       grecord.zero();
