@@ -266,6 +266,10 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
       return List.of(new Block(Arrays.copyOf(buf, Math.max(0, n * dims)), n, dims)).iterator();
     });
     blocks.persist(StorageLevel.MEMORY_AND_DISK());
+    // Cut the lineage once the blocks are built (by the first job below): every iteration's
+    // task then carries a checkpoint partition, not the input's (a parallelized collection's
+    // partition holds its data: 7.8 MB per task per iteration in the benchmark).
+    blocks.rdd().localCheckpoint();
     try {
       long n = 0;
       TreeSet<Integer> sizes = new TreeSet<>();
