@@ -429,7 +429,28 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     double[] p = b.points();
     int[] nearest = new int[n];
     int[] start = new int[k + 1];
-    for (int i = 0; i < n; i++) {
+    if (dims == 2) {
+      // The same sums in the same order as the loop below (0 + x*x + y*y), without its inner
+      // loop: half the time of this pass on 2-D points.
+      for (int i = 0; i < n; i++) {
+        double px = p[2 * i];
+        double py = p[2 * i + 1];
+        int best = 0;
+        double bestD = Double.POSITIVE_INFINITY;
+        for (int c = 0; c < k; c++) {
+          double x = px - centroids[2 * c];
+          double y = py - centroids[2 * c + 1];
+          double d = x * x + y * y;
+          if (d < bestD) {
+            bestD = d;
+            best = c;
+          }
+        }
+        nearest[i] = best;
+        start[best + 1]++;
+      }
+    }
+    for (int i = dims == 2 ? n : 0; i < n; i++) {
       int best = 0;
       double bestD = Double.POSITIVE_INFINITY;
       for (int c = 0; c < k; c++) {
