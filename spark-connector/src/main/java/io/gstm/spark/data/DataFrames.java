@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Dataset;
@@ -20,7 +21,10 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * The Spark side of the generators: seeded data made on the driver by core's generators (the same
- * arguments give the same data everywhere), shipped to the executors in one slice per partition.
+ * arguments give the same data everywhere), shipped to the executors in one slice per partition
+ * through a broadcast: a task carries only its partition index, not its slice (a parallelized
+ * collection's partition holds its data, and every task over the DataFrame, cached or not, would
+ * serialize it again: 32 MB per task for 2^22 edges in 2 partitions).
  */
 public final class DataFrames {
   private DataFrames() {}
@@ -43,8 +47,7 @@ public final class DataFrames {
           Arrays.copyOfRange(g.dst(), from, to),
           weighted ? Arrays.copyOfRange(g.weights(), from, to) : null, 0));
     }
-    JavaRDD<Row> rows = JavaSparkContext.fromSparkContext(spark.sparkContext())
-        .parallelize(slices, partitions).flatMap(s -> {
+    JavaRDD<Row> rows = sliced(spark, slices).flatMap(s -> {
           List<Row> out = new ArrayList<>(s.a().length);
           for (int i = 0; i < s.a().length; i++) {
             out.add(weighted ? RowFactory.create(s.a()[i], s.b()[i], s.w()[i])
@@ -76,8 +79,7 @@ public final class DataFrames {
       int to = (int) ((long) n * (p + 1) / partitions);
       slices.add(new Slice(null, null, Arrays.copyOfRange(points, from * dims, to * dims), dims));
     }
-    JavaRDD<Row> rows = JavaSparkContext.fromSparkContext(spark.sparkContext())
-        .parallelize(slices, partitions).flatMap(s -> {
+    JavaRDD<Row> rows = sliced(spark, slices).flatMap(s -> {
           int d = s.dims();
           List<Row> out = new ArrayList<>(s.w().length / d);
           for (int i = 0; i < s.w().length; i += d) {
@@ -87,6 +89,17 @@ public final class DataFrames {
         });
     return spark.createDataFrame(rows,
         new StructType().add("features", SQLDataTypes.VectorType(), false));
+  }
+
+  /** One partition per slice; a task reads its slice from a broadcast of them all. */
+  private static JavaRDD<Slice> sliced(SparkSession spark, List<Slice> slices) {
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    Broadcast<List<Slice>> all = jsc.broadcast(slices);
+    List<Integer> index = new ArrayList<>();
+    for (int i = 0; i < slices.size(); i++) {
+      index.add(i);
+    }
+    return jsc.parallelize(index, slices.size()).map(i -> all.value().get(i));
   }
 
   /** One partition's share of the data. */

@@ -145,8 +145,68 @@ final class LocalGraph implements Serializable {
       lsrc[i] = local[all.src[i]];
       ldst[i] = local[all.dst[i]];
     }
-    CsrGraph csr = CsrGraph.fromEdges(globalIds.length, lsrc, ldst, all.weights());
+    CsrGraph csr = csrByCounting(globalIds.length, lsrc, ldst, all.weights());
     return new LocalGraph(p, partitions, globalIds, owned, csr);
+  }
+
+  /**
+   * The graph {@link CsrGraph#fromEdges} builds from these edges (ids in {@code [0, n)}), by two
+   * stable counting sorts (by target, then by source) instead of a comparison sort of every
+   * adjacency: self-loops dropped, of duplicate edges the lightest kept (the first in input
+   * order among equal weights, as there).
+   */
+  static CsrGraph csrByCounting(int n, int[] src, int[] dst, double[] w) {
+    int m = src.length;
+    int[] byDst = new int[n + 1];
+    int[] offsets = new int[n + 1];
+    int kept = 0;
+    for (int i = 0; i < m; i++) {
+      if (src[i] != dst[i]) {
+        byDst[dst[i] + 1]++;
+        offsets[src[i] + 1]++;
+        kept++;
+      }
+    }
+    for (int v = 0; v < n; v++) {
+      byDst[v + 1] += byDst[v];
+      offsets[v + 1] += offsets[v];
+    }
+    int[] order = new int[kept];
+    for (int i = 0; i < m; i++) {
+      if (src[i] != dst[i]) {
+        order[byDst[dst[i]]++] = i;
+      }
+    }
+    int[] fill = Arrays.copyOf(offsets, n);
+    int[] bySrc = new int[kept];
+    for (int j = 0; j < kept; j++) {
+      int i = order[j];
+      bySrc[fill[src[i]]++] = i;
+    }
+    int[] outOffsets = new int[n + 1];
+    int[] targets = new int[kept];
+    double[] weights = w == null ? null : new double[kept];
+    int out = 0;
+    for (int v = 0; v < n; v++) {
+      for (int j = offsets[v]; j < offsets[v + 1]; j++) {
+        int i = bySrc[j];
+        int t = dst[i];
+        if (out > outOffsets[v] && targets[out - 1] == t) {
+          if (weights != null && w[i] < weights[out - 1]) {
+            weights[out - 1] = w[i];
+          }
+          continue;
+        }
+        targets[out] = t;
+        if (weights != null) {
+          weights[out] = w[i];
+        }
+        out++;
+      }
+      outOffsets[v + 1] = out;
+    }
+    return new CsrGraph(n, outOffsets, Arrays.copyOf(targets, out),
+        weights == null ? null : Arrays.copyOf(weights, out));
   }
 
   private static int[] sortedUnique(int[] a, int n) {

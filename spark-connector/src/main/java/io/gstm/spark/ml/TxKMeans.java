@@ -266,6 +266,10 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
       return List.of(new Block(Arrays.copyOf(buf, Math.max(0, n * dims)), n, dims)).iterator();
     });
     blocks.persist(StorageLevel.MEMORY_AND_DISK());
+    // Cut the lineage once the blocks are built (by the first job below): every iteration's
+    // task then carries a checkpoint partition, not the input's (a parallelized collection's
+    // partition holds its data: 7.8 MB per task per iteration in the benchmark).
+    blocks.rdd().localCheckpoint();
     try {
       long n = 0;
       TreeSet<Integer> sizes = new TreeSet<>();
@@ -425,7 +429,28 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     double[] p = b.points();
     int[] nearest = new int[n];
     int[] start = new int[k + 1];
-    for (int i = 0; i < n; i++) {
+    if (dims == 2) {
+      // The same sums in the same order as the loop below (0 + x*x + y*y), without its inner
+      // loop: half the time of this pass on 2-D points.
+      for (int i = 0; i < n; i++) {
+        double px = p[2 * i];
+        double py = p[2 * i + 1];
+        int best = 0;
+        double bestD = Double.POSITIVE_INFINITY;
+        for (int c = 0; c < k; c++) {
+          double x = px - centroids[2 * c];
+          double y = py - centroids[2 * c + 1];
+          double d = x * x + y * y;
+          if (d < bestD) {
+            bestD = d;
+            best = c;
+          }
+        }
+        nearest[i] = best;
+        start[best + 1]++;
+      }
+    }
+    for (int i = dims == 2 ? n : 0; i < n; i++) {
       int best = 0;
       double bestD = Double.POSITIVE_INFINITY;
       for (int c = 0; c < k; c++) {
