@@ -140,6 +140,10 @@ class VacationJvmTest {
     if (cfg.roomsPerType() < 20 && policy == SemanticPolicy.POSTPONE) {
       // Sold-out bookings wait in vain: a lower limit ends them sooner (10,000 takes seconds).
       options = options.withSemanticLimit(300);
+    } else if (policy == SemanticPolicy.POSTPONE) {
+      // Nothing waits in vain here, but a lane can spin through its limit while the worker that
+      // runs what it waits for is not scheduled (a loaded machine): a limit no schedule reaches.
+      options = options.withSemanticLimit(100_000_000);
     }
     Run run = Run.of(cfg, cfg.batch(), options);
     run.assertCorrect();
@@ -147,8 +151,8 @@ class VacationJvmTest {
     assertThat(run.result().count(Counter.SEMANTIC_CONFLICTS)).as("cancels before bookings")
         .isPositive();
     if (policy == SemanticPolicy.POSTPONE && cfg.roomsPerType() >= 20) {
-      assertThat(run.result().commits()).as("every transaction commits")
-          .isEqualTo(cfg.txCount());
+      assertThat(run.result().commits()).as("every transaction commits; counters %s",
+          java.util.Arrays.toString(run.result().counters())).isEqualTo(cfg.txCount());
     }
   }
 
