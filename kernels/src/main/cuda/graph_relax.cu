@@ -36,7 +36,7 @@ struct RelaxArgs {
   uint32_t components;       ///< 1: label propagation, 0: shortest paths
   uint32_t weighted;         ///< shortest paths with stored weights (else weight 1)
   uint32_t max_retries;      ///< concurrency aborts before the chunk is retried next round
-  uint32_t tuning;           ///< 0: defaults; else bit 31 | base_shift << 16 | cap_exp << 8 | read_wait
+  uint32_t pad;
 };
 static_assert(sizeof(RelaxArgs) == 88, "host packer assumes 88 bytes");
 
@@ -77,12 +77,6 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t lane = threadIdx.x & 31u;
   const uint32_t stride = gridDim.x * blockDim.x;
-  // Backoff: a sleep in [cap / 2, cap), cap = 2^base_shift << min(conflicts, cap_exp); base_shift 0
-  // means no sleep. read_wait: see PrStmTx.
-  const bool tuned = (a.tuning >> 31) != 0;
-  const uint32_t read_wait = tuned ? (a.tuning & 0xffu) : 0u;
-  const uint32_t cap_exp = tuned ? ((a.tuning >> 8) & 0xffu) : 7u;
-  const uint32_t base_shift = tuned ? ((a.tuning >> 16) & 0x1fu) : 6u;
   // Warp-uniform loop: every lane of a warp runs the same iterations, so the retry rounds
   // below can use whole-warp votes.
   for (uint32_t i0 = self - lane; i0 < a.in_count; i0 += stride) {
@@ -115,7 +109,7 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
       if (pending) {
         // No pre-locks on what is only read: the chunks of one vertex (up to a warp of them,
         // queued together) all read its value and would otherwise refuse one another.
-        PrStmTx<CAPACITY, false> tx(view, self, read_wait);
+        PrStmTx<CAPACITY, false> tx(view, self);
         const double du = as_double(tx.read(a.values_region, u));
         uint32_t wrote = 0;
 #pragma unroll
@@ -166,10 +160,8 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
             }
             pending = mask != 0;
             // Randomised exponential backoff from the first abort.
-            const uint32_t cap = (1u << base_shift) << min(conflicts, cap_exp);
-            if (pending && base_shift != 0) {
-              __nanosleep(cap / 2 + (((self + conflicts) * 2654435761u) >> 16) % (cap / 2));
-            }
+            const uint32_t cap = 64u << min(conflicts, 7u);
+            if (pending) __nanosleep(cap / 2 + (((self + conflicts) * 2654435761u) >> 16) % (cap / 2));
           }
         }
       }

@@ -43,11 +43,7 @@ class PrStmTx {
  public:
   enum Status : uint8_t { kActive, kAborted, kOverflow, kSemantic, kDone };
 
-  /// read_wait: how many times a read that finds its lock held by a committing writer waits
-  /// (about 32 ns) and looks again before it aborts; 0 aborts at once. Waiting only moves the
-  /// read later: it still takes the version and value of an unlocked word.
-  __device__ __forceinline__ PrStmTx(const StoreView& view, uint32_t owner, uint32_t read_wait = 0)
-      : view_(view), owner_(owner), read_wait_(read_wait) {}
+  __device__ __forceinline__ PrStmTx(const StoreView& view, uint32_t owner) : view_(view), owner_(owner) {}
 
   __device__ __forceinline__ bool active() const { return status_ == kActive; }
   __device__ __forceinline__ bool overflowed() const { return status_ == kOverflow; }
@@ -84,11 +80,7 @@ class PrStmTx {
     }
     if (buffered) return value;
     const uint32_t lock = view_.lock_of(region, index);
-    word_t w = mem::load_acquire(view_.locks + lock);
-    for (uint32_t k = 0; lock_word::locked(w) && k < read_wait_; ++k) {
-      __nanosleep(32);
-      w = mem::load_acquire(view_.locks + lock);
-    }
+    const word_t w = mem::load_acquire(view_.locks + lock);
     if (lock_word::locked(w)) {
       abort(kAbortReadLocked);
       return 0;
@@ -332,7 +324,6 @@ class PrStmTx {
 
   const StoreView& view_;
   const uint32_t owner_;
-  const uint32_t read_wait_;
   uint8_t status_ = kActive;
   uint8_t cause_ = 0;
   int n_locks_ = 0;

@@ -27,8 +27,6 @@ public final class CudaGraphRelax implements AutoCloseable {
   static final String SYMBOL = "gstm_graph_relax_round_s" + CAPACITY;
   static final int ARGS_BYTES = 88;
   private static final int STATS = 3;
-  /** Kernel tuning word (graph_relax.cu RelaxArgs.tuning); 0 is the kernel's defaults. */
-  private static final int TUNING = Integer.getInteger("gstm.graphRelax.tuning", 0);
 
   /**
    * What a run did.
@@ -147,7 +145,7 @@ public final class CudaGraphRelax implements AutoCloseable {
           .putLong(count.address()).putLong(stamps.address()).putLong(counters.address())
           .putLong(stats.address()).putInt(n).putInt(stamp).putInt(valuesRegion)
           .putInt(targetsRegion).putInt(weightsRegion).putInt(offsetsRegion)
-          .putInt(components ? 1 : 0).putInt(weighted ? 1 : 0).putInt(maxRetries).putInt(TUNING)
+          .putInt(components ? 1 : 0).putInt(weighted ? 1 : 0).putInt(maxRetries).putInt(0)
           .array();
       int blocks = (int) Math.min(maxBlocks, ((long) n + tpb - 1) / tpb);
       Pointer params = Pointer.to(Pointer.to(view), Pointer.to(args));
