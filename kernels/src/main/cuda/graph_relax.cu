@@ -107,7 +107,9 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
     uint32_t conflicts = 0;
     while (__any_sync(0xffffffffu, pending)) {
       if (pending) {
-        PrStmTx<CAPACITY> tx(view, self);
+        // No pre-locks on what is only read: the chunks of one vertex (up to a warp of them,
+        // queued together) all read its value and would otherwise refuse one another.
+        PrStmTx<CAPACITY, false> tx(view, self);
         const double du = as_double(tx.read(a.values_region, u));
         uint32_t wrote = 0;
 #pragma unroll

@@ -26,7 +26,16 @@ namespace gstm {
 /// One PR-STM transaction with read, write and lock sets of at most CAPACITY entries, held in
 /// registers: every loop over a set is unrolled and predicated, so nothing is indexed
 /// dynamically and nothing spills to local memory.
-template <int CAPACITY>
+///
+/// PRE_LOCK_READS = false leaves the read-only locks out of the pre-lock step. Serializability
+/// does not rest on those pre-locks (they are stealable, and a stolen one does not abort its
+/// owner): it rests on locking every written lock and then, after fence.sc, finding every
+/// read-only lock at the version read and not locked (TL2). Their only use is priority, and
+/// the price is that readers of one word refuse each other (a pre-lock held by a lower id
+/// refuses a higher one even when both only read it). Kernels whose transactions share a hot
+/// read-only word (many chunks of one vertex read its value) and that retry a bounded number
+/// of times anyway may turn them off.
+template <int CAPACITY, bool PRE_LOCK_READS = true>
 class PrStmTx {
   static_assert(CAPACITY >= 1 && CAPACITY <= 32, "set masks are 32-bit");
   using word_t = lock_word::word_t;
@@ -129,7 +138,7 @@ class PrStmTx {
     int failure = -1;
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
-      if (failure < 0 && s < n_locks_) {
+      if (failure < 0 && s < n_locks_ && (PRE_LOCK_READS || ((written_ >> s) & 1u))) {
         word_t* lock = view_.locks + lock_idx_[s];
         const word_t mine = lock_word::pre_locked_by(lock_ver_[s], owner_);
         word_t w = mem::load_relaxed(lock);
@@ -192,7 +201,7 @@ class PrStmTx {
         word_t* lock = view_.locks + lock_idx_[s];
         if ((written_ >> s) & 1u) {
           mem::store_relaxed(lock, lock_word::unlocked(lock_ver_[s] + 1));
-        } else {
+        } else if (PRE_LOCK_READS) {
           atomicCAS(lock, lock_word::pre_locked_by(lock_ver_[s], owner_),
                     lock_word::unlocked(lock_ver_[s]));
         }
