@@ -6,6 +6,7 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import java.util.List;
 import jcuda.Pointer;
 
 /**
@@ -183,20 +184,6 @@ final class CudaCsmvStore implements TxStore {
     checkOpen();
     closed = true;
     engine.bind();
-    RuntimeException failure = null;
-    for (DeviceBuffer b : new DeviceBuffer[] {heads, slots, gts}) {
-      try {
-        b.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    DeviceBuffer.closeAll(List.of(heads, slots, gts));
   }
 }

@@ -6,6 +6,7 @@ import io.gstm.core.batch.Counter;
 import io.gstm.core.store.TxStore;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.List;
 import jcuda.Pointer;
 import jcuda.driver.CUfunction;
 
@@ -177,21 +178,7 @@ public final class CudaGraphRelax implements AutoCloseable {
     }
     closed = true;
     engine.bind();
-    RuntimeException failure = null;
-    for (DeviceBuffer b : new DeviceBuffer[] {queues[0], queues[1], count, stamps, counters,
-        stats}) {
-      try {
-        b.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    DeviceBuffer.closeAll(List.of(queues[0], queues[1], count, stamps, counters,
+        stats));
   }
 }
