@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.IntConsumer;
 
 /**
  * Runs the same algorithms as the CUDA engine on Java threads. The batch's GPU threads become
@@ -108,47 +109,12 @@ public final class JvmEngine implements Engine {
     int[] initialVersions = options.history() ? store.lockVersions() : null;
     long[][] snapshot = store.snapshot();
 
-    // Workers start together, so that they really overlap even on small batches.
-    CountDownLatch ready = new CountDownLatch(workers);
-    long start = System.nanoTime();
-    List<Future<?>> futures = new ArrayList<>();
-    for (int w = 0; w < workers; w++) {
-      int worker = w;
-      futures.add(
-          pool.submit(
-              () -> {
-                ready.countDown();
-                ready.await();
-                JvmPrStmTx tx = new JvmPrStmTx(store, cap);
-                new JvmExecutor(workload, batch, options, tx, perWorker[worker], outcomes,
-                    results, semanticConflicts, histReads, histWrites, histCounts)
-                    .run(worker, workers);
-                return null;
-              }));
-    }
-    try {
-      for (Future<?> f : futures) {
-        f.get();
-      }
-    } catch (InterruptedException | ExecutionException e) {
-      for (Future<?> f : futures) {
-        f.cancel(true);
-      }
-      awaitQuiet(futures);
-      store.restore(snapshot);
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
-      throw new GstmException("batch failed; the store was restored to its state before it", e);
-    }
-    long kernelNanos = System.nanoTime() - start;
-
-    long[] counters = new long[Counter.COUNT];
-    for (long[] c : perWorker) {
-      for (int i = 0; i < counters.length; i++) {
-        counters[i] += c[i];
-      }
-    }
+    long kernelNanos = runWorkers(worker -> {
+      JvmPrStmTx tx = new JvmPrStmTx(store, cap);
+      new JvmExecutor(workload, batch, options, tx, perWorker[worker], outcomes, results,
+          semanticConflicts, histReads, histWrites, histCounts).run(worker, workers);
+    }, () -> store.restore(snapshot));
+    long[] counters = sum(perWorker);
     History history = null;
     if (options.history()) {
       history = HistoryFlattener.committed(initialVersions, outcomes, histCounts, histReads,
@@ -174,6 +140,27 @@ public final class JvmEngine implements Engine {
     int[] histCounts = options.history() ? new int[n] : null;
     int[] initialVersions = options.history() ? store.lockVersions() : null;
     JvmCsmvStore.Snapshot snapshot = store.snapshot();
+    long kernelNanos = runWorkers(worker ->
+        new JvmCsmvRunner(store, workload, batch, options, perWorker[worker], outcomes, results,
+            stamps, histReads, histWrites, histCounts).run(worker, workers),
+        () -> store.restore(snapshot));
+    long[] counters = sum(perWorker);
+    History history = null;
+    if (options.history()) {
+      history = HistoryFlattener.committed(initialVersions, outcomes, histCounts, histReads,
+          histWrites, cap);
+    }
+    return new BatchResult(name(), outcomes, counters, results, new int[n], history, 0,
+        kernelNanos, 0, stamps);
+  }
+
+  /**
+   * Runs {@code body} for every worker index, the workers starting together so that they really
+   * overlap even on small batches; returns the elapsed time. If a worker fails, the others are
+   * stopped, {@code restore} puts the store back, and the failure is rethrown (an
+   * IllegalArgumentException from a transaction body stays one).
+   */
+  private long runWorkers(IntConsumer body, Runnable restore) {
     CountDownLatch ready = new CountDownLatch(workers);
     long start = System.nanoTime();
     List<Future<?>> futures = new ArrayList<>();
@@ -182,8 +169,7 @@ public final class JvmEngine implements Engine {
       futures.add(pool.submit(() -> {
         ready.countDown();
         ready.await();
-        new JvmCsmvRunner(store, workload, batch, options, perWorker[worker], outcomes, results,
-            stamps, histReads, histWrites, histCounts).run(worker, workers);
+        body.accept(worker);
         return null;
       }));
     }
@@ -196,7 +182,7 @@ public final class JvmEngine implements Engine {
         f.cancel(true);
       }
       awaitQuiet(futures);
-      store.restore(snapshot);
+      restore.run();
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
@@ -205,20 +191,17 @@ public final class JvmEngine implements Engine {
       }
       throw new GstmException("batch failed; the store was restored to its state before it", e);
     }
-    long kernelNanos = System.nanoTime() - start;
+    return System.nanoTime() - start;
+  }
+
+  private static long[] sum(long[][] perWorker) {
     long[] counters = new long[Counter.COUNT];
     for (long[] c : perWorker) {
       for (int i = 0; i < counters.length; i++) {
         counters[i] += c[i];
       }
     }
-    History history = null;
-    if (options.history()) {
-      history = HistoryFlattener.committed(initialVersions, outcomes, histCounts, histReads,
-          histWrites, cap);
-    }
-    return new BatchResult(name(), outcomes, counters, results, new int[n], history, 0,
-        kernelNanos, 0, stamps);
+    return counters;
   }
 
   private static void awaitQuiet(List<Future<?>> futures) {

@@ -101,6 +101,22 @@ public final class StoreLayout {
     }
   }
 
+  /**
+   * Throws an IllegalArgumentException that starts with {@code param} unless {@code index} is a
+   * region holding {@code type} (for workloads whose batch parameters name regions).
+   */
+  public void checkRegion(int index, RegionType type, String param) {
+    if (index < 0 || index >= regions.size()) {
+      throw new IllegalArgumentException(param + ": region index " + index + " is out of "
+          + "range: the store has " + regions.size() + " region(s)");
+    }
+    RegionSpec spec = regions.get(index);
+    if (spec.type() != type) {
+      throw new IllegalArgumentException(param + ": region " + index + " ('" + spec.name()
+          + "') holds " + spec.type() + ", expected " + type);
+    }
+  }
+
   @Override
   public String toString() {
     return "StoreLayout" + regions + " locks=" + lockCount;

@@ -1,7 +1,6 @@
 package io.gstm.core.workload.graph;
 
 import io.gstm.core.batch.TxBatch;
-import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.TxContext;
@@ -62,9 +61,9 @@ public final class GraphRelaxWorkload implements Workload {
     int values = params[PARAM_VALUES_REGION];
     int targets = params[PARAM_TARGETS_REGION];
     int weights = params[PARAM_WEIGHTS_REGION];
-    check(layout, values, RegionType.FLOAT64, "valuesRegion");
-    check(layout, targets, RegionType.INT32, "targetsRegion");
-    check(layout, weights, RegionType.FLOAT64, "weightsRegion");
+    layout.checkRegion(values, RegionType.FLOAT64, "valuesRegion");
+    layout.checkRegion(targets, RegionType.INT32, "targetsRegion");
+    layout.checkRegion(weights, RegionType.FLOAT64, "weightsRegion");
     if (values == targets || values == weights) {
       throw new IllegalArgumentException(
           "valuesRegion: must differ from the read-only edge regions");
@@ -105,18 +104,6 @@ public final class GraphRelaxWorkload implements Workload {
             + " (transaction " + t + ") are out of range: the graph has " + edgeWords
             + " edge words");
       }
-    }
-  }
-
-  private static void check(StoreLayout layout, int region, RegionType type, String param) {
-    if (region < 0 || region >= layout.regionCount()) {
-      throw new IllegalArgumentException(param + ": region index " + region + " is out of "
-          + "range: the store has " + layout.regionCount() + " region(s)");
-    }
-    RegionSpec spec = layout.region(region);
-    if (spec.type() != type) {
-      throw new IllegalArgumentException(param + ": region " + region + " ('" + spec.name()
-          + "') holds " + spec.type() + ", expected " + type);
     }
   }
 

@@ -1,7 +1,6 @@
 package io.gstm.core.workload.kmeans;
 
 import io.gstm.core.batch.TxBatch;
-import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.TxContext;
@@ -64,9 +63,9 @@ public final class KMeansWorkload implements Workload {
     int points = params[PARAM_POINTS_REGION];
     int assign = params[PARAM_ASSIGN_REGION];
     int dims = params[PARAM_DIMS];
-    check(layout, acc, RegionType.FLOAT64, "accRegion");
-    check(layout, points, RegionType.FLOAT64, "pointsRegion");
-    check(layout, assign, RegionType.INT32, "assignRegion");
+    layout.checkRegion(acc, RegionType.FLOAT64, "accRegion");
+    layout.checkRegion(points, RegionType.FLOAT64, "pointsRegion");
+    layout.checkRegion(assign, RegionType.INT32, "assignRegion");
     if (acc == points) {
       throw new IllegalArgumentException("accRegion: must differ from pointsRegion");
     }
@@ -114,18 +113,6 @@ public final class KMeansWorkload implements Workload {
         throw new IllegalArgumentException("firstWord " + w + " (transaction " + t
             + ") must be a multiple of the capacity " + batch.capacity() + " below " + record);
       }
-    }
-  }
-
-  private static void check(StoreLayout layout, int region, RegionType type, String param) {
-    if (region < 0 || region >= layout.regionCount()) {
-      throw new IllegalArgumentException(param + ": region index " + region + " is out of "
-          + "range: the store has " + layout.regionCount() + " region(s)");
-    }
-    RegionSpec spec = layout.region(region);
-    if (spec.type() != type) {
-      throw new IllegalArgumentException(param + ": region " + region + " ('" + spec.name()
-          + "') holds " + spec.type() + ", expected " + type);
     }
   }
 
