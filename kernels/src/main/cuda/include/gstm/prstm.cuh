@@ -13,6 +13,13 @@
 ///   both commit, and a stolen read-only pre-lock does not abort its owner (no livelock).
 /// - Reads load the lock word with acquire semantics before the value, and commits fence before
 ///   and after write-back, so a value and its version are seen together (message passing).
+///
+/// One addition: `sum_range` lets a read-only transaction read more words than the sets hold
+/// (an audit of every account). It keeps the range and the sum of the versions it saw instead of
+/// one set entry per word, and commit re-reads the range's lock words: the transaction is valid
+/// if none is locked and their versions add up to the same sum. That is exact because a version
+/// never decreases (a commit adds one, an abort restores it; a 32-bit version does not wrap
+/// within a transaction), so an equal sum means every version is unchanged.
 #pragma once
 #include <cstdint>
 
@@ -96,9 +103,42 @@ class PrStmTx {
     return status_ == kActive ? load_word(region, index) : 0;
   }
 
+  /// Reads `count` consecutive words of `region` from `first` (wrapping to 0 at `wrap`) and
+  /// returns the sum of their signed values, as one read-set entry however long the range: for
+  /// read-only transactions (a write after it, or a range in a transaction that has written or
+  /// already holds a range, ends kOverflow). Validated at commit by the sum of the versions.
+  __device__ __forceinline__ long long sum_range(uint32_t region, uint32_t first, uint32_t count,
+                                                 uint32_t wrap) {
+    if (status_ != kActive) return 0;
+    if (n_writes_ != 0 || range_count_ != 0 || count == 0) {
+      if (count != 0) overflow();
+      return 0;
+    }
+    long long sum = 0;
+    unsigned long long versions = 0;
+    uint32_t index = first;
+    for (uint32_t j = 0; j < count; ++j) {
+      const word_t w = mem::load_acquire(view_.locks + view_.lock_of(region, index));
+      if (lock_word::locked(w)) {
+        abort(kAbortReadLocked);
+        return 0;
+      }
+      versions += lock_word::version(w);
+      sum += static_cast<long long>(static_cast<int64_t>(load_word(region, index)));
+      index = index + 1 == wrap ? 0 : index + 1;
+    }
+    range_region_ = region;
+    range_first_ = first;
+    range_count_ = count;
+    range_wrap_ = wrap;
+    range_versions_ = versions;
+    return sum;
+  }
+
   /// Buffers a write of raw bits to word `index` of `region`; applied at commit.
   __device__ __forceinline__ void write(uint32_t region, uint32_t index, uint64_t bits) {
     if (status_ != kActive) return;
+    if (range_count_ != 0) return overflow();  // sum_range is for read-only transactions
     bool buffered = false;
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
@@ -237,7 +277,23 @@ class PrStmTx {
         valid = valid && lock_word::version(w) == lock_ver_[s] && !lock_word::locked(w);
       }
     }
-    return valid;
+    return valid && range_unchanged();
+  }
+
+  /// True when no range was read, or when none of its locks is locked and their versions add up
+  /// to what the reads saw (versions only grow, so an equal sum means none moved).
+  __device__ __forceinline__ bool range_unchanged() const {
+    if (range_count_ == 0) return true;
+    unsigned long long versions = 0;
+    bool locked = false;
+    uint32_t index = range_first_;
+    for (uint32_t j = 0; j < range_count_; ++j) {
+      const word_t w = mem::load_relaxed(view_.locks + view_.lock_of(range_region_, index));
+      locked = locked || lock_word::locked(w);
+      versions += lock_word::version(w);
+      index = index + 1 == range_wrap_ ? 0 : index + 1;
+    }
+    return !locked && versions == range_versions_;
   }
 
   __device__ __forceinline__ bool commit_read_only() {
@@ -329,6 +385,11 @@ class PrStmTx {
   int n_locks_ = 0;
   int n_writes_ = 0;
   uint32_t written_ = 0;  ///< bit s: lock s guards a word we write
+  uint32_t range_region_ = 0;  ///< the sum_range read, if any (range_count_ > 0)
+  uint32_t range_first_ = 0;
+  uint32_t range_count_ = 0;
+  uint32_t range_wrap_ = 0;
+  unsigned long long range_versions_ = 0;  ///< sum of the versions its reads saw
   uint32_t lock_idx_[CAPACITY];
   uint32_t lock_ver_[CAPACITY];
   uint32_t w_region_[CAPACITY];

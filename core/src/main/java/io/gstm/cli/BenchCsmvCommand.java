@@ -71,9 +71,9 @@ final class BenchCsmvCommand implements Callable<Integer> {
           + "${DEFAULT-VALUE}.")
   int csmvSpan;
 
-  @Option(names = "--prstm-audit-span", defaultValue = "16",
-      description = "Accounts a PR-STM audit sums (its read set holds at most 16). "
-          + "Default ${DEFAULT-VALUE}.")
+  @Option(names = "--prstm-audit-span", defaultValue = "0",
+      description = "Accounts a PR-STM audit sums (one range read, validated by its version "
+          + "sum); 0 = all, as CSMV's. Default ${DEFAULT-VALUE}.")
   int prstmSpan;
 
   @Option(names = "--parts", split = ",", defaultValue = "bank,memcached,versions",
@@ -189,7 +189,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
   private void bank(Engine e) {
     System.out.printf("%n## bank: %d accounts, transfers of k=2, CSMV audits over %d "
         + "accounts, PR-STM audits over %d; %d versions; committed tx/s%n%n", accounts,
-        csmvSpan(), prstmSpan, versions);
+        csmvSpan(), prstmSpan(), versions);
     System.out.println("| read-only | CSMV | CSMV-NoCV | CSMV-onlyCS | JVSTM-GPU | PR-STM | "
         + "CSMV/PR-STM | CSMV/JVSTM-GPU | CSMV aborts | JVSTM-GPU aborts | PR-STM aborts |");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
@@ -205,9 +205,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
       }
       BankConfig pcfg = new BankConfig(accounts, 2, ro, 1, threadsPerBlock,
           blocksFor(e, Algorithm.csmv(versions), BankWorkload.NAME), txPerThread, 42);
-      TxBatch pb = pcfg.batchWithAuditSpan(prstmSpan);
-      pb = new TxBatch(pb.workload(), pb.types(), pb.columns(), pb.params(), pb.threadsPerBlock(),
-          pb.blocks(), TxBatch.capacityFor(Math.max(2, prstmSpan)));
+      TxBatch pb = pcfg.batchWithAuditSpan(prstmSpan());
       BatchResult p = noPrstm ? null : bankRun(e, Algorithm.prStm(), pcfg, pb);
       BatchResult c = r[CsmvVariant.CSMV.ordinal()];
       BatchResult j = r[CsmvVariant.JVSTM_GPU.ordinal()];
@@ -230,6 +228,10 @@ final class BenchCsmvCommand implements Callable<Integer> {
 
   private int csmvSpan() {
     return csmvSpan > 0 ? Math.min(csmvSpan, accounts) : accounts;
+  }
+
+  private int prstmSpan() {
+    return prstmSpan > 0 ? Math.min(prstmSpan, accounts) : accounts;
   }
 
   private void memcached(Engine e) {

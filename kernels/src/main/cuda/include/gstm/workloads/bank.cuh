@@ -68,15 +68,10 @@ struct Ops {
     long long sum = 0;
     const uint32_t span = static_cast<uint32_t>(tab.params[3]);
     if (type == kAudit && span > 0) {
-      // Audit of `span` consecutive accounts (wrapping at params[4]); more than the set
-      // capacity ends TOO_LARGE.
-      const uint32_t accounts = static_cast<uint32_t>(tab.params[4]);
-      uint32_t a = static_cast<uint32_t>(tab.col(0, t));
-      for (uint32_t j = 0; j < span && j <= CAPACITY; ++j) {
-        sum += static_cast<int32_t>(tx.read(region, a));
-        a = a + 1 == accounts ? 0 : a + 1;
-      }
-      return sum;
+      // Audit of `span` consecutive accounts from its account 0, wrapping at params[4]: one
+      // range read, however many accounts (up to all of them).
+      return tx.sum_range(region, static_cast<uint32_t>(tab.col(0, t)), span,
+                          static_cast<uint32_t>(tab.params[4]));
     }
     const int32_t pays = amount * static_cast<int32_t>(k - 1);
     // Unrolled to the set capacity (a larger k overflows the sets anyway), so that the sets stay

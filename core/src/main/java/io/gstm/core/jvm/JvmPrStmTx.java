@@ -13,6 +13,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * (a lower owner id steals a higher one's pre-lock), locks the written ones, validates the
  * read-only ones again (unchanged, not locked), writes back and releases with the version
  * advanced.
+ *
+ * <p>{@link #sumRange} keeps a read-only transaction's range as one entry: the range and the sum
+ * of the versions it saw. Commit re-reads the range's lock words; an equal sum with none locked
+ * means no version moved, because versions never decrease.
  */
 final class JvmPrStmTx implements TxContext {
   enum Status { ACTIVE, ABORTED, OVERFLOW, SEMANTIC, DONE }
@@ -29,6 +33,11 @@ final class JvmPrStmTx implements TxContext {
   private final long[] wValue;
   private int nLocks;
   private int nWrites;
+  private int rangeRegion;
+  private int rangeFirst;
+  private int rangeCount;
+  private int rangeWrap;
+  private long rangeVersions;
   private int owner;
   private Status status;
   private Counter cause;
@@ -51,6 +60,7 @@ final class JvmPrStmTx implements TxContext {
     this.owner = owner;
     this.nLocks = 0;
     this.nWrites = 0;
+    this.rangeCount = 0;
     this.status = Status.ACTIVE;
     this.cause = null;
   }
@@ -99,8 +109,53 @@ final class JvmPrStmTx implements TxContext {
   }
 
   @Override
+  public long sumRange(int region, int first, int count, int wrap) {
+    if (status != Status.ACTIVE || count == 0) {
+      return 0;
+    }
+    if (nWrites != 0 || rangeCount != 0) {
+      status = Status.OVERFLOW;
+      return 0;
+    }
+    long sum = 0;
+    long versions = 0;
+    for (int j = 0, i = first; j < count; j++, i = i + 1 == wrap ? 0 : i + 1) {
+      long w = locks.get(layout.lockOf(region, i));
+      if (LockWord.locked(w)) {
+        abort(Counter.ABORT_READ_LOCKED);
+        return 0;
+      }
+      versions += LockWord.version(w) & 0xffffffffL;
+      sum += store.data[region].get(i);
+    }
+    rangeRegion = region;
+    rangeFirst = first;
+    rangeCount = count;
+    rangeWrap = wrap;
+    rangeVersions = versions;
+    return sum;
+  }
+
+  /** True when no range was read, or none of its locks is locked and no version moved. */
+  private boolean rangeUnchanged() {
+    long versions = 0;
+    for (int j = 0, i = rangeFirst; j < rangeCount; j++, i = i + 1 == rangeWrap ? 0 : i + 1) {
+      long w = locks.get(layout.lockOf(rangeRegion, i));
+      if (LockWord.locked(w)) {
+        return false;
+      }
+      versions += LockWord.version(w) & 0xffffffffL;
+    }
+    return versions == rangeVersions;
+  }
+
+  @Override
   public void write(int region, int index, long bits) {
     if (status != Status.ACTIVE) {
+      return;
+    }
+    if (rangeCount != 0) {
+      status = Status.OVERFLOW; // sumRange is for read-only transactions
       return;
     }
     long value = JvmTxStore.normalise(layout.region(region).type(), bits);
@@ -154,6 +209,10 @@ final class JvmPrStmTx implements TxContext {
         return false;
       }
     }
+    if (!rangeUnchanged()) {
+      abort(Counter.ABORT_VALIDATION);
+      return false;
+    }
     return true;
   }
 
@@ -169,6 +228,10 @@ final class JvmPrStmTx implements TxContext {
           abort(Counter.ABORT_VALIDATION);
           return false;
         }
+      }
+      if (!rangeUnchanged()) {
+        abort(Counter.ABORT_VALIDATION);
+        return false;
       }
       status = Status.DONE;
       return true;

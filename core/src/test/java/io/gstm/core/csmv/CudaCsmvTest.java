@@ -76,6 +76,20 @@ class CudaCsmvTest {
   }
 
   @Test
+  void prStmAuditsOfEveryAccountSeeTheTotal() {
+    // The 99% read-only table's PR-STM column: audits of all accounts as one range read each.
+    for (double ro : new double[] {0.1, 0.5, 0.99}) {
+      BankConfig cfg = new BankConfig(4096, 2, ro, 1, 256, 16, 4, 21);
+      CsmvRuns.BankCheck gpuRun = CsmvRuns.bank(gpu, Algorithm.prStm(), cfg, false);
+      assertThat(gpuRun.ok()).as("ro=" + ro + ": " + gpuRun).isTrue();
+      assertThat(gpuRun.result().count(Counter.READ_ONLY_COMMITS)).isGreaterThan(0);
+      assertThat(gpuRun.result().count(Counter.TOO_LARGE)).isZero();
+      CsmvRuns.BankCheck jvmRun = CsmvRuns.bank(jvm, Algorithm.prStm(), cfg, true);
+      assertThat(jvmRun.ok()).as(jvmRun.toString()).isTrue();
+    }
+  }
+
+  @Test
   void shortRingAbortsForDataAgeNeverTorn() {
     BankConfig cfg = new BankConfig(16, 2, 0.5, 1, 128, 16, 8, 1);
     CsmvRuns.BankCheck c = CsmvRuns.bank(gpu, Algorithm.csmv(2), cfg, false);

@@ -105,4 +105,63 @@ class PrStmInterleavingTest {
     assertThat(a.status()).isEqualTo(JvmPrStmTx.Status.OVERFLOW);
     assertThat(s.readInt32(0)).containsOnly(0);
   }
+
+  @Test
+  void rangeReadCommitsWhenNoVersionMoved() {
+    JvmTxStore s = store(4, 1);
+    s.writeInt32(0, new int[] {1, 2, 3, -4});
+    JvmPrStmTx a = new JvmPrStmTx(s, 2);
+    a.begin(0);
+    assertThat(a.sumRange(0, 3, 3, 4)).as("words 3, 0, 1 (wrapping)").isEqualTo(-4 + 1 + 2);
+    assertThat(a.readOnly()).isTrue();
+    assertThat(a.commit()).isTrue();
+  }
+
+  @Test
+  void rangeReadAbortsWhenAWriterCommitsInsideIt() {
+    JvmTxStore s = store(8, 1);
+    JvmPrStmTx audit = new JvmPrStmTx(s, 2);
+    JvmPrStmTx writer = new JvmPrStmTx(s, 2);
+    audit.begin(0);
+    audit.sumRange(0, 0, 8, 8);
+    writer.begin(1);
+    writer.write(0, 5, writer.read(0, 5) + 1);
+    assertThat(writer.commit()).isTrue();
+    assertThat(audit.commit()).as("one version moved by one: the sum differs").isFalse();
+    assertThat(audit.abortCause()).isEqualTo(Counter.ABORT_VALIDATION);
+  }
+
+  @Test
+  void rangeReadAbortsOnALockedWord() {
+    JvmTxStore s = store(4, 1);
+    s.locks.set(2, LockWord.lockedBy(0, 3));
+    JvmPrStmTx a = new JvmPrStmTx(s, 2);
+    a.begin(0);
+    a.sumRange(0, 0, 4, 4);
+    assertThat(a.commit()).isFalse();
+    assertThat(a.abortCause()).isEqualTo(Counter.ABORT_READ_LOCKED);
+    // Locked after the range was read (a writer mid-commit): validation refuses it too.
+    s.locks.set(2, LockWord.unlocked(0));
+    a.begin(0);
+    a.sumRange(0, 0, 4, 4);
+    s.locks.set(2, LockWord.lockedBy(0, 3));
+    assertThat(a.commit()).isFalse();
+    assertThat(a.abortCause()).isEqualTo(Counter.ABORT_VALIDATION);
+  }
+
+  @Test
+  void rangeReadIsForReadOnlyTransactions() {
+    JvmTxStore s = store(4, 1);
+    JvmPrStmTx a = new JvmPrStmTx(s, 2);
+    a.begin(0);
+    a.sumRange(0, 0, 4, 4);
+    a.write(0, 0, 1);
+    assertThat(a.commit()).isFalse();
+    assertThat(a.status()).isEqualTo(JvmPrStmTx.Status.OVERFLOW);
+    a.begin(0);
+    a.write(0, 0, 1);
+    a.sumRange(0, 0, 4, 4);
+    assertThat(a.status()).isEqualTo(JvmPrStmTx.Status.OVERFLOW);
+    assertThat(s.readInt32(0)).containsOnly(0);
+  }
 }

@@ -121,11 +121,7 @@ public final class BankWorkload implements Workload {
         long sum = 0;
         int span = auditSpan(batch);
         if (span > 0) {
-          int accounts = accountsOf(batch);
-          for (int j = 0, a = cols[0][t]; j < span; j++, a = a + 1 == accounts ? 0 : a + 1) {
-            sum += (int) tx.read(region, a);
-          }
-          return sum;
+          return tx.sumRange(region, cols[0][t], span, accountsOf(batch));
         }
         for (int j = 0; j < k; j++) {
           sum += (int) tx.read(region, cols[j][t]);
