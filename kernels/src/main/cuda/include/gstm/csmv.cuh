@@ -13,7 +13,7 @@
 /// warps run in rounds: one snapshot per round; read-only lanes finish locally; update lanes are
 /// pre-validated inside the warp (kWarpBatch) and sent to the server warp that owns the client
 /// warp's mailbox. Server warps validate (collaboratively with kCollab: the warp's lanes split
-/// one transaction's entries), insert into the commit record in shared memory under a shared
+/// the items of each transaction longer than kCollabMinItems), insert into the commit record in shared memory under a shared
 /// lock (a whole warp batch at once with kWarpBatch, else one transaction at a time with
 /// server write-back) and answer. Clients write back and advance the global timestamp in commit
 /// order, once per warp batch. Without kServer (JVSTM-GPU) each lane commits itself against a
@@ -397,15 +397,28 @@ __device__ __forceinline__ void unlock_shared(ServerShared* sh) {
   atomicExch(&sh->lock, 0u);
 }
 
+/// Transactions of at most this many items are validated by their own lane even with kCollab.
+/// A warp on one transaction of a few items leaves most lanes idle and handles the warp batch's
+/// transactions one after another, under the lock too when commits came in meanwhile: at 96%
+/// aborts (bank, 1% read-only, full grid) that made CSMV 4x slower than CSMV-NoCV
+/// (docs/benchmarks.md). Long read sets (memcached PUTs scanning a set) still split their items
+/// over the warp, with coalesced loads.
+constexpr uint32_t kCollabMinItems = 16;
+
 /// Validates the lanes of `mask` whose verdict is still 0 against the table (collaboratively:
-/// one transaction at a time with the whole warp; else each lane its own).
+/// each transaction of more than kCollabMinItems items with the whole warp, one at a time; the
+/// others, and every one without collab, by its own lane).
 __device__ int validate_batch(const Args& a, uint32_t cw, uint32_t mask, bool collab,
                               const uint32_t* table, uint32_t B, int verdict, bool mine,
                               uint32_t snap, uint32_t nr, const uint32_t* rs,
                               const uint32_t (&ws)[kMaxWrites], uint32_t nw) {
   const uint32_t lane = threadIdx.x & 31;
+  const bool alone = !collab || nr + nw <= kCollabMinItems;
+  if (mine && verdict == 0 && alone) {
+    verdict = validate_alone(table, B, rs, nr, ws, nw, snap);
+  }
   if (collab) {
-    const unsigned todo = __ballot_sync(kFull, mine && verdict == 0) & mask;
+    const unsigned todo = __ballot_sync(kFull, mine && verdict == 0 && !alone) & mask;
     for (uint32_t i = 0; i < 32; ++i) {
       if (!((todo >> i) & 1u)) continue;
       const uint32_t s_i = __shfl_sync(kFull, snap, i);
@@ -418,8 +431,6 @@ __device__ int validate_batch(const Args& a, uint32_t cw, uint32_t mask, bool co
                                     nr_i, ws_i, nw_i, s_i);
       if (lane == i) verdict = v;
     }
-  } else if (mine && verdict == 0) {
-    verdict = validate_alone(table, B, rs, nr, ws, nw, snap);
   }
   return verdict;
 }

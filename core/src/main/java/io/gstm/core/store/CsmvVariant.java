@@ -6,7 +6,10 @@ package io.gstm.core.store;
  * The JVM engine has the same semantics for every variant; only the GPU kernel differs.
  */
 public enum CsmvVariant {
-  /** Everything on: pre-validation, collaborative validation, batched insert, client write-back. */
+  /**
+   * Everything on: pre-validation, collaborative validation (for transactions of more than 16
+   * items; shorter ones are validated by their own lane), batched insert, client write-back.
+   */
   CSMV("csmv", true, true, true),
   /** Collaborative validation off (the paper's CSMV-NoCV). */
   NO_CV("csmv-nocv", true, false, true),
