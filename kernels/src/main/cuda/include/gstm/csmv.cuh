@@ -418,9 +418,10 @@ __device__ int validate_batch(const Args& a, uint32_t cw, uint32_t mask, bool co
     verdict = validate_alone(table, B, rs, nr, ws, nw, snap);
   }
   if (collab) {
-    const unsigned todo = __ballot_sync(kFull, mine && verdict == 0 && !alone) & mask;
-    for (uint32_t i = 0; i < 32; ++i) {
-      if (!((todo >> i) & 1u)) continue;
+    // Only the set bits: this runs under the server lock too, where every cycle serialises.
+    for (unsigned todo = __ballot_sync(kFull, mine && verdict == 0 && !alone) & mask; todo != 0;
+         todo &= todo - 1) {
+      const uint32_t i = __ffs(todo) - 1;
       const uint32_t s_i = __shfl_sync(kFull, snap, i);
       const uint32_t nr_i = __shfl_sync(kFull, nr, i);
       const uint32_t nw_i = __shfl_sync(kFull, nw, i);
