@@ -407,72 +407,12 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
       out.keep(KMeansPartial.empty(k, dims));
       return out;
     }
-    try (ResidentCache.Handle<KMeansUpdater> h = ResidentCache.acquire(run, partition, settings,
-        engine -> new KMeansUpdater(engine, k, dims, options(settings)))) {
-      out.keep(h.value().update(groupedByNearest(b, centroids, k), centroids));
+    try (ResidentCache.Handle<PartitionKMeans> h = ResidentCache.acquire(run, partition,
+        settings, engine -> new PartitionKMeans(
+            new KMeansUpdater(engine, k, dims, options(settings))))) {
+      out.keep(h.value().update(b.points(), b.n(), centroids));
       out.engines.add(h.lease().engine().name() + " (" + h.lease().reason() + ")");
       out.fellBack = !h.lease().gpu() && settings.engine() != EngineChoice.JVM;
-    }
-    return out;
-  }
-
-  /**
-   * The block's points reordered so that those nearest to one centroid are adjacent (a counting
-   * sort by nearest centroid). An update transaction adds one block of points to one centroid and
-   * reads every point of its block; grouped, a block of points touches one or two centroids
-   * instead of all k, so the transactions read each point about once instead of up to k times.
-   * The sums are the same up to the order of floating-point additions.
-   */
-  static double[] groupedByNearest(Block b, double[] centroids, int k) {
-    int n = b.n();
-    int dims = b.dims();
-    double[] p = b.points();
-    int[] nearest = new int[n];
-    int[] start = new int[k + 1];
-    if (dims == 2) {
-      // The same sums in the same order as the loop below (0 + x*x + y*y), without its inner
-      // loop: half the time of this pass on 2-D points.
-      for (int i = 0; i < n; i++) {
-        double px = p[2 * i];
-        double py = p[2 * i + 1];
-        int best = 0;
-        double bestD = Double.POSITIVE_INFINITY;
-        for (int c = 0; c < k; c++) {
-          double x = px - centroids[2 * c];
-          double y = py - centroids[2 * c + 1];
-          double d = x * x + y * y;
-          if (d < bestD) {
-            bestD = d;
-            best = c;
-          }
-        }
-        nearest[i] = best;
-        start[best + 1]++;
-      }
-    }
-    for (int i = dims == 2 ? n : 0; i < n; i++) {
-      int best = 0;
-      double bestD = Double.POSITIVE_INFINITY;
-      for (int c = 0; c < k; c++) {
-        double d = 0;
-        for (int j = 0; j < dims; j++) {
-          double x = p[i * dims + j] - centroids[c * dims + j];
-          d += x * x;
-        }
-        if (d < bestD) {
-          bestD = d;
-          best = c;
-        }
-      }
-      nearest[i] = best;
-      start[best + 1]++;
-    }
-    for (int c = 0; c < k; c++) {
-      start[c + 1] += start[c];
-    }
-    double[] out = new double[p.length];
-    for (int i = 0; i < n; i++) {
-      System.arraycopy(p, i * dims, out, start[nearest[i]]++ * dims, dims);
     }
     return out;
   }
