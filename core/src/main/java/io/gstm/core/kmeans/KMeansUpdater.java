@@ -310,8 +310,14 @@ public final class KMeansUpdater implements AutoCloseable {
    * Writes each point's nearest centroid (squared Euclidean distance, ties to the lowest index)
    * into {@code assignment}; returns the sum of the squared distances (in point order). Every
    * distance is summed over the dimensions in order, so the assignment and the cost are the same
-   * bits on every call. Inputs are not checked beyond their shapes: {@code assignment.length}
-   * points are assigned, {@code k = centroids.length / dims}.
+   * bits on every call. {@code assignment.length} points are assigned,
+   * {@code k = centroids.length / dims}. The values must be finite; only the shapes are checked
+   * here ({@link #update} checks the values).
+   *
+   * <p>The search is branch-free: a squared distance is never negative, so its raw bits order as
+   * longs as the doubles do, and the running minimum and its index are selected with a mask
+   * ({@code (d - best) >> 63}) instead of a comparison whose outcome a branch predictor cannot
+   * guess. The result is exactly that of the plain loop with {@code if (d < best)}.
    *
    * @throws IllegalArgumentException naming {@code points}, {@code centroids} or
    *     {@code assignment} when the shapes do not fit
@@ -326,20 +332,20 @@ public final class KMeansUpdater implements AutoCloseable {
     double cost = 0;
     for (int p = 0; p < n; p++) {
       int best = 0;
-      double bestDist = Double.POSITIVE_INFINITY;
+      long bestBits = Long.MAX_VALUE;
       for (int c = 0; c < k; c++) {
         double dist = 0;
         for (int d = 0; d < dims; d++) {
           double diff = points[p * dims + d] - centroids[c * dims + d];
           dist += diff * diff;
         }
-        // Branch-free select: the comparison is close to random, a branch would mispredict.
-        boolean closer = dist < bestDist;
-        best = closer ? c : best;
-        bestDist = closer ? dist : bestDist;
+        long gap = Double.doubleToRawLongBits(dist) - bestBits;
+        long closer = gap >> 63; // all ones when strictly closer
+        bestBits += gap & closer;
+        best ^= (best ^ c) & (int) closer;
       }
       assignment[p] = best;
-      cost += bestDist;
+      cost += Double.longBitsToDouble(bestBits);
     }
     return cost;
   }
@@ -355,17 +361,17 @@ public final class KMeansUpdater implements AutoCloseable {
       double px = points[2 * p];
       double py = points[2 * p + 1];
       int best = 0;
-      double bestDist = Double.POSITIVE_INFINITY;
+      long bestBits = Long.MAX_VALUE;
       for (int c = 0; c < k; c++) {
         double x = px - centroids[2 * c];
         double y = py - centroids[2 * c + 1];
-        double dist = x * x + y * y;
-        boolean closer = dist < bestDist;
-        best = closer ? c : best;
-        bestDist = closer ? dist : bestDist;
+        long gap = Double.doubleToRawLongBits(x * x + y * y) - bestBits;
+        long closer = gap >> 63;
+        bestBits += gap & closer;
+        best ^= (best ^ c) & (int) closer;
       }
       assignment[p] = best;
-      cost += bestDist;
+      cost += Double.longBitsToDouble(bestBits);
     }
     return cost;
   }
