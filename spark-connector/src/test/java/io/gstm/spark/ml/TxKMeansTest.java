@@ -81,6 +81,31 @@ class TxKMeansTest {
   }
 
   @Test
+  void partialsOfManyPartitionsAreTreeReducedToTheSameCentroids() {
+    // More partitions than TxKMeans merges on the driver directly: treeReduce aggregates them.
+    int parts = TxKMeans.DRIVER_MERGE_MAX_PARTITIONS + 3;
+    Dataset<Row> many = DataFrames.points(spark, points, DIMS, parts);
+    assertThat(many.rdd().getNumPartitions()).isEqualTo(parts);
+    double[] init = KMeansData.firstPoints(points, DIMS, K);
+    double[] c = init;
+    for (int i = 0; i < 5; i++) {
+      c = KMeansUpdater.sequential(points, DIMS, c).centroids(c);
+    }
+    for (Dataset<Row> data : java.util.List.of(many, df)) {
+      TxKMeansModel model = new TxKMeans().setK(K).setMaxIter(5).setTol(0)
+          .setInitialCentroids(rows(init, K)).fit(data);
+      for (int j = 0; j < K; j++) {
+        for (int d = 0; d < DIMS; d++) {
+          double want = c[j * DIMS + d];
+          assertThat(model.clusterCenters()[j].apply(d)).as("centroid %d dim %d", j, d)
+              .isCloseTo(want, within(1e-6 * Math.max(1, Math.abs(want))));
+        }
+      }
+      assertThat(model.report().points()).isEqualTo(N);
+    }
+  }
+
+  @Test
   void matchesMllibCostFromTheSameInitialisation() {
     for (String mode : new String[] {TxKMeans.K_MEANS_PARALLEL, TxKMeans.RANDOM}) {
       KMeansModel mllib = new KMeans().setK(K).setSeed(3).setInitMode(mode).setMaxIter(20)
