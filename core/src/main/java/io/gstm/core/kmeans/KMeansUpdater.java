@@ -380,6 +380,15 @@ public final class KMeansUpdater implements AutoCloseable {
   static double cost(double[] points, int dims, double[] centroids, int[] assignment) {
     int n = assignment.length;
     double cost = 0;
+    if (dims == 2) {
+      for (int p = 0; p < n; p++) {
+        int c = assignment[p];
+        double x = points[2 * p] - centroids[2 * c];
+        double y = points[2 * p + 1] - centroids[2 * c + 1];
+        cost += x * x + y * y; // the general loop's 0 + x*x + y*y, bit for bit
+      }
+      return cost;
+    }
     for (int p = 0; p < n; p++) {
       int c = assignment[p];
       double dist = 0;
