@@ -16,7 +16,6 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.clustering.KMeans;
@@ -31,6 +30,7 @@ import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
@@ -42,8 +42,10 @@ import scala.runtime.AbstractFunction2;
 /**
  * k-means as a Spark ML Estimator whose centroid updates are transactions: each partition assigns
  * its points to the nearest centroid and adds them to the centroids' accumulators (sums and
- * counts) under the STM on its executor's engine ({@link KMeansUpdater}); the partials are
- * tree-aggregated and the new centroids broadcast. Lloyd's iteration, as MLlib's KMeans, with the
+ * counts) under the STM on its executor's engine ({@link KMeansUpdater}, through a
+ * {@link PartitionKMeans} that stays resident on the executor for the whole fit); the partials
+ * are tree-aggregated and the new centroids travel with the next iteration's tasks. One Spark
+ * job per iteration ({@link #aggregate}). Lloyd's iteration, as MLlib's KMeans, with the
  * same initialisation: {@code initMode} "k-means||" (default) or "random" delegate to MLlib's own
  * initialisation with the same {@code seed}, so the two start from identical centroids; or give
  * them with {@link #setInitialCentroids}. Stops after {@code maxIter} iterations or when no
@@ -240,7 +242,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     options(settings); // checks the engine options on the driver
     ExecutorEngines.checkBeforeJobs(dataset.sparkSession().sparkContext(), settings);
     String col = getFeaturesCol();
-    // Internal rows and the vector type's own decoding: no Row object per point.
+    // Internal rows, dense vectors read in place: no Row or Vector object per point.
     JavaRDD<Block> blocks = dataset.select(col).queryExecution().toRdd().toJavaRDD()
         .mapPartitions(it -> {
       VectorUDT udt = new VectorUDT();
@@ -252,18 +254,23 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
         if (r.isNullAt(0)) {
           throw new IllegalArgumentException("column '" + col + "': null feature vector");
         }
-        Vector v = udt.deserialize(r.getStruct(0, 4));
+        InternalRow struct = r.getStruct(0, 4);
+        // A dense vector's struct holds its values as field 3 (type 1): read them in place
+        // instead of building a DenseVector per point; a sparse one goes through the UDT.
+        ArrayData values = struct.getByte(0) == 1 ? struct.getArray(3) : null;
+        Vector v = values == null ? udt.deserialize(struct) : null;
+        int size = values != null ? values.numElements() : v.size();
         if (dims < 0) {
-          dims = v.size();
-        } else if (v.size() != dims) {
+          dims = size;
+        } else if (size != dims) {
           throw new IllegalArgumentException("column '" + col + "': vectors of sizes " + dims
-              + " and " + v.size());
+              + " and " + size);
         }
         if ((long) (n + 1) * dims > buf.length) {
           buf = Arrays.copyOf(buf, Math.max(buf.length * 2, (n + 1) * dims));
         }
         for (int d = 0; d < dims; d++) {
-          buf[n * dims + d] = v.apply(d);
+          buf[n * dims + d] = values != null ? values.getDouble(d) : v.apply(d);
         }
         n++;
       }
@@ -357,9 +364,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     boolean fellBack = false;
     while (iterations < getMaxIter() && !converged) {
       long t0 = System.nanoTime();
-      Broadcast<double[]> bc = jsc.broadcast(centroids);
-      Partial total = aggregate(blocks, new UpdateTask(run, bc, kk, dims, settings));
-      bc.destroy();
+      Partial total = aggregate(blocks, new UpdateTask(run, centroids, kk, dims, settings));
       LOG.debug("TxKMeans: iteration {} in {} ms", iterations,
           (System.nanoTime() - t0) / 1_000_000);
       KMeansPartial p = total.toCore();
@@ -432,20 +437,22 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   }
 
   /**
-   * The task of an iteration: the partition's partial under the broadcast centroids. A named
+   * The task of an iteration: the partition's partial under the iteration's centroids. A named
    * class rather than a lambda, so that Spark's closure cleaner does not analyse its bytecode
-   * on every job.
+   * on every job. The centroids travel inside it: Spark broadcasts every stage's serialized task
+   * once to the executors anyway, so a broadcast of their own (created, then destroyed, every
+   * iteration) would only add its own round trips.
    */
   static final class UpdateTask extends AbstractFunction2<TaskContext, Iterator<Block>, Partial>
       implements Serializable {
     private static final long serialVersionUID = 1L;
     private final long run;
-    private final Broadcast<double[]> centroids;
+    private final double[] centroids;
     private final int k;
     private final int dims;
     private final GstmSettings settings;
 
-    UpdateTask(long run, Broadcast<double[]> centroids, int k, int dims, GstmSettings settings) {
+    UpdateTask(long run, double[] centroids, int k, int dims, GstmSettings settings) {
       this.run = run;
       this.centroids = centroids;
       this.k = k;
@@ -459,7 +466,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     }
 
     Partial apply(int partition, Block block) {
-      return update(run, partition, block, centroids.value(), k, dims, settings);
+      return update(run, partition, block, centroids, k, dims, settings);
     }
   }
 
