@@ -352,19 +352,56 @@ public final class KMeansUpdater implements AutoCloseable {
 
   /**
    * {@link #assign} for two dimensions: the same distances ({@code 0 + x*x + y*y} is
-   * {@code x*x + y*y}, bit for bit) without the inner loop.
+   * {@code x*x + y*y}, bit for bit) without the inner loop, the centroids' coordinates in two
+   * arrays, and two points searched side by side (two independent chains of selections for the
+   * processor to overlap); the cost still adds the points in order.
    */
   private static double assign2(double[] points, double[] centroids, int k, int[] assignment) {
+    double[] cx = new double[k];
+    double[] cy = new double[k];
+    for (int c = 0; c < k; c++) {
+      cx[c] = centroids[2 * c];
+      cy[c] = centroids[2 * c + 1];
+    }
     int n = assignment.length;
     double cost = 0;
-    for (int p = 0; p < n; p++) {
+    int p = 0;
+    for (; p + 1 < n; p += 2) {
+      double ax = points[2 * p];
+      double ay = points[2 * p + 1];
+      double bx = points[2 * p + 2];
+      double by = points[2 * p + 3];
+      int bestA = 0;
+      int bestB = 0;
+      long bitsA = Long.MAX_VALUE;
+      long bitsB = Long.MAX_VALUE;
+      for (int c = 0; c < k; c++) {
+        double x = ax - cx[c];
+        double y = ay - cy[c];
+        long gap = Double.doubleToRawLongBits(x * x + y * y) - bitsA;
+        long closer = gap >> 63;
+        bitsA += gap & closer;
+        bestA ^= (bestA ^ c) & (int) closer;
+        x = bx - cx[c];
+        y = by - cy[c];
+        gap = Double.doubleToRawLongBits(x * x + y * y) - bitsB;
+        closer = gap >> 63;
+        bitsB += gap & closer;
+        bestB ^= (bestB ^ c) & (int) closer;
+      }
+      assignment[p] = bestA;
+      assignment[p + 1] = bestB;
+      cost += Double.longBitsToDouble(bitsA);
+      cost += Double.longBitsToDouble(bitsB);
+    }
+    for (; p < n; p++) {
       double px = points[2 * p];
       double py = points[2 * p + 1];
       int best = 0;
       long bestBits = Long.MAX_VALUE;
       for (int c = 0; c < k; c++) {
-        double x = px - centroids[2 * c];
-        double y = py - centroids[2 * c + 1];
+        double x = px - cx[c];
+        double y = py - cy[c];
         long gap = Double.doubleToRawLongBits(x * x + y * y) - bestBits;
         long closer = gap >> 63;
         bestBits += gap & closer;

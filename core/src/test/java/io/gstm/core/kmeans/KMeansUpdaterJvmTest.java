@@ -85,14 +85,14 @@ class KMeansUpdaterJvmTest {
     int[] a3 = new int[3];
     assertThat(KMeansUpdater.assign(p3, 3, new double[] {0, 0, 5, 2, 0, 5}, a3)).isEqualTo(2);
     assertThat(a3).containsExactly(0, 0, 1);
-    // Against the plain loop on random data, dims 1 to 5.
+    // Against the plain loop on random data, dims 1 to 5 (an odd count: the 2-D loop pairs points).
     for (int dims = 1; dims <= 5; dims++) {
-      double[] pts = KMeansData.blobs(3000, dims, 9, dims);
+      double[] pts = KMeansData.blobs(3001, dims, 9, dims);
       double[] c = KMeansData.firstPoints(pts, dims, 9);
-      int[] a = new int[3000];
+      int[] a = new int[3001];
       double total = KMeansUpdater.assign(pts, dims, c, a);
       double expectedCost = 0;
-      for (int p = 0; p < 3000; p++) {
+      for (int p = 0; p < 3001; p++) {
         int best = 0;
         double bestDist = Double.POSITIVE_INFINITY;
         for (int j = 0; j < 9; j++) {
