@@ -4,17 +4,24 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import java.lang.ref.SoftReference;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A store on the Java heap: every word as raw bits in an {@link AtomicLongArray} (32-bit types
  * sign-extended, as the kernels read them), and the lock table as another.
+ *
+ * <p>The bulk writes ({@code writeInt32} and the others) are plain stores, not volatile ones (a
+ * tenth of the cost: they upload whole regions, 1.5 million words per k-means step): a store is
+ * written between batches by its owner, and {@link JvmEngine#run} hands each batch to its
+ * workers through an executor, which orders those writes before every read of the batch.
  */
 final class JvmTxStore implements TxStore {
   private final JvmEngine engine;
   private final StoreLayout layout;
   final AtomicLongArray locks;
   final AtomicLongArray[] data;
+  private SoftReference<long[][]> snapshotBuffer;
   private boolean closed;
 
   JvmTxStore(JvmEngine engine, StoreLayout layout) {
@@ -45,7 +52,7 @@ final class JvmTxStore implements TxStore {
   public void writeInt32(int region, int[] values) {
     check(region, RegionType.INT32, values.length);
     for (int i = 0; i < values.length; i++) {
-      data[region].set(i, values[i]);
+      data[region].setPlain(i, values[i]);
     }
   }
 
@@ -53,7 +60,7 @@ final class JvmTxStore implements TxStore {
   public void writeInt64(int region, long[] values) {
     check(region, RegionType.INT64, values.length);
     for (int i = 0; i < values.length; i++) {
-      data[region].set(i, values[i]);
+      data[region].setPlain(i, values[i]);
     }
   }
 
@@ -61,7 +68,7 @@ final class JvmTxStore implements TxStore {
   public void writeFloat32(int region, float[] values) {
     check(region, RegionType.FLOAT32, values.length);
     for (int i = 0; i < values.length; i++) {
-      data[region].set(i, Float.floatToRawIntBits(values[i]));
+      data[region].setPlain(i, Float.floatToRawIntBits(values[i]));
     }
   }
 
@@ -69,7 +76,7 @@ final class JvmTxStore implements TxStore {
   public void writeFloat64(int region, double[] values) {
     check(region, RegionType.FLOAT64, values.length);
     for (int i = 0; i < values.length; i++) {
-      data[region].set(i, Double.doubleToRawLongBits(values[i]));
+      data[region].setPlain(i, Double.doubleToRawLongBits(values[i]));
     }
   }
 
@@ -119,16 +126,30 @@ final class JvmTxStore implements TxStore {
     return out;
   }
 
-  /** A copy of every region's words, to put back if a batch fails half-way. */
+  /**
+   * A copy of every region's words, to put back if a batch fails half-way. Taken by the engine
+   * before it starts the batch's workers (no writer is running: plain reads) into one buffer kept
+   * with the store (softly: the collector may take it back) and overwritten by the next snapshot
+   * (the engine runs one batch at a time), so that a batch does not allocate a copy of the whole
+   * store.
+   */
   long[][] snapshot() {
-    long[][] copy = new long[data.length][];
+    long[][] buffer = snapshotBuffer == null ? null : snapshotBuffer.get();
+    if (buffer == null) {
+      buffer = new long[data.length][];
+      for (int r = 0; r < data.length; r++) {
+        buffer[r] = new long[data[r].length()];
+      }
+      snapshotBuffer = new SoftReference<>(buffer);
+    }
     for (int r = 0; r < data.length; r++) {
-      copy[r] = new long[data[r].length()];
-      for (int i = 0; i < copy[r].length; i++) {
-        copy[r][i] = data[r].get(i);
+      long[] copy = buffer[r];
+      AtomicLongArray words = data[r];
+      for (int i = 0; i < copy.length; i++) {
+        copy[i] = words.getPlain(i);
       }
     }
-    return copy;
+    return buffer;
   }
 
   void restore(long[][] snapshot) {
@@ -166,5 +187,6 @@ final class JvmTxStore implements TxStore {
       throw new IllegalStateException("store already closed");
     }
     closed = true;
+    snapshotBuffer = null;
   }
 }

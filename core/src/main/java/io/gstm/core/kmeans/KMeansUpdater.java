@@ -22,7 +22,10 @@ import java.util.Objects;
  * contribution to one centroid</b>: the sum and count of the block's points assigned to that
  * centroid, added to the centroid's accumulators (a record of {@code dims + 1} FLOAT64 words
  * under one lock, {@link KMeansWorkload}). With {@code dims + 1} above the set capacity (16),
- * a contribution is split into one transaction per slice of 16 words.
+ * a contribution is split into one transaction per slice of 16 words. A caller that has assigned
+ * the points already ({@link #assign}, e.g. to group them by centroid so that a block touches
+ * few centroids) passes the assignment to {@link #update(double[], double[], int[])}, and the
+ * points are not assigned a second time.
  *
  * <p>On the {@link CudaEngine} one launch does it all ({@link CudaKMeans}): a small persistent
  * grid, each block with at least {@code pointsPerTransaction} points, sums its points per
@@ -93,12 +96,61 @@ public final class KMeansUpdater implements AutoCloseable {
     if (n == 0) {
       return KMeansPartial.empty(k, dims);
     }
-    if (engine instanceof CudaEngine && CudaKMeans.fits(k, dims)) {
+    if (assignsOnDevice()) {
       return updateOnDevice(points, centroids, n);
     }
     int[] assign = new int[n];
-    double cost = assign(points, dims, centroids, k, assign);
+    double cost = assign(points, dims, centroids, assign);
+    return updateOnJvm(points, assign, cost);
+  }
 
+  /**
+   * As {@link #update(double[], double[])}, with every point's nearest centroid already known:
+   * {@code assignment[i]} is the centroid of point {@code i}, as {@link #assign} computes it (a
+   * caller that assigns the points anyway, for instance to group them by centroid, saves the
+   * updater's own assignment pass). The transactions add each point to the centroid the
+   * assignment names, and the partial's cost is the sum of the squared distances of the points to
+   * those centroids; with the nearest assignment the result equals {@code update(points,
+   * centroids)}'s.
+   *
+   * <p>On the CUDA engine ({@link #assignsOnDevice()}) the assignment is checked but not used:
+   * the kernel assigns the points itself in the same launch, with the same rule (nearest, ties to
+   * the lowest index), so an assignment that is not the nearest one gives different results on
+   * the two engines. Inputs are not modified.
+   *
+   * @param points row-major {@code n x dims}, finite
+   * @param centroids row-major {@code k x dims}, finite
+   * @param assignment {@code n} centroid indices in {@code [0, k)}
+   * @throws IllegalArgumentException naming {@code points}, {@code centroids} or
+   *     {@code assignment}
+   * @throws GstmException if a transaction did not commit within the retry limit
+   */
+  public KMeansPartial update(double[] points, double[] centroids, int[] assignment) {
+    checkOpen();
+    check(points, centroids, k, dims);
+    int n = points.length / dims;
+    checkAssignment(assignment, n, k);
+    if (n == 0) {
+      return KMeansPartial.empty(k, dims);
+    }
+    if (assignsOnDevice()) {
+      return updateOnDevice(points, centroids, n);
+    }
+    return updateOnJvm(points, assignment, cost(points, dims, centroids, assignment));
+  }
+
+  /**
+   * True when {@link #update} runs on the CUDA engine, where one launch assigns the points and
+   * runs the transactions (a given assignment is not used there); false on the JVM engine, and
+   * on the CUDA engine for shapes {@link CudaKMeans} does not take, where the points are assigned
+   * on the host.
+   */
+  public boolean assignsOnDevice() {
+    return engine instanceof CudaEngine && CudaKMeans.fits(k, dims);
+  }
+
+  private KMeansPartial updateOnJvm(double[] points, int[] assign, double cost) {
+    int n = assign.length;
     int capacity = TxBatch.capacityFor(Math.min(dims + 1, MAX_CAPACITY));
     int slices = (dims + 1 + capacity - 1) / capacity;
     int ppt = options.pointsPerTransaction();
@@ -241,7 +293,7 @@ public final class KMeansUpdater implements AutoCloseable {
     check(points, centroids, k, dims);
     int n = points.length / dims;
     int[] assign = new int[n];
-    double cost = assign(points, dims, centroids, k, assign);
+    double cost = assign(points, dims, centroids, assign);
     double[] sums = new double[k * dims];
     long[] counts = new long[k];
     for (int p = 0; p < n; p++) {
@@ -255,30 +307,171 @@ public final class KMeansUpdater implements AutoCloseable {
   }
 
   /**
-   * Writes each point's nearest centroid (ties to the lowest index) into {@code assign};
-   * returns the sum of the squared distances.
+   * Writes each point's nearest centroid (squared Euclidean distance, ties to the lowest index)
+   * into {@code assignment}; returns the sum of the squared distances (in point order). Every
+   * distance is summed over the dimensions in order, so the assignment and the cost are the same
+   * bits on every call. {@code assignment.length} points are assigned,
+   * {@code k = centroids.length / dims}. The values must be finite; only the shapes are checked
+   * here ({@link #update} checks the values).
+   *
+   * <p>The search is branch-free: a squared distance is never negative, so its raw bits order as
+   * longs as the doubles do, and the running minimum and its index are selected with a mask
+   * ({@code (d - best) >> 63}) instead of a comparison whose outcome a branch predictor cannot
+   * guess. The result is exactly that of the plain loop with {@code if (d < best)}.
+   *
+   * @throws IllegalArgumentException naming {@code points}, {@code centroids} or
+   *     {@code assignment} when the shapes do not fit
    */
-  static double assign(double[] points, int dims, double[] centroids, int k, int[] assign) {
-    int n = assign.length;
+  public static double assign(double[] points, int dims, double[] centroids, int[] assignment) {
+    checkShapes(points, dims, centroids, assignment);
+    int n = assignment.length;
+    int k = centroids.length / dims;
+    if (dims == 2) {
+      return assign2(points, centroids, k, assignment);
+    }
     double cost = 0;
     for (int p = 0; p < n; p++) {
       int best = 0;
-      double bestDist = Double.POSITIVE_INFINITY;
+      long bestBits = Long.MAX_VALUE;
       for (int c = 0; c < k; c++) {
         double dist = 0;
         for (int d = 0; d < dims; d++) {
           double diff = points[p * dims + d] - centroids[c * dims + d];
           dist += diff * diff;
         }
-        if (dist < bestDist) {
-          bestDist = dist;
-          best = c;
-        }
+        long gap = Double.doubleToRawLongBits(dist) - bestBits;
+        long closer = gap >> 63; // all ones when strictly closer
+        bestBits += gap & closer;
+        best ^= (best ^ c) & (int) closer;
       }
-      assign[p] = best;
-      cost += bestDist;
+      assignment[p] = best;
+      cost += Double.longBitsToDouble(bestBits);
     }
     return cost;
+  }
+
+  /**
+   * {@link #assign} for two dimensions: the same distances ({@code 0 + x*x + y*y} is
+   * {@code x*x + y*y}, bit for bit) without the inner loop, the centroids' coordinates in two
+   * arrays, and two points searched side by side (two independent chains of selections for the
+   * processor to overlap); the cost still adds the points in order.
+   */
+  private static double assign2(double[] points, double[] centroids, int k, int[] assignment) {
+    double[] cx = new double[k];
+    double[] cy = new double[k];
+    for (int c = 0; c < k; c++) {
+      cx[c] = centroids[2 * c];
+      cy[c] = centroids[2 * c + 1];
+    }
+    int n = assignment.length;
+    double cost = 0;
+    int p = 0;
+    for (; p + 1 < n; p += 2) {
+      double ax = points[2 * p];
+      double ay = points[2 * p + 1];
+      double bx = points[2 * p + 2];
+      double by = points[2 * p + 3];
+      int bestA = 0;
+      int bestB = 0;
+      long bitsA = Long.MAX_VALUE;
+      long bitsB = Long.MAX_VALUE;
+      for (int c = 0; c < k; c++) {
+        double x = ax - cx[c];
+        double y = ay - cy[c];
+        long gap = Double.doubleToRawLongBits(x * x + y * y) - bitsA;
+        long closer = gap >> 63;
+        bitsA += gap & closer;
+        bestA ^= (bestA ^ c) & (int) closer;
+        x = bx - cx[c];
+        y = by - cy[c];
+        gap = Double.doubleToRawLongBits(x * x + y * y) - bitsB;
+        closer = gap >> 63;
+        bitsB += gap & closer;
+        bestB ^= (bestB ^ c) & (int) closer;
+      }
+      assignment[p] = bestA;
+      assignment[p + 1] = bestB;
+      cost += Double.longBitsToDouble(bitsA);
+      cost += Double.longBitsToDouble(bitsB);
+    }
+    for (; p < n; p++) {
+      double px = points[2 * p];
+      double py = points[2 * p + 1];
+      int best = 0;
+      long bestBits = Long.MAX_VALUE;
+      for (int c = 0; c < k; c++) {
+        double x = px - cx[c];
+        double y = py - cy[c];
+        long gap = Double.doubleToRawLongBits(x * x + y * y) - bestBits;
+        long closer = gap >> 63;
+        bestBits += gap & closer;
+        best ^= (best ^ c) & (int) closer;
+      }
+      assignment[p] = best;
+      cost += Double.longBitsToDouble(bestBits);
+    }
+    return cost;
+  }
+
+  /** Sum over the points of the squared distance to their assigned centroid (in point order). */
+  static double cost(double[] points, int dims, double[] centroids, int[] assignment) {
+    int n = assignment.length;
+    double cost = 0;
+    if (dims == 2) {
+      for (int p = 0; p < n; p++) {
+        int c = assignment[p];
+        double x = points[2 * p] - centroids[2 * c];
+        double y = points[2 * p + 1] - centroids[2 * c + 1];
+        cost += x * x + y * y; // the general loop's 0 + x*x + y*y, bit for bit
+      }
+      return cost;
+    }
+    for (int p = 0; p < n; p++) {
+      int c = assignment[p];
+      double dist = 0;
+      for (int d = 0; d < dims; d++) {
+        double diff = points[p * dims + d] - centroids[c * dims + d];
+        dist += diff * diff;
+      }
+      cost += dist;
+    }
+    return cost;
+  }
+
+  private static void checkShapes(double[] points, int dims, double[] centroids,
+      int[] assignment) {
+    if (dims < 1) {
+      throw new IllegalArgumentException("dims must be at least 1, got " + dims);
+    }
+    if (centroids == null || centroids.length == 0 || centroids.length % dims != 0) {
+      throw new IllegalArgumentException("centroids: expected k * dims values with k >= 1, got "
+          + (centroids == null ? "null" : centroids.length));
+    }
+    if (assignment == null) {
+      throw new IllegalArgumentException("assignment must not be null");
+    }
+    if (points == null || (long) assignment.length * dims > points.length) {
+      throw new IllegalArgumentException("points: " + assignment.length + " points of " + dims
+          + " dims need " + (long) assignment.length * dims + " values, got "
+          + (points == null ? "null" : points.length));
+    }
+  }
+
+  /** An assignment of {@code n} points to centroids {@code 0..k-1}, or an error naming it. */
+  static void checkAssignment(int[] assignment, int n, int k) {
+    if (assignment == null) {
+      throw new IllegalArgumentException("assignment must not be null");
+    }
+    if (assignment.length != n) {
+      throw new IllegalArgumentException("assignment: expected one centroid per point, n = " + n
+          + " entries, got " + assignment.length);
+    }
+    for (int i = 0; i < n; i++) {
+      if (assignment[i] < 0 || assignment[i] >= k) {
+        throw new IllegalArgumentException("assignment[" + i + "] = " + assignment[i]
+            + " is not a centroid: centroids 0.." + (k - 1));
+      }
+    }
   }
 
   static void check(double[] points, double[] centroids, int k, int dims) {

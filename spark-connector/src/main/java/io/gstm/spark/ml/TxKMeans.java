@@ -14,8 +14,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.clustering.KMeans;
@@ -30,16 +30,22 @@ import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import scala.collection.Iterator;
+import scala.reflect.ClassTag$;
+import scala.runtime.AbstractFunction2;
 
 /**
  * k-means as a Spark ML Estimator whose centroid updates are transactions: each partition assigns
  * its points to the nearest centroid and adds them to the centroids' accumulators (sums and
- * counts) under the STM on its executor's engine ({@link KMeansUpdater}); the partials are
- * tree-aggregated and the new centroids broadcast. Lloyd's iteration, as MLlib's KMeans, with the
+ * counts) under the STM on its executor's engine ({@link KMeansUpdater}, through a
+ * {@link PartitionKMeans} that stays resident on the executor for the whole fit); the partials
+ * are tree-aggregated and the new centroids travel with the next iteration's tasks. One Spark
+ * job per iteration ({@link #aggregate}). Lloyd's iteration, as MLlib's KMeans, with the
  * same initialisation: {@code initMode} "k-means||" (default) or "random" delegate to MLlib's own
  * initialisation with the same {@code seed}, so the two start from identical centroids; or give
  * them with {@link #setInitialCentroids}. Stops after {@code maxIter} iterations or when no
@@ -236,7 +242,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     options(settings); // checks the engine options on the driver
     ExecutorEngines.checkBeforeJobs(dataset.sparkSession().sparkContext(), settings);
     String col = getFeaturesCol();
-    // Internal rows and the vector type's own decoding: no Row object per point.
+    // Internal rows, dense vectors read in place: no Row or Vector object per point.
     JavaRDD<Block> blocks = dataset.select(col).queryExecution().toRdd().toJavaRDD()
         .mapPartitions(it -> {
       VectorUDT udt = new VectorUDT();
@@ -248,18 +254,23 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
         if (r.isNullAt(0)) {
           throw new IllegalArgumentException("column '" + col + "': null feature vector");
         }
-        Vector v = udt.deserialize(r.getStruct(0, 4));
+        InternalRow struct = r.getStruct(0, 4);
+        // A dense vector's struct holds its values as field 3 (type 1): read them in place
+        // instead of building a DenseVector per point; a sparse one goes through the UDT.
+        ArrayData values = struct.getByte(0) == 1 ? struct.getArray(3) : null;
+        Vector v = values == null ? udt.deserialize(struct) : null;
+        int size = values != null ? values.numElements() : v.size();
         if (dims < 0) {
-          dims = v.size();
-        } else if (v.size() != dims) {
+          dims = size;
+        } else if (size != dims) {
           throw new IllegalArgumentException("column '" + col + "': vectors of sizes " + dims
-              + " and " + v.size());
+              + " and " + size);
         }
         if ((long) (n + 1) * dims > buf.length) {
           buf = Arrays.copyOf(buf, Math.max(buf.length * 2, (n + 1) * dims));
         }
         for (int d = 0; d < dims; d++) {
-          buf[n * dims + d] = v.apply(d);
+          buf[n * dims + d] = values != null ? values.getDouble(d) : v.apply(d);
         }
         n++;
       }
@@ -353,11 +364,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     boolean fellBack = false;
     while (iterations < getMaxIter() && !converged) {
       long t0 = System.nanoTime();
-      Broadcast<double[]> bc = jsc.broadcast(centroids);
-      Partial total = blocks.mapPartitionsWithIndex((i, it) -> List.of(
-          update(run, i, it.next(), bc.value(), kk, dims, settings)).iterator(), true)
-          .treeReduce(Partial::merge, 2);
-      bc.destroy();
+      Partial total = aggregate(blocks, new UpdateTask(run, centroids, kk, dims, settings));
       LOG.debug("TxKMeans: iteration {} in {} ms", iterations,
           (System.nanoTime() - t0) / 1_000_000);
       KMeansPartial p = total.toCore();
@@ -399,6 +406,70 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     return (TxKMeansModel) model.setParent(this);
   }
 
+  /**
+   * Partitions up to which {@code treeReduce(depth 2)} has no intermediate level (its scale
+   * {@code max(ceil(sqrt(p)), 2)} plus {@code ceil(p / scale)} is at least {@code p}): the
+   * partials of at most this many partitions are merged on the driver by either way.
+   */
+  static final int DRIVER_MERGE_MAX_PARTITIONS = 5;
+
+  /**
+   * One iteration's job: every partition's partial, tree-aggregated. With few partitions
+   * ({@value #DRIVER_MERGE_MAX_PARTITIONS} or fewer) the tree is a single merge on the driver, so
+   * the job runs the task directly ({@code SparkContext.runJob}) and merges the partials in
+   * partition order: the same aggregation as {@code treeReduce(merge, 2)}, without its extra RDD
+   * and the closures Spark analyses (reading class files) on every job, about half the cost of a
+   * short iteration on this 2-core machine. With more partitions, {@code treeReduce(merge, 2)}.
+   */
+  static Partial aggregate(JavaRDD<Block> blocks, UpdateTask task) {
+    int parts = blocks.getNumPartitions();
+    if (parts > DRIVER_MERGE_MAX_PARTITIONS) {
+      return blocks.mapPartitionsWithIndex((i, it) -> List.of(task.apply(i, it.next())).iterator(),
+          true).treeReduce(Partial::merge, 2);
+    }
+    Partial[] partials = (Partial[]) blocks.context().runJob(blocks.rdd(), task,
+        ClassTag$.MODULE$.apply(Partial.class));
+    Partial total = partials[0];
+    for (int i = 1; i < partials.length; i++) {
+      total = Partial.merge(total, partials[i]);
+    }
+    return total;
+  }
+
+  /**
+   * The task of an iteration: the partition's partial under the iteration's centroids. A named
+   * class rather than a lambda, so that Spark's closure cleaner does not analyse its bytecode
+   * on every job. The centroids travel inside it: Spark broadcasts every stage's serialized task
+   * once to the executors anyway, so a broadcast of their own (created, then destroyed, every
+   * iteration) would only add its own round trips.
+   */
+  static final class UpdateTask extends AbstractFunction2<TaskContext, Iterator<Block>, Partial>
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final long run;
+    private final double[] centroids;
+    private final int k;
+    private final int dims;
+    private final GstmSettings settings;
+
+    UpdateTask(long run, double[] centroids, int k, int dims, GstmSettings settings) {
+      this.run = run;
+      this.centroids = centroids;
+      this.k = k;
+      this.dims = dims;
+      this.settings = settings;
+    }
+
+    @Override
+    public Partial apply(TaskContext task, Iterator<Block> blocks) {
+      return apply(task.partitionId(), blocks.next());
+    }
+
+    Partial apply(int partition, Block block) {
+      return update(run, partition, block, centroids, k, dims, settings);
+    }
+  }
+
   /** One partition's transactional centroid update with the engine of its executor. */
   static Partial update(long run, int partition, Block b, double[] centroids, int k, int dims,
       GstmSettings settings) {
@@ -407,72 +478,12 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
       out.keep(KMeansPartial.empty(k, dims));
       return out;
     }
-    try (ResidentCache.Handle<KMeansUpdater> h = ResidentCache.acquire(run, partition, settings,
-        engine -> new KMeansUpdater(engine, k, dims, options(settings)))) {
-      out.keep(h.value().update(groupedByNearest(b, centroids, k), centroids));
+    try (ResidentCache.Handle<PartitionKMeans> h = ResidentCache.acquire(run, partition,
+        settings, engine -> new PartitionKMeans(
+            new KMeansUpdater(engine, k, dims, options(settings))))) {
+      out.keep(h.value().update(b.points(), b.n(), centroids));
       out.engines.add(h.lease().engine().name() + " (" + h.lease().reason() + ")");
       out.fellBack = !h.lease().gpu() && settings.engine() != EngineChoice.JVM;
-    }
-    return out;
-  }
-
-  /**
-   * The block's points reordered so that those nearest to one centroid are adjacent (a counting
-   * sort by nearest centroid). An update transaction adds one block of points to one centroid and
-   * reads every point of its block; grouped, a block of points touches one or two centroids
-   * instead of all k, so the transactions read each point about once instead of up to k times.
-   * The sums are the same up to the order of floating-point additions.
-   */
-  static double[] groupedByNearest(Block b, double[] centroids, int k) {
-    int n = b.n();
-    int dims = b.dims();
-    double[] p = b.points();
-    int[] nearest = new int[n];
-    int[] start = new int[k + 1];
-    if (dims == 2) {
-      // The same sums in the same order as the loop below (0 + x*x + y*y), without its inner
-      // loop: half the time of this pass on 2-D points.
-      for (int i = 0; i < n; i++) {
-        double px = p[2 * i];
-        double py = p[2 * i + 1];
-        int best = 0;
-        double bestD = Double.POSITIVE_INFINITY;
-        for (int c = 0; c < k; c++) {
-          double x = px - centroids[2 * c];
-          double y = py - centroids[2 * c + 1];
-          double d = x * x + y * y;
-          if (d < bestD) {
-            bestD = d;
-            best = c;
-          }
-        }
-        nearest[i] = best;
-        start[best + 1]++;
-      }
-    }
-    for (int i = dims == 2 ? n : 0; i < n; i++) {
-      int best = 0;
-      double bestD = Double.POSITIVE_INFINITY;
-      for (int c = 0; c < k; c++) {
-        double d = 0;
-        for (int j = 0; j < dims; j++) {
-          double x = p[i * dims + j] - centroids[c * dims + j];
-          d += x * x;
-        }
-        if (d < bestD) {
-          bestD = d;
-          best = c;
-        }
-      }
-      nearest[i] = best;
-      start[best + 1]++;
-    }
-    for (int c = 0; c < k; c++) {
-      start[c + 1] += start[c];
-    }
-    double[] out = new double[p.length];
-    for (int i = 0; i < n; i++) {
-      System.arraycopy(p, i * dims, out, start[nearest[i]]++ * dims, dims);
     }
     return out;
   }

@@ -81,6 +81,65 @@ class TxKMeansTest {
   }
 
   @Test
+  void partialsOfManyPartitionsAreTreeReducedToTheSameCentroids() {
+    // More partitions than TxKMeans merges on the driver directly: treeReduce aggregates them.
+    int parts = TxKMeans.DRIVER_MERGE_MAX_PARTITIONS + 3;
+    Dataset<Row> many = DataFrames.points(spark, points, DIMS, parts);
+    assertThat(many.rdd().getNumPartitions()).isEqualTo(parts);
+    double[] init = KMeansData.firstPoints(points, DIMS, K);
+    double[] c = init;
+    for (int i = 0; i < 5; i++) {
+      c = KMeansUpdater.sequential(points, DIMS, c).centroids(c);
+    }
+    for (Dataset<Row> data : java.util.List.of(many, df)) {
+      TxKMeansModel model = new TxKMeans().setK(K).setMaxIter(5).setTol(0)
+          .setInitialCentroids(rows(init, K)).fit(data);
+      for (int j = 0; j < K; j++) {
+        for (int d = 0; d < DIMS; d++) {
+          double want = c[j * DIMS + d];
+          assertThat(model.clusterCenters()[j].apply(d)).as("centroid %d dim %d", j, d)
+              .isCloseTo(want, within(1e-6 * Math.max(1, Math.abs(want))));
+        }
+      }
+      assertThat(model.report().points()).isEqualTo(N);
+    }
+  }
+
+  @Test
+  void sparseAndDenseFeaturesGiveTheSameCentroids() {
+    // Dense vectors are read in place, sparse ones through the vector type: the same points.
+    int n = 2000;
+    java.util.List<Row> dense = new java.util.ArrayList<>();
+    java.util.List<Row> sparse = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      double x = points[2 * i];
+      double y = points[2 * i + 1];
+      dense.add(org.apache.spark.sql.RowFactory.create(
+          org.apache.spark.ml.linalg.Vectors.dense(x, y)));
+      sparse.add(org.apache.spark.sql.RowFactory.create(
+          org.apache.spark.ml.linalg.Vectors.sparse(2, new int[] {0, 1}, new double[] {x, y})));
+    }
+    org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
+        .add("features", new org.apache.spark.ml.linalg.VectorUDT());
+    double[] init = KMeansData.firstPoints(points, DIMS, K);
+    double[] want = Arrays.copyOf(points, n * DIMS);
+    double[] c = init;
+    for (int i = 0; i < 4; i++) {
+      c = KMeansUpdater.sequential(want, DIMS, c).centroids(c);
+    }
+    for (java.util.List<Row> rows : java.util.List.of(dense, sparse)) {
+      TxKMeansModel model = new TxKMeans().setK(K).setMaxIter(4).setTol(0)
+          .setInitialCentroids(rows(init, K)).fit(spark.createDataFrame(rows, schema));
+      for (int j = 0; j < K; j++) {
+        for (int d = 0; d < DIMS; d++) {
+          assertThat(model.clusterCenters()[j].apply(d)).as("centroid %d dim %d", j, d)
+              .isCloseTo(c[j * DIMS + d], within(1e-9 * Math.max(1, Math.abs(c[j * DIMS + d]))));
+        }
+      }
+    }
+  }
+
+  @Test
   void matchesMllibCostFromTheSameInitialisation() {
     for (String mode : new String[] {TxKMeans.K_MEANS_PARALLEL, TxKMeans.RANDOM}) {
       KMeansModel mllib = new KMeans().setK(K).setSeed(3).setInitMode(mode).setMaxIter(20)

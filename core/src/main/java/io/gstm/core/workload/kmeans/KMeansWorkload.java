@@ -24,8 +24,9 @@ import io.gstm.core.workload.Workload;
  * assignRegion, dims}}.
  *
  * <p>Body: for every word {@code j} of its slice, sums over the block's points assigned to
- * {@code c} (1 per point for the count, coordinate {@code j - 1} for a sum), reads the word and
- * writes it back increased by that sum. Returns 0.
+ * {@code c} (1 per point for the count, coordinate {@code j - 1} for a sum; one pass over the
+ * block reads each point's assignment once, every sum still adds its points in order), then
+ * reads the word and writes it back increased by that sum. Returns 0.
  */
 public final class KMeansWorkload implements Workload {
   public static final String NAME = "kmeans";
@@ -130,16 +131,23 @@ public final class KMeansWorkload implements Workload {
     int w0 = cols[COL_FIRST_WORD][t];
     int w1 = Math.min(w0 + batch.capacity(), dims + 1);
     int base = c * (dims + 1);
-    for (int j = w0; j < w1; j++) {
-      double sum = 0;
-      for (int p = first; p < end; p++) {
-        if ((int) tx.readShared(assign, p) == c) {
-          sum += j == 0 ? 1.0
-              : Double.longBitsToDouble(tx.readShared(points, p * dims + j - 1));
+    // One pass over the block: each point's assignment read once, its coordinates of the slice
+    // added to the slice's sums (each sum still adds the points in order).
+    double[] sums = new double[w1 - w0];
+    int firstCoord = Math.max(w0, 1);
+    for (int p = first; p < end; p++) {
+      if ((int) tx.readShared(assign, p) == c) {
+        if (w0 == 0) {
+          sums[0] += 1.0;
+        }
+        for (int j = firstCoord; j < w1; j++) {
+          sums[j - w0] += Double.longBitsToDouble(tx.readShared(points, p * dims + j - 1));
         }
       }
+    }
+    for (int j = w0; j < w1; j++) {
       double old = Double.longBitsToDouble(tx.read(acc, base + j));
-      tx.write(acc, base + j, Double.doubleToRawLongBits(old + sum));
+      tx.write(acc, base + j, Double.doubleToRawLongBits(old + sums[j - w0]));
     }
     return 0;
   }
