@@ -16,13 +16,14 @@ import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -36,16 +37,22 @@ import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
+import org.roaringbitmap.RoaringBitmap;
 import org.slf4j.LoggerFactory;
 import scala.Function1;
 import scala.Tuple2;
 
 /**
- * Shortest paths and connected components over an edges DataFrame, subgraph-centric: vertices are
- * split into partitions ({@code id mod P}); each superstep relaxes every partition's subgraph to
- * its local fixpoint with transactions on the executor's engine ({@link GraphRelaxer}), then only
- * the improved boundary values cross the shuffle, min-combined at their owners, until no
- * partition sends anything.
+ * Shortest paths and connected components over an edges DataFrame, subgraph-centric over a
+ * vertex cut: the edges stay in the partitions they are read in (no shuffle of edges; only when
+ * more partitions than the input has are asked for are they spread round-robin), each
+ * partition's subgraph holds its edges and every vertex they touch, and a vertex that several
+ * partitions touch is replicated in each ({@link Replicas}, a bitmap of ids per partition,
+ * broadcast once). Each superstep relaxes every partition's subgraph to its local fixpoint with
+ * transactions on the executor's engine ({@link GraphRelaxer}); then only the replicated
+ * vertices that improved cross the shuffle, to the other partitions that hold them, which take
+ * the min and relax again from the vertices that improved, until no partition sends anything.
+ * Each vertex is reported once, by the lowest partition that holds it.
  *
  * <pre>{@code
  * RelaxationResult r = GraphRelaxation.of(edges).shortestPaths(0).setMaxSupersteps(50).run();
@@ -58,11 +65,12 @@ import scala.Tuple2;
  * finite, not null; absent means every edge weighs 1). Self-loops are dropped and of duplicate
  * edges the lightest is kept: neither changes a result. Components treat edges as undirected and
  * label each vertex with the smallest id of its component. The vertices are those of the edges,
- * of {@link #setVertices} and the source. Bad input is an IllegalArgumentException naming the
- * column or parameter, raised by {@link #run()} before the relaxation starts: schema problems
- * before any job; value problems (null ids or weights, negative or non-finite weights, ids out of
- * range) by the first pass over the edges, which checks every row as it routes it (a task's
- * error is rethrown on the driver as that IllegalArgumentException).
+ * of {@link #setVertices} and the source (these extra ids go to partition {@code id mod P}).
+ * Bad input is an IllegalArgumentException naming the column or parameter, raised by
+ * {@link #run()} before the relaxation starts: schema problems before any job; value problems
+ * (null ids or weights, negative or non-finite weights, ids out of range) by the first pass over
+ * the edges, which checks every row as it reads it (a task's error is rethrown on the driver as
+ * that IllegalArgumentException).
  *
  * <p>Engine settings come from the session's {@code spark.gstm.*} configuration
  * ({@link GstmConf}); setters here override them for one run.
@@ -70,8 +78,6 @@ import scala.Tuple2;
 public final class GraphRelaxation {
   private static final Logger LOG = LoggerFactory.getLogger(GraphRelaxation.class);
   private static final AtomicLong RUNS = new AtomicLong();
-  /** Target ids below this are sent to their owners once per task (a bit set of at most 8 MB). */
-  private static final int DEDUPE_BELOW = 1 << 26;
   /** The largest supported vertex id. */
   public static final long MAX_VERTEX_ID = Integer.MAX_VALUE;
 
@@ -166,7 +172,10 @@ public final class GraphRelaxation {
     return this;
   }
 
-  /** Vertex partitions (default {@code spark.gstm.graph.partitions}, else the edges'). */
+  /**
+   * Subgraphs (default {@code spark.gstm.graph.partitions}, else the edges' partitions): fewer
+   * than the edges' partitions merge neighbouring ones, more spread the edges round-robin.
+   */
   public GraphRelaxation setPartitions(int value) {
     if (value < 1 || value > 100_000) {
       throw new IllegalArgumentException("partitions must be between 1 and 100000, got " + value);
@@ -223,13 +232,22 @@ public final class GraphRelaxation {
     RelaxationKind k = kind;
     JavaRDD<LocalGraph> graphs = buildGraphs(p, weighted);
     graphs.persist(StorageLevel.MEMORY_AND_DISK());
-    long localEdges;
+    List<Tuple2<Long, RoaringBitmap>> summaries;
     try {
-      localEdges = graphs.map(g -> (long) g.edgeCount()).reduce(Long::sum);
+      summaries = graphs.map(g -> new Tuple2<>((long) g.edgeCount(), Replicas.idsOf(g)))
+          .collect();
     } catch (RuntimeException e) {
       graphs.unpersist(false);
       throw badInput(e);
     }
+    long localEdges = 0;
+    RoaringBitmap[] held = new RoaringBitmap[p];
+    for (int q = 0; q < p; q++) {
+      localEdges += summaries.get(q)._1();
+      held[q] = summaries.get(q)._2();
+    }
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    Broadcast<Replicas> replicas = jsc.broadcast(new Replicas(held));
     long built = System.nanoTime();
     LOG.info("gstm relaxation: {} subgraphs of {} edges checked and built in {} ms", p,
         localEdges, (built - checked) / 1_000_000);
@@ -244,20 +262,22 @@ public final class GraphRelaxation {
     while (done < steps) {
       JavaRDD<StepOutput> out;
       if (last == null) {
-        out = graphs.map(g -> firstStep(run, g, k, src, settings));
+        out = graphs.map(g -> firstStep(run, g, replicas.value(), k, src, settings));
       } else {
         JavaRDD<StepInput> in = last.zipPartitions(inbox, GraphRelaxation::gather);
         out = graphs.zipPartitions(in, (gi, ii) -> List.of(
-            nextStep(run, gi.next(), ii.next(), k, settings)).iterator());
+            nextStep(run, gi.next(), replicas.value(), ii.next(), k, settings)).iterator());
       }
       // Local checkpoints cut the lineage each superstep (a zip of every earlier one otherwise);
       // Spark's context cleaner drops their blocks once unreferenced.
       out.rdd().localCheckpoint();
       long t0 = System.nanoTime();
       StepStats st = out.map(o -> o.stats).reduce(StepStats::merge);
-      LOG.debug("gstm relaxation: superstep {}: {} active vertices, {} messages, relax {} ms "
-              + "(tasks), {} ms", done, st.activeVertices, st.messages,
-          st.relaxNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000);
+      LOG.debug("gstm relaxation: superstep {}: {} active vertices, {} messages, {} rounds, "
+              + "{} transactions, {} edges examined, relax {} ms (tasks; kernel {} ms), {} ms",
+          done, st.activeVertices, st.messages, st.rounds, st.transactions, st.edgeRelaxations,
+          st.relaxNanos / 1_000_000, st.kernelNanos / 1_000_000,
+          (System.nanoTime() - t0) / 1_000_000);
       last = out;
       done++;
       total = total.merge(st);
@@ -270,7 +290,8 @@ public final class GraphRelaxation {
       inbox = out.flatMapToPair(o -> outgoing(o, parts)).partitionBy(new Partitioning.ByIndex(p));
     }
 
-    JavaRDD<Row> rows = graphs.zipPartitions(last, GraphRelaxation::rows);
+    JavaRDD<Row> rows = graphs.zipPartitions(last,
+        (gi, oi) -> rows(gi, oi, replicas.value()));
     rows.rdd().localCheckpoint();
     long vertexCount = rows.count();
     ResidentCache.release(run);
@@ -278,6 +299,7 @@ public final class GraphRelaxation {
       graphs.foreachPartition(it -> ResidentCache.release(run));
     }
     graphs.unpersist(false);
+    replicas.unpersist(false);
     StructType schema = new StructType()
         .add("id", DataTypes.LongType, false)
         .add("value", DataTypes.DoubleType, false);
@@ -371,7 +393,12 @@ public final class GraphRelaxation {
     return w;
   }
 
-  /** Routes every edge to the owner of its source (and, for components, back); builds subgraphs. */
+  /**
+   * Builds {@code p} subgraphs where the edges are (a vertex cut): each slice of the input's
+   * partitions keeps its own edges, checked as they are read; the edges move only when
+   * {@code p} exceeds the input's partitions (spread round-robin). Extra vertices (the source,
+   * {@link #setVertices}) go to partition {@code id mod p}.
+   */
   private JavaRDD<LocalGraph> buildGraphs(int p, boolean weighted) {
     boolean undirected = kind == RelaxationKind.CONNECTED_COMPONENTS;
     Column w = weighted ? col(weightCol).cast("double") : lit(1.0);
@@ -381,42 +408,40 @@ public final class GraphRelaxation {
     // Internal rows: no Row object per edge. Bad values are checked here, in the first pass.
     JavaRDD<InternalRow> rows = edges.select(col(srcCol).cast("long"), col(dstCol).cast("long"),
         w).queryExecution().toRdd().toJavaRDD();
-    JavaPairRDD<Integer, EdgeChunk> routed = rows.mapPartitionsToPair(it -> {
-      long t0 = System.nanoTime();
-      EdgeChunk[] out = new EdgeChunk[p];
-      BitSet seen = new BitSet();
-      while (it.hasNext()) {
-        InternalRow r = it.next();
-        checkId(r, 0, sc);
-        checkId(r, 1, dc);
-        int s = (int) r.getLong(0);
-        int d = (int) r.getLong(1);
-        double wt = weighted ? checkWeight(r, wc) : 1.0;
-        chunk(out, Partitioning.owner(s, p), weighted).addEdge(s, d, wt);
-        if (undirected) {
-          chunk(out, Partitioning.owner(d, p), weighted).addEdge(d, s, wt);
-        } else if (d >= DEDUPE_BELOW || !seen.get(d)) {
-          // A target must exist at its owner even without out-edges; each is sent once per task.
-          if (d < DEDUPE_BELOW) {
-            seen.set(d);
-          }
-          chunk(out, Partitioning.owner(d, p), weighted).addVertex(d);
+    int inputs = rows.getNumPartitions();
+    JavaRDD<EdgeChunk> local;
+    if (p <= inputs) {
+      // No shuffle: p slices of the input partitions (coalesce merges neighbours).
+      local = (p < inputs ? rows.coalesce(p) : rows).mapPartitions(it ->
+          List.of(read(it, weighted, sc, dc, wc)).iterator(), true);
+    } else {
+      local = rows.mapPartitionsToPair(it -> spread(read(it, weighted, sc, dc, wc), p))
+          .partitionBy(new Partitioning.ByIndex(p))
+          .mapPartitions(it -> {
+            List<EdgeChunk> chunks = new ArrayList<>();
+            it.forEachRemaining(t -> chunks.add(t._2()));
+            return List.of(EdgeChunk.concat(chunks, weighted)).iterator();
+          }, true);
+    }
+    long src = source;
+    if (vertices == null) {
+      return local.mapPartitionsWithIndex((i, it) -> {
+        EdgeChunk c = it.hasNext() ? it.next() : new EdgeChunk(weighted);
+        if (src >= 0 && Partitioning.owner((int) src, p) == i) {
+          c.addVertex((int) src);
         }
-      }
-      LOG.debug("gstm relaxation: routed edges in {} ms", (System.nanoTime() - t0) / 1_000_000);
-      return emit(out);
-    });
+        return List.of(build(i, p, c, undirected)).iterator();
+      }, true);
+    }
     List<Long> extra = new ArrayList<>();
     if (source >= 0) {
       extra.add(source);
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(edges.sparkSession().sparkContext());
+    String vc = vertexIdCol;
     JavaPairRDD<Integer, EdgeChunk> more = jsc.parallelize(extra, 1)
-        .mapPartitionsToPair(it -> vertexChunks(it, p, weighted));
-    routed = routed.union(more);
-    if (vertices != null) {
-      String vc = vertexIdCol;
-      routed = routed.union(vertices.select(col(vertexIdCol).cast("long")).queryExecution()
+        .mapPartitionsToPair(it -> vertexChunks(it, p, weighted))
+        .union(vertices.select(col(vertexIdCol).cast("long")).queryExecution()
           .toRdd().toJavaRDD().mapPartitionsToPair(it -> {
             List<Long> ids = new ArrayList<>();
             while (it.hasNext()) {
@@ -425,18 +450,41 @@ public final class GraphRelaxation {
               ids.add(r.getLong(0));
             }
             return vertexChunks(ids.iterator(), p, weighted);
-          }));
-    }
-    return routed.partitionBy(new Partitioning.ByIndex(p)).mapPartitionsWithIndex((i, it) -> {
-      long t0 = System.nanoTime();
+          }))
+        .partitionBy(new Partitioning.ByIndex(p));
+    return local.zipPartitions(more.values(), (ei, vi) -> {
       List<EdgeChunk> chunks = new ArrayList<>();
-      it.forEachRemaining(t -> chunks.add(t._2()));
-      long t1 = System.nanoTime();
-      LocalGraph g = LocalGraph.build(i, p, EdgeChunk.concat(chunks, weighted));
-      LOG.debug("gstm relaxation: subgraph {}: shuffle read {} ms, build {} ms", i,
-          (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000);
-      return List.of(g).iterator();
-    }, true);
+      ei.forEachRemaining(chunks::add);
+      vi.forEachRemaining(chunks::add);
+      int i = TaskContext.getPartitionId();
+      return List.of(build(i, p, EdgeChunk.concat(chunks, weighted), undirected)).iterator();
+    });
+  }
+
+  /** Reads and checks one slice's edges. */
+  private static EdgeChunk read(Iterator<InternalRow> it, boolean weighted, String sc, String dc,
+      String wc) {
+    long t0 = System.nanoTime();
+    EdgeChunk c = new EdgeChunk(weighted);
+    while (it.hasNext()) {
+      InternalRow r = it.next();
+      checkId(r, 0, sc);
+      checkId(r, 1, dc);
+      c.addEdge((int) r.getLong(0), (int) r.getLong(1), weighted ? checkWeight(r, wc) : 1.0);
+    }
+    LOG.debug("gstm relaxation: read {} edges in {} ms", c.size(),
+        (System.nanoTime() - t0) / 1_000_000);
+    return c;
+  }
+
+  /** Splits a slice's edges round-robin over {@code p} partitions (more partitions than input). */
+  private static Iterator<Tuple2<Integer, EdgeChunk>> spread(EdgeChunk c, int p) {
+    boolean weighted = c.w != null;
+    EdgeChunk[] out = new EdgeChunk[p];
+    for (int i = 0; i < c.size(); i++) {
+      chunk(out, i % p, weighted).addEdge(c.src[i], c.dst[i], weighted ? c.w[i] : 1.0);
+    }
+    return emit(out);
   }
 
   private static EdgeChunk chunk(EdgeChunk[] out, int q, boolean weighted) {
@@ -466,14 +514,25 @@ public final class GraphRelaxation {
     return emit(out);
   }
 
-  /** Superstep 0: sources (shortest paths) or every vertex (components) start active. */
-  static StepOutput firstStep(long run, LocalGraph g, RelaxationKind kind, long source,
-      GstmSettings settings) {
+  private static LocalGraph build(int i, int p, EdgeChunk c, boolean undirected) {
+    long t0 = System.nanoTime();
+    LocalGraph g = LocalGraph.build(i, p, c, undirected);
+    LOG.debug("gstm relaxation: subgraph {}: {} vertices, {} edges, built in {} ms", i, g.size(),
+        g.edgeCount(), (System.nanoTime() - t0) / 1_000_000);
+    return g;
+  }
+
+  /**
+   * Superstep 0: the source (shortest paths, at every partition that holds it) or every vertex
+   * (components) starts active.
+   */
+  static StepOutput firstStep(long run, LocalGraph g, Replicas replicas, RelaxationKind kind,
+      long source, GstmSettings settings) {
     double[] values = new double[g.size()];
     int[] active;
     if (kind == RelaxationKind.SHORTEST_PATHS) {
       Arrays.fill(values, Double.POSITIVE_INFINITY);
-      int s = source <= MAX_VERTEX_ID ? g.ownedLocal((int) source) : -1;
+      int s = source <= MAX_VERTEX_ID ? g.local((int) source) : -1;
       if (s >= 0) {
         values[s] = 0;
         active = new int[] {s};
@@ -484,12 +543,12 @@ public final class GraphRelaxation {
       for (int i = 0; i < values.length; i++) {
         values[i] = g.globalIds[i];
       }
-      active = new int[g.owned];
+      active = new int[g.size()];
       for (int i = 0; i < active.length; i++) {
         active[i] = i;
       }
     }
-    return relax(run, g, values, active, kind, settings);
+    return relax(run, g, replicas, values, active, kind, settings);
   }
 
   /** A partition's previous output and the boundary updates addressed to it. */
@@ -502,19 +561,19 @@ public final class GraphRelaxation {
     return List.of(new StepInput(prev.next(), list)).iterator();
   }
 
-  /** Applies the min of the incoming values; the owned vertices that improved become active. */
-  static StepOutput nextStep(long run, LocalGraph g, StepInput in, RelaxationKind kind,
-      GstmSettings settings) {
+  /** Applies the min of the incoming values; the local vertices that improved become active. */
+  static StepOutput nextStep(long run, LocalGraph g, Replicas replicas, StepInput in,
+      RelaxationKind kind, GstmSettings settings) {
     double[] values = in.previous().values.clone();
-    boolean[] mark = new boolean[g.owned];
+    boolean[] mark = new boolean[g.size()];
     int[] active = new int[16];
     int n = 0;
     for (StepOutput.Messages m : in.messages()) {
       for (int i = 0; i < m.ids().length; i++) {
-        int local = g.ownedLocal(m.ids()[i]);
+        int local = g.local(m.ids()[i]);
         if (local < 0) {
           throw new IllegalStateException("partition " + g.partition + " got an update for vertex "
-              + m.ids()[i] + ", which it does not own");
+              + m.ids()[i] + ", which it does not hold");
         }
         if (m.values()[i] < values[local]) {
           values[local] = m.values()[i];
@@ -528,12 +587,15 @@ public final class GraphRelaxation {
         }
       }
     }
-    return relax(run, g, values, Arrays.copyOf(active, n), kind, settings);
+    return relax(run, g, replicas, values, Arrays.copyOf(active, n), kind, settings);
   }
 
-  /** Relaxes to the local fixpoint; ghosts that improved become messages to their owners. */
-  static StepOutput relax(long run, LocalGraph g, double[] values, int[] active,
-      RelaxationKind kind, GstmSettings settings) {
+  /**
+   * Relaxes to the local fixpoint; every vertex that improved here and that other partitions
+   * also hold becomes a message to each of them.
+   */
+  static StepOutput relax(long run, LocalGraph g, Replicas replicas, double[] values,
+      int[] active, RelaxationKind kind, GstmSettings settings) {
     StepStats st = new StepStats();
     int[][] ids = null;
     double[][] vals = null;
@@ -558,38 +620,35 @@ public final class GraphRelaxation {
       st.edgeRelaxations = rs.edgeRelaxations();
       st.improvedWrites = rs.improvedWrites();
       st.kernelNanos = rs.kernelNanos();
+      int partitions = g.partitions;
       int[] changed = res.changedVertices();
-      int total = 0;
-      for (int c : changed) {
-        if (c >= g.owned) {
-          total++;
-        }
-      }
-      if (total > 0) {
-        int partitions = g.partitions;
+      if (partitions > 1 && changed.length > 0) {
         int[] counts = new int[partitions];
         for (int c : changed) {
-          if (c >= g.owned) {
-            counts[Partitioning.owner(g.globalIds[c], partitions)]++;
+          for (int q = 0; q < partitions; q++) {
+            if (q != g.partition && replicas.holds(q, g.globalIds[c])) {
+              counts[q]++;
+            }
           }
         }
         ids = new int[partitions][];
         vals = new double[partitions][];
-        int[] fill = new int[partitions];
         for (int q = 0; q < partitions; q++) {
           if (counts[q] > 0) {
             ids[q] = new int[counts[q]];
             vals[q] = new double[counts[q]];
+            st.messages += counts[q];
           }
         }
+        int[] fill = new int[partitions];
         for (int c : changed) {
-          if (c >= g.owned) {
-            int q = Partitioning.owner(g.globalIds[c], partitions);
-            ids[q][fill[q]] = g.globalIds[c];
-            vals[q][fill[q]++] = values[c];
+          for (int q = 0; q < partitions; q++) {
+            if (counts[q] > 0 && q != g.partition && replicas.holds(q, g.globalIds[c])) {
+              ids[q][fill[q]] = g.globalIds[c];
+              vals[q][fill[q]++] = values[c];
+            }
           }
         }
-        st.messages = total;
       }
     }
     return new StepOutput(g.partition, values, ids, vals, st);
@@ -608,12 +667,16 @@ public final class GraphRelaxation {
     return list.iterator();
   }
 
-  private static Iterator<Row> rows(Iterator<LocalGraph> graphs, Iterator<StepOutput> outs) {
+  /** One row per vertex: each partition reports the vertices of which it is the lowest holder. */
+  private static Iterator<Row> rows(Iterator<LocalGraph> graphs, Iterator<StepOutput> outs,
+      Replicas replicas) {
     LocalGraph g = graphs.next();
     double[] values = outs.next().values;
-    List<Row> rows = new ArrayList<>(g.owned);
-    for (int i = 0; i < g.owned; i++) {
-      rows.add(RowFactory.create((long) g.globalIds[i], values[i]));
+    List<Row> rows = new ArrayList<>(g.size());
+    for (int i = 0; i < g.size(); i++) {
+      if (replicas.reports(g.partition, g.globalIds[i])) {
+        rows.add(RowFactory.create((long) g.globalIds[i], values[i]));
+      }
     }
     return rows.iterator();
   }
