@@ -12,13 +12,15 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code CudaGraphRelax}: one call runs every round of a relaxation without building a
  * {@code TxBatch} per round, snapshotting the store or copying the values out between rounds.
  *
- * <p>A round takes the frontier's vertices (spread over the engine's workers); each vertex's
+ * <p>A round takes the frontier's vertices (spread over the engine's workers; for shortest
+ * paths nearest first); each vertex's
  * out-edges are split into chunks of {@value #CHUNK}; a plain read of the values first drops the
  * edges of a chunk that cannot improve their target (values only decrease), and the rest of the
  * chunk is one PR-STM transaction ({@link JvmPrStmTx}: the source's value and every kept target
  * in the read set, improved targets written). A chunk with no improving edge runs no transaction.
  * A vertex that a committed transaction lowered joins the next round's frontier (once per
- * round); so does the source of a chunk abandoned after the retry limit.
+ * round), unless it is in this round's frontier and not started yet (it will relax from its new
+ * value in this round); the source of a chunk abandoned after the retry limit joins it too.
  *
  * <p>The edges live in plain arrays (read-only, shared by the workers, as a transaction reads
  * them with {@code readShared}); only the values region of the store is transactional. The
@@ -54,7 +56,10 @@ public final class JvmGraphRelax {
   private final int[] targets;
   private final double[] weights;
   private final int vertexCount;
+  /** Per vertex: the round in which it was queued for the next round. */
   private final AtomicIntegerArray stamps;
+  /** Per vertex: the round whose frontier holds it and has not started it yet (else 0). */
+  private final AtomicIntegerArray pending;
   private int stamp;
 
   /**
@@ -84,6 +89,7 @@ public final class JvmGraphRelax {
     this.targets = targets;
     this.weights = weights;
     this.stamps = new AtomicIntegerArray(Math.max(1, vertexCount));
+    this.pending = new AtomicIntegerArray(Math.max(1, vertexCount));
   }
 
   /**
@@ -114,7 +120,10 @@ public final class JvmGraphRelax {
         return stats(ws, rounds, false, improved, nanos);
       }
       int round = nextStamp();
-      int[] work = current;
+      int[] work = components ? current : byValue(current);
+      for (int v : work) {
+        pending.set(v, round);
+      }
       AtomicInteger cursor = new AtomicInteger();
       for (Worker w : ws) {
         w.next = 0;
@@ -157,10 +166,33 @@ public final class JvmGraphRelax {
     if (stamp == Integer.MAX_VALUE) {
       for (int v = 0; v < stamps.length(); v++) {
         stamps.set(v, 0);
+        pending.set(v, 0);
       }
       stamp = 0;
     }
     return ++stamp;
+  }
+
+  /**
+   * Shortest paths: the frontier nearest first (by the values as floats), so that a round's
+   * early commits lower what its later vertices relax from.
+   */
+  private int[] byValue(int[] frontier) {
+    if (frontier.length < 2) {
+      return frontier;
+    }
+    AtomicLongArray values = store.data[valuesRegion];
+    long[] keys = new long[frontier.length];
+    for (int i = 0; i < keys.length; i++) {
+      float d = (float) Double.longBitsToDouble(values.get(frontier[i]));
+      keys[i] = ((long) Float.floatToRawIntBits(d) << 32) | frontier[i];
+    }
+    Arrays.sort(keys);
+    int[] out = new int[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      out[i] = (int) keys[i];
+    }
+    return out;
   }
 
   /** The vertices of {@code vertices} that have out-edges. */
@@ -216,6 +248,9 @@ public final class JvmGraphRelax {
         int end = Math.min(n, start + GRAB);
         for (int i = start; i < end; i++) {
           int u = frontier[i];
+          // Started: from now on a drop of u's value queues u for the next round. (This store
+          // comes before the reads of u's value, so a drop that still saw u pending is seen.)
+          pending.set(u, 0);
           int last = offsets[u + 1];
           for (int e = offsets[u]; e < last; e += CHUNK) {
             chunk(u, e, Math.min(last, e + CHUNK), round);
@@ -275,6 +310,10 @@ public final class JvmGraphRelax {
     }
 
     private void enqueue(int v, int round) {
+      // A vertex this round has not started yet will relax from its new value anyway.
+      if (pending.get(v) == round) {
+        return;
+      }
       if (stamps.get(v) == round || stamps.getAndSet(v, round) == round) {
         return;
       }
