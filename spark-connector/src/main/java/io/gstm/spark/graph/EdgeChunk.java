@@ -33,6 +33,18 @@ final class EdgeChunk implements Serializable {
     return vertexIds;
   }
 
+  /** Room for {@code more} edges without growing. */
+  void ensure(int more) {
+    if (src.length - edges < more) {
+      int grown = Math.max(edges + more, src.length * 2);
+      src = Arrays.copyOf(src, grown);
+      dst = Arrays.copyOf(dst, grown);
+      if (w != null) {
+        w = Arrays.copyOf(w, grown);
+      }
+    }
+  }
+
   void addEdge(int s, int d, double weight) {
     if (edges == src.length) {
       int grown = Math.max(16, edges * 2);

@@ -30,11 +30,17 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.execution.ColumnarToRowExec;
+import org.apache.spark.sql.execution.InputAdapter;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.WholeStageCodegenExec;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.IntegralType;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.roaringbitmap.RoaringBitmap;
@@ -70,7 +76,8 @@ import scala.Tuple2;
  * {@link #run()} before the relaxation starts: schema problems before any job; value problems
  * (null ids or weights, negative or non-finite weights, ids out of range) by the first pass over
  * the edges, which checks every row as it reads it (a task's error is rethrown on the driver as
- * that IllegalArgumentException).
+ * that IllegalArgumentException). A cached DataFrame with primitive columns is read from its
+ * column batches, without rows.
  *
  * <p>Engine settings come from the session's {@code spark.gstm.*} configuration
  * ({@link GstmConf}); setters here override them for one run.
@@ -78,6 +85,8 @@ import scala.Tuple2;
 public final class GraphRelaxation {
   private static final Logger LOG = LoggerFactory.getLogger(GraphRelaxation.class);
   private static final AtomicLong RUNS = new AtomicLong();
+  /** Runs that read their edges from column batches (for tests). */
+  static final AtomicLong COLUMNAR_READS = new AtomicLong();
   /** The largest supported vertex id. */
   public static final long MAX_VERTEX_ID = Integer.MAX_VALUE;
 
@@ -236,7 +245,7 @@ public final class GraphRelaxation {
     try {
       summaries = graphs.map(g -> new Tuple2<>((long) g.edgeCount(), Replicas.idsOf(g)))
           .collect();
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
       graphs.unpersist(false);
       throw badInput(e);
     }
@@ -356,20 +365,29 @@ public final class GraphRelaxation {
   }
 
   /** The bad-input error a task raised while reading the edges, else the failure itself. */
-  private static RuntimeException badInput(RuntimeException e) {
+  private static RuntimeException badInput(Exception e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof IllegalArgumentException bad) {
         return new IllegalArgumentException(bad.getMessage(), e);
       }
     }
-    return e;
+    return GraphRelaxation.<RuntimeException>rethrow(e);
+  }
+
+  /** Throws {@code e} as it is, checked or not. */
+  @SuppressWarnings("unchecked")
+  private static <T extends Exception> T rethrow(Exception e) throws T {
+    throw (T) e;
   }
 
   private static void checkId(InternalRow r, int i, String column) {
-    if (r.isNullAt(i)) {
+    checkId(r.isNullAt(i), r.isNullAt(i) ? 0 : r.getLong(i), column);
+  }
+
+  private static void checkId(boolean isNull, long v, String column) {
+    if (isNull) {
       throw new IllegalArgumentException("column '" + column + "': null vertex id");
     }
-    long v = r.getLong(i);
     if (v < 0 || v > MAX_VERTEX_ID) {
       throw new IllegalArgumentException("column '" + column + "': vertex id " + v
           + " is beyond the supported range [0, " + MAX_VERTEX_ID + "]");
@@ -377,11 +395,14 @@ public final class GraphRelaxation {
   }
 
   private static double checkWeight(InternalRow r, String column) {
-    if (r.isNullAt(2)) {
+    return checkWeight(r.isNullAt(2), r.isNullAt(2) ? 0 : r.getDouble(2), column);
+  }
+
+  private static double checkWeight(boolean isNull, double w, String column) {
+    if (isNull) {
       throw new IllegalArgumentException("column '" + column + "': null weight; shortest paths "
           + "need a weight on every edge");
     }
-    double w = r.getDouble(2);
     if (w < 0) {
       throw new IllegalArgumentException("column '" + column + "': negative weight " + w
           + "; shortest paths need non-negative weights");
@@ -405,17 +426,28 @@ public final class GraphRelaxation {
     String sc = srcCol;
     String dc = dstCol;
     String wc = weightCol;
-    // Internal rows: no Row object per edge. Bad values are checked here, in the first pass.
-    JavaRDD<InternalRow> rows = edges.select(col(srcCol).cast("long"), col(dstCol).cast("long"),
-        w).queryExecution().toRdd().toJavaRDD();
-    int inputs = rows.getNumPartitions();
+    // One chunk per input partition. Bad values are checked here, in the first pass.
+    JavaRDD<EdgeChunk> slices = columnarSlices(weighted);
+    if (slices == null) {
+      // Internal rows: no Row object per edge.
+      slices = edges.select(col(srcCol).cast("long"), col(dstCol).cast("long"), w)
+          .queryExecution().toRdd().toJavaRDD()
+          .mapPartitions(it -> List.of(read(it, weighted, sc, dc, wc)).iterator(), true);
+    }
+    int inputs = slices.getNumPartitions();
     JavaRDD<EdgeChunk> local;
-    if (p <= inputs) {
-      // No shuffle: p slices of the input partitions (coalesce merges neighbours).
-      local = (p < inputs ? rows.coalesce(p) : rows).mapPartitions(it ->
-          List.of(read(it, weighted, sc, dc, wc)).iterator(), true);
+    if (p == inputs) {
+      local = slices;
+    } else if (p < inputs) {
+      // No shuffle: coalesce merges neighbouring partitions.
+      local = slices.coalesce(p).mapPartitions(it -> {
+        List<EdgeChunk> chunks = new ArrayList<>();
+        it.forEachRemaining(chunks::add);
+        return List.of(chunks.size() == 1 ? chunks.get(0)
+            : EdgeChunk.concat(chunks, weighted)).iterator();
+      }, true);
     } else {
-      local = rows.mapPartitionsToPair(it -> spread(read(it, weighted, sc, dc, wc), p))
+      local = slices.flatMapToPair(c -> spread(c, p))
           .partitionBy(new Partitioning.ByIndex(p))
           .mapPartitions(it -> {
             List<EdgeChunk> chunks = new ArrayList<>();
@@ -459,6 +491,121 @@ public final class GraphRelaxation {
       int i = TaskContext.getPartitionId();
       return List.of(build(i, p, EdgeChunk.concat(chunks, weighted), undirected)).iterator();
     });
+  }
+
+  /**
+   * Reads the edges straight from the column batches of a cached DataFrame (integral ids, a
+   * floating or integral weight), skipping the rows; null when the plan does not offer them.
+   */
+  private JavaRDD<EdgeChunk> columnarSlices(boolean weighted) {
+    Dataset<Row> raw = weighted ? edges.select(col(srcCol), col(dstCol), col(weightCol))
+        : edges.select(col(srcCol), col(dstCol));
+    int[] kinds = new int[raw.schema().size()];
+    for (int i = 0; i < kinds.length; i++) {
+      kinds[i] = kindOf(raw.schema().fields()[i].dataType());
+      if (kinds[i] < 0 || (i < 2 && kinds[i] > LONG)) {
+        return null;
+      }
+    }
+    SparkPlan plan;
+    try {
+      plan = raw.queryExecution().executedPlan();
+    } catch (RuntimeException e) {
+      return null;
+    }
+    while (true) {
+      if (plan instanceof WholeStageCodegenExec x) {
+        plan = x.child();
+      } else if (plan instanceof ColumnarToRowExec x) {
+        plan = x.child();
+      } else if (plan instanceof InputAdapter x) {
+        plan = x.child();
+      } else {
+        break;
+      }
+    }
+    if (!plan.supportsColumnar() || plan.output().size() != kinds.length) {
+      return null;
+    }
+    String[] names = raw.schema().fieldNames();
+    for (int i = 0; i < names.length; i++) {
+      if (!plan.output().apply(i).name().equals(names[i])) {
+        return null;
+      }
+    }
+    String sc = srcCol;
+    String dc = dstCol;
+    String wc = weightCol;
+    COLUMNAR_READS.incrementAndGet();
+    return plan.executeColumnar().toJavaRDD().mapPartitions(it -> {
+      long t0 = System.nanoTime();
+      EdgeChunk c = new EdgeChunk(weighted);
+      while (it.hasNext()) {
+        ColumnarBatch b = it.next();
+        ColumnVector s = b.column(0);
+        ColumnVector d = b.column(1);
+        ColumnVector wv = weighted ? b.column(2) : null;
+        int rows = b.numRows();
+        c.ensure(rows);
+        for (int i = 0; i < rows; i++) {
+          long sv = s.isNullAt(i) ? 0 : integral(s, kinds[0], i);
+          checkId(s.isNullAt(i), sv, sc);
+          long dv = d.isNullAt(i) ? 0 : integral(d, kinds[1], i);
+          checkId(d.isNullAt(i), dv, dc);
+          double wt = 1.0;
+          if (weighted) {
+            boolean isNull = wv.isNullAt(i);
+            wt = checkWeight(isNull, isNull ? 0 : number(wv, kinds[2], i), wc);
+          }
+          c.addEdge((int) sv, (int) dv, wt);
+        }
+      }
+      LOG.debug("gstm relaxation: read {} edges from column batches in {} ms", c.size(),
+          (System.nanoTime() - t0) / 1_000_000);
+      return List.of(c).iterator();
+    }, true);
+  }
+
+  private static final int BYTE = 0;
+  private static final int SHORT = 1;
+  private static final int INT = 2;
+  private static final int LONG = 3;
+  private static final int FLOAT = 4;
+  private static final int DOUBLE = 5;
+
+  private static int kindOf(DataType t) {
+    if (t == DataTypes.ByteType) {
+      return BYTE;
+    } else if (t == DataTypes.ShortType) {
+      return SHORT;
+    } else if (t == DataTypes.IntegerType) {
+      return INT;
+    } else if (t == DataTypes.LongType) {
+      return LONG;
+    } else if (t == DataTypes.FloatType) {
+      return FLOAT;
+    } else if (t == DataTypes.DoubleType) {
+      return DOUBLE;
+    }
+    return -1;
+  }
+
+  private static long integral(ColumnVector v, int kind, int i) {
+    return switch (kind) {
+      case BYTE -> v.getByte(i);
+      case SHORT -> v.getShort(i);
+      case INT -> v.getInt(i);
+      default -> v.getLong(i);
+    };
+  }
+
+  /** As Spark's cast to double. */
+  private static double number(ColumnVector v, int kind, int i) {
+    return switch (kind) {
+      case FLOAT -> v.getFloat(i);
+      case DOUBLE -> v.getDouble(i);
+      default -> integral(v, kind, i);
+    };
   }
 
   /** Reads and checks one slice's edges. */

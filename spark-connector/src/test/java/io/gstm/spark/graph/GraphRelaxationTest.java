@@ -2,6 +2,7 @@ package io.gstm.spark.graph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.apache.spark.sql.functions.col;
 
 import io.gstm.core.engine.GpuUnavailableException;
 import io.gstm.core.graph.EdgeList;
@@ -217,6 +218,67 @@ class GraphRelaxationTest {
     }
     if (subgraphs > 1) {
       assertThat(r.report().boundaryMessages()).as("replicas exchanged values").isPositive();
+    }
+  }
+
+  /**
+   * A cached DataFrame is read from its column batches: int, long, short ids and float, int or
+   * double weights give the references' results, and bad values the same named errors.
+   */
+  @Test
+  void cachedEdgesAreReadFromColumnBatches() {
+    int n = 800;
+    int[][] g = randomGraph(n, 4000, 23);
+    SplittableRandom rnd = new SplittableRandom(3);
+    double[] w = new double[g[0].length];
+    for (int e = 0; e < w.length; e++) {
+      w[e] = rnd.nextInt(1, 30);
+    }
+    double[] dist = References.dijkstra(n, g[0], g[1], w, g[0][1]);
+    double[] labels = References.components(n, g[0], g[1]);
+    String[][] types = {{"int", "double"}, {"long", "float"}, {"short", "int"}};
+    for (String[] t : types) {
+      long columnar = GraphRelaxation.COLUMNAR_READS.get();
+      Dataset<Row> df = edges(g[0], g[1], w, 3)
+          .select(col("src").cast(t[0]).as("src"), col("dst").cast(t[0]).as("dst"),
+              col("weight").cast(t[1]).as("weight"))
+          .cache();
+      double[] sp = dense(GraphRelaxation.of(df).shortestPaths(g[0][1]).run().values(), n);
+      double[] cc = dense(GraphRelaxation.of(df).setPartitions(2).connectedComponents().run()
+          .values(), n);
+      boolean[] present = present(n, g, g[0][1]);
+      for (int v = 0; v < n; v++) {
+        if (present[v]) {
+          assertThat(sp[v]).as("%s distance of %d", Arrays.toString(t), v).isEqualTo(dist[v]);
+          assertThat(cc[v]).as("%s label of %d", Arrays.toString(t), v).isEqualTo(labels[v]);
+        }
+      }
+      assertThat(GraphRelaxation.COLUMNAR_READS.get()).as("column batches read")
+          .isEqualTo(columnar + 2);
+      df.unpersist();
+    }
+    StructType nullable = new StructType().add("src", DataTypes.IntegerType)
+        .add("dst", DataTypes.IntegerType).add("weight", DataTypes.DoubleType);
+    Object[][][] bad = {
+        {{0, 1, 1.0}, {1, null, 1.0}},
+        {{0, 1, 1.0}, {1, 2, null}},
+        {{0, 1, -3.0}},
+        {{0, -1, 1.0}},
+        {{0, 1, Double.POSITIVE_INFINITY}}};
+    String[] messages = {"column 'dst': null vertex id", "column 'weight': null weight",
+        "column 'weight': negative weight -3.0", "column 'dst': vertex id -1 is beyond",
+        "column 'weight': weight Infinity; weights must be finite"};
+    for (int i = 0; i < bad.length; i++) {
+      List<Row> rows = new ArrayList<>();
+      for (Object[] r : bad[i]) {
+        rows.add(RowFactory.create(r));
+      }
+      Dataset<Row> df = spark.createDataFrame(rows, nullable).cache();
+      long columnar = GraphRelaxation.COLUMNAR_READS.get();
+      assertThatThrownBy(() -> GraphRelaxation.of(df).shortestPaths(0).run())
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(messages[i]);
+      assertThat(GraphRelaxation.COLUMNAR_READS.get()).isEqualTo(columnar + 1);
+      df.unpersist();
     }
   }
 
