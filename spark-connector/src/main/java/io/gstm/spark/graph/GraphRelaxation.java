@@ -299,10 +299,13 @@ public final class GraphRelaxation {
       inbox = out.flatMapToPair(o -> outgoing(o, parts)).partitionBy(new Partitioning.ByIndex(p));
     }
 
+    long relaxed = System.nanoTime();
     JavaRDD<Row> rows = graphs.zipPartitions(last,
         (gi, oi) -> rows(gi, oi, replicas.value()));
     rows.rdd().localCheckpoint();
     long vertexCount = rows.count();
+    LOG.debug("gstm relaxation: {} supersteps in {} ms, {} result rows in {} ms", done,
+        (relaxed - built) / 1_000_000, vertexCount, (System.nanoTime() - relaxed) / 1_000_000);
     ResidentCache.release(run);
     if (!spark.sparkContext().isLocal()) {
       graphs.foreachPartition(it -> ResidentCache.release(run));
