@@ -13,11 +13,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code TxBatch} per round, snapshotting the store or copying the values out between rounds.
  *
  * <p>A round takes the frontier's vertices (spread over the engine's workers; for shortest
- * paths nearest first); each vertex's
- * out-edges are split into chunks of {@value #CHUNK}; a plain read of the values first drops the
- * edges of a chunk that cannot improve their target (values only decrease), and the rest of the
- * chunk is one PR-STM transaction ({@link JvmPrStmTx}: the source's value and every kept target
- * in the read set, improved targets written). A chunk with no improving edge runs no transaction.
+ * paths nearest first). A plain read of the values first drops the out-edges of a vertex that
+ * cannot improve their target (values only decrease); the rest, in chunks of up to
+ * {@value #CHUNK}, are each one PR-STM transaction ({@link JvmPrStmTx}: the source's value and
+ * every kept target in the read set, improved targets written). A vertex with no improving edge
+ * runs no transaction. (On the GPU the chunks are cut before the filter.)
  * A vertex that a committed transaction lowered joins the next round's frontier (once per
  * round), unless it is in this round's frontier and not started yet (it will relax from its new
  * value in this round); the source of a chunk abandoned after the retry limit joins it too.
@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class JvmGraphRelax {
   /** Set capacity of a transaction. */
   public static final int CAPACITY = 16;
-  /** Edges per chunk: the capacity less the entry of the source vertex. */
+  /** Improving edges per transaction at most: the capacity less the entry of the source. */
   public static final int CHUNK = CAPACITY - 1;
   /** Frontier vertices a worker takes at a time. */
   private static final int GRAB = 64;
@@ -39,7 +39,7 @@ public final class JvmGraphRelax {
    *
    * @param rounds rounds run
    * @param converged whether the last round left an empty frontier (a fixpoint)
-   * @param transactions transactions started (chunks with at least one improving edge)
+   * @param transactions transactions started (chunks of up to CHUNK improving edges)
    * @param commits committed transactions
    * @param aborts aborted attempts
    * @param relaxations edges examined
@@ -251,28 +251,30 @@ public final class JvmGraphRelax {
           // Started: from now on a drop of u's value queues u for the next round. (This store
           // comes before the reads of u's value, so a drop that still saw u pending is seen.)
           pending.set(u, 0);
+          int first = offsets[u];
           int last = offsets[u + 1];
-          for (int e = offsets[u]; e < last; e += CHUNK) {
-            chunk(u, e, Math.min(last, e + CHUNK), round);
+          relaxations += last - first;
+          double du = Double.longBitsToDouble(values.get(u));
+          int kept = 0;
+          for (int e = first; e < last; e++) {
+            double candidate = components ? du : du + (weighted ? weights[e] : 1.0);
+            if (candidate < Double.longBitsToDouble(values.get(targets[e]))) {
+              keep[kept++] = e;
+              if (kept == CHUNK) {
+                transaction(u, kept, round);
+                kept = 0;
+              }
+            }
+          }
+          if (kept > 0) {
+            transaction(u, kept, round);
           }
         }
       }
     }
 
-    /** Edges {@code [first, end)} of {@code u}: filter by a plain read, then one transaction. */
-    private void chunk(int u, int first, int end, int round) {
-      relaxations += end - first;
-      double du = Double.longBitsToDouble(values.get(u));
-      int kept = 0;
-      for (int e = first; e < end; e++) {
-        double candidate = components ? du : du + (weighted ? weights[e] : 1.0);
-        if (candidate < Double.longBitsToDouble(values.get(targets[e]))) {
-          keep[kept++] = e;
-        }
-      }
-      if (kept == 0) {
-        return;
-      }
+    /** One transaction over the first {@code kept} edges of {@code keep}, all out of {@code u}. */
+    private void transaction(int u, int kept, int round) {
       transactions++;
       for (int attempt = 1; ; attempt++) {
         tx.begin(id);
