@@ -4,8 +4,10 @@ import java.util.Arrays;
 
 /**
  * A directed graph in compressed sparse row form: the out-edges of vertex {@code u} are
- * {@code targets[offsets[u] .. offsets[u + 1] - 1]}, sorted by target, with the same slice of
- * {@code weights}. Graphs built by {@link #fromEdges} have no self-loops and no duplicate edges.
+ * {@code targets[offsets[u] .. offsets[u + 1] - 1]}, with the same slice of {@code weights}.
+ * Graphs built by {@link #fromEdges} have each vertex's out-edges sorted by target, no self-loops
+ * and no duplicate edges; nothing here relies on the order (the Spark connector's subgraphs keep
+ * input order).
  * Arrays are shared, not copied: do not modify them.
  *
  * @param vertexCount vertices are {@code 0 .. vertexCount - 1}

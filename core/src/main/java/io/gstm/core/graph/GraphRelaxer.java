@@ -6,6 +6,8 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.cuda.CudaGraphRelax;
 import io.gstm.core.engine.Engine;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.jvm.JvmGraphRelax;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
@@ -24,11 +26,14 @@ import java.util.Objects;
  * <p>On the {@link CudaEngine} the rounds stay on the device ({@link CudaGraphRelax}): the
  * frontier is a device queue of (vertex, chunk) items, and each thread first drops the edges of
  * its chunk that a plain read shows cannot improve (values only decrease), so a transaction
- * holds only improving edges, and a chunk with none runs no transaction. On other engines every
- * chunk is one transaction of a {@link TxBatch} per round.
+ * holds only improving edges, and a chunk with none runs no transaction. On the {@link JvmEngine}
+ * the rounds run the same way on its workers ({@link JvmGraphRelax}): PR-STM transactions over
+ * the store's values, the edges read from the graph's arrays, no batch built per round. On other
+ * engines every chunk is one transaction of a {@link TxBatch} per round.
  *
- * <p>The constructor uploads the graph once into a store on {@code engine}; the store stays
- * resident across {@link #relax} calls. Not thread-safe: one relax at a time. The caller closes
+ * <p>The constructor uploads the graph once into a store on {@code engine} (on the JVM engine
+ * only the values: the edges stay in the graph's arrays); the store stays resident across
+ * {@link #relax} calls. Not thread-safe: one relax at a time. The caller closes
  * the relaxer (before the engine); closing it frees the store.
  */
 public final class GraphRelaxer implements AutoCloseable {
@@ -50,6 +55,8 @@ public final class GraphRelaxer implements AutoCloseable {
   private final boolean weighted;
   /** The CUDA engine's device-resident rounds; null on other engines. */
   private CudaGraphRelax device;
+  /** The JVM engine's rounds; null on other engines. */
+  private final JvmGraphRelax jvm;
   private boolean closed;
 
   /**
@@ -64,7 +71,10 @@ public final class GraphRelaxer implements AutoCloseable {
     this.kind = Objects.requireNonNull(kind, "kind");
     this.options = Objects.requireNonNull(options, "options");
     this.weighted = kind == RelaxationKind.SHORTEST_PATHS && graph.weights() != null;
-    int edgeWords = Math.max(1, graph.edgeCount());
+    // The JVM engine's rounds read the edges from the graph's arrays: its store holds only the
+    // values (the edge regions shrink to one word each).
+    boolean onJvm = engine instanceof JvmEngine;
+    int edgeWords = onJvm ? 1 : Math.max(1, graph.edgeCount());
     int weightWords = weighted ? edgeWords : 1;
     // Edge data is read-only: one lock covers each of those regions, and it is never taken.
     StoreLayout layout = StoreLayout.of(
@@ -76,13 +86,16 @@ public final class GraphRelaxer implements AutoCloseable {
             graph.vertexCount() + 1));
     TxStore s = engine.createStore(layout);
     try {
-      if (graph.edgeCount() > 0) {
+      if (graph.edgeCount() > 0 && !onJvm) {
         s.writeInt32(TARGETS, graph.targets());
         if (weighted) {
           s.writeFloat64(WEIGHTS, graph.weights());
         }
       }
       s.writeInt32(OFFSETS, graph.offsets());
+      this.jvm = onJvm
+          ? new JvmGraphRelax(s, VALUES, graph.offsets(), graph.targets(), graph.weights())
+          : null;
     } catch (RuntimeException e) {
       try {
         s.close();
@@ -145,6 +158,9 @@ public final class GraphRelaxer implements AutoCloseable {
     }
     if (device != null) {
       return relaxOnDevice(values, frontier, start);
+    }
+    if (jvm != null) {
+      return relaxOnJvm(values, frontier, start);
     }
     int type = kind == RelaxationKind.SHORTEST_PATHS
         ? GraphRelaxWorkload.SHORTEST_PATHS : GraphRelaxWorkload.COMPONENTS;
@@ -243,6 +259,18 @@ public final class GraphRelaxer implements AutoCloseable {
     CudaGraphRelax.Stats st = device.run(queue, VALUES, TARGETS, WEIGHTS, OFFSETS,
         kind == RelaxationKind.CONNECTED_COMPONENTS, weighted, options.threadsPerBlock(),
         options.run().maxRetries(), options.maxRounds());
+    if (!st.converged()) {
+      throw new IllegalStateException("maxRounds: no fixpoint after " + st.rounds() + " rounds");
+    }
+    double[] current = graph.vertexCount() > 0 ? store.readFloat64(VALUES) : new double[0];
+    RelaxStats stats = new RelaxStats(st.rounds(), st.transactions(), st.commits(), st.aborts(),
+        st.relaxations(), st.improved(), st.kernelNanos(), System.nanoTime() - start);
+    return new RelaxResult(current, changed(values, current), stats);
+  }
+
+  private RelaxResult relaxOnJvm(double[] values, int[] frontier, long start) {
+    JvmGraphRelax.Stats st = jvm.run(frontier, kind == RelaxationKind.CONNECTED_COMPONENTS,
+        weighted, options.run().maxRetries(), options.maxRounds());
     if (!st.converged()) {
       throw new IllegalStateException("maxRounds: no fixpoint after " + st.rounds() + " rounds");
     }

@@ -154,6 +154,24 @@ public final class JvmEngine implements Engine {
         kernelNanos, 0, stamps);
   }
 
+  int workers() {
+    return workers;
+  }
+
+  /**
+   * Runs {@code body} once per worker index on the workers (a {@link JvmGraphRelax} round);
+   * returns the elapsed time. If a worker fails, the store's locks are released and the failure
+   * is rethrown.
+   */
+  synchronized long runOnWorkers(JvmTxStore store, IntConsumer body) {
+    checkOpen();
+    if (store.engine() != this) {
+      throw new IllegalArgumentException("store: belongs to another engine");
+    }
+    store.checkOpen();
+    return runWorkers(body, store::unlockAll);
+  }
+
   /**
    * Runs {@code body} for every worker index, the workers starting together so that they really
    * overlap even on small batches; returns the elapsed time. If a worker fails, the others are

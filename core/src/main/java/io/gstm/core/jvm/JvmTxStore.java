@@ -158,6 +158,11 @@ final class JvmTxStore implements TxStore {
         data[r].set(i, snapshot[r][i]);
       }
     }
+    unlockAll();
+  }
+
+  /** Releases every lock and pre-lock (after a failed batch), keeping the versions. */
+  void unlockAll() {
     for (int i = 0; i < locks.length(); i++) {
       locks.set(i, LockWord.unlocked(LockWord.version(locks.get(i))));
     }

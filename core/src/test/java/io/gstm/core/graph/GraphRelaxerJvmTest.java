@@ -153,6 +153,76 @@ class GraphRelaxerJvmTest {
         .hasMessageContaining("lockCoverage");
   }
 
+  /**
+   * The JVM engine's own rounds ({@code JvmGraphRelax}) and the generic path (a TxBatch per
+   * round, taken by engines without their own rounds, here the JVM engine behind a wrapper)
+   * reach the same fixpoint, with one worker and with several.
+   */
+  @ParameterizedTest(name = "{0}, workers {1}, coverage {2}")
+  @CsvSource({"SHORTEST_PATHS, 1, 1", "SHORTEST_PATHS, 3, 2", "CONNECTED_COMPONENTS, 1, 1",
+      "CONNECTED_COMPONENTS, 4, 3"})
+  void ownRoundsEqualTheBatchPath(RelaxationKind kind, int workers, int coverage) {
+    int n = 2000;
+    CsrGraph g = GraphTestGraphs.random(n, 16000, 3, 21).toCsr();
+    if (kind == RelaxationKind.CONNECTED_COMPONENTS) {
+      g = g.undirected();
+    }
+    double[] init = RelaxationVerifier.initialValues(kind, n, 0, 7);
+    int[] active = kind == RelaxationKind.SHORTEST_PATHS ? new int[] {0, 7}
+        : IntStream.range(0, n).toArray();
+    RelaxOptions opts = RelaxOptions.defaults().withLockCoverage(coverage)
+        .withThreadsPerBlock(64);
+    RelaxResult own;
+    RelaxResult batches;
+    try (JvmEngine jvm = new JvmEngine(workers);
+        GraphRelaxer a = new GraphRelaxer(jvm, g, kind, opts);
+        GraphRelaxer b = new GraphRelaxer(new Wrapped(jvm), g, kind, opts)) {
+      own = a.relax(init, active);
+      batches = b.relax(init, active);
+      // Resident state: a second call from the same inputs gives the same fixpoint.
+      assertThat(a.relax(init, active).values()).isEqualTo(own.values());
+    }
+    assertThat(RelaxationVerifier.check(g, kind, init, own.values()).ok()).isTrue();
+    assertThat(own.values()).isEqualTo(batches.values());
+    assertThat(own.changedVertices()).isEqualTo(batches.changedVertices());
+    assertThat(own.stats().commits()).isEqualTo(own.stats().transactions());
+    // Chunks that a plain read shows cannot improve run no transaction.
+    assertThat(own.stats().transactions()).isLessThanOrEqualTo(batches.stats().transactions());
+    assertThat(own.stats().rounds()).isPositive();
+  }
+
+  /** An engine that is not a JvmEngine (so GraphRelaxer builds a TxBatch per round). */
+  private record Wrapped(JvmEngine inner) implements Engine {
+    @Override
+    public String name() {
+      return "wrapped-jvm";
+    }
+
+    @Override
+    public String device() {
+      return inner.device();
+    }
+
+    @Override
+    public io.gstm.core.store.TxStore createStore(io.gstm.core.store.StoreLayout layout) {
+      return inner.createStore(layout);
+    }
+
+    @Override
+    public io.gstm.core.batch.BatchResult run(io.gstm.core.store.TxStore store,
+        io.gstm.core.batch.TxBatch batch, io.gstm.core.batch.RunOptions options) {
+      return inner.run(store, batch, options);
+    }
+
+    @Override
+    public io.gstm.core.engine.LimitsReport probeLimits(int words) {
+      return inner.probeLimits(words);
+    }
+
+    @Override
+    public void close() {}
+  }
+
   private static RelaxResult relax(CsrGraph g, RelaxationKind kind, int coverage,
       double[] values, int[] active) {
     try (GraphRelaxer relaxer = new GraphRelaxer(engine, g, kind,

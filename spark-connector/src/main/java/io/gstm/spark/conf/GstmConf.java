@@ -99,8 +99,9 @@ public final class GstmConf {
 
   public static final ConfEntry<Integer> GRAPH_PARTITIONS = register(new ConfEntry<>(
       PREFIX + "graph.partitions", "int", 0,
-      "Partitions of the vertex set in `GraphRelaxation` (0 = the edges DataFrame's partition "
-          + "count). Fewer, larger partitions need fewer supersteps.",
+      "Subgraphs of `GraphRelaxation` (0 = the edges DataFrame's partition count); the edges "
+          + "stay in their partitions (fewer subgraphs merge neighbouring partitions, more spread "
+          + "the edges round-robin). Fewer, larger subgraphs need fewer supersteps.",
       Integer::parseInt, v -> v < 0 || v > 100_000 ? "must be between 0 and 100000" : null));
 
   public static final ConfEntry<Integer> POINTS_PER_TRANSACTION = register(new ConfEntry<>(

@@ -33,12 +33,25 @@ final class EdgeChunk implements Serializable {
     return vertexIds;
   }
 
+  /** Room for {@code more} edges without growing. */
+  void ensure(int more) {
+    if (src.length - edges < more) {
+      int grown = Math.max(edges + more, src.length * 2);
+      src = Arrays.copyOf(src, grown);
+      dst = Arrays.copyOf(dst, grown);
+      if (w != null) {
+        w = Arrays.copyOf(w, grown);
+      }
+    }
+  }
+
   void addEdge(int s, int d, double weight) {
     if (edges == src.length) {
-      src = Arrays.copyOf(src, edges * 2);
-      dst = Arrays.copyOf(dst, edges * 2);
+      int grown = Math.max(16, edges * 2);
+      src = Arrays.copyOf(src, grown);
+      dst = Arrays.copyOf(dst, grown);
       if (w != null) {
-        w = Arrays.copyOf(w, edges * 2);
+        w = Arrays.copyOf(w, grown);
       }
     }
     src[edges] = s;
@@ -51,7 +64,7 @@ final class EdgeChunk implements Serializable {
 
   void addVertex(int v) {
     if (vertexIds == vertices.length) {
-      vertices = Arrays.copyOf(vertices, vertexIds * 2);
+      vertices = Arrays.copyOf(vertices, Math.max(16, vertexIds * 2));
     }
     vertices[vertexIds++] = v;
   }

@@ -16,36 +16,49 @@ import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.execution.ColumnarToRowExec;
+import org.apache.spark.sql.execution.InputAdapter;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.WholeStageCodegenExec;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.IntegralType;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
+import org.roaringbitmap.RoaringBitmap;
 import org.slf4j.LoggerFactory;
 import scala.Function1;
 import scala.Tuple2;
 
 /**
- * Shortest paths and connected components over an edges DataFrame, subgraph-centric: vertices are
- * split into partitions ({@code id mod P}); each superstep relaxes every partition's subgraph to
- * its local fixpoint with transactions on the executor's engine ({@link GraphRelaxer}), then only
- * the improved boundary values cross the shuffle, min-combined at their owners, until no
- * partition sends anything.
+ * Shortest paths and connected components over an edges DataFrame, subgraph-centric over a
+ * vertex cut: the edges stay in the partitions they are read in (no shuffle of edges; only when
+ * more partitions than the input has are asked for are they spread round-robin), each
+ * partition's subgraph holds its edges and every vertex they touch, and a vertex that several
+ * partitions touch is replicated in each ({@link Replicas}, a bitmap of ids per partition,
+ * broadcast once). Each superstep relaxes every partition's subgraph to its local fixpoint with
+ * transactions on the executor's engine ({@link GraphRelaxer}); then only the replicated
+ * vertices that improved cross the shuffle, to the other partitions that hold them, which take
+ * the min and relax again from the vertices that improved, until no partition sends anything.
+ * Each vertex is reported once, by the lowest partition that holds it.
  *
  * <pre>{@code
  * RelaxationResult r = GraphRelaxation.of(edges).shortestPaths(0).setMaxSupersteps(50).run();
@@ -58,11 +71,13 @@ import scala.Tuple2;
  * finite, not null; absent means every edge weighs 1). Self-loops are dropped and of duplicate
  * edges the lightest is kept: neither changes a result. Components treat edges as undirected and
  * label each vertex with the smallest id of its component. The vertices are those of the edges,
- * of {@link #setVertices} and the source. Bad input is an IllegalArgumentException naming the
- * column or parameter, raised by {@link #run()} before the relaxation starts: schema problems
- * before any job; value problems (null ids or weights, negative or non-finite weights, ids out of
- * range) by the first pass over the edges, which checks every row as it routes it (a task's
- * error is rethrown on the driver as that IllegalArgumentException).
+ * of {@link #setVertices} and the source (these extra ids go to partition {@code id mod P}).
+ * Bad input is an IllegalArgumentException naming the column or parameter, raised by
+ * {@link #run()} before the relaxation starts: schema problems before any job; value problems
+ * (null ids or weights, negative or non-finite weights, ids out of range) by the first pass over
+ * the edges, which checks every row as it reads it (a task's error is rethrown on the driver as
+ * that IllegalArgumentException). A cached DataFrame with primitive columns is read from its
+ * column batches, without rows.
  *
  * <p>Engine settings come from the session's {@code spark.gstm.*} configuration
  * ({@link GstmConf}); setters here override them for one run.
@@ -70,8 +85,8 @@ import scala.Tuple2;
 public final class GraphRelaxation {
   private static final Logger LOG = LoggerFactory.getLogger(GraphRelaxation.class);
   private static final AtomicLong RUNS = new AtomicLong();
-  /** Target ids below this are sent to their owners once per task (a bit set of at most 8 MB). */
-  private static final int DEDUPE_BELOW = 1 << 26;
+  /** Runs that read their edges from column batches (for tests). */
+  static final AtomicLong COLUMNAR_READS = new AtomicLong();
   /** The largest supported vertex id. */
   public static final long MAX_VERTEX_ID = Integer.MAX_VALUE;
 
@@ -166,7 +181,10 @@ public final class GraphRelaxation {
     return this;
   }
 
-  /** Vertex partitions (default {@code spark.gstm.graph.partitions}, else the edges'). */
+  /**
+   * Subgraphs (default {@code spark.gstm.graph.partitions}, else the edges' partitions): fewer
+   * than the edges' partitions merge neighbouring ones, more spread the edges round-robin.
+   */
   public GraphRelaxation setPartitions(int value) {
     if (value < 1 || value > 100_000) {
       throw new IllegalArgumentException("partitions must be between 1 and 100000, got " + value);
@@ -223,13 +241,22 @@ public final class GraphRelaxation {
     RelaxationKind k = kind;
     JavaRDD<LocalGraph> graphs = buildGraphs(p, weighted);
     graphs.persist(StorageLevel.MEMORY_AND_DISK());
-    long localEdges;
+    List<Tuple2<Long, RoaringBitmap>> summaries;
     try {
-      localEdges = graphs.map(g -> (long) g.edgeCount()).reduce(Long::sum);
-    } catch (RuntimeException e) {
+      summaries = graphs.map(g -> new Tuple2<>((long) g.edgeCount(), Replicas.idsOf(g)))
+          .collect();
+    } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
       graphs.unpersist(false);
       throw badInput(e);
     }
+    long localEdges = 0;
+    RoaringBitmap[] held = new RoaringBitmap[p];
+    for (int q = 0; q < p; q++) {
+      localEdges += summaries.get(q)._1();
+      held[q] = summaries.get(q)._2();
+    }
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    Broadcast<Replicas> replicas = jsc.broadcast(new Replicas(held));
     long built = System.nanoTime();
     LOG.info("gstm relaxation: {} subgraphs of {} edges checked and built in {} ms", p,
         localEdges, (built - checked) / 1_000_000);
@@ -244,20 +271,22 @@ public final class GraphRelaxation {
     while (done < steps) {
       JavaRDD<StepOutput> out;
       if (last == null) {
-        out = graphs.map(g -> firstStep(run, g, k, src, settings));
+        out = graphs.map(g -> firstStep(run, g, replicas.value(), k, src, settings));
       } else {
         JavaRDD<StepInput> in = last.zipPartitions(inbox, GraphRelaxation::gather);
         out = graphs.zipPartitions(in, (gi, ii) -> List.of(
-            nextStep(run, gi.next(), ii.next(), k, settings)).iterator());
+            nextStep(run, gi.next(), replicas.value(), ii.next(), k, settings)).iterator());
       }
       // Local checkpoints cut the lineage each superstep (a zip of every earlier one otherwise);
       // Spark's context cleaner drops their blocks once unreferenced.
       out.rdd().localCheckpoint();
       long t0 = System.nanoTime();
       StepStats st = out.map(o -> o.stats).reduce(StepStats::merge);
-      LOG.debug("gstm relaxation: superstep {}: {} active vertices, {} messages, relax {} ms "
-              + "(tasks), {} ms", done, st.activeVertices, st.messages,
-          st.relaxNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000);
+      LOG.debug("gstm relaxation: superstep {}: {} active vertices, {} messages, {} rounds, "
+              + "{} transactions, {} edges examined, relax {} ms (tasks; kernel {} ms), {} ms",
+          done, st.activeVertices, st.messages, st.rounds, st.transactions, st.edgeRelaxations,
+          st.relaxNanos / 1_000_000, st.kernelNanos / 1_000_000,
+          (System.nanoTime() - t0) / 1_000_000);
       last = out;
       done++;
       total = total.merge(st);
@@ -270,14 +299,19 @@ public final class GraphRelaxation {
       inbox = out.flatMapToPair(o -> outgoing(o, parts)).partitionBy(new Partitioning.ByIndex(p));
     }
 
-    JavaRDD<Row> rows = graphs.zipPartitions(last, GraphRelaxation::rows);
+    long relaxed = System.nanoTime();
+    JavaRDD<Row> rows = graphs.zipPartitions(last,
+        (gi, oi) -> rows(gi, oi, replicas.value()));
     rows.rdd().localCheckpoint();
     long vertexCount = rows.count();
+    LOG.debug("gstm relaxation: {} supersteps in {} ms, {} result rows in {} ms", done,
+        (relaxed - built) / 1_000_000, vertexCount, (System.nanoTime() - relaxed) / 1_000_000);
     ResidentCache.release(run);
     if (!spark.sparkContext().isLocal()) {
       graphs.foreachPartition(it -> ResidentCache.release(run));
     }
     graphs.unpersist(false);
+    replicas.unpersist(false);
     StructType schema = new StructType()
         .add("id", DataTypes.LongType, false)
         .add("value", DataTypes.DoubleType, false);
@@ -334,20 +368,29 @@ public final class GraphRelaxation {
   }
 
   /** The bad-input error a task raised while reading the edges, else the failure itself. */
-  private static RuntimeException badInput(RuntimeException e) {
+  private static RuntimeException badInput(Exception e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof IllegalArgumentException bad) {
         return new IllegalArgumentException(bad.getMessage(), e);
       }
     }
-    return e;
+    return GraphRelaxation.<RuntimeException>rethrow(e);
+  }
+
+  /** Throws {@code e} as it is, checked or not. */
+  @SuppressWarnings("unchecked")
+  private static <T extends Exception> T rethrow(Exception e) throws T {
+    throw (T) e;
   }
 
   private static void checkId(InternalRow r, int i, String column) {
-    if (r.isNullAt(i)) {
+    checkId(r.isNullAt(i), r.isNullAt(i) ? 0 : r.getLong(i), column);
+  }
+
+  private static void checkId(boolean isNull, long v, String column) {
+    if (isNull) {
       throw new IllegalArgumentException("column '" + column + "': null vertex id");
     }
-    long v = r.getLong(i);
     if (v < 0 || v > MAX_VERTEX_ID) {
       throw new IllegalArgumentException("column '" + column + "': vertex id " + v
           + " is beyond the supported range [0, " + MAX_VERTEX_ID + "]");
@@ -355,11 +398,14 @@ public final class GraphRelaxation {
   }
 
   private static double checkWeight(InternalRow r, String column) {
-    if (r.isNullAt(2)) {
+    return checkWeight(r.isNullAt(2), r.isNullAt(2) ? 0 : r.getDouble(2), column);
+  }
+
+  private static double checkWeight(boolean isNull, double w, String column) {
+    if (isNull) {
       throw new IllegalArgumentException("column '" + column + "': null weight; shortest paths "
           + "need a weight on every edge");
     }
-    double w = r.getDouble(2);
     if (w < 0) {
       throw new IllegalArgumentException("column '" + column + "': negative weight " + w
           + "; shortest paths need non-negative weights");
@@ -371,52 +417,66 @@ public final class GraphRelaxation {
     return w;
   }
 
-  /** Routes every edge to the owner of its source (and, for components, back); builds subgraphs. */
+  /**
+   * Builds {@code p} subgraphs where the edges are (a vertex cut): each slice of the input's
+   * partitions keeps its own edges, checked as they are read; the edges move only when
+   * {@code p} exceeds the input's partitions (spread round-robin). Extra vertices (the source,
+   * {@link #setVertices}) go to partition {@code id mod p}.
+   */
   private JavaRDD<LocalGraph> buildGraphs(int p, boolean weighted) {
     boolean undirected = kind == RelaxationKind.CONNECTED_COMPONENTS;
     Column w = weighted ? col(weightCol).cast("double") : lit(1.0);
     String sc = srcCol;
     String dc = dstCol;
     String wc = weightCol;
-    // Internal rows: no Row object per edge. Bad values are checked here, in the first pass.
-    JavaRDD<InternalRow> rows = edges.select(col(srcCol).cast("long"), col(dstCol).cast("long"),
-        w).queryExecution().toRdd().toJavaRDD();
-    JavaPairRDD<Integer, EdgeChunk> routed = rows.mapPartitionsToPair(it -> {
-      long t0 = System.nanoTime();
-      EdgeChunk[] out = new EdgeChunk[p];
-      BitSet seen = new BitSet();
-      while (it.hasNext()) {
-        InternalRow r = it.next();
-        checkId(r, 0, sc);
-        checkId(r, 1, dc);
-        int s = (int) r.getLong(0);
-        int d = (int) r.getLong(1);
-        double wt = weighted ? checkWeight(r, wc) : 1.0;
-        chunk(out, Partitioning.owner(s, p), weighted).addEdge(s, d, wt);
-        if (undirected) {
-          chunk(out, Partitioning.owner(d, p), weighted).addEdge(d, s, wt);
-        } else if (d >= DEDUPE_BELOW || !seen.get(d)) {
-          // A target must exist at its owner even without out-edges; each is sent once per task.
-          if (d < DEDUPE_BELOW) {
-            seen.set(d);
-          }
-          chunk(out, Partitioning.owner(d, p), weighted).addVertex(d);
+    // One chunk per input partition. Bad values are checked here, in the first pass.
+    JavaRDD<EdgeChunk> slices = columnarSlices(weighted);
+    if (slices == null) {
+      // Internal rows: no Row object per edge.
+      slices = edges.select(col(srcCol).cast("long"), col(dstCol).cast("long"), w)
+          .queryExecution().toRdd().toJavaRDD()
+          .mapPartitions(it -> List.of(read(it, weighted, sc, dc, wc)).iterator(), true);
+    }
+    int inputs = slices.getNumPartitions();
+    JavaRDD<EdgeChunk> local;
+    if (p == inputs) {
+      local = slices;
+    } else if (p < inputs) {
+      // No shuffle: coalesce merges neighbouring partitions.
+      local = slices.coalesce(p).mapPartitions(it -> {
+        List<EdgeChunk> chunks = new ArrayList<>();
+        it.forEachRemaining(chunks::add);
+        return List.of(chunks.size() == 1 ? chunks.get(0)
+            : EdgeChunk.concat(chunks, weighted)).iterator();
+      }, true);
+    } else {
+      local = slices.flatMapToPair(c -> spread(c, p))
+          .partitionBy(new Partitioning.ByIndex(p))
+          .mapPartitions(it -> {
+            List<EdgeChunk> chunks = new ArrayList<>();
+            it.forEachRemaining(t -> chunks.add(t._2()));
+            return List.of(EdgeChunk.concat(chunks, weighted)).iterator();
+          }, true);
+    }
+    long src = source;
+    if (vertices == null) {
+      return local.mapPartitionsWithIndex((i, it) -> {
+        EdgeChunk c = it.hasNext() ? it.next() : new EdgeChunk(weighted);
+        if (src >= 0 && Partitioning.owner((int) src, p) == i) {
+          c.addVertex((int) src);
         }
-      }
-      LOG.debug("gstm relaxation: routed edges in {} ms", (System.nanoTime() - t0) / 1_000_000);
-      return emit(out);
-    });
+        return List.of(build(i, p, c, undirected)).iterator();
+      }, true);
+    }
     List<Long> extra = new ArrayList<>();
     if (source >= 0) {
       extra.add(source);
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(edges.sparkSession().sparkContext());
+    String vc = vertexIdCol;
     JavaPairRDD<Integer, EdgeChunk> more = jsc.parallelize(extra, 1)
-        .mapPartitionsToPair(it -> vertexChunks(it, p, weighted));
-    routed = routed.union(more);
-    if (vertices != null) {
-      String vc = vertexIdCol;
-      routed = routed.union(vertices.select(col(vertexIdCol).cast("long")).queryExecution()
+        .mapPartitionsToPair(it -> vertexChunks(it, p, weighted))
+        .union(vertices.select(col(vertexIdCol).cast("long")).queryExecution()
           .toRdd().toJavaRDD().mapPartitionsToPair(it -> {
             List<Long> ids = new ArrayList<>();
             while (it.hasNext()) {
@@ -425,18 +485,156 @@ public final class GraphRelaxation {
               ids.add(r.getLong(0));
             }
             return vertexChunks(ids.iterator(), p, weighted);
-          }));
-    }
-    return routed.partitionBy(new Partitioning.ByIndex(p)).mapPartitionsWithIndex((i, it) -> {
-      long t0 = System.nanoTime();
+          }))
+        .partitionBy(new Partitioning.ByIndex(p));
+    return local.zipPartitions(more.values(), (ei, vi) -> {
       List<EdgeChunk> chunks = new ArrayList<>();
-      it.forEachRemaining(t -> chunks.add(t._2()));
-      long t1 = System.nanoTime();
-      LocalGraph g = LocalGraph.build(i, p, EdgeChunk.concat(chunks, weighted));
-      LOG.debug("gstm relaxation: subgraph {}: shuffle read {} ms, build {} ms", i,
-          (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000);
-      return List.of(g).iterator();
+      ei.forEachRemaining(chunks::add);
+      vi.forEachRemaining(chunks::add);
+      int i = TaskContext.getPartitionId();
+      return List.of(build(i, p, EdgeChunk.concat(chunks, weighted), undirected)).iterator();
+    });
+  }
+
+  /**
+   * Reads the edges straight from the column batches of a cached DataFrame (integral ids, a
+   * floating or integral weight), skipping the rows; null when the plan does not offer them.
+   */
+  private JavaRDD<EdgeChunk> columnarSlices(boolean weighted) {
+    Dataset<Row> raw = weighted ? edges.select(col(srcCol), col(dstCol), col(weightCol))
+        : edges.select(col(srcCol), col(dstCol));
+    int[] kinds = new int[raw.schema().size()];
+    for (int i = 0; i < kinds.length; i++) {
+      kinds[i] = kindOf(raw.schema().fields()[i].dataType());
+      if (kinds[i] < 0 || (i < 2 && kinds[i] > LONG)) {
+        return null;
+      }
+    }
+    SparkPlan plan;
+    try {
+      plan = raw.queryExecution().executedPlan();
+    } catch (RuntimeException e) {
+      return null;
+    }
+    while (true) {
+      if (plan instanceof WholeStageCodegenExec x) {
+        plan = x.child();
+      } else if (plan instanceof ColumnarToRowExec x) {
+        plan = x.child();
+      } else if (plan instanceof InputAdapter x) {
+        plan = x.child();
+      } else {
+        break;
+      }
+    }
+    if (!plan.supportsColumnar() || plan.output().size() != kinds.length) {
+      return null;
+    }
+    String[] names = raw.schema().fieldNames();
+    for (int i = 0; i < names.length; i++) {
+      if (!plan.output().apply(i).name().equals(names[i])) {
+        return null;
+      }
+    }
+    String sc = srcCol;
+    String dc = dstCol;
+    String wc = weightCol;
+    COLUMNAR_READS.incrementAndGet();
+    return plan.executeColumnar().toJavaRDD().mapPartitions(it -> {
+      long t0 = System.nanoTime();
+      EdgeChunk c = new EdgeChunk(weighted);
+      while (it.hasNext()) {
+        ColumnarBatch b = it.next();
+        ColumnVector s = b.column(0);
+        ColumnVector d = b.column(1);
+        ColumnVector wv = weighted ? b.column(2) : null;
+        int rows = b.numRows();
+        c.ensure(rows);
+        for (int i = 0; i < rows; i++) {
+          long sv = s.isNullAt(i) ? 0 : integral(s, kinds[0], i);
+          checkId(s.isNullAt(i), sv, sc);
+          long dv = d.isNullAt(i) ? 0 : integral(d, kinds[1], i);
+          checkId(d.isNullAt(i), dv, dc);
+          double wt = 1.0;
+          if (weighted) {
+            boolean isNull = wv.isNullAt(i);
+            wt = checkWeight(isNull, isNull ? 0 : number(wv, kinds[2], i), wc);
+          }
+          c.addEdge((int) sv, (int) dv, wt);
+        }
+      }
+      LOG.debug("gstm relaxation: read {} edges from column batches in {} ms", c.size(),
+          (System.nanoTime() - t0) / 1_000_000);
+      return List.of(c).iterator();
     }, true);
+  }
+
+  private static final int BYTE = 0;
+  private static final int SHORT = 1;
+  private static final int INT = 2;
+  private static final int LONG = 3;
+  private static final int FLOAT = 4;
+  private static final int DOUBLE = 5;
+
+  private static int kindOf(DataType t) {
+    if (t == DataTypes.ByteType) {
+      return BYTE;
+    } else if (t == DataTypes.ShortType) {
+      return SHORT;
+    } else if (t == DataTypes.IntegerType) {
+      return INT;
+    } else if (t == DataTypes.LongType) {
+      return LONG;
+    } else if (t == DataTypes.FloatType) {
+      return FLOAT;
+    } else if (t == DataTypes.DoubleType) {
+      return DOUBLE;
+    }
+    return -1;
+  }
+
+  private static long integral(ColumnVector v, int kind, int i) {
+    return switch (kind) {
+      case BYTE -> v.getByte(i);
+      case SHORT -> v.getShort(i);
+      case INT -> v.getInt(i);
+      default -> v.getLong(i);
+    };
+  }
+
+  /** As Spark's cast to double. */
+  private static double number(ColumnVector v, int kind, int i) {
+    return switch (kind) {
+      case FLOAT -> v.getFloat(i);
+      case DOUBLE -> v.getDouble(i);
+      default -> integral(v, kind, i);
+    };
+  }
+
+  /** Reads and checks one slice's edges. */
+  private static EdgeChunk read(Iterator<InternalRow> it, boolean weighted, String sc, String dc,
+      String wc) {
+    long t0 = System.nanoTime();
+    EdgeChunk c = new EdgeChunk(weighted);
+    while (it.hasNext()) {
+      InternalRow r = it.next();
+      checkId(r, 0, sc);
+      checkId(r, 1, dc);
+      c.addEdge((int) r.getLong(0), (int) r.getLong(1), weighted ? checkWeight(r, wc) : 1.0);
+    }
+    LOG.debug("gstm relaxation: read {} edges in {} ms", c.size(),
+        (System.nanoTime() - t0) / 1_000_000);
+    return c;
+  }
+
+  /** Splits a slice's edges round-robin over {@code p} partitions (more partitions than input). */
+  private static Iterator<Tuple2<Integer, EdgeChunk>> spread(EdgeChunk c, int p) {
+    boolean weighted = c.w != null;
+    EdgeChunk[] out = new EdgeChunk[p];
+    for (int i = 0; i < c.size(); i++) {
+      chunk(out, i % p, weighted).addEdge(c.src[i], c.dst[i], weighted ? c.w[i] : 1.0);
+    }
+    return emit(out);
   }
 
   private static EdgeChunk chunk(EdgeChunk[] out, int q, boolean weighted) {
@@ -466,14 +664,25 @@ public final class GraphRelaxation {
     return emit(out);
   }
 
-  /** Superstep 0: sources (shortest paths) or every vertex (components) start active. */
-  static StepOutput firstStep(long run, LocalGraph g, RelaxationKind kind, long source,
-      GstmSettings settings) {
+  private static LocalGraph build(int i, int p, EdgeChunk c, boolean undirected) {
+    long t0 = System.nanoTime();
+    LocalGraph g = LocalGraph.build(i, p, c, undirected);
+    LOG.debug("gstm relaxation: subgraph {}: {} vertices, {} edges, built in {} ms", i, g.size(),
+        g.edgeCount(), (System.nanoTime() - t0) / 1_000_000);
+    return g;
+  }
+
+  /**
+   * Superstep 0: the source (shortest paths, at every partition that holds it) or every vertex
+   * (components) starts active.
+   */
+  static StepOutput firstStep(long run, LocalGraph g, Replicas replicas, RelaxationKind kind,
+      long source, GstmSettings settings) {
     double[] values = new double[g.size()];
     int[] active;
     if (kind == RelaxationKind.SHORTEST_PATHS) {
       Arrays.fill(values, Double.POSITIVE_INFINITY);
-      int s = source <= MAX_VERTEX_ID ? g.ownedLocal((int) source) : -1;
+      int s = source <= MAX_VERTEX_ID ? g.local((int) source) : -1;
       if (s >= 0) {
         values[s] = 0;
         active = new int[] {s};
@@ -484,12 +693,12 @@ public final class GraphRelaxation {
       for (int i = 0; i < values.length; i++) {
         values[i] = g.globalIds[i];
       }
-      active = new int[g.owned];
+      active = new int[g.size()];
       for (int i = 0; i < active.length; i++) {
         active[i] = i;
       }
     }
-    return relax(run, g, values, active, kind, settings);
+    return relax(run, g, replicas, values, active, kind, settings);
   }
 
   /** A partition's previous output and the boundary updates addressed to it. */
@@ -502,19 +711,19 @@ public final class GraphRelaxation {
     return List.of(new StepInput(prev.next(), list)).iterator();
   }
 
-  /** Applies the min of the incoming values; the owned vertices that improved become active. */
-  static StepOutput nextStep(long run, LocalGraph g, StepInput in, RelaxationKind kind,
-      GstmSettings settings) {
+  /** Applies the min of the incoming values; the local vertices that improved become active. */
+  static StepOutput nextStep(long run, LocalGraph g, Replicas replicas, StepInput in,
+      RelaxationKind kind, GstmSettings settings) {
     double[] values = in.previous().values.clone();
-    boolean[] mark = new boolean[g.owned];
+    boolean[] mark = new boolean[g.size()];
     int[] active = new int[16];
     int n = 0;
     for (StepOutput.Messages m : in.messages()) {
       for (int i = 0; i < m.ids().length; i++) {
-        int local = g.ownedLocal(m.ids()[i]);
+        int local = g.local(m.ids()[i]);
         if (local < 0) {
           throw new IllegalStateException("partition " + g.partition + " got an update for vertex "
-              + m.ids()[i] + ", which it does not own");
+              + m.ids()[i] + ", which it does not hold");
         }
         if (m.values()[i] < values[local]) {
           values[local] = m.values()[i];
@@ -528,12 +737,15 @@ public final class GraphRelaxation {
         }
       }
     }
-    return relax(run, g, values, Arrays.copyOf(active, n), kind, settings);
+    return relax(run, g, replicas, values, Arrays.copyOf(active, n), kind, settings);
   }
 
-  /** Relaxes to the local fixpoint; ghosts that improved become messages to their owners. */
-  static StepOutput relax(long run, LocalGraph g, double[] values, int[] active,
-      RelaxationKind kind, GstmSettings settings) {
+  /**
+   * Relaxes to the local fixpoint; every vertex that improved here and that other partitions
+   * also hold becomes a message to each of them.
+   */
+  static StepOutput relax(long run, LocalGraph g, Replicas replicas, double[] values,
+      int[] active, RelaxationKind kind, GstmSettings settings) {
     StepStats st = new StepStats();
     int[][] ids = null;
     double[][] vals = null;
@@ -558,38 +770,35 @@ public final class GraphRelaxation {
       st.edgeRelaxations = rs.edgeRelaxations();
       st.improvedWrites = rs.improvedWrites();
       st.kernelNanos = rs.kernelNanos();
+      int partitions = g.partitions;
       int[] changed = res.changedVertices();
-      int total = 0;
-      for (int c : changed) {
-        if (c >= g.owned) {
-          total++;
-        }
-      }
-      if (total > 0) {
-        int partitions = g.partitions;
+      if (partitions > 1 && changed.length > 0) {
         int[] counts = new int[partitions];
         for (int c : changed) {
-          if (c >= g.owned) {
-            counts[Partitioning.owner(g.globalIds[c], partitions)]++;
+          for (int q = 0; q < partitions; q++) {
+            if (q != g.partition && replicas.holds(q, g.globalIds[c])) {
+              counts[q]++;
+            }
           }
         }
         ids = new int[partitions][];
         vals = new double[partitions][];
-        int[] fill = new int[partitions];
         for (int q = 0; q < partitions; q++) {
           if (counts[q] > 0) {
             ids[q] = new int[counts[q]];
             vals[q] = new double[counts[q]];
+            st.messages += counts[q];
           }
         }
+        int[] fill = new int[partitions];
         for (int c : changed) {
-          if (c >= g.owned) {
-            int q = Partitioning.owner(g.globalIds[c], partitions);
-            ids[q][fill[q]] = g.globalIds[c];
-            vals[q][fill[q]++] = values[c];
+          for (int q = 0; q < partitions; q++) {
+            if (counts[q] > 0 && q != g.partition && replicas.holds(q, g.globalIds[c])) {
+              ids[q][fill[q]] = g.globalIds[c];
+              vals[q][fill[q]++] = values[c];
+            }
           }
         }
-        st.messages = total;
       }
     }
     return new StepOutput(g.partition, values, ids, vals, st);
@@ -608,12 +817,16 @@ public final class GraphRelaxation {
     return list.iterator();
   }
 
-  private static Iterator<Row> rows(Iterator<LocalGraph> graphs, Iterator<StepOutput> outs) {
+  /** One row per vertex: each partition reports the vertices of which it is the lowest holder. */
+  private static Iterator<Row> rows(Iterator<LocalGraph> graphs, Iterator<StepOutput> outs,
+      Replicas replicas) {
     LocalGraph g = graphs.next();
     double[] values = outs.next().values;
-    List<Row> rows = new ArrayList<>(g.owned);
-    for (int i = 0; i < g.owned; i++) {
-      rows.add(RowFactory.create((long) g.globalIds[i], values[i]));
+    List<Row> rows = new ArrayList<>(g.size());
+    for (int i = 0; i < g.size(); i++) {
+      if (replicas.reports(g.partition, g.globalIds[i])) {
+        rows.add(RowFactory.create((long) g.globalIds[i], values[i]));
+      }
     }
     return rows.iterator();
   }

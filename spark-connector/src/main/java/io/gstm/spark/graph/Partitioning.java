@@ -2,7 +2,10 @@ package io.gstm.spark.graph;
 
 import org.apache.spark.Partitioner;
 
-/** Vertex ownership: vertex {@code v} belongs to partition {@code v mod P}. */
+/**
+ * Where extra vertex ids (the source, {@code setVertices}) go: partition {@code v mod P}; and a
+ * partitioner for records keyed by partition index. (Edges stay where they are read.)
+ */
 final class Partitioning {
   private Partitioning() {}
 

@@ -11,13 +11,14 @@ import java.util.List;
  * @param engines the engines the tasks used, e.g. "jvm (no usable GPU 0 ..., fell back to the JVM
  *     engine)" or "cuda (GPU 0 from TaskContext resources)"
  * @param fellBackToJvm true when some task fell back to the JVM engine for want of a GPU
- * @param partitions subgraphs (vertex partitions)
+ * @param partitions subgraphs (parts of the vertex cut)
  * @param vertices vertices in the result
- * @param edges edges relaxed over (after dropping self-loops and duplicates; both directions for
- *     components)
+ * @param edges edges relaxed over, summed over the subgraphs (after dropping self-loops and, within
+ *     a subgraph, duplicates; both directions for components)
  * @param supersteps supersteps run (local fixpoint, then boundary exchange)
  * @param converged false when the superstep bound stopped the run first
- * @param boundaryMessages boundary updates sent over the shuffle, in all
+ * @param boundaryMessages boundary updates (improved values of vertices that other subgraphs also
+ *     hold) sent over the shuffle, in all
  * @param transactions relaxation transactions run
  * @param commits committed transactions
  * @param aborts aborted attempts (conflicts; retried)

@@ -3,7 +3,7 @@ package io.gstm.spark.graph;
 import java.io.Serializable;
 
 /**
- * What one partition's superstep leaves: its values (owned vertices, then ghosts), the boundary
+ * What one partition's superstep leaves: its values (one per local vertex), the boundary
  * updates it sends (one chunk per target partition) and its counters.
  */
 final class StepOutput implements Serializable {
@@ -11,7 +11,10 @@ final class StepOutput implements Serializable {
 
   final int partition;
   final double[] values;
-  /** Per target partition: global ids and values of the ghosts that improved (or null). */
+  /**
+   * Per target partition: global ids and values of the vertices that improved here and that
+   * partition also holds (or null).
+   */
   final int[][] messageIds;
   final double[][] messageValues;
   final StepStats stats;

@@ -2,6 +2,7 @@ package io.gstm.spark.graph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.apache.spark.sql.functions.col;
 
 import io.gstm.core.engine.GpuUnavailableException;
 import io.gstm.core.graph.EdgeList;
@@ -146,6 +147,159 @@ class GraphRelaxationTest {
       }
     }
     assertThat(r.report().converged()).isTrue();
+  }
+
+  /**
+   * The vertex cut for any number of subgraphs against the input's partitions (equal, fewer:
+   * neighbours merged, more: edges spread): vertices held by several subgraphs are reported once,
+   * ids that occur only as a target and extra vertices (isolated or also in edges) are present,
+   * and disconnected parts stay unreached / keep their own labels.
+   */
+  @ParameterizedTest(name = "{0}, {1} input partitions, {2} subgraphs")
+  @CsvSource({"SHORTEST_PATHS, 3, 3", "SHORTEST_PATHS, 4, 2", "SHORTEST_PATHS, 2, 5",
+      "CONNECTED_COMPONENTS, 3, 3", "CONNECTED_COMPONENTS, 5, 1", "CONNECTED_COMPONENTS, 1, 4"})
+  void vertexCutReportsEveryVertexOnce(RelaxationKind kind, int inputs, int subgraphs) {
+    int n = 1500;
+    int[][] g = randomGraph(n - 100, 5000, 17);
+    // Ids 1400..1449 occur only as targets (of in-part vertices); 1450..1499 are extra vertices,
+    // half isolated, plus a few ids that the edges also hold.
+    int m = g[0].length;
+    int[] src = Arrays.copyOf(g[0], m + 50);
+    int[] dst = Arrays.copyOf(g[1], m + 50);
+    for (int i = 0; i < 50; i++) {
+      src[m + i] = i * 7;
+      dst[m + i] = 1400 + i;
+    }
+    SplittableRandom rnd = new SplittableRandom(5);
+    double[] w = new double[src.length];
+    for (int e = 0; e < w.length; e++) {
+      w[e] = rnd.nextInt(1, 20);
+    }
+    List<Row> extra = new ArrayList<>();
+    for (long v = 1450; v < 1500; v++) {
+      extra.add(RowFactory.create(v));
+    }
+    extra.add(RowFactory.create(0L));
+    extra.add(RowFactory.create(1400L));
+    Dataset<Row> vertices = spark.createDataFrame(extra,
+        new StructType().add("id", DataTypes.LongType));
+    int source = src[0];
+    GraphRelaxation job = GraphRelaxation.of(edges(src, dst, w, inputs)).setPartitions(subgraphs)
+        .setVertices(vertices);
+    RelaxationResult r = kind == RelaxationKind.SHORTEST_PATHS ? job.shortestPaths(source).run()
+        : job.connectedComponents().run();
+    List<Row> rows = r.values().collectAsList();
+    long distinct = rows.stream().mapToLong(row -> row.getLong(0)).distinct().count();
+    assertThat(distinct).as("one row per vertex").isEqualTo(rows.size());
+    boolean[] present = present(n, new int[][] {src, dst}, source);
+    for (int v = 1450; v < 1500; v++) {
+      present[v] = true;
+    }
+    int count = 0;
+    for (boolean b : present) {
+      count += b ? 1 : 0;
+    }
+    assertThat(rows).hasSize(count);
+    assertThat(r.report().vertices()).isEqualTo(count);
+    assertThat(r.report().partitions()).isEqualTo(subgraphs);
+    assertThat(r.report().converged()).isTrue();
+    double[] expected = kind == RelaxationKind.SHORTEST_PATHS
+        ? References.dijkstra(n, src, dst, w, source) : References.components(n, src, dst);
+    double[] actual = dense(r.values(), n);
+    for (int v = 0; v < n; v++) {
+      if (present[v]) {
+        assertThat(actual[v]).as("value of vertex %d", v).isEqualTo(expected[v]);
+      } else {
+        assertThat(actual[v]).as("vertex %d is nowhere", v).isNaN();
+      }
+    }
+    for (int v = 1400; v < 1500; v++) {
+      assertThat(actual[v]).as("target-only or extra vertex %d", v).isNotNaN();
+    }
+    if (subgraphs > 1) {
+      assertThat(r.report().boundaryMessages()).as("replicas exchanged values").isPositive();
+    }
+  }
+
+  /**
+   * A cached DataFrame is read from its column batches: int, long, short ids and float, int or
+   * double weights give the references' results, and bad values the same named errors.
+   */
+  @Test
+  void cachedEdgesAreReadFromColumnBatches() {
+    int n = 800;
+    int[][] g = randomGraph(n, 4000, 23);
+    SplittableRandom rnd = new SplittableRandom(3);
+    double[] w = new double[g[0].length];
+    for (int e = 0; e < w.length; e++) {
+      w[e] = rnd.nextInt(1, 30);
+    }
+    double[] dist = References.dijkstra(n, g[0], g[1], w, g[0][1]);
+    double[] labels = References.components(n, g[0], g[1]);
+    String[][] types = {{"int", "double"}, {"long", "float"}, {"short", "int"}};
+    for (String[] t : types) {
+      long columnar = GraphRelaxation.COLUMNAR_READS.get();
+      Dataset<Row> df = edges(g[0], g[1], w, 3)
+          .select(col("src").cast(t[0]).as("src"), col("dst").cast(t[0]).as("dst"),
+              col("weight").cast(t[1]).as("weight"))
+          .cache();
+      double[] sp = dense(GraphRelaxation.of(df).shortestPaths(g[0][1]).run().values(), n);
+      double[] cc = dense(GraphRelaxation.of(df).setPartitions(2).connectedComponents().run()
+          .values(), n);
+      boolean[] present = present(n, g, g[0][1]);
+      for (int v = 0; v < n; v++) {
+        if (present[v]) {
+          assertThat(sp[v]).as("%s distance of %d", Arrays.toString(t), v).isEqualTo(dist[v]);
+          assertThat(cc[v]).as("%s label of %d", Arrays.toString(t), v).isEqualTo(labels[v]);
+        }
+      }
+      assertThat(GraphRelaxation.COLUMNAR_READS.get()).as("column batches read")
+          .isEqualTo(columnar + 2);
+      df.unpersist();
+    }
+    StructType nullable = new StructType().add("src", DataTypes.IntegerType)
+        .add("dst", DataTypes.IntegerType).add("weight", DataTypes.DoubleType);
+    Object[][][] bad = {
+        {{0, 1, 1.0}, {1, null, 1.0}},
+        {{0, 1, 1.0}, {1, 2, null}},
+        {{0, 1, -3.0}},
+        {{0, -1, 1.0}},
+        {{0, 1, Double.POSITIVE_INFINITY}}};
+    String[] messages = {"column 'dst': null vertex id", "column 'weight': null weight",
+        "column 'weight': negative weight -3.0", "column 'dst': vertex id -1 is beyond",
+        "column 'weight': weight Infinity; weights must be finite"};
+    for (int i = 0; i < bad.length; i++) {
+      List<Row> rows = new ArrayList<>();
+      for (Object[] r : bad[i]) {
+        rows.add(RowFactory.create(r));
+      }
+      Dataset<Row> df = spark.createDataFrame(rows, nullable).cache();
+      long columnar = GraphRelaxation.COLUMNAR_READS.get();
+      assertThatThrownBy(() -> GraphRelaxation.of(df).shortestPaths(0).run())
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(messages[i]);
+      assertThat(GraphRelaxation.COLUMNAR_READS.get()).isEqualTo(columnar + 1);
+      df.unpersist();
+    }
+  }
+
+  @Test
+  void sparseLargeIdsAcrossSubgraphs() {
+    long big = GraphRelaxation.MAX_VERTEX_ID;
+    List<Row> rows = List.of(RowFactory.create(0L, big, 1.0),
+        RowFactory.create(big, 1_500_000_001L, 2.0), RowFactory.create(1_500_000_001L, 7L, 3.0),
+        RowFactory.create(0L, 7L, 10.0), RowFactory.create(9L, 8L, 1.0));
+    Dataset<Row> df = spark.createDataFrame(rows, WEIGHTED).repartition(3);
+    List<Row> sp = GraphRelaxation.of(df).shortestPaths(0).run().values().orderBy("id")
+        .collectAsList();
+    assertThat(sp).containsExactly(RowFactory.create(0L, 0.0), RowFactory.create(7L, 6.0),
+        RowFactory.create(8L, Double.POSITIVE_INFINITY),
+        RowFactory.create(9L, Double.POSITIVE_INFINITY),
+        RowFactory.create(1_500_000_001L, 3.0), RowFactory.create(big, 1.0));
+    List<Row> cc = GraphRelaxation.of(df).setPartitions(2).connectedComponents().run().values()
+        .orderBy("id").collectAsList();
+    assertThat(cc).containsExactly(RowFactory.create(0L, 0.0), RowFactory.create(7L, 0.0),
+        RowFactory.create(8L, 8.0), RowFactory.create(9L, 8.0),
+        RowFactory.create(1_500_000_001L, 0.0), RowFactory.create(big, 0.0));
   }
 
   @Test
