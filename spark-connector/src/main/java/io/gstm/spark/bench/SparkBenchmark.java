@@ -180,13 +180,8 @@ public final class SparkBenchmark implements Callable<Integer> {
 
   private void kmeans(SparkSession session) {
     double[] data = KMeansData.blobs(points, dims, k, seed);
-    double[] first = KMeansData.firstPoints(data, dims, k);
-    double[][] init = new double[k][];
-    Vector[] initVectors = new Vector[k];
-    for (int j = 0; j < k; j++) {
-      init[j] = Arrays.copyOfRange(first, j * dims, (j + 1) * dims);
-      initVectors[j] = Vectors.dense(init[j]);
-    }
+    double[][] init = firstPointsAsCentroids(data);
+    Vector[] initVectors = vectors(init);
     Dataset<Row> df = DataFrames.points(session, data, dims, spark.partitions)
         .persist(StorageLevel.MEMORY_AND_DISK());
     df.count();
@@ -234,13 +229,8 @@ public final class SparkBenchmark implements Callable<Integer> {
   private void warmUpKMeans(SparkSession session) {
     int n = Math.min(points, 50_000);
     double[] data = KMeansData.blobs(n, dims, k, seed + 1);
-    double[] first = KMeansData.firstPoints(data, dims, k);
-    double[][] init = new double[k][];
-    Vector[] initVectors = new Vector[k];
-    for (int j = 0; j < k; j++) {
-      init[j] = Arrays.copyOfRange(first, j * dims, (j + 1) * dims);
-      initVectors[j] = Vectors.dense(init[j]);
-    }
+    double[][] init = firstPointsAsCentroids(data);
+    Vector[] initVectors = vectors(init);
     Dataset<Row> df = DataFrames.points(session, data, dims, spark.partitions)
         .persist(StorageLevel.MEMORY_AND_DISK());
     df.count();
@@ -254,6 +244,20 @@ public final class SparkBenchmark implements Callable<Integer> {
       rdd.unpersist(false);
     }
     df.unpersist(false);
+  }
+
+  /** The first k points of {@code data}: the initial centroids both implementations start from. */
+  private double[][] firstPointsAsCentroids(double[] data) {
+    double[] first = KMeansData.firstPoints(data, dims, k);
+    double[][] init = new double[k][];
+    for (int j = 0; j < k; j++) {
+      init[j] = Arrays.copyOfRange(first, j * dims, (j + 1) * dims);
+    }
+    return init;
+  }
+
+  private static Vector[] vectors(double[][] rows) {
+    return Arrays.stream(rows).map(Vectors::dense).toArray(Vector[]::new);
   }
 
   private void row(String what, double gstm, double base, boolean equal, String details) {
