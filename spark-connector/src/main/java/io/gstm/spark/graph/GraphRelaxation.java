@@ -446,7 +446,7 @@ public final class GraphRelaxation {
     checkId(r.isNullAt(i), r.isNullAt(i) ? 0 : r.getLong(i), column);
   }
 
-  private static void checkId(boolean isNull, long v, String column) {
+  static void checkId(boolean isNull, long v, String column) {
     if (isNull) {
       throw new IllegalArgumentException("column '" + column + "': null vertex id");
     }
@@ -460,7 +460,7 @@ public final class GraphRelaxation {
     return checkWeight(r.isNullAt(2), r.isNullAt(2) ? 0 : r.getDouble(2), column);
   }
 
-  private static double checkWeight(boolean isNull, double w, String column) {
+  static double checkWeight(boolean isNull, double w, String column) {
     if (isNull) {
       throw new IllegalArgumentException("column '" + column + "': null weight; shortest paths "
           + "need a weight on every edge");
@@ -609,6 +609,13 @@ public final class GraphRelaxation {
         ColumnVector wv = weighted ? b.column(2) : null;
         int rows = b.numRows();
         c.ensure(rows);
+        if (kinds[0] == INT && kinds[1] == INT && (!weighted || kinds[2] == DOUBLE)
+            && !s.hasNull() && !d.hasNull() && (!weighted || !wv.hasNull())) {
+          // Bulk: whole columns at once (array copies for the usual on-heap vectors).
+          c.addEdges(s.getInts(0, rows), d.getInts(0, rows),
+              weighted ? wv.getDoubles(0, rows) : null, rows, sc, dc, wc);
+          continue;
+        }
         for (int i = 0; i < rows; i++) {
           long sv = s.isNullAt(i) ? 0 : integral(s, kinds[0], i);
           checkId(s.isNullAt(i), sv, sc);

@@ -264,10 +264,15 @@ class GraphRelaxationTest {
         {{0, 1, 1.0}, {1, 2, null}},
         {{0, 1, -3.0}},
         {{0, -1, 1.0}},
-        {{0, 1, Double.POSITIVE_INFINITY}}};
+        {{0, 1, Double.POSITIVE_INFINITY}},
+        {{0, 1, 1.0}, {1, 2, Double.NaN}},
+        {{0, 1, 1.0}, {-5, -2, -1.0}}};
+    // Without nulls, int ids and double weights are read a whole column at a time.
     String[] messages = {"column 'dst': null vertex id", "column 'weight': null weight",
         "column 'weight': negative weight -3.0", "column 'dst': vertex id -1 is beyond",
-        "column 'weight': weight Infinity; weights must be finite"};
+        "column 'weight': weight Infinity; weights must be finite",
+        "column 'weight': weight NaN; weights must be finite",
+        "column 'src': vertex id -5 is beyond"};
     for (int i = 0; i < bad.length; i++) {
       List<Row> rows = new ArrayList<>();
       for (Object[] r : bad[i]) {
