@@ -30,6 +30,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.execution.ColumnarToRowExec;
 import org.apache.spark.sql.execution.InputAdapter;
 import org.apache.spark.sql.execution.SparkPlan;
@@ -361,7 +362,7 @@ public final class GraphRelaxation {
     long relaxed = System.nanoTime();
     // The rows come from the last superstep's output alone (locally checkpointed, so it outlives
     // the subgraphs): computed and cached by the first action on the result, not by a job here.
-    JavaRDD<Row> rows = last.mapPartitions(oi -> rows(oi.next(), replicas.value()), true);
+    JavaRDD<InternalRow> rows = last.mapPartitions(oi -> rows(oi.next(), replicas.value()), true);
     rows.persist(StorageLevel.MEMORY_AND_DISK());
     RoaringBitmap all = RoaringBitmap.or(held);
     long vertexCount = all.getLongCardinality();
@@ -374,7 +375,11 @@ public final class GraphRelaxation {
     StructType schema = new StructType()
         .add("id", DataTypes.LongType, false)
         .add("value", DataTypes.DoubleType, false);
-    Dataset<Row> values = spark.createDataFrame(rows, schema);
+    // Internal rows need no conversion per row; other sessions than the classic one get Rows.
+    Dataset<Row> values = spark instanceof org.apache.spark.sql.classic.SparkSession classic
+        ? classic.internalCreateDataFrame(rows.rdd(), schema, false)
+        : spark.createDataFrame(rows.map(r -> RowFactory.create(r.getLong(0), r.getDouble(1))),
+            schema);
     RelaxationReport report = new RelaxationReport(k, List.copyOf(total.engines),
         total.fellBack, p, vertexCount, localEdges, done, converged, total.messages,
         total.transactions, total.commits, total.aborts, total.edgeRelaxations,
@@ -933,13 +938,18 @@ public final class GraphRelaxation {
   }
 
   /** One row per vertex: each partition reports the vertices of which it is the lowest holder. */
-  private static Iterator<Row> rows(StepOutput o, Replicas replicas) {
+  /** Rows of (id: long, value: double), each its own 24-byte UnsafeRow. */
+  private static Iterator<InternalRow> rows(StepOutput o, Replicas replicas) {
     int[] ids = o.globalIds;
     double[] values = o.values;
-    List<Row> rows = new ArrayList<>(ids.length);
+    List<InternalRow> rows = new ArrayList<>(ids.length);
     for (int i = 0; i < ids.length; i++) {
       if (replicas.reports(o.partition, ids[i])) {
-        rows.add(RowFactory.create((long) ids[i], values[i]));
+        UnsafeRow r = new UnsafeRow(2);
+        r.pointTo(new byte[24], 24);
+        r.setLong(0, ids[i]);
+        r.setDouble(1, values[i]);
+        rows.add(r);
       }
     }
     return rows.iterator();
