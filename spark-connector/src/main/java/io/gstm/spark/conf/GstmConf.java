@@ -104,6 +104,17 @@ public final class GstmConf {
           + "the edges round-robin). Fewer, larger subgraphs need fewer supersteps.",
       Integer::parseInt, v -> v < 0 || v > 100_000 ? "must be between 0 and 100000" : null));
 
+  public static final ConfEntry<Integer> DRIVER_EXCHANGE_LIMIT = register(new ConfEntry<>(
+      PREFIX + "graph.driverExchangeLimit", "int", 100_000,
+      "Boundary updates of one `GraphRelaxation` superstep up to which they travel through the "
+          + "driver instead of a shuffle: the driver collects them with the superstep's counters, "
+          + "takes the min per vertex and ships each partition its share in the next superstep's "
+          + "tasks, so that a superstep is one stage instead of two (the late supersteps of a "
+          + "run send few updates and cost mostly Spark's per-stage overhead). Above it they "
+          + "cross a shuffle and each partition takes the min. Either way the exchange is "
+          + "min-combined and the result is the same. 0 = always the shuffle.",
+      Integer::parseInt, v -> v < 0 || v > 10_000_000 ? "must be between 0 and 10000000" : null));
+
   public static final ConfEntry<Integer> POINTS_PER_TRANSACTION = register(new ConfEntry<>(
       PREFIX + "kmeans.pointsPerTransaction", "int", 256,
       "Points a task aggregates before one transaction per centroid adds them to the shared "
@@ -184,6 +195,7 @@ public final class GstmConf {
         MAX_SUPERSTEPS.parse(raw.apply(MAX_SUPERSTEPS)),
         MAX_LOCAL_ROUNDS.parse(raw.apply(MAX_LOCAL_ROUNDS)),
         GRAPH_PARTITIONS.parse(raw.apply(GRAPH_PARTITIONS)),
+        DRIVER_EXCHANGE_LIMIT.parse(raw.apply(DRIVER_EXCHANGE_LIMIT)),
         POINTS_PER_TRANSACTION.parse(raw.apply(POINTS_PER_TRANSACTION)));
     if (s.requireGpu() && s.engine() == EngineChoice.JVM) {
       throw new IllegalArgumentException(REQUIRE_GPU.key() + "=true contradicts "

@@ -62,6 +62,34 @@ final class EdgeChunk implements Serializable {
     edges++;
   }
 
+  /**
+   * Appends {@code n} edges of non-null columns, checked as the row path checks them (an id
+   * below 0, a negative or non-finite weight is the same IllegalArgumentException); {@code ws}
+   * null means weight 1.
+   */
+  void addEdges(int[] ss, int[] ds, double[] ws, int n, String sc, String dc, String wc) {
+    for (int i = 0; i < n; i++) {
+      if ((ss[i] | ds[i]) < 0) {
+        GraphRelaxation.checkId(false, ss[i], sc);
+        GraphRelaxation.checkId(false, ds[i], dc);
+      }
+      if (ws != null && !(ws[i] >= 0 && ws[i] < Double.POSITIVE_INFINITY)) {
+        GraphRelaxation.checkWeight(false, ws[i], wc);
+      }
+    }
+    ensure(n);
+    System.arraycopy(ss, 0, src, edges, n);
+    System.arraycopy(ds, 0, dst, edges, n);
+    if (w != null) {
+      if (ws != null) {
+        System.arraycopy(ws, 0, w, edges, n);
+      } else {
+        Arrays.fill(w, edges, edges + n, 1.0);
+      }
+    }
+    edges += n;
+  }
+
   void addVertex(int v) {
     if (vertexIds == vertices.length) {
       vertices = Arrays.copyOf(vertices, Math.max(16, vertexIds * 2));

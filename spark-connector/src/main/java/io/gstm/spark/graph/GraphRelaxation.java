@@ -30,6 +30,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.execution.ColumnarToRowExec;
 import org.apache.spark.sql.execution.InputAdapter;
 import org.apache.spark.sql.execution.SparkPlan;
@@ -56,8 +57,14 @@ import scala.Tuple2;
  * partitions touch is replicated in each ({@link Replicas}, a bitmap of ids per partition,
  * broadcast once). Each superstep relaxes every partition's subgraph to its local fixpoint with
  * transactions on the executor's engine ({@link GraphRelaxer}); then only the replicated
- * vertices that improved cross the shuffle, to the other partitions that hold them, which take
- * the min and relax again from the vertices that improved, until no partition sends anything.
+ * vertices that improved go to the other partitions that hold them, which take the min and
+ * relax again from the vertices that improved, until no partition sends anything. The exchange
+ * is min-combined either way it travels: above {@code spark.gstm.graph.driverExchangeLimit}
+ * updates a superstep it crosses a shuffle and each receiving partition takes the min; up to it
+ * the driver, which collects every superstep's counters anyway, collects the updates with them,
+ * takes the min per vertex and ships each partition its share in the next superstep's tasks.
+ * That path exists because the late supersteps of a run send few updates and would otherwise
+ * cost two stages each (the shuffle's and the relaxation's), mostly Spark's per-stage overhead.
  * Each vertex is reported once, by the lowest partition that holds it.
  *
  * <pre>{@code
@@ -87,6 +94,9 @@ public final class GraphRelaxation {
   private static final AtomicLong RUNS = new AtomicLong();
   /** Runs that read their edges from column batches (for tests). */
   static final AtomicLong COLUMNAR_READS = new AtomicLong();
+  /** Boundary exchanges through the driver and through a shuffle (for tests). */
+  static final AtomicLong DRIVER_EXCHANGES = new AtomicLong();
+  static final AtomicLong SHUFFLE_EXCHANGES = new AtomicLong();
   /** The largest supported vertex id. */
   public static final long MAX_VERTEX_ID = Integer.MAX_VALUE;
 
@@ -103,6 +113,7 @@ public final class GraphRelaxation {
   private Integer maxSupersteps;
   private Integer partitions;
   private EngineChoice engine;
+  private Integer driverExchangeLimit;
 
   private GraphRelaxation(Dataset<Row> edges) {
     if (edges == null) {
@@ -193,6 +204,19 @@ public final class GraphRelaxation {
     return this;
   }
 
+  /**
+   * Boundary updates of one superstep up to which they travel through the driver rather than a
+   * shuffle (default {@code spark.gstm.graph.driverExchangeLimit}; 0 = always the shuffle).
+   * Either way each vertex gets the min of its updates; the driver path only saves the stage.
+   */
+  public GraphRelaxation setDriverExchangeLimit(int value) {
+    if (value < 0) {
+      throw new IllegalArgumentException("driverExchangeLimit must be at least 0, got " + value);
+    }
+    this.driverExchangeLimit = value;
+    return this;
+  }
+
   /** Engine for this run: "auto", "gpu" or "jvm" (default {@code spark.gstm.engine}). */
   public GraphRelaxation setEngine(String value) {
     this.engine = EngineChoice.parse(value);
@@ -216,7 +240,11 @@ public final class GraphRelaxation {
     return e -> of(e).shortestPaths(source).run().values();
   }
 
-  /** Runs to convergence (or the superstep bound); the result's DataFrame is cached. */
+  /**
+   * Runs to convergence (or the superstep bound). The result's DataFrame is built from the last
+   * superstep's locally checkpointed values by the first action on it (no job of its own here)
+   * and kept cached.
+   */
   public RelaxationResult run() {
     long start = System.nanoTime();
     if (kind == null) {
@@ -268,10 +296,22 @@ public final class GraphRelaxation {
     JavaPairRDD<Integer, StepOutput.Messages> inbox = null;
     boolean converged = false;
     int done = 0;
+    int limit = driverExchangeLimit != null ? driverExchangeLimit : settings.driverExchangeLimit();
+    StepOutput.Messages[] posted = null; // the driver's min-combined updates, per partition
+    int driverExchanges = 0;
     while (done < steps) {
       JavaRDD<StepOutput> out;
       if (last == null) {
         out = graphs.map(g -> firstStep(run, g, replicas.value(), k, src, settings));
+      } else if (posted != null) {
+        // Driver exchange: each task takes its share of the updates from its closure (one stage).
+        StepOutput.Messages[] mail = posted;
+        out = graphs.zipPartitions(last, (gi, oi) -> {
+          LocalGraph g = gi.next();
+          StepOutput.Messages m = mail[g.partition];
+          return List.of(nextStep(run, g, replicas.value(), new StepInput(oi.next(),
+              m == null ? List.of() : List.of(m)), k, settings)).iterator();
+        });
       } else {
         JavaRDD<StepInput> in = last.zipPartitions(inbox, GraphRelaxation::gather);
         out = graphs.zipPartitions(in, (gi, ii) -> List.of(
@@ -281,41 +321,65 @@ public final class GraphRelaxation {
       // Spark's context cleaner drops their blocks once unreferenced.
       out.rdd().localCheckpoint();
       long t0 = System.nanoTime();
-      StepStats st = out.map(o -> o.stats).reduce(StepStats::merge);
-      LOG.debug("gstm relaxation: superstep {}: {} active vertices, {} messages, {} rounds, "
-              + "{} transactions, {} edges examined, relax {} ms (tasks; kernel {} ms), {} ms",
-          done, st.activeVertices, st.messages, st.rounds, st.transactions, st.edgeRelaxations,
-          st.relaxNanos / 1_000_000, st.kernelNanos / 1_000_000,
-          (System.nanoTime() - t0) / 1_000_000);
+      // Counters, and each partition's updates when it sends no more than the limit.
+      List<StepOutput> sent = out.map(o -> o.summary(limit)).collect();
+      StepStats st = new StepStats();
+      boolean complete = true;
+      for (StepOutput o : sent) {
+        st = st.merge(o.stats);
+        complete &= o.stats.messages == 0 || o.messageIds != null;
+      }
       last = out;
       done++;
       total = total.merge(st);
       total.rounds += st.rounds;
+      boolean viaDriver = st.messages > 0 && st.messages <= limit && complete;
+      LOG.debug("gstm relaxation: superstep {}: {} active vertices, {} messages ({}), {} rounds, "
+              + "{} transactions, {} edges examined, relax {} ms (tasks; kernel {} ms), {} ms",
+          done - 1, st.activeVertices, st.messages, viaDriver ? "driver" : "shuffle", st.rounds,
+          st.transactions, st.edgeRelaxations, st.relaxNanos / 1_000_000,
+          st.kernelNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000);
       if (st.messages == 0) {
         converged = true;
         break;
       }
-      int parts = p;
-      inbox = out.flatMapToPair(o -> outgoing(o, parts)).partitionBy(new Partitioning.ByIndex(p));
+      if (viaDriver) {
+        posted = minCombine(sent, p);
+        inbox = null;
+        driverExchanges++;
+        DRIVER_EXCHANGES.incrementAndGet();
+      } else {
+        posted = null;
+        SHUFFLE_EXCHANGES.incrementAndGet();
+        int parts = p;
+        inbox = out.flatMapToPair(o -> outgoing(o, parts))
+            .partitionBy(new Partitioning.ByIndex(p));
+      }
     }
+    LOG.debug("gstm relaxation: {} of {} exchanges through the driver", driverExchanges,
+        converged ? done - 1 : done);
 
     long relaxed = System.nanoTime();
-    JavaRDD<Row> rows = graphs.zipPartitions(last,
-        (gi, oi) -> rows(gi, oi, replicas.value()));
-    rows.rdd().localCheckpoint();
-    long vertexCount = rows.count();
-    LOG.debug("gstm relaxation: {} supersteps in {} ms, {} result rows in {} ms", done,
-        (relaxed - built) / 1_000_000, vertexCount, (System.nanoTime() - relaxed) / 1_000_000);
+    // The rows come from the last superstep's output alone (locally checkpointed, so it outlives
+    // the subgraphs): computed and cached by the first action on the result, not by a job here.
+    JavaRDD<InternalRow> rows = last.mapPartitions(oi -> rows(oi.next(), replicas.value()), true);
+    rows.persist(StorageLevel.MEMORY_AND_DISK());
+    RoaringBitmap all = RoaringBitmap.or(held);
+    long vertexCount = all.getLongCardinality();
+    LOG.debug("gstm relaxation: {} supersteps in {} ms", done, (relaxed - built) / 1_000_000);
     ResidentCache.release(run);
     if (!spark.sparkContext().isLocal()) {
       graphs.foreachPartition(it -> ResidentCache.release(run));
     }
     graphs.unpersist(false);
-    replicas.unpersist(false);
     StructType schema = new StructType()
         .add("id", DataTypes.LongType, false)
         .add("value", DataTypes.DoubleType, false);
-    Dataset<Row> values = spark.createDataFrame(rows, schema);
+    // Internal rows need no conversion per row; other sessions than the classic one get Rows.
+    Dataset<Row> values = spark instanceof org.apache.spark.sql.classic.SparkSession classic
+        ? classic.internalCreateDataFrame(rows.rdd(), schema, false)
+        : spark.createDataFrame(rows.map(r -> RowFactory.create(r.getLong(0), r.getDouble(1))),
+            schema);
     RelaxationReport report = new RelaxationReport(k, List.copyOf(total.engines),
         total.fellBack, p, vertexCount, localEdges, done, converged, total.messages,
         total.transactions, total.commits, total.aborts, total.edgeRelaxations,
@@ -387,7 +451,7 @@ public final class GraphRelaxation {
     checkId(r.isNullAt(i), r.isNullAt(i) ? 0 : r.getLong(i), column);
   }
 
-  private static void checkId(boolean isNull, long v, String column) {
+  static void checkId(boolean isNull, long v, String column) {
     if (isNull) {
       throw new IllegalArgumentException("column '" + column + "': null vertex id");
     }
@@ -401,7 +465,7 @@ public final class GraphRelaxation {
     return checkWeight(r.isNullAt(2), r.isNullAt(2) ? 0 : r.getDouble(2), column);
   }
 
-  private static double checkWeight(boolean isNull, double w, String column) {
+  static double checkWeight(boolean isNull, double w, String column) {
     if (isNull) {
       throw new IllegalArgumentException("column '" + column + "': null weight; shortest paths "
           + "need a weight on every edge");
@@ -550,6 +614,13 @@ public final class GraphRelaxation {
         ColumnVector wv = weighted ? b.column(2) : null;
         int rows = b.numRows();
         c.ensure(rows);
+        if (kinds[0] == INT && kinds[1] == INT && (!weighted || kinds[2] == DOUBLE)
+            && !s.hasNull() && !d.hasNull() && (!weighted || !wv.hasNull())) {
+          // Bulk: whole columns at once (array copies for the usual on-heap vectors).
+          c.addEdges(s.getInts(0, rows), d.getInts(0, rows),
+              weighted ? wv.getDoubles(0, rows) : null, rows, sc, dc, wc);
+          continue;
+        }
         for (int i = 0; i < rows; i++) {
           long sv = s.isNullAt(i) ? 0 : integral(s, kinds[0], i);
           checkId(s.isNullAt(i), sv, sc);
@@ -801,7 +872,56 @@ public final class GraphRelaxation {
         }
       }
     }
-    return new StepOutput(g.partition, values, ids, vals, st);
+    return new StepOutput(g.partition, values, ids, vals, st, g.globalIds);
+  }
+
+  /**
+   * The driver's side of a small exchange: per target partition, the min value of each vertex
+   * over every partition that sent it (as the receiving partition would take it after a
+   * shuffle), ids ascending.
+   */
+  static StepOutput.Messages[] minCombine(List<StepOutput> summaries, int partitions) {
+    StepOutput.Messages[] mail = new StepOutput.Messages[partitions];
+    for (int q = 0; q < partitions; q++) {
+      int n = 0;
+      for (StepOutput o : summaries) {
+        if (o.messageIds != null && o.messageIds[q] != null) {
+          n += o.messageIds[q].length;
+        }
+      }
+      if (n == 0) {
+        continue;
+      }
+      long[] keyed = new long[n];
+      double[] vals = new double[n];
+      int f = 0;
+      for (StepOutput o : summaries) {
+        if (o.messageIds != null && o.messageIds[q] != null) {
+          int[] ids = o.messageIds[q];
+          for (int i = 0; i < ids.length; i++) {
+            vals[f] = o.messageValues[q][i];
+            keyed[f] = ((long) ids[i] << 32) | f; // ids are non-negative ints
+            f++;
+          }
+        }
+      }
+      Arrays.sort(keyed);
+      int[] outIds = new int[n];
+      double[] outVals = new double[n];
+      int m = 0;
+      for (long kv : keyed) {
+        int id = (int) (kv >>> 32);
+        double v = vals[(int) kv];
+        if (m > 0 && outIds[m - 1] == id) {
+          outVals[m - 1] = Math.min(outVals[m - 1], v);
+        } else {
+          outIds[m] = id;
+          outVals[m++] = v;
+        }
+      }
+      mail[q] = new StepOutput.Messages(Arrays.copyOf(outIds, m), Arrays.copyOf(outVals, m));
+    }
+    return mail;
   }
 
   private static Iterator<Tuple2<Integer, StepOutput.Messages>> outgoing(StepOutput o,
@@ -818,14 +938,18 @@ public final class GraphRelaxation {
   }
 
   /** One row per vertex: each partition reports the vertices of which it is the lowest holder. */
-  private static Iterator<Row> rows(Iterator<LocalGraph> graphs, Iterator<StepOutput> outs,
-      Replicas replicas) {
-    LocalGraph g = graphs.next();
-    double[] values = outs.next().values;
-    List<Row> rows = new ArrayList<>(g.size());
-    for (int i = 0; i < g.size(); i++) {
-      if (replicas.reports(g.partition, g.globalIds[i])) {
-        rows.add(RowFactory.create((long) g.globalIds[i], values[i]));
+  /** Rows of (id: long, value: double), each its own 24-byte UnsafeRow. */
+  private static Iterator<InternalRow> rows(StepOutput o, Replicas replicas) {
+    int[] ids = o.globalIds;
+    double[] values = o.values;
+    List<InternalRow> rows = new ArrayList<>(ids.length);
+    for (int i = 0; i < ids.length; i++) {
+      if (replicas.reports(o.partition, ids[i])) {
+        UnsafeRow r = new UnsafeRow(2);
+        r.pointTo(new byte[24], 24);
+        r.setLong(0, ids[i]);
+        r.setDouble(1, values[i]);
+        rows.add(r);
       }
     }
     return rows.iterator();

@@ -18,14 +18,35 @@ final class StepOutput implements Serializable {
   final int[][] messageIds;
   final double[][] messageValues;
   final StepStats stats;
+  /**
+   * The subgraph's global ids ({@link LocalGraph#globalIds}, the same array, not a copy), so
+   * that the result rows need only this output; null in a {@link #summary}.
+   */
+  final int[] globalIds;
 
   StepOutput(int partition, double[] values, int[][] messageIds, double[][] messageValues,
       StepStats stats) {
+    this(partition, values, messageIds, messageValues, stats, null);
+  }
+
+  StepOutput(int partition, double[] values, int[][] messageIds, double[][] messageValues,
+      StepStats stats, int[] globalIds) {
+    this.globalIds = globalIds;
     this.partition = partition;
     this.values = values;
     this.messageIds = messageIds;
     this.messageValues = messageValues;
     this.stats = stats;
+  }
+
+  /**
+   * What the driver collects after a superstep: the counters and, when this partition sends no
+   * more than {@code limit} updates, the updates too (else none, and the exchange is a shuffle).
+   */
+  StepOutput summary(int limit) {
+    boolean small = stats.messages > 0 && stats.messages <= limit;
+    return new StepOutput(partition, null, small ? messageIds : null,
+        small ? messageValues : null, stats);
   }
 
   /** A packed batch of boundary updates for one partition. */

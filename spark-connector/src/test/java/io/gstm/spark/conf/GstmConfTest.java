@@ -52,6 +52,17 @@ class GstmConfTest {
         .hasMessageContaining("spark.gstm.engine").hasMessageContaining("'tpu'");
     assertThatThrownBy(() -> GstmConf.settings(Map.of("spark.gstm.algorithm", "tl2")))
         .hasMessageContaining("unknown algorithm 'tl2'").hasMessageContaining("prstm");
+    assertThatThrownBy(() -> GstmConf.settings(
+        Map.of("spark.gstm.graph.driverExchangeLimit", "-1")))
+        .hasMessageContaining("spark.gstm.graph.driverExchangeLimit: must be between 0 and "
+            + "10000000");
+    assertThatThrownBy(() -> GstmConf.settings(
+        Map.of("spark.gstm.graph.driverExchangeLimit", "lots")))
+        .hasMessageContaining("spark.gstm.graph.driverExchangeLimit: cannot parse 'lots'");
+    org.assertj.core.api.Assertions.assertThat(GstmConf.settings(
+        Map.of("spark.gstm.graph.driverExchangeLimit", "0")).driverExchangeLimit()).isZero();
+    org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().driverExchangeLimit())
+        .isEqualTo(100_000);
   }
 
   @Test

@@ -264,10 +264,15 @@ class GraphRelaxationTest {
         {{0, 1, 1.0}, {1, 2, null}},
         {{0, 1, -3.0}},
         {{0, -1, 1.0}},
-        {{0, 1, Double.POSITIVE_INFINITY}}};
+        {{0, 1, Double.POSITIVE_INFINITY}},
+        {{0, 1, 1.0}, {1, 2, Double.NaN}},
+        {{0, 1, 1.0}, {-5, -2, -1.0}}};
+    // Without nulls, int ids and double weights are read a whole column at a time.
     String[] messages = {"column 'dst': null vertex id", "column 'weight': null weight",
         "column 'weight': negative weight -3.0", "column 'dst': vertex id -1 is beyond",
-        "column 'weight': weight Infinity; weights must be finite"};
+        "column 'weight': weight Infinity; weights must be finite",
+        "column 'weight': weight NaN; weights must be finite",
+        "column 'src': vertex id -5 is beyond"};
     for (int i = 0; i < bad.length; i++) {
       List<Row> rows = new ArrayList<>();
       for (Object[] r : bad[i]) {
@@ -372,6 +377,78 @@ class GraphRelaxationTest {
     assertThat(full.report().supersteps()).isGreaterThan(2);
   }
 
+  /**
+   * The boundary exchange through the driver (a large limit), through the shuffle (limit 0) and
+   * mixed (a small limit: early supersteps shuffle, late ones go through the driver) gives
+   * exactly the same values, equal to the references, over several subgraphs.
+   */
+  @ParameterizedTest(name = "{0}, {1} subgraphs")
+  @CsvSource({"SHORTEST_PATHS, 3", "SHORTEST_PATHS, 5", "CONNECTED_COMPONENTS, 3",
+      "CONNECTED_COMPONENTS, 4"})
+  void driverAndShuffleExchangesGiveEqualResults(RelaxationKind kind, int partitions) {
+    int n = 3000;
+    int m = 6000;
+    int[][] g = randomGraph(n, m, 11 + partitions);
+    SplittableRandom rnd = new SplittableRandom(partitions);
+    double[] w = new double[m];
+    for (int e = 0; e < m; e++) {
+      w[e] = rnd.nextInt(1, 40) + (e % 3 == 0 ? 0.25 : 0);
+    }
+    int source = g[0][1];
+    Dataset<Row> edges = edges(g[0], g[1], w, partitions).cache();
+    double[][] results = new double[3][];
+    long[] driver = new long[3];
+    long[] shuffle = new long[3];
+    int[] limits = {1_000_000, 0, 20};
+    for (int i = 0; i < limits.length; i++) {
+      long d0 = GraphRelaxation.DRIVER_EXCHANGES.get();
+      long s0 = GraphRelaxation.SHUFFLE_EXCHANGES.get();
+      GraphRelaxation run = GraphRelaxation.of(edges).setPartitions(partitions)
+          .setDriverExchangeLimit(limits[i]);
+      run = kind == RelaxationKind.SHORTEST_PATHS ? run.shortestPaths(source)
+          : run.connectedComponents();
+      RelaxationResult r = run.run();
+      assertThat(r.report().converged()).isTrue();
+      results[i] = dense(r.values(), n);
+      driver[i] = GraphRelaxation.DRIVER_EXCHANGES.get() - d0;
+      shuffle[i] = GraphRelaxation.SHUFFLE_EXCHANGES.get() - s0;
+    }
+    edges.unpersist();
+    double[] expected = kind == RelaxationKind.SHORTEST_PATHS
+        ? References.dijkstra(n, g[0], g[1], w, source) : References.components(n, g[0], g[1]);
+    boolean[] present = present(n, g, source);
+    for (int v = 0; v < n; v++) {
+      if (present[v]) {
+        assertThat(results[0][v]).as("vertex %d, driver exchange", v).isEqualTo(expected[v]);
+      }
+    }
+    assertThat(results[1]).as("shuffle exchange").isEqualTo(results[0]);
+    assertThat(results[2]).as("mixed exchange").isEqualTo(results[0]);
+    assertThat(driver[0]).as("exchanges through the driver, large limit").isPositive();
+    assertThat(shuffle[0]).as("shuffles, large limit").isZero();
+    assertThat(driver[1]).as("exchanges through the driver, limit 0").isZero();
+    assertThat(shuffle[1]).as("shuffles, limit 0").isPositive();
+    assertThat(driver[0]).as("every exchange of one path is one of the other")
+        .isEqualTo(shuffle[1]);
+    assertThat(ResidentCache.size()).as("relaxers left after the runs").isZero();
+  }
+
+  @Test
+  void minCombineTakesTheMinPerVertexAndTarget() {
+    StepStats st = new StepStats();
+    StepOutput a = new StepOutput(0, null, new int[][] {null, {7, 3}, {9}},
+        new double[][] {null, {5.0, 2.0}, {1.0}}, st);
+    StepOutput b = new StepOutput(2, null, new int[][] {{7}, {3, 7}, null},
+        new double[][] {{4.0}, {6.0, 1.5}, null}, st);
+    StepOutput.Messages[] mail = GraphRelaxation.minCombine(List.of(a, b), 3);
+    assertThat(mail[0].ids()).containsExactly(7);
+    assertThat(mail[0].values()).containsExactly(4.0);
+    assertThat(mail[1].ids()).containsExactly(3, 7);
+    assertThat(mail[1].values()).containsExactly(2.0, 1.5);
+    assertThat(mail[2].ids()).containsExactly(9);
+    assertThat(mail[2].values()).containsExactly(1.0);
+  }
+
   @Test
   void badInputIsNamedBeforeTheRelaxation() {
     Dataset<Row> ok = edges(new int[] {0}, new int[] {1}, new double[] {1}, 1);
@@ -407,6 +484,8 @@ class GraphRelaxationTest {
         .hasMessageContaining("shortestPaths(source) or connectedComponents()");
     assertThatThrownBy(() -> GraphRelaxation.of(ok).setMaxSupersteps(0))
         .hasMessageContaining("maxSupersteps must be at least 1");
+    assertThatThrownBy(() -> GraphRelaxation.of(ok).setDriverExchangeLimit(-1))
+        .hasMessageContaining("driverExchangeLimit must be at least 0");
     if (!gpuUsable()) {
       assertThatThrownBy(() -> GraphRelaxation.of(ok).setEngine("gpu").connectedComponents().run())
           .isInstanceOf(GpuUnavailableException.class)
