@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.IntConsumer;
 
@@ -109,10 +110,11 @@ public final class JvmEngine implements Engine {
     int[] initialVersions = options.history() ? store.lockVersions() : null;
     long[][] snapshot = store.snapshot();
 
+    AtomicInteger running = new AtomicInteger(workers);
     long kernelNanos = runWorkers(worker -> {
       JvmPrStmTx tx = new JvmPrStmTx(store, cap);
       new JvmExecutor(workload, batch, options, tx, perWorker[worker], outcomes, results,
-          semanticConflicts, histReads, histWrites, histCounts).run(worker, workers);
+          semanticConflicts, histReads, histWrites, histCounts, running).run(worker, workers);
     }, () -> store.restore(snapshot));
     long[] counters = sum(perWorker);
     History history = null;

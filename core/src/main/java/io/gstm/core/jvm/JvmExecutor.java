@@ -8,6 +8,7 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.workload.Workload;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -28,6 +29,11 @@ final class JvmExecutor {
   static final int WINDOW = 32;
   private static final long MIN_BACKOFF_NANOS = 1_000;
   private static final long MAX_BACKOFF_NANOS = 200_000;
+  /**
+   * How long the last running worker may go without finishing a transaction, after it has
+   * retried every pending one, before its postponed transactions are taken to wait in vain.
+   */
+  private static final long WAIT_IN_VAIN_NANOS = 2_000_000_000L;
 
   private final Workload workload;
   private final TxBatch batch;
@@ -42,6 +48,8 @@ final class JvmExecutor {
   private final int[] histCounts;
   /** Whether any transaction finished in the current sweep. */
   private boolean progress;
+  /** Workers of the batch still running, this one included. */
+  private final AtomicInteger running;
 
   /** A logical thread's place in its share of the table, as a GPU lane keeps it in registers. */
   private static final class Lane {
@@ -67,7 +75,8 @@ final class JvmExecutor {
 
   JvmExecutor(Workload workload, TxBatch batch, RunOptions options, JvmPrStmTx tx,
       long[] counters, byte[] outcomes, long[] results, int[] semanticConflicts, long[] histReads,
-      long[] histWrites, int[] histCounts) {
+      long[] histWrites, int[] histCounts, AtomicInteger running) {
+    this.running = running;
     this.workload = workload;
     this.batch = batch;
     this.options = options;
@@ -89,8 +98,18 @@ final class JvmExecutor {
     for (int lt = first; lt < threads && lt < n; lt += stride) {
       lanes.add(new Lane(lt, (n - lt - 1) / threads + 1));
     }
+    try {
+      runLanes(lanes);
+    } finally {
+      running.decrementAndGet();
+    }
+  }
+
+  private void runLanes(List<Lane> lanes) {
     int active = lanes.size();
     long backoffNanos = MIN_BACKOFF_NANOS;
+    long quietSweeps = 0;
+    long quietSince = 0;
     while (active > 0) {
       progress = false;
       for (int j = 0; j < active; ) {
@@ -108,9 +127,52 @@ final class JvmExecutor {
       // not even be scheduled): back off, as a GPU lane sleeps, instead of burning the limits.
       if (progress) {
         backoffNanos = MIN_BACKOFF_NANOS;
+        quietSweeps = 0;
       } else {
+        if (quietSweeps++ == 0) {
+          quietSince = System.nanoTime();
+        }
+        if (waitsInVain(lanes, active, quietSweeps, quietSince)) {
+          abandonPending(lanes, active);
+          return;
+        }
         LockSupport.parkNanos(backoffNanos);
         backoffNanos = Math.min(2 * backoffNanos, MAX_BACKOFF_NANOS);
+      }
+    }
+  }
+
+  /**
+   * True when nothing can change any more: this is the batch's last running worker (no other
+   * thread writes the store), each of its lanes has retried every pending transaction since the
+   * last one finished (a lane visits its pending transactions in turn, so twice its remaining
+   * count plus two windows of sweeps covers them all), and that has lasted a while. Its
+   * postponed transactions then wait for a state that cannot come (a withdrawal no deposit
+   * will cover, a cancellation whose booking was abandoned), and only the semantic limit would
+   * end them; with a large limit that is a hang.
+   */
+  private boolean waitsInVain(List<Lane> lanes, int active, long quietSweeps, long quietSince) {
+    if (running.get() != 1) {
+      return false;
+    }
+    long needed = 2L * WINDOW;
+    for (int j = 0; j < active; j++) {
+      needed = Math.max(needed, 2L * lanes.get(j).remaining + 2L * WINDOW);
+    }
+    return quietSweeps > needed && System.nanoTime() - quietSince > WAIT_IN_VAIN_NANOS;
+  }
+
+  /** Ends every pending transaction of the active lanes as ABANDONED_SEMANTIC. */
+  private void abandonPending(List<Lane> lanes, int active) {
+    int threads = batch.threads();
+    for (int j = 0; j < active; j++) {
+      Lane lane = lanes.get(j);
+      for (int i = 0; i < lane.owned; i++) {
+        int t = lane.lt + i * threads;
+        if (outcomes[t] == Outcome.PENDING.ordinal()) {
+          outcomes[t] = (byte) Outcome.ABANDONED_SEMANTIC.ordinal();
+          counters[Counter.ABANDONED_SEMANTIC.ordinal()]++;
+        }
       }
     }
   }

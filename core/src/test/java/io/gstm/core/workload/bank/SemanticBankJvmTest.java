@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -140,6 +141,29 @@ class SemanticBankJvmTest {
         assertThat(r.count(Counter.ABANDONED_SEMANTIC)).isEqualTo(1);
         assertThat(BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok()).isTrue();
       }
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void aWaitInVainEndsWithoutItsSemanticLimit() {
+    // Tx 5 withdraws 1,000,000 from account 3 and no deposit will ever cover it. With no
+    // semantic limit to speak of, the last running worker must see that nothing can change any
+    // more and end it (this hung before: a lane postponed it 10^9 times).
+    int[] types = {2, 3, 0, 2, 3, 3, 0, 2};
+    int[][] cols = {{0, 0, 1, 2, 2, 3, 1, 1}, {0, 0, 0, 0, 0, 0, 3, 0},
+        {10, 110, 50, 5, 105, 1_000_000, 20, 1}};
+    TxBatch batch = new TxBatch(BankWorkload.NAME, types, cols, new int[] {2, 0, 1}, 4, 1, 2);
+    SemanticBankConfig cfg = new SemanticBankConfig(4, 1, 1, 1, 4, 1, 2, 0);
+    try (var store = engine.createStore(cfg.layout())) {
+      int[] initial = {100, 100, 100, 100};
+      store.writeInt32(0, initial);
+      var r = engine.run(store, batch, RunOptions.defaults().withPolicy(SemanticPolicy.POSTPONE)
+          .withSemanticLimit(Integer.MAX_VALUE));
+      assertThat(r.outcome(5)).isEqualTo(Outcome.ABANDONED_SEMANTIC);
+      assertThat(r.count(Counter.ABANDONED_SEMANTIC)).isEqualTo(1);
+      assertThat(r.commits()).isEqualTo(7);
+      assertThat(BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok()).isTrue();
     }
   }
 
