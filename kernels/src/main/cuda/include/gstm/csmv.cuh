@@ -13,9 +13,9 @@
 /// warps run in rounds: one snapshot per round; read-only lanes finish locally; update lanes are
 /// pre-validated inside the warp (kWarpBatch) and sent to the server warp that owns the client
 /// warp's mailbox. Server warps validate (collaboratively with kCollab: the warp's lanes split
-/// the items of each transaction longer than kCollabMinItems), insert into the commit record in shared memory under a shared
-/// lock (a whole warp batch at once with kWarpBatch, else one transaction at a time with
-/// server write-back) and answer. Clients write back and advance the global timestamp in commit
+/// the items of each transaction longer than kCollabMinItems), insert into the commit record in
+/// shared memory under a shared lock (a whole warp batch at once with kWarpBatch, else one
+/// transaction at a time with server write-back) and answer. Clients write back and advance the global timestamp in commit
 /// order, once per warp batch. Without kServer (JVSTM-GPU) each lane commits itself against a
 /// commit record in global memory behind a global lock, lanes of a warp one after another.
 /// Every wait is bounded: after `spin_limit` milliseconds without progress (GPU global timer) the
