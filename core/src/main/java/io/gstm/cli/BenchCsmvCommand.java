@@ -227,11 +227,16 @@ final class BenchCsmvCommand implements Callable<Integer> {
   }
 
   private int csmvSpan() {
-    return csmvSpan > 0 ? Math.min(csmvSpan, accounts) : accounts;
+    return span(csmvSpan);
   }
 
   private int prstmSpan() {
-    return prstmSpan > 0 ? Math.min(prstmSpan, accounts) : accounts;
+    return span(prstmSpan);
+  }
+
+  /** An audit span option: 0 means every account. */
+  private int span(int option) {
+    return option > 0 ? Math.min(option, accounts) : accounts;
   }
 
   private void memcached(Engine e) {

@@ -116,14 +116,22 @@ class SemanticBankJvmTest {
     }
   }
 
+  /**
+   * Eight transactions over accounts 0..3 (each starting at 100): tx 5 withdraws 1,000,000 from
+   * account 3, never possible; every other withdrawal and transfer is possible in any order.
+   */
+  private static TxBatch impossibleWithdrawalBatch() {
+    int[] types = {2, 3, 0, 2, 3, 3, 0, 2};
+    int[][] cols = {{0, 0, 1, 2, 2, 3, 1, 1}, {0, 0, 0, 0, 0, 0, 3, 0},
+        {10, 110, 50, 5, 105, 1_000_000, 20, 1}};
+    return new TxBatch(BankWorkload.NAME, types, cols, new int[] {2, 0, 1}, 4, 1, 2);
+  }
+
   @Test
   void anImpossibleTransactionIsAbandonedAndTheRestCommit() {
     // Accounts 0..3 start at 100; tx 5 withdraws 1,000,000 from account 3: never possible;
     // every other withdrawal and transfer is possible in any order.
-    int[] types = {2, 3, 0, 2, 3, 3, 0, 2};
-    int[][] cols = {{0, 0, 1, 2, 2, 3, 1, 1}, {0, 0, 0, 0, 0, 0, 3, 0},
-        {10, 110, 50, 5, 105, 1_000_000, 20, 1}};
-    TxBatch batch = new TxBatch(BankWorkload.NAME, types, cols, new int[] {2, 0, 1}, 4, 1, 2);
+    TxBatch batch = impossibleWithdrawalBatch();
     SemanticBankConfig cfg = new SemanticBankConfig(4, 1, 1, 1, 4, 1, 2, 0);
     try (var store = engine.createStore(cfg.layout())) {
       int[] initial = {100, 100, 100, 100};
@@ -150,10 +158,7 @@ class SemanticBankJvmTest {
     // Tx 5 withdraws 1,000,000 from account 3 and no deposit will ever cover it. With no
     // semantic limit to speak of, the last running worker must see that nothing can change any
     // more and end it (this hung before: a lane postponed it 10^9 times).
-    int[] types = {2, 3, 0, 2, 3, 3, 0, 2};
-    int[][] cols = {{0, 0, 1, 2, 2, 3, 1, 1}, {0, 0, 0, 0, 0, 0, 3, 0},
-        {10, 110, 50, 5, 105, 1_000_000, 20, 1}};
-    TxBatch batch = new TxBatch(BankWorkload.NAME, types, cols, new int[] {2, 0, 1}, 4, 1, 2);
+    TxBatch batch = impossibleWithdrawalBatch();
     SemanticBankConfig cfg = new SemanticBankConfig(4, 1, 1, 1, 4, 1, 2, 0);
     try (var store = engine.createStore(cfg.layout())) {
       int[] initial = {100, 100, 100, 100};
