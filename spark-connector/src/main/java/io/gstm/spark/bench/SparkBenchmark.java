@@ -13,6 +13,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.graphx.Edge;
 import org.apache.spark.graphx.Graph;
@@ -67,10 +69,17 @@ public final class SparkBenchmark implements Callable<Integer> {
   @Option(names = "--no-baselines", description = "time gstm only (no GraphX, no MLlib)")
   boolean noBaselines;
 
+  @Option(names = "--reps", description = "timed runs of each side, alternating; the table shows "
+      + "the median and every run's time (default: ${DEFAULT-VALUE})")
+  int reps = 1;
+
   private boolean allEqual = true;
 
   @Override
   public Integer call() {
+    if (reps < 1) {
+      throw new IllegalArgumentException("--reps must be at least 1, got " + reps);
+    }
     SparkSession session = spark.session("gstm-bench");
     try {
       System.out.printf(Locale.ROOT, "Spark %s, %s, %d partitions, %d cores, Java %s%n",
@@ -101,43 +110,46 @@ public final class SparkBenchmark implements Callable<Integer> {
     long source = g.src()[0];
     String shape = String.format(Locale.ROOT, "R-MAT 2^%d vertices, %d edges", scale, edges);
     if (only.contains("sssp")) {
-      long t0 = System.nanoTime();
-      RelaxationResult r = GraphRelaxation.of(df).setPartitions(spark.partitions)
-          .shortestPaths(source).run();
-      double[] ours = dense(r.values(), n);
-      double tg = (System.nanoTime() - t0) / 1e9;
-      if (noBaselines) {
-        row("weighted SSSP, " + shape, tg, Double.NaN, true, r.report().toString());
-      } else {
-        t0 = System.nanoTime();
-        Graph<Double, Double> graph = GraphXBaselines.graph(edgeRdd(df));
-        double[] theirs = GraphXBaselines.pregelShortestPaths(graph, source, n);
-        double tb = (System.nanoTime() - t0) / 1e9;
-        graph.unpersist(false);
-        row("weighted SSSP, " + shape + ", vs GraphX Pregel", tg, tb, Arrays.equals(ours, theirs),
-            r.report().supersteps() + " supersteps, " + r.report().engines());
-      }
+      relaxation(df, n, "weighted SSSP, " + shape, "GraphX Pregel",
+          () -> GraphRelaxation.of(df).setPartitions(spark.partitions).shortestPaths(source),
+          graph -> GraphXBaselines.pregelShortestPaths(graph, source, n));
     }
     if (only.contains("cc")) {
-      long t0 = System.nanoTime();
-      RelaxationResult r = GraphRelaxation.of(df).setPartitions(spark.partitions)
-          .connectedComponents().run();
-      double[] ours = dense(r.values(), n);
-      double tg = (System.nanoTime() - t0) / 1e9;
-      if (noBaselines) {
-        row("components, " + shape, tg, Double.NaN, true, r.report().toString());
-      } else {
-        t0 = System.nanoTime();
-        Graph<Double, Double> graph = GraphXBaselines.graph(edgeRdd(df));
-        double[] theirs = GraphXBaselines.connectedComponents(graph, n);
-        double tb = (System.nanoTime() - t0) / 1e9;
-        graph.unpersist(false);
-        row("components, " + shape + ", vs GraphX connectedComponents", tg, tb,
-            Arrays.equals(ours, theirs),
-            r.report().supersteps() + " supersteps, " + r.report().engines());
-      }
+      relaxation(df, n, "components, " + shape, "GraphX connectedComponents",
+          () -> GraphRelaxation.of(df).setPartitions(spark.partitions).connectedComponents(),
+          graph -> GraphXBaselines.connectedComponents(graph, n));
     }
     df.unpersist(false);
+  }
+
+  /**
+   * Times {@code reps} runs of gstm's relaxation and of the GraphX baseline, alternating, and
+   * compares every run's values with the baseline's.
+   */
+  private void relaxation(Dataset<Row> df, int n, String what, String baseline,
+      Supplier<GraphRelaxation> ours, Function<Graph<Double, Double>, double[]> theirs) {
+    double[] tg = new double[reps];
+    double[] tb = new double[reps];
+    boolean equal = true;
+    RelaxationResult r = null;
+    for (int i = 0; i < reps; i++) {
+      long t0 = System.nanoTime();
+      r = ours.get().run();
+      double[] values = dense(r.values(), n);
+      tg[i] = (System.nanoTime() - t0) / 1e9;
+      r.values().unpersist(false);
+      if (!noBaselines) {
+        t0 = System.nanoTime();
+        Graph<Double, Double> graph = GraphXBaselines.graph(edgeRdd(df));
+        double[] expected = theirs.apply(graph);
+        tb[i] = (System.nanoTime() - t0) / 1e9;
+        graph.unpersist(false);
+        equal &= Arrays.equals(values, expected);
+      }
+    }
+    row(noBaselines ? what : what + ", vs " + baseline, tg, noBaselines ? null : tb, equal,
+        noBaselines ? r.report().toString()
+            : r.report().supersteps() + " supersteps, " + r.report().engines());
   }
 
   /**
@@ -186,39 +198,46 @@ public final class SparkBenchmark implements Callable<Integer> {
         .persist(StorageLevel.MEMORY_AND_DISK());
     df.count();
     warmUpKMeans(session);
-    long t0 = System.nanoTime();
-    TxKMeansModel ours = new TxKMeans().setK(k).setMaxIter(iterations).setTol(0)
-        .setInitialCentroids(init).fit(df);
-    double tg = (System.nanoTime() - t0) / 1e9;
-    if (noBaselines) {
-      row("k-means", tg, Double.NaN, true, ours.report().toString());
-      return;
-    }
-    t0 = System.nanoTime();
-    // As ml.KMeans.fit does: convert the DataFrame and cache the vectors (timed, as TxKMeans
-    // reads the same DataFrame inside its fit).
-    JavaRDD<Vector> rdd = df.javaRDD()
-        .map(r -> Vectors.fromML((org.apache.spark.ml.linalg.Vector) r.get(0)))
-        .persist(StorageLevel.MEMORY_AND_DISK());
-    KMeansModel theirs = new KMeans().setK(k).setMaxIterations(iterations).setEpsilon(0)
-        .setInitialModel(new KMeansModel(initVectors)).run(rdd.rdd());
-    double tb = (System.nanoTime() - t0) / 1e9;
-    double maxRel = 0;
-    for (int j = 0; j < k; j++) {
-      double[] a = ours.clusterCenters()[j].toArray();
-      double[] b = theirs.clusterCenters()[j].toArray();
-      for (int d = 0; d < dims; d++) {
-        maxRel = Math.max(maxRel, Math.abs(a[d] - b[d]) / Math.max(1e-12, Math.abs(b[d])));
+    double[] tg = new double[reps];
+    double[] tb = new double[reps];
+    boolean equal = true;
+    String details = "";
+    for (int i = 0; i < reps; i++) {
+      long t0 = System.nanoTime();
+      TxKMeansModel ours = new TxKMeans().setK(k).setMaxIter(iterations).setTol(0)
+          .setInitialCentroids(init).fit(df);
+      tg[i] = (System.nanoTime() - t0) / 1e9;
+      details = ours.report().toString();
+      if (noBaselines) {
+        continue;
       }
+      t0 = System.nanoTime();
+      // As ml.KMeans.fit does: convert the DataFrame and cache the vectors (timed, as TxKMeans
+      // reads the same DataFrame inside its fit).
+      JavaRDD<Vector> rdd = df.javaRDD()
+          .map(r -> Vectors.fromML((org.apache.spark.ml.linalg.Vector) r.get(0)))
+          .persist(StorageLevel.MEMORY_AND_DISK());
+      KMeansModel theirs = new KMeans().setK(k).setMaxIterations(iterations).setEpsilon(0)
+          .setInitialModel(new KMeansModel(initVectors)).run(rdd.rdd());
+      tb[i] = (System.nanoTime() - t0) / 1e9;
+      double maxRel = 0;
+      for (int j = 0; j < k; j++) {
+        double[] a = ours.clusterCenters()[j].toArray();
+        double[] b = theirs.clusterCenters()[j].toArray();
+        for (int d = 0; d < dims; d++) {
+          maxRel = Math.max(maxRel, Math.abs(a[d] - b[d]) / Math.max(1e-12, Math.abs(b[d])));
+        }
+      }
+      double costOurs = ours.computeCost(df);
+      double costTheirs = theirs.computeCost(rdd.rdd());
+      equal &= maxRel <= 1e-6 && Math.abs(costOurs - costTheirs) <= 1e-6 * costTheirs;
+      details = String.format(Locale.ROOT, "max centroid rel. diff %.1e, cost %.6g vs %.6g, %s",
+          maxRel, costOurs, costTheirs, ours.report().engines());
+      rdd.unpersist(false);
     }
-    double costOurs = ours.computeCost(df);
-    double costTheirs = theirs.computeCost(rdd.rdd());
-    boolean equal = maxRel <= 1e-6 && Math.abs(costOurs - costTheirs) <= 1e-6 * costTheirs;
-    row(String.format(Locale.ROOT, "k-means, %d %d-D points, k = %d, %d iterations, vs MLlib",
-            points, dims, k, iterations), tg, tb, equal,
-        String.format(Locale.ROOT, "max centroid rel. diff %.1e, cost %.6g vs %.6g, %s", maxRel,
-            costOurs, costTheirs, ours.report().engines()));
-    rdd.unpersist(false);
+    String what = String.format(Locale.ROOT, "k-means, %d %d-D points, k = %d, %d iterations",
+        points, dims, k, iterations);
+    row(noBaselines ? what : what + ", vs MLlib", tg, noBaselines ? null : tb, equal, details);
     df.unpersist(false);
   }
 
@@ -260,9 +279,31 @@ public final class SparkBenchmark implements Callable<Integer> {
     return Arrays.stream(rows).map(Vectors::dense).toArray(Vector[]::new);
   }
 
-  private void row(String what, double gstm, double base, boolean equal, String details) {
+  /** A table row: median times (every run's in brackets when there are several). */
+  private void row(String what, double[] gstm, double[] base, boolean equal, String details) {
     allEqual &= equal;
-    System.out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %.1fx | %s | %s |%n", what, gstm, base,
-        base / gstm, equal ? "yes" : "NO", details);
+    double g = median(gstm);
+    double b = base == null ? Double.NaN : median(base);
+    System.out.printf(Locale.ROOT, "| %s | %s | %s | %.1fx | %s | %s |%n", what, times(gstm),
+        base == null ? "-" : times(base), b / g, equal ? "yes" : "NO", details);
   }
+
+  private static double median(double[] t) {
+    double[] s = t.clone();
+    Arrays.sort(s);
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+
+  private static String times(double[] t) {
+    String m = String.format(Locale.ROOT, "%.2f", median(t));
+    if (t.length == 1) {
+      return m;
+    }
+    StringBuilder all = new StringBuilder();
+    for (double x : t) {
+      all.append(all.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", x));
+    }
+    return m + " (" + all + ")";
+  }
+
 }

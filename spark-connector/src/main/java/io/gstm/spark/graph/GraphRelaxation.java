@@ -14,6 +14,7 @@ import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -24,6 +25,7 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -48,6 +50,10 @@ import org.roaringbitmap.RoaringBitmap;
 import org.slf4j.LoggerFactory;
 import scala.Function1;
 import scala.Tuple2;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
+import scala.runtime.AbstractFunction1;
+import scala.runtime.AbstractFunction2;
 
 /**
  * Shortest paths and connected components over an edges DataFrame, subgraph-centric over a
@@ -62,7 +68,8 @@ import scala.Tuple2;
  * is min-combined either way it travels: above {@code spark.gstm.graph.driverExchangeLimit}
  * updates a superstep it crosses a shuffle and each receiving partition takes the min; up to it
  * the driver, which collects every superstep's counters anyway, collects the updates with them,
- * takes the min per vertex and ships each partition its share in the next superstep's tasks.
+ * takes the min per vertex and ships them with the next superstep (in its tasks when they are few,
+ * else in a broadcast that each executor reads once).
  * That path exists because the late supersteps of a run send few updates and would otherwise
  * cost two stages each (the shuffle's and the relaxation's), mostly Spark's per-stage overhead.
  * Each vertex is reported once, by the lowest partition that holds it.
@@ -97,6 +104,8 @@ public final class GraphRelaxation {
   /** Boundary exchanges through the driver and through a shuffle (for tests). */
   static final AtomicLong DRIVER_EXCHANGES = new AtomicLong();
   static final AtomicLong SHUFFLE_EXCHANGES = new AtomicLong();
+  /** Driver exchanges whose updates travelled in a broadcast (for tests). */
+  static final AtomicLong BROADCAST_EXCHANGES = new AtomicLong();
   /** The largest supported vertex id. */
   public static final long MAX_VERTEX_ID = Integer.MAX_VALUE;
 
@@ -114,6 +123,7 @@ public final class GraphRelaxation {
   private Integer partitions;
   private EngineChoice engine;
   private Integer driverExchangeLimit;
+  private int mailInTasks = MAIL_IN_TASKS;
 
   private GraphRelaxation(Dataset<Row> edges) {
     if (edges == null) {
@@ -217,6 +227,12 @@ public final class GraphRelaxation {
     return this;
   }
 
+  /** Driver-exchanged updates up to which they travel in the tasks (for tests). */
+  GraphRelaxation setMailInTasks(int value) {
+    this.mailInTasks = value;
+    return this;
+  }
+
   /** Engine for this run: "auto", "gpu" or "jvm" (default {@code spark.gstm.engine}). */
   public GraphRelaxation setEngine(String value) {
     this.engine = EngineChoice.parse(value);
@@ -292,37 +308,52 @@ public final class GraphRelaxation {
     long src = source;
     long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);
     StepStats total = new StepStats();
-    JavaRDD<StepOutput> last = null;
+    RDD<StepOutput> last = null;
     JavaPairRDD<Integer, StepOutput.Messages> inbox = null;
     boolean converged = false;
     int done = 0;
     int limit = driverExchangeLimit != null ? driverExchangeLimit : settings.driverExchangeLimit();
     StepOutput.Messages[] posted = null; // the driver's min-combined updates, per partition
+    Broadcast<StepOutput.Messages[]> mailBroadcast = null;
     int driverExchanges = 0;
     while (done < steps) {
-      JavaRDD<StepOutput> out;
+      // The functions of a superstep's jobs are named classes on the Scala API: Spark's closure
+      // cleaner reads and analyses the class file behind every lambda (the Java API wraps even
+      // a named function in one) on every job, tens of ms per superstep on a 2-core machine.
+      RDD<StepOutput> out;
       if (last == null) {
-        out = graphs.map(g -> firstStep(run, g, replicas.value(), k, src, settings));
+        out = graphs.rdd().mapPartitions(new FirstStep(run, replicas, k, src, settings), true,
+            STEP_OUTPUT);
       } else if (posted != null) {
-        // Driver exchange: each task takes its share of the updates from its closure (one stage).
-        StepOutput.Messages[] mail = posted;
-        out = graphs.zipPartitions(last, (gi, oi) -> {
-          LocalGraph g = gi.next();
-          StepOutput.Messages m = mail[g.partition];
-          return List.of(nextStep(run, g, replicas.value(), new StepInput(oi.next(),
-              m == null ? List.of() : List.of(m)), k, settings)).iterator();
-        });
+        // Driver exchange: each task takes its share of the updates (one stage). Few travel in
+        // the tasks; more in a broadcast, which an executor reads once for all its tasks.
+        int updates = 0;
+        for (StepOutput.Messages m : posted) {
+          updates += m == null ? 0 : m.ids().length;
+        }
+        mailBroadcast = updates <= mailInTasks ? null : jsc.broadcast(posted);
+        if (mailBroadcast != null) {
+          BROADCAST_EXCHANGES.incrementAndGet();
+        }
+        out = graphs.rdd().zipPartitions(last, true, new DriverStep(run, replicas,
+            mailBroadcast == null ? posted : null, mailBroadcast, k, settings), STEP_OUTPUT,
+            STEP_OUTPUT);
       } else {
-        JavaRDD<StepInput> in = last.zipPartitions(inbox, GraphRelaxation::gather);
-        out = graphs.zipPartitions(in, (gi, ii) -> List.of(
-            nextStep(run, gi.next(), replicas.value(), ii.next(), k, settings)).iterator());
+        JavaRDD<StepInput> in = last.toJavaRDD().zipPartitions(inbox, GraphRelaxation::gather);
+        out = graphs.rdd().zipPartitions(in.rdd(), true,
+            new ShuffleStep(run, replicas, k, settings), STEP_INPUT, STEP_OUTPUT);
       }
       // Local checkpoints cut the lineage each superstep (a zip of every earlier one otherwise);
       // Spark's context cleaner drops their blocks once unreferenced.
-      out.rdd().localCheckpoint();
+      out.localCheckpoint();
       long t0 = System.nanoTime();
       // Counters, and each partition's updates when it sends no more than the limit.
-      List<StepOutput> sent = out.map(o -> o.summary(limit)).collect();
+      List<StepOutput> sent = Arrays.asList((StepOutput[]) spark.sparkContext().runJob(out,
+          new Summary(limit), STEP_OUTPUT));
+      if (mailBroadcast != null) {
+        mailBroadcast.destroy(); // out is materialized and its lineage cut: no task needs it
+        mailBroadcast = null;
+      }
       StepStats st = new StepStats();
       boolean complete = true;
       for (StepOutput o : sent) {
@@ -352,7 +383,7 @@ public final class GraphRelaxation {
         posted = null;
         SHUFFLE_EXCHANGES.incrementAndGet();
         int parts = p;
-        inbox = out.flatMapToPair(o -> outgoing(o, parts))
+        inbox = out.toJavaRDD().flatMapToPair(o -> outgoing(o, parts))
             .partitionBy(new Partitioning.ByIndex(p));
       }
     }
@@ -362,7 +393,8 @@ public final class GraphRelaxation {
     long relaxed = System.nanoTime();
     // The rows come from the last superstep's output alone (locally checkpointed, so it outlives
     // the subgraphs): computed and cached by the first action on the result, not by a job here.
-    JavaRDD<InternalRow> rows = last.mapPartitions(oi -> rows(oi.next(), replicas.value()), true);
+    JavaRDD<InternalRow> rows = last.toJavaRDD()
+        .mapPartitions(oi -> rows(oi.next(), replicas.value()), true);
     rows.persist(StorageLevel.MEMORY_AND_DISK());
     RoaringBitmap all = RoaringBitmap.or(held);
     long vertexCount = all.getLongCardinality();
@@ -385,6 +417,122 @@ public final class GraphRelaxation {
         total.transactions, total.commits, total.aborts, total.edgeRelaxations,
         total.kernelNanos, total.relaxNanos, System.nanoTime() - start);
     return new RelaxationResult(values, report);
+  }
+
+  private static final ClassTag<StepOutput> STEP_OUTPUT = ClassTag$.MODULE$.apply(StepOutput.class);
+  private static final ClassTag<StepInput> STEP_INPUT = ClassTag$.MODULE$.apply(StepInput.class);
+
+  /** Superstep 0 of a partition. */
+  private static final class FirstStep
+      extends AbstractFunction1<scala.collection.Iterator<LocalGraph>,
+          scala.collection.Iterator<StepOutput>> implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final long run;
+    private final Broadcast<Replicas> replicas;
+    private final RelaxationKind kind;
+    private final long source;
+    private final GstmSettings settings;
+
+    FirstStep(long run, Broadcast<Replicas> replicas, RelaxationKind kind, long source,
+        GstmSettings settings) {
+      this.run = run;
+      this.replicas = replicas;
+      this.kind = kind;
+      this.source = source;
+      this.settings = settings;
+    }
+
+    @Override
+    public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> g) {
+      return one(firstStep(run, g.next(), replicas.value(), kind, source, settings));
+    }
+  }
+
+  /** Driver-exchanged updates up to which they travel in the tasks rather than a broadcast. */
+  static final int MAIL_IN_TASKS = 16_384;
+
+  /**
+   * A later superstep whose updates came through the driver: in this function ({@code mail}) or
+   * in a broadcast ({@code broadcastMail}).
+   */
+  private static final class DriverStep
+      extends AbstractFunction2<scala.collection.Iterator<LocalGraph>,
+          scala.collection.Iterator<StepOutput>, scala.collection.Iterator<StepOutput>>
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final long run;
+    private final Broadcast<Replicas> replicas;
+    private final StepOutput.Messages[] mail;
+    private final Broadcast<StepOutput.Messages[]> broadcastMail;
+    private final RelaxationKind kind;
+    private final GstmSettings settings;
+
+    DriverStep(long run, Broadcast<Replicas> replicas, StepOutput.Messages[] mail,
+        Broadcast<StepOutput.Messages[]> broadcastMail, RelaxationKind kind,
+        GstmSettings settings) {
+      this.run = run;
+      this.replicas = replicas;
+      this.mail = mail;
+      this.broadcastMail = broadcastMail;
+      this.kind = kind;
+      this.settings = settings;
+    }
+
+    @Override
+    public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> gi,
+        scala.collection.Iterator<StepOutput> oi) {
+      LocalGraph g = gi.next();
+      StepOutput.Messages m = (mail != null ? mail : broadcastMail.value())[g.partition];
+      return one(nextStep(run, g, replicas.value(),
+          new StepInput(oi.next(), m == null ? List.of() : List.of(m)), kind, settings));
+    }
+  }
+
+  /** A later superstep whose updates came through a shuffle. */
+  private static final class ShuffleStep
+      extends AbstractFunction2<scala.collection.Iterator<LocalGraph>,
+          scala.collection.Iterator<StepInput>, scala.collection.Iterator<StepOutput>>
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final long run;
+    private final Broadcast<Replicas> replicas;
+    private final RelaxationKind kind;
+    private final GstmSettings settings;
+
+    ShuffleStep(long run, Broadcast<Replicas> replicas, RelaxationKind kind,
+        GstmSettings settings) {
+      this.run = run;
+      this.replicas = replicas;
+      this.kind = kind;
+      this.settings = settings;
+    }
+
+    @Override
+    public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> gi,
+        scala.collection.Iterator<StepInput> ii) {
+      return one(nextStep(run, gi.next(), replicas.value(), ii.next(), kind, settings));
+    }
+  }
+
+  /** What the driver collects after a superstep ({@link StepOutput#summary}). */
+  private static final class Summary
+      extends AbstractFunction2<TaskContext, scala.collection.Iterator<StepOutput>, StepOutput>
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final int limit;
+
+    Summary(int limit) {
+      this.limit = limit;
+    }
+
+    @Override
+    public StepOutput apply(TaskContext task, scala.collection.Iterator<StepOutput> out) {
+      return out.next().summary(limit);
+    }
+  }
+
+  private static <T> scala.collection.Iterator<T> one(T value) {
+    return scala.collection.Iterator$.MODULE$.single(value);
   }
 
   static RelaxOptions relaxOptions(GstmSettings s) {

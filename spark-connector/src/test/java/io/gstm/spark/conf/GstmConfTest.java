@@ -62,7 +62,7 @@ class GstmConfTest {
     org.assertj.core.api.Assertions.assertThat(GstmConf.settings(
         Map.of("spark.gstm.graph.driverExchangeLimit", "0")).driverExchangeLimit()).isZero();
     org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().driverExchangeLimit())
-        .isEqualTo(100_000);
+        .isEqualTo(1_000_000);
   }
 
   @Test

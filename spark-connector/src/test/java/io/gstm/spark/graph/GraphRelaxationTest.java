@@ -378,9 +378,10 @@ class GraphRelaxationTest {
   }
 
   /**
-   * The boundary exchange through the driver (a large limit), through the shuffle (limit 0) and
-   * mixed (a small limit: early supersteps shuffle, late ones go through the driver) gives
-   * exactly the same values, equal to the references, over several subgraphs.
+   * The boundary exchange through the driver (a large limit), through the shuffle (limit 0),
+   * mixed (a small limit: early supersteps shuffle, late ones go through the driver) and through
+   * the driver with the updates in broadcasts instead of the tasks gives exactly the same values,
+   * equal to the references, over several subgraphs.
    */
   @ParameterizedTest(name = "{0}, {1} subgraphs")
   @CsvSource({"SHORTEST_PATHS, 3", "SHORTEST_PATHS, 5", "CONNECTED_COMPONENTS, 3",
@@ -396,15 +397,17 @@ class GraphRelaxationTest {
     }
     int source = g[0][1];
     Dataset<Row> edges = edges(g[0], g[1], w, partitions).cache();
-    double[][] results = new double[3][];
-    long[] driver = new long[3];
-    long[] shuffle = new long[3];
-    int[] limits = {1_000_000, 0, 20};
+    double[][] results = new double[4][];
+    long[] driver = new long[4];
+    long[] shuffle = new long[4];
+    long[] broadcast = new long[4];
+    int[] limits = {1_000_000, 0, 20, 1_000_000};
     for (int i = 0; i < limits.length; i++) {
       long d0 = GraphRelaxation.DRIVER_EXCHANGES.get();
       long s0 = GraphRelaxation.SHUFFLE_EXCHANGES.get();
+      long b0 = GraphRelaxation.BROADCAST_EXCHANGES.get();
       GraphRelaxation run = GraphRelaxation.of(edges).setPartitions(partitions)
-          .setDriverExchangeLimit(limits[i]);
+          .setDriverExchangeLimit(limits[i]).setMailInTasks(i == 3 ? 0 : 1_000_000);
       run = kind == RelaxationKind.SHORTEST_PATHS ? run.shortestPaths(source)
           : run.connectedComponents();
       RelaxationResult r = run.run();
@@ -412,6 +415,7 @@ class GraphRelaxationTest {
       results[i] = dense(r.values(), n);
       driver[i] = GraphRelaxation.DRIVER_EXCHANGES.get() - d0;
       shuffle[i] = GraphRelaxation.SHUFFLE_EXCHANGES.get() - s0;
+      broadcast[i] = GraphRelaxation.BROADCAST_EXCHANGES.get() - b0;
     }
     edges.unpersist();
     double[] expected = kind == RelaxationKind.SHORTEST_PATHS
@@ -424,6 +428,10 @@ class GraphRelaxationTest {
     }
     assertThat(results[1]).as("shuffle exchange").isEqualTo(results[0]);
     assertThat(results[2]).as("mixed exchange").isEqualTo(results[0]);
+    assertThat(results[3]).as("driver exchange in broadcasts").isEqualTo(results[0]);
+    assertThat(broadcast[0]).as("broadcasts, updates in the tasks").isZero();
+    assertThat(broadcast[3]).as("broadcasts, updates never in the tasks").isEqualTo(driver[3])
+        .isEqualTo(driver[0]);
     assertThat(driver[0]).as("exchanges through the driver, large limit").isPositive();
     assertThat(shuffle[0]).as("shuffles, large limit").isZero();
     assertThat(driver[1]).as("exchanges through the driver, limit 0").isZero();
