@@ -21,7 +21,7 @@ final class Replicas implements Serializable {
 
   /** The global ids of {@code g}, as {@link #Replicas} takes them. */
   static RoaringBitmap idsOf(LocalGraph g) {
-    RoaringBitmap b = RoaringBitmap.bitmapOf(g.globalIds);
+    RoaringBitmap b = RoaringBitmap.bitmapOf(g.sortedGlobalIds());
     b.runOptimize();
     return b;
   }

@@ -65,4 +65,59 @@ class LocalGraphCsrTest {
     }
     return out;
   }
+
+  /**
+   * A built subgraph numbers its vertices by degree (highest first, ties by global id), finds
+   * every global id it holds and no other, and its CSR holds the input's out-edges (self-loops
+   * dropped, the lightest of duplicates) in global ids, whether the ids are dense or sparse.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3, 4, 5, 6})
+  void buildNumbersVerticesByDegreeAndKeepsTheEdges(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    boolean sparse = seed % 2 == 0; // ids far apart: the sorted path instead of the table
+    int n = 1 + r.nextInt(300);
+    int m = r.nextInt(2000);
+    EdgeChunk chunk = new EdgeChunk(true);
+    Map<Long, Double> expected = new TreeMap<>();
+    for (int i = 0; i < m; i++) {
+      int s = id(r.nextInt(n), sparse);
+      int d = id(r.nextInt(1 + r.nextInt(n)), sparse);
+      double w = r.nextInt(7);
+      chunk.addEdge(s, d, w);
+      if (s != d) {
+        expected.merge(((long) s << 32) | d, w, Math::min);
+      }
+    }
+    int isolated = id(n + 5, sparse);
+    chunk.addVertex(isolated);
+    LocalGraph g = LocalGraph.build(0, 1, chunk, false);
+    int[] degree = new int[g.size()];
+    Map<Long, Double> actual = new TreeMap<>();
+    for (int v = 0; v < g.size(); v++) {
+      assertThat(g.local(g.globalIds[v])).isEqualTo(v);
+      for (int e = g.offsets[v]; e < g.offsets[v + 1]; e++) {
+        actual.put(((long) g.globalIds[v] << 32) | g.globalIds[g.targets[e]], g.weights[e]);
+      }
+    }
+    assertThat(actual).isEqualTo(expected);
+    assertThat(g.local(isolated)).isEqualTo(g.size() - 1);
+    assertThat(g.local(id(n + 6, sparse))).isEqualTo(-1);
+    assertThat(g.sortedGlobalIds()).isSorted().hasSize(g.size());
+    // Degrees of the input (self-loops and duplicates included) never increase with the local id.
+    for (int i = 0; i < chunk.size(); i++) {
+      degree[g.local(chunk.src[i])]++;
+      degree[g.local(chunk.dst[i])]++;
+    }
+    for (int v = 1; v < g.size(); v++) {
+      assertThat(degree[v]).as("degree of local %d", v).isLessThanOrEqualTo(degree[v - 1]);
+      if (degree[v] == degree[v - 1]) {
+        assertThat(g.globalIds[v]).isGreaterThan(g.globalIds[v - 1]);
+      }
+    }
+  }
+
+  private static int id(int v, boolean sparse) {
+    return sparse ? v * 1_000_003 : v;
+  }
 }
