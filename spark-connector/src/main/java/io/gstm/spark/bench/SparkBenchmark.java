@@ -137,7 +137,6 @@ public final class SparkBenchmark implements Callable<Integer> {
       r = ours.get().run();
       double[] values = dense(r.values(), n);
       tg[i] = (System.nanoTime() - t0) / 1e9;
-      r.values().unpersist(false);
       if (!noBaselines) {
         t0 = System.nanoTime();
         Graph<Double, Double> graph = GraphXBaselines.graph(edgeRdd(df));

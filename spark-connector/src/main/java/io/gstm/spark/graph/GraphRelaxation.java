@@ -257,9 +257,9 @@ public final class GraphRelaxation {
   }
 
   /**
-   * Runs to convergence (or the superstep bound). The result's DataFrame is built from the last
-   * superstep's locally checkpointed values by the first action on it (no job of its own here)
-   * and kept cached.
+   * Runs to convergence (or the superstep bound). The result's DataFrame reads the last
+   * superstep's locally checkpointed values (no job of its own here; each action on it turns
+   * them into rows again, without rerunning the relaxation).
    */
   public RelaxationResult run() {
     long start = System.nanoTime();
@@ -392,10 +392,10 @@ public final class GraphRelaxation {
 
     long relaxed = System.nanoTime();
     // The rows come from the last superstep's output alone (locally checkpointed, so it outlives
-    // the subgraphs): computed and cached by the first action on the result, not by a job here.
+    // the subgraphs): made by each action on the result from those cached arrays, without a job
+    // here and without a cached copy of their own.
     JavaRDD<InternalRow> rows = last.toJavaRDD()
         .mapPartitions(oi -> rows(oi.next(), replicas.value()), true);
-    rows.persist(StorageLevel.MEMORY_AND_DISK());
     RoaringBitmap all = RoaringBitmap.or(held);
     long vertexCount = all.getLongCardinality();
     LOG.debug("gstm relaxation: {} supersteps in {} ms", done, (relaxed - built) / 1_000_000);
@@ -637,15 +637,17 @@ public final class GraphRelaxation {
    */
   private JavaRDD<LocalGraph> buildGraphs(int p, boolean weighted) {
     boolean undirected = kind == RelaxationKind.CONNECTED_COMPONENTS;
-    Column w = weighted ? col(weightCol).cast("double") : lit(1.0);
     String sc = srcCol;
     String dc = dstCol;
     String wc = weightCol;
     // One chunk per input partition. Bad values are checked here, in the first pass.
     JavaRDD<EdgeChunk> slices = columnarSlices(weighted);
     if (slices == null) {
-      // Internal rows: no Row object per edge.
-      slices = edges.select(col(srcCol).cast("long"), col(dstCol).cast("long"), w)
+      // Internal rows: no Row object per edge. (Casts to DataTypes, not type names, which
+      // Spark would parse with its SQL parser on every run.)
+      Column w = weighted ? col(weightCol).cast(DataTypes.DoubleType) : lit(1.0);
+      slices = edges.select(col(srcCol).cast(DataTypes.LongType),
+          col(dstCol).cast(DataTypes.LongType), w)
           .queryExecution().toRdd().toJavaRDD()
           .mapPartitions(it -> List.of(read(it, weighted, sc, dc, wc)).iterator(), true);
     }
@@ -688,7 +690,7 @@ public final class GraphRelaxation {
     String vc = vertexIdCol;
     JavaPairRDD<Integer, EdgeChunk> more = jsc.parallelize(extra, 1)
         .mapPartitionsToPair(it -> vertexChunks(it, p, weighted))
-        .union(vertices.select(col(vertexIdCol).cast("long")).queryExecution()
+        .union(vertices.select(col(vertexIdCol).cast(DataTypes.LongType)).queryExecution()
           .toRdd().toJavaRDD().mapPartitionsToPair(it -> {
             List<Long> ids = new ArrayList<>();
             while (it.hasNext()) {
@@ -1026,7 +1028,7 @@ public final class GraphRelaxation {
   /**
    * The driver's side of a small exchange: per target partition, the min value of each vertex
    * over every partition that sent it (as the receiving partition would take it after a
-   * shuffle), ids ascending.
+   * shuffle); ids ascending where several partitions sent updates, else in the sender's order.
    */
   static StepOutput.Messages[] minCombine(List<StepOutput> summaries, int partitions) {
     StepOutput.Messages[] mail = new StepOutput.Messages[partitions];
@@ -1038,6 +1040,20 @@ public final class GraphRelaxation {
         }
       }
       if (n == 0) {
+        continue;
+      }
+      StepOutput single = null;
+      int senders = 0;
+      for (StepOutput o : summaries) {
+        if (o.messageIds != null && o.messageIds[q] != null) {
+          single = o;
+          senders++;
+        }
+      }
+      if (senders == 1) {
+        // One sender names each vertex once: nothing to combine (the usual case with two
+        // partitions), so its updates go on as they are, in its order.
+        mail[q] = new StepOutput.Messages(single.messageIds[q], single.messageValues[q]);
         continue;
       }
       long[] keyed = new long[n];
@@ -1085,21 +1101,42 @@ public final class GraphRelaxation {
     return list.iterator();
   }
 
-  /** One row per vertex: each partition reports the vertices of which it is the lowest holder. */
-  /** Rows of (id: long, value: double), each its own 24-byte UnsafeRow. */
+  /**
+   * One row (id: long, value: double) per vertex of which this partition is the lowest holder,
+   * made as the consumer asks for it in one reused UnsafeRow (Spark's operators copy a row they
+   * keep).
+   */
   private static Iterator<InternalRow> rows(StepOutput o, Replicas replicas) {
     int[] ids = o.globalIds;
     double[] values = o.values;
-    List<InternalRow> rows = new ArrayList<>(ids.length);
-    for (int i = 0; i < ids.length; i++) {
-      if (replicas.reports(o.partition, ids[i])) {
-        UnsafeRow r = new UnsafeRow(2);
-        r.pointTo(new byte[24], 24);
-        r.setLong(0, ids[i]);
-        r.setDouble(1, values[i]);
-        rows.add(r);
+    UnsafeRow row = new UnsafeRow(2);
+    row.pointTo(new byte[24], 24);
+    return new Iterator<>() {
+      private int next = advance(0);
+
+      private int advance(int from) {
+        int i = from;
+        while (i < ids.length && !replicas.reports(o.partition, ids[i])) {
+          i++;
+        }
+        return i;
       }
-    }
-    return rows.iterator();
+
+      @Override
+      public boolean hasNext() {
+        return next < ids.length;
+      }
+
+      @Override
+      public InternalRow next() {
+        if (next >= ids.length) {
+          throw new java.util.NoSuchElementException();
+        }
+        row.setLong(0, ids[next]);
+        row.setDouble(1, values[next]);
+        next = advance(next + 1);
+        return row;
+      }
+    };
   }
 }

@@ -441,6 +441,35 @@ class GraphRelaxationTest {
     assertThat(ResidentCache.size()).as("relaxers left after the runs").isZero();
   }
 
+  /**
+   * The result's rows are made anew by each action from the last superstep's values (in one
+   * reused row per partition): collected twice, sorted (a buffering operator), cached and
+   * counted, they are always the same vertices with the same values, one row per vertex.
+   */
+  @Test
+  void resultRowsAreTheSameForEveryAction() {
+    int n = 2000;
+    int[][] g = randomGraph(n, 5000, 77);
+    RelaxationResult r = GraphRelaxation.of(edges(g[0], g[1], null, 3)).connectedComponents()
+        .run();
+    double[] expected = References.components(n, g[0], g[1]);
+    double[] first = dense(r.values(), n);
+    assertThat(dense(r.values(), n)).isEqualTo(first);
+    List<Row> sorted = r.values().orderBy("id").collectAsList();
+    assertThat(sorted).hasSize((int) r.report().vertices());
+    for (int i = 0; i < sorted.size(); i++) {
+      long id = sorted.get(i).getLong(0);
+      assertThat(sorted.get(i).getDouble(1)).isEqualTo(expected[(int) id]);
+      if (i > 0) {
+        assertThat(id).isGreaterThan(sorted.get(i - 1).getLong(0));
+      }
+    }
+    Dataset<Row> cached = r.values().cache();
+    assertThat(cached.count()).isEqualTo(r.report().vertices());
+    assertThat(dense(cached, n)).isEqualTo(first);
+    cached.unpersist();
+  }
+
   @Test
   void minCombineTakesTheMinPerVertexAndTarget() {
     StepStats st = new StepStats();
