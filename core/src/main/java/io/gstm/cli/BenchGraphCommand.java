@@ -2,6 +2,8 @@ package io.gstm.cli;
 
 import io.gstm.core.engine.Engine;
 import io.gstm.core.graph.CsrGraph;
+import io.gstm.core.graph.DegreeOrder;
+import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.GraphRelaxer;
 import io.gstm.core.graph.RelaxOptions;
 import io.gstm.core.graph.RelaxResult;
@@ -37,6 +39,12 @@ final class BenchGraphCommand implements Callable<Integer> {
       description = "sssp (weighted shortest paths from the vertex of largest out-degree) or cc. "
           + "Default ${DEFAULT-VALUE}.")
   String kind;
+
+  @Option(names = "--order", defaultValue = "degree",
+      description = "Vertex numbering: degree (highest degree first, as the Spark connector "
+          + "numbers each partition's subgraph) or input (the generator's scrambled ids). "
+          + "Default ${DEFAULT-VALUE}.")
+  String order;
 
   @Option(names = "--unweighted", description = "Unit weights.")
   boolean unweighted;
@@ -77,12 +85,18 @@ final class BenchGraphCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--reps must be at least 1, got " + reps);
     }
     long t0 = System.nanoTime();
-    CsrGraph g = RmatGenerator.generate(scale, edges, seed, !unweighted).toCsr();
+    EdgeList generated = RmatGenerator.generate(scale, edges, seed, !unweighted);
+    CsrGraph g = switch (order) {
+      case "degree" -> DegreeOrder.relabel(generated).toCsr();
+      case "input" -> generated.toCsr();
+      default -> throw new IllegalArgumentException(
+          "--order: unknown numbering '" + order + "', expected degree or input");
+    };
     if (k == RelaxationKind.CONNECTED_COMPONENTS) {
       g = g.undirected();
     }
-    System.out.printf("graph: R-MAT scale %d, %,d edges generated, %s, %s, built in %.1f s%n",
-        scale, edges, g, k, (System.nanoTime() - t0) / 1e9);
+    System.out.printf("graph: R-MAT scale %d, %,d edges generated, %s, %s, vertices numbered by "
+        + "%s, built in %.1f s%n", scale, edges, g, k, order, (System.nanoTime() - t0) / 1e9);
     int source = 0;
     if (k == RelaxationKind.SHORTEST_PATHS) {
       // R-MAT leaves many vertices (vertex 0 included, at times) without out-edges; a search

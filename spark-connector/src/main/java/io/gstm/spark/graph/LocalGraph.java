@@ -1,6 +1,7 @@
 package io.gstm.spark.graph;
 
 import io.gstm.core.graph.CsrGraph;
+import io.gstm.core.graph.DegreeOrder;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -8,10 +9,8 @@ import java.util.Arrays;
  * One partition's subgraph (a vertex cut): the edges of one slice of the input, kept where they
  * were read, and every vertex they touch. A vertex that edges of several partitions touch is
  * replicated in each of them ({@link Replicas} says where). Local ids {@code [0, size)} go by
- * degree, highest first (ties by global id): in a skewed graph most edges then point at the few
- * hub vertices at the front of the values array, which stay in the processor's caches (on the
- * JVM engine the relaxation ran about twice as fast on an R-MAT partition than with ids in
- * global order). The CSR holds the local out-edges in local ids (for components, every edge in
+ * degree, highest first, ties by global id ({@link DegreeOrder}: hub values stay cached). The
+ * CSR holds the local out-edges in local ids (for components, every edge in
  * both directions). Cached across supersteps.
  */
 final class LocalGraph implements Serializable {
@@ -119,30 +118,19 @@ final class LocalGraph implements Serializable {
         ldst[i] = Arrays.binarySearch(globalIds, all.dst[i]);
       }
     }
-    // Relabel by degree (highest first; a stable counting sort, so ties keep the global order).
+    // Number by degree (highest first; ties keep the global order).
     int n = globalIds.length;
     int[] degree = new int[n];
-    int maxDegree = 0;
     for (int i = 0; i < m; i++) {
-      maxDegree = Math.max(maxDegree, ++degree[lsrc[i]]);
-      maxDegree = Math.max(maxDegree, ++degree[ldst[i]]);
+      degree[lsrc[i]]++;
+      degree[ldst[i]]++;
     }
-    int[] start = new int[maxDegree + 2];
-    for (int v = 0; v < n; v++) {
-      start[maxDegree - degree[v] + 1]++;
-    }
-    for (int d = 0; d <= maxDegree; d++) {
-      start[d + 1] += start[d];
-    }
-    int[] relabel = degree; // reused: old local id -> new local id
+    int[] relabel = DegreeOrder.newIds(degree); // old local id -> new local id
     int[] sortedIds = globalIds;
-    int[] sortedLocal = new int[n];
+    int[] sortedLocal = relabel;
     globalIds = new int[n];
     for (int v = 0; v < n; v++) {
-      int to = start[maxDegree - degree[v]]++;
-      relabel[v] = to;
-      globalIds[to] = sortedIds[v];
-      sortedLocal[v] = to;
+      globalIds[relabel[v]] = sortedIds[v];
     }
     for (int i = 0; i < m; i++) {
       lsrc[i] = relabel[lsrc[i]];
