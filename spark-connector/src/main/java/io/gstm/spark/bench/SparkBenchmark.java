@@ -71,7 +71,12 @@ public final class SparkBenchmark implements Callable<Integer> {
 
   @Option(names = "--reps", description = "timed runs of each side, alternating; the table shows "
       + "the median and every run's time (default: ${DEFAULT-VALUE})")
-  int reps = 1;
+  int reps = 5;
+
+  @Option(names = "--warmups", description = "untimed runs of each side on the same data before "
+      + "the timed ones, so that neither pays the JIT's and the heap's warm-up in its times "
+      + "(default: ${DEFAULT-VALUE})")
+  int warmups = 1;
 
   private boolean allEqual = true;
 
@@ -79,6 +84,9 @@ public final class SparkBenchmark implements Callable<Integer> {
   public Integer call() {
     if (reps < 1) {
       throw new IllegalArgumentException("--reps must be at least 1, got " + reps);
+    }
+    if (warmups < 0) {
+      throw new IllegalArgumentException("--warmups must be at least 0, got " + warmups);
     }
     SparkSession session = spark.session("gstm-bench");
     try {
@@ -132,16 +140,20 @@ public final class SparkBenchmark implements Callable<Integer> {
     double[] tb = new double[reps];
     boolean equal = true;
     RelaxationResult r = null;
-    for (int i = 0; i < reps; i++) {
+    for (int i = -warmups; i < reps; i++) {
       long t0 = System.nanoTime();
       r = ours.get().run();
       double[] values = dense(r.values(), n);
-      tg[i] = (System.nanoTime() - t0) / 1e9;
+      if (i >= 0) {
+        tg[i] = (System.nanoTime() - t0) / 1e9;
+      }
       if (!noBaselines) {
         t0 = System.nanoTime();
         Graph<Double, Double> graph = GraphXBaselines.graph(edgeRdd(df));
         double[] expected = theirs.apply(graph);
-        tb[i] = (System.nanoTime() - t0) / 1e9;
+        if (i >= 0) {
+          tb[i] = (System.nanoTime() - t0) / 1e9;
+        }
         graph.unpersist(false);
         equal &= Arrays.equals(values, expected);
       }
@@ -201,11 +213,13 @@ public final class SparkBenchmark implements Callable<Integer> {
     double[] tb = new double[reps];
     boolean equal = true;
     String details = "";
-    for (int i = 0; i < reps; i++) {
+    for (int i = -warmups; i < reps; i++) {
       long t0 = System.nanoTime();
       TxKMeansModel ours = new TxKMeans().setK(k).setMaxIter(iterations).setTol(0)
           .setInitialCentroids(init).fit(df);
-      tg[i] = (System.nanoTime() - t0) / 1e9;
+      if (i >= 0) {
+        tg[i] = (System.nanoTime() - t0) / 1e9;
+      }
       details = ours.report().toString();
       if (noBaselines) {
         continue;
@@ -218,7 +232,9 @@ public final class SparkBenchmark implements Callable<Integer> {
           .persist(StorageLevel.MEMORY_AND_DISK());
       KMeansModel theirs = new KMeans().setK(k).setMaxIterations(iterations).setEpsilon(0)
           .setInitialModel(new KMeansModel(initVectors)).run(rdd.rdd());
-      tb[i] = (System.nanoTime() - t0) / 1e9;
+      if (i >= 0) {
+        tb[i] = (System.nanoTime() - t0) / 1e9;
+      }
       double maxRel = 0;
       for (int j = 0; j < k; j++) {
         double[] a = ours.clusterCenters()[j].toArray();

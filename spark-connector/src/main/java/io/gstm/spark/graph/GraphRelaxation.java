@@ -285,22 +285,24 @@ public final class GraphRelaxation {
     RelaxationKind k = kind;
     JavaRDD<LocalGraph> graphs = buildGraphs(p, weighted);
     graphs.persist(StorageLevel.MEMORY_AND_DISK());
-    List<Tuple2<Long, RoaringBitmap>> summaries;
+    List<Tuple2<Long, RoaringBitmap[]>> summaries;
     try {
-      summaries = graphs.map(g -> new Tuple2<>((long) g.edgeCount(), Replicas.idsOf(g)))
-          .collect();
+      summaries = graphs.map(g -> new Tuple2<>((long) g.edgeCount(),
+          new RoaringBitmap[] {Replicas.idsOf(g), Replicas.sourcesOf(g)})).collect();
     } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
       graphs.unpersist(false);
       throw badInput(e);
     }
     long localEdges = 0;
     RoaringBitmap[] held = new RoaringBitmap[p];
+    RoaringBitmap[] relaying = new RoaringBitmap[p];
     for (int q = 0; q < p; q++) {
       localEdges += summaries.get(q)._1();
-      held[q] = summaries.get(q)._2();
+      held[q] = summaries.get(q)._2()[0];
+      relaying[q] = summaries.get(q)._2()[1];
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    Broadcast<Replicas> replicas = jsc.broadcast(new Replicas(held));
+    Broadcast<Replicas> replicas = jsc.broadcast(new Replicas(held, relaying));
     long built = System.nanoTime();
     LOG.info("gstm relaxation: {} subgraphs of {} edges checked and built in {} ms", p,
         localEdges, (built - checked) / 1_000_000);
@@ -962,8 +964,9 @@ public final class GraphRelaxation {
   }
 
   /**
-   * Relaxes to the local fixpoint; every vertex that improved here and that other partitions
-   * also hold becomes a message to each of them.
+   * Relaxes to the local fixpoint; every vertex that improved here becomes a message to each
+   * other partition that needs it ({@link Replicas#needs}: it has out-edges there, or that
+   * partition reports it).
    */
   static StepOutput relax(long run, LocalGraph g, Replicas replicas, double[] values,
       int[] active, RelaxationKind kind, GstmSettings settings) {
@@ -997,7 +1000,7 @@ public final class GraphRelaxation {
         int[] counts = new int[partitions];
         for (int c : changed) {
           for (int q = 0; q < partitions; q++) {
-            if (q != g.partition && replicas.holds(q, g.globalIds[c])) {
+            if (q != g.partition && replicas.needs(q, g.globalIds[c])) {
               counts[q]++;
             }
           }
@@ -1014,7 +1017,7 @@ public final class GraphRelaxation {
         int[] fill = new int[partitions];
         for (int c : changed) {
           for (int q = 0; q < partitions; q++) {
-            if (counts[q] > 0 && q != g.partition && replicas.holds(q, g.globalIds[c])) {
+            if (counts[q] > 0 && q != g.partition && replicas.needs(q, g.globalIds[c])) {
               ids[q][fill[q]] = g.globalIds[c];
               vals[q][fill[q]++] = values[c];
             }

@@ -77,64 +77,84 @@ final class LocalGraph implements Serializable {
     for (int i = 0; i < extra; i++) {
       maxId = Math.max(maxId, all.vertices[i]);
     }
+    int n;
     int[] globalIds;
+    int[] sortedIds;
+    int[] sortedLocal;
     int[] lsrc = new int[undirected ? 2 * m : m];
     int[] ldst = new int[lsrc.length];
-    // Dense ids (the usual case): one table lookup per endpoint instead of sorting and searching.
+    // Local ids by degree, highest first, ties by global id (DegreeOrder's numbering).
     long limit = 4L * (m + extra) + (1 << 20);
     if (maxId + 1L <= limit) {
-      int[] local = new int[maxId + 1];
+      // Dense ids (the usual case): a table over the global ids counts the degrees and then
+      // maps every endpoint, one lookup each, without sorting or searching.
+      int[] table = new int[maxId + 1];
       for (int i = 0; i < m; i++) {
-        local[all.src[i]] = 1;
-        local[all.dst[i]] = 1;
+        table[all.src[i]]++;
+        table[all.dst[i]]++;
       }
       for (int i = 0; i < extra; i++) {
-        local[all.vertices[i]] = 1;
+        if (table[all.vertices[i]] == 0) {
+          table[all.vertices[i]] = -1; // present, degree 0
+        }
       }
-      int n = 0;
+      n = 0;
+      int maxDegree = 0;
       for (int v = 0; v <= maxId; v++) {
-        n += local[v];
+        if (table[v] != 0) {
+          n++;
+          maxDegree = Math.max(maxDegree, table[v]);
+        }
+      }
+      int[] start = new int[maxDegree + 2];
+      for (int v = 0; v <= maxId; v++) {
+        if (table[v] != 0) {
+          start[maxDegree - Math.max(0, table[v]) + 1]++;
+        }
+      }
+      for (int d = 0; d <= maxDegree; d++) {
+        start[d + 1] += start[d];
       }
       globalIds = new int[n];
-      n = 0;
+      sortedIds = new int[n];
+      sortedLocal = new int[n];
+      int k = 0;
       for (int v = 0; v <= maxId; v++) {
-        if (local[v] != 0) {
-          globalIds[n] = v;
-          local[v] = n++;
+        if (table[v] != 0) {
+          int id = start[maxDegree - Math.max(0, table[v])]++;
+          globalIds[id] = v;
+          sortedIds[k] = v;
+          sortedLocal[k++] = id;
+          table[v] = id;
         }
       }
       for (int i = 0; i < m; i++) {
-        lsrc[i] = local[all.src[i]];
-        ldst[i] = local[all.dst[i]];
+        lsrc[i] = table[all.src[i]];
+        ldst[i] = table[all.dst[i]];
       }
     } else {
       int[] ids = new int[2 * m + extra];
       System.arraycopy(all.src, 0, ids, 0, m);
       System.arraycopy(all.dst, 0, ids, m, m);
       System.arraycopy(all.vertices, 0, ids, 2 * m, extra);
-      globalIds = sortedUnique(ids, ids.length);
+      sortedIds = sortedUnique(ids, ids.length);
+      n = sortedIds.length;
+      int[] degree = new int[n];
       for (int i = 0; i < m; i++) {
-        lsrc[i] = Arrays.binarySearch(globalIds, all.src[i]);
-        ldst[i] = Arrays.binarySearch(globalIds, all.dst[i]);
+        lsrc[i] = Arrays.binarySearch(sortedIds, all.src[i]);
+        ldst[i] = Arrays.binarySearch(sortedIds, all.dst[i]);
+        degree[lsrc[i]]++;
+        degree[ldst[i]]++;
       }
-    }
-    // Number by degree (highest first; ties keep the global order).
-    int n = globalIds.length;
-    int[] degree = new int[n];
-    for (int i = 0; i < m; i++) {
-      degree[lsrc[i]]++;
-      degree[ldst[i]]++;
-    }
-    int[] relabel = DegreeOrder.newIds(degree); // old local id -> new local id
-    int[] sortedIds = globalIds;
-    int[] sortedLocal = relabel;
-    globalIds = new int[n];
-    for (int v = 0; v < n; v++) {
-      globalIds[relabel[v]] = sortedIds[v];
-    }
-    for (int i = 0; i < m; i++) {
-      lsrc[i] = relabel[lsrc[i]];
-      ldst[i] = relabel[ldst[i]];
+      sortedLocal = DegreeOrder.newIds(degree);
+      globalIds = new int[n];
+      for (int v = 0; v < n; v++) {
+        globalIds[sortedLocal[v]] = sortedIds[v];
+      }
+      for (int i = 0; i < m; i++) {
+        lsrc[i] = sortedLocal[lsrc[i]];
+        ldst[i] = sortedLocal[ldst[i]];
+      }
     }
     double[] w = all.weights();
     if (undirected) {

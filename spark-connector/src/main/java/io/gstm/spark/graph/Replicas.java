@@ -5,23 +5,47 @@ import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Where each vertex of a vertex cut lives: per partition, the set of global ids its subgraph
- * holds (compressed bitmaps, collected once after the build and broadcast). A partition sends a
- * vertex's improved value to every other partition that holds it; the lowest partition that holds
- * a vertex reports its value.
+ * holds and the subset with out-edges there (compressed bitmaps, collected once after the build
+ * and broadcast). The lowest partition that holds a vertex reports its value. A partition sends a
+ * vertex's improved value to every other partition that {@link #needs} it: one where the vertex
+ * has out-edges (the value relaxes them) or that reports it. A replica with neither only ever
+ * compares its value with the candidates of its in-edges; a stale value there can at worst
+ * produce an update the others ignore (each takes the min), never a wrong result.
  */
 final class Replicas implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
   private final RoaringBitmap[] held;
+  private final RoaringBitmap[] relaying;
 
-  /** {@code held[q]}: the global ids partition {@code q} holds. */
-  Replicas(RoaringBitmap[] held) {
+  /**
+   * {@code held[q]}: the global ids partition {@code q} holds; {@code relaying[q]}: those of them
+   * with out-edges in {@code q}.
+   */
+  Replicas(RoaringBitmap[] held, RoaringBitmap[] relaying) {
+    if (held.length != relaying.length) {
+      throw new IllegalArgumentException("relaying: " + relaying.length + " sets for "
+          + held.length + " partitions");
+    }
     this.held = held;
+    this.relaying = relaying;
   }
 
   /** The global ids of {@code g}, as {@link #Replicas} takes them. */
   static RoaringBitmap idsOf(LocalGraph g) {
     RoaringBitmap b = RoaringBitmap.bitmapOf(g.sortedGlobalIds());
+    b.runOptimize();
+    return b;
+  }
+
+  /** The global ids of {@code g}'s vertices with out-edges in {@code g}. */
+  static RoaringBitmap sourcesOf(LocalGraph g) {
+    RoaringBitmap b = new RoaringBitmap();
+    for (int v = 0; v < g.size(); v++) {
+      if (g.offsets[v + 1] > g.offsets[v]) {
+        b.add(g.globalIds[v]);
+      }
+    }
     b.runOptimize();
     return b;
   }
@@ -33,6 +57,11 @@ final class Replicas implements Serializable {
   /** Whether partition {@code q} holds vertex {@code v}. */
   boolean holds(int q, int v) {
     return held[q].contains(v);
+  }
+
+  /** Whether partition {@code q} needs {@code v}'s improvements: it relays or reports it. */
+  boolean needs(int q, int v) {
+    return relaying[q].contains(v) || (held[q].contains(v) && reports(q, v));
   }
 
   /** Whether partition {@code p}, which holds {@code v}, is the lowest one that does. */
