@@ -108,14 +108,18 @@ public final class JvmEngine implements Engine {
     long[] histWrites = options.history() ? new long[n * cap] : null;
     int[] histCounts = options.history() ? new int[n] : null;
     int[] initialVersions = options.history() ? store.lockVersions() : null;
-    long[][] snapshot = store.snapshot();
-
+    store.arm();
     AtomicInteger running = new AtomicInteger(workers);
-    long kernelNanos = runWorkers(worker -> {
-      JvmPrStmTx tx = new JvmPrStmTx(store, cap);
-      new JvmExecutor(workload, batch, options, tx, perWorker[worker], outcomes, results,
-          semanticConflicts, histReads, histWrites, histCounts, running).run(worker, workers);
-    }, () -> store.restore(snapshot));
+    long kernelNanos;
+    try {
+      kernelNanos = runWorkers(worker -> {
+        JvmPrStmTx tx = new JvmPrStmTx(store, cap);
+        new JvmExecutor(workload, batch, options, tx, perWorker[worker], outcomes, results,
+            semanticConflicts, histReads, histWrites, histCounts, running).run(worker, workers);
+      }, store::restore);
+    } finally {
+      store.disarm();
+    }
     long[] counters = sum(perWorker);
     History history = null;
     if (options.history()) {

@@ -270,6 +270,7 @@ final class JvmPrStmTx implements TxContext {
       }
     }
     for (int s = 0; s < nWrites; s++) {
+      store.beforeWrite(wRegion[s]); // the batch's failure snapshot, once per region
       store.data[wRegion[s]].set(wIndex[s], wValue[s]);
     }
     for (int s = 0; s < nLocks; s++) {

@@ -22,6 +22,11 @@ final class JvmTxStore implements TxStore {
   final AtomicLongArray locks;
   final AtomicLongArray[] data;
   private SoftReference<long[][]> snapshotBuffer;
+  /** The armed snapshot's copies, per region (those of {@link #copiedMask}). */
+  private final long[][] copies;
+  private volatile boolean armed;
+  /** Regions copied since the last {@link #arm}, one bit each. */
+  private volatile long copiedMask;
   private boolean closed;
 
   JvmTxStore(JvmEngine engine, StoreLayout layout) {
@@ -29,6 +34,7 @@ final class JvmTxStore implements TxStore {
     this.layout = layout;
     this.locks = new AtomicLongArray(layout.lockCount());
     this.data = new AtomicLongArray[layout.regionCount()];
+    this.copies = new long[layout.regionCount()][];
     for (int r = 0; r < data.length; r++) {
       data[r] = new AtomicLongArray(layout.region(r).length());
     }
@@ -127,35 +133,77 @@ final class JvmTxStore implements TxStore {
   }
 
   /**
-   * A copy of every region's words, to put back if a batch fails half-way. Taken by the engine
-   * before it starts the batch's workers (no writer is running: plain reads) into one buffer kept
-   * with the store (softly: the collector may take it back) and overwritten by the next snapshot
-   * (the engine runs one batch at a time), so that a batch does not allocate a copy of the whole
-   * store.
+   * Arms the failure snapshot of a batch: from now until {@link #disarm}, the first write of a
+   * transaction to a region copies that region ({@link #beforeWrite}), so that {@link #restore}
+   * can put back what the batch changed if it fails half-way. Only the regions a batch writes
+   * are copied (a k-means batch writes its accumulators, not its points). The copies go to one
+   * buffer kept with the store (softly: the collector may take it back) and reused by the next
+   * batch (the engine runs one batch at a time). A store of more than 64 regions is copied whole
+   * here instead. Called before the batch's workers start.
    */
-  long[][] snapshot() {
+  void arm() {
+    copiedMask = 0;
+    if (data.length > Long.SIZE) {
+      for (int r = 0; r < data.length; r++) {
+        copy(r);
+      }
+      copiedMask = -1L;
+    }
+    armed = true;
+  }
+
+  /** Ends the batch's snapshot: writes no longer copy their region. */
+  void disarm() {
+    armed = false;
+  }
+
+  /**
+   * Called by a committing transaction before it writes region {@code region}: while a snapshot
+   * is armed, the region's first writer copies it (the others wait for the copy), so the copy
+   * holds the region as the batch found it.
+   */
+  void beforeWrite(int region) {
+    if (armed && (copiedMask & (1L << region)) == 0) {
+      copyOnce(region);
+    }
+  }
+
+  private synchronized void copyOnce(int region) {
+    if ((copiedMask & (1L << region)) == 0) {
+      copy(region);
+      copiedMask |= 1L << region; // volatile: publishes the copy before any write goes ahead
+    }
+  }
+
+  private void copy(int region) {
     long[][] buffer = snapshotBuffer == null ? null : snapshotBuffer.get();
     if (buffer == null) {
       buffer = new long[data.length][];
-      for (int r = 0; r < data.length; r++) {
-        buffer[r] = new long[data[r].length()];
-      }
       snapshotBuffer = new SoftReference<>(buffer);
     }
-    for (int r = 0; r < data.length; r++) {
-      long[] copy = buffer[r];
-      AtomicLongArray words = data[r];
-      for (int i = 0; i < copy.length; i++) {
-        copy[i] = words.getPlain(i);
-      }
+    AtomicLongArray words = data[region];
+    if (buffer[region] == null) {
+      buffer[region] = new long[words.length()];
     }
-    return buffer;
+    long[] copy = buffer[region];
+    for (int i = 0; i < copy.length; i++) {
+      copy[i] = words.getPlain(i);
+    }
+    copies[region] = copy; // strongly held until the next arm
   }
 
-  void restore(long[][] snapshot) {
+  /**
+   * Puts back every region the armed batch wrote (after its workers stopped) and releases every
+   * lock, keeping the versions.
+   */
+  void restore() {
+    long mask = copiedMask;
     for (int r = 0; r < data.length; r++) {
-      for (int i = 0; i < snapshot[r].length; i++) {
-        data[r].set(i, snapshot[r][i]);
+      if ((mask & (r < Long.SIZE ? 1L << r : -1L)) != 0) {
+        long[] copy = copies[r];
+        for (int i = 0; i < copy.length; i++) {
+          data[r].set(i, copy[i]);
+        }
       }
     }
     unlockAll();
