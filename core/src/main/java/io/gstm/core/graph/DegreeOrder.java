@@ -38,24 +38,39 @@ public final class DegreeOrder {
   }
 
   /**
-   * The same graph with its vertices renamed by {@link #newIds} of their degree (out plus in,
-   * self-loops and duplicates counted); edges keep their order and weights.
+   * {@link #newIds} of {@code g}'s vertices by their degree (out plus in, self-loops and
+   * duplicates counted).
    */
-  public static EdgeList relabel(EdgeList g) {
-    int n = g.vertexCount();
-    int m = g.edgeCount();
-    int[] degree = new int[n];
-    for (int i = 0; i < m; i++) {
+  public static int[] newIds(EdgeList g) {
+    int[] degree = new int[g.vertexCount()];
+    for (int i = 0; i < g.edgeCount(); i++) {
       degree[g.src()[i]]++;
       degree[g.dst()[i]]++;
     }
-    int[] ids = newIds(degree);
+    return newIds(degree);
+  }
+
+  /**
+   * The same graph with vertex {@code v} renamed {@code ids[v]} (a permutation); edges keep
+   * their order and weights.
+   */
+  public static EdgeList relabel(EdgeList g, int[] ids) {
+    if (ids.length != g.vertexCount()) {
+      throw new IllegalArgumentException("ids: " + ids.length + " ids for " + g.vertexCount()
+          + " vertices");
+    }
+    int m = g.edgeCount();
     int[] src = new int[m];
     int[] dst = new int[m];
     for (int i = 0; i < m; i++) {
       src[i] = ids[g.src()[i]];
       dst[i] = ids[g.dst()[i]];
     }
-    return new EdgeList(n, src, dst, g.weights());
+    return new EdgeList(g.vertexCount(), src, dst, g.weights());
+  }
+
+  /** The same graph renamed by {@link #newIds(EdgeList)}. */
+  public static EdgeList relabel(EdgeList g) {
+    return relabel(g, newIds(g));
   }
 }

@@ -2,6 +2,7 @@ package io.gstm.spark.conf;
 
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.engine.EngineChoice;
+import io.gstm.core.graph.RelaxOptions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -74,7 +75,8 @@ public final class GstmConf {
 
   public static final ConfEntry<Integer> THREADS_PER_BLOCK = register(new ConfEntry<>(
       PREFIX + "threadsPerBlock", "int", 256,
-      "GPU threads per block of the transactional kernels.",
+      "GPU threads per block of the transactional kernels (k-means; graph relaxation has its "
+          + "own, `spark.gstm.graph.threadsPerBlock`).",
       Integer::parseInt,
       v -> v < 32 || v > 1024 || v % 32 != 0 ? "must be a multiple of 32 between 32 and 1024"
           : null));
@@ -115,6 +117,15 @@ public final class GstmConf {
           + "Above it they cross a shuffle and each partition takes the min. Either way the "
           + "exchange is min-combined and the result is the same. 0 = always the shuffle.",
       Integer::parseInt, v -> v < 0 || v > 10_000_000 ? "must be between 0 and 10000000" : null));
+
+  public static final ConfEntry<Integer> GRAPH_THREADS_PER_BLOCK = register(new ConfEntry<>(
+      PREFIX + "graph.threadsPerBlock", "int", RelaxOptions.DEFAULT_THREADS_PER_BLOCK,
+      "GPU threads per block of the graph relaxation kernel. Small blocks abort less: on an "
+          + "H100, shortest paths on the benchmark's R-MAT graph relaxed 0.77 G edges/s at 256 "
+          + "and 0.97 G at 64 (docs/benchmarks.md).",
+      Integer::parseInt,
+      v -> v < 32 || v > 256 || v % 32 != 0 ? "must be a multiple of 32 between 32 and 256"
+          : null));
 
   public static final ConfEntry<Integer> POINTS_PER_TRANSACTION = register(new ConfEntry<>(
       PREFIX + "kmeans.pointsPerTransaction", "int", 256,
@@ -197,6 +208,7 @@ public final class GstmConf {
         MAX_LOCAL_ROUNDS.parse(raw.apply(MAX_LOCAL_ROUNDS)),
         GRAPH_PARTITIONS.parse(raw.apply(GRAPH_PARTITIONS)),
         DRIVER_EXCHANGE_LIMIT.parse(raw.apply(DRIVER_EXCHANGE_LIMIT)),
+        GRAPH_THREADS_PER_BLOCK.parse(raw.apply(GRAPH_THREADS_PER_BLOCK)),
         POINTS_PER_TRANSACTION.parse(raw.apply(POINTS_PER_TRANSACTION)));
     if (s.requireGpu() && s.engine() == EngineChoice.JVM) {
       throw new IllegalArgumentException(REQUIRE_GPU.key() + "=true contradicts "

@@ -10,12 +10,13 @@ import java.io.Serializable;
 public record GstmSettings(EngineChoice engine, boolean requireGpu, int deviceOrdinal,
     int concurrentGpuTasks, int jvmWorkers, String algorithm, int lockCoverage,
     int threadsPerBlock, int retryLimit, int maxSupersteps, int maxLocalRounds,
-    int graphPartitions, int driverExchangeLimit, int pointsPerTransaction) implements Serializable {
+    int graphPartitions, int driverExchangeLimit, int graphThreadsPerBlock,
+    int pointsPerTransaction) implements Serializable {
 
   /** These settings with another engine choice. */
   public GstmSettings withEngine(EngineChoice value) {
     return new GstmSettings(value, requireGpu, deviceOrdinal, concurrentGpuTasks, jvmWorkers,
         algorithm, lockCoverage, threadsPerBlock, retryLimit, maxSupersteps, maxLocalRounds,
-        graphPartitions, driverExchangeLimit, pointsPerTransaction);
+        graphPartitions, driverExchangeLimit, graphThreadsPerBlock, pointsPerTransaction);
   }
 }

@@ -538,7 +538,7 @@ public final class GraphRelaxation {
   }
 
   static RelaxOptions relaxOptions(GstmSettings s) {
-    return new RelaxOptions(s.threadsPerBlock(), s.lockCoverage(), s.maxLocalRounds(),
+    return new RelaxOptions(s.graphThreadsPerBlock(), s.lockCoverage(), s.maxLocalRounds(),
         RunOptions.defaults().withMaxRetries(s.retryLimit()));
   }
 

@@ -63,6 +63,12 @@ class GstmConfTest {
         Map.of("spark.gstm.graph.driverExchangeLimit", "0")).driverExchangeLimit()).isZero();
     org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().driverExchangeLimit())
         .isEqualTo(1_000_000);
+    org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().graphThreadsPerBlock())
+        .isEqualTo(64);
+    assertThatThrownBy(() -> GstmConf.settings(
+        Map.of("spark.gstm.graph.threadsPerBlock", "48")))
+        .hasMessageContaining("spark.gstm.graph.threadsPerBlock: must be a multiple of 32 "
+            + "between 32 and 256");
   }
 
   @Test
