@@ -10,13 +10,31 @@ import java.io.Serializable;
 public record GstmSettings(EngineChoice engine, boolean requireGpu, int deviceOrdinal,
     int concurrentGpuTasks, int jvmWorkers, String algorithm, int lockCoverage,
     int threadsPerBlock, int retryLimit, int maxSupersteps, int maxLocalRounds,
-    int graphPartitions, int driverExchangeLimit, int graphThreadsPerBlock,
+    int graphPartitions, int driverExchangeLimit, int graphThreadsPerBlock, String vertexOrder,
     int pointsPerTransaction) implements Serializable {
 
   /** These settings with another engine choice. */
   public GstmSettings withEngine(EngineChoice value) {
     return new GstmSettings(value, requireGpu, deviceOrdinal, concurrentGpuTasks, jvmWorkers,
         algorithm, lockCoverage, threadsPerBlock, retryLimit, maxSupersteps, maxLocalRounds,
-        graphPartitions, driverExchangeLimit, graphThreadsPerBlock, pointsPerTransaction);
+        graphPartitions, driverExchangeLimit, graphThreadsPerBlock, vertexOrder,
+        pointsPerTransaction);
+  }
+
+  /** These settings with another {@code spark.gstm.graph.vertexOrder} (auto, degree, input). */
+  public GstmSettings withVertexOrder(String value) {
+    return new GstmSettings(engine, requireGpu, deviceOrdinal, concurrentGpuTasks, jvmWorkers,
+        algorithm, lockCoverage, threadsPerBlock, retryLimit, maxSupersteps, maxLocalRounds,
+        graphPartitions, driverExchangeLimit, graphThreadsPerBlock,
+        GstmConf.VERTEX_ORDER.parse(value), pointsPerTransaction);
+  }
+
+  /** Whether subgraphs number their vertices by degree ({@code spark.gstm.graph.vertexOrder}). */
+  public boolean verticesByDegree() {
+    return switch (vertexOrder) {
+      case "degree" -> true;
+      case "input" -> false;
+      default -> engine != EngineChoice.GPU;
+    };
   }
 }

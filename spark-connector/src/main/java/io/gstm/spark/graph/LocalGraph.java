@@ -9,8 +9,8 @@ import java.util.Arrays;
  * One partition's subgraph (a vertex cut): the edges of one slice of the input, kept where they
  * were read, and every vertex they touch. A vertex that edges of several partitions touch is
  * replicated in each of them ({@link Replicas} says where). Local ids {@code [0, size)} go by
- * degree, highest first, ties by global id ({@link DegreeOrder}: hub values stay cached). The
- * CSR holds the local out-edges in local ids (for components, every edge in
+ * degree, highest first, ties by global id ({@link DegreeOrder}: hub values stay cached), or by
+ * global id ({@code spark.gstm.graph.vertexOrder}). The CSR holds the local out-edges in local ids (for components, every edge in
  * both directions). Cached across supersteps.
  */
 final class LocalGraph implements Serializable {
@@ -68,6 +68,15 @@ final class LocalGraph implements Serializable {
    * and of duplicate edges the lightest is kept (see {@link #csrBySource}).
    */
   static LocalGraph build(int p, int partitions, EdgeChunk all, boolean undirected) {
+    return build(p, partitions, all, undirected, true);
+  }
+
+  /**
+   * As {@link #build(int, int, EdgeChunk, boolean)}; {@code byDegree} false numbers the vertices
+   * by ascending global id instead of by degree.
+   */
+  static LocalGraph build(int p, int partitions, EdgeChunk all, boolean undirected,
+      boolean byDegree) {
     int m = all.size();
     int extra = all.vertexCount();
     int maxId = -1;
@@ -106,10 +115,13 @@ final class LocalGraph implements Serializable {
           maxDegree = Math.max(maxDegree, table[v]);
         }
       }
+      if (!byDegree) {
+        maxDegree = 0; // one bucket: ascending global ids
+      }
       int[] start = new int[maxDegree + 2];
       for (int v = 0; v <= maxId; v++) {
         if (table[v] != 0) {
-          start[maxDegree - Math.max(0, table[v]) + 1]++;
+          start[maxDegree - Math.min(maxDegree, Math.max(0, table[v])) + 1]++;
         }
       }
       for (int d = 0; d <= maxDegree; d++) {
@@ -121,7 +133,7 @@ final class LocalGraph implements Serializable {
       int k = 0;
       for (int v = 0; v <= maxId; v++) {
         if (table[v] != 0) {
-          int id = start[maxDegree - Math.max(0, table[v])]++;
+          int id = start[maxDegree - Math.min(maxDegree, Math.max(0, table[v]))]++;
           globalIds[id] = v;
           sortedIds[k] = v;
           sortedLocal[k++] = id;
@@ -145,6 +157,9 @@ final class LocalGraph implements Serializable {
         ldst[i] = Arrays.binarySearch(sortedIds, all.dst[i]);
         degree[lsrc[i]]++;
         degree[ldst[i]]++;
+      }
+      if (!byDegree) {
+        Arrays.fill(degree, 0); // equal degrees: the numbering keeps the ascending ids
       }
       sortedLocal = DegreeOrder.newIds(degree);
       globalIds = new int[n];

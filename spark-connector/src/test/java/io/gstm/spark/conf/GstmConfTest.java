@@ -65,6 +65,14 @@ class GstmConfTest {
         .isEqualTo(1_000_000);
     org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().graphThreadsPerBlock())
         .isEqualTo(64);
+    org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().verticesByDegree()).isTrue();
+    org.assertj.core.api.Assertions.assertThat(GstmConf.settings(
+        Map.of("spark.gstm.engine", "gpu")).verticesByDegree()).isFalse();
+    org.assertj.core.api.Assertions.assertThat(GstmConf.settings(Map.of("spark.gstm.engine", "gpu",
+        "spark.gstm.graph.vertexOrder", "Degree")).verticesByDegree()).isTrue();
+    assertThatThrownBy(() -> GstmConf.settings(Map.of("spark.gstm.graph.vertexOrder", "random")))
+        .hasMessageContaining("spark.gstm.graph.vertexOrder")
+        .hasMessageContaining("expected auto, degree or input");
     assertThatThrownBy(() -> GstmConf.settings(
         Map.of("spark.gstm.graph.threadsPerBlock", "48")))
         .hasMessageContaining("spark.gstm.graph.threadsPerBlock: must be a multiple of 32 "

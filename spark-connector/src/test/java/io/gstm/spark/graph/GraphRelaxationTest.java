@@ -470,6 +470,36 @@ class GraphRelaxationTest {
     cached.unpersist();
   }
 
+  /** Subgraphs numbered by global id or by degree give the references' values. */
+  @ParameterizedTest(name = "{0}, vertices by {1}")
+  @CsvSource({"SHORTEST_PATHS, input", "SHORTEST_PATHS, degree", "CONNECTED_COMPONENTS, input",
+      "CONNECTED_COMPONENTS, degree"})
+  void eitherVertexOrderGivesTheReferences(RelaxationKind kind, String order) {
+    int n = 2500;
+    int m = 7000;
+    int[][] g = randomGraph(n, m, 91);
+    double[] w = new double[m];
+    SplittableRandom rnd = new SplittableRandom(92);
+    for (int e = 0; e < m; e++) {
+      w[e] = rnd.nextInt(1, 30);
+    }
+    int source = g[0][1];
+    GraphRelaxation run = GraphRelaxation.of(edges(g[0], g[1], w, 3)).setVertexOrder(order);
+    run = kind == RelaxationKind.SHORTEST_PATHS ? run.shortestPaths(source)
+        : run.connectedComponents();
+    double[] actual = dense(run.run().values(), n);
+    double[] expected = kind == RelaxationKind.SHORTEST_PATHS
+        ? References.dijkstra(n, g[0], g[1], w, source) : References.components(n, g[0], g[1]);
+    boolean[] present = present(n, g, source);
+    for (int v = 0; v < n; v++) {
+      if (present[v]) {
+        assertThat(actual[v]).as("vertex %d", v).isEqualTo(expected[v]);
+      }
+    }
+    assertThatThrownBy(() -> GraphRelaxation.of(edges(g[0], g[1], w, 3)).setVertexOrder("byId"))
+        .hasMessageContaining("spark.gstm.graph.vertexOrder");
+  }
+
   @Test
   void minCombineTakesTheMinPerVertexAndTarget() {
     StepStats st = new StepStats();

@@ -117,6 +117,34 @@ class LocalGraphCsrTest {
     }
   }
 
+  /** Numbered by input, local ids follow the global ids and the edges are the same. */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void buildByInputKeepsTheGlobalOrder(boolean sparse) {
+    SplittableRandom r = new SplittableRandom(sparse ? 3 : 4);
+    EdgeChunk chunk = new EdgeChunk(true);
+    for (int i = 0; i < 500; i++) {
+      chunk.addEdge(id(r.nextInt(80), sparse), id(r.nextInt(80), sparse), r.nextInt(5));
+    }
+    LocalGraph byInput = LocalGraph.build(0, 1, chunk, true, false);
+    LocalGraph byDegree = LocalGraph.build(0, 1, chunk, true, true);
+    assertThat(byInput.globalIds).isSorted().isEqualTo(byDegree.sortedGlobalIds());
+    assertThat(edges(byInput)).isEqualTo(edges(byDegree));
+    for (int v = 0; v < byInput.size(); v++) {
+      assertThat(byInput.local(byInput.globalIds[v])).isEqualTo(v);
+    }
+  }
+
+  private static Map<Long, Double> edges(LocalGraph g) {
+    Map<Long, Double> out = new TreeMap<>();
+    for (int v = 0; v < g.size(); v++) {
+      for (int e = g.offsets[v]; e < g.offsets[v + 1]; e++) {
+        out.put(((long) g.globalIds[v] << 32) | g.globalIds[g.targets[e]], g.weights[e]);
+      }
+    }
+    return out;
+  }
+
   private static int id(int v, boolean sparse) {
     return sparse ? v * 1_000_003 : v;
   }
