@@ -141,7 +141,6 @@ public final class SparkBenchmark implements Callable<Integer> {
     boolean equal = true;
     RelaxationResult r = null;
     for (int i = -warmups; i < reps; i++) {
-      settle();
       long t0 = System.nanoTime();
       r = ours.get().run();
       double[] values = dense(r.values(), n);
@@ -149,8 +148,7 @@ public final class SparkBenchmark implements Callable<Integer> {
         tg[i] = (System.nanoTime() - t0) / 1e9;
       }
       if (!noBaselines) {
-        settle();
-        t0 = System.nanoTime();
+          t0 = System.nanoTime();
         Graph<Double, Double> graph = GraphXBaselines.graph(edgeRdd(df));
         double[] expected = theirs.apply(graph);
         if (i >= 0) {
@@ -216,7 +214,6 @@ public final class SparkBenchmark implements Callable<Integer> {
     boolean equal = true;
     String details = "";
     for (int i = -warmups; i < reps; i++) {
-      settle();
       long t0 = System.nanoTime();
       TxKMeansModel ours = new TxKMeans().setK(k).setMaxIter(iterations).setTol(0)
           .setInitialCentroids(init).fit(df);
@@ -227,7 +224,6 @@ public final class SparkBenchmark implements Callable<Integer> {
       if (noBaselines) {
         continue;
       }
-      settle();
       t0 = System.nanoTime();
       // As ml.KMeans.fit does: convert the DataFrame and cache the vectors (timed, as TxKMeans
       // reads the same DataFrame inside its fit).
@@ -296,15 +292,6 @@ public final class SparkBenchmark implements Callable<Integer> {
 
   private static Vector[] vectors(double[][] rows) {
     return Arrays.stream(rows).map(Vectors::dense).toArray(Vector[]::new);
-  }
-
-  /**
-   * A full collection before every timed run of either side (as JMH's {@code -gc} option): in
-   * local mode both run in this JVM, and without it a long pause for one side's garbage (G1's
-   * mixed collections here took 0.5-0.8 s) lands in whichever run comes next.
-   */
-  private static void settle() {
-    System.gc();
   }
 
   /** A table row: median times (every run's in brackets when there are several). */

@@ -131,10 +131,10 @@ public final class GstmConf {
       PREFIX + "graph.vertexOrder", "one of auto, degree, input", "auto",
       "How `GraphRelaxation` numbers each subgraph's vertices. `degree`: highest degree first, "
           + "so that hub values stay in the processor's caches (the JVM engine relaxed an R-MAT "
-          + "partition 1.5 to 2 times as fast); `input`: by global id. `auto`: `input` when "
-          + "`spark.gstm.engine=gpu` (on an H100 the graph kernel relaxed shortest paths at "
-          + "1.12 G edges/s by global id against 0.94 G by degree, docs/benchmarks.md), else "
-          + "`degree`. The numbering changes speed, never results.",
+          + "partition 1.5 to 2 times as fast); `input`: by global id. `auto`: each executor "
+          + "numbers by global id when its tasks run on a GPU (on an H100 the graph kernel "
+          + "relaxed shortest paths at 1.12 G edges/s by global id against 0.94 G by degree, "
+          + "docs/benchmarks.md), else by degree. The numbering changes speed, never results.",
       v -> {
         String t = v.trim().toLowerCase(Locale.ROOT);
         if (!List.of("auto", "degree", "input").contains(t)) {

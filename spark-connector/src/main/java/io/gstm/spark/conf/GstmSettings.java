@@ -29,12 +29,4 @@ public record GstmSettings(EngineChoice engine, boolean requireGpu, int deviceOr
         GstmConf.VERTEX_ORDER.parse(value), pointsPerTransaction);
   }
 
-  /** Whether subgraphs number their vertices by degree ({@code spark.gstm.graph.vertexOrder}). */
-  public boolean verticesByDegree() {
-    return switch (vertexOrder) {
-      case "degree" -> true;
-      case "input" -> false;
-      default -> engine != EngineChoice.GPU;
-    };
-  }
 }

@@ -92,16 +92,20 @@ public final class ExecutorEngines {
     return settings.deviceOrdinal();
   }
 
-  private static TaskEngine gpuOrFallback(GstmSettings settings, TaskContext task,
-      Engine preferred) {
-    int ordinal = deviceFor(task, settings);
-    boolean fromScheduler = task != null && task.resourcesJMap().containsKey("gpu");
-    GpuSlot slot;
-    String failure;
+  /**
+   * Whether a task of this executor running now would get a GPU under {@code settings} (the
+   * device opened once per executor, as {@link #acquire} does; no permit is taken).
+   */
+  public static boolean gpuUsable(GstmSettings settings) {
+    return settings.engine() != EngineChoice.JVM
+        && slot(deviceFor(TaskContext.get(), settings), settings) != null;
+  }
+
+  /** The executor's slot of GPU {@code ordinal}, opened at the first call; null if unusable. */
+  private static GpuSlot slot(int ordinal, GstmSettings settings) {
     synchronized (LOCK) {
-      slot = GPUS.get(ordinal);
-      failure = GPU_FAILURES.get(ordinal);
-      if (slot == null && failure == null) {
+      GpuSlot slot = GPUS.get(ordinal);
+      if (slot == null && !GPU_FAILURES.containsKey(ordinal)) {
         try {
           CudaEngine engine = CudaEngine.open(ordinal);
           slot = new GpuSlot(engine, new Semaphore(settings.concurrentGpuTasks(), true));
@@ -110,14 +114,25 @@ public final class ExecutorEngines {
           LOG.info("gstm: executor uses GPU {} ({}), {} concurrent task(s)", ordinal,
               engine.device(), settings.concurrentGpuTasks());
         } catch (GstmException | LinkageError e) {
-          failure = e instanceof LinkageError
+          GPU_FAILURES.put(ordinal, e instanceof LinkageError
               ? "the CUDA driver library (libcuda.so.1) could not be loaded"
-              : e.getMessage();
-          GPU_FAILURES.put(ordinal, failure);
+              : e.getMessage());
         }
       }
+      return slot;
     }
+  }
+
+  private static TaskEngine gpuOrFallback(GstmSettings settings, TaskContext task,
+      Engine preferred) {
+    int ordinal = deviceFor(task, settings);
+    boolean fromScheduler = task != null && task.resourcesJMap().containsKey("gpu");
+    GpuSlot slot = slot(ordinal, settings);
     if (slot == null) {
+      String failure;
+      synchronized (LOCK) {
+        failure = GPU_FAILURES.get(ordinal);
+      }
       String why = "no usable GPU " + ordinal + " (" + failure + ")";
       if (settings.engine() == EngineChoice.GPU) {
         throw new GpuUnavailableException(

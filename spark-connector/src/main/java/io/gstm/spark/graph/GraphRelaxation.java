@@ -295,7 +295,7 @@ public final class GraphRelaxation {
         : settings.graphPartitions() > 0 ? settings.graphPartitions()
         : Math.max(1, edges.rdd().getNumPartitions());
     RelaxationKind k = kind;
-    JavaRDD<LocalGraph> graphs = buildGraphs(p, weighted, settings.verticesByDegree());
+    JavaRDD<LocalGraph> graphs = buildGraphs(p, weighted, settings);
     graphs.persist(StorageLevel.MEMORY_AND_DISK());
     List<Tuple2<Long, RoaringBitmap[]>> summaries;
     try {
@@ -649,7 +649,7 @@ public final class GraphRelaxation {
    * {@code p} exceeds the input's partitions (spread round-robin). Extra vertices (the source,
    * {@link #setVertices}) go to partition {@code id mod p}.
    */
-  private JavaRDD<LocalGraph> buildGraphs(int p, boolean weighted, boolean byDegree) {
+  private JavaRDD<LocalGraph> buildGraphs(int p, boolean weighted, GstmSettings settings) {
     boolean undirected = kind == RelaxationKind.CONNECTED_COMPONENTS;
     String sc = srcCol;
     String dc = dstCol;
@@ -693,7 +693,7 @@ public final class GraphRelaxation {
         if (src >= 0 && Partitioning.owner((int) src, p) == i) {
           c.addVertex((int) src);
         }
-        return List.of(build(i, p, c, undirected, byDegree)).iterator();
+        return List.of(build(i, p, c, undirected, byDegree(settings))).iterator();
       }, true);
     }
     List<Long> extra = new ArrayList<>();
@@ -720,8 +720,8 @@ public final class GraphRelaxation {
       ei.forEachRemaining(chunks::add);
       vi.forEachRemaining(chunks::add);
       int i = TaskContext.getPartitionId();
-      return List.of(build(i, p, EdgeChunk.concat(chunks, weighted), undirected, byDegree))
-          .iterator();
+      return List.of(build(i, p, EdgeChunk.concat(chunks, weighted), undirected,
+          byDegree(settings))).iterator();
     });
   }
 
@@ -898,6 +898,18 @@ public final class GraphRelaxation {
       chunk(out, Partitioning.owner(v, p), weighted).addVertex(v);
     }
     return emit(out);
+  }
+
+  /**
+   * Whether a subgraph built in this task numbers its vertices by degree
+   * ({@code spark.gstm.graph.vertexOrder}; "auto": unless this executor's tasks run on a GPU).
+   */
+  static boolean byDegree(GstmSettings settings) {
+    return switch (settings.vertexOrder()) {
+      case "degree" -> true;
+      case "input" -> false;
+      default -> !ExecutorEngines.gpuUsable(settings);
+    };
   }
 
   private static LocalGraph build(int i, int p, EdgeChunk c, boolean undirected,

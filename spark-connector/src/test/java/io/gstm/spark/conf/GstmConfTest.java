@@ -65,11 +65,10 @@ class GstmConfTest {
         .isEqualTo(1_000_000);
     org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().graphThreadsPerBlock())
         .isEqualTo(64);
-    org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().verticesByDegree()).isTrue();
+    org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().vertexOrder())
+        .isEqualTo("auto");
     org.assertj.core.api.Assertions.assertThat(GstmConf.settings(
-        Map.of("spark.gstm.engine", "gpu")).verticesByDegree()).isFalse();
-    org.assertj.core.api.Assertions.assertThat(GstmConf.settings(Map.of("spark.gstm.engine", "gpu",
-        "spark.gstm.graph.vertexOrder", "Degree")).verticesByDegree()).isTrue();
+        Map.of("spark.gstm.graph.vertexOrder", " Degree")).vertexOrder()).isEqualTo("degree");
     assertThatThrownBy(() -> GstmConf.settings(Map.of("spark.gstm.graph.vertexOrder", "random")))
         .hasMessageContaining("spark.gstm.graph.vertexOrder")
         .hasMessageContaining("expected auto, degree or input");

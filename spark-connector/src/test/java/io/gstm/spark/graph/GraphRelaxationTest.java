@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.apache.spark.sql.functions.col;
 
+import io.gstm.core.engine.EngineChoice;
 import io.gstm.core.engine.GpuUnavailableException;
 import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RmatGenerator;
 import io.gstm.spark.SparkTestSession;
 import io.gstm.spark.conf.GstmConf;
+import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.data.DataFrames;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
@@ -17,6 +19,7 @@ import io.gstm.spark.exec.TaskEngine;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -498,6 +501,19 @@ class GraphRelaxationTest {
     }
     assertThatThrownBy(() -> GraphRelaxation.of(edges(g[0], g[1], w, 3)).setVertexOrder("byId"))
         .hasMessageContaining("spark.gstm.graph.vertexOrder");
+  }
+
+  /** "auto" numbers by degree where tasks run on the JVM engine (always, without a GPU). */
+  @Test
+  void autoVertexOrderNumbersByDegreeOnTheJvmEngine() {
+    GstmSettings jvm = GstmConf.settings(Map.of("spark.gstm.engine", "jvm"));
+    assertThat(GraphRelaxation.byDegree(jvm)).isTrue();
+    assertThat(GraphRelaxation.byDegree(jvm.withVertexOrder("input"))).isFalse();
+    assertThat(GraphRelaxation.byDegree(jvm.withEngine(EngineChoice.GPU)
+        .withVertexOrder("degree"))).isTrue();
+    if (!ExecutorEngines.gpuUsable(GstmConf.defaults())) {
+      assertThat(GraphRelaxation.byDegree(GstmConf.defaults())).isTrue();
+    }
   }
 
   @Test
