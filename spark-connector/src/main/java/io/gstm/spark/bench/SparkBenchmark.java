@@ -69,14 +69,13 @@ public final class SparkBenchmark implements Callable<Integer> {
   @Option(names = "--no-baselines", description = "time gstm only (no GraphX, no MLlib)")
   boolean noBaselines;
 
-  @Option(names = "--reps", description = "timed runs of each side (gstm's block of runs, then "
-      + "the baseline's); the table shows the median and every run's time "
-      + "(default: ${DEFAULT-VALUE})")
+  @Option(names = "--reps", description = "timed runs of each side, alternating; the table shows "
+      + "the median and every run's time (default: ${DEFAULT-VALUE})")
   int reps = 5;
 
   @Option(names = "--warmups", description = "untimed runs of each side on the same data before "
-      + "its timed ones, so that neither pays the JIT's and the heap's warm-up, or the other "
-      + "side's garbage, in its times (default: ${DEFAULT-VALUE})")
+      + "the timed ones, so that neither pays the JIT's and the heap's warm-up in its times "
+      + "(default: ${DEFAULT-VALUE})")
   int warmups = 1;
 
   private boolean allEqual = true;
@@ -132,11 +131,8 @@ public final class SparkBenchmark implements Callable<Integer> {
   }
 
   /**
-   * Times gstm's relaxation, then the GraphX baseline, each as one block of {@code warmups}
-   * untimed and {@code reps} timed runs, and checks that every run of either gives the same
-   * values. One side's block at a time: in local mode both share this JVM, and alternating runs
-   * made each pay collection pauses for the other's garbage (GraphX's is many times gstm's);
-   * a block's own warm-up runs absorb what the previous block left.
+   * Times {@code reps} runs of gstm's relaxation and of the GraphX baseline, alternating, and
+   * compares every run's values with the baseline's.
    */
   private void relaxation(Dataset<Row> df, int n, String what, String baseline,
       Supplier<GraphRelaxation> ours, Function<Graph<Double, Double>, double[]> theirs) {
@@ -144,7 +140,6 @@ public final class SparkBenchmark implements Callable<Integer> {
     double[] tb = new double[reps];
     boolean equal = true;
     RelaxationResult r = null;
-    double[] first = null;
     for (int i = -warmups; i < reps; i++) {
       long t0 = System.nanoTime();
       r = ours.get().run();
@@ -152,20 +147,16 @@ public final class SparkBenchmark implements Callable<Integer> {
       if (i >= 0) {
         tg[i] = (System.nanoTime() - t0) / 1e9;
       }
-      if (first == null) {
-        first = values;
+      if (!noBaselines) {
+          t0 = System.nanoTime();
+        Graph<Double, Double> graph = GraphXBaselines.graph(edgeRdd(df));
+        double[] expected = theirs.apply(graph);
+        if (i >= 0) {
+          tb[i] = (System.nanoTime() - t0) / 1e9;
+        }
+        graph.unpersist(false);
+        equal &= Arrays.equals(values, expected);
       }
-      equal &= Arrays.equals(values, first);
-    }
-    for (int i = -warmups; i < reps && !noBaselines; i++) {
-      long t0 = System.nanoTime();
-      Graph<Double, Double> graph = GraphXBaselines.graph(edgeRdd(df));
-      double[] expected = theirs.apply(graph);
-      if (i >= 0) {
-        tb[i] = (System.nanoTime() - t0) / 1e9;
-      }
-      graph.unpersist(false);
-      equal &= Arrays.equals(first, expected);
     }
     row(noBaselines ? what : what + ", vs " + baseline, tg, noBaselines ? null : tb, equal,
         noBaselines ? r.report().toString()
@@ -218,26 +209,22 @@ public final class SparkBenchmark implements Callable<Integer> {
         .persist(StorageLevel.MEMORY_AND_DISK());
     df.count();
     warmUpKMeans(session);
-    // One side's block of runs at a time, as for the graphs (see relaxation).
     double[] tg = new double[reps];
     double[] tb = new double[reps];
     boolean equal = true;
-    TxKMeansModel ours = null;
+    String details = "";
     for (int i = -warmups; i < reps; i++) {
       long t0 = System.nanoTime();
-      TxKMeansModel model = new TxKMeans().setK(k).setMaxIter(iterations).setTol(0)
+      TxKMeansModel ours = new TxKMeans().setK(k).setMaxIter(iterations).setTol(0)
           .setInitialCentroids(init).fit(df);
       if (i >= 0) {
         tg[i] = (System.nanoTime() - t0) / 1e9;
       }
-      if (ours == null) {
-        ours = model;
+      details = ours.report().toString();
+      if (noBaselines) {
+        continue;
       }
-      equal &= maxRelativeDiff(model, ours) <= 1e-9; // the same fit, up to the order of sums
-    }
-    String details = ours.report().toString();
-    for (int i = -warmups; i < reps && !noBaselines; i++) {
-      long t0 = System.nanoTime();
+      t0 = System.nanoTime();
       // As ml.KMeans.fit does: convert the DataFrame and cache the vectors (timed, as TxKMeans
       // reads the same DataFrame inside its fit).
       JavaRDD<Vector> rdd = df.javaRDD()
@@ -248,9 +235,14 @@ public final class SparkBenchmark implements Callable<Integer> {
       if (i >= 0) {
         tb[i] = (System.nanoTime() - t0) / 1e9;
       }
-      double maxRel = maxRelativeDiff(ours.clusterCenters(),
-          Arrays.stream(theirs.clusterCenters()).map(Vector::asML)
-              .toArray(org.apache.spark.ml.linalg.Vector[]::new));
+      double maxRel = 0;
+      for (int j = 0; j < k; j++) {
+        double[] a = ours.clusterCenters()[j].toArray();
+        double[] b = theirs.clusterCenters()[j].toArray();
+        for (int d = 0; d < dims; d++) {
+          maxRel = Math.max(maxRel, Math.abs(a[d] - b[d]) / Math.max(1e-12, Math.abs(b[d])));
+        }
+      }
       double costOurs = ours.computeCost(df);
       double costTheirs = theirs.computeCost(rdd.rdd());
       equal &= maxRel <= 1e-6 && Math.abs(costOurs - costTheirs) <= 1e-6 * costTheirs;
@@ -286,24 +278,6 @@ public final class SparkBenchmark implements Callable<Integer> {
       rdd.unpersist(false);
     }
     df.unpersist(false);
-  }
-
-  private static double maxRelativeDiff(TxKMeansModel a, TxKMeansModel b) {
-    return maxRelativeDiff(a.clusterCenters(), b.clusterCenters());
-  }
-
-  /** The largest relative difference of two centroid sets, coordinate by coordinate. */
-  private static double maxRelativeDiff(org.apache.spark.ml.linalg.Vector[] a,
-      org.apache.spark.ml.linalg.Vector[] b) {
-    double maxRel = 0;
-    for (int j = 0; j < a.length; j++) {
-      for (int d = 0; d < a[j].size(); d++) {
-        double x = a[j].apply(d);
-        double y = b[j].apply(d);
-        maxRel = Math.max(maxRel, Math.abs(x - y) / Math.max(1e-12, Math.abs(y)));
-      }
-    }
-    return maxRel;
   }
 
   /** The first k points of {@code data}: the initial centroids both implementations start from. */
