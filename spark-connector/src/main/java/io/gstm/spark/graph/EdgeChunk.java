@@ -97,11 +97,6 @@ final class EdgeChunk implements Serializable {
     vertices[vertexIds++] = v;
   }
 
-  /** The weights trimmed to the edge count, or null when unweighted. */
-  double[] weights() {
-    return w == null ? null : Arrays.copyOf(w, edges);
-  }
-
   /** Drops the unused capacity (before shuffling). */
   EdgeChunk trim() {
     src = Arrays.copyOf(src, edges);

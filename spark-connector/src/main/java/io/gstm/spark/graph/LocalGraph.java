@@ -171,7 +171,9 @@ final class LocalGraph implements Serializable {
         ldst[i] = sortedLocal[ldst[i]];
       }
     }
-    double[] w = all.weights();
+    // The chunk's own weights (csrBySource reads the first m, or 2m for an undirected copy): no
+    // trimmed copy of a 16 MB array per 2 M-edge partition.
+    double[] w = all.w;
     if (undirected) {
       System.arraycopy(lsrc, 0, ldst, m, m);
       System.arraycopy(ldst, 0, lsrc, m, m);
