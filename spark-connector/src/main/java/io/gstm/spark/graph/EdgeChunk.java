@@ -63,11 +63,23 @@ final class EdgeChunk implements Serializable {
   }
 
   /**
-   * Appends {@code n} edges of non-null columns, checked as the row path checks them (an id
-   * below 0, a negative or non-finite weight is the same IllegalArgumentException); {@code ws}
-   * null means weight 1.
+   * A chunk of exactly these {@code ss.length} edges, the arrays adopted rather than copied
+   * (column batches read in bulk, gathered by {@link #concat} once at the end instead of grown
+   * by doubling), checked as the row path checks them (an id below 0, a negative or non-finite
+   * weight is the same IllegalArgumentException); {@code ws} null means unweighted.
    */
-  void addEdges(int[] ss, int[] ds, double[] ws, int n, String sc, String dc, String wc) {
+  static EdgeChunk adopt(int[] ss, int[] ds, double[] ws, String sc, String dc, String wc) {
+    check(ss, ds, ws, ss.length, sc, dc, wc);
+    EdgeChunk c = new EdgeChunk(ws != null);
+    c.src = ss;
+    c.dst = ds;
+    c.w = ws;
+    c.edges = ss.length;
+    return c;
+  }
+
+  private static void check(int[] ss, int[] ds, double[] ws, int n, String sc, String dc,
+      String wc) {
     for (int i = 0; i < n; i++) {
       if ((ss[i] | ds[i]) < 0) {
         GraphRelaxation.checkId(false, ss[i], sc);
@@ -77,17 +89,6 @@ final class EdgeChunk implements Serializable {
         GraphRelaxation.checkWeight(false, ws[i], wc);
       }
     }
-    ensure(n);
-    System.arraycopy(ss, 0, src, edges, n);
-    System.arraycopy(ds, 0, dst, edges, n);
-    if (w != null) {
-      if (ws != null) {
-        System.arraycopy(ws, 0, w, edges, n);
-      } else {
-        Arrays.fill(w, edges, edges + n, 1.0);
-      }
-    }
-    edges += n;
   }
 
   void addVertex(int v) {

@@ -771,21 +771,24 @@ public final class GraphRelaxation {
     COLUMNAR_READS.incrementAndGet();
     return plan.executeColumnar().toJavaRDD().mapPartitions(it -> {
       long t0 = System.nanoTime();
-      EdgeChunk c = new EdgeChunk(weighted);
+      // One chunk per batch, concatenated once at the end at its exact size.
+      List<EdgeChunk> batches = new ArrayList<>();
       while (it.hasNext()) {
         ColumnarBatch b = it.next();
         ColumnVector s = b.column(0);
         ColumnVector d = b.column(1);
         ColumnVector wv = weighted ? b.column(2) : null;
         int rows = b.numRows();
-        c.ensure(rows);
         if (kinds[0] == INT && kinds[1] == INT && (!weighted || kinds[2] == DOUBLE)
             && !s.hasNull() && !d.hasNull() && (!weighted || !wv.hasNull())) {
           // Bulk: whole columns at once (array copies for the usual on-heap vectors).
-          c.addEdges(s.getInts(0, rows), d.getInts(0, rows),
-              weighted ? wv.getDoubles(0, rows) : null, rows, sc, dc, wc);
+          batches.add(EdgeChunk.adopt(s.getInts(0, rows), d.getInts(0, rows),
+              weighted ? wv.getDoubles(0, rows) : null, sc, dc, wc));
           continue;
         }
+        EdgeChunk c = new EdgeChunk(weighted);
+        batches.add(c);
+        c.ensure(rows);
         for (int i = 0; i < rows; i++) {
           long sv = s.isNullAt(i) ? 0 : integral(s, kinds[0], i);
           checkId(s.isNullAt(i), sv, sc);
@@ -799,9 +802,10 @@ public final class GraphRelaxation {
           c.addEdge((int) sv, (int) dv, wt);
         }
       }
-      LOG.debug("gstm relaxation: read {} edges from column batches in {} ms", c.size(),
+      EdgeChunk all = batches.size() == 1 ? batches.get(0) : EdgeChunk.concat(batches, weighted);
+      LOG.debug("gstm relaxation: read {} edges from column batches in {} ms", all.size(),
           (System.nanoTime() - t0) / 1_000_000);
-      return List.of(c).iterator();
+      return List.of(all).iterator();
     }, true);
   }
 
