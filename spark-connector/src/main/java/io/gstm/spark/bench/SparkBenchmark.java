@@ -76,7 +76,7 @@ public final class SparkBenchmark implements Callable<Integer> {
   @Option(names = "--warmups", description = "untimed runs of each side on the same data before "
       + "the timed ones, so that neither pays the JIT's and the heap's warm-up in its times "
       + "(default: ${DEFAULT-VALUE})")
-  int warmups = 1;
+  int warmups = 3;
 
   private boolean allEqual = true;
 
