@@ -1,5 +1,6 @@
 package io.gstm.cli;
 
+import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.graph.CsrGraph;
 import io.gstm.core.graph.DegreeOrder;
@@ -11,6 +12,7 @@ import io.gstm.core.graph.RelaxStats;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RelaxationVerifier;
 import io.gstm.core.graph.RmatGenerator;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
@@ -40,10 +42,10 @@ final class BenchGraphCommand implements Callable<Integer> {
           + "Default ${DEFAULT-VALUE}.")
   String kind;
 
-  @Option(names = "--order", defaultValue = "degree",
-      description = "Vertex numbering: degree (highest degree first, as the Spark connector "
-          + "numbers each partition's subgraph) or input (the generator's scrambled ids). "
-          + "Default ${DEFAULT-VALUE}.")
+  @Option(names = "--order", defaultValue = "auto",
+      description = "Vertex numbering: degree (highest degree first) or input (the generator's "
+          + "scrambled ids); auto, as the Spark connector's default: input on a GPU, degree on "
+          + "the JVM engine. Default ${DEFAULT-VALUE}.")
   String order;
 
   @Option(names = "--unweighted", description = "Unit weights.")
@@ -84,20 +86,30 @@ final class BenchGraphCommand implements Callable<Integer> {
     if (reps < 1) {
       throw new IllegalArgumentException("--reps must be at least 1, got " + reps);
     }
-    long t0 = System.nanoTime();
-    EdgeList generated = RmatGenerator.generate(scale, edges, seed, !unweighted);
-    int[] ids = switch (order) {
-      case "degree" -> DegreeOrder.newIds(generated);
-      case "input" -> null;
-      default -> throw new IllegalArgumentException(
-          "--order: unknown numbering '" + order + "', expected degree or input");
-    };
-    CsrGraph g = (ids == null ? generated : DegreeOrder.relabel(generated, ids)).toCsr();
-    if (k == RelaxationKind.CONNECTED_COMPONENTS) {
-      g = g.undirected();
+    if (!List.of("auto", "degree", "input").contains(order)) {
+      throw new IllegalArgumentException(
+          "--order: unknown numbering '" + order + "', expected auto, degree or input");
     }
-    System.out.printf("graph: R-MAT scale %d, %,d edges generated, %s, %s, vertices numbered by "
-        + "%s, built in %.1f s%n", scale, edges, g, k, order, (System.nanoTime() - t0) / 1e9);
+    try (Engine e = engine.open().engine()) {
+      // As the Spark connector's spark.gstm.graph.vertexOrder=auto: by global id on a GPU, by
+      // degree on the JVM engine.
+      String numbering = order.equals("auto") ? (e instanceof CudaEngine ? "input" : "degree")
+          : order;
+      long t0 = System.nanoTime();
+      EdgeList generated = RmatGenerator.generate(scale, edges, seed, !unweighted);
+      int[] ids = numbering.equals("degree") ? DegreeOrder.newIds(generated) : null;
+      CsrGraph g = (ids == null ? generated : DegreeOrder.relabel(generated, ids)).toCsr();
+      if (k == RelaxationKind.CONNECTED_COMPONENTS) {
+        g = g.undirected();
+      }
+      System.out.printf("graph: R-MAT scale %d, %,d edges generated, %s, %s, vertices numbered "
+          + "by %s, built in %.1f s%n", scale, edges, g, k, numbering,
+          (System.nanoTime() - t0) / 1e9);
+      return relax(e, g, k, ids);
+    }
+  }
+
+  private int relax(Engine e, CsrGraph g, RelaxationKind k, int[] ids) {
     int source = 0;
     if (k == RelaxationKind.SHORTEST_PATHS) {
       // R-MAT leaves many vertices (vertex 0 included, at times) without out-edges; a search
@@ -118,8 +130,7 @@ final class BenchGraphCommand implements Callable<Integer> {
         : IntStream.range(0, g.vertexCount()).toArray();
     RelaxOptions opts = RelaxOptions.defaults().withLockCoverage(lockCoverage)
         .withThreadsPerBlock(threadsPerBlock);
-    try (Engine e = engine.open().engine();
-        GraphRelaxer relaxer = new GraphRelaxer(e, g, k, opts)) {
+    try (GraphRelaxer relaxer = new GraphRelaxer(e, g, k, opts)) {
       RelaxResult best = null;
       for (int rep = 0; rep <= reps; rep++) {
         RelaxResult r = relaxer.relax(init, active);
