@@ -116,7 +116,7 @@ public final class JvmEngine implements Engine {
         JvmPrStmTx tx = new JvmPrStmTx(store, cap);
         new JvmExecutor(workload, batch, options, tx, perWorker[worker], outcomes, results,
             semanticConflicts, histReads, histWrites, histCounts, running).run(worker, workers);
-      }, store::restore);
+      }, store::stop, store::restore);
     } finally {
       store.disarm();
     }
@@ -149,7 +149,7 @@ public final class JvmEngine implements Engine {
     long kernelNanos = runWorkers(worker ->
         new JvmCsmvRunner(store, workload, batch, options, perWorker[worker], outcomes, results,
             stamps, histReads, histWrites, histCounts).run(worker, workers),
-        () -> store.restore(snapshot));
+        () -> { }, () -> store.restore(snapshot));
     long[] counters = sum(perWorker);
     History history = null;
     if (options.history()) {
@@ -175,16 +175,22 @@ public final class JvmEngine implements Engine {
       throw new IllegalArgumentException("store: belongs to another engine");
     }
     store.checkOpen();
-    return runWorkers(body, store::unlockAll);
+    try {
+      return runWorkers(body, store::stop, store::unlockAll);
+    } finally {
+      store.resume();
+    }
   }
 
   /**
    * Runs {@code body} for every worker index, the workers starting together so that they really
-   * overlap even on small batches; returns the elapsed time. If a worker fails, the others are
-   * stopped, {@code restore} puts the store back, and the failure is rethrown (an
-   * IllegalArgumentException from a transaction body stays one).
+   * overlap even on small batches; returns the elapsed time. If a worker fails or the caller is
+   * interrupted, {@code stop} asks the others to end (a PR-STM store makes their next
+   * transaction throw), every worker is waited for until none can still write, {@code restore}
+   * puts the store back, and the failure is rethrown (an IllegalArgumentException from a
+   * transaction body stays one).
    */
-  private long runWorkers(IntConsumer body, Runnable restore) {
+  private long runWorkers(IntConsumer body, Runnable stop, Runnable restore) {
     CountDownLatch ready = new CountDownLatch(workers);
     long start = System.nanoTime();
     List<Future<?>> futures = new ArrayList<>();
@@ -202,12 +208,15 @@ public final class JvmEngine implements Engine {
         f.get();
       }
     } catch (InterruptedException | ExecutionException e) {
+      stop.run();
+      // Not cancel: a cancelled future's get() returns at once, while its worker may still be
+      // committing; the store is put back only once every worker has returned.
+      boolean interrupted = e instanceof InterruptedException;
       for (Future<?> f : futures) {
-        f.cancel(true);
+        interrupted |= awaitUninterruptibly(f);
       }
-      awaitQuiet(futures);
       restore.run();
-      if (e instanceof InterruptedException) {
+      if (interrupted) {
         Thread.currentThread().interrupt();
       }
       if (e.getCause() instanceof IllegalArgumentException bad) {
@@ -216,6 +225,21 @@ public final class JvmEngine implements Engine {
       throw new GstmException("batch failed; the store was restored to its state before it", e);
     }
     return System.nanoTime() - start;
+  }
+
+  /** Waits until {@code f} is done, however it ends; returns whether an interrupt came. */
+  private static boolean awaitUninterruptibly(Future<?> f) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        f.get();
+        return interrupted;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+        return interrupted;
+      }
+    }
   }
 
   private static long[] sum(long[][] perWorker) {

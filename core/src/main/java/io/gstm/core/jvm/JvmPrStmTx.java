@@ -57,6 +57,7 @@ final class JvmPrStmTx implements TxContext {
 
   /** Starts a new attempt as thread {@code owner} (its priority: lower wins). */
   void begin(int owner) {
+    store.checkNotStopped();
     this.owner = owner;
     this.nLocks = 0;
     this.nWrites = 0;

@@ -1,5 +1,6 @@
 package io.gstm.core.jvm;
 
+import io.gstm.core.engine.GstmException;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
@@ -25,6 +26,8 @@ final class JvmTxStore implements TxStore {
   /** The armed snapshot's copies, per region (those of {@link #copiedMask}). */
   private final long[][] copies;
   private volatile boolean armed;
+  /** Set when a batch fails: the workers still running end at their next transaction. */
+  private volatile boolean stopping;
   /** Regions copied since the last {@link #arm}, one bit each. */
   private volatile long copiedMask;
   private boolean closed;
@@ -142,6 +145,7 @@ final class JvmTxStore implements TxStore {
    * here instead. Called before the batch's workers start.
    */
   void arm() {
+    stopping = false;
     copiedMask = 0;
     if (data.length > Long.SIZE) {
       for (int r = 0; r < data.length; r++) {
@@ -155,6 +159,25 @@ final class JvmTxStore implements TxStore {
   /** Ends the batch's snapshot: writes no longer copy their region. */
   void disarm() {
     armed = false;
+    stopping = false;
+  }
+
+  /** Asks the running batch's workers to end: their next transaction throws. */
+  void stop() {
+    stopping = true;
+  }
+
+  /** Lets transactions run again after {@link #stop}. */
+  void resume() {
+    stopping = false;
+  }
+
+  /** Throws if the running batch was stopped (called as a transaction begins). */
+  void checkNotStopped() {
+    if (stopping) {
+      throw new GstmException("batch stopped: another worker failed or the caller was "
+          + "interrupted");
+    }
   }
 
   /**

@@ -330,14 +330,14 @@ public final class GraphRelaxation {
     StepOutput.Messages[] posted = null; // the driver's min-combined updates, per partition
     Broadcast<StepOutput.Messages[]> mailBroadcast = null;
     int driverExchanges = 0;
+    StepContext step = new StepContext(run, replicas, k, settings);
     while (done < steps) {
       // The functions of a superstep's jobs are named classes on the Scala API: Spark's closure
       // cleaner reads and analyses the class file behind every lambda (the Java API wraps even
       // a named function in one) on every job, tens of ms per superstep on a 2-core machine.
       RDD<StepOutput> out;
       if (last == null) {
-        out = graphs.rdd().mapPartitions(new FirstStep(run, replicas, k, src, settings), true,
-            STEP_OUTPUT);
+        out = graphs.rdd().mapPartitions(new FirstStep(step, src), true, STEP_OUTPUT);
       } else if (posted != null) {
         // Driver exchange: each task takes its share of the updates (one stage). Few travel in
         // the tasks; more in a broadcast, which an executor reads once for all its tasks.
@@ -349,13 +349,13 @@ public final class GraphRelaxation {
         if (mailBroadcast != null) {
           BROADCAST_EXCHANGES.incrementAndGet();
         }
-        out = graphs.rdd().zipPartitions(last, true, new DriverStep(run, replicas,
-            mailBroadcast == null ? posted : null, mailBroadcast, k, settings), STEP_OUTPUT,
-            STEP_OUTPUT);
+        out = graphs.rdd().zipPartitions(last, true,
+            new DriverStep(step, mailBroadcast == null ? posted : null, mailBroadcast),
+            STEP_OUTPUT, STEP_OUTPUT);
       } else {
         JavaRDD<StepInput> in = last.toJavaRDD().zipPartitions(inbox, GraphRelaxation::gather);
-        out = graphs.rdd().zipPartitions(in.rdd(), true,
-            new ShuffleStep(run, replicas, k, settings), STEP_INPUT, STEP_OUTPUT);
+        out = graphs.rdd().zipPartitions(in.rdd(), true, new ShuffleStep(step), STEP_INPUT,
+            STEP_OUTPUT);
       }
       // Local checkpoints cut the lineage each superstep (a zip of every earlier one otherwise);
       // Spark's context cleaner drops their blocks once unreferenced.
@@ -436,29 +436,27 @@ public final class GraphRelaxation {
   private static final ClassTag<StepOutput> STEP_OUTPUT = ClassTag$.MODULE$.apply(StepOutput.class);
   private static final ClassTag<StepInput> STEP_INPUT = ClassTag$.MODULE$.apply(StepInput.class);
 
+  /** What every superstep's function carries: the run, where vertices live, kind, settings. */
+  record StepContext(long run, Broadcast<Replicas> replicas, RelaxationKind kind,
+      GstmSettings settings) implements Serializable {}
+
   /** Superstep 0 of a partition. */
   private static final class FirstStep
       extends AbstractFunction1<scala.collection.Iterator<LocalGraph>,
           scala.collection.Iterator<StepOutput>> implements Serializable {
     private static final long serialVersionUID = 1L;
-    private final long run;
-    private final Broadcast<Replicas> replicas;
-    private final RelaxationKind kind;
+    private final StepContext c;
     private final long source;
-    private final GstmSettings settings;
 
-    FirstStep(long run, Broadcast<Replicas> replicas, RelaxationKind kind, long source,
-        GstmSettings settings) {
-      this.run = run;
-      this.replicas = replicas;
-      this.kind = kind;
+    FirstStep(StepContext c, long source) {
+      this.c = c;
       this.source = source;
-      this.settings = settings;
     }
 
     @Override
     public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> g) {
-      return one(firstStep(run, g.next(), replicas.value(), kind, source, settings));
+      return one(firstStep(c.run(), g.next(), c.replicas().value(), c.kind(), source,
+          c.settings()));
     }
   }
 
@@ -474,22 +472,15 @@ public final class GraphRelaxation {
           scala.collection.Iterator<StepOutput>, scala.collection.Iterator<StepOutput>>
       implements Serializable {
     private static final long serialVersionUID = 1L;
-    private final long run;
-    private final Broadcast<Replicas> replicas;
+    private final StepContext c;
     private final StepOutput.Messages[] mail;
     private final Broadcast<StepOutput.Messages[]> broadcastMail;
-    private final RelaxationKind kind;
-    private final GstmSettings settings;
 
-    DriverStep(long run, Broadcast<Replicas> replicas, StepOutput.Messages[] mail,
-        Broadcast<StepOutput.Messages[]> broadcastMail, RelaxationKind kind,
-        GstmSettings settings) {
-      this.run = run;
-      this.replicas = replicas;
+    DriverStep(StepContext c, StepOutput.Messages[] mail,
+        Broadcast<StepOutput.Messages[]> broadcastMail) {
+      this.c = c;
       this.mail = mail;
       this.broadcastMail = broadcastMail;
-      this.kind = kind;
-      this.settings = settings;
     }
 
     @Override
@@ -497,8 +488,8 @@ public final class GraphRelaxation {
         scala.collection.Iterator<StepOutput> oi) {
       LocalGraph g = gi.next();
       StepOutput.Messages m = (mail != null ? mail : broadcastMail.value())[g.partition];
-      return one(nextStep(run, g, replicas.value(),
-          new StepInput(oi.next(), m == null ? List.of() : List.of(m)), kind, settings));
+      return one(nextStep(c.run(), g, c.replicas().value(),
+          new StepInput(oi.next(), m == null ? List.of() : List.of(m)), c.kind(), c.settings()));
     }
   }
 
@@ -508,23 +499,17 @@ public final class GraphRelaxation {
           scala.collection.Iterator<StepInput>, scala.collection.Iterator<StepOutput>>
       implements Serializable {
     private static final long serialVersionUID = 1L;
-    private final long run;
-    private final Broadcast<Replicas> replicas;
-    private final RelaxationKind kind;
-    private final GstmSettings settings;
+    private final StepContext c;
 
-    ShuffleStep(long run, Broadcast<Replicas> replicas, RelaxationKind kind,
-        GstmSettings settings) {
-      this.run = run;
-      this.replicas = replicas;
-      this.kind = kind;
-      this.settings = settings;
+    ShuffleStep(StepContext c) {
+      this.c = c;
     }
 
     @Override
     public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> gi,
         scala.collection.Iterator<StepInput> ii) {
-      return one(nextStep(run, gi.next(), replicas.value(), ii.next(), kind, settings));
+      return one(nextStep(c.run(), gi.next(), c.replicas().value(), ii.next(), c.kind(),
+          c.settings()));
     }
   }
 
