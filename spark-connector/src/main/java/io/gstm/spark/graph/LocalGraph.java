@@ -10,8 +10,8 @@ import java.util.Arrays;
  * were read, and every vertex they touch. A vertex that edges of several partitions touch is
  * replicated in each of them ({@link Replicas} says where). Local ids {@code [0, size)} go by
  * degree, highest first, ties by global id ({@link DegreeOrder}: hub values stay cached), or by
- * global id ({@code spark.gstm.graph.vertexOrder}). The CSR holds the local out-edges in local ids (for components, every edge in
- * both directions). Cached across supersteps.
+ * global id ({@code spark.gstm.graph.vertexOrder}). The CSR holds the local out-edges in local
+ * ids (for components, every edge in both directions). Cached across supersteps.
  */
 final class LocalGraph implements Serializable {
   private static final long serialVersionUID = 3L;
