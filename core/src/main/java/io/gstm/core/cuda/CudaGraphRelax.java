@@ -3,6 +3,7 @@ package io.gstm.core.cuda;
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
 
 import io.gstm.core.batch.Counter;
+import io.gstm.core.graph.RoundStats;
 import io.gstm.core.store.TxStore;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -28,21 +29,6 @@ public final class CudaGraphRelax implements AutoCloseable {
   static final String SYMBOL = "gstm_graph_relax_round_s" + CAPACITY;
   static final int ARGS_BYTES = 88;
   private static final int STATS = 3;
-
-  /**
-   * What a run did.
-   *
-   * @param rounds launches
-   * @param converged whether the last round queued nothing (a fixpoint)
-   * @param transactions transactions started (chunks with at least one improving edge)
-   * @param commits committed transactions
-   * @param aborts aborted attempts
-   * @param relaxations edges examined
-   * @param improved vertices queued because their value dropped, once per round
-   * @param kernelNanos GPU time of the launches
-   */
-  public record Stats(int rounds, boolean converged, long transactions, long commits, long aborts,
-      long relaxations, long improved, long kernelNanos) {}
 
   private final CudaEngine engine;
   private final CudaTxStore store;
@@ -109,7 +95,7 @@ public final class CudaGraphRelax implements AutoCloseable {
    *
    * @return the statistics
    */
-  public Stats run(int[] items, int valuesRegion, int targetsRegion, int weightsRegion,
+  public RoundStats run(int[] items, int valuesRegion, int targetsRegion, int weightsRegion,
       int offsetsRegion, boolean components, boolean weighted, int threadsPerBlock,
       int maxRetries, int maxRounds) {
     if (closed) {
@@ -167,7 +153,7 @@ public final class CudaGraphRelax implements AutoCloseable {
         aborts += c[k.ordinal()];
       }
     }
-    return new Stats(rounds, n == 0, s[0], c[Counter.COMMITS.ordinal()], aborts,
+    return new RoundStats(rounds, n == 0, s[0], c[Counter.COMMITS.ordinal()], aborts,
         s[1], s[2], kernelNanos);
   }
 

@@ -256,28 +256,24 @@ public final class GraphRelaxer implements AutoCloseable {
         queue[i++] = e;
       }
     }
-    CudaGraphRelax.Stats st = device.run(queue, VALUES, TARGETS, WEIGHTS, OFFSETS,
+    return finish(values, device.run(queue, VALUES, TARGETS, WEIGHTS, OFFSETS,
         kind == RelaxationKind.CONNECTED_COMPONENTS, weighted, options.threadsPerBlock(),
-        options.run().maxRetries(), options.maxRounds());
-    if (!st.converged()) {
-      throw new IllegalStateException("maxRounds: no fixpoint after " + st.rounds() + " rounds");
-    }
-    double[] current = graph.vertexCount() > 0 ? store.readFloat64(VALUES) : new double[0];
-    RelaxStats stats = new RelaxStats(st.rounds(), st.transactions(), st.commits(), st.aborts(),
-        st.relaxations(), st.improved(), st.kernelNanos(), System.nanoTime() - start);
-    return new RelaxResult(current, changed(values, current), stats);
+        options.run().maxRetries(), options.maxRounds()), start);
   }
 
   private RelaxResult relaxOnJvm(double[] values, int[] frontier, long start) {
-    JvmGraphRelax.Stats st = jvm.run(frontier, kind == RelaxationKind.CONNECTED_COMPONENTS,
-        weighted, options.run().maxRetries(), options.maxRounds());
+    return finish(values, jvm.run(frontier, kind == RelaxationKind.CONNECTED_COMPONENTS,
+        weighted, options.run().maxRetries(), options.maxRounds()), start);
+  }
+
+  /** The values the engine's rounds left, the vertices they lowered and the statistics. */
+  private RelaxResult finish(double[] values, RoundStats st, long start) {
     if (!st.converged()) {
       throw new IllegalStateException("maxRounds: no fixpoint after " + st.rounds() + " rounds");
     }
     double[] current = graph.vertexCount() > 0 ? store.readFloat64(VALUES) : new double[0];
-    RelaxStats stats = new RelaxStats(st.rounds(), st.transactions(), st.commits(), st.aborts(),
-        st.relaxations(), st.improved(), st.kernelNanos(), System.nanoTime() - start);
-    return new RelaxResult(current, changed(values, current), stats);
+    return new RelaxResult(current, changed(values, current),
+        st.withTotal(System.nanoTime() - start));
   }
 
   private static int[] changed(double[] values, double[] current) {

@@ -1,5 +1,6 @@
 package io.gstm.core.jvm;
 
+import io.gstm.core.graph.RoundStats;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.TxStore;
 import java.util.Arrays;
@@ -34,21 +35,6 @@ public final class JvmGraphRelax {
   public static final int CHUNK = CAPACITY - 1;
   /** Frontier vertices a worker takes at a time. */
   private static final int GRAB = 64;
-
-  /**
-   * What a run did.
-   *
-   * @param rounds rounds run
-   * @param converged whether the last round left an empty frontier (a fixpoint)
-   * @param transactions transactions started (chunks of up to CHUNK improving edges)
-   * @param commits committed transactions
-   * @param aborts aborted attempts
-   * @param relaxations edges examined
-   * @param improved vertices queued because their value dropped, once per round
-   * @param kernelNanos time the rounds ran
-   */
-  public record Stats(int rounds, boolean converged, long transactions, long commits, long aborts,
-      long relaxations, long improved, long kernelNanos) {}
 
   private final JvmEngine engine;
   private final JvmTxStore store;
@@ -101,7 +87,7 @@ public final class JvmGraphRelax {
    * @param weighted shortest paths add the edge weights (else 1 per edge)
    * @param maxRetries attempts of a transaction before its chunk is left to the next round
    */
-  public Stats run(int[] frontier, boolean components, boolean weighted, int maxRetries,
+  public RoundStats run(int[] frontier, boolean components, boolean weighted, int maxRetries,
       int maxRounds) {
     store.checkOpen();
     if (weighted && weights == null && !components) {
@@ -147,7 +133,7 @@ public final class JvmGraphRelax {
     return stats(ws, rounds, true, improved, nanos);
   }
 
-  private static Stats stats(Worker[] ws, int rounds, boolean converged, long improved,
+  private static RoundStats stats(Worker[] ws, int rounds, boolean converged, long improved,
       long nanos) {
     long tx = 0;
     long commits = 0;
@@ -159,7 +145,7 @@ public final class JvmGraphRelax {
       aborts += w.aborts;
       relaxations += w.relaxations;
     }
-    return new Stats(rounds, converged, tx, commits, aborts, relaxations, improved, nanos);
+    return new RoundStats(rounds, converged, tx, commits, aborts, relaxations, improved, nanos);
   }
 
   /** A fresh round stamp; stamps start over (cleared) before the int wraps. */

@@ -23,7 +23,7 @@ final class JvmTxStore implements TxStore {
   final AtomicLongArray locks;
   final AtomicLongArray[] data;
   private SoftReference<long[][]> snapshotBuffer;
-  /** The armed snapshot's copies, per region (those of {@link #copiedMask}). */
+  /** The armed batch's copies, per region (those of {@link #copiedMask}); null between batches. */
   private final long[][] copies;
   private volatile boolean armed;
   /** Set when a batch fails: the workers still running end at their next transaction. */
@@ -156,10 +156,14 @@ final class JvmTxStore implements TxStore {
     armed = true;
   }
 
-  /** Ends the batch's snapshot: writes no longer copy their region. */
+  /**
+   * Ends the batch's snapshot: writes no longer copy their region, and the copies are held only
+   * softly again until the next batch.
+   */
   void disarm() {
     armed = false;
     stopping = false;
+    java.util.Arrays.fill(copies, null);
   }
 
   /** Asks the running batch's workers to end: their next transaction throws. */
@@ -212,7 +216,7 @@ final class JvmTxStore implements TxStore {
     for (int i = 0; i < copy.length; i++) {
       copy[i] = words.getPlain(i);
     }
-    copies[region] = copy; // strongly held until the next arm
+    copies[region] = copy; // strongly held until disarm
   }
 
   /**
