@@ -56,6 +56,7 @@ struct Args {
   unsigned long long* stamps;     ///< [tx_count] commit ts (update) or snapshot (read-only)
   uint8_t* outcome;               ///< [tx_count]
   unsigned long long* counters;   ///< [kCounterCount]
+  const void* ext;                ///< what a workload's Ops needs beyond this (a program table)
   uint32_t region_base[8];        ///< first item of each region
   int32_t params[6];
   uint32_t versions;
@@ -73,7 +74,7 @@ struct Args {
     return cols[static_cast<size_t>(c) * tx_count + t];
   }
 };
-static_assert(sizeof(Args) == 15 * 8 + 8 * 4 + 6 * 4 + 10 * 4, "host packer layout");
+static_assert(sizeof(Args) == 16 * 8 + 8 * 4 + 6 * 4 + 10 * 4, "host packer layout");
 
 __device__ __forceinline__ uint32_t ld_acquire(const uint32_t* p) {
   uint32_t v;
@@ -97,6 +98,7 @@ struct Tx {
   bool data_age = false;
   bool too_large = false;
   bool ro_wrote = false;
+  uint8_t ended = 0;  ///< a program's abort or fault (final: the snapshot is consistent)
   uint32_t* rset;  ///< this lane's read-set slots (update transactions), or null
   uint32_t reads = 0;
   uint32_t writes = 0;
@@ -106,7 +108,15 @@ struct Tx {
   __device__ Tx(const Args& args, uint32_t snap, bool ro, uint32_t* rs)
       : a(args), snapshot(snap), read_only(ro), rset(rs) {}
 
-  __device__ __forceinline__ bool ok() const { return !data_age && !too_large && !ro_wrote; }
+  __device__ __forceinline__ bool ok() const {
+    return !data_age && !too_large && !ro_wrote && ended == 0;
+  }
+
+  /// A program ends the transaction with `outcome`; it reads a consistent snapshot, so the
+  /// outcome stands (unless the snapshot aged, which retries it).
+  __device__ __forceinline__ void end(uint8_t outcome) {
+    if (ok()) ended = outcome;
+  }
 
   __device__ uint32_t read(uint32_t region, uint32_t index) {
     if (!ok()) return 0;
@@ -611,7 +621,7 @@ __device__ void client(const Args& a, uint32_t client_block, uint32_t client_blo
     }
     snap = __shfl_sync(kFull, snap, 0);
     const uint32_t type = has ? a.type[t] : 0;
-    const bool ro = has && Ops::read_only(type);
+    const bool ro = has && Ops::read_only(a, type);
     Tx tx(a, snap, ro, rs);
     long long result = 0;
     if (has) result = Ops::run(tx, a, t, type);
@@ -624,6 +634,8 @@ __device__ void client(const Args& a, uint32_t client_block, uint32_t client_blo
       cnt.add(kTooLargeCount);
     } else if (has && tx.data_age) {
       abort = kAbortDataAge;
+    } else if (has && tx.ended != 0) {
+      outcome = tx.ended;
     } else if (ro) {
       outcome = kCommitted;
       cnt.add(kCommits);

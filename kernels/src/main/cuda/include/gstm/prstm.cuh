@@ -48,7 +48,7 @@ class PrStmTx {
   using word_t = lock_word::word_t;
 
  public:
-  enum Status : uint8_t { kActive, kAborted, kOverflow, kSemantic, kDone };
+  enum Status : uint8_t { kActive, kAborted, kOverflow, kSemantic, kEnded, kDone };
 
   __device__ __forceinline__ PrStmTx(const StoreView& view, uint32_t owner) : view_(view), owner_(owner) {}
 
@@ -60,6 +60,18 @@ class PrStmTx {
   __device__ __forceinline__ void semantic_conflict() {
     if (status_ == kActive) status_ = kSemantic;
   }
+
+  /// A program ends the attempt with a final outcome (a user abort, a fault); it stands if the
+  /// reads prove consistent (confirm_semantic), else the attempt is a concurrency conflict.
+  __device__ __forceinline__ void end(uint8_t outcome) {
+    if (status_ == kActive) {
+      status_ = kEnded;
+      cause_ = outcome;
+    }
+  }
+  __device__ __forceinline__ bool ended() const { return status_ == kEnded; }
+  /// The outcome an ended attempt chose (valid while ended()).
+  __device__ __forceinline__ uint8_t end_outcome() const { return cause_; }
 
   /// After a semantic conflict: true if every version read is still current, so the conflict is
   /// real; false (a validation abort) if the body saw an inconsistent state.

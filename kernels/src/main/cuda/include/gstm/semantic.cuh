@@ -71,9 +71,11 @@ struct SetCapacity<Ops, CAPACITY, decltype(void(Ops::kMaxSetEntries))> {
 };
 
 /// Runs a table with the transaction bodies of `Ops` (`Ops::run(tx, table, t, type)` returns the
-/// result of a read-only transaction and calls tx.semantic_conflict() when it cannot proceed).
-template <class Ops, int CAPACITY>
-__device__ __forceinline__ void run_semantic(const StoreView& view, const TxTable& tab,
+/// result of a read-only transaction and calls tx.semantic_conflict() when it cannot proceed, or
+/// tx.end(outcome) for a program's abort or fault). `Table` offers tx_count, type[] and results[]:
+/// the generic TxTable, or a program table.
+template <class Ops, int CAPACITY, class Table = TxTable>
+__device__ __forceinline__ void run_semantic(const StoreView& view, const Table& tab,
                                              const SemanticOut& out) {
   constexpr uint32_t kWindow = 32;
   const unsigned warp = __activemask();  // lanes that exist; all present and converged here
@@ -108,7 +110,15 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const TxTabl
       const long long result = Ops::run(tx, tab, t, tab.type[t]);
       uint8_t outcome = kPending;
       bool concurrency_abort = false;
-      if (tx.semantic()) {
+      if (tx.ended()) {
+        // A program's abort or fault stands only if what it read was consistent.
+        const uint8_t ended = tx.end_outcome();
+        if (tx.confirm_semantic()) {
+          outcome = ended;
+        } else {
+          concurrency_abort = true;
+        }
+      } else if (tx.semantic()) {
         if (tx.confirm_semantic()) {
           ++counters.c[kSemanticConflicts];
           conflicts = 0;

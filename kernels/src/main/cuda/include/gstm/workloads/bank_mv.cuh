@@ -8,7 +8,10 @@
 namespace gstm::bank_mv {
 
 struct Ops {
-  __device__ __forceinline__ static bool read_only(uint32_t type) { return type == 1; }
+  template <class Args>
+  __device__ __forceinline__ static bool read_only(const Args&, uint32_t type) {
+    return type == 1;
+  }
 
   template <class Tx, class Table>
   __device__ __forceinline__ static long long run(Tx& tx, const Table& tab, uint32_t t,

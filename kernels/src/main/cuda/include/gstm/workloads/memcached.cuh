@@ -16,7 +16,10 @@ __device__ __forceinline__ uint32_t set_of(uint32_t key, uint32_t sets) {
 
 /// Bodies over a table with columns {key, value stamp} and params {sets, ways}.
 struct Ops {
-  __device__ __forceinline__ static bool read_only(uint32_t type) { return type == kGet; }
+  template <class Args>
+  __device__ __forceinline__ static bool read_only(const Args&, uint32_t type) {
+    return type == kGet;
+  }
 
   template <class Tx, class Table>
   __device__ __forceinline__ static long long run(Tx& tx, const Table& tab, uint32_t t,

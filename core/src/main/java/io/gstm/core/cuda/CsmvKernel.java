@@ -13,6 +13,9 @@ import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.GstmException;
+import io.gstm.core.program.ProgramBatch;
+import io.gstm.core.program.ProgramBinding;
+import io.gstm.core.program.ProgramResult;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.workload.CsmvChecks;
 import io.gstm.core.workload.Workload;
@@ -30,7 +33,7 @@ import jcuda.driver.CUfunction;
  */
 final class CsmvKernel {
   static final String MODULE = "csmv";
-  static final int ARGS_BYTES = 216;
+  static final int ARGS_BYTES = 224;
   /** Words per commit-record entry: stamp, count, {@value CsmvChecks#MAX_WRITES} items. */
   static final int ENTRY_WORDS = CsmvChecks.MAX_WRITES + 2;
   /** Mailboxes one server lane polls, at most. */
@@ -95,7 +98,9 @@ final class CsmvKernel {
   /** Client blocks that fit beside the server on this device for this variant. */
   static int maxClientBlocks(CudaEngine engine, Algorithm alg, int threadsPerBlock,
       String workload) {
-    CUfunction f = engine.function(MODULE, symbol(workload));
+    // Program batches run gstm_csmv_program, which lives in the program module.
+    CUfunction f = engine.function(workload.equals("program") ? ProgramKernel.MODULE : MODULE,
+        symbol(workload));
     int dyn = alg.variant().server() ? (int) recordBytes(alg.recordEntries()) : 0;
     prepare(f, dyn);
     int[] v = new int[1];
@@ -116,12 +121,71 @@ final class CsmvKernel {
   static BatchResult run(CudaEngine engine, CUdevice device, CudaCsmvStore store,
       Workload workload, TxBatch batch, RunOptions options) {
     CsmvChecks.validate(workload, batch);
+    checkNoHistory(options);
+    int n = batch.txCount();
+    int ncols = batch.columns().length;
+    try (BatchBuffers buf = new BatchBuffers(n, batch.capacity(), false)) {
+      long t0 = System.nanoTime();
+      DeviceBuffer types = buf.table(4L * n);
+      types.upload(Pointer.to(batch.types()), 4L * n);
+      DeviceBuffer cols = buf.table(4L * n * Math.max(1, ncols));
+      for (int c = 0; c < ncols; c++) {
+        cols.uploadAt((long) c * n, batch.columns()[c]);
+      }
+      Table table = new Table(symbol(workload.name()), "workload '" + workload.name() + "'", n,
+          batch.threadsPerBlock(), batch.blocks(), types.address(), cols.address(), ncols,
+          batch.params(), Math.max(1, CsmvChecks.maxUpdateReads(workload, batch)), 0);
+      return launch(engine, device, store, buf, table, options, t0);
+    }
+  }
+
+  /** A program batch on a CSMV store; the binding has checked what CSMV cannot run. */
+  static ProgramResult runPrograms(CudaEngine engine, CUdevice device, CudaCsmvStore store,
+      ProgramBinding binding, RunOptions options) {
+    checkNoHistory(options);
+    ProgramBatch batch = binding.batch();
+    int n = batch.txCount();
+    ProgramImage image = ProgramImage.build(binding);
+    int outSlots = Math.max(1, batch.programs().maxOutputs());
+    try (BatchBuffers buf = new BatchBuffers(n, binding.capacity(), false)) {
+      long t0 = System.nanoTime();
+      ProgramBuffers pb = ProgramBuffers.upload(buf, binding, image, outSlots);
+      byte[] tab = ProgramKernel.table(pb.image().address(), pb.types().address(),
+          pb.columns().address(), buf.results.address(), pb.outputs().address(),
+          pb.abortCodes().address(), n, image.words().length,
+          batch.programs().maxRegisters(), outSlots);
+      DeviceBuffer ext = buf.table(ProgramKernel.TABLE_BYTES);
+      ext.upload(Pointer.to(tab), ProgramKernel.TABLE_BYTES);
+      Table table = new Table(ProgramKernel.CSMV_SYMBOL, "programs", n, batch.threadsPerBlock(),
+          batch.blocks(), pb.types().address(), pb.columns().address(), 0, new int[0],
+          binding.csmvReadCapacity(), ext.address());
+      BatchResult stats = launch(engine, device, store, buf, table, options, t0);
+      return pb.result(stats, batch);
+    }
+  }
+
+  private static void checkNoHistory(RunOptions options) {
     if (options.history()) {
       throw new IllegalArgumentException("history: the CUDA CSMV kernel records no history; "
           + "run history mode on the JVM engine");
     }
+  }
+
+  /**
+   * What one CSMV launch runs.
+   *
+   * @param module the fatbin holding {@code symbol}
+   * @param what the workload or "programs", for errors
+   * @param rcap read-set slots per update transaction
+   * @param ext {@code Args::ext}: a program table, or 0
+   */
+  private record Table(String symbol, String what, int n, int threadsPerBlock, int blocks,
+      long types, long cols, int ncols, int[] params, int rcap, long ext) {}
+
+  private static BatchResult launch(CudaEngine engine, CUdevice device, CudaCsmvStore store,
+      BatchBuffers buf, Table tab, RunOptions options, long t0) {
     Algorithm alg = store.algorithm();
-    CUfunction f = engine.function(MODULE, symbol(workload.name()));
+    CUfunction f = engine.function(tab.ext == 0 ? MODULE : ProgramKernel.MODULE, tab.symbol);
     int[] v = new int[1];
     CudaErrors.call("cuDeviceGetAttribute", () -> cuDeviceGetAttribute(v,
         CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device));
@@ -129,82 +193,72 @@ final class CsmvKernel {
     CudaErrors.call("cuFuncGetAttribute",
         () -> cuFuncGetAttribute(v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
     long staticShared = v[0];
-    int tpb = batch.threadsPerBlock();
+    int tpb = tab.threadsPerBlock;
     int dynGuess = alg.variant().server() ? (int) Math.min(recordBytes(alg.recordEntries()),
         optIn - staticShared) : 0;
     prepare(f, dynGuess);
     CudaErrors.call("cuOccupancyMaxActiveBlocksPerMultiprocessor",
         () -> cuOccupancyMaxActiveBlocksPerMultiprocessor(v, f, tpb, dynGuess));
-    int dyn = checkLaunch(alg, tpb, batch.blocks(), engine.multiprocessors(), v[0], optIn,
+    int dyn = checkLaunch(alg, tpb, tab.blocks, engine.multiprocessors(), v[0], optIn,
         staticShared);
     boolean server = alg.variant().server();
-    int clientBlocks = batch.blocks();
+    int clientBlocks = tab.blocks;
     int grid = clientBlocks + (server ? 1 : 0);
     long clientThreads = (long) clientBlocks * tpb;
     long clientWarps = clientThreads / 32;
-    int rcap = Math.max(1, CsmvChecks.maxUpdateReads(workload, batch));
-    int n = batch.txCount();
-    int ncols = batch.columns().length;
+    int rcap = tab.rcap;
+    int n = tab.n;
     int pollPerLane = (int) Math.max(1, (clientWarps + (tpb / 32) * 32L - 1) / ((tpb / 32) * 32L));
-    long t0 = System.nanoTime();
-    try (BatchBuffers buf = new BatchBuffers(n, batch.capacity(), false)) {
-      DeviceBuffer types = buf.table(4L * n);
-      types.upload(Pointer.to(batch.types()), 4L * n);
-      DeviceBuffer cols = buf.table(4L * n * Math.max(1, ncols));
-      for (int c = 0; c < ncols; c++) {
-        cols.uploadAt((long) c * n, batch.columns()[c]);
-      }
-      DeviceBuffer stamps = buf.table(8L * n);
-      stamps.zero();
-      DeviceBuffer ctrl = buf.table(32);  // see Args::ctrl in csmv.cuh
-      ctrl.zero();
-      DeviceBuffer grecord = buf.table(server ? 4 : recordBytes(alg.recordEntries()));
-      grecord.zero();
-      DeviceBuffer mail = buf.table(16 * clientWarps);
-      mail.zero();
-      DeviceBuffer info = buf.table(16 * clientThreads);
-      DeviceBuffer rset = buf.table(4L * rcap * clientThreads);
-      DeviceBuffer wset = buf.table(8L * CsmvChecks.MAX_WRITES * clientThreads);
-      CudaErrors.call("cuCtxSynchronize", jcuda.driver.JCudaDriver::cuCtxSynchronize);
-      long uploadNanos = System.nanoTime() - t0;
-      ByteBuffer b = ByteBuffer.allocate(ARGS_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-      b.putLong(store.heads.address()).putLong(store.slots.address()).putLong(store.gts.address())
-          .putLong(ctrl.address()).putLong(grecord.address()).putLong(mail.address())
-          .putLong(info.address()).putLong(rset.address()).putLong(wset.address())
-          .putLong(types.address()).putLong(cols.address()).putLong(buf.results.address())
-          .putLong(stamps.address()).putLong(buf.outcomes.address())
-          .putLong(buf.counters.address());
-      for (int r = 0; r < 8; r++) {
-        b.putInt(r < store.layout().regionCount() ? (int) store.layout().wordBase(r) : 0);
-      }
-      for (int i = 0; i < 6; i++) {
-        b.putInt(i < batch.params().length ? batch.params()[i] : 0);
-      }
-      b.putInt(alg.versions()).putInt(n).putInt(ncols).putInt(rcap).putInt(alg.recordEntries())
-          .putInt(alg.variant().flags()).putInt(options.maxRetries()).putInt(WAIT_MILLIS)
-          .putInt(pollPerLane).putInt(0);
-      byte[] args = b.array();
-      long kernelNanos = engine.timed(() -> CudaErrors.call("launch " + MODULE,
-          () -> cuLaunchCooperativeKernel(f, grid, 1, 1, tpb, 1, 1, dyn, null,
-              Pointer.to(Pointer.to(args)))));
-      int[] control = new int[4];
-      ctrl.download(Pointer.to(control), 16);
-      if (control[1] != 0) {
-        throw new GstmException(control[1] == 2
-            ? "a read-only transaction wrote (workload '" + workload.name() + "'): read-only "
-                + "transactions must not write; the store may hold part of the batch"
-            : "CSMV kernel gave up waiting: a server or client wait made no progress for "
-                + WAIT_MILLIS + " ms (gstm.csmv.waitMillis); the store may hold part of the "
-                + "batch");
-      }
-      BatchResult r = buf.collect(engine.name(), null, uploadNanos, kernelNanos);
-      long[] st = new long[n];
-      stamps.download(Pointer.to(st), 8L * n);
-      for (int i = 0; i < n; i++) {
-        st[i] &= 0xffffffffL;
-      }
-      return new BatchResult(r.engine(), r.outcomes(), r.counters(), r.results(),
-          r.semanticConflicts(), null, r.uploadNanos(), r.kernelNanos(), r.downloadNanos(), st);
+    DeviceBuffer stamps = buf.table(8L * n);
+    stamps.zero();
+    DeviceBuffer ctrl = buf.table(32);  // see Args::ctrl in csmv.cuh
+    ctrl.zero();
+    DeviceBuffer grecord = buf.table(server ? 4 : recordBytes(alg.recordEntries()));
+    grecord.zero();
+    DeviceBuffer mail = buf.table(16 * clientWarps);
+    mail.zero();
+    DeviceBuffer info = buf.table(16 * clientThreads);
+    DeviceBuffer rset = buf.table(4L * rcap * clientThreads);
+    DeviceBuffer wset = buf.table(8L * CsmvChecks.MAX_WRITES * clientThreads);
+    CudaErrors.call("cuCtxSynchronize", jcuda.driver.JCudaDriver::cuCtxSynchronize);
+    long uploadNanos = System.nanoTime() - t0;
+    ByteBuffer b = ByteBuffer.allocate(ARGS_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    b.putLong(store.heads.address()).putLong(store.slots.address()).putLong(store.gts.address())
+        .putLong(ctrl.address()).putLong(grecord.address()).putLong(mail.address())
+        .putLong(info.address()).putLong(rset.address()).putLong(wset.address())
+        .putLong(tab.types).putLong(tab.cols).putLong(buf.results.address())
+        .putLong(stamps.address()).putLong(buf.outcomes.address())
+        .putLong(buf.counters.address()).putLong(tab.ext);
+    for (int r = 0; r < 8; r++) {
+      b.putInt(r < store.layout().regionCount() ? (int) store.layout().wordBase(r) : 0);
     }
+    for (int i = 0; i < 6; i++) {
+      b.putInt(i < tab.params.length ? tab.params[i] : 0);
+    }
+    b.putInt(alg.versions()).putInt(n).putInt(tab.ncols).putInt(rcap).putInt(alg.recordEntries())
+        .putInt(alg.variant().flags()).putInt(options.maxRetries()).putInt(WAIT_MILLIS)
+        .putInt(pollPerLane).putInt(0);
+    byte[] args = b.array();
+    long kernelNanos = engine.timed(() -> CudaErrors.call("launch " + tab.symbol,
+        () -> cuLaunchCooperativeKernel(f, grid, 1, 1, tpb, 1, 1, dyn, null,
+            Pointer.to(Pointer.to(args)))));
+    int[] control = new int[4];
+    ctrl.download(Pointer.to(control), 16);
+    if (control[1] != 0) {
+      throw new GstmException(control[1] == 2
+          ? "a read-only transaction wrote (" + tab.what + "): read-only "
+              + "transactions must not write; the store may hold part of the batch"
+          : "CSMV kernel gave up waiting: a server or client wait made no progress for "
+              + WAIT_MILLIS + " ms (gstm.csmv.waitMillis); the store may hold part of the "
+              + "batch");
+    }
+    BatchResult r = buf.collect(engine.name(), null, uploadNanos, kernelNanos);
+    long[] st = new long[n];
+    stamps.download(Pointer.to(st), 8L * n);
+    for (int i = 0; i < n; i++) {
+      st[i] &= 0xffffffffL;
+    }
+    return new BatchResult(r.engine(), r.outcomes(), r.counters(), r.results(),
+        r.semanticConflicts(), null, r.uploadNanos(), r.kernelNanos(), r.downloadNanos(), st);
   }
 }

@@ -1,6 +1,7 @@
 package io.gstm.core.cuda;
 
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR;
+import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT;
 import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
@@ -27,6 +28,9 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.GstmException;
 import io.gstm.core.engine.LimitsReport;
+import io.gstm.core.program.ProgramBatch;
+import io.gstm.core.program.ProgramBinding;
+import io.gstm.core.program.ProgramResult;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
@@ -187,6 +191,12 @@ public final class CudaEngine implements Engine {
     symbols.put(ProbeKernel.MODULE, probes);
     symbols.put(CsmvKernel.MODULE, List.of(CsmvKernel.symbol(BankWorkload.NAME),
         CsmvKernel.symbol(io.gstm.core.workload.memcached.MemcachedWorkload.NAME)));
+    List<String> program = new ArrayList<>();
+    for (int c : TxBatch.CAPACITIES) {
+      program.add(ProgramKernel.symbol(c));
+    }
+    program.add(ProgramKernel.CSMV_SYMBOL);
+    symbols.put(ProgramKernel.MODULE, program);
     symbols.put(CudaGraphRelax.MODULE, List.of(CudaGraphRelax.SYMBOL));
     symbols.put(CudaKMeans.MODULE, List.of(CudaKMeans.ASSIGN_SYMBOL, CudaKMeans.SYMBOL));
     for (String workload : Workloads.semanticKernelNames()) {
@@ -272,6 +282,63 @@ public final class CudaEngine implements Engine {
       return runBank(store, batch, options);
     }
     return runSemantic(store, batch, options);
+  }
+
+  @Override
+  public ProgramResult run(TxStore txStore, ProgramBatch batch, RunOptions options) {
+    checkOpen();
+    if (!modules.containsKey(ProgramKernel.MODULE)) {
+      throw new IllegalArgumentException("programs: this kernels jar has no program kernels");
+    }
+    if (txStore instanceof CudaCsmvStore mv && mv.engine() == this) {
+      mv.checkOpen();
+      ProgramBinding binding = ProgramBinding.bind(batch, mv.layout(), mv.algorithm());
+      bind();
+      return CsmvKernel.runPrograms(this, device, mv, binding, options);
+    }
+    if (!(txStore instanceof CudaTxStore store) || store.engine() != this) {
+      throw new IllegalArgumentException("store: belongs to another engine");
+    }
+    store.checkOpen();
+    ProgramBinding binding = ProgramBinding.bind(batch, store.layout(), store.algorithm());
+    bind();
+    ProgramImage image = ProgramImage.build(binding);
+    int n = batch.txCount();
+    int cap = binding.capacity();
+    int tpb = batch.threadsPerBlock();
+    int registers = batch.programs().maxRegisters();
+    int shared = image.sharedBytes(registers, tpb);
+    int[] v = new int[1];
+    CudaErrors.call("cuDeviceGetAttribute", () -> cuDeviceGetAttribute(v,
+        CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device));
+    if (shared > v[0]) {
+      throw new IllegalArgumentException("threadsPerBlock: a block of " + tpb + " threads needs "
+          + shared + " B of shared memory for the programs (" + image.words().length
+          + " image words and " + registers + " registers x 8 B per thread), more than the "
+          + v[0] + " B this device gives a block; use fewer threads per block");
+    }
+    CUfunction f = function(ProgramKernel.MODULE, ProgramKernel.symbol(cap));
+    int[] initialVersions = options.history() ? store.lockVersions() : null;
+    int outSlots = Math.max(1, batch.programs().maxOutputs());
+    long t0 = System.nanoTime();
+    try (BatchBuffers buf = new BatchBuffers(n, cap, options.history())) {
+      ProgramBuffers pb = ProgramBuffers.upload(buf, binding, image, outSlots);
+      sync();
+      long uploadNanos = System.nanoTime() - t0;
+      byte[] table = ProgramKernel.table(pb.image().address(), pb.types().address(),
+          pb.columns().address(), buf.results.address(), pb.outputs().address(),
+          pb.abortCodes().address(), n, image.words().length, registers, outSlots);
+      byte[] out = KernelStructs.semanticOut(buf.outcomes.address(),
+          buf.semanticConflicts.address(), buf.counters.address(),
+          BatchBuffers.addressOrZero(buf.histReads), BatchBuffers.addressOrZero(buf.histWrites),
+          BatchBuffers.addressOrZero(buf.histCounts), options.maxRetries(),
+          options.semanticLimit(), options.policy().code());
+      byte[] view = view(store);
+      long kernelNanos = timed(() -> ProgramKernel.launch(f, batch.blocks(), tpb, shared, view,
+          table, out));
+      BatchResult stats = buf.collect(name(), initialVersions, uploadNanos, kernelNanos);
+      return pb.result(stats, batch);
+    }
   }
 
   private BatchResult runSemantic(CudaTxStore store, TxBatch batch, RunOptions options) {

@@ -3,6 +3,8 @@ package io.gstm.core.engine;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
+import io.gstm.core.program.ProgramBatch;
+import io.gstm.core.program.ProgramResult;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
@@ -41,6 +43,15 @@ public interface Engine extends AutoCloseable {
    * IllegalArgumentException before anything runs and leaves the store as it was.
    */
   BatchResult run(TxStore store, TxBatch batch, RunOptions options);
+
+  /**
+   * Runs a batch of transaction programs against {@code store}: on a PR-STM store under the
+   * semantic contention manager (a program's {@code retry} postpones it), on a CSMV store with
+   * read-only programs on snapshots. Bad input (a region the store lacks or types that differ,
+   * a missing column, a program CSMV cannot run) throws an IllegalArgumentException naming it
+   * before anything runs, and leaves the store as it was.
+   */
+  ProgramResult run(TxStore store, ProgramBatch batch, RunOptions options);
 
   /** Measures random read+CAS, atomic add and dependent-load rates on {@code words} words. */
   LimitsReport probeLimits(int words);

@@ -3,10 +3,8 @@ package io.gstm.core.jvm;
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.CsmvVariant;
 import io.gstm.core.workload.TxContext;
-import io.gstm.core.workload.Workload;
 import java.util.Arrays;
 
 /**
@@ -24,8 +22,8 @@ final class JvmCsmvRunner {
   static final int MAX_WRITES = 8;
 
   private final JvmCsmvStore store;
-  private final Workload workload;
-  private final TxBatch batch;
+  private final TxBody body;
+  private final int threads;
   private final RunOptions options;
   private final boolean prevalidate;
   private final long[] counters;
@@ -35,23 +33,24 @@ final class JvmCsmvRunner {
   private final long[] histReads;
   private final long[] histWrites;
   private final int[] histCounts;
+  private final int capacity;
 
-  JvmCsmvRunner(JvmCsmvStore store, Workload workload, TxBatch batch, RunOptions options,
-      long[] counters, byte[] outcomes, long[] results, long[] stamps, long[] histReads,
-      long[] histWrites, int[] histCounts) {
+  JvmCsmvRunner(JvmCsmvStore store, TxBody body, int threads, RunOptions options,
+      long[] counters, BatchOutputs out, long[] stamps) {
     this.store = store;
-    this.workload = workload;
-    this.batch = batch;
+    this.body = body;
+    this.threads = threads;
     this.options = options;
     this.prevalidate = store.algorithm().variant().warpBatching()
         && store.algorithm().variant() != CsmvVariant.JVSTM_GPU;
     this.counters = counters;
-    this.outcomes = outcomes;
-    this.results = results;
+    this.outcomes = out.outcomes;
+    this.results = out.results;
     this.stamps = stamps;
-    this.histReads = histReads;
-    this.histWrites = histWrites;
-    this.histCounts = histCounts;
+    this.histReads = out.histReads;
+    this.histWrites = out.histWrites;
+    this.histCounts = out.histCounts;
+    this.capacity = out.capacity;
   }
 
   /** Signals a snapshot the ring no longer holds. */
@@ -76,16 +75,19 @@ final class JvmCsmvRunner {
     final int[] writeItems = new int[MAX_WRITES];
     final int[] writeBits = new int[MAX_WRITES];
     boolean tooLarge;
+    /** A program's abort or fault (its snapshot is consistent, so it stands at once). */
+    Outcome ended;
     /** Ran to its end this round and waits for its commit. */
     boolean attemptOpen;
 
     void begin(int snap) {
       snapshot = snap;
       attemptOpen = true;
-      readOnly = workload.readOnly(batch, batch.types()[tx]);
+      readOnly = body.readOnly(tx);
       reads = 0;
       writes = 0;
       tooLarge = false;
+      ended = null;
     }
 
     @Override
@@ -132,10 +134,13 @@ final class JvmCsmvRunner {
 
     @Override
     public void write(int region, int index, long bits) {
+      if (ended != null) {
+        return;
+      }
       if (readOnly) {
-        throw new IllegalArgumentException("transaction " + tx + " (type " + batch.types()[tx]
-            + ") is declared read-only by workload '" + workload.name() + "' but writes region "
-            + region + " word " + index + ": read-only transactions must not write");
+        throw new IllegalArgumentException("transaction " + tx + " is declared read-only by "
+            + body + " but writes region " + region + " word " + index
+            + ": read-only transactions must not write");
       }
       int item = store.item(region, index);
       for (int w = 0; w < writes; w++) {
@@ -154,8 +159,20 @@ final class JvmCsmvRunner {
 
     @Override
     public void semanticConflict() {
-      throw new IllegalArgumentException("workload '" + workload.name() + "': transaction " + tx
+      throw new IllegalArgumentException(body + ": transaction " + tx
           + " met a semantic conflict; CSMV stores have no semantic contention manager");
+    }
+
+    @Override
+    public void end(Outcome outcome) {
+      if (ended == null) {
+        ended = outcome;
+      }
+    }
+
+    @Override
+    public boolean live() {
+      return ended == null;
     }
 
     boolean touches(int item) {
@@ -175,7 +192,6 @@ final class JvmCsmvRunner {
 
   /** Runs warps {@code worker, worker + workers, ...} to completion. */
   void run(int worker, int workers) {
-    int threads = batch.threads();
     int warps = (threads + WARP - 1) / WARP;
     int mine = warps > worker ? (warps - worker + workers - 1) / workers : 0;
     Lane[][] lanes = new Lane[mine][WARP];
@@ -204,7 +220,7 @@ final class JvmCsmvRunner {
 
   /** One round of one warp; false once none of its lanes has work left. */
   private boolean round(int warp, Lane[] lanes, int threads, int roundNo) {
-    int n = batch.txCount();
+    int n = outcomes.length;
     boolean any = false;
     int snap = store.gts.get();
     for (int l = 0; l < WARP; l++) {
@@ -224,9 +240,13 @@ final class JvmCsmvRunner {
       lane.begin(snap);
       long result;
       try {
-        result = workload.run(lane, batch, lane.tx);
+        result = body.run(lane, lane.tx);
       } catch (DataAge e) {
         abort(lane, Counter.ABORT_DATA_AGE, threads);
+        continue;
+      }
+      if (lane.ended != null) {
+        finish(lane, lane.ended, threads);
         continue;
       }
       if (lane.tooLarge) {
@@ -314,7 +334,7 @@ final class JvmCsmvRunner {
       stamps[lane.tx] = cts;
       commitHistory(lane, lane.writes);
       if (histCounts != null) {
-        int cap = batch.capacity();
+        int cap = capacity;
         for (int w = 0; w < Math.min(lane.writes, cap); w++) {
           histWrites[lane.tx * cap + w] = positions[w];
         }
@@ -330,7 +350,7 @@ final class JvmCsmvRunner {
     if (histCounts == null) {
       return;
     }
-    int cap = batch.capacity();
+    int cap = capacity;
     int rs = Math.min(lane.reads, cap);
     for (int i = 0; i < rs; i++) {
       histReads[lane.tx * cap + i] = ((long) lane.readItems[i] << 32) | lane.readPos[i];

@@ -9,6 +9,10 @@ import io.gstm.core.engine.GstmException;
 import io.gstm.core.engine.LimitsReport;
 import io.gstm.core.history.History;
 import io.gstm.core.history.HistoryFlattener;
+import io.gstm.core.program.Interpreter;
+import io.gstm.core.program.ProgramBatch;
+import io.gstm.core.program.ProgramBinding;
+import io.gstm.core.program.ProgramResult;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.workload.CsmvChecks;
 import io.gstm.core.store.StoreLayout;
@@ -25,6 +29,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 
 /**
  * Runs the same algorithms as the CUDA engine on Java threads. The batch's GPU threads become
@@ -88,76 +93,93 @@ public final class JvmEngine implements Engine {
   @Override
   public synchronized BatchResult run(TxStore txStore, TxBatch batch, RunOptions options) {
     checkOpen();
+    Workload workload = Workloads.of(batch);
     if (txStore instanceof JvmCsmvStore mv && mv.engine() == this) {
-      return runCsmv(mv, batch, options);
+      mv.checkOpen();
+      workload.validate(mv.layout(), batch);
+      CsmvChecks.validate(workload, batch);
+      BatchOutputs out = new BatchOutputs(batch.txCount(), batch.capacity(), options.history());
+      return runCsmv(mv, w -> TxBody.of(workload, batch), batch.threads(), out, options);
     }
+    JvmTxStore store = prStmStore(txStore);
+    workload.validate(store.layout(), batch);
+    BatchOutputs out = new BatchOutputs(batch.txCount(), batch.capacity(), options.history());
+    return runPrStm(store, w -> TxBody.of(workload, batch), batch.threads(), out, options);
+  }
+
+  /** Runs a batch of transaction programs (see {@link Engine#run(TxStore, ProgramBatch, RunOptions)}). */
+  @Override
+  public synchronized ProgramResult run(TxStore txStore, ProgramBatch batch, RunOptions options) {
+    checkOpen();
+    int n = batch.txCount();
+    long[] outputs = new long[Math.max(1, batch.programs().maxOutputs()) * n];
+    int[] codes = new int[n];
+    BatchResult stats;
+    if (txStore instanceof JvmCsmvStore mv && mv.engine() == this) {
+      mv.checkOpen();
+      ProgramBinding binding = ProgramBinding.bind(batch, mv.layout(), mv.algorithm());
+      BatchOutputs out = new BatchOutputs(n, binding.capacity(), options.history());
+      stats = runCsmv(mv, w -> TxBody.of(new Interpreter(binding, outputs, codes)),
+          batch.threads(), out, options);
+    } else {
+      JvmTxStore store = prStmStore(txStore);
+      ProgramBinding binding = ProgramBinding.bind(batch, store.layout(), store.algorithm());
+      BatchOutputs out = new BatchOutputs(n, binding.capacity(), options.history());
+      stats = runPrStm(store, w -> TxBody.of(new Interpreter(binding, outputs, codes)),
+          batch.threads(), out, options);
+    }
+    return new ProgramResult(stats, batch, outputs, codes);
+  }
+
+  private JvmTxStore prStmStore(TxStore txStore) {
     if (!(txStore instanceof JvmTxStore store) || store.engine() != this) {
       throw new IllegalArgumentException("store: belongs to another engine");
     }
     store.checkOpen();
-    Workload workload = Workloads.of(batch);
-    workload.validate(store.layout(), batch);
+    return store;
+  }
 
-    int n = batch.txCount();
-    int cap = batch.capacity();
-    byte[] outcomes = new byte[n];
-    long[] results = new long[n];
-    int[] semanticConflicts = new int[n];
+  private BatchResult runPrStm(JvmTxStore store, IntFunction<TxBody> bodies, int threads,
+      BatchOutputs out, RunOptions options) {
     long[][] perWorker = new long[workers][Counter.COUNT];
-    long[] histReads = options.history() ? new long[n * cap] : null;
-    long[] histWrites = options.history() ? new long[n * cap] : null;
-    int[] histCounts = options.history() ? new int[n] : null;
     int[] initialVersions = options.history() ? store.lockVersions() : null;
     store.arm();
     AtomicInteger running = new AtomicInteger(workers);
     long kernelNanos;
     try {
       kernelNanos = runWorkers(worker -> {
-        JvmPrStmTx tx = new JvmPrStmTx(store, cap);
-        new JvmExecutor(workload, batch, options, tx, perWorker[worker], outcomes, results,
-            semanticConflicts, histReads, histWrites, histCounts, running).run(worker, workers);
+        JvmPrStmTx tx = new JvmPrStmTx(store, out.capacity);
+        new JvmExecutor(bodies.apply(worker), threads, options, tx, perWorker[worker], out,
+            running).run(worker, workers);
       }, store::stop, store::restore);
     } finally {
       store.disarm();
     }
-    long[] counters = sum(perWorker);
-    History history = null;
-    if (options.history()) {
-      history = HistoryFlattener.committed(initialVersions, outcomes, histCounts, histReads,
-          histWrites, cap);
-    }
-    return new BatchResult(name(), outcomes, counters, results, semanticConflicts, history, 0,
-        kernelNanos, 0);
+    return result(out, sum(perWorker), initialVersions, kernelNanos, new long[0]);
   }
 
-  private BatchResult runCsmv(JvmCsmvStore store, TxBatch batch, RunOptions options) {
-    store.checkOpen();
-    Workload workload = Workloads.of(batch);
-    workload.validate(store.layout(), batch);
-    CsmvChecks.validate(workload, batch);
-    int n = batch.txCount();
-    int cap = batch.capacity();
-    byte[] outcomes = new byte[n];
-    long[] results = new long[n];
-    long[] stamps = new long[n];
+  private BatchResult runCsmv(JvmCsmvStore store, IntFunction<TxBody> bodies, int threads,
+      BatchOutputs out, RunOptions options) {
+    long[] stamps = new long[out.outcomes.length];
     long[][] perWorker = new long[workers][Counter.COUNT];
-    long[] histReads = options.history() ? new long[n * cap] : null;
-    long[] histWrites = options.history() ? new long[n * cap] : null;
-    int[] histCounts = options.history() ? new int[n] : null;
     int[] initialVersions = options.history() ? store.lockVersions() : null;
     JvmCsmvStore.Snapshot snapshot = store.snapshot();
     long kernelNanos = runWorkers(worker ->
-        new JvmCsmvRunner(store, workload, batch, options, perWorker[worker], outcomes, results,
-            stamps, histReads, histWrites, histCounts).run(worker, workers),
+        new JvmCsmvRunner(store, bodies.apply(worker), threads, options, perWorker[worker], out,
+            stamps).run(worker, workers),
         () -> { }, () -> store.restore(snapshot));
-    long[] counters = sum(perWorker);
+    return result(out, sum(perWorker), initialVersions, kernelNanos, stamps);
+  }
+
+  private BatchResult result(BatchOutputs out, long[] counters, int[] initialVersions,
+      long kernelNanos, long[] stamps) {
     History history = null;
-    if (options.history()) {
-      history = HistoryFlattener.committed(initialVersions, outcomes, histCounts, histReads,
-          histWrites, cap);
+    if (out.history()) {
+      history = HistoryFlattener.committed(initialVersions, out.outcomes, out.histCounts,
+          out.histReads, out.histWrites, out.capacity);
     }
-    return new BatchResult(name(), outcomes, counters, results, new int[n], history, 0,
-        kernelNanos, 0, stamps);
+    return new BatchResult(name(), out.outcomes, counters, out.results, out.semanticConflicts,
+        history, 0, kernelNanos, 0, stamps);
   }
 
   int workers() {

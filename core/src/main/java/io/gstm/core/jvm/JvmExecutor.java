@@ -4,8 +4,6 @@ import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
-import io.gstm.core.batch.TxBatch;
-import io.gstm.core.workload.Workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,17 +33,14 @@ final class JvmExecutor {
    */
   private static final long WAIT_IN_VAIN_NANOS = 2_000_000_000L;
 
-  private final Workload workload;
-  private final TxBatch batch;
+  private final TxBody body;
+  /** Logical threads of the batch (its grid). */
+  private final int threads;
   private final RunOptions options;
   private final JvmPrStmTx tx;
   private final long[] counters;
+  private final BatchOutputs out;
   private final byte[] outcomes;
-  private final long[] results;
-  private final int[] semanticConflicts;
-  private final long[] histReads;
-  private final long[] histWrites;
-  private final int[] histCounts;
   /** Whether any transaction finished in the current sweep. */
   private boolean progress;
   /** Workers of the batch still running, this one included. */
@@ -73,27 +68,21 @@ final class JvmExecutor {
     }
   }
 
-  JvmExecutor(Workload workload, TxBatch batch, RunOptions options, JvmPrStmTx tx,
-      long[] counters, byte[] outcomes, long[] results, int[] semanticConflicts, long[] histReads,
-      long[] histWrites, int[] histCounts, AtomicInteger running) {
+  JvmExecutor(TxBody body, int threads, RunOptions options, JvmPrStmTx tx, long[] counters,
+      BatchOutputs out, AtomicInteger running) {
     this.running = running;
-    this.workload = workload;
-    this.batch = batch;
+    this.body = body;
+    this.threads = threads;
     this.options = options;
     this.tx = tx;
     this.counters = counters;
-    this.outcomes = outcomes;
-    this.results = results;
-    this.semanticConflicts = semanticConflicts;
-    this.histReads = histReads;
-    this.histWrites = histWrites;
-    this.histCounts = histCounts;
+    this.out = out;
+    this.outcomes = out.outcomes;
   }
 
   /** Runs every transaction of logical threads {@code first, first + stride, ...}. */
   void run(int first, int stride) {
-    int threads = batch.threads();
-    int n = batch.txCount();
+    int n = outcomes.length;
     List<Lane> lanes = new ArrayList<>();
     for (int lt = first; lt < threads && lt < n; lt += stride) {
       lanes.add(new Lane(lt, (n - lt - 1) / threads + 1));
@@ -164,7 +153,6 @@ final class JvmExecutor {
 
   /** Ends every pending transaction of the active lanes as ABANDONED_SEMANTIC. */
   private void abandonPending(List<Lane> lanes, int active) {
-    int threads = batch.threads();
     for (int j = 0; j < active; j++) {
       Lane lane = lanes.get(j);
       for (int i = 0; i < lane.owned; i++) {
@@ -179,7 +167,6 @@ final class JvmExecutor {
 
   /** Moves {@code lane} to its next chunk, wrapping, that holds a pending transaction. */
   private void nextChunk(Lane lane) {
-    int threads = batch.threads();
     do {
       lane.base = lane.base + WINDOW >= lane.owned ? 0 : lane.base + WINDOW;
       lane.pending = 0;
@@ -196,15 +183,18 @@ final class JvmExecutor {
   /** One attempt of {@code lane}'s current transaction. */
   private void step(Lane lane) {
     int bit = nextPending(lane.pending, lane.cursor);
-    int t = lane.lt + (lane.base + bit) * batch.threads();
+    int t = lane.lt + (lane.base + bit) * threads;
     tx.begin(lane.lt);
-    long result = workload.run(tx, batch, t);
+    long result = body.run(tx, t);
     Outcome done = null;
-    if (tx.status() == JvmPrStmTx.Status.SEMANTIC) {
-      if (tx.confirmSemantic()) {
+    if (tx.status() == JvmPrStmTx.Status.ENDED) {
+      // A program's abort or fault stands only if what it read was consistent.
+      done = tx.confirmReads() ? tx.endOutcome() : concurrencyAbort(lane);
+    } else if (tx.status() == JvmPrStmTx.Status.SEMANTIC) {
+      if (tx.confirmReads()) {
         counters[Counter.SEMANTIC_CONFLICTS.ordinal()]++;
         lane.conflicts = 0;
-        if (++semanticConflicts[t] >= options.semanticLimit()) {
+        if (++out.semanticConflicts[t] >= options.semanticLimit()) {
           done = Outcome.ABANDONED_SEMANTIC;
         } else if (options.policy() == SemanticPolicy.POSTPONE) {
           lane.cursor = (bit + 1) % WINDOW;
@@ -225,11 +215,11 @@ final class JvmExecutor {
       counters[Counter.COMMITS.ordinal()]++;
       if (tx.readOnly()) {
         counters[Counter.READ_ONLY_COMMITS.ordinal()]++;
-        results[t] = result;
+        out.results[t] = result;
       }
-      if (histCounts != null) {
-        int base = t * batch.capacity();
-        histCounts[t] = tx.record(histReads, base, histWrites, base);
+      if (out.history()) {
+        int base = t * out.capacity;
+        out.histCounts[t] = tx.record(out.histReads, base, out.histWrites, base);
       }
     } else if (tx.status() == JvmPrStmTx.Status.OVERFLOW) {
       done = Outcome.TOO_LARGE;

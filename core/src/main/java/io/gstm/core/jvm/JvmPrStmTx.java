@@ -1,6 +1,7 @@
 package io.gstm.core.jvm;
 
 import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.Outcome;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.TxContext;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -19,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * means no version moved, because versions never decrease.
  */
 final class JvmPrStmTx implements TxContext {
-  enum Status { ACTIVE, ABORTED, OVERFLOW, SEMANTIC, DONE }
+  enum Status { ACTIVE, ABORTED, OVERFLOW, SEMANTIC, ENDED, DONE }
 
   private final JvmTxStore store;
   private final StoreLayout layout;
@@ -41,6 +42,7 @@ final class JvmPrStmTx implements TxContext {
   private int owner;
   private Status status;
   private Counter cause;
+  private Outcome endOutcome;
 
   JvmPrStmTx(JvmTxStore store, int capacity) {
     this.store = store;
@@ -198,11 +200,30 @@ final class JvmPrStmTx implements TxContext {
     }
   }
 
+  @Override
+  public void end(Outcome outcome) {
+    if (status == Status.ACTIVE) {
+      status = Status.ENDED;
+      endOutcome = outcome;
+    }
+  }
+
+  @Override
+  public boolean live() {
+    return status == Status.ACTIVE;
+  }
+
+  /** The outcome a program ended this attempt with (status ENDED). */
+  Outcome endOutcome() {
+    return endOutcome;
+  }
+
   /**
-   * After a semantic conflict: true if every version read is still current (the conflict is
-   * real), false (a validation abort) if the body saw an inconsistent state.
+   * After a semantic conflict or a program's early end: true if every version read is still
+   * current (the decision stands), false (a validation abort) if the body saw an inconsistent
+   * state.
    */
-  boolean confirmSemantic() {
+  boolean confirmReads() {
     for (int s = 0; s < nLocks; s++) {
       long w = locks.get(lockIdx[s]);
       if (LockWord.version(w) != lockVer[s] || LockWord.locked(w)) {

@@ -1,5 +1,7 @@
 package io.gstm.core.workload;
 
+import io.gstm.core.batch.Outcome;
+
 /** What a JVM transaction body sees: transactional reads and buffered writes of raw word bits. */
 public interface TxContext {
   /** Reads word {@code index} of {@code region} as raw bits (sign-extended for 32-bit words). */
@@ -39,4 +41,21 @@ public interface TxContext {
    * concurrency conflict.
    */
   void semanticConflict();
+
+  /**
+   * Ends the attempt with a final outcome other than COMMITTED: a program's user abort or a
+   * fault (an index out of range, a division by zero, a loop past its bound). The body returns
+   * at once. If its reads prove consistent the outcome stands and the transaction changes
+   * nothing; otherwise the body saw an inconsistent state, it is a concurrency conflict and the
+   * transaction runs again.
+   */
+  void end(Outcome outcome);
+
+  /**
+   * False once this attempt has failed (a lock found held, a set overflowed): its reads return
+   * 0 and its writes are dropped, so a body may stop early. True by default.
+   */
+  default boolean live() {
+    return true;
+  }
 }

@@ -215,6 +215,12 @@ class GraphRelaxerJvmTest {
     }
 
     @Override
+    public io.gstm.core.program.ProgramResult run(io.gstm.core.store.TxStore store,
+        io.gstm.core.program.ProgramBatch batch, io.gstm.core.batch.RunOptions options) {
+      return inner.run(store, batch, options);
+    }
+
+    @Override
     public io.gstm.core.engine.LimitsReport probeLimits(int words) {
       return inner.probeLimits(words);
     }

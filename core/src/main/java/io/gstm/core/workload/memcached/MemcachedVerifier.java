@@ -60,6 +60,11 @@ public final class MemcachedVerifier {
     public void semanticConflict() {
       throw new IllegalStateException("memcached has no semantic conflicts");
     }
+
+    @Override
+    public void end(Outcome outcome) {
+      throw new IllegalStateException("memcached transactions do not end early");
+    }
   }
 
   /**

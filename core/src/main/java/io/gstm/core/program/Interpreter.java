@@ -1,0 +1,193 @@
+package io.gstm.core.program;
+
+import static io.gstm.core.program.Opcodes.ABORT;
+import static io.gstm.core.program.Opcodes.CVT;
+import static io.gstm.core.program.Opcodes.JMP;
+import static io.gstm.core.program.Opcodes.JNZ;
+import static io.gstm.core.program.Opcodes.JZ;
+import static io.gstm.core.program.Opcodes.LDK;
+import static io.gstm.core.program.Opcodes.LDP;
+import static io.gstm.core.program.Opcodes.LDPA;
+import static io.gstm.core.program.Opcodes.LEN;
+import static io.gstm.core.program.Opcodes.LOOP;
+import static io.gstm.core.program.Opcodes.MOV;
+import static io.gstm.core.program.Opcodes.NOT;
+import static io.gstm.core.program.Opcodes.RD;
+import static io.gstm.core.program.Opcodes.RDS;
+import static io.gstm.core.program.Opcodes.RET;
+import static io.gstm.core.program.Opcodes.RETRY;
+import static io.gstm.core.program.Opcodes.SUM;
+import static io.gstm.core.program.Opcodes.WR;
+
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.workload.TxContext;
+
+/**
+ * Runs program bytecode on the JVM against a transaction context: PR-STM's or CSMV's, or a
+ * plain sequential one for replays. One instance per worker thread (it owns the registers).
+ * The twin of {@code gstm/program.cuh}; both follow {@link Semantics}.
+ *
+ * <p>A body ends in one of four ways: it returns (the engine commits it), it declares a
+ * semantic conflict ({@link TxContext#semanticConflict()}), or it ends the attempt with a user
+ * abort or a fault ({@link TxContext#end(Outcome)}), having written the abort code into
+ * {@code abortCodes[t]}. After a normal end the outputs are in {@code outputs[o * n + t]}.
+ */
+public final class Interpreter {
+  private final long[] regs;
+  private final ProgramBinding binding;
+  private final long[] outputs;
+  private final int[] abortCodes;
+  private final int n;
+
+  /**
+   * @param binding the batch bound to its store
+   * @param outputs where the outputs of each finished attempt go, {@code [slot * n + t]}, or null
+   * @param abortCodes where user abort codes go, or null
+   */
+  public Interpreter(ProgramBinding binding, long[] outputs, int[] abortCodes) {
+    this.binding = binding;
+    this.regs = new long[binding.batch().programs().maxRegisters()];
+    this.outputs = outputs;
+    this.abortCodes = abortCodes;
+    this.n = binding.batch().txCount();
+  }
+
+  /** The program set's read-only flag for transaction {@code t}. */
+  public boolean readOnly(int t) {
+    return binding.bound(binding.batch().type(t)).program.analysis().readOnly();
+  }
+
+  /** Runs transaction {@code t}; returns its first output (0 when it has none). */
+  public long run(TxContext tx, int t) {
+    ProgramBinding.Bound b = binding.bound(binding.batch().type(t));
+    CompiledProgram p = b.program;
+    long[] r = regs;
+    int[] code = p.code();
+    long[] k = p.constants();
+    long budget = p.analysis().steps();
+    int pc = 0;
+    while (true) {
+      if (--budget < 0) {
+        tx.end(Outcome.LOOP_LIMIT);
+        return 0;
+      }
+      int w = code[pc++];
+      int op = w & 0xff;
+      int a = w >>> 8 & 0xff;
+      int bb = w >>> 16 & 0xff;
+      int c = w >>> 24;
+      switch (op) {
+        case RET -> {
+          return finish(p, t);
+        }
+        case RETRY -> {
+          tx.semanticConflict();
+          return 0;
+        }
+        case ABORT -> {
+          if (abortCodes != null) {
+            abortCodes[t] = (int) r[a];
+          }
+          tx.end(Outcome.USER_ABORT);
+          return 0;
+        }
+        case JMP -> pc = w >>> 8;
+        case JZ -> {
+          if (r[a] == 0) {
+            pc = bb | c << 8;
+          }
+        }
+        case JNZ -> {
+          if (r[a] != 0) {
+            pc = bb | c << 8;
+          }
+        }
+        case MOV -> r[a] = r[bb];
+        case LDK -> r[a] = k[bb | c << 8];
+        case LDP -> r[a] = column(b, bb | c << 8, t);
+        case LDPA -> {
+          int i = (int) r[c];
+          if (i < 0 || i >= b.paramLength[bb]) {
+            tx.end(Outcome.OUT_OF_RANGE);
+            return 0;
+          }
+          r[a] = column(b, b.paramFirst[bb] + i, t);
+        }
+        case RD, RDS -> {
+          int i = (int) r[c];
+          if (i < 0 || i >= b.regionLengths[bb]) {
+            tx.end(Outcome.OUT_OF_RANGE);
+            return 0;
+          }
+          r[a] = op == RD ? tx.read(b.regions[bb], i) : tx.readShared(b.regions[bb], i);
+          if (!tx.live()) {
+            return 0;
+          }
+        }
+        case WR -> {
+          int i = (int) r[bb];
+          if (i < 0 || i >= b.regionLengths[a]) {
+            tx.end(Outcome.OUT_OF_RANGE);
+            return 0;
+          }
+          tx.write(b.regions[a], i, r[c]);
+          if (!tx.live()) {
+            return 0;
+          }
+        }
+        case SUM -> {
+          int first = (int) r[c];
+          int count = (int) r[code[pc++]];
+          int len = b.regionLengths[bb];
+          if (first < 0 || first >= len || count < 0 || count > len) {
+            tx.end(Outcome.OUT_OF_RANGE);
+            return 0;
+          }
+          r[a] = tx.sumRange(b.regions[bb], first, count, len);
+          if (!tx.live()) {
+            return 0;
+          }
+        }
+        case LEN -> r[a] = b.regionLengths[bb];
+        case LOOP -> {
+          long trips = (long) (int) r[bb] - (int) r[a];
+          if (trips > code[pc++]) {
+            tx.end(Outcome.LOOP_LIMIT);
+            return 0;
+          }
+        }
+        case NOT -> r[a] = r[bb] ^ 1;
+        case CVT -> r[a] = Semantics.convert(r[bb], c >> 4, c & 15);
+        default -> {
+          if (op >= Opcodes.NEG && op < Opcodes.EQ || op == Opcodes.BNOT
+              || op == Opcodes.BNOT + 1 || op == Opcodes.SQRT || op == Opcodes.SQRT + 1) {
+            r[a] = Semantics.unary(op, r[bb]);
+          } else {
+            try {
+              r[a] = Semantics.binary(op, r[bb], r[c]);
+            } catch (Semantics.DivideByZero e) {
+              tx.end(Outcome.DIVIDE_BY_ZERO);
+              return 0;
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private static long column(ProgramBinding.Bound b, int slot, int t) {
+    int[] ints = b.slotInts[slot];
+    return ints != null ? ints[t] : b.slotLongs[slot][t];
+  }
+
+  /** Copies the outputs of a finished attempt; returns the first. */
+  private long finish(CompiledProgram p, int t) {
+    int[] out = p.outputRegisters();
+    if (outputs != null) {
+      for (int o = 0; o < out.length; o++) {
+        outputs[o * n + t] = regs[out[o]];
+      }
+    }
+    return out.length == 0 ? 0 : regs[out[0]];
+  }
+}

@@ -1,0 +1,246 @@
+package io.gstm.core.program;
+
+import io.gstm.core.batch.TxBatch;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A batch of transaction programs: per transaction a type (which program of the set it runs)
+ * and its parameters, taken by name from typed columns; and how the transactions map onto
+ * threads (thread {@code i} of {@code blocks * threadsPerBlock} runs transactions
+ * {@code i, i + T, ...} with priority {@code i}, lower wins). Made with {@link #builder}.
+ */
+public final class ProgramBatch {
+  /** Threads per block when the builder is not told. */
+  public static final int DEFAULT_THREADS_PER_BLOCK = 256;
+  /** Transactions per thread the default grid aims at. */
+  public static final int DEFAULT_TX_PER_THREAD = 8;
+
+  private final ProgramSet programs;
+  private final int[] types;
+  private final Map<String, Column> columns;
+  private final int threadsPerBlock;
+  private final int blocks;
+
+  private ProgramBatch(ProgramSet programs, int[] types, Map<String, Column> columns,
+      int threadsPerBlock, int blocks) {
+    this.programs = programs;
+    this.types = types;
+    this.columns = columns;
+    this.threadsPerBlock = threadsPerBlock;
+    this.blocks = blocks;
+  }
+
+  public static Builder builder(ProgramSet programs) {
+    return new Builder(programs);
+  }
+
+  public ProgramSet programs() {
+    return programs;
+  }
+
+  public int txCount() {
+    return types.length;
+  }
+
+  /** The type (program index) of transaction {@code t}. */
+  public int type(int t) {
+    return types[t];
+  }
+
+  /** Every transaction's type (a copy). */
+  public int[] types() {
+    return types.clone();
+  }
+
+  int[] typesView() {
+    return types;
+  }
+
+  /** The column named {@code name}, or null. */
+  public Column column(String name) {
+    return columns.get(name);
+  }
+
+  public List<Column> columns() {
+    return List.copyOf(columns.values());
+  }
+
+  public int threadsPerBlock() {
+    return threadsPerBlock;
+  }
+
+  public int blocks() {
+    return blocks;
+  }
+
+  public int threads() {
+    return threadsPerBlock * blocks;
+  }
+
+  /** The same batch on another grid. */
+  public ProgramBatch withGrid(int threadsPerBlock, int blocks) {
+    TxBatch.checkThreads(threadsPerBlock, blocks);
+    return new ProgramBatch(programs, types, columns, threadsPerBlock, blocks);
+  }
+
+  /**
+   * The batch with its transactions stably sorted by descending ordering tag (the programs'
+   * {@code tag}), so that earlier rounds run what others depend on (the JPDC paper's
+   * pre-sorting baseline). Transaction {@code i} of the result is transaction
+   * {@code order()[i]} of this one.
+   */
+  public Sorted presort() {
+    int n = types.length;
+    int[] tags = programs.orderingTags();
+    Integer[] order = new Integer[n];
+    for (int t = 0; t < n; t++) {
+      order[t] = t;
+    }
+    Arrays.sort(order, (a, b) -> Integer.compare(tags[types[b]], tags[types[a]]));
+    int[] perm = new int[n];
+    int[] sortedTypes = new int[n];
+    for (int i = 0; i < n; i++) {
+      perm[i] = order[i];
+      sortedTypes[i] = types[order[i]];
+    }
+    Map<String, Column> cols = new LinkedHashMap<>();
+    for (Column c : columns.values()) {
+      cols.put(c.name(), c.permuted(perm));
+    }
+    return new Sorted(new ProgramBatch(programs, sortedTypes, cols, threadsPerBlock, blocks),
+        perm);
+  }
+
+  /** A pre-sorted batch and where each of its transactions came from. */
+  public record Sorted(ProgramBatch batch, int[] order) {}
+
+  /** Builds a {@link ProgramBatch}; {@link #build()} checks it. */
+  public static final class Builder {
+    private final ProgramSet programs;
+    private int[] types;
+    private final Map<String, Column> columns = new LinkedHashMap<>();
+    private int threadsPerBlock = DEFAULT_THREADS_PER_BLOCK;
+    private int blocks = -1;
+
+    private Builder(ProgramSet programs) {
+      this.programs = Objects.requireNonNull(programs, "programs");
+    }
+
+    /** Type code (program index) per transaction. */
+    public Builder types(int[] types) {
+      this.types = types.clone();
+      return this;
+    }
+
+    /** Program name per transaction. */
+    public Builder types(String[] names) {
+      int[] t = new int[names.length];
+      Map<String, Integer> index = new LinkedHashMap<>();
+      for (int i = 0; i < names.length; i++) {
+        t[i] = index.computeIfAbsent(names[i], programs::type);
+      }
+      this.types = t;
+      return this;
+    }
+
+    /** {@code n} transactions all running program {@code name}. */
+    public Builder all(String name, int n) {
+      int[] t = new int[n];
+      Arrays.fill(t, programs.type(name));
+      this.types = t;
+      return this;
+    }
+
+    public Builder column(Column column) {
+      if (columns.put(column.name(), column) != null) {
+        throw new IllegalArgumentException("columns: two columns are named '" + column.name()
+            + "'");
+      }
+      return this;
+    }
+
+    public Builder int32(String name, int[] values) {
+      return column(Column.ofInt32(name, values));
+    }
+
+    public Builder int64(String name, long[] values) {
+      return column(Column.ofInt64(name, values));
+    }
+
+    public Builder float32(String name, float[] values) {
+      return column(Column.ofFloat32(name, values));
+    }
+
+    public Builder float64(String name, double[] values) {
+      return column(Column.ofFloat64(name, values));
+    }
+
+    /** The grid; by default 256 threads per block and about 8 transactions per thread. */
+    public Builder grid(int threadsPerBlock, int blocks) {
+      this.threadsPerBlock = threadsPerBlock;
+      this.blocks = blocks;
+      return this;
+    }
+
+    public ProgramBatch build() {
+      if (types == null) {
+        throw new IllegalArgumentException("types: a batch needs a type per transaction "
+            + "(types(...) or all(...))");
+      }
+      int n = types.length;
+      if (n < 1) {
+        throw new IllegalArgumentException("types: a batch needs at least 1 transaction");
+      }
+      for (int t = 0; t < n; t++) {
+        if (types[t] < 0 || types[t] >= programs.size()) {
+          throw new IllegalArgumentException("types[" + t + "] = " + types[t] + " names no "
+              + "program: the set has type codes 0.." + (programs.size() - 1));
+        }
+      }
+      for (Column c : columns.values()) {
+        if (c.length() != n) {
+          throw new IllegalArgumentException("column '" + c.name() + "' has " + c.length()
+              + " values, expected one per transaction (" + n + ")");
+        }
+      }
+      int b = blocks;
+      int tpb = threadsPerBlock;
+      if (b < 0) {
+        long perBlock = (long) tpb * DEFAULT_TX_PER_THREAD;
+        b = (int) Math.max(1, (n + perBlock - 1) / perBlock);
+      }
+      TxBatch.checkThreads(tpb, b);
+      // Every column a program of the set reads must be here with its type.
+      for (int p = 0; p < programs.size(); p++) {
+        CompiledProgram prog = programs.get(p);
+        boolean used = false;
+        for (int t = 0; t < n && !used; t++) {
+          used = types[t] == p;
+        }
+        if (!used) {
+          continue;
+        }
+        List<String> names = prog.columnNames();
+        List<ValueType> typesOf = prog.columnTypes();
+        for (int s = 0; s < names.size(); s++) {
+          Column c = columns.get(names.get(s));
+          if (c == null) {
+            throw new IllegalArgumentException("column '" + names.get(s) + "' is missing: "
+                + "program '" + prog.name() + "' reads it (" + typesOf.get(s) + "); the batch "
+                + "has " + new ArrayList<>(columns.keySet()));
+          }
+          if (c.type() != typesOf.get(s)) {
+            throw new IllegalArgumentException("column '" + names.get(s) + "' holds " + c.type()
+                + " but program '" + prog.name() + "' reads it as " + typesOf.get(s));
+          }
+        }
+      }
+      return new ProgramBatch(programs, types.clone(), new LinkedHashMap<>(columns), tpb, b);
+    }
+  }
+}

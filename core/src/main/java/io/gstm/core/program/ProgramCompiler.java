@@ -1,0 +1,1036 @@
+package io.gstm.core.program;
+
+import static io.gstm.core.program.ValueType.BOOL;
+import static io.gstm.core.program.ValueType.FLOAT32;
+import static io.gstm.core.program.ValueType.FLOAT64;
+import static io.gstm.core.program.ValueType.INT32;
+import static io.gstm.core.program.ValueType.INT64;
+
+import io.gstm.core.program.Ast.Loc;
+import io.gstm.core.store.StoreLayout;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a program (names, types, loop bounds, limits) and compiles it to bytecode in one pass
+ * over the tree. Constants fold with the engines' own semantics ({@link Semantics}); bounds on
+ * reads, writes and instructions are summed along the way (see {@link Analysis}).
+ */
+final class ProgramCompiler {
+  private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final Set<String> FUNCTIONS =
+      Set.of("min", "max", "abs", "sqrt", "len", "sum", "int32", "int64", "float32", "float64");
+  /** The most trips a {@code max} bound may declare. */
+  static final int MAX_TRIPS = 1 << 20;
+
+  private enum Kind { PARAM, ARRAY, REGION, OUTPUT, LOCAL, LOOP }
+
+  /** A declared name. */
+  private static final class Sym {
+    final Kind kind;
+    final String name;
+    final ValueType type;
+    final int id;
+    int reg = -1;
+    boolean mutable;
+    /** Register bits of an immutable local with a constant value (no register then). */
+    Long constant;
+    /** Parameter index (ARRAY), region index (REGION) or output index (OUTPUT). */
+    int index;
+    boolean shared;
+    int length;
+
+    Sym(Kind kind, String name, ValueType type, int id) {
+      this.kind = kind;
+      this.name = name;
+      this.type = type;
+      this.id = id;
+    }
+  }
+
+  /**
+   * An expression's value: in a register, or a constant not yet loaded (reg -1), with a key
+   * when it is the same on every evaluation within the current loop iteration.
+   */
+  private record Val(ValueType type, int reg, Long constant, String key) {
+    boolean isConstant() {
+      return constant != null;
+    }
+  }
+
+  /** Bounds over the code compiled so far (one path: branches take the larger side). */
+  private static final class Counts {
+    long reads;
+    long lockEntries;
+    long writeEntries;
+    long sums;
+    long steps;
+
+    void add(Counts o) {
+      reads = sat(reads + o.reads);
+      lockEntries = sat(lockEntries + o.lockEntries);
+      writeEntries = sat(writeEntries + o.writeEntries);
+      sums = sat(sums + o.sums);
+      steps = sat(steps + o.steps);
+    }
+
+    void addMax(Counts a, Counts b) {
+      reads = sat(reads + Math.max(a.reads, b.reads));
+      lockEntries = sat(lockEntries + Math.max(a.lockEntries, b.lockEntries));
+      writeEntries = sat(writeEntries + Math.max(a.writeEntries, b.writeEntries));
+      sums = sat(sums + Math.max(a.sums, b.sums));
+      steps = sat(steps + Math.max(a.steps, b.steps));
+    }
+
+    void addTimes(Counts o, long times) {
+      reads = sat(reads + mul(o.reads, times));
+      lockEntries = sat(lockEntries + mul(o.lockEntries, times));
+      writeEntries = sat(writeEntries + mul(o.writeEntries, times));
+      sums = sat(sums + mul(o.sums, times));
+      steps = sat(steps + mul(o.steps, times));
+    }
+
+    private static long mul(long a, long b) {
+      return a != 0 && b > Long.MAX_VALUE / 4 / a ? Long.MAX_VALUE / 4 : a * b;
+    }
+
+    private static long sat(long v) {
+      return Math.min(v, Long.MAX_VALUE / 4);
+    }
+  }
+
+  /** Words whose lock is already in the set, and words already written, by stable key. */
+  private static final class Known {
+    final Set<String> locked;
+    final Set<String> written;
+
+    Known(Set<String> locked, Set<String> written) {
+      this.locked = locked;
+      this.written = written;
+    }
+
+    Known copy() {
+      return new Known(new HashSet<>(locked), new HashSet<>(written));
+    }
+  }
+
+  private final Program program;
+  private final String name;
+  private final List<Integer> code = new ArrayList<>();
+  private final List<Long> constants = new ArrayList<>();
+  private final Map<Long, Integer> constantIndex = new HashMap<>();
+  private final Map<String, Sym> globals = new LinkedHashMap<>();
+  private final Deque<Map<String, Sym>> scopes = new ArrayDeque<>();
+  private final Set<String> declared = new HashSet<>();
+  private Counts counts = new Counts();
+  private Known known = new Known(new HashSet<>(), new HashSet<>());
+  private int nextId;
+  /** First register above every live local. */
+  private int top;
+  private int maxRegisters;
+  /** Code position of the last bound label: an instruction there may be a jump target. */
+  private int lastLabel = -1;
+  /** Where the last instruction starts. */
+  private int lastStart = -1;
+  /** Registers below this hold outputs, parameters and live locals; temporaries are above. */
+  private int localsBase;
+  private boolean writes;
+  private boolean retries;
+
+  private ProgramCompiler(Program program) {
+    this.program = program;
+    this.name = program.name();
+  }
+
+  static CompiledProgram compile(Program program) {
+    if (program == null) {
+      throw new ProgramException(null, null, "program must not be null");
+    }
+    return new ProgramCompiler(program).run();
+  }
+
+  private ProgramException error(Loc loc, String message) {
+    return new ProgramException(name, loc, message);
+  }
+
+  // ---- header ---------------------------------------------------------------------------------
+
+  private CompiledProgram run() {
+    if (name == null || !NAME.matcher(name).matches()) {
+      throw new ProgramException(null, program.loc(),
+          "program name '" + name + "' is not a name (letters, digits, _; not starting with a digit)");
+    }
+    if (program.outputs().size() > CompiledProgram.MAX_OUTPUTS) {
+      throw error(program.outputs().get(CompiledProgram.MAX_OUTPUTS).loc(), "too many outputs: "
+          + program.outputs().size() + ", the limit is " + CompiledProgram.MAX_OUTPUTS);
+    }
+    if (program.regions().size() > StoreLayout.MAX_REGIONS) {
+      throw error(program.regions().get(StoreLayout.MAX_REGIONS).loc(), "too many regions: "
+          + program.regions().size() + ", a store holds at most " + StoreLayout.MAX_REGIONS);
+    }
+    int outIndex = 0;
+    int[] outputRegisters = new int[program.outputs().size()];
+    for (Program.Output o : program.outputs()) {
+      Sym s = declareGlobal(Kind.OUTPUT, o.name(), o.type(), o.loc());
+      s.index = outIndex;
+      s.mutable = true;
+      s.reg = allocate(o.loc());
+      outputRegisters[outIndex++] = s.reg;
+    }
+    int paramIndex = 0;
+    int columns = 0;
+    for (Program.Param p : program.params()) {
+      if (p.length() < 0 || p.length() > CompiledProgram.MAX_COLUMNS) {
+        throw error(p.loc(), "parameter '" + p.name() + "': array length " + p.length()
+            + " is out of range 1.." + CompiledProgram.MAX_COLUMNS);
+      }
+      Sym s = declareGlobal(p.isArray() ? Kind.ARRAY : Kind.PARAM, p.name(), p.type(), p.loc());
+      s.index = paramIndex++;
+      s.length = p.length();
+      columns += p.width();
+      if (columns > CompiledProgram.MAX_COLUMNS) {
+        throw error(p.loc(), "too many parameter columns: more than "
+            + CompiledProgram.MAX_COLUMNS);
+      }
+    }
+    int regionIndex = 0;
+    for (Program.RegionDecl r : program.regions()) {
+      Sym s = declareGlobal(Kind.REGION, r.name(), r.type(), r.loc());
+      s.index = regionIndex++;
+      s.shared = r.shared();
+    }
+    // Prologue: outputs start at 0, scalar parameters are loaded once.
+    for (int reg : outputRegisters) {
+      emit(Opcodes.LDK, reg, constant(0L, program.loc()), program.loc());
+    }
+    int slot = 0;
+    for (Program.Param p : program.params()) {
+      if (!p.isArray()) {
+        Sym s = globals.get(p.name());
+        s.reg = allocate(p.loc());
+        emit(Opcodes.LDP, s.reg, slot, p.loc());
+      }
+      slot += p.width();
+    }
+    localsBase = top;
+    scopes.push(new HashMap<>());
+    block(program.body());
+    scopes.pop();
+    emit(Opcodes.RET, 0, 0, 0);
+    if (code.size() > CompiledProgram.MAX_CODE) {
+      throw error(program.loc(), "the program compiles to " + code.size()
+          + " instruction words, more than the limit " + CompiledProgram.MAX_CODE);
+    }
+    if (counts.steps > CompiledProgram.MAX_STEPS) {
+      throw error(program.loc(), "one attempt may execute up to " + counts.steps
+          + " instructions, more than the limit " + CompiledProgram.MAX_STEPS
+          + "; lower the loops' bounds");
+    }
+    Analysis analysis = new Analysis(counts.reads, counts.lockEntries, counts.writeEntries,
+        counts.sums, counts.steps, !writes, retries);
+    int[] words = code.stream().mapToInt(Integer::intValue).toArray();
+    long[] pool = constants.stream().mapToLong(Long::longValue).toArray();
+    return new CompiledProgram(name, program.params(), program.regions(), program.outputs(),
+        program.tag(), words, pool, Math.max(maxRegisters, 1), outputRegisters, analysis);
+  }
+
+  private Sym declareGlobal(Kind kind, String n, ValueType type, Loc loc) {
+    checkName(n, loc);
+    if (type == null || type == BOOL) {
+      throw error(loc, "'" + n + "' must have a numeric type (int32, int64, float32, float64)");
+    }
+    Sym s = new Sym(kind, n, type, nextId++);
+    globals.put(n, s);
+    declared.add(n);
+    return s;
+  }
+
+  private void checkName(String n, Loc loc) {
+    if (n == null || !NAME.matcher(n).matches()) {
+      throw error(loc, "'" + n + "' is not a name (letters, digits, _; not starting with a digit)");
+    }
+    if (globals.containsKey(n) || lookupLocal(n) != null) {
+      throw error(loc, "'" + n + "' is already declared");
+    }
+    if (FUNCTIONS.contains(n) || ValueType.ofKeyword(n) != null || n.equals("true")
+        || n.equals("false")) {
+      throw error(loc, "'" + n + "' is a reserved name");
+    }
+  }
+
+  private Sym lookupLocal(String n) {
+    for (Map<String, Sym> scope : scopes) {
+      Sym s = scope.get(n);
+      if (s != null) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  private Sym lookup(String n, Loc loc) {
+    Sym s = lookupLocal(n);
+    if (s == null) {
+      s = globals.get(n);
+    }
+    if (s == null) {
+      throw error(loc, "'" + n + "' is not declared"
+          + (FUNCTIONS.contains(n) ? " (it is a function: call it with parentheses)" : ""));
+    }
+    return s;
+  }
+
+  // ---- registers, constants, code -------------------------------------------------------------
+
+  private int allocate(Loc loc) {
+    int r = top++;
+    if (top > CompiledProgram.MAX_REGISTERS) {
+      throw error(loc, "the program needs more than " + CompiledProgram.MAX_REGISTERS
+          + " registers (locals, parameters, outputs and temporaries); use fewer locals or "
+          + "split long expressions");
+    }
+    maxRegisters = Math.max(maxRegisters, top);
+    return r;
+  }
+
+  private int constant(long bits, Loc loc) {
+    Integer k = constantIndex.get(bits);
+    if (k == null) {
+      k = constants.size();
+      if (k >= CompiledProgram.MAX_CONSTANTS) {
+        throw error(loc, "more than " + CompiledProgram.MAX_CONSTANTS + " distinct constants");
+      }
+      constants.add(bits);
+      constantIndex.put(bits, k);
+    }
+    return k;
+  }
+
+  private void emit(int op, int a, int b, int c) {
+    lastStart = code.size();
+    code.add(Opcodes.encode(op, a, b, c));
+    counts.steps++;
+  }
+
+  /** An instruction whose b and c hold a 16-bit operand. */
+  private void emit(int op, int a, int wide, Loc loc) {
+    if (wide > 0xffff) {
+      throw error(loc, "operand " + wide + " exceeds 16 bits");
+    }
+    emit(op, a, wide & 0xff, wide >>> 8);
+  }
+
+  private void word(int w) {
+    code.add(w);
+  }
+
+  private int here() {
+    return code.size();
+  }
+
+  /** Emits a branch to a later label; returns the position to patch. */
+  private int branch(int op, int reg) {
+    int at = here();
+    emit(op, reg, 0, 0);
+    return at;
+  }
+
+  private void bind(int at) {
+    int target = here();
+    int w = code.get(at);
+    int op = w & 0xff;
+    if (op == Opcodes.JMP) {
+      code.set(at, Opcodes.JMP | target << 8);
+    } else {
+      code.set(at, (w & 0xffff) | (target & 0xff) << 16 | (target >>> 8 & 0xff) << 24);
+    }
+    lastLabel = target;
+  }
+
+  private void jumpBack(int target) {
+    emit(Opcodes.JMP, target & 0xff, target >>> 8 & 0xff, target >>> 16 & 0xff);
+  }
+
+  /**
+   * The register for the result of an instruction over {@code operands}: the lowest operand
+   * temporary (temporaries are a stack, so every one above it is dead once the instruction has
+   * read its operands), else a fresh one.
+   */
+  private int result(Loc loc, Val... operands) {
+    int lowest = Integer.MAX_VALUE;
+    for (Val v : operands) {
+      if (v.reg >= localsBase) {
+        lowest = Math.min(lowest, v.reg);
+      }
+    }
+    if (lowest == Integer.MAX_VALUE) {
+      return allocate(loc);
+    }
+    top = lowest + 1;
+    return lowest;
+  }
+
+  /** The value in a register, loading a constant into a fresh one. */
+  private int reg(Val v, Loc loc) {
+    if (v.reg >= 0) {
+      return v.reg;
+    }
+    int r = allocate(loc);
+    emit(Opcodes.LDK, r, constant(v.constant, loc), loc);
+    return r;
+  }
+
+  /**
+   * Moves {@code v} into {@code target}: rewrites the destination of the instruction that
+   * produced a temporary when nothing jumps in between, else a MOV.
+   */
+  private void moveInto(int target, Val v, Loc loc) {
+    if (v.reg == target) {
+      return;
+    }
+    if (v.reg < 0) {
+      emit(Opcodes.LDK, target, constant(v.constant, loc), loc);
+      return;
+    }
+    int last = here() - 1;
+    if (v.reg >= localsBase && last >= 0 && lastStart == last && here() != lastLabel
+        && writesA(code.get(last)) && (code.get(last) >>> 8 & 0xff) == v.reg) {
+      int w = code.get(last);
+      code.set(last, (w & ~0xff00) | target << 8);
+      return;
+    }
+    emit(Opcodes.MOV, target, v.reg, 0);
+  }
+
+  private static boolean writesA(int w) {
+    return switch (Opcodes.format(w & 0xff)) {
+      case AB, ABC, CONST, SLOT, ELEMENT, REGION_READ, REGION_SUM, REGION_LEN, CONVERT -> true;
+      default -> false;
+    };
+  }
+
+  // ---- statements -----------------------------------------------------------------------------
+
+  private void block(List<Ast.Stmt> stmts) {
+    for (Ast.Stmt s : stmts) {
+      statement(s);
+      top = localsBase; // temporaries die with their statement
+    }
+  }
+
+  private void statement(Ast.Stmt s) {
+    if (s instanceof Ast.Let let) {
+      letStatement(let);
+    } else if (s instanceof Ast.Assign a) {
+      assign(a);
+    } else if (s instanceof Ast.Store st) {
+      store(st);
+    } else if (s instanceof Ast.If i) {
+      ifStatement(i);
+    } else if (s instanceof Ast.For f) {
+      forStatement(f);
+    } else if (s instanceof Ast.Retry) {
+      retries = true;
+      emit(Opcodes.RETRY, 0, 0, 0);
+    } else if (s instanceof Ast.Abort a) {
+      Val code = convert(expr(a.code()), INT32, a.code().loc(), "the abort code");
+      emit(Opcodes.ABORT, reg(code, a.loc()), 0, 0);
+    } else {
+      emit(Opcodes.RET, 0, 0, 0);
+    }
+  }
+
+  private void letStatement(Ast.Let let) {
+    checkName(let.name(), let.loc());
+    Val v = expr(let.value());
+    ValueType type = let.declared() != null ? let.declared() : v.type;
+    v = convert(v, type, let.value().loc(), "the value of '" + let.name() + "'");
+    Sym s = new Sym(Kind.LOCAL, let.name(), type, nextId++);
+    s.mutable = let.mutable();
+    if (!let.mutable() && v.isConstant()) {
+      s.constant = v.constant;
+    } else {
+      // The local takes the next register above the live ones; the value is moved into it.
+      int target = localsBase;
+      if (target >= top) {
+        allocate(let.loc());
+      }
+      moveInto(target, v, let.loc());
+      localsBase = target + 1;
+      s.reg = target;
+      top = Math.max(top, localsBase);
+    }
+    scopes.peek().put(let.name(), s);
+  }
+
+  private void assign(Ast.Assign a) {
+    Sym s = lookup(a.name(), a.loc());
+    if (!(s.kind == Kind.LOCAL || s.kind == Kind.OUTPUT) || !s.mutable) {
+      throw error(a.loc(), "'" + a.name() + "' cannot be assigned: "
+          + switch (s.kind) {
+            case PARAM, ARRAY -> "it is a parameter";
+            case REGION -> "it is a region (write region[index] = value)";
+            case LOOP -> "it is a loop variable";
+            default -> "it was declared with let (use var for a variable)";
+          });
+    }
+    Val v = convert(expr(a.value()), s.type, a.value().loc(), "'" + a.name() + "'");
+    moveInto(s.reg, v, a.loc());
+  }
+
+  private void store(Ast.Store st) {
+    Sym s = lookup(st.region(), st.loc());
+    if (s.kind != Kind.REGION) {
+      throw error(st.loc(), "'" + st.region() + "' is not a region; only regions are written "
+          + "with [index]");
+    }
+    if (s.shared) {
+      throw error(st.loc(), "region '" + st.region() + "' is declared shared (read outside the "
+          + "read set, written by no transaction); it cannot be written");
+    }
+    Val index = index(st.index(), "the index into '" + st.region() + "'");
+    Val value = convert(expr(st.value()), s.type, st.value().loc(),
+        "a word of '" + st.region() + "'");
+    int ri = reg(index, st.loc());
+    int rv = reg(value, st.loc());
+    emit(Opcodes.WR, s.index, ri, rv);
+    writes = true;
+    String key = index.key == null ? null : s.name + "[" + index.key + "]";
+    if (key == null || !known.written.contains(key)) {
+      counts.writeEntries++;
+    }
+    if (key == null || !known.locked.contains(key)) {
+      counts.lockEntries++;
+    }
+    if (key != null) {
+      known.written.add(key);
+      known.locked.add(key);
+    }
+  }
+
+  private void ifStatement(Ast.If i) {
+    Val c = expr(i.condition());
+    if (c.type != BOOL) {
+      throw error(i.condition().loc(), "the condition of 'if' must be bool, got " + c.type);
+    }
+    if (c.isConstant()) {
+      nested(c.constant != 0 ? i.then() : i.otherwise());
+      return;
+    }
+    int jz = branch(Opcodes.JZ, c.reg);
+    top = localsBase;
+    Counts before = counts;
+    Known knownBefore = known;
+    counts = new Counts();
+    known = knownBefore.copy();
+    nested(i.then());
+    Counts thenCounts = counts;
+    Known thenKnown = known;
+    counts = new Counts();
+    known = knownBefore.copy();
+    if (i.otherwise().isEmpty()) {
+      bind(jz);
+    } else {
+      int jmp = here();
+      emit(Opcodes.JMP, 0, 0, 0);
+      bind(jz);
+      nested(i.otherwise());
+      bind(jmp);
+    }
+    Counts elseCounts = counts;
+    Known elseKnown = known;
+    before.addMax(thenCounts, elseCounts);
+    counts = before;
+    Set<String> locked = new HashSet<>(thenKnown.locked);
+    locked.retainAll(elseKnown.locked);
+    Set<String> written = new HashSet<>(thenKnown.written);
+    written.retainAll(elseKnown.written);
+    knownBefore.locked.addAll(locked);
+    knownBefore.written.addAll(written);
+    known = knownBefore;
+  }
+
+  /** A nested block with its own scope. */
+  private void nested(List<Ast.Stmt> stmts) {
+    int savedBase = localsBase;
+    scopes.push(new HashMap<>());
+    block(stmts);
+    scopes.pop();
+    localsBase = savedBase;
+    top = savedBase;
+  }
+
+  private void forStatement(Ast.For f) {
+    checkName(f.variable(), f.loc());
+    int savedBase = localsBase;
+    // Hidden locals, reserved before the ends are evaluated: the variable, the end, the step.
+    int ri = localsBase;
+    int rEnd = localsBase + 1;
+    int rOne = localsBase + 2;
+    top = localsBase;
+    for (int i = 0; i < 3; i++) {
+      allocate(f.loc());
+    }
+    localsBase += 3;
+    Val from = expr(f.from());
+    Val to = expr(f.to());
+    if (from.type != INT32 || to.type != INT32) {
+      throw error(f.loc(), "loop bounds must be int32, got " + from.type + " .. " + to.type);
+    }
+    long trips;
+    boolean checked = false;
+    if (from.isConstant() && to.isConstant()) {
+      trips = Math.max(0, (long) (int) (long) to.constant - (int) (long) from.constant);
+      if (trips > MAX_TRIPS) {
+        throw error(f.loc(), "loop of " + trips + " trips exceeds the limit " + MAX_TRIPS);
+      }
+    } else if (f.max() != null) {
+      if (f.max() < 0 || f.max() > MAX_TRIPS) {
+        throw error(f.loc(), "loop bound max " + f.max() + " is out of range 0.." + MAX_TRIPS);
+      }
+      trips = f.max();
+      checked = true;
+    } else {
+      throw error(f.loc(), "loop without a bound: 'for " + f.variable() + " in a .. b' needs "
+          + "constant ends or 'max N' (the most trips; a transaction with more ends LOOP_LIMIT)");
+    }
+    moveInto(ri, from, f.loc());
+    moveInto(rEnd, to, f.loc());
+    if (checked) {
+      emit(Opcodes.LOOP, ri, rEnd, 0);
+      word((int) trips);
+    }
+    emit(Opcodes.LDK, rOne, constant(1L, f.loc()), f.loc());
+    Sym v = new Sym(Kind.LOOP, f.variable(), INT32, nextId++);
+    v.reg = ri;
+    Counts before = counts;
+    Known knownBefore = known;
+    counts = new Counts();
+    known = knownBefore.copy();
+    int loopTop = here();
+    lastLabel = loopTop;
+    int rc = allocate(f.loc());
+    emit(Opcodes.LT, rc, ri, rEnd);
+    int exit = branch(Opcodes.JZ, rc);
+    top = localsBase;
+    Map<String, Sym> scope = new HashMap<>();
+    scope.put(f.variable(), v);
+    scopes.push(scope);
+    int bodyBase = localsBase;
+    block(f.body());
+    scopes.pop();
+    localsBase = bodyBase;
+    top = localsBase;
+    emit(Opcodes.ADD, ri, ri, rOne);
+    jumpBack(loopTop);
+    bind(exit);
+    Counts body = counts;
+    counts = before;
+    counts.addTimes(body, trips + 1);
+    known = knownBefore;
+    localsBase = savedBase;
+    top = savedBase;
+  }
+
+  // ---- expressions ----------------------------------------------------------------------------
+
+  private Val index(Ast.Expr e, String what) {
+    Val v = expr(e);
+    if (v.type != INT32) {
+      throw error(e.loc(), what + " must be int32, got " + v.type
+          + (v.type == INT64 ? " (convert it with int32(...))" : ""));
+    }
+    return v;
+  }
+
+  private Val convert(Val v, ValueType to, Loc loc, String what) {
+    if (v.type == to) {
+      return v;
+    }
+    if (!to.acceptsImplicitly(v.type)) {
+      throw error(loc, what + " must be " + to + ", got " + v.type
+          + (v.type.isNumeric() && to.isNumeric() ? " (narrowing: convert it with " + to.keyword()
+              + "(...))" : ""));
+    }
+    return cast(v, to, loc);
+  }
+
+  /** Any conversion (widening or explicit). */
+  private Val cast(Val v, ValueType to, Loc loc) {
+    if (v.type == to) {
+      return v;
+    }
+    if (to == BOOL) {
+      throw error(loc, "cannot convert " + v.type + " to bool (compare it instead)");
+    }
+    int mode = v.type.code() << 4 | to.code();
+    String key = v.key == null ? null : to.keyword() + "(" + v.key + ")";
+    if (v.isConstant()) {
+      return new Val(to, -1, Semantics.convert(v.constant, v.type.code(), to.code()), key);
+    }
+    int r = result(loc, v);
+    emit(Opcodes.CVT, r, v.reg, mode);
+    return new Val(to, r, null, key);
+  }
+
+  private Val expr(Ast.Expr e) {
+    if (e instanceof Ast.IntLit i) {
+      long bits = i.type() == INT32 ? (long) (int) i.value() : i.value();
+      return new Val(i.type(), -1, bits, "#" + bits);
+    }
+    if (e instanceof Ast.FloatLit f) {
+      long bits = f.type() == FLOAT32 ? Semantics.bits((float) f.value())
+          : Semantics.bits(f.value());
+      return new Val(f.type(), -1, bits, "#" + f.type() + bits);
+    }
+    if (e instanceof Ast.BoolLit b) {
+      return new Val(BOOL, -1, b.value() ? 1L : 0L, "#" + b.value());
+    }
+    if (e instanceof Ast.Name n) {
+      return name(n);
+    }
+    if (e instanceof Ast.Index ix) {
+      return indexed(ix);
+    }
+    if (e instanceof Ast.Unary u) {
+      return unary(u);
+    }
+    if (e instanceof Ast.Binary b) {
+      return binary(b);
+    }
+    return call((Ast.Call) e);
+  }
+
+  private Val name(Ast.Name n) {
+    Sym s = lookup(n.name(), n.loc());
+    return switch (s.kind) {
+      case REGION -> throw error(n.loc(), "region '" + n.name() + "' needs an index: "
+          + n.name() + "[i]");
+      case ARRAY -> throw error(n.loc(), "parameter '" + n.name() + "' is an array of "
+          + s.length + "; index it: " + n.name() + "[i]");
+      case PARAM -> new Val(s.type, s.reg, null, "p" + s.id);
+      case OUTPUT -> new Val(s.type, s.reg, null, null);
+      case LOOP -> new Val(s.type, s.reg, null, "v" + s.id);
+      case LOCAL -> s.constant != null ? new Val(s.type, -1, s.constant, "#" + s.constant)
+          : new Val(s.type, s.reg, null, s.mutable ? null : "l" + s.id);
+    };
+  }
+
+  private Val indexed(Ast.Index ix) {
+    Sym s = lookup(ix.name(), ix.loc());
+    if (s.kind == Kind.ARRAY) {
+      Val i = index(ix.index(), "the index into '" + ix.name() + "'");
+      String key = i.key == null ? null : "a" + s.id + "[" + i.key + "]";
+      int r;
+      if (i.isConstant()) {
+        int e = (int) (long) i.constant;
+        if (e < 0 || e >= s.length) {
+          throw error(ix.loc(), "index " + e + " is out of range for parameter '" + ix.name()
+              + "' of " + s.length + " elements");
+        }
+        r = allocate(ix.loc());
+        emit(Opcodes.LDP, r, paramSlot(s) + e, ix.loc());
+      } else {
+        r = result(ix.loc(), i);
+        emit(Opcodes.LDPA, r, s.index, i.reg);
+      }
+      return new Val(s.type, r, null, key);
+    }
+    if (s.kind != Kind.REGION) {
+      throw error(ix.loc(), "'" + ix.name() + "' is not a region or an array parameter");
+    }
+    Val i = index(ix.index(), "the index into '" + ix.name() + "'");
+    int ri = reg(i, ix.loc());
+    int r = result(ix.loc(), new Val(INT32, ri, null, null));
+    emit(s.shared ? Opcodes.RDS : Opcodes.RD, r, s.index, ri);
+    if (!s.shared) {
+      counts.reads++;
+      String key = i.key == null ? null : s.name + "[" + i.key + "]";
+      if (key == null || !known.locked.contains(key)) {
+        counts.lockEntries++;
+      }
+      if (key != null) {
+        known.locked.add(key);
+      }
+    }
+    return new Val(s.type, r, null, null);
+  }
+
+  private int paramSlot(Sym s) {
+    int slot = 0;
+    for (int p = 0; p < s.index; p++) {
+      slot += program.params().get(p).width();
+    }
+    return slot;
+  }
+
+  private Val unary(Ast.Unary u) {
+    Val v = expr(u.operand());
+    switch (u.op()) {
+      case "!" -> {
+        if (v.type != BOOL) {
+          throw error(u.loc(), "'!' needs a bool, got " + v.type);
+        }
+        String key = v.key == null ? null : "!" + v.key;
+        if (v.isConstant()) {
+          return new Val(BOOL, -1, v.constant ^ 1, key);
+        }
+        int r = result(u.loc(), v);
+        emit(Opcodes.NOT, r, v.reg, 0);
+        return new Val(BOOL, r, null, key);
+      }
+      case "-" -> {
+        if (!v.type.isNumeric()) {
+          throw error(u.loc(), "'-' needs a number, got " + v.type);
+        }
+        return unaryOp(Opcodes.NEG + v.type.code(), v, "-", u.loc());
+      }
+      default -> {
+        if (!v.type.isInteger()) {
+          throw error(u.loc(), "'~' needs an integer, got " + v.type);
+        }
+        return unaryOp(Opcodes.BNOT + v.type.code(), v, "~", u.loc());
+      }
+    }
+  }
+
+  private Val unaryOp(int op, Val v, String name, Loc loc) {
+    String key = v.key == null ? null : name + "(" + v.key + ")";
+    if (v.isConstant()) {
+      return new Val(v.type, -1, Semantics.unary(op, v.constant), key);
+    }
+    int r = result(loc, v);
+    emit(op, r, v.reg, 0);
+    return new Val(v.type, r, null, key);
+  }
+
+  private Val binary(Ast.Binary b) {
+    String op = b.op();
+    if (op.equals("&&") || op.equals("||")) {
+      return logic(b);
+    }
+    Val l = expr(b.left());
+    Val r = expr(b.right());
+    switch (op) {
+      case "+", "-", "*", "/", "%" -> {
+        ValueType t = numeric(l, r, op, b.loc());
+        int base = switch (op) {
+          case "+" -> Opcodes.ADD;
+          case "-" -> Opcodes.SUB;
+          case "*" -> Opcodes.MUL;
+          case "/" -> Opcodes.DIV;
+          default -> Opcodes.REM;
+        };
+        return arith(base + t.code(), t, cast(l, t, b.loc()), cast(r, t, b.loc()), op, b.loc());
+      }
+      case "<", "<=", ">", ">=" -> {
+        ValueType t = numeric(l, r, op, b.loc());
+        Val a = cast(l, t, b.loc());
+        Val c = cast(r, t, b.loc());
+        boolean swap = op.equals(">") || op.equals(">=");
+        int base = op.equals("<") || op.equals(">") ? Opcodes.LT : Opcodes.LE;
+        return compare(base + t.code(), swap ? c : a, swap ? a : c, op, b.loc());
+      }
+      case "==", "!=" -> {
+        int base = op.equals("==") ? Opcodes.EQ : Opcodes.NE;
+        if (l.type == BOOL || r.type == BOOL) {
+          if (l.type != r.type) {
+            throw error(b.loc(), "'" + op + "' compares a bool with " + (l.type == BOOL ? r.type
+                : l.type));
+          }
+          return compare(base, l, r, op, b.loc());
+        }
+        ValueType t = ValueType.promote(l.type, r.type);
+        return compare(base + t.code(), cast(l, t, b.loc()), cast(r, t, b.loc()), op, b.loc());
+      }
+      case "&", "|", "^" -> {
+        int base = switch (op) {
+          case "&" -> Opcodes.AND;
+          case "|" -> Opcodes.OR;
+          default -> Opcodes.XOR;
+        };
+        if (l.type == BOOL && r.type == BOOL) {
+          return arith(base, BOOL, l, r, op, b.loc());
+        }
+        if (!l.type.isInteger() || !r.type.isInteger()) {
+          throw error(b.loc(), "'" + op + "' needs two integers or two bools, got " + l.type
+              + " and " + r.type);
+        }
+        ValueType t = ValueType.promote(l.type, r.type);
+        return arith(base + t.code(), t, cast(l, t, b.loc()), cast(r, t, b.loc()), op, b.loc());
+      }
+      default -> { // shifts
+        if (!l.type.isInteger() || !r.type.isInteger()) {
+          throw error(b.loc(), "'" + op + "' needs integers, got " + l.type + " and " + r.type);
+        }
+        int base = switch (op) {
+          case "<<" -> Opcodes.SHL;
+          case ">>" -> Opcodes.SHR;
+          default -> Opcodes.USHR;
+        };
+        // The shift count is used modulo the width (as in Java); an int64 count is narrowed.
+        Val count = r.type == INT64 ? cast(r, INT32, b.loc()) : r;
+        return arith(base + l.type.code(), l.type, l, count, op, b.loc());
+      }
+    }
+  }
+
+  private ValueType numeric(Val l, Val r, String op, Loc loc) {
+    if (!l.type.isNumeric() || !r.type.isNumeric()) {
+      throw error(loc, "'" + op + "' needs numbers, got " + l.type + " and " + r.type);
+    }
+    return ValueType.promote(l.type, r.type);
+  }
+
+  private Val arith(int op, ValueType type, Val a, Val b, String name, Loc loc) {
+    String key = a.key == null || b.key == null ? null
+        : "(" + a.key + name + b.key + ")";
+    if (a.isConstant() && b.isConstant()) {
+      try {
+        return new Val(type, -1, Semantics.binary(op, a.constant, b.constant), key);
+      } catch (Semantics.DivideByZero e) {
+        // left to run time, where it ends the transaction DIVIDE_BY_ZERO
+      }
+    }
+    int ra = reg(a, loc);
+    int rb = reg(b, loc);
+    int r = result(loc, new Val(type, ra, null, null), new Val(type, rb, null, null));
+    emit(op, r, ra, rb);
+    return new Val(type, r, null, key);
+  }
+
+  private Val compare(int op, Val a, Val b, String name, Loc loc) {
+    Val v = arith(op, BOOL, a, b, name, loc);
+    return v;
+  }
+
+  /** Short-circuit && and ||: the right side runs only when it decides. */
+  private Val logic(Ast.Binary b) {
+    boolean and = b.op().equals("&&");
+    Val l = expr(b.left());
+    if (l.type != BOOL) {
+      throw error(b.left().loc(), "'" + b.op() + "' needs bools, got " + l.type);
+    }
+    if (l.isConstant()) {
+      if ((l.constant != 0) != and) {
+        return l; // false && x, true || x
+      }
+      Val r = expr(b.right());
+      if (r.type != BOOL) {
+        throw error(b.right().loc(), "'" + b.op() + "' needs bools, got " + r.type);
+      }
+      return r;
+    }
+    int result = allocate(b.loc());
+    moveInto(result, l, b.loc());
+    int skip = branch(and ? Opcodes.JZ : Opcodes.JNZ, result);
+    Counts before = counts;
+    Known knownBefore = known;
+    counts = new Counts();
+    known = knownBefore.copy();
+    int savedTop = top;
+    Val r = expr(b.right());
+    if (r.type != BOOL) {
+      throw error(b.right().loc(), "'" + b.op() + "' needs bools, got " + r.type);
+    }
+    moveInto(result, r, b.loc());
+    top = savedTop;
+    bind(skip);
+    before.add(counts);
+    counts = before;
+    known = knownBefore;
+    String key = l.key == null || r.key == null ? null : "(" + l.key + b.op() + r.key + ")";
+    return new Val(BOOL, result, null, key);
+  }
+
+  private Val call(Ast.Call c) {
+    String fn = c.function();
+    List<Ast.Expr> args = c.args();
+    ValueType castTo = ValueType.ofKeyword(fn);
+    if (castTo != null && castTo != BOOL) {
+      arity(c, 1);
+      Val v = expr(args.get(0));
+      return cast(v, castTo, c.loc());
+    }
+    switch (fn) {
+      case "min", "max" -> {
+        arity(c, 2);
+        Val a = expr(args.get(0));
+        Val b = expr(args.get(1));
+        ValueType t = numeric(a, b, fn, c.loc());
+        int base = fn.equals("min") ? Opcodes.MIN : Opcodes.MAX;
+        return arith(base + t.code(), t, cast(a, t, c.loc()), cast(b, t, c.loc()), fn, c.loc());
+      }
+      case "abs" -> {
+        arity(c, 1);
+        Val a = expr(args.get(0));
+        if (!a.type.isNumeric()) {
+          throw error(c.loc(), "abs needs a number, got " + a.type);
+        }
+        return unaryOp(Opcodes.ABS + a.type.code(), a, "abs", c.loc());
+      }
+      case "sqrt" -> {
+        arity(c, 1);
+        Val a = expr(args.get(0));
+        if (!a.type.isFloat()) {
+          throw error(c.loc(), "sqrt needs float32 or float64, got " + a.type
+              + " (convert it with float64(...))");
+        }
+        return unaryOp(Opcodes.SQRT + (a.type == FLOAT32 ? 0 : 1), a, "sqrt", c.loc());
+      }
+      case "len" -> {
+        arity(c, 1);
+        Sym s = regionArg(c, 0);
+        int r = allocate(c.loc());
+        emit(Opcodes.LEN, r, s.index, 0);
+        return new Val(INT32, r, null, "len" + s.id);
+      }
+      case "sum" -> {
+        arity(c, 3);
+        Sym s = regionArg(c, 0);
+        if (!s.type.isInteger() || s.shared) {
+          throw error(c.loc(), "sum needs a transactional int32 or int64 region, '" + s.name
+              + "' is " + (s.shared ? "shared" : s.type.toString()));
+        }
+        Val first = index(args.get(1), "the first word of sum");
+        Val count = index(args.get(2), "the count of sum");
+        int rf = reg(first, c.loc());
+        int rc = reg(count, c.loc());
+        int r = result(c.loc(), new Val(INT32, rf, null, null), new Val(INT32, rc, null, null));
+        emit(Opcodes.SUM, r, s.index, rf);
+        word(rc);
+        counts.sums++;
+        return new Val(INT64, r, null, null);
+      }
+      default -> throw error(c.loc(), "unknown function '" + fn + "' (known: min, max, abs, "
+          + "sqrt, len, sum, int32, int64, float32, float64)");
+    }
+  }
+
+  private void arity(Ast.Call c, int n) {
+    if (c.args().size() != n) {
+      throw error(c.loc(), c.function() + " takes " + n + " argument" + (n == 1 ? "" : "s")
+          + ", got " + c.args().size());
+    }
+  }
+
+  private Sym regionArg(Ast.Call c, int i) {
+    Ast.Expr a = c.args().get(i);
+    if (!(a instanceof Ast.Name n)) {
+      throw error(a.loc(), c.function() + " needs a region name as its first argument");
+    }
+    Sym s = lookup(n.name(), n.loc());
+    if (s.kind != Kind.REGION) {
+      throw error(a.loc(), "'" + n.name() + "' is not a region");
+    }
+    return s;
+  }
+}

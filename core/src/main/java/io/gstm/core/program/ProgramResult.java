@@ -1,0 +1,105 @@
+package io.gstm.core.program;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Outcome;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * What a program batch did: the batch statistics ({@link #stats()}: outcomes, counters, timings,
+ * history) plus, per transaction, its outputs and user abort code. Outputs and codes are 0 for a
+ * transaction that did not commit, or did not abort, respectively.
+ *
+ * @param stats outcomes, counters, semantic conflicts per transaction, history, timings
+ * @param batch the batch that ran
+ * @param outputs raw output bits, {@code [slot * txCount + t]}
+ * @param abortCodes the code of each USER_ABORT transaction, else 0
+ */
+public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] outputs,
+    int[] abortCodes) {
+
+  /** Zeroes what a transaction that did not commit (or abort) left behind. */
+  public ProgramResult {
+    int n = batch.txCount();
+    for (int t = 0; t < n; t++) {
+      Outcome o = stats.outcome(t);
+      if (o != Outcome.COMMITTED) {
+        for (int s = 0; s * n < outputs.length; s++) {
+          outputs[s * n + t] = 0;
+        }
+      }
+      if (o != Outcome.USER_ABORT) {
+        abortCodes[t] = 0;
+      }
+    }
+  }
+
+  public Outcome outcome(int t) {
+    return stats.outcome(t);
+  }
+
+  /** Semantic conflicts transaction {@code t} met (postponements, or in-place retries). */
+  public int postponements(int t) {
+    return stats.semanticConflicts()[t];
+  }
+
+  public int abortCode(int t) {
+    return abortCodes[t];
+  }
+
+  /** Raw bits of output {@code name} of transaction {@code t}'s program. */
+  public long outputBits(int t, String name) {
+    CompiledProgram p = batch.programs().get(batch.type(t));
+    int o = p.outputIndex(name);
+    if (o < 0) {
+      throw new IllegalArgumentException("output '" + name + "': program '" + p.name()
+          + "' has outputs " + p.outputs().stream().map(Program.Output::name).toList());
+    }
+    return outputs[o * batch.txCount() + t];
+  }
+
+  /** Output {@code name} of transaction {@code t}, as a long (an integer output). */
+  public long outputLong(int t, String name) {
+    return typed(t, name, false);
+  }
+
+  /** Output {@code name} of transaction {@code t}, as a double (any numeric output). */
+  public double outputDouble(int t, String name) {
+    long bits = outputBits(t, name);
+    ValueType type = outputType(t, name);
+    return switch (type) {
+      case FLOAT32 -> Float.intBitsToFloat((int) bits);
+      case FLOAT64 -> Double.longBitsToDouble(bits);
+      case INT32 -> (int) bits;
+      default -> bits;
+    };
+  }
+
+  private long typed(int t, String name, boolean unused) {
+    long bits = outputBits(t, name);
+    return switch (outputType(t, name)) {
+      case INT32 -> (int) bits;
+      case INT64 -> bits;
+      case FLOAT32 -> (long) Float.intBitsToFloat((int) bits);
+      default -> (long) Double.longBitsToDouble(bits);
+    };
+  }
+
+  private ValueType outputType(int t, String name) {
+    CompiledProgram p = batch.programs().get(batch.type(t));
+    return p.outputs().get(p.outputIndex(name)).type();
+  }
+
+  /** How many transactions ended each way. */
+  public Map<Outcome, Integer> outcomeCounts() {
+    Map<Outcome, Integer> m = new EnumMap<>(Outcome.class);
+    for (int t = 0; t < batch.txCount(); t++) {
+      m.merge(stats.outcome(t), 1, Integer::sum);
+    }
+    return m;
+  }
+
+  public long commits() {
+    return stats.commits();
+  }
+}

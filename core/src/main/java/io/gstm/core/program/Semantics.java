@@ -1,0 +1,206 @@
+package io.gstm.core.program;
+
+import static io.gstm.core.program.Opcodes.ABS;
+import static io.gstm.core.program.Opcodes.ADD;
+import static io.gstm.core.program.Opcodes.AND;
+import static io.gstm.core.program.Opcodes.BNOT;
+import static io.gstm.core.program.Opcodes.DIV;
+import static io.gstm.core.program.Opcodes.EQ;
+import static io.gstm.core.program.Opcodes.LE;
+import static io.gstm.core.program.Opcodes.LT;
+import static io.gstm.core.program.Opcodes.MAX;
+import static io.gstm.core.program.Opcodes.MIN;
+import static io.gstm.core.program.Opcodes.MUL;
+import static io.gstm.core.program.Opcodes.NE;
+import static io.gstm.core.program.Opcodes.NEG;
+import static io.gstm.core.program.Opcodes.OR;
+import static io.gstm.core.program.Opcodes.REM;
+import static io.gstm.core.program.Opcodes.SHL;
+import static io.gstm.core.program.Opcodes.SHR;
+import static io.gstm.core.program.Opcodes.SQRT;
+import static io.gstm.core.program.Opcodes.SUB;
+import static io.gstm.core.program.Opcodes.USHR;
+import static io.gstm.core.program.Opcodes.XOR;
+
+/**
+ * What every operation computes, on register bits, as the JVM runs it (Java's arithmetic: two's
+ * complement wrap-around, integer division truncating toward zero, IEEE floats without fused
+ * operations, Math.min/max/abs, saturating float-to-integer conversion). The GPU interpreter
+ * implements the same definitions; the compiler folds constants with these methods, so a folded
+ * constant equals what either engine would compute.
+ */
+final class Semantics {
+  private Semantics() {}
+
+  /** Thrown by an integer division or remainder by zero. */
+  static final class DivideByZero extends RuntimeException {
+    DivideByZero() {
+      super("division by zero", null, false, false);
+    }
+  }
+
+  static final DivideByZero DIVIDE_BY_ZERO = new DivideByZero();
+
+  static float f32(long bits) {
+    return Float.intBitsToFloat((int) bits);
+  }
+
+  static double f64(long bits) {
+    return Double.longBitsToDouble(bits);
+  }
+
+  static long bits(float v) {
+    return Float.floatToRawIntBits(v) & 0xffffffffL;
+  }
+
+  static long bits(double v) {
+    return Double.doubleToRawLongBits(v);
+  }
+
+  static long bool(boolean v) {
+    return v ? 1 : 0;
+  }
+
+  /** A two-operand operation ({@code op} includes its type). */
+  static long binary(int op, long a, long b) {
+    switch (op) {
+      case ADD: return (int) a + (int) b;
+      case ADD + 1: return a + b;
+      case ADD + 2: return bits(f32(a) + f32(b));
+      case ADD + 3: return bits(f64(a) + f64(b));
+      case SUB: return (int) a - (int) b;
+      case SUB + 1: return a - b;
+      case SUB + 2: return bits(f32(a) - f32(b));
+      case SUB + 3: return bits(f64(a) - f64(b));
+      case MUL: return (int) a * (int) b;
+      case MUL + 1: return a * b;
+      case MUL + 2: return bits(f32(a) * f32(b));
+      case MUL + 3: return bits(f64(a) * f64(b));
+      case DIV:
+        if ((int) b == 0) {
+          throw DIVIDE_BY_ZERO;
+        }
+        return (int) a / (int) b;
+      case DIV + 1:
+        if (b == 0) {
+          throw DIVIDE_BY_ZERO;
+        }
+        return a / b;
+      case DIV + 2: return bits(f32(a) / f32(b));
+      case DIV + 3: return bits(f64(a) / f64(b));
+      case REM:
+        if ((int) b == 0) {
+          throw DIVIDE_BY_ZERO;
+        }
+        return (int) a % (int) b;
+      case REM + 1:
+        if (b == 0) {
+          throw DIVIDE_BY_ZERO;
+        }
+        return a % b;
+      case REM + 2: return bits(f32(a) % f32(b));
+      case REM + 3: return bits(f64(a) % f64(b));
+      case MIN: return Math.min((int) a, (int) b);
+      case MIN + 1: return Math.min(a, b);
+      case MIN + 2: return bits(Math.min(f32(a), f32(b)));
+      case MIN + 3: return bits(Math.min(f64(a), f64(b)));
+      case MAX: return Math.max((int) a, (int) b);
+      case MAX + 1: return Math.max(a, b);
+      case MAX + 2: return bits(Math.max(f32(a), f32(b)));
+      case MAX + 3: return bits(Math.max(f64(a), f64(b)));
+      case EQ: return bool((int) a == (int) b);
+      case EQ + 1: return bool(a == b);
+      case EQ + 2: return bool(f32(a) == f32(b));
+      case EQ + 3: return bool(f64(a) == f64(b));
+      case NE: return bool((int) a != (int) b);
+      case NE + 1: return bool(a != b);
+      case NE + 2: return bool(f32(a) != f32(b));
+      case NE + 3: return bool(f64(a) != f64(b));
+      case LT: return bool((int) a < (int) b);
+      case LT + 1: return bool(a < b);
+      case LT + 2: return bool(f32(a) < f32(b));
+      case LT + 3: return bool(f64(a) < f64(b));
+      case LE: return bool((int) a <= (int) b);
+      case LE + 1: return bool(a <= b);
+      case LE + 2: return bool(f32(a) <= f32(b));
+      case LE + 3: return bool(f64(a) <= f64(b));
+      case AND: return (int) a & (int) b;
+      case AND + 1: return a & b;
+      case OR: return (int) a | (int) b;
+      case OR + 1: return a | b;
+      case XOR: return (int) a ^ (int) b;
+      case XOR + 1: return a ^ b;
+      case SHL: return (int) a << (int) b;
+      case SHL + 1: return a << (int) b;
+      case SHR: return (int) a >> (int) b;
+      case SHR + 1: return a >> (int) b;
+      case USHR: return (int) a >>> (int) b;
+      case USHR + 1: return a >>> (int) b;
+      default: throw new IllegalStateException("not a binary opcode: " + op);
+    }
+  }
+
+  /** A one-operand operation ({@code op} includes its type), not NOT or CVT. */
+  static long unary(int op, long a) {
+    switch (op) {
+      case NEG: return -(int) a;
+      case NEG + 1: return -a;
+      case NEG + 2: return bits(-f32(a));
+      case NEG + 3: return bits(-f64(a));
+      case ABS: return Math.abs((int) a);
+      case ABS + 1: return Math.abs(a);
+      case ABS + 2: return bits(Math.abs(f32(a)));
+      case ABS + 3: return bits(Math.abs(f64(a)));
+      case BNOT: return ~(int) a;
+      case BNOT + 1: return ~a;
+      case SQRT: return bits((float) Math.sqrt(f32(a)));
+      case SQRT + 1: return bits(Math.sqrt(f64(a)));
+      default: throw new IllegalStateException("not a unary opcode: " + op);
+    }
+  }
+
+  /** Conversion between ValueType codes (bool converts to 0 or 1). */
+  static long convert(long a, int from, int to) {
+    if (from == to) {
+      return a;
+    }
+    switch (from) {
+      case 0, 4: { // int32, bool
+        int v = (int) a;
+        return switch (to) {
+          case 0 -> v;
+          case 1 -> (long) v;
+          case 2 -> bits((float) v);
+          case 3 -> bits((double) v);
+          default -> bool(v != 0);
+        };
+      }
+      case 1: {
+        return switch (to) {
+          case 0 -> (int) a;
+          case 2 -> bits((float) a);
+          case 3 -> bits((double) a);
+          default -> bool(a != 0);
+        };
+      }
+      case 2: {
+        float v = f32(a);
+        return switch (to) {
+          case 0 -> (int) v;
+          case 1 -> (long) v;
+          case 3 -> bits((double) v);
+          default -> bool(v != 0);
+        };
+      }
+      default: {
+        double v = f64(a);
+        return switch (to) {
+          case 0 -> (int) v;
+          case 1 -> (long) v;
+          case 2 -> bits((float) v);
+          default -> bool(v != 0);
+        };
+      }
+    }
+  }
+}
