@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
     description = "GPU transaction engine: run STM batches on the GPU (JCuda) or the JVM engine.",
     subcommands = {BankCommand.class, LimitsCommand.class, BenchBankCommand.class,
         VacationCommand.class, BenchSemanticCommand.class, BenchCsmvCommand.class,
-        BenchGraphCommand.class, BenchKMeansCommand.class})
+        BenchGraphCommand.class, BenchKMeansCommand.class, BenchProgramsCommand.class})
 public final class GstmCli implements Runnable {
 
   @Override

@@ -141,6 +141,9 @@ final class JvmPrStmTx implements TxContext {
 
   /** True when no range was read, or none of its locks is locked and no version moved. */
   private boolean rangeUnchanged() {
+    if (rangeCount == 0) {
+      return true; // rangeVersions may be a former transaction's
+    }
     long versions = 0;
     for (int j = 0, i = rangeFirst; j < rangeCount; j++, i = i + 1 == rangeWrap ? 0 : i + 1) {
       long w = locks.get(layout.lockOf(rangeRegion, i));

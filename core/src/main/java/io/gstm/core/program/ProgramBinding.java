@@ -17,6 +17,8 @@ import java.util.List;
 public final class ProgramBinding {
   /** Items a CSMV transaction may write (a commit-record entry). */
   public static final int CSMV_MAX_WRITES = 8;
+  /** Read-set slots of a CSMV update transaction. */
+  public static final int CSMV_MAX_READS = 1024;
 
   private final ProgramBatch batch;
   private final StoreLayout layout;
@@ -136,7 +138,7 @@ public final class ProgramBinding {
     }
     int cap = TxBatch.capacityFor((int) Math.min(setEntries,
         TxBatch.CAPACITIES[TxBatch.CAPACITIES.length - 1]));
-    int readCap = (int) Math.max(1, Math.min(csmvReads, 1024));
+    int readCap = (int) Math.max(1, Math.min(csmvReads, CSMV_MAX_READS));
     return new ProgramBinding(batch, layout, columns, bound, cap, readCap);
   }
 
@@ -208,10 +210,15 @@ public final class ProgramBinding {
         throw new ProgramException(prog.name(), null, "uses retry, but CSMV stores have no "
             + "semantic contention manager; run it on a PR-STM store");
       }
-      if (!prog.analysis().readOnly() && prog.analysis().sums() > 0) {
-        throw new ProgramException(prog.name(), null, "an update program cannot use sum() on a "
-            + "CSMV store (its reads have no bound for the server's read set); read the words "
-            + "in a loop, or make the program read-only");
+      if (prog.analysis().writeEntries() > CSMV_MAX_WRITES) {
+        throw new ProgramException(prog.name(), null, "may write up to "
+            + prog.analysis().writeEntries() + " words, more than the " + CSMV_MAX_WRITES
+            + " a CSMV commit-record entry holds");
+      }
+      if (!prog.analysis().readOnly() && prog.analysis().reads() > CSMV_MAX_READS) {
+        throw new ProgramException(prog.name(), null, "may read up to "
+            + prog.analysis().reads() + " words, more than the " + CSMV_MAX_READS
+            + " read-set slots a CSMV update transaction has");
       }
       for (Program.RegionDecl d : prog.regions()) {
         if (d.type().isWide()) {

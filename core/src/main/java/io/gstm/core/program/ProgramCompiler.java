@@ -28,6 +28,9 @@ final class ProgramCompiler {
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Set<String> FUNCTIONS =
       Set.of("min", "max", "abs", "sqrt", "len", "sum", "int32", "int64", "float32", "float64");
+  /** The largest PR-STM set capacity the kernels are built for. */
+  static final int MAX_SET_ENTRIES =
+      io.gstm.core.batch.TxBatch.CAPACITIES[io.gstm.core.batch.TxBatch.CAPACITIES.length - 1];
   /** The most trips a {@code max} bound may declare. */
   static final int MAX_TRIPS = 1 << 20;
 
@@ -236,6 +239,20 @@ final class ProgramCompiler {
     }
     Analysis analysis = new Analysis(counts.reads, counts.lockEntries, counts.writeEntries,
         counts.sums, counts.steps, !writes, retries);
+    if (analysis.setEntries() > MAX_SET_ENTRIES) {
+      throw error(program.loc(), "one attempt may touch up to " + analysis.setEntries()
+          + " words (reads and writes at distinct indices, loops at their bounds), more than "
+          + "the largest transaction set, " + MAX_SET_ENTRIES + " entries; use fewer accesses "
+          + "or smaller loop bounds");
+    }
+    if (counts.sums > 0 && writes) {
+      throw error(program.loc(), "sum() reads a range for a read-only program, but this "
+          + "program also writes a region");
+    }
+    if (counts.sums > 1) {
+      throw error(program.loc(), "sum() may run " + counts.sums + " times in one attempt; a "
+          + "transaction holds one range");
+    }
     int[] words = code.stream().mapToInt(Integer::intValue).toArray();
     long[] pool = constants.stream().mapToLong(Long::longValue).toArray();
     return new CompiledProgram(name, program.params(), program.regions(), program.outputs(),
@@ -634,7 +651,8 @@ final class ProgramCompiler {
     bind(exit);
     Counts body = counts;
     counts = before;
-    counts.addTimes(body, trips + 1);
+    counts.addTimes(body, trips);
+    counts.steps += 2; // the last check of the condition, which leaves the loop
     known = knownBefore;
     localsBase = savedBase;
     top = savedBase;

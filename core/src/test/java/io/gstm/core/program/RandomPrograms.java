@@ -47,7 +47,22 @@ final class RandomPrograms {
    */
   static Case generate(long seed, int transactions, int threadsPerBlock, int blocks,
       boolean sums) {
-    return new RandomPrograms(seed, sums).make(seed, transactions, threadsPerBlock, blocks);
+    // A draw whose programs may touch more words than a transaction set holds (the checker
+    // refuses it) is drawn again from the next stream.
+    for (long draw = seed; ; draw += 1L << 32) {
+      try {
+        return new RandomPrograms(draw, sums).make(seed, transactions, threadsPerBlock, blocks);
+      } catch (Oversized e) {
+        // next draw
+      }
+    }
+  }
+
+  /** The draw's programs exceed a bound the checker enforces. */
+  private static final class Oversized extends RuntimeException {
+    Oversized() {
+      super(null, null, false, false);
+    }
   }
 
   private Case make(long seed, int n, int threadsPerBlock, int blocks) {
@@ -75,6 +90,10 @@ final class RandomPrograms {
     try {
       set = ProgramSet.parse(text);
     } catch (ProgramException e) {
+      if (e.getMessage().contains("more than the largest transaction set")
+          || e.getMessage().contains("sum()")) {
+        throw new Oversized();
+      }
       throw new AssertionError("generated an invalid program (seed " + seed + "): "
           + e.getMessage() + "\n" + text, e);
     }

@@ -1,0 +1,121 @@
+package io.gstm.core.program;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The image format and its verifier: a round trip keeps a program, and every kind of damage
+ * (magic, version, unknown opcode, a register, constant, slot, region or jump target out of
+ * range, code that runs off its end, a cut image) is refused with the word it is at. Also: the
+ * CUDA interpreter's opcode numbers are the Java ones.
+ */
+class BytecodeTest {
+  private static final CompiledProgram P = ProgramSet.parse("""
+      program p(a: int32, b: int32[2])
+          regions r: int32
+          outputs o: int64
+      {
+        for i in 0 .. 2 { r[b[i]] = r[a] + i; }
+        o = int64(a) * 3L;
+      }
+      """).get(0);
+
+  @Test
+  void roundTripKeepsTheProgram() {
+    CompiledProgram back = CompiledProgram.decode(P.encode());
+    assertThat(back.name()).isEqualTo("p");
+    assertThat(back.code()).containsExactly(P.code());
+    assertThat(back.constants()).containsExactly(P.constants());
+    assertThat(back.registers()).isEqualTo(P.registers());
+    assertThat(back.outputRegisters()).containsExactly(P.outputRegisters());
+    assertThat(back.columnNames()).containsExactly("a", "b[0]", "b[1]");
+    assertThat(back.analysis()).isEqualTo(P.analysis());
+  }
+
+  /** The image with word {@code at} (counted from the start of the code) replaced. */
+  private static int[] patchedCode(int at, int word) {
+    int[] image = P.encode();
+    image[image.length - P.code().length + at] = word;
+    return image;
+  }
+
+  private static int pcOf(int op) {
+    for (int pc = 0; pc < P.code().length; pc += Opcodes.length(P.code()[pc] & 0xff)) {
+      if ((P.code()[pc] & 0xff) == op) {
+        return pc;
+      }
+    }
+    throw new AssertionError("no opcode " + op);
+  }
+
+  @Test
+  void damagedImagesAreRefused() {
+    int[] image = P.encode();
+    image[0] = 0x12345678;
+    assertThatThrownBy(() -> CompiledProgram.decode(image))
+        .isInstanceOf(ProgramException.class).hasMessageContaining("not the magic word");
+    int[] v = P.encode();
+    v[1] = 99;
+    assertThatThrownBy(() -> CompiledProgram.decode(v))
+        .hasMessageContaining("version 99 is not supported");
+    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, 19)))
+        .hasMessageContaining("instruction at word 0: unknown opcode 19");
+    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, 200)))
+        .hasMessageContaining("unknown opcode 200");
+    int mov = Opcodes.encode(Opcodes.MOV, 63, 0, 0);
+    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, mov)))
+        .hasMessageContaining("register 63 of " + P.registers());
+    int ldk = Opcodes.encode(Opcodes.LDK, 0, 250, 0);
+    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, ldk)))
+        .hasMessageContaining("constant 250 of");
+    int ldp = Opcodes.encode(Opcodes.LDP, 0, 3, 0);
+    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, ldp)))
+        .hasMessageContaining("column slot 3 of 3");
+    int rd = Opcodes.encode(Opcodes.RD, 0, 1, 0);
+    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, rd)))
+        .hasMessageContaining("region 1 of 1");
+    int ldpa = Opcodes.encode(Opcodes.LDPA, 0, 0, 0);
+    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, ldpa)))
+        .hasMessageContaining("parameter 0 is not an array parameter");
+    int jmp = Opcodes.JMP | 5000 << 8;
+    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, jmp)))
+        .hasMessageContaining("jump target 5000 is not an instruction of this program");
+    int last = P.code().length - 1;
+    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(last, mov & ~0xff00)))
+        .hasMessageContaining("may run past its end");
+    int[] cut = java.util.Arrays.copyOf(P.encode(), P.encode().length - 3);
+    assertThatThrownBy(() -> CompiledProgram.decode(cut)).hasMessageContaining("ends before");
+    assertThat(pcOf(Opcodes.RD)).isGreaterThanOrEqualTo(0);
+  }
+
+  /** The CUDA header's Op enum lists the numbers of {@link Opcodes}. */
+  @Test
+  void cudaOpcodesMatchJava() throws IOException, ReflectiveOperationException {
+    Path header = Path.of("..", "kernels", "src", "main", "cuda", "include", "gstm",
+        "program.cuh");
+    String text = Files.readString(header);
+    Matcher m = Pattern.compile("k([A-Z][a-z]+) = (\\d+)").matcher(
+        text.substring(text.indexOf("enum Op"), text.indexOf("};", text.indexOf("enum Op"))));
+    int checked = 0;
+    while (m.find()) {
+      String name = m.group(1).toUpperCase();
+      if (name.equals("OPCOUNT")) {
+        name = "COUNT";
+      }
+      int value = Integer.parseInt(m.group(2));
+      int java = Opcodes.class.getField(name).getInt(null);
+      assertThat(value).as("opcode %s", name).isEqualTo(java);
+      checked++;
+    }
+    assertThat(checked).isGreaterThan(35);
+    assertThat(text).contains("kUserAbort = " + io.gstm.core.batch.Outcome.USER_ABORT.code());
+    assertThat(text).contains("kLoopLimit = " + io.gstm.core.batch.Outcome.LOOP_LIMIT.code());
+  }
+}

@@ -1,0 +1,160 @@
+package io.gstm.core.program;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.cuda.CudaEngine;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.history.HistoryChecker;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.CsmvVariant;
+import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.ProgramCases;
+import io.gstm.core.workload.bank.BankConfig;
+import io.gstm.core.workload.bank.BankPrograms;
+import io.gstm.core.workload.bank.BankVerifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Programs on the GPU: the built-in workloads as programs pass their verifiers, the history
+ * checker and the serial replay; random programs too; and on one thread the GPU ends in exactly
+ * the JVM engine's state, with the same outcomes, conflicts, codes and outputs.
+ */
+@EnabledIfGpu
+class CudaProgramTest {
+  private static CudaEngine gpu;
+  private static JvmEngine jvm;
+
+  @BeforeAll
+  static void open() {
+    gpu = CudaEngine.open(0);
+    jvm = new JvmEngine(1);
+  }
+
+  @AfterAll
+  static void close() {
+    jvm.close();
+    gpu.close();
+  }
+
+  static Stream<Arguments> builtins() {
+    List<Arguments> out = new ArrayList<>();
+    for (ProgramCases.Case c : ProgramCases.all(64, 4, 21)) {
+      out.add(Arguments.of(c, false));
+      out.add(Arguments.of(c, true));
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "{0}, builder={1}")
+  @MethodSource("builtins")
+  void builtinProgramsPassTheirVerifiersOnTheGpu(ProgramCases.Case c, boolean builder) {
+    ProgramCases.Run run = ProgramCases.program(gpu, c, builder,
+        RunOptions.defaults().withHistory(true));
+    assertThat(ProgramCases.verify(c, run)).isNull();
+  }
+
+  @ParameterizedTest(name = "{0}, builder={1}")
+  @MethodSource("builtins")
+  void builtinProgramsOnOneThreadMatchTheJvmEngine(ProgramCases.Case c, boolean builder) {
+    ProgramCases.Case single = c.onGrid(1, 1);
+    RunOptions options = RunOptions.defaults().withSemanticLimit(64);
+    ProgramCases.Run onGpu = ProgramCases.program(gpu, single, builder, options);
+    ProgramCases.Run onJvm = ProgramCases.program(jvm, single, builder, options);
+    same(onGpu.programResult(), onJvm.programResult());
+    assertThat(StoreContents.firstDifference(c.layout(), onJvm.after(), onGpu.after())).isNull();
+  }
+
+  static LongStream seeds() {
+    return LongStream.rangeClosed(1, 150);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void randomProgramsOnOneThreadMatchTheJvmEngine(long seed) {
+    RandomPrograms.Case c = RandomPrograms.generate(seed, 200, 1, 1, true);
+    RunOptions options = RunOptions.defaults().withSemanticLimit(4);
+    ProgramResult g;
+    long[][] gAfter;
+    try (TxStore store = gpu.createStore(c.layout())) {
+      StoreContents.write(store, c.initial());
+      g = gpu.run(store, c.batch(), options);
+      gAfter = StoreContents.read(store);
+    }
+    ProgramResult j;
+    long[][] jAfter;
+    try (TxStore store = jvm.createStore(c.layout())) {
+      StoreContents.write(store, c.initial());
+      j = jvm.run(store, c.batch(), options);
+      jAfter = StoreContents.read(store);
+    }
+    same(g, j);
+    assertThat(StoreContents.firstDifference(c.layout(), jAfter, gAfter)).as(c.text()).isNull();
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void randomProgramsOnManyThreadsAreSerializableOnTheGpu(long seed) {
+    RandomPrograms.Case c = RandomPrograms.generate(seed, 2_000, 64, 4, false);
+    try (TxStore store = gpu.createStore(c.layout())) {
+      StoreContents.write(store, c.initial());
+      ProgramResult r = gpu.run(store, c.batch(),
+          RunOptions.defaults().withSemanticLimit(4).withHistory(true));
+      long[][] after = StoreContents.read(store);
+      HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
+      assertThat(h.serializable()).as("%s\n%s", h.violations(), c.text()).isTrue();
+      ProgramReplay.Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), after,
+          h.serialOrder());
+      assertThat(replay.ok()).as("%s\n%s", replay, c.text()).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(CsmvVariant.class)
+  void bankProgramsRunOnCsmvStores(CsmvVariant variant) {
+    BankConfig cfg = new BankConfig(256, 2, 0.5, 1, 64, 4, 4, 5);
+    var batch = cfg.batch();
+    ProgramBatch programs = BankPrograms.batch(batch, BankPrograms.set(batch, false));
+    for (Engine e : new Engine[] {gpu, jvm}) {
+      try (TxStore store = e.createStore(cfg.layout(), Algorithm.csmv(4).withVariant(variant))) {
+        store.writeInt32(0, cfg.initialBalances());
+        ProgramResult r = e.run(store, programs, RunOptions.defaults());
+        BankVerifier.Verdict v = BankVerifier.verify(cfg.initialBalances(), batch, r.stats(),
+            store.readInt32(0));
+        assertThat(v.ok()).as("%s on %s: %s", variant, e.name(), v).isTrue();
+        assertThat(r.commits()).isEqualTo(batch.txCount());
+      }
+    }
+  }
+
+  /** Same outcomes, conflicts (but where a transaction waited in vain), codes and outputs. */
+  static void same(ProgramResult a, ProgramResult b) {
+    int n = a.batch().txCount();
+    for (int t = 0; t < n; t++) {
+      assertThat(a.outcome(t)).as("outcome of %d", t).isEqualTo(b.outcome(t));
+      if (a.outcome(t) != Outcome.ABANDONED_SEMANTIC) {
+        assertThat(a.postponements(t)).as("conflicts of %d", t).isEqualTo(b.postponements(t));
+      }
+      assertThat(a.abortCode(t)).as("abort code of %d", t).isEqualTo(b.abortCode(t));
+      CompiledProgram p = a.batch().programs().get(a.batch().type(t));
+      for (int o = 0; o < p.outputs().size(); o++) {
+        long x = a.outputs()[o * n + t];
+        long y = b.outputs()[o * n + t];
+        assertThat(StoreContents.same(p.outputs().get(o).type(), x, y))
+            .as("output %s of %d: %s vs %s", p.outputs().get(o).name(), t, x, y).isTrue();
+      }
+    }
+  }
+}
