@@ -190,10 +190,6 @@ __device__ __forceinline__ long long interpret(Tx& tx, const Table& tab, const u
   uint32_t budget = dir[kDSteps];
   uint32_t pc = 0;
   while (true) {
-    if (budget-- == 0) {
-      tx.end(kLoopLimit);
-      return 0;
-    }
     const uint32_t w = code[pc++];
     const uint32_t op = w & 0xffu;
     const uint32_t a = (w >> 8) & 0xffu;
@@ -219,13 +215,17 @@ __device__ __forceinline__ long long interpret(Tx& tx, const Table& tab, const u
         tx.end(kUserAbort);
         return 0;
       case kJmp:
-        pc = w >> 8;
-        break;
       case kJz:
-        if (R.get(a) == 0) pc = b | c << 8;
-        break;
       case kJnz:
-        if (R.get(a) != 0) pc = b | c << 8;
+        // Only a taken jump can make the code run longer than its length: taken jumps count
+        // against the step bound, so no image runs for ever (Interpreter.java does the same).
+        if (op == kJmp || (R.get(a) == 0) == (op == kJz)) {
+          pc = op == kJmp ? w >> 8 : (b | c << 8);
+          if (budget-- == 0) {
+            tx.end(kLoopLimit);
+            return 0;
+          }
+        }
         break;
       case kMov:
         R.set(a, R.get(b));

@@ -9,9 +9,10 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "gstm 0.1.0",
     description = "GPU transaction engine: run STM batches on the GPU (JCuda) or the JVM engine.",
-    subcommands = {BankCommand.class, LimitsCommand.class, BenchBankCommand.class,
-        VacationCommand.class, BenchSemanticCommand.class, BenchCsmvCommand.class,
-        BenchGraphCommand.class, BenchKMeansCommand.class, BenchProgramsCommand.class})
+    subcommands = {RunCommand.class, BankCommand.class, LimitsCommand.class,
+        BenchBankCommand.class, VacationCommand.class, BenchSemanticCommand.class,
+        BenchCsmvCommand.class, BenchGraphCommand.class, BenchKMeansCommand.class,
+        BenchProgramsCommand.class})
 public final class GstmCli implements Runnable {
 
   @Override

@@ -38,6 +38,11 @@ public final class Interpreter {
   private final long[] outputs;
   private final int[] abortCodes;
   private final int n;
+  /** Per type: the binding, and its program's code and constants (no lookups per run). */
+  private final ProgramBinding.Bound[] bounds;
+  private final int[][] codes;
+  private final long[][] constants;
+  private final int[] types;
 
   /**
    * @param binding the batch bound to its store
@@ -50,27 +55,35 @@ public final class Interpreter {
     this.outputs = outputs;
     this.abortCodes = abortCodes;
     this.n = binding.batch().txCount();
+    int programs = binding.programCount();
+    this.bounds = new ProgramBinding.Bound[programs];
+    this.codes = new int[programs][];
+    this.constants = new long[programs][];
+    for (int p = 0; p < programs; p++) {
+      bounds[p] = binding.bound(p);
+      codes[p] = bounds[p].program.code();
+      constants[p] = bounds[p].program.constants();
+    }
+    this.types = binding.batch().typesView();
   }
 
   /** The program set's read-only flag for transaction {@code t}. */
   public boolean readOnly(int t) {
-    return binding.bound(binding.batch().type(t)).program.analysis().readOnly();
+    return bounds[types[t]].program.analysis().readOnly();
   }
 
   /** Runs transaction {@code t}; returns its first output (0 when it has none). */
   public long run(TxContext tx, int t) {
-    ProgramBinding.Bound b = binding.bound(binding.batch().type(t));
-    CompiledProgram p = b.program;
+    int type = types[t];
+    ProgramBinding.Bound b = bounds[type];
     long[] r = regs;
-    int[] code = p.code();
-    long[] k = p.constants();
-    long budget = p.analysis().steps();
+    int[] code = codes[type];
+    long[] k = constants[type];
+    // Only a jump can make the code run longer than its length: taken jumps are counted
+    // against the program's step bound, so that no image, however made, runs for ever.
+    long budget = b.program.analysis().steps();
     int pc = 0;
     while (true) {
-      if (--budget < 0) {
-        tx.end(Outcome.LOOP_LIMIT);
-        return 0;
-      }
       int w = code[pc++];
       int op = w & 0xff;
       int a = w >>> 8 & 0xff;
@@ -78,7 +91,7 @@ public final class Interpreter {
       int c = w >>> 24;
       switch (op) {
         case RET -> {
-          return finish(p, t);
+          return finish(b.program, t);
         }
         case RETRY -> {
           tx.semanticConflict();
@@ -91,15 +104,20 @@ public final class Interpreter {
           tx.end(Outcome.USER_ABORT);
           return 0;
         }
-        case JMP -> pc = w >>> 8;
-        case JZ -> {
-          if (r[a] == 0) {
-            pc = bb | c << 8;
+        case JMP -> {
+          pc = w >>> 8;
+          if (--budget < 0) {
+            tx.end(Outcome.LOOP_LIMIT);
+            return 0;
           }
         }
-        case JNZ -> {
-          if (r[a] != 0) {
+        case JZ, JNZ -> {
+          if ((r[a] == 0) == (op == JZ)) {
             pc = bb | c << 8;
+            if (--budget < 0) {
+              tx.end(Outcome.LOOP_LIMIT);
+              return 0;
+            }
           }
         }
         case MOV -> r[a] = r[bb];
@@ -156,6 +174,20 @@ public final class Interpreter {
             return 0;
           }
         }
+        // The commonest operations inline (the rest through Semantics, the same definitions).
+        case Opcodes.ADD -> r[a] = (int) r[bb] + (int) r[c];
+        case Opcodes.ADD + 1 -> r[a] = r[bb] + r[c];
+        case Opcodes.ADD + 3 -> r[a] = Double.doubleToRawLongBits(
+            Double.longBitsToDouble(r[bb]) + Double.longBitsToDouble(r[c]));
+        case Opcodes.SUB -> r[a] = (int) r[bb] - (int) r[c];
+        case Opcodes.SUB + 1 -> r[a] = r[bb] - r[c];
+        case Opcodes.MUL -> r[a] = (int) r[bb] * (int) r[c];
+        case Opcodes.MUL + 1 -> r[a] = r[bb] * r[c];
+        case Opcodes.EQ -> r[a] = (int) r[bb] == (int) r[c] ? 1 : 0;
+        case Opcodes.NE -> r[a] = (int) r[bb] != (int) r[c] ? 1 : 0;
+        case Opcodes.LT -> r[a] = (int) r[bb] < (int) r[c] ? 1 : 0;
+        case Opcodes.LE -> r[a] = (int) r[bb] <= (int) r[c] ? 1 : 0;
+        case Opcodes.LT + 1 -> r[a] = r[bb] < r[c] ? 1 : 0;
         case NOT -> r[a] = r[bb] ^ 1;
         case CVT -> r[a] = Semantics.convert(r[bb], c >> 4, c & 15);
         default -> {

@@ -31,6 +31,8 @@ final class ProgramCompiler {
   /** The largest PR-STM set capacity the kernels are built for. */
   static final int MAX_SET_ENTRIES =
       io.gstm.core.batch.TxBatch.CAPACITIES[io.gstm.core.batch.TxBatch.CAPACITIES.length - 1];
+  /** Loops with constant ends and at most this many trips are unrolled. */
+  static final int UNROLL_TRIPS = 8;
   /** The most trips a {@code max} bound may declare. */
   static final int MAX_TRIPS = 1 << 20;
 
@@ -608,6 +610,23 @@ final class ProgramCompiler {
       trips = Math.max(0, (long) (int) (long) to.constant - (int) (long) from.constant);
       if (trips > MAX_TRIPS) {
         throw error(f.loc(), "loop of " + trips + " trips exceeds the limit " + MAX_TRIPS);
+      }
+      if (trips <= UNROLL_TRIPS) {
+        // A short loop with constant ends is unrolled: the variable becomes a constant in each
+        // copy, so indices into array parameters fold and branches on it vanish.
+        localsBase = savedBase;
+        top = savedBase;
+        int first = (int) (long) from.constant;
+        for (int i = 0; i < trips; i++) {
+          Sym v = new Sym(Kind.LOCAL, f.variable(), INT32, nextId++);
+          v.constant = (long) (first + i);
+          Map<String, Sym> scope = new HashMap<>();
+          scope.put(f.variable(), v);
+          scopes.push(scope);
+          nested(f.body());
+          scopes.pop();
+        }
+        return;
       }
     } else if (f.max() != null) {
       if (f.max() < 0 || f.max() > MAX_TRIPS) {

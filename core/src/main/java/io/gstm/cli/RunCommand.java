@@ -1,0 +1,228 @@
+package io.gstm.cli;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.history.HistoryChecker;
+import io.gstm.core.program.Column;
+import io.gstm.core.program.ProgramBatch;
+import io.gstm.core.program.ProgramReplay;
+import io.gstm.core.program.ProgramResult;
+import io.gstm.core.program.ProgramSet;
+import io.gstm.core.program.StoreContents;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.CsmvVariant;
+import io.gstm.core.store.TxStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code gstm run}: user-written transaction programs over a state and transactions read from
+ * CSV; prints the outcome summary and writes the new state and the per-transaction outcomes.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Run transaction programs (docs/programs.md) over state and transactions "
+        + "from CSV files; write the new state and every transaction's outcome.")
+final class RunCommand implements Callable<Integer> {
+  @Mixin EngineOption engine = new EngineOption();
+
+  @Mixin SemanticOptions semantic = new SemanticOptions();
+
+  @Option(names = "--program", required = true,
+      description = "File of one or more programs.")
+  Path programFile;
+
+  @Option(names = "--state", required = true,
+      description = "CSV: a column per region (header = region name), a row per word.")
+  Path stateFile;
+
+  @Option(names = "--transactions", required = true,
+      description = "CSV: a 'program' column (optional with one program) and the parameters' "
+          + "columns by name.")
+  Path txFile;
+
+  @Option(names = "--out-state", description = "Where the new state goes (default: "
+      + "<state>.out.csv).")
+  Path outState;
+
+  @Option(names = "--outcomes", description = "Where the per-transaction outcomes go "
+      + "(default: <transactions>.outcomes.csv).")
+  Path outcomes;
+
+  @Option(names = "--algorithm", defaultValue = "prstm",
+      description = "prstm, csmv, csmv-nocv, csmv-onlycs or jvstm-gpu (default ${DEFAULT-VALUE}).")
+  String algorithm;
+
+  @Option(names = "--lock-coverage", defaultValue = "1",
+      description = "Words per lock (default ${DEFAULT-VALUE}).")
+  int lockCoverage;
+
+  @Option(names = "--batch-size", defaultValue = "1000000",
+      description = "Transactions per batch; a longer file runs as several batches in order, "
+          + "with progress shown (default ${DEFAULT-VALUE}).")
+  int batchSize;
+
+  @Option(names = "--threads-per-block", defaultValue = "256",
+      description = "Default ${DEFAULT-VALUE}.")
+  int threadsPerBlock;
+
+  @Option(names = "--history", description = "Record versions; check serializability and "
+      + "replay the committed transactions serially (small runs).")
+  boolean history;
+
+  @Override
+  public Integer call() throws IOException {
+    if (batchSize < 1) {
+      throw new IllegalArgumentException("batch-size must be at least 1, got " + batchSize);
+    }
+    if (lockCoverage < 1) {
+      throw new IllegalArgumentException("lock-coverage must be at least 1, got "
+          + lockCoverage);
+    }
+    ProgramSet programs = ProgramSet.parse(read(programFile));
+    ProgramCsv.State state = ProgramCsv.readState(stateFile, programs, lockCoverage);
+    ProgramCsv.Transactions txs = ProgramCsv.readTransactions(txFile, programs);
+    Algorithm alg = algorithm.equals("prstm") ? Algorithm.prStm()
+        : Algorithm.csmv(Algorithm.DEFAULT_VERSIONS).withVariant(CsmvVariant.parse(algorithm));
+    RunOptions options = semantic.apply(RunOptions.defaults().withHistory(history));
+    int n = txs.types().length;
+    System.out.printf("programs: %s; %,d transactions; store %s%n",
+        programs.programs().stream().map(p -> p.name()).toList(), n, state.layout());
+    List<ProgramResult> results = new ArrayList<>();
+    List<int[]> orders = new ArrayList<>();
+    boolean ok = true;
+    long kernelNanos = 0;
+    long t0 = System.nanoTime();
+    try (Engine e = engine.open().engine();
+        TxStore store = e.createStore(state.layout(), alg);
+        ProgressBar progress = n > batchSize ? progress(n) : null) {
+      StoreContents.write(store, state.contents());
+      for (int from = 0; from < n; from += batchSize) {
+        int to = Math.min(n, from + batchSize);
+        ProgramBatch batch = slice(programs, txs, from, to);
+        int[] order = identity(to - from);
+        if (semantic.presort) {
+          ProgramBatch.Sorted sorted = batch.presort();
+          batch = sorted.batch();
+          order = sorted.order();
+        }
+        long[][] before = history ? StoreContents.read(store) : null;
+        ProgramResult r = e.run(store, batch, options);
+        kernelNanos += r.stats().kernelNanos();
+        if (history) {
+          ok &= check(r, store, before);
+        }
+        results.add(r);
+        orders.add(order);
+        if (progress != null) {
+          progress.stepTo(to);
+        }
+      }
+      long wall = System.nanoTime() - t0;
+      ProgramCsv.writeState(out(outState, stateFile, ".out.csv"), state.layout(),
+          StoreContents.read(store));
+      ProgramCsv.writeOutcomes(out(outcomes, txFile, ".outcomes.csv"), results, orders,
+          programs);
+      summary(results, n, kernelNanos, wall);
+    }
+    System.out.println("new state: " + out(outState, stateFile, ".out.csv"));
+    System.out.println("outcomes:  " + out(outcomes, txFile, ".outcomes.csv"));
+    return ok ? 0 : 1;
+  }
+
+  private static ProgressBar progress(int n) {
+    return new ProgressBarBuilder().setTaskName("transactions").setInitialMax(n)
+        .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500).continuousUpdate()
+        .build();
+  }
+
+  private static ProgramBatch slice(ProgramSet programs, ProgramCsv.Transactions txs, int from,
+      int to) {
+    int m = to - from;
+    int[] types = java.util.Arrays.copyOfRange(txs.types(), from, to);
+    ProgramBatch.Builder b = ProgramBatch.builder(programs).types(types);
+    for (Column c : txs.columns()) {
+      long[] bits = new long[m];
+      for (int i = 0; i < m; i++) {
+        bits[i] = c.bits(from + i);
+      }
+      b.column(Column.ofBits(c.name(), c.type(), bits));
+    }
+    int tpb = Math.min(TxBatch.MAX_THREADS_PER_BLOCK, Math.max(1, m));
+    return b.grid(tpb, Math.max(1, (m + tpb * 8 - 1) / (tpb * 8))).build();
+  }
+
+  private boolean check(ProgramResult r, TxStore store, long[][] before) {
+    HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
+    System.out.println("history checker: " + (h.serializable() ? "OK (serializable)"
+        : "FAILED " + h.violations()));
+    if (!h.serializable()) {
+      return false;
+    }
+    ProgramReplay.Verdict v = ProgramReplay.verify(r, store.layout(), before,
+        StoreContents.read(store), h.serialOrder());
+    System.out.println("serial replay: " + v);
+    return v.ok();
+  }
+
+  private void summary(List<ProgramResult> results, int n, long kernelNanos, long wallNanos) {
+    Map<Outcome, Long> counts = new EnumMap<>(Outcome.class);
+    long postponed = 0;
+    long aborts = 0;
+    for (ProgramResult r : results) {
+      BatchResult s = r.stats();
+      for (int t = 0; t < r.batch().txCount(); t++) {
+        counts.merge(s.outcome(t), 1L, Long::sum);
+        if (s.outcome(t) == Outcome.COMMITTED && s.semanticConflicts()[t] > 0) {
+          postponed++;
+        }
+      }
+      aborts += s.aborts();
+    }
+    System.out.printf("outcomes: %s%n", counts);
+    System.out.printf("committed after semantic conflicts: %,d; concurrency aborts: %,d%n",
+        postponed, aborts);
+    long commits = counts.getOrDefault(Outcome.COMMITTED, 0L);
+    System.out.printf("time: %.3f s end to end (%.3f s running transactions), %,.0f "
+            + "committed tx/s end to end%n", wallNanos / 1e9, kernelNanos / 1e9,
+        commits / (wallNanos / 1e9));
+  }
+
+  private static Path out(Path given, Path input, String suffix) {
+    if (given != null) {
+      return given;
+    }
+    String name = input.getFileName().toString();
+    String base = name.endsWith(".csv") ? name.substring(0, name.length() - 4) : name;
+    return input.resolveSibling(base + suffix);
+  }
+
+  private static int[] identity(int n) {
+    int[] o = new int[n];
+    for (int i = 0; i < n; i++) {
+      o[i] = i;
+    }
+    return o;
+  }
+
+  private static String read(Path file) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalArgumentException("program: no such file " + file);
+    }
+    return Files.readString(file);
+  }
+}
