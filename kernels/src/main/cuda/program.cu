@@ -101,7 +101,7 @@ __device__ __forceinline__ void load_image(const gstm::program::Table& tab) {
 /// @param view the store; @param tab the batch and its programs; @param out outcomes, counters
 GSTM_PROGRAM_PRSTM(2, 2)
 GSTM_PROGRAM_PRSTM(4, 2)
-GSTM_PROGRAM_PRSTM(8, 2)
+GSTM_PROGRAM_PRSTM(8, 1)
 GSTM_PROGRAM_PRSTM(16, 1)
 
 /// @brief A program batch under CSMV (flags choose the variant); `a.ext` is the program table.

@@ -31,6 +31,8 @@ final class ProgramCompiler {
   /** The largest PR-STM set capacity the kernels are built for. */
   static final int MAX_SET_ENTRIES =
       io.gstm.core.batch.TxBatch.CAPACITIES[io.gstm.core.batch.TxBatch.CAPACITIES.length - 1];
+  /** Constants loaded in the prologue when the code would load each more than once. */
+  static final int HOISTED_CONSTANTS = 4;
   /** Loops with constant ends and at most this many trips are unrolled. */
   static final int UNROLL_TRIPS = 8;
   /** The most trips a {@code max} bound may declare. */
@@ -129,6 +131,9 @@ final class ProgramCompiler {
 
   private final Program program;
   private final String name;
+  /** Constants loaded once in the prologue, and their registers. */
+  private final List<Long> hoist;
+  private final Map<Long, Integer> hoisted = new HashMap<>();
   private final List<Integer> code = new ArrayList<>();
   private final List<Long> constants = new ArrayList<>();
   private final Map<Long, Integer> constantIndex = new HashMap<>();
@@ -150,16 +155,37 @@ final class ProgramCompiler {
   private boolean writes;
   private boolean retries;
 
-  private ProgramCompiler(Program program) {
+  private ProgramCompiler(Program program, List<Long> hoist) {
     this.program = program;
     this.name = program.name();
+    this.hoist = hoist;
   }
 
+  /**
+   * Compiles twice when it pays: the first pass shows which constants the code loads more than
+   * once; the second loads those once, in the prologue, into registers of their own.
+   */
   static CompiledProgram compile(Program program) {
     if (program == null) {
       throw new ProgramException(null, null, "program must not be null");
     }
-    return new ProgramCompiler(program).run();
+    CompiledProgram first = new ProgramCompiler(program, List.of()).run();
+    Map<Long, Integer> loads = new HashMap<>();
+    int[] code = first.code();
+    for (int pc = 0; pc < code.length; pc += Opcodes.length(code[pc] & 0xff)) {
+      if ((code[pc] & 0xff) == Opcodes.LDK) {
+        long bits = first.constants()[(code[pc] >>> 16 & 0xff) | (code[pc] >>> 24 & 0xff) << 8];
+        loads.merge(bits, 1, Integer::sum);
+      }
+    }
+    List<Long> hoist = loads.entrySet().stream().filter(e -> e.getValue() > 1)
+        .sorted((a, b) -> b.getValue() - a.getValue()).limit(HOISTED_CONSTANTS)
+        .map(Map.Entry::getKey).toList();
+    if (hoist.isEmpty()
+        || first.registers() + hoist.size() > CompiledProgram.MAX_REGISTERS) {
+      return first;
+    }
+    return new ProgramCompiler(program, hoist).run();
   }
 
   private ProgramException error(Loc loc, String message) {
@@ -224,6 +250,11 @@ final class ProgramCompiler {
         emit(Opcodes.LDP, s.reg, slot, p.loc());
       }
       slot += p.width();
+    }
+    for (long bits : hoist) {
+      int r = allocate(program.loc());
+      emit(Opcodes.LDK, r, constant(bits, program.loc()), program.loc());
+      hoisted.put(bits, r);
     }
     localsBase = top;
     scopes.push(new HashMap<>());
@@ -402,6 +433,10 @@ final class ProgramCompiler {
     if (v.reg >= 0) {
       return v.reg;
     }
+    Integer h = hoisted.get(v.constant);
+    if (h != null) {
+      return h;
+    }
     int r = allocate(loc);
     emit(Opcodes.LDK, r, constant(v.constant, loc), loc);
     return r;
@@ -476,6 +511,10 @@ final class ProgramCompiler {
     s.mutable = let.mutable();
     if (!let.mutable() && v.isConstant()) {
       s.constant = v.constant;
+    } else if (!let.mutable() && v.reg >= 0 && v.reg < localsBase && v.key != null) {
+      // An immutable name for a value that cannot change while it is in scope (a parameter,
+      // another let, the loop variable within its iteration): the same register, no copy.
+      s.reg = v.reg;
     } else {
       // The local takes the next register above the live ones; the value is moved into it.
       int target = localsBase;
@@ -936,6 +975,15 @@ final class ProgramCompiler {
       } catch (Semantics.DivideByZero e) {
         // left to run time, where it ends the transaction DIVIDE_BY_ZERO
       }
+    }
+    // Integer identities: x + 0, x - 0, x * 1, 1 * x (exact in two's complement).
+    boolean integer = type == INT32 || type == INT64;
+    if (integer && b.isConstant() && (b.constant == 0 && (op == Opcodes.ADD + type.code()
+        || op == Opcodes.SUB + type.code()) || b.constant == 1 && op == Opcodes.MUL + type.code())) {
+      return new Val(type, a.reg, a.constant, key);
+    }
+    if (integer && a.isConstant() && a.constant == 1 && op == Opcodes.MUL + type.code()) {
+      return new Val(type, b.reg, b.constant, key);
     }
     int ra = reg(a, loc);
     int rb = reg(b, loc);
