@@ -2,9 +2,7 @@ package io.gstm.core.program;
 
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.Algorithm;
-import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.StoreLayout;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -144,21 +142,8 @@ public final class ProgramBinding {
 
   private static int regionOf(StoreLayout layout, CompiledProgram prog,
       Program.RegionDecl decl) {
-    List<String> names = new ArrayList<>();
-    for (int r = 0; r < layout.regionCount(); r++) {
-      RegionSpec spec = layout.region(r);
-      names.add(spec.name() + ": " + ValueType.of(spec.type()));
-      if (spec.name().equals(decl.name())) {
-        if (spec.type() != decl.type().regionType()) {
-          throw new IllegalArgumentException("program '" + prog.name() + "': region '"
-              + decl.name() + "' holds " + ValueType.of(spec.type()) + " in the store, but the "
-              + "program declares it " + decl.type());
-        }
-        return r;
-      }
-    }
-    throw new IllegalArgumentException("program '" + prog.name() + "' uses region '"
-        + decl.name() + "', which the store lacks (its regions: " + names + ")");
+    return layout.regionNamed(decl.name(), decl.type().regionType(),
+        "program '" + prog.name() + "'");
   }
 
   /** A region some program reads as shared must be written by no program of the batch. */

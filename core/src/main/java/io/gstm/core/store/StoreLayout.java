@@ -108,13 +108,31 @@ public final class StoreLayout {
   public void checkRegion(int index, RegionType type, String param) {
     if (index < 0 || index >= regions.size()) {
       throw new IllegalArgumentException(param + ": region index " + index + " is out of "
-          + "range: the store has " + regions.size() + " region(s)");
+          + "range: the store has " + regions.size() + " region(s), valid indices 0.."
+          + (regions.size() - 1));
     }
     RegionSpec spec = regions.get(index);
     if (spec.type() != type) {
       throw new IllegalArgumentException(param + ": region " + index + " ('" + spec.name()
           + "') holds " + spec.type() + ", expected " + type);
     }
+  }
+
+  /**
+   * The index of the region named {@code name} holding {@code type}: the check programs make of
+   * the regions they declare. An IllegalArgumentException starting with {@code who} says which
+   * regions the store has, or which type it holds.
+   */
+  public int regionNamed(String name, RegionType type, String who) {
+    for (int r = 0; r < regions.size(); r++) {
+      if (regions.get(r).name().equals(name)) {
+        checkRegion(r, type, who + ": region '" + name + "'");
+        return r;
+      }
+    }
+    List<String> names = regions.stream().map(s -> s.name() + " " + s.type()).toList();
+    throw new IllegalArgumentException(who + " uses region '" + name + "', which the store "
+        + "lacks (its regions: " + names + ")");
   }
 
   @Override

@@ -113,6 +113,7 @@ class CudaProgramTest {
       ProgramResult r = gpu.run(store, c.batch(),
           RunOptions.defaults().withSemanticLimit(4).withHistory(true));
       long[][] after = StoreContents.read(store);
+      assertThat(r.outcomeCounts()).doesNotContainKey(Outcome.TOO_LARGE);
       HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
       assertThat(h.serializable()).as("%s\n%s", h.violations(), c.text()).isTrue();
       ProgramReplay.Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), after,

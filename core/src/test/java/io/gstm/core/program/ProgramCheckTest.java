@@ -137,11 +137,11 @@ class ProgramCheckTest {
     assertThatThrownBy(() -> ProgramBinding.bind(
         batch("program p() regions q: int32 { q[0] = 1; }", 2), LAYOUT, Algorithm.prStm()))
         .hasMessageContaining("program 'p' uses region 'q', which the store lacks (its regions: "
-            + "[r: int32, s: int64])");
+            + "[r INT32, s INT64])");
     assertThatThrownBy(() -> ProgramBinding.bind(
         batch("program p() regions s: int32 { s[0] = 1; }", 2), LAYOUT, Algorithm.prStm()))
-        .hasMessageContaining("region 's' holds int64 in the store, but the program declares it "
-            + "int32");
+        .hasMessageContaining("program 'p': region 's': region 1 ('s') holds INT64, expected "
+            + "INT32");
     assertThatThrownBy(() -> ProgramBinding.bind(
         batch("program p() regions r: int32 { retry; }", 2), LAYOUT, Algorithm.csmv(4)))
         .hasMessageContaining("uses retry, but CSMV stores have no semantic contention manager");

@@ -2,6 +2,7 @@ package io.gstm.core.program;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.jvm.JvmEngine;
@@ -43,6 +44,8 @@ class RandomProgramsJvmTest {
       StoreContents.write(store, c.initial());
       ProgramResult r = engine.run(store, c.batch(), OPTIONS);
       long[][] after = StoreContents.read(store);
+      // The checker's bounds size the sets: no transaction may outgrow them.
+      assertThat(r.outcomeCounts()).doesNotContainKey(Outcome.TOO_LARGE);
       HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
       assertThat(h.serializable()).as("%s\n%s", h.violations(), c.text()).isTrue();
       ProgramReplay.Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), after,

@@ -3,6 +3,7 @@ package io.gstm.core.workload.bank;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
 import io.gstm.core.workload.Workload;
 
@@ -45,19 +46,12 @@ public final class BankWorkload implements Workload {
 
   @Override
   public void validate(StoreLayout layout, TxBatch batch) {
+    BatchChecks.params(batch, "the bank", "{k, region}, {k, region, checked} or {k, region, "
+        + "checked, auditSpan, accounts}", 2, 3, 5);
     int np = batch.params().length;
-    if (np != 2 && np != 3 && np != 5) {
-      throw new IllegalArgumentException("params: the bank expects {k, region}, {k, region, "
-          + "checked} or {k, region, checked, auditSpan, accounts}, got " + np + " values");
-    }
     int k = k(batch);
     int region = region(batch);
-    layout.checkRegion(region);
-    if (layout.region(region).type() != RegionType.INT32) {
-      throw new IllegalArgumentException(
-          "region " + region + " holds " + layout.region(region).type()
-              + "; bank balances must be INT32");
-    }
+    layout.checkRegion(region, RegionType.INT32, "region (the balances)");
     int accounts = layout.region(region).length();
     if (k < 1 || k > accounts) {
       throw new IllegalArgumentException(
@@ -72,26 +66,12 @@ public final class BankWorkload implements Workload {
       throw new IllegalArgumentException(
           "auditSpan must be in 0.." + accounts + " (the account count), got " + span);
     }
-    if (batch.columns().length != k + 1) {
-      throw new IllegalArgumentException(
-          "columns: the bank expects k + 1 = " + (k + 1) + " columns, got "
-              + batch.columns().length);
-    }
-    int[] types = batch.types();
-    for (int t = 0; t < types.length; t++) {
-      if (types[t] < TRANSFER || types[t] > WITHDRAW) {
-        throw new IllegalArgumentException("types[" + t + "] = " + types[t]
-            + " is not a bank type (0 transfer, 1 audit, 2 deposit, 3 withdraw)");
-      }
-    }
+    BatchChecks.columns(batch, "the bank", k + 1, "k accounts, then the amount");
+    BatchChecks.types(batch, "bank", "transfer", "audit", "deposit", "withdraw");
     for (int j = 0; j < k; j++) {
       int[] col = batch.columns()[j];
       for (int t = 0; t < col.length; t++) {
-        if (col[t] < 0 || col[t] >= accounts) {
-          throw new IllegalArgumentException(
-              "account " + col[t] + " (transaction " + t + ", position " + j + ") is out of "
-                  + "range: region " + region + " has accounts 0.." + (accounts - 1));
-        }
+        BatchChecks.index(col[t], accounts, t, "account", "region " + region + " has accounts");
       }
     }
   }

@@ -3,6 +3,7 @@ package io.gstm.core.workload.graph;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
 import io.gstm.core.workload.Workload;
 
@@ -52,12 +53,9 @@ public final class GraphRelaxWorkload implements Workload {
 
   @Override
   public void validate(StoreLayout layout, TxBatch batch) {
+    BatchChecks.params(batch, "graph-relax", "{valuesRegion, targetsRegion, weightsRegion, "
+        + "weighted}, " + PARAMS + " values", PARAMS);
     int[] params = batch.params();
-    if (params.length != PARAMS) {
-      throw new IllegalArgumentException("params: graph-relax expects {valuesRegion, "
-          + "targetsRegion, weightsRegion, weighted}, " + PARAMS + " values, got "
-          + params.length);
-    }
     int values = params[PARAM_VALUES_REGION];
     int targets = params[PARAM_TARGETS_REGION];
     int weights = params[PARAM_WEIGHTS_REGION];
@@ -72,10 +70,8 @@ public final class GraphRelaxWorkload implements Workload {
       throw new IllegalArgumentException(
           "weighted must be 0 or 1, got " + params[PARAM_WEIGHTED]);
     }
-    if (batch.columns().length != COLUMNS) {
-      throw new IllegalArgumentException("columns: graph-relax expects " + COLUMNS
-          + " columns (vertex, firstEdge, edgeCount), got " + batch.columns().length);
-    }
+    BatchChecks.columns(batch, "graph-relax", COLUMNS, "vertex, firstEdge, edgeCount");
+    BatchChecks.types(batch, "graph-relax", "shortest paths", "components");
     int vertexCount = layout.region(values).length();
     int edgeWords = layout.region(targets).length();
     int weightWords = layout.region(weights).length();
@@ -85,10 +81,6 @@ public final class GraphRelaxWorkload implements Workload {
     int[] first = batch.columns()[COL_FIRST_EDGE];
     int[] count = batch.columns()[COL_EDGE_COUNT];
     for (int t = 0; t < types.length; t++) {
-      if (types[t] != SHORTEST_PATHS && types[t] != COMPONENTS) {
-        throw new IllegalArgumentException("types[" + t + "] = " + types[t]
-            + " is not a graph-relax type (0 shortest paths, 1 components)");
-      }
       if (vertex[t] < 0 || vertex[t] >= vertexCount) {
         throw new IllegalArgumentException("vertex " + vertex[t] + " (transaction " + t
             + ") is out of range: vertices 0.." + (vertexCount - 1));

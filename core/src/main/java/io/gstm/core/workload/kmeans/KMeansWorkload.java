@@ -3,6 +3,7 @@ package io.gstm.core.workload.kmeans;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
 import io.gstm.core.workload.Workload;
 
@@ -55,11 +56,9 @@ public final class KMeansWorkload implements Workload {
 
   @Override
   public void validate(StoreLayout layout, TxBatch batch) {
+    BatchChecks.params(batch, "kmeans", "{accRegion, pointsRegion, assignRegion, dims}, "
+        + PARAMS + " values", PARAMS);
     int[] params = batch.params();
-    if (params.length != PARAMS) {
-      throw new IllegalArgumentException("params: kmeans expects {accRegion, pointsRegion, "
-          + "assignRegion, dims}, " + PARAMS + " values, got " + params.length);
-    }
     int acc = params[PARAM_ACC_REGION];
     int points = params[PARAM_POINTS_REGION];
     int assign = params[PARAM_ASSIGN_REGION];
@@ -86,23 +85,13 @@ public final class KMeansWorkload implements Workload {
           + " dims need " + (long) pointCount * dims + " words, the region has "
           + layout.region(points).length());
     }
-    if (batch.columns().length != COLUMNS) {
-      throw new IllegalArgumentException("columns: kmeans expects " + COLUMNS
-          + " columns (centroid, firstPoint, pointCount, firstWord), got "
-          + batch.columns().length);
-    }
+    BatchChecks.columns(batch, "kmeans", COLUMNS, "centroid, firstPoint, pointCount, "
+        + "firstWord");
+    BatchChecks.types(batch, "kmeans", "add");
     int[] types = batch.types();
     int[][] cols = batch.columns();
     for (int t = 0; t < types.length; t++) {
-      if (types[t] != ADD) {
-        throw new IllegalArgumentException(
-            "types[" + t + "] = " + types[t] + " is not a kmeans type (0 add)");
-      }
-      int c = cols[COL_CENTROID][t];
-      if (c < 0 || c >= k) {
-        throw new IllegalArgumentException("centroid " + c + " (transaction " + t
-            + ") is out of range: centroids 0.." + (k - 1));
-      }
+      BatchChecks.index(cols[COL_CENTROID][t], k, t, "centroid", "centroids");
       long end = (long) cols[COL_FIRST_POINT][t] + cols[COL_POINT_COUNT][t];
       if (cols[COL_FIRST_POINT][t] < 0 || cols[COL_POINT_COUNT][t] < 1 || end > pointCount) {
         throw new IllegalArgumentException("points " + cols[COL_FIRST_POINT][t] + ".."

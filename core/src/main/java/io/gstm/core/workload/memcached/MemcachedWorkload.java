@@ -3,6 +3,7 @@ package io.gstm.core.workload.memcached;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
 import io.gstm.core.workload.Workload;
 
@@ -78,10 +79,7 @@ public final class MemcachedWorkload implements Workload {
 
   @Override
   public void validate(StoreLayout layout, TxBatch batch) {
-    if (batch.params().length != 2) {
-      throw new IllegalArgumentException(
-          "params: memcached expects {sets, ways}, got " + batch.params().length + " values");
-    }
+    BatchChecks.params(batch, "memcached", "{sets, ways}", 2);
     int sets = sets(batch);
     int ways = ways(batch);
     if (ways < 1 || ways > MemcachedConfig.MAX_WAYS) {
@@ -104,16 +102,9 @@ public final class MemcachedWorkload implements Workload {
             + " ways, got " + layout.region(r).type() + " x " + layout.region(r).length());
       }
     }
-    if (batch.columns().length != 2) {
-      throw new IllegalArgumentException(
-          "columns: memcached expects 2 columns (key, value), got " + batch.columns().length);
-    }
+    BatchChecks.columns(batch, "memcached", 2, "key, value");
+    BatchChecks.types(batch, "memcached", "GET", "PUT");
     for (int t = 0; t < batch.txCount(); t++) {
-      int type = batch.types()[t];
-      if (type != GET && type != PUT) {
-        throw new IllegalArgumentException(
-            "types[" + t + "] = " + type + " is not a memcached type (0 GET, 1 PUT)");
-      }
       if (batch.columns()[0][t] < 0 || batch.columns()[0][t] == Integer.MAX_VALUE) {
         throw new IllegalArgumentException("keys must be in 0.." + (Integer.MAX_VALUE - 1)
             + ", got " + batch.columns()[0][t] + " (transaction " + t + ")");

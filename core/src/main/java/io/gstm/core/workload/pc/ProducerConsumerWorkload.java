@@ -3,6 +3,7 @@ package io.gstm.core.workload.pc;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
 import io.gstm.core.workload.Workload;
 import java.util.BitSet;
@@ -59,17 +60,15 @@ public final class ProducerConsumerWorkload implements Workload {
 
   @Override
   public void validate(StoreLayout layout, TxBatch batch) {
+    BatchChecks.params(batch, "producer-consumer", "{slotsRegion, countersRegion, takenRegion, "
+        + "capacity}", 4);
     int[] params = batch.params();
-    if (params.length != 4) {
-      throw new IllegalArgumentException("params: producer-consumer expects {slotsRegion, "
-          + "countersRegion, takenRegion, capacity}, got " + params.length + " values");
-    }
     int slots = params[PARAM_SLOTS];
     int counters = params[PARAM_COUNTERS];
     int taken = params[PARAM_TAKEN];
-    checkRegion(layout, "slots", slots, RegionType.INT64);
-    checkRegion(layout, "counters", counters, RegionType.INT32);
-    checkRegion(layout, "taken", taken, RegionType.INT64);
+    layout.checkRegion(slots, RegionType.INT64, "slotsRegion (the slots)");
+    layout.checkRegion(counters, RegionType.INT32, "countersRegion (the counters)");
+    layout.checkRegion(taken, RegionType.INT64, "takenRegion (the taken words)");
     if (slots == counters || slots == taken || counters == taken) {
       throw new IllegalArgumentException("params: the slots, counters and taken regions must be "
           + "distinct, got " + slots + ", " + counters + ", " + taken);
@@ -88,10 +87,9 @@ public final class ProducerConsumerWorkload implements Workload {
       throw new IllegalArgumentException("batch capacity must be at least " + SET_ENTRIES
           + " set entries (head, tail, a slot, a taken word), got " + batch.capacity());
     }
-    if (batch.columns().length != 2) {
-      throw new IllegalArgumentException("columns: producer-consumer expects 2 columns, got "
-          + batch.columns().length);
-    }
+    BatchChecks.columns(batch, "producer-consumer", 2, "producer or consumer, sequence or "
+        + "taken word");
+    BatchChecks.types(batch, "producer-consumer", "put", "take");
     int[] types = batch.types();
     int[] c0 = batch.columns()[0];
     int[] c1 = batch.columns()[1];
@@ -113,18 +111,7 @@ public final class ProducerConsumerWorkload implements Workload {
               + "by another take; each take needs its own word");
         }
         used.set(c1[t]);
-      } else {
-        throw new IllegalArgumentException("types[" + t + "] = " + types[t]
-            + " is not a producer-consumer type (0 put, 1 take)");
       }
-    }
-  }
-
-  private static void checkRegion(StoreLayout layout, String what, int region, RegionType type) {
-    layout.checkRegion(region);
-    if (layout.region(region).type() != type) {
-      throw new IllegalArgumentException("region " + region + " (" + what + ") holds "
-          + layout.region(region).type() + "; producer-consumer " + what + " must be " + type);
     }
   }
 

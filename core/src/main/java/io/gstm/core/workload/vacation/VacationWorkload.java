@@ -1,9 +1,9 @@
 package io.gstm.core.workload.vacation;
 
 import io.gstm.core.batch.TxBatch;
-import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
 import io.gstm.core.workload.Workload;
 
@@ -72,15 +72,12 @@ public final class VacationWorkload implements Workload {
 
   @Override
   public void validate(StoreLayout layout, TxBatch batch) {
-    int[] params = batch.params();
-    if (params.length != PARAMS) {
-      throw new IllegalArgumentException("params: vacation expects {roomsRegion, "
-          + "customersRegion, stride, roomTypes}, " + PARAMS + " values, got " + params.length);
-    }
+    BatchChecks.params(batch, "vacation", "{roomsRegion, customersRegion, stride, roomTypes}, "
+        + PARAMS + " values", PARAMS);
     int rooms = roomsRegion(batch);
     int customers = customersRegion(batch);
-    checkInt32(layout, rooms, "roomsRegion", "room records");
-    checkInt32(layout, customers, "customersRegion", "customer records");
+    layout.checkRegion(rooms, RegionType.INT32, "roomsRegion (the room records)");
+    layout.checkRegion(customers, RegionType.INT32, "customersRegion (the customer records)");
     if (rooms == customers) {
       throw new IllegalArgumentException("customersRegion: must differ from roomsRegion ("
           + rooms + "); rooms and customers live in separate regions");
@@ -103,40 +100,17 @@ public final class VacationWorkload implements Workload {
           + " has words 0.." + (roomsLength - 1) + " (at most "
           + ((roomsLength - 1) / stride + 1) + " room types)");
     }
-    if (batch.columns().length != COLUMNS) {
-      throw new IllegalArgumentException("columns: vacation expects " + COLUMNS
-          + " columns (customer, roomType), got " + batch.columns().length);
-    }
+    BatchChecks.columns(batch, "vacation", COLUMNS, "customer, roomType");
+    BatchChecks.types(batch, "vacation", "book", "cancel");
     int[] types = batch.types();
     int[] customerCol = batch.columns()[COL_CUSTOMER];
     int[] roomCol = batch.columns()[COL_ROOM_TYPE];
     for (int t = 0; t < types.length; t++) {
-      if (types[t] < BOOK || types[t] > CANCEL) {
-        throw new IllegalArgumentException("types[" + t + "] = " + types[t]
-            + " is not a vacation type (0 book, 1 cancel)");
+      BatchChecks.index(customerCol[t], customerCount, t, "customer",
+          "region " + customers + " has customers");
+      if (types[t] == BOOK) {
+        BatchChecks.index(roomCol[t], roomTypes, t, "roomType", "room types");
       }
-      if (customerCol[t] < 0 || customerCol[t] >= customerCount) {
-        throw new IllegalArgumentException("customer " + customerCol[t] + " (transaction " + t
-            + ") is out of range: region " + customers + " has customers 0.."
-            + (customerCount - 1));
-      }
-      if (types[t] == BOOK && (roomCol[t] < 0 || roomCol[t] >= roomTypes)) {
-        throw new IllegalArgumentException("roomType " + roomCol[t] + " (transaction " + t
-            + ") is out of range: room types 0.." + (roomTypes - 1));
-      }
-    }
-  }
-
-  private static void checkInt32(StoreLayout layout, int region, String param, String what) {
-    if (region < 0 || region >= layout.regionCount()) {
-      throw new IllegalArgumentException(param + ": region index " + region + " is out of "
-          + "range: the store has " + layout.regionCount() + " region(s), valid indices 0.."
-          + (layout.regionCount() - 1));
-    }
-    RegionSpec spec = layout.region(region);
-    if (spec.type() != RegionType.INT32) {
-      throw new IllegalArgumentException(param + ": region " + region + " ('" + spec.name()
-          + "') holds " + spec.type() + "; " + what + " must be INT32");
     }
   }
 

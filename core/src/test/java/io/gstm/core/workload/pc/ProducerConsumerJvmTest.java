@@ -260,8 +260,10 @@ class ProducerConsumerJvmTest {
     assertRejected(cfg, b -> withParams(b, 0, 1, 2), "params");
     assertRejected(cfg, b -> withParams(b, 0, 1, 2, 0), "capacity must be in 1..4");
     assertRejected(cfg, b -> withParams(b, 0, 1, 2, 5), "capacity must be in 1..4");
-    assertRejected(cfg, b -> withParams(b, 1, 0, 2, 4), "(slots) holds INT32");
-    assertRejected(cfg, b -> withParams(b, 0, 2, 1, 4), "(counters) holds INT64");
+    assertRejected(cfg, b -> withParams(b, 1, 0, 2, 4),
+        "slotsRegion (the slots): region 1 ('counters') holds INT32, expected INT64");
+    assertRejected(cfg, b -> withParams(b, 0, 2, 1, 4),
+        "countersRegion (the counters): region 2 ('taken') holds INT64, expected INT32");
     assertRejected(cfg, b -> withParams(b, 0, 1, 0, 4), "must be distinct");
     assertRejected(cfg, b -> withParams(b, 0, 1, 3, 4), "region index 3 is out of range");
     assertRejected(cfg, b -> new TxBatch(b.workload(), b.types(), b.columns(), b.params(),
@@ -284,7 +286,8 @@ class ProducerConsumerJvmTest {
     try (TxStore store = engine.createStore(wrong)) {
       assertThatThrownBy(() -> engine.run(store, good, RunOptions.defaults()))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("counters must be INT32");
+          .hasMessageContaining("countersRegion (the counters): region 1 ('counters') holds "
+              + "INT64, expected INT32");
     }
   }
 

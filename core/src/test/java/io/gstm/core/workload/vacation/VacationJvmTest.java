@@ -455,7 +455,7 @@ class VacationJvmTest {
     StoreLayout layout = StoreLayout.of(new RegionSpec("rooms", RegionType.INT32, 8, 2),
         new RegionSpec("customers", RegionType.INT64, 20, 1));
     assertRejectedAndStoreUntouched(layout, b -> b, "customersRegion", "holds INT64",
-        "must be INT32");
+        "expected INT32");
   }
 
   @Test
