@@ -138,9 +138,6 @@ public final class Interpreter {
             return 0;
           }
           r[a] = op == RD ? tx.read(b.regions[bb], i) : tx.readShared(b.regions[bb], i);
-          if (!tx.live()) {
-            return 0;
-          }
         }
         case WR -> {
           int i = (int) r[bb];
@@ -149,9 +146,6 @@ public final class Interpreter {
             return 0;
           }
           tx.write(b.regions[a], i, r[c]);
-          if (!tx.live()) {
-            return 0;
-          }
         }
         case SUM -> {
           int first = (int) r[c];
@@ -162,9 +156,6 @@ public final class Interpreter {
             return 0;
           }
           r[a] = tx.sumRange(b.regions[bb], first, count, len);
-          if (!tx.live()) {
-            return 0;
-          }
         }
         case LEN -> r[a] = b.regionLengths[bb];
         case LOOP -> {
