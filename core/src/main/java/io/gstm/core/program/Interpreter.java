@@ -25,7 +25,9 @@ import io.gstm.core.workload.TxContext;
 /**
  * Runs program bytecode on the JVM against a transaction context: PR-STM's or CSMV's, or a
  * plain sequential one for replays. One instance per worker thread (it owns the registers).
- * The twin of {@code gstm/program.cuh}; both follow {@link Semantics}.
+ * The twin of {@code gstm/program.cuh}; both follow {@link Semantics}. Programs run compiled
+ * to JVM classes where they can ({@link JvmCompiler}), with the same meaning; the dispatch loop
+ * here runs the rest, and is the reference the compiled classes are tested against.
  *
  * <p>A body ends in one of four ways: it returns (the engine commits it), it declares a
  * semantic conflict ({@link TxContext#semanticConflict()}), or it ends the attempt with a user
@@ -43,6 +45,9 @@ public final class Interpreter {
   private final int[][] codes;
   private final long[][] constants;
   private final int[] types;
+  /** Per type: the program compiled to a JVM class and what it runs against, or null. */
+  private final JvmCompiler.CompiledBody[] bodies;
+  private final CompiledOps.Env[] envs;
 
   /**
    * @param binding the batch bound to its store
@@ -50,6 +55,14 @@ public final class Interpreter {
    * @param abortCodes where user abort codes go, or null
    */
   public Interpreter(ProgramBinding binding, long[] outputs, int[] abortCodes) {
+    this(binding, outputs, abortCodes, true);
+  }
+
+  /**
+   * @param compile whether programs run as JVM classes ({@link JvmCompiler}) where they can;
+   *     false interprets every instruction (the tests compare the two)
+   */
+  Interpreter(ProgramBinding binding, long[] outputs, int[] abortCodes, boolean compile) {
     this.binding = binding;
     this.regs = new long[binding.batch().programs().maxRegisters()];
     this.outputs = outputs;
@@ -65,6 +78,12 @@ public final class Interpreter {
       constants[p] = bounds[p].program.constants();
     }
     this.types = binding.batch().typesView();
+    this.bodies = new JvmCompiler.CompiledBody[programs];
+    this.envs = new CompiledOps.Env[programs];
+    for (int p = 0; p < programs; p++) {
+      bodies[p] = compile ? JvmCompiler.of(bounds[p].program) : null;
+      envs[p] = new CompiledOps.Env(bounds[p], outputs, abortCodes, n);
+    }
   }
 
   /** The program set's read-only flag for transaction {@code t}. */
@@ -75,6 +94,14 @@ public final class Interpreter {
   /** Runs transaction {@code t}; returns its first output (0 when it has none). */
   public long run(TxContext tx, int t) {
     int type = types[t];
+    JvmCompiler.CompiledBody body = bodies[type];
+    if (body != null) {
+      try {
+        return body.run(envs[type], tx, t);
+      } catch (CompiledOps.Fault ended) {
+        return 0; // the transaction has been told how it ended
+      }
+    }
     ProgramBinding.Bound b = bounds[type];
     long[] r = regs;
     int[] code = codes[type];
