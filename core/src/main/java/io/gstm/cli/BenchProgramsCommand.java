@@ -77,8 +77,8 @@ final class BenchProgramsCommand implements Callable<Integer> {
           + "jvstm-gpu). Default ${DEFAULT-VALUE}.")
   List<String> algorithms;
 
-  /** One measured side: the median batch and whether every batch verified. */
-  private record Side(BatchResult median, boolean ok) {}
+  /** Per row, the kernel time and the attempts of each side. */
+  private final List<String> details = new ArrayList<>();
 
   @Override
   public Integer call() {
@@ -105,6 +105,11 @@ final class BenchProgramsCommand implements Callable<Integer> {
         }
       }
     }
+    System.out.println();
+    System.out.println("| workload | algorithm | hand-written: kernel (median), attempts | "
+        + "program: kernel (median), attempts |");
+    System.out.println("|---|---|---|---|");
+    details.forEach(System.out::println);
     return allOk ? 0 : 1;
   }
 
@@ -161,6 +166,7 @@ final class BenchProgramsCommand implements Callable<Integer> {
     List<Double> prog = new ArrayList<>();
     List<Double> ratios = new ArrayList<>();
     List<Double> wallRatios = new ArrayList<>();
+    List<BatchResult[]> runs = new ArrayList<>();
     boolean ok = true;
     try (TxStore store = e.createStore(layout, algorithm)) {
       for (int rep = 0; rep < warmups + reps; rep++) {
@@ -168,6 +174,7 @@ final class BenchProgramsCommand implements Callable<Integer> {
         // the machine's speed between pairs cancels out.
         double[] rate = new double[2];
         long[] wall = new long[2];
+        BatchResult[] pair = new BatchResult[2];
         for (int i = 0; i < 2; i++) {
           boolean programSide = (i == 1) != (rep % 2 == 1);
           init.write(store);
@@ -177,6 +184,7 @@ final class BenchProgramsCommand implements Callable<Integer> {
           int side = programSide ? 1 : 0;
           wall[side] = System.nanoTime() - t0;
           rate[side] = r.committedPerSecond();
+          pair[side] = r;
           ok &= check.ok(store, r);
         }
         if (rep >= warmups) {
@@ -184,13 +192,33 @@ final class BenchProgramsCommand implements Callable<Integer> {
           prog.add(rate[1]);
           ratios.add(rate[1] / rate[0]);
           wallRatios.add((double) wall[0] / wall[1]);
+          runs.add(pair);
         }
       }
     }
     System.out.printf("| %s | %s | %,d | %.3f M | %.3f M | **%.2f** (%.2f..%.2f) | %.2f | %s |%n",
         name, algorithm.label(), batch.txCount(), median(hand) / 1e6, median(prog) / 1e6,
         median(ratios), min(ratios), max(ratios), median(wallRatios), ok ? "OK" : "FAILED");
+    details.add(String.format("| %s | %s | %s | %s |", name, algorithm.label(),
+        detail(runs, 0), detail(runs, 1)));
     return ok;
+  }
+
+  /** Kernel time, attempts per commit and semantic conflicts of one side, over its runs. */
+  private static String detail(List<BatchResult[]> runs, int side) {
+    List<Double> ms = new ArrayList<>();
+    long commits = 0;
+    long aborts = 0;
+    long semantic = 0;
+    for (BatchResult[] pair : runs) {
+      BatchResult r = pair[side];
+      ms.add(r.kernelNanos() / 1e6);
+      commits += r.commits();
+      aborts += r.aborts();
+      semantic += r.count(io.gstm.core.batch.Counter.SEMANTIC_CONFLICTS);
+    }
+    return String.format("%.2f ms, %.3f attempts/commit, %,d semantic conflicts", median(ms),
+        (commits + aborts + semantic) / (double) Math.max(1, commits), semantic / runs.size());
   }
 
   private static double median(List<Double> values) {
