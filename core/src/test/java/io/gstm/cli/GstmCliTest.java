@@ -2,27 +2,13 @@ package io.gstm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class GstmCliTest {
   private static String run(int expectedStatus, String... args) {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8);
-    System.setOut(capture);
-    System.setErr(capture);
-    try {
-      assertThat(GstmCli.execute(args)).as("exit status").isEqualTo(expectedStatus);
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
-    return buf.toString(StandardCharsets.UTF_8);
+    return CliRun.run(expectedStatus, args);
   }
+
 
   @Test
   void bankPrintsEngineThroughputAndVerdicts() {

@@ -7,10 +7,7 @@ import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.core.workload.kmeans.KMeansPrograms;
 import io.gstm.core.workload.pc.ProducerConsumerPrograms;
 import io.gstm.core.workload.vacation.VacationPrograms;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,21 +19,9 @@ class RunCommandTest {
   private static final Path EXAMPLES = Path.of("..", "examples");
 
   private static String run(int expectedStatus, String... args) {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8);
-    System.setOut(capture);
-    System.setErr(capture);
-    try {
-      int status = GstmCli.execute(args);
-      assertThat(status).as("exit status; output:%n%s", buf).isEqualTo(expectedStatus);
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
-    return buf.toString(StandardCharsets.UTF_8);
+    return CliRun.run(expectedStatus, args);
   }
+
 
   @Test
   void warehouseRunsAndWritesStateAndOutcomes(@TempDir Path dir) throws IOException {
@@ -90,6 +75,16 @@ class RunCommandTest {
     assertThat(run(2, "run", "--engine", "jvm", "--program", broken.toString(),
         "--state", stock.toString(), "--transactions", bad.toString()))
         .contains("gstm: program 'p', line 2, column 14: 'y' is not declared");
+  }
+
+  @Test
+  void benchProgramsComparesBothSidesAndVerifies() {
+    String out = run(0, "bench-programs", "--engine", "jvm", "--accounts", "2000",
+        "--customers", "500", "--threads-per-block", "32", "--blocks", "2", "--tx-per-thread",
+        "2", "--reps", "1", "--warmups", "0", "--algorithms", "prstm,csmv");
+    assertThat(out).contains("| bank k=2 | prstm |", "| bank k=2, checked | prstm |",
+        "| vacation | prstm |", "| bank k=2 | csmv/4v |", "attempts/commit")
+        .doesNotContain("FAILED");
   }
 
   /** The example files compile and are what the built-in generators write. */
