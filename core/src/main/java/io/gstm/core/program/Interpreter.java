@@ -36,7 +36,6 @@ import io.gstm.core.workload.TxContext;
  */
 public final class Interpreter {
   private final long[] regs;
-  private final ProgramBinding binding;
   private final long[] outputs;
   private final int[] abortCodes;
   private final int n;
@@ -63,7 +62,6 @@ public final class Interpreter {
    *     false interprets every instruction (the tests compare the two)
    */
   Interpreter(ProgramBinding binding, long[] outputs, int[] abortCodes, boolean compile) {
-    this.binding = binding;
     this.regs = new long[binding.batch().programs().maxRegisters()];
     this.outputs = outputs;
     this.abortCodes = abortCodes;

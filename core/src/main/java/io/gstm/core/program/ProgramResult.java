@@ -58,9 +58,18 @@ public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] output
     return outputs[o * batch.txCount() + t];
   }
 
-  /** Output {@code name} of transaction {@code t}, as a long (an integer output). */
+  /**
+   * Output {@code name} of transaction {@code t} as a long: an integer output's value, a float
+   * output converted as Java's {@code (long)} does.
+   */
   public long outputLong(int t, String name) {
-    return typed(t, name, false);
+    long bits = outputBits(t, name);
+    return switch (outputType(t, name)) {
+      case INT32 -> (int) bits;
+      case INT64 -> bits;
+      case FLOAT32 -> (long) Float.intBitsToFloat((int) bits);
+      default -> (long) Double.longBitsToDouble(bits);
+    };
   }
 
   /** Output {@code name} of transaction {@code t}, as a double (any numeric output). */
@@ -72,16 +81,6 @@ public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] output
       case FLOAT64 -> Double.longBitsToDouble(bits);
       case INT32 -> (int) bits;
       default -> bits;
-    };
-  }
-
-  private long typed(int t, String name, boolean unused) {
-    long bits = outputBits(t, name);
-    return switch (outputType(t, name)) {
-      case INT32 -> (int) bits;
-      case INT64 -> bits;
-      case FLOAT32 -> (long) Float.intBitsToFloat((int) bits);
-      default -> (long) Double.longBitsToDouble(bits);
     };
   }
 
