@@ -77,7 +77,8 @@ final class RunCommand implements Callable<Integer> {
   int batchSize;
 
   @Option(names = "--threads-per-block", defaultValue = "256",
-      description = "Default ${DEFAULT-VALUE}.")
+      description = "Threads per block; about 8 transactions per thread "
+          + "(default ${DEFAULT-VALUE}).")
   int threadsPerBlock;
 
   @Option(names = "--history", description = "Record versions; check serializability and "
@@ -150,7 +151,7 @@ final class RunCommand implements Callable<Integer> {
         .build();
   }
 
-  private static ProgramBatch slice(ProgramSet programs, ProgramCsv.Transactions txs, int from,
+  private ProgramBatch slice(ProgramSet programs, ProgramCsv.Transactions txs, int from,
       int to) {
     int m = to - from;
     int[] types = java.util.Arrays.copyOfRange(txs.types(), from, to);
@@ -162,7 +163,8 @@ final class RunCommand implements Callable<Integer> {
       }
       b.column(Column.ofBits(c.name(), c.type(), bits));
     }
-    int tpb = Math.min(TxBatch.MAX_THREADS_PER_BLOCK, Math.max(1, m));
+    TxBatch.checkThreads(threadsPerBlock, 1);
+    int tpb = Math.min(threadsPerBlock, Math.max(1, m));
     return b.grid(tpb, Math.max(1, (m + tpb * 8 - 1) / (tpb * 8))).build();
   }
 
