@@ -5,7 +5,8 @@ package io.gstm.core.program;
  * their most trips), so that an engine can size a transaction's sets before the run and a
  * transaction that outgrows them ends TOO_LARGE, never anything worse.
  *
- * @param reads transactional reads (CSMV keeps one read-set slot per read)
+ * @param reads region reads, shared ones included (CSMV keeps a read-set slot for each read of
+ *     an update transaction)
  * @param lockEntries PR-STM lock-set entries: distinct words read or written (a write to a word
  *     the body has already read, at the same index expression, shares its entry)
  * @param writeEntries distinct words written (the write buffer)

@@ -827,8 +827,9 @@ final class ProgramCompiler {
     int ri = reg(i, ix.loc());
     int r = result(ix.loc(), new Val(INT32, ri, null, null));
     emit(s.shared ? Opcodes.RDS : Opcodes.RD, r, s.index, ri);
+    // Every read counts for CSMV, whose snapshot reads of a shared region are versioned too.
+    counts.reads++;
     if (!s.shared) {
-      counts.reads++;
       String key = i.key == null ? null : s.name + "[" + i.key + "]";
       if (key == null || !known.locked.contains(key)) {
         counts.lockEntries++;

@@ -134,6 +134,28 @@ class ProgramRunTest {
   }
 
   /**
+   * A CSMV update transaction keeps a read-set slot for every read, shared regions' included
+   * (its snapshot reads are versioned): the read bound counts them, so none ends TOO_LARGE.
+   */
+  @Test
+  void sharedReadsCountForCsmvReadSets() {
+    CompiledProgram p = ProgramSet.parse("""
+        program copy(x: int32) regions shared src: int32, dst: int32 {
+          for i in 0 .. 6 { dst[(x + i) % 8] = src[i] + src[i + 1]; }
+        }
+        """).get(0);
+    assertThat(p.analysis().reads()).isEqualTo(12);
+    try (TxStore store = engine.createStore(StoreLayout.of(
+        new RegionSpec("src", RegionType.INT32, 8, 1),
+        new RegionSpec("dst", RegionType.INT32, 8, 1)), Algorithm.csmv(4))) {
+      store.writeInt32(0, new int[] {1, 2, 3, 4, 5, 6, 7, 8});
+      ProgramResult r = engine.run(store, ProgramBatch.builder(ProgramSet.of(p)).all("copy", 4)
+          .int32("x", new int[] {0, 1, 2, 3}).grid(4, 1).build(), RunOptions.defaults());
+      assertThat(r.outcomeCounts()).containsOnlyKeys(Outcome.COMMITTED);
+    }
+  }
+
+  /**
    * A range read leaves its version sum behind in the worker's transaction object: a later
    * read-only transaction on the same worker must not compare against it (it did, and aborted
    * until its retry limit).
