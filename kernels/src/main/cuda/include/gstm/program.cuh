@@ -169,7 +169,7 @@ struct LocalRegs {
 __device__ __forceinline__ uint64_t column(const Table& tab, const uint32_t* img, uint32_t slots,
                                            uint32_t slot, uint32_t t) {
   const uint32_t c = img[slots + slot];
-  const uint32_t at = img[kHeaderWords + 2 * c];
+  const size_t at = img[kHeaderWords + 2 * c];  // size_t: at + t may pass 2^32 words
   if (img[kHeaderWords + 2 * c + 1] == 4) return i32(static_cast<int32_t>(tab.cols[at + t]));
   return reinterpret_cast<const unsigned long long*>(tab.cols + at)[t];
 }
@@ -189,6 +189,9 @@ __device__ __forceinline__ long long interpret(Tx& tx, const Table& tab, const u
   const uint32_t regions = dir[kDRegions];
   uint32_t budget = dir[kDSteps];
   uint32_t pc = 0;
+  // Every attempt starts from zeroed registers, as on the JVM: what a hand-made image reads
+  // before it writes is then the same on both engines.
+  for (uint32_t r = 0; r < dir[kDRegisters]; ++r) R.set(r, 0);
   while (true) {
     const uint32_t w = code[pc++];
     const uint32_t op = w & 0xffu;
@@ -217,14 +220,16 @@ __device__ __forceinline__ long long interpret(Tx& tx, const Table& tab, const u
       case kJmp:
       case kJz:
       case kJnz:
-        // Only a taken jump can make the code run longer than its length: taken jumps count
-        // against the step bound, so no image runs for ever (Interpreter.java does the same).
+        // Only a backward jump can make the code run longer than its length: taken backward
+        // jumps count against the step bound, so no image runs for ever (Interpreter.java and
+        // JvmCompiler.java count the same jumps).
         if (op == kJmp || (R.get(a) == 0) == (op == kJz)) {
-          pc = op == kJmp ? w >> 8 : (b | c << 8);
-          if (budget-- == 0) {
+          const uint32_t target = op == kJmp ? w >> 8 : (b | c << 8);
+          if (target < pc && budget-- == 0) {  // pc is already past the jump
             tx.end(kLoopLimit);
             return 0;
           }
+          pc = target;
         }
         break;
       case kMov:

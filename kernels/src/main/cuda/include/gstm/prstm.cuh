@@ -147,9 +147,14 @@ class PrStmTx {
     return sum;
   }
 
-  /// Buffers a write of raw bits to word `index` of `region`; applied at commit.
+  /// Buffers a write of raw bits to word `index` of `region`; applied at commit. A 32-bit word
+  /// is kept sign-extended, as a read of the store returns it, so that reading it back from the
+  /// buffer gives the same bits (the JVM engine does the same).
   __device__ __forceinline__ void write(uint32_t region, uint32_t index, uint64_t bits) {
     if (status_ != kActive) return;
+    if (view_.regions[region].word_bytes == 4) {
+      bits = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(bits)));
+    }
     if (range_count_ != 0) return overflow();  // sum_range is for read-only transactions
     bool buffered = false;
 #pragma unroll

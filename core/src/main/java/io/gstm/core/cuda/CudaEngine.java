@@ -2,12 +2,14 @@ package io.gstm.core.cuda;
 
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN;
+import static jcuda.driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT;
 import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
 import static jcuda.driver.JCudaDriver.cuCtxSynchronize;
 import static jcuda.driver.JCudaDriver.cuDeviceGet;
 import static jcuda.driver.JCudaDriver.cuDeviceGetAttribute;
+import static jcuda.driver.JCudaDriver.cuFuncGetAttribute;
 import static jcuda.driver.JCudaDriver.cuDeviceGetCount;
 import static jcuda.driver.JCudaDriver.cuDeviceGetName;
 import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRelease;
@@ -307,17 +309,23 @@ public final class CudaEngine implements Engine {
     int cap = binding.capacity();
     int tpb = batch.threadsPerBlock();
     int registers = batch.programs().maxRegisters();
-    int shared = image.sharedBytes(registers, tpb);
+    long shared = image.sharedBytes(registers, tpb);
+    CUfunction f = function(ProgramKernel.MODULE, ProgramKernel.symbol(cap));
     int[] v = new int[1];
     CudaErrors.call("cuDeviceGetAttribute", () -> cuDeviceGetAttribute(v,
         CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device));
-    if (shared > v[0]) {
+    long optIn = v[0];
+    // The kernel's own (static) shared memory comes out of the same per-block budget.
+    CudaErrors.call("cuFuncGetAttribute",
+        () -> cuFuncGetAttribute(v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
+    long available = optIn - v[0];
+    if (shared > available) {
       throw new IllegalArgumentException("threadsPerBlock: a block of " + tpb + " threads needs "
           + shared + " B of shared memory for the programs (" + image.words().length
           + " image words and " + registers + " registers x 8 B per thread), more than the "
-          + v[0] + " B this device gives a block; use fewer threads per block");
+          + available + " B this device leaves a block of this kernel; use fewer threads per "
+          + "block");
     }
-    CUfunction f = function(ProgramKernel.MODULE, ProgramKernel.symbol(cap));
     int[] initialVersions = options.history() ? store.lockVersions() : null;
     int outSlots = Math.max(1, batch.programs().maxOutputs());
     long t0 = System.nanoTime();
@@ -334,7 +342,7 @@ public final class CudaEngine implements Engine {
           BatchBuffers.addressOrZero(buf.histCounts), options.maxRetries(),
           options.semanticLimit(), options.policy().code());
       byte[] view = view(store);
-      long kernelNanos = timed(() -> ProgramKernel.launch(f, batch.blocks(), tpb, shared, view,
+      long kernelNanos = timed(() -> ProgramKernel.launch(f, batch.blocks(), tpb, (int) shared, view,
           table, out));
       BatchResult stats = buf.collect(name(), initialVersions, uploadNanos, kernelNanos);
       return pb.result(stats, batch);

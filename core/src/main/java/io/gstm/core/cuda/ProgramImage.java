@@ -106,7 +106,7 @@ record ProgramImage(int[] words, long[] columnOffsets, long columnWords) {
   }
 
   /** Bytes of dynamic shared memory a PR-STM program block of {@code threads} needs. */
-  int sharedBytes(int registers, int threads) {
-    return ((words.length + 1) / 2) * 8 + registers * 8 * threads;
+  long sharedBytes(int registers, int threads) {
+    return ((words.length + 1) / 2) * 8L + (long) registers * 8 * threads;
   }
 }

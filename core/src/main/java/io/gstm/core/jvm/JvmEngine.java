@@ -118,7 +118,9 @@ public final class JvmEngine implements Engine {
     if (txStore instanceof JvmCsmvStore mv && mv.engine() == this) {
       mv.checkOpen();
       ProgramBinding binding = ProgramBinding.bind(batch, mv.layout(), mv.algorithm());
-      BatchOutputs out = new BatchOutputs(n, binding.capacity(), options.history());
+      // A CSMV program may read more words than PR-STM's sets hold: the history keeps them all.
+      BatchOutputs out = new BatchOutputs(n,
+          Math.max(binding.capacity(), binding.csmvReadCapacity()), options.history());
       stats = runCsmv(mv, w -> TxBody.of(new Interpreter(binding, outputs, codes)),
           batch.threads(), out, options);
     } else {

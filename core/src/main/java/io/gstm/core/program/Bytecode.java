@@ -198,10 +198,56 @@ final class Bytecode {
       throw bad((image.length - r.pos) + " words follow the code");
     }
     verify(code, registers, nk, columns, params, nr);
+    checkAnalysis(code, reads, lockEntries, writeEntries, sums, flags);
     Analysis analysis = new Analysis(reads, lockEntries, writeEntries, sums, steps,
         (flags & 1) != 0, (flags & 2) != 0);
     return new CompiledProgram(name, params, regions, outputs, tag, code, constants, registers,
         outRegs, analysis);
+  }
+
+  /**
+   * The engines size sets and choose paths from the stored analysis, so it must not promise
+   * less than the code can do: a read-only flag on code that writes, no retry flag on code that
+   * retries, or zero bounds for reads, writes or sums the code contains are refused. (Bounds
+   * under-stated by a hand-made image still cannot corrupt anything: both engines end a
+   * transaction that outgrows its sets TOO_LARGE.)
+   */
+  private static void checkAnalysis(int[] code, long reads, long lockEntries, long writeEntries,
+      long sums, int flags) {
+    if ((flags & ~3) != 0) {
+      throw bad("unknown analysis flags 0x" + Integer.toHexString(flags));
+    }
+    boolean writes = false;
+    boolean retries = false;
+    boolean regionReads = false;
+    boolean lockedReads = false;
+    boolean sumOps = false;
+    for (int pc = 0; pc < code.length; pc += Opcodes.length(code[pc] & 0xff)) {
+      int op = code[pc] & 0xff;
+      writes |= op == Opcodes.WR;
+      retries |= op == Opcodes.RETRY;
+      regionReads |= op == Opcodes.RD || op == Opcodes.RDS;
+      lockedReads |= op == Opcodes.RD;
+      sumOps |= op == Opcodes.SUM;
+    }
+    if (writes && (flags & 1) != 0) {
+      throw bad("the analysis says read-only but the code writes a region");
+    }
+    if (retries && (flags & 2) == 0) {
+      throw bad("the analysis says the program never retries but the code can");
+    }
+    if (writes && (writeEntries < 1 || lockEntries < 1)) {
+      throw bad("the analysis bounds no writes but the code writes a region");
+    }
+    if (regionReads && reads < 1 || lockedReads && lockEntries < 1) {
+      throw bad("the analysis bounds no reads but the code reads a region");
+    }
+    if (sumOps && sums < 1) {
+      throw bad("the analysis bounds no sums but the code sums a region");
+    }
+    if (reads < 0 || lockEntries < 0 || writeEntries < 0 || sums < 0) {
+      throw bad("the analysis holds a negative bound");
+    }
   }
 
   /**
@@ -225,12 +271,17 @@ final class Bytecode {
       String at = "instruction at word " + pc;
       switch (Opcodes.format(op)) {
         case INVALID -> throw bad(at + ": unknown opcode " + op);
-        case NONE -> { }
-        case A -> reg(a, registers, at);
-        case JUMP, BRANCH -> { } // targets checked below
+        case NONE -> unused(at, a, b, c);
+        case A -> {
+          reg(a, registers, at);
+          unused(at, b, c);
+        }
+        case JUMP -> { } // the target is checked below
+        case BRANCH -> reg(a, registers, at); // the target is checked below
         case AB -> {
           reg(a, registers, at);
           reg(b, registers, at);
+          unused(at, c);
         }
         case ABC -> {
           reg(a, registers, at);
@@ -261,6 +312,8 @@ final class Bytecode {
           region(b, regions, at);
           if (Opcodes.format(op) == Opcodes.Format.REGION_READ) {
             reg(c, registers, at);
+          } else {
+            unused(at, c);
           }
         }
         case REGION_WRITE -> {
@@ -280,6 +333,7 @@ final class Bytecode {
         case LOOP -> {
           reg(a, registers, at);
           reg(b, registers, at);
+          unused(at, c);
           if (pc + 1 >= code.length || code[pc + 1] < 0) {
             throw bad(at + ": LOOP needs a non-negative bound in its second word");
           }
@@ -312,6 +366,18 @@ final class Bytecode {
       if (target >= 0 && (target >= code.length || !start[target])) {
         throw bad("instruction at word " + pc + ": jump target " + target
             + " is not an instruction of this program");
+      }
+    }
+  }
+
+  /**
+   * Operand fields an instruction does not use must be 0: the GPU interpreter decodes operands
+   * before it knows the opcode's format, so a stray field must not name a register past the file.
+   */
+  private static void unused(String at, int... fields) {
+    for (int f : fields) {
+      if (f != 0) {
+        throw bad(at + ": an unused operand field holds " + f + " (must be 0)");
       }
     }
   }

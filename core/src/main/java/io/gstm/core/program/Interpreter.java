@@ -104,8 +104,11 @@ public final class Interpreter {
     long[] r = regs;
     int[] code = codes[type];
     long[] k = constants[type];
-    // Only a jump can make the code run longer than its length: taken jumps are counted
-    // against the program's step bound, so that no image, however made, runs for ever.
+    // Only a backward jump can make the code run longer than its length: taken backward jumps
+    // are counted against the program's step bound, so that no image, however made, runs for
+    // ever (JvmCompiler and program.cuh count the same jumps). Registers start at 0 in every
+    // attempt, as in the compiled form and on the GPU.
+    java.util.Arrays.fill(r, 0L);
     long budget = b.program.analysis().steps();
     int pc = 0;
     while (true) {
@@ -129,20 +132,14 @@ public final class Interpreter {
           tx.end(Outcome.USER_ABORT);
           return 0;
         }
-        case JMP -> {
-          pc = w >>> 8;
-          if (--budget < 0) {
-            tx.end(Outcome.LOOP_LIMIT);
-            return 0;
-          }
-        }
-        case JZ, JNZ -> {
-          if ((r[a] == 0) == (op == JZ)) {
-            pc = bb | c << 8;
-            if (--budget < 0) {
+        case JMP, JZ, JNZ -> {
+          if (op == JMP || (r[a] == 0) == (op == JZ)) {
+            int target = op == JMP ? w >>> 8 : bb | c << 8;
+            if (target < pc && --budget < 0) { // backward: pc is already past the jump
               tx.end(Outcome.LOOP_LIMIT);
               return 0;
             }
+            pc = target;
           }
         }
         case MOV -> r[a] = r[bb];

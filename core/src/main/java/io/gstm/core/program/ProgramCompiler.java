@@ -68,6 +68,17 @@ final class ProgramCompiler {
    * when it is the same on every evaluation within the current loop iteration.
    */
   private record Val(ValueType type, int reg, Long constant, String key) {
+    /**
+     * A constant's key is its type and bits, however it was written (a literal, a constant
+     * local, a folded expression): equal keys must mean equal values, or two different words
+     * would share one set entry in the bounds.
+     */
+    Val {
+      if (constant != null) {
+        key = "#" + type + ":" + constant;
+      }
+    }
+
     boolean isConstant() {
       return constant != null;
     }
@@ -581,6 +592,7 @@ final class ProgramCompiler {
     }
     if (c.isConstant()) {
       nested(c.constant != 0 ? i.then() : i.otherwise());
+      unreachable(() -> nested(c.constant != 0 ? i.otherwise() : i.then()));
       return;
     }
     int jz = branch(Opcodes.JZ, c.reg);
@@ -614,6 +626,38 @@ final class ProgramCompiler {
     knownBefore.locked.addAll(locked);
     knownBefore.written.addAll(written);
     known = knownBefore;
+  }
+
+  /**
+   * Checks code that can never run (the other side of a constant condition, the body of a loop
+   * of no trips) as if it could, then drops what it compiled: an error there is still reported,
+   * but it adds no instructions and nothing to the bounds.
+   */
+  private void unreachable(Runnable compile) {
+    int codeSize = code.size();
+    int constantCount = constants.size();
+    Counts savedCounts = counts;
+    Known savedKnown = known;
+    int savedTop = top;
+    int savedBase = localsBase;
+    int savedLabel = lastLabel;
+    int savedStart = lastStart;
+    boolean savedWrites = writes;
+    boolean savedRetries = retries;
+    counts = new Counts();
+    known = savedKnown.copy();
+    compile.run();
+    code.subList(codeSize, code.size()).clear();
+    constants.subList(constantCount, constants.size()).clear();
+    constantIndex.values().removeIf(k -> k >= constantCount);
+    counts = savedCounts;
+    known = savedKnown;
+    top = savedTop;
+    localsBase = savedBase;
+    lastLabel = savedLabel;
+    lastStart = savedStart;
+    writes = savedWrites;
+    retries = savedRetries;
   }
 
   /** A nested block with its own scope. */
@@ -656,13 +700,18 @@ final class ProgramCompiler {
         localsBase = savedBase;
         top = savedBase;
         int first = (int) (long) from.constant;
-        for (int i = 0; i < trips; i++) {
+        for (int i = 0; i < Math.max(trips, 1); i++) {
+          final boolean never = i >= trips; // no trip: the body is checked, not kept
           Sym v = new Sym(Kind.LOCAL, f.variable(), INT32, nextId++);
           v.constant = (long) (first + i);
           Map<String, Sym> scope = new HashMap<>();
           scope.put(f.variable(), v);
           scopes.push(scope);
-          nested(f.body());
+          if (never) {
+            unreachable(() -> nested(f.body()));
+          } else {
+            nested(f.body());
+          }
           scopes.pop();
         }
         return;
@@ -1007,7 +1056,14 @@ final class ProgramCompiler {
     }
     if (l.isConstant()) {
       if ((l.constant != 0) != and) {
-        return l; // false && x, true || x
+        // false && x, true || x: x never runs, but it must still be a well-typed bool
+        unreachable(() -> {
+          Val r = expr(b.right());
+          if (r.type != BOOL) {
+            throw error(b.right().loc(), "'" + b.op() + "' needs bools, got " + r.type);
+          }
+        });
+        return l;
       }
       Val r = expr(b.right());
       if (r.type != BOOL) {

@@ -119,6 +119,10 @@ final class ProgramParser {
           while (j < s.length() && Character.digit(s.charAt(j), 16) >= 0) {
             j++;
           }
+          if (j == i + 2) {
+            throw new ProgramException(null, Loc.at(line, col),
+                "malformed number '" + s.substring(i, j) + "': hex digits must follow 0x");
+          }
         } else {
           while (j < s.length() && Character.isDigit(s.charAt(j))) {
             j++;
@@ -145,8 +149,17 @@ final class ProgramParser {
           }
         }
         if (j < s.length() && "fFlL".indexOf(s.charAt(j)) >= 0) {
+          if (isFloat && "lL".indexOf(s.charAt(j)) >= 0) {
+            throw new ProgramException(null, Loc.at(line, col), "malformed number '"
+                + s.substring(i, j + 1) + "': L marks an int64, not a floating-point number");
+          }
           isFloat |= "fF".indexOf(s.charAt(j)) >= 0;
           j++;
+        }
+        if (!isFloat && c == '0' && j > i + 1 && Character.isDigit(s.charAt(i + 1))) {
+          throw new ProgramException(null, Loc.at(line, col), "integer literal '"
+              + s.substring(i, j) + "' starts with 0: octal is not supported (write it in "
+              + "decimal, or in hex with 0x)");
         }
         if (j < s.length() && (Character.isLetterOrDigit(s.charAt(j)) || s.charAt(j) == '_')) {
           throw new ProgramException(null, Loc.at(line, col),
@@ -437,6 +450,21 @@ final class ProgramParser {
 
   private Ast.Expr unary() {
     Token t = peek();
+    if (t.is("-") && pos + 1 < tokens.size() && tokens.get(pos + 1).kind == Kind.INT) {
+      // As in Java, -2147483648 is an int32 and -9223372036854775808L an int64: the literal
+      // after the minus sign would not fit on its own.
+      Token n = tokens.get(pos + 1);
+      if (n.text.equals("2147483648")) {
+        next();
+        next();
+        return new Ast.IntLit(Integer.MIN_VALUE, ValueType.INT32, t.loc());
+      }
+      if (n.text.equalsIgnoreCase("9223372036854775808L")) {
+        next();
+        next();
+        return new Ast.IntLit(Long.MIN_VALUE, ValueType.INT64, t.loc());
+      }
+    }
     if (t.is("-") || t.is("!") || t.is("~")) {
       next();
       return new Ast.Unary(t.text, unary(), t.loc());
@@ -463,7 +491,12 @@ final class ProgramParser {
         if (single) {
           s = s.substring(0, s.length() - 1);
         }
-        double v = single ? Float.parseFloat(s) : Double.parseDouble(s);
+        double v;
+        try {
+          v = single ? Float.parseFloat(s) : Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+          throw error(t, "malformed number '" + t.text + "'");
+        }
         return new Ast.FloatLit(v, single ? ValueType.FLOAT32 : ValueType.FLOAT64, t.loc());
       }
       case IDENT -> {

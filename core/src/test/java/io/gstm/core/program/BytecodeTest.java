@@ -95,6 +95,45 @@ class BytecodeTest {
     assertThat(pcOf(Opcodes.RD)).isGreaterThanOrEqualTo(0);
   }
 
+  /** Fields an instruction does not use must be 0, and a branch's register must exist. */
+  @Test
+  void strayOperandsAreRefused() {
+    int neg = Opcodes.encode(Opcodes.NEG, 0, 0, 200);
+    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, neg)))
+        .hasMessageContaining("instruction at word 0: an unused operand field holds 200");
+    int ret = Opcodes.encode(Opcodes.RET, 1, 0, 0);
+    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(P.code().length - 1, ret)))
+        .hasMessageContaining("unused operand field holds 1");
+    int jz = Opcodes.encode(Opcodes.JZ, 99, 0, 0);
+    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, jz)))
+        .hasMessageContaining("register 99 of " + P.registers());
+  }
+
+  /** Words 4..13 hold the analysis bounds (low word first), word 14 its flags. */
+  @Test
+  void anAnalysisThatPromisesLessThanTheCodeIsRefused() {
+    int[] readOnly = P.encode();
+    readOnly[14] |= 1;
+    assertThatThrownBy(() -> CompiledProgram.decode(readOnly))
+        .hasMessageContaining("says read-only but the code writes");
+    int[] noWrites = P.encode();
+    noWrites[8] = 0;
+    assertThatThrownBy(() -> CompiledProgram.decode(noWrites))
+        .hasMessageContaining("bounds no writes");
+    int[] noReads = P.encode();
+    noReads[4] = 0;
+    assertThatThrownBy(() -> CompiledProgram.decode(noReads))
+        .hasMessageContaining("bounds no reads");
+    CompiledProgram retrying = ProgramSet.parse(
+        "program q(a: int32) regions r: int32 { if (r[a] < 1) { retry; } r[a] = r[a] - 1; }")
+        .get(0);
+    int[] noRetry = retrying.encode();
+    noRetry[14] &= ~2;
+    assertThatThrownBy(() -> CompiledProgram.decode(noRetry))
+        .hasMessageContaining("never retries but the code can");
+    assertThat(CompiledProgram.decode(retrying.encode()).analysis().retries()).isTrue();
+  }
+
   /** The CUDA header's Op enum lists the numbers of {@link Opcodes}. */
   @Test
   void cudaOpcodesMatchJava() throws IOException, ReflectiveOperationException {

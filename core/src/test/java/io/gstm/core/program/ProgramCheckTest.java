@@ -36,6 +36,14 @@ class ProgramCheckTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {
       // body | expected message part | line | column
+      "let x = 1.5L; | L marks an int64, not a floating-point number | 4 | 9",
+      "let x = 010; | starts with 0: octal is not supported | 4 | 9",
+      "let x = 0x; | hex digits must follow 0x | 4 | 9",
+      "if (false) { let y: int32 = f; } | must be int32, got float64 | 4 | 29",
+      "if (true) { } else { r[a] = true; } | must be int32, got bool | 4 | 29",
+      "for i in 0 .. 0 { r[i] = f; } | must be int32, got float64 | 4 | 26",
+      "let b = false && (a + 1); | '&&' needs bools, got int32 | 4 | 21",
+      "let b = false && q; | 'q' is not declared | 4 | 18",
       "let x: int32 = f; | must be int32, got float64 (narrowing | 4 | 16",
       "r[a] = f; | must be int32, got float64 | 4 | 8",
       "if (a) { return; } | condition of 'if' must be bool, got int32 | 4 | 5",
@@ -72,6 +80,39 @@ class ProgramCheckTest {
     // Errors of the lexer come before the program's name is known.
     assertThat(e.getMessage()).containsAnyOf("program 'p'", "line " + line);
     assertThat(e.where()).isEqualTo("line " + line + ", column " + column);
+  }
+
+  /** Unreachable code is checked, but adds nothing to the code or the bounds. */
+  @Test
+  void unreachableCodeIsCheckedAndDropped() {
+    CompiledProgram live = ProgramSet.parse(wrap("r[a] = 1;")).get(0);
+    CompiledProgram dead = ProgramSet.parse(wrap(
+        "if (false) { r[a + 1] = 2; retry; } for i in 0 .. 0 { s[i] = 3L; } r[a] = 1;")).get(0);
+    assertThat(dead.code()).containsExactly(live.code());
+    assertThat(dead.analysis()).isEqualTo(live.analysis());
+  }
+
+  /** Java's literals: -2147483648 is an int32, -9223372036854775808L an int64. */
+  @Test
+  void theSmallestIntegersAreLiterals() {
+    ProgramSet.parse("program p() outputs o: int32 { o = -2147483648; }");
+    ProgramSet.parse("program p() outputs o: int64 { o = -9223372036854775808L; }");
+    assertThat(refuse("program p() outputs o: int32 { o = 2147483648; }").getMessage())
+        .contains("must be int32, got int64");
+  }
+
+  /**
+   * Constant indices are one word however they are written; different constants are different
+   * words, even when one's bits read as the other (1.0f is 0x3f800000).
+   */
+  @Test
+  void constantIndicesAreKeyedByValue() {
+    CompiledProgram same = ProgramSet.parse(wrap(
+        "let k = 3; r[k] = 1; r[1 + 2] = 2; r[3] = 3;")).get(0);
+    assertThat(same.analysis().writeEntries()).isEqualTo(1);
+    CompiledProgram different = ProgramSet.parse(wrap(
+        "let g = 1.0f; r[int32(g)] = 1; r[int32(1065353216)] = 2;")).get(0);
+    assertThat(different.analysis().writeEntries()).isEqualTo(2);
   }
 
   @Test

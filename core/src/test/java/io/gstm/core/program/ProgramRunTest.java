@@ -152,6 +152,21 @@ class ProgramRunTest {
       ProgramResult r = engine.run(store, ProgramBatch.builder(ProgramSet.of(p)).all("copy", 4)
           .int32("x", new int[] {0, 1, 2, 3}).grid(4, 1).build(), RunOptions.defaults());
       assertThat(r.outcomeCounts()).containsOnlyKeys(Outcome.COMMITTED);
+      // The history keeps every read, more than PR-STM's largest set (16) included.
+      CompiledProgram many = ProgramSet.parse("""
+          program fold(x: int32) regions shared src: int32, dst: int32 {
+            var s = 0;
+            for i in 0 .. 20 { s = s + src[i % 8]; }
+            dst[x] = s;
+          }
+          """).get(0);
+      ProgramResult h = engine.run(store, ProgramBatch.builder(ProgramSet.of(many))
+          .all("fold", 4).int32("x", new int[] {0, 1, 2, 3}).grid(4, 1).build(),
+          RunOptions.defaults().withHistory(true));
+      assertThat(h.stats().history().committed()).hasSize(4)
+          .allSatisfy(tx -> assertThat(tx.reads()).hasSize(20));
+      assertThat(io.gstm.core.history.HistoryChecker.check(h.stats().history()).serializable())
+          .isTrue();
     }
   }
 
