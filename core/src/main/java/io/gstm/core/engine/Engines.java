@@ -10,12 +10,13 @@ public final class Engines {
   private static final Logger LOG = LoggerFactory.getLogger(Engines.class);
 
   /**
-   * The engine picked and the reason, e.g. "GPU requested" or "no usable GPU: ...".
+   * The engine picked and the reason, e.g. "GPU requested" or "no usable GPU (...), JVM engine".
    *
    * @param engine the opened engine; the caller closes it
    * @param reason why this engine was picked
+   * @param gpuUnavailable why the GPU was not used when AUTO fell back to the JVM engine, else null
    */
-  public record Selection(Engine engine, String reason) {}
+  public record Selection(Engine engine, String reason, GpuUnavailableReason gpuUnavailable) {}
 
   private Engines() {}
 
@@ -26,21 +27,21 @@ public final class Engines {
    */
   public static Selection open(EngineChoice choice) {
     if (choice == EngineChoice.JVM) {
-      return new Selection(new JvmEngine(), "JVM engine requested");
+      return new Selection(new JvmEngine(), "JVM engine requested", null);
     }
     try {
       CudaEngine cuda = CudaEngine.open(0);
-      return new Selection(cuda, choice == EngineChoice.GPU ? "GPU requested" : "GPU found");
+      return new Selection(cuda, choice == EngineChoice.GPU ? "GPU requested" : "GPU found", null);
     } catch (GstmException | LinkageError e) {
-      String why = e instanceof LinkageError
-          ? "the CUDA driver library (libcuda.so.1) could not be loaded"
-          : e.getMessage();
+      GpuUnavailableReason cause = GpuUnavailableReason.classify(e);
+      String why = cause.describe(e);
       if (choice == EngineChoice.GPU) {
-        throw new GpuUnavailableException("engine gpu requested but no usable GPU: " + why, e);
+        throw new GpuUnavailableException("engine gpu requested but no usable GPU: " + why, cause,
+            e);
       }
       LOG.info("No usable GPU ({}); using the JVM engine", why);
       LOG.debug("GPU probe failure", e);
-      return new Selection(new JvmEngine(), "no usable GPU (" + why + "), JVM engine");
+      return new Selection(new JvmEngine(), "no usable GPU (" + why + "), JVM engine", cause);
     }
   }
 }

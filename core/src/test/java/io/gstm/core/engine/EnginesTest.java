@@ -4,7 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import io.gstm.core.cuda.KernelArchitectures;
 import io.gstm.core.testing.GpuCondition;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EnginesTest {
@@ -14,6 +20,7 @@ class EnginesTest {
     try (Engine e = s.engine()) {
       assertThat(e.name()).isEqualTo("jvm");
       assertThat(s.reason()).contains("requested");
+      assertThat(s.gpuUnavailable()).isNull();
     }
   }
 
@@ -24,6 +31,7 @@ class EnginesTest {
     try (Engine e = s.engine()) {
       assertThat(e.name()).isEqualTo("jvm");
       assertThat(s.reason()).startsWith("no usable GPU");
+      assertThat(s.gpuUnavailable()).isNotNull();
     }
   }
 
@@ -32,6 +40,39 @@ class EnginesTest {
     assumeFalse(GpuCondition.available(), "a GPU is present");
     assertThatThrownBy(() -> Engines.open(EngineChoice.GPU))
         .isInstanceOf(GpuUnavailableException.class).hasMessageContaining("no usable GPU");
+  }
+
+  /** Whether libcuda.so.1 lies where the dynamic loader usually finds it. */
+  static boolean driverInstalled() {
+    List<String> dirs = new ArrayList<>(List.of("/usr/lib/x86_64-linux-gnu",
+        "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64", "/usr/lib", "/usr/local/nvidia/lib64",
+        "/usr/lib/wsl/lib"));
+    String ld = System.getenv("LD_LIBRARY_PATH");
+    if (ld != null) {
+      dirs.addAll(Arrays.asList(ld.split(":")));
+    }
+    return dirs.stream().anyMatch(d -> !d.isEmpty() && Files.exists(Path.of(d, "libcuda.so.1")));
+  }
+
+  @Test
+  void withoutAGpuTheFallbackNamesItsCause() {
+    assumeFalse(GpuCondition.available(), "a GPU is present");
+    assumeFalse(KernelArchitectures.load().kernels().isEmpty(), "built without nvcc: no kernels");
+    assertThat(GpuUnavailableReason.nativesOnClassPath()).isTrue();
+    GpuUnavailableReason expected = driverInstalled() ? GpuUnavailableReason.NO_CUDA_DEVICE
+        : GpuUnavailableReason.CUDA_DRIVER_MISSING;
+    // twice: JCuda's first failure is an UnsatisfiedLinkError, later ones NoClassDefFoundErrors
+    for (int i = 0; i < 2; i++) {
+      Engines.Selection s = Engines.open(EngineChoice.AUTO);
+      try (Engine e = s.engine()) {
+        assertThat(s.gpuUnavailable()).isEqualTo(expected);
+        assertThat(s.reason()).startsWith("no usable GPU ("
+            + (driverInstalled() ? "no CUDA device: " : "CUDA driver missing: "));
+      }
+    }
+    assertThatThrownBy(() -> Engines.open(EngineChoice.GPU))
+        .isInstanceOfSatisfying(GpuUnavailableException.class,
+            g -> assertThat(g.reason()).isEqualTo(expected));
   }
 
   @Test

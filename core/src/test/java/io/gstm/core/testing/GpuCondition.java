@@ -1,6 +1,7 @@
 package io.gstm.core.testing;
 
 import io.gstm.core.cuda.CudaEngine;
+import io.gstm.core.engine.GpuUnavailableReason;
 import io.gstm.core.engine.GstmException;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
@@ -14,8 +15,7 @@ public final class GpuCondition implements ExecutionCondition {
     try (CudaEngine e = CudaEngine.open(0)) {
       return null;
     } catch (GstmException | LinkageError e) {
-      return e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines()
-          .findFirst().orElse("");
+      return GpuUnavailableReason.classify(e).describe(e);
     }
   }
 

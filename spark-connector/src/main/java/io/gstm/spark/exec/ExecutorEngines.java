@@ -4,6 +4,7 @@ import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.EngineChoice;
 import io.gstm.core.engine.GpuUnavailableException;
+import io.gstm.core.engine.GpuUnavailableReason;
 import io.gstm.core.engine.GstmException;
 import io.gstm.core.jvm.JvmEngine;
 import io.gstm.spark.conf.GstmConf;
@@ -38,13 +39,16 @@ public final class ExecutorEngines {
 
   private static final Object LOCK = new Object();
   private static final Map<Integer, GpuSlot> GPUS = new HashMap<>();
-  private static final Map<Integer, String> GPU_FAILURES = new HashMap<>();
+  private static final Map<Integer, GpuFailure> GPU_FAILURES = new HashMap<>();
   private static final Map<Integer, ArrayDeque<JvmEngine>> IDLE_JVM = new HashMap<>();
   private static final List<Engine> ALL = new ArrayList<>();
   private static boolean fallbackLogged;
   private static boolean hookAdded;
 
   private record GpuSlot(CudaEngine engine, Semaphore permits) {}
+
+  /** Why a device could not be opened, classified once per executor and device. */
+  private record GpuFailure(GpuUnavailableReason reason, String message) {}
 
   private ExecutorEngines() {}
 
@@ -63,7 +67,7 @@ public final class ExecutorEngines {
   public static TaskEngine acquire(GstmSettings settings, Engine preferred) {
     TaskContext task = TaskContext.get();
     TaskEngine lease = settings.engine() == EngineChoice.JVM
-        ? jvm(settings, "JVM engine requested (spark.gstm.engine=jvm)", preferred)
+        ? jvm(settings, "JVM engine requested (spark.gstm.engine=jvm)", null, preferred)
         : gpuOrFallback(settings, task, preferred);
     if (task != null) {
       task.addTaskCompletionListener((TaskCompletionListener) ctx -> lease.close());
@@ -114,9 +118,9 @@ public final class ExecutorEngines {
           LOG.info("gstm: executor uses GPU {} ({}), {} concurrent task(s)", ordinal,
               engine.device(), settings.concurrentGpuTasks());
         } catch (GstmException | LinkageError e) {
-          GPU_FAILURES.put(ordinal, e instanceof LinkageError
-              ? "the CUDA driver library (libcuda.so.1) could not be loaded"
-              : e.getMessage());
+          GpuUnavailableReason reason = GpuUnavailableReason.classify(e);
+          GPU_FAILURES.put(ordinal, new GpuFailure(reason, reason.describe(e)));
+          LOG.debug("gstm: GPU {} probe failure", ordinal, e);
         }
       }
       return slot;
@@ -129,18 +133,18 @@ public final class ExecutorEngines {
     boolean fromScheduler = task != null && task.resourcesJMap().containsKey("gpu");
     GpuSlot slot = slot(ordinal, settings);
     if (slot == null) {
-      String failure;
+      GpuFailure failure;
       synchronized (LOCK) {
         failure = GPU_FAILURES.get(ordinal);
       }
-      String why = "no usable GPU " + ordinal + " (" + failure + ")";
+      String why = "no usable GPU " + ordinal + " (" + failure.message() + ")";
       if (settings.engine() == EngineChoice.GPU) {
         throw new GpuUnavailableException(
-            "spark.gstm.engine=gpu but " + why, null);
+            "spark.gstm.engine=gpu but " + why, failure.reason(), null);
       }
       if (settings.requireGpu()) {
         throw new GpuUnavailableException(GstmConf.REQUIRE_GPU.key()
-            + "=true forbids falling back to the JVM engine: " + why, null);
+            + "=true forbids falling back to the JVM engine: " + why, failure.reason(), null);
       }
       synchronized (LOCK) {
         if (!fallbackLogged) {
@@ -148,7 +152,7 @@ public final class ExecutorEngines {
           LOG.warn("gstm: {}; this executor falls back to the JVM engine", why);
         }
       }
-      return jvm(settings, why + ", fell back to the JVM engine", preferred);
+      return jvm(settings, why + ", fell back to the JVM engine", failure.reason(), preferred);
     }
     GpuSlot held = slot;
     try {
@@ -165,10 +169,11 @@ public final class ExecutorEngines {
     }
     String why = "GPU " + ordinal + (fromScheduler ? " from TaskContext resources"
         : " from " + GstmConf.DEVICE_ORDINAL.key());
-    return new TaskEngine(held.engine(), true, why, held.permits()::release);
+    return new TaskEngine(held.engine(), true, why, null, held.permits()::release);
   }
 
-  private static TaskEngine jvm(GstmSettings settings, String why, Engine preferred) {
+  private static TaskEngine jvm(GstmSettings settings, String why,
+      GpuUnavailableReason gpuUnavailable, Engine preferred) {
     int workers = settings.jvmWorkers();
     JvmEngine engine;
     synchronized (LOCK) {
@@ -180,7 +185,7 @@ public final class ExecutorEngines {
       }
     }
     JvmEngine leased = engine;
-    return new TaskEngine(leased, false, why, () -> {
+    return new TaskEngine(leased, false, why, gpuUnavailable, () -> {
       synchronized (LOCK) {
         IDLE_JVM.get(workers).addFirst(leased);
       }

@@ -1,6 +1,7 @@
 package io.gstm.spark.exec;
 
 import io.gstm.core.engine.Engine;
+import io.gstm.core.engine.GpuUnavailableReason;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -13,13 +14,16 @@ public final class TaskEngine implements AutoCloseable {
   private final Engine engine;
   private final boolean gpu;
   private final String why;
+  private final GpuUnavailableReason gpuUnavailable;
   private final Runnable release;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  TaskEngine(Engine engine, boolean gpu, String why, Runnable release) {
+  TaskEngine(Engine engine, boolean gpu, String why, GpuUnavailableReason gpuUnavailable,
+      Runnable release) {
     this.engine = engine;
     this.gpu = gpu;
     this.why = why;
+    this.gpuUnavailable = gpuUnavailable;
     this.release = release;
   }
 
@@ -39,6 +43,11 @@ public final class TaskEngine implements AutoCloseable {
   /** Why this engine was picked, e.g. "GPU 0 from TaskContext resources" or the fallback reason. */
   public String reason() {
     return why;
+  }
+
+  /** Why the GPU was not used when this lease fell back to a JVM engine; null otherwise. */
+  public GpuUnavailableReason gpuUnavailable() {
+    return gpuUnavailable;
   }
 
   /** Gives the engine back (releases the GPU permit); a second close does nothing. */

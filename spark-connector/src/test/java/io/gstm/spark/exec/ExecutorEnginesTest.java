@@ -3,10 +3,16 @@ package io.gstm.spark.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gstm.core.cuda.KernelArchitectures;
 import io.gstm.core.engine.GpuUnavailableException;
+import io.gstm.core.engine.GpuUnavailableReason;
 import io.gstm.spark.SparkTestSession;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -37,6 +43,18 @@ class ExecutorEnginesTest {
     }
   }
 
+  /** Whether libcuda.so.1 lies where the dynamic loader usually finds it. */
+  private static boolean driverInstalled() {
+    List<String> dirs = new ArrayList<>(List.of("/usr/lib/x86_64-linux-gnu",
+        "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64", "/usr/lib", "/usr/local/nvidia/lib64",
+        "/usr/lib/wsl/lib"));
+    String ld = System.getenv("LD_LIBRARY_PATH");
+    if (ld != null) {
+      dirs.addAll(Arrays.asList(ld.split(":")));
+    }
+    return dirs.stream().anyMatch(d -> !d.isEmpty() && Files.exists(Path.of(d, "libcuda.so.1")));
+  }
+
   @Test
   void jvmEnginesArePerConcurrentTaskAndPooled() {
     GstmSettings jvm = GstmConf.settings(Map.of("spark.gstm.engine", "jvm"));
@@ -45,6 +63,7 @@ class ExecutorEnginesTest {
     assertThat(a.engine()).isNotSameAs(b.engine());
     assertThat(a.engine().name()).isEqualTo("jvm");
     assertThat(a.gpu()).isFalse();
+    assertThat(a.gpuUnavailable()).isNull();
     var first = a.engine();
     a.close();
     a.close(); // a second close does nothing
@@ -65,6 +84,24 @@ class ExecutorEnginesTest {
     assertThat(reasons).hasSize(4).allSatisfy(r -> assertThat(r).satisfiesAnyOf(
         s -> assertThat(s).startsWith("cuda: GPU 0"),
         s -> assertThat(s).startsWith("jvm: no usable GPU 0").contains("fell back")));
+  }
+
+  @Test
+  void theFallbackNamesWhyTheGpuIsUnusable() {
+    Assumptions.assumeFalse(gpuUsable(), "a GPU is usable here");
+    Assumptions.assumeFalse(KernelArchitectures.load().kernels().isEmpty(),
+        "built without nvcc: no kernels");
+    GpuUnavailableReason expected = driverInstalled() ? GpuUnavailableReason.NO_CUDA_DEVICE
+        : GpuUnavailableReason.CUDA_DRIVER_MISSING;
+    try (TaskEngine lease = ExecutorEngines.acquire(GstmConf.defaults())) {
+      assertThat(lease.gpuUnavailable()).isEqualTo(expected);
+      assertThat(lease.reason()).startsWith("no usable GPU 0 ("
+          + (driverInstalled() ? "no CUDA device: " : "CUDA driver missing: "));
+    }
+    GstmSettings strict = GstmConf.settings(Map.of("spark.gstm.requireGpu", "true"));
+    assertThatThrownBy(() -> ExecutorEngines.acquire(strict))
+        .isInstanceOfSatisfying(GpuUnavailableException.class,
+            e -> assertThat(e.reason()).isEqualTo(expected));
   }
 
   @Test
