@@ -1,0 +1,128 @@
+package io.gstm.spark.state;
+
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.history.HistoryChecker;
+import io.gstm.core.program.Column;
+import io.gstm.core.program.CompiledProgram;
+import io.gstm.core.program.ProgramBatch;
+import io.gstm.core.program.ProgramResult;
+import io.gstm.core.program.ValueType;
+import io.gstm.core.store.TxStore;
+import io.gstm.spark.conf.GstmSettings;
+import java.util.Arrays;
+
+/**
+ * Runs routed transactions as one program batch on a store: key slots become the rows' local
+ * indices (a key the store lacks ends its transaction MISSING_KEY), then outcomes, semantic
+ * conflicts, abort codes, outputs and, when asked, a serial order go into the outcome chunk.
+ */
+final class BatchRunner {
+  /** Local index of a key, or -1. */
+  interface KeyIndex {
+    int local(long key);
+  }
+
+  private BatchRunner() {}
+
+  /** Returns the transactions run and the engine's kernel time. */
+  static long[] run(Engine engine, TxStore store, ApplyPlan plan, GstmSettings settings,
+      TxChunk in, KeyIndex index, OutcomeChunk out, long serialBase) {
+    int n = in.n;
+    int slotCount = plan.slots.length;
+    long[][] cols = new long[slotCount][n];
+    int[] rows = new int[n];
+    int[] types = new int[n];
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+      if (out.codes[i] != 0) {
+        continue; // decided by the routing
+      }
+      int type = in.types[i];
+      boolean ok = true;
+      for (int s : plan.keySlotsOf[type]) {
+        long key = in.slots[s][i];
+        int local = index.local(key);
+        if (local < 0) {
+          out.codes[i] = OutcomeChunk.MISSING_KEY;
+          out.causes[i] = "key " + key + " (column '" + plan.slots[s].name()
+              + "') is not in state '" + plan.state.name() + "'";
+          ok = false;
+          break;
+        }
+        cols[s][m] = local;
+      }
+      if (!ok) {
+        continue;
+      }
+      for (int s : plan.slotsOf[type]) {
+        if (!plan.slots[s].key()) {
+          cols[s][m] = in.slots[s][i];
+        }
+      }
+      types[m] = type;
+      rows[m++] = i;
+    }
+    if (m == 0) {
+      return new long[] {0, 0};
+    }
+    ProgramBatch.Builder b = ProgramBatch.builder(plan.programs()).types(Arrays.copyOf(types, m));
+    for (int s = 0; s < slotCount; s++) {
+      ApplyPlan.Slot slot = plan.slots[s];
+      b.column(Column.ofBits(slot.name(), slot.key() ? ValueType.INT32 : slot.type(),
+          Arrays.copyOf(cols[s], m)));
+    }
+    int tpb = settings.threadsPerBlock();
+    long perBlock = (long) tpb * ProgramBatch.DEFAULT_TX_PER_THREAD;
+    b.grid(tpb, (int) Math.max(1, (m + perBlock - 1) / perBlock));
+    ProgramBatch batch = b.build();
+    int[] order = null;
+    if (plan.presort) {
+      ProgramBatch.Sorted sorted = batch.presort();
+      batch = sorted.batch();
+      order = sorted.order();
+    }
+    RunOptions options = RunOptions.defaults().withMaxRetries(settings.retryLimit())
+        .withPolicy(plan.policy).withHistory(plan.recordOrder);
+    if (plan.semanticLimit > 0) {
+      options = options.withSemanticLimit(plan.semanticLimit);
+    }
+    ProgramResult r = engine.run(store, batch, options);
+    int[] rowOf = new int[m];
+    for (int t = 0; t < m; t++) {
+      rowOf[t] = rows[order == null ? t : order[t]];
+    }
+    for (int t = 0; t < m; t++) {
+      int row = rowOf[t];
+      Outcome o = r.outcome(t);
+      out.codes[row] = (byte) o.code();
+      out.postponements[row] = r.postponements(t);
+      out.abortCodes[row] = r.abortCode(t);
+      if (o == Outcome.COMMITTED) {
+        int type = batch.type(t);
+        CompiledProgram p = plan.programs().get(type);
+        for (int c = 0; c < plan.outputNames.length; c++) {
+          int oi = plan.outputIndex[type][c];
+          if (oi >= 0) {
+            out.outputs[c][row] = OutcomeChunk.convert(p.outputs().get(oi).type(),
+                plan.outputTypes[c], r.outputs()[oi * m + t]);
+          }
+        }
+      }
+    }
+    if (plan.recordOrder) {
+      HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
+      if (!h.serializable()) {
+        throw new IllegalStateException("gstm state '" + plan.state.name() + "': the batch's "
+            + "history is not serializable: " + h.violations());
+      }
+      out.serial = new long[out.n];
+      int[] serial = h.serialOrder();
+      for (int pos = 0; pos < serial.length; pos++) {
+        out.serial[rowOf[serial[pos]]] = serialBase + pos;
+      }
+    }
+    return new long[] {m, r.stats().kernelNanos()};
+  }
+}

@@ -1,0 +1,145 @@
+package io.gstm.spark.state;
+
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.program.ValueType;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * The outcomes of one partition's (or the cross-partition phase's) transactions of one epoch,
+ * row for row as in the {@link TxChunk} they came from; turned into rows of the outcome
+ * DataFrame ({@link #schema}).
+ */
+final class OutcomeChunk implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** Outcomes decided outside the engine, after the core's {@link Outcome} codes. */
+  static final byte MISSING_KEY = 20;
+  static final byte NULL_KEY = 21;
+  static final byte NULL_VALUE = 22;
+  static final byte UNKNOWN_PROGRAM = 23;
+
+  final long epoch;
+  /** The owner partition, or -1 for the cross-partition phase. */
+  final int partition;
+  final int n;
+  final long[] txIds;
+  final int[] types;
+  final byte[] codes;
+  final int[] postponements;
+  final int[] abortCodes;
+  final String[] causes;
+  /** A serial position per transaction when the order was recorded, else null. */
+  long[] serial;
+  /** Per output column: bits in the column's type, for committed rows whose program has it. */
+  final long[][] outputs;
+
+  OutcomeChunk(long epoch, int partition, TxChunk in, int outputColumns) {
+    this.epoch = epoch;
+    this.partition = partition;
+    this.n = in.n;
+    this.txIds = in.txIds.length == n ? in.txIds : java.util.Arrays.copyOf(in.txIds, n);
+    this.types = java.util.Arrays.copyOf(in.types, n);
+    this.codes = java.util.Arrays.copyOf(in.status, n);
+    this.postponements = new int[n];
+    this.abortCodes = new int[n];
+    this.causes = new String[n];
+    for (int i = 0; i < n; i++) {
+      causes[i] = in.cause(i);
+    }
+    this.outputs = new long[outputColumns][n];
+  }
+
+  static String name(byte code) {
+    return switch (code) {
+      case MISSING_KEY -> "MISSING_KEY";
+      case NULL_KEY -> "NULL_KEY";
+      case NULL_VALUE -> "NULL_VALUE";
+      case UNKNOWN_PROGRAM -> "UNKNOWN_PROGRAM";
+      default -> Outcome.ofCode(code).name();
+    };
+  }
+
+  long committed() {
+    long c = 0;
+    for (int i = 0; i < n; i++) {
+      c += codes[i] == Outcome.COMMITTED.code() ? 1 : 0;
+    }
+    return c;
+  }
+
+  /** Counts per outcome name, into {@code counts}. */
+  void count(java.util.Map<String, Long> counts) {
+    for (int i = 0; i < n; i++) {
+      counts.merge(name(codes[i]), 1L, Long::sum);
+    }
+  }
+
+  static StructType schema(ApplyPlan plan) {
+    StructType s = new StructType()
+        .add("txId", DataTypes.LongType, false)
+        .add("epoch", DataTypes.LongType, false)
+        .add("partition", DataTypes.IntegerType, false)
+        .add("program", DataTypes.StringType, true)
+        .add("outcome", DataTypes.StringType, false)
+        .add("committed", DataTypes.BooleanType, false)
+        .add("postponements", DataTypes.IntegerType, false)
+        .add("abortCode", DataTypes.IntegerType, true)
+        .add("cause", DataTypes.StringType, true)
+        .add("serial", DataTypes.LongType, true);
+    for (int c = 0; c < plan.outputNames.length; c++) {
+      s = s.add(plan.outputNames[c], StateSchema.sparkType(plan.outputTypes[c]), true);
+    }
+    return s;
+  }
+
+  /** This chunk as outcome rows. */
+  Iterator<InternalRow> rows(ApplyPlan plan) {
+    UTF8String[] names = new UTF8String[plan.programNames.length];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = UTF8String.fromString(plan.programNames[i]);
+    }
+    UTF8String[] outcomeNames = new UTF8String[32];
+    int width = 10 + outputs.length;
+    List<InternalRow> rows = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      Object[] v = new Object[width];
+      boolean committed = codes[i] == Outcome.COMMITTED.code();
+      v[0] = txIds[i];
+      v[1] = epoch;
+      v[2] = partition;
+      v[3] = types[i] >= 0 ? names[types[i]] : null;
+      if (outcomeNames[codes[i]] == null) {
+        outcomeNames[codes[i]] = UTF8String.fromString(name(codes[i]));
+      }
+      v[4] = outcomeNames[codes[i]];
+      v[5] = committed;
+      v[6] = postponements[i];
+      v[7] = codes[i] == Outcome.USER_ABORT.code() ? abortCodes[i] : null;
+      v[8] = causes[i] == null ? null : UTF8String.fromString(causes[i]);
+      v[9] = serial == null || !committed ? null : serial[i];
+      for (int c = 0; c < outputs.length; c++) {
+        boolean has = committed && types[i] >= 0 && plan.outputIndex[types[i]][c] >= 0;
+        v[10 + c] = has ? StateSchema.value(plan.outputTypes[c], outputs[c][i]) : null;
+      }
+      rows.add(new GenericInternalRow(v));
+    }
+    return rows.iterator();
+  }
+
+  /** Converts a program output's bits to the bits of its column's type. */
+  static long convert(ValueType from, ValueType to, long bits) {
+    if (from == to) {
+      return bits;
+    }
+    Object v = StateSchema.value(from, bits);
+    return StateSchema.bits(to, (Number) v);
+  }
+}

@@ -1,0 +1,449 @@
+package io.gstm.spark.state;
+
+import static org.apache.spark.sql.functions.col;
+
+import io.gstm.core.program.StoreContents;
+import io.gstm.core.program.ValueType;
+import io.gstm.core.store.TxStore;
+import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.ExecutorEngines;
+import io.gstm.spark.exec.TaskEngine;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import scala.Tuple2;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
+
+/**
+ * The Spark jobs of a {@link TxState}: create, apply (route, local phase, cross-partition phase,
+ * write-back), read, close. Static, so that the task functions capture only what they name.
+ */
+final class StateJobs {
+  private StateJobs() {}
+
+  @SuppressWarnings("unchecked")
+  static <T> ClassTag<T> tag(Class<?> c) {
+    return (ClassTag<T>) ClassTag$.MODULE$.apply(c);
+  }
+
+  /** Identity ids and the executors' locations (none in local mode: one JVM). */
+  static <T> JavaRDD<T> pinned(RDD<T> parent, int[] index, String[] locations, Class<?> c) {
+    ClassTag<T> t = tag(c);
+    return new JavaRDD<>(new PinnedRDD<>(parent, index, locations, t), t);
+  }
+
+  static int[] range(int from, int to) {
+    int[] r = new int[to - from];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = from + i;
+    }
+    return r;
+  }
+
+  static Exchange.Placement placement(int partition, PartitionStore p, TaskEngine lease) {
+    org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();
+    int port = env == null || env.blockManager() == null ? 0
+        : env.blockManager().blockManagerId().port();
+    return new Exchange.Placement(partition, StateRegistry.executorId(), StateRegistry.host()
+        + ":" + port, p.incarnation, p.rows(), lease.engine().name());
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // create
+
+  /** Loads {@code rows} (key, values...) into P partition stores; returns where each lives. */
+  static Exchange.Placement[] create(SparkSession spark, Dataset<Row> rows, StateSchema schema,
+      long stateId, long epoch, GstmSettings settings) {
+    int p = schema.partitions();
+    org.apache.spark.sql.Column[] sel = new org.apache.spark.sql.Column[1 + schema.regions()];
+    sel[0] = col("`" + schema.keyColumn() + "`").cast(DataTypes.LongType);
+    for (int r = 0; r < schema.regions(); r++) {
+      sel[1 + r] = col("`" + schema.valueNames().get(r) + "`")
+          .cast(StateSchema.sparkType(schema.valueTypes().get(r)));
+    }
+    JavaRDD<InternalRow> in = rows.select(sel).queryExecution().toRdd().toJavaRDD();
+    JavaRDD<Tuple2<Integer, Exchange.Rows>> split = in.mapPartitions(
+        it -> splitRows(it, schema), true);
+    RDD<Exchange.Rows> byOwner = JavaPairRDD.fromJavaRDD(split)
+        .partitionBy(new Routing.ByIndex(p)).values().rdd();
+    List<Exchange.Placement> placed = pinned(byOwner, range(0, p), null, Exchange.Rows.class)
+        .mapPartitionsWithIndex((i, it) -> {
+          List<Exchange.Rows> parts = new ArrayList<>();
+          it.forEachRemaining(x -> parts.add((Exchange.Rows) x));
+          Exchange.Rows all = concat(i, parts, schema.regions());
+          try (TaskEngine lease = ExecutorEngines.acquire(settings)) {
+            PartitionStore ps = PartitionStore.create(stateId, i, schema, epoch, all,
+                lease.engine());
+            StateRegistry.put(ps);
+            return List.of(placement(i, ps, lease)).iterator();
+          }
+        }, true).collect();
+    return placed.toArray(new Exchange.Placement[0]);
+  }
+
+  private static Iterator<Tuple2<Integer, Exchange.Rows>> splitRows(Iterator<InternalRow> it,
+      StateSchema schema) {
+    int p = schema.partitions();
+    int regions = schema.regions();
+    long[][] keys = new long[p][];
+    long[][][] bits = new long[p][][];
+    int[] n = new int[p];
+    while (it.hasNext()) {
+      InternalRow r = it.next();
+      if (r.isNullAt(0)) {
+        throw new IllegalArgumentException("column '" + schema.keyColumn() + "': null key; "
+            + "every state row needs a key");
+      }
+      long key = r.getLong(0);
+      int o = schema.partitioner().owner(key);
+      if (keys[o] == null) {
+        keys[o] = new long[64];
+        bits[o] = new long[regions][64];
+      } else if (n[o] == keys[o].length) {
+        keys[o] = java.util.Arrays.copyOf(keys[o], n[o] * 2);
+        for (int q = 0; q < regions; q++) {
+          bits[o][q] = java.util.Arrays.copyOf(bits[o][q], n[o] * 2);
+        }
+      }
+      keys[o][n[o]] = key;
+      for (int q = 0; q < regions; q++) {
+        if (r.isNullAt(1 + q)) {
+          throw new IllegalArgumentException("column '" + schema.valueNames().get(q)
+              + "': null value for key " + key + "; every state value must be set");
+        }
+        ValueType t = schema.valueTypes().get(q);
+        bits[o][q][n[o]] = switch (t) {
+          case INT32 -> r.getInt(1 + q);
+          case INT64 -> r.getLong(1 + q);
+          case FLOAT32 -> Float.floatToRawIntBits(r.getFloat(1 + q));
+          default -> Double.doubleToRawLongBits(r.getDouble(1 + q));
+        };
+      }
+      n[o]++;
+    }
+    List<Tuple2<Integer, Exchange.Rows>> out = new ArrayList<>();
+    for (int o = 0; o < p; o++) {
+      if (keys[o] != null) {
+        long[][] b = new long[regions][];
+        for (int q = 0; q < regions; q++) {
+          b[q] = java.util.Arrays.copyOf(bits[o][q], n[o]);
+        }
+        out.add(new Tuple2<>(o, new Exchange.Rows(o, java.util.Arrays.copyOf(keys[o], n[o]),
+            b)));
+      }
+    }
+    return out.iterator();
+  }
+
+  private static Exchange.Rows concat(int partition, List<Exchange.Rows> parts, int regions) {
+    int n = 0;
+    for (Exchange.Rows r : parts) {
+      n += r.keys().length;
+    }
+    long[] keys = new long[n];
+    long[][] bits = new long[regions][n];
+    int f = 0;
+    for (Exchange.Rows r : parts) {
+      System.arraycopy(r.keys(), 0, keys, f, r.keys().length);
+      for (int q = 0; q < regions; q++) {
+        System.arraycopy(r.bits()[q], 0, bits[q], f, r.keys().length);
+      }
+      f += r.keys().length;
+    }
+    return new Exchange.Rows(partition, keys, bits);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // apply
+
+  /** Everything one apply did. */
+  record Applied(Dataset<Row> outcomes, List<Exchange.LocalResult> local,
+      Exchange.CrossResult cross, long crossTransactions) {}
+
+  /**
+   * Epoch {@code epoch} over committed epoch {@code base}: routes the transactions (one
+   * shuffle), applies each partition's own (job 1), then, when some span partitions, runs
+   * those in one task over a store of just the keys they touch (job 2, after every partition's
+   * own: the epoch's serial order is every partition's transactions, then the cross-partition
+   * ones) and writes their new values back to the owners (job 3).
+   */
+  static Applied apply(SparkSession spark, TxState.Ref ref, Dataset<Row> tx, ApplyPlan plan,
+      long epoch, long base, GstmSettings settings) {
+    int p = plan.state.partitions();
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    JavaRDD<InternalRow> in = tx.select(plan.selection()).queryExecution().toRdd().toJavaRDD();
+    JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = in.mapPartitionsWithIndex(
+        (i, it) -> Routing.route(i, it, plan), true);
+    RDD<TxChunk> routed = JavaPairRDD.fromJavaRDD(routedPairs)
+        .partitionBy(new Routing.ByIndex(p + 1)).values().rdd();
+
+    // Job 1: every partition's own transactions.
+    JavaRDD<Exchange.LocalResult> local = pinned(routed, range(0, p), ref.locations(),
+        TxChunk.class).mapPartitionsWithIndex((i, it) -> {
+          List<TxChunk> chunks = new ArrayList<>();
+          it.forEachRemaining(c -> chunks.add((TxChunk) c));
+          TxChunk all = chunks.isEmpty() ? new TxChunk(plan.slots.length, 1)
+              : TxChunk.concat(chunks, plan.slots.length);
+          return List.of(local(ref, i, epoch, base, all, plan, settings)).iterator();
+        }, true);
+    local.rdd().localCheckpoint();
+    List<Exchange.LocalResult> results = local.map(Exchange.LocalResult::summary).collect();
+    for (Exchange.LocalResult r : results) {
+      ref.check(r.placement());
+    }
+    List<Exchange.KeyValues> asked = new ArrayList<>();
+    for (Exchange.LocalResult r : results) {
+      asked.add(r.requested());
+    }
+    Exchange.KeyValues values = Exchange.KeyValues.merge(asked, plan.state.regions());
+    ClassTag<InternalRow> rowTag = tag(InternalRow.class);
+    JavaRDD<InternalRow> rows = local.flatMap(r -> r.outcomes().rows(plan));
+    Exchange.CrossResult cross = null;
+    long crossCount = 0;
+    if (values.keys().length > 0) {
+      // Job 2: the cross-partition transactions, in one task.
+      cross = pinned(routed, new int[] {p}, null, TxChunk.class).mapPartitions(it -> {
+        List<TxChunk> chunks = new ArrayList<>();
+        it.forEachRemaining(c -> chunks.add((TxChunk) c));
+        TxChunk all = chunks.isEmpty() ? new TxChunk(plan.slots.length, 1)
+            : TxChunk.concat(chunks, plan.slots.length);
+        return List.of(cross(all, values, plan, settings, epoch)).iterator();
+      }).collect().get(0);
+      crossCount = cross.outcomes().n;
+      // Job 3: their new values, back to the owners.
+      List<Exchange.KeyValues> writes = java.util.Arrays.asList(cross.writes());
+      pinned(jsc.parallelize(writes, p).rdd(), range(0, p), ref.locations(),
+          Exchange.KeyValues.class).mapPartitionsWithIndex((i, it) -> {
+            Exchange.KeyValues w = (Exchange.KeyValues) it.next();
+            return List.of(writeBack(ref, i, epoch, w, settings)).iterator();
+          }, true).collect();
+      OutcomeChunk crossOut = cross.outcomes();
+      rows = rows.union(jsc.parallelize(List.of(crossOut), 1)
+          .flatMap(c -> c.rows(plan)));
+    }
+    StructType schema = OutcomeChunk.schema(plan);
+    return new Applied(frame(spark, rows, schema), results, cross, crossCount);
+  }
+
+  private static Exchange.LocalResult local(TxState.Ref ref, int i, long epoch, long base,
+      TxChunk in, ApplyPlan plan, GstmSettings settings) {
+    PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
+    Thread duplicate = null;
+    Exchange.LocalResult[] dup = new Exchange.LocalResult[1];
+    RuntimeException[] dupError = new RuntimeException[1];
+    if (TxStateHooks.duplicateLocal) {
+      duplicate = new Thread(() -> {
+        try (TaskEngine lease = ExecutorEngines.acquire(settings, ps.engine())) {
+          dup[0] = ps.applyLocal(epoch, base, in, plan, settings, lease,
+              placement(i, ps, lease));
+        } catch (RuntimeException e) {
+          dupError[0] = e;
+        }
+      }, "gstm-speculative-copy");
+      duplicate.start();
+    }
+    Exchange.LocalResult r;
+    try (TaskEngine lease = ExecutorEngines.acquire(settings, ps.engine())) {
+      r = ps.applyLocal(epoch, base, in, plan, settings, lease, placement(i, ps, lease));
+    }
+    if (r.replayed()) {
+      TxStateHooks.REPLAYED.incrementAndGet();
+    }
+    if (duplicate != null) {
+      try {
+        duplicate.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      if (dupError[0] != null) {
+        throw dupError[0];
+      }
+      if (dup[0].replayed()) {
+        TxStateHooks.REPLAYED.incrementAndGet();
+      }
+    }
+    TaskContext tc = TaskContext.get();
+    TxStateHooks.at("local", i, epoch, tc == null ? 0 : tc.attemptNumber());
+    return r;
+  }
+
+  private static Exchange.CrossResult cross(TxChunk in, Exchange.KeyValues values,
+      ApplyPlan plan, GstmSettings settings, long epoch) {
+    long t0 = System.nanoTime();
+    StateSchema schema = plan.state;
+    int m = values.keys().length;
+    LongIntMap index = new LongIntMap(m);
+    int regions = schema.regions();
+    long[][] contents = new long[regions][Math.max(1, m)];
+    for (int i = 0; i < m; i++) {
+      if (values.found()[i]) {
+        index.put(values.keys()[i], i);
+        for (int r = 0; r < regions; r++) {
+          contents[r][i] = values.bits()[r][i];
+        }
+      }
+    }
+    OutcomeChunk out = new OutcomeChunk(epoch, -1, in, plan.outputNames.length);
+    int p = schema.partitions();
+    long[] ran;
+    long[][] after;
+    String engineName;
+    boolean gpu;
+    try (TaskEngine lease = ExecutorEngines.acquire(settings)) {
+      engineName = lease.engine().name() + " (" + lease.reason() + ")";
+      gpu = lease.gpu();
+      try (TxStore store = lease.engine().createStore(schema.layout(m),
+          schema.storeAlgorithm())) {
+        StoreContents.write(store, contents);
+        ran = BatchRunner.run(lease.engine(), store, plan, settings, in, index::get, out,
+            (long) p << 40);
+        after = StoreContents.read(store);
+      }
+    }
+    // The new values of the keys that changed, to their owners.
+    List<List<Integer>> byOwner = new ArrayList<>();
+    for (int q = 0; q < p; q++) {
+      byOwner.add(new ArrayList<>());
+    }
+    for (int i = 0; i < m; i++) {
+      if (!values.found()[i]) {
+        continue;
+      }
+      boolean changed = false;
+      for (int r = 0; r < regions && !changed; r++) {
+        changed = after[r][i] != contents[r][i];
+      }
+      if (changed) {
+        byOwner.get(schema.partitioner().owner(values.keys()[i])).add(i);
+      }
+    }
+    Exchange.KeyValues[] writes = new Exchange.KeyValues[p];
+    for (int q = 0; q < p; q++) {
+      List<Integer> at = byOwner.get(q);
+      long[] keys = new long[at.size()];
+      boolean[] found = new boolean[at.size()];
+      long[][] bits = new long[regions][at.size()];
+      for (int j = 0; j < at.size(); j++) {
+        keys[j] = values.keys()[at.get(j)];
+        found[j] = true;
+        for (int r = 0; r < regions; r++) {
+          bits[r][j] = after[r][at.get(j)];
+        }
+      }
+      writes[q] = new Exchange.KeyValues(keys, found, bits);
+    }
+    TaskContext tc = TaskContext.get();
+    TxStateHooks.at("cross", -1, epoch, tc == null ? 0 : tc.attemptNumber());
+    return new Exchange.CrossResult(out, writes, new Exchange.TaskStats(ran[0], ran[1],
+        System.nanoTime() - t0, engineName, gpu, false));
+  }
+
+  private static Boolean writeBack(TxState.Ref ref, int i, long epoch, Exchange.KeyValues w,
+      GstmSettings settings) {
+    PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
+    boolean wrote;
+    try (TaskEngine lease = ExecutorEngines.acquire(settings, ps.engine())) {
+      wrote = ps.writeBack(epoch, w, lease);
+    }
+    TaskContext tc = TaskContext.get();
+    TxStateHooks.at("writeBack", i, epoch, tc == null ? 0 : tc.attemptNumber());
+    return wrote;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // read and close
+
+  /** The rows at committed epoch {@code base}, as a locally checkpointed DataFrame. */
+  static Dataset<Row> read(SparkSession spark, TxState.Ref ref, StateSchema schema, long base,
+      GstmSettings settings) {
+    int p = schema.partitions();
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    List<Integer> ids = new ArrayList<>();
+    for (int i = 0; i < p; i++) {
+      ids.add(i);
+    }
+    JavaRDD<Exchange.Rows> parts = pinned(jsc.parallelize(ids, p).rdd(), range(0, p),
+        ref.locations(), Integer.class).mapPartitionsWithIndex((i, it) -> {
+          PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
+          try (TaskEngine lease = ExecutorEngines.acquire(settings, ps.engine())) {
+            return List.of(ps.read(base, lease)).iterator();
+          }
+        }, true);
+    parts.rdd().localCheckpoint();
+    parts.count();
+    JavaRDD<InternalRow> rows = parts.flatMap(r -> rowsOf(r, schema));
+    return frame(spark, rows, schema.sparkSchema());
+  }
+
+  private static Iterator<InternalRow> rowsOf(Exchange.Rows r, StateSchema schema) {
+    int regions = schema.regions();
+    List<InternalRow> out = new ArrayList<>(r.keys().length);
+    for (int i = 0; i < r.keys().length; i++) {
+      Object[] v = new Object[1 + regions];
+      v[0] = schema.intKey() ? (Object) (int) r.keys()[i] : (Object) r.keys()[i];
+      for (int q = 0; q < regions; q++) {
+        v[1 + q] = StateSchema.value(schema.valueTypes().get(q), r.bits()[q][i]);
+      }
+      out.add(new GenericInternalRow(v));
+    }
+    return out.iterator();
+  }
+
+  /** Closes every partition where it lives; failures (a lost executor) are ignored. */
+  static void close(SparkSession spark, TxState.Ref ref, int p) {
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    if (spark.sparkContext().isLocal()) {
+      StateRegistry.removeState(ref.id());
+      return;
+    }
+    List<Integer> ids = new ArrayList<>();
+    for (int i = 0; i < p; i++) {
+      ids.add(i);
+    }
+    pinned(jsc.parallelize(ids, p).rdd(), range(0, p), ref.locations(), Integer.class)
+        .foreachPartition(it -> StateRegistry.removeState(ref.id()));
+  }
+
+  static Dataset<Row> frame(SparkSession spark, JavaRDD<InternalRow> rows, StructType schema) {
+    if (spark instanceof org.apache.spark.sql.classic.SparkSession classic) {
+      return classic.internalCreateDataFrame(rows.rdd(), schema, false);
+    }
+    int width = schema.size();
+    return spark.createDataFrame(rows.map(r -> {
+      Object[] v = new Object[width];
+      for (int i = 0; i < width; i++) {
+        Object x = r.isNullAt(i) ? null : r.get(i, schema.fields()[i].dataType());
+        v[i] = x instanceof org.apache.spark.unsafe.types.UTF8String u ? u.toString() : x;
+      }
+      return RowFactory.create(v);
+    }), schema);
+  }
+
+  /** Outcome counts over the partitions and the cross-partition phase. */
+  static Map<String, Long> counts(List<Exchange.LocalResult> local, Exchange.CrossResult cross) {
+    Map<String, Long> m = new TreeMap<>();
+    for (Exchange.LocalResult r : local) {
+      r.counts().forEach((k, v) -> m.merge(k, v, Long::sum));
+    }
+    if (cross != null) {
+      cross.outcomes().count(m);
+    }
+    return m;
+  }
+}

@@ -1,0 +1,126 @@
+package io.gstm.spark.state;
+
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Transactions routed to one partition (or to the cross-partition phase), column by column: per
+ * row its id, program, a status (0, or the outcome the routing already decided: a null key, an
+ * unknown program) and the raw bits of every slot of the plan; key slots hold the keys. An owner
+ * partition's chunk also carries the keys that cross-partition transactions need from it.
+ */
+final class TxChunk implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  int n;
+  long[] txIds;
+  int[] types;
+  byte[] status;
+  String[] causes;
+  long[][] slots;
+  long[] requests = new long[0];
+  int requestCount;
+
+  TxChunk(int slotCount, int capacity) {
+    int c = Math.max(1, capacity);
+    txIds = new long[c];
+    types = new int[c];
+    status = new byte[c];
+    slots = new long[slotCount][c];
+  }
+
+  void add(long txId, int type, byte st, String cause, long[] values) {
+    if (n == txIds.length) {
+      int c = n * 2;
+      txIds = Arrays.copyOf(txIds, c);
+      types = Arrays.copyOf(types, c);
+      status = Arrays.copyOf(status, c);
+      if (causes != null) {
+        causes = Arrays.copyOf(causes, c);
+      }
+      for (int s = 0; s < slots.length; s++) {
+        slots[s] = Arrays.copyOf(slots[s], c);
+      }
+    }
+    txIds[n] = txId;
+    types[n] = type;
+    status[n] = st;
+    if (cause != null) {
+      if (causes == null) {
+        causes = new String[txIds.length];
+      }
+      causes[n] = cause;
+    }
+    for (int s = 0; s < slots.length; s++) {
+      slots[s][n] = values[s];
+    }
+    n++;
+  }
+
+  void request(long key) {
+    if (requestCount == requests.length) {
+      requests = Arrays.copyOf(requests, Math.max(16, requestCount * 2));
+    }
+    requests[requestCount++] = key;
+  }
+
+  String cause(int row) {
+    return causes == null ? null : causes[row];
+  }
+
+  /** The requested keys, sorted, without repeats. */
+  long[] distinctRequests() {
+    long[] r = Arrays.copyOf(requests, requestCount);
+    Arrays.sort(r);
+    int m = 0;
+    for (int i = 0; i < r.length; i++) {
+      if (m == 0 || r[m - 1] != r[i]) {
+        r[m++] = r[i];
+      }
+    }
+    return Arrays.copyOf(r, m);
+  }
+
+  /** Drops the unused capacity (before the chunk is shuffled). */
+  TxChunk trim() {
+    if (n < txIds.length) {
+      txIds = Arrays.copyOf(txIds, n);
+      types = Arrays.copyOf(types, n);
+      status = Arrays.copyOf(status, n);
+      if (causes != null) {
+        causes = Arrays.copyOf(causes, n);
+      }
+      for (int s = 0; s < slots.length; s++) {
+        slots[s] = Arrays.copyOf(slots[s], n);
+      }
+    }
+    requests = Arrays.copyOf(requests, requestCount);
+    return this;
+  }
+
+  /** The chunks as one, in order. */
+  static TxChunk concat(List<TxChunk> chunks, int slotCount) {
+    if (chunks.size() == 1) {
+      return chunks.get(0);
+    }
+    int total = 0;
+    for (TxChunk c : chunks) {
+      total += c.n;
+    }
+    TxChunk out = new TxChunk(slotCount, total);
+    long[] values = new long[slotCount];
+    for (TxChunk c : chunks) {
+      for (int i = 0; i < c.n; i++) {
+        for (int s = 0; s < slotCount; s++) {
+          values[s] = c.slots[s][i];
+        }
+        out.add(c.txIds[i], c.types[i], c.status[i], c.cause(i), values);
+      }
+      for (int i = 0; i < c.requestCount; i++) {
+        out.request(c.requests[i]);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,563 @@
+package io.gstm.spark.state;
+
+import io.gstm.core.program.Program;
+import io.gstm.core.program.ValueType;
+import io.gstm.spark.conf.GstmConf;
+import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.ExecutorEngines;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keyed shared state resident on the executors, updated by transaction programs.
+ *
+ * <p>A state is made from a DataFrame of a key column (int or long, distinct, not null) and
+ * typed value columns (int, long, float, double); each value column is a store region of the
+ * same name, which programs address by that name. The rows are hash- (or range-) partitioned
+ * into P partitions; each partition is a {@code TxStore} on its executor's engine (the GPU, or
+ * the JVM engine, chosen by {@code spark.gstm.*} as for every gstm job) and stays there across
+ * Spark jobs until {@link #close()}.
+ *
+ * <pre>{@code
+ * TxState accounts = TxState.from(accountsDF).key("id").values("balance").partitions(4).create();
+ * ApplyResult r = accounts.transactions(transfersDF, BANK).run();   // an epoch
+ * r.outcomes();             // txId, outcome, postponements, abortCode, outputs ...
+ * accounts.toDF();          // (id, balance) at the last committed epoch
+ * accounts.checkpoint(path); TxState.restore(spark, path);
+ * }</pre>
+ *
+ * <p><b>Guarantees.</b> Every apply is an epoch; applies on one state run one after the other
+ * (a second caller waits), and every epoch's committed transactions are equivalent to a serial
+ * order: each partition's own transactions, then those that span partitions. An epoch takes
+ * effect once: a retried or speculative task of an epoch a partition already applied gets the
+ * recorded result; a failed apply leaves every partition at the last committed epoch (each
+ * keeps an undo copy until the driver builds on the next epoch); an apply with a batch id the
+ * state has applied changes nothing. A partition whose executor is lost fails the next job with
+ * a {@link StateLostException} that names it and the last checkpoint to restore. See
+ * docs/spark-transactions.md.
+ *
+ * <p>Bad input is an IllegalArgumentException naming the column, program or key, raised before
+ * any task runs; what only the data can tell (a key the state lacks, a null key or value, an
+ * unknown program name) is the transaction's outcome.
+ */
+public final class TxState implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TxState.class);
+  /** Outcome DataFrames of batch-id applies kept for replays. */
+  static final int KEEP_RESULTS = 8;
+
+  private final SparkSession spark;
+  private final long id;
+  private final StateSchema schema;
+  private final ReentrantLock lock = new ReentrantLock(true);
+  private Exchange.Placement[] placements;
+  private long committed;
+  private long nextEpoch;
+  private final TreeSet<Long> batchIds = new TreeSet<>();
+  private final LinkedHashMap<Long, ApplyResult> results = new LinkedHashMap<>();
+  private String checkpointPath;
+  private long checkpointEpoch = -1;
+  private String lost;
+  private volatile boolean closed;
+
+  private TxState(SparkSession spark, long id, StateSchema schema, Exchange.Placement[] placed,
+      long epoch) {
+    this.spark = spark;
+    this.id = id;
+    this.schema = schema;
+    this.placements = placed;
+    this.committed = epoch;
+    this.nextEpoch = epoch + 1;
+  }
+
+  /** Starts a state made from {@code rows}. */
+  public static Builder from(Dataset<Row> rows) {
+    return new Builder(rows);
+  }
+
+  /** Builds a {@link TxState}; {@link #create()} checks everything and loads the rows. */
+  public static final class Builder {
+    private final Dataset<Row> rows;
+    private String key;
+    private List<String> values;
+    private Integer partitions;
+    private boolean range;
+    private long[] bounds;
+    private String algorithm = "prstm";
+    private String name;
+
+    private Builder(Dataset<Row> rows) {
+      if (rows == null) {
+        throw new IllegalArgumentException("rows: the DataFrame must not be null");
+      }
+      this.rows = rows;
+    }
+
+    /** The key column: int or long, distinct, not null. */
+    public Builder key(String column) {
+      this.key = column;
+      return this;
+    }
+
+    /** The value columns (default: every column but the key), each int, long, float or double. */
+    public Builder values(String... columns) {
+      this.values = List.of(columns);
+      return this;
+    }
+
+    /**
+     * Partitions (default {@code spark.default.parallelism}). A transaction whose keys fall in
+     * several partitions runs in the cross-partition phase: fewer, larger partitions (one per
+     * GPU) keep more transactions local.
+     */
+    public Builder partitions(int value) {
+      if (value < 1 || value > 100_000) {
+        throw new IllegalArgumentException("partitions must be between 1 and 100000, got "
+            + value);
+      }
+      this.partitions = value;
+      return this;
+    }
+
+    /** Partitions by key ranges split at the keys' quantiles (default: by hash). */
+    public Builder rangePartitioned() {
+      this.range = true;
+      this.bounds = null;
+      return this;
+    }
+
+    /** Partitions by key ranges split at {@code splitPoints} (ascending; P - 1 of them). */
+    public Builder rangePartitioned(long... splitPoints) {
+      this.range = true;
+      this.bounds = splitPoints.clone();
+      this.partitions = splitPoints.length + 1;
+      return this;
+    }
+
+    /** "prstm" (default: PR-STM with the semantic contention manager) or "csmv". */
+    public Builder algorithm(String value) {
+      this.algorithm = StateSchema.parseAlgorithm(value);
+      return this;
+    }
+
+    /** A name used in errors, reports and SQL (default "state-N"). */
+    public Builder name(String value) {
+      this.name = value;
+      return this;
+    }
+
+    /**
+     * Loads the rows into their partitions' stores (one Spark job) and returns the state at
+     * epoch 0; the caller closes it. A repeated or null key, a null value, a missing or
+     * unsupported column is an IllegalArgumentException naming it.
+     */
+    public TxState create() {
+      return create(0, Set.of());
+    }
+
+    TxState create(long epoch, Set<Long> appliedBatches) {
+      if (key == null) {
+        throw new IllegalArgumentException("key: name the key column with key(...)");
+      }
+      List<String> columns = Arrays.asList(rows.schema().fieldNames());
+      StructField k = field(rows, key, "key");
+      boolean intKey;
+      if (k.dataType() == DataTypes.IntegerType || k.dataType() == DataTypes.ShortType
+          || k.dataType() == DataTypes.ByteType) {
+        intKey = true;
+      } else if (k.dataType() == DataTypes.LongType) {
+        intKey = false;
+      } else {
+        throw new IllegalArgumentException("column '" + key + "' (key) must be int or long, got "
+            + k.dataType().simpleString());
+      }
+      List<String> vals = values != null ? values
+          : columns.stream().filter(c -> !c.equals(key)).toList();
+      if (new LinkedHashSet<>(vals).size() != vals.size() || vals.contains(key)) {
+        throw new IllegalArgumentException("values: each value column once, and not the key: "
+            + vals);
+      }
+      List<ValueType> types = new ArrayList<>();
+      for (String v : vals) {
+        DataType t = field(rows, v, "value").dataType();
+        ValueType vt = StateSchema.valueTypeOf(t);
+        if (vt == null) {
+          throw new IllegalArgumentException("column '" + v + "' (value) must be int, long, "
+              + "float or double, got " + t.simpleString());
+        }
+        types.add(vt);
+      }
+      SparkSession spark = rows.sparkSession();
+      GstmSettings settings = GstmConf.settings(spark.sparkContext().getConf());
+      int p = partitions != null ? partitions : spark.sparkContext().defaultParallelism();
+      KeyPartitioner parts;
+      if (!range) {
+        parts = KeyPartitioner.hash(p);
+      } else if (bounds != null) {
+        parts = new KeyPartitioner(p, bounds);
+      } else {
+        parts = new KeyPartitioner(p, quantiles(rows, key, p));
+      }
+      long id = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
+      String n = name != null ? name : "state-" + Long.toHexString(id).substring(0, 6);
+      StateSchema schema = new StateSchema(n, key, intKey, vals, types, parts, algorithm,
+          settings.lockCoverage());
+      ExecutorEngines.checkBeforeJobs(spark.sparkContext(), settings);
+      Exchange.Placement[] placed;
+      try {
+        placed = StateJobs.create(spark, rows, schema, id, epoch, settings);
+      } catch (Exception e) {
+        StateJobs.close(spark, new Ref(id, n, new long[0], null), p);
+        throw badInput(e);
+      }
+      TxState s = new TxState(spark, id, schema, placed, epoch);
+      s.batchIds.addAll(appliedBatches);
+      LOG.info("gstm state '{}': {} partitions ({}), {} rows, on {}", n, p, parts.describe(),
+          Arrays.stream(placed).mapToLong(Exchange.Placement::rows).sum(),
+          new LinkedHashSet<>(Arrays.stream(placed).map(Exchange.Placement::engine).toList()));
+      return s;
+    }
+
+    private static long[] quantiles(Dataset<Row> rows, String key, int p) {
+      double[] probs = new double[p - 1];
+      for (int i = 0; i < probs.length; i++) {
+        probs[i] = (i + 1.0) / p;
+      }
+      double[] q = rows.stat().approxQuantile(key, probs, 0.001);
+      long[] b = new long[q.length];
+      for (int i = 0; i < q.length; i++) {
+        b[i] = (long) Math.ceil(q[i]);
+      }
+      Arrays.sort(b);
+      return b;
+    }
+  }
+
+  /** What tasks need to find the partitions: the state's id and where each partition lives. */
+  record Ref(long id, String name, long[] incarnations, String[] locations)
+      implements Serializable {
+    long incarnation(int partition) {
+      return incarnations[partition];
+    }
+
+    /** Checks a task's report against the placement the driver holds. */
+    void check(Exchange.Placement p) {
+      if (p.incarnation() != incarnations[p.partition()]) {
+        throw new IllegalStateException("gstm state '" + name + "' partition " + p.partition()
+            + " answered from another incarnation than the driver placed");
+      }
+    }
+  }
+
+  Ref ref() {
+    long[] inc = new long[placements.length];
+    String[] loc = spark.sparkContext().isLocal() ? null : new String[placements.length];
+    for (int i = 0; i < inc.length; i++) {
+      inc[i] = placements[i].incarnation();
+      if (loc != null) {
+        String hostPort = placements[i].host();
+        String host = hostPort.substring(0, hostPort.lastIndexOf(':'));
+        loc[i] = "executor_" + host + "_" + placements[i].executorId();
+      }
+    }
+    return new Ref(id, schema.name(), inc, loc);
+  }
+
+  StateSchema schema() {
+    return schema;
+  }
+
+  /** An apply of {@code transactions} running the programs of {@code programs} (their text). */
+  public TxApply transactions(Dataset<Row> transactions, String programs) {
+    return new TxApply(this, transactions, Program.parse(programs));
+  }
+
+  /** An apply of {@code transactions} running {@code programs}. */
+  public TxApply transactions(Dataset<Row> transactions, List<Program> programs) {
+    return new TxApply(this, transactions, programs);
+  }
+
+  /** Applies {@code transactions} with default options; returns the outcome rows. */
+  public Dataset<Row> apply(Dataset<Row> transactions, String programs) {
+    return transactions(transactions, programs).run().outcomes();
+  }
+
+  /** Applies {@code transactions} once per {@code batchId} (for foreachBatch). */
+  public ApplyResult apply(Dataset<Row> transactions, String programs, long batchId) {
+    return transactions(transactions, programs).batchId(batchId).run();
+  }
+
+  ApplyResult run(Dataset<Row> transactions, ApplyPlan plan, Long batchId) {
+    long start = System.nanoTime();
+    lock.lock();
+    try {
+      checkOpen();
+      if (batchId != null && batchIds.contains(batchId)) {
+        ApplyResult earlier = results.get(batchId);
+        LOG.info("gstm state '{}': batch {} was applied before; nothing applied",
+            schema.name(), batchId);
+        return earlier != null ? earlier.asReplay() : new ApplyResult(null, -1, batchId, true,
+            Map.of(), 0, 0, 0, System.nanoTime() - start, List.of(), false);
+      }
+      GstmSettings settings = GstmConf.settings(spark.sparkContext().getConf());
+      ExecutorEngines.checkBeforeJobs(spark.sparkContext(), settings);
+      checkAlive();
+      long epoch = nextEpoch++;
+      StateJobs.Applied a;
+      try {
+        a = StateJobs.apply(spark, ref(), transactions, plan, epoch, committed, settings);
+      } catch (Exception e) {
+        LOG.warn("gstm state '{}': epoch {} failed; every partition stays at epoch {}",
+            schema.name(), epoch, committed);
+        throw translate(e);
+      }
+      committed = epoch;
+      long kernel = 0;
+      long task = 0;
+      Set<String> engines = new LinkedHashSet<>();
+      boolean fellBack = false;
+      List<Exchange.TaskStats> stats = new ArrayList<>();
+      a.local().forEach(r -> stats.add(r.stats()));
+      if (a.cross() != null) {
+        stats.add(a.cross().stats());
+      }
+      for (Exchange.TaskStats s : stats) {
+        kernel += s.kernelNanos();
+        task += s.taskNanos();
+        if (s.engine() != null) {
+          engines.add(s.engine());
+          fellBack |= !s.gpu() && settings.engine() != io.gstm.core.engine.EngineChoice.JVM;
+        }
+      }
+      ApplyResult r = new ApplyResult(a.outcomes(), epoch, batchId, false,
+          StateJobs.counts(a.local(), a.cross()), a.crossTransactions(), kernel, task,
+          System.nanoTime() - start, new ArrayList<>(engines), fellBack);
+      if (batchId != null) {
+        batchIds.add(batchId);
+        results.put(batchId, r);
+        while (results.size() > KEEP_RESULTS) {
+          results.remove(results.keySet().iterator().next());
+        }
+      }
+      return r;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The rows (key, values...) at the last committed epoch: a snapshot taken now (one job), kept
+   * on the executors while the DataFrame is referenced; later applies do not change it.
+   */
+  public Dataset<Row> toDF() {
+    lock.lock();
+    try {
+      checkOpen();
+      checkAlive();
+      GstmSettings settings = GstmConf.settings(spark.sparkContext().getConf());
+      try {
+        return StateJobs.read(spark, ref(), schema, committed, settings);
+      } catch (Exception e) {
+        throw translate(e);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Writes the rows at the last committed epoch to {@code path} as Parquet, with the epoch, the
+   * applied batch ids and the state's schema and partitioning ({@code _gstm_state.json}, written
+   * last); {@link #restore} continues from it. A checkpoint replaces an earlier one at the path.
+   */
+  public void checkpoint(String path) {
+    lock.lock();
+    try {
+      Dataset<Row> rows = toDF();
+      Checkpoints.write(spark, path, rows, schema, committed, batchIds);
+      checkpointPath = path;
+      checkpointEpoch = committed;
+      LOG.info("gstm state '{}': checkpoint of epoch {} at {}", schema.name(), committed, path);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The state checkpointed at {@code path}, at its epoch, with its partitioning; loaded now. */
+  public static TxState restore(SparkSession spark, String path) {
+    return Checkpoints.restore(spark, path, null);
+  }
+
+  /** As {@link #restore(SparkSession, String)}, under another name. */
+  public static TxState restore(SparkSession spark, String path, String name) {
+    return Checkpoints.restore(spark, path, name);
+  }
+
+  void restoredFrom(String path, long epoch) {
+    checkpointPath = path;
+    checkpointEpoch = epoch;
+  }
+
+  /** The last committed epoch (0 after create; restore keeps the checkpoint's). */
+  public long epoch() {
+    lock.lock();
+    try {
+      return committed;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  public String name() {
+    return schema.name();
+  }
+
+  public String keyColumn() {
+    return schema.keyColumn();
+  }
+
+  public List<String> valueColumns() {
+    return schema.valueNames();
+  }
+
+  public int partitions() {
+    return schema.partitions();
+  }
+
+  /** The partition that owns {@code key}. */
+  public int partitionOf(long key) {
+    return schema.partitioner().owner(key);
+  }
+
+  /** The batch ids applied so far (including those of the checkpoint it was restored from). */
+  public Set<Long> appliedBatchIds() {
+    lock.lock();
+    try {
+      return Set.copyOf(batchIds);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Closes every partition's store (a job on the executors); a second close does nothing. */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      try {
+        StateJobs.close(spark, ref(), schema.partitions());
+      } catch (Exception e) {
+        LOG.warn("gstm state '{}': closing its partitions failed", schema.name(), e);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  long id() {
+    return id;
+  }
+
+  void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("gstm state '" + schema.name() + "' is closed");
+    }
+    if (lost != null) {
+      throw new StateLostException(lost, -1);
+    }
+  }
+
+  /** On a cluster: fails before any job when an executor holding a partition is gone. */
+  private void checkAlive() {
+    if (spark.sparkContext().isLocal()) {
+      return;
+    }
+    Set<String> alive = new java.util.HashSet<>();
+    scala.jdk.javaapi.CollectionConverters.asJava(spark.sparkContext().getExecutorMemoryStatus())
+        .keySet().forEach(alive::add);
+    for (Exchange.Placement p : placements) {
+      if (!alive.contains(p.host())) {
+        throw markLost(p.partition(), "its executor " + p.executorId() + " (" + p.host()
+            + ") is gone");
+      }
+    }
+  }
+
+  private StateLostException markLost(int partition, String why) {
+    lost = "gstm state '" + schema.name() + "': partition " + partition + " was lost (" + why
+        + "); the state was at committed epoch " + committed + ". "
+        + (checkpointPath == null ? "It has no checkpoint: the epochs 1.." + committed
+            + " applied since it was created are lost with it."
+            : "Its last checkpoint is epoch " + checkpointEpoch + " at " + checkpointPath
+            + (checkpointEpoch < committed ? "; epochs " + (checkpointEpoch + 1) + ".."
+            + committed + " are lost" : "") + ": TxState.restore(spark, \"" + checkpointPath
+            + "\") continues from it, and applies with batch ids after it run again.");
+    return new StateLostException(lost, partition);
+  }
+
+  /** A failed job as the exception the caller should see. */
+  private RuntimeException translate(Exception e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof StateLostException lostPart) {
+        int part = lostPart.partition();
+        String where = part >= 0 && part < placements.length ? "it was placed on executor "
+            + placements[part].executorId() + " (" + placements[part].host() + "): "
+            + lostPart.getMessage() : lostPart.getMessage();
+        return markLost(part, where);
+      }
+    }
+    return badInput(e);
+  }
+
+  /** The bad-input error a task raised, else the failure itself. */
+  static RuntimeException badInput(Exception e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IllegalArgumentException bad) {
+        return new IllegalArgumentException(bad.getMessage(), e);
+      }
+    }
+    if (e instanceof RuntimeException r) {
+      return r;
+    }
+    return new IllegalStateException(e.getMessage(), e);
+  }
+
+  private static StructField field(Dataset<Row> rows, String name, String what) {
+    if (!Arrays.asList(rows.schema().fieldNames()).contains(name)) {
+      throw new IllegalArgumentException("column '" + name + "' (" + what + ") not found; "
+          + "columns: " + Arrays.toString(rows.schema().fieldNames()));
+    }
+    return rows.schema().apply(name);
+  }
+
+  @Override
+  public String toString() {
+    return "TxState{" + schema.name() + ", key " + schema.keyColumn() + ", values "
+        + schema.valueNames() + ", " + schema.partitioner().describe() + ", "
+        + schema.algorithm() + ", epoch " + committed + (closed ? ", closed" : "") + "}";
+  }
+}
