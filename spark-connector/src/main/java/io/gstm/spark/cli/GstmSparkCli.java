@@ -1,13 +1,14 @@
 package io.gstm.spark.cli;
 
 import io.gstm.spark.bench.SparkBenchmark;
+import io.gstm.spark.bench.TxBenchmark;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code ./gstm-spark}: Spark jobs over gstm in local mode (relax, bench). */
+/** {@code ./gstm-spark}: Spark jobs over gstm in local mode (relax, bench, tx-bench). */
 @Command(name = "gstm-spark", mixinStandardHelpOptions = true,
     description = "Spark jobs over gstm (Spark local mode by default).",
-    subcommands = {RelaxCommand.class, SparkBenchmark.class})
+    subcommands = {RelaxCommand.class, SparkBenchmark.class, TxBenchmark.class})
 public final class GstmSparkCli implements Runnable {
   @Override
   public void run() {

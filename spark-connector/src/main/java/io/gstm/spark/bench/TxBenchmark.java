@@ -1,0 +1,184 @@
+package io.gstm.spark.bench;
+
+import static org.apache.spark.sql.functions.coalesce;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.pmod;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.xxhash64;
+
+import io.gstm.spark.cli.SparkOptions;
+import io.gstm.spark.state.ApplyResult;
+import io.gstm.spark.state.TxState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.storage.StorageLevel;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The transactional-state benchmark (not a test): N accounts, M random transfers applied in
+ * batches to a {@link TxState} (PR-STM with overdraft checks: a transfer that would overdraw
+ * aborts), end to end (routing, the partitions' batches, the cross-partition phase), against
+ * what a Spark user would write without gstm on the same cached data and cores: per batch a
+ * groupBy of the net delta per account, joined back to the balances (no isolation, no overdraft
+ * check). Prints committed transactions per second of each side, gstm's engine time and the
+ * share of the wall that is not the engine's, and checks that both conserve the total.
+ */
+@Command(name = "tx-bench", mixinStandardHelpOptions = true,
+    description = "TxState bank transfers vs a groupBy/join of net deltas, in Spark local mode.")
+public final class TxBenchmark implements Callable<Integer> {
+  static final String BANK = """
+      program transfer(src: int32, dst: int32, amount: int64)
+          regions balance: int64
+      {
+        if (src == dst) { return; }
+        let have = balance[src];
+        if (have < amount) { abort(2); }  // would overdraw
+        balance[src] = have - amount;
+        balance[dst] = balance[dst] + amount;
+      }
+      """;
+
+  @Mixin
+  SparkOptions spark = new SparkOptions();
+
+  @Option(names = "--accounts", description = "accounts (default: ${DEFAULT-VALUE})")
+  long accounts = 1_000_000;
+
+  @Option(names = "--transfers", description = "transfers in all (default: ${DEFAULT-VALUE})")
+  long transfers = 4_000_000;
+
+  @Option(names = "--batches", description = "applies (epochs) the transfers are split into "
+      + "(default: ${DEFAULT-VALUE})")
+  int batches = 4;
+
+  @Option(names = "--balance", description = "initial balance (default: ${DEFAULT-VALUE})")
+  long balance = 1_000;
+
+  @Option(names = "--max-amount", description = "transfers move 1..this (default: "
+      + "${DEFAULT-VALUE})")
+  long maxAmount = 100;
+
+  @Option(names = "--seed", description = "seed (default: ${DEFAULT-VALUE})")
+  long seed = 42;
+
+  @Option(names = "--input-partitions", description = "partitions of the transfers DataFrame "
+      + "(default: --partitions)")
+  int inputPartitions = -1;
+
+  @Option(names = "--no-baseline", description = "time gstm only")
+  boolean noBaseline;
+
+  @Override
+  public Integer call() {
+    if (accounts < 2 || transfers < 1 || batches < 1 || maxAmount < 1) {
+      throw new IllegalArgumentException("--accounts >= 2, --transfers >= 1, --batches >= 1 and "
+          + "--max-amount >= 1 are needed");
+    }
+    SparkSession session = spark.session("gstm-tx-bench");
+    try {
+      int inParts = inputPartitions > 0 ? inputPartitions : spark.partitions;
+      Dataset<Row> start = session.range(0, accounts, 1, inParts)
+          .select(col("id"), lit(balance).as("balance"));
+      List<Dataset<Row>> input = new ArrayList<>();
+      long per = (transfers + batches - 1) / batches;
+      for (int b = 0; b < batches; b++) {
+        long from = b * per;
+        long to = Math.min(transfers, from + per);
+        Dataset<Row> t = session.range(from, to, 1, inParts).select(
+            col("id"),
+            pmod(xxhash64(col("id"), lit(seed)), lit(accounts)).as("src"),
+            pmod(xxhash64(col("id"), lit(seed + 1)), lit(accounts)).as("dst"),
+            pmod(xxhash64(col("id"), lit(seed + 2)), lit(maxAmount)).plus(1).as("amount"))
+            .persist(StorageLevel.MEMORY_ONLY());
+        t.count();
+        input.add(t);
+      }
+      long total = accounts * balance;
+      System.out.printf(Locale.ROOT, "tx-bench: %,d accounts, %,d transfers in %d batches, "
+              + "%d state partitions, Spark %s (%s)%n", accounts, transfers, batches,
+          spark.partitions, session.version(), spark.master);
+
+      long t0 = System.nanoTime();
+      TxState state = TxState.from(start).key("id").values("balance")
+          .partitions(spark.partitions).name("bench").create();
+      long created = System.nanoTime();
+      long committed = 0;
+      long cross = 0;
+      long kernel = 0;
+      long task = 0;
+      Map<String, Long> counts = new TreeMap<>();
+      List<String> engines = new ArrayList<>();
+      long applyStart = System.nanoTime();
+      for (int b = 0; b < batches; b++) {
+        ApplyResult r = state.transactions(input.get(b), BANK).idColumn("id").run();
+        committed += r.committed();
+        cross += r.crossPartition();
+        kernel += r.kernelNanos();
+        task += r.taskNanos();
+        r.outcomeCounts().forEach((k, v) -> counts.merge(k, v, Long::sum));
+        for (String e : r.engines()) {
+          if (!engines.contains(e)) {
+            engines.add(e);
+          }
+        }
+      }
+      long applied = System.nanoTime();
+      long gstmTotal = state.toDF().agg(sum("balance")).first().getLong(0);
+      state.close();
+      double wall = (applied - applyStart) / 1e9;
+      System.out.println("engine: " + String.join(" + ", engines));
+      System.out.printf(Locale.ROOT, "gstm TxState: create %.2f s; %d applies %.2f s: %,.0f "
+              + "committed tx/s (%,d committed, outcomes %s; %.1f%% cross-partition)%n",
+          (created - t0) / 1e9, batches, wall, committed / wall, committed, counts,
+          100.0 * cross / transfers);
+      System.out.printf(Locale.ROOT, "  engine time %.2f s (summed over tasks), task time %.2f s;"
+              + " wall / engine = %.2fx%n", kernel / 1e9, task / 1e9,
+          kernel == 0 ? 0 : (applied - applyStart) / (double) kernel);
+      boolean ok = gstmTotal == total;
+      System.out.printf(Locale.ROOT, "  total balance %,d (%s)%n", gstmTotal,
+          ok ? "conserved" : "NOT CONSERVED, expected " + total);
+
+      if (!noBaseline) {
+        Dataset<Row> balances = start.persist(StorageLevel.MEMORY_ONLY());
+        balances.count();
+        long b0 = System.nanoTime();
+        for (int b = 0; b < batches; b++) {
+          Dataset<Row> t = input.get(b);
+          Dataset<Row> deltas = t.select(col("src").as("id"), col("amount").multiply(-1)
+                  .as("delta"))
+              .union(t.select(col("dst").as("id"), col("amount").as("delta")))
+              .groupBy("id").agg(sum("delta").as("delta"));
+          Dataset<Row> next = balances.join(deltas, "id", "left_outer")
+              .select(col("id"), col("balance").plus(coalesce(col("delta"), lit(0L)))
+                  .cast(DataTypes.LongType).as("balance"))
+              .persist(StorageLevel.MEMORY_ONLY());
+          next.count();
+          balances.unpersist(false);
+          balances = next;
+        }
+        long b1 = System.nanoTime();
+        long baseTotal = balances.agg(sum("balance")).first().getLong(0);
+        double bw = (b1 - b0) / 1e9;
+        System.out.printf(Locale.ROOT, "Spark groupBy+join (no isolation, no overdraft check): "
+            + "%.2f s: %,.0f transfers/s; total %,d%n", bw, transfers / bw, baseTotal);
+        System.out.printf(Locale.ROOT, "gstm / baseline throughput: %.2fx%n",
+            (committed / wall) / (transfers / bw));
+        ok &= baseTotal == total;
+      }
+      return ok ? 0 : 1;
+    } finally {
+      session.stop();
+    }
+  }
+}
