@@ -455,6 +455,16 @@ public final class TxState implements AutoCloseable {
     }
   }
 
+  /**
+   * Makes this state callable from SQL under its {@link #name()} through
+   * {@link TxStateCatalog}'s procedures ({@code CALL gstm.apply(...)}); close unregisters it.
+   */
+  public TxState register() {
+    checkOpen();
+    TxStateCatalog.register(this);
+    return this;
+  }
+
   /** Closes every partition's store (a job on the executors); a second close does nothing. */
   @Override
   public void close() {
@@ -464,6 +474,7 @@ public final class TxState implements AutoCloseable {
         return;
       }
       closed = true;
+      TxStateCatalog.unregister(this);
       try {
         StateJobs.close(spark, ref(), schema.partitions());
       } catch (Exception e) {

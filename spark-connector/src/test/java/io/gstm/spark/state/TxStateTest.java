@@ -74,7 +74,8 @@ class TxStateTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkTestSession.start("spark.master", "local[2,4]");
+    spark = SparkTestSession.start("spark.master", "local[2,4]",
+        "spark.sql.catalog.gstm", TxStateCatalog.class.getName());
   }
 
   @AfterAll
@@ -294,6 +295,31 @@ class TxStateTest {
       ApplyResult r = s.transactions(transfers(200, 60, 30, 3, 0, false), BANK).run();
       assertThat(r.crossPartition()).isPositive();
       assertThat(total(s)).isEqualTo(total);
+    }
+  }
+
+  @Test
+  void sqlCallsApplyToANamedState() {
+    try (TxState bank = TxState.from(accounts(30, 500)).key("id").partitions(2).name("sqlbank")
+        .create().register()) {
+      long total = total(bank);
+      transfers(80, 30, 40, 31, 0, false).createOrReplaceTempView("transfers");
+      Row r = spark.sql("CALL gstm.apply(state => 'sqlbank', transactions => 'transfers', "
+          + "programs => '" + BANK.replace("'", "''") + "', id_column => 'id', batch_id => 4, "
+          + "outcomes_view => 'transfer_outcomes')").first();
+      assertThat(r.getLong(0)).isEqualTo(1);
+      assertThat(r.getBoolean(2)).isFalse();
+      assertThat(r.getLong(3)).isEqualTo(80);
+      assertThat(spark.sql("SELECT count(*) FROM transfer_outcomes WHERE committed").first()
+          .getLong(0)).isEqualTo(r.getLong(4));
+      Row again = spark.sql("CALL gstm.apply('sqlbank', 'transfers', '"
+          + BANK.replace("'", "''") + "', NULL, 'id', 4)").first();
+      assertThat(again.getBoolean(2)).isTrue();
+      spark.sql("CALL gstm.snapshot('sqlbank', 'bank_now')");
+      assertThat(spark.sql("SELECT sum(balance) FROM bank_now").first().getLong(0))
+          .isEqualTo(total);
+      assertThatThrownBy(() -> spark.sql("CALL gstm.snapshot('nope', 'v')").collect())
+          .hasMessageContaining("no TxState named 'nope'");
     }
   }
 }
