@@ -95,13 +95,11 @@ final class Routing {
       if (status == 0) {
         for (int s : plan.slotsOf[type]) {
           ApplyPlan.Slot slot = plan.slots[s];
-          Long v = read(r, slot);
-          if (v == null) {
+          if (!read(r, slot, values, s)) {
             status = slot.key() ? OutcomeChunk.NULL_KEY : OutcomeChunk.NULL_VALUE;
             cause = (slot.key() ? "key column '" : "column '") + slot.name() + "' is null";
             break;
           }
-          values[s] = v;
         }
       }
       if (status == 0) {
@@ -158,30 +156,32 @@ final class Routing {
     return out[t];
   }
 
-  /** The slot's raw bits in {@code r}, or null. */
-  private static Long read(InternalRow r, ApplyPlan.Slot slot) {
+  /** Puts the slot's raw bits in {@code r} into {@code out[s]}; false when it is null. */
+  private static boolean read(InternalRow r, ApplyPlan.Slot slot, long[] out, int s) {
     int i = slot.source();
     if (r.isNullAt(i)) {
-      return null;
+      return false;
     }
     if (slot.element() >= 0) {
       ArrayData a = r.getArray(i);
       int e = slot.element();
       if (a.numElements() <= e || a.isNullAt(e)) {
-        return null;
+        return false;
       }
-      return slot.key() ? a.getLong(e) : switch (slot.type()) {
-        case INT32 -> (long) a.getInt(e);
+      out[s] = slot.key() ? a.getLong(e) : switch (slot.type()) {
+        case INT32 -> a.getInt(e);
         case INT64 -> a.getLong(e);
-        case FLOAT32 -> (long) Float.floatToRawIntBits(a.getFloat(e));
+        case FLOAT32 -> Float.floatToRawIntBits(a.getFloat(e));
         default -> Double.doubleToRawLongBits(a.getDouble(e));
       };
+      return true;
     }
-    return slot.key() ? r.getLong(i) : switch (slot.type()) {
-      case INT32 -> (long) r.getInt(i);
+    out[s] = slot.key() ? r.getLong(i) : switch (slot.type()) {
+      case INT32 -> r.getInt(i);
       case INT64 -> r.getLong(i);
-      case FLOAT32 -> (long) Float.floatToRawIntBits(r.getFloat(i));
+      case FLOAT32 -> Float.floatToRawIntBits(r.getFloat(i));
       default -> Double.doubleToRawLongBits(r.getDouble(i));
     };
+    return true;
   }
 }

@@ -109,17 +109,30 @@ final class TxChunk implements Serializable {
       total += c.n;
     }
     TxChunk out = new TxChunk(slotCount, total);
-    long[] values = new long[slotCount];
+    int requests = 0;
+    boolean causes = false;
     for (TxChunk c : chunks) {
-      for (int i = 0; i < c.n; i++) {
-        for (int s = 0; s < slotCount; s++) {
-          values[s] = c.slots[s][i];
-        }
-        out.add(c.txIds[i], c.types[i], c.status[i], c.cause(i), values);
+      requests += c.requestCount;
+      causes |= c.causes != null;
+    }
+    if (causes) {
+      out.causes = new String[Math.max(1, total)];
+    }
+    out.requests = new long[requests];
+    for (TxChunk c : chunks) {
+      int f = out.n;
+      System.arraycopy(c.txIds, 0, out.txIds, f, c.n);
+      System.arraycopy(c.types, 0, out.types, f, c.n);
+      System.arraycopy(c.status, 0, out.status, f, c.n);
+      if (c.causes != null) {
+        System.arraycopy(c.causes, 0, out.causes, f, c.n);
       }
-      for (int i = 0; i < c.requestCount; i++) {
-        out.request(c.requests[i]);
+      for (int s = 0; s < slotCount; s++) {
+        System.arraycopy(c.slots[s], 0, out.slots[s], f, c.n);
       }
+      out.n += c.n;
+      System.arraycopy(c.requests, 0, out.requests, out.requestCount, c.requestCount);
+      out.requestCount += c.requestCount;
     }
     return out;
   }

@@ -8,7 +8,6 @@ import static io.gstm.spark.state.TxStateTest.transfers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gstm.spark.SparkTestSession;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeMap;
@@ -27,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TxStateFaultsTest {
   @BeforeAll
   static void start() {
-    TxStateTest.spark = SparkTestSession.start("spark.master", "local[2,4]");
+    TxStateTest.spark = TxStateTest.session();
   }
 
   @AfterAll

@@ -74,8 +74,20 @@ class TxStateTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkTestSession.start("spark.master", "local[2,4]",
-        "spark.sql.catalog.gstm", TxStateCatalog.class.getName());
+    spark = session("spark.sql.catalog.gstm", TxStateCatalog.class.getName());
+  }
+
+  /**
+   * A local session whose tasks may fail and be retried (local[2,4]); with
+   * {@code -Dgstm.requireGpu=true} (the GPU bundle's test run) every engine must be a GPU.
+   */
+  static SparkSession session(String... settings) {
+    List<String> conf = new ArrayList<>(List.of("spark.master", "local[2,4]"));
+    if (Boolean.getBoolean("gstm.requireGpu")) {
+      conf.addAll(List.of("spark.gstm.requireGpu", "true"));
+    }
+    conf.addAll(List.of(settings));
+    return SparkTestSession.start(conf.toArray(new String[0]));
   }
 
   @AfterAll
