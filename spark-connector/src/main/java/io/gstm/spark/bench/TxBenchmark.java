@@ -79,6 +79,11 @@ public final class TxBenchmark implements Callable<Integer> {
   @Option(names = "--no-baseline", description = "time gstm only")
   boolean noBaseline;
 
+  @Option(names = "--cache-input", description = "cache the generated transfers before timing "
+      + "(default: when there are at most 20,000,000; else each side generates them as it reads "
+      + "them, the same way)")
+  Boolean cacheInput;
+
   @Override
   public Integer call() {
     if (accounts < 2 || transfers < 1 || batches < 1 || maxAmount < 1) {
@@ -91,6 +96,7 @@ public final class TxBenchmark implements Callable<Integer> {
       Dataset<Row> start = session.range(0, accounts, 1, inParts)
           .select(col("id"), lit(balance).as("balance"));
       List<Dataset<Row>> input = new ArrayList<>();
+      boolean cache = cacheInput != null ? cacheInput : transfers <= 20_000_000L;
       long per = (transfers + batches - 1) / batches;
       for (int b = 0; b < batches; b++) {
         long from = b * per;
@@ -99,15 +105,18 @@ public final class TxBenchmark implements Callable<Integer> {
             col("id"),
             pmod(xxhash64(col("id"), lit(seed)), lit(accounts)).as("src"),
             pmod(xxhash64(col("id"), lit(seed + 1)), lit(accounts)).as("dst"),
-            pmod(xxhash64(col("id"), lit(seed + 2)), lit(maxAmount)).plus(1).as("amount"))
-            .persist(StorageLevel.MEMORY_ONLY());
-        t.count();
+            pmod(xxhash64(col("id"), lit(seed + 2)), lit(maxAmount)).plus(1).as("amount"));
+        if (cache) {
+          t = t.persist(StorageLevel.MEMORY_ONLY());
+          t.count();
+        }
         input.add(t);
       }
       long total = accounts * balance;
       System.out.printf(Locale.ROOT, "tx-bench: %,d accounts, %,d transfers in %d batches, "
-              + "%d state partitions, Spark %s (%s)%n", accounts, transfers, batches,
-          spark.partitions, session.version(), spark.master);
+              + "%d state partitions, %d input partitions, input %s, Spark %s (%s)%n", accounts,
+          transfers, batches, spark.partitions, inParts, cache ? "cached" : "generated as read",
+          session.version(), spark.master);
 
       long t0 = System.nanoTime();
       TxState state = TxState.from(start).key("id").values("balance")
