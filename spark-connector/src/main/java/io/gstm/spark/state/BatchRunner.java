@@ -19,6 +19,8 @@ import java.util.Arrays;
  * conflicts, abort codes, outputs and, when asked, a serial order go into the outcome chunk.
  */
 final class BatchRunner {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(BatchRunner.class);
   /** Local index of a key, or -1. */
   interface KeyIndex {
     int local(long key);
@@ -29,6 +31,7 @@ final class BatchRunner {
   /** Returns the transactions run and the engine's kernel time. */
   static long[] run(Engine engine, TxStore store, ApplyPlan plan, GstmSettings settings,
       TxChunk in, KeyIndex index, OutcomeChunk out, long serialBase) {
+    long t0 = System.nanoTime();
     int n = in.n;
     int slotCount = plan.slots.length;
     long[][] cols = new long[slotCount][n];
@@ -71,7 +74,7 @@ final class BatchRunner {
     for (int s = 0; s < slotCount; s++) {
       ApplyPlan.Slot slot = plan.slots[s];
       b.column(Column.ofBits(slot.name(), slot.key() ? ValueType.INT32 : slot.type(),
-          Arrays.copyOf(cols[s], m)));
+          m == n ? cols[s] : Arrays.copyOf(cols[s], m)));
     }
     int tpb = settings.threadsPerBlock();
     long perBlock = (long) tpb * ProgramBatch.DEFAULT_TX_PER_THREAD;
@@ -88,7 +91,9 @@ final class BatchRunner {
     if (plan.semanticLimit > 0) {
       options = options.withSemanticLimit(plan.semanticLimit);
     }
+    long t1 = System.nanoTime();
     ProgramResult r = engine.run(store, batch, options);
+    long t2 = System.nanoTime();
     int[] rowOf = new int[m];
     for (int t = 0; t < m; t++) {
       rowOf[t] = rows[order == null ? t : order[t]];
@@ -123,6 +128,9 @@ final class BatchRunner {
         out.serial[rowOf[serial[pos]]] = serialBase + pos;
       }
     }
+    LOG.debug("batch of {}: build {} ms, Engine.run {} ms (kernel {} ms), outcomes {} ms", m,
+        (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, r.stats().kernelNanos() / 1_000_000,
+        (System.nanoTime() - t2) / 1_000_000);
     return new long[] {m, r.stats().kernelNanos()};
   }
 }

@@ -34,7 +34,8 @@ final class Checkpoints {
 
   private Checkpoints() {}
 
-  static void write(SparkSession spark, String path, Dataset<Row> rows, StateSchema schema,
+  /** Writes the checkpoint; returns the folder of its rows. */
+  static String write(SparkSession spark, String path, Dataset<Row> rows, StateSchema schema,
       long epoch, Set<Long> batchIds) {
     String data = "epoch-" + epoch;
     Path root = new Path(path);
@@ -82,6 +83,7 @@ final class Checkpoints {
       throw new UncheckedIOException("gstm state '" + schema.name() + "': writing the "
           + "checkpoint at " + path + " failed", e);
     }
+    return new Path(root, data).toString();
   }
 
   static TxState restore(SparkSession spark, String path, String name) {
@@ -104,7 +106,8 @@ final class Checkpoints {
       throw new IllegalArgumentException("path: checkpoint format " + m.path("format")
           + " at " + path + ", this version reads " + FORMAT);
     }
-    Dataset<Row> rows = spark.read().parquet(new Path(root, m.get("data").asText()).toString());
+    String data = new Path(root, m.get("data").asText()).toString();
+    Dataset<Row> rows = spark.read().parquet(data);
     String[] values = new String[m.get("values").size()];
     for (int i = 0; i < values.length; i++) {
       values[i] = m.get("values").get(i).get("name").asText();
@@ -124,8 +127,13 @@ final class Checkpoints {
     Set<Long> ids = new TreeSet<>();
     m.get("batchIds").forEach(n -> ids.add(n.asLong()));
     long epoch = m.get("epoch").asLong();
-    TxState s = b.create(epoch, ids);
-    s.restoredFrom(path, epoch);
+    // The epochs committed after the checkpoint, when their changes were logged next to it.
+    java.util.TreeMap<Long, Long> logged = EpochLog.committedAfter(path, epoch,
+        spark.sparkContext().hadoopConfiguration());
+    logged.values().stream().filter(java.util.Objects::nonNull).forEach(ids::add);
+    TxState s = b.create(epoch, ids, logged.isEmpty() ? null : logged.keySet().stream()
+        .mapToLong(Long::longValue).toArray(), path);
+    s.restoredFrom(path, data, epoch);
     return s;
   }
 }

@@ -77,8 +77,14 @@ final class OutcomeChunk implements Serializable {
 
   /** Counts per outcome name, into {@code counts}. */
   void count(java.util.Map<String, Long> counts) {
+    long[] byCode = new long[128];
     for (int i = 0; i < n; i++) {
-      counts.merge(name(codes[i]), 1L, Long::sum);
+      byCode[codes[i]]++;
+    }
+    for (int c = 0; c < byCode.length; c++) {
+      if (byCode[c] > 0) {
+        counts.merge(name((byte) c), byCode[c], Long::sum);
+      }
     }
   }
 

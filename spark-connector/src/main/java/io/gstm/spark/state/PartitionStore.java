@@ -24,12 +24,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * lock: a task never waits for a GPU permit while it holds a partition).
  */
 final class PartitionStore {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(PartitionStore.class);
   final long stateId;
   final int partition;
   final long incarnation;
   final StateSchema schema;
   final long[] keys;
-  private final LongIntMap index;
+  private final BatchRunner.KeyIndex index;
   private volatile Engine engine;
   private TxStore store;
   private long applied;
@@ -42,7 +44,7 @@ final class PartitionStore {
   private boolean closed;
 
   private PartitionStore(long stateId, int partition, StateSchema schema, long epoch,
-      long[] keys, LongIntMap index, Engine engine, TxStore store) {
+      long[] keys, BatchRunner.KeyIndex index, Engine engine, TxStore store) {
     this.stateId = stateId;
     this.partition = partition;
     this.incarnation = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
@@ -68,7 +70,6 @@ final class PartitionStore {
     long[] in = rows.keys();
     Arrays.sort(order, (a, b) -> Long.compare(in[a], in[b]));
     long[] keys = new long[n];
-    LongIntMap index = new LongIntMap(n);
     int regions = schema.regions();
     long[][] contents = new long[regions][Math.max(1, n)];
     for (int i = 0; i < n; i++) {
@@ -77,11 +78,11 @@ final class PartitionStore {
         throw new IllegalArgumentException("column '" + schema.keyColumn() + "': key "
             + keys[i] + " appears more than once; a state needs distinct keys");
       }
-      index.put(keys[i], i);
       for (int r = 0; r < regions; r++) {
         contents[r][i] = rows.bits()[r][order[i]];
       }
     }
+    BatchRunner.KeyIndex index = KeyIndexes.of(keys);
     TxStore store = engine.createStore(schema.layout(n), schema.storeAlgorithm());
     try {
       StoreContents.write(store, contents);
@@ -122,14 +123,23 @@ final class PartitionStore {
     for (int i = 0; i < in.n && !runs; i++) {
       runs = in.status[i] == 0;
     }
+    long t1 = System.nanoTime();
     if (runs) {
       keepUndo();
-      ran = BatchRunner.run(engine, store, plan, settings, in, index::get, out,
+    }
+    long t2 = System.nanoTime();
+    if (runs) {
+      ran = BatchRunner.run(engine, store, plan, settings, in, index, out,
           (long) partition << 40);
     }
+    long t3 = System.nanoTime();
     long[] asked = in.distinctRequests();
     Exchange.KeyValues requested = asked.length == 0
         ? Exchange.KeyValues.empty(schema.regions()) : values(asked);
+    LOG.debug("gstm state '{}' partition {} epoch {}: {} transactions; settle {} ms, undo copy "
+            + "{} ms, batch {} ms (engine {} ms), {} keys asked {} ms", schema.name(), partition,
+        epoch, in.n, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
+        ran[1] / 1_000_000, asked.length, (System.nanoTime() - t3) / 1_000_000);
     java.util.Map<String, Long> counts = new TreeMap<>();
     out.count(counts);
     Exchange.TaskStats stats = new Exchange.TaskStats(ran[0], ran[1], System.nanoTime() - t0,
@@ -156,7 +166,7 @@ final class PartitionStore {
       keepUndo();
       long[][] contents = StoreContents.read(store);
       for (int i = 0; i < writes.keys().length; i++) {
-        int local = index.get(writes.keys()[i]);
+        int local = index.local(writes.keys()[i]);
         if (local < 0) {
           throw new IllegalStateException("write-back names key " + writes.keys()[i]
               + ", which partition " + partition + " does not hold");
@@ -169,6 +179,63 @@ final class PartitionStore {
     }
     writtenBack = epoch;
     return true;
+  }
+
+  /** The rows epoch {@code epoch} changed here (against the undo copy), for the epoch log. */
+  synchronized Exchange.KeyValues changes(long epoch) {
+    checkOpen();
+    if (applied != epoch) {
+      throw new IllegalStateException("gstm state '" + schema.name() + "' partition "
+          + partition + ": logging epoch " + epoch + " but the partition is at epoch " + applied);
+    }
+    int regions = schema.regions();
+    if (undoBase < 0) {
+      return new Exchange.KeyValues(new long[0], new boolean[0], new long[regions][0]);
+    }
+    long[][] now = StoreContents.read(store);
+    int m = 0;
+    int[] at = new int[16];
+    for (int i = 0; i < keys.length; i++) {
+      boolean changed = false;
+      for (int r = 0; r < regions && !changed; r++) {
+        changed = now[r][i] != undo[r][i];
+      }
+      if (changed) {
+        if (m == at.length) {
+          at = Arrays.copyOf(at, m * 2);
+        }
+        at[m++] = i;
+      }
+    }
+    long[] k = new long[m];
+    long[][] bits = new long[regions][m];
+    for (int j = 0; j < m; j++) {
+      k[j] = keys[at[j]];
+      for (int r = 0; r < regions; r++) {
+        bits[r][j] = now[r][at[j]];
+      }
+    }
+    return new Exchange.KeyValues(k, new boolean[m], bits);
+  }
+
+  /** Recovery: applies a committed epoch's logged changes; the partition is then at it. */
+  synchronized void replay(long epoch, Exchange.KeyValues changes) {
+    checkOpen();
+    if (changes.keys().length > 0) {
+      long[][] contents = StoreContents.read(store);
+      for (int i = 0; i < changes.keys().length; i++) {
+        int local = index.local(changes.keys()[i]);
+        if (local < 0) {
+          throw new IllegalStateException("the epoch log of epoch " + epoch + " names key "
+              + changes.keys()[i] + ", which partition " + partition + " does not hold");
+        }
+        for (int r = 0; r < contents.length; r++) {
+          contents[r][local] = changes.bits()[r][i];
+        }
+      }
+      StoreContents.write(store, contents);
+    }
+    applied = epoch;
   }
 
   /** The rows at committed epoch {@code base}. */
@@ -200,7 +267,7 @@ final class PartitionStore {
     boolean[] found = new boolean[asked.length];
     long[][] bits = new long[contents.length][asked.length];
     for (int i = 0; i < asked.length; i++) {
-      int local = index.get(asked[i]);
+      int local = index.local(asked[i]);
       found[i] = local >= 0;
       if (local >= 0) {
         for (int r = 0; r < contents.length; r++) {

@@ -8,15 +8,18 @@ import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.TaskEngine;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -26,6 +29,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
 import scala.Tuple2;
 import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
@@ -67,9 +71,22 @@ final class StateJobs {
   // ---------------------------------------------------------------------------------------
   // create
 
+  /** What a rebuilt partition replays after the checkpoint's rows. */
+  record Replay(Set<Integer> only, String checkpoint, long[] epochs,
+      Broadcast<SerializableConfiguration> conf) implements Serializable {}
+
   /** Loads {@code rows} (key, values...) into P partition stores; returns where each lives. */
   static Exchange.Placement[] create(SparkSession spark, Dataset<Row> rows, StateSchema schema,
       long stateId, long epoch, GstmSettings settings) {
+    return create(spark, rows, schema, stateId, epoch, settings, null);
+  }
+
+  /**
+   * As {@link #create}, and when {@code replay} is given: only its partitions (the others give
+   * null), each brought from {@code epoch} (a checkpoint's) through the logged epochs after it.
+   */
+  static Exchange.Placement[] create(SparkSession spark, Dataset<Row> rows, StateSchema schema,
+      long stateId, long epoch, GstmSettings settings, Replay replay) {
     int p = schema.partitions();
     org.apache.spark.sql.Column[] sel = new org.apache.spark.sql.Column[1 + schema.regions()];
     sel[0] = col("`" + schema.keyColumn() + "`").cast(DataTypes.LongType);
@@ -86,10 +103,31 @@ final class StateJobs {
         .mapPartitionsWithIndex((i, it) -> {
           List<Exchange.Rows> parts = new ArrayList<>();
           it.forEachRemaining(x -> parts.add((Exchange.Rows) x));
+          List<Exchange.Placement> none = new ArrayList<>();
+          if (replay != null && !replay.only().contains(i)) {
+            none.add(null);
+            return none.iterator();
+          }
           Exchange.Rows all = concat(i, parts, schema.regions());
           try (TaskEngine lease = ExecutorEngines.acquire(settings)) {
             PartitionStore ps = PartitionStore.create(stateId, i, schema, epoch, all,
                 lease.engine());
+            try {
+              if (replay != null) {
+                for (long e : replay.epochs()) {
+                  Exchange.KeyValues changes = EpochLog.read(replay.checkpoint(), e, i,
+                      replay.conf().value().value());
+                  if (changes == null) {
+                    throw new IllegalStateException("epoch " + e + " is not committed in the "
+                        + "epoch log at " + replay.checkpoint());
+                  }
+                  ps.replay(e, changes);
+                }
+              }
+            } catch (RuntimeException ex) {
+              ps.close();
+              throw ex;
+            }
             StateRegistry.put(ps);
             return List.of(placement(i, ps, lease)).iterator();
           }
@@ -364,6 +402,28 @@ final class StateJobs {
     TaskContext tc = TaskContext.get();
     TxStateHooks.at("writeBack", i, epoch, tc == null ? 0 : tc.attemptNumber());
     return wrote;
+  }
+
+  /** Writes every partition's changes of {@code epoch} to the epoch log (the epoch's last job). */
+  static void log(SparkSession spark, TxState.Ref ref, int p, long epoch, String checkpoint,
+      GstmSettings settings) {
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    Broadcast<SerializableConfiguration> conf = SerializableConfiguration.broadcast(
+        spark.sparkContext());
+    List<Integer> ids = new ArrayList<>();
+    for (int i = 0; i < p; i++) {
+      ids.add(i);
+    }
+    pinned(jsc.parallelize(ids, p).rdd(), range(0, p), ref.locations(), Integer.class)
+        .mapPartitionsWithIndex((i, it) -> {
+          PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
+          Exchange.KeyValues changes;
+          try (TaskEngine lease = ExecutorEngines.acquire(settings, ps.engine())) {
+            changes = ps.changes(epoch);
+          }
+          EpochLog.write(checkpoint, epoch, i, changes, conf.value().value());
+          return List.of(changes.keys().length).iterator();
+        }, true).collect();
   }
 
   // ---------------------------------------------------------------------------------------

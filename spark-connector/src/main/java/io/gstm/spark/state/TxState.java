@@ -61,6 +61,9 @@ public final class TxState implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TxState.class);
   /** Outcome DataFrames of batch-id applies kept for replays. */
   static final int KEEP_RESULTS = 8;
+  /** Partitions rebuilt from a checkpoint and the epoch log (for tests). */
+  static final java.util.concurrent.atomic.AtomicLong RECOVERIES =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private final SparkSession spark;
   private final long id;
@@ -72,7 +75,11 @@ public final class TxState implements AutoCloseable {
   private final TreeSet<Long> batchIds = new TreeSet<>();
   private final LinkedHashMap<Long, ApplyResult> results = new LinkedHashMap<>();
   private String checkpointPath;
+  private String checkpointData;
   private long checkpointEpoch = -1;
+  private boolean logEpochs;
+  /** Whether the epoch log next to the checkpoint holds every epoch committed since it. */
+  private boolean logValid;
   private String lost;
   private volatile boolean closed;
 
@@ -168,10 +175,14 @@ public final class TxState implements AutoCloseable {
      * unsupported column is an IllegalArgumentException naming it.
      */
     public TxState create() {
-      return create(0, Set.of());
+      return create(0, Set.of(), null, null);
     }
 
-    TxState create(long epoch, Set<Long> appliedBatches) {
+    /**
+     * At {@code epoch} (a checkpoint's), then through {@code replay}'s logged epochs of the log
+     * next to checkpoint {@code logPath} (when not null).
+     */
+    TxState create(long epoch, Set<Long> appliedBatches, long[] replay, String logPath) {
       if (key == null) {
         throw new IllegalArgumentException("key: name the key column with key(...)");
       }
@@ -221,12 +232,22 @@ public final class TxState implements AutoCloseable {
       ExecutorEngines.checkBeforeJobs(spark.sparkContext(), settings);
       Exchange.Placement[] placed;
       try {
-        placed = StateJobs.create(spark, rows, schema, id, epoch, settings);
+        StateJobs.Replay r = null;
+        if (replay != null) {
+          Set<Integer> all = new java.util.HashSet<>();
+          for (int i = 0; i < p; i++) {
+            all.add(i);
+          }
+          r = new StateJobs.Replay(all, logPath, replay,
+              org.apache.spark.util.SerializableConfiguration.broadcast(spark.sparkContext()));
+        }
+        placed = StateJobs.create(spark, rows, schema, id, epoch, settings, r);
       } catch (Exception e) {
         StateJobs.close(spark, new Ref(id, n, new long[0], null), p);
         throw badInput(e);
       }
-      TxState s = new TxState(spark, id, schema, placed, epoch);
+      TxState s = new TxState(spark, id, schema, placed,
+          replay == null || replay.length == 0 ? epoch : replay[replay.length - 1]);
       s.batchIds.addAll(appliedBatches);
       LOG.info("gstm state '{}': {} partitions ({}), {} rows, on {}", n, p, parts.describe(),
           Arrays.stream(placed).mapToLong(Exchange.Placement::rows).sum(),
@@ -318,15 +339,28 @@ public final class TxState implements AutoCloseable {
       GstmSettings settings = GstmConf.settings(spark.sparkContext().getConf());
       ExecutorEngines.checkBeforeJobs(spark.sparkContext(), settings);
       checkAlive();
-      long epoch = nextEpoch++;
-      StateJobs.Applied a;
-      try {
-        a = StateJobs.apply(spark, ref(), transactions, plan, epoch, committed, settings);
-      } catch (Exception e) {
-        LOG.warn("gstm state '{}': epoch {} failed; every partition stays at epoch {}",
-            schema.name(), epoch, committed);
-        throw translate(e);
+      long epoch = -1;
+      StateJobs.Applied a = null;
+      for (int attempt = 0; a == null; attempt++) {
+        epoch = nextEpoch++;
+        try {
+          a = StateJobs.apply(spark, ref(), transactions, plan, epoch, committed, settings);
+          if (logEpochs && logValid) {
+            StateJobs.log(spark, ref(), schema.partitions(), epoch, checkpointPath, settings);
+            EpochLog.commit(checkpointPath, epoch, batchId,
+                spark.sparkContext().hadoopConfiguration());
+          }
+        } catch (Exception e) {
+          LOG.warn("gstm state '{}': epoch {} failed; every partition stays at epoch {}",
+              schema.name(), epoch, committed);
+          StateLostException gone = lostIn(e);
+          if (gone == null || attempt > 0 || !recover(Set.of(gone.partition()), gone)) {
+            throw translate(e);
+          }
+          a = null;
+        }
       }
+      logValid &= logEpochs;
       committed = epoch;
       long kernel = 0;
       long task = 0;
@@ -374,6 +408,14 @@ public final class TxState implements AutoCloseable {
       try {
         return StateJobs.read(spark, ref(), schema, committed, settings);
       } catch (Exception e) {
+        StateLostException gone = lostIn(e);
+        if (gone == null || !recover(Set.of(gone.partition()), gone)) {
+          throw translate(e);
+        }
+      }
+      try {
+        return StateJobs.read(spark, ref(), schema, committed, settings);
+      } catch (Exception e) {
         throw translate(e);
       }
     } finally {
@@ -390,9 +432,11 @@ public final class TxState implements AutoCloseable {
     lock.lock();
     try {
       Dataset<Row> rows = toDF();
-      Checkpoints.write(spark, path, rows, schema, committed, batchIds);
+      checkpointData = Checkpoints.write(spark, path, rows, schema, committed, batchIds);
       checkpointPath = path;
       checkpointEpoch = committed;
+      logValid = true;
+      EpochLog.truncate(path, committed, spark.sparkContext().hadoopConfiguration());
       LOG.info("gstm state '{}': checkpoint of epoch {} at {}", schema.name(), committed, path);
     } finally {
       lock.unlock();
@@ -409,9 +453,29 @@ public final class TxState implements AutoCloseable {
     return Checkpoints.restore(spark, path, name);
   }
 
-  void restoredFrom(String path, long epoch) {
+  void restoredFrom(String path, String data, long epoch) {
     checkpointPath = path;
+    checkpointData = data;
     checkpointEpoch = epoch;
+    logValid = true;
+  }
+
+  /**
+   * With {@code true}, every epoch committed after a checkpoint is also logged next to it
+   * ({@code CHECKPOINT/log/epoch-E/}: the rows each partition changed; one more job per apply),
+   * so that a lost partition is rebuilt from the checkpoint and the log, and the apply that met
+   * the loss runs again, instead of failing; {@link #restore} replays the log too. Logging
+   * starts from the next {@link #checkpoint} (or from the checkpoint this state was restored
+   * from, when no epoch committed since without it).
+   */
+  public TxState logEpochs(boolean on) {
+    lock.lock();
+    try {
+      logEpochs = on;
+      return this;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** The last committed epoch (0 after create; restore keeps the checkpoint's). */
@@ -510,12 +574,64 @@ public final class TxState implements AutoCloseable {
     Set<String> alive = new java.util.HashSet<>();
     scala.jdk.javaapi.CollectionConverters.asJava(spark.sparkContext().getExecutorMemoryStatus())
         .keySet().forEach(alive::add);
+    Set<Integer> gone = new java.util.TreeSet<>();
     for (Exchange.Placement p : placements) {
       if (!alive.contains(p.host())) {
-        throw markLost(p.partition(), "its executor " + p.executorId() + " (" + p.host()
-            + ") is gone");
+        gone.add(p.partition());
       }
     }
+    if (!gone.isEmpty()) {
+      Exchange.Placement p = placements[gone.iterator().next()];
+      StateLostException e = new StateLostException("its executor " + p.executorId() + " ("
+          + p.host() + ") is gone", p.partition());
+      if (!recover(gone, e)) {
+        throw markLost(p.partition(), e.getMessage());
+      }
+    }
+  }
+
+  private static StateLostException lostIn(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof StateLostException s) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Rebuilds {@code parts} from the checkpoint and the epoch log, where both hold every
+   * committed epoch; false (nothing done) otherwise.
+   */
+  private boolean recover(Set<Integer> parts, StateLostException why) {
+    if (!logEpochs || !logValid || checkpointPath == null || parts.contains(-1)) {
+      return false;
+    }
+    org.apache.hadoop.conf.Configuration conf = spark.sparkContext().hadoopConfiguration();
+    java.util.TreeMap<Long, Long> logged = EpochLog.committedAfter(checkpointPath,
+        checkpointEpoch, conf);
+    long last = logged.isEmpty() ? checkpointEpoch : logged.lastKey();
+    if (last != committed) {
+      return false;
+    }
+    LOG.warn("gstm state '{}': partition(s) {} lost ({}); rebuilding them from the checkpoint "
+        + "of epoch {} at {} and {} logged epoch(s)", schema.name(), parts, why.getMessage(),
+        checkpointEpoch, checkpointPath, logged.size());
+    long[] epochs = logged.keySet().stream().mapToLong(Long::longValue).toArray();
+    GstmSettings settings = GstmConf.settings(spark.sparkContext().getConf());
+    Exchange.Placement[] rebuilt = StateJobs.create(spark, spark.read().parquet(checkpointData),
+        schema, id, checkpointEpoch, settings, new StateJobs.Replay(parts, checkpointPath,
+            epochs, org.apache.spark.util.SerializableConfiguration.broadcast(
+                spark.sparkContext())));
+    Exchange.Placement[] next = placements.clone();
+    for (Exchange.Placement p : rebuilt) {
+      if (p != null) {
+        next[p.partition()] = p;
+      }
+    }
+    placements = next;
+    RECOVERIES.incrementAndGet();
+    return true;
   }
 
   private StateLostException markLost(int partition, String why) {

@@ -119,6 +119,42 @@ class TxStateFaultsTest {
   }
 
   @Test
+  void withTheEpochLogALostPartitionIsRebuiltAndTheApplyGoesOn(@TempDir Path dir) {
+    String path = dir.resolve("logged").toString();
+    List<Dataset<Row>> batches = List.of(transfers(80, 30, 20, 41, 0, false),
+        transfers(80, 30, 20, 42, 100, false), transfers(80, 30, 20, 43, 200, false),
+        transfers(80, 30, 20, 44, 300, false));
+    List<Row> never;
+    try (TxState twin = TxState.from(accounts(30, 10_000)).key("id").partitions(3).create()) {
+      for (int b = 0; b < batches.size(); b++) {
+        twin.apply(batches.get(b), BANK, b);
+      }
+      never = twin.toDF().orderBy("id").collectAsList();
+    }
+    long recoveries = TxState.RECOVERIES.get();
+    try (TxState bank = TxState.from(accounts(30, 10_000)).key("id").partitions(3)
+        .name("logged").create().logEpochs(true)) {
+      bank.apply(batches.get(0), BANK, 0);
+      bank.checkpoint(path);
+      bank.apply(batches.get(1), BANK, 1);
+      bank.apply(batches.get(2), BANK, 2);
+      StateRegistry.remove(bank.id(), 1); // its executor is gone
+      ApplyResult r = bank.apply(batches.get(3), BANK, 3);
+      assertThat(r.replayed()).isFalse();
+      assertThat(TxState.RECOVERIES.get()).isEqualTo(recoveries + 1);
+      assertThat(bank.toDF().orderBy("id").collectAsList()).isEqualTo(never);
+      assertThat(bank.epoch()).isEqualTo(5); // epoch 4 met the loss, 5 ran it again
+    }
+    // A restart of the driver: the checkpoint plus the logged epochs, batch ids included.
+    try (TxState back = TxState.restore(TxStateTest.spark, path)) {
+      assertThat(back.epoch()).isEqualTo(5);
+      assertThat(back.appliedBatchIds()).containsExactlyInAnyOrder(0L, 1L, 2L, 3L);
+      assertThat(back.toDF().orderBy("id").collectAsList()).isEqualTo(never);
+      assertThat(back.apply(batches.get(3), BANK, 3).replayed()).isTrue();
+    }
+  }
+
+  @Test
   void badInputIsRefusedBeforeAnyTaskNamingWhatIsWrong() {
     try (TxState bank = TxState.from(accounts(20, 100)).key("id").partitions(2).name("b")
         .create()) {
