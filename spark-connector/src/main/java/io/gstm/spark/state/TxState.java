@@ -49,8 +49,9 @@ import org.slf4j.LoggerFactory;
  * effect once: a retried or speculative task of an epoch a partition already applied gets the
  * recorded result; a failed apply leaves every partition at the last committed epoch (each
  * keeps an undo copy until the driver builds on the next epoch); an apply with a batch id the
- * state has applied changes nothing. A partition whose executor is lost fails the next job with
- * a {@link StateLostException} that names it and the last checkpoint to restore. See
+ * state has applied changes nothing. A partition whose executor is lost is rebuilt from the last
+ * checkpoint and the epochs logged after it ({@link #logEpochs}); without the log the next job
+ * fails with a {@link StateLostException} that names it and the last checkpoint to restore. See
  * docs/spark-transactions.md.
  *
  * <p>Bad input is an IllegalArgumentException naming the column, program or key, raised before
@@ -317,6 +318,14 @@ public final class TxState implements AutoCloseable {
   /** Applies {@code transactions} with default options; returns the outcome rows. */
   public Dataset<Row> apply(Dataset<Row> transactions, String programs) {
     return transactions(transactions, programs).run().outcomes();
+  }
+
+  /**
+   * For {@code transactions.transform(state.applying(programs))}: applies them (now, as an
+   * epoch, when transform calls it) and gives the outcome rows.
+   */
+  public scala.Function1<Dataset<Row>, Dataset<Row>> applying(String programs) {
+    return df -> apply(df, programs);
   }
 
   /** Applies {@code transactions} once per {@code batchId} (for foreachBatch). */

@@ -265,6 +265,8 @@ class TxStateTest {
       assertThat(bank.toDF().orderBy("id").collectAsList()).isEqualTo(state);
       assertThat(bank.epoch()).isEqualTo(1);
       assertThat(bank.apply(txs, BANK, 8).replayed()).isFalse();
+      assertThat(txs.transform(bank.applying(BANK)).count()).isEqualTo(100);
+      assertThat(bank.epoch()).isEqualTo(3);
       assertThat(bank.appliedBatchIds()).containsExactlyInAnyOrder(7L, 8L);
     }
   }
