@@ -363,6 +363,13 @@ public final class TxState implements AutoCloseable {
           LOG.warn("gstm state '{}': epoch {} failed; every partition stays at epoch {}",
               schema.name(), epoch, committed);
           StateLostException gone = lostIn(e);
+          if (gone != null && ownerAlive(gone.partition())) {
+            throw new IllegalStateException("gstm state '" + schema.name() + "': a task of "
+                + "partition " + gone.partition() + " ran on another executor than the one "
+                + "holding it, which is alive (Spark gave up waiting for it: raise "
+                + "spark.locality.wait); nothing was applied, the state is at epoch "
+                + committed, e);
+          }
           if (gone == null || attempt > 0 || !recover(Set.of(gone.partition()), gone)) {
             throw translate(e);
           }
@@ -597,6 +604,16 @@ public final class TxState implements AutoCloseable {
         throw markLost(p.partition(), e.getMessage());
       }
     }
+  }
+
+  /** On a cluster, whether the executor holding {@code partition} is still alive. */
+  private boolean ownerAlive(int partition) {
+    if (spark.sparkContext().isLocal() || partition < 0 || partition >= placements.length) {
+      return false;
+    }
+    return scala.jdk.javaapi.CollectionConverters.asJava(
+        spark.sparkContext().getExecutorMemoryStatus()).containsKey(
+            placements[partition].host());
   }
 
   private static StateLostException lostIn(Throwable e) {
