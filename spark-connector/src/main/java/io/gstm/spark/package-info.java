@@ -13,6 +13,10 @@
  *   <li>{@link io.gstm.spark.ml.TxKMeans}: a Spark ML Estimator; per partition and iteration the
  *       points are assigned and added to the centroid accumulators by transactions
  *       ({@code KMeansUpdater}), partials are tree-aggregated.</li>
+ *   <li>{@link io.gstm.spark.state.TxState}: keyed state resident on the executors' engines
+ *       across jobs, updated by transaction programs in epochs that take effect once; the
+ *       transactions are routed by key, those spanning partitions run in a second phase over
+ *       just their keys (docs/spark-transactions.md).</li>
  *   <li>{@link io.gstm.spark.exec.ExecutorEngines}: one GPU engine per executor and device,
  *       a semaphore per GPU, JVM engines per concurrent task (a JVM engine runs one batch at a
  *       time: its workers start together on a latch, so two batches sharing its pool could
