@@ -192,7 +192,10 @@ final class JvmCsmvRunner {
 
   /** Runs warps {@code worker, worker + workers, ...} to completion. */
   void run(int worker, int workers) {
-    int warps = (threads + WARP - 1) / WARP;
+    // Only threads below the transaction count ever get one: a grid far larger than the batch
+    // must not cost a lane per thread (2^30 threads of lanes exhausted the heap).
+    int active = Math.min(threads, outcomes.length);
+    int warps = (active + WARP - 1) / WARP;
     int mine = warps > worker ? (warps - worker + workers - 1) / workers : 0;
     Lane[][] lanes = new Lane[mine][WARP];
     int[] next = new int[mine];

@@ -98,7 +98,11 @@ public final class JvmEngine implements Engine {
       mv.checkOpen();
       workload.validate(mv.layout(), batch);
       CsmvChecks.validate(workload, batch);
-      BatchOutputs out = new BatchOutputs(batch.txCount(), batch.capacity(), options.history());
+      // The batch's set capacity bounds PR-STM's sets, not CSMV's: the history must keep every
+      // write and every read of an update transaction, or it names versions nobody produced.
+      int historyEntries = Math.max(batch.capacity(), Math.max(CsmvChecks.MAX_WRITES,
+          CsmvChecks.maxUpdateReads(workload, batch)));
+      BatchOutputs out = new BatchOutputs(batch.txCount(), historyEntries, options.history());
       return runCsmv(mv, w -> TxBody.of(workload, batch), batch.threads(), out, options);
     }
     JvmTxStore store = prStmStore(txStore);

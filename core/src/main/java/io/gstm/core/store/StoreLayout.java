@@ -25,6 +25,11 @@ public final class StoreLayout {
       throw new IllegalArgumentException(
           "regions: at most " + MAX_REGIONS + " regions per store, got " + regions.size());
     }
+    for (int r = 0; r < regions.size(); r++) {
+      if (regions.get(r) == null) {
+        throw new IllegalArgumentException("regions[" + r + "] is null");
+      }
+    }
     this.regions = List.copyOf(regions);
     this.lockBase = new int[regions.size()];
     long total = 0;

@@ -20,7 +20,7 @@ import java.util.SplittableRandom;
  * (and at most 32 transactions per thread: the postponement window) every transaction commits.
  *
  * @param accounts accounts, at least 2 (and at least 2k when there are transfers)
- * @param k accounts per transfer, 1..16
+ * @param k accounts per transfer, 1..16 (0..16 when the batch has no transfers)
  * @param semanticRatio share of transactions in deposit/withdrawal pairs, 0..1
  * @param lockCoverage accounts per lock, at least 1
  * @param threadsPerBlock 1..256
@@ -49,16 +49,33 @@ public record SemanticBankConfig(
       throw new IllegalArgumentException("accounts must be at least 2 (two halves), got "
           + accounts);
     }
-    if (semanticRatio < 1 && (k < 1 || k > Math.min(16, accounts / 2))) {
-      throw new IllegalArgumentException("k must be in 1.." + Math.min(16, accounts / 2)
+    // The sizes are checked by the plain bank config, which has the same limits.
+    new BankConfig(accounts, 1, 0, lockCoverage, threadsPerBlock, blocks, txPerThread, seed);
+    // An odd count leaves one transfer even at ratio 1: k matters whenever there is one. Without
+    // transfers it still sizes the batch's columns and set capacity: 0..16.
+    int n = blocks * threadsPerBlock * txPerThread;
+    int maxK = TxBatch.CAPACITIES[TxBatch.CAPACITIES.length - 1];
+    if (n - 2 * pairs(semanticRatio, n) > 0 && (k < 1 || k > Math.min(maxK, accounts / 2))) {
+      throw new IllegalArgumentException("k must be in 1.." + Math.min(maxK, accounts / 2)
           + " (distinct accounts of the lower half, at most the largest set capacity), got " + k);
     }
-    // The remaining sizes are checked by the plain bank config, which has the same limits.
-    new BankConfig(accounts, 1, 0, lockCoverage, threadsPerBlock, blocks, txPerThread, seed);
+    if (k < 0 || k > maxK) {
+      throw new IllegalArgumentException("k must be in 0.." + maxK + " (accounts per transfer, "
+          + "at most the largest set capacity), got " + k);
+    }
   }
 
   public int txCount() {
     return blocks * threadsPerBlock * txPerThread;
+  }
+
+  /** Deposit/withdrawal pairs in the batch: {@code round(semanticRatio * n / 2)}, at most n/2. */
+  public int pairs() {
+    return pairs(semanticRatio, txCount());
+  }
+
+  private static int pairs(double ratio, int n) {
+    return (int) Math.min(Math.round(ratio * n / 2), n / 2);
   }
 
   public StoreLayout layout() {
@@ -86,7 +103,7 @@ public record SemanticBankConfig(
   public TxBatch batch() {
     int n = txCount();
     SplittableRandom rnd = new SplittableRandom(seed);
-    int pairs = (int) Math.round(semanticRatio * n / 2);
+    int pairs = pairs();
     int kk = Math.max(1, k);
     int[] types = new int[n];
     int[][] cols = new int[kk + 1][n];

@@ -20,10 +20,10 @@ import java.util.SplittableRandom;
  * from one {@link SplittableRandom} seeded with {@code seed}:
  *
  * <ol>
- *   <li>{@code pairs = min(round(semanticRatio * n / 2), customers)} book/cancel pairs, each for a
- *       distinct customer (drawn without replacement): a BOOK of a uniformly random room type and
- *       a CANCEL of that customer's booking. These are the semantic transactions: a CANCEL that
- *       runs before its BOOK committed cannot proceed yet.
+ *   <li>{@code pairs = min(round(semanticRatio * n / 2), customers, n / 2)} book/cancel pairs,
+ *       each for a distinct customer (drawn without replacement): a BOOK of a uniformly random
+ *       room type and a CANCEL of that customer's booking. These are the semantic transactions:
+ *       a CANCEL that runs before its BOOK committed cannot proceed yet.
  *   <li>The other {@code n - 2 * pairs} transactions are lone BOOKs of a uniformly random room
  *       type by a uniformly random customer outside the pairs (with replacement, so a customer
  *       may book twice: the second is a no-op; any customer when the pairs take them all).
@@ -129,7 +129,8 @@ public record VacationConfig(
 
   /** Book/cancel pairs in the batch. */
   public int pairs() {
-    return (int) Math.min(Math.round(semanticRatio * txCount() / 2), customers);
+    return (int) Math.min(Math.min(Math.round(semanticRatio * txCount() / 2), customers),
+        txCount() / 2);
   }
 
   /** Region 0 rooms (coverage {@code lockCoverage}), region 1 customers (coverage 1). */

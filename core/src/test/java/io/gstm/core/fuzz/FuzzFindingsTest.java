@@ -1,0 +1,143 @@
+package io.gstm.core.fuzz;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.history.HistoryChecker;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.program.ProgramException;
+import io.gstm.core.program.ProgramSet;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.bank.BankConfig;
+import io.gstm.core.workload.bank.BankWorkload;
+import io.gstm.core.workload.bank.SemanticBankConfig;
+import io.gstm.core.workload.memcached.MemcachedConfig;
+import io.gstm.core.workload.vacation.VacationConfig;
+import io.gstm.core.workload.vacation.VacationWorkload;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+/** What the store, batch and program fuzzers and the soak found, each pinned by a test. */
+class FuzzFindingsTest {
+  private static JvmEngine engine;
+
+  @BeforeAll
+  static void open() {
+    engine = new JvmEngine(2);
+  }
+
+  @AfterAll
+  static void close() {
+    engine.close();
+  }
+
+  /** Soak: ratio 1 over an odd count made round(n / 2) pairs, one transaction past the table. */
+  @Test
+  void pairsFitAnOddTransactionCount() {
+    SemanticBankConfig bank = new SemanticBankConfig(64, 2, 1.0, 1, 7, 3, 11, 5);
+    assertThat(bank.txCount()).isOdd();
+    assertThat(bank.pairs()).isEqualTo(bank.txCount() / 2);
+    TxBatch b = bank.batch();
+    assertThat(Arrays.stream(b.types()).filter(t -> t == BankWorkload.TRANSFER).count())
+        .isEqualTo(1);
+    VacationConfig hotel = new VacationConfig(1000, 10, 10, 1.0, 1, 3, 1, 1, 5);
+    assertThat(hotel.pairs()).isEqualTo(1);
+    assertThat(Arrays.stream(hotel.batch().types()).filter(t -> t == VacationWorkload.CANCEL)
+        .count()).isEqualTo(1);
+  }
+
+  /**
+   * Fuzzer: without transfers k went unchecked, so k = 17 failed in batch() and k = 2^31 - 1
+   * overflowed the column count (NegativeArraySizeException) or exhausted the heap.
+   */
+  @Test
+  void semanticBankKIsCheckedWithOrWithoutTransfers() {
+    assertThatThrownBy(() -> new SemanticBankConfig(64, 17, 1.0, 1, 2, 1, 1, 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("k must be in 0..16");
+    assertThatThrownBy(() -> new SemanticBankConfig(64, Integer.MAX_VALUE, 1.0, 1, 2, 1, 1, 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("k must be in");
+    // An odd count at ratio 1 has a transfer: k must then suit it.
+    assertThatThrownBy(() -> new SemanticBankConfig(64, 0, 1.0, 1, 3, 1, 1, 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("k must be in 1..16");
+    assertThat(new SemanticBankConfig(64, 0, 1.0, 1, 2, 1, 1, 1).batch().txCount()).isEqualTo(2);
+  }
+
+  /** Fuzzer: a null region was a NullPointerException without a message. */
+  @Test
+  void aNullRegionIsNamed() {
+    RegionSpec ok = new RegionSpec("a", RegionType.INT32, 4, 1);
+    assertThatThrownBy(() -> new StoreLayout(Arrays.asList(ok, null)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("regions[1] is null");
+  }
+
+  /**
+   * Fuzzer: on the JVM engine a hand-written CSMV batch recorded at most its set capacity of
+   * writes per transaction, so the history checker saw reads of versions nobody produced.
+   */
+  @Test
+  void csmvHistoryKeepsWritesBeyondTheBatchCapacity() {
+    MemcachedConfig cfg = new MemcachedConfig(8, 4, 60, 0.8, 0.9, 32, 2, 2, 3);
+    TxBatch b = cfg.batch();
+    TxBatch small = new TxBatch(b.workload(), b.types(), b.columns(), b.params(),
+        b.threadsPerBlock(), b.blocks(), 2);
+    try (TxStore store = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
+      int[][] init = cfg.initialState();
+      for (int r = 0; r < init.length; r++) {
+        store.writeInt32(r, init[r]);
+      }
+      BatchResult r = engine.run(store, small, RunOptions.defaults().withHistory(true));
+      HistoryChecker.Verdict h = HistoryChecker.check(r.history());
+      assertThat(h.serializable()).as("%s", h.violations()).isTrue();
+    }
+  }
+
+  /**
+   * Fuzzer: the JVM CSMV runner made a lane for every thread of the grid, so 64 transactions on
+   * 2^30 threads exhausted the heap ("batch failed" after seconds of garbage collection).
+   */
+  @Test
+  void csmvGridFarLargerThanTheBatchCostsNothing() {
+    BankConfig cfg = new BankConfig(100, 2, 0.2, 1, 32, 1, 2, 1);
+    TxBatch b = cfg.batch();
+    TxBatch huge = new TxBatch(b.workload(), b.types(), b.columns(), b.params(), 256,
+        4_000_000, b.capacity());
+    try (TxStore store = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
+      store.writeInt32(0, cfg.initialBalances());
+      BatchResult r = engine.run(store, huge, RunOptions.defaults());
+      assertThat(r.commits()).isEqualTo(b.txCount());
+      for (int t = 0; t < b.txCount(); t++) {
+        assertThat(r.outcome(t)).isEqualTo(Outcome.COMMITTED);
+      }
+    }
+  }
+
+  /**
+   * Fuzzer (not fixed here: io.gstm.core.program is another session's): the parser recurses
+   * once per nesting level, so about a thousand nested parentheses overflow the stack instead
+   * of ending in a ProgramException. Enable when the parser bounds its depth.
+   */
+  @Test
+  @Disabled("reported: ProgramParser needs a nesting bound (StackOverflowError at ~1000 levels)")
+  void deepNestsAreProgramExceptions() {
+    for (String text : List.of(
+        "program p(x: int32) regions r: int32 { r[0] = " + "(".repeat(5_000) + "x"
+            + ")".repeat(5_000) + "; }",
+        "program p(x: int32) regions r: int32 { " + "if (x < 1) { ".repeat(5_000) + "r[0] = 1;"
+            + " }".repeat(5_000) + " }",
+        "program p(x: int32) regions r: int32 { r[0] = " + "-".repeat(5_000) + "x; }")) {
+      assertThatThrownBy(() -> ProgramSet.parse(text)).isInstanceOf(ProgramException.class);
+    }
+  }
+}
