@@ -54,6 +54,19 @@ final class BenchBankCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    // Checked before anything runs: a sweep must not fail half way.
+    if (reps < 1) {
+      throw new IllegalArgumentException("reps must be at least 1, got " + reps);
+    }
+    if (txTarget < 1) {
+      throw new IllegalArgumentException("tx must be at least 1, got " + txTarget);
+    }
+    for (int b : blocks) {
+      TxBatch.checkThreads(threadsPerBlock, b);
+    }
+    for (int k : ks) {
+      new BankConfig(accounts, k, readOnly, lockCoverage, threadsPerBlock, 1, 1, 0);
+    }
     try (Engine e = engine.open().engine()) {
       LimitsReport bound = e.probeLimits(accounts);
       System.out.println("bound: " + bound);

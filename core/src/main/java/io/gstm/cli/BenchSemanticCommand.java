@@ -71,6 +71,9 @@ final class BenchSemanticCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (reps < 1) {
+      throw new IllegalArgumentException("reps must be at least 1, got " + reps);
+    }
     if (!workload.equals("bank") && !workload.equals("vacation")) {
       throw new IllegalArgumentException(
           "workload: unknown workload '" + workload + "', expected bank or vacation");

@@ -11,8 +11,12 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.StoreLayout;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -57,8 +61,9 @@ final class ProgramCsv {
     return types;
   }
 
-  static State readState(Path file, ProgramSet programs, int lockCoverage) throws IOException {
+  static State readState(Path file, ProgramSet programs, int lockCoverage) {
     Map<String, ValueType> types = regionTypes(programs);
+    checkReadable("state", file);
     try (Reader in = Files.newBufferedReader(file); CSVParser csv = IN.parse(in)) {
       List<String> header = csv.getHeaderNames();
       for (String region : types.keySet()) {
@@ -104,7 +109,33 @@ final class ProgramCsv {
         contents.add(v.stream().mapToLong(Long::longValue).toArray());
       }
       return new State(new StoreLayout(regions), contents.toArray(new long[0][]));
+    } catch (IOException | UncheckedIOException e) {
+      throw unreadable("state", file, e);
     }
+  }
+
+  /** A missing file or a directory is an IllegalArgumentException naming the option. */
+  static void checkReadable(String option, Path file) {
+    if (Files.isDirectory(file)) {
+      throw new IllegalArgumentException(option + ": " + file + " is a directory, not a file");
+    }
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalArgumentException(option + ": no such file " + file);
+    }
+  }
+
+  /**
+   * A file that cannot be read (or written) as {@code option} asks: an IllegalArgumentException
+   * naming the option, the file and why (not UTF-8 text, broken CSV quoting, no permission).
+   */
+  static IllegalArgumentException unreadable(String option, Path file, Exception e) {
+    Throwable cause = e instanceof UncheckedIOException u && u.getCause() != null
+        ? u.getCause() : e;
+    String why = cause instanceof CharacterCodingException ? "not UTF-8 text"
+        : cause instanceof NoSuchFileException ? "no such file"
+        : cause instanceof AccessDeniedException ? "permission denied"
+        : cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+    return new IllegalArgumentException(option + ": cannot use " + file + ": " + why, e);
   }
 
   /** A value of {@code type} as register bits; a bad one names the place. */
@@ -135,7 +166,7 @@ final class ProgramCsv {
   /** Transactions read from CSV: a type per row and every column the programs read. */
   record Transactions(int[] types, List<Column> columns) {}
 
-  static Transactions readTransactions(Path file, ProgramSet programs) throws IOException {
+  static Transactions readTransactions(Path file, ProgramSet programs) {
     Map<String, ValueType> columnTypes = new LinkedHashMap<>();
     for (CompiledProgram p : programs.programs()) {
       List<String> names = p.columnNames();
@@ -148,6 +179,7 @@ final class ProgramCsv {
         }
       }
     }
+    checkReadable("transactions", file);
     try (Reader in = Files.newBufferedReader(file); CSVParser csv = IN.parse(in)) {
       List<String> header = csv.getHeaderNames();
       boolean named = header.contains("program");
@@ -197,6 +229,8 @@ final class ProgramCsv {
             values.get(c.getKey()).stream().mapToLong(Long::longValue).toArray()));
       }
       return new Transactions(types.stream().mapToInt(Integer::intValue).toArray(), columns);
+    } catch (IOException | UncheckedIOException e) {
+      throw unreadable("transactions", file, e);
     }
   }
 

@@ -8,12 +8,12 @@ import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.program.Column;
 import io.gstm.core.program.ProgramBatch;
+import io.gstm.core.program.ProgramException;
 import io.gstm.core.program.ProgramReplay;
 import io.gstm.core.program.ProgramResult;
 import io.gstm.core.program.ProgramSet;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
-import io.gstm.core.store.CsmvVariant;
 import io.gstm.core.store.TxStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -94,11 +94,19 @@ final class RunCommand implements Callable<Integer> {
       throw new IllegalArgumentException("lock-coverage must be at least 1, got "
           + lockCoverage);
     }
-    ProgramSet programs = ProgramSet.parse(read(programFile));
+    ProgramSet programs;
+    try {
+      programs = ProgramSet.parse(read(programFile));
+    } catch (ProgramException e) {
+      throw new IllegalArgumentException(e.getMessage() + " (in " + programFile + ")", e);
+    } catch (StackOverflowError e) {
+      // The parser recurses per nesting level; a pathologically deep file must not crash.
+      throw new IllegalArgumentException("program: " + programFile + " nests expressions or "
+          + "blocks too deeply to parse");
+    }
     ProgramCsv.State state = ProgramCsv.readState(stateFile, programs, lockCoverage);
     ProgramCsv.Transactions txs = ProgramCsv.readTransactions(txFile, programs);
-    Algorithm alg = algorithm.equals("prstm") ? Algorithm.prStm()
-        : Algorithm.csmv(Algorithm.DEFAULT_VERSIONS).withVariant(CsmvVariant.parse(algorithm));
+    Algorithm alg = AlgorithmOption.parse("algorithm", algorithm);
     RunOptions options = semantic.apply(RunOptions.defaults().withHistory(history));
     int n = txs.types().length;
     System.out.printf("programs: %s; %,d transactions; store %s%n",
@@ -134,10 +142,18 @@ final class RunCommand implements Callable<Integer> {
         }
       }
       long wall = System.nanoTime() - t0;
-      ProgramCsv.writeState(out(outState, stateFile, ".out.csv"), state.layout(),
-          StoreContents.read(store));
-      ProgramCsv.writeOutcomes(out(outcomes, txFile, ".outcomes.csv"), results, orders,
-          programs);
+      Path stateOut = out(outState, stateFile, ".out.csv");
+      try {
+        ProgramCsv.writeState(stateOut, state.layout(), StoreContents.read(store));
+      } catch (IOException io) {
+        throw ProgramCsv.unreadable("out-state", stateOut, io);
+      }
+      Path outcomesOut = out(outcomes, txFile, ".outcomes.csv");
+      try {
+        ProgramCsv.writeOutcomes(outcomesOut, results, orders, programs);
+      } catch (IOException io) {
+        throw ProgramCsv.unreadable("outcomes", outcomesOut, io);
+      }
       summary(results, n, kernelNanos, wall);
     }
     System.out.println("new state: " + out(outState, stateFile, ".out.csv"));
@@ -221,10 +237,12 @@ final class RunCommand implements Callable<Integer> {
     return o;
   }
 
-  private static String read(Path file) throws IOException {
-    if (!Files.isRegularFile(file)) {
-      throw new IllegalArgumentException("program: no such file " + file);
+  private static String read(Path file) {
+    ProgramCsv.checkReadable("program", file);
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw ProgramCsv.unreadable("program", file, e);
     }
-    return Files.readString(file);
   }
 }
