@@ -1,5 +1,12 @@
-package io.gstm.core.program;
+package io.gstm.core.soak;
 
+import io.gstm.core.program.Column;
+import io.gstm.core.program.CompiledProgram;
+import io.gstm.core.program.ProgramBatch;
+import io.gstm.core.program.ProgramBinding;
+import io.gstm.core.program.ProgramException;
+import io.gstm.core.program.ProgramSet;
+import io.gstm.core.program.ValueType;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
@@ -11,14 +18,18 @@ import java.util.SplittableRandom;
  * Seeded random programs over random stores, as text: well-typed by construction, with loops,
  * branches, reads and writes at computed (sometimes out-of-range) indices, divisions (sometimes
  * by zero), retries, aborts and outputs, so that every outcome a program can have turns up.
+ * The program tests, the fuzzers and {@code gstm soak} draw from it; a seed always gives the
+ * same case.
  */
-final class RandomPrograms {
+public final class RandomPrograms {
   private static final ValueType[] NUMERIC = {ValueType.INT32, ValueType.INT64, ValueType.FLOAT32,
       ValueType.FLOAT64};
+  /** The region types a CSMV store holds. */
+  private static final ValueType[] NARROW = {ValueType.INT32, ValueType.FLOAT32};
 
   /** A generated case: a store, its contents, the programs and a batch for them. */
-  record Case(long seed, StoreLayout layout, long[][] initial, String text, ProgramSet programs,
-      ProgramBatch batch) {
+  public record Case(long seed, StoreLayout layout, long[][] initial, String text,
+      ProgramSet programs, ProgramBatch batch) {
     @Override
     public String toString() {
       return "seed " + seed;
@@ -27,6 +38,7 @@ final class RandomPrograms {
 
   private final SplittableRandom rnd;
   private final boolean sums;
+  private final boolean csmv;
   private final List<RegionSpec> regions = new ArrayList<>();
   private final StringBuilder out = new StringBuilder();
   /** Names visible now, with their types and whether they can be assigned. */
@@ -36,22 +48,35 @@ final class RandomPrograms {
   /** Region reads nested inside the expression being generated. */
   private int nesting;
 
-  private RandomPrograms(long seed, boolean sums) {
+  private RandomPrograms(long seed, boolean sums, boolean csmv) {
     this.rnd = new SplittableRandom(seed);
     this.sums = sums;
+    this.csmv = csmv;
   }
 
   /**
    * @param sums whether programs may use sum() (a range read the history does not record: leave
    *     it out where the history checker orders the transactions)
    */
-  static Case generate(long seed, int transactions, int threadsPerBlock, int blocks,
+  public static Case generate(long seed, int transactions, int threadsPerBlock, int blocks,
       boolean sums) {
+    return generate(seed, transactions, threadsPerBlock, blocks, sums, false);
+  }
+
+  /**
+   * As {@link #generate(long, int, int, int, boolean)}; with {@code csmv} the programs fit a
+   * CSMV store: 32-bit regions only, no {@code retry}, at most
+   * {@link ProgramBinding#CSMV_MAX_WRITES} words written and
+   * {@link ProgramBinding#CSMV_MAX_READS} read by an update transaction.
+   */
+  public static Case generate(long seed, int transactions, int threadsPerBlock, int blocks,
+      boolean sums, boolean csmv) {
     // A draw whose programs may touch more words than a transaction set holds (the checker
     // refuses it) is drawn again from the next stream.
     for (long draw = seed; ; draw += 1L << 32) {
       try {
-        return new RandomPrograms(draw, sums).make(seed, transactions, threadsPerBlock, blocks);
+        return new RandomPrograms(draw, sums, csmv).make(seed, transactions, threadsPerBlock,
+            blocks);
       } catch (Oversized e) {
         // next draw
       }
@@ -68,7 +93,7 @@ final class RandomPrograms {
   private Case make(long seed, int n, int threadsPerBlock, int blocks) {
     int nr = 1 + rnd.nextInt(3);
     for (int r = 0; r < nr; r++) {
-      ValueType t = NUMERIC[rnd.nextInt(4)];
+      ValueType t = csmv ? NARROW[rnd.nextInt(2)] : NUMERIC[rnd.nextInt(4)];
       int len = 4 + rnd.nextInt(40);
       regions.add(new RegionSpec("r" + r, t.regionType(), len, 1 + rnd.nextInt(3)));
     }
@@ -94,8 +119,17 @@ final class RandomPrograms {
           || e.getMessage().contains("sum()")) {
         throw new Oversized();
       }
-      throw new AssertionError("generated an invalid program (seed " + seed + "): "
+      throw new IllegalStateException("generated an invalid program (seed " + seed + "): "
           + e.getMessage() + "\n" + text, e);
+    }
+    if (csmv) {
+      for (CompiledProgram p : set.programs()) {
+        if (p.analysis().writeEntries() > ProgramBinding.CSMV_MAX_WRITES
+            || (!p.analysis().readOnly()
+                && p.analysis().reads() > ProgramBinding.CSMV_MAX_READS)) {
+          throw new Oversized();
+        }
+      }
     }
     int[] types = new int[n];
     for (int t = 0; t < n; t++) {
@@ -227,7 +261,7 @@ final class RandomPrograms {
       indent();
       out.append("}\n");
     } else if (kind < 86) {
-      out.append("if (").append(bool(1)).append(") { retry; }\n");
+      out.append("if (").append(bool(1)).append(csmv ? ") { return; }\n" : ") { retry; }\n");
     } else if (kind < 90) {
       out.append("if (").append(bool(1)).append(") { abort(").append(expr(ValueType.INT32, 1))
           .append("); }\n");

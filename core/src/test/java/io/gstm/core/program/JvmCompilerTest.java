@@ -3,6 +3,7 @@ package io.gstm.core.program;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.batch.Outcome;
+import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.TxContext;

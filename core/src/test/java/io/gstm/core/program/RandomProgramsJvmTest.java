@@ -6,6 +6,7 @@ import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.TxStore;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
