@@ -14,6 +14,7 @@ import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
+import io.gstm.spark.exec.TaskErrors;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -580,18 +581,7 @@ public final class GraphRelaxation {
 
   /** The bad-input error a task raised while reading the edges, else the failure itself. */
   private static RuntimeException badInput(Exception e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof IllegalArgumentException bad) {
-        return new IllegalArgumentException(bad.getMessage(), e);
-      }
-    }
-    return GraphRelaxation.<RuntimeException>rethrow(e);
-  }
-
-  /** Throws {@code e} as it is, checked or not. */
-  @SuppressWarnings("unchecked")
-  private static <T extends Exception> T rethrow(Exception e) throws T {
-    throw (T) e;
+    return TaskErrors.badInput(e);
   }
 
   private static void checkId(InternalRow r, int i, String column) {

@@ -9,6 +9,7 @@ import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
+import io.gstm.spark.exec.TaskErrors;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
@@ -270,7 +271,12 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
           buf = Arrays.copyOf(buf, Math.max(buf.length * 2, (n + 1) * dims));
         }
         for (int d = 0; d < dims; d++) {
-          buf[n * dims + d] = values != null ? values.getDouble(d) : v.apply(d);
+          double x = values != null ? values.getDouble(d) : v.apply(d);
+          if (!Double.isFinite(x)) {
+            throw new IllegalArgumentException("column '" + col + "': a feature vector holds "
+                + x + "; k-means needs finite values");
+          }
+          buf[n * dims + d] = x;
         }
         n++;
       }
@@ -282,32 +288,42 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     // partition holds its data: 7.8 MB per task per iteration in the benchmark).
     blocks.rdd().localCheckpoint();
     try {
-      long n = 0;
-      TreeSet<Integer> sizes = new TreeSet<>();
-      for (long[] c : blocks.map(b -> new long[] {b.n(), b.dims()}).collect()) {
-        n += c[0];
-        if (c[0] > 0) {
-          sizes.add((int) c[1]);
-        }
-      }
-      if (sizes.size() > 1) {
-        throw new IllegalArgumentException("column '" + col + "': vectors of sizes " + sizes);
-      }
-      if (n == 0) {
-        throw new IllegalArgumentException("column '" + col + "': the dataset has no points");
-      }
-      if (kk > n) {
-        throw new IllegalArgumentException("k: k = " + kk + " is larger than the number of "
-            + "points (" + n + ")");
-      }
-      int dims = sizes.first();
-      LOG.debug("TxKMeans: {} points read in {} ms", n, (System.nanoTime() - start) / 1_000_000);
-      double[][] centers = initialCentroids != null ? checkInitial(initialCentroids, kk, dims)
-          : mllibInit(dataset, kk, dims);
-      return iterate(blocks, centers, dims, n, settings, start);
+      return fitBlocks(dataset, blocks, kk, col, settings, start);
+    } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
+      // Bad input a task found (a null or non-finite vector, sizes that differ) is the
+      // IllegalArgumentException it was, here on the driver.
+      throw TaskErrors.badInput(e);
     } finally {
       blocks.unpersist(false);
     }
+  }
+
+  /** Checks the points the blocks hold, starts the centroids and iterates. */
+  private TxKMeansModel fitBlocks(Dataset<?> dataset, JavaRDD<Block> blocks, int kk,
+      String col, GstmSettings settings, long start) {
+    long n = 0;
+    TreeSet<Integer> sizes = new TreeSet<>();
+    for (long[] c : blocks.map(b -> new long[] {b.n(), b.dims()}).collect()) {
+      n += c[0];
+      if (c[0] > 0) {
+        sizes.add((int) c[1]);
+      }
+    }
+    if (sizes.size() > 1) {
+      throw new IllegalArgumentException("column '" + col + "': vectors of sizes " + sizes);
+    }
+    if (n == 0) {
+      throw new IllegalArgumentException("column '" + col + "': the dataset has no points");
+    }
+    if (kk > n) {
+      throw new IllegalArgumentException("k: k = " + kk + " is larger than the number of "
+          + "points (" + n + ")");
+    }
+    int dims = sizes.first();
+    LOG.debug("TxKMeans: {} points read in {} ms", n, (System.nanoTime() - start) / 1_000_000);
+    double[][] centers = initialCentroids != null ? checkInitial(initialCentroids, kk, dims)
+        : mllibInit(dataset, kk, dims);
+    return iterate(blocks, centers, dims, n, settings, start);
   }
 
   private static KMeansOptions options(GstmSettings s) {
@@ -320,10 +336,16 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
       throw new IllegalArgumentException("initialCentroids: " + c.length + " centroids for k = "
           + k);
     }
-    for (double[] row : c) {
-      if (row == null || row.length != dims) {
+    for (int j = 0; j < c.length; j++) {
+      if (c[j] == null || c[j].length != dims) {
         throw new IllegalArgumentException("initialCentroids: every centroid needs " + dims
             + " coordinates (the features' size)");
+      }
+      for (double x : c[j]) {
+        if (!Double.isFinite(x)) {
+          throw new IllegalArgumentException("initialCentroids: centroid " + j + " holds " + x
+              + "; centroids must be finite");
+        }
       }
     }
     return c;
