@@ -37,6 +37,15 @@ public final class GstmCli implements Runnable {
           }
           throw e;
         });
-    return cli.execute(args);
+    try {
+      return cli.execute(args);
+    } catch (OutOfMemoryError e) {
+      // Sizes past what this JVM can hold (an array longer than 2^31 - 9, or more than -Xmx):
+      // bad input for this machine, said as such rather than as a stack trace.
+      cli.getErr().println("gstm: out of memory (" + e.getMessage() + "): the sizes asked for "
+          + "need more than this JVM can hold; use smaller ones, or raise -Xmx (GSTM_JAVA_OPTS "
+          + "for ./gstm)");
+      return 2;
+    }
   }
 }

@@ -104,6 +104,19 @@ class CliFuzzFindingsTest {
   }
 
   /**
+   * Huge sizes that are valid but more than a JVM can hold (an account array of 2^31 - 1
+   * ints) were an OutOfMemoryError stack trace and status 1.
+   */
+  @Test
+  void sizesPastWhatTheJvmHoldsAreAnError() {
+    assertThat(run(2, "bank", "--engine", "jvm", "--accounts", "2147483647", "--blocks", "1",
+        "--threads-per-block", "1", "--tx-per-thread", "1"))
+        .contains("gstm: out of memory (", "use smaller ones, or raise -Xmx");
+    assertThat(run(2, "limits", "--engine", "jvm", "--words", "2147483647"))
+        .contains("gstm: out of memory (");
+  }
+
+  /**
    * bench-programs' checked-transfer row assumed the balances never run short; with few
    * accounts they did, and the batch crawled through semantic conflicts for minutes.
    */

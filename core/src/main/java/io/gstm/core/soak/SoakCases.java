@@ -151,7 +151,12 @@ public final class SoakCases {
 
   /** A grid of at most {@code maxTx} transactions: threads per block, blocks, tx per thread. */
   private static int[] grid(SplittableRandom rnd, int maxTx) {
-    int[] tpbs = {1, 8, 32, 64, 128, 256};
+    return grid(rnd, maxTx, false);
+  }
+
+  /** As {@link #grid(SplittableRandom, int)}; CSMV blocks are whole warps (the GPU's rule). */
+  private static int[] grid(SplittableRandom rnd, int maxTx, boolean csmv) {
+    int[] tpbs = csmv ? new int[] {32, 64, 128, 256} : new int[] {1, 8, 32, 64, 128, 256};
     int tpb = tpbs[rnd.nextInt(tpbs.length)];
     int blocks = 1 + rnd.nextInt(8);
     int perThread = 1 + rnd.nextInt(rnd.nextBoolean() ? 4 : 40);
@@ -161,7 +166,7 @@ public final class SoakCases {
       } else if (blocks > 1) {
         blocks = (blocks + 1) / 2;
       } else {
-        tpb = Math.max(1, tpb / 2);
+        tpb = Math.max(csmv ? 32 : 1, tpb / 2);
       }
     }
     return new int[] {tpb, blocks, perThread};
@@ -242,7 +247,7 @@ public final class SoakCases {
     double[] ro = {0, 0.2, 0.5, 0.9, rnd.nextDouble()};
     double readOnly = ro[rnd.nextInt(ro.length)];
     int coverage = csmv ? 1 : new int[] {1, 1, 2, 4, 16}[rnd.nextInt(5)];
-    int[] g = grid(rnd, MAX_TRANSACTIONS);
+    int[] g = grid(rnd, MAX_TRANSACTIONS, csmv);
     BankConfig cfg = new BankConfig(accounts, k, readOnly, coverage, g[0], g[1], g[2],
         rnd.nextLong());
     boolean wholeBank = rnd.nextInt(3) == 0;
@@ -599,7 +604,7 @@ public final class SoakCases {
     int keys = logUniform(rnd, 1, 4 * sets * ways);
     double gets = new double[] {0.5, 0.9, 0.998, rnd.nextDouble()}[rnd.nextInt(4)];
     double theta = rnd.nextDouble(0, 1.2);
-    int[] g = grid(rnd, 8192);
+    int[] g = grid(rnd, 8192, true);
     MemcachedConfig cfg = new MemcachedConfig(sets, ways, keys, gets, theta, g[0], g[1], g[2],
         rnd.nextLong());
     return memcached(seed, cfg, csmv(rnd));
@@ -636,7 +641,7 @@ public final class SoakCases {
   private static Case randomPrograms(long seed, SplittableRandom rnd) {
     boolean csmv = rnd.nextInt(3) == 0;
     Algorithm alg = csmv ? csmv(rnd) : Algorithm.prStm();
-    int[] g = grid(rnd, 4096);
+    int[] g = grid(rnd, 4096, csmv);
     int n = g[0] * g[1] * g[2];
     RandomPrograms.Case c = RandomPrograms.generate(rnd.nextLong(), n, g[0], g[1], false, csmv);
     String label = c.programs().size() + " program(s) " + c.programs().programs().stream()
