@@ -83,13 +83,14 @@ fi
 
 # Leave out of test/ what is already on the class path, so no class is there twice: jars in lib/
 # (test-lib may repeat the runtime deps) and what the standalone jar shades (it lists them:
-# junit-*, opentest4j, apiguardian, ...). assertj, byte-buddy etc. stay.
+# junit-*, opentest4j, apiguardian, ...). assertj etc. stay; byte-buddy (9 MB) does not: assertj
+# needs it only for soft assertions and its own assumptions, which the tests do not use.
 shaded=$(unzip -p "$BUNDLE/test/$CONSOLE_JAR" META-INF/shadowed-artifacts 2>/dev/null | cut -d: -f2 || true)
 for jar in core/target/test-lib/*.jar; do
   [[ -e $jar ]] || continue
   name=$(basename "$jar")
   skip=0
-  [[ -e $BUNDLE/lib/$name || $name == junit-* ]] && skip=1
+  [[ -e $BUNDLE/lib/$name || $name == junit-* || $name == byte-buddy-* ]] && skip=1
   for artifact in $shaded; do
     [[ $name == "$artifact"-[0-9]* ]] && skip=1
   done

@@ -62,10 +62,11 @@ __device__ __forceinline__ void prstm_bank(const StoreView& view, const bank::Ba
           ++counters.c[kTooLargeCount];
         } else {
           counters.add(tx.abort_cause());
-          if (++attempts >= out.max_retries) {
+          if (!tx.lost_in_line()) ++attempts;  // losing to an older urgent one is waiting in line
+          if (attempts >= out.max_retries) {
             outcome = kAbandoned;
             ++counters.c[kAbandonedCount];
-          } else if (attempts == out.urgent_after) {
+          } else if (attempts == out.urgent_after && !tx.urgent()) {
             owner = priority::urgent(out.counters);
           }
         }

@@ -109,12 +109,17 @@ class PrStmTx {
   __device__ __forceinline__ bool confirm_semantic() {
     mem::fence_acq_rel();
     if (validate_reads()) {
-      release(visible_, 0);
+      release_visible();
       return true;
     }
     abort(kAbortValidation);
     return false;
   }
+  /// An urgent attempt that lost to an older urgent transaction (which alone can take what the
+  /// attempt has pre-locked): waiting its turn, not a failure, so the kernels do not count it
+  /// against the retry limit. Range reads are not pre-locked: their failures count.
+  __device__ __forceinline__ bool lost_in_line() const { return lost_in_line_; }
+
   /// The Counter index of the abort cause (valid after a failed commit that was not an overflow).
   __device__ __forceinline__ int abort_cause() const { return cause_; }
 
@@ -136,6 +141,7 @@ class PrStmTx {
     if (urgent() && !take_visible(lock)) return 0;
     const word_t w = mem::load_acquire(view_.locks + lock);
     if (lock_word::locked(w)) {
+      lost_in_line_ = urgent();  // only an older urgent one takes an urgent attempt's pre-lock
       abort(kAbortReadLocked);
       return 0;
     }
@@ -204,7 +210,10 @@ class PrStmTx {
     if (!mark_written(lock)) {
       if (urgent() && !take_visible(lock)) return;
       const word_t w = mem::load_acquire(view_.locks + lock);
-      if (lock_word::locked(w)) return abort(kAbortReadLocked);
+      if (lock_word::locked(w)) {
+        lost_in_line_ = urgent();
+        return abort(kAbortReadLocked);
+      }
       track(lock, lock_word::version(w), true);
       if (status_ != kActive) return;
     }
@@ -280,6 +289,7 @@ class PrStmTx {
     if (failure >= 0) {
       release(pre | visible_, held);
       visible_ = 0;
+      lost_in_line_ = urgent();
       abort(failure);
       return false;
     }
@@ -322,7 +332,7 @@ class PrStmTx {
   __device__ __forceinline__ bool read_only() const { return written_ == 0; }
 
  private:
-  __device__ __forceinline__ bool validate_reads() const {
+  __device__ __forceinline__ bool validate_reads() {
     bool valid = true;
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
@@ -331,6 +341,7 @@ class PrStmTx {
         valid = valid && lock_word::version(w) == lock_ver_[s] && !lock_word::locked(w);
       }
     }
+    lost_in_line_ = urgent() && !valid;  // an urgent attempt's set is pre-locked: see lost_in_line
     return valid && range_unchanged();
   }
 
@@ -355,7 +366,7 @@ class PrStmTx {
       abort(kAbortValidation);
       return false;
     }
-    release(visible_, 0);
+    release_visible();
     status_ = kDone;
     return true;
   }
@@ -410,7 +421,10 @@ class PrStmTx {
       written_ |= (hit && written) ? 1u << s : 0u;
       known = known || hit;
     }
-    if (!consistent) return abort(kAbortValidation);
+    if (!consistent) {
+      lost_in_line_ = urgent();
+      return abort(kAbortValidation);
+    }
     if (known) return;
     if (n_locks_ == CAPACITY) return overflow();
 #pragma unroll
@@ -452,13 +466,17 @@ class PrStmTx {
   __device__ __forceinline__ void abort(int cause) {
     status_ = kAborted;
     cause_ = cause;
-    release(visible_, 0);
-    visible_ = 0;
+    release_visible();
   }
   __device__ __forceinline__ void overflow() {
     status_ = kOverflow;
-    release(visible_, 0);
-    visible_ = 0;
+    release_visible();
+  }
+  __device__ __forceinline__ void release_visible() {
+    if (visible_ != 0) {  // only urgent attempts have any
+      release(visible_, 0);
+      visible_ = 0;
+    }
   }
 
   __device__ __forceinline__ uint64_t load_word(uint32_t region, uint32_t index) const {
@@ -482,6 +500,7 @@ class PrStmTx {
   const uint32_t owner_;
   uint8_t status_ = kActive;
   uint8_t cause_ = 0;
+  bool lost_in_line_ = false;
   int n_locks_ = 0;
   int n_writes_ = 0;
   uint32_t written_ = 0;  ///< bit s: lock s guards a word we write

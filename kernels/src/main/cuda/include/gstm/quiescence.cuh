@@ -5,7 +5,7 @@
 /// A postponed transaction waits for a state that other transactions bring; when no transaction
 /// can bring it, only the semantic limit would end the wait. The rule: a thread whose pending
 /// transactions all met a confirmed semantic conflict in a row (a whole pass over its share, or
-/// two attempts under retry-in-place), with the batch's finish count unchanged meanwhile,
+/// kMinStreak attempts under retry-in-place), with the batch's finish count unchanged meanwhile,
 /// registers as stuck at that count. When every thread that still owns pending transactions is
 /// registered at the current finish count, the waits are in vain: the state is what every one of
 /// them was found to conflict with, and only a commit could change it, but a commit needs one of
@@ -33,6 +33,9 @@ __device__ __forceinline__ unsigned long long pack(uint32_t epoch, uint32_t coun
   return (static_cast<unsigned long long>(epoch) << 32) | count;
 }
 
+/// Fewest conflicts in a row that make a streak, and the spacing of its checks.
+constexpr uint32_t kMinStreak = 32;
+
 /// One thread's view: its streak of semantic conflicts and whether it is registered.
 struct Streak {
   uint32_t quiet = 0;     ///< confirmed semantic conflicts in a row
@@ -50,16 +53,17 @@ struct Streak {
   /// live thread is stuck at the current count: the caller abandons its pending transactions.
   __device__ __forceinline__ bool conflict(unsigned long long* control, uint32_t needed,
                                            uint32_t live0) {
+    // The shared words are read at a streak's start and once every `needed` conflicts, not at
+    // each one: threads retrying in place meet a billion conflicts a second.
+    if (quiet == 0) seen = static_cast<uint32_t>(load_acquire(control));
+    if (++quiet % needed != 0) return false;
     // Found in vain at the count this thread is stuck at (checked before a newer count resets
     // the streak: the others' abandons move the count on).
     if (registered && mem::load_relaxed(control + 3) == seen + 1ull) return true;
-    const uint32_t now = static_cast<uint32_t>(load_acquire(control));
-    if (quiet == 0 || now != seen) {
-      quiet = 0;
-      registered = false;
-      seen = now;
+    if (static_cast<uint32_t>(load_acquire(control)) != seen) {
+      reset();
+      return false;
     }
-    if (++quiet < needed) return false;
     if (!registered) {
       registered = enrol(control + 1);
       if (!registered) reset();
@@ -104,8 +108,9 @@ struct Streak {
 __device__ __forceinline__ void count_finishes(unsigned long long* control, unsigned warp,
                                                bool finished, bool share_done) {
   const unsigned fin = __ballot_sync(warp, finished);
+  if (fin == 0) return;  // the same in every lane
   const unsigned done = __ballot_sync(warp, share_done);
-  if (fin != 0 && (threadIdx.x % 32) == static_cast<unsigned>(__ffs(warp) - 1)) {
+  if ((threadIdx.x % 32) == static_cast<unsigned>(__ffs(warp) - 1)) {
     mem::fence_acq_rel();  // the warp's commits before the count that announces them
     atomicAdd(control, static_cast<unsigned long long>(__popc(fin)));
     if (done != 0) atomicAdd(control + 2, static_cast<unsigned long long>(__popc(done)));

@@ -131,7 +131,8 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
           conflicts = 0;
           owner = priority::ordinary(self);
           const uint32_t met = ++out.semantic_conflicts[t];
-          const uint32_t pass = out.policy == kPostpone ? 2 * remaining + 2 * kWindow : 2;
+          const uint32_t pass = out.policy == kPostpone ? 2 * remaining + 2 * kWindow
+                                                        : quiescence::kMinStreak;
           if (met >= out.semantic_limit) {
             outcome = kAbandonedSemantic;
           } else if (streak.conflict(control, pass, live0)) {
@@ -184,10 +185,13 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
       if (concurrency_abort) {
         streak.reset();
         counters.add(tx.abort_cause());
-        if (++conflicts >= out.max_retries) {
+        if (!tx.lost_in_line()) ++conflicts;  // losing to an older urgent one is waiting in line
+        if (conflicts >= out.max_retries) {
           outcome = kAbandoned;
         } else if (conflicts > 2) {
-          if (conflicts == out.urgent_after) owner = priority::urgent(out.counters);  // prstm.cuh
+          if (conflicts == out.urgent_after && !tx.urgent()) {
+            owner = priority::urgent(out.counters);  // prstm.cuh
+          }
           // Repeated losses mean a hot word: back off (doubling, capped) so that the winners'
           // CASes are not drowned by ours. The first retries stay immediate. The cap stays
           // short because the whole warp waits for a sleeping lane (1 ms made producer-consumer

@@ -165,7 +165,7 @@ final class JvmExecutor {
         lane.conflicts = 0;
         lane.owner = Priority.ordinary(lane.lt);
         int pass = options.policy() == SemanticPolicy.POSTPONE
-            ? 2 * lane.remaining + 2 * WINDOW : 2;
+            ? 2 * lane.remaining + 2 * WINDOW : Quiescence.MIN_STREAK;
         if (++out.semanticConflicts[t] >= options.semanticLimit()) {
           done = Outcome.ABANDONED_SEMANTIC;
         } else if (lane.streak.conflict(pass)) {
@@ -233,10 +233,13 @@ final class JvmExecutor {
     lane.streak.reset();
     counters[tx.abortCause().ordinal()]++;
     Thread.onSpinWait();
-    if (++lane.conflicts >= options.maxRetries()) {
+    if (!tx.lostInLine()) {
+      lane.conflicts++; // losing to an older urgent transaction is waiting in line
+    }
+    if (lane.conflicts >= options.maxRetries()) {
       return Outcome.ABANDONED;
     }
-    if (lane.conflicts == options.urgentAfter()) {
+    if (lane.conflicts == options.urgentAfter() && !Priority.isUrgent(lane.owner)) {
       lane.owner = Priority.urgent(out.urgentTickets);
       counters[Counter.URGENT.ordinal()]++;
     }

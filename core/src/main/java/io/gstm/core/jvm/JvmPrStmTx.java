@@ -51,6 +51,8 @@ final class JvmPrStmTx implements TxContext {
   private Status status;
   private Counter cause;
   private Outcome endOutcome;
+  /** This urgent attempt lost to an older urgent transaction: see {@link #lostInLine()}. */
+  private boolean lostInLine;
 
   JvmPrStmTx(JvmTxStore store, int capacity) {
     this.store = store;
@@ -76,6 +78,7 @@ final class JvmPrStmTx implements TxContext {
     this.rangeCount = 0;
     this.status = Status.ACTIVE;
     this.cause = null;
+    this.lostInLine = false;
   }
 
   Status status() {
@@ -84,6 +87,15 @@ final class JvmPrStmTx implements TxContext {
 
   Counter abortCause() {
     return cause;
+  }
+
+  /**
+   * An urgent attempt that lost to an older urgent transaction (which alone can take what it
+   * pre-locked): waiting its turn, not a failure, so it does not count against the retry limit.
+   * Range reads are not pre-locked: their failures count.
+   */
+  boolean lostInLine() {
+    return lostInLine;
   }
 
   boolean readOnly() {
@@ -111,6 +123,7 @@ final class JvmPrStmTx implements TxContext {
     }
     long w = locks.get(lock);
     if (LockWord.locked(w)) {
+      lostInLine = Priority.isUrgent(owner); // only an older urgent one takes our pre-lock
       abort(Counter.ABORT_READ_LOCKED);
       return 0;
     }
@@ -198,6 +211,7 @@ final class JvmPrStmTx implements TxContext {
       }
       long w = locks.get(lock);
       if (LockWord.locked(w)) {
+        lostInLine = Priority.isUrgent(owner);
         abort(Counter.ABORT_READ_LOCKED);
         return;
       }
@@ -246,6 +260,7 @@ final class JvmPrStmTx implements TxContext {
     for (int s = 0; s < nLocks; s++) {
       long w = locks.get(lockIdx[s]);
       if (LockWord.version(w) != lockVer[s] || LockWord.locked(w)) {
+        lostInLine = Priority.isUrgent(owner);
         abort(Counter.ABORT_VALIDATION);
         return false;
       }
@@ -267,6 +282,7 @@ final class JvmPrStmTx implements TxContext {
       for (int s = 0; s < nLocks; s++) {
         long w = locks.get(lockIdx[s]);
         if (LockWord.version(w) != lockVer[s] || LockWord.locked(w)) {
+          lostInLine = Priority.isUrgent(owner);
           abort(Counter.ABORT_VALIDATION);
           return false;
         }
@@ -284,6 +300,7 @@ final class JvmPrStmTx implements TxContext {
       Counter refused = preLock(pre);
       if (refused != null) {
         release(pre, 0);
+        lostInLine = Priority.isUrgent(owner);
         abort(refused);
         return false;
       }
@@ -296,6 +313,7 @@ final class JvmPrStmTx implements TxContext {
       if (!locks.compareAndSet(lockIdx[s], mine, LockWord.lockedBy(lockVer[s], owner))) {
         releaseHeld(s);
         release(nLocks, s);
+        lostInLine = Priority.isUrgent(owner);
         abort(Counter.ABORT_STOLEN);
         return false;
       }
@@ -308,6 +326,7 @@ final class JvmPrStmTx implements TxContext {
       if (!lockWritten[s] && (LockWord.version(w) != lockVer[s] || LockWord.locked(w))) {
         releaseHeld(nLocks);
         release(nLocks, nLocks);
+        lostInLine = Priority.isUrgent(owner);
         abort(Counter.ABORT_STOLEN);
         return false;
       }
@@ -382,6 +401,7 @@ final class JvmPrStmTx implements TxContext {
     int slot = find(lock);
     if (slot >= 0) {
       if (lockVer[slot] != version) {
+        lostInLine = Priority.isUrgent(owner);
         abort(Counter.ABORT_VALIDATION);
       }
       lockWritten[slot] |= written;

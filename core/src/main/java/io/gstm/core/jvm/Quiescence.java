@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * rule on both engines (keep the two in step).
  *
  * <p>A logical thread whose pending transactions all met a confirmed semantic conflict in a row
- * (a whole pass over its share, or two attempts under retry-in-place), with the batch's finish
+ * (a whole pass over its share, or {@value #MIN_STREAK} attempts under retry-in-place), with the batch's finish
  * count unchanged meanwhile, registers as stuck at that count. When every thread that still owns
  * pending transactions is registered at the current count, the waits are in vain: the state is
  * the one each of them was found to conflict with, only a commit could change it, and a commit
@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * cannot register at a count that misses its own commit.
  */
 final class Quiescence {
+  /** Fewest conflicts in a row that make a streak, and the spacing of its checks. */
+  static final int MIN_STREAK = 32;
   private final AtomicLong finishes = new AtomicLong();
   /** The finish count the stuck threads registered at (high half) and how many (low half). */
   private final AtomicLong stuck = new AtomicLong();
@@ -62,17 +64,20 @@ final class Quiescence {
      * its thread's pending transactions.
      */
     boolean conflict(int needed) {
+      // The shared words are read at a streak's start and once every `needed` conflicts.
+      if (quiet == 0) {
+        seen = (int) finishes.get();
+      }
+      if (++quiet % needed != 0) {
+        return false;
+      }
       // Found in vain at the count this thread is stuck at (checked before a newer count resets
       // the streak: the others' abandons move the count on).
       if (registered && inVainAt.get() == (seen & 0xffffffffL) + 1) {
         return true;
       }
-      int now = (int) finishes.get();
-      if (quiet == 0 || now != seen) {
+      if ((int) finishes.get() != seen) {
         reset();
-        seen = now;
-      }
-      if (++quiet < needed) {
         return false;
       }
       if (!registered) {
