@@ -1,0 +1,197 @@
+package io.gstm.core.workload.ds;
+
+import io.gstm.core.batch.TxBatch;
+
+/**
+ * One data-structure batch: which structure, its size and key range, the operation mix, the
+ * local work between transactions and the grid. Everything is checked here, before a store or a
+ * batch exists, and a bad value is an {@code IllegalArgumentException} naming the parameter and
+ * its limit.
+ *
+ * <p>Why the limits: a transaction program touches at most {@link #SET_WORDS} distinct words per
+ * attempt (the largest PR-STM set the kernels are built for), counting every loop at its bound.
+ * A walk along a list or down the tree reads a word per step, so the walks are bounded:
+ * {@link #hashChainBound()} for a bucket (its keys are {@code b, b + 128, ...}, so the key range
+ * bounds a chain), {@link #walkBound()} for the tree and the skip list (a longer walk ends the
+ * transaction with {@link DsPrograms#WALK_BOUND}, an outcome decided on a consistent state and
+ * reproduced by the serial replay).
+ *
+ * @param kind the structure
+ * @param keyRange keys are drawn from {@code 0..keyRange-1} (queue: unused, at least 1)
+ * @param initialEntries entries in the structure before the batch
+ * @param pool nodes in the pool, 0 for what the batch needs. Queue and hash map take a fresh
+ *     node for each insert (pre-assigned per transaction: no shared free list to contend on); an
+ *     insert whose node lies past the pool ends {@link DsPrograms#POOL_EXHAUSTED}. Tree and skip
+ *     list keep one node slot per key, so the pool bounds the keys they can hold
+ * @param transactions transactions in the batch
+ * @param insertFraction enqueues (queue) or inserts
+ * @param deleteFraction dequeues are the queue's remainder; deletes for the hash map and the skip
+ *     list; 0 for the tree (Cederman's tree only inserts and looks up); the rest are lookups
+ * @param maxWork local work before a transaction touches the structure: iterations drawn
+ *     uniformly from {@code 0..maxWork} (0: full contention, transactions back to back)
+ * @param levels skip-list levels, 1..{@link #MAX_LEVELS} (other structures: ignored, give 1)
+ * @param threadsPerBlock 1..256
+ * @param blocks at least 1
+ * @param seed seed of the initial contents and of the batch
+ */
+public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, int transactions,
+    double insertFraction, double deleteFraction, int maxWork, int levels, int threadsPerBlock,
+    int blocks, long seed) {
+
+  /** Distinct words one attempt of a program may touch. */
+  public static final int SET_WORDS = TxBatch.CAPACITIES[TxBatch.CAPACITIES.length - 1];
+  /** Buckets of the hash map (Cederman's 128). */
+  public static final int BUCKETS = 128;
+  /** The longest bucket chain an insert may walk: 2 reads a step, 4 more words, 16 in all. */
+  public static final int MAX_HASH_CHAIN = (SET_WORDS - 4) / 2;
+  /** Keys of the hash map: a bucket then holds at most {@link #MAX_HASH_CHAIN} of them. */
+  public static final int MAX_HASH_KEYS = BUCKETS * MAX_HASH_CHAIN;
+  /**
+   * Skip-list levels: an insert writes 2 words a level, and CSMV updates write at most 8; at 4
+   * levels a PR-STM attempt keeps 8 words for its walk.
+   */
+  public static final int MAX_LEVELS = 4;
+  /** Keys (and node slots) of the tree and the skip list. */
+  public static final int MAX_KEYED = 1 << 24;
+  /** Nodes of the queue's and the hash map's pools, and transactions per batch. */
+  public static final int MAX_POOL = 1 << 26;
+  public static final int MAX_TRANSACTIONS = 1 << 26;
+  /** Iterations of local work. */
+  public static final int MAX_WORK = 1 << 16;
+
+  public DsConfig {
+    if (kind == null) {
+      throw new IllegalArgumentException("structure: missing, expected one of "
+          + DsKind.labels());
+    }
+    int maxKeys = switch (kind) {
+      case QUEUE -> Integer.MAX_VALUE;
+      case HASHMAP -> MAX_HASH_KEYS;
+      case TREE, SKIPLIST -> MAX_KEYED;
+    };
+    if (keyRange < 1 || keyRange > maxKeys) {
+      throw new IllegalArgumentException("keyRange must be in 1.." + maxKeys + " for the "
+          + kind.label() + (kind == DsKind.HASHMAP ? " (128 buckets of at most "
+          + MAX_HASH_CHAIN + " keys: a longer chain outgrows a transaction's " + SET_WORDS
+          + " words)" : "") + ", got " + keyRange);
+    }
+    if (transactions < 1 || transactions > MAX_TRANSACTIONS) {
+      throw new IllegalArgumentException("transactions must be in 1.." + MAX_TRANSACTIONS
+          + ", got " + transactions);
+    }
+    int maxInitial = kind == DsKind.QUEUE ? MAX_POOL - 1 : keyRange;
+    if (initialEntries < 0 || initialEntries > maxInitial) {
+      throw new IllegalArgumentException("initialEntries must be in 0.." + maxInitial
+          + (kind == DsKind.QUEUE ? "" : " (the key range: keys are distinct)") + ", got "
+          + initialEntries);
+    }
+    checkFraction("insertFraction", insertFraction);
+    checkFraction("deleteFraction", deleteFraction);
+    if (kind == DsKind.QUEUE && deleteFraction != 0) {
+      throw new IllegalArgumentException("deleteFraction must be 0 for the queue (its dequeues "
+          + "are the rest: 1 - insertFraction), got " + deleteFraction);
+    }
+    if (kind == DsKind.TREE && deleteFraction != 0) {
+      throw new IllegalArgumentException("deleteFraction must be 0 for the tree (insert and "
+          + "lookup only, as in Cederman's benchmark), got " + deleteFraction);
+    }
+    if (insertFraction + deleteFraction > 1.0) {
+      throw new IllegalArgumentException("insertFraction + deleteFraction must be at most 1, got "
+          + insertFraction + " + " + deleteFraction);
+    }
+    if (maxWork < 0 || maxWork > MAX_WORK) {
+      throw new IllegalArgumentException("maxWork (local work iterations) must be in 0.."
+          + MAX_WORK + ", got " + maxWork);
+    }
+    int maxLevels = kind == DsKind.SKIPLIST ? MAX_LEVELS : 1;
+    if (levels < 1 || levels > maxLevels) {
+      throw new IllegalArgumentException("levels must be in 1.." + maxLevels + " for the "
+          + kind.label() + (kind == DsKind.SKIPLIST ? " (an insert writes 2 words a level; "
+          + "CSMV updates write at most 8, PR-STM attempts touch at most " + SET_WORDS + ")"
+          : "") + ", got " + levels);
+    }
+    int maxPool = kind.keyedNodes() ? keyRange : MAX_POOL;
+    if (pool < 0 || pool > maxPool) {
+      throw new IllegalArgumentException("pool must be in 0.." + maxPool + (kind.keyedNodes()
+          ? " (the " + kind.label() + " keeps one node slot per key)" : "") + " (0: what the "
+          + "batch needs), got " + pool);
+    }
+    TxBatch.checkThreads(threadsPerBlock, blocks);
+    long least = DsState.minimumPool(kind, keyRange, initialEntries);
+    if (pool != 0 && pool < least) {
+      throw new IllegalArgumentException("pool must hold the " + initialEntries + " initial "
+          + "entries: at least " + least + " nodes for the " + kind.label() + ", got " + pool);
+    }
+  }
+
+  private static void checkFraction(String name, double v) {
+    if (!(v >= 0 && v <= 1)) {
+      throw new IllegalArgumentException(name + " must be in 0..1, got " + v);
+    }
+  }
+
+  /**
+   * Full contention: no local work, a small structure over a small key range (the whole batch
+   * fights over a few words near the root, the ends of the queue, or few keys per bucket).
+   */
+  public static DsConfig fullContention(DsKind kind, int transactions, int threadsPerBlock,
+      int blocks, long seed) {
+    return defaults(kind, true, transactions, threadsPerBlock, blocks, seed);
+  }
+
+  /**
+   * Low contention: local work between transactions (Cederman's setting) and the widest key
+   * range the structure allows here.
+   */
+  public static DsConfig lowContention(DsKind kind, int transactions, int threadsPerBlock,
+      int blocks, long seed) {
+    return defaults(kind, false, transactions, threadsPerBlock, blocks, seed);
+  }
+
+  private static DsConfig defaults(DsKind kind, boolean full, int transactions,
+      int threadsPerBlock, int blocks, long seed) {
+    int work = full ? 0 : 256;
+    return switch (kind) {
+      case QUEUE -> new DsConfig(kind, 1, full ? 16 : 256, 0, transactions, 0.5, 0, work, 1,
+          threadsPerBlock, blocks, seed);
+      case HASHMAP -> new DsConfig(kind, full ? 256 : MAX_HASH_KEYS, full ? 128 : 384, 0,
+          transactions, 1 / 3.0, 1 / 3.0, work, 1, threadsPerBlock, blocks, seed);
+      case TREE -> new DsConfig(kind, full ? 64 : 4096, full ? 15 : 1023, 0, transactions, 0.5,
+          0, work, 1, threadsPerBlock, blocks, seed);
+      // 3 levels leave 10 steps of walk: about 4% of the walks of 16 keys in 32 are longer.
+      case SKIPLIST -> new DsConfig(kind, 32, 16, 0, transactions,
+          1 / 3.0, 1 / 3.0, work, 3, threadsPerBlock, blocks, seed);
+    };
+  }
+
+  /** A copy with another seed. */
+  public DsConfig withSeed(long value) {
+    return new DsConfig(kind, keyRange, initialEntries, pool, transactions, insertFraction,
+        deleteFraction, maxWork, levels, threadsPerBlock, blocks, value);
+  }
+
+  /** A copy on another grid. */
+  public DsConfig withGrid(int tpb, int b) {
+    return new DsConfig(kind, keyRange, initialEntries, pool, transactions, insertFraction,
+        deleteFraction, maxWork, levels, tpb, b, seed);
+  }
+
+  /** A copy with another pool size (0: what the batch needs). */
+  public DsConfig withPool(int value) {
+    return new DsConfig(kind, keyRange, initialEntries, value, transactions, insertFraction,
+        deleteFraction, maxWork, levels, threadsPerBlock, blocks, seed);
+  }
+
+  /** The longest bucket chain: keys {@code b, b + 128, ...} below the key range. */
+  public int hashChainBound() {
+    return (keyRange + BUCKETS - 1) / BUCKETS;
+  }
+
+  /**
+   * Steps a tree or skip-list walk may take: what the {@link #SET_WORDS} words leave after the
+   * writes (tree: the root and the new link; skip list: 2 words a level).
+   */
+  public int walkBound() {
+    return kind == DsKind.SKIPLIST ? SET_WORDS - 2 * levels : SET_WORDS - 2;
+  }
+}
