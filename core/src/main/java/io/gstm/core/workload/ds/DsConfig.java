@@ -176,6 +176,12 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
         deleteFraction, maxWork, levels, tpb, b, seed);
   }
 
+  /** A copy with another amount of local work (0: transactions back to back). */
+  public DsConfig withMaxWork(int value) {
+    return new DsConfig(kind, keyRange, initialEntries, pool, transactions, insertFraction,
+        deleteFraction, value, levels, threadsPerBlock, blocks, seed);
+  }
+
   /** A copy with another pool size (0: what the batch needs). */
   public DsConfig withPool(int value) {
     return new DsConfig(kind, keyRange, initialEntries, value, transactions, insertFraction,
