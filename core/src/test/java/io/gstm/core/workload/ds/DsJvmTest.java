@@ -6,6 +6,7 @@ import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.CsmvVariant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -69,6 +70,29 @@ class DsJvmTest {
       assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
     } else {
       assertThat(run.result().outcomeCounts()).containsOnlyKeys(Outcome.COMMITTED);
+    }
+  }
+
+  /** Without a history (as the CUDA CSMV kernel runs) the verifier's order-free checks hold. */
+  static Stream<Arguments> contentions() {
+    List<Arguments> out = new ArrayList<>();
+    for (DsKind kind : DsKind.values()) {
+      for (String contention : new String[] {"full", "low"}) {
+        out.add(Arguments.of(kind, contention, 4L));
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "{0} {1} contention, seed {2}")
+  @MethodSource("contentions")
+  void everyCsmvVariantPassesTheVerifierWithoutAHistory(DsKind kind, String contention,
+      long seed) {
+    DsBatch b = DsBatch.of(config(kind, contention, seed));
+    for (CsmvVariant v : CsmvVariant.values()) {
+      DsRun run = DsRun.run(engine, Algorithm.csmv(4).withVariant(v), b, RunOptions.defaults());
+      assertThat(run.result().stats().history()).isNull();
+      assertThat(run.problems()).as("%s", v).isEmpty();
     }
   }
 }
