@@ -194,7 +194,7 @@ public final class CudaEngine implements Engine {
     symbols.put(CsmvKernel.MODULE, List.of(CsmvKernel.symbol(BankWorkload.NAME),
         CsmvKernel.symbol(io.gstm.core.workload.memcached.MemcachedWorkload.NAME)));
     List<String> program = new ArrayList<>();
-    for (int c : TxBatch.CAPACITIES) {
+    for (int c : io.gstm.core.program.ProgramBinding.CAPACITIES) {
       program.add(ProgramKernel.symbol(c));
     }
     program.add(ProgramKernel.CSMV_SYMBOL);
