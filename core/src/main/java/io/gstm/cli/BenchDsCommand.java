@@ -108,7 +108,9 @@ final class BenchDsCommand implements Callable<Integer> {
     }
     for (DsKind k : kinds) {
       for (String c : contention) {
-        config(k, c);
+        for (Algorithm a : algs) {
+          config(k, c).runnableOn(a).checkAlgorithm(a);
+        }
       }
     }
     boolean allOk = true;
@@ -124,7 +126,7 @@ final class BenchDsCommand implements Callable<Integer> {
         System.out.println("|---|---|---|---|---|---|---|---|---|");
         for (String c : contention) {
           for (Algorithm a : algs) {
-            allOk &= row(e, bound, config(k, c), c, a);
+            allOk &= row(e, bound, config(k, c).runnableOn(a), c, a);
           }
         }
       }
@@ -166,6 +168,9 @@ final class BenchDsCommand implements Callable<Integer> {
       }
     }
     double rate = median(rates);
+    if (cfg.kind() == DsKind.SKIPLIST) {
+      level += ", " + cfg.levels() + " levels"; // CSMV runs the skip list on 4
+    }
     System.out.printf("| %s | %s | %,d | %.3f M | %.3f | %,d | %.2f G | %.5f | %s |%n", level,
         a.label(), b.txCount(), rate / 1e6, median(abortsPerTx), ends,
         bound.readCasPerSecond() / 1e9, rate / bound.readCasPerSecond(),

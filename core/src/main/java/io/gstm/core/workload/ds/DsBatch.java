@@ -44,7 +44,7 @@ public record DsBatch(DsConfig cfg, StoreLayout layout, long[][] initial, Progra
         node[t] = (int) Math.min(Integer.MAX_VALUE, nextNode++);
       }
       if (cfg.kind() == DsKind.SKIPLIST && op[t] == 0) {
-        height[t] = drawHeight(rnd, cfg.levels());
+        height[t] = drawHeight(rnd, cfg.levels(), cfg.skipBranching());
       }
       work[t] = cfg.maxWork() == 0 ? 0 : rnd.nextInt(cfg.maxWork() + 1);
     }
@@ -63,10 +63,10 @@ public record DsBatch(DsConfig cfg, StoreLayout layout, long[][] initial, Progra
         pool);
   }
 
-  /** 1 + the number of heads before a tail, at most {@code levels}: the skip list's p = 1/2. */
-  static int drawHeight(SplittableRandom rnd, int levels) {
+  /** A node's level count, at most {@code levels}: each further level with p = 1/branching. */
+  static int drawHeight(SplittableRandom rnd, int levels, int branching) {
     int h = 1;
-    while (h < levels && rnd.nextBoolean()) {
+    while (h < levels && rnd.nextInt(branching) == 0) {
       h++;
     }
     return h;

@@ -1,6 +1,8 @@
 package io.gstm.core.workload.ds;
 
 import io.gstm.core.batch.TxBatch;
+import io.gstm.core.program.ProgramBinding;
+import io.gstm.core.store.Algorithm;
 
 /**
  * One data-structure batch: which structure, its size and key range, the operation mix, the
@@ -8,9 +10,11 @@ import io.gstm.core.batch.TxBatch;
  * batch exists, and a bad value is an {@code IllegalArgumentException} naming the parameter and
  * its limit.
  *
- * <p>Why the limits: a transaction program touches at most {@link #SET_WORDS} distinct words per
- * attempt (the largest PR-STM set the kernels are built for), counting every loop at its bound.
- * A walk along a list or down the tree reads a word per step, so the walks are bounded:
+ * <p>Why the limits: a transaction program touches at most {@link #MAX_SET_WORDS} distinct words
+ * per attempt (the largest PR-STM set the program kernels are built for), counting every loop at
+ * its bound, and the batch runs with the smallest set that holds its programs' bound
+ * ({@link #setWords()}: 16 words keep the sets in registers on the GPU, 64 spill them). A walk
+ * along a list or down the tree reads a word per step, so the walks are bounded:
  * {@link #hashChainBound()} for a bucket (its keys are {@code b, b + 128, ...}, so the key range
  * bounds a chain), {@link #walkBound()} for the tree and the skip list (a longer walk ends the
  * transaction with {@link DsPrograms#WALK_BOUND}, an outcome decided on a consistent state and
@@ -39,18 +43,18 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
     int blocks, long seed) {
 
   /** Distinct words one attempt of a program may touch. */
-  public static final int SET_WORDS = TxBatch.CAPACITIES[TxBatch.CAPACITIES.length - 1];
+  public static final int MAX_SET_WORDS =
+      ProgramBinding.CAPACITIES[ProgramBinding.CAPACITIES.length - 1];
   /** Buckets of the hash map (Cederman's 128). */
   public static final int BUCKETS = 128;
-  /** The longest bucket chain an insert may walk: 2 reads a step, 4 more words, 16 in all. */
-  public static final int MAX_HASH_CHAIN = (SET_WORDS - 4) / 2;
+  /** The longest bucket chain an insert may walk: 2 reads a step and 4 more words. */
+  public static final int MAX_HASH_CHAIN = (MAX_SET_WORDS - 4) / 2;
   /** Keys of the hash map: a bucket then holds at most {@link #MAX_HASH_CHAIN} of them. */
   public static final int MAX_HASH_KEYS = BUCKETS * MAX_HASH_CHAIN;
-  /**
-   * Skip-list levels: an insert writes 2 words a level, and CSMV updates write at most 8; at 4
-   * levels a PR-STM attempt keeps 8 words for its walk.
-   */
-  public static final int MAX_LEVELS = 4;
+  /** Skip-list levels (the JPDC paper's 5): an insert writes 2 words a level. */
+  public static final int MAX_LEVELS = 5;
+  /** CSMV updates write at most 8 words: a skip list of at most 4 levels. */
+  public static final int MAX_CSMV_LEVELS = 4;
   /** Keys (and node slots) of the tree and the skip list. */
   public static final int MAX_KEYED = 1 << 24;
   /** Nodes of the queue's and the hash map's pools, and transactions per batch. */
@@ -72,7 +76,7 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
     if (keyRange < 1 || keyRange > maxKeys) {
       throw new IllegalArgumentException("keyRange must be in 1.." + maxKeys + " for the "
           + kind.label() + (kind == DsKind.HASHMAP ? " (128 buckets of at most "
-          + MAX_HASH_CHAIN + " keys: a longer chain outgrows a transaction's " + SET_WORDS
+          + MAX_HASH_CHAIN + " keys: a longer chain outgrows a transaction's " + MAX_SET_WORDS
           + " words)" : "") + ", got " + keyRange);
     }
     if (transactions < 1 || transactions > MAX_TRANSACTIONS) {
@@ -106,9 +110,7 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
     int maxLevels = kind == DsKind.SKIPLIST ? MAX_LEVELS : 1;
     if (levels < 1 || levels > maxLevels) {
       throw new IllegalArgumentException("levels must be in 1.." + maxLevels + " for the "
-          + kind.label() + (kind == DsKind.SKIPLIST ? " (an insert writes 2 words a level; "
-          + "CSMV updates write at most 8, PR-STM attempts touch at most " + SET_WORDS + ")"
-          : "") + ", got " + levels);
+          + kind.label() + ", got " + levels);
     }
     int maxPool = kind.keyedNodes() ? keyRange : MAX_POOL;
     if (pool < 0 || pool > maxPool) {
@@ -121,6 +123,18 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
     if (pool != 0 && pool < least) {
       throw new IllegalArgumentException("pool must hold the " + initialEntries + " initial "
           + "entries: at least " + least + " nodes for the " + kind.label() + ", got " + pool);
+    }
+  }
+
+  /**
+   * Refuses an algorithm this batch cannot run on, naming the parameter and the limit: CSMV
+   * updates write at most 8 words, so a skip list on CSMV has at most 4 levels.
+   */
+  public void checkAlgorithm(Algorithm algorithm) {
+    if (algorithm.isCsmv() && kind == DsKind.SKIPLIST && levels > MAX_CSMV_LEVELS) {
+      throw new IllegalArgumentException("levels must be at most " + MAX_CSMV_LEVELS + " for a "
+          + "skip list on " + algorithm.label() + " (an insert writes 2 words a level; CSMV "
+          + "updates write at most 8), got " + levels);
     }
   }
 
@@ -158,9 +172,9 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
           transactions, 1 / 3.0, 1 / 3.0, work, 1, threadsPerBlock, blocks, seed);
       case TREE -> new DsConfig(kind, full ? 64 : 4096, full ? 15 : 1023, 0, transactions, 0.5,
           0, work, 1, threadsPerBlock, blocks, seed);
-      // 3 levels leave 10 steps of walk: about 4% of the walks of 16 keys in 32 are longer.
-      case SKIPLIST -> new DsConfig(kind, 32, 16, 0, transactions,
-          1 / 3.0, 1 / 3.0, work, 3, threadsPerBlock, blocks, seed);
+      // Low: the JPDC paper's 5,000 initial entries over 5 levels (half the key range).
+      case SKIPLIST -> new DsConfig(kind, full ? 64 : 10_000, full ? 32 : 5_000, 0, transactions,
+          1 / 3.0, 1 / 3.0, work, MAX_LEVELS, threadsPerBlock, blocks, seed);
     };
   }
 
@@ -182,6 +196,17 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
         deleteFraction, value, levels, threadsPerBlock, blocks, seed);
   }
 
+  /** A copy with another number of skip-list levels. */
+  public DsConfig withLevels(int value) {
+    return new DsConfig(kind, keyRange, initialEntries, pool, transactions, insertFraction,
+        deleteFraction, maxWork, value, threadsPerBlock, blocks, seed);
+  }
+
+  /** A copy that {@code algorithm} can run: a skip list on CSMV at most 4 levels. */
+  public DsConfig runnableOn(Algorithm algorithm) {
+    return algorithm.isCsmv() && levels > MAX_CSMV_LEVELS ? withLevels(MAX_CSMV_LEVELS) : this;
+  }
+
   /** A copy with another pool size (0: what the batch needs). */
   public DsConfig withPool(int value) {
     return new DsConfig(kind, keyRange, initialEntries, value, transactions, insertFraction,
@@ -194,10 +219,55 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
   }
 
   /**
-   * Steps a tree or skip-list walk may take: what the {@link #SET_WORDS} words leave after the
+   * Words a transaction's set holds: the smallest program capacity for the structure's walks.
+   * Hash map: 2 per chain step and 4 more. Tree: the deepest an insert can go from the balanced
+   * initial tree (its depth and the most keys that fit between two initial keys), and 2 more,
+   * if that fits. Skip list: 64, the walk of 5,000 entries over 5 levels with p = 1/4 takes 22
+   * steps on average and rarely more than 50.
+   */
+  public int setWords() {
+    return switch (kind) {
+      case QUEUE -> ProgramBinding.capacityFor(4);
+      case HASHMAP -> ProgramBinding.capacityFor(2L * hashChainBound() + 4);
+      case TREE -> ProgramBinding.capacityFor(Math.min(MAX_SET_WORDS, treeDepthBound() + 2L));
+      case SKIPLIST -> MAX_SET_WORDS;
+    };
+  }
+
+  /**
+   * Steps a tree or skip-list walk may take: what the {@link #setWords()} leave after the
    * writes (tree: the root and the new link; skip list: 2 words a level).
    */
   public int walkBound() {
-    return kind == DsKind.SKIPLIST ? SET_WORDS - 2 * levels : SET_WORDS - 2;
+    return kind == DsKind.SKIPLIST ? setWords() - 2 * levels : setWords() - 2;
+  }
+
+  /**
+   * 1/p of the skip list's levels: the smallest power of 2 from 4 (Pugh's p = 1/4) that leaves
+   * about 32 entries or fewer on the top level, so that a walk stays within
+   * {@link #walkBound()}. With p = 1/2 a walk over 5,000 entries and 5 levels takes about 160
+   * steps; with 1/4, 22 on average; 4 levels (CSMV) take 1/8.
+   */
+  public int skipBranching() {
+    long entries = Math.max(initialEntries, keyRange / 2);
+    int b = 4;
+    while (b < (1 << 20) && entries > 32 * Math.pow(b, levels - 1)) {
+      b *= 2;
+    }
+    return b;
+  }
+
+  /** The deepest an insert can reach from the balanced initial tree, whatever the order. */
+  long treeDepthBound() {
+    int n0 = initialEntries;
+    long height = 64 - Long.numberOfLeadingZeros(n0); // levels of the balanced initial tree
+    long gap = 0; // most keys that can go between two initial keys (or past the ends)
+    long last = -1;
+    for (int i = 0; i <= n0; i++) {
+      long k = i < n0 ? (i + 1L) * keyRange / (n0 + 1L) : keyRange;
+      gap = Math.max(gap, k - last - 1);
+      last = k;
+    }
+    return height + gap;
   }
 }

@@ -29,6 +29,7 @@ public record DsRun(ProgramResult result, long[][] after, List<String> problems)
 
   /** Runs {@code b} on a fresh store of {@code algorithm} and checks it. */
   public static DsRun run(Engine engine, Algorithm algorithm, DsBatch b, RunOptions options) {
+    b.cfg().checkAlgorithm(algorithm);
     try (TxStore store = engine.createStore(b.layout(), algorithm)) {
       StoreContents.write(store, b.initial());
       ProgramResult r = engine.run(store, b.batch(), options);

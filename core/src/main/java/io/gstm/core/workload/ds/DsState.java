@@ -91,7 +91,7 @@ public final class DsState {
         int[] last = new int[levels];
         Arrays.fill(last, pool); // the head
         for (int key : keys) {
-          int h = DsBatch.drawHeight(rnd, levels);
+          int h = DsBatch.drawHeight(rnd, levels, cfg.skipBranching());
           for (int l = 0; l < h; l++) {
             next[last[l] * levels + l] = key;
             last[l] = key;

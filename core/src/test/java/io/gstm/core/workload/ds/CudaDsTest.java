@@ -76,7 +76,7 @@ class CudaDsTest {
   @ParameterizedTest(name = "{0} {1} contention, seed {2}")
   @MethodSource("cases")
   void everyCsmvVariantPassesTheVerifierOnTheGpu(DsKind kind, String contention, long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed));
+    DsBatch b = DsBatch.of(config(kind, contention, seed).runnableOn(Algorithm.csmv(4)));
     for (CsmvVariant v : CsmvVariant.values()) {
       DsRun run = DsRun.run(gpu, Algorithm.csmv(4).withVariant(v), b, RunOptions.defaults());
       assertThat(run.problems()).as("%s", v).isEmpty();

@@ -23,7 +23,7 @@ class DsBadInputTest {
   @Test
   void keyRanges() {
     assertThatThrownBy(() -> cfg(DsKind.HASHMAP, DsConfig.MAX_HASH_KEYS + 1, 0, 0, 10, 0.5, 0,
-        0, 1)).hasMessageContaining("keyRange must be in 1..768").hasMessageContaining("chain");
+        0, 1)).hasMessageContaining("keyRange must be in 1..3840").hasMessageContaining("chain");
     assertThatThrownBy(() -> cfg(DsKind.TREE, 0, 0, 0, 10, 0.5, 0, 0, 1))
         .hasMessageContaining("keyRange");
     assertThatThrownBy(() -> cfg(DsKind.SKIPLIST, DsConfig.MAX_KEYED + 1, 0, 0, 10, 0.5, 0, 0,
@@ -40,12 +40,24 @@ class DsBadInputTest {
         .hasMessageContaining("transactions must be in 1..");
     assertThatThrownBy(() -> cfg(DsKind.QUEUE, 1, 4, 0, 10, 0.5, 0, DsConfig.MAX_WORK + 1, 1))
         .hasMessageContaining("maxWork").hasMessageContaining("" + DsConfig.MAX_WORK);
-    assertThatThrownBy(() -> cfg(DsKind.SKIPLIST, 64, 0, 0, 10, 0.3, 0.3, 0, 5))
-        .hasMessageContaining("levels must be in 1..4");
+    assertThatThrownBy(() -> cfg(DsKind.SKIPLIST, 64, 0, 0, 10, 0.3, 0.3, 0, 6))
+        .hasMessageContaining("levels must be in 1..5");
+    assertThatThrownBy(() -> cfg(DsKind.SKIPLIST, 64, 0, 0, 10, 0.3, 0.3, 0, 0))
+        .hasMessageContaining("levels must be in 1..5");
     assertThatThrownBy(() -> cfg(DsKind.HASHMAP, 64, 0, 0, 10, 0.3, 0.3, 0, 2))
         .hasMessageContaining("levels must be in 1..1");
     assertThatThrownBy(() -> new DsConfig(DsKind.QUEUE, 1, 4, 0, 10, 0.5, 0, 0, 1, 512, 1, 1))
         .hasMessageContaining("threadsPerBlock");
+  }
+
+  @Test
+  void algorithmsAStructureCannotRunOn() {
+    DsConfig five = cfg(DsKind.SKIPLIST, 64, 32, 0, 10, 0.3, 0.3, 0, 5);
+    assertThatThrownBy(() -> five.checkAlgorithm(io.gstm.core.store.Algorithm.csmv(4)))
+        .hasMessageContaining("levels must be at most 4 for a skip list on csmv");
+    five.checkAlgorithm(io.gstm.core.store.Algorithm.prStm());
+    five.runnableOn(io.gstm.core.store.Algorithm.csmv(4))
+        .checkAlgorithm(io.gstm.core.store.Algorithm.csmv(4));
   }
 
   @Test

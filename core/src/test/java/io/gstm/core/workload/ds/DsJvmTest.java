@@ -61,7 +61,7 @@ class DsJvmTest {
   @ParameterizedTest(name = "{0} {1} contention on {2}, seed {3}")
   @MethodSource("cases")
   void passesEveryCheck(DsKind kind, String contention, String alg, long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed));
+    DsBatch b = DsBatch.of(config(kind, contention, seed).runnableOn(algorithm(alg)));
     DsRun run = DsRun.run(engine, algorithm(alg), b, RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
     assertThat(run.result().stats().history()).isNotNull();
@@ -88,7 +88,7 @@ class DsJvmTest {
   @MethodSource("contentions")
   void everyCsmvVariantPassesTheVerifierWithoutAHistory(DsKind kind, String contention,
       long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed));
+    DsBatch b = DsBatch.of(config(kind, contention, seed).runnableOn(Algorithm.csmv(4)));
     for (CsmvVariant v : CsmvVariant.values()) {
       DsRun run = DsRun.run(engine, Algorithm.csmv(4).withVariant(v), b, RunOptions.defaults());
       assertThat(run.result().stats().history()).isNull();
