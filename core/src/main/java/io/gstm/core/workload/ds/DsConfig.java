@@ -184,6 +184,12 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
         deleteFraction, maxWork, levels, threadsPerBlock, blocks, value);
   }
 
+  /** A copy with another number of transactions. */
+  public DsConfig withTransactions(int value) {
+    return new DsConfig(kind, keyRange, initialEntries, pool, value, insertFraction,
+        deleteFraction, maxWork, levels, threadsPerBlock, blocks, seed);
+  }
+
   /** A copy on another grid. */
   public DsConfig withGrid(int tpb, int b) {
     return new DsConfig(kind, keyRange, initialEntries, pool, transactions, insertFraction,

@@ -17,7 +17,7 @@ import java.util.Set;
  * reached twice (a cycle or a node in two places).
  *
  * @param entries queue: node to value, head first (the dummy not included); hash map: key to
- *     node; tree and skip list: key to key (a node is its key's slot)
+ *     node; tree: key to key (a node is its key's slot); skip list: key to its level count
  * @param nodes every node the structure holds (the queue's dummy included)
  * @param problems what breaks an invariant, empty when none
  */
@@ -162,8 +162,8 @@ public record DsDecoded(LinkedHashMap<Integer, Integer> entries, Set<Integer> no
         }
         if (l == 0) {
           visit("skip list", k, pool);
-          entries.put((int) k, (int) k);
         }
+        entries.merge((int) k, 1, Integer::sum);
         here.add(k);
         last = k;
         cur = k;

@@ -204,8 +204,10 @@ public final class DsVerifier {
         switch (op) {
           case "insert" -> {
             if (!present) {
-              int node = kind.keyedNodes() ? k : b.node()[t];
-              if (kind.keyedNodes() ? k >= b.pool() : node >= b.pool()) {
+              // The map holds what DsDecoded reads back: a node, a key, or a level count.
+              int node = kind == DsKind.SKIPLIST ? b.height()[t] : kind.keyedNodes() ? k
+                  : b.node()[t];
+              if (kind.keyedNodes() ? k >= b.pool() : b.node()[t] >= b.pool()) {
                 add(problems, name(b, t) + " committed, but the pool has no node for it");
               }
               map.put(k, node);

@@ -88,7 +88,8 @@ class CudaDsTest {
   @MethodSource("cases")
   void oneThreadOnTheGpuGivesTheJvmEnginesResultsExactly(DsKind kind, String contention,
       long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed).withGrid(1, 1));
+    DsBatch b = DsBatch.of(config(kind, contention, seed).withGrid(1, 1)
+        .withTransactions(2_000));
     DsRun g = DsRun.run(gpu, Algorithm.prStm(), b, RunOptions.defaults());
     DsRun j = DsRun.run(jvm, Algorithm.prStm(), b, RunOptions.defaults());
     assertThat(g.problems()).isEmpty();

@@ -94,6 +94,11 @@ class DsVerifierTest {
         long first = after[0][head * levels];
         upper[0][head * levels] = after[0][(int) first * levels];
         assertThat(recheck(b, run.result(), upper)).isNotEmpty();
+        long[][] lower = copy(after); // the first key of level 1 drops to level 0 alone
+        long tall = after[0][head * levels + 1];
+        assertThat(tall).isNotEqualTo(DsState.NIL);
+        lower[0][head * levels + 1] = after[0][(int) tall * levels + 1];
+        assertThat(recheck(b, run.result(), lower)).isNotEmpty();
       }
       default -> throw new IllegalStateException();
     }
