@@ -168,7 +168,8 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
     return switch (kind) {
       case QUEUE -> new DsConfig(kind, 1, full ? 16 : 256, 0, transactions, 0.5, 0, work, 1,
           threadsPerBlock, blocks, seed);
-      case HASHMAP -> new DsConfig(kind, full ? 256 : MAX_HASH_KEYS, full ? 128 : 384, 0,
+      // Low: 768 keys, chains of at most 6, so the sets (16 words) stay in registers on the GPU.
+      case HASHMAP -> new DsConfig(kind, full ? 256 : 768, full ? 128 : 384, 0,
           transactions, 1 / 3.0, 1 / 3.0, work, 1, threadsPerBlock, blocks, seed);
       case TREE -> new DsConfig(kind, full ? 64 : 4096, full ? 15 : 1023, 0, transactions, 0.5,
           0, work, 1, threadsPerBlock, blocks, seed);
