@@ -264,8 +264,11 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
     return b;
   }
 
-  /** The deepest an insert can reach from the balanced initial tree, whatever the order. */
-  long treeDepthBound() {
+  /**
+   * The deepest a node can be, inserts in any order after the balanced initial tree: a walk of
+   * this many steps always reaches a key or an empty child.
+   */
+  public long treeDepthBound() {
     int n0 = initialEntries;
     long height = 64 - Long.numberOfLeadingZeros(n0); // levels of the balanced initial tree
     long gap = 0; // most keys that can go between two initial keys (or past the ends)
