@@ -14,6 +14,18 @@
 /// - Reads load the lock word with acquire semantics before the value, and commits fence before
 ///   and after write-back, so a value and its version are seen together (message passing).
 ///
+/// Progress for every transaction (the paper's static priorities can starve the highest ids: a
+/// transaction whose reads are invalidated again and again never uses its priority, which only
+/// decides pre-lock conflicts). A transaction that has lost `urgent_after` (a run option) attempts in a
+/// row turns **urgent**: it draws a ticket from a per-batch counter and its owner becomes that
+/// ticket, below every ordinary owner (`priority::kOrdinary` + thread id, the paper's rule among
+/// them). An urgent transaction pre-locks each lock as it first meets it (visible reads): it steals
+/// pre-locks from younger owners and waits, without counting an abort, while a committing writer
+/// holds the lock or an older urgent transaction holds the pre-lock. No writer can then change
+/// what it has read, so the oldest urgent transaction commits at its next attempt; waits point
+/// from younger to older urgent transactions or to commits in progress, which never wait, so
+/// they cannot form a cycle. Correctness still rests on the commit protocol alone.
+///
 /// One addition: `sum_range` lets a read-only transaction read more words than the sets hold
 /// (an audit of every account). It keeps the range and the sum of the versions it saw instead of
 /// one set entry per word, and commit re-reads the range's lock words: the transaction is valid
@@ -30,6 +42,22 @@
 #include "gstm/store_view.cuh"
 
 namespace gstm {
+
+/// Owners (priorities) and the urgent mode; twin io.gstm.core.jvm.Priority.
+namespace priority {
+/// Ordinary owners are kOrdinary + thread id; urgent owners (tickets) lie below.
+constexpr uint32_t kOrdinary = 1u << 29;
+/// Longest wait of an urgent transaction for one lock (~1 s at the 1 us sleep cap): a safety net
+/// against a holder that cannot finish (a bug), after which the attempt aborts as usual.
+constexpr uint32_t kMaxWaits = 1u << 20;
+
+__device__ __forceinline__ uint32_t ordinary(uint32_t thread) { return kOrdinary + thread; }
+
+/// Draws the next ticket (older tickets outrank younger ones); counts the urgent transaction.
+__device__ __forceinline__ uint32_t urgent(unsigned long long* counters) {
+  return static_cast<uint32_t>(atomicAdd(counters + kUrgentCount, 1ull)) % kOrdinary;
+}
+}  // namespace priority
 
 /// One PR-STM transaction with read, write and lock sets of at most CAPACITY entries, held in
 /// registers: every loop over a set is unrolled and predicated, so nothing is indexed
@@ -56,6 +84,9 @@ class PrStmTx {
 
   __device__ __forceinline__ PrStmTx(const StoreView& view, uint32_t owner) : view_(view), owner_(owner) {}
 
+  /// Whether this attempt runs urgent (an owner below priority::kOrdinary): visible reads.
+  __device__ __forceinline__ bool urgent() const { return owner_ < priority::kOrdinary; }
+
   __device__ __forceinline__ bool active() const { return status_ == kActive; }
   __device__ __forceinline__ bool overflowed() const { return status_ == kOverflow; }
   __device__ __forceinline__ bool semantic() const { return status_ == kSemantic; }
@@ -81,7 +112,10 @@ class PrStmTx {
   /// real; false (a validation abort) if the body saw an inconsistent state.
   __device__ __forceinline__ bool confirm_semantic() {
     mem::fence_acq_rel();
-    if (validate_reads()) return true;
+    if (validate_reads()) {
+      release(visible_, 0);
+      return true;
+    }
     abort(kAbortValidation);
     return false;
   }
@@ -103,6 +137,7 @@ class PrStmTx {
     }
     if (buffered) return value;
     const uint32_t lock = view_.lock_of(region, index);
+    if (urgent() && !take_visible(lock)) return 0;
     const word_t w = mem::load_acquire(view_.locks + lock);
     if (lock_word::locked(w)) {
       abort(kAbortReadLocked);
@@ -171,6 +206,7 @@ class PrStmTx {
     if (n_writes_ == CAPACITY) return overflow();
     const uint32_t lock = view_.lock_of(region, index);
     if (!mark_written(lock)) {
+      if (urgent() && !take_visible(lock)) return;
       const word_t w = mem::load_acquire(view_.locks + lock);
       if (lock_word::locked(w)) return abort(kAbortReadLocked);
       track(lock, lock_word::version(w), true);
@@ -247,7 +283,8 @@ class PrStmTx {
       }
     }
     if (failure >= 0) {
-      release(pre, held);
+      release(pre | visible_, held);
+      visible_ = 0;
       abort(failure);
       return false;
     }
@@ -263,7 +300,7 @@ class PrStmTx {
         word_t* lock = view_.locks + lock_idx_[s];
         if ((written_ >> s) & 1u) {
           mem::store_relaxed(lock, lock_word::unlocked(lock_ver_[s] + 1));
-        } else if (PRE_LOCK_READS) {
+        } else if (PRE_LOCK_READS || ((visible_ >> s) & 1u)) {
           atomicCAS(lock, lock_word::pre_locked_by(lock_ver_[s], owner_),
                     lock_word::unlocked(lock_ver_[s]));
         }
@@ -323,8 +360,48 @@ class PrStmTx {
       abort(kAbortValidation);
       return false;
     }
+    release(visible_, 0);
     status_ = kDone;
     return true;
+  }
+
+  /// An urgent attempt's pre-lock of a lock it meets for the first time: steals a younger
+  /// owner's pre-lock, waits while the lock is held or an older owner's pre-lock stands. False
+  /// (attempt ended) if the sets are full or the wait outlasts priority::kMaxWaits.
+  __device__ __forceinline__ bool take_visible(uint32_t lock) {
+    if (in_set(lock)) return true;
+    if (n_locks_ == CAPACITY) {
+      overflow();
+      return false;
+    }
+    word_t* word = view_.locks + lock;
+    word_t w = mem::load_relaxed(word);
+    uint32_t sleep_ns = 32;
+    for (uint32_t waits = 0;;) {
+      if (lock_word::locked(w) || (lock_word::pre_locked(w) && lock_word::owner(w) < owner_)) {
+        if (++waits > priority::kMaxWaits) {
+          abort(lock_word::locked(w) ? kAbortReadLocked : kAbortPreLockRefused);
+          return false;
+        }
+        __nanosleep(sleep_ns);
+        sleep_ns = min(sleep_ns * 2, 1024u);
+        w = mem::load_relaxed(word);
+        continue;
+      }
+      const word_t seen = atomicCAS(word, w, lock_word::pre_locked_by(lock_word::version(w), owner_));
+      if (seen == w) break;
+      w = seen;
+    }
+    // The slot track() gives this lock next (nothing runs between here and there).
+    visible_ |= bit(n_locks_);
+    return true;
+  }
+
+  __device__ __forceinline__ bool in_set(uint32_t lock) const {
+    bool known = false;
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) known = known || (s < n_locks_ && lock_idx_[s] == lock);
+    return known;
   }
 
   /// Adds a lock to the set, or checks the version of one already there.
@@ -380,8 +457,14 @@ class PrStmTx {
   __device__ __forceinline__ void abort(int cause) {
     status_ = kAborted;
     cause_ = cause;
+    release(visible_, 0);
+    visible_ = 0;
   }
-  __device__ __forceinline__ void overflow() { status_ = kOverflow; }
+  __device__ __forceinline__ void overflow() {
+    status_ = kOverflow;
+    release(visible_, 0);
+    visible_ = 0;
+  }
 
   __device__ __forceinline__ uint64_t load_word(uint32_t region, uint32_t index) const {
     const RegionView& r = view_.regions[region];
@@ -407,6 +490,7 @@ class PrStmTx {
   int n_locks_ = 0;
   int n_writes_ = 0;
   mask_t written_ = 0;  ///< bit s: lock s guards a word we write
+  mask_t visible_ = 0;  ///< bit s: an urgent attempt pre-locked lock s when it met it
   uint32_t range_region_ = 0;  ///< the sum_range read, if any (range_count_ > 0)
   uint32_t range_first_ = 0;
   uint32_t range_count_ = 0;

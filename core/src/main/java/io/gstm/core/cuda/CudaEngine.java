@@ -339,8 +339,7 @@ public final class CudaEngine implements Engine {
       byte[] out = KernelStructs.semanticOut(buf.outcomes.address(),
           buf.semanticConflicts.address(), buf.counters.address(),
           BatchBuffers.addressOrZero(buf.histReads), BatchBuffers.addressOrZero(buf.histWrites),
-          BatchBuffers.addressOrZero(buf.histCounts), options.maxRetries(),
-          options.semanticLimit(), options.policy().code());
+          BatchBuffers.addressOrZero(buf.histCounts), options);
       byte[] view = view(store);
       long kernelNanos = timed(() -> ProgramKernel.launch(f, batch.blocks(), tpb, (int) shared, view,
           table, out));
@@ -371,8 +370,7 @@ public final class CudaEngine implements Engine {
       byte[] out = KernelStructs.semanticOut(buf.outcomes.address(),
           buf.semanticConflicts.address(), buf.counters.address(),
           BatchBuffers.addressOrZero(buf.histReads), BatchBuffers.addressOrZero(buf.histWrites),
-          BatchBuffers.addressOrZero(buf.histCounts), options.maxRetries(),
-          options.semanticLimit(), options.policy().code());
+          BatchBuffers.addressOrZero(buf.histCounts), options);
       long kernelNanos = timed(() -> SemanticKernel.launch(f, batch.blocks(),
           batch.threadsPerBlock(), view, table, out));
       return buf.collect(name(), initialVersions, uploadNanos, kernelNanos);
@@ -409,7 +407,7 @@ public final class CudaEngine implements Engine {
           amount.address(), buf.results.address(), n, k, BankWorkload.region(batch));
       byte[] out = KernelStructs.batchOut(buf.outcomes.address(), buf.counters.address(),
           BatchBuffers.addressOrZero(buf.histReads), BatchBuffers.addressOrZero(buf.histWrites),
-          BatchBuffers.addressOrZero(buf.histCounts), options.maxRetries());
+          BatchBuffers.addressOrZero(buf.histCounts), options);
       long kernelNanos = timed(() -> PrStmBankKernel.launch(f, batch.blocks(),
           batch.threadsPerBlock(), view, bankBatch, out));
       return buf.collect(name(), initialVersions, uploadNanos, kernelNanos);

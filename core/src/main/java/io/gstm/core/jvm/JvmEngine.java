@@ -150,13 +150,13 @@ public final class JvmEngine implements Engine {
     long[][] perWorker = new long[workers][Counter.COUNT];
     int[] initialVersions = options.history() ? store.lockVersions() : null;
     store.arm();
-    AtomicInteger running = new AtomicInteger(workers);
+    Quiescence quiescence = new Quiescence(threads, out.outcomes.length);
     long kernelNanos;
     try {
       kernelNanos = runWorkers(worker -> {
         JvmPrStmTx tx = new JvmPrStmTx(store, out.capacity);
         new JvmExecutor(bodies.apply(worker), threads, options, tx, perWorker[worker], out,
-            running).run(worker, workers);
+            quiescence).run(worker, workers);
       }, store::stop, store::restore);
     } finally {
       store.disarm();

@@ -15,6 +15,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * read-only ones again (unchanged, not locked), writes back and releases with the version
  * advanced.
  *
+ * <p>An urgent attempt ({@link Priority}) pre-locks each lock as it first meets it (visible
+ * reads): it steals younger owners' pre-locks and waits, without aborting, while a committing
+ * writer holds the lock or an older urgent owner holds the pre-lock; so no writer can change what
+ * it read and the oldest urgent transaction commits. Those pre-locks are released whenever the
+ * attempt ends.
+ *
  * <p>{@link #sumRange} keeps a read-only transaction's range as one entry: the range and the sum
  * of the versions it saw. Commit re-reads the range's lock words; an equal sum with none locked
  * means no version moved, because versions never decrease.
@@ -29,6 +35,8 @@ final class JvmPrStmTx implements TxContext {
   private final int[] lockIdx;
   private final int[] lockVer;
   private final boolean[] lockWritten;
+  /** Slot s was pre-locked by an urgent attempt when it met the lock. */
+  private final boolean[] lockVisible;
   private final int[] wRegion;
   private final int[] wIndex;
   private final long[] wValue;
@@ -52,15 +60,17 @@ final class JvmPrStmTx implements TxContext {
     this.lockIdx = new int[capacity];
     this.lockVer = new int[capacity];
     this.lockWritten = new boolean[capacity];
+    this.lockVisible = new boolean[capacity];
     this.wRegion = new int[capacity];
     this.wIndex = new int[capacity];
     this.wValue = new long[capacity];
   }
 
-  /** Starts a new attempt as thread {@code owner} (its priority: lower wins). */
+  /** Starts a new attempt as {@code owner} (its priority, lower wins: {@link Priority}). */
   void begin(int owner) {
     store.checkNotStopped();
     this.owner = owner;
+    java.util.Arrays.fill(lockVisible, false);
     this.nLocks = 0;
     this.nWrites = 0;
     this.rangeCount = 0;
@@ -96,6 +106,9 @@ final class JvmPrStmTx implements TxContext {
       }
     }
     int lock = layout.lockOf(region, index);
+    if (Priority.isUrgent(owner) && !takeVisible(lock)) {
+      return 0;
+    }
     long w = locks.get(lock);
     if (LockWord.locked(w)) {
       abort(Counter.ABORT_READ_LOCKED);
@@ -117,7 +130,7 @@ final class JvmPrStmTx implements TxContext {
       return 0;
     }
     if (nWrites != 0 || rangeCount != 0) {
-      status = Status.OVERFLOW;
+      overflow();
       return 0;
     }
     long sum = 0;
@@ -172,7 +185,7 @@ final class JvmPrStmTx implements TxContext {
       }
     }
     if (nWrites == capacity) {
-      status = Status.OVERFLOW;
+      overflow();
       return;
     }
     int lock = layout.lockOf(region, index);
@@ -180,6 +193,9 @@ final class JvmPrStmTx implements TxContext {
     if (slot >= 0) {
       lockWritten[slot] = true;
     } else {
+      if (Priority.isUrgent(owner) && !takeVisible(lock)) {
+        return;
+      }
       long w = locks.get(lock);
       if (LockWord.locked(w)) {
         abort(Counter.ABORT_READ_LOCKED);
@@ -238,6 +254,7 @@ final class JvmPrStmTx implements TxContext {
       abort(Counter.ABORT_VALIDATION);
       return false;
     }
+    releaseVisible();
     return true;
   }
 
@@ -258,6 +275,7 @@ final class JvmPrStmTx implements TxContext {
         abort(Counter.ABORT_VALIDATION);
         return false;
       }
+      releaseVisible();
       status = Status.DONE;
       return true;
     }
@@ -370,7 +388,7 @@ final class JvmPrStmTx implements TxContext {
       return;
     }
     if (nLocks == capacity) {
-      status = Status.OVERFLOW;
+      overflow();
       return;
     }
     lockIdx[nLocks] = lock;
@@ -391,5 +409,65 @@ final class JvmPrStmTx implements TxContext {
   private void abort(Counter c) {
     status = Status.ABORTED;
     cause = c;
+    releaseVisible();
+  }
+
+  private void overflow() {
+    status = Status.OVERFLOW;
+    releaseVisible();
+  }
+
+  /**
+   * An urgent attempt's pre-lock of a lock it meets for the first time: steals a younger
+   * owner's pre-lock, waits while the lock is held or an older owner's pre-lock stands (their
+   * holders are other workers' attempts in progress: an attempt never spans two steps). False
+   * (attempt ended) if the sets are full or the wait outlasts {@link Priority#MAX_WAIT_NANOS}.
+   */
+  private boolean takeVisible(int lock) {
+    if (find(lock) >= 0) {
+      return true;
+    }
+    if (nLocks == capacity) {
+      overflow();
+      return false;
+    }
+    int waits = 0;
+    long deadline = 0;
+    long w = locks.get(lock);
+    while (true) {
+      if (LockWord.locked(w) || (LockWord.preLocked(w) && LockWord.owner(w) < owner)) {
+        if ((++waits & 63) != 0) {
+          Thread.onSpinWait();
+        } else {
+          long now = System.nanoTime();
+          deadline = deadline == 0 ? now + Priority.MAX_WAIT_NANOS : deadline;
+          if (now - deadline > 0) {
+            abort(LockWord.locked(w) ? Counter.ABORT_READ_LOCKED : Counter.ABORT_PRELOCK_REFUSED);
+            return false;
+          }
+          Thread.yield(); // the holder may be a worker waiting for a core
+        }
+        w = locks.get(lock);
+        continue;
+      }
+      long mine = LockWord.preLockedBy(LockWord.version(w), owner);
+      if (locks.compareAndSet(lock, w, mine)) {
+        break;
+      }
+      w = locks.get(lock);
+    }
+    lockVisible[nLocks] = true; // the slot track() gives this lock next
+    return true;
+  }
+
+  /** Undoes the pre-locks an urgent attempt took as it met its locks (by CAS: they may be stolen). */
+  private void releaseVisible() {
+    for (int s = 0; s < nLocks; s++) {
+      if (lockVisible[s]) {
+        lockVisible[s] = false;
+        locks.compareAndSet(
+            lockIdx[s], LockWord.preLockedBy(lockVer[s], owner), LockWord.unlocked(lockVer[s]));
+      }
+    }
   }
 }
