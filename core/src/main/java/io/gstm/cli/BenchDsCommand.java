@@ -38,8 +38,8 @@ final class BenchDsCommand implements Callable<Integer> {
   List<String> structures;
 
   @Option(names = "--algorithms", split = ",", defaultValue = "prstm,csmv",
-      description = "prstm and the CSMV variants (csmv, csmv-nocv, csmv-onlycs, jvstm-gpu). "
-          + "Default ${DEFAULT-VALUE}.")
+      description = "prstm, the CSMV variants (csmv, csmv-nocv, csmv-onlycs, jvstm-gpu) and "
+          + "gpu-stm (JVM engine only). Default ${DEFAULT-VALUE}.")
   List<String> algorithms;
 
   @Option(names = "--contention", split = ",", defaultValue = "full,low",

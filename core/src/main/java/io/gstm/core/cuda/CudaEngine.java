@@ -241,6 +241,10 @@ public final class CudaEngine implements Engine {
   @Override
   public TxStore createStore(StoreLayout layout, Algorithm algorithm) {
     bind();
+    if (algorithm.isGpuStm()) {
+      throw new IllegalArgumentException("algorithm: gpu-stm runs on the JVM engine only so far "
+          + "(no CUDA kernel yet; docs/gpu-stm.md)");
+    }
     if (!algorithm.isCsmv()) {
       return new CudaTxStore(this, layout);
     }

@@ -3,7 +3,6 @@ package io.gstm.core.jvm;
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.store.StoreLayout;
-import io.gstm.core.workload.TxContext;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -25,8 +24,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * of the versions it saw. Commit re-reads the range's lock words; an equal sum with none locked
  * means no version moved, because versions never decrease.
  */
-final class JvmPrStmTx implements TxContext {
-  enum Status { ACTIVE, ABORTED, OVERFLOW, SEMANTIC, ENDED, DONE }
+final class JvmPrStmTx implements JvmTx {
 
   private final JvmTxStore store;
   private final StoreLayout layout;
@@ -66,8 +64,8 @@ final class JvmPrStmTx implements TxContext {
     this.wValue = new long[capacity];
   }
 
-  /** Starts a new attempt as {@code owner} (its priority, lower wins: {@link Priority}). */
-  void begin(int owner) {
+  @Override
+  public void begin(int owner) {
     store.checkNotStopped();
     this.owner = owner;
     java.util.Arrays.fill(lockVisible, false);
@@ -78,15 +76,18 @@ final class JvmPrStmTx implements TxContext {
     this.cause = null;
   }
 
-  Status status() {
+  @Override
+  public Status status() {
     return status;
   }
 
-  Counter abortCause() {
+  @Override
+  public Counter abortCause() {
     return cause;
   }
 
-  boolean readOnly() {
+  @Override
+  public boolean readOnly() {
     for (int s = 0; s < nLocks; s++) {
       if (lockWritten[s]) {
         return false;
@@ -232,17 +233,14 @@ final class JvmPrStmTx implements TxContext {
     return status == Status.ACTIVE;
   }
 
-  /** The outcome a program ended this attempt with (status ENDED). */
-  Outcome endOutcome() {
+  @Override
+  public Outcome endOutcome() {
     return endOutcome;
   }
 
-  /**
-   * After a semantic conflict or a program's early end: true if every version read is still
-   * current (the decision stands), false (a validation abort) if the body saw an inconsistent
-   * state.
-   */
-  boolean confirmReads() {
+  /** True if every version read is still current (see {@link JvmTx#confirmReads()}). */
+  @Override
+  public boolean confirmReads() {
     for (int s = 0; s < nLocks; s++) {
       long w = locks.get(lockIdx[s]);
       if (LockWord.version(w) != lockVer[s] || LockWord.locked(w)) {
@@ -258,8 +256,8 @@ final class JvmPrStmTx implements TxContext {
     return true;
   }
 
-  /** Validates and commits; false means aborted ({@link #abortCause()}) or overflowed. */
-  boolean commit() {
+  @Override
+  public boolean commit() {
     if (status != Status.ACTIVE) {
       return false;
     }
@@ -328,8 +326,8 @@ final class JvmPrStmTx implements TxContext {
     return true;
   }
 
-  /** Writes this committed transaction's history; returns reads | writes << 16. */
-  int record(long[] reads, int readOffset, long[] writes, int writeOffset) {
+  @Override
+  public int record(long[] reads, int readOffset, long[] writes, int writeOffset) {
     int nw = 0;
     for (int s = 0; s < nLocks; s++) {
       long lock = (long) lockIdx[s] << 32;

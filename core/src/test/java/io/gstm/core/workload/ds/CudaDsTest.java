@@ -1,6 +1,7 @@
 package io.gstm.core.workload.ds;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
@@ -95,6 +96,13 @@ class CudaDsTest {
     assertThat(g.problems()).isEmpty();
     same(g.result(), j.result());
     assertThat(StoreContents.firstDifference(b.layout(), j.after(), g.after())).isNull();
+  }
+
+  @org.junit.jupiter.api.Test
+  void gpuStmIsRefusedClearlyOnTheGpuSoFar() {
+    DsBatch b = DsBatch.of(config(DsKind.QUEUE, "full", 1));
+    assertThatThrownBy(() -> gpu.createStore(b.layout(), Algorithm.gpuStm()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("gpu-stm");
   }
 
   private static void same(ProgramResult a, ProgramResult b) {
