@@ -169,7 +169,8 @@ cat >"$BUNDLE/run-sanitizer.sh" <<'EOF'
 #!/usr/bin/env bash
 # Runs compute-sanitizer (memcheck, then racecheck) over small CLI runs that exercise every CSMV
 # variant (CSMV, CSMV-NoCV, CSMV-onlyCS, JVSTM-GPU, plus PR-STM) on the bank and memcached, and the
-# program interpreter kernels (PR-STM and every CSMV variant; bank and vacation as programs).
+# program interpreter kernels (PR-STM and every CSMV variant; bank and vacation as programs; the
+# four data structures, whose skip list runs the 64-entry PR-STM sets).
 #   SANITIZER  path of compute-sanitizer (default /usr/local/cuda/bin/compute-sanitizer, else PATH)
 #   TOOLS      tools to run (default "memcheck racecheck")
 # Exit status: 0 when every tool reported no error.
@@ -181,6 +182,8 @@ small=(--engine gpu --accounts 64 --read-only 0.5,0.99 --versions 4 --version-sw
        --ways 4,16 --cache-items 256 --threads-per-block 64 --blocks 2 --tx-per-thread 2 --reps 1)
 programs=(--engine gpu --accounts 64 --customers 64 --threads-per-block 64 --blocks 2
           --tx-per-thread 2 --reps 1 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu)
+ds=(--engine gpu --transactions 512 --threads-per-block 64 --blocks 2 --reps 1 --warmups 0
+    --local-work 4 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu)
 status=0
 for tool in ${TOOLS:-memcheck racecheck}; do
   echo "==> compute-sanitizer --tool $tool"
@@ -188,6 +191,8 @@ for tool in ${TOOLS:-memcheck racecheck}; do
     --print-limit 20 "$HERE/gstm" bench-csmv "${small[@]}" || status=$?
   GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g -Dgstm.csmv.waitMillis=300000} "$SAN" --tool "$tool" --error-exitcode 9 \
     --print-limit 20 "$HERE/gstm" bench-programs "${programs[@]}" || status=$?
+  GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g -Dgstm.csmv.waitMillis=300000} "$SAN" --tool "$tool" --error-exitcode 9 \
+    --print-limit 20 "$HERE/gstm" bench-ds "${ds[@]}" || status=$?
   echo "==> $tool exit status: $status"
 done
 exit $status

@@ -34,6 +34,7 @@
 /// within a transaction), so an equal sum means every version is unchanged.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "gstm/batch.cuh"
 #include "gstm/lock_word.cuh"
@@ -72,8 +73,11 @@ __device__ __forceinline__ uint32_t urgent(unsigned long long* counters) {
 /// of times anyway may turn them off.
 template <int CAPACITY, bool PRE_LOCK_READS = true>
 class PrStmTx {
-  static_assert(CAPACITY >= 1 && CAPACITY <= 32, "set masks are 32-bit");
+  static_assert(CAPACITY >= 1 && CAPACITY <= 64, "set masks are at most 64-bit");
   using word_t = lock_word::word_t;
+  /// Set masks: 32-bit up to 32 entries (every built-in kernel), 64-bit for programs beyond.
+  using mask_t = std::conditional_t<(CAPACITY > 32), unsigned long long, uint32_t>;
+  __device__ __forceinline__ static mask_t bit(int s) { return static_cast<mask_t>(1) << s; }
 
  public:
   enum Status : uint8_t { kActive, kAborted, kOverflow, kSemantic, kEnded, kDone };
@@ -236,7 +240,7 @@ class PrStmTx {
 
     // Pre-lock every lock in the set; the CAS succeeds only on the version we read. No early
     // returns inside the unrolled loops: they would stop unrolling and push the sets to local memory.
-    uint32_t pre = 0;
+    mask_t pre = 0;
     int failure = -1;
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
@@ -257,17 +261,17 @@ class PrStmTx {
           if (seen == w) break;
           w = seen;
         }
-        if (failure < 0) pre |= 1u << s;
+        if (failure < 0) pre |= bit(s);
       }
     }
     // Lock what we write; a failed CAS means a higher priority stole the pre-lock.
-    uint32_t held = 0;
+    mask_t held = 0;
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
       if (failure < 0 && ((written_ >> s) & 1u)) {
         const word_t mine = lock_word::pre_locked_by(lock_ver_[s], owner_);
         if (atomicCAS(view_.locks + lock_idx_[s], mine, lock_word::locked_by(lock_ver_[s], owner_)) == mine) {
-          held |= 1u << s;
+          held |= bit(s);
         } else {
           failure = kAbortStolen;
         }
@@ -277,7 +281,8 @@ class PrStmTx {
     // writer (TL2-style; a stolen read-only pre-lock alone is no reason to abort: requiring it
     // let a higher priority that stole it, then met our locked write, abort us both forever).
     // fence.sc: our lock CASes and these loads must not pass each other (store buffering).
-    const uint32_t in_set = n_locks_ == 32 ? ~0u : (1u << n_locks_) - 1u;
+    const mask_t in_set =
+        n_locks_ == static_cast<int>(8 * sizeof(mask_t)) ? ~static_cast<mask_t>(0) : bit(n_locks_) - 1;
     if (failure < 0 && (written_ & in_set) != in_set) mem::fence_sc();  // only with read-only locks
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
@@ -399,7 +404,7 @@ class PrStmTx {
       w = seen;
     }
     // The slot track() gives this lock next (nothing runs between here and there).
-    visible_ |= 1u << n_locks_;
+    visible_ |= bit(n_locks_);
     return true;
   }
 
@@ -418,7 +423,7 @@ class PrStmTx {
     for (int s = 0; s < CAPACITY; ++s) {
       const bool hit = s < n_locks_ && lock_idx_[s] == lock;
       consistent = consistent && !(hit && lock_ver_[s] != version);
-      written_ |= (hit && written) ? 1u << s : 0u;
+      written_ |= (hit && written) ? bit(s) : static_cast<mask_t>(0);
       known = known || hit;
     }
     if (!consistent) {
@@ -434,7 +439,7 @@ class PrStmTx {
         lock_ver_[s] = version;
       }
     }
-    if (written) written_ |= 1u << n_locks_;
+    if (written) written_ |= bit(n_locks_);
     ++n_locks_;
   }
 
@@ -444,14 +449,14 @@ class PrStmTx {
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
       const bool hit = s < n_locks_ && lock_idx_[s] == lock;
-      written_ |= hit ? 1u << s : 0u;
+      written_ |= hit ? bit(s) : static_cast<mask_t>(0);
       known = known || hit;
     }
     return known;
   }
 
   /// Undoes pre-locks (by CAS: they may have been stolen) and locks (by store: nobody steals them).
-  __device__ __forceinline__ void release(uint32_t pre, uint32_t held) {
+  __device__ __forceinline__ void release(mask_t pre, mask_t held) {
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
       word_t* lock = view_.locks + lock_idx_[s];
@@ -503,8 +508,8 @@ class PrStmTx {
   bool lost_in_line_ = false;
   int n_locks_ = 0;
   int n_writes_ = 0;
-  uint32_t written_ = 0;  ///< bit s: lock s guards a word we write
-  uint32_t visible_ = 0;  ///< bit s: an urgent attempt pre-locked lock s when it met it
+  mask_t written_ = 0;  ///< bit s: lock s guards a word we write
+  mask_t visible_ = 0;  ///< bit s: an urgent attempt pre-locked lock s when it met it
   uint32_t range_region_ = 0;  ///< the sum_range read, if any (range_count_ > 0)
   uint32_t range_first_ = 0;
   uint32_t range_count_ = 0;

@@ -194,7 +194,7 @@ public final class CudaEngine implements Engine {
     symbols.put(CsmvKernel.MODULE, List.of(CsmvKernel.symbol(BankWorkload.NAME),
         CsmvKernel.symbol(io.gstm.core.workload.memcached.MemcachedWorkload.NAME)));
     List<String> program = new ArrayList<>();
-    for (int c : TxBatch.CAPACITIES) {
+    for (int c : io.gstm.core.program.ProgramBinding.CAPACITIES) {
       program.add(ProgramKernel.symbol(c));
     }
     program.add(ProgramKernel.CSMV_SYMBOL);
@@ -241,6 +241,10 @@ public final class CudaEngine implements Engine {
   @Override
   public TxStore createStore(StoreLayout layout, Algorithm algorithm) {
     bind();
+    if (algorithm.isGpuStm()) {
+      throw new IllegalArgumentException("algorithm: gpu-stm runs on the JVM engine only so far "
+          + "(no CUDA kernel yet; docs/gpu-stm.md)");
+    }
     if (!algorithm.isCsmv()) {
       return new CudaTxStore(this, layout);
     }

@@ -32,7 +32,7 @@ final class JvmExecutor {
   /** Logical threads of the batch (its grid). */
   private final int threads;
   private final RunOptions options;
-  private final JvmPrStmTx tx;
+  private final JvmTx tx;
   private final long[] counters;
   private final BatchOutputs out;
   private final byte[] outcomes;
@@ -68,7 +68,7 @@ final class JvmExecutor {
     }
   }
 
-  JvmExecutor(TxBody body, int threads, RunOptions options, JvmPrStmTx tx, long[] counters,
+  JvmExecutor(TxBody body, int threads, RunOptions options, JvmTx tx, long[] counters,
       BatchOutputs out, Quiescence quiescence) {
     this.quiescence = quiescence;
     this.body = body;
@@ -156,10 +156,10 @@ final class JvmExecutor {
     tx.begin(lane.owner);
     long result = body.run(tx, t);
     Outcome done = null;
-    if (tx.status() == JvmPrStmTx.Status.ENDED) {
+    if (tx.status() == JvmTx.Status.ENDED) {
       // A program's abort or fault stands only if what it read was consistent.
       done = tx.confirmReads() ? tx.endOutcome() : concurrencyAbort(lane);
-    } else if (tx.status() == JvmPrStmTx.Status.SEMANTIC) {
+    } else if (tx.status() == JvmTx.Status.SEMANTIC) {
       if (tx.confirmReads()) {
         counters[Counter.SEMANTIC_CONFLICTS.ordinal()]++;
         lane.conflicts = 0;
@@ -198,7 +198,7 @@ final class JvmExecutor {
         int base = t * out.capacity;
         out.histCounts[t] = tx.record(out.histReads, base, out.histWrites, base);
       }
-    } else if (tx.status() == JvmPrStmTx.Status.OVERFLOW) {
+    } else if (tx.status() == JvmTx.Status.OVERFLOW) {
       done = Outcome.TOO_LARGE;
     } else {
       done = concurrencyAbort(lane);
@@ -239,7 +239,8 @@ final class JvmExecutor {
     if (lane.conflicts >= options.maxRetries()) {
       return Outcome.ABANDONED;
     }
-    if (lane.conflicts == options.urgentAfter() && !Priority.isUrgent(lane.owner)) {
+    if (lane.conflicts == options.urgentAfter() && tx.hasUrgentMode()
+        && !Priority.isUrgent(lane.owner)) {
       lane.owner = Priority.urgent(out.urgentTickets);
       counters[Counter.URGENT.ordinal()]++;
     }

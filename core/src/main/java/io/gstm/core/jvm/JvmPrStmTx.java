@@ -3,7 +3,6 @@ package io.gstm.core.jvm;
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.store.StoreLayout;
-import io.gstm.core.workload.TxContext;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -25,8 +24,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * of the versions it saw. Commit re-reads the range's lock words; an equal sum with none locked
  * means no version moved, because versions never decrease.
  */
-final class JvmPrStmTx implements TxContext {
-  enum Status { ACTIVE, ABORTED, OVERFLOW, SEMANTIC, ENDED, DONE }
+final class JvmPrStmTx implements JvmTx {
 
   private final JvmTxStore store;
   private final StoreLayout layout;
@@ -68,8 +66,8 @@ final class JvmPrStmTx implements TxContext {
     this.wValue = new long[capacity];
   }
 
-  /** Starts a new attempt as {@code owner} (its priority, lower wins: {@link Priority}). */
-  void begin(int owner) {
+  @Override
+  public void begin(int owner) {
     store.checkNotStopped();
     this.owner = owner;
     java.util.Arrays.fill(lockVisible, false);
@@ -81,11 +79,13 @@ final class JvmPrStmTx implements TxContext {
     this.lostInLine = false;
   }
 
-  Status status() {
+  @Override
+  public Status status() {
     return status;
   }
 
-  Counter abortCause() {
+  @Override
+  public Counter abortCause() {
     return cause;
   }
 
@@ -94,11 +94,18 @@ final class JvmPrStmTx implements TxContext {
    * pre-locked): waiting its turn, not a failure, so it does not count against the retry limit.
    * Range reads are not pre-locked: their failures count.
    */
-  boolean lostInLine() {
+  @Override
+  public boolean lostInLine() {
     return lostInLine;
   }
 
-  boolean readOnly() {
+  @Override
+  public boolean hasUrgentMode() {
+    return true;
+  }
+
+  @Override
+  public boolean readOnly() {
     for (int s = 0; s < nLocks; s++) {
       if (lockWritten[s]) {
         return false;
@@ -246,17 +253,14 @@ final class JvmPrStmTx implements TxContext {
     return status == Status.ACTIVE;
   }
 
-  /** The outcome a program ended this attempt with (status ENDED). */
-  Outcome endOutcome() {
+  @Override
+  public Outcome endOutcome() {
     return endOutcome;
   }
 
-  /**
-   * After a semantic conflict or a program's early end: true if every version read is still
-   * current (the decision stands), false (a validation abort) if the body saw an inconsistent
-   * state.
-   */
-  boolean confirmReads() {
+  /** True if every version read is still current (see {@link JvmTx#confirmReads()}). */
+  @Override
+  public boolean confirmReads() {
     for (int s = 0; s < nLocks; s++) {
       long w = locks.get(lockIdx[s]);
       if (LockWord.version(w) != lockVer[s] || LockWord.locked(w)) {
@@ -273,8 +277,8 @@ final class JvmPrStmTx implements TxContext {
     return true;
   }
 
-  /** Validates and commits; false means aborted ({@link #abortCause()}) or overflowed. */
-  boolean commit() {
+  @Override
+  public boolean commit() {
     if (status != Status.ACTIVE) {
       return false;
     }
@@ -347,8 +351,8 @@ final class JvmPrStmTx implements TxContext {
     return true;
   }
 
-  /** Writes this committed transaction's history; returns reads | writes << 16. */
-  int record(long[] reads, int readOffset, long[] writes, int writeOffset) {
+  @Override
+  public int record(long[] reads, int readOffset, long[] writes, int writeOffset) {
     int nw = 0;
     for (int s = 0; s < nLocks; s++) {
       long lock = (long) lockIdx[s] << 32;
