@@ -131,7 +131,8 @@ EOF
 cat >"$BUNDLE/run-gpu-tests.sh" <<'EOF'
 #!/usr/bin/env bash
 # Runs the tests tagged "gpu" (not "slow") with the JUnit console launcher and the bundled Java runtime.
-#   GSTM_TEST_TAGS   tag expression replacing "gpu & !slow" (e.g. "gpu"); set but empty = all tests
+#   GSTM_TEST_TAGS   tag expression replacing "gpu & !slow & !poisons-context" (e.g. "gpu");
+#                    "poisons-context" runs the fatal-error test, which needs a JVM of its own
 #   GSTM_TEST_CLASSES  comma-separated test classes to run instead of scanning every class
 #   GSTM_JAVA_OPTS   JVM options (default -Xmx16g)
 #   OUT              reports go to $OUT/junit-reports (default ./junit-reports)
@@ -146,7 +147,7 @@ if [[ -n ${GSTM_TEST_CLASSES-} ]]; then
 else
   args+=(--scan-class-path "$HERE/test/classes")
 fi
-tags=${GSTM_TEST_TAGS-gpu & !slow}
+tags=${GSTM_TEST_TAGS-gpu & !slow & !poisons-context}
 [[ -n $tags ]] && args+=(--include-tag "$tags")
 [[ -t 1 ]] || args+=(--disable-ansi-colors)   # readable logs when captured
 

@@ -56,3 +56,12 @@ extern "C" __global__ void __launch_bounds__(256)
   }
   if (idx == 0xFFFFFFFFu) atomicAdd(sink, 1ull);
 }
+
+/// @brief Writes far outside `data`: an illegal address, the sticky error the fatal-error test
+///        needs (io.gstm.core.cuda.CudaFatalErrorTest). Never launched otherwise.
+extern "C" __global__ void __launch_bounds__(256)
+    gstm_probe_fault(uint32_t* data, uint32_t n, uint32_t ops_per_thread, uint32_t seed,
+                     unsigned long long* sink) {
+  reinterpret_cast<volatile uint32_t*>(data)[-(1ll << 40)] = n + ops_per_thread + seed;
+  if (sink == nullptr) atomicAdd(sink, 1ull);
+}

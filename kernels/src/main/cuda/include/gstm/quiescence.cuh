@@ -12,8 +12,10 @@
 /// those transactions to succeed on that same state. What they waited on then ends
 /// ABANDONED_SEMANTIC: every pending transaction of the thread under postponement (each was
 /// tried), the one retried under retry-in-place (the thread's later ones were never tried and
-/// run next). A thread cannot register at a count that misses its own commit: it adds its
-/// finishes before it starts a new streak.
+/// run next). A thread adds its finishes to the count lazily, when it starts a streak and when its
+/// share is done, never per commit (one hot word would cost every commit): a registered thread
+/// has committed nothing since its streak began, and it added what it committed before, so when
+/// every live thread is registered at the current count, no commit is missing from it.
 ///
 /// Control words (after the batch counters, zeroed with them): [0] finishes, [1] stuck threads
 /// (the finish count they registered at in the high half, how many in the low half: pack()),
@@ -36,16 +38,28 @@ __device__ __forceinline__ unsigned long long pack(uint32_t epoch, uint32_t coun
 /// Fewest conflicts in a row that make a streak, and the spacing of its checks.
 constexpr uint32_t kMinStreak = 32;
 
-/// One thread's view: its streak of semantic conflicts and whether it is registered.
+/// One thread's view: its streak of semantic conflicts, whether it is registered, and the
+/// finishes it has not added to the count yet.
 struct Streak {
   uint32_t quiet = 0;     ///< confirmed semantic conflicts in a row
   uint32_t seen = 0;      ///< finish count when the streak began
+  uint32_t unflushed = 0; ///< this thread's finishes not in the count yet
   bool registered = false;
 
-  /// A finish or a concurrency abort of this thread: the streak starts over.
+  /// A concurrency abort of this thread: the streak starts over.
   __device__ __forceinline__ void reset() {
     quiet = 0;
     registered = false;
+  }
+
+  /// A transaction of this thread finished; `share_done` if it was its last.
+  __device__ __forceinline__ void finished(unsigned long long* control, bool share_done) {
+    reset();
+    ++unflushed;
+    if (share_done) {
+      flush(control);
+      atomicAdd(control + 2, 1ull);
+    }
   }
 
   /// After a confirmed semantic conflict that did not end the transaction. `needed` conflicts in
@@ -55,7 +69,10 @@ struct Streak {
                                            uint32_t live0) {
     // The shared words are read at a streak's start and once every `needed` conflicts, not at
     // each one: threads retrying in place meet a billion conflicts a second.
-    if (quiet == 0) seen = static_cast<uint32_t>(load_acquire(control));
+    if (quiet == 0) {
+      flush(control);
+      seen = static_cast<uint32_t>(load_acquire(control));
+    }
     if (++quiet % needed != 0) return false;
     // Found in vain at the count this thread is stuck at (checked before a newer count resets
     // the streak: the others' abandons move the count on).
@@ -79,6 +96,15 @@ struct Streak {
   }
 
  private:
+  /// Adds this thread's finishes to the count, after its commits (release).
+  __device__ __forceinline__ void flush(unsigned long long* control) {
+    if (unflushed != 0) {
+      mem::fence_acq_rel();
+      atomicAdd(control, static_cast<unsigned long long>(unflushed));
+      unflushed = 0;
+    }
+  }
+
   /// Counts this thread as stuck at `seen`; false if a later count is already registered.
   __device__ __forceinline__ bool enrol(unsigned long long* word) {
     unsigned long long w = mem::load_relaxed(word);
@@ -102,19 +128,5 @@ struct Streak {
     return mem::load_acquire(p);
   }
 };
-
-/// Adds a warp's finishes of this round (and its threads whose share is done): one atomic each
-/// from the warp's first lane. Every lane of `warp` calls it, converged.
-__device__ __forceinline__ void count_finishes(unsigned long long* control, unsigned warp,
-                                               bool finished, bool share_done) {
-  const unsigned fin = __ballot_sync(warp, finished);
-  if (fin == 0) return;  // the same in every lane
-  const unsigned done = __ballot_sync(warp, share_done);
-  if ((threadIdx.x % 32) == static_cast<unsigned>(__ffs(warp) - 1)) {
-    mem::fence_acq_rel();  // the warp's commits before the count that announces them
-    atomicAdd(control, static_cast<unsigned long long>(__popc(fin)));
-    if (done != 0) atomicAdd(control + 2, static_cast<unsigned long long>(__popc(done)));
-  }
-}
 
 }  // namespace gstm::quiescence

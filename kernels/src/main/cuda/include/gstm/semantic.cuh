@@ -107,8 +107,6 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
   const uint32_t live0 = min(threads, tab.tx_count);
   quiescence::Streak streak;
   while (__any_sync(warp, pending != 0)) {
-    bool finished = false;
-    bool share_done = false;
     if (pending != 0) {
       const uint32_t rotated = __funnelshift_r(pending, pending, cursor);
       const uint32_t b = (__ffs(rotated) - 1 + cursor) % kWindow;
@@ -207,9 +205,7 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
         pending &= ~(1u << b);
         conflicts = 0;
         owner = priority::ordinary(self);
-        streak.reset();
-        finished = true;
-        share_done = remaining == 1;
+        streak.finished(control, remaining == 1);
         cursor = (b + 1) % kWindow;
         if (--remaining > 0 && pending == 0) {
           next_chunk();
@@ -218,7 +214,6 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
       }
     }
     __syncwarp(warp);
-    quiescence::count_finishes(control, warp, finished, share_done);
   }
   counters.flush_to(out.counters);
 }

@@ -6,6 +6,7 @@ import static jcuda.driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BY
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT;
 import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
+import static jcuda.driver.JCudaDriver.cuMemGetInfo;
 import static jcuda.driver.JCudaDriver.cuCtxSynchronize;
 import static jcuda.driver.JCudaDriver.cuDeviceGet;
 import static jcuda.driver.JCudaDriver.cuDeviceGetAttribute;
@@ -188,6 +189,7 @@ public final class CudaEngine implements Engine {
     for (ProbeKernel.Kind k : ProbeKernel.Kind.values()) {
       probes.add(k.symbol);
     }
+    probes.add(ProbeKernel.FAULT_SYMBOL);
     Map<String, List<String>> symbols = new LinkedHashMap<>();
     symbols.put(PrStmBankKernel.MODULE, bank);
     symbols.put(ProbeKernel.MODULE, probes);
@@ -481,6 +483,31 @@ public final class CudaEngine implements Engine {
       }
     }
     return new LimitsReport(device(), words, rates[0], rates[1], rates[2]);
+  }
+
+  /** Free and total device memory, in bytes. */
+  public record Memory(long freeBytes, long totalBytes) {}
+
+  /** What the device has free now (all processes' allocations counted). */
+  public Memory memoryInfo() {
+    bind();
+    long[] free = {0};
+    long[] total = {0};
+    CudaErrors.call("cuMemGetInfo", () -> cuMemGetInfo(free, total));
+    return new Memory(free[0], total[0]);
+  }
+
+  /**
+   * Launches a kernel that writes to an illegal address and waits for it: the sticky error that
+   * the fatal-error test needs. It ruins this process's CUDA context; tests only.
+   */
+  void injectFault() {
+    bind();
+    try (DeviceBuffer data = new DeviceBuffer(4); DeviceBuffer sink = new DeviceBuffer(8)) {
+      ProbeKernel.launch(function(ProbeKernel.MODULE, ProbeKernel.FAULT_SYMBOL), 1, 1, data, 1,
+          1, 0, sink);
+      sync();
+    }
   }
 
   private void checkOpen() {

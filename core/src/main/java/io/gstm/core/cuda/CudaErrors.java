@@ -2,7 +2,12 @@ package io.gstm.core.cuda;
 
 import jcuda.CudaException;
 
-/** Wraps JCuda's exceptions into gstm's, separating sticky (fatal) errors from recoverable ones. */
+/**
+ * Wraps JCuda's exceptions into gstm's: {@link CudaFatalException} for sticky errors,
+ * {@link DeviceOutOfMemoryException} for allocations that did not fit, and a recoverable
+ * {@link GstmCudaException} for the rest. JCuda reports a driver error only by its name
+ * (CUDA_ERROR_...), so the name decides.
+ */
 final class CudaErrors {
   /** Errors after which the context is unusable until the process restarts. */
   private static final String[] STICKY = {
@@ -26,9 +31,15 @@ final class CudaErrors {
   }
 
   static GstmCudaException wrap(String what, CudaException e) {
-    boolean fatal = isSticky(e.getMessage());
-    String suffix = fatal ? " (sticky error: the CUDA context is lost; restart the process)" : "";
-    return new GstmCudaException(what + ": " + e.getMessage() + suffix, e, fatal);
+    String message = what + ": " + e.getMessage();
+    if (isSticky(e.getMessage())) {
+      return new CudaFatalException(
+          message + " (sticky error: the CUDA context is lost; restart the process)", e);
+    }
+    if (e.getMessage() != null && e.getMessage().contains("CUDA_ERROR_OUT_OF_MEMORY")) {
+      return new DeviceOutOfMemoryException(message, e);
+    }
+    return new GstmCudaException(message, e, false);
   }
 
   /** Runs a driver call, wrapping its exception with what was being done. */

@@ -1,17 +1,23 @@
 package io.gstm.core.cuda;
 
+import static jcuda.driver.JCudaDriver.cuCtxGetCurrent;
+import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
 import static jcuda.driver.JCudaDriver.cuMemAlloc;
 import static jcuda.driver.JCudaDriver.cuMemFree;
+import static jcuda.driver.JCudaDriver.cuMemGetInfo;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
 import static jcuda.driver.JCudaDriver.cuMemsetD8;
 
+import io.gstm.core.engine.LeakTracker;
 import jcuda.Pointer;
+import jcuda.driver.CUcontext;
 import jcuda.driver.CUdeviceptr;
 
 /**
  * Device memory owned by one Java object. Closing frees it; the handle is cleared even when the
- * free fails, and a second close throws. The caller must have the engine's context current.
+ * free fails, and a second close throws. The caller must have the engine's context current. A
+ * buffer never closed is reported and freed by the {@link LeakTracker} once unreachable.
  */
 final class DeviceBuffer implements AutoCloseable {
   /** A CUdeviceptr that exposes its address, for packing into structs passed by value. */
@@ -23,13 +29,33 @@ final class DeviceBuffer implements AutoCloseable {
 
   private final long bytes;
   private Ptr ptr;
+  private final LeakTracker.Handle leak;
 
-  /** Allocates {@code bytes} (at least 1) of device memory; the caller closes it. */
+  /**
+   * Allocates {@code bytes} (at least 1) of device memory; the caller closes it. Throws
+   * {@link DeviceOutOfMemoryException} (saying what the device has free) if it does not fit.
+   */
   DeviceBuffer(long bytes) {
     this.bytes = Math.max(1, bytes);
     Ptr p = new Ptr();
-    CudaErrors.call("cuMemAlloc(" + this.bytes + " bytes)", () -> cuMemAlloc(p, this.bytes));
+    try {
+      CudaErrors.call("cuMemAlloc(" + this.bytes + " bytes)", () -> cuMemAlloc(p, this.bytes));
+    } catch (DeviceOutOfMemoryException e) {
+      long[] free = {0};
+      long[] total = {0};
+      CudaErrors.call("cuMemGetInfo", () -> cuMemGetInfo(free, total));
+      throw new DeviceOutOfMemoryException("out of device memory: " + e.getMessage()
+          + "; the device has " + free[0] + " of " + total[0] + " bytes free", e);
+    }
     this.ptr = p;
+    CUcontext context = new CUcontext();
+    CudaErrors.call("cuCtxGetCurrent", () -> cuCtxGetCurrent(context));
+    long size = this.bytes;
+    this.leak = LeakTracker.track(this, "a device buffer of " + size + " bytes",
+        () -> CudaErrors.call("free a leaked device buffer", () -> {
+          cuCtxSetCurrent(context); // the tracker's thread has no context of its own
+          cuMemFree(p);
+        }));
   }
 
   long bytes() {
@@ -90,6 +116,7 @@ final class DeviceBuffer implements AutoCloseable {
       CudaErrors.call("cuMemFree", () -> cuMemFree(p));
     } finally {
       ptr = null;
+      leak.close();
     }
   }
 

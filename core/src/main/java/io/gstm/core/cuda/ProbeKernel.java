@@ -12,6 +12,8 @@ import jcuda.driver.CUfunction;
  */
 final class ProbeKernel {
   static final String MODULE = "limits";
+  /** Same signature, an illegal address on purpose: only for the fatal-error test. */
+  static final String FAULT_SYMBOL = "gstm_probe_fault";
 
   enum Kind {
     READ_CAS("gstm_probe_read_cas"),

@@ -205,8 +205,7 @@ final class JvmExecutor {
     }
     if (done != null) {
       progress = true;
-      lane.streak.reset();
-      quiescence.finished(lane.remaining == 1);
+      lane.streak.finished(lane.remaining == 1);
       outcomes[t] = (byte) done.ordinal();
       if (done == Outcome.ABANDONED) {
         counters[Counter.ABANDONED.ordinal()]++;

@@ -8,15 +8,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * rule on both engines (keep the two in step).
  *
  * <p>A logical thread whose pending transactions all met a confirmed semantic conflict in a row
- * (a whole pass over its share, or {@value #MIN_STREAK} attempts under retry-in-place), with the batch's finish
- * count unchanged meanwhile, registers as stuck at that count. When every thread that still owns
+ * (a whole pass over its share, or {@value #MIN_STREAK} attempts under retry-in-place), with the
+ * batch's finish count unchanged meanwhile, registers as stuck at that count. When every thread that still owns
  * pending transactions is registered at the current count, the waits are in vain: the state is
  * the one each of them was found to conflict with, only a commit could change it, and a commit
  * needs one of them to succeed on that same state. What they waited on then ends
  * ABANDONED_SEMANTIC: every pending transaction of the thread under postponement (each was
  * tried), the one retried under retry-in-place (the thread's later ones were never tried and run
- * next). A thread counts its own finishes before it starts a new streak, so it
- * cannot register at a count that misses its own commit.
+ * next). A thread adds its finishes to the count when it starts a streak and when its share is
+ * done (the GPU avoids a hot word per commit that way): a registered thread has committed nothing
+ * since its streak began and added what it committed before, so when every live thread is
+ * registered at the current count, no commit is missing from it.
  */
 final class Quiescence {
   /** Fewest conflicts in a row that make a streak, and the spacing of its checks. */
@@ -34,13 +36,6 @@ final class Quiescence {
     this.live0 = Math.min(threads, transactions);
   }
 
-  /** A transaction finished (any outcome); {@code shareDone} if it was its thread's last. */
-  void finished(boolean shareDone) {
-    finishes.incrementAndGet();
-    if (shareDone) {
-      sharesDone.incrementAndGet();
-    }
-  }
 
   private static long pack(int epoch, int count) {
     return ((long) epoch << 32) | (count & 0xffffffffL);
@@ -50,12 +45,31 @@ final class Quiescence {
   final class Streak {
     private int quiet;
     private int seen;
+    /** This thread's finishes not in the count yet. */
+    private int unflushed;
     private boolean registered;
 
-    /** A finish or a concurrency abort of this thread: the streak starts over. */
+    /** A concurrency abort of this thread: the streak starts over. */
     void reset() {
       quiet = 0;
       registered = false;
+    }
+
+    /** A transaction of this thread finished (any outcome); {@code shareDone} if its last. */
+    void finished(boolean shareDone) {
+      reset();
+      unflushed++;
+      if (shareDone) {
+        flush();
+        sharesDone.incrementAndGet();
+      }
+    }
+
+    private void flush() {
+      if (unflushed != 0) {
+        finishes.addAndGet(unflushed);
+        unflushed = 0;
+      }
     }
 
     /**
@@ -66,6 +80,7 @@ final class Quiescence {
     boolean conflict(int needed) {
       // The shared words are read at a streak's start and once every `needed` conflicts.
       if (quiet == 0) {
+        flush();
         seen = (int) finishes.get();
       }
       if (++quiet % needed != 0) {

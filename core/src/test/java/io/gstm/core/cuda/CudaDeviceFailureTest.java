@@ -1,0 +1,137 @@
+package io.gstm.core.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.TxBatch;
+import io.gstm.core.engine.LeakTracker;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.workload.bank.BankConfig;
+import io.gstm.core.workload.bank.BankVerifier;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Device memory failures: out of memory is a typed, recoverable error that leaks nothing and
+ * leaves other stores intact; device memory returns to its baseline after many stores and
+ * batches; a store never closed is freed by the leak tracker.
+ */
+@EnabledIfGpu
+class CudaDeviceFailureTest {
+  /** Allocation granularity and the driver's own bookkeeping: what "back to baseline" allows. */
+  private static final long SLACK = 8L << 20;
+  private static CudaEngine gpu;
+
+  @BeforeAll
+  static void open() {
+    gpu = CudaEngine.open(0);
+  }
+
+  @AfterAll
+  static void close() {
+    gpu.close();
+  }
+
+  private static long free() {
+    System.gc(); // leaked buffers of earlier tests, if any, go first
+    return gpu.memoryInfo().freeBytes();
+  }
+
+  /** Int64 regions of at most 2^31 - 1 words (16 GiB) each, covering {@code bytes}. */
+  private static StoreLayout regionsOf(long bytes) {
+    List<RegionSpec> specs = new ArrayList<>();
+    long left = bytes;
+    for (int r = 0; left > 0; r++) {
+      int words = (int) Math.min(Integer.MAX_VALUE, (left + 7) / 8);
+      specs.add(new RegionSpec("r" + r, RegionType.INT64, words, 1 << 20));
+      left -= 8L * words;
+    }
+    return StoreLayout.of(specs.toArray(new RegionSpec[0]));
+  }
+
+  private static BankConfig small() {
+    return new BankConfig(1 << 16, 2, 0.2, 1, 256, 132, 4, 7);
+  }
+
+  private static void runVerified(TxStore store, BankConfig cfg, TxBatch batch) {
+    int[] before = store.readInt32(0);
+    BatchResult r = gpu.run(store, batch, RunOptions.defaults());
+    assertThat(BankVerifier.verify(before, batch, r, store.readInt32(0)).ok()).isTrue();
+  }
+
+  @Test
+  void aStoreLargerThanTheDeviceIsARecoverableOutOfMemoryError() {
+    BankConfig cfg = small();
+    try (TxStore existing = gpu.createStore(cfg.layout())) {
+      existing.writeInt32(0, cfg.initialBalances());
+      long baseline = free();
+      long total = gpu.memoryInfo().totalBytes();
+      assertThatThrownBy(() -> gpu.createStore(regionsOf(total + (1L << 30))))
+          .isInstanceOf(DeviceOutOfMemoryException.class)
+          .hasMessageContaining("out of device memory").hasMessageContaining("bytes free");
+      assertThat(free()).as("nothing of the failed store is kept").isGreaterThan(baseline - SLACK);
+      assertThat(existing.readInt32(0)).containsExactly(cfg.initialBalances());
+      runVerified(existing, cfg, cfg.batch());
+    }
+  }
+
+  @Test
+  void aBatchThatDoesNotFitIsRecoverableAndRunsOnceMemoryIsFreed() {
+    BankConfig cfg = small();
+    try (TxStore existing = gpu.createStore(cfg.layout())) {
+      existing.writeInt32(0, cfg.initialBalances());
+      // 24 M transfers need about 0.7 GB of batch buffers; leave the device 64 MB.
+      BankConfig big = new BankConfig(1 << 16, 2, 0.2, 1, 256, 132, 24_000_000 / (256 * 132), 9);
+      TxBatch batch = big.batch();
+      long filler = free() - (64L << 20);
+      TxStore hog = gpu.createStore(regionsOf(filler));
+      long before = free();
+      assertThatThrownBy(() -> gpu.run(existing, batch, RunOptions.defaults()))
+          .isInstanceOf(DeviceOutOfMemoryException.class);
+      assertThat(free()).as("the failed batch kept nothing").isGreaterThan(before - SLACK);
+      assertThat(existing.readInt32(0)).as("the store as it was")
+          .containsExactly(cfg.initialBalances());
+      hog.close();
+      runVerified(existing, cfg, batch);
+    }
+  }
+
+  @Test
+  void deviceMemoryReturnsToItsBaselineAfterManyStoresAndBatches() {
+    long baseline = free();
+    BankConfig cfg = small();
+    TxBatch batch = cfg.batch();
+    for (int i = 0; i < 200; i++) {
+      try (TxStore store = gpu.createStore(cfg.layout())) {
+        store.writeInt32(0, cfg.initialBalances());
+        gpu.run(store, batch, RunOptions.defaults().withHistory(i % 10 == 0));
+      }
+    }
+    assertThat(free()).isGreaterThan(baseline - SLACK);
+  }
+
+  @Test
+  void aStoreNeverClosedIsReportedAndFreedByTheLeakTracker() throws InterruptedException {
+    long baseline = free();
+    long leaks = LeakTracker.leaks();
+    TxStore leaked = gpu.createStore(regionsOf(1L << 30));
+    assertThat(gpu.memoryInfo().freeBytes()).isLessThan(baseline - (1L << 30) + SLACK);
+    leaked = null; // dropped without close()
+    for (int i = 0; i < 300 && LeakTracker.leaks() == leaks; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+    Thread.sleep(200); // the tracker frees the store's buffers one by one
+    assertThat(LeakTracker.leaks()).as("buffers reported").isGreaterThan(leaks);
+    assertThat(free()).as("freed by the tracker").isGreaterThan(baseline - SLACK);
+  }
+}
