@@ -35,8 +35,10 @@ import scala.reflect.ClassTag$;
 
 /**
  * Shortest paths and connected components over an edges DataFrame, subgraph-centric over a
- * vertex cut: the edges stay in the partitions they are read in (no shuffle of edges; only when
- * more partitions than the input has are asked for are they spread round-robin), each
+ * vertex cut: the edges stay in the partitions they are read in (only when more partitions than
+ * the input has are asked for are they spread round-robin), or, when a sample shows that vertex
+ * ids carry locality the input order lacks, go to the owner of their source by ranges of ids
+ * ({@link #setPartitioning}, {@link EdgePlacement}); each
  * partition's subgraph holds its edges and every vertex they touch, and a vertex that several
  * partitions touch is replicated in each ({@link Replicas}, a bitmap of ids per partition,
  * broadcast once). Each superstep relaxes every partition's subgraph to its local fixpoint with
@@ -63,7 +65,8 @@ import scala.reflect.ClassTag$;
  * finite, not null; absent means every edge weighs 1). Self-loops are dropped and of duplicate
  * edges the lightest is kept: neither changes a result. Components treat edges as undirected and
  * label each vertex with the smallest id of its component. The vertices are those of the edges,
- * of {@link #setVertices} and the source (these extra ids go to partition {@code id mod P}).
+ * of {@link #setVertices} and the source (these extra ids go to their owner: the range that
+ * holds them, else partition {@code id mod P}).
  * Bad input is an IllegalArgumentException naming the column or parameter, raised by
  * {@link #run()} before the relaxation starts: schema problems before any job; value problems
  * (null ids or weights, negative or non-finite weights, ids out of range) by the first pass over
@@ -72,7 +75,9 @@ import scala.reflect.ClassTag$;
  * column batches, without rows.
  *
  * <p>Engine settings come from the session's {@code spark.gstm.*} configuration
- * ({@link GstmConf}); setters here override them for one run.
+ * ({@link GstmConf}); setters here override them for one run. This class is the API and the
+ * driver's superstep loop; {@link EdgeInput} reads the edges, {@link SubgraphPlanner} places
+ * them and builds the subgraphs, {@link Supersteps} is what the executors do.
  */
 public final class GraphRelaxation {
   private static final Logger LOG = LoggerFactory.getLogger(GraphRelaxation.class);
@@ -315,8 +320,8 @@ public final class GraphRelaxation {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Broadcast<Replicas> replicas = jsc.broadcast(new Replicas(held, relaying));
     long built = System.nanoTime();
-    LOG.info("gstm relaxation: {} subgraphs of {} edges checked and built in {} ms", p,
-        localEdges, (built - checked) / 1_000_000);
+    LOG.info("gstm relaxation: {} subgraphs of {} edges checked and built in {} ms ({})", p,
+        localEdges, (built - checked) / 1_000_000, planner.decision().why());
 
     long src = source;
     long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);

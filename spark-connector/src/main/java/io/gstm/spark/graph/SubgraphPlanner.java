@@ -63,7 +63,7 @@ final class SubgraphPlanner {
     boolean undirected = input.kind == RelaxationKind.CONNECTED_COMPONENTS;
     JavaRDD<EdgeChunk> slices = input.slices(w);
     decision = decide(slices);
-    LOG.info("gstm relaxation: {} subgraphs, {}", p, decision.why());
+    LOG.debug("gstm relaxation: {} subgraphs, {}", p, decision.why());
     VertexPlacement placement = decision.placement();
     JavaRDD<EdgeChunk> local;
     int inputs = slices.getNumPartitions();
