@@ -1,5 +1,6 @@
 package io.gstm.cli;
 
+import io.gstm.core.cuda.BareRelaxKernel;
 import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.graph.CsrGraph;
@@ -193,7 +194,62 @@ final class BenchGraphCommand implements Callable<Integer> {
           s.aborts(), s.improvedWrites(), best.changedVertices().length);
       RelaxationVerifier.Report report = RelaxationVerifier.check(g, k, init, best.values());
       System.out.println("verifier: " + report);
-      return report.ok() ? 0 : 1;
+      boolean bareOk = true;
+      if (e instanceof CudaEngine cuda) {
+        bareOk = compareWithBare(cuda, g, k, init, active, s, visitedEdges(g, best.values()));
+      }
+      return report.ok() && bareOk ? 0 : 1;
     }
+  }
+
+  /**
+   * The edges a traversal visits, each once, as Gunrock counts them (re-relaxations not
+   * counted): the out-edges of every vertex the relaxation reached.
+   */
+  static long visitedEdges(CsrGraph g, double[] values) {
+    long visited = 0;
+    for (int v = 0; v < g.vertexCount(); v++) {
+      if (values[v] < Double.POSITIVE_INFINITY) {
+        visited += g.degree(v);
+      }
+    }
+    return visited;
+  }
+
+  /**
+   * Runs the bare-atomic relaxation ({@link BareRelaxKernel}) of the same graph in the same
+   * run, best of {@code --reps} after a warm-up, and prints both as edges visited per second
+   * and time to solution (kernel time, and total time with the host's work between rounds),
+   * with gstm's ratio to it. Returns whether the bare run's values pass the verifier too.
+   */
+  private boolean compareWithBare(CudaEngine cuda, CsrGraph g, RelaxationKind k, double[] init,
+      int[] active, RelaxStats gstm, long visited) {
+    try (BareRelaxKernel bare = new BareRelaxKernel(cuda, g,
+        k == RelaxationKind.CONNECTED_COMPONENTS)) {
+      BareRelaxKernel.Result best = null;
+      for (int rep = 0; rep <= reps; rep++) {
+        BareRelaxKernel.Result r = bare.run(init, active, RelaxOptions.DEFAULT_MAX_ROUNDS);
+        if (rep > 0 && (best == null || r.kernelNanos() < best.kernelNanos())) {
+          best = r;
+        }
+      }
+      System.out.printf("bare atomicMin relaxation (no isolation, warp per frontier vertex): "
+              + "%.3f ms kernel time, %.3f ms total, %d rounds, %,d edges examined%n",
+          best.kernelNanos() / 1e6, best.totalNanos() / 1e6, best.rounds(), best.examined());
+      System.out.printf("edges visited/s (%,d edges, each once): gstm %.3f G over kernel time, "
+              + "%.3f G over total time; bare %.3f G, %.3f G%n", visited,
+          rate(visited, gstm.kernelNanos()), rate(visited, gstm.totalNanos()),
+          rate(visited, best.kernelNanos()), rate(visited, best.totalNanos()));
+      System.out.printf("time to solution, gstm / bare: %.2fx kernel, %.2fx total%n",
+          (double) gstm.kernelNanos() / Math.max(1, best.kernelNanos()),
+          (double) gstm.totalNanos() / Math.max(1, best.totalNanos()));
+      RelaxationVerifier.Report report = RelaxationVerifier.check(g, k, init, best.values());
+      System.out.println("bare verifier: " + report);
+      return report.ok();
+    }
+  }
+
+  private static double rate(long edges, long nanos) {
+    return nanos == 0 ? 0 : edges / (double) nanos;
   }
 }
