@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p><b>Order.</b> Work stays near Dijkstra's: each worker scans the vertex of smallest value
  * it knows of next (a heap per worker; for components the lowest label, which then floods its
- * component before any higher label moves), and a vertex is scanned again only from a value
- * lower than the one it was last scanned from. With several workers the values are also cut
- * into buckets of width {@link #bucketWidth} (delta-stepping): a phase relaxes one bucket, the
+ * component before any higher label moves); an entry whose vertex has since dropped below its
+ * key is skipped (the lower value has its own entry). With several workers the values are also
+ * cut into buckets of width {@link #bucketWidth} (delta-stepping): a phase relaxes one bucket, the
  * workers taking its vertices smallest first, and an improvement that falls beyond the bucket
  * waits for a later phase, so no worker runs far ahead of the others along a path that a lower
  * value will overwrite. With one worker (the Spark connector's default) there is one bucket,
@@ -56,8 +56,6 @@ public final class JvmGraphRelax {
   private final int[] targets;
   private final double[] weights;
   private final int vertexCount;
-  /** Per vertex: the value its out-edges were last scanned from (+infinity: not yet). */
-  private final double[] scannedFrom;
   /** Per vertex: the phase that last took it (dedupes a phase's vertices). */
   private final int[] taken;
   private int phase;
@@ -88,7 +86,6 @@ public final class JvmGraphRelax {
     this.offsets = offsets;
     this.targets = targets;
     this.weights = weights;
-    this.scannedFrom = new double[Math.max(1, vertexCount)];
     this.taken = new int[Math.max(1, vertexCount)];
   }
 
@@ -125,7 +122,6 @@ public final class JvmGraphRelax {
     if (weighted && weights == null && !components) {
       throw new IllegalArgumentException("weighted: the graph has no weights");
     }
-    Arrays.fill(scannedFrom, Double.POSITIVE_INFINITY);
     double width = bucketWidth(components, weighted && !components);
     int workers = engine.workers();
     Worker[] ws = new Worker[workers];
@@ -147,7 +143,7 @@ public final class JvmGraphRelax {
       if (lowest == null) {
         return stats(ws, rounds, true, nanos);
       }
-      int[] work = phaseVertices(lowest.getValue(), values);
+      long[] work = phaseVertices(lowest.getValue(), values);
       if (work.length == 0) {
         continue;
       }
@@ -200,29 +196,25 @@ public final class JvmGraphRelax {
   }
 
   /**
-   * A phase's vertices, each once, smallest value first (for components lowest label first),
-   * leaving out those already scanned from their current value.
+   * A phase's vertices, each once, smallest value first (for components lowest label first), as
+   * heap entries ({@link VertexHeap#entry}) keyed by their values now: one that drops before a
+   * worker takes it is then skipped as stale (its drop queued it again).
    */
-  private int[] phaseVertices(IntList list, AtomicLongArray values) {
+  private long[] phaseVertices(IntList list, AtomicLongArray values) {
     int stamp = nextPhase();
     long[] keys = new long[list.size];
     int n = 0;
     for (int i = 0; i < list.size; i++) {
       int v = list.items[i];
       double d = Double.longBitsToDouble(values.get(v));
-      if (taken[v] == stamp || !(d < scannedFrom[v])) {
+      if (taken[v] == stamp) {
         continue;
       }
       taken[v] = stamp;
-      // Non-negative doubles order as their bits; the float keeps the vertex in the low half.
-      keys[n++] = ((long) Float.floatToRawIntBits((float) d) << 32) | v;
+      keys[n++] = VertexHeap.entry(v, d);
     }
     Arrays.sort(keys, 0, n);
-    int[] out = new int[n];
-    for (int i = 0; i < n; i++) {
-      out[i] = (int) keys[i];
-    }
-    return out;
+    return n == keys.length ? keys : Arrays.copyOf(keys, n);
   }
 
   /** A fresh phase stamp; stamps start over (cleared) before the int wraps. */
@@ -285,25 +277,25 @@ public final class JvmGraphRelax {
      * while none of its own heap comes before them, and scans the smallest it holds until both
      * are exhausted.
      */
-    void phase(int[] work, AtomicInteger cursor, double end) {
+    void phase(long[] work, AtomicInteger cursor, double end) {
       this.end = end;
       heap.clear();
       int n = work.length;
       while (true) {
         int next = cursor.get();
         boolean more = next < n;
-        if (more && (heap.isEmpty()
-            || value(work[next]) < heap.minKey())) {
+        if (more && (heap.isEmpty() || work[next] < heap.peek())) {
           int start = cursor.getAndAdd(GRAB);
           for (int i = start; i < Math.min(n, start + GRAB); i++) {
-            heap.push(work[i], value(work[i]));
+            heap.push(work[i]);
           }
           continue;
         }
         if (heap.isEmpty()) {
           return;
         }
-        scan(heap.pop());
+        long entry = heap.pop();
+        scan((int) entry, (int) (entry >>> 32));
       }
     }
 
@@ -311,14 +303,17 @@ public final class JvmGraphRelax {
       return Double.longBitsToDouble(values.get(v));
     }
 
-    /** Relaxes {@code u}'s out-edges if its value dropped since they were last scanned. */
-    private void scan(int u) {
+    /**
+     * Relaxes {@code u}'s out-edges, unless its value has dropped below the key it was queued
+     * with ({@code keyBits}, a float's bits): whoever lowered it queued it again, with the
+     * lower key, so this entry is stale. (No per-vertex record of what was scanned: one more
+     * random read per vertex cost more than the rare entry queued twice at one value.)
+     */
+    private void scan(int u, int keyBits) {
       double du = value(u);
-      if (!(du < scannedFrom[u])) {
+      if (Float.floatToRawIntBits((float) du) < keyBits) {
         return;
       }
-      // Plain (racy) marker: at worst two workers scan u from the same value; both are correct.
-      scannedFrom[u] = du;
       int first = offsets[u];
       int last = offsets[u + 1];
       relaxations += last - first;
@@ -371,7 +366,6 @@ public final class JvmGraphRelax {
         }
         if (attempt >= maxRetries) {
           // Abandoned: u is scanned again in the next phase.
-          scannedFrom[u] = Double.POSITIVE_INFINITY;
           later.add(u);
           return;
         }

@@ -3,13 +3,17 @@ package io.gstm.core.jvm;
 import java.util.Arrays;
 
 /**
- * A binary min-heap of vertices keyed by a value (a distance or a label), one per relaxation
- * worker. A vertex may be in it several times with different keys; the relaxation skips the
- * entries whose vertex it has already scanned from an equal or lower value.
+ * A 4-ary min-heap of vertices keyed by a value (a distance or a label), one per relaxation
+ * worker. Each entry is one long, the key as a float's bits above the vertex id: one array
+ * and one comparison per step (a binary heap of separate key and vertex arrays made shortest
+ * paths on an R-MAT partition half again as slow as label-correcting rounds). Rounding a key
+ * to a float only blurs the order between nearly equal values, never what is computed: the
+ * relaxation reads the current value of whatever it pops. A vertex may be in the heap several
+ * times; the relaxation skips an entry whose vertex's value has since dropped below its key.
+ * Keys must be non-negative (their float bits then order as the floats).
  */
 final class VertexHeap {
-  private double[] keys = new double[64];
-  private int[] vertices = new int[64];
+  private long[] entries = new long[64];
   private int size;
 
   boolean isEmpty() {
@@ -24,55 +28,69 @@ final class VertexHeap {
     size = 0;
   }
 
-  /** The smallest key; only when not empty. */
-  double minKey() {
-    return keys[0];
+  /** The entry of {@code vertex} with {@code key}. */
+  static long entry(int vertex, double key) {
+    return ((long) Float.floatToRawIntBits((float) key) << 32) | (vertex & 0xFFFFFFFFL);
+  }
+
+  /** The entry of the smallest key; only when not empty. */
+  long peek() {
+    return entries[0];
   }
 
   void push(int vertex, double key) {
-    if (size == keys.length) {
-      keys = Arrays.copyOf(keys, size * 2);
-      vertices = Arrays.copyOf(vertices, size * 2);
+    push(entry(vertex, key));
+  }
+
+  /** Adds an entry made by {@link #entry}. */
+  void push(long e) {
+    if (size == entries.length) {
+      entries = Arrays.copyOf(entries, size * 2);
     }
     int i = size++;
     while (i > 0) {
-      int parent = (i - 1) >>> 1;
-      if (keys[parent] <= key) {
+      int parent = (i - 1) >>> 2;
+      long p = entries[parent];
+      if (p <= e) {
         break;
       }
-      keys[i] = keys[parent];
-      vertices[i] = vertices[parent];
+      entries[i] = p;
       i = parent;
     }
-    keys[i] = key;
-    vertices[i] = vertex;
+    entries[i] = e;
   }
 
-  /** Removes and returns the vertex of the smallest key; only when not empty. */
-  int pop() {
-    int top = vertices[0];
+  /**
+   * Removes the entry of the smallest key and returns it: the vertex in the low 32 bits, the
+   * key's float bits in the high ones. Only when not empty.
+   */
+  long pop() {
+    long top = entries[0];
     size--;
     if (size > 0) {
-      double key = keys[size];
-      int vertex = vertices[size];
+      long e = entries[size];
       int i = 0;
       while (true) {
-        int child = 2 * i + 1;
-        if (child >= size) {
+        int first = 4 * i + 1;
+        if (first >= size) {
           break;
         }
-        if (child + 1 < size && keys[child + 1] < keys[child]) {
-          child++;
+        int best = first;
+        long b = entries[first];
+        int last = Math.min(size, first + 4);
+        for (int c = first + 1; c < last; c++) {
+          if (entries[c] < b) {
+            b = entries[c];
+            best = c;
+          }
         }
-        if (keys[child] >= key) {
+        if (b >= e) {
           break;
         }
-        keys[i] = keys[child];
-        vertices[i] = vertices[child];
-        i = child;
+        entries[i] = b;
+        i = best;
       }
-      keys[i] = key;
-      vertices[i] = vertex;
+      entries[i] = e;
     }
     return top;
   }

@@ -308,6 +308,8 @@ public final class GraphRelaxation {
     } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
       graphs.unpersist(false);
       throw badInput(e);
+    } finally {
+      planner.release(); // the subgraphs are cached (or failed): the input's edges can go
     }
     long localEdges = 0;
     RoaringBitmap[] held = new RoaringBitmap[p];

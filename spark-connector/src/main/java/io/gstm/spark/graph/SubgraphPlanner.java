@@ -11,6 +11,7 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Tuple2;
@@ -33,6 +34,8 @@ final class SubgraphPlanner {
   private final String partitioning;
   private final GstmSettings settings;
   private EdgePlacement.Decision decision;
+  /** The input's edges, cached while they are sampled and placed; null when not cached. */
+  private JavaRDD<EdgeChunk> read;
 
   /**
    * @param source the source vertex of shortest paths, else -1
@@ -46,6 +49,17 @@ final class SubgraphPlanner {
     this.weighted = weighted;
     this.partitioning = partitioning;
     this.settings = settings;
+  }
+
+  /**
+   * Drops the input's edges kept for sampling and placing; call once the subgraphs are
+   * computed and cached.
+   */
+  void release() {
+    if (read != null) {
+      read.unpersist(false);
+      read = null;
+    }
   }
 
   /** How the edges were placed; set by {@link #build}. */
@@ -62,13 +76,35 @@ final class SubgraphPlanner {
     boolean w = weighted;
     boolean undirected = input.kind == RelaxationKind.CONNECTED_COMPONENTS;
     JavaRDD<EdgeChunk> slices = input.slices(w);
-    decision = decide(slices);
+    if (partitions > 1 && !partitioning.equals("input")) {
+      // Sampled, then placed: read the input once (it may be a file, not a cache).
+      slices.persist(StorageLevel.MEMORY_AND_DISK());
+      read = slices;
+    }
+    try {
+      decision = decide(slices);
+    } catch (RuntimeException e) {
+      release();
+      throw e;
+    }
     LOG.debug("gstm relaxation: {} subgraphs, {}", p, decision.why());
     VertexPlacement placement = decision.placement();
     JavaRDD<EdgeChunk> local;
     int inputs = slices.getNumPartitions();
-    if (decision.byRange()) {
-      local = gather(slices.flatMapToPair(c -> bySource(c, placement, w)), p, w);
+    if (decision.byRange() && p == inputs) {
+      // The edges whose source this partition owns stay; only the others cross the shuffle.
+      JavaRDD<EdgeChunk> kept = slices.mapPartitionsWithIndex(
+          (i, it) -> List.of(owned(it.next(), placement, i, w)).iterator(), true);
+      JavaRDD<EdgeChunk> moved = gather(JavaPairRDD.fromJavaRDD(slices.mapPartitionsWithIndex(
+          (i, it) -> bySource(it.next(), placement, i, w), true)), p, w);
+      local = kept.zipPartitions(moved, (ki, mi) -> {
+        List<EdgeChunk> chunks = new ArrayList<>();
+        ki.forEachRemaining(chunks::add);
+        mi.forEachRemaining(chunks::add);
+        return List.of(EdgeChunk.concat(chunks, w)).iterator();
+      });
+    } else if (decision.byRange()) {
+      local = gather(slices.flatMapToPair(c -> bySource(c, placement, -1, w)), p, w);
     } else if (p == inputs) {
       local = slices;
     } else if (p < inputs) {
@@ -138,15 +174,29 @@ final class SubgraphPlanner {
     }, true);
   }
 
-  /** Splits a slice's edges by the owner of their source. */
+  /** Splits a slice's edges by the owner of their source, leaving out those of {@code keep}. */
   private static Iterator<Tuple2<Integer, EdgeChunk>> bySource(EdgeChunk c,
-      VertexPlacement placement, boolean weighted) {
+      VertexPlacement placement, int keep, boolean weighted) {
     EdgeChunk[] out = new EdgeChunk[placement.partitions()];
     for (int i = 0; i < c.size(); i++) {
-      chunk(out, placement.owner(c.src[i]), weighted)
-          .addEdge(c.src[i], c.dst[i], weighted ? c.w[i] : 1.0);
+      int q = placement.owner(c.src[i]);
+      if (q != keep) {
+        chunk(out, q, weighted).addEdge(c.src[i], c.dst[i], weighted ? c.w[i] : 1.0);
+      }
     }
     return emit(out);
+  }
+
+  /** The edges of a slice whose source partition {@code q} owns. */
+  private static EdgeChunk owned(EdgeChunk c, VertexPlacement placement, int q,
+      boolean weighted) {
+    EdgeChunk out = new EdgeChunk(weighted);
+    for (int i = 0; i < c.size(); i++) {
+      if (placement.owner(c.src[i]) == q) {
+        out.addEdge(c.src[i], c.dst[i], weighted ? c.w[i] : 1.0);
+      }
+    }
+    return out.trim();
   }
 
   /** Splits a slice's edges round-robin over {@code p} partitions (more partitions than input). */
