@@ -111,6 +111,41 @@ class GraphPartitioningTest {
         grid.vertexCount(), grid.src(), grid.dst(), grid.weights(), 0));
   }
 
+  @ParameterizedTest(name = "{0} input partitions, {1} subgraphs")
+  @CsvSource({"2, 3", "4, 2", "3, 1"})
+  void rangesForOtherSubgraphCountsThanInputPartitions(int inputs, int subgraphs) {
+    EdgeList g = GridGenerator.shuffled(GridGenerator.grid(30, 40, 8), 9);
+    RelaxationResult r = GraphRelaxation.of(DataFrames.edges(spark, g, inputs))
+        .setPartitions(subgraphs).setPartitioning("range").shortestPaths(5).run();
+    assertThat(dense(r.values(), g.vertexCount())).isEqualTo(
+        References.dijkstra(g.vertexCount(), g.src(), g.dst(), g.weights(), 5));
+    assertThat(r.report().partitions()).isEqualTo(subgraphs);
+    assertThat(r.report().partitioning()).isEqualTo(subgraphs == 1 ? "input" : "range");
+    assertThat(r.report().replicas()).isLessThanOrEqualTo(2L * (subgraphs - 1) * (40 + 2));
+  }
+
+  @Test
+  void badInputFoundWhileSamplingLeavesNothingCached() {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      rows.add(RowFactory.create((long) i, i == 150 ? null : (long) i + 1, 1.0));
+    }
+    Dataset<Row> df = spark.createDataFrame(rows, new StructType()
+        .add("src", DataTypes.LongType).add("dst", DataTypes.LongType)
+        .add("weight", DataTypes.DoubleType)).repartition(2);
+    java.util.Set<Object> before = cachedRdds();
+    assertThatThrownBy(() -> GraphRelaxation.of(df).setPartitioning("auto").shortestPaths(0)
+        .run()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'dst': null vertex id");
+    // Nothing new stays cached (the input's edges, kept while sampled, are dropped).
+    assertThat(before).containsAll(cachedRdds());
+  }
+
+  private static java.util.Set<Object> cachedRdds() {
+    return new java.util.HashSet<>(scala.jdk.javaapi.CollectionConverters.asJava(
+        spark.sparkContext().getPersistentRDDs()).keySet());
+  }
+
   @Test
   void longPathWithRandomIdsIsExactUnderRanges() {
     // Ids without locality: ranges gain nothing but must stay exact.
