@@ -59,6 +59,8 @@ public final class JvmGraphRelax {
   /** Per vertex: the phase that last took it (dedupes a phase's vertices). */
   private final int[] taken;
   private int phase;
+  /** The mean edge weight, computed on first use (-1 before). */
+  private double meanWeight = -1;
 
   /**
    * Relaxation over a CSR graph ({@code offsets}, {@code targets}, {@code weights} or null)
@@ -100,12 +102,14 @@ public final class JvmGraphRelax {
     if (!weighted) {
       return BUCKET_EDGES;
     }
-    double sum = 0;
-    for (double w : weights) {
-      sum += w;
+    if (meanWeight < 0) {
+      double sum = 0;
+      for (double w : weights) {
+        sum += w;
+      }
+      meanWeight = sum / weights.length;
     }
-    double mean = sum / weights.length;
-    return mean > 0 ? BUCKET_EDGES * mean : Double.POSITIVE_INFINITY;
+    return meanWeight > 0 ? BUCKET_EDGES * meanWeight : Double.POSITIVE_INFINITY;
   }
 
   /**
