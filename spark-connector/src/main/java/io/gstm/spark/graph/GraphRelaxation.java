@@ -343,7 +343,8 @@ public final class GraphRelaxation {
       // a named function in one) on every job, tens of ms per superstep on a 2-core machine.
       RDD<StepOutput> out;
       if (last == null) {
-        out = graphs.rdd().mapPartitions(new Supersteps.FirstStep(step, src), true, Supersteps.STEP_OUTPUT);
+        out = graphs.rdd().mapPartitions(new Supersteps.FirstStep(step, src), true,
+            Supersteps.STEP_OUTPUT);
       } else if (posted != null) {
         // Driver exchange: each task takes its share of the updates (one stage). Few travel in
         // the tasks; more in a broadcast, which an executor reads once for all its tasks.
@@ -359,9 +360,10 @@ public final class GraphRelaxation {
             new Supersteps.DriverStep(step, mailBroadcast == null ? posted : null, mailBroadcast),
             Supersteps.STEP_OUTPUT, Supersteps.STEP_OUTPUT);
       } else {
-        JavaRDD<Supersteps.StepInput> in = last.toJavaRDD().zipPartitions(inbox, Supersteps::gather);
-        out = graphs.rdd().zipPartitions(in.rdd(), true, new Supersteps.ShuffleStep(step), Supersteps.STEP_INPUT,
-            Supersteps.STEP_OUTPUT);
+        JavaRDD<Supersteps.StepInput> in =
+            last.toJavaRDD().zipPartitions(inbox, Supersteps::gather);
+        out = graphs.rdd().zipPartitions(in.rdd(), true, new Supersteps.ShuffleStep(step),
+            Supersteps.STEP_INPUT, Supersteps.STEP_OUTPUT);
       }
       // Local checkpoints cut the lineage each superstep (a zip of every earlier one otherwise);
       // Spark's context cleaner drops their blocks once unreferenced.
