@@ -83,13 +83,14 @@ fi
 
 # Leave out of test/ what is already on the class path, so no class is there twice: jars in lib/
 # (test-lib may repeat the runtime deps) and what the standalone jar shades (it lists them:
-# junit-*, opentest4j, apiguardian, ...). assertj, byte-buddy etc. stay.
+# junit-*, opentest4j, apiguardian, ...). assertj etc. stay; byte-buddy (9 MB) does not: assertj
+# needs it only for soft assertions and its own assumptions, which the tests do not use.
 shaded=$(unzip -p "$BUNDLE/test/$CONSOLE_JAR" META-INF/shadowed-artifacts 2>/dev/null | cut -d: -f2 || true)
 for jar in core/target/test-lib/*.jar; do
   [[ -e $jar ]] || continue
   name=$(basename "$jar")
   skip=0
-  [[ -e $BUNDLE/lib/$name || $name == junit-* ]] && skip=1
+  [[ -e $BUNDLE/lib/$name || $name == junit-* || $name == byte-buddy-* ]] && skip=1
   for artifact in $shaded; do
     [[ $name == "$artifact"-[0-9]* ]] && skip=1
   done
@@ -168,8 +169,9 @@ cat >"$BUNDLE/run-sanitizer.sh" <<'EOF'
 #!/usr/bin/env bash
 # Runs compute-sanitizer (memcheck, then racecheck) over small CLI runs that exercise every CSMV
 # variant (CSMV, CSMV-NoCV, CSMV-onlyCS, JVSTM-GPU, plus PR-STM) on the bank and memcached, and the
-# program interpreter kernels (PR-STM and every CSMV variant; bank and vacation as programs), and
-# the graph kernels (gstm's relaxation and the bare-atomic bound of bench-graph, R-MAT and grid).
+# program interpreter kernels (PR-STM and every CSMV variant; bank and vacation as programs; the
+# four data structures, whose skip list runs the 64-entry PR-STM sets), and the graph kernels
+# (gstm's relaxation and the bare-atomic bound of bench-graph, R-MAT and grid).
 #   SANITIZER  path of compute-sanitizer (default /usr/local/cuda/bin/compute-sanitizer, else PATH)
 #   TOOLS      tools to run (default "memcheck racecheck")
 # Exit status: 0 when every tool reported no error.
@@ -181,6 +183,8 @@ small=(--engine gpu --accounts 64 --read-only 0.5,0.99 --versions 4 --version-sw
        --ways 4,16 --cache-items 256 --threads-per-block 64 --blocks 2 --tx-per-thread 2 --reps 1)
 programs=(--engine gpu --accounts 64 --customers 64 --threads-per-block 64 --blocks 2
           --tx-per-thread 2 --reps 1 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu)
+ds=(--engine gpu --transactions 512 --threads-per-block 64 --blocks 2 --reps 1 --warmups 0
+    --local-work 4 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu)
 graphs=("--scale 10 --edges 16384" "--graph grid --scale 10" "--graph grid --scale 10 --kind cc")
 status=0
 for tool in ${TOOLS:-memcheck racecheck}; do
@@ -189,6 +193,8 @@ for tool in ${TOOLS:-memcheck racecheck}; do
     --print-limit 20 "$HERE/gstm" bench-csmv "${small[@]}" || status=$?
   GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g -Dgstm.csmv.waitMillis=300000} "$SAN" --tool "$tool" --error-exitcode 9 \
     --print-limit 20 "$HERE/gstm" bench-programs "${programs[@]}" || status=$?
+  GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g -Dgstm.csmv.waitMillis=300000} "$SAN" --tool "$tool" --error-exitcode 9 \
+    --print-limit 20 "$HERE/gstm" bench-ds "${ds[@]}" || status=$?
   for g in "${graphs[@]}"; do
     # shellcheck disable=SC2086
     GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g} "$SAN" --tool "$tool" --error-exitcode 9 \

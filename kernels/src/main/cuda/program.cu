@@ -97,12 +97,16 @@ __device__ __forceinline__ void load_image(const gstm::program::Table& tab) {
   }
 
 /// @brief A program batch under PR-STM and the semantic contention manager, with sets of at
-///        most 2, 4, 8 or 16 entries. Dynamic shared memory: the image, then the registers.
+///        most 2, 4, 8, 16, 32 or 64 entries (32 and 64: programs that walk linked structures,
+///        such as a skip list; their sets spill to local memory). Dynamic shared memory: the
+///        image, then the registers.
 /// @param view the store; @param tab the batch and its programs; @param out outcomes, counters
 GSTM_PROGRAM_PRSTM(2, 2)
 GSTM_PROGRAM_PRSTM(4, 2)
 GSTM_PROGRAM_PRSTM(8, 1)
 GSTM_PROGRAM_PRSTM(16, 1)
+GSTM_PROGRAM_PRSTM(32, 1)
+GSTM_PROGRAM_PRSTM(64, 1)
 
 /// @brief A program batch under CSMV (flags choose the variant); `a.ext` is the program table.
 /// @param a store, table, outputs, flags (gstm::csmv::Args)

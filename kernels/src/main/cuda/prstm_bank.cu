@@ -7,7 +7,8 @@
 namespace gstm {
 
 /// Thread t runs transactions t, t + T, t + 2T, ... (T threads in the grid), each retried in place
-/// until it commits, overflows its sets, or reaches out.max_retries attempts. Its priority is t.
+/// until it commits, overflows its sets, or reaches out.max_retries attempts. Its priority is t
+/// (priority::ordinary), until it has lost out.urgent_after attempts in a row: then it turns urgent.
 ///
 /// Retries go in warp-wide rounds: every lane with work makes one whole attempt (which releases
 /// all its locks whether it commits or aborts), then the warp reconverges. Without that, a lane
@@ -40,9 +41,10 @@ __device__ __forceinline__ void prstm_bank(const StoreView& view, const bank::Ba
     uint8_t outcome = !mine ? kCommitted : (b.k > CAPACITY ? kTooLarge : kPending);
     if (mine && outcome == kTooLarge) ++counters.c[kTooLargeCount];
     uint32_t attempts = 0;
+    uint32_t owner = priority::ordinary(self);
     while (__any_sync(warp, outcome == kPending)) {
       if (outcome == kPending) {
-        PrStmTx<CAPACITY> tx(view, self);
+        PrStmTx<CAPACITY> tx(view, owner);
         const long long sum = bank::run<PrStmTx<CAPACITY>, CAPACITY>(tx, b, t, type, acct, amount);
         if (tx.commit()) {
           outcome = kCommitted;
@@ -60,9 +62,12 @@ __device__ __forceinline__ void prstm_bank(const StoreView& view, const bank::Ba
           ++counters.c[kTooLargeCount];
         } else {
           counters.add(tx.abort_cause());
-          if (++attempts >= out.max_retries) {
+          if (!tx.lost_in_line()) ++attempts;  // losing to an older urgent one is waiting in line
+          if (attempts >= out.max_retries) {
             outcome = kAbandoned;
             ++counters.c[kAbandonedCount];
+          } else if (attempts == out.urgent_after && !tx.urgent()) {
+            owner = priority::urgent(out.counters);
           }
         }
       }

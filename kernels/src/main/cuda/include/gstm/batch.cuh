@@ -31,11 +31,15 @@ enum Counter : int {
   kAbortRecordAge,       ///< CSMV: the commit record no longer reaches back to the snapshot
   kAbortRwConflict,      ///< CSMV: a later commit wrote what the transaction read or writes
   kAbortPreValidation,   ///< CSMV: an earlier lane of the warp batch writes what it touches
+  kUrgentCount,          ///< PR-STM: transactions that turned urgent (prstm.cuh); also their tickets
   kCounterCount
 };
 
-/// The counters PR-STM kernels keep (the CSMV ones stay zero there).
+/// The counters PR-STM kernels keep per thread (the CSMV ones stay zero there; kUrgentCount is
+/// taken by one atomic each, as a ticket).
 constexpr int kPrStmCounterCount = kAbortDataAge;
+/// The counters CSMV kernels keep per thread.
+constexpr int kCsmvCounterCount = kAbortPreValidation + 1;
 
 /// Where a batch kernel writes its results. History pointers are null unless history mode is on.
 struct BatchOut {
@@ -45,7 +49,7 @@ struct BatchOut {
   unsigned long long* hist_writes;   ///< [tx_count * capacity] (lock << 32 | version produced)
   uint32_t* hist_counts;             ///< [tx_count] reads in the low 16 bits, writes in the high
   uint32_t max_retries;              ///< attempts per transaction before it is abandoned
-  uint32_t pad;
+  uint32_t urgent_after;             ///< losses in a row before it turns urgent (prstm.cuh)
 };
 
 /// Per-thread counters, summed per block in shared memory and then once per block in global.

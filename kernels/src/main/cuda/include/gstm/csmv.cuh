@@ -600,7 +600,7 @@ __device__ void server(const Args& a, uint32_t client_warps, uint32_t* table) {
 
 template <class Ops>
 __device__ void client(const Args& a, uint32_t client_block, uint32_t client_blocks,
-                       ThreadCounters<kCounterCount>& cnt, uint32_t* grecord) {
+                       ThreadCounters<kCsmvCounterCount>& cnt, uint32_t* grecord) {
   const uint32_t lane = threadIdx.x & 31;
   const uint32_t self = client_block * blockDim.x + threadIdx.x;
   const uint32_t threads = client_blocks * blockDim.x;
@@ -801,7 +801,7 @@ __device__ void client(const Args& a, uint32_t client_block, uint32_t client_blo
 template <class Ops>
 __device__ void run(const Args& a) {
   extern __shared__ uint32_t record[];
-  ThreadCounters<kCounterCount> cnt;
+  ThreadCounters<kCsmvCounterCount> cnt;
   const bool has_server = (a.flags & kServer) != 0;
   const uint32_t client_blocks = gridDim.x - (has_server ? 1 : 0);
   const uint32_t client_warps = client_blocks * blockDim.x / 32;

@@ -14,6 +14,18 @@
 /// - Reads load the lock word with acquire semantics before the value, and commits fence before
 ///   and after write-back, so a value and its version are seen together (message passing).
 ///
+/// Progress for every transaction (the paper's static priorities can starve the highest ids: a
+/// transaction whose reads are invalidated again and again never uses its priority, which only
+/// decides pre-lock conflicts). A transaction that has lost `urgent_after` (a run option) attempts in a
+/// row turns **urgent**: it draws a ticket from a per-batch counter and its owner becomes that
+/// ticket, below every ordinary owner (`priority::kOrdinary` + thread id, the paper's rule among
+/// them). An urgent transaction pre-locks each lock as it first meets it (visible reads): it steals
+/// pre-locks from younger owners and waits, without counting an abort, while a committing writer
+/// holds the lock or an older urgent transaction holds the pre-lock. No writer can then change
+/// what it has read, so the oldest urgent transaction commits at its next attempt; waits point
+/// from younger to older urgent transactions or to commits in progress, which never wait, so
+/// they cannot form a cycle. Correctness still rests on the commit protocol alone.
+///
 /// One addition: `sum_range` lets a read-only transaction read more words than the sets hold
 /// (an audit of every account). It keeps the range and the sum of the versions it saw instead of
 /// one set entry per word, and commit re-reads the range's lock words: the transaction is valid
@@ -22,6 +34,7 @@
 /// within a transaction), so an equal sum means every version is unchanged.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "gstm/batch.cuh"
 #include "gstm/lock_word.cuh"
@@ -29,6 +42,22 @@
 #include "gstm/store_view.cuh"
 
 namespace gstm {
+
+/// Owners (priorities) and the urgent mode; twin io.gstm.core.jvm.Priority.
+namespace priority {
+/// Ordinary owners are kOrdinary + thread id; urgent owners (tickets) lie below.
+constexpr uint32_t kOrdinary = 1u << 29;
+/// Longest wait of an urgent transaction for one lock (~1 s at the 1 us sleep cap): a safety net
+/// against a holder that cannot finish (a bug), after which the attempt aborts as usual.
+constexpr uint32_t kMaxWaits = 1u << 20;
+
+__device__ __forceinline__ uint32_t ordinary(uint32_t thread) { return kOrdinary + thread; }
+
+/// Draws the next ticket (older tickets outrank younger ones); counts the urgent transaction.
+__device__ __forceinline__ uint32_t urgent(unsigned long long* counters) {
+  return static_cast<uint32_t>(atomicAdd(counters + kUrgentCount, 1ull)) % kOrdinary;
+}
+}  // namespace priority
 
 /// One PR-STM transaction with read, write and lock sets of at most CAPACITY entries, held in
 /// registers: every loop over a set is unrolled and predicated, so nothing is indexed
@@ -44,13 +73,19 @@ namespace gstm {
 /// of times anyway may turn them off.
 template <int CAPACITY, bool PRE_LOCK_READS = true>
 class PrStmTx {
-  static_assert(CAPACITY >= 1 && CAPACITY <= 32, "set masks are 32-bit");
+  static_assert(CAPACITY >= 1 && CAPACITY <= 64, "set masks are at most 64-bit");
   using word_t = lock_word::word_t;
+  /// Set masks: 32-bit up to 32 entries (every built-in kernel), 64-bit for programs beyond.
+  using mask_t = std::conditional_t<(CAPACITY > 32), unsigned long long, uint32_t>;
+  __device__ __forceinline__ static mask_t bit(int s) { return static_cast<mask_t>(1) << s; }
 
  public:
   enum Status : uint8_t { kActive, kAborted, kOverflow, kSemantic, kEnded, kDone };
 
   __device__ __forceinline__ PrStmTx(const StoreView& view, uint32_t owner) : view_(view), owner_(owner) {}
+
+  /// Whether this attempt runs urgent (an owner below priority::kOrdinary): visible reads.
+  __device__ __forceinline__ bool urgent() const { return owner_ < priority::kOrdinary; }
 
   __device__ __forceinline__ bool active() const { return status_ == kActive; }
   __device__ __forceinline__ bool overflowed() const { return status_ == kOverflow; }
@@ -77,10 +112,18 @@ class PrStmTx {
   /// real; false (a validation abort) if the body saw an inconsistent state.
   __device__ __forceinline__ bool confirm_semantic() {
     mem::fence_acq_rel();
-    if (validate_reads()) return true;
+    if (validate_reads()) {
+      release_visible();
+      return true;
+    }
     abort(kAbortValidation);
     return false;
   }
+  /// An urgent attempt that lost to an older urgent transaction (which alone can take what the
+  /// attempt has pre-locked): waiting its turn, not a failure, so the kernels do not count it
+  /// against the retry limit. Range reads are not pre-locked: their failures count.
+  __device__ __forceinline__ bool lost_in_line() const { return lost_in_line_; }
+
   /// The Counter index of the abort cause (valid after a failed commit that was not an overflow).
   __device__ __forceinline__ int abort_cause() const { return cause_; }
 
@@ -99,8 +142,10 @@ class PrStmTx {
     }
     if (buffered) return value;
     const uint32_t lock = view_.lock_of(region, index);
+    if (urgent() && !take_visible(lock)) return 0;
     const word_t w = mem::load_acquire(view_.locks + lock);
     if (lock_word::locked(w)) {
+      lost_in_line_ = urgent();  // only an older urgent one takes an urgent attempt's pre-lock
       abort(kAbortReadLocked);
       return 0;
     }
@@ -167,8 +212,12 @@ class PrStmTx {
     if (n_writes_ == CAPACITY) return overflow();
     const uint32_t lock = view_.lock_of(region, index);
     if (!mark_written(lock)) {
+      if (urgent() && !take_visible(lock)) return;
       const word_t w = mem::load_acquire(view_.locks + lock);
-      if (lock_word::locked(w)) return abort(kAbortReadLocked);
+      if (lock_word::locked(w)) {
+        lost_in_line_ = urgent();
+        return abort(kAbortReadLocked);
+      }
       track(lock, lock_word::version(w), true);
       if (status_ != kActive) return;
     }
@@ -191,7 +240,7 @@ class PrStmTx {
 
     // Pre-lock every lock in the set; the CAS succeeds only on the version we read. No early
     // returns inside the unrolled loops: they would stop unrolling and push the sets to local memory.
-    uint32_t pre = 0;
+    mask_t pre = 0;
     int failure = -1;
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
@@ -212,17 +261,17 @@ class PrStmTx {
           if (seen == w) break;
           w = seen;
         }
-        if (failure < 0) pre |= 1u << s;
+        if (failure < 0) pre |= bit(s);
       }
     }
     // Lock what we write; a failed CAS means a higher priority stole the pre-lock.
-    uint32_t held = 0;
+    mask_t held = 0;
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
       if (failure < 0 && ((written_ >> s) & 1u)) {
         const word_t mine = lock_word::pre_locked_by(lock_ver_[s], owner_);
         if (atomicCAS(view_.locks + lock_idx_[s], mine, lock_word::locked_by(lock_ver_[s], owner_)) == mine) {
-          held |= 1u << s;
+          held |= bit(s);
         } else {
           failure = kAbortStolen;
         }
@@ -232,7 +281,8 @@ class PrStmTx {
     // writer (TL2-style; a stolen read-only pre-lock alone is no reason to abort: requiring it
     // let a higher priority that stole it, then met our locked write, abort us both forever).
     // fence.sc: our lock CASes and these loads must not pass each other (store buffering).
-    const uint32_t in_set = n_locks_ == 32 ? ~0u : (1u << n_locks_) - 1u;
+    const mask_t in_set =
+        n_locks_ == static_cast<int>(8 * sizeof(mask_t)) ? ~static_cast<mask_t>(0) : bit(n_locks_) - 1;
     if (failure < 0 && (written_ & in_set) != in_set) mem::fence_sc();  // only with read-only locks
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
@@ -242,7 +292,9 @@ class PrStmTx {
       }
     }
     if (failure >= 0) {
-      release(pre, held);
+      release(pre | visible_, held);
+      visible_ = 0;
+      lost_in_line_ = urgent();
       abort(failure);
       return false;
     }
@@ -258,7 +310,7 @@ class PrStmTx {
         word_t* lock = view_.locks + lock_idx_[s];
         if ((written_ >> s) & 1u) {
           mem::store_relaxed(lock, lock_word::unlocked(lock_ver_[s] + 1));
-        } else if (PRE_LOCK_READS) {
+        } else if (PRE_LOCK_READS || ((visible_ >> s) & 1u)) {
           atomicCAS(lock, lock_word::pre_locked_by(lock_ver_[s], owner_),
                     lock_word::unlocked(lock_ver_[s]));
         }
@@ -285,7 +337,7 @@ class PrStmTx {
   __device__ __forceinline__ bool read_only() const { return written_ == 0; }
 
  private:
-  __device__ __forceinline__ bool validate_reads() const {
+  __device__ __forceinline__ bool validate_reads() {
     bool valid = true;
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
@@ -294,6 +346,7 @@ class PrStmTx {
         valid = valid && lock_word::version(w) == lock_ver_[s] && !lock_word::locked(w);
       }
     }
+    lost_in_line_ = urgent() && !valid;  // an urgent attempt's set is pre-locked: see lost_in_line
     return valid && range_unchanged();
   }
 
@@ -318,8 +371,48 @@ class PrStmTx {
       abort(kAbortValidation);
       return false;
     }
+    release_visible();
     status_ = kDone;
     return true;
+  }
+
+  /// An urgent attempt's pre-lock of a lock it meets for the first time: steals a younger
+  /// owner's pre-lock, waits while the lock is held or an older owner's pre-lock stands. False
+  /// (attempt ended) if the sets are full or the wait outlasts priority::kMaxWaits.
+  __device__ __forceinline__ bool take_visible(uint32_t lock) {
+    if (in_set(lock)) return true;
+    if (n_locks_ == CAPACITY) {
+      overflow();
+      return false;
+    }
+    word_t* word = view_.locks + lock;
+    word_t w = mem::load_relaxed(word);
+    uint32_t sleep_ns = 32;
+    for (uint32_t waits = 0;;) {
+      if (lock_word::locked(w) || (lock_word::pre_locked(w) && lock_word::owner(w) < owner_)) {
+        if (++waits > priority::kMaxWaits) {
+          abort(lock_word::locked(w) ? kAbortReadLocked : kAbortPreLockRefused);
+          return false;
+        }
+        __nanosleep(sleep_ns);
+        sleep_ns = min(sleep_ns * 2, 1024u);
+        w = mem::load_relaxed(word);
+        continue;
+      }
+      const word_t seen = atomicCAS(word, w, lock_word::pre_locked_by(lock_word::version(w), owner_));
+      if (seen == w) break;
+      w = seen;
+    }
+    // The slot track() gives this lock next (nothing runs between here and there).
+    visible_ |= bit(n_locks_);
+    return true;
+  }
+
+  __device__ __forceinline__ bool in_set(uint32_t lock) const {
+    bool known = false;
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) known = known || (s < n_locks_ && lock_idx_[s] == lock);
+    return known;
   }
 
   /// Adds a lock to the set, or checks the version of one already there.
@@ -330,10 +423,13 @@ class PrStmTx {
     for (int s = 0; s < CAPACITY; ++s) {
       const bool hit = s < n_locks_ && lock_idx_[s] == lock;
       consistent = consistent && !(hit && lock_ver_[s] != version);
-      written_ |= (hit && written) ? 1u << s : 0u;
+      written_ |= (hit && written) ? bit(s) : static_cast<mask_t>(0);
       known = known || hit;
     }
-    if (!consistent) return abort(kAbortValidation);
+    if (!consistent) {
+      lost_in_line_ = urgent();
+      return abort(kAbortValidation);
+    }
     if (known) return;
     if (n_locks_ == CAPACITY) return overflow();
 #pragma unroll
@@ -343,7 +439,7 @@ class PrStmTx {
         lock_ver_[s] = version;
       }
     }
-    if (written) written_ |= 1u << n_locks_;
+    if (written) written_ |= bit(n_locks_);
     ++n_locks_;
   }
 
@@ -353,14 +449,14 @@ class PrStmTx {
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
       const bool hit = s < n_locks_ && lock_idx_[s] == lock;
-      written_ |= hit ? 1u << s : 0u;
+      written_ |= hit ? bit(s) : static_cast<mask_t>(0);
       known = known || hit;
     }
     return known;
   }
 
   /// Undoes pre-locks (by CAS: they may have been stolen) and locks (by store: nobody steals them).
-  __device__ __forceinline__ void release(uint32_t pre, uint32_t held) {
+  __device__ __forceinline__ void release(mask_t pre, mask_t held) {
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
       word_t* lock = view_.locks + lock_idx_[s];
@@ -375,8 +471,18 @@ class PrStmTx {
   __device__ __forceinline__ void abort(int cause) {
     status_ = kAborted;
     cause_ = cause;
+    release_visible();
   }
-  __device__ __forceinline__ void overflow() { status_ = kOverflow; }
+  __device__ __forceinline__ void overflow() {
+    status_ = kOverflow;
+    release_visible();
+  }
+  __device__ __forceinline__ void release_visible() {
+    if (visible_ != 0) {  // only urgent attempts have any
+      release(visible_, 0);
+      visible_ = 0;
+    }
+  }
 
   __device__ __forceinline__ uint64_t load_word(uint32_t region, uint32_t index) const {
     const RegionView& r = view_.regions[region];
@@ -399,9 +505,11 @@ class PrStmTx {
   const uint32_t owner_;
   uint8_t status_ = kActive;
   uint8_t cause_ = 0;
+  bool lost_in_line_ = false;
   int n_locks_ = 0;
   int n_writes_ = 0;
-  uint32_t written_ = 0;  ///< bit s: lock s guards a word we write
+  mask_t written_ = 0;  ///< bit s: lock s guards a word we write
+  mask_t visible_ = 0;  ///< bit s: an urgent attempt pre-locked lock s when it met it
   uint32_t range_region_ = 0;  ///< the sum_range read, if any (range_count_ > 0)
   uint32_t range_first_ = 0;
   uint32_t range_count_ = 0;

@@ -11,13 +11,14 @@
 /// or when a whole pass over the chunk committed nothing: so, as in Algorithm 3, a postponed
 /// transaction waits while every other pending transaction of its thread gets a turn. A pass that
 /// commits nothing also sleeps a little (doubling, capped), so the transactions it waits for get
-/// the memory system. The outcome array, zeroed (kPending) before the launch, says which
+/// the memory system. Waits that can never come true end as quiescence.cuh says. The outcome array, zeroed (kPending) before the launch, says which
 /// transactions outside the current chunk are still pending.
 #pragma once
 #include <cstdint>
 
 #include "gstm/batch.cuh"
 #include "gstm/prstm.cuh"
+#include "gstm/quiescence.cuh"
 #include "gstm/store_view.cuh"
 
 namespace gstm {
@@ -53,7 +54,7 @@ struct SemanticOut {
   uint32_t max_retries;            ///< concurrency aborts before ABANDONED
   uint32_t semantic_limit;         ///< semantic conflicts before ABANDONED_SEMANTIC
   uint32_t policy;                 ///< SemanticPolicy
-  uint32_t pad;
+  uint32_t urgent_after;           ///< concurrency aborts in a row before urgent (prstm.cuh)
 };
 
 static_assert(sizeof(TxTable) == 56, "host packer assumes 56 bytes");
@@ -98,15 +99,21 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
     } while (pending == 0);
   };
   uint32_t cursor = 0;
-  uint32_t conflicts = 0;
+  uint32_t conflicts = 0;  // concurrency aborts of the current transaction in a row
+  uint32_t owner = priority::ordinary(self);
   uint32_t fruitless = 0;
   uint32_t backoff_ns = 64;
+  unsigned long long* const control = out.counters + kCounterCount;
+  const uint32_t live0 = min(threads, tab.tx_count);
+  quiescence::Streak streak;
   while (__any_sync(warp, pending != 0)) {
+    bool finished = false;
+    bool share_done = false;
     if (pending != 0) {
       const uint32_t rotated = __funnelshift_r(pending, pending, cursor);
       const uint32_t b = (__ffs(rotated) - 1 + cursor) % kWindow;
       const uint32_t t = self + (base + b) * threads;
-      PrStmTx<SetCapacity<Ops, CAPACITY>::value> tx(view, self);
+      PrStmTx<SetCapacity<Ops, CAPACITY>::value> tx(view, owner);
       const long long result = Ops::run(tx, tab, t, tab.type[t]);
       uint8_t outcome = kPending;
       bool concurrency_abort = false;
@@ -122,9 +129,26 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
         if (tx.confirm_semantic()) {
           ++counters.c[kSemanticConflicts];
           conflicts = 0;
+          owner = priority::ordinary(self);
           const uint32_t met = ++out.semantic_conflicts[t];
+          const uint32_t pass = out.policy == kPostpone ? 2 * remaining + 2 * kWindow
+                                                        : quiescence::kMinStreak;
           if (met >= out.semantic_limit) {
             outcome = kAbandonedSemantic;
+          } else if (streak.conflict(control, pass, live0)) {
+            outcome = kAbandonedSemantic;  // a wait in vain (quiescence.cuh)
+            if (out.policy == kPostpone) {
+              // Every pending transaction of this thread was tried: they all end.
+              for (uint32_t i = 0; i < owned; ++i) {
+                const uint32_t u = self + i * threads;
+                if (u != t && out.outcome[u] == kPending) {
+                  out.outcome[u] = kAbandonedSemantic;
+                  ++counters.c[kAbandonedSemanticCount];
+                }
+              }
+              pending = 1u << b;
+              remaining = 1;
+            }
           } else if (out.policy == kPostpone) {
             cursor = (b + 1) % kWindow;
             if (++fruitless >= static_cast<uint32_t>(__popc(pending))) {
@@ -159,10 +183,15 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
         concurrency_abort = true;
       }
       if (concurrency_abort) {
+        streak.reset();
         counters.add(tx.abort_cause());
-        if (++conflicts >= out.max_retries) {
+        if (!tx.lost_in_line()) ++conflicts;  // losing to an older urgent one is waiting in line
+        if (conflicts >= out.max_retries) {
           outcome = kAbandoned;
         } else if (conflicts > 2) {
+          if (conflicts == out.urgent_after && !tx.urgent()) {
+            owner = priority::urgent(out.counters);  // prstm.cuh
+          }
           // Repeated losses mean a hot word: back off (doubling, capped) so that the winners'
           // CASes are not drowned by ours. The first retries stay immediate. The cap stays
           // short because the whole warp waits for a sleeping lane (1 ms made producer-consumer
@@ -177,6 +206,10 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
         out.outcome[t] = outcome;
         pending &= ~(1u << b);
         conflicts = 0;
+        owner = priority::ordinary(self);
+        streak.reset();
+        finished = true;
+        share_done = remaining == 1;
         cursor = (b + 1) % kWindow;
         if (--remaining > 0 && pending == 0) {
           next_chunk();
@@ -185,6 +218,7 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
       }
     }
     __syncwarp(warp);
+    quiescence::count_finishes(control, warp, finished, share_done);
   }
   counters.flush_to(out.counters);
 }

@@ -15,12 +15,15 @@ final class AlgorithmOption {
     if (name.equalsIgnoreCase("prstm")) {
       return Algorithm.prStm();
     }
+    if (name.equalsIgnoreCase("gpu-stm")) {
+      return Algorithm.gpuStm();
+    }
     for (CsmvVariant v : CsmvVariant.values()) {
       if (v.label().equalsIgnoreCase(name) || v.name().equalsIgnoreCase(name)) {
         return Algorithm.csmv(Algorithm.DEFAULT_VERSIONS).withVariant(v);
       }
     }
-    List<String> known = new ArrayList<>(List.of("prstm"));
+    List<String> known = new ArrayList<>(List.of("prstm", "gpu-stm"));
     for (CsmvVariant v : CsmvVariant.values()) {
       known.add(v.label());
     }

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     subcommands = {RunCommand.class, BankCommand.class, LimitsCommand.class,
         BenchBankCommand.class, VacationCommand.class, BenchSemanticCommand.class,
         BenchCsmvCommand.class, BenchGraphCommand.class, BenchKMeansCommand.class,
-        BenchProgramsCommand.class, SoakCommand.class})
+        BenchProgramsCommand.class, BenchDsCommand.class, SoakCommand.class})
 public final class GstmCli implements Runnable {
 
   @Override

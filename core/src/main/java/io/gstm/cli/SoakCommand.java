@@ -47,7 +47,7 @@ final class SoakCommand implements Callable<Integer> {
 
   @Option(names = "--families", split = ",",
       description = "Workload families to draw from (default: all): bank, semantic-bank, "
-          + "vacation, producer-consumer, kmeans, memcached, random-programs.")
+          + "vacation, producer-consumer, kmeans, memcached, random-programs, data-structures.")
   List<String> families;
 
   @Option(names = "--batch-seed",

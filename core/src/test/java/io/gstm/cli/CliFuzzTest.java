@@ -90,6 +90,9 @@ class CliFuzzTest {
     PROFILES.put("bench-programs", new String[] {"--engine", "jvm", "--accounts", "400",
         "--customers", "200", "--threads-per-block", "32", "--blocks", "1", "--tx-per-thread",
         "2", "--reps", "1", "--warmups", "0"});
+    PROFILES.put("bench-ds", new String[] {"--engine", "jvm", "--transactions", "300",
+        "--threads-per-block", "32", "--blocks", "2", "--reps", "1", "--warmups", "0",
+        "--local-work", "8"});
     PROFILES.put("soak", new String[] {"--engine", "jvm", "--duration", "3s", "--batches",
         "1", "--quiet", "--seed", "1", "--batch-timeout", "40s"});
     PROFILES.put("run", new String[] {"--engine", "jvm", "--semantic-limit", "4"});
@@ -103,7 +106,8 @@ class CliFuzzTest {
       "--rooms-per-type", "--words", "--tx", "--cache-items", "--scale", "--edges", "--points",
       "--reps", "--warmups", "--threads", "--tx-per-thread", "--blocks", "--thread-sweep",
       "--dims", "--duration", "--batches", "--semantic-limit", "--batch-size",
-      "--batch-timeout", "--version-sweep", "--ways", "--k", "--versions");
+      "--batch-timeout", "--version-sweep", "--ways", "--k", "--versions", "--transactions",
+      "--local-work");
 
   private static final String[] BAD_NUMBERS = {"0", "-1", "-7", "-2147483648", "2147483648",
       "-2147483649", "9223372036854775808", "99999999999999999999", "1.5", "1e3", "0x1F", "",

@@ -26,7 +26,12 @@ public enum Counter {
   /** CSMV: a commit since the snapshot wrote what the transaction read or writes. */
   ABORT_RW_CONFLICT,
   /** CSMV: an earlier transaction of the same warp batch writes what this one reads or writes. */
-  ABORT_PREVALIDATION;
+  ABORT_PREVALIDATION,
+  /**
+   * PR-STM: transactions that lost {@code 8} attempts in a row and turned urgent (they then
+   * outrank every ordinary transaction and read visibly, so each commits; docs/design.md).
+   */
+  URGENT;
 
   /** Number of counters. */
   public static final int COUNT = values().length;

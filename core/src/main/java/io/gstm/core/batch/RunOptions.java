@@ -8,11 +8,19 @@ package io.gstm.core.batch;
  * @param policy what to do on a semantic conflict
  * @param semanticLimit semantic conflicts a transaction may meet before it is
  *     ABANDONED_SEMANTIC, at least 1
+ * @param urgentAfter PR-STM: concurrency aborts in a row after which a transaction turns urgent
+ *     (outranks ordinary ones and reads visibly, so that it commits; docs/design.md, "Progress"),
+ *     at least 1; {@link Integer#MAX_VALUE} keeps the paper's static priorities alone
  */
 public record RunOptions(int maxRetries, boolean history, SemanticPolicy policy,
-    int semanticLimit) {
+    int semanticLimit, int urgentAfter) {
   /** Enough for any contention PR-STM's priority rule resolves; a bound so a batch always ends. */
   public static final int DEFAULT_MAX_RETRIES = 1_000_000;
+  /**
+   * Losses in a row before a transaction turns urgent: past the first retries, which usually
+   * succeed, and low enough that the urgent mode ends a starvation early.
+   */
+  public static final int DEFAULT_URGENT_AFTER = 8;
 
   public RunOptions {
     if (maxRetries < 1) {
@@ -26,6 +34,16 @@ public record RunOptions(int maxRetries, boolean history, SemanticPolicy policy,
           "semanticLimit (retry limit for semantic conflicts) must be at least 1, got "
               + semanticLimit);
     }
+    if (urgentAfter < 1) {
+      throw new IllegalArgumentException(
+          "urgentAfter (aborts in a row before a transaction turns urgent) must be at least 1, got "
+              + urgentAfter);
+    }
+  }
+
+  /** These limits and policy, with {@link #DEFAULT_URGENT_AFTER}. */
+  public RunOptions(int maxRetries, boolean history, SemanticPolicy policy, int semanticLimit) {
+    this(maxRetries, history, policy, semanticLimit, DEFAULT_URGENT_AFTER);
   }
 
   /** Concurrency aborts bounded by {@code maxRetries}, postponement policy with its limit. */
@@ -38,19 +56,24 @@ public record RunOptions(int maxRetries, boolean history, SemanticPolicy policy,
   }
 
   public RunOptions withMaxRetries(int value) {
-    return new RunOptions(value, history, policy, semanticLimit);
+    return new RunOptions(value, history, policy, semanticLimit, urgentAfter);
   }
 
   public RunOptions withHistory(boolean value) {
-    return new RunOptions(maxRetries, value, policy, semanticLimit);
+    return new RunOptions(maxRetries, value, policy, semanticLimit, urgentAfter);
   }
 
   /** This policy with its default limit. */
   public RunOptions withPolicy(SemanticPolicy value) {
-    return new RunOptions(maxRetries, history, value, value.defaultLimit());
+    return new RunOptions(maxRetries, history, value, value.defaultLimit(), urgentAfter);
   }
 
   public RunOptions withSemanticLimit(int value) {
-    return new RunOptions(maxRetries, history, policy, value);
+    return new RunOptions(maxRetries, history, policy, value, urgentAfter);
+  }
+
+  /** {@link Integer#MAX_VALUE}: never urgent (the paper's static priorities alone). */
+  public RunOptions withUrgentAfter(int value) {
+    return new RunOptions(maxRetries, history, policy, semanticLimit, value);
   }
 }

@@ -30,8 +30,11 @@ public record TxBatch(
 
   /** The kernels' {@code __launch_bounds__}. */
   public static final int MAX_THREADS_PER_BLOCK = 256;
-  /** The lock word's 30-bit owner field names threads 0 .. 2^30 - 1. */
-  public static final long MAX_THREADS = 1L << 30;
+  /**
+   * The lock word's 30-bit owner field holds ordinary owners 2^29 + thread and, below them, the
+   * urgent transactions' tickets (docs/design.md, "Progress"): threads 0 .. 2^29 - 1.
+   */
+  public static final long MAX_THREADS = 1L << 29;
   /** Set capacities the kernels are built for. */
   public static final int[] CAPACITIES = {2, 4, 8, 16};
 
@@ -60,7 +63,7 @@ public record TxBatch(
   /**
    * Throws an IllegalArgumentException naming the parameter and the limit unless the grid is
    * 1..{@value #MAX_THREADS_PER_BLOCK} threads per block, at least 1 block, and at most
-   * 2^30 threads in all (what the lock word's owner field can name).
+   * 2^29 threads in all (what the lock word's owner field can name beside urgent tickets).
    */
   public static void checkThreads(int threadsPerBlock, int blocks) {
     if (threadsPerBlock < 1 || threadsPerBlock > MAX_THREADS_PER_BLOCK) {

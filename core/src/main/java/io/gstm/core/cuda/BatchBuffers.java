@@ -18,6 +18,11 @@ final class BatchBuffers implements AutoCloseable {
   private final int n;
   private final int capacity;
   final DeviceBuffer outcomes;
+  /**
+   * The semantic kernels' control words after the counters ({@code gstm/quiescence.cuh}:
+   * finishes, stuck threads, finished threads, in-vain flag), zeroed with them.
+   */
+  static final int QUIESCENCE_WORDS = 4;
   final DeviceBuffer counters;
   final DeviceBuffer results;
   final DeviceBuffer semanticConflicts;
@@ -31,7 +36,7 @@ final class BatchBuffers implements AutoCloseable {
     this.capacity = capacity;
     try {
       outcomes = zeroed(n);
-      counters = zeroed(8L * Counter.COUNT);
+      counters = zeroed(8L * (Counter.COUNT + QUIESCENCE_WORDS));
       results = zeroed(8L * n);
       semanticConflicts = zeroed(4L * n);
       histReads = history ? table(8L * n * capacity) : null;

@@ -194,7 +194,7 @@ public final class CudaEngine implements Engine {
     symbols.put(CsmvKernel.MODULE, List.of(CsmvKernel.symbol(BankWorkload.NAME),
         CsmvKernel.symbol(io.gstm.core.workload.memcached.MemcachedWorkload.NAME)));
     List<String> program = new ArrayList<>();
-    for (int c : TxBatch.CAPACITIES) {
+    for (int c : io.gstm.core.program.ProgramBinding.CAPACITIES) {
       program.add(ProgramKernel.symbol(c));
     }
     program.add(ProgramKernel.CSMV_SYMBOL);
@@ -242,6 +242,10 @@ public final class CudaEngine implements Engine {
   @Override
   public TxStore createStore(StoreLayout layout, Algorithm algorithm) {
     bind();
+    if (algorithm.isGpuStm()) {
+      throw new IllegalArgumentException("algorithm: gpu-stm runs on the JVM engine only so far "
+          + "(no CUDA kernel yet; docs/gpu-stm.md)");
+    }
     if (!algorithm.isCsmv()) {
       return new CudaTxStore(this, layout);
     }
@@ -340,8 +344,7 @@ public final class CudaEngine implements Engine {
       byte[] out = KernelStructs.semanticOut(buf.outcomes.address(),
           buf.semanticConflicts.address(), buf.counters.address(),
           BatchBuffers.addressOrZero(buf.histReads), BatchBuffers.addressOrZero(buf.histWrites),
-          BatchBuffers.addressOrZero(buf.histCounts), options.maxRetries(),
-          options.semanticLimit(), options.policy().code());
+          BatchBuffers.addressOrZero(buf.histCounts), options);
       byte[] view = view(store);
       long kernelNanos = timed(() -> ProgramKernel.launch(f, batch.blocks(), tpb, (int) shared, view,
           table, out));
@@ -372,8 +375,7 @@ public final class CudaEngine implements Engine {
       byte[] out = KernelStructs.semanticOut(buf.outcomes.address(),
           buf.semanticConflicts.address(), buf.counters.address(),
           BatchBuffers.addressOrZero(buf.histReads), BatchBuffers.addressOrZero(buf.histWrites),
-          BatchBuffers.addressOrZero(buf.histCounts), options.maxRetries(),
-          options.semanticLimit(), options.policy().code());
+          BatchBuffers.addressOrZero(buf.histCounts), options);
       long kernelNanos = timed(() -> SemanticKernel.launch(f, batch.blocks(),
           batch.threadsPerBlock(), view, table, out));
       return buf.collect(name(), initialVersions, uploadNanos, kernelNanos);
@@ -410,7 +412,7 @@ public final class CudaEngine implements Engine {
           amount.address(), buf.results.address(), n, k, BankWorkload.region(batch));
       byte[] out = KernelStructs.batchOut(buf.outcomes.address(), buf.counters.address(),
           BatchBuffers.addressOrZero(buf.histReads), BatchBuffers.addressOrZero(buf.histWrites),
-          BatchBuffers.addressOrZero(buf.histCounts), options.maxRetries());
+          BatchBuffers.addressOrZero(buf.histCounts), options);
       long kernelNanos = timed(() -> PrStmBankKernel.launch(f, batch.blocks(),
           batch.threadsPerBlock(), view, bankBatch, out));
       return buf.collect(name(), initialVersions, uploadNanos, kernelNanos);

@@ -1,5 +1,7 @@
 package io.gstm.core.cuda;
 
+import io.gstm.core.batch.RunOptions;
+
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.StoreLayout;
 import java.nio.ByteBuffer;
@@ -46,9 +48,10 @@ final class KernelStructs {
 
   /** {@code gstm::BatchOut}. */
   static byte[] batchOut(long outcome, long counters, long histReads, long histWrites,
-      long histCounts, int maxRetries) {
+      long histCounts, RunOptions options) {
     return buffer(BATCH_OUT_BYTES).putLong(outcome).putLong(counters).putLong(histReads)
-        .putLong(histWrites).putLong(histCounts).putInt(maxRetries).putInt(0).array();
+        .putLong(histWrites).putLong(histCounts).putInt(options.maxRetries())
+        .putInt(options.urgentAfter()).array();
   }
 
   /** {@code gstm::TxTable}; {@code params} holds at most {@value #TX_TABLE_PARAMS} values. */
@@ -68,10 +71,11 @@ final class KernelStructs {
 
   /** {@code gstm::SemanticOut}. */
   static byte[] semanticOut(long outcome, long semanticConflicts, long counters, long histReads,
-      long histWrites, long histCounts, int maxRetries, int semanticLimit, int policy) {
+      long histWrites, long histCounts, RunOptions options) {
     return buffer(SEMANTIC_OUT_BYTES).putLong(outcome).putLong(semanticConflicts)
         .putLong(counters).putLong(histReads).putLong(histWrites).putLong(histCounts)
-        .putInt(maxRetries).putInt(semanticLimit).putInt(policy).putInt(0).array();
+        .putInt(options.maxRetries()).putInt(options.semanticLimit())
+        .putInt(options.policy().code()).putInt(options.urgentAfter()).array();
   }
 
   private static ByteBuffer buffer(int bytes) {

@@ -1,5 +1,7 @@
 package io.gstm.core.jvm;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 /**
  * What the workers of one JVM batch write, per transaction: outcome, the result of a committed
  * read-only transaction, semantic conflicts met, and in history mode the lock versions read
@@ -13,6 +15,8 @@ final class BatchOutputs {
   final long[] histReads;
   final long[] histWrites;
   final int[] histCounts;
+  /** Tickets of the batch's urgent transactions ({@link Priority#urgent}). */
+  final AtomicLong urgentTickets = new AtomicLong();
 
   BatchOutputs(int n, int capacity, boolean history) {
     this.capacity = capacity;

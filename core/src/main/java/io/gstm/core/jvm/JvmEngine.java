@@ -87,7 +87,7 @@ public final class JvmEngine implements Engine {
   public TxStore createStore(StoreLayout layout, Algorithm algorithm) {
     checkOpen();
     return algorithm.isCsmv() ? new JvmCsmvStore(this, layout, algorithm)
-        : new JvmTxStore(this, layout);
+        : new JvmTxStore(this, layout, algorithm);
   }
 
   @Override
@@ -150,13 +150,14 @@ public final class JvmEngine implements Engine {
     long[][] perWorker = new long[workers][Counter.COUNT];
     int[] initialVersions = options.history() ? store.lockVersions() : null;
     store.arm();
-    AtomicInteger running = new AtomicInteger(workers);
+    Quiescence quiescence = new Quiescence(threads, out.outcomes.length);
     long kernelNanos;
     try {
       kernelNanos = runWorkers(worker -> {
-        JvmPrStmTx tx = new JvmPrStmTx(store, out.capacity);
+        JvmTx tx = store.algorithm().isGpuStm() ? new JvmGpuStmTx(store, out.capacity)
+            : new JvmPrStmTx(store, out.capacity);
         new JvmExecutor(bodies.apply(worker), threads, options, tx, perWorker[worker], out,
-            running).run(worker, workers);
+            quiescence).run(worker, workers);
       }, store::stop, store::restore);
     } finally {
       store.disarm();

@@ -6,7 +6,6 @@ import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -20,31 +19,27 @@ import java.util.concurrent.locks.LockSupport;
  * or retries it in place, as the policy says. The thread moves on to its next chunk with pending
  * transactions, wrapping around its whole share, when its chunk is done or when a whole pass over
  * the chunk committed nothing, so a postponed transaction waits while every other pending
- * transaction of its thread gets a turn (Algorithm 3 of the JPDC paper).
+ * transaction of its thread gets a turn (Algorithm 3 of the JPDC paper). Waits that can never
+ * come true end as {@link Quiescence} says, the same rule as on the GPU.
  */
 final class JvmExecutor {
   /** Transactions a thread juggles at once (as on the GPU, one bit each). */
   static final int WINDOW = 32;
   private static final long MIN_BACKOFF_NANOS = 1_000;
   private static final long MAX_BACKOFF_NANOS = 200_000;
-  /**
-   * How long the last running worker may go without finishing a transaction, after it has
-   * retried every pending one, before its postponed transactions are taken to wait in vain.
-   */
-  private static final long WAIT_IN_VAIN_NANOS = 2_000_000_000L;
 
   private final TxBody body;
   /** Logical threads of the batch (its grid). */
   private final int threads;
   private final RunOptions options;
-  private final JvmPrStmTx tx;
+  private final JvmTx tx;
   private final long[] counters;
   private final BatchOutputs out;
   private final byte[] outcomes;
   /** Whether any transaction finished in the current sweep. */
   private boolean progress;
-  /** Workers of the batch still running, this one included. */
-  private final AtomicInteger running;
+  /** The batch's rule for semantic waits in vain, shared by its workers. */
+  private final Quiescence quiescence;
 
   /** A logical thread's place in its share of the table, as a GPU lane keeps it in registers. */
   private static final class Lane {
@@ -57,20 +52,25 @@ final class JvmExecutor {
     long pending;
     int cursor;
     int conflicts;
+    /** The current attempt's priority ({@link Priority}): ordinary until it turns urgent. */
+    int owner;
     /** Semantic conflicts since the last commit. */
     int fruitless;
+    final Quiescence.Streak streak;
 
-    Lane(int lt, int owned) {
+    Lane(int lt, int owned, Quiescence quiescence) {
       this.lt = lt;
       this.owned = owned;
       this.remaining = owned;
       this.pending = owned >= WINDOW ? (1L << WINDOW) - 1 : (1L << owned) - 1;
+      this.owner = Priority.ordinary(lt);
+      this.streak = quiescence.new Streak();
     }
   }
 
-  JvmExecutor(TxBody body, int threads, RunOptions options, JvmPrStmTx tx, long[] counters,
-      BatchOutputs out, AtomicInteger running) {
-    this.running = running;
+  JvmExecutor(TxBody body, int threads, RunOptions options, JvmTx tx, long[] counters,
+      BatchOutputs out, Quiescence quiescence) {
+    this.quiescence = quiescence;
     this.body = body;
     this.threads = threads;
     this.options = options;
@@ -85,20 +85,14 @@ final class JvmExecutor {
     int n = outcomes.length;
     List<Lane> lanes = new ArrayList<>();
     for (int lt = first; lt < threads && lt < n; lt += stride) {
-      lanes.add(new Lane(lt, (n - lt - 1) / threads + 1));
+      lanes.add(new Lane(lt, (n - lt - 1) / threads + 1, quiescence));
     }
-    try {
-      runLanes(lanes);
-    } finally {
-      running.decrementAndGet();
-    }
+    runLanes(lanes);
   }
 
   private void runLanes(List<Lane> lanes) {
     int active = lanes.size();
     long backoffNanos = MIN_BACKOFF_NANOS;
-    long quietSweeps = 0;
-    long quietSince = 0;
     while (active > 0) {
       progress = false;
       for (int j = 0; j < active; ) {
@@ -116,15 +110,7 @@ final class JvmExecutor {
       // not even be scheduled): back off, as a GPU lane sleeps, instead of burning the limits.
       if (progress) {
         backoffNanos = MIN_BACKOFF_NANOS;
-        quietSweeps = 0;
       } else {
-        if (quietSweeps++ == 0) {
-          quietSince = System.nanoTime();
-        }
-        if (waitsInVain(lanes, active, quietSweeps, quietSince)) {
-          abandonPending(lanes, active);
-          return;
-        }
         LockSupport.parkNanos(backoffNanos);
         backoffNanos = Math.min(2 * backoffNanos, MAX_BACKOFF_NANOS);
       }
@@ -132,37 +118,20 @@ final class JvmExecutor {
   }
 
   /**
-   * True when nothing can change any more: this is the batch's last running worker (no other
-   * thread writes the store), each of its lanes has retried every pending transaction since the
-   * last one finished (a lane visits its pending transactions in turn, so twice its remaining
-   * count plus two windows of sweeps covers them all), and that has lasted a while. Its
-   * postponed transactions then wait for a state that cannot come (a withdrawal no deposit
-   * will cover, a cancellation whose booking was abandoned), and only the semantic limit would
-   * end them; with a large limit that is a hang.
+   * The waits are in vain while postponing: every pending transaction of {@code lane} but
+   * {@code t} (which the caller ends) was tried and ends ABANDONED_SEMANTIC; {@code t} is left
+   * as the lane's last.
    */
-  private boolean waitsInVain(List<Lane> lanes, int active, long quietSweeps, long quietSince) {
-    if (running.get() != 1) {
-      return false;
-    }
-    long needed = 2L * WINDOW;
-    for (int j = 0; j < active; j++) {
-      needed = Math.max(needed, 2L * lanes.get(j).remaining + 2L * WINDOW);
-    }
-    return quietSweeps > needed && System.nanoTime() - quietSince > WAIT_IN_VAIN_NANOS;
-  }
-
-  /** Ends every pending transaction of the active lanes as ABANDONED_SEMANTIC. */
-  private void abandonPending(List<Lane> lanes, int active) {
-    for (int j = 0; j < active; j++) {
-      Lane lane = lanes.get(j);
-      for (int i = 0; i < lane.owned; i++) {
-        int t = lane.lt + i * threads;
-        if (outcomes[t] == Outcome.PENDING.ordinal()) {
-          outcomes[t] = (byte) Outcome.ABANDONED_SEMANTIC.ordinal();
-          counters[Counter.ABANDONED_SEMANTIC.ordinal()]++;
-        }
+  private void abandonInVain(Lane lane, int t, int bit) {
+    for (int i = 0; i < lane.owned; i++) {
+      int u = lane.lt + i * threads;
+      if (u != t && outcomes[u] == Outcome.PENDING.ordinal()) {
+        outcomes[u] = (byte) Outcome.ABANDONED_SEMANTIC.ordinal();
+        counters[Counter.ABANDONED_SEMANTIC.ordinal()]++;
       }
     }
+    lane.pending = 1L << bit;
+    lane.remaining = 1;
   }
 
   /** Moves {@code lane} to its next chunk, wrapping, that holds a pending transaction. */
@@ -184,18 +153,26 @@ final class JvmExecutor {
   private void step(Lane lane) {
     int bit = nextPending(lane.pending, lane.cursor);
     int t = lane.lt + (lane.base + bit) * threads;
-    tx.begin(lane.lt);
+    tx.begin(lane.owner);
     long result = body.run(tx, t);
     Outcome done = null;
-    if (tx.status() == JvmPrStmTx.Status.ENDED) {
+    if (tx.status() == JvmTx.Status.ENDED) {
       // A program's abort or fault stands only if what it read was consistent.
       done = tx.confirmReads() ? tx.endOutcome() : concurrencyAbort(lane);
-    } else if (tx.status() == JvmPrStmTx.Status.SEMANTIC) {
+    } else if (tx.status() == JvmTx.Status.SEMANTIC) {
       if (tx.confirmReads()) {
         counters[Counter.SEMANTIC_CONFLICTS.ordinal()]++;
         lane.conflicts = 0;
+        lane.owner = Priority.ordinary(lane.lt);
+        int pass = options.policy() == SemanticPolicy.POSTPONE
+            ? 2 * lane.remaining + 2 * WINDOW : Quiescence.MIN_STREAK;
         if (++out.semanticConflicts[t] >= options.semanticLimit()) {
           done = Outcome.ABANDONED_SEMANTIC;
+        } else if (lane.streak.conflict(pass)) {
+          done = Outcome.ABANDONED_SEMANTIC; // a wait in vain (Quiescence)
+          if (options.policy() == SemanticPolicy.POSTPONE) {
+            abandonInVain(lane, t, bit);
+          }
         } else if (options.policy() == SemanticPolicy.POSTPONE) {
           lane.cursor = (bit + 1) % WINDOW;
           int inChunk = Long.bitCount(lane.pending);
@@ -221,13 +198,15 @@ final class JvmExecutor {
         int base = t * out.capacity;
         out.histCounts[t] = tx.record(out.histReads, base, out.histWrites, base);
       }
-    } else if (tx.status() == JvmPrStmTx.Status.OVERFLOW) {
+    } else if (tx.status() == JvmTx.Status.OVERFLOW) {
       done = Outcome.TOO_LARGE;
     } else {
       done = concurrencyAbort(lane);
     }
     if (done != null) {
       progress = true;
+      lane.streak.reset();
+      quiescence.finished(lane.remaining == 1);
       outcomes[t] = (byte) done.ordinal();
       if (done == Outcome.ABANDONED) {
         counters[Counter.ABANDONED.ordinal()]++;
@@ -238,6 +217,7 @@ final class JvmExecutor {
       }
       lane.pending &= ~(1L << bit);
       lane.conflicts = 0;
+      lane.owner = Priority.ordinary(lane.lt);
       lane.cursor = (bit + 1) % WINDOW;
       if (--lane.remaining > 0 && lane.pending == 0) {
         nextChunk(lane);
@@ -245,11 +225,26 @@ final class JvmExecutor {
     }
   }
 
-  /** Counts a concurrency abort; the transaction is abandoned once it reaches maxRetries. */
+  /**
+   * Counts a concurrency abort; the transaction is abandoned once it reaches maxRetries, and
+   * turns urgent after {@code options.urgentAfter()} in a row.
+   */
   private Outcome concurrencyAbort(Lane lane) {
+    lane.streak.reset();
     counters[tx.abortCause().ordinal()]++;
     Thread.onSpinWait();
-    return ++lane.conflicts >= options.maxRetries() ? Outcome.ABANDONED : null;
+    if (!tx.lostInLine()) {
+      lane.conflicts++; // losing to an older urgent transaction is waiting in line
+    }
+    if (lane.conflicts >= options.maxRetries()) {
+      return Outcome.ABANDONED;
+    }
+    if (lane.conflicts == options.urgentAfter() && tx.hasUrgentMode()
+        && !Priority.isUrgent(lane.owner)) {
+      lane.owner = Priority.urgent(out.urgentTickets);
+      counters[Counter.URGENT.ordinal()]++;
+    }
+    return null;
   }
 
   /** The first pending bit at or after {@code from}, wrapping around. */

@@ -341,7 +341,7 @@ public final class JvmGraphRelax {
     private void transaction(int u, int kept) {
       transactions++;
       for (int attempt = 1; ; attempt++) {
-        tx.begin(id);
+        tx.begin(Priority.ordinary(id));
         double txU = Double.longBitsToDouble(tx.read(valuesRegion, u));
         for (int k = 0; k < kept; k++) {
           int e = keep[k];

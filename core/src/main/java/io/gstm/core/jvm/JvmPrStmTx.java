@@ -3,7 +3,6 @@ package io.gstm.core.jvm;
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.store.StoreLayout;
-import io.gstm.core.workload.TxContext;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -15,12 +14,17 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * read-only ones again (unchanged, not locked), writes back and releases with the version
  * advanced.
  *
+ * <p>An urgent attempt ({@link Priority}) pre-locks each lock as it first meets it (visible
+ * reads): it steals younger owners' pre-locks and waits, without aborting, while a committing
+ * writer holds the lock or an older urgent owner holds the pre-lock; so no writer can change what
+ * it read and the oldest urgent transaction commits. Those pre-locks are released whenever the
+ * attempt ends.
+ *
  * <p>{@link #sumRange} keeps a read-only transaction's range as one entry: the range and the sum
  * of the versions it saw. Commit re-reads the range's lock words; an equal sum with none locked
  * means no version moved, because versions never decrease.
  */
-final class JvmPrStmTx implements TxContext {
-  enum Status { ACTIVE, ABORTED, OVERFLOW, SEMANTIC, ENDED, DONE }
+final class JvmPrStmTx implements JvmTx {
 
   private final JvmTxStore store;
   private final StoreLayout layout;
@@ -29,6 +33,8 @@ final class JvmPrStmTx implements TxContext {
   private final int[] lockIdx;
   private final int[] lockVer;
   private final boolean[] lockWritten;
+  /** Slot s was pre-locked by an urgent attempt when it met the lock. */
+  private final boolean[] lockVisible;
   private final int[] wRegion;
   private final int[] wIndex;
   private final long[] wValue;
@@ -43,6 +49,8 @@ final class JvmPrStmTx implements TxContext {
   private Status status;
   private Counter cause;
   private Outcome endOutcome;
+  /** This urgent attempt lost to an older urgent transaction: see {@link #lostInLine()}. */
+  private boolean lostInLine;
 
   JvmPrStmTx(JvmTxStore store, int capacity) {
     this.store = store;
@@ -52,31 +60,52 @@ final class JvmPrStmTx implements TxContext {
     this.lockIdx = new int[capacity];
     this.lockVer = new int[capacity];
     this.lockWritten = new boolean[capacity];
+    this.lockVisible = new boolean[capacity];
     this.wRegion = new int[capacity];
     this.wIndex = new int[capacity];
     this.wValue = new long[capacity];
   }
 
-  /** Starts a new attempt as thread {@code owner} (its priority: lower wins). */
-  void begin(int owner) {
+  @Override
+  public void begin(int owner) {
     store.checkNotStopped();
     this.owner = owner;
+    java.util.Arrays.fill(lockVisible, false);
     this.nLocks = 0;
     this.nWrites = 0;
     this.rangeCount = 0;
     this.status = Status.ACTIVE;
     this.cause = null;
+    this.lostInLine = false;
   }
 
-  Status status() {
+  @Override
+  public Status status() {
     return status;
   }
 
-  Counter abortCause() {
+  @Override
+  public Counter abortCause() {
     return cause;
   }
 
-  boolean readOnly() {
+  /**
+   * An urgent attempt that lost to an older urgent transaction (which alone can take what it
+   * pre-locked): waiting its turn, not a failure, so it does not count against the retry limit.
+   * Range reads are not pre-locked: their failures count.
+   */
+  @Override
+  public boolean lostInLine() {
+    return lostInLine;
+  }
+
+  @Override
+  public boolean hasUrgentMode() {
+    return true;
+  }
+
+  @Override
+  public boolean readOnly() {
     for (int s = 0; s < nLocks; s++) {
       if (lockWritten[s]) {
         return false;
@@ -96,8 +125,12 @@ final class JvmPrStmTx implements TxContext {
       }
     }
     int lock = layout.lockOf(region, index);
+    if (Priority.isUrgent(owner) && !takeVisible(lock)) {
+      return 0;
+    }
     long w = locks.get(lock);
     if (LockWord.locked(w)) {
+      lostInLine = Priority.isUrgent(owner); // only an older urgent one takes our pre-lock
       abort(Counter.ABORT_READ_LOCKED);
       return 0;
     }
@@ -117,7 +150,7 @@ final class JvmPrStmTx implements TxContext {
       return 0;
     }
     if (nWrites != 0 || rangeCount != 0) {
-      status = Status.OVERFLOW;
+      overflow();
       return 0;
     }
     long sum = 0;
@@ -172,7 +205,7 @@ final class JvmPrStmTx implements TxContext {
       }
     }
     if (nWrites == capacity) {
-      status = Status.OVERFLOW;
+      overflow();
       return;
     }
     int lock = layout.lockOf(region, index);
@@ -180,8 +213,12 @@ final class JvmPrStmTx implements TxContext {
     if (slot >= 0) {
       lockWritten[slot] = true;
     } else {
+      if (Priority.isUrgent(owner) && !takeVisible(lock)) {
+        return;
+      }
       long w = locks.get(lock);
       if (LockWord.locked(w)) {
+        lostInLine = Priority.isUrgent(owner);
         abort(Counter.ABORT_READ_LOCKED);
         return;
       }
@@ -216,20 +253,18 @@ final class JvmPrStmTx implements TxContext {
     return status == Status.ACTIVE;
   }
 
-  /** The outcome a program ended this attempt with (status ENDED). */
-  Outcome endOutcome() {
+  @Override
+  public Outcome endOutcome() {
     return endOutcome;
   }
 
-  /**
-   * After a semantic conflict or a program's early end: true if every version read is still
-   * current (the decision stands), false (a validation abort) if the body saw an inconsistent
-   * state.
-   */
-  boolean confirmReads() {
+  /** True if every version read is still current (see {@link JvmTx#confirmReads()}). */
+  @Override
+  public boolean confirmReads() {
     for (int s = 0; s < nLocks; s++) {
       long w = locks.get(lockIdx[s]);
       if (LockWord.version(w) != lockVer[s] || LockWord.locked(w)) {
+        lostInLine = Priority.isUrgent(owner);
         abort(Counter.ABORT_VALIDATION);
         return false;
       }
@@ -238,11 +273,12 @@ final class JvmPrStmTx implements TxContext {
       abort(Counter.ABORT_VALIDATION);
       return false;
     }
+    releaseVisible();
     return true;
   }
 
-  /** Validates and commits; false means aborted ({@link #abortCause()}) or overflowed. */
-  boolean commit() {
+  @Override
+  public boolean commit() {
     if (status != Status.ACTIVE) {
       return false;
     }
@@ -250,6 +286,7 @@ final class JvmPrStmTx implements TxContext {
       for (int s = 0; s < nLocks; s++) {
         long w = locks.get(lockIdx[s]);
         if (LockWord.version(w) != lockVer[s] || LockWord.locked(w)) {
+          lostInLine = Priority.isUrgent(owner);
           abort(Counter.ABORT_VALIDATION);
           return false;
         }
@@ -258,6 +295,7 @@ final class JvmPrStmTx implements TxContext {
         abort(Counter.ABORT_VALIDATION);
         return false;
       }
+      releaseVisible();
       status = Status.DONE;
       return true;
     }
@@ -266,6 +304,7 @@ final class JvmPrStmTx implements TxContext {
       Counter refused = preLock(pre);
       if (refused != null) {
         release(pre, 0);
+        lostInLine = Priority.isUrgent(owner);
         abort(refused);
         return false;
       }
@@ -278,6 +317,7 @@ final class JvmPrStmTx implements TxContext {
       if (!locks.compareAndSet(lockIdx[s], mine, LockWord.lockedBy(lockVer[s], owner))) {
         releaseHeld(s);
         release(nLocks, s);
+        lostInLine = Priority.isUrgent(owner);
         abort(Counter.ABORT_STOLEN);
         return false;
       }
@@ -290,6 +330,7 @@ final class JvmPrStmTx implements TxContext {
       if (!lockWritten[s] && (LockWord.version(w) != lockVer[s] || LockWord.locked(w))) {
         releaseHeld(nLocks);
         release(nLocks, nLocks);
+        lostInLine = Priority.isUrgent(owner);
         abort(Counter.ABORT_STOLEN);
         return false;
       }
@@ -310,8 +351,8 @@ final class JvmPrStmTx implements TxContext {
     return true;
   }
 
-  /** Writes this committed transaction's history; returns reads | writes << 16. */
-  int record(long[] reads, int readOffset, long[] writes, int writeOffset) {
+  @Override
+  public int record(long[] reads, int readOffset, long[] writes, int writeOffset) {
     int nw = 0;
     for (int s = 0; s < nLocks; s++) {
       long lock = (long) lockIdx[s] << 32;
@@ -364,13 +405,14 @@ final class JvmPrStmTx implements TxContext {
     int slot = find(lock);
     if (slot >= 0) {
       if (lockVer[slot] != version) {
+        lostInLine = Priority.isUrgent(owner);
         abort(Counter.ABORT_VALIDATION);
       }
       lockWritten[slot] |= written;
       return;
     }
     if (nLocks == capacity) {
-      status = Status.OVERFLOW;
+      overflow();
       return;
     }
     lockIdx[nLocks] = lock;
@@ -391,5 +433,65 @@ final class JvmPrStmTx implements TxContext {
   private void abort(Counter c) {
     status = Status.ABORTED;
     cause = c;
+    releaseVisible();
+  }
+
+  private void overflow() {
+    status = Status.OVERFLOW;
+    releaseVisible();
+  }
+
+  /**
+   * An urgent attempt's pre-lock of a lock it meets for the first time: steals a younger
+   * owner's pre-lock, waits while the lock is held or an older owner's pre-lock stands (their
+   * holders are other workers' attempts in progress: an attempt never spans two steps). False
+   * (attempt ended) if the sets are full or the wait outlasts {@link Priority#MAX_WAIT_NANOS}.
+   */
+  private boolean takeVisible(int lock) {
+    if (find(lock) >= 0) {
+      return true;
+    }
+    if (nLocks == capacity) {
+      overflow();
+      return false;
+    }
+    int waits = 0;
+    long deadline = 0;
+    long w = locks.get(lock);
+    while (true) {
+      if (LockWord.locked(w) || (LockWord.preLocked(w) && LockWord.owner(w) < owner)) {
+        if ((++waits & 63) != 0) {
+          Thread.onSpinWait();
+        } else {
+          long now = System.nanoTime();
+          deadline = deadline == 0 ? now + Priority.MAX_WAIT_NANOS : deadline;
+          if (now - deadline > 0) {
+            abort(LockWord.locked(w) ? Counter.ABORT_READ_LOCKED : Counter.ABORT_PRELOCK_REFUSED);
+            return false;
+          }
+          Thread.yield(); // the holder may be a worker waiting for a core
+        }
+        w = locks.get(lock);
+        continue;
+      }
+      long mine = LockWord.preLockedBy(LockWord.version(w), owner);
+      if (locks.compareAndSet(lock, w, mine)) {
+        break;
+      }
+      w = locks.get(lock);
+    }
+    lockVisible[nLocks] = true; // the slot track() gives this lock next
+    return true;
+  }
+
+  /** Undoes the pre-locks an urgent attempt took as it met its locks (by CAS: they may be stolen). */
+  private void releaseVisible() {
+    for (int s = 0; s < nLocks; s++) {
+      if (lockVisible[s]) {
+        lockVisible[s] = false;
+        locks.compareAndSet(
+            lockIdx[s], LockWord.preLockedBy(lockVer[s], owner), LockWord.unlocked(lockVer[s]));
+      }
+    }
   }
 }

@@ -1,6 +1,7 @@
 package io.gstm.core.jvm;
 
 import io.gstm.core.engine.GstmException;
+import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
@@ -31,8 +32,15 @@ final class JvmTxStore implements TxStore {
   /** Regions copied since the last {@link #arm}, one bit each. */
   private volatile long copiedMask;
   private boolean closed;
+  private final Algorithm algorithm;
 
   JvmTxStore(JvmEngine engine, StoreLayout layout) {
+    this(engine, layout, Algorithm.prStm());
+  }
+
+  /** A lock-table store: PR-STM or GPU-STM. */
+  JvmTxStore(JvmEngine engine, StoreLayout layout, Algorithm algorithm) {
+    this.algorithm = algorithm;
     this.engine = engine;
     this.layout = layout;
     this.locks = new AtomicLongArray(layout.lockCount());
@@ -45,6 +53,11 @@ final class JvmTxStore implements TxStore {
 
   JvmEngine engine() {
     return engine;
+  }
+
+  @Override
+  public Algorithm algorithm() {
+    return algorithm;
   }
 
   /** Raw bits normalised to how the region stores them: 32-bit words sign-extended. */

@@ -1,6 +1,5 @@
 package io.gstm.core.program;
 
-import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.StoreLayout;
 import java.util.List;
@@ -17,6 +16,22 @@ public final class ProgramBinding {
   public static final int CSMV_MAX_WRITES = 8;
   /** Read-set slots of a CSMV update transaction. */
   public static final int CSMV_MAX_READS = 1024;
+  /**
+   * PR-STM set capacities the program kernels are built for: the built-in kernels' 2..16, and
+   * 32 and 64 for programs that walk linked structures (a skip list of 5,000 entries).
+   */
+  public static final int[] CAPACITIES = {2, 4, 8, 16, 32, 64};
+
+  /** The smallest program capacity that holds {@code entries} set entries. */
+  public static int capacityFor(long entries) {
+    for (int c : CAPACITIES) {
+      if (c >= entries) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("a transaction with " + entries + " set entries "
+        + "exceeds the largest set capacity " + CAPACITIES[CAPACITIES.length - 1]);
+  }
 
   private final ProgramBatch batch;
   private final StoreLayout layout;
@@ -134,8 +149,7 @@ public final class ProgramBinding {
     if (algorithm.isCsmv()) {
       checkCsmv(set, used, layout);
     }
-    int cap = TxBatch.capacityFor((int) Math.min(setEntries,
-        TxBatch.CAPACITIES[TxBatch.CAPACITIES.length - 1]));
+    int cap = capacityFor(Math.min(setEntries, CAPACITIES[CAPACITIES.length - 1]));
     int readCap = (int) Math.max(1, Math.min(csmvReads, CSMV_MAX_READS));
     return new ProgramBinding(batch, layout, columns, bound, cap, readCap);
   }
@@ -236,7 +250,7 @@ public final class ProgramBinding {
     return bound.length;
   }
 
-  /** PR-STM set capacity for this batch: one of {@link TxBatch#CAPACITIES}. */
+  /** PR-STM set capacity for this batch: one of {@link #CAPACITIES}. */
   public int capacity() {
     return capacity;
   }

@@ -28,9 +28,9 @@ final class ProgramCompiler {
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Set<String> FUNCTIONS =
       Set.of("min", "max", "abs", "sqrt", "len", "sum", "int32", "int64", "float32", "float64");
-  /** The largest PR-STM set capacity the kernels are built for. */
+  /** The largest PR-STM set capacity the program kernels are built for. */
   static final int MAX_SET_ENTRIES =
-      io.gstm.core.batch.TxBatch.CAPACITIES[io.gstm.core.batch.TxBatch.CAPACITIES.length - 1];
+      ProgramBinding.CAPACITIES[ProgramBinding.CAPACITIES.length - 1];
   /** Constants loaded in the prologue when the code would load each more than once. */
   static final int HOISTED_CONSTANTS = 4;
   /** Loops with constant ends and at most this many trips are unrolled. */

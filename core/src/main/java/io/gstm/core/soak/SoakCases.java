@@ -65,7 +65,8 @@ public final class SoakCases {
     PRODUCER_CONSUMER("producer-consumer"),
     KMEANS("kmeans"),
     MEMCACHED("memcached"),
-    RANDOM_PROGRAMS("random-programs");
+    RANDOM_PROGRAMS("random-programs"),
+    DATA_STRUCTURES("data-structures");
 
     private final String label;
 
@@ -138,6 +139,7 @@ public final class SoakCases {
         case KMEANS -> kmeans(seed, rnd);
         case MEMCACHED -> memcached(seed, rnd);
         case RANDOM_PROGRAMS -> randomPrograms(seed, rnd);
+        case DATA_STRUCTURES -> DsSoak.draw(seed, rnd);
       };
     } catch (RuntimeException | StackOverflowError e) {
       // A configuration the builders should take but do not: a violation of its own.
@@ -155,7 +157,7 @@ public final class SoakCases {
   }
 
   /** As {@link #grid(SplittableRandom, int)}; CSMV blocks are whole warps (the GPU's rule). */
-  private static int[] grid(SplittableRandom rnd, int maxTx, boolean csmv) {
+  static int[] grid(SplittableRandom rnd, int maxTx, boolean csmv) {
     int[] tpbs = csmv ? new int[] {32, 64, 128, 256} : new int[] {1, 8, 32, 64, 128, 256};
     int tpb = tpbs[rnd.nextInt(tpbs.length)];
     int blocks = 1 + rnd.nextInt(8);
@@ -178,7 +180,7 @@ public final class SoakCases {
     return Math.max(lo, Math.min(hi, (int) v));
   }
 
-  private static Algorithm csmv(SplittableRandom rnd) {
+  static Algorithm csmv(SplittableRandom rnd) {
     CsmvVariant[] variants = CsmvVariant.values();
     return Algorithm.csmv(Algorithm.MIN_VERSIONS + rnd.nextInt(7))
         .withVariant(variants[rnd.nextInt(variants.length)])
@@ -204,7 +206,7 @@ public final class SoakCases {
     return o.policy().cliName() + " (limit " + o.semanticLimit() + ")";
   }
 
-  private static String gridText(int[] g) {
+  static String gridText(int[] g) {
     return gridText(g[0], g[1], g[2]);
   }
 
@@ -676,7 +678,7 @@ public final class SoakCases {
    * {@code options}, without the history where the engine records none: the CUDA CSMV kernel
    * (its batches are checked by the verifiers alone).
    */
-  private static RunOptions supported(Engine engine, Algorithm alg, RunOptions options) {
+  static RunOptions supported(Engine engine, Algorithm alg, RunOptions options) {
     return alg.isCsmv() && engine instanceof CudaEngine ? options.withHistory(false) : options;
   }
 

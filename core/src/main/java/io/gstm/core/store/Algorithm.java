@@ -2,10 +2,11 @@ package io.gstm.core.store;
 
 /**
  * The concurrency-control algorithm of a store, fixed when the store is created: PR-STM keeps a
- * lock table, CSMV a ring of versions per item, a global timestamp and a commit record.
+ * lock table, CSMV a ring of versions per item, a global timestamp and a commit record, GPU-STM
+ * (Xu et al.; the JVM engine only so far) PR-STM's lock table without pre-locks.
  * Immutable; {@code withX} returns a new object.
  *
- * @param kind PR-STM or CSMV
+ * @param kind PR-STM, CSMV or GPU-STM
  * @param versions CSMV: versions kept per item, {@value #MIN_VERSIONS}..{@value #MAX_VERSIONS}
  * @param variant CSMV: which GPU optimisations are on
  * @param recordEntries CSMV: commit-record (ATR) entries, {@value #MIN_RECORD}..{@value
@@ -24,7 +25,8 @@ public record Algorithm(Kind kind, int versions, CsmvVariant variant, int record
   /** The algorithm families. */
   public enum Kind {
     PRSTM,
-    CSMV
+    CSMV,
+    GPU_STM
   }
 
   public Algorithm {
@@ -52,6 +54,14 @@ public record Algorithm(Kind kind, int versions, CsmvVariant variant, int record
     return new Algorithm(Kind.PRSTM, 1, null, 0);
   }
 
+  /**
+   * GPU-STM (Xu et al.): lock sets sorted as they are met, write locks taken in that order at
+   * commit, time-based validation falling back to value-based (see {@code docs/gpu-stm.md}).
+   */
+  public static Algorithm gpuStm() {
+    return new Algorithm(Kind.GPU_STM, 1, null, 0);
+  }
+
   /** Full CSMV with {@code versions} versions per item and the default commit record. */
   public static Algorithm csmv(int versions) {
     return new Algorithm(Kind.CSMV, versions, CsmvVariant.CSMV, DEFAULT_RECORD);
@@ -69,8 +79,16 @@ public record Algorithm(Kind kind, int versions, CsmvVariant variant, int record
     return kind == Kind.CSMV;
   }
 
-  /** "prstm", or the CSMV variant's label with its versions, e.g. "csmv-nocv/4v". */
+  public boolean isGpuStm() {
+    return kind == Kind.GPU_STM;
+  }
+
+  /** "prstm", "gpu-stm", or the CSMV variant's label with its versions, e.g. "csmv-nocv/4v". */
   public String label() {
-    return kind == Kind.PRSTM ? "prstm" : variant.label() + "/" + versions + "v";
+    return switch (kind) {
+      case PRSTM -> "prstm";
+      case GPU_STM -> "gpu-stm";
+      case CSMV -> variant.label() + "/" + versions + "v";
+    };
   }
 }

@@ -1,5 +1,7 @@
 package io.gstm.core.cuda;
 
+import io.gstm.core.batch.RunOptions;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.store.RegionSpec;
@@ -35,8 +37,10 @@ class KernelStructsTest {
   @Test
   void batchStructsHaveTheirHeaderSizes() {
     assertThat(KernelStructs.bankBatch(1, 2, 3, 4, 5, 6, 7)).hasSize(48);
-    byte[] out = KernelStructs.batchOut(1, 2, 3, 4, 5, 77);
+    byte[] out = KernelStructs.batchOut(1, 2, 3, 4, 5,
+        RunOptions.defaults().withMaxRetries(77).withUrgentAfter(5));
     assertThat(out).hasSize(48);
     assertThat(ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).getInt(40)).isEqualTo(77);
+    assertThat(ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).getInt(44)).isEqualTo(5);
   }
 }

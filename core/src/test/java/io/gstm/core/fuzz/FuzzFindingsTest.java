@@ -112,7 +112,7 @@ class FuzzFindingsTest {
     BankConfig cfg = new BankConfig(100, 2, 0.2, 1, 32, 1, 2, 1);
     TxBatch b = cfg.batch();
     TxBatch huge = new TxBatch(b.workload(), b.types(), b.columns(), b.params(), 256,
-        4_000_000, b.capacity());
+        2_000_000, b.capacity());
     try (TxStore store = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
       store.writeInt32(0, cfg.initialBalances());
       BatchResult r = engine.run(store, huge, RunOptions.defaults());

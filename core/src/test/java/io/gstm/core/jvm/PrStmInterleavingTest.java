@@ -22,8 +22,8 @@ class PrStmInterleavingTest {
     JvmTxStore s = store(2, 1);
     JvmPrStmTx a = new JvmPrStmTx(s, 2);
     JvmPrStmTx b = new JvmPrStmTx(s, 2);
-    a.begin(0);
-    b.begin(1);
+    a.begin(Priority.ordinary(0));
+    b.begin(Priority.ordinary(1));
     long va = a.read(0, 0);
     long vb = b.read(0, 0);
     a.write(0, 0, va + 10);
@@ -40,8 +40,8 @@ class PrStmInterleavingTest {
     JvmTxStore s = store(2, 1);
     JvmPrStmTx a = new JvmPrStmTx(s, 2);
     JvmPrStmTx b = new JvmPrStmTx(s, 2);
-    a.begin(0);
-    b.begin(1);
+    a.begin(Priority.ordinary(0));
+    b.begin(Priority.ordinary(1));
     long x = a.read(0, 0);
     long y = b.read(0, 1);
     a.write(0, 1, x + 1);
@@ -56,7 +56,7 @@ class PrStmInterleavingTest {
     JvmTxStore s = store(2, 1);
     s.locks.set(0, LockWord.lockedBy(0, 3));
     JvmPrStmTx a = new JvmPrStmTx(s, 2);
-    a.begin(0);
+    a.begin(Priority.ordinary(0));
     a.read(0, 0);
     assertThat(a.commit()).isFalse();
     assertThat(a.abortCause()).isEqualTo(Counter.ABORT_READ_LOCKED);
@@ -66,15 +66,15 @@ class PrStmInterleavingTest {
   void higherPriorityStealsAPreLockAndLowerPriorityIsRefused() {
     JvmTxStore s = store(2, 1);
     // Thread 7 holds a pre-lock on word 0: thread 3 (higher priority) steals it ...
-    s.locks.set(0, LockWord.preLockedBy(0, 7));
+    s.locks.set(0, LockWord.preLockedBy(0, Priority.ordinary(7)));
     JvmPrStmTx high = new JvmPrStmTx(s, 2);
-    high.begin(3);
+    high.begin(Priority.ordinary(3));
     high.write(0, 0, 1);
     assertThat(high.commit()).isTrue();
     // ... while thread 9 (lower priority) is refused by thread 7's pre-lock.
-    s.locks.set(1, LockWord.preLockedBy(0, 7));
+    s.locks.set(1, LockWord.preLockedBy(0, Priority.ordinary(7)));
     JvmPrStmTx low = new JvmPrStmTx(s, 2);
-    low.begin(9);
+    low.begin(Priority.ordinary(9));
     low.write(0, 1, 1);
     assertThat(low.commit()).isFalse();
     assertThat(low.abortCause()).isEqualTo(Counter.ABORT_PRELOCK_REFUSED);
@@ -85,7 +85,7 @@ class PrStmInterleavingTest {
   void wordsUnderOneLockShareItsVersion() {
     JvmTxStore s = store(4, 4);
     JvmPrStmTx a = new JvmPrStmTx(s, 2);
-    a.begin(0);
+    a.begin(Priority.ordinary(0));
     a.write(0, 0, a.read(0, 0) + 1);
     a.write(0, 3, a.read(0, 3) + 1);
     assertThat(a.commit()).isTrue();
@@ -97,7 +97,7 @@ class PrStmInterleavingTest {
   void overflowingTheSetsIsReportedNotThrown() {
     JvmTxStore s = store(8, 1);
     JvmPrStmTx a = new JvmPrStmTx(s, 2);
-    a.begin(0);
+    a.begin(Priority.ordinary(0));
     for (int i = 0; i < 3; i++) {
       a.write(0, i, 1);
     }
@@ -111,7 +111,7 @@ class PrStmInterleavingTest {
     JvmTxStore s = store(4, 1);
     s.writeInt32(0, new int[] {1, 2, 3, -4});
     JvmPrStmTx a = new JvmPrStmTx(s, 2);
-    a.begin(0);
+    a.begin(Priority.ordinary(0));
     assertThat(a.sumRange(0, 3, 3, 4)).as("words 3, 0, 1 (wrapping)").isEqualTo(-4 + 1 + 2);
     assertThat(a.readOnly()).isTrue();
     assertThat(a.commit()).isTrue();
@@ -122,9 +122,9 @@ class PrStmInterleavingTest {
     JvmTxStore s = store(8, 1);
     JvmPrStmTx audit = new JvmPrStmTx(s, 2);
     JvmPrStmTx writer = new JvmPrStmTx(s, 2);
-    audit.begin(0);
+    audit.begin(Priority.ordinary(0));
     audit.sumRange(0, 0, 8, 8);
-    writer.begin(1);
+    writer.begin(Priority.ordinary(1));
     writer.write(0, 5, writer.read(0, 5) + 1);
     assertThat(writer.commit()).isTrue();
     assertThat(audit.commit()).as("one version moved by one: the sum differs").isFalse();
@@ -136,13 +136,13 @@ class PrStmInterleavingTest {
     JvmTxStore s = store(4, 1);
     s.locks.set(2, LockWord.lockedBy(0, 3));
     JvmPrStmTx a = new JvmPrStmTx(s, 2);
-    a.begin(0);
+    a.begin(Priority.ordinary(0));
     a.sumRange(0, 0, 4, 4);
     assertThat(a.commit()).isFalse();
     assertThat(a.abortCause()).isEqualTo(Counter.ABORT_READ_LOCKED);
     // Locked after the range was read (a writer mid-commit): validation refuses it too.
     s.locks.set(2, LockWord.unlocked(0));
-    a.begin(0);
+    a.begin(Priority.ordinary(0));
     a.sumRange(0, 0, 4, 4);
     s.locks.set(2, LockWord.lockedBy(0, 3));
     assertThat(a.commit()).isFalse();
@@ -153,15 +153,84 @@ class PrStmInterleavingTest {
   void rangeReadIsForReadOnlyTransactions() {
     JvmTxStore s = store(4, 1);
     JvmPrStmTx a = new JvmPrStmTx(s, 2);
-    a.begin(0);
+    a.begin(Priority.ordinary(0));
     a.sumRange(0, 0, 4, 4);
     a.write(0, 0, 1);
     assertThat(a.commit()).isFalse();
     assertThat(a.status()).isEqualTo(JvmPrStmTx.Status.OVERFLOW);
-    a.begin(0);
+    a.begin(Priority.ordinary(0));
     a.write(0, 0, 1);
     a.sumRange(0, 0, 4, 4);
     assertThat(a.status()).isEqualTo(JvmPrStmTx.Status.OVERFLOW);
     assertThat(s.readInt32(0)).containsOnly(0);
+  }
+
+  @Test
+  void anUrgentReadRefusesWritersUntilItCommits() {
+    JvmTxStore s = store(2, 1);
+    JvmPrStmTx urgent = new JvmPrStmTx(s, 2);
+    JvmPrStmTx writer = new JvmPrStmTx(s, 2);
+    urgent.begin(0); // ticket 0: outranks every ordinary owner
+    long x = urgent.read(0, 0);
+    // An ordinary writer with the best thread id reads x too and tries to commit first: the
+    // urgent reader's pre-lock refuses it, where an invisible read would have been invalidated.
+    writer.begin(Priority.ordinary(0));
+    writer.write(0, 0, writer.read(0, 0) + 5);
+    assertThat(writer.commit()).isFalse();
+    assertThat(writer.abortCause()).isEqualTo(Counter.ABORT_PRELOCK_REFUSED);
+    urgent.write(0, 1, x + 1);
+    assertThat(urgent.commit()).isTrue();
+    assertThat(s.readInt32(0)).containsExactly(0, 1);
+    assertThat(s.locks.get(0)).as("the read's pre-lock is released").isEqualTo(LockWord.unlocked(0));
+  }
+
+  @Test
+  void anUrgentReadStealsAnOrdinaryPreLock() {
+    JvmTxStore s = store(2, 1);
+    s.locks.set(0, LockWord.preLockedBy(0, Priority.ordinary(0)));
+    JvmPrStmTx urgent = new JvmPrStmTx(s, 2);
+    urgent.begin(3);
+    urgent.read(0, 0);
+    assertThat(s.locks.get(0)).isEqualTo(LockWord.preLockedBy(0, 3));
+    assertThat(urgent.commit()).isTrue();
+    assertThat(s.locks.get(0)).isEqualTo(LockWord.unlocked(0));
+  }
+
+  @Test
+  void anAbortedUrgentAttemptReleasesItsVisibleReads() {
+    JvmTxStore s = store(3, 1);
+    s.locks.set(2, LockWord.preLockedBy(0, 1)); // an older urgent transaction's pre-lock
+    JvmPrStmTx urgent = new JvmPrStmTx(s, 2);
+    urgent.begin(5);
+    urgent.read(0, 0);
+    urgent.read(0, 1);
+    urgent.read(0, 2); // a third lock: the sets (capacity 2) overflow
+    assertThat(urgent.status()).isEqualTo(JvmPrStmTx.Status.OVERFLOW);
+    assertThat(s.locks.get(0)).isEqualTo(LockWord.unlocked(0));
+    assertThat(s.locks.get(1)).isEqualTo(LockWord.unlocked(0));
+    assertThat(s.locks.get(2)).as("not ours").isEqualTo(LockWord.preLockedBy(0, 1));
+  }
+
+  @Test
+  void aYoungerUrgentAttemptWaitsForAnOlderOnesPreLock() throws Exception {
+    JvmTxStore s = store(2, 1);
+    s.locks.set(0, LockWord.preLockedBy(0, 1)); // older urgent owner 1 holds word 0
+    JvmPrStmTx younger = new JvmPrStmTx(s, 2);
+    Thread release = new Thread(() -> {
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      s.data[0].set(0, 7); // the older one commits a write to word 0, then unlocks
+      s.locks.set(0, LockWord.unlocked(1));
+    });
+    younger.begin(2);
+    release.start();
+    long v = younger.read(0, 0);
+    release.join();
+    assertThat(younger.live()).as("waited instead of aborting").isTrue();
+    assertThat(v).isEqualTo(7);
+    assertThat(younger.commit()).isTrue();
   }
 }

@@ -64,7 +64,7 @@ class ProgramCheckTest {
       "let x = foo(a); | unknown function 'foo' | 4 | 9",
       "let x = sum(r, 0, 1); r[0] = 1; | sum() reads a range for a read-only program | 1 | 1",
       "for i in 0 .. 2 { let t = sum(s, i, 1); } | sum() may run 2 times | 1 | 1",
-      "for i in 0 .. 20 { r[i] = 1; } | more than the largest transaction set, 16 | 1 | 1",
+      "for i in 0 .. 70 { r[i] = 1; } | more than the largest transaction set, 64 | 1 | 1",
       "for i in 0 .. a max -1 { } | max -1 is out of range | 4 | 1",
       "let x = 1 +; | expected an expression but found ';' | 4 | 12",
       "let x = 1 | expected ';' but found '}' | 5 | 1",

@@ -7,6 +7,7 @@ import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.bank.BankVerifier;
+import io.gstm.core.workload.bank.BankWorkload;
 import io.gstm.core.workload.bank.SemanticBankConfig;
 
 /** One semantic bank batch on an engine, with the verifier, replay and history verdicts. */
@@ -54,4 +55,14 @@ public record SemanticBankRun(
     return "verifier " + verdict + ", history "
         + (history == null ? "-" : history.violations()) + ", replay " + replay;
   }
-}
+
+  /**
+   * Accounts 0..3 at 100 each: tx 5 withdraws 1,000,000 from account 3, never possible; every
+   * other withdrawal and transfer is possible in any order.
+   */
+  public static TxBatch impossibleWithdrawalBatch() {
+    int[] types = {2, 3, 0, 2, 3, 3, 0, 2};
+    int[][] cols = {{0, 0, 1, 2, 2, 3, 1, 1}, {0, 0, 0, 0, 0, 0, 3, 0},
+        {10, 110, 50, 5, 105, 1_000_000, 20, 1}};
+    return new TxBatch(BankWorkload.NAME, types, cols, new int[] {2, 0, 1}, 4, 1, 2);
+  }}

@@ -60,7 +60,7 @@ class BadInputTest {
     assertThatThrownBy(() -> config(100, 2, 1, 32, 0, 1)).hasMessageContaining("blocks");
     assertThatThrownBy(() -> config(100, 2, 1, 32, 1, 0)).hasMessageContaining("txPerThread");
     assertThatThrownBy(() -> config(100, 2, 1, 256, 1 << 23, 1))
-        .hasMessageContaining("owner field").hasMessageContaining(String.valueOf(1L << 30));
+        .hasMessageContaining("owner field").hasMessageContaining(String.valueOf(1L << 29));
     assertThatThrownBy(() -> new BankConfig(100, 2, 1.5, 1, 32, 1, 1, 1))
         .hasMessageContaining("readOnlyFraction");
   }

@@ -239,9 +239,12 @@ class VacationJvmTest {
     assertThat(run.result().outcome(0)).isEqualTo(Outcome.ABANDONED_SEMANTIC);
     assertThat(run.result().outcome(1)).isEqualTo(Outcome.COMMITTED);
     assertThat(run.result().outcome(2)).isEqualTo(Outcome.ABANDONED_SEMANTIC);
-    assertThat(run.result().semanticConflicts()).containsExactly(
-        SemanticPolicy.RETRY_IN_PLACE.defaultLimit(), 0,
-        SemanticPolicy.RETRY_IN_PLACE.defaultLimit());
+    // Each retried in place until found in vain (the batch's only thread waits on itself), long
+    // before the limit; the thread's booking in between still runs and commits.
+    int limit = SemanticPolicy.RETRY_IN_PLACE.defaultLimit();
+    assertThat(run.result().semanticConflicts()[0]).isBetween(1, limit);
+    assertThat(run.result().semanticConflicts()[1]).isZero();
+    assertThat(run.result().semanticConflicts()[2]).isBetween(1, limit);
     assertThat(run.customers()).containsExactly(1, 0);
     assertThat(run.rooms()).containsExactly(0);
   }

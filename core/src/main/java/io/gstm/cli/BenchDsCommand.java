@@ -1,0 +1,189 @@
+package io.gstm.cli;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.engine.LimitsReport;
+import io.gstm.core.program.ProgramResult;
+import io.gstm.core.program.StoreContents;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.ds.DsBatch;
+import io.gstm.core.workload.ds.DsConfig;
+import io.gstm.core.workload.ds.DsKind;
+import io.gstm.core.workload.ds.DsRun;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code gstm bench-ds}: Cederman's data structures (as transaction programs) on each algorithm
+ * at full and low contention; a table per structure of committed tx/s and aborts per
+ * transaction beside the random read+CAS bound measured in the same run, every batch verified.
+ */
+@Command(name = "bench-ds", mixinStandardHelpOptions = true,
+    description = "Queue, hash map, tree and skip list on each algorithm at full and low "
+        + "contention: committed tx/s, aborts per transaction, the CAS bound; every batch "
+        + "verified.")
+final class BenchDsCommand implements Callable<Integer> {
+  @Mixin EngineOption engine = new EngineOption();
+
+  @Option(names = "--structures", split = ",", defaultValue = "queue,hashmap,tree,skiplist",
+      description = "Default ${DEFAULT-VALUE}.")
+  List<String> structures;
+
+  @Option(names = "--algorithms", split = ",", defaultValue = "prstm,csmv",
+      description = "prstm, the CSMV variants (csmv, csmv-nocv, csmv-onlycs, jvstm-gpu) and "
+          + "gpu-stm (JVM engine only). Default ${DEFAULT-VALUE}.")
+  List<String> algorithms;
+
+  @Option(names = "--contention", split = ",", defaultValue = "full,low",
+      description = "full (back to back, small key range) and/or low (local work between "
+          + "transactions, the widest key range). Default ${DEFAULT-VALUE}.")
+  List<String> contention;
+
+  @Option(names = "--transactions", defaultValue = "65536",
+      description = "Transactions per batch. Default ${DEFAULT-VALUE}.")
+  int transactions;
+
+  @Option(names = "--local-work", defaultValue = "256",
+      description = "Low contention: local work iterations drawn from 0..N before each "
+          + "transaction. Default ${DEFAULT-VALUE}.")
+  int localWork;
+
+  @Option(names = "--threads-per-block", defaultValue = "256",
+      description = "Default ${DEFAULT-VALUE}.")
+  int threadsPerBlock;
+
+  @Option(names = "--blocks", defaultValue = "64",
+      description = "Default ${DEFAULT-VALUE} (CSMV on the GPU is a cooperative launch: the "
+          + "grid must be resident).")
+  int blocks;
+
+  @Option(names = "--reps", defaultValue = "3",
+      description = "Timed batches per row; the median is reported. Default ${DEFAULT-VALUE}.")
+  int reps;
+
+  @Option(names = "--warmups", defaultValue = "1", description = "Default ${DEFAULT-VALUE}.")
+  int warmups;
+
+  @Option(names = "--history", description = "Also record the history: the history checker, "
+      + "the model replay in its serial order and the programs' serial replay (slower; not "
+      + "for CSMV on the GPU, whose kernel records none).")
+  boolean history;
+
+  @Option(names = "--seed", defaultValue = "42", description = "Default ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Override
+  public Integer call() {
+    // Everything checked before anything runs: a sweep must not fail half way.
+    if (reps < 1) {
+      throw new IllegalArgumentException("reps must be at least 1, got " + reps);
+    }
+    if (warmups < 0) {
+      throw new IllegalArgumentException("warmups must be at least 0, got " + warmups);
+    }
+    if (localWork < 0 || localWork > DsConfig.MAX_WORK) {
+      throw new IllegalArgumentException("local-work must be in 0.." + DsConfig.MAX_WORK
+          + " iterations, got " + localWork);
+    }
+    List<DsKind> kinds = new ArrayList<>();
+    for (String s : structures) {
+      kinds.add(DsKind.parse("structures", s));
+    }
+    List<Algorithm> algs = new ArrayList<>();
+    for (String a : algorithms) {
+      algs.add(AlgorithmOption.parse("algorithms", a));
+    }
+    for (String c : contention) {
+      if (!c.equals("full") && !c.equals("low")) {
+        throw new IllegalArgumentException("contention: unknown level '" + c
+            + "', expected full or low");
+      }
+    }
+    for (DsKind k : kinds) {
+      for (String c : contention) {
+        for (Algorithm a : algs) {
+          config(k, c).runnableOn(a).checkAlgorithm(a);
+        }
+      }
+    }
+    boolean allOk = true;
+    try (Engine e = engine.open().engine()) {
+      LimitsReport bound = e.probeLimits(1 << 16);
+      System.out.println("bound: " + bound);
+      for (DsKind k : kinds) {
+        System.out.println();
+        System.out.println("### " + k.label());
+        System.out.println();
+        System.out.println("| contention | algorithm | transactions | committed tx/s | aborts "
+            + "per tx | walk/pool ends | CAS bound / s | tx/s per CAS/s | verifier |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|");
+        for (String c : contention) {
+          for (Algorithm a : algs) {
+            allOk &= row(e, bound, config(k, c).runnableOn(a), c, a);
+          }
+        }
+      }
+    }
+    return allOk ? 0 : 1;
+  }
+
+  private DsConfig config(DsKind k, String level) {
+    if (level.equals("full")) {
+      return DsConfig.fullContention(k, transactions, threadsPerBlock, blocks, seed);
+    }
+    return DsConfig.lowContention(k, transactions, threadsPerBlock, blocks, seed)
+        .withMaxWork(localWork);
+  }
+
+  private boolean row(Engine e, LimitsReport bound, DsConfig cfg, String level, Algorithm a) {
+    DsBatch b = DsBatch.of(cfg);
+    List<Double> rates = new ArrayList<>();
+    List<Double> abortsPerTx = new ArrayList<>();
+    long ends = 0;
+    boolean ok = true;
+    String firstProblem = null;
+    // The CUDA CSMV kernel records no history: its rows get the verifier alone.
+    boolean recorded = history && !(a.isCsmv() && e.name().equals("cuda"));
+    RunOptions options = RunOptions.defaults().withHistory(recorded);
+    try (TxStore store = e.createStore(b.layout(), a)) {
+      for (int rep = 0; rep < warmups + reps; rep++) {
+        StoreContents.write(store, b.initial());
+        ProgramResult r = e.run(store, b.batch(), options);
+        List<String> problems = DsRun.check(b, r, StoreContents.read(store));
+        if (!problems.isEmpty()) {
+          ok = false;
+          firstProblem = firstProblem == null ? problems.get(0) : firstProblem;
+        }
+        if (rep >= warmups) {
+          BatchResult s = r.stats();
+          rates.add(s.committedPerSecond());
+          abortsPerTx.add(s.aborts() / (double) b.txCount());
+          ends = r.outcomeCounts().getOrDefault(Outcome.USER_ABORT, 0);
+        }
+      }
+    }
+    double rate = median(rates);
+    if (cfg.kind() == DsKind.SKIPLIST) {
+      level += ", " + cfg.levels() + " levels"; // CSMV runs the skip list on 4
+    }
+    System.out.printf("| %s | %s | %,d | %.3f M | %.3f | %,d | %.2f G | %.5f | %s |%n", level,
+        a.label(), b.txCount(), rate / 1e6, median(abortsPerTx), ends,
+        bound.readCasPerSecond() / 1e9, rate / bound.readCasPerSecond(),
+        (ok ? "OK" : "FAILED: " + firstProblem) + (history && !recorded ? " (no history)" : ""));
+    return ok;
+  }
+
+  private static double median(List<Double> v) {
+    List<Double> s = new ArrayList<>(v);
+    Collections.sort(s);
+    return s.get(s.size() / 2);
+  }
+}

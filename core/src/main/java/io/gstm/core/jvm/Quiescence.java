@@ -1,0 +1,117 @@
+package io.gstm.core.jvm;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Ends semantic waits that can never come true: the twin of {@code gstm/quiescence.cuh}, one
+ * rule on both engines (keep the two in step).
+ *
+ * <p>A logical thread whose pending transactions all met a confirmed semantic conflict in a row
+ * (a whole pass over its share, or {@value #MIN_STREAK} attempts under retry-in-place), with the batch's finish
+ * count unchanged meanwhile, registers as stuck at that count. When every thread that still owns
+ * pending transactions is registered at the current count, the waits are in vain: the state is
+ * the one each of them was found to conflict with, only a commit could change it, and a commit
+ * needs one of them to succeed on that same state. What they waited on then ends
+ * ABANDONED_SEMANTIC: every pending transaction of the thread under postponement (each was
+ * tried), the one retried under retry-in-place (the thread's later ones were never tried and run
+ * next). A thread counts its own finishes before it starts a new streak, so it
+ * cannot register at a count that misses its own commit.
+ */
+final class Quiescence {
+  /** Fewest conflicts in a row that make a streak, and the spacing of its checks. */
+  static final int MIN_STREAK = 32;
+  private final AtomicLong finishes = new AtomicLong();
+  /** The finish count the stuck threads registered at (high half) and how many (low half). */
+  private final AtomicLong stuck = new AtomicLong();
+  private final AtomicInteger sharesDone = new AtomicInteger();
+  /** The finish count + 1 at which the waits were found in vain (0: never). */
+  private final AtomicLong inVainAt = new AtomicLong();
+  /** Logical threads that own transactions. */
+  private final int live0;
+
+  Quiescence(int threads, int transactions) {
+    this.live0 = Math.min(threads, transactions);
+  }
+
+  /** A transaction finished (any outcome); {@code shareDone} if it was its thread's last. */
+  void finished(boolean shareDone) {
+    finishes.incrementAndGet();
+    if (shareDone) {
+      sharesDone.incrementAndGet();
+    }
+  }
+
+  private static long pack(int epoch, int count) {
+    return ((long) epoch << 32) | (count & 0xffffffffL);
+  }
+
+  /** One logical thread's streak of semantic conflicts. */
+  final class Streak {
+    private int quiet;
+    private int seen;
+    private boolean registered;
+
+    /** A finish or a concurrency abort of this thread: the streak starts over. */
+    void reset() {
+      quiet = 0;
+      registered = false;
+    }
+
+    /**
+     * After a confirmed semantic conflict that did not end the transaction; {@code needed}
+     * conflicts in a row make a whole pass. True when the waits are in vain: the caller abandons
+     * its thread's pending transactions.
+     */
+    boolean conflict(int needed) {
+      // The shared words are read at a streak's start and once every `needed` conflicts.
+      if (quiet == 0) {
+        seen = (int) finishes.get();
+      }
+      if (++quiet % needed != 0) {
+        return false;
+      }
+      // Found in vain at the count this thread is stuck at (checked before a newer count resets
+      // the streak: the others' abandons move the count on).
+      if (registered && inVainAt.get() == (seen & 0xffffffffL) + 1) {
+        return true;
+      }
+      if ((int) finishes.get() != seen) {
+        reset();
+        return false;
+      }
+      if (!registered) {
+        registered = enrol();
+        if (!registered) {
+          reset();
+        }
+        return false;
+      }
+      int live = live0 - sharesDone.get();
+      if (stuck.get() == pack(seen, live) && (int) finishes.get() == seen) {
+        inVainAt.set((seen & 0xffffffffL) + 1);
+        return true;
+      }
+      return false;
+    }
+
+    /** Counts this thread as stuck at {@code seen}; false if a later count is registered. */
+    private boolean enrol() {
+      while (true) {
+        long w = stuck.get();
+        int epoch = (int) (w >>> 32);
+        long next;
+        if (epoch == seen) {
+          next = w + 1;
+        } else if (seen - epoch > 0) {
+          next = pack(seen, 1);
+        } else {
+          return false;
+        }
+        if (stuck.compareAndSet(w, next)) {
+          return true;
+        }
+      }
+    }
+  }
+}

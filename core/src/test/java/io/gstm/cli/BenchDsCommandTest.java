@@ -1,0 +1,36 @@
+package io.gstm.cli;
+
+import static io.gstm.cli.CliRun.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** {@code gstm bench-ds}: a table per structure, every row verified; bad input is status 2. */
+class BenchDsCommandTest {
+  @Test
+  void printsATablePerStructureWithEveryRowVerified() {
+    String out = run(0, "bench-ds", "--engine", "jvm", "--transactions", "2000", "--reps", "1",
+        "--warmups", "0", "--blocks", "4", "--threads-per-block", "32", "--history");
+    assertThat(out).contains("bound: ", "### queue", "### hashmap", "### tree", "### skiplist",
+        "| full | prstm |", "| low | csmv/4v |", "aborts per tx").doesNotContain("FAILED");
+    assertThat(out.lines().filter(l -> l.endsWith("| OK |")).count()).isEqualTo(16);
+  }
+
+  @Test
+  void badInputNamesTheParameterBeforeAnythingRuns() {
+    assertThat(run(2, "bench-ds", "--engine", "jvm", "--structures", "heap"))
+        .contains("structures: unknown structure 'heap'").doesNotContain("bound:");
+    assertThat(run(2, "bench-ds", "--engine", "jvm", "--algorithms", "tl2"))
+        .contains("algorithms: unknown algorithm 'tl2'");
+    assertThat(run(2, "bench-ds", "--engine", "jvm", "--contention", "medium"))
+        .contains("contention: unknown level 'medium'");
+    assertThat(run(2, "bench-ds", "--engine", "jvm", "--transactions", "0"))
+        .contains("transactions must be in 1..");
+    assertThat(run(2, "bench-ds", "--engine", "jvm", "--local-work", "-1"))
+        .contains("local-work must be in 0..");
+    assertThat(run(2, "bench-ds", "--engine", "jvm", "--reps", "0"))
+        .contains("reps must be at least 1");
+    assertThat(run(2, "bench-ds", "--engine", "jvm", "--blocks", "0"))
+        .contains("blocks must be at least 1");
+  }
+}

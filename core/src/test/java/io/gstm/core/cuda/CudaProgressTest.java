@@ -1,0 +1,78 @@
+package io.gstm.core.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.testing.BankRun;
+import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.StarvationCase;
+import io.gstm.core.workload.bank.BankConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Progress for every transaction on the GPU (docs/design.md, "Progress"): with a retry limit far
+ * below the default, hot batches abandon nothing, and the same starving batch without the urgent
+ * mode does abandon (so the test would fail if the guarantee were removed).
+ */
+@EnabledIfGpu
+class CudaProgressTest {
+  /** Far below {@link RunOptions#DEFAULT_MAX_RETRIES} (a million). */
+  static final int RETRY_LIMIT = 128;
+  private static CudaEngine gpu;
+
+  @BeforeAll
+  static void open() {
+    gpu = CudaEngine.open(0);
+  }
+
+  @AfterAll
+  static void close() {
+    gpu.close();
+  }
+
+  private static StarvationCase starve(RunOptions options) {
+    return StarvationCase.run(gpu, 400_000, 64, 2_000, 256, 132, options);
+  }
+
+  @Test
+  void starvedAuditsCommitWithALowRetryLimit() {
+    StarvationCase run = starve(RunOptions.defaults().withMaxRetries(RETRY_LIMIT));
+    assertThat(run.result().outcomeCounts()).containsOnlyKeys(Outcome.COMMITTED);
+    assertThat(run.conserved()).isTrue();
+    assertThat(run.auditsConsistent()).isTrue();
+    assertThat(run.result().stats().count(Counter.URGENT)).isPositive();
+  }
+
+  @Test
+  void withoutTheUrgentModeTheSameBatchAbandons() {
+    StarvationCase run = starve(
+        RunOptions.defaults().withMaxRetries(RETRY_LIMIT).withUrgentAfter(Integer.MAX_VALUE));
+    assertThat(run.result().outcomeCounts()).containsKey(Outcome.ABANDONED);
+    assertThat(run.conserved()).as("abandoned increments change nothing").isTrue();
+    assertThat(run.result().stats().count(Counter.URGENT)).isZero();
+  }
+
+  @Test
+  void theBankBatchThatOnceStarvedAbandonsNothing() {
+    // The configuration of the starvation seen on the H100 (32 accounts, k = 8, 50% read-only,
+    // 128 x 8 threads, 5 transactions each), over 20 seeds, with the low retry limit.
+    long urgent = 0;
+    for (long seed = 0; seed < 20; seed++) {
+      BankConfig hot = new BankConfig(32, 8, 0.5, 1, 128, 8, 5, seed);
+      BankRun run = BankRun.run(gpu, hot, hot.batch(),
+          RunOptions.defaults().withHistory(true).withMaxRetries(RETRY_LIMIT));
+      BatchResult r = run.result();
+      assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
+      assertThat(run.history().serializable()).as("%s", run.history().violations()).isTrue();
+      assertThat(r.count(Counter.ABANDONED)).as("seed %d", seed).isZero();
+      assertThat(r.commits()).isEqualTo(hot.txCount());
+      urgent += r.count(Counter.URGENT);
+    }
+    assertThat(urgent).as("urgent transactions over 20 seeds").isPositive();
+  }
+}

@@ -1,0 +1,168 @@
+package io.gstm.core.jvm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gstm.core.batch.Counter;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import org.junit.jupiter.api.Test;
+
+/** Hand-made interleavings of GPU-STM transactions on the JVM engine. */
+class GpuStmInterleavingTest {
+  private static JvmTxStore store(int words, int coverage) {
+    JvmTxStore s = new JvmTxStore(null,
+        StoreLayout.of(new RegionSpec("r", RegionType.INT32, words, coverage)),
+        Algorithm.gpuStm());
+    s.writeInt32(0, new int[words]);
+    return s;
+  }
+
+  /** One committed transaction that sets word {@code i} to {@code v}. */
+  private static void set(JvmTxStore s, int i, long v) {
+    JvmGpuStmTx t = new JvmGpuStmTx(s, 4);
+    t.begin(Priority.ordinary(9));
+    t.write(0, i, v);
+    assertThat(t.commit()).isTrue();
+  }
+
+  @Test
+  void aReadWhoseVersionMovedButWhoseValueHoldsCommitsAtTheCurrentVersion() {
+    JvmTxStore s = store(2, 1);
+    set(s, 0, 5); // lock 0 at version 1
+    JvmGpuStmTx a = new JvmGpuStmTx(s, 4);
+    a.begin(Priority.ordinary(0));
+    assertThat(a.read(0, 0)).isEqualTo(5);
+    set(s, 0, 6); // version 2
+    set(s, 0, 5); // version 3: the value a read, again (ABA)
+    a.write(0, 1, 1);
+    assertThat(a.commit()).isTrue();
+    long[] reads = new long[4];
+    long[] writes = new long[4];
+    int counts = a.record(reads, 0, writes, 0);
+    assertThat(counts & 0xffff).isEqualTo(2);
+    assertThat(reads[0]).isEqualTo(3L); // lock 0 read at version 3, the current one
+    assertThat(writes[0]).isEqualTo(1L << 32 | 1); // lock 1 written at version 1
+  }
+
+  @Test
+  void aReadWhoseValueChangedAborts() {
+    JvmTxStore s = store(2, 1);
+    JvmGpuStmTx a = new JvmGpuStmTx(s, 4);
+    a.begin(Priority.ordinary(0));
+    long v = a.read(0, 0);
+    set(s, 0, 7);
+    a.write(0, 1, v + 1);
+    assertThat(a.commit()).isFalse();
+    assertThat(a.abortCause()).isEqualTo(Counter.ABORT_VALIDATION);
+    assertThat(s.readInt32(0)).containsExactly(7, 0);
+  }
+
+  @Test
+  void aWordReadAndWrittenWhoseValueHoldsCommitsAtTheVersionAfterTheCurrentOne() {
+    JvmTxStore s = store(2, 2); // both words under lock 0
+    JvmGpuStmTx a = new JvmGpuStmTx(s, 4);
+    a.begin(Priority.ordinary(0));
+    long v = a.read(0, 0);
+    set(s, 1, 3); // the other word under the same lock: version 1, word 0 unchanged
+    a.write(0, 0, v + 1);
+    assertThat(a.commit()).isTrue();
+    long[] reads = new long[4];
+    long[] writes = new long[4];
+    a.record(reads, 0, writes, 0);
+    assertThat(reads[0]).isEqualTo(1L);
+    assertThat(writes[0]).isEqualTo(2L);
+    assertThat(s.readInt32(0)).containsExactly(1, 3);
+  }
+
+  @Test
+  void aSemanticDecisionStandsOnlyOnConsistentReads() {
+    JvmTxStore s = store(2, 1);
+    JvmGpuStmTx a = new JvmGpuStmTx(s, 4);
+    a.begin(Priority.ordinary(0));
+    a.read(0, 0);
+    a.semanticConflict();
+    assertThat(a.confirmReads()).isTrue();
+    a.begin(Priority.ordinary(0));
+    a.read(0, 0);
+    set(s, 0, 1);
+    a.semanticConflict();
+    assertThat(a.confirmReads()).isFalse();
+  }
+
+  @Test
+  void locksAreKeptSortedAsTheyAreMet() {
+    JvmTxStore s = store(8, 1);
+    JvmGpuStmTx a = new JvmGpuStmTx(s, 8);
+    a.begin(Priority.ordinary(0));
+    a.write(0, 5, 1);
+    a.read(0, 2);
+    a.write(0, 7, 1);
+    a.read(0, 0);
+    assertThat(a.commit()).isTrue();
+    long[] reads = new long[8];
+    long[] writes = new long[8];
+    int counts = a.record(reads, 0, writes, 0);
+    assertThat(counts & 0xffff).isEqualTo(4);
+    assertThat(new long[] {reads[0] >>> 32, reads[1] >>> 32, reads[2] >>> 32, reads[3] >>> 32})
+        .containsExactly(0, 2, 5, 7);
+  }
+
+  /**
+   * Threads hammering two words: transfers between them (in both orders) and read-only audits.
+   * Every committed audit saw the invariant total (a snapshot at one instant, value-validated
+   * reads included), and the final words account for every committed transfer.
+   */
+  @Test
+  void concurrentTransfersAndAuditsKeepTheInvariant() throws InterruptedException {
+    JvmTxStore s = store(4, 1);
+    s.writeInt32(0, new int[] {1000, 1000, 0, 0});
+    int threads = 4;
+    int rounds = 20_000;
+    long[] moved = new long[threads];
+    long[] badAudits = new long[threads];
+    long[] audits = new long[threads];
+    Thread[] ts = new Thread[threads];
+    for (int i = 0; i < threads; i++) {
+      int id = i;
+      ts[i] = new Thread(() -> {
+        JvmGpuStmTx t = new JvmGpuStmTx(s, 4);
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(id);
+        for (int n = 0; n < rounds; n++) {
+          boolean audit = rnd.nextInt(3) == 0;
+          int from = rnd.nextInt(2);
+          int amount = 1 + rnd.nextInt(3);
+          while (true) {
+            t.begin(Priority.ordinary(id));
+            long a = t.read(0, from);
+            long b = t.read(0, 1 - from);
+            if (!audit) {
+              t.write(0, from, a - amount);
+              t.write(0, 1 - from, b + amount);
+            }
+            if (t.commit()) {
+              if (audit) {
+                audits[id]++;
+                badAudits[id] += a + b == 2000 ? 0 : 1;
+              } else {
+                moved[id] += from == 0 ? amount : -amount;
+              }
+              break;
+            }
+          }
+        }
+      });
+      ts[i].start();
+    }
+    for (Thread t : ts) {
+      t.join();
+    }
+    long net = java.util.Arrays.stream(moved).sum();
+    int[] words = s.readInt32(0);
+    assertThat(java.util.Arrays.stream(badAudits).sum()).isZero();
+    assertThat(java.util.Arrays.stream(audits).sum()).isPositive();
+    assertThat(words[0]).isEqualTo((int) (1000 - net));
+    assertThat(words[1]).isEqualTo((int) (1000 + net));
+  }
+}

@@ -1,0 +1,122 @@
+package io.gstm.core.workload.ds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.cuda.CudaEngine;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.program.CompiledProgram;
+import io.gstm.core.program.ProgramResult;
+import io.gstm.core.program.StoreContents;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.CsmvVariant;
+import io.gstm.core.testing.EnabledIfGpu;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The data structures on the GPU: under PR-STM every check passes (the verifier, the history
+ * checker, the model replay and the programs' serial replay); under every CSMV variant the
+ * verifier (the CUDA CSMV kernel records no history); and on one thread the GPU gives exactly
+ * the JVM engine's outcomes, codes, outputs and final store.
+ */
+@EnabledIfGpu
+class CudaDsTest {
+  private static CudaEngine gpu;
+  private static JvmEngine jvm;
+
+  @BeforeAll
+  static void open() {
+    gpu = CudaEngine.open(0);
+    jvm = new JvmEngine(1);
+  }
+
+  @AfterAll
+  static void close() {
+    jvm.close();
+    gpu.close();
+  }
+
+  static Stream<Arguments> cases() {
+    List<Arguments> out = new ArrayList<>();
+    for (DsKind kind : DsKind.values()) {
+      for (String contention : new String[] {"full", "low"}) {
+        for (long seed = 1; seed <= 3; seed++) {
+          out.add(Arguments.of(kind, contention, seed));
+        }
+      }
+    }
+    return out.stream();
+  }
+
+  /** Whole warps, a grid that stays resident for CSMV's cooperative launch. */
+  private static DsConfig config(DsKind kind, String contention, long seed) {
+    int tx = 20_000;
+    return contention.equals("full") ? DsConfig.fullContention(kind, tx, 128, 16, seed)
+        : DsConfig.lowContention(kind, tx, 128, 16, seed);
+  }
+
+  @ParameterizedTest(name = "{0} {1} contention, seed {2}")
+  @MethodSource("cases")
+  void prStmPassesEveryCheckOnTheGpu(DsKind kind, String contention, long seed) {
+    DsBatch b = DsBatch.of(config(kind, contention, seed));
+    DsRun run = DsRun.run(gpu, Algorithm.prStm(), b, RunOptions.defaults().withHistory(true));
+    assertThat(run.problems()).isEmpty();
+    assertThat(run.result().stats().history()).isNotNull();
+    assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
+  }
+
+  @ParameterizedTest(name = "{0} {1} contention, seed {2}")
+  @MethodSource("cases")
+  void everyCsmvVariantPassesTheVerifierOnTheGpu(DsKind kind, String contention, long seed) {
+    DsBatch b = DsBatch.of(config(kind, contention, seed).runnableOn(Algorithm.csmv(4)));
+    for (CsmvVariant v : CsmvVariant.values()) {
+      DsRun run = DsRun.run(gpu, Algorithm.csmv(4).withVariant(v), b, RunOptions.defaults());
+      assertThat(run.problems()).as("%s", v).isEmpty();
+      assertThat(run.result().commits()).as("%s", v).isGreaterThan(b.txCount() * 8L / 10);
+    }
+  }
+
+  @ParameterizedTest(name = "{0} {1} contention, seed {2}")
+  @MethodSource("cases")
+  void oneThreadOnTheGpuGivesTheJvmEnginesResultsExactly(DsKind kind, String contention,
+      long seed) {
+    DsBatch b = DsBatch.of(config(kind, contention, seed).withGrid(1, 1)
+        .withTransactions(2_000));
+    DsRun g = DsRun.run(gpu, Algorithm.prStm(), b, RunOptions.defaults());
+    DsRun j = DsRun.run(jvm, Algorithm.prStm(), b, RunOptions.defaults());
+    assertThat(g.problems()).isEmpty();
+    same(g.result(), j.result());
+    assertThat(StoreContents.firstDifference(b.layout(), j.after(), g.after())).isNull();
+  }
+
+  @org.junit.jupiter.api.Test
+  void gpuStmIsRefusedClearlyOnTheGpuSoFar() {
+    DsBatch b = DsBatch.of(config(DsKind.QUEUE, "full", 1));
+    assertThatThrownBy(() -> gpu.createStore(b.layout(), Algorithm.gpuStm()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("gpu-stm");
+  }
+
+  private static void same(ProgramResult a, ProgramResult b) {
+    int n = a.batch().txCount();
+    for (int t = 0; t < n; t++) {
+      assertThat(a.outcome(t)).as("outcome of %d", t).isEqualTo(b.outcome(t));
+      if (a.outcome(t) == Outcome.USER_ABORT) {
+        assertThat(a.abortCode(t)).as("abort code of %d", t).isEqualTo(b.abortCode(t));
+      }
+      CompiledProgram p = a.batch().programs().get(a.batch().type(t));
+      for (int o = 0; o < p.outputs().size(); o++) {
+        assertThat(a.outputs()[o * n + t]).as("output %s of %d", p.outputs().get(o).name(), t)
+            .isEqualTo(b.outputs()[o * n + t]);
+      }
+    }
+  }
+}

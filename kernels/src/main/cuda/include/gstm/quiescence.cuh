@@ -1,0 +1,120 @@
+/// @file quiescence.cuh
+/// @brief Ends semantic waits that can never come true, the same rule as the JVM engine's
+///        io.gstm.core.jvm.Quiescence (keep the two in step).
+///
+/// A postponed transaction waits for a state that other transactions bring; when no transaction
+/// can bring it, only the semantic limit would end the wait. The rule: a thread whose pending
+/// transactions all met a confirmed semantic conflict in a row (a whole pass over its share, or
+/// kMinStreak attempts under retry-in-place), with the batch's finish count unchanged meanwhile,
+/// registers as stuck at that count. When every thread that still owns pending transactions is
+/// registered at the current finish count, the waits are in vain: the state is what every one of
+/// them was found to conflict with, and only a commit could change it, but a commit needs one of
+/// those transactions to succeed on that same state. What they waited on then ends
+/// ABANDONED_SEMANTIC: every pending transaction of the thread under postponement (each was
+/// tried), the one retried under retry-in-place (the thread's later ones were never tried and
+/// run next). A thread cannot register at a count that misses its own commit: it adds its
+/// finishes before it starts a new streak.
+///
+/// Control words (after the batch counters, zeroed with them): [0] finishes, [1] stuck threads
+/// (the finish count they registered at in the high half, how many in the low half: pack()),
+/// [2] threads whose share is done, [3] the finish count + 1 at which the waits were found in
+/// vain (0: never).
+#pragma once
+#include <cstdint>
+
+#include "gstm/memory.cuh"
+
+namespace gstm::quiescence {
+
+constexpr int kWords = 4;
+
+/// Stuck threads registered at finish count `epoch` (its low 32 bits).
+__device__ __forceinline__ unsigned long long pack(uint32_t epoch, uint32_t count) {
+  return (static_cast<unsigned long long>(epoch) << 32) | count;
+}
+
+/// Fewest conflicts in a row that make a streak, and the spacing of its checks.
+constexpr uint32_t kMinStreak = 32;
+
+/// One thread's view: its streak of semantic conflicts and whether it is registered.
+struct Streak {
+  uint32_t quiet = 0;     ///< confirmed semantic conflicts in a row
+  uint32_t seen = 0;      ///< finish count when the streak began
+  bool registered = false;
+
+  /// A finish or a concurrency abort of this thread: the streak starts over.
+  __device__ __forceinline__ void reset() {
+    quiet = 0;
+    registered = false;
+  }
+
+  /// After a confirmed semantic conflict that did not end the transaction. `needed` conflicts in
+  /// a row make a whole pass; `live0` threads owned transactions at the start. True when every
+  /// live thread is stuck at the current count: the caller abandons its pending transactions.
+  __device__ __forceinline__ bool conflict(unsigned long long* control, uint32_t needed,
+                                           uint32_t live0) {
+    // The shared words are read at a streak's start and once every `needed` conflicts, not at
+    // each one: threads retrying in place meet a billion conflicts a second.
+    if (quiet == 0) seen = static_cast<uint32_t>(load_acquire(control));
+    if (++quiet % needed != 0) return false;
+    // Found in vain at the count this thread is stuck at (checked before a newer count resets
+    // the streak: the others' abandons move the count on).
+    if (registered && mem::load_relaxed(control + 3) == seen + 1ull) return true;
+    if (static_cast<uint32_t>(load_acquire(control)) != seen) {
+      reset();
+      return false;
+    }
+    if (!registered) {
+      registered = enrol(control + 1);
+      if (!registered) reset();
+      return false;
+    }
+    const uint32_t live = live0 - static_cast<uint32_t>(mem::load_relaxed(control + 2));
+    if (mem::load_relaxed(control + 1) == pack(seen, live) &&
+        static_cast<uint32_t>(load_acquire(control)) == seen) {
+      mem::store_relaxed(control + 3, seen + 1ull);
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  /// Counts this thread as stuck at `seen`; false if a later count is already registered.
+  __device__ __forceinline__ bool enrol(unsigned long long* word) {
+    unsigned long long w = mem::load_relaxed(word);
+    while (true) {
+      const uint32_t epoch = static_cast<uint32_t>(w >> 32);
+      unsigned long long next;
+      if (epoch == seen) {
+        next = w + 1;
+      } else if (static_cast<int32_t>(seen - epoch) > 0) {
+        next = pack(seen, 1);
+      } else {
+        return false;
+      }
+      const unsigned long long old = atomicCAS(word, w, next);
+      if (old == w) return true;
+      w = old;
+    }
+  }
+
+  __device__ __forceinline__ static unsigned long long load_acquire(unsigned long long* p) {
+    return mem::load_acquire(p);
+  }
+};
+
+/// Adds a warp's finishes of this round (and its threads whose share is done): one atomic each
+/// from the warp's first lane. Every lane of `warp` calls it, converged.
+__device__ __forceinline__ void count_finishes(unsigned long long* control, unsigned warp,
+                                               bool finished, bool share_done) {
+  const unsigned fin = __ballot_sync(warp, finished);
+  if (fin == 0) return;  // the same in every lane
+  const unsigned done = __ballot_sync(warp, share_done);
+  if ((threadIdx.x % 32) == static_cast<unsigned>(__ffs(warp) - 1)) {
+    mem::fence_acq_rel();  // the warp's commits before the count that announces them
+    atomicAdd(control, static_cast<unsigned long long>(__popc(fin)));
+    if (done != 0) atomicAdd(control + 2, static_cast<unsigned long long>(__popc(done)));
+  }
+}
+
+}  // namespace gstm::quiescence
