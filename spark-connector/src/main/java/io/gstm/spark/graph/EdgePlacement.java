@@ -127,7 +127,8 @@ final class EdgePlacement {
       seen += weight[(int) (keyed[k] & ((1 << 20) - 1))];
       // Range q ends where its share of the edges is reached; the next id starts range q + 1.
       while (q < bounds.length && seen >= total * (q + 1) / partitions) {
-        bounds[q++] = (int) (keyed[Math.min(n - 1, k + 1)] >>> 20) + (k + 1 < n ? 0 : 1);
+        long next = k + 1 < n ? keyed[k + 1] >>> 20 : (keyed[k] >>> 20) + 1;
+        bounds[q++] = (int) Math.min(Integer.MAX_VALUE, next);
       }
     }
     while (q < bounds.length) {

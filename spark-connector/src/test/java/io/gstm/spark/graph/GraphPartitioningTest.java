@@ -191,6 +191,12 @@ class GraphPartitioningTest {
     assertThat(empty.owner(9)).isEqualTo(3);
     assertThat(VertexPlacement.modulo(3).owner(7)).isEqualTo(1);
     assertThat(EdgePlacement.decide(List.of(a, b), 1, "auto").byRange()).isFalse();
+    // The largest id as the last sample: the bound after it stays an int.
+    EdgePlacement.Sample top = new EdgePlacement.Sample(1, new int[] {Integer.MAX_VALUE},
+        new int[] {0});
+    assertThat(EdgePlacement.bounds(List.of(top), 2)).containsExactly(Integer.MAX_VALUE);
+    assertThat(EdgePlacement.decide(List.of(top, top), 3, "range").placement()
+        .owner(Integer.MAX_VALUE)).isBetween(0, 2);
     assertThatThrownBy(() -> GraphRelaxation.of(DataFrames.edges(spark,
         GridGenerator.grid(2, 2, 1), 1)).setPartitioning("hash"))
         .hasMessageContaining("hash").hasMessageContaining("auto, input or range");
