@@ -171,7 +171,8 @@ cat >"$BUNDLE/run-sanitizer.sh" <<'EOF'
 # Runs compute-sanitizer (memcheck, then racecheck) over small CLI runs that exercise every CSMV
 # variant (CSMV, CSMV-NoCV, CSMV-onlyCS, JVSTM-GPU, plus PR-STM) on the bank and memcached, and the
 # program interpreter kernels (PR-STM and every CSMV variant; bank and vacation as programs; the
-# four data structures, whose skip list runs the 64-entry PR-STM sets).
+# four data structures, whose skip list runs the 64-entry PR-STM sets), and the graph kernels
+# (gstm's relaxation and the bare-atomic bound of bench-graph, R-MAT and grid).
 #   SANITIZER  path of compute-sanitizer (default /usr/local/cuda/bin/compute-sanitizer, else PATH)
 #   TOOLS      tools to run (default "memcheck racecheck")
 # Exit status: 0 when every tool reported no error.
@@ -185,6 +186,7 @@ programs=(--engine gpu --accounts 64 --customers 64 --threads-per-block 64 --blo
           --tx-per-thread 2 --reps 1 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu)
 ds=(--engine gpu --transactions 512 --threads-per-block 64 --blocks 2 --reps 1 --warmups 0
     --local-work 4 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu)
+graphs=("--scale 10 --edges 16384" "--graph grid --scale 10" "--graph grid --scale 10 --kind cc")
 status=0
 for tool in ${TOOLS:-memcheck racecheck}; do
   echo "==> compute-sanitizer --tool $tool"
@@ -194,6 +196,11 @@ for tool in ${TOOLS:-memcheck racecheck}; do
     --print-limit 20 "$HERE/gstm" bench-programs "${programs[@]}" || status=$?
   GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g -Dgstm.csmv.waitMillis=300000} "$SAN" --tool "$tool" --error-exitcode 9 \
     --print-limit 20 "$HERE/gstm" bench-ds "${ds[@]}" || status=$?
+  for g in "${graphs[@]}"; do
+    # shellcheck disable=SC2086
+    GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g} "$SAN" --tool "$tool" --error-exitcode 9 \
+      --print-limit 20 "$HERE/gstm" bench-graph --engine gpu --reps 1 $g || status=$?
+  done
   echo "==> $tool exit status: $status"
 done
 exit $status

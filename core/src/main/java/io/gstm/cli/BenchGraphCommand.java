@@ -1,11 +1,13 @@
 package io.gstm.cli;
 
+import io.gstm.core.cuda.BareRelaxKernel;
 import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.graph.CsrGraph;
 import io.gstm.core.graph.DegreeOrder;
 import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.GraphRelaxer;
+import io.gstm.core.graph.GridGenerator;
 import io.gstm.core.graph.RelaxOptions;
 import io.gstm.core.graph.RelaxResult;
 import io.gstm.core.graph.RelaxStats;
@@ -20,21 +22,34 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code gstm bench-graph}: relaxes a whole R-MAT graph as one partition (shortest paths from
- * the vertex of largest out-degree, or components on the undirected graph), prints edge
- * relaxations per second (over kernel time and over total time), rounds,
- * commits and aborts and kernel time, and checks the result against Dijkstra / union-find.
+ * {@code gstm bench-graph}: relaxes a whole graph as one partition (an R-MAT graph, or a
+ * weighted grid of high diameter; shortest paths from the vertex of largest out-degree, on a grid
+ * from the corner 0, or components on the undirected graph), prints edge relaxations per second
+ * (over kernel time and over total time) and per edge, rounds, commits and aborts and kernel
+ * time, and checks the result against Dijkstra / union-find.
  */
 @Command(name = "bench-graph", mixinStandardHelpOptions = true,
-    description = "Graph relaxation on an R-MAT graph: relaxed edges/s, rounds, verified.")
+    description = "Graph relaxation on an R-MAT graph or a grid: relaxed edges/s, rounds, "
+        + "verified.")
 final class BenchGraphCommand implements Callable<Integer> {
   @Mixin EngineOption engine = new EngineOption();
+
+  @Option(names = "--graph", defaultValue = "rmat",
+      description = "rmat, grid (a square weighted grid of 2^scale cells, row-major ids) or road "
+          + "(the grid less 10% of its streets, plus 2^(scale-10) shortcuts). "
+          + "Default ${DEFAULT-VALUE}.")
+  String graph;
+
+  @Option(names = "--shuffle", description = "Shuffle the generated edges' order (the CSR "
+      + "form, and so the relaxation, does not depend on it; for parity with the Spark job).")
+  boolean shuffle;
 
   @Option(names = "--scale", defaultValue = "18",
       description = "log2 of the vertex count. Default ${DEFAULT-VALUE}.")
   int scale;
 
-  @Option(names = "--edges", defaultValue = "4194304", description = "Default ${DEFAULT-VALUE}.")
+  @Option(names = "--edges", defaultValue = "4194304",
+      description = "R-MAT edges. Default ${DEFAULT-VALUE}.")
   int edges;
 
   @Option(names = "--kind", defaultValue = "sssp",
@@ -96,22 +111,50 @@ final class BenchGraphCommand implements Callable<Integer> {
       String numbering = order.equals("auto") ? (e instanceof CudaEngine ? "input" : "degree")
           : order;
       long t0 = System.nanoTime();
-      EdgeList generated = RmatGenerator.generate(scale, edges, seed, !unweighted);
+      EdgeList generated = generate();
       int[] ids = numbering.equals("degree") ? DegreeOrder.newIds(generated) : null;
       CsrGraph g = (ids == null ? generated : DegreeOrder.relabel(generated, ids)).toCsr();
       if (k == RelaxationKind.CONNECTED_COMPONENTS) {
         g = g.undirected();
       }
-      System.out.printf("graph: R-MAT scale %d, %,d edges generated, %s, %s, vertices numbered "
-          + "by %s, built in %.1f s%n", scale, edges, g, k, numbering,
+      System.out.printf("graph: %s, %,d edges generated, %s, %s, vertices numbered "
+          + "by %s, built in %.1f s%n", describe(), generated.edgeCount(), g, k, numbering,
           (System.nanoTime() - t0) / 1e9);
       return relax(e, g, k, ids);
     }
   }
 
+  /** The graph of {@code --graph}, with weights unless {@code --unweighted}. */
+  EdgeList generate() {
+    EdgeList g = switch (graph) {
+      case "rmat" -> RmatGenerator.generate(scale, edges, seed, !unweighted);
+      case "grid" -> GridGenerator.square(1 << scale, seed);
+      case "road" -> {
+        int side = (int) Math.ceil(Math.sqrt(1 << scale));
+        yield GridGenerator.roadLike(side, side, seed, 0.1, 1 << Math.max(0, scale - 10));
+      }
+      default -> throw new IllegalArgumentException(
+          "--graph: unknown graph '" + graph + "', expected rmat, grid or road");
+    };
+    if (unweighted && !graph.equals("rmat")) {
+      g = new EdgeList(g.vertexCount(), g.src(), g.dst(), null);
+    }
+    return shuffle ? GridGenerator.shuffled(g, seed + 1) : g;
+  }
+
+  private String describe() {
+    return graph.equals("rmat") ? "R-MAT scale " + scale
+        : (graph.equals("grid") ? "grid" : "road-like grid") + " of about 2^" + scale
+            + " cells" + (shuffle ? ", edges shuffled" : "");
+  }
+
   private int relax(Engine e, CsrGraph g, RelaxationKind k, int[] ids) {
     int source = 0;
-    if (k == RelaxationKind.SHORTEST_PATHS) {
+    if (k == RelaxationKind.SHORTEST_PATHS && !graph.equals("rmat")) {
+      // The corner cell: the farthest cells are a diameter away.
+      source = ids == null ? 0 : ids[0];
+      System.out.printf("source: vertex %d, the grid's corner%n", source);
+    } else if (k == RelaxationKind.SHORTEST_PATHS) {
       // R-MAT leaves many vertices (vertex 0 included, at times) without out-edges; a search
       // from one of them measures nothing. Start from the vertex of largest out-degree.
       source = maxOutDegree(g);
@@ -144,12 +187,69 @@ final class BenchGraphCommand implements Callable<Integer> {
               + "(%,d edge relaxations in %.3f ms kernel time, %.3f ms total)%n",
           s.edgesPerSecond() / 1e9, overTotal / 1e9, s.edgeRelaxations(),
           s.kernelNanos() / 1e6, s.totalNanos() / 1e6);
+      System.out.printf("edge relaxations per edge: %.2f (%,d edges)%n",
+          (double) s.edgeRelaxations() / Math.max(1, g.edgeCount()), g.edgeCount());
       System.out.printf("rounds: %d, transactions: %,d, commits: %,d, aborts: %,d, "
           + "improved: %,d, changed vertices: %,d%n", s.rounds(), s.transactions(), s.commits(),
           s.aborts(), s.improvedWrites(), best.changedVertices().length);
       RelaxationVerifier.Report report = RelaxationVerifier.check(g, k, init, best.values());
       System.out.println("verifier: " + report);
-      return report.ok() ? 0 : 1;
+      boolean bareOk = true;
+      if (e instanceof CudaEngine cuda) {
+        bareOk = compareWithBare(cuda, g, k, init, active, s, visitedEdges(g, best.values()));
+      }
+      return report.ok() && bareOk ? 0 : 1;
     }
+  }
+
+  /**
+   * The edges a traversal visits, each once, as Gunrock counts them (re-relaxations not
+   * counted): the out-edges of every vertex the relaxation reached.
+   */
+  static long visitedEdges(CsrGraph g, double[] values) {
+    long visited = 0;
+    for (int v = 0; v < g.vertexCount(); v++) {
+      if (values[v] < Double.POSITIVE_INFINITY) {
+        visited += g.degree(v);
+      }
+    }
+    return visited;
+  }
+
+  /**
+   * Runs the bare-atomic relaxation ({@link BareRelaxKernel}) of the same graph in the same
+   * run, best of {@code --reps} after a warm-up, and prints both as edges visited per second
+   * and time to solution (kernel time, and total time with the host's work between rounds),
+   * with gstm's ratio to it. Returns whether the bare run's values pass the verifier too.
+   */
+  private boolean compareWithBare(CudaEngine cuda, CsrGraph g, RelaxationKind k, double[] init,
+      int[] active, RelaxStats gstm, long visited) {
+    try (BareRelaxKernel bare = new BareRelaxKernel(cuda, g,
+        k == RelaxationKind.CONNECTED_COMPONENTS)) {
+      BareRelaxKernel.Result best = null;
+      for (int rep = 0; rep <= reps; rep++) {
+        BareRelaxKernel.Result r = bare.run(init, active, RelaxOptions.DEFAULT_MAX_ROUNDS);
+        if (rep > 0 && (best == null || r.kernelNanos() < best.kernelNanos())) {
+          best = r;
+        }
+      }
+      System.out.printf("bare atomicMin relaxation (no isolation, warp per frontier vertex): "
+              + "%.3f ms kernel time, %.3f ms total, %d rounds, %,d edges examined%n",
+          best.kernelNanos() / 1e6, best.totalNanos() / 1e6, best.rounds(), best.examined());
+      System.out.printf("edges visited/s (%,d edges, each once): gstm %.3f G over kernel time, "
+              + "%.3f G over total time; bare %.3f G, %.3f G%n", visited,
+          rate(visited, gstm.kernelNanos()), rate(visited, gstm.totalNanos()),
+          rate(visited, best.kernelNanos()), rate(visited, best.totalNanos()));
+      System.out.printf("time to solution, gstm / bare: %.2fx kernel, %.2fx total%n",
+          (double) gstm.kernelNanos() / Math.max(1, best.kernelNanos()),
+          (double) gstm.totalNanos() / Math.max(1, best.totalNanos()));
+      RelaxationVerifier.Report report = RelaxationVerifier.check(g, k, init, best.values());
+      System.out.println("bare verifier: " + report);
+      return report.ok();
+    }
+  }
+
+  private static double rate(long edges, long nanos) {
+    return nanos == 0 ? 0 : edges / (double) nanos;
   }
 }

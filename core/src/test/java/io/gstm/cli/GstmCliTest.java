@@ -35,6 +35,13 @@ class GstmCliTest {
         .contains("points/s", "commits:", "verifier: OK");
     assertThat(run(2, "bench-graph", "--engine", "jvm", "--kind", "pagerank"))
         .contains("--kind: unknown relaxation 'pagerank'");
+    assertThat(run(0, "bench-graph", "--engine", "jvm", "--graph", "grid", "--scale", "10",
+        "--reps", "1")).contains("grid of about 2^10 cells", "the grid's corner",
+        "edge relaxations per edge: 1.", "verifier: OK");
+    assertThat(run(0, "bench-graph", "--engine", "jvm", "--graph", "road", "--shuffle",
+        "--scale", "9", "--kind", "cc", "--reps", "1")).contains("road-like", "verifier: OK");
+    assertThat(run(2, "bench-graph", "--engine", "jvm", "--graph", "torus"))
+        .contains("--graph: unknown graph 'torus'");
   }
 
   @Test

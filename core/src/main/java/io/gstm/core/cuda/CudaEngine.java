@@ -202,6 +202,7 @@ public final class CudaEngine implements Engine {
     program.add(ProgramKernel.CSMV_SYMBOL);
     symbols.put(ProgramKernel.MODULE, program);
     symbols.put(CudaGraphRelax.MODULE, List.of(CudaGraphRelax.SYMBOL));
+    symbols.put(BareRelaxKernel.MODULE, List.of(BareRelaxKernel.SYMBOL));
     symbols.put(CudaKMeans.MODULE, List.of(CudaKMeans.ASSIGN_SYMBOL, CudaKMeans.SYMBOL));
     for (String workload : Workloads.semanticKernelNames()) {
       List<String> semantic = new ArrayList<>();

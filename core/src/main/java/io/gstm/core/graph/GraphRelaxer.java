@@ -27,9 +27,10 @@ import java.util.Objects;
  * frontier is a device queue of (vertex, chunk) items, and each thread first drops the edges of
  * its chunk that a plain read shows cannot improve (values only decrease), so a transaction
  * holds only improving edges, and a chunk with none runs no transaction. On the {@link JvmEngine}
- * the rounds run the same way on its workers ({@link JvmGraphRelax}): PR-STM transactions over
- * the store's values, the edges read from the graph's arrays, no batch built per round. On other
- * engines every chunk is one transaction of a {@link TxBatch} per round.
+ * its workers relax in priority order instead of rounds ({@link JvmGraphRelax}: smallest value
+ * first, so the work stays near Dijkstra's on graphs of any diameter): PR-STM transactions over
+ * the store's values, the edges read from the graph's arrays, no batch built. On other engines
+ * every chunk is one transaction of a {@link TxBatch} per round.
  *
  * <p>The constructor uploads the graph once into a store on {@code engine} (on the JVM engine
  * only the values: the edges stay in the graph's arrays); the store stays resident across

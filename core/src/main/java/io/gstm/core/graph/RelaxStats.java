@@ -3,14 +3,15 @@ package io.gstm.core.graph;
 /**
  * What one {@link GraphRelaxer#relax} call did.
  *
- * @param rounds frontier rounds run until no vertex improved
+ * @param rounds frontier rounds run until no vertex improved (on the JVM engine: phases, one
+ *     per bucket of values; one with a single worker)
  * @param transactions transactions run: one per active vertex and chunk of its out-edges; on the
  *     CUDA engine only chunks that a plain read shows can improve some target run one
  * @param commits committed transactions
  * @param aborts aborted attempts, whatever the cause (each retried)
  * @param edgeRelaxations out-edges examined by committed transactions
  * @param improvedWrites vertex values lowered, counted once per vertex and round (the size of
- *     the next round's frontier)
+ *     the next round's frontier; on the JVM engine every lowering)
  * @param kernelNanos time the transactions ran (GPU time on the CUDA engine)
  * @param totalNanos wall time of the call, uploads and downloads included
  */

@@ -4,25 +4,33 @@ import io.gstm.core.graph.RoundStats;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.TxStore;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Graph relaxation rounds on the JVM engine's workers, the twin of the CUDA engine's
- * {@code CudaGraphRelax}: one call runs every round of a relaxation without building a
- * {@code TxBatch} per round, snapshotting the store or copying the values out between rounds.
+ * Graph relaxation on the JVM engine's workers, the twin of the CUDA engine's
+ * {@code CudaGraphRelax}: one call relaxes to the fixpoint without building a {@code TxBatch},
+ * snapshotting the store or copying the values out.
  *
- * <p>A round takes the frontier's vertices (spread over the engine's workers; smallest value
- * first: for shortest paths nearest first, for components lowest label first). A plain read of
- * the values first drops the out-edges of a vertex that cannot improve their target (values
- * only decrease); the rest, in chunks of up to
+ * <p><b>Order.</b> Work stays near Dijkstra's: each worker scans the vertex of smallest value
+ * it knows of next (a heap per worker; for components the lowest label, which then floods its
+ * component before any higher label moves); an entry whose vertex has since dropped below its
+ * key is skipped (the lower value has its own entry). With several workers the values are also
+ * cut into buckets of width {@link #bucketWidth} (delta-stepping): a phase relaxes one bucket, the
+ * workers taking its vertices smallest first, and an improvement that falls beyond the bucket
+ * waits for a later phase, so no worker runs far ahead of the others along a path that a lower
+ * value will overwrite. With one worker (the Spark connector's default) there is one bucket,
+ * and the order is Dijkstra's. (The earlier label-correcting rounds, a whole frontier per
+ * round, scanned tens of times the edges of a weighted grid.)
+ *
+ * <p><b>Transactions.</b> A plain read of the values first drops the out-edges of the scanned
+ * vertex that cannot improve their target (values only decrease); the rest, in chunks of up to
  * {@value #CHUNK}, are each one PR-STM transaction ({@link JvmPrStmTx}: the source's value and
- * every kept target in the read set, improved targets written). A vertex with no improving edge
- * runs no transaction. (On the GPU the chunks are cut before the filter.)
- * A vertex that a committed transaction lowered joins the next round's frontier (once per
- * round), unless it is in this round's frontier and not started yet (it will relax from its new
- * value in this round); the source of a chunk abandoned after the retry limit joins it too.
+ * every kept target in the read set, improved targets written). A target that a committed
+ * transaction lowered goes to the committing worker's heap (or a later bucket); the source of
+ * a chunk abandoned after the retry limit goes to the next phase.
  *
  * <p>The edges live in plain arrays (read-only, shared by the workers, as a transaction reads
  * them with {@code readShared}); only the values region of the store is transactional. The
@@ -33,8 +41,13 @@ public final class JvmGraphRelax {
   public static final int CAPACITY = 16;
   /** Improving edges per transaction at most: the capacity less the entry of the source. */
   public static final int CHUNK = CAPACITY - 1;
-  /** Frontier vertices a worker takes at a time. */
+  /** Phase vertices a worker moves into its heap at a time. */
   private static final int GRAB = 64;
+  /**
+   * Bucket width with several workers, in mean edge weights: wide enough that a phase keeps
+   * every worker busy, narrow enough that little of what they do is overwritten.
+   */
+  static final double BUCKET_EDGES = 8;
 
   private final JvmEngine engine;
   private final JvmTxStore store;
@@ -43,16 +56,16 @@ public final class JvmGraphRelax {
   private final int[] targets;
   private final double[] weights;
   private final int vertexCount;
-  /** Per vertex: the round in which it was queued for the next round. */
-  private final AtomicIntegerArray stamps;
-  /** Per vertex: the round whose frontier holds it and has not started it yet (else 0). */
-  private final AtomicIntegerArray pending;
-  private int stamp;
+  /** Per vertex: the phase that last took it (dedupes a phase's vertices). */
+  private final int[] taken;
+  private int phase;
+  /** The mean edge weight, computed on first use (-1 before). */
+  private double meanWeight = -1;
 
   /**
-   * Relaxation rounds over a CSR graph ({@code offsets}, {@code targets}, {@code weights} or
-   * null) whose vertex values are FLOAT64 region {@code valuesRegion} of {@code store}, a store of
-   * the JVM engine. The arrays are shared, not copied.
+   * Relaxation over a CSR graph ({@code offsets}, {@code targets}, {@code weights} or null)
+   * whose vertex values are FLOAT64 region {@code valuesRegion} of {@code store}, a store of the
+   * JVM engine. The arrays are shared, not copied.
    */
   public JvmGraphRelax(TxStore store, int valuesRegion, int[] offsets, int[] targets,
       double[] weights) {
@@ -75,17 +88,37 @@ public final class JvmGraphRelax {
     this.offsets = offsets;
     this.targets = targets;
     this.weights = weights;
-    this.stamps = new AtomicIntegerArray(Math.max(1, vertexCount));
-    this.pending = new AtomicIntegerArray(Math.max(1, vertexCount));
+    this.taken = new int[Math.max(1, vertexCount)];
+  }
+
+  /**
+   * The width of a bucket of values: +infinity (one bucket) with one worker or for components
+   * (a label floods its component at one value); else {@value #BUCKET_EDGES} mean edge weights.
+   */
+  double bucketWidth(boolean components, boolean weighted) {
+    if (components || engine.workers() == 1 || targets.length == 0) {
+      return Double.POSITIVE_INFINITY;
+    }
+    if (!weighted) {
+      return BUCKET_EDGES;
+    }
+    if (meanWeight < 0) {
+      double sum = 0;
+      for (double w : weights) {
+        sum += w;
+      }
+      meanWeight = sum / weights.length;
+    }
+    return meanWeight > 0 ? BUCKET_EDGES * meanWeight : Double.POSITIVE_INFINITY;
   }
 
   /**
    * Relaxes from the store's current values, starting with the out-edges of {@code frontier}
-   * (distinct vertices), until a round lowers nothing or {@code maxRounds} rounds have run.
+   * (distinct vertices), until nothing improves or {@code maxRounds} phases have run.
    *
    * @param components min label (connected components) instead of min distance
    * @param weighted shortest paths add the edge weights (else 1 per edge)
-   * @param maxRetries attempts of a transaction before its chunk is left to the next round
+   * @param maxRetries attempts of a transaction before its chunk is left to the next phase
    */
   public RoundStats run(int[] frontier, boolean components, boolean weighted, int maxRetries,
       int maxRounds) {
@@ -93,119 +126,128 @@ public final class JvmGraphRelax {
     if (weighted && weights == null && !components) {
       throw new IllegalArgumentException("weighted: the graph has no weights");
     }
-    int[] current = withEdges(frontier);
+    double width = bucketWidth(components, weighted && !components);
     int workers = engine.workers();
     Worker[] ws = new Worker[workers];
     for (int w = 0; w < workers; w++) {
       ws[w] = new Worker(w, components, weighted && !components, maxRetries);
     }
-    int rounds = 0;
-    long improved = 0;
-    long nanos = 0;
-    while (current.length > 0) {
-      if (rounds == maxRounds) {
-        return stats(ws, rounds, false, improved, nanos);
-      }
-      int round = nextStamp();
-      int[] work = byValue(current);
-      for (int v : work) {
-        pending.set(v, round);
-      }
-      AtomicInteger cursor = new AtomicInteger();
-      for (Worker w : ws) {
-        w.next = 0;
-      }
-      nanos += engine.runOnWorkers(store, i -> ws[i].round(work, cursor, round));
-      rounds++;
-      int total = 0;
-      for (Worker w : ws) {
-        total += w.next;
-      }
-      int[] next = new int[total];
-      int at = 0;
-      for (Worker w : ws) {
-        System.arraycopy(w.queue, 0, next, at, w.next);
-        at += w.next;
-      }
-      improved += total;
-      current = withEdges(next);
+    AtomicLongArray values = store.data[valuesRegion];
+    // Buckets of vertices waiting for a later phase, by floor(value / width).
+    TreeMap<Long, IntList> buckets = new TreeMap<>();
+    IntList first = new IntList();
+    for (int v : frontier) {
+      first.add(v);
     }
-    return stats(ws, rounds, true, improved, nanos);
+    file(buckets, first, values, width);
+    int rounds = 0;
+    long nanos = 0;
+    while (true) {
+      Map.Entry<Long, IntList> lowest = buckets.pollFirstEntry();
+      if (lowest == null) {
+        return stats(ws, rounds, true, nanos);
+      }
+      long[] work = phaseVertices(lowest.getValue(), values);
+      if (work.length == 0) {
+        continue;
+      }
+      if (rounds == maxRounds) {
+        return stats(ws, rounds, false, nanos);
+      }
+      double end = Double.isInfinite(width) ? Double.POSITIVE_INFINITY
+          : (lowest.getKey() + 1) * width;
+      AtomicInteger cursor = new AtomicInteger();
+      nanos += engine.runOnWorkers(store, i -> ws[i].phase(work, cursor, end));
+      rounds++;
+      for (Worker w : ws) {
+        file(buckets, w.later, values, width);
+        w.later.clear();
+      }
+    }
   }
 
-  private static RoundStats stats(Worker[] ws, int rounds, boolean converged, long improved,
-      long nanos) {
+  private static RoundStats stats(Worker[] ws, int rounds, boolean converged, long nanos) {
     long tx = 0;
     long commits = 0;
     long aborts = 0;
     long relaxations = 0;
+    long improved = 0;
     for (Worker w : ws) {
       tx += w.transactions;
       commits += w.commits;
       aborts += w.aborts;
       relaxations += w.relaxations;
+      improved += w.improved;
     }
     return new RoundStats(rounds, converged, tx, commits, aborts, relaxations, improved, nanos);
   }
 
-  /** A fresh round stamp; stamps start over (cleared) before the int wraps. */
-  private int nextStamp() {
-    if (stamp == Integer.MAX_VALUE) {
-      for (int v = 0; v < stamps.length(); v++) {
-        stamps.set(v, 0);
-        pending.set(v, 0);
+  /** Files each vertex of {@code list} with out-edges under the bucket of its current value. */
+  private void file(TreeMap<Long, IntList> buckets, IntList list, AtomicLongArray values,
+      double width) {
+    for (int i = 0; i < list.size; i++) {
+      int v = list.items[i];
+      if (offsets[v + 1] == offsets[v]) {
+        continue;
       }
-      stamp = 0;
+      double d = Double.longBitsToDouble(values.get(v));
+      if (!(d < Double.POSITIVE_INFINITY)) {
+        continue; // relaxing from +infinity improves nothing
+      }
+      long key = Double.isInfinite(width) ? 0 : (long) Math.floor(d / width);
+      buckets.computeIfAbsent(key, k -> new IntList()).add(v);
     }
-    return ++stamp;
   }
 
   /**
-   * The frontier smallest value first (by the values as floats): nearest first for shortest
-   * paths, lowest label first for components, so that a round's early commits lower what its
-   * later vertices relax from (components on a degree-ordered subgraph examined about twice the
-   * edges in local-id order).
+   * A phase's vertices, each once, smallest value first (for components lowest label first), as
+   * heap entries ({@link VertexHeap#entry}) keyed by their values now: one that drops before a
+   * worker takes it is then skipped as stale (its drop queued it again).
    */
-  private int[] byValue(int[] frontier) {
-    if (frontier.length < 2) {
-      return frontier;
-    }
-    AtomicLongArray values = store.data[valuesRegion];
-    long[] keys = new long[frontier.length];
-    for (int i = 0; i < keys.length; i++) {
-      float d = (float) Double.longBitsToDouble(values.get(frontier[i]));
-      keys[i] = ((long) Float.floatToRawIntBits(d) << 32) | frontier[i];
-    }
-    Arrays.sort(keys);
-    int[] out = new int[keys.length];
-    for (int i = 0; i < keys.length; i++) {
-      out[i] = (int) keys[i];
-    }
-    return out;
-  }
-
-  /** The vertices of {@code vertices} that have out-edges. */
-  private int[] withEdges(int[] vertices) {
+  private long[] phaseVertices(IntList list, AtomicLongArray values) {
+    int stamp = nextPhase();
+    long[] keys = new long[list.size];
     int n = 0;
-    for (int v : vertices) {
-      if (offsets[v + 1] > offsets[v]) {
-        n++;
+    for (int i = 0; i < list.size; i++) {
+      int v = list.items[i];
+      double d = Double.longBitsToDouble(values.get(v));
+      if (taken[v] == stamp) {
+        continue;
       }
+      taken[v] = stamp;
+      keys[n++] = VertexHeap.entry(v, d);
     }
-    if (n == vertices.length) {
-      return vertices;
-    }
-    int[] out = new int[n];
-    n = 0;
-    for (int v : vertices) {
-      if (offsets[v + 1] > offsets[v]) {
-        out[n++] = v;
-      }
-    }
-    return out;
+    Arrays.sort(keys, 0, n);
+    return n == keys.length ? keys : Arrays.copyOf(keys, n);
   }
 
-  /** One worker's state, reused across rounds. */
+  /** A fresh phase stamp; stamps start over (cleared) before the int wraps. */
+  private int nextPhase() {
+    if (phase == Integer.MAX_VALUE) {
+      Arrays.fill(taken, 0);
+      phase = 0;
+    }
+    return ++phase;
+  }
+
+  /** A growable list of vertex ids. */
+  static final class IntList {
+    int[] items = new int[16];
+    int size;
+
+    void add(int v) {
+      if (size == items.length) {
+        items = Arrays.copyOf(items, size * 2);
+      }
+      items[size++] = v;
+    }
+
+    void clear() {
+      size = 0;
+    }
+  }
+
+  /** One worker's state, reused across phases. */
   private final class Worker {
     final int id;
     final boolean components;
@@ -213,14 +255,17 @@ public final class JvmGraphRelax {
     final int maxRetries;
     final JvmPrStmTx tx;
     final AtomicLongArray values;
+    final VertexHeap heap = new VertexHeap();
+    final IntList later = new IntList();
     final int[] keep = new int[CHUNK];
     final boolean[] wrote = new boolean[CHUNK];
-    int[] queue = new int[256];
-    int next;
+    final double[] candidates = new double[CHUNK];
+    double end;
     long transactions;
     long commits;
     long aborts;
     long relaxations;
+    long improved;
 
     Worker(int id, boolean components, boolean weighted, int maxRetries) {
       this.id = id;
@@ -231,39 +276,69 @@ public final class JvmGraphRelax {
       this.values = store.data[valuesRegion];
     }
 
-    void round(int[] frontier, AtomicInteger cursor, int round) {
-      int n = frontier.length;
-      for (int start = cursor.getAndAdd(GRAB); start < n; start = cursor.getAndAdd(GRAB)) {
-        int end = Math.min(n, start + GRAB);
-        for (int i = start; i < end; i++) {
-          int u = frontier[i];
-          // Started: from now on a drop of u's value queues u for the next round. (This store
-          // comes before the reads of u's value, so a drop that still saw u pending is seen.)
-          pending.set(u, 0);
-          int first = offsets[u];
-          int last = offsets[u + 1];
-          relaxations += last - first;
-          double du = Double.longBitsToDouble(values.get(u));
-          int kept = 0;
-          for (int e = first; e < last; e++) {
-            double candidate = components ? du : du + (weighted ? weights[e] : 1.0);
-            if (candidate < Double.longBitsToDouble(values.get(targets[e]))) {
-              keep[kept++] = e;
-              if (kept == CHUNK) {
-                transaction(u, kept, round);
-                kept = 0;
-              }
-            }
+    /**
+     * Relaxes the values below {@code end}: takes the phase's vertices {@value #GRAB} at a time
+     * while none of its own heap comes before them, and scans the smallest it holds until both
+     * are exhausted.
+     */
+    void phase(long[] work, AtomicInteger cursor, double end) {
+      this.end = end;
+      heap.clear();
+      int n = work.length;
+      while (true) {
+        int next = cursor.get();
+        boolean more = next < n;
+        if (more && (heap.isEmpty() || work[next] < heap.peek())) {
+          int start = cursor.getAndAdd(GRAB);
+          for (int i = start; i < Math.min(n, start + GRAB); i++) {
+            heap.push(work[i]);
           }
-          if (kept > 0) {
-            transaction(u, kept, round);
+          continue;
+        }
+        if (heap.isEmpty()) {
+          return;
+        }
+        long entry = heap.pop();
+        scan((int) entry, (int) (entry >>> 32));
+      }
+    }
+
+    private double value(int v) {
+      return Double.longBitsToDouble(values.get(v));
+    }
+
+    /**
+     * Relaxes {@code u}'s out-edges, unless its value has dropped below the key it was queued
+     * with ({@code keyBits}, a float's bits): whoever lowered it queued it again, with the
+     * lower key, so this entry is stale. (No per-vertex record of what was scanned: one more
+     * random read per vertex cost more than the rare entry queued twice at one value.)
+     */
+    private void scan(int u, int keyBits) {
+      double du = value(u);
+      if (Float.floatToRawIntBits((float) du) < keyBits) {
+        return;
+      }
+      int first = offsets[u];
+      int last = offsets[u + 1];
+      relaxations += last - first;
+      int kept = 0;
+      for (int e = first; e < last; e++) {
+        double candidate = components ? du : du + (weighted ? weights[e] : 1.0);
+        if (candidate < value(targets[e])) {
+          keep[kept++] = e;
+          if (kept == CHUNK) {
+            transaction(u, kept);
+            kept = 0;
           }
         }
+      }
+      if (kept > 0) {
+        transaction(u, kept);
       }
     }
 
     /** One transaction over the first {@code kept} edges of {@code keep}, all out of {@code u}. */
-    private void transaction(int u, int kept, int round) {
+    private void transaction(int u, int kept) {
       transactions++;
       for (int attempt = 1; ; attempt++) {
         tx.begin(Priority.ordinary(id));
@@ -274,6 +349,7 @@ public final class JvmGraphRelax {
           double candidate = components ? txU : txU + (weighted ? weights[e] : 1.0);
           double dv = Double.longBitsToDouble(tx.read(valuesRegion, v));
           wrote[k] = candidate < dv;
+          candidates[k] = candidate;
           if (wrote[k]) {
             tx.write(valuesRegion, v, Double.doubleToRawLongBits(candidate));
           }
@@ -282,7 +358,8 @@ public final class JvmGraphRelax {
           commits++;
           for (int k = 0; k < kept; k++) {
             if (wrote[k]) {
-              enqueue(targets[keep[k]], round);
+              improved++;
+              queue(targets[keep[k]], candidates[k]);
             }
           }
           return;
@@ -292,26 +369,23 @@ public final class JvmGraphRelax {
           throw new IllegalStateException("graph relaxation transaction overflowed its sets");
         }
         if (attempt >= maxRetries) {
-          // Abandoned: the source stays active, so the next round tries its edges again.
-          enqueue(u, round);
+          // Abandoned: u is scanned again in the next phase.
+          later.add(u);
           return;
         }
         Thread.onSpinWait();
       }
     }
 
-    private void enqueue(int v, int round) {
-      // A vertex this round has not started yet will relax from its new value anyway.
-      if (pending.get(v) == round) {
-        return;
+    private void queue(int v, double value) {
+      if (offsets[v + 1] == offsets[v]) {
+        return; // nothing to scan
       }
-      if (stamps.get(v) == round || stamps.getAndSet(v, round) == round) {
-        return;
+      if (value < end) {
+        heap.push(v, value);
+      } else {
+        later.add(v);
       }
-      if (next == queue.length) {
-        queue = Arrays.copyOf(queue, next * 2);
-      }
-      queue[next++] = v;
     }
   }
 }

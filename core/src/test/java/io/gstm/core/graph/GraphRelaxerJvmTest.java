@@ -114,9 +114,13 @@ class GraphRelaxerJvmTest {
     // the changed vertices active, as the Spark connector does across supersteps.
     CsrGraph g = GraphTestGraphs.random(300, 2000, 2, 11).toCsr();
     double[] init = RelaxationVerifier.initialValues(RelaxationKind.SHORTEST_PATHS, 300, 0);
-    try (GraphRelaxer relaxer = new GraphRelaxer(engine, g, RelaxationKind.SHORTEST_PATHS,
-        RelaxOptions.defaults().withMaxRounds(1))) {
-      assertThatThrownBy(() -> relaxer.relax(init, new int[] {0}))
+    // A long path needs many phases (buckets of values) with several workers.
+    EdgeList path = GraphTestGraphs.path(300, 12);
+    int start = path.src()[0];
+    try (GraphRelaxer relaxer = new GraphRelaxer(engine, path.toCsr(),
+        RelaxationKind.SHORTEST_PATHS, RelaxOptions.defaults().withMaxRounds(1))) {
+      assertThatThrownBy(() -> relaxer.relax(RelaxationVerifier.initialValues(
+          RelaxationKind.SHORTEST_PATHS, 300, start), new int[] {start}))
           .isInstanceOf(IllegalStateException.class).hasMessageContaining("maxRounds");
     }
     try (GraphRelaxer relaxer = new GraphRelaxer(engine, g, RelaxationKind.SHORTEST_PATHS,

@@ -29,4 +29,57 @@ public final class GraphTestGraphs {
     }
     return new EdgeList(vertexCount, src, dst, w);
   }
+
+  /**
+   * A path through all {@code vertexCount} vertices in a seeded random order (so ids say nothing
+   * about the position), each step both ways with one integer weight 1..20, edges shuffled: the
+   * diameter is the vertex count. Edge 0 leaves the path's first vertex.
+   */
+  public static EdgeList path(int vertexCount, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int[] order = new int[vertexCount];
+    for (int i = 0; i < vertexCount; i++) {
+      order[i] = i;
+    }
+    for (int i = vertexCount - 1; i > 0; i--) {
+      int j = rnd.nextInt(i + 1);
+      int t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+    int m = 2 * Math.max(0, vertexCount - 1);
+    int[] src = new int[m];
+    int[] dst = new int[m];
+    double[] w = new double[m];
+    for (int i = 0; i + 1 < vertexCount; i++) {
+      double weight = 1 + rnd.nextInt(20);
+      src[2 * i] = order[i];
+      dst[2 * i] = order[i + 1];
+      src[2 * i + 1] = order[i + 1];
+      dst[2 * i + 1] = order[i];
+      w[2 * i] = weight;
+      w[2 * i + 1] = weight;
+    }
+    EdgeList shuffled = GridGenerator.shuffled(new EdgeList(vertexCount, src, dst, w), seed);
+    // Keep the first step first, so that callers can start from the path's end.
+    for (int e = 0; e < m; e++) {
+      if (shuffled.src()[e] == order[0]) {
+        swap(shuffled, 0, e);
+        break;
+      }
+    }
+    return shuffled;
+  }
+
+  private static void swap(EdgeList g, int a, int b) {
+    int t = g.src()[a];
+    g.src()[a] = g.src()[b];
+    g.src()[b] = t;
+    t = g.dst()[a];
+    g.dst()[a] = g.dst()[b];
+    g.dst()[b] = t;
+    double x = g.weights()[a];
+    g.weights()[a] = g.weights()[b];
+    g.weights()[b] = x;
+  }
 }

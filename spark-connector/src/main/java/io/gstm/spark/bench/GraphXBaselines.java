@@ -2,12 +2,25 @@ package io.gstm.spark.bench;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.graphx.Edge;
 import org.apache.spark.graphx.EdgeDirection;
 import org.apache.spark.graphx.EdgeTriplet;
 import org.apache.spark.graphx.Graph;
 import org.apache.spark.graphx.Pregel;
+import org.apache.spark.rdd.RDD;
 import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 import scala.collection.Iterator;
@@ -35,6 +48,55 @@ public final class GraphXBaselines {
 
   private abstract static class F3<A, B, C, D> extends AbstractFunction3<A, B, C, D>
       implements Serializable {}
+
+  /**
+   * Runs {@code job} (Spark jobs, on another thread) for at most {@code limitSeconds} (0: no
+   * limit); past it cancels its jobs, drops what they cached and returns null. A GraphX Pregel
+   * run takes one superstep per hop of the longest shortest path: thousands on a large grid.
+   */
+  public static double[] within(SparkContext sc, double limitSeconds, Supplier<double[]> job) {
+    if (limitSeconds <= 0) {
+      return job.get();
+    }
+    String group = "gstm-baseline-" + System.nanoTime();
+    Set<Integer> before = new HashSet<>(
+        scala.jdk.javaapi.CollectionConverters.asJava(sc.getPersistentRDDs()).keySet().stream()
+            .map(k -> (Integer) k).toList());
+    ExecutorService thread = Executors.newSingleThreadExecutor();
+    Future<double[]> f = thread.submit(() -> {
+      sc.setJobGroup(group, "baseline within " + limitSeconds + " s", true);
+      try {
+        return job.get();
+      } finally {
+        sc.clearJobGroup();
+      }
+    });
+    try {
+      return f.get((long) (limitSeconds * 1000), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      sc.cancelJobGroup(group);
+      try {
+        f.get();
+      } catch (InterruptedException | ExecutionException | CancellationException ignored) {
+        // cancelled, as asked
+      }
+      for (Map.Entry<Object, RDD<?>> rdd : scala.jdk.javaapi.CollectionConverters
+          .asJava(sc.getPersistentRDDs()).entrySet()) {
+        if (!before.contains((Integer) rdd.getKey())) {
+          rdd.getValue().unpersist(false);
+        }
+      }
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the baseline", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException re ? re
+          : new IllegalStateException(e.getCause());
+    } finally {
+      thread.shutdownNow();
+    }
+  }
 
   /** Builds a GraphX graph from the edges; the caller unpersists it. */
   public static Graph<Double, Double> graph(JavaRDD<Edge<Double>> edges) {

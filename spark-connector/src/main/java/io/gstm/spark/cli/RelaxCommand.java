@@ -1,6 +1,7 @@
 package io.gstm.spark.cli;
 
 import io.gstm.core.graph.EdgeList;
+import io.gstm.core.graph.GridGenerator;
 import io.gstm.core.graph.RmatGenerator;
 import io.gstm.spark.data.DataFrames;
 import io.gstm.spark.graph.GraphRelaxation;
@@ -16,11 +17,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The README's first command: a graph relaxation job on a seeded R-MAT graph in Spark local mode,
- * printing the engine (and whether it fell back to the JVM), supersteps, time and a checksum.
+ * The README's first command: a graph relaxation job on a seeded R-MAT graph (or a weighted
+ * grid of high diameter) in Spark local mode, printing the engine (and whether it fell back to
+ * the JVM), how the edges were placed, supersteps, edge relaxations per edge, time and a
+ * checksum.
  */
 @Command(name = "relax", mixinStandardHelpOptions = true,
-    description = "Shortest paths (or components) on a seeded R-MAT graph through GraphRelaxation.")
+    description = "Shortest paths (or components) on a seeded R-MAT graph or grid through "
+        + "GraphRelaxation.")
 public final class RelaxCommand implements Callable<Integer> {
   @Mixin
   SparkOptions spark = new SparkOptions();
@@ -28,16 +32,30 @@ public final class RelaxCommand implements Callable<Integer> {
   @Option(names = "--kind", description = "sssp or cc (default: ${DEFAULT-VALUE})")
   String kind = "sssp";
 
+  @Option(names = "--graph", description = "rmat, grid (a square weighted grid of 2^scale "
+      + "cells, row-major ids) or road (the grid less 10% of its streets, plus 2^(scale-10) "
+      + "shortcuts) (default: ${DEFAULT-VALUE})")
+  String graph = "rmat";
+
+  @Option(names = "--shuffle", description = "shuffle the edges before they are split into "
+      + "partitions (the input then says nothing about which edges are near each other)")
+  boolean shuffle;
+
+  @Option(names = "--partitioning", description = "spark.gstm.graph.partitioning for this run: "
+      + "auto, input or range (default: the config's)")
+  String partitioning;
+
   @Option(names = "--scale", description = "log2 of the vertex count (default: ${DEFAULT-VALUE})")
   int scale = 16;
 
-  @Option(names = "--edges", description = "edges (default: 16 x vertices)")
+  @Option(names = "--edges", description = "R-MAT edges (default: 16 x vertices)")
   int edges = -1;
 
   @Option(names = "--seed", description = "generator seed (default: ${DEFAULT-VALUE})")
   long seed = 42;
 
-  @Option(names = "--source", description = "source vertex (default: the first edge's source)")
+  @Option(names = "--source", description = "source vertex (default: the first edge's source; "
+      + "on a grid the corner 0)")
   long source = -1;
 
   @Option(names = "--max-supersteps", description = "superstep bound (default: the config's)")
@@ -51,14 +69,18 @@ public final class RelaxCommand implements Callable<Integer> {
       default -> throw new IllegalArgumentException("--kind: expected sssp or cc, got '" + kind
           + "'");
     };
-    int m = edges >= 0 ? edges : 16 << scale;
-    EdgeList g = RmatGenerator.generate(scale, m, seed, sssp);
-    long src = source >= 0 ? source : (m > 0 ? g.src()[0] : 0);
+    EdgeList g = generate(sssp);
+    int m = g.edgeCount();
+    long src = source >= 0 ? source
+        : !graph.equals("rmat") || m == 0 ? 0 : g.src()[0];
     SparkSession session = spark.session("gstm-relax");
     try {
       Dataset<Row> df = DataFrames.edges(session, g, spark.partitions).cache();
       df.count();
       GraphRelaxation job = GraphRelaxation.of(df).setPartitions(spark.partitions);
+      if (partitioning != null) {
+        job.setPartitioning(partitioning);
+      }
       job = sssp ? job.shortestPaths(src) : job.connectedComponents();
       if (maxSupersteps > 0) {
         job.setMaxSupersteps(maxSupersteps);
@@ -69,10 +91,14 @@ public final class RelaxCommand implements Callable<Integer> {
           "count(CASE WHEN value < double('Infinity') THEN 1 END)",
           "sum(CASE WHEN value < double('Infinity') THEN value END)",
           "count(DISTINCT value)").first();
-      System.out.printf(Locale.ROOT, "gstm graph relaxation: %s on R-MAT scale %d (%d vertices, "
-              + "%d edges, seed %d)%s, %d partitions, Spark %s (%s)%n",
-          sssp ? "weighted shortest paths" : "connected components", scale, 1 << scale, m, seed,
-          sssp ? ", source " + src : "", rep.partitions(), session.version(), spark.master);
+      System.out.printf(Locale.ROOT, "gstm graph relaxation: %s on %s (%d vertices, "
+              + "%d edges, seed %d%s)%s, %d partitions, Spark %s (%s)%n",
+          sssp ? "weighted shortest paths" : "connected components", describe(), g.vertexCount(),
+          m, seed, shuffle ? ", edges shuffled" : "", sssp ? ", source " + src : "",
+          rep.partitions(), session.version(), spark.master);
+      System.out.printf(Locale.ROOT, "edges placed by %s, %d replicated vertex copies%n",
+          rep.partitioning().equals("range") ? "ranges of source ids" : "input partition",
+          rep.replicas());
       System.out.println("engine: " + String.join(" + ", rep.engines())
           + (rep.fellBackToJvm() ? "  [fell back to the JVM engine: no usable GPU]" : ""));
       System.out.printf(Locale.ROOT, "supersteps: %d%s, boundary messages %d%n",
@@ -82,7 +108,9 @@ public final class RelaxCommand implements Callable<Integer> {
               + "summed over tasks)%n", rep.wallNanos() / 1e9, rep.relaxNanos() / 1e9,
           rep.kernelNanos() / 1e9);
       System.out.printf(Locale.ROOT, "transactions: %d, commits %d, aborts %d, edge relaxations "
-          + "%d%n", rep.transactions(), rep.commits(), rep.aborts(), rep.edgeRelaxations());
+          + "%d (%.2f per edge of the subgraphs)%n", rep.transactions(), rep.commits(),
+          rep.aborts(), rep.edgeRelaxations(),
+          (double) rep.edgeRelaxations() / Math.max(1, rep.edges()));
       long reached = sums.getLong(0);
       double sum = sums.isNullAt(1) ? 0 : sums.getDouble(1);
       System.out.printf(Locale.ROOT, "%s: %d of %d vertices%n", sssp ? "reached" : "components",
@@ -92,5 +120,29 @@ public final class RelaxCommand implements Callable<Integer> {
     } finally {
       session.stop();
     }
+  }
+
+  /** The graph of {@code --graph}, weighted for shortest paths. */
+  private EdgeList generate(boolean weighted) {
+    EdgeList g = switch (graph.toLowerCase(Locale.ROOT)) {
+      case "rmat" -> RmatGenerator.generate(scale, edges >= 0 ? edges : 16 << scale, seed,
+          weighted);
+      case "grid" -> GridGenerator.square(1 << scale, seed);
+      case "road" -> {
+        int side = (int) Math.ceil(Math.sqrt(1 << scale));
+        yield GridGenerator.roadLike(side, side, seed, 0.1, 1 << Math.max(0, scale - 10));
+      }
+      default -> throw new IllegalArgumentException("--graph: expected rmat, grid or road, got '"
+          + graph + "'");
+    };
+    return shuffle ? GridGenerator.shuffled(g, seed + 1) : g;
+  }
+
+  private String describe() {
+    return switch (graph.toLowerCase(Locale.ROOT)) {
+      case "rmat" -> "R-MAT scale " + scale;
+      case "grid" -> "a weighted grid of about 2^" + scale + " cells";
+      default -> "a road-like grid of about 2^" + scale + " cells";
+    };
   }
 }

@@ -82,11 +82,11 @@ final class EdgeChunk implements Serializable {
       String wc) {
     for (int i = 0; i < n; i++) {
       if ((ss[i] | ds[i]) < 0) {
-        GraphRelaxation.checkId(false, ss[i], sc);
-        GraphRelaxation.checkId(false, ds[i], dc);
+        EdgeInput.checkId(false, ss[i], sc);
+        EdgeInput.checkId(false, ds[i], dc);
       }
       if (ws != null && !(ws[i] >= 0 && ws[i] < Double.POSITIVE_INFINITY)) {
-        GraphRelaxation.checkWeight(false, ws[i], wc);
+        EdgeInput.checkWeight(false, ws[i], wc);
       }
     }
   }

@@ -1,50 +1,29 @@
 package io.gstm.spark.graph;
 
-import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.lit;
 
-import io.gstm.core.batch.RunOptions;
 import io.gstm.core.engine.EngineChoice;
 import io.gstm.core.graph.GraphRelaxer;
-import io.gstm.core.graph.RelaxOptions;
-import io.gstm.core.graph.RelaxResult;
-import io.gstm.core.graph.RelaxStats;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
 import io.gstm.spark.exec.TaskErrors;
-import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.rdd.RDD;
-import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
-import org.apache.spark.sql.execution.ColumnarToRowExec;
-import org.apache.spark.sql.execution.InputAdapter;
-import org.apache.spark.sql.execution.SparkPlan;
-import org.apache.spark.sql.execution.WholeStageCodegenExec;
-import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.IntegralType;
-import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.sql.vectorized.ColumnVector;
-import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.roaringbitmap.RoaringBitmap;
@@ -53,13 +32,13 @@ import scala.Function1;
 import scala.Tuple2;
 import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
-import scala.runtime.AbstractFunction1;
-import scala.runtime.AbstractFunction2;
 
 /**
  * Shortest paths and connected components over an edges DataFrame, subgraph-centric over a
- * vertex cut: the edges stay in the partitions they are read in (no shuffle of edges; only when
- * more partitions than the input has are asked for are they spread round-robin), each
+ * vertex cut: the edges stay in the partitions they are read in (only when more partitions than
+ * the input has are asked for are they spread round-robin), or, when a sample shows that vertex
+ * ids carry locality the input order lacks, go to the owner of their source by ranges of ids
+ * ({@link #setPartitioning}, {@link EdgePlacement}); each
  * partition's subgraph holds its edges and every vertex they touch, and a vertex that several
  * partitions touch is replicated in each ({@link Replicas}, a bitmap of ids per partition,
  * broadcast once). Each superstep relaxes every partition's subgraph to its local fixpoint with
@@ -86,7 +65,8 @@ import scala.runtime.AbstractFunction2;
  * finite, not null; absent means every edge weighs 1). Self-loops are dropped and of duplicate
  * edges the lightest is kept: neither changes a result. Components treat edges as undirected and
  * label each vertex with the smallest id of its component. The vertices are those of the edges,
- * of {@link #setVertices} and the source (these extra ids go to partition {@code id mod P}).
+ * of {@link #setVertices} and the source (these extra ids go to their owner: the range that
+ * holds them, else partition {@code id mod P}).
  * Bad input is an IllegalArgumentException naming the column or parameter, raised by
  * {@link #run()} before the relaxation starts: schema problems before any job; value problems
  * (null ids or weights, negative or non-finite weights, ids out of range) by the first pass over
@@ -95,13 +75,15 @@ import scala.runtime.AbstractFunction2;
  * column batches, without rows.
  *
  * <p>Engine settings come from the session's {@code spark.gstm.*} configuration
- * ({@link GstmConf}); setters here override them for one run.
+ * ({@link GstmConf}); setters here override them for one run. This class is the API and the
+ * driver's superstep loop; {@link EdgeInput} reads the edges, {@link SubgraphPlanner} places
+ * them and builds the subgraphs, {@link Supersteps} is what the executors do.
  */
 public final class GraphRelaxation {
   private static final Logger LOG = LoggerFactory.getLogger(GraphRelaxation.class);
   private static final AtomicLong RUNS = new AtomicLong();
   /** Runs that read their edges from column batches (for tests). */
-  static final AtomicLong COLUMNAR_READS = new AtomicLong();
+  static final AtomicLong COLUMNAR_READS = EdgeInput.COLUMNAR_READS;
   /** Boundary exchanges through the driver and through a shuffle (for tests). */
   static final AtomicLong DRIVER_EXCHANGES = new AtomicLong();
   static final AtomicLong SHUFFLE_EXCHANGES = new AtomicLong();
@@ -125,7 +107,8 @@ public final class GraphRelaxation {
   private EngineChoice engine;
   private Integer driverExchangeLimit;
   private String vertexOrder;
-  private int mailInTasks = MAIL_IN_TASKS;
+  private String partitioning;
+  private int mailInTasks = Supersteps.MAIL_IN_TASKS;
 
   private GraphRelaxation(Dataset<Row> edges) {
     if (edges == null) {
@@ -238,6 +221,19 @@ public final class GraphRelaxation {
     return this;
   }
 
+  /**
+   * Where the edges go (default {@code spark.gstm.graph.partitioning}): "input" keeps them in
+   * the partitions they are read in; "range" moves each to the owner of its source by ranges of
+   * ids balanced by edge count, so that only vertices at the ranges' borders are replicated
+   * whatever order the input comes in; "auto" takes ranges when a sample of the edges shows that
+   * ids carry locality and the input partitions are not already such ranges. It changes speed
+   * and supersteps, never results.
+   */
+  public GraphRelaxation setPartitioning(String value) {
+    this.partitioning = GstmConf.GRAPH_PARTITIONING.parse(value);
+    return this;
+  }
+
   /** Driver-exchanged updates up to which they travel in the tasks (for tests). */
   GraphRelaxation setMailInTasks(int value) {
     this.mailInTasks = value;
@@ -286,17 +282,24 @@ public final class GraphRelaxation {
     if (algorithm != null) {
       GstmConf.parseAlgorithm(algorithm);
     }
-    relaxOptions(settings); // checks the engine options on the driver
+    Supersteps.relaxOptions(settings); // checks the engine options on the driver
     ExecutorEngines.checkBeforeJobs(spark.sparkContext(), settings);
     int steps = maxSupersteps != null ? maxSupersteps : settings.maxSupersteps();
-    boolean weighted = checkSchema();
+    EdgeInput input = new EdgeInput(edges, kind, srcCol, dstCol, weightCol, weightColExplicit,
+        vertices, vertexIdCol);
+    boolean weighted = input.checkSchema();
+    String placement = partitioning != null ? partitioning
+        : GstmConf.GRAPH_PARTITIONING.parse(spark.sparkContext().getConf()
+            .get(GstmConf.GRAPH_PARTITIONING.key(), null));
     long checked = System.nanoTime();
 
     int p = partitions != null ? partitions
         : settings.graphPartitions() > 0 ? settings.graphPartitions()
         : Math.max(1, edges.rdd().getNumPartitions());
     RelaxationKind k = kind;
-    JavaRDD<LocalGraph> graphs = buildGraphs(p, weighted, settings);
+    SubgraphPlanner planner = new SubgraphPlanner(input, source, p, weighted, placement,
+        settings);
+    JavaRDD<LocalGraph> graphs = planner.build();
     graphs.persist(StorageLevel.MEMORY_AND_DISK());
     List<Tuple2<Long, RoaringBitmap[]>> summaries;
     try {
@@ -305,6 +308,8 @@ public final class GraphRelaxation {
     } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
       graphs.unpersist(false);
       throw badInput(e);
+    } finally {
+      planner.release(); // the subgraphs are cached (or failed): the input's edges can go
     }
     long localEdges = 0;
     RoaringBitmap[] held = new RoaringBitmap[p];
@@ -317,8 +322,8 @@ public final class GraphRelaxation {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Broadcast<Replicas> replicas = jsc.broadcast(new Replicas(held, relaying));
     long built = System.nanoTime();
-    LOG.info("gstm relaxation: {} subgraphs of {} edges checked and built in {} ms", p,
-        localEdges, (built - checked) / 1_000_000);
+    LOG.info("gstm relaxation: {} subgraphs of {} edges checked and built in {} ms ({})", p,
+        localEdges, (built - checked) / 1_000_000, planner.decision().why());
 
     long src = source;
     long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);
@@ -331,14 +336,15 @@ public final class GraphRelaxation {
     StepOutput.Messages[] posted = null; // the driver's min-combined updates, per partition
     Broadcast<StepOutput.Messages[]> mailBroadcast = null;
     int driverExchanges = 0;
-    StepContext step = new StepContext(run, replicas, k, settings);
+    Supersteps.StepContext step = new Supersteps.StepContext(run, replicas, k, settings);
     while (done < steps) {
       // The functions of a superstep's jobs are named classes on the Scala API: Spark's closure
       // cleaner reads and analyses the class file behind every lambda (the Java API wraps even
       // a named function in one) on every job, tens of ms per superstep on a 2-core machine.
       RDD<StepOutput> out;
       if (last == null) {
-        out = graphs.rdd().mapPartitions(new FirstStep(step, src), true, STEP_OUTPUT);
+        out = graphs.rdd().mapPartitions(new Supersteps.FirstStep(step, src), true,
+            Supersteps.STEP_OUTPUT);
       } else if (posted != null) {
         // Driver exchange: each task takes its share of the updates (one stage). Few travel in
         // the tasks; more in a broadcast, which an executor reads once for all its tasks.
@@ -351,12 +357,13 @@ public final class GraphRelaxation {
           BROADCAST_EXCHANGES.incrementAndGet();
         }
         out = graphs.rdd().zipPartitions(last, true,
-            new DriverStep(step, mailBroadcast == null ? posted : null, mailBroadcast),
-            STEP_OUTPUT, STEP_OUTPUT);
+            new Supersteps.DriverStep(step, mailBroadcast == null ? posted : null, mailBroadcast),
+            Supersteps.STEP_OUTPUT, Supersteps.STEP_OUTPUT);
       } else {
-        JavaRDD<StepInput> in = last.toJavaRDD().zipPartitions(inbox, GraphRelaxation::gather);
-        out = graphs.rdd().zipPartitions(in.rdd(), true, new ShuffleStep(step), STEP_INPUT,
-            STEP_OUTPUT);
+        JavaRDD<Supersteps.StepInput> in =
+            last.toJavaRDD().zipPartitions(inbox, Supersteps::gather);
+        out = graphs.rdd().zipPartitions(in.rdd(), true, new Supersteps.ShuffleStep(step),
+            Supersteps.STEP_INPUT, Supersteps.STEP_OUTPUT);
       }
       // Local checkpoints cut the lineage each superstep (a zip of every earlier one otherwise);
       // Spark's context cleaner drops their blocks once unreferenced.
@@ -364,7 +371,7 @@ public final class GraphRelaxation {
       long t0 = System.nanoTime();
       // Counters, and each partition's updates when it sends no more than the limit.
       List<StepOutput> sent = Arrays.asList((StepOutput[]) spark.sparkContext().runJob(out,
-          new Summary(limit), STEP_OUTPUT));
+          new Supersteps.Summary(limit), Supersteps.STEP_OUTPUT));
       if (mailBroadcast != null) {
         mailBroadcast.destroy(); // out is materialized and its lineage cut: no task needs it
         mailBroadcast = null;
@@ -390,7 +397,7 @@ public final class GraphRelaxation {
         break;
       }
       if (viaDriver) {
-        posted = minCombine(sent, p);
+        posted = Supersteps.minCombine(sent, p);
         inbox = null;
         driverExchanges++;
         DRIVER_EXCHANGES.incrementAndGet();
@@ -398,7 +405,7 @@ public final class GraphRelaxation {
         posted = null;
         SHUFFLE_EXCHANGES.incrementAndGet();
         int parts = p;
-        inbox = out.toJavaRDD().flatMapToPair(o -> outgoing(o, parts))
+        inbox = out.toJavaRDD().flatMapToPair(o -> Supersteps.outgoing(o, parts))
             .partitionBy(new Partitioning.ByIndex(p));
       }
     }
@@ -410,9 +417,13 @@ public final class GraphRelaxation {
     // the subgraphs): made by each action on the result from those cached arrays, without a job
     // here and without a cached copy of their own.
     JavaRDD<InternalRow> rows = last.toJavaRDD()
-        .mapPartitions(oi -> rows(oi.next(), replicas.value()), true);
+        .mapPartitions(oi -> Supersteps.rows(oi.next(), replicas.value()), true);
     RoaringBitmap all = RoaringBitmap.or(held);
     long vertexCount = all.getLongCardinality();
+    long copies = 0;
+    for (RoaringBitmap h : held) {
+      copies += h.getLongCardinality();
+    }
     LOG.debug("gstm relaxation: {} supersteps in {} ms", done, (relaxed - built) / 1_000_000);
     ResidentCache.release(run);
     if (!spark.sparkContext().isLocal()) {
@@ -430,721 +441,12 @@ public final class GraphRelaxation {
     RelaxationReport report = new RelaxationReport(k, List.copyOf(total.engines),
         total.fellBack, p, vertexCount, localEdges, done, converged, total.messages,
         total.transactions, total.commits, total.aborts, total.edgeRelaxations,
-        total.kernelNanos, total.relaxNanos, System.nanoTime() - start);
+        total.kernelNanos, total.relaxNanos, System.nanoTime() - start,
+        planner.decision().byRange() ? "range" : "input", copies - vertexCount);
     return new RelaxationResult(values, report);
-  }
-
-  private static final ClassTag<StepOutput> STEP_OUTPUT = ClassTag$.MODULE$.apply(StepOutput.class);
-  private static final ClassTag<StepInput> STEP_INPUT = ClassTag$.MODULE$.apply(StepInput.class);
-
-  /** What every superstep's function carries: the run, where vertices live, kind, settings. */
-  record StepContext(long run, Broadcast<Replicas> replicas, RelaxationKind kind,
-      GstmSettings settings) implements Serializable {}
-
-  /** Superstep 0 of a partition. */
-  private static final class FirstStep
-      extends AbstractFunction1<scala.collection.Iterator<LocalGraph>,
-          scala.collection.Iterator<StepOutput>> implements Serializable {
-    private static final long serialVersionUID = 1L;
-    private final StepContext c;
-    private final long source;
-
-    FirstStep(StepContext c, long source) {
-      this.c = c;
-      this.source = source;
-    }
-
-    @Override
-    public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> g) {
-      return one(firstStep(c.run(), g.next(), c.replicas().value(), c.kind(), source,
-          c.settings()));
-    }
-  }
-
-  /** Driver-exchanged updates up to which they travel in the tasks rather than a broadcast. */
-  static final int MAIL_IN_TASKS = 16_384;
-
-  /**
-   * A later superstep whose updates came through the driver: in this function ({@code mail}) or
-   * in a broadcast ({@code broadcastMail}).
-   */
-  private static final class DriverStep
-      extends AbstractFunction2<scala.collection.Iterator<LocalGraph>,
-          scala.collection.Iterator<StepOutput>, scala.collection.Iterator<StepOutput>>
-      implements Serializable {
-    private static final long serialVersionUID = 1L;
-    private final StepContext c;
-    private final StepOutput.Messages[] mail;
-    private final Broadcast<StepOutput.Messages[]> broadcastMail;
-
-    DriverStep(StepContext c, StepOutput.Messages[] mail,
-        Broadcast<StepOutput.Messages[]> broadcastMail) {
-      this.c = c;
-      this.mail = mail;
-      this.broadcastMail = broadcastMail;
-    }
-
-    @Override
-    public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> gi,
-        scala.collection.Iterator<StepOutput> oi) {
-      LocalGraph g = gi.next();
-      StepOutput.Messages m = (mail != null ? mail : broadcastMail.value())[g.partition];
-      return one(nextStep(c.run(), g, c.replicas().value(),
-          new StepInput(oi.next(), m == null ? List.of() : List.of(m)), c.kind(), c.settings()));
-    }
-  }
-
-  /** A later superstep whose updates came through a shuffle. */
-  private static final class ShuffleStep
-      extends AbstractFunction2<scala.collection.Iterator<LocalGraph>,
-          scala.collection.Iterator<StepInput>, scala.collection.Iterator<StepOutput>>
-      implements Serializable {
-    private static final long serialVersionUID = 1L;
-    private final StepContext c;
-
-    ShuffleStep(StepContext c) {
-      this.c = c;
-    }
-
-    @Override
-    public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> gi,
-        scala.collection.Iterator<StepInput> ii) {
-      return one(nextStep(c.run(), gi.next(), c.replicas().value(), ii.next(), c.kind(),
-          c.settings()));
-    }
-  }
-
-  /** What the driver collects after a superstep ({@link StepOutput#summary}). */
-  private static final class Summary
-      extends AbstractFunction2<TaskContext, scala.collection.Iterator<StepOutput>, StepOutput>
-      implements Serializable {
-    private static final long serialVersionUID = 1L;
-    private final int limit;
-
-    Summary(int limit) {
-      this.limit = limit;
-    }
-
-    @Override
-    public StepOutput apply(TaskContext task, scala.collection.Iterator<StepOutput> out) {
-      return out.next().summary(limit);
-    }
-  }
-
-  private static <T> scala.collection.Iterator<T> one(T value) {
-    return scala.collection.Iterator$.MODULE$.single(value);
-  }
-
-  static RelaxOptions relaxOptions(GstmSettings s) {
-    return new RelaxOptions(s.graphThreadsPerBlock(), s.lockCoverage(), s.maxLocalRounds(),
-        RunOptions.defaults().withMaxRetries(s.retryLimit()));
-  }
-
-  /** Schema checks (no job); returns whether shortest paths use a weight column. */
-  private boolean checkSchema() {
-    StructType schema = edges.schema();
-    checkIntegral(schema, srcCol, "edges");
-    checkIntegral(schema, dstCol, "edges");
-    if (vertices != null) {
-      checkIntegral(vertices.schema(), vertexIdCol, "vertices");
-    }
-    if (kind != RelaxationKind.SHORTEST_PATHS || weightCol == null) {
-      return false;
-    }
-    if (!Arrays.asList(schema.fieldNames()).contains(weightCol)) {
-      if (weightColExplicit) {
-        throw new IllegalArgumentException("column '" + weightCol
-            + "' (weightCol) not found in the edges DataFrame; columns: "
-            + Arrays.toString(schema.fieldNames()));
-      }
-      return false;
-    }
-    DataType t = schema.apply(weightCol).dataType();
-    if (!(t instanceof NumericType)) {
-      throw new IllegalArgumentException("column '" + weightCol
-          + "' (weightCol) must be numeric, got " + t.simpleString());
-    }
-    return true;
-  }
-
-  private static void checkIntegral(StructType schema, String name, String frame) {
-    if (!Arrays.asList(schema.fieldNames()).contains(name)) {
-      throw new IllegalArgumentException("column '" + name + "' not found in the " + frame
-          + " DataFrame; columns: " + Arrays.toString(schema.fieldNames()));
-    }
-    DataType t = schema.apply(name).dataType();
-    if (!(t instanceof IntegralType)) {
-      throw new IllegalArgumentException("column '" + name + "' of the " + frame
-          + " DataFrame must hold integral vertex ids, got " + t.simpleString());
-    }
   }
 
   /** The bad-input error a task raised while reading the edges, else the failure itself. */
   private static RuntimeException badInput(Exception e) {
     return TaskErrors.badInput(e);
-  }
-
-  private static void checkId(InternalRow r, int i, String column) {
-    checkId(r.isNullAt(i), r.isNullAt(i) ? 0 : r.getLong(i), column);
-  }
-
-  static void checkId(boolean isNull, long v, String column) {
-    if (isNull) {
-      throw new IllegalArgumentException("column '" + column + "': null vertex id");
-    }
-    if (v < 0 || v > MAX_VERTEX_ID) {
-      throw new IllegalArgumentException("column '" + column + "': vertex id " + v
-          + " is beyond the supported range [0, " + MAX_VERTEX_ID + "]");
-    }
-  }
-
-  private static double checkWeight(InternalRow r, String column) {
-    return checkWeight(r.isNullAt(2), r.isNullAt(2) ? 0 : r.getDouble(2), column);
-  }
-
-  static double checkWeight(boolean isNull, double w, String column) {
-    if (isNull) {
-      throw new IllegalArgumentException("column '" + column + "': null weight; shortest paths "
-          + "need a weight on every edge");
-    }
-    if (w < 0) {
-      throw new IllegalArgumentException("column '" + column + "': negative weight " + w
-          + "; shortest paths need non-negative weights");
-    }
-    if (!(w < Double.POSITIVE_INFINITY)) {
-      throw new IllegalArgumentException("column '" + column + "': weight " + w
-          + "; weights must be finite");
-    }
-    return w;
-  }
-
-  /**
-   * Builds {@code p} subgraphs where the edges are (a vertex cut): each slice of the input's
-   * partitions keeps its own edges, checked as they are read; the edges move only when
-   * {@code p} exceeds the input's partitions (spread round-robin). Extra vertices (the source,
-   * {@link #setVertices}) go to partition {@code id mod p}.
-   */
-  private JavaRDD<LocalGraph> buildGraphs(int p, boolean weighted, GstmSettings settings) {
-    boolean undirected = kind == RelaxationKind.CONNECTED_COMPONENTS;
-    String sc = srcCol;
-    String dc = dstCol;
-    String wc = weightCol;
-    // One chunk per input partition. Bad values are checked here, in the first pass.
-    JavaRDD<EdgeChunk> slices = columnarSlices(weighted);
-    if (slices == null) {
-      // Internal rows: no Row object per edge. (Casts to DataTypes, not type names, which
-      // Spark would parse with its SQL parser on every run.)
-      Column w = weighted ? col(weightCol).cast(DataTypes.DoubleType) : lit(1.0);
-      slices = edges.select(col(srcCol).cast(DataTypes.LongType),
-          col(dstCol).cast(DataTypes.LongType), w)
-          .queryExecution().toRdd().toJavaRDD()
-          .mapPartitions(it -> List.of(read(it, weighted, sc, dc, wc)).iterator(), true);
-    }
-    int inputs = slices.getNumPartitions();
-    JavaRDD<EdgeChunk> local;
-    if (p == inputs) {
-      local = slices;
-    } else if (p < inputs) {
-      // No shuffle: coalesce merges neighbouring partitions.
-      local = slices.coalesce(p).mapPartitions(it -> {
-        List<EdgeChunk> chunks = new ArrayList<>();
-        it.forEachRemaining(chunks::add);
-        return List.of(chunks.size() == 1 ? chunks.get(0)
-            : EdgeChunk.concat(chunks, weighted)).iterator();
-      }, true);
-    } else {
-      local = slices.flatMapToPair(c -> spread(c, p))
-          .partitionBy(new Partitioning.ByIndex(p))
-          .mapPartitions(it -> {
-            List<EdgeChunk> chunks = new ArrayList<>();
-            it.forEachRemaining(t -> chunks.add(t._2()));
-            return List.of(EdgeChunk.concat(chunks, weighted)).iterator();
-          }, true);
-    }
-    long src = source;
-    if (vertices == null) {
-      return local.mapPartitionsWithIndex((i, it) -> {
-        EdgeChunk c = it.hasNext() ? it.next() : new EdgeChunk(weighted);
-        if (src >= 0 && Partitioning.owner((int) src, p) == i) {
-          c.addVertex((int) src);
-        }
-        return List.of(build(i, p, c, undirected, byDegree(settings))).iterator();
-      }, true);
-    }
-    List<Long> extra = new ArrayList<>();
-    if (source >= 0) {
-      extra.add(source);
-    }
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(edges.sparkSession().sparkContext());
-    String vc = vertexIdCol;
-    JavaPairRDD<Integer, EdgeChunk> more = jsc.parallelize(extra, 1)
-        .mapPartitionsToPair(it -> vertexChunks(it, p, weighted))
-        .union(vertices.select(col(vertexIdCol).cast(DataTypes.LongType)).queryExecution()
-          .toRdd().toJavaRDD().mapPartitionsToPair(it -> {
-            List<Long> ids = new ArrayList<>();
-            while (it.hasNext()) {
-              InternalRow r = it.next();
-              checkId(r, 0, vc);
-              ids.add(r.getLong(0));
-            }
-            return vertexChunks(ids.iterator(), p, weighted);
-          }))
-        .partitionBy(new Partitioning.ByIndex(p));
-    return local.zipPartitions(more.values(), (ei, vi) -> {
-      List<EdgeChunk> chunks = new ArrayList<>();
-      ei.forEachRemaining(chunks::add);
-      vi.forEachRemaining(chunks::add);
-      int i = TaskContext.getPartitionId();
-      return List.of(build(i, p, EdgeChunk.concat(chunks, weighted), undirected,
-          byDegree(settings))).iterator();
-    });
-  }
-
-  /**
-   * Reads the edges straight from the column batches of a cached DataFrame (integral ids, a
-   * floating or integral weight), skipping the rows; null when the plan does not offer them.
-   */
-  private JavaRDD<EdgeChunk> columnarSlices(boolean weighted) {
-    Dataset<Row> raw = weighted ? edges.select(col(srcCol), col(dstCol), col(weightCol))
-        : edges.select(col(srcCol), col(dstCol));
-    int[] kinds = new int[raw.schema().size()];
-    for (int i = 0; i < kinds.length; i++) {
-      kinds[i] = kindOf(raw.schema().fields()[i].dataType());
-      if (kinds[i] < 0 || (i < 2 && kinds[i] > LONG)) {
-        return null;
-      }
-    }
-    SparkPlan plan;
-    try {
-      plan = raw.queryExecution().executedPlan();
-    } catch (RuntimeException e) {
-      return null;
-    }
-    while (true) {
-      if (plan instanceof WholeStageCodegenExec x) {
-        plan = x.child();
-      } else if (plan instanceof ColumnarToRowExec x) {
-        plan = x.child();
-      } else if (plan instanceof InputAdapter x) {
-        plan = x.child();
-      } else {
-        break;
-      }
-    }
-    if (!plan.supportsColumnar() || plan.output().size() != kinds.length) {
-      return null;
-    }
-    String[] names = raw.schema().fieldNames();
-    for (int i = 0; i < names.length; i++) {
-      if (!plan.output().apply(i).name().equals(names[i])) {
-        return null;
-      }
-    }
-    String sc = srcCol;
-    String dc = dstCol;
-    String wc = weightCol;
-    COLUMNAR_READS.incrementAndGet();
-    return plan.executeColumnar().toJavaRDD().mapPartitions(it -> {
-      long t0 = System.nanoTime();
-      // One chunk per batch, concatenated once at the end at its exact size.
-      List<EdgeChunk> batches = new ArrayList<>();
-      while (it.hasNext()) {
-        ColumnarBatch b = it.next();
-        ColumnVector s = b.column(0);
-        ColumnVector d = b.column(1);
-        ColumnVector wv = weighted ? b.column(2) : null;
-        int rows = b.numRows();
-        if (kinds[0] == INT && kinds[1] == INT && (!weighted || kinds[2] == DOUBLE)
-            && !s.hasNull() && !d.hasNull() && (!weighted || !wv.hasNull())) {
-          // Bulk: whole columns at once (array copies for the usual on-heap vectors).
-          batches.add(EdgeChunk.adopt(s.getInts(0, rows), d.getInts(0, rows),
-              weighted ? wv.getDoubles(0, rows) : null, sc, dc, wc));
-          continue;
-        }
-        EdgeChunk c = new EdgeChunk(weighted);
-        batches.add(c);
-        c.ensure(rows);
-        for (int i = 0; i < rows; i++) {
-          long sv = s.isNullAt(i) ? 0 : integral(s, kinds[0], i);
-          checkId(s.isNullAt(i), sv, sc);
-          long dv = d.isNullAt(i) ? 0 : integral(d, kinds[1], i);
-          checkId(d.isNullAt(i), dv, dc);
-          double wt = 1.0;
-          if (weighted) {
-            boolean isNull = wv.isNullAt(i);
-            wt = checkWeight(isNull, isNull ? 0 : number(wv, kinds[2], i), wc);
-          }
-          c.addEdge((int) sv, (int) dv, wt);
-        }
-      }
-      EdgeChunk all = batches.size() == 1 ? batches.get(0) : EdgeChunk.concat(batches, weighted);
-      LOG.debug("gstm relaxation: read {} edges from column batches in {} ms", all.size(),
-          (System.nanoTime() - t0) / 1_000_000);
-      return List.of(all).iterator();
-    }, true);
-  }
-
-  private static final int BYTE = 0;
-  private static final int SHORT = 1;
-  private static final int INT = 2;
-  private static final int LONG = 3;
-  private static final int FLOAT = 4;
-  private static final int DOUBLE = 5;
-
-  private static int kindOf(DataType t) {
-    if (t == DataTypes.ByteType) {
-      return BYTE;
-    } else if (t == DataTypes.ShortType) {
-      return SHORT;
-    } else if (t == DataTypes.IntegerType) {
-      return INT;
-    } else if (t == DataTypes.LongType) {
-      return LONG;
-    } else if (t == DataTypes.FloatType) {
-      return FLOAT;
-    } else if (t == DataTypes.DoubleType) {
-      return DOUBLE;
-    }
-    return -1;
-  }
-
-  private static long integral(ColumnVector v, int kind, int i) {
-    return switch (kind) {
-      case BYTE -> v.getByte(i);
-      case SHORT -> v.getShort(i);
-      case INT -> v.getInt(i);
-      default -> v.getLong(i);
-    };
-  }
-
-  /** As Spark's cast to double. */
-  private static double number(ColumnVector v, int kind, int i) {
-    return switch (kind) {
-      case FLOAT -> v.getFloat(i);
-      case DOUBLE -> v.getDouble(i);
-      default -> integral(v, kind, i);
-    };
-  }
-
-  /** Reads and checks one slice's edges. */
-  private static EdgeChunk read(Iterator<InternalRow> it, boolean weighted, String sc, String dc,
-      String wc) {
-    long t0 = System.nanoTime();
-    EdgeChunk c = new EdgeChunk(weighted);
-    while (it.hasNext()) {
-      InternalRow r = it.next();
-      checkId(r, 0, sc);
-      checkId(r, 1, dc);
-      c.addEdge((int) r.getLong(0), (int) r.getLong(1), weighted ? checkWeight(r, wc) : 1.0);
-    }
-    LOG.debug("gstm relaxation: read {} edges in {} ms", c.size(),
-        (System.nanoTime() - t0) / 1_000_000);
-    return c;
-  }
-
-  /** Splits a slice's edges round-robin over {@code p} partitions (more partitions than input). */
-  private static Iterator<Tuple2<Integer, EdgeChunk>> spread(EdgeChunk c, int p) {
-    boolean weighted = c.w != null;
-    EdgeChunk[] out = new EdgeChunk[p];
-    for (int i = 0; i < c.size(); i++) {
-      chunk(out, i % p, weighted).addEdge(c.src[i], c.dst[i], weighted ? c.w[i] : 1.0);
-    }
-    return emit(out);
-  }
-
-  private static EdgeChunk chunk(EdgeChunk[] out, int q, boolean weighted) {
-    if (out[q] == null) {
-      out[q] = new EdgeChunk(weighted);
-    }
-    return out[q];
-  }
-
-  private static Iterator<Tuple2<Integer, EdgeChunk>> emit(EdgeChunk[] out) {
-    List<Tuple2<Integer, EdgeChunk>> list = new ArrayList<>();
-    for (int q = 0; q < out.length; q++) {
-      if (out[q] != null) {
-        list.add(new Tuple2<>(q, out[q].trim()));
-      }
-    }
-    return list.iterator();
-  }
-
-  private static Iterator<Tuple2<Integer, EdgeChunk>> vertexChunks(Iterator<Long> ids, int p,
-      boolean weighted) {
-    EdgeChunk[] out = new EdgeChunk[p];
-    while (ids.hasNext()) {
-      int v = (int) (long) ids.next();
-      chunk(out, Partitioning.owner(v, p), weighted).addVertex(v);
-    }
-    return emit(out);
-  }
-
-  /**
-   * Whether a subgraph built in this task numbers its vertices by degree
-   * ({@code spark.gstm.graph.vertexOrder}; "auto": unless this executor's tasks run on a GPU).
-   */
-  static boolean byDegree(GstmSettings settings) {
-    return switch (settings.vertexOrder()) {
-      case "degree" -> true;
-      case "input" -> false;
-      default -> !ExecutorEngines.gpuUsable(settings);
-    };
-  }
-
-  private static LocalGraph build(int i, int p, EdgeChunk c, boolean undirected,
-      boolean byDegree) {
-    long t0 = System.nanoTime();
-    LocalGraph g = LocalGraph.build(i, p, c, undirected, byDegree);
-    LOG.debug("gstm relaxation: subgraph {}: {} vertices, {} edges, built in {} ms", i, g.size(),
-        g.edgeCount(), (System.nanoTime() - t0) / 1_000_000);
-    return g;
-  }
-
-  /**
-   * Superstep 0: the source (shortest paths, at every partition that holds it) or every vertex
-   * (components) starts active.
-   */
-  static StepOutput firstStep(long run, LocalGraph g, Replicas replicas, RelaxationKind kind,
-      long source, GstmSettings settings) {
-    double[] values = new double[g.size()];
-    int[] active;
-    if (kind == RelaxationKind.SHORTEST_PATHS) {
-      Arrays.fill(values, Double.POSITIVE_INFINITY);
-      int s = source <= MAX_VERTEX_ID ? g.local((int) source) : -1;
-      if (s >= 0) {
-        values[s] = 0;
-        active = new int[] {s};
-      } else {
-        active = new int[0];
-      }
-    } else {
-      for (int i = 0; i < values.length; i++) {
-        values[i] = g.globalIds[i];
-      }
-      active = new int[g.size()];
-      for (int i = 0; i < active.length; i++) {
-        active[i] = i;
-      }
-    }
-    return relax(run, g, replicas, values, active, kind, settings);
-  }
-
-  /** A partition's previous output and the boundary updates addressed to it. */
-  record StepInput(StepOutput previous, List<StepOutput.Messages> messages) {}
-
-  private static Iterator<StepInput> gather(Iterator<StepOutput> prev,
-      Iterator<Tuple2<Integer, StepOutput.Messages>> msgs) {
-    List<StepOutput.Messages> list = new ArrayList<>();
-    msgs.forEachRemaining(t -> list.add(t._2()));
-    return List.of(new StepInput(prev.next(), list)).iterator();
-  }
-
-  /** Applies the min of the incoming values; the local vertices that improved become active. */
-  static StepOutput nextStep(long run, LocalGraph g, Replicas replicas, StepInput in,
-      RelaxationKind kind, GstmSettings settings) {
-    double[] values = in.previous().values.clone();
-    boolean[] mark = new boolean[g.size()];
-    int[] active = new int[16];
-    int n = 0;
-    for (StepOutput.Messages m : in.messages()) {
-      for (int i = 0; i < m.ids().length; i++) {
-        int local = g.local(m.ids()[i]);
-        if (local < 0) {
-          throw new IllegalStateException("partition " + g.partition + " got an update for vertex "
-              + m.ids()[i] + ", which it does not hold");
-        }
-        if (m.values()[i] < values[local]) {
-          values[local] = m.values()[i];
-          if (!mark[local]) {
-            mark[local] = true;
-            if (n == active.length) {
-              active = Arrays.copyOf(active, n * 2);
-            }
-            active[n++] = local;
-          }
-        }
-      }
-    }
-    return relax(run, g, replicas, values, Arrays.copyOf(active, n), kind, settings);
-  }
-
-  /**
-   * Relaxes to the local fixpoint; every vertex that improved here becomes a message to each
-   * other partition that needs it ({@link Replicas#needs}: it has out-edges there, or that
-   * partition reports it).
-   */
-  static StepOutput relax(long run, LocalGraph g, Replicas replicas, double[] values,
-      int[] active, RelaxationKind kind, GstmSettings settings) {
-    StepStats st = new StepStats();
-    int[][] ids = null;
-    double[][] vals = null;
-    if (active.length > 0) {
-      st.activePartitions = 1;
-      st.activeVertices = active.length;
-      long t0 = System.nanoTime();
-      RelaxResult res;
-      try (ResidentCache.Handle<GraphRelaxer> h = ResidentCache.acquire(run, g.partition,
-          settings, engine -> new GraphRelaxer(engine, g.csr(), kind, relaxOptions(settings)))) {
-        res = h.value().relax(values, active);
-        st.engines.add(h.lease().engine().name() + " (" + h.lease().reason() + ")");
-        st.fellBack = !h.lease().gpu() && settings.engine() != EngineChoice.JVM;
-      }
-      st.relaxNanos = System.nanoTime() - t0;
-      values = res.values();
-      RelaxStats rs = res.stats();
-      st.rounds = rs.rounds();
-      st.transactions = rs.transactions();
-      st.commits = rs.commits();
-      st.aborts = rs.aborts();
-      st.edgeRelaxations = rs.edgeRelaxations();
-      st.improvedWrites = rs.improvedWrites();
-      st.kernelNanos = rs.kernelNanos();
-      int partitions = g.partitions;
-      int[] changed = res.changedVertices();
-      if (partitions > 1 && changed.length > 0) {
-        int[] counts = new int[partitions];
-        for (int c : changed) {
-          for (int q = 0; q < partitions; q++) {
-            if (q != g.partition && replicas.needs(q, g.globalIds[c])) {
-              counts[q]++;
-            }
-          }
-        }
-        ids = new int[partitions][];
-        vals = new double[partitions][];
-        for (int q = 0; q < partitions; q++) {
-          if (counts[q] > 0) {
-            ids[q] = new int[counts[q]];
-            vals[q] = new double[counts[q]];
-            st.messages += counts[q];
-          }
-        }
-        int[] fill = new int[partitions];
-        for (int c : changed) {
-          for (int q = 0; q < partitions; q++) {
-            if (counts[q] > 0 && q != g.partition && replicas.needs(q, g.globalIds[c])) {
-              ids[q][fill[q]] = g.globalIds[c];
-              vals[q][fill[q]++] = values[c];
-            }
-          }
-        }
-      }
-    }
-    return new StepOutput(g.partition, values, ids, vals, st, g.globalIds);
-  }
-
-  /**
-   * The driver's side of a small exchange: per target partition, the min value of each vertex
-   * over every partition that sent it (as the receiving partition would take it after a
-   * shuffle); ids ascending where several partitions sent updates, else in the sender's order.
-   */
-  static StepOutput.Messages[] minCombine(List<StepOutput> summaries, int partitions) {
-    StepOutput.Messages[] mail = new StepOutput.Messages[partitions];
-    for (int q = 0; q < partitions; q++) {
-      int n = 0;
-      for (StepOutput o : summaries) {
-        if (o.messageIds != null && o.messageIds[q] != null) {
-          n += o.messageIds[q].length;
-        }
-      }
-      if (n == 0) {
-        continue;
-      }
-      StepOutput single = null;
-      int senders = 0;
-      for (StepOutput o : summaries) {
-        if (o.messageIds != null && o.messageIds[q] != null) {
-          single = o;
-          senders++;
-        }
-      }
-      if (senders == 1) {
-        // One sender names each vertex once: nothing to combine (the usual case with two
-        // partitions), so its updates go on as they are, in its order.
-        mail[q] = new StepOutput.Messages(single.messageIds[q], single.messageValues[q]);
-        continue;
-      }
-      long[] keyed = new long[n];
-      double[] vals = new double[n];
-      int f = 0;
-      for (StepOutput o : summaries) {
-        if (o.messageIds != null && o.messageIds[q] != null) {
-          int[] ids = o.messageIds[q];
-          for (int i = 0; i < ids.length; i++) {
-            vals[f] = o.messageValues[q][i];
-            keyed[f] = ((long) ids[i] << 32) | f; // ids are non-negative ints
-            f++;
-          }
-        }
-      }
-      Arrays.sort(keyed);
-      int[] outIds = new int[n];
-      double[] outVals = new double[n];
-      int m = 0;
-      for (long kv : keyed) {
-        int id = (int) (kv >>> 32);
-        double v = vals[(int) kv];
-        if (m > 0 && outIds[m - 1] == id) {
-          outVals[m - 1] = Math.min(outVals[m - 1], v);
-        } else {
-          outIds[m] = id;
-          outVals[m++] = v;
-        }
-      }
-      mail[q] = new StepOutput.Messages(Arrays.copyOf(outIds, m), Arrays.copyOf(outVals, m));
-    }
-    return mail;
-  }
-
-  private static Iterator<Tuple2<Integer, StepOutput.Messages>> outgoing(StepOutput o,
-      int partitions) {
-    List<Tuple2<Integer, StepOutput.Messages>> list = new ArrayList<>();
-    if (o.messageIds != null) {
-      for (int q = 0; q < partitions; q++) {
-        if (o.messageIds[q] != null) {
-          list.add(new Tuple2<>(q, new StepOutput.Messages(o.messageIds[q], o.messageValues[q])));
-        }
-      }
-    }
-    return list.iterator();
-  }
-
-  /**
-   * One row (id: long, value: double) per vertex of which this partition is the lowest holder,
-   * made as the consumer asks for it in one reused UnsafeRow (Spark's operators copy a row they
-   * keep).
-   */
-  private static Iterator<InternalRow> rows(StepOutput o, Replicas replicas) {
-    int[] ids = o.globalIds;
-    double[] values = o.values;
-    UnsafeRow row = new UnsafeRow(2);
-    row.pointTo(new byte[24], 24);
-    return new Iterator<>() {
-      private int next = advance(0);
-
-      private int advance(int from) {
-        int i = from;
-        while (i < ids.length && !replicas.reports(o.partition, ids[i])) {
-          i++;
-        }
-        return i;
-      }
-
-      @Override
-      public boolean hasNext() {
-        return next < ids.length;
-      }
-
-      @Override
-      public InternalRow next() {
-        if (next >= ids.length) {
-          throw new java.util.NoSuchElementException();
-        }
-        row.setLong(0, ids[next]);
-        row.setDouble(1, values[next]);
-        next = advance(next + 1);
-        return row;
-      }
-    };
-  }
-}
+  }}

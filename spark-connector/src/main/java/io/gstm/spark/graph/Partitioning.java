@@ -3,15 +3,11 @@ package io.gstm.spark.graph;
 import org.apache.spark.Partitioner;
 
 /**
- * Where extra vertex ids (the source, {@code setVertices}) go: partition {@code v mod P}; and a
- * partitioner for records keyed by partition index. (Edges stay where they are read.)
+ * A partitioner for records keyed by partition index (where a vertex or an edge goes is
+ * {@link VertexPlacement}'s and {@link EdgePlacement}'s business).
  */
 final class Partitioning {
   private Partitioning() {}
-
-  static int owner(int vertex, int partitions) {
-    return vertex % partitions;
-  }
 
   /** Routes a record keyed by its target partition index to that partition. */
   static final class ByIndex extends Partitioner {

@@ -27,18 +27,25 @@ import java.util.List;
  *     tasks
  * @param relaxNanos task time in local relaxation (upload, kernels, download), summed over tasks
  * @param wallNanos wall time of {@code run()}, from validation to the cached result
+ * @param partitioning where the edges went: "input" (the partitions they were read in) or
+ *     "range" (the owners of their sources by ranges of ids; {@code setPartitioning})
+ * @param replicas vertex copies beyond one per vertex: a vertex held by {@code k} subgraphs
+ *     counts {@code k - 1} (0 with one subgraph)
  */
 public record RelaxationReport(RelaxationKind kind, List<String> engines, boolean fellBackToJvm,
     int partitions, long vertices, long edges, int supersteps, boolean converged,
     long boundaryMessages, long transactions, long commits, long aborts, long edgeRelaxations,
-    long kernelNanos, long relaxNanos, long wallNanos) implements Serializable {
+    long kernelNanos, long relaxNanos, long wallNanos, String partitioning, long replicas)
+    implements Serializable {
 
   @Override
   public String toString() {
-    return String.format("%s: engine %s, %d partition(s), %d vertices, %d edges, %d superstep(s)%s,"
+    return String.format("%s: engine %s, %d partition(s) (%s, %d replicas), %d vertices, %d edges, "
+            + "%d superstep(s)%s,"
             + " %d boundary message(s), %d commits, %d aborts, %d edge relaxations,"
             + " kernel %.3f s, relax %.3f s, wall %.3f s",
-        kind, String.join(" + ", engines), partitions, vertices, edges, supersteps,
+        kind, String.join(" + ", engines), partitions, partitioning, replicas, vertices, edges,
+        supersteps,
         converged ? "" : " (NOT converged: superstep bound)", boundaryMessages, commits, aborts,
         edgeRelaxations, kernelNanos / 1e9, relaxNanos / 1e9, wallNanos / 1e9);
   }

@@ -195,6 +195,11 @@ class GraphRelaxationFuzzTest {
         g.setVertexOrder(order);
       }
       if (rnd.nextInt(4) == 0) {
+        String placement = new String[] {"auto", "input", "range", "hash"}[rnd.nextInt(4)];
+        about.append(", partitioning ").append(placement);
+        g.setPartitioning(placement);
+      }
+      if (rnd.nextInt(4) == 0) {
         String alg = new String[] {"prstm", "csmv", "tl2"}[rnd.nextInt(3)];
         about.append(", algorithm ").append(alg);
         g.setAlgorithm(alg);

@@ -187,8 +187,10 @@ class GraphRelaxationTest {
     Dataset<Row> vertices = spark.createDataFrame(extra,
         new StructType().add("id", DataTypes.LongType));
     int source = src[0];
+    // The input's partitions (the random graph's parts are ranges of ids, which "auto" would
+    // place whole, leaving nothing to exchange; GraphPartitioningTest covers ranges).
     GraphRelaxation job = GraphRelaxation.of(edges(src, dst, w, inputs)).setPartitions(subgraphs)
-        .setVertices(vertices);
+        .setPartitioning("input").setVertices(vertices);
     RelaxationResult r = kind == RelaxationKind.SHORTEST_PATHS ? job.shortestPaths(source).run()
         : job.connectedComponents().run();
     List<Row> rows = r.values().collectAsList();
@@ -507,12 +509,12 @@ class GraphRelaxationTest {
   @Test
   void autoVertexOrderNumbersByDegreeOnTheJvmEngine() {
     GstmSettings jvm = GstmConf.settings(Map.of("spark.gstm.engine", "jvm"));
-    assertThat(GraphRelaxation.byDegree(jvm)).isTrue();
-    assertThat(GraphRelaxation.byDegree(jvm.withVertexOrder("input"))).isFalse();
-    assertThat(GraphRelaxation.byDegree(jvm.withEngine(EngineChoice.GPU)
+    assertThat(SubgraphPlanner.byDegree(jvm)).isTrue();
+    assertThat(SubgraphPlanner.byDegree(jvm.withVertexOrder("input"))).isFalse();
+    assertThat(SubgraphPlanner.byDegree(jvm.withEngine(EngineChoice.GPU)
         .withVertexOrder("degree"))).isTrue();
     if (!ExecutorEngines.gpuUsable(GstmConf.defaults())) {
-      assertThat(GraphRelaxation.byDegree(GstmConf.defaults())).isTrue();
+      assertThat(SubgraphPlanner.byDegree(GstmConf.defaults())).isTrue();
     }
   }
 
@@ -523,7 +525,7 @@ class GraphRelaxationTest {
         new double[][] {null, {5.0, 2.0}, {1.0}}, st);
     StepOutput b = new StepOutput(2, null, new int[][] {{7}, {3, 7}, null},
         new double[][] {{4.0}, {6.0, 1.5}, null}, st);
-    StepOutput.Messages[] mail = GraphRelaxation.minCombine(List.of(a, b), 3);
+    StepOutput.Messages[] mail = Supersteps.minCombine(List.of(a, b), 3);
     assertThat(mail[0].ids()).containsExactly(7);
     assertThat(mail[0].values()).containsExactly(4.0);
     assertThat(mail[1].ids()).containsExactly(3, 7);

@@ -1,0 +1,259 @@
+package io.gstm.spark.graph;
+
+import io.gstm.core.graph.RelaxationKind;
+import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.ExecutorEngines;
+import io.gstm.spark.exec.TaskErrors;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.Tuple2;
+
+/**
+ * Planning, third part: the {@code p} subgraphs of a vertex cut. The edges of each input
+ * partition, read and checked by {@link EdgeInput}, either stay where they are read (fewer
+ * subgraphs than input partitions merge neighbouring ones, more spread the edges round-robin)
+ * or move to the owner of their source by ranges of ids ({@link EdgePlacement} decides); the
+ * extra vertices (the source, {@code setVertices}) go to their owner. Each subgraph is then
+ * built once ({@link LocalGraph}) and cached by the caller across supersteps.
+ */
+final class SubgraphPlanner {
+  private static final Logger LOG = LoggerFactory.getLogger(SubgraphPlanner.class);
+
+  private final EdgeInput input;
+  private final long source;
+  private final int partitions;
+  private final boolean weighted;
+  private final String partitioning;
+  private final GstmSettings settings;
+  private EdgePlacement.Decision decision;
+  /** The input's edges, cached while they are sampled and placed; null when not cached. */
+  private JavaRDD<EdgeChunk> read;
+
+  /**
+   * @param source the source vertex of shortest paths, else -1
+   * @param partitioning "auto", "input" or "range" ({@code spark.gstm.graph.partitioning})
+   */
+  SubgraphPlanner(EdgeInput input, long source, int partitions, boolean weighted,
+      String partitioning, GstmSettings settings) {
+    this.input = input;
+    this.source = source;
+    this.partitions = partitions;
+    this.weighted = weighted;
+    this.partitioning = partitioning;
+    this.settings = settings;
+  }
+
+  /**
+   * Drops the input's edges kept for sampling and placing; call once the subgraphs are
+   * computed and cached.
+   */
+  void release() {
+    if (read != null) {
+      read.unpersist(false);
+      read = null;
+    }
+  }
+
+  /** How the edges were placed; set by {@link #build}. */
+  EdgePlacement.Decision decision() {
+    return decision;
+  }
+
+  /**
+   * The subgraphs, not yet computed (except the sample of the input that placing by range
+   * needs: a job whose bad-input errors are rethrown as IllegalArgumentExceptions).
+   */
+  JavaRDD<LocalGraph> build() {
+    int p = partitions;
+    boolean w = weighted;
+    boolean undirected = input.kind == RelaxationKind.CONNECTED_COMPONENTS;
+    JavaRDD<EdgeChunk> slices = input.slices(w);
+    if (partitions > 1 && !partitioning.equals("input")) {
+      // Sampled, then placed: read the input once (it may be a file, not a cache).
+      slices.persist(StorageLevel.MEMORY_AND_DISK());
+      read = slices;
+    }
+    try {
+      decision = decide(slices);
+    } catch (RuntimeException e) {
+      release();
+      throw e;
+    }
+    LOG.debug("gstm relaxation: {} subgraphs, {}", p, decision.why());
+    VertexPlacement placement = decision.placement();
+    JavaRDD<EdgeChunk> local;
+    int inputs = slices.getNumPartitions();
+    if (decision.byRange() && p == inputs) {
+      // The edges whose source this partition owns stay; only the others cross the shuffle.
+      JavaRDD<EdgeChunk> kept = slices.mapPartitionsWithIndex(
+          (i, it) -> List.of(owned(it.next(), placement, i, w)).iterator(), true);
+      JavaRDD<EdgeChunk> moved = gather(JavaPairRDD.fromJavaRDD(slices.mapPartitionsWithIndex(
+          (i, it) -> bySource(it.next(), placement, i, w), true)), p, w);
+      local = kept.zipPartitions(moved, (ki, mi) -> {
+        List<EdgeChunk> chunks = new ArrayList<>();
+        ki.forEachRemaining(chunks::add);
+        mi.forEachRemaining(chunks::add);
+        return List.of(EdgeChunk.concat(chunks, w)).iterator();
+      });
+    } else if (decision.byRange()) {
+      local = gather(slices.flatMapToPair(c -> bySource(c, placement, -1, w)), p, w);
+    } else if (p == inputs) {
+      local = slices;
+    } else if (p < inputs) {
+      // No shuffle: coalesce merges neighbouring partitions.
+      local = slices.coalesce(p).mapPartitions(it -> {
+        List<EdgeChunk> chunks = new ArrayList<>();
+        it.forEachRemaining(chunks::add);
+        return List.of(chunks.size() == 1 ? chunks.get(0) : EdgeChunk.concat(chunks, w))
+            .iterator();
+      }, true);
+    } else {
+      local = gather(slices.flatMapToPair(c -> spread(c, p)), p, w);
+    }
+    GstmSettings s = settings;
+    long src = source;
+    JavaRDD<List<Long>> extraIds = input.vertexIds();
+    if (extraIds == null) {
+      return local.mapPartitionsWithIndex((i, it) -> {
+        EdgeChunk c = it.hasNext() ? it.next() : new EdgeChunk(w);
+        if (src >= 0 && placement.owner((int) src) == i) {
+          c.addVertex((int) src);
+        }
+        return List.of(build(i, p, c, undirected, byDegree(s))).iterator();
+      }, true);
+    }
+    List<Long> extra = new ArrayList<>();
+    if (source >= 0) {
+      extra.add(source);
+    }
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(
+        input.edges.sparkSession().sparkContext());
+    JavaPairRDD<Integer, EdgeChunk> more = jsc.parallelize(extra, 1)
+        .mapPartitionsToPair(it -> vertexChunks(it, placement, w))
+        .union(extraIds.flatMapToPair(ids -> vertexChunks(ids.iterator(), placement, w)))
+        .partitionBy(new Partitioning.ByIndex(p));
+    return local.zipPartitions(more.values(), (ei, vi) -> {
+      List<EdgeChunk> chunks = new ArrayList<>();
+      ei.forEachRemaining(chunks::add);
+      vi.forEachRemaining(chunks::add);
+      int i = TaskContext.getPartitionId();
+      return List.of(build(i, p, EdgeChunk.concat(chunks, w), undirected, byDegree(s)))
+          .iterator();
+    });
+  }
+
+  private EdgePlacement.Decision decide(JavaRDD<EdgeChunk> slices) {
+    if (partitions == 1 || partitioning.equals("input")) {
+      return EdgePlacement.input(partitions,
+          partitions == 1 ? "one subgraph" : "edges stay where they are read (input requested)");
+    }
+    List<EdgePlacement.Sample> samples;
+    try {
+      samples = slices.map(EdgePlacement::sample).collect();
+    } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
+      throw TaskErrors.badInput(e);
+    }
+    return EdgePlacement.decide(samples, partitions, partitioning);
+  }
+
+  /** One chunk per partition from chunks keyed by partition index. */
+  private static JavaRDD<EdgeChunk> gather(JavaPairRDD<Integer, EdgeChunk> keyed, int p,
+      boolean weighted) {
+    return keyed.partitionBy(new Partitioning.ByIndex(p)).mapPartitions(it -> {
+      List<EdgeChunk> chunks = new ArrayList<>();
+      it.forEachRemaining(t -> chunks.add(t._2()));
+      return List.of(EdgeChunk.concat(chunks, weighted)).iterator();
+    }, true);
+  }
+
+  /** Splits a slice's edges by the owner of their source, leaving out those of {@code keep}. */
+  private static Iterator<Tuple2<Integer, EdgeChunk>> bySource(EdgeChunk c,
+      VertexPlacement placement, int keep, boolean weighted) {
+    EdgeChunk[] out = new EdgeChunk[placement.partitions()];
+    for (int i = 0; i < c.size(); i++) {
+      int q = placement.owner(c.src[i]);
+      if (q != keep) {
+        chunk(out, q, weighted).addEdge(c.src[i], c.dst[i], weighted ? c.w[i] : 1.0);
+      }
+    }
+    return emit(out);
+  }
+
+  /** The edges of a slice whose source partition {@code q} owns. */
+  private static EdgeChunk owned(EdgeChunk c, VertexPlacement placement, int q,
+      boolean weighted) {
+    EdgeChunk out = new EdgeChunk(weighted);
+    for (int i = 0; i < c.size(); i++) {
+      if (placement.owner(c.src[i]) == q) {
+        out.addEdge(c.src[i], c.dst[i], weighted ? c.w[i] : 1.0);
+      }
+    }
+    return out.trim();
+  }
+
+  /** Splits a slice's edges round-robin over {@code p} partitions (more partitions than input). */
+  private static Iterator<Tuple2<Integer, EdgeChunk>> spread(EdgeChunk c, int p) {
+    boolean weighted = c.w != null;
+    EdgeChunk[] out = new EdgeChunk[p];
+    for (int i = 0; i < c.size(); i++) {
+      chunk(out, i % p, weighted).addEdge(c.src[i], c.dst[i], weighted ? c.w[i] : 1.0);
+    }
+    return emit(out);
+  }
+
+  private static EdgeChunk chunk(EdgeChunk[] out, int q, boolean weighted) {
+    if (out[q] == null) {
+      out[q] = new EdgeChunk(weighted);
+    }
+    return out[q];
+  }
+
+  private static Iterator<Tuple2<Integer, EdgeChunk>> emit(EdgeChunk[] out) {
+    List<Tuple2<Integer, EdgeChunk>> list = new ArrayList<>();
+    for (int q = 0; q < out.length; q++) {
+      if (out[q] != null) {
+        list.add(new Tuple2<>(q, out[q].trim()));
+      }
+    }
+    return list.iterator();
+  }
+
+  private static Iterator<Tuple2<Integer, EdgeChunk>> vertexChunks(Iterator<Long> ids,
+      VertexPlacement placement, boolean weighted) {
+    EdgeChunk[] out = new EdgeChunk[placement.partitions()];
+    while (ids.hasNext()) {
+      int v = (int) (long) ids.next();
+      chunk(out, placement.owner(v), weighted).addVertex(v);
+    }
+    return emit(out);
+  }
+
+  /**
+   * Whether a subgraph built in this task numbers its vertices by degree
+   * ({@code spark.gstm.graph.vertexOrder}; "auto": unless this executor's tasks run on a GPU).
+   */
+  static boolean byDegree(GstmSettings settings) {
+    return switch (settings.vertexOrder()) {
+      case "degree" -> true;
+      case "input" -> false;
+      default -> !ExecutorEngines.gpuUsable(settings);
+    };
+  }
+
+  private static LocalGraph build(int i, int p, EdgeChunk c, boolean undirected,
+      boolean byDegree) {
+    long t0 = System.nanoTime();
+    LocalGraph g = LocalGraph.build(i, p, c, undirected, byDegree);
+    LOG.debug("gstm relaxation: subgraph {}: {} vertices, {} edges, built in {} ms", i, g.size(),
+        g.edgeCount(), (System.nanoTime() - t0) / 1_000_000);
+    return g;
+  }
+}

@@ -1,0 +1,394 @@
+package io.gstm.spark.graph;
+
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.engine.EngineChoice;
+import io.gstm.core.graph.GraphRelaxer;
+import io.gstm.core.graph.RelaxOptions;
+import io.gstm.core.graph.RelaxResult;
+import io.gstm.core.graph.RelaxStats;
+import io.gstm.core.graph.RelaxationKind;
+import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.ResidentCache;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.TaskContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import scala.Tuple2;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
+import scala.runtime.AbstractFunction1;
+import scala.runtime.AbstractFunction2;
+
+/**
+ * The executor side of {@link GraphRelaxation}'s supersteps: what a task does with its subgraph
+ * (relax to the local fixpoint from the values and updates it is given, then address the
+ * improved replicated vertices to the partitions that need them), the driver's min-combining of
+ * a small exchange, and the result's rows. The superstep loop itself runs on the driver, in
+ * {@link GraphRelaxation#run()}.
+ *
+ * <p>The functions of a superstep's jobs are named classes on Spark's Scala API: its closure
+ * cleaner reads and analyses the class file behind every lambda (the Java API wraps even a
+ * named function in one) on every job, tens of ms per superstep on a 2-core machine.
+ */
+final class Supersteps {
+  private Supersteps() {}
+
+
+  static final ClassTag<StepOutput> STEP_OUTPUT = ClassTag$.MODULE$.apply(StepOutput.class);
+  static final ClassTag<StepInput> STEP_INPUT = ClassTag$.MODULE$.apply(StepInput.class);
+
+  /** What every superstep's function carries: the run, where vertices live, kind, settings. */
+  record StepContext(long run, Broadcast<Replicas> replicas, RelaxationKind kind,
+      GstmSettings settings) implements Serializable {}
+
+  /** Superstep 0 of a partition. */
+  static final class FirstStep
+      extends AbstractFunction1<scala.collection.Iterator<LocalGraph>,
+          scala.collection.Iterator<StepOutput>> implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final StepContext c;
+    private final long source;
+
+    FirstStep(StepContext c, long source) {
+      this.c = c;
+      this.source = source;
+    }
+
+    @Override
+    public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> g) {
+      return one(firstStep(c.run(), g.next(), c.replicas().value(), c.kind(), source,
+          c.settings()));
+    }
+  }
+
+  /** Driver-exchanged updates up to which they travel in the tasks rather than a broadcast. */
+  static final int MAIL_IN_TASKS = 16_384;
+
+  /**
+   * A later superstep whose updates came through the driver: in this function ({@code mail}) or
+   * in a broadcast ({@code broadcastMail}).
+   */
+  static final class DriverStep
+      extends AbstractFunction2<scala.collection.Iterator<LocalGraph>,
+          scala.collection.Iterator<StepOutput>, scala.collection.Iterator<StepOutput>>
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final StepContext c;
+    private final StepOutput.Messages[] mail;
+    private final Broadcast<StepOutput.Messages[]> broadcastMail;
+
+    DriverStep(StepContext c, StepOutput.Messages[] mail,
+        Broadcast<StepOutput.Messages[]> broadcastMail) {
+      this.c = c;
+      this.mail = mail;
+      this.broadcastMail = broadcastMail;
+    }
+
+    @Override
+    public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> gi,
+        scala.collection.Iterator<StepOutput> oi) {
+      LocalGraph g = gi.next();
+      StepOutput.Messages m = (mail != null ? mail : broadcastMail.value())[g.partition];
+      return one(nextStep(c.run(), g, c.replicas().value(),
+          new StepInput(oi.next(), m == null ? List.of() : List.of(m)), c.kind(), c.settings()));
+    }
+  }
+
+  /** A later superstep whose updates came through a shuffle. */
+  static final class ShuffleStep
+      extends AbstractFunction2<scala.collection.Iterator<LocalGraph>,
+          scala.collection.Iterator<StepInput>, scala.collection.Iterator<StepOutput>>
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final StepContext c;
+
+    ShuffleStep(StepContext c) {
+      this.c = c;
+    }
+
+    @Override
+    public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> gi,
+        scala.collection.Iterator<StepInput> ii) {
+      return one(nextStep(c.run(), gi.next(), c.replicas().value(), ii.next(), c.kind(),
+          c.settings()));
+    }
+  }
+
+  /** What the driver collects after a superstep ({@link StepOutput#summary}). */
+  static final class Summary
+      extends AbstractFunction2<TaskContext, scala.collection.Iterator<StepOutput>, StepOutput>
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final int limit;
+
+    Summary(int limit) {
+      this.limit = limit;
+    }
+
+    @Override
+    public StepOutput apply(TaskContext task, scala.collection.Iterator<StepOutput> out) {
+      return out.next().summary(limit);
+    }
+  }
+
+  private static <T> scala.collection.Iterator<T> one(T value) {
+    return scala.collection.Iterator$.MODULE$.single(value);
+  }
+
+  static RelaxOptions relaxOptions(GstmSettings s) {
+    return new RelaxOptions(s.graphThreadsPerBlock(), s.lockCoverage(), s.maxLocalRounds(),
+        RunOptions.defaults().withMaxRetries(s.retryLimit()));
+  }
+
+  /**
+   * Superstep 0: the source (shortest paths, at every partition that holds it) or every vertex
+   * (components) starts active.
+   */
+  static StepOutput firstStep(long run, LocalGraph g, Replicas replicas, RelaxationKind kind,
+      long source, GstmSettings settings) {
+    double[] values = new double[g.size()];
+    int[] active;
+    if (kind == RelaxationKind.SHORTEST_PATHS) {
+      Arrays.fill(values, Double.POSITIVE_INFINITY);
+      int s = source <= GraphRelaxation.MAX_VERTEX_ID ? g.local((int) source) : -1;
+      if (s >= 0) {
+        values[s] = 0;
+        active = new int[] {s};
+      } else {
+        active = new int[0];
+      }
+    } else {
+      for (int i = 0; i < values.length; i++) {
+        values[i] = g.globalIds[i];
+      }
+      active = new int[g.size()];
+      for (int i = 0; i < active.length; i++) {
+        active[i] = i;
+      }
+    }
+    return relax(run, g, replicas, values, active, kind, settings);
+  }
+
+  /** A partition's previous output and the boundary updates addressed to it. */
+  record StepInput(StepOutput previous, List<StepOutput.Messages> messages) {}
+
+  static Iterator<StepInput> gather(Iterator<StepOutput> prev,
+      Iterator<Tuple2<Integer, StepOutput.Messages>> msgs) {
+    List<StepOutput.Messages> list = new ArrayList<>();
+    msgs.forEachRemaining(t -> list.add(t._2()));
+    return List.of(new StepInput(prev.next(), list)).iterator();
+  }
+
+  /** Applies the min of the incoming values; the local vertices that improved become active. */
+  static StepOutput nextStep(long run, LocalGraph g, Replicas replicas, StepInput in,
+      RelaxationKind kind, GstmSettings settings) {
+    double[] values = in.previous().values.clone();
+    boolean[] mark = new boolean[g.size()];
+    int[] active = new int[16];
+    int n = 0;
+    for (StepOutput.Messages m : in.messages()) {
+      for (int i = 0; i < m.ids().length; i++) {
+        int local = g.local(m.ids()[i]);
+        if (local < 0) {
+          throw new IllegalStateException("partition " + g.partition + " got an update for vertex "
+              + m.ids()[i] + ", which it does not hold");
+        }
+        if (m.values()[i] < values[local]) {
+          values[local] = m.values()[i];
+          if (!mark[local]) {
+            mark[local] = true;
+            if (n == active.length) {
+              active = Arrays.copyOf(active, n * 2);
+            }
+            active[n++] = local;
+          }
+        }
+      }
+    }
+    return relax(run, g, replicas, values, Arrays.copyOf(active, n), kind, settings);
+  }
+
+  /**
+   * Relaxes to the local fixpoint; every vertex that improved here becomes a message to each
+   * other partition that needs it ({@link Replicas#needs}: it has out-edges there, or that
+   * partition reports it).
+   */
+  static StepOutput relax(long run, LocalGraph g, Replicas replicas, double[] values,
+      int[] active, RelaxationKind kind, GstmSettings settings) {
+    StepStats st = new StepStats();
+    int[][] ids = null;
+    double[][] vals = null;
+    if (active.length > 0) {
+      st.activePartitions = 1;
+      st.activeVertices = active.length;
+      long t0 = System.nanoTime();
+      RelaxResult res;
+      try (ResidentCache.Handle<GraphRelaxer> h = ResidentCache.acquire(run, g.partition,
+          settings, engine -> new GraphRelaxer(engine, g.csr(), kind, relaxOptions(settings)))) {
+        res = h.value().relax(values, active);
+        st.engines.add(h.lease().engine().name() + " (" + h.lease().reason() + ")");
+        st.fellBack = !h.lease().gpu() && settings.engine() != EngineChoice.JVM;
+      }
+      st.relaxNanos = System.nanoTime() - t0;
+      values = res.values();
+      RelaxStats rs = res.stats();
+      st.rounds = rs.rounds();
+      st.transactions = rs.transactions();
+      st.commits = rs.commits();
+      st.aborts = rs.aborts();
+      st.edgeRelaxations = rs.edgeRelaxations();
+      st.improvedWrites = rs.improvedWrites();
+      st.kernelNanos = rs.kernelNanos();
+      int partitions = g.partitions;
+      int[] changed = res.changedVertices();
+      if (partitions > 1 && changed.length > 0) {
+        int[] counts = new int[partitions];
+        for (int c : changed) {
+          for (int q = 0; q < partitions; q++) {
+            if (q != g.partition && replicas.needs(q, g.globalIds[c])) {
+              counts[q]++;
+            }
+          }
+        }
+        ids = new int[partitions][];
+        vals = new double[partitions][];
+        for (int q = 0; q < partitions; q++) {
+          if (counts[q] > 0) {
+            ids[q] = new int[counts[q]];
+            vals[q] = new double[counts[q]];
+            st.messages += counts[q];
+          }
+        }
+        int[] fill = new int[partitions];
+        for (int c : changed) {
+          for (int q = 0; q < partitions; q++) {
+            if (counts[q] > 0 && q != g.partition && replicas.needs(q, g.globalIds[c])) {
+              ids[q][fill[q]] = g.globalIds[c];
+              vals[q][fill[q]++] = values[c];
+            }
+          }
+        }
+      }
+    }
+    return new StepOutput(g.partition, values, ids, vals, st, g.globalIds);
+  }
+
+  /**
+   * The driver's side of a small exchange: per target partition, the min value of each vertex
+   * over every partition that sent it (as the receiving partition would take it after a
+   * shuffle); ids ascending where several partitions sent updates, else in the sender's order.
+   */
+  static StepOutput.Messages[] minCombine(List<StepOutput> summaries, int partitions) {
+    StepOutput.Messages[] mail = new StepOutput.Messages[partitions];
+    for (int q = 0; q < partitions; q++) {
+      int n = 0;
+      for (StepOutput o : summaries) {
+        if (o.messageIds != null && o.messageIds[q] != null) {
+          n += o.messageIds[q].length;
+        }
+      }
+      if (n == 0) {
+        continue;
+      }
+      StepOutput single = null;
+      int senders = 0;
+      for (StepOutput o : summaries) {
+        if (o.messageIds != null && o.messageIds[q] != null) {
+          single = o;
+          senders++;
+        }
+      }
+      if (senders == 1) {
+        // One sender names each vertex once: nothing to combine (the usual case with two
+        // partitions), so its updates go on as they are, in its order.
+        mail[q] = new StepOutput.Messages(single.messageIds[q], single.messageValues[q]);
+        continue;
+      }
+      long[] keyed = new long[n];
+      double[] vals = new double[n];
+      int f = 0;
+      for (StepOutput o : summaries) {
+        if (o.messageIds != null && o.messageIds[q] != null) {
+          int[] ids = o.messageIds[q];
+          for (int i = 0; i < ids.length; i++) {
+            vals[f] = o.messageValues[q][i];
+            keyed[f] = ((long) ids[i] << 32) | f; // ids are non-negative ints
+            f++;
+          }
+        }
+      }
+      Arrays.sort(keyed);
+      int[] outIds = new int[n];
+      double[] outVals = new double[n];
+      int m = 0;
+      for (long kv : keyed) {
+        int id = (int) (kv >>> 32);
+        double v = vals[(int) kv];
+        if (m > 0 && outIds[m - 1] == id) {
+          outVals[m - 1] = Math.min(outVals[m - 1], v);
+        } else {
+          outIds[m] = id;
+          outVals[m++] = v;
+        }
+      }
+      mail[q] = new StepOutput.Messages(Arrays.copyOf(outIds, m), Arrays.copyOf(outVals, m));
+    }
+    return mail;
+  }
+
+  static Iterator<Tuple2<Integer, StepOutput.Messages>> outgoing(StepOutput o,
+      int partitions) {
+    List<Tuple2<Integer, StepOutput.Messages>> list = new ArrayList<>();
+    if (o.messageIds != null) {
+      for (int q = 0; q < partitions; q++) {
+        if (o.messageIds[q] != null) {
+          list.add(new Tuple2<>(q, new StepOutput.Messages(o.messageIds[q], o.messageValues[q])));
+        }
+      }
+    }
+    return list.iterator();
+  }
+
+  /**
+   * One row (id: long, value: double) per vertex of which this partition is the lowest holder,
+   * made as the consumer asks for it in one reused UnsafeRow (Spark's operators copy a row they
+   * keep).
+   */
+  static Iterator<InternalRow> rows(StepOutput o, Replicas replicas) {
+    int[] ids = o.globalIds;
+    double[] values = o.values;
+    UnsafeRow row = new UnsafeRow(2);
+    row.pointTo(new byte[24], 24);
+    return new Iterator<>() {
+      private int next = advance(0);
+
+      private int advance(int from) {
+        int i = from;
+        while (i < ids.length && !replicas.reports(o.partition, ids[i])) {
+          i++;
+        }
+        return i;
+      }
+
+      @Override
+      public boolean hasNext() {
+        return next < ids.length;
+      }
+
+      @Override
+      public InternalRow next() {
+        if (next >= ids.length) {
+          throw new java.util.NoSuchElementException();
+        }
+        row.setLong(0, ids[next]);
+        row.setDouble(1, values[next]);
+        next = advance(next + 1);
+        return row;
+      }
+    };
+  }}
