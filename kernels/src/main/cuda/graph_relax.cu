@@ -109,7 +109,7 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
       if (pending) {
         // No pre-locks on what is only read: the chunks of one vertex (up to a warp of them,
         // queued together) all read its value and would otherwise refuse one another.
-        PrStmTx<CAPACITY, false> tx(view, self);
+        PrStmTx<CAPACITY, false> tx(view, priority::ordinary(self));
         const double du = as_double(tx.read(a.values_region, u));
         uint32_t wrote = 0;
 #pragma unroll

@@ -191,7 +191,7 @@ __device__ __forceinline__ void commit(const StoreView& view, const KMeansArgs& 
     uint32_t conflicts = 0;
     while (__any_sync(0xffffffffu, pending)) {
       if (pending) {
-        PrStmTx<CAPACITY> tx(view, lane);
+        PrStmTx<CAPACITY> tx(view, priority::ordinary(lane));
 #pragma unroll
         for (int s = 0; s < CAPACITY; ++s) {
           const uint32_t j = w0 + s;

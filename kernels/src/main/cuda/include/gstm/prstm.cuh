@@ -403,7 +403,15 @@ class PrStmTx {
       if (seen == w) break;
       w = seen;
     }
-    // The slot track() gives this lock next (nothing runs between here and there).
+    // Fill the slot track() gives this lock next, so that an abort before track() releases the
+    // right lock word (an unfilled slot would name a stale index).
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      if (s == n_locks_) {
+        lock_idx_[s] = lock;
+        lock_ver_[s] = lock_word::version(w);
+      }
+    }
     visible_ |= bit(n_locks_);
     return true;
   }

@@ -480,13 +480,16 @@ final class JvmPrStmTx implements JvmTx {
       }
       w = locks.get(lock);
     }
-    lockVisible[nLocks] = true; // the slot track() gives this lock next
+    // Fill the slot track() gives this lock next, so that an abort before track() releases it.
+    lockIdx[nLocks] = lock;
+    lockVer[nLocks] = LockWord.version(w);
+    lockVisible[nLocks] = true;
     return true;
   }
 
   /** Undoes the pre-locks an urgent attempt took as it met its locks (by CAS: they may be stolen). */
   private void releaseVisible() {
-    for (int s = 0; s < nLocks; s++) {
+    for (int s = 0; s < capacity; s++) { // slot nLocks too: taken, not yet tracked
       if (lockVisible[s]) {
         lockVisible[s] = false;
         locks.compareAndSet(

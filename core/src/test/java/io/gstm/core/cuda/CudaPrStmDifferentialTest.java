@@ -62,7 +62,14 @@ class CudaPrStmDifferentialTest {
         .isTrue();
     assertThat(onGpu.result().commits()).isEqualTo(config.txCount());
     assertThat(onJvm.verdict().ok()).isTrue();
-    assertThat(onGpu.balances()).containsExactly(onJvm.balances());
+    assertThat(onJvm.result().commits()).as("JVM commits; counters %s",
+        java.util.Arrays.toString(onJvm.result().counters())).isEqualTo(config.txCount());
+    // Arrays.equals first: assertj's containsExactly diffs 100k-element arrays in O(n^2).
+    if (!java.util.Arrays.equals(onGpu.balances(), onJvm.balances())) {
+      int i = java.util.Arrays.mismatch(onGpu.balances(), onJvm.balances());
+      throw new AssertionError("balances differ first at account " + i + ": GPU "
+          + onGpu.balances()[i] + ", JVM " + onJvm.balances()[i] + "; " + config);
+    }
   }
 
   @Test
