@@ -108,8 +108,12 @@ final class JvmExecutor {
       }
       // A sweep in which nothing finished means every thread waits on others (other workers may
       // not even be scheduled): back off, as a GPU lane sleeps, instead of burning the limits.
+      // When this worker holds every lane still running there is nobody to wait for: a pause
+      // would only slow its own pass over what it postponed (one lane once took minutes).
       if (progress) {
         backoffNanos = MIN_BACKOFF_NANOS;
+      } else if (active >= quiescence.liveThreads()) {
+        Thread.onSpinWait();
       } else {
         LockSupport.parkNanos(backoffNanos);
         backoffNanos = Math.min(2 * backoffNanos, MAX_BACKOFF_NANOS);

@@ -37,6 +37,11 @@ final class Quiescence {
   }
 
 
+  /** Logical threads that still own pending transactions. */
+  int liveThreads() {
+    return live0 - sharesDone.get();
+  }
+
   private static long pack(int epoch, int count) {
     return ((long) epoch << 32) | (count & 0xffffffffL);
   }
