@@ -3,6 +3,7 @@ package io.gstm.core.jvm;
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.store.StoreLayout;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -70,7 +71,7 @@ final class JvmPrStmTx implements JvmTx {
   public void begin(int owner) {
     store.checkNotStopped();
     this.owner = owner;
-    java.util.Arrays.fill(lockVisible, false);
+    Arrays.fill(lockVisible, false);
     this.nLocks = 0;
     this.nWrites = 0;
     this.rangeCount = 0;

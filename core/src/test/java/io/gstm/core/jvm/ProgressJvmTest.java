@@ -9,6 +9,7 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.testing.StarvationCase;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,7 +46,7 @@ class ProgressJvmTest {
       assertThat(audit.commit()).as("attempt %d: the audit loses", attempt).isFalse();
       assertThat(total).isEqualTo(attempt - 1);
     }
-    audit.begin(Priority.urgent(new java.util.concurrent.atomic.AtomicLong()));
+    audit.begin(Priority.urgent(new AtomicLong()));
     long total = 0;
     for (int i = 0; i < 16; i++) {
       total += audit.read(0, i);
