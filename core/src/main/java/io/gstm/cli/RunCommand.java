@@ -64,7 +64,8 @@ final class RunCommand implements Callable<Integer> {
   Path outcomes;
 
   @Option(names = "--algorithm", defaultValue = "prstm",
-      description = "prstm, csmv, csmv-nocv, csmv-onlycs or jvstm-gpu (default ${DEFAULT-VALUE}).")
+      description = "prstm, gpu-stm (JVM engine only), csmv, csmv-nocv, csmv-onlycs or "
+          + "jvstm-gpu (default ${DEFAULT-VALUE}).")
   String algorithm;
 
   @Option(names = "--lock-coverage", defaultValue = "1",

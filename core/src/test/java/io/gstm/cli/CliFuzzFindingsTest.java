@@ -76,8 +76,8 @@ class CliFuzzFindingsTest {
     assertThat(run(2, "run", "--engine", "jvm", "--program", PROGRAM, "--state", STOCK,
         "--transactions", MOVES, "--out-state", dir.resolve("o.csv").toString(), "--outcomes",
         dir.resolve("c.csv").toString(), "--algorithm", "tl2"))
-        .contains("gstm: algorithm: unknown algorithm 'tl2', known: prstm, csmv, csmv-nocv, "
-            + "csmv-onlycs, jvstm-gpu");
+        .contains("gstm: algorithm: unknown algorithm 'tl2', known: prstm, gpu-stm, csmv, "
+            + "csmv-nocv, csmv-onlycs, jvstm-gpu");
     assertThat(run(2, "bench-programs", "--engine", "jvm", "--algorithms", "prstm,tl2"))
         .contains("gstm: algorithms: unknown algorithm 'tl2'");
   }
