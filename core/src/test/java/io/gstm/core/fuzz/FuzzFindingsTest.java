@@ -44,6 +44,18 @@ class FuzzFindingsTest {
   }
 
   /** Soak: ratio 1 over an odd count made round(n / 2) pairs, one transaction past the table. */
+  /**
+   * Soak: a random program whose loop ends folded to constants that wrapped around int32 asked
+   * for 4,294,967,294 trips; the generator drew it as a valid program (the checker refused it).
+   */
+  @Test
+  void randomProgramsRedrawALoopPastTheTripLimit() {
+    io.gstm.core.soak.Soak.Summary s = io.gstm.core.soak.Soak.runBatch(engine,
+        -875651946808023967L, java.time.Duration.ofSeconds(60), null);
+    assertThat(s.violations()).isEmpty();
+    assertThat(s.transactions()).isPositive();
+  }
+
   @Test
   void pairsFitAnOddTransactionCount() {
     SemanticBankConfig bank = new SemanticBankConfig(64, 2, 1.0, 1, 7, 3, 11, 5);
