@@ -44,6 +44,7 @@ struct Streak {
   uint32_t quiet = 0;     ///< confirmed semantic conflicts in a row
   uint32_t seen = 0;      ///< finish count when the streak began
   uint32_t unflushed = 0; ///< this thread's finishes not in the count yet
+  uint64_t enrolled = 0;  ///< the count + 1 this thread is counted as stuck at (0: none)
   bool registered = false;
 
   /// A concurrency abort of this thread: the streak starts over.
@@ -82,8 +83,14 @@ struct Streak {
       return false;
     }
     if (!registered) {
-      registered = enrol(control + 1);
-      if (!registered) reset();
+      // Counted once per count: a streak that restarts at the same count (after a concurrency
+      // abort) must not count this thread twice.
+      registered = enrolled == seen + 1ull || enrol(control + 1);
+      if (registered) {
+        enrolled = seen + 1ull;
+      } else {
+        reset();
+      }
       return false;
     }
     const uint32_t live = live0 - static_cast<uint32_t>(mem::load_relaxed(control + 2));

@@ -52,6 +52,8 @@ final class Quiescence {
     private int seen;
     /** This thread's finishes not in the count yet. */
     private int unflushed;
+    /** The count + 1 this thread is counted as stuck at (0: none). */
+    private long enrolled;
     private boolean registered;
 
     /** A concurrency abort of this thread: the streak starts over. */
@@ -101,8 +103,13 @@ final class Quiescence {
         return false;
       }
       if (!registered) {
-        registered = enrol();
-        if (!registered) {
+        // Counted once per count: a streak that restarts at the same count (after a concurrency
+        // abort) must not count this thread twice.
+        long at = (seen & 0xffffffffL) + 1;
+        registered = enrolled == at || enrol();
+        if (registered) {
+          enrolled = at;
+        } else {
           reset();
         }
         return false;
