@@ -354,9 +354,23 @@ final class JvmCsmvRunner {
       return;
     }
     int cap = capacity;
-    int rs = Math.min(lane.reads, cap);
-    for (int i = 0; i < rs; i++) {
-      histReads[lane.tx * cap + i] = ((long) lane.readItems[i] << 32) | lane.readPos[i];
+    int base = lane.tx * cap;
+    // The read set keeps one entry per read (a program may read a word twice); the history
+    // holds each word once, or the repeats could crowd out a later word's read. A snapshot
+    // reads a word at one position however often it is read.
+    int rs = 0;
+    reads:
+    for (int i = 0; i < lane.reads; i++) {
+      long entry = ((long) lane.readItems[i] << 32) | lane.readPos[i];
+      for (int j = 0; j < rs; j++) {
+        if (histReads[base + j] == entry) {
+          continue reads;
+        }
+      }
+      if (rs == cap) {
+        break; // an audit of a whole bank: its history keeps the first words, as on the GPU
+      }
+      histReads[base + rs++] = entry;
     }
     histCounts[lane.tx] = rs | (Math.min(writes, cap) << 16);
   }

@@ -56,6 +56,19 @@ class FuzzFindingsTest {
     assertThat(s.transactions()).isPositive();
   }
 
+  /**
+   * Soak: a read-only program that reads a word twice (a loop's start, evaluated again in its
+   * end) filled the JVM CSMV history's slots with the repeats and dropped its last read, so the
+   * history checker placed it before the write it had seen and the replay failed.
+   */
+  @Test
+  void csmvHistoryHoldsAWordReadTwiceOnce() {
+    io.gstm.core.soak.Soak.Summary s = io.gstm.core.soak.Soak.runBatch(engine,
+        3646372192475139556L, java.time.Duration.ofSeconds(60), null);
+    assertThat(s.violations()).isEmpty();
+    assertThat(s.transactions()).isPositive();
+  }
+
   @Test
   void pairsFitAnOddTransactionCount() {
     SemanticBankConfig bank = new SemanticBankConfig(64, 2, 1.0, 1, 7, 3, 11, 5);
