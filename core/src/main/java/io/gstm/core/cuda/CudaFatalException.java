@@ -6,7 +6,8 @@ package io.gstm.core.cuda;
  * in Spark the task fails with this message and the executor should be restarted.
  */
 public final class CudaFatalException extends GstmCudaException {
-  CudaFatalException(String message, Throwable cause) {
+  /** Also raised by callers that learn of a lost context later (e.g. a Spark executor). */
+  public CudaFatalException(String message, Throwable cause) {
     super(message, cause, true);
   }
 }

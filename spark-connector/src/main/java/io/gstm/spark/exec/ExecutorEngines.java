@@ -1,6 +1,7 @@
 package io.gstm.spark.exec;
 
 import io.gstm.core.cuda.CudaEngine;
+import io.gstm.core.cuda.CudaFatalException;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.EngineChoice;
 import io.gstm.core.engine.GpuUnavailableException;
@@ -19,6 +20,7 @@ import org.apache.spark.SparkContext;
 import org.apache.spark.TaskContext;
 import org.apache.spark.resource.ResourceInformation;
 import org.apache.spark.util.TaskCompletionListener;
+import org.apache.spark.util.TaskFailureListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +35,10 @@ import org.slf4j.LoggerFactory;
  * per executor; every concurrently running task gets a JVM engine of its own (a JVM engine runs one
  * batch at a time), pooled for reuse. {@code spark.gstm.requireGpu=true} turns that fallback into
  * a {@link GpuUnavailableException}.
+ *
+ * <p>A task that fails with a {@link CudaFatalException} has lost the device's context for the
+ * whole executor: every later lease of that device fails at once with the same message (no
+ * fallback, since the state resident on it is gone), until the executor is restarted.
  */
 public final class ExecutorEngines {
   private static final Logger LOG = LoggerFactory.getLogger(ExecutorEngines.class);
@@ -40,6 +46,8 @@ public final class ExecutorEngines {
   private static final Object LOCK = new Object();
   private static final Map<Integer, GpuSlot> GPUS = new HashMap<>();
   private static final Map<Integer, GpuFailure> GPU_FAILURES = new HashMap<>();
+  /** Devices whose context a task lost, with the error it met. */
+  private static final Map<Integer, String> LOST = new HashMap<>();
   private static final Map<Integer, ArrayDeque<JvmEngine>> IDLE_JVM = new HashMap<>();
   private static final List<Engine> ALL = new ArrayList<>();
   private static boolean fallbackLogged;
@@ -131,6 +139,7 @@ public final class ExecutorEngines {
       Engine preferred) {
     int ordinal = deviceFor(task, settings);
     boolean fromScheduler = task != null && task.resourcesJMap().containsKey("gpu");
+    checkNotLost(ordinal);
     GpuSlot slot = slot(ordinal, settings);
     if (slot == null) {
       GpuFailure failure;
@@ -167,9 +176,48 @@ public final class ExecutorEngines {
       held.permits().release();
       throw e;
     }
+    if (task != null) {
+      task.addTaskFailureListener((TaskFailureListener) (ctx, error) -> noteFailure(ordinal,
+          error));
+    }
     String why = "GPU " + ordinal + (fromScheduler ? " from TaskContext resources"
         : " from " + GstmConf.DEVICE_ORDINAL.key());
     return new TaskEngine(held.engine(), true, why, null, held.permits()::release);
+  }
+
+  /**
+   * Remembers GPU {@code ordinal} as lost when {@code error} is a lost CUDA context (a task's
+   * failure on it); other failures leave the device in use.
+   */
+  static void noteFailure(int ordinal, Throwable error) {
+    CudaFatalException fatal = TaskErrors.fatalIn(error);
+    if (fatal != null) {
+      synchronized (LOCK) {
+        if (LOST.putIfAbsent(ordinal, fatal.getMessage()) == null) {
+          LOG.error("gstm: GPU {}'s CUDA context is lost ({}); every later task of this "
+              + "executor on it fails until the executor is restarted", ordinal,
+              fatal.getMessage());
+        }
+      }
+    }
+  }
+
+  private static void checkNotLost(int ordinal) {
+    String lost;
+    synchronized (LOCK) {
+      lost = LOST.get(ordinal);
+    }
+    if (lost != null) {
+      throw new CudaFatalException("GPU " + ordinal + "'s CUDA context was lost by an earlier "
+          + "task of this executor (" + lost + "); restart the executor", null);
+    }
+  }
+
+  /** Forgets lost devices (tests: the JVM of a test suite plays one executor). */
+  static void forgetLost() {
+    synchronized (LOCK) {
+      LOST.clear();
+    }
   }
 
   private static TaskEngine jvm(GstmSettings settings, String why,

@@ -1,24 +1,42 @@
 package io.gstm.spark.exec;
 
+import io.gstm.core.cuda.CudaFatalException;
+
 /**
  * Bad input found by a task reaches the driver wrapped in a SparkException (a job failure):
  * the operations rethrow it as the IllegalArgumentException it was, with its message, so that
- * a caller sees the same error whether a check ran on the driver or in a task.
+ * a caller sees the same error whether a check ran on the driver or in a task. A lost CUDA
+ * context comes back the same way, as the {@link CudaFatalException} it was.
  */
 public final class TaskErrors {
   private TaskErrors() {}
 
   /**
-   * The first IllegalArgumentException among {@code e}'s causes, as one thrown here (the job
-   * failure kept as its cause); otherwise {@code e} itself, thrown as it is, checked or not.
+   * The first {@link CudaFatalException} or else IllegalArgumentException among {@code e}'s
+   * causes, as one thrown here (the job failure kept as its cause); otherwise {@code e} itself,
+   * thrown as it is, checked or not.
    */
   public static RuntimeException badInput(Exception e) {
+    CudaFatalException fatal = fatalIn(e);
+    if (fatal != null) {
+      return fatal == e ? fatal : new CudaFatalException(fatal.getMessage(), e);
+    }
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof IllegalArgumentException bad) {
         return t == e ? bad : new IllegalArgumentException(bad.getMessage(), e);
       }
     }
     return TaskErrors.<RuntimeException>rethrow(e);
+  }
+
+  /** The lost-context error among {@code e}'s causes, or null. */
+  public static CudaFatalException fatalIn(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof CudaFatalException fatal) {
+        return fatal;
+      }
+    }
+    return null;
   }
 
   @SuppressWarnings("unchecked")

@@ -5,6 +5,7 @@ import io.gstm.core.program.ValueType;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorEngines;
+import io.gstm.spark.exec.TaskErrors;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -245,7 +246,7 @@ public final class TxState implements AutoCloseable {
         placed = StateJobs.create(spark, rows, schema, id, epoch, settings, r);
       } catch (Exception e) {
         StateJobs.close(spark, new Ref(id, n, new long[0], null), p);
-        throw badInput(e);
+        throw TaskErrors.badInput(e);
       }
       TxState s = new TxState(spark, id, schema, placed,
           replay == null || replay.length == 0 ? epoch : replay[replay.length - 1]);
@@ -683,20 +684,7 @@ public final class TxState implements AutoCloseable {
         return markLost(part, where);
       }
     }
-    return badInput(e);
-  }
-
-  /** The bad-input error a task raised, else the failure itself. */
-  static RuntimeException badInput(Exception e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof IllegalArgumentException bad) {
-        return new IllegalArgumentException(bad.getMessage(), e);
-      }
-    }
-    if (e instanceof RuntimeException r) {
-      return r;
-    }
-    return new IllegalStateException(e.getMessage(), e);
+    return TaskErrors.badInput(e);
   }
 
   private static StructField field(Dataset<Row> rows, String name, String what) {

@@ -3,6 +3,7 @@ package io.gstm.spark.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gstm.core.cuda.CudaFatalException;
 import io.gstm.core.cuda.KernelArchitectures;
 import io.gstm.core.engine.GpuUnavailableException;
 import io.gstm.core.engine.GpuUnavailableReason;
@@ -115,5 +116,41 @@ class ExecutorEnginesTest {
     assertThatThrownBy(() -> jsc.parallelize(List.of(1), 1)
         .map(i -> ExecutorEngines.acquire(gpu).engine().name()).collect())
         .hasMessageContaining("spark.gstm.engine=gpu but no usable GPU");
+  }
+
+  /**
+   * A task that lost the device's context (a sticky CUDA error) fails with that message, and so
+   * does every later task of the executor on that device, fast and without falling back: the
+   * state resident on it is gone. Another device, and other failures, are not affected.
+   */
+  @Test
+  void aLostContextFailsEveryLaterTaskOnThatDeviceNamingTheRestart() {
+    try {
+      ExecutorEngines.noteFailure(0, new org.apache.spark.SparkException("task failed",
+          new CudaFatalException("launching gstm_bank: CUDA_ERROR_ILLEGAL_ADDRESS (sticky "
+              + "error: the CUDA context is lost; restart the process)", null)));
+      ExecutorEngines.noteFailure(1, new IllegalStateException("an ordinary task failure"));
+      assertThatThrownBy(() -> ExecutorEngines.acquire(GstmConf.defaults()))
+          .isInstanceOf(CudaFatalException.class)
+          .hasMessageContaining("GPU 0's CUDA context was lost by an earlier task")
+          .hasMessageContaining("CUDA_ERROR_ILLEGAL_ADDRESS")
+          .hasMessageContaining("restart the executor");
+      // In a job the driver sees the same type and message, not only a SparkException.
+      Throwable failed = org.assertj.core.api.Assertions.catchThrowable(() -> jsc
+          .parallelize(List.of(1, 2), 2)
+          .map(i -> ExecutorEngines.acquire(GstmConf.defaults()).gpu()).collect());
+      assertThat(TaskErrors.badInput((Exception) failed))
+          .isInstanceOf(CudaFatalException.class)
+          .hasMessageContaining("restart the executor");
+      GstmSettings one = GstmConf.settings(Map.of("spark.gstm.deviceOrdinal", "1"));
+      try (TaskEngine lease = ExecutorEngines.acquire(one)) {
+        assertThat(lease.engine()).isNotNull();
+      }
+    } finally {
+      ExecutorEngines.forgetLost();
+    }
+    try (TaskEngine lease = ExecutorEngines.acquire(GstmConf.defaults())) {
+      assertThat(lease.engine()).isNotNull();
+    }
   }
 }

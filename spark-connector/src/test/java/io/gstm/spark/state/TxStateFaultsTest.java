@@ -96,6 +96,41 @@ class TxStateFaultsTest {
     }
   }
 
+  /**
+   * A task that loses its GPU's context (a sticky CUDA error, here injected) fails the apply with
+   * that error and message, leaving this state at its last committed epoch and another state
+   * untouched and usable.
+   */
+  @Test
+  void aLostGpuContextFailsTheApplyWithItsMessageAndCorruptsNoOtherState() {
+    try (TxState bank = TxState.from(accounts(48, 200)).key("id").partitions(3).create();
+        TxState other = TxState.from(accounts(32, 100)).key("id").partitions(2).create()) {
+      bank.apply(transfers(100, 48, 50, 8, 0, false), BANK);
+      List<Row> committed = bank.toDF().orderBy("id").collectAsList();
+      List<Row> otherBefore = other.toDF().orderBy("id").collectAsList();
+      TxStateHooks.hook = (point, partition, epoch, attempt) -> {
+        if (point.equals("local") && partition == 1) {
+          throw new io.gstm.core.cuda.CudaFatalException("launching the program kernel: "
+              + "CUDA_ERROR_ILLEGAL_ADDRESS (sticky error: the CUDA context is lost; restart "
+              + "the process)", null);
+        }
+      };
+      assertThatThrownBy(() -> bank.apply(transfers(300, 48, 50, 9, 0, false), BANK))
+          .isInstanceOf(io.gstm.core.cuda.CudaFatalException.class)
+          .hasMessageContaining("CUDA_ERROR_ILLEGAL_ADDRESS")
+          .hasMessageContaining("restart the process");
+      TxStateHooks.hook = null;
+      assertThat(bank.epoch()).isEqualTo(1);
+      assertThat(bank.toDF().orderBy("id").collectAsList()).isEqualTo(committed);
+      assertThat(other.toDF().orderBy("id").collectAsList()).isEqualTo(otherBefore);
+      TreeMap<Long, long[]> before = StateReplay.snapshot(other.toDF(), LONGS);
+      Dataset<Row> txs = transfers(200, 32, 60, 10, 0, false);
+      ApplyResult r = other.transactions(txs, BANK).idColumn("id").recordOrder(true).run();
+      TreeMap<Long, long[]> after = StateReplay.snapshot(other.toDF(), LONGS);
+      TxStateTest.assertReplays(BANK, List.of("balance"), LONGS, before, after, txs, r);
+    }
+  }
+
   @Test
   void aLostPartitionFailsClearlyNamingTheCheckpoint(@TempDir Path dir) {
     TxState bank = TxState.from(accounts(30, 200)).key("id").partitions(3).name("ledger")
