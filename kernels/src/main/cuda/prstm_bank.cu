@@ -44,32 +44,34 @@ __device__ __forceinline__ void prstm_bank(const StoreView& view, const bank::Ba
     uint32_t owner = priority::ordinary(self);
     while (__any_sync(warp, outcome == kPending)) {
       if (outcome == kPending) {
-        PrStmTx<CAPACITY> tx(view, owner);
-        const long long sum = bank::run<PrStmTx<CAPACITY>, CAPACITY>(tx, b, t, type, acct, amount);
-        if (tx.commit()) {
-          outcome = kCommitted;
-          ++counters.c[kCommits];
-          if (tx.read_only()) {
-            ++counters.c[kReadOnlyCommits];
-            b.audit_sums[t] = sum;
+        with_attempt<CAPACITY>(view, owner, [&](auto& tx) {
+          const long long sum = bank::run<std::remove_reference_t<decltype(tx)>, CAPACITY>(
+              tx, b, t, type, acct, amount);
+          if (tx.commit()) {
+            outcome = kCommitted;
+            ++counters.c[kCommits];
+            if (tx.read_only()) {
+              ++counters.c[kReadOnlyCommits];
+              b.audit_sums[t] = sum;
+            }
+            if (out.hist_counts != nullptr) {
+              const size_t base = static_cast<size_t>(t) * CAPACITY;
+              out.hist_counts[t] = tx.record(out.hist_reads + base, out.hist_writes + base);
+            }
+          } else if (tx.overflowed()) {
+            outcome = kTooLarge;
+            ++counters.c[kTooLargeCount];
+          } else {
+            counters.add(tx.abort_cause());
+            if (!tx.lost_in_line()) ++attempts;  // losing to an older urgent one is waiting in line
+            if (attempts >= out.max_retries) {
+              outcome = kAbandoned;
+              ++counters.c[kAbandonedCount];
+            } else if (attempts == out.urgent_after && !tx.urgent()) {
+              owner = priority::urgent(out.counters);
+            }
           }
-          if (out.hist_counts != nullptr) {
-            const size_t base = static_cast<size_t>(t) * CAPACITY;
-            out.hist_counts[t] = tx.record(out.hist_reads + base, out.hist_writes + base);
-          }
-        } else if (tx.overflowed()) {
-          outcome = kTooLarge;
-          ++counters.c[kTooLargeCount];
-        } else {
-          counters.add(tx.abort_cause());
-          if (!tx.lost_in_line()) ++attempts;  // losing to an older urgent one is waiting in line
-          if (attempts >= out.max_retries) {
-            outcome = kAbandoned;
-            ++counters.c[kAbandonedCount];
-          } else if (attempts == out.urgent_after && !tx.urgent()) {
-            owner = priority::urgent(out.counters);
-          }
-        }
+        });
       }
       __syncwarp(warp);
     }

@@ -59,6 +59,12 @@ __device__ __forceinline__ uint32_t urgent(unsigned long long* counters) {
 }
 }  // namespace priority
 
+/// Runs `attempt(tx)` on a new transaction of `owner`: an urgent one (PrStmTx<..., true>) when
+/// the owner is a ticket, else an ordinary one. `attempt` is a generic lambda, instantiated for
+/// both; only the ordinary copy is hot.
+template <int CAPACITY, bool PRE_LOCK_READS = true, typename Attempt>
+__device__ __forceinline__ void with_attempt(const StoreView& view, uint32_t owner, Attempt&& attempt);
+
 /// One PR-STM transaction with read, write and lock sets of at most CAPACITY entries, held in
 /// registers: every loop over a set is unrolled and predicated, so nothing is indexed
 /// dynamically and nothing spills to local memory.
@@ -71,7 +77,12 @@ __device__ __forceinline__ uint32_t urgent(unsigned long long* counters) {
 /// refuses a higher one even when both only read it). Kernels whose transactions share a hot
 /// read-only word (many chunks of one vertex read its value) and that retry a bounded number
 /// of times anyway may turn them off.
-template <int CAPACITY, bool PRE_LOCK_READS = true>
+///
+/// URGENT = true is an urgent attempt (its owner a ticket below priority::kOrdinary): visible
+/// reads. A type of its own so that ordinary attempts, nearly all of them, run code without any
+/// of it (checked at run time at every read and write, it cost the kernels 4-6%): kernels pick
+/// the type by the owner (with_attempt()).
+template <int CAPACITY, bool PRE_LOCK_READS = true, bool URGENT = false>
 class PrStmTx {
   static_assert(CAPACITY >= 1 && CAPACITY <= 64, "set masks are at most 64-bit");
   using word_t = lock_word::word_t;
@@ -85,7 +96,7 @@ class PrStmTx {
   __device__ __forceinline__ PrStmTx(const StoreView& view, uint32_t owner) : view_(view), owner_(owner) {}
 
   /// Whether this attempt runs urgent (an owner below priority::kOrdinary): visible reads.
-  __device__ __forceinline__ bool urgent() const { return owner_ < priority::kOrdinary; }
+  __device__ __forceinline__ static constexpr bool urgent() { return URGENT; }
 
   __device__ __forceinline__ bool active() const { return status_ == kActive; }
   __device__ __forceinline__ bool overflowed() const { return status_ == kOverflow; }
@@ -112,10 +123,9 @@ class PrStmTx {
   /// real; false (a validation abort) if the body saw an inconsistent state.
   __device__ __forceinline__ bool confirm_semantic() {
     mem::fence_acq_rel();
-    if (validate_reads()) {
-      release_visible();
-      return true;
-    }
+    const bool valid = validate_reads();
+    release_visible();
+    if (valid) return true;
     abort(kAbortValidation);
     return false;
   }
@@ -234,7 +244,10 @@ class PrStmTx {
 
   /// Validates and commits; false means aborted (see abort_cause) or overflowed.
   __device__ __forceinline__ bool commit() {
-    if (status_ != kActive) return false;
+    if (status_ != kActive) {
+      release_visible();  // an attempt that aborted or overflowed in its body
+      return false;
+    }
     mem::fence_acq_rel();  // the reads above happen before the checks below
     if (written_ == 0) return commit_read_only();
 
@@ -292,7 +305,7 @@ class PrStmTx {
       }
     }
     if (failure >= 0) {
-      release(pre | visible_, held);
+      release(URGENT ? pre | visible_ : pre, held);
       visible_ = 0;
       lost_in_line_ = urgent();
       abort(failure);
@@ -310,7 +323,7 @@ class PrStmTx {
         word_t* lock = view_.locks + lock_idx_[s];
         if ((written_ >> s) & 1u) {
           mem::store_relaxed(lock, lock_word::unlocked(lock_ver_[s] + 1));
-        } else if (PRE_LOCK_READS || ((visible_ >> s) & 1u)) {
+        } else if (PRE_LOCK_READS || (URGENT && ((visible_ >> s) & 1u))) {
           atomicCAS(lock, lock_word::pre_locked_by(lock_ver_[s], owner_),
                     lock_word::unlocked(lock_ver_[s]));
         }
@@ -367,11 +380,12 @@ class PrStmTx {
   }
 
   __device__ __forceinline__ bool commit_read_only() {
-    if (!validate_reads()) {
+    const bool valid = validate_reads();
+    release_visible();
+    if (!valid) {
       abort(kAbortValidation);
       return false;
     }
-    release_visible();
     status_ = kDone;
     return true;
   }
@@ -385,23 +399,10 @@ class PrStmTx {
       overflow();
       return false;
     }
-    word_t* word = view_.locks + lock;
-    word_t w = mem::load_relaxed(word);
-    uint32_t sleep_ns = 32;
-    for (uint32_t waits = 0;;) {
-      if (lock_word::locked(w) || (lock_word::pre_locked(w) && lock_word::owner(w) < owner_)) {
-        if (++waits > priority::kMaxWaits) {
-          abort(lock_word::locked(w) ? kAbortReadLocked : kAbortPreLockRefused);
-          return false;
-        }
-        __nanosleep(sleep_ns);
-        sleep_ns = min(sleep_ns * 2, 1024u);
-        w = mem::load_relaxed(word);
-        continue;
-      }
-      const word_t seen = atomicCAS(word, w, lock_word::pre_locked_by(lock_word::version(w), owner_));
-      if (seen == w) break;
-      w = seen;
+    const word_t w = pre_lock_visibly(view_.locks + lock, owner_);
+    if (must_wait(w, owner_)) {
+      abort(lock_word::locked(w) ? kAbortReadLocked : kAbortPreLockRefused);
+      return false;
     }
     // Fill the slot track() gives this lock next, so that an abort before track() releases the
     // right lock word (an unfilled slot would name a stale index).
@@ -414,6 +415,31 @@ class PrStmTx {
     }
     visible_ |= bit(n_locks_);
     return true;
+  }
+
+  /// Held by a commit, or pre-locked by an older owner: an urgent attempt waits.
+  __device__ __forceinline__ static bool must_wait(word_t w, uint32_t owner) {
+    return lock_word::locked(w) || (lock_word::pre_locked(w) && lock_word::owner(w) < owner);
+  }
+
+  /// Pre-locks `word` for `owner` at its current version once must_wait() no longer holds;
+  /// returns the word it replaced, or (must_wait() true) the last one seen after
+  /// priority::kMaxWaits waits.
+  __device__ __forceinline__ static word_t pre_lock_visibly(word_t* word, uint32_t owner) {
+    word_t w = mem::load_relaxed(word);
+    uint32_t sleep_ns = 32;
+    for (uint32_t waits = 0;;) {
+      if (must_wait(w, owner)) {
+        if (++waits > priority::kMaxWaits) return w;
+        __nanosleep(sleep_ns);
+        sleep_ns = min(sleep_ns * 2, 1024u);
+        w = mem::load_relaxed(word);
+        continue;
+      }
+      const word_t seen = atomicCAS(word, w, lock_word::pre_locked_by(lock_word::version(w), owner));
+      if (seen == w) return w;
+      w = seen;
+    }
   }
 
   __device__ __forceinline__ bool in_set(uint32_t lock) const {
@@ -476,17 +502,16 @@ class PrStmTx {
     }
   }
 
+  // An attempt that ends in its body keeps its visible pre-locks until the kernel ends it
+  // (commit() or confirm_semantic(), called after every attempt): released there, one copy of
+  // the release loop per kernel instead of one per abort site (3x the code, 10-40% slower).
   __device__ __forceinline__ void abort(int cause) {
     status_ = kAborted;
     cause_ = cause;
-    release_visible();
   }
-  __device__ __forceinline__ void overflow() {
-    status_ = kOverflow;
-    release_visible();
-  }
+  __device__ __forceinline__ void overflow() { status_ = kOverflow; }
   __device__ __forceinline__ void release_visible() {
-    if (visible_ != 0) {  // only urgent attempts have any
+    if (URGENT && visible_ != 0) {  // only urgent attempts have any
       release(visible_, 0);
       visible_ = 0;
     }
@@ -529,5 +554,16 @@ class PrStmTx {
   uint32_t w_index_[CAPACITY];
   uint64_t w_value_[CAPACITY];
 };
+
+template <int CAPACITY, bool PRE_LOCK_READS, typename Attempt>
+__device__ __forceinline__ void with_attempt(const StoreView& view, uint32_t owner, Attempt&& attempt) {
+  if (owner < priority::kOrdinary) {
+    PrStmTx<CAPACITY, PRE_LOCK_READS, true> tx(view, owner);
+    attempt(tx);
+  } else {
+    PrStmTx<CAPACITY, PRE_LOCK_READS, false> tx(view, owner);
+    attempt(tx);
+  }
+}
 
 }  // namespace gstm

@@ -111,92 +111,93 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
       const uint32_t rotated = __funnelshift_r(pending, pending, cursor);
       const uint32_t b = (__ffs(rotated) - 1 + cursor) % kWindow;
       const uint32_t t = self + (base + b) * threads;
-      PrStmTx<SetCapacity<Ops, CAPACITY>::value> tx(view, owner);
-      const long long result = Ops::run(tx, tab, t, tab.type[t]);
       uint8_t outcome = kPending;
-      bool concurrency_abort = false;
-      if (tx.ended()) {
-        // A program's abort or fault stands only if what it read was consistent.
-        const uint8_t ended = tx.end_outcome();
-        if (tx.confirm_semantic()) {
-          outcome = ended;
-        } else {
-          concurrency_abort = true;
-        }
-      } else if (tx.semantic()) {
-        if (tx.confirm_semantic()) {
-          ++counters.c[kSemanticConflicts];
-          conflicts = 0;
-          owner = priority::ordinary(self);
-          const uint32_t met = ++out.semantic_conflicts[t];
-          const uint32_t pass = out.policy == kPostpone ? 2 * remaining + 2 * kWindow
-                                                        : quiescence::kMinStreak;
-          if (met >= out.semantic_limit) {
-            outcome = kAbandonedSemantic;
-          } else if (streak.conflict(control, pass, live0)) {
-            outcome = kAbandonedSemantic;  // a wait in vain (quiescence.cuh)
-            if (out.policy == kPostpone) {
-              // Every pending transaction of this thread was tried: they all end.
-              for (uint32_t i = 0; i < owned; ++i) {
-                const uint32_t u = self + i * threads;
-                if (u != t && out.outcome[u] == kPending) {
-                  out.outcome[u] = kAbandonedSemantic;
-                  ++counters.c[kAbandonedSemanticCount];
+      with_attempt<SetCapacity<Ops, CAPACITY>::value>(view, owner, [&](auto& tx) {
+        const long long result = Ops::run(tx, tab, t, tab.type[t]);
+        bool concurrency_abort = false;
+        if (tx.ended()) {
+          // A program's abort or fault stands only if what it read was consistent.
+          const uint8_t ended = tx.end_outcome();
+          if (tx.confirm_semantic()) {
+            outcome = ended;
+          } else {
+            concurrency_abort = true;
+          }
+        } else if (tx.semantic()) {
+          if (tx.confirm_semantic()) {
+            ++counters.c[kSemanticConflicts];
+            conflicts = 0;
+            owner = priority::ordinary(self);
+            const uint32_t met = ++out.semantic_conflicts[t];
+            const uint32_t pass = out.policy == kPostpone ? 2 * remaining + 2 * kWindow
+                                                          : quiescence::kMinStreak;
+            if (met >= out.semantic_limit) {
+              outcome = kAbandonedSemantic;
+            } else if (streak.conflict(control, pass, live0)) {
+              outcome = kAbandonedSemantic;  // a wait in vain (quiescence.cuh)
+              if (out.policy == kPostpone) {
+                // Every pending transaction of this thread was tried: they all end.
+                for (uint32_t i = 0; i < owned; ++i) {
+                  const uint32_t u = self + i * threads;
+                  if (u != t && out.outcome[u] == kPending) {
+                    out.outcome[u] = kAbandonedSemantic;
+                    ++counters.c[kAbandonedSemanticCount];
+                  }
+                }
+                pending = 1u << b;
+                remaining = 1;
+              }
+            } else if (out.policy == kPostpone) {
+              cursor = (b + 1) % kWindow;
+              if (++fruitless >= static_cast<uint32_t>(__popc(pending))) {
+                __nanosleep(backoff_ns);
+                backoff_ns = min(backoff_ns * 2, 8192u);
+                fruitless = 0;
+                if (remaining > static_cast<uint32_t>(__popc(pending))) {
+                  next_chunk();
+                  cursor = 0;
                 }
               }
-              pending = 1u << b;
-              remaining = 1;
             }
-          } else if (out.policy == kPostpone) {
-            cursor = (b + 1) % kWindow;
-            if (++fruitless >= static_cast<uint32_t>(__popc(pending))) {
-              __nanosleep(backoff_ns);
-              backoff_ns = min(backoff_ns * 2, 8192u);
-              fruitless = 0;
-              if (remaining > static_cast<uint32_t>(__popc(pending))) {
-                next_chunk();
-                cursor = 0;
-              }
-            }
+          } else {
+            concurrency_abort = true;
           }
+        } else if (tx.commit()) {
+          outcome = kCommitted;
+          ++counters.c[kCommits];
+          fruitless = 0;
+          backoff_ns = 64;
+          if (tx.read_only()) {
+            ++counters.c[kReadOnlyCommits];
+            tab.results[t] = result;
+          }
+          if (out.hist_counts != nullptr) {
+            const size_t at = static_cast<size_t>(t) * CAPACITY;
+            out.hist_counts[t] = tx.record(out.hist_reads + at, out.hist_writes + at);
+          }
+        } else if (tx.overflowed()) {
+          outcome = kTooLarge;
         } else {
           concurrency_abort = true;
         }
-      } else if (tx.commit()) {
-        outcome = kCommitted;
-        ++counters.c[kCommits];
-        fruitless = 0;
-        backoff_ns = 64;
-        if (tx.read_only()) {
-          ++counters.c[kReadOnlyCommits];
-          tab.results[t] = result;
-        }
-        if (out.hist_counts != nullptr) {
-          const size_t at = static_cast<size_t>(t) * CAPACITY;
-          out.hist_counts[t] = tx.record(out.hist_reads + at, out.hist_writes + at);
-        }
-      } else if (tx.overflowed()) {
-        outcome = kTooLarge;
-      } else {
-        concurrency_abort = true;
-      }
-      if (concurrency_abort) {
-        streak.reset();
-        counters.add(tx.abort_cause());
-        if (!tx.lost_in_line()) ++conflicts;  // losing to an older urgent one is waiting in line
-        if (conflicts >= out.max_retries) {
-          outcome = kAbandoned;
-        } else if (conflicts > 2) {
-          if (conflicts == out.urgent_after && !tx.urgent()) {
-            owner = priority::urgent(out.counters);  // prstm.cuh
+        if (concurrency_abort) {
+          streak.reset();
+          counters.add(tx.abort_cause());
+          if (!tx.lost_in_line()) ++conflicts;  // losing to an older urgent one is waiting in line
+          if (conflicts >= out.max_retries) {
+            outcome = kAbandoned;
+          } else if (conflicts > 2) {
+            if (conflicts == out.urgent_after && !tx.urgent()) {
+              owner = priority::urgent(out.counters);  // prstm.cuh
+            }
+            // Repeated losses mean a hot word: back off (doubling, capped) so that the winners'
+            // CASes are not drowned by ours. The first retries stay immediate. The cap stays
+            // short because the whole warp waits for a sleeping lane (1 ms made producer-consumer
+            // slower, docs/benchmarks.md).
+            __nanosleep(32u << min(conflicts - 2, kMaxBackoffShift));
           }
-          // Repeated losses mean a hot word: back off (doubling, capped) so that the winners'
-          // CASes are not drowned by ours. The first retries stay immediate. The cap stays
-          // short because the whole warp waits for a sleeping lane (1 ms made producer-consumer
-          // slower, docs/benchmarks.md).
-          __nanosleep(32u << min(conflicts - 2, kMaxBackoffShift));
         }
-      }
+      });
       if (outcome != kPending) {
         if (outcome == kAbandoned) ++counters.c[kAbandonedCount];
         if (outcome == kTooLarge) ++counters.c[kTooLargeCount];

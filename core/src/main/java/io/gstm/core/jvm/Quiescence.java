@@ -8,14 +8,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * rule on both engines (keep the two in step).
  *
  * <p>A logical thread whose pending transactions all met a confirmed semantic conflict in a row
- * (a whole pass over its share, or {@value #MIN_STREAK} attempts under retry-in-place), with the
- * batch's finish count unchanged meanwhile, registers as stuck at that count. When every thread that still owns
+ * (a whole pass over its share, or {@value #MIN_STREAK} attempts under retry-in-place) reads the
+ * batch's finish count; if a second such pass leaves it unchanged, the thread registers as stuck
+ * at that count. When every thread that still owns
  * pending transactions is registered at the current count, the waits are in vain: the state is
  * the one each of them was found to conflict with, only a commit could change it, and a commit
  * needs one of them to succeed on that same state. What they waited on then ends
  * ABANDONED_SEMANTIC: every pending transaction of the thread under postponement (each was
  * tried), the one retried under retry-in-place (the thread's later ones were never tried and run
- * next). A thread adds its finishes to the count when it starts a streak and when its share is
+ * next). A thread adds its finishes to the count when it reads the count and when its share is
  * done (the GPU avoids a hot word per commit that way): a registered thread has committed nothing
  * since its streak began and added what it committed before, so when every live thread is
  * registered at the current count, no commit is missing from it.
@@ -48,8 +49,11 @@ final class Quiescence {
 
   /** One logical thread's streak of semantic conflicts. */
   final class Streak {
-    private int quiet;
+    /** Conflicts until the streak's next check (0: no streak). */
+    private int left;
+    /** The finish count, read a whole pass into the streak. */
     private int seen;
+    private boolean armed;
     /** This thread's finishes not in the count yet. */
     private int unflushed;
     /** The count + 1 this thread is counted as stuck at (0: none). */
@@ -58,7 +62,8 @@ final class Quiescence {
 
     /** A concurrency abort of this thread: the streak starts over. */
     void reset() {
-      quiet = 0;
+      left = 0;
+      armed = false;
       registered = false;
     }
 
@@ -85,12 +90,18 @@ final class Quiescence {
      * its thread's pending transactions.
      */
     boolean conflict(int needed) {
-      // The shared words are read at a streak's start and once every `needed` conflicts.
-      if (quiet == 0) {
+      // The shared words are read once every `needed` conflicts, from a whole pass on.
+      if (left == 0) {
+        left = needed;
+      }
+      if (--left != 0) {
+        return false;
+      }
+      left = needed;
+      if (!armed) {
         flush();
         seen = (int) finishes.get();
-      }
-      if (++quiet % needed != 0) {
+        armed = true;
         return false;
       }
       // Found in vain at the count this thread is stuck at (checked before a newer count resets

@@ -47,6 +47,9 @@ class CudaDeviceFailureTest {
   }
 
   /** Int64 regions of at most 2^31 - 1 words (16 GiB) each, covering {@code bytes}. */
+  /** The largest store regionsOf can lay out: every region of 2^31 - 1 64-bit words. */
+  private static final long MAX_STORE_BYTES = StoreLayout.MAX_REGIONS * 8L * Integer.MAX_VALUE;
+
   private static StoreLayout regionsOf(long bytes) {
     List<RegionSpec> specs = new ArrayList<>();
     long left = bytes;
@@ -73,12 +76,27 @@ class CudaDeviceFailureTest {
     BankConfig cfg = small();
     try (TxStore existing = gpu.createStore(cfg.layout())) {
       existing.writeInt32(0, cfg.initialBalances());
-      long baseline = free();
-      long total = gpu.memoryInfo().totalBytes();
-      assertThatThrownBy(() -> gpu.createStore(regionsOf(total + (1L << 30))))
-          .isInstanceOf(DeviceOutOfMemoryException.class)
-          .hasMessageContaining("out of device memory").hasMessageContaining("bytes free");
-      assertThat(free()).as("nothing of the failed store is kept").isGreaterThan(baseline - SLACK);
+      long tooMuch = gpu.memoryInfo().totalBytes() + (1L << 30);
+      // A device larger than a store can be (8 regions of 16 GiB; an H200 has 141 GB): fill
+      // most of it first, then ask for more than is left.
+      TxStore hog = null;
+      if (tooMuch > MAX_STORE_BYTES) {
+        hog = gpu.createStore(regionsOf(free() - (16L << 30)));
+        tooMuch = free() + (1L << 30);
+      }
+      try {
+        long baseline = free();
+        long ask = tooMuch;
+        assertThatThrownBy(() -> gpu.createStore(regionsOf(ask)))
+            .isInstanceOf(DeviceOutOfMemoryException.class)
+            .hasMessageContaining("out of device memory").hasMessageContaining("bytes free");
+        assertThat(free()).as("nothing of the failed store is kept")
+            .isGreaterThan(baseline - SLACK);
+      } finally {
+        if (hog != null) {
+          hog.close();
+        }
+      }
       assertThat(existing.readInt32(0)).containsExactly(cfg.initialBalances());
       runVerified(existing, cfg, cfg.batch());
     }
@@ -93,7 +111,10 @@ class CudaDeviceFailureTest {
       BankConfig big = new BankConfig(1 << 16, 2, 0.2, 1, 256, 132, 24_000_000 / (256 * 132), 9);
       TxBatch batch = big.batch();
       long filler = free() - (64L << 20);
-      TxStore hog = gpu.createStore(regionsOf(filler));
+      // Beyond what one store can hold (a device over 128 GiB), a second store fills the rest.
+      TxStore hog = gpu.createStore(regionsOf(Math.min(filler, MAX_STORE_BYTES - (1L << 30))));
+      TxStore hog2 = filler > MAX_STORE_BYTES - (1L << 30)
+          ? gpu.createStore(regionsOf(free() - (64L << 20))) : null;
       long before = free();
       assertThatThrownBy(() -> gpu.run(existing, batch, RunOptions.defaults()))
           .isInstanceOf(DeviceOutOfMemoryException.class);
@@ -101,6 +122,9 @@ class CudaDeviceFailureTest {
       assertThat(existing.readInt32(0)).as("the store as it was")
           .containsExactly(cfg.initialBalances());
       hog.close();
+      if (hog2 != null) {
+        hog2.close();
+      }
       runVerified(existing, cfg, batch);
     }
   }
