@@ -504,7 +504,7 @@ class PrStmTx {
 
   // An attempt that ends in its body keeps its visible pre-locks until the kernel ends it
   // (commit() or confirm_semantic(), called after every attempt): released there, one copy of
-  // the release loop per kernel instead of one per abort site (3x the code, 10-40% slower).
+  // the release loop per kernel instead of one at every abort site.
   __device__ __forceinline__ void abort(int cause) {
     status_ = kAborted;
     cause_ = cause;
