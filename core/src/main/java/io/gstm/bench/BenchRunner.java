@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -19,7 +20,8 @@ public final class BenchRunner {
    *
    * @param table the rows measured
    * @param csv the CSV file written
-   * @param png the plot written
+   * @param png the plot written; null where this Java runtime cannot draw (see
+   *     {@link PlotWriter#canDraw}): {@link #replot} draws it later from the CSV
    */
   public record Output(ResultTable table, Path csv, Path png) {}
 
@@ -30,14 +32,48 @@ public final class BenchRunner {
     try {
       Files.createDirectories(outDir);
       Path csv = outDir.resolve(experiment.name() + ".csv");
-      Path png = outDir.resolve(experiment.name() + ".png");
       table.writeCsv(csv);
-      PlotWriter.writePng(table, experiment.plot(), png);
-      return new Output(table, csv, png);
+      return new Output(table, csv, PlotWriter.canDraw() ? plot(experiment, table, outDir)
+          : null);
     } catch (IOException e) {
       throw new UncheckedIOException("writing results of " + experiment.name() + " under "
           + outDir + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Draws NAME.png for every experiment whose NAME.csv is in {@code dir} (a run on a runtime
+   * that could not draw, such as the GPU bundle's); returns the files written.
+   */
+  public static List<Path> replot(Path dir) {
+    if (!PlotWriter.canDraw()) {
+      throw new IllegalArgumentException("replot: this Java runtime has no java.desktop module "
+          + "(AWT), so it cannot draw; run it with a full JDK");
+    }
+    List<Path> written = new ArrayList<>();
+    try {
+      for (Experiment x : Experiments.all()) {
+        Path csv = dir.resolve(x.name() + ".csv");
+        if (Files.exists(csv)) {
+          written.add(plot(x, ResultTable.readCsv(csv), dir));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("replot: reading or writing under " + dir + ": "
+          + e.getMessage(), e);
+    }
+    if (written.isEmpty()) {
+      throw new IllegalArgumentException("replot: no experiment's CSV (NAME.csv, NAME one of "
+          + Experiments.all().stream().map(Experiment::name).toList() + ") in " + dir);
+    }
+    return written;
+  }
+
+  private static Path plot(Experiment experiment, ResultTable table, Path dir)
+      throws IOException {
+    Path png = dir.resolve(experiment.name() + ".png");
+    PlotWriter.writePng(table, experiment.plot(), png);
+    return png;
   }
 
   /** Runs {@code experiment} and returns its table without writing anything (notebooks). */

@@ -22,6 +22,14 @@ public final class PlotWriter {
 
   private PlotWriter() {}
 
+  /**
+   * Whether this Java runtime can draw: the GPU bundle's trimmed runtime leaves out java.desktop
+   * (AWT, about 10 MB, and it would need fonts on the GPU machine), so it writes CSV only.
+   */
+  public static boolean canDraw() {
+    return ModuleLayer.boot().findModule("java.desktop").isPresent();
+  }
+
   /** Writes the chart as a PNG file ({@code png} names it, with or without ".png"). */
   public static void writePng(ResultTable table, Plot plot, Path png) throws IOException {
     String name = png.toString();

@@ -44,11 +44,22 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "No progress bar.")
   boolean noProgress;
 
+  @Option(names = "--replot", paramLabel = "DIR",
+      description = "Draw NAME.png from each experiment's NAME.csv in DIR (what a runtime "
+          + "without AWT, such as the GPU bundle's, wrote) and exit.")
+  Path replot;
+
   @Override
   public Integer call() {
     if (list) {
       for (Experiment x : Experiments.all()) {
         System.out.printf("%-18s %s%n", x.name(), x.description());
+      }
+      return 0;
+    }
+    if (replot != null) {
+      for (Path png : BenchRunner.replot(replot)) {
+        System.out.println("wrote " + png);
       }
       return 0;
     }
@@ -75,7 +86,9 @@ final class BenchCommand implements Callable<Integer> {
         System.out.printf("%n## %s: %s%n%n", x.name(), x.description());
         BenchRunner.Output o = BenchRunner.run(x, e, scale, out, !noProgress);
         System.out.print(o.table().toMarkdown());
-        System.out.printf("%nwrote %s and %s%n", o.csv(), o.png());
+        System.out.println(o.png() != null ? "\nwrote " + o.csv() + " and " + o.png()
+            : "\nwrote " + o.csv() + " (no PNG: this Java runtime has no AWT; draw it where "
+                + "there is one with gstm bench --replot DIR)");
         // Experiments that run batches say per row whether the exact verifier accepted them.
         boolean ok = !o.table().columns().contains("verified") || o.table().rows().stream()
             .allMatch(r -> Boolean.TRUE.equals(r.get(o.table().index("verified"))));

@@ -2,7 +2,9 @@ package io.gstm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +20,18 @@ class BenchCommandTest {
     assertThat(out.resolve("prstm-size.csv")).exists();
     assertThat(out.resolve("prstm-size.png")).exists();
     assertThat(out.resolve("limits.png")).exists();
+  }
+
+  @Test
+  void replotsPngsFromCsvs() throws Exception {
+    CliRun.run(0, "bench", "limits", "--engine", "jvm", "--size", "smoke", "--out",
+        out.toString(), "--no-progress");
+    Files.delete(out.resolve("limits.png"));
+    assertThat(CliRun.run(0, "bench", "--replot", out.toString())).contains("limits.png");
+    assertThat(ImageIO.read(out.resolve("limits.png").toFile())).isNotNull();
+    Path empty = Files.createDirectories(out.resolve("empty"));
+    assertThat(CliRun.run(2, "bench", "--replot", empty.toString()))
+        .contains("replot: no experiment's CSV");
   }
 
   @Test
