@@ -16,7 +16,10 @@ public final class Experiments {
       new SemanticExperiment(SemanticExperiment.Sweep.COVERAGE),
       new CsmvExperiment(CsmvExperiment.Figure.READ_ONLY),
       new CsmvExperiment(CsmvExperiment.Figure.VERSIONS),
-      new CsmvExperiment(CsmvExperiment.Figure.MEMCACHED));
+      new CsmvExperiment(CsmvExperiment.Figure.MEMCACHED),
+      new GraphExperiment(GraphExperiment.Sweep.THREADS),
+      new GraphExperiment(GraphExperiment.Sweep.COVERAGE),
+      new KMeansExperiment());
 
   public static List<Experiment> all() {
     return ALL;

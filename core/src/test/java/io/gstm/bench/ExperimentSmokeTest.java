@@ -35,7 +35,8 @@ class ExperimentSmokeTest {
   void everyExperimentIsTestedHere() {
     assertThat(Experiments.all()).extracting(Experiment::name).containsExactly("limits",
         "prstm-size", "prstm-coverage", "prstm-threads", "semantic-ratio", "semantic-threads",
-        "semantic-coverage", "csmv-read-only", "csmv-versions", "csmv-memcached");
+        "semantic-coverage", "csmv-read-only", "csmv-versions", "csmv-memcached", "graph-threads",
+        "graph-coverage", "kmeans-threads");
   }
 
   /** Rows at the smoke size: the sweep's points times its series. */
@@ -50,7 +51,10 @@ class ExperimentSmokeTest {
       "semantic-coverage, 8",
       "csmv-read-only, 10",
       "csmv-versions, 2",
-      "csmv-memcached, 8"})
+      "csmv-memcached, 8",
+      "graph-threads, 4",
+      "graph-coverage, 4",
+      "kmeans-threads, 4"})
   void writesItsCsvAndPlot(String name, int rows) throws Exception {
     Experiment x = Experiments.byName(name);
     BenchRunner.Output o = BenchRunner.run(x, engine, Scale.SMOKE, out, false);
