@@ -22,17 +22,14 @@ final class GraphExperiment implements Experiment {
 
   /** Which parameter the sweep moves. */
   enum Sweep {
-    THREADS("graph-threads", "threads_per_block", "threads per block"),
-    COVERAGE("graph-coverage", "lock_coverage", "lock coverage (vertices per lock)");
+    THREADS, COVERAGE;
 
-    final String experiment;
-    final String column;
-    final String words;
-
-    Sweep(String experiment, String column, String words) {
-      this.experiment = experiment;
-      this.column = column;
-      this.words = words;
+    Axis axis() {
+      return switch (this) {
+        case THREADS -> new Axis("graph-threads", "threads_per_block", "threads per block");
+        case COVERAGE -> new Axis("graph-coverage", "lock_coverage",
+            "lock coverage (vertices per lock)");
+      };
     }
   }
 
@@ -44,13 +41,13 @@ final class GraphExperiment implements Experiment {
 
   @Override
   public String name() {
-    return sweep.experiment;
+    return sweep.axis().experiment();
   }
 
   @Override
   public String description() {
     return "Graph relaxation of one partition (R-MAT, weighted): relaxed edges/s of shortest "
-        + "paths and components over the " + sweep.words + ", verified (JPDC paper).";
+        + "paths and components over the " + sweep.axis().words() + ", verified (JPDC paper).";
   }
 
   @Override
@@ -61,7 +58,7 @@ final class GraphExperiment implements Experiment {
 
   @Override
   public Plot plot() {
-    return Plot.logLines("Graph relaxation vs " + sweep.words, sweep.column,
+    return Plot.logLines("Graph relaxation vs " + sweep.axis().words(), sweep.axis().column(),
         "relaxed_edges_per_s", "kind");
   }
 

@@ -19,18 +19,15 @@ final class PrStmBankExperiment implements Experiment {
 
   /** Which parameter the sweep moves; the others stay at the paper's defaults. */
   enum Sweep {
-    SIZE("prstm-size", "k", "transaction size (accounts per transfer)"),
-    COVERAGE("prstm-coverage", "lock_coverage", "lock coverage (accounts per lock)"),
-    THREADS("prstm-threads", "threads", "thread count");
+    SIZE, COVERAGE, THREADS;
 
-    final String experiment;
-    final String column;
-    final String words;
-
-    Sweep(String experiment, String column, String words) {
-      this.experiment = experiment;
-      this.column = column;
-      this.words = words;
+    Axis axis() {
+      return switch (this) {
+        case SIZE -> new Axis("prstm-size", "k", "transaction size (accounts per transfer)");
+        case COVERAGE -> new Axis("prstm-coverage", "lock_coverage",
+            "lock coverage (accounts per lock)");
+        case THREADS -> new Axis("prstm-threads", "threads", "thread count");
+      };
     }
   }
 
@@ -44,13 +41,13 @@ final class PrStmBankExperiment implements Experiment {
 
   @Override
   public String name() {
-    return sweep.experiment;
+    return sweep.axis().experiment();
   }
 
   @Override
   public String description() {
-    return "PR-STM bank: committed tx/s over the " + sweep.words + ", 0% and 20% read-only, "
-        + "beside the read+CAS bound (PR-STM paper).";
+    return "PR-STM bank: committed tx/s over the " + sweep.axis().words()
+        + ", 0% and 20% read-only, beside the read+CAS bound (PR-STM paper).";
   }
 
   @Override
@@ -61,10 +58,10 @@ final class PrStmBankExperiment implements Experiment {
 
   @Override
   public Plot plot() {
-    String title = "PR-STM bank vs " + sweep.words;
+    String title = "PR-STM bank vs " + sweep.axis().words();
     return sweep == Sweep.SIZE
-        ? Plot.lines(title, sweep.column, "committed_tx_per_s", "read_only")
-        : Plot.logLines(title, sweep.column, "committed_tx_per_s", "read_only");
+        ? Plot.lines(title, sweep.axis().column(), "committed_tx_per_s", "read_only")
+        : Plot.logLines(title, sweep.axis().column(), "committed_tx_per_s", "read_only");
   }
 
   @Override

@@ -22,18 +22,14 @@ final class SemanticExperiment implements Experiment {
 
   /** Which parameter the sweep moves. */
   enum Sweep {
-    RATIO("semantic-ratio", "semantic_ratio", "semantic ratio"),
-    THREADS("semantic-threads", "threads", "thread count"),
-    COVERAGE("semantic-coverage", "lock_coverage", "lock coverage");
+    RATIO, THREADS, COVERAGE;
 
-    final String experiment;
-    final String column;
-    final String words;
-
-    Sweep(String experiment, String column, String words) {
-      this.experiment = experiment;
-      this.column = column;
-      this.words = words;
+    Axis axis() {
+      return switch (this) {
+        case RATIO -> new Axis("semantic-ratio", "semantic_ratio", "semantic ratio");
+        case THREADS -> new Axis("semantic-threads", "threads", "thread count");
+        case COVERAGE -> new Axis("semantic-coverage", "lock_coverage", "lock coverage");
+      };
     }
   }
 
@@ -47,13 +43,14 @@ final class SemanticExperiment implements Experiment {
 
   @Override
   public String name() {
-    return sweep.experiment;
+    return sweep.axis().experiment();
   }
 
   @Override
   public String description() {
     return "Semantic contention manager, bank and vacation: postpone vs retry-in-place over the "
-        + sweep.words + (sweep == Sweep.RATIO ? ", with and without pre-sorting" : "")
+        + sweep.axis().words()
+        + (sweep == Sweep.RATIO ? ", with and without pre-sorting" : "")
         + " (JPDC paper).";
   }
 
@@ -66,10 +63,11 @@ final class SemanticExperiment implements Experiment {
 
   @Override
   public Plot plot() {
-    String title = "Semantic CM vs " + sweep.words;
+    String title = "Semantic CM vs " + sweep.axis().words();
+    String x = sweep.axis().column();
     return sweep == Sweep.RATIO
-        ? Plot.lines(title, sweep.column, "committed_tx_per_s", "workload", "policy", "presorted")
-        : Plot.logLines(title, sweep.column, "committed_tx_per_s", "workload", "policy");
+        ? Plot.lines(title, x, "committed_tx_per_s", "workload", "policy", "presorted")
+        : Plot.logLines(title, x, "committed_tx_per_s", "workload", "policy");
   }
 
   /** Sizes of one scale. */
