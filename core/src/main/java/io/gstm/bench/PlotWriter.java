@@ -61,6 +61,7 @@ public final class PlotWriter {
         .xAxisTitle(plot.x()).yAxisTitle(plot.y()).build();
     style(c.getStyler());
     c.getStyler().setXAxisLogarithmic(plot.logX());
+    c.getStyler().setYAxisLogarithmic(plot.logY());
     lines.forEach((name, rows) -> c.addSeries(name,
         rows.stream().mapToDouble(r -> table.number(r, plot.x())).toArray(),
         rows.stream().mapToDouble(r -> table.number(r, plot.y())).toArray()));
