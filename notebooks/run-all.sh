@@ -61,7 +61,7 @@ for nb in "${books[@]}"; do
   log=$here/target/$name.log
   # About one kernel start in eight hangs in a start-up race inside the kernel: retry on that
   # message only; a failing cell fails at once.
-  for attempt in 1 2 3; do
+  for attempt in 1 2 3 4; do
     start=$(date +%s)
     if (cd "$here" && jupyter nbconvert --to notebook --execute --inplace "$name" \
         --ExecutePreprocessor.timeout=900 --ExecutePreprocessor.startup_timeout=45 \
@@ -81,7 +81,7 @@ PY
       passed=$((passed + 1))
       break
     fi
-    if grep -q "Kernel didn't respond" "$log" && [ $attempt -lt 3 ]; then
+    if grep -q "Kernel didn't respond" "$log" && [ $attempt -lt 4 ]; then
       echo "notebooks: $name: the kernel did not start (attempt $attempt); retrying"
       continue
     fi
