@@ -3,6 +3,14 @@
 # writes kernels.properties (architectures built, kernels) and keeps ptxas's register/spill report.
 # Without nvcc it says so in one line and leaves a properties file that lists no architectures,
 # so the jar is built without kernels and the engine factory falls back to the JVM engine.
+#
+# A fatbin is rebuilt only when its key changed: the nvcc release, the flags, the .cu and every
+# header under include/. Fatbins are also kept by key in a cache shared by all checkouts on the
+# machine (GSTM_KERNEL_CACHE, default ~/.cache/gstm-kernels; "off" disables it), so a fresh clone,
+# a `mvn clean` or CI on a machine that built the same sources restores them in seconds instead of
+# recompiling (about 13 CPU-minutes). nvcc records its working directory in the line info, so with
+# the cache on it compiles in a directory named by the key: the same sources give the same bytes
+# whatever the checkout's path.
 set -euo pipefail
 src=$1 out=$2 target=$3
 mkdir -p "$out" "$target"
@@ -19,54 +27,87 @@ read -r -a archs <<<"${GSTM_KERNEL_ARCHS:-80 90}"
 gencode=()
 for a in "${archs[@]}"; do gencode+=(-gencode "arch=compute_$a,code=sm_$a"); done
 gencode+=(-gencode "arch=compute_90,code=compute_90")
-: >"$report"
-# One nvcc per .cu that changed, up to one per core at once; nvcc's own --threads compiles the
-# architectures of a file in parallel too.
-jobs=${GSTM_NVCC_JOBS:-$(nproc 2>/dev/null || echo 2)}
+flags=(-std=c++17 -O3 -lineinfo -fatbin --threads 0 "${gencode[@]}" -I include -Xptxas -v)
+release=$("$NVCC" --version | tail -n 2 | head -n 1 | sed 's/.*release //')
+cache=${GSTM_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gstm-kernels}
+# What every fatbin depends on besides its own .cu: compiler, flags and all shared headers.
+common=$( { echo "$release"; echo "${flags[*]}";
+  (cd "$src" && find include -type f | LC_ALL=C sort | xargs sha256sum); } | sha256sum | cut -c1-64)
+
 names=()
 stale=()
 for cu in "$src"/*.cu; do
   name=$(basename "$cu" .cu)
   names+=("$name")
-  fatbin="$out/$name.fatbin"
-  # Rebuild only when the file or a header it includes (nvcc's dependency list from the last
-  # build) is newer than the fatbin.
-  deps="$target/deps-$name.d"
-  fresh=0
-  if [ -f "$fatbin" ] && [ -f "$deps" ] && [ -f "$target/ptxas-$name.txt" ] \
-     && grep -qx "architectures=$(IFS=,; echo "${archs[*]}")" "$props" 2>/dev/null; then
-    fresh=1
-    for dep in $(sed -e 's/^[^:]*://' -e 's/\\$//' "$deps"); do
-      if [ ! -e "$dep" ] || [ "$dep" -nt "$fatbin" ]; then fresh=0; break; fi
-    done
-  fi
-  if [ "$fresh" = 1 ]; then
+  key=$( { echo "$common"; echo "$name"; sha256sum <"$cu"; } | sha256sum | cut -c1-40)
+  if [ -f "$out/$name.fatbin" ] && [ -f "$target/ptxas-$name.txt" ] \
+     && [ "$(cat "$target/key-$name" 2>/dev/null)" = "$key" ]; then
     echo "[gstm-kernels] $name.fatbin is up to date"
   else
-    stale+=("$name")
+    stale+=("$name $key")
   fi
 done
-compile() {  # name
-  local name=$1
-  echo "[gstm-kernels] nvcc $name.cu -> $name.fatbin (sm_80, sm_90 + compute_90 PTX)"
-  "$NVCC" -std=c++17 -O3 -lineinfo -fatbin --threads 0 "${gencode[@]}" -I "$src/include" \
-    -MD -MF "$target/deps-$name.d" -Xptxas -v -o "$out/$name.fatbin.tmp" "$src/$name.cu" \
+
+compile() {  # name key
+  local name=$1 key=$2 dir
+  if [ "$cache" = off ]; then
+    dir=$src
+  else
+    dir=$cache/src/$key
+    if [ -f "$cache/bin/$key.fatbin" ] && [ -f "$cache/bin/$key.ptxas.txt" ]; then
+      cp "$cache/bin/$key.fatbin" "$out/$name.fatbin.tmp"
+      cp "$cache/bin/$key.ptxas.txt" "$target/ptxas-$name.txt"
+      mv "$out/$name.fatbin.tmp" "$out/$name.fatbin"
+      touch "$cache/bin/$key.fatbin"  # recently used: kept by the pruning below
+      echo "$key" >"$target/key-$name"
+      echo "[gstm-kernels] $name.fatbin restored from $cache"
+      return 0
+    fi
+    if [ ! -d "$dir" ]; then  # staged once, then only read: concurrent builds may share it
+      mkdir -p "$cache/src" "$cache/bin"
+      local tmp
+      tmp=$(mktemp -d "$cache/src/.stage.XXXXXX")
+      cp "$src/$name.cu" "$tmp/" && cp -r "$src/include" "$tmp/"
+      mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
+    fi
+  fi
+  echo "[gstm-kernels] nvcc $name.cu -> $name.fatbin (${archs[*]/#/sm_} + compute_90 PTX)"
+  (cd "$dir" && "$NVCC" "${flags[@]}" -o "$out/$name.fatbin.tmp" "$name.cu") \
     2>"$target/ptxas-$name.txt" || { cat "$target/ptxas-$name.txt" >&2; return 1; }
+  if [ "$cache" != off ]; then
+    cp "$out/$name.fatbin.tmp" "$cache/bin/$key.fatbin.$$" \
+      && mv "$cache/bin/$key.fatbin.$$" "$cache/bin/$key.fatbin"
+    cp "$target/ptxas-$name.txt" "$cache/bin/$key.ptxas.txt.$$" \
+      && mv "$cache/bin/$key.ptxas.txt.$$" "$cache/bin/$key.ptxas.txt"
+  fi
   mv "$out/$name.fatbin.tmp" "$out/$name.fatbin"
+  echo "$key" >"$target/key-$name"
 }
-export -f compile
-export NVCC src out target
-export GENCODE="${gencode[*]}"
+
+# One nvcc per stale .cu, up to one per core at once; nvcc's --threads 0 compiles the
+# architectures of a file in parallel too.
+jobs=${GSTM_NVCC_JOBS:-$(nproc 2>/dev/null || echo 2)}
 if [ ${#stale[@]} -gt 0 ]; then
   start=$(date +%s)
-  printf '%s\n' "${stale[@]}" | xargs -P "$jobs" -I{} bash -c 'gencode=($GENCODE); compile "$1"' _ {}
-  echo "[gstm-kernels] compiled ${#stale[@]} file(s) in $(( $(date +%s) - start )) s, $jobs at a time"
+  export -f compile
+  export NVCC src out target cache
+  export FLAGS="${flags[*]}" ARCHS="${archs[*]}"
+  printf '%s\n' "${stale[@]}" \
+    | xargs -P "$jobs" -L 1 bash -c 'flags=($FLAGS); archs=($ARCHS); compile "$1" "$2"' _
+  echo "[gstm-kernels] ${#stale[@]} file(s) compiled or restored in $(( $(date +%s) - start )) s," \
+    "$jobs at a time"
+  if [ "$cache" != off ]; then  # forget what no build used for a month
+    find "$cache/bin" -name '*.fatbin' -mtime +30 2>/dev/null | while read -r f; do
+      k=$(basename "$f" .fatbin)
+      rm -rf "$f" "$cache/bin/$k.ptxas.txt" "$cache/src/$k"
+    done
+  fi
 fi
+: >"$report"
 for name in "${names[@]}"; do
   cat "$target/ptxas-$name.txt" >>"$report"
 done
 spills=$(grep -Eo '[0-9]+ bytes spill (stores|loads)' "$report" | awk '{s+=$1} END {print s+0}')
 printf 'architectures=%s\nptx=compute_90\nkernels=%s\nnvcc=%s\n' \
-  "$(IFS=,; echo "${archs[*]}")" "$(IFS=,; echo "${names[*]}")" \
-  "$("$NVCC" --version | tail -n 2 | head -n 1 | sed 's/.*release //')" >"$props"
+  "$(IFS=,; echo "${archs[*]}")" "$(IFS=,; echo "${names[*]}")" "$release" >"$props"
 echo "[gstm-kernels] built ${#names[@]} fatbin(s); spill bytes in ptxas report: $spills ($report)"

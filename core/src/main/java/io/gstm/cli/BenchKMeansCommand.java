@@ -77,21 +77,9 @@ final class BenchKMeansCommand implements Callable<Integer> {
 
   /** Counts exact, sums and cost within 1e-9 relative of the sequential reference. */
   static String compare(KMeansPartial actual, KMeansPartial expected) {
-    for (int c = 0; c < expected.k(); c++) {
-      if (actual.counts()[c] != expected.counts()[c]) {
-        return "MISMATCH: count of centroid " + c + ": expected " + expected.counts()[c]
-            + ", got " + actual.counts()[c];
-      }
-    }
-    for (int i = 0; i < expected.sums().length; i++) {
-      double e = expected.sums()[i];
-      if (Math.abs(actual.sums()[i] - e) > 1e-9 * Math.max(1, Math.abs(e))) {
-        return "MISMATCH: sum " + i + ": expected " + e + ", got " + actual.sums()[i];
-      }
-    }
-    if (Math.abs(actual.cost() - expected.cost()) > 1e-9 * Math.max(1, expected.cost())) {
-      return "MISMATCH: cost: expected " + expected.cost() + ", got " + actual.cost();
-    }
-    return "OK: counts exact, sums and cost within 1e-9 of the sequential reference";
+    String mismatch = actual.mismatch(expected);
+    return mismatch == null
+        ? "OK: counts exact, sums and cost within 1e-9 of the sequential reference"
+        : "MISMATCH: " + mismatch;
   }
 }

@@ -1,5 +1,6 @@
 package io.gstm.cli;
 
+import io.gstm.bench.SemanticScenario;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.RunOptions;
@@ -7,13 +8,8 @@ import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
 import io.gstm.core.engine.Engine;
-import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.vacation.VacationConfig;
-import io.gstm.core.workload.vacation.VacationVerifier;
-import io.gstm.core.workload.vacation.VacationWorkload;
-import io.gstm.core.workload.bank.BankVerifier;
-import io.gstm.core.workload.bank.BankWorkload;
 import io.gstm.core.workload.bank.SemanticBankConfig;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -88,7 +84,7 @@ final class BenchSemanticCommand implements Callable<Integer> {
       for (double ratio : ratios) {
         for (boolean presort : new boolean[] {false, true}) {
           for (SemanticPolicy p : SemanticPolicy.values()) {
-            Scenario sc = scenario(ratio, threads, 1);
+            SemanticScenario sc = scenario(ratio, threads, 1);
             TxBatch batch = presort ? TxBatches.presort(sc.batch(), sc.tags()) : sc.batch();
             row(e, p.cliName() + (presort ? ", pre-sorted" : ""), sc, batch,
                 RunOptions.defaults().withPolicy(p), ratio);
@@ -100,7 +96,7 @@ final class BenchSemanticCommand implements Callable<Integer> {
       header();
       for (int n : threadSweep) {
         for (SemanticPolicy p : SemanticPolicy.values()) {
-          Scenario sc = scenario(1, n, 1);
+          SemanticScenario sc = scenario(1, n, 1);
           row(e, p.cliName() + ", " + n + " threads", sc, sc.batch(),
               RunOptions.defaults().withPolicy(p), 1);
         }
@@ -110,7 +106,7 @@ final class BenchSemanticCommand implements Callable<Integer> {
       header();
       for (int c : coverageSweep) {
         for (SemanticPolicy p : SemanticPolicy.values()) {
-          Scenario sc = scenario(1, threads, c);
+          SemanticScenario sc = scenario(1, threads, c);
           row(e, p.cliName() + ", coverage " + c, sc, sc.batch(),
               RunOptions.defaults().withPolicy(p), 1);
         }
@@ -125,7 +121,7 @@ final class BenchSemanticCommand implements Callable<Integer> {
     System.out.println("Overhead at 0% semantic: the same transfers, plain PR-STM kernel vs "
         + "the semantic kernel (postpone)");
     header();
-    Scenario zero = scenario(0, threads, 1);
+    SemanticScenario zero = scenario(0, threads, 1);
     TxBatch checked = zero.batch();
     TxBatch plain = new TxBatch(checked.workload(), checked.types(), checked.columns(),
         new int[] {checked.params()[0], 0}, checked.threadsPerBlock(), checked.blocks(),
@@ -136,76 +132,15 @@ final class BenchSemanticCommand implements Callable<Integer> {
         sem.committedPerSecond() / base.committedPerSecond());
   }
 
-  /** A store layout, its initial contents, a batch and its verifier. */
-  private interface Scenario {
-    StoreLayout layout();
-
-    void load(TxStore store);
-
-    TxBatch batch();
-
-    int[] tags();
-
-    boolean verify(TxStore store, TxBatch batch, BatchResult result);
-  }
-
-  private Scenario scenario(double ratio, int threadCount, int coverage) {
+  private SemanticScenario scenario(double ratio, int threadCount, int coverage) {
     int tpb = blockSizeFor(threadCount);
     int blocks = threadCount / tpb;
     if (workload.equals("vacation")) {
-      VacationConfig cfg = VacationConfig.paper(tpb, blocks, txPerThread, ratio, coverage, 7);
-      int[] rooms = cfg.initialRooms();
-      int[] customers = cfg.initialCustomers();
-      TxBatch batch = cfg.batch();
-      return new Scenario() {
-        public StoreLayout layout() {
-          return cfg.layout();
-        }
-
-        public void load(TxStore store) {
-          store.writeInt32(0, rooms);
-          store.writeInt32(1, customers);
-        }
-
-        public TxBatch batch() {
-          return batch;
-        }
-
-        public int[] tags() {
-          return VacationWorkload.INSTANCE.orderingTags();
-        }
-
-        public boolean verify(TxStore store, TxBatch b, BatchResult r) {
-          return VacationVerifier.verify(rooms, customers, b, r, store.readInt32(0),
-              store.readInt32(1)).ok();
-        }
-      };
+      return SemanticScenario.vacation(
+          VacationConfig.paper(tpb, blocks, txPerThread, ratio, coverage, 7));
     }
-    SemanticBankConfig cfg = new SemanticBankConfig(accounts, 2, ratio, coverage, tpb, blocks,
-        txPerThread, 7);
-    int[] initial = cfg.initialBalances();
-    TxBatch batch = cfg.batch();
-    return new Scenario() {
-      public StoreLayout layout() {
-        return cfg.layout();
-      }
-
-      public void load(TxStore store) {
-        store.writeInt32(0, initial);
-      }
-
-      public TxBatch batch() {
-        return batch;
-      }
-
-      public int[] tags() {
-        return BankWorkload.INSTANCE.orderingTags();
-      }
-
-      public boolean verify(TxStore store, TxBatch b, BatchResult r) {
-        return BankVerifier.verify(initial, b, r, store.readInt32(0)).ok();
-      }
-    };
+    return SemanticScenario.bank(new SemanticBankConfig(accounts, 2, ratio, coverage, tpb,
+        blocks, txPerThread, 7));
   }
 
   /** --threads-per-block when it divides the count, else the largest warp multiple that does. */
@@ -228,7 +163,7 @@ final class BenchSemanticCommand implements Callable<Integer> {
     System.out.println("|---|---|---|---|---|---|---|---|---|");
   }
 
-  private BatchResult row(Engine e, String label, Scenario sc, TxBatch batch,
+  private BatchResult row(Engine e, String label, SemanticScenario sc, TxBatch batch,
       RunOptions options, double ratio) {
     BatchResult best = null;
     boolean ok = true;

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "gstm 0.1.0",
     description = "GPU transaction engine: run STM batches on the GPU (JCuda) or the JVM engine.",
-    subcommands = {RunCommand.class, BankCommand.class, LimitsCommand.class,
+    subcommands = {RunCommand.class, BenchCommand.class, BankCommand.class, LimitsCommand.class,
         BenchBankCommand.class, VacationCommand.class, BenchSemanticCommand.class,
         BenchCsmvCommand.class, BenchGraphCommand.class, BenchKMeansCommand.class,
         BenchProgramsCommand.class, BenchDsCommand.class, SoakCommand.class})

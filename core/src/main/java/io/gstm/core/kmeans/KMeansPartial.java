@@ -56,6 +56,34 @@ public record KMeansPartial(int k, int dims, double[] sums, long[] counts, doubl
         commits + other.commits, aborts + other.aborts, kernelNanos + other.kernelNanos);
   }
 
+  /**
+   * Where this partial differs from {@code expected} by more than floating-point reordering
+   * can explain (counts exactly, sums and cost within 1e-9 relative); null where it matches.
+   */
+  public String mismatch(KMeansPartial expected) {
+    for (int c = 0; c < expected.k(); c++) {
+      if (counts[c] != expected.counts()[c]) {
+        return "count of centroid " + c + ": expected " + expected.counts()[c] + ", got "
+            + counts[c];
+      }
+    }
+    for (int i = 0; i < expected.sums().length; i++) {
+      double e = expected.sums()[i];
+      if (Math.abs(sums[i] - e) > 1e-9 * Math.max(1, Math.abs(e))) {
+        return "sum " + i + ": expected " + e + ", got " + sums[i];
+      }
+    }
+    if (Math.abs(cost - expected.cost()) > 1e-9 * Math.max(1, expected.cost())) {
+      return "cost: expected " + expected.cost() + ", got " + cost;
+    }
+    return null;
+  }
+
+  /** Whether {@link #mismatch} finds nothing. */
+  public boolean matches(KMeansPartial expected) {
+    return mismatch(expected) == null;
+  }
+
   /** Total points counted. */
   public long points() {
     long total = 0;

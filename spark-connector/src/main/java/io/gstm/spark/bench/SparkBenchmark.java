@@ -19,7 +19,6 @@ import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.graphx.Edge;
 import org.apache.spark.graphx.Graph;
 import org.apache.spark.mllib.clustering.KMeans;
 import org.apache.spark.mllib.clustering.KMeansModel;
@@ -180,7 +179,7 @@ public final class SparkBenchmark implements Callable<Integer> {
       }
       if (!noBaselines) {
         t0 = System.nanoTime();
-        Graph<Double, Double> graph = GraphXBaselines.graph(edgeRdd(df));
+        Graph<Double, Double> graph = GraphXBaselines.graph(df);
         double[] expected = GraphXBaselines.within(df.sparkSession().sparkContext(),
             baselineLimit, () -> theirs.apply(graph));
         if (i >= 0) {
@@ -231,15 +230,6 @@ public final class SparkBenchmark implements Callable<Integer> {
     return out;
   }
 
-  /**
-   * The edges DataFrame as GraphX edges. Both sides start from the same cached DataFrame, so the
-   * baselines' times include this conversion as gstm's include reading the DataFrame.
-   */
-  private static JavaRDD<Edge<Double>> edgeRdd(Dataset<Row> df) {
-    return df.javaRDD()
-        .map(r -> new Edge<>((long) r.getInt(0), (long) r.getInt(1), r.getDouble(2)));
-  }
-
   /** Runs both systems once on a small graph, so that neither pays the JIT's warm-up alone. */
   private void warmUp(SparkSession session) {
     EdgeList g = RmatGenerator.generate(12, 1 << 16, seed + 1, true);
@@ -249,9 +239,7 @@ public final class SparkBenchmark implements Callable<Integer> {
     GraphRelaxation.of(df).setPartitions(spark.partitions).connectedComponents().run()
         .values().count();
     if (!noBaselines) {
-      JavaRDD<Edge<Double>> ge = df.javaRDD()
-          .map(r -> new Edge<>((long) r.getInt(0), (long) r.getInt(1), r.getDouble(2)));
-      Graph<Double, Double> graph = GraphXBaselines.graph(ge);
+      Graph<Double, Double> graph = GraphXBaselines.graph(df);
       GraphXBaselines.pregelShortestPaths(graph, g.src()[0], g.vertexCount());
       GraphXBaselines.connectedComponents(graph, g.vertexCount());
       graph.unpersist(false);
