@@ -6,8 +6,8 @@ import io.gstm.core.workload.TxContext;
 
 /**
  * One lock-table transaction as {@link JvmExecutor} drives it, attempt after attempt: PR-STM
- * ({@link JvmPrStmTx}) or GPU-STM ({@link JvmGpuStmTx}). The body reads and writes through
- * {@link TxContext}.
+ * ({@link JvmPrStmTx}) or GPU-STM ({@link JvmGpuStmTx}), both over {@link JvmLockTableTx}. The
+ * body reads and writes through {@link TxContext}.
  */
 interface JvmTx extends TxContext {
   enum Status { ACTIVE, ABORTED, OVERFLOW, SEMANTIC, ENDED, DONE }
