@@ -32,6 +32,9 @@ enum Counter : int {
   kAbortRwConflict,      ///< CSMV: a later commit wrote what the transaction read or writes
   kAbortPreValidation,   ///< CSMV: an earlier lane of the warp batch writes what it touches
   kUrgentCount,          ///< PR-STM: transactions that turned urgent (prstm.cuh); also their tickets
+  kAbortLockBusy,        ///< at commit, a lock to take stayed held by another (GPU-STM, Cederman)
+  kAbortKilled,          ///< obstruction-free: aborted by another while acquiring its locks
+  kLocksStolen,          ///< obstruction-free: locks taken from a committed transaction (not an abort)
   kCounterCount
 };
 

@@ -16,8 +16,8 @@ import io.gstm.core.batch.Counter;
  * history checker sees the serial order the transaction took. Then it writes back and releases
  * the locks with their versions advanced by one, as PR-STM does.
  *
- * <p>Abort causes reuse PR-STM's counters: read-locked (a read met a locked word), pre-lock
- * refused (a write lock stayed busy at commit), validation (a read changed in value).
+ * <p>Abort causes: read-locked (a read met a locked word), lock busy (a write lock stayed busy at
+ * commit), validation (a read changed in value).
  */
 final class JvmGpuStmTx extends JvmLockTableTx {
   /** Tries on a busy write lock at commit before the attempt gives up (no unbounded waits). */
@@ -27,33 +27,24 @@ final class JvmGpuStmTx extends JvmLockTableTx {
 
   /** Per slot: the version held (written) or validated (read only) at commit. */
   private final int[] seenVer;
-  // Words read, with the value seen.
-  private final int[] rRegion;
-  private final int[] rIndex;
-  private final int[] rLock;
-  private final long[] rValue;
-  private int nReads;
+  private final ReadLog reads;
 
   JvmGpuStmTx(JvmTxStore store, int capacity) {
     super(store, capacity);
     this.seenVer = new int[capacity];
-    this.rRegion = new int[capacity];
-    this.rIndex = new int[capacity];
-    this.rLock = new int[capacity];
-    this.rValue = new long[capacity];
+    this.reads = new ReadLog(capacity);
   }
 
   @Override
   void onBegin() {
-    this.nReads = 0;
+    reads.clear();
   }
 
   @Override
   long readUnbuffered(int region, int index) {
-    for (int r = 0; r < nReads; r++) {
-      if (rRegion[r] == region && rIndex[r] == index) {
-        return rValue[r]; // repeatable: the value validation will check
-      }
+    int logged = reads.find(region, index);
+    if (logged >= 0) {
+      return reads.value(logged); // repeatable: the value validation will check
     }
     int lock = layout.lockOf(region, index);
     long w = locks.get(lock);
@@ -62,7 +53,7 @@ final class JvmGpuStmTx extends JvmLockTableTx {
       abort(Counter.ABORT_READ_LOCKED); // a writer was between its lock and its release
       return 0;
     }
-    if (nReads == capacity) {
+    if (reads.full()) {
       overflow();
       return 0;
     }
@@ -70,11 +61,7 @@ final class JvmGpuStmTx extends JvmLockTableTx {
     if (status != Status.ACTIVE) {
       return 0;
     }
-    rRegion[nReads] = region;
-    rIndex[nReads] = index;
-    rLock[nReads] = lock;
-    rValue[nReads] = value;
-    nReads++;
+    reads.add(region, index, lock, value);
     return value;
   }
 
@@ -120,7 +107,7 @@ final class JvmGpuStmTx extends JvmLockTableTx {
     for (int s = 0; s < nLocks; s++) {
       if (lockWritten[s] && !acquire(s)) {
         releaseHeld(s);
-        abort(Counter.ABORT_PRELOCK_REFUSED);
+        abort(Counter.ABORT_LOCK_BUSY);
         return false;
       }
     }
@@ -212,12 +199,7 @@ final class JvmGpuStmTx extends JvmLockTableTx {
 
   /** Every word read under slot {@code s}'s lock still holds the value read. */
   private boolean valuesHold(int s) {
-    for (int r = 0; r < nReads; r++) {
-      if (rLock[r] == lockIdx[s] && store.data[rRegion[r]].get(rIndex[r]) != rValue[r]) {
-        return false;
-      }
-    }
-    return true;
+    return reads.valuesHold(lockIdx[s], store.data);
   }
 
   /**
