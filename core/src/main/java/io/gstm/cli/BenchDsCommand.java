@@ -37,9 +37,11 @@ final class BenchDsCommand implements Callable<Integer> {
       description = "Default ${DEFAULT-VALUE}.")
   List<String> structures;
 
-  @Option(names = "--algorithms", split = ",", defaultValue = "prstm,csmv",
-      description = "prstm, the CSMV variants (csmv, csmv-nocv, csmv-onlycs, jvstm-gpu) and "
-          + "gpu-stm (JVM engine only). Default ${DEFAULT-VALUE}.")
+  @Option(names = "--algorithms", split = ",",
+      defaultValue = "prstm,csmv,gpu-stm,blocking,obstruction-free",
+      description = "prstm, the CSMV variants (csmv, csmv-nocv, csmv-onlycs, jvstm-gpu), "
+          + "gpu-stm, blocking and obstruction-free (these two optionally with a backoff: "
+          + "blocking:none, obstruction-free:linear, ...). Default ${DEFAULT-VALUE}.")
   List<String> algorithms;
 
   @Option(names = "--contention", split = ",", defaultValue = "full,low",

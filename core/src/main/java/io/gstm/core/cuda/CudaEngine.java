@@ -244,9 +244,9 @@ public final class CudaEngine implements Engine {
   @Override
   public TxStore createStore(StoreLayout layout, Algorithm algorithm) {
     bind();
-    if (algorithm.isGpuStm()) {
-      throw new IllegalArgumentException("algorithm: gpu-stm runs on the JVM engine only so far "
-          + "(no CUDA kernel yet; docs/gpu-stm.md)");
+    if (algorithm.isGpuStm() || algorithm.isCederman()) {
+      throw new IllegalArgumentException("algorithm: " + algorithm.label() + " runs on the JVM "
+          + "engine only so far (no CUDA kernel yet; docs/gpu-stm.md, docs/cederman-stm.md)");
     }
     if (!algorithm.isCsmv()) {
       return new CudaTxStore(this, layout);

@@ -264,6 +264,26 @@ abstract class JvmLockTableTx implements JvmTx {
     return -1;
   }
 
+  /**
+   * Adds {@code lock} to the lock set in the order met, or checks that a lock already there was
+   * read at the same version (two words under one lock must be one snapshot).
+   */
+  void join(int lock, int version, boolean written) {
+    int slot = find(lock);
+    if (slot >= 0) {
+      if (lockVer[slot] != version) {
+        abort(Counter.ABORT_VALIDATION);
+      }
+      lockWritten[slot] |= written;
+      return;
+    }
+    if (nLocks == capacity) {
+      overflow();
+      return;
+    }
+    append(lock, version, written);
+  }
+
   /** Appends {@code lock} to the lock set at slot nLocks (the caller checked the capacity). */
   void append(int lock, int version, boolean written) {
     lockIdx[nLocks] = lock;
