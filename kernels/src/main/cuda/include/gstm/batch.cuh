@@ -70,15 +70,17 @@ struct ThreadCounters {
 
   __device__ void flush_to(unsigned long long* global) {
     __shared__ unsigned long long block[N];
-    if (threadIdx.x < N) block[threadIdx.x] = 0;
+    // Strided: a block may have fewer threads than counters (one thread per block, as
+    // Cederman's STMs run).
+    for (int i = threadIdx.x; i < N; i += blockDim.x) block[i] = 0;
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < N; ++i) {
       if (c[i] != 0) atomicAdd(&block[i], static_cast<unsigned long long>(c[i]));
     }
     __syncthreads();
-    if (threadIdx.x < N && block[threadIdx.x] != 0) {
-      atomicAdd(&global[threadIdx.x], block[threadIdx.x]);
+    for (int i = threadIdx.x; i < N; i += blockDim.x) {
+      if (block[i] != 0) atomicAdd(&global[i], block[i]);
     }
   }
 };

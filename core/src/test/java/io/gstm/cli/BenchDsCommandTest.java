@@ -12,8 +12,10 @@ class BenchDsCommandTest {
     String out = run(0, "bench-ds", "--engine", "jvm", "--transactions", "2000", "--reps", "1",
         "--warmups", "0", "--blocks", "4", "--threads-per-block", "32", "--history");
     assertThat(out).contains("bound: ", "### queue", "### hashmap", "### tree", "### skiplist",
-        "| full | prstm |", "| low | csmv/4v |", "aborts per tx").doesNotContain("FAILED");
-    assertThat(out.lines().filter(l -> l.endsWith("| OK |")).count()).isEqualTo(16);
+        "| full | prstm |", "| low | csmv/4v |", "| full | gpu-stm |", "| low | blocking |",
+        "| full | obstruction-free |", "aborts per tx").doesNotContain("FAILED");
+    // Every structure on all five algorithms, at full and low contention.
+    assertThat(out.lines().filter(l -> l.endsWith("| OK |")).count()).isEqualTo(40);
   }
 
   @Test
