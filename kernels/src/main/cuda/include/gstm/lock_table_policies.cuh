@@ -19,7 +19,7 @@ struct LockTableArgs {
   Backoff backoff;            ///< blocking, obstruction-free: the wait after an abort
   OfDescriptors descriptors;  ///< obstruction-free: the public descriptors
 };
-static_assert(sizeof(LockTableArgs) == 96, "host packer assumes 96 bytes");
+static_assert(sizeof(LockTableArgs) == 104, "host packer assumes 104 bytes");
 
 /// GPU-STM: no urgent mode; after repeated losses the same short sleep as PR-STM's lanes.
 struct GpuStmPolicy {

@@ -18,7 +18,11 @@
 /// that commit, owner or thief: a late owner that finds its lock taken skips it, so no late
 /// store overwrites a newer commit. Only a write-back in progress (a few stores) is waited for,
 /// a bounded number of tries. An update commits by the CAS of its status from acquiring to
-/// committed, after its reads proved current; that CAS fails if another aborted it meanwhile.
+/// committed, after its reads proved current; that CAS fails if another aborted it meanwhile. A
+/// committer aborts an undecided holder at once when it outranks it (a lower owner, PR-STM's
+/// rule), else after waiting kPatience rounds for it to decide (a holder undecided that long
+/// looks stalled), so that on thousands of threads the holders of a hot lock do not abort each
+/// other round after round.
 #pragma once
 #include <cstdint>
 
@@ -31,6 +35,7 @@ namespace gstm {
 /// status PREPARING, sequence 0). Host: io.gstm.core.cuda.LockTableKernel.
 struct OfDescriptors {
   unsigned long long* status;  ///< [threads] sequence << 2 | state
+  uint32_t* owner;             ///< [threads] the attempt's priority (lower wins)
   uint32_t* lock_count;        ///< [threads] locks announced
   uint32_t* lock_idx;          ///< [capacity * threads] a lock the attempt writes
   uint32_t* lock_ver;          ///< [capacity * threads] the version it read that lock at
@@ -42,7 +47,7 @@ struct OfDescriptors {
   uint32_t threads;
   uint32_t capacity;
 };
-static_assert(sizeof(OfDescriptors) == 80, "host packer assumes 80 bytes");
+static_assert(sizeof(OfDescriptors) == 88, "host packer assumes 88 bytes");
 
 namespace of {
 /// Announcing: no lock word carries the attempt's tag yet.
@@ -81,6 +86,8 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
  public:
   /// Rounds spent settling one lock (a write-back in progress, a holder moving) before giving up.
   static constexpr uint32_t kResolveTries = 256;
+  /// Rounds a committer waits for an undecided holder that outranks it before aborting it.
+  static constexpr uint32_t kPatience = 64;
 
   /// `self` is this thread's descriptor, the owner its lock words carry.
   __device__ __forceinline__ ObstructionFreeTx(const StoreView& view, uint32_t owner,
@@ -225,15 +232,23 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
   }
 
   /// One step towards freeing `lock`, held as `w` by another attempt: abort it if it is still
-  /// acquiring, release its lock if it aborted, steal it if it committed.
-  __device__ __forceinline__ void resolve(uint32_t lock, word_t w) {
+  /// acquiring and we outrank it (or `force`: it kept us waiting past our patience), release its
+  /// lock if it aborted, steal it if it committed. False when it left an undecided holder that
+  /// outranks us alone (the caller waits a little).
+  __device__ __forceinline__ bool resolve(uint32_t lock, word_t w, bool force) {
     const uint32_t holder = lock_word::owner(w);
     const unsigned long long s = mem::load_acquire(d_.status + holder);
-    if (of::tag(s) != lock_word::version(w)) return;
+    if (of::tag(s) != lock_word::version(w)) return true;
     switch (of::state(s)) {
-      case of::kAcquiring:
+      case of::kAcquiring: {
+        const uint32_t rank = mem::load_relaxed(d_.owner + holder);
+        mem::fence_acq_rel();
+        if (mem::load_relaxed(d_.status + holder) != s || !(force || rank > this->owner_)) {
+          return false;
+        }
         atomicCAS(d_.status + holder, s, of::with_state(s, of::kAborted));
         break;
+      }
       case of::kAborted: {
         const long long v = version_of(holder, lock);
         mem::fence_acq_rel();
@@ -248,6 +263,7 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
       default:
         break;
     }
+    return true;
   }
 
   /// Announces the attempt (PREPARING, entries, ACQUIRING) and takes its write locks; false
@@ -256,6 +272,7 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
     const unsigned long long seq = (mem::load_relaxed(d_.status + self_) >> 2) + 1;
     mem::store_relaxed(d_.status + self_, of::word(seq, of::kPreparing));
     mem::fence_acq_rel();
+    mem::store_relaxed(d_.owner + self_, this->owner_);
     uint32_t nl = 0;
 #pragma unroll kUnroll
     for (int s = 0; s < CAPACITY; ++s) {
@@ -312,7 +329,10 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
         if (atomicCAS(word, w, held) == w) return -1;
         continue;
       }
-      resolve(lock, w);
+      if (!resolve(lock, w, tries >= kPatience)) {  // an undecided holder that outranks us
+        __nanosleep(sleep_ns);
+        sleep_ns = min(sleep_ns * 2, 1024u);
+      }
     }
     return kAbortLockBusy;
   }
@@ -336,6 +356,7 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
   /// every version read (committed, written back now) or stayed unsettled.
   __device__ __forceinline__ long long current(uint32_t lock, bool updating) {
     word_t* word = this->view_.locks + lock;
+    uint32_t sleep_ns = 32;
     for (uint32_t tries = 0; tries < kResolveTries; ++tries) {
       const word_t w = mem::load_relaxed(word);
       if (lock_word::pre_locked(w)) return -1;
@@ -345,7 +366,11 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
       if (of::tag(st) != lock_word::version(w)) continue;
       if (of::state(st) == of::kCommitted) return -1;
       if (of::state(st) == of::kAcquiring && updating) {
-        resolve(lock, w);
+        if (mem::load_relaxed(d_.status + self_) != mine_) return -1;  // aborted meanwhile
+        if (!resolve(lock, w, tries >= kPatience)) {
+          __nanosleep(sleep_ns);
+          sleep_ns = min(sleep_ns * 2, 1024u);
+        }
         continue;
       }
       const long long v = version_of(holder, lock);

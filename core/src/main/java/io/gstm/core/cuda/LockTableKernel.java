@@ -19,9 +19,9 @@ import jcuda.driver.CUfunction;
  * backoff, and the obstruction-free STM's public descriptors, {@code gstm::OfDescriptors}).
  */
 final class LockTableKernel {
-  static final int ARGS_BYTES = 96;
+  static final int ARGS_BYTES = 104;
   static final int BACKOFF_BYTES = 16;
-  static final int DESCRIPTORS_BYTES = 80;
+  static final int DESCRIPTORS_BYTES = 88;
   /** Shared memory a block may have without opting in. */
   private static final int DEFAULT_SHARED = 48 * 1024;
 
@@ -64,7 +64,8 @@ final class LockTableKernel {
     long entries = t * capacity;
     // status, then the 4-byte arrays, then the 8-byte values (all offsets 8-aligned).
     long status = 0;
-    long lockCount = status + 8 * t;
+    long owner = status + 8 * t;
+    long lockCount = owner + 4 * t;
     long lockIdx = lockCount + 4 * t;
     long lockVer = lockIdx + 4 * entries;
     long writeCount = lockVer + 4 * entries;
@@ -76,10 +77,10 @@ final class LockTableKernel {
     DeviceBuffer d = buf.table(bytes);
     d.zero();
     long base = d.address();
-    return b.putLong(base + status).putLong(base + lockCount).putLong(base + lockIdx)
-        .putLong(base + lockVer).putLong(base + writeCount).putLong(base + wRegion)
-        .putLong(base + wIndex).putLong(base + wLock).putLong(base + wValue).putInt(threads)
-        .putInt(capacity).array();
+    return b.putLong(base + status).putLong(base + owner).putLong(base + lockCount)
+        .putLong(base + lockIdx).putLong(base + lockVer).putLong(base + writeCount)
+        .putLong(base + wRegion).putLong(base + wIndex).putLong(base + wLock)
+        .putLong(base + wValue).putInt(threads).putInt(capacity).array();
   }
 
   /** {@code gstm::LockTableArgs}: the backoff (none for GPU-STM), then the descriptors. */

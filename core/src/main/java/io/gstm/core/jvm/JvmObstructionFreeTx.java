@@ -17,8 +17,12 @@ import io.gstm.core.store.Backoff;
  * <ul>
  *   <li>still acquiring (or aborted): the version its holder read, and the words in the store;
  *       a reader reads through it. A committer that needs the lock, or whose read it is, aborts
- *       the holder first ("the conflicting transaction may abort the original transaction
- *       before attempting to acquire its own locks") and then releases it for it;
+ *       the holder ("the conflicting transaction may abort the original transaction before
+ *       attempting to acquire its own locks") and then releases it for it: at once if it
+ *       outranks the holder (a lower priority, as PR-STM's rule), else after waiting
+ *       {@link #PATIENCE} rounds for the holder to decide (a holder that stays undecided looks
+ *       stalled), so that on thousands of threads the holders of a hot lock do not abort each
+ *       other round after round;
  *   <li>committed: the version after, with the announced values. Whoever meets it steals it by
  *       writing those values back and releasing it at the version after ("the conflicting
  *       transaction can steal locks from it, using the new value that is to be written").
@@ -34,6 +38,11 @@ import io.gstm.core.store.Backoff;
 final class JvmObstructionFreeTx extends JvmLockTableTx {
   /** Rounds spent settling one lock (a write-back in progress, a holder moving) before giving up. */
   static final int RESOLVE_TRIES = 256;
+  /**
+   * Rounds a committer waits for an undecided holder that outranks it before it aborts the
+   * holder anyway (one that stays undecided this long looks stalled).
+   */
+  static final int PATIENCE = 64;
 
   private final OfDescriptors descriptors;
   /** This worker's descriptor, the owner its lock words carry. */
@@ -270,7 +279,7 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
   /** Announces this attempt's written locks and values; returns its ACQUIRING status. */
   private long announce() {
     seq++;
-    descriptors.prepare(self, seq);
+    descriptors.prepare(self, seq, owner);
     for (int s = 0; s < nLocks; s++) {
       if (lockWritten[s]) {
         descriptors.addLock(self, lockIdx[s], lockVer[s]);
@@ -308,27 +317,32 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
         }
         continue;
       }
-      resolve(lock, w, true);
+      if (!resolve(lock, w, tries >= PATIENCE)) {
+        JvmBlockingTx.waitTurn(tries); // an undecided holder that outranks us: let it decide
+      }
     }
     return Counter.ABORT_LOCK_BUSY;
   }
 
   /**
    * One step towards freeing {@code lock}, held as {@code w} by another attempt: abort it if it
-   * is still acquiring (when {@code abortAcquiring}), release its lock if it aborted, steal it if
-   * it committed.
+   * is still acquiring and we outrank it (or {@code force}: it kept us waiting past our
+   * patience), release its lock if it aborted, steal it if it committed. False when it left an
+   * undecided holder that outranks us alone (the caller waits a little).
    */
-  private void resolve(int lock, long w, boolean abortAcquiring) {
+  private boolean resolve(int lock, long w, boolean force) {
     int holder = LockWord.owner(w);
     long s = descriptors.status(holder);
     if (OfDescriptors.tag(s) != LockWord.version(w)) {
-      return;
+      return true;
     }
     switch (OfDescriptors.state(s)) {
       case OfDescriptors.ACQUIRING -> {
-        if (abortAcquiring) {
-          descriptors.casStatus(holder, s, OfDescriptors.withState(s, OfDescriptors.ABORTED));
+        int rank = descriptors.owner(holder);
+        if (descriptors.status(holder) != s || !(force || rank > owner)) {
+          return false;
         }
+        descriptors.casStatus(holder, s, OfDescriptors.withState(s, OfDescriptors.ABORTED));
       }
       case OfDescriptors.ABORTED -> {
         long v = descriptors.versionOf(holder, lock);
@@ -339,6 +353,7 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
       case OfDescriptors.COMMITTED -> steal(lock, w, holder, s);
       default -> { }
     }
+    return true;
   }
 
   /**
@@ -373,7 +388,12 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
           return false;
         }
         if (state == OfDescriptors.ACQUIRING && updating) {
-          resolve(lockIdx[s], w, true);
+          if (descriptors.status(self) != mine) {
+            return false; // aborted by another meanwhile
+          }
+          if (!resolve(lockIdx[s], w, tries >= PATIENCE)) {
+            JvmBlockingTx.waitTurn(tries);
+          }
           continue;
         }
         long v = descriptors.versionOf(holder, lockIdx[s]);

@@ -29,6 +29,8 @@ final class OfDescriptors {
 
   private final int capacity;
   private final AtomicLongArray status;
+  /** The attempt's priority ({@link Priority}: lower wins), for the contention manager. */
+  private final AtomicIntegerArray owner;
   private final AtomicIntegerArray lockCount;
   private final AtomicIntegerArray lockIdx;
   private final AtomicIntegerArray lockVer;
@@ -42,6 +44,7 @@ final class OfDescriptors {
   OfDescriptors(int count, int capacity) {
     this.capacity = capacity;
     this.status = new AtomicLongArray(count);
+    this.owner = new AtomicIntegerArray(count);
     this.lockCount = new AtomicIntegerArray(count);
     this.lockIdx = new AtomicIntegerArray(count * capacity);
     this.lockVer = new AtomicIntegerArray(count * capacity);
@@ -78,9 +81,10 @@ final class OfDescriptors {
     return status.compareAndSet(d, from, to);
   }
 
-  /** Opens attempt {@code seq} of {@code d}: PREPARING, until {@link #publish}. */
-  void prepare(int d, long seq) {
+  /** Opens attempt {@code seq} of {@code d}, of priority {@code owner}: PREPARING until published. */
+  void prepare(int d, long seq, int owner) {
     status.set(d, word(seq, PREPARING));
+    this.owner.set(d, owner);
     lockCount.set(d, 0);
     writeCount.set(d, 0);
   }
@@ -108,6 +112,11 @@ final class OfDescriptors {
     long s = word(seq, ACQUIRING);
     status.set(d, s);
     return s;
+  }
+
+  /** The priority of {@code d}'s attempt (the caller checks that its status did not change). */
+  int owner(int d) {
+    return owner.get(d);
   }
 
   /** The version {@code d}'s attempt read {@code lock} at, or -1 if it announced no such lock. */

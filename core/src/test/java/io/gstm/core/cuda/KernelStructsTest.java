@@ -51,7 +51,7 @@ class KernelStructsTest {
     byte[] args = LockTableKernel.args(io.gstm.core.store.Algorithm.blocking()
         .withBackoff(io.gstm.core.store.Backoff.linear(5, 50)), descriptors);
     ByteBuffer b = ByteBuffer.wrap(args).order(ByteOrder.LITTLE_ENDIAN);
-    assertThat(args).hasSize(96);
+    assertThat(args).hasSize(104);
     assertThat(new int[] {b.getInt(0), b.getInt(4), b.getInt(8)}).containsExactly(1, 5, 50);
     assertThat(args[16]).isEqualTo((byte) 42);
     byte[] gpuStm = LockTableKernel.args(io.gstm.core.store.Algorithm.gpuStm(), descriptors);
