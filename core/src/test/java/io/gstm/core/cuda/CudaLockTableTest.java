@@ -4,10 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.program.ProgramReplay;
+import io.gstm.core.program.ProgramResult;
 import io.gstm.core.program.StoreContents;
+import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.Backoff;
 import io.gstm.core.store.TxStore;
@@ -31,9 +37,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * GPU-STM and Cederman's blocking and obstruction-free STMs on the GPU (their program kernels):
  * every data structure at full and low contention, the built-in workloads as programs, every
- * backoff and Cederman's grid of one thread per block pass every check (verifier, history
- * checker, model and program replays); and on one thread the GPU gives exactly the JVM engine's
- * outcomes, codes, outputs and final store, batch for batch.
+ * backoff, Cederman's grid of one thread per block and random programs pass every check
+ * (verifier, history checker, model and program replays); and on one thread the GPU gives
+ * exactly the JVM engine's outcomes, codes, outputs and final store, batch for batch.
  */
 @EnabledIfGpu
 class CudaLockTableTest {
@@ -172,6 +178,54 @@ class CudaLockTableTest {
 
   static Stream<String> algorithmLabels() {
     return Stream.of(ALGORITHMS).map(Algorithm::label);
+  }
+
+  static Stream<Arguments> randomPrograms() {
+    List<Arguments> out = new ArrayList<>();
+    for (Algorithm a : ALGORITHMS) {
+      for (long seed = 1; seed <= 50; seed++) {
+        out.add(Arguments.of(a.label(), seed));
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "{0}, seed {1}")
+  @MethodSource("randomPrograms")
+  void randomProgramsOnOneThreadMatchTheJvmEngine(String algorithm, long seed) {
+    RandomPrograms.Case c = RandomPrograms.generate(seed, 200, 1, 1, true);
+    RunOptions options = RunOptions.defaults().withSemanticLimit(4);
+    ProgramResult[] results = new ProgramResult[2];
+    long[][][] after = new long[2][][];
+    Engine[] engines = {gpu, jvm};
+    for (int i = 0; i < 2; i++) {
+      try (TxStore store = engines[i].createStore(c.layout(), algorithm(algorithm))) {
+        StoreContents.write(store, c.initial());
+        results[i] = engines[i].run(store, c.batch(), options);
+        after[i] = StoreContents.read(store);
+      }
+    }
+    ProgramCases.assertSame(results[0], results[1]);
+    assertThat(StoreContents.firstDifference(c.layout(), after[1], after[0])).as(c.text())
+        .isNull();
+  }
+
+  @ParameterizedTest(name = "{0}, seed {1}")
+  @MethodSource("randomPrograms")
+  void randomProgramsOnManyThreadsAreSerializableOnTheGpu(String algorithm, long seed) {
+    RandomPrograms.Case c = RandomPrograms.generate(seed, 2_000, 64, 4, false);
+    try (TxStore store = gpu.createStore(c.layout(), algorithm(algorithm))) {
+      StoreContents.write(store, c.initial());
+      ProgramResult r = gpu.run(store, c.batch(),
+          RunOptions.defaults().withSemanticLimit(4).withHistory(true));
+      long[][] after = StoreContents.read(store);
+      assertThat(r.outcomeCounts()).doesNotContainKey(Outcome.TOO_LARGE);
+      HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
+      assertThat(h.serializable()).as("%s\n%s", h.violations(), c.text()).isTrue();
+      ProgramReplay.Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), after,
+          h.serialOrder());
+      assertThat(replay.ok()).as("%s\n%s", replay, c.text()).isTrue();
+    }
   }
 
   @Test
