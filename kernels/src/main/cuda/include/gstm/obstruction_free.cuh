@@ -10,8 +10,9 @@
 /// locks by CAS, each word carrying the attempt's tag (the low 32 bits of its sequence number)
 /// in place of the version and the descriptor's id as owner. A lock held by another attempt
 /// stands for what that attempt's status says: still acquiring (or aborted), the version its
-/// holder read and the words in the store, so readers read through it and a committer that needs
-/// it, or read it, aborts the holder first and then releases it for it; committed, the version
+/// holder read and the words in the store, so readers read through it (but a validation never
+/// accepts it while its holder is undecided) and a committer that needs it, or read it, aborts
+/// the holder first and then releases it for it; committed, the version
 /// after with the announced values, so whoever meets it steals it by writing those values back
 /// and releasing it at the version after. The CAS that starts a write-back (held, to
 /// written-back-by, the pre-locked bit) makes one thread the only writer of the lock's words for
@@ -338,9 +339,11 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
   }
 
   /// Every lock only read still stands for the version read (and the range, if any, is
-  /// unchanged). With `updating` (this attempt holds its write locks) a holder still acquiring
-  /// is aborted first: of two attempts that each read what the other writes, once both hold
-  /// their write locks, at most one can commit.
+  /// unchanged). A lock held by an attempt still acquiring is not accepted as it stands: that
+  /// attempt is aborted first (resolve). It may decide long after this validation; had a reader
+  /// of its old values committed meanwhile, a third transaction could order them in a cycle
+  /// (T read x and holds y; U commits x; R reads U's x and T's old y and commits; T commits).
+  /// With `updating` this attempt holds its write locks and stops when another aborted it.
   __device__ __forceinline__ bool reads_current(bool updating) {
     bool ok = true;
 #pragma unroll kUnroll
@@ -365,8 +368,8 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
       const unsigned long long st = mem::load_acquire(d_.status + holder);
       if (of::tag(st) != lock_word::version(w)) continue;
       if (of::state(st) == of::kCommitted) return -1;
-      if (of::state(st) == of::kAcquiring && updating) {
-        if (mem::load_relaxed(d_.status + self_) != mine_) return -1;  // aborted meanwhile
+      if (of::state(st) == of::kAcquiring) {
+        if (updating && mem::load_relaxed(d_.status + self_) != mine_) return -1;  // aborted
         if (!resolve(lock, w, tries >= kPatience)) {
           __nanosleep(sleep_ns);
           sleep_ns = min(sleep_ns * 2, 1024u);

@@ -16,8 +16,8 @@ import io.gstm.core.store.Backoff;
  *
  * <ul>
  *   <li>still acquiring (or aborted): the version its holder read, and the words in the store;
- *       a reader reads through it. A committer that needs the lock, or whose read it is, aborts
- *       the holder ("the conflicting transaction may abort the original transaction before
+ *       a reader reads through it, but a validation never accepts it while its holder is still
+ *       acquiring. A committer that needs the lock, or whose read it is, aborts the holder ("the conflicting transaction may abort the original transaction before
  *       attempting to acquire its own locks") and then releases it for it: at once if it
  *       outranks the holder (a lower priority, as PR-STM's rule), else after waiting
  *       {@link #PATIENCE} rounds for the holder to decide (a holder that stays undecided looks
@@ -215,6 +215,10 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
       return false;
     }
     betweenPhases.run();
+    if (!validate()) {
+      return false;
+    }
+    betweenPhases.run();
     if (!decide()) {
       return false;
     }
@@ -244,11 +248,13 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
     return true;
   }
 
-  /** Validates what was only read, then commits by the CAS of the status to COMMITTED. */
+  /** The second phase: what was only read is still current (else aborted, locks released). */
+  boolean validate() {
+    return readsCurrent(true) || giveUp(Counter.ABORT_VALIDATION);
+  }
+
+  /** The commit point: the CAS of the status to COMMITTED, which fails if another aborted us. */
   boolean decide() {
-    if (!readsCurrent(true)) {
-      return giveUp(Counter.ABORT_VALIDATION);
-    }
     if (!descriptors.casStatus(self, mine,
         OfDescriptors.withState(mine, OfDescriptors.COMMITTED))) {
       return giveUp(Counter.ABORT_KILLED);
@@ -359,9 +365,12 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
   /**
    * Every lock only read still stands for the version read (and the range, if any, is
    * unchanged). A lock held by an attempt that committed, or being written back, has moved past
-   * it. With {@code updating} (this attempt holds its write locks), a holder still acquiring is
-   * aborted first: once both hold their write locks, of two attempts that each read what the
-   * other writes at most one can commit.
+   * it. A lock held by an attempt still acquiring is not accepted as it stands: that attempt is
+   * aborted first (as a committer aborts a holder, {@link #resolve}). A holder may decide long
+   * after this validation; had a reader of its old values committed meanwhile, a third
+   * transaction could order them in a cycle (found by the soak: T read x and holds y; U commits
+   * x; R reads U's x and T's old y and commits; T commits). With {@code updating} this attempt
+   * holds its write locks and stops when another aborted it.
    */
   private boolean readsCurrent(boolean updating) {
     for (int s = 0; s < nLocks; s++) {
@@ -387,8 +396,8 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
         if (state == OfDescriptors.COMMITTED) {
           return false;
         }
-        if (state == OfDescriptors.ACQUIRING && updating) {
-          if (descriptors.status(self) != mine) {
+        if (state == OfDescriptors.ACQUIRING) {
+          if (updating && descriptors.status(self) != mine) {
             return false; // aborted by another meanwhile
           }
           if (!resolve(lockIdx[s], w, tries >= PATIENCE)) {

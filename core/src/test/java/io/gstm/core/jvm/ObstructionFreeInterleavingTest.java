@@ -23,6 +23,11 @@ class ObstructionFreeInterleavingTest {
     return t;
   }
 
+  /** The phases between taking the locks and writing back: validation and the commit point. */
+  private static boolean decides(JvmObstructionFreeTx t) {
+    return t.validate() && t.decide();
+  }
+
   private static long stolen(JvmTx t) {
     long[] counters = new long[Counter.COUNT];
     t.addCounts(counters);
@@ -39,24 +44,49 @@ class ObstructionFreeInterleavingTest {
     assertThat(b.read(0, 0)).as("read through an undecided holder").isEqualTo(0);
     b.write(0, 0, 5);
     assertThat(b.commit()).isTrue();
-    assertThat(a.decide()).isFalse();
+    assertThat(decides(a)).isFalse();
     assertThat(a.abortCause()).isEqualTo(Counter.ABORT_KILLED);
     assertThat(s.readInt32(0)).containsExactly(5, 0);
     assertThat(s.lockVersions()).containsExactly(1, 0);
   }
 
   @Test
-  void aReadOnlyTransactionReadsThroughAnUndecidedHolderWithoutAbortingIt() {
+  void aReadOnlyTransactionReadsThroughAnUndecidedHolderAndItsValidationAbortsIt() {
     JvmTxStore s = store(2);
     JvmObstructionFreeTx a = tx(s, 0);
     a.write(0, 0, 7);
     assertThat(a.lockAll()).isTrue();
     JvmObstructionFreeTx r = tx(s, 1);
-    assertThat(r.read(0, 0)).isEqualTo(0);
-    assertThat(r.commit()).as("serialized before a").isTrue();
-    assertThat(a.decide()).isTrue();
-    assertThat(a.finish()).isTrue();
-    assertThat(s.readInt32(0)).containsExactly(7, 0);
+    assertThat(r.read(0, 0)).as("read through").isEqualTo(0);
+    assertThat(r.commit()).as("serialized before a, which it aborted").isTrue();
+    assertThat(decides(a)).isFalse();
+    assertThat(a.abortCause()).isEqualTo(Counter.ABORT_KILLED);
+    assertThat(s.readInt32(0)).containsExactly(0, 0);
+  }
+
+  /**
+   * Found by the soak: T reads x and holds y, validated; U commits x; R reads U's x and, through
+   * T, the old y. Had R committed while T was undecided, and T then committed, no serial order
+   * would exist (T before U before R before T). R's validation aborts T instead.
+   */
+  @Test
+  void aReaderOfAnUndecidedHoldersOldValuesNeverCommitsBesideIt() {
+    JvmTxStore s = store(2); // word 0 is x, word 1 is y
+    JvmObstructionFreeTx t = tx(s, 0);
+    t.write(0, 1, t.read(0, 0) + 1);
+    assertThat(t.lockAll()).isTrue();
+    assertThat(t.validate()).isTrue(); // x still at the version read; t stalls before deciding
+    JvmObstructionFreeTx u = tx(s, 1);
+    u.write(0, 0, 5);
+    assertThat(u.commit()).isTrue();
+    JvmObstructionFreeTx r = tx(s, 2);
+    assertThat(r.read(0, 0)).isEqualTo(5);
+    assertThat(r.read(0, 1)).as("y through t").isEqualTo(0);
+    boolean readerCommitted = r.commit();
+    boolean holderCommitted = t.decide();
+    assertThat(readerCommitted && holderCommitted).as("both: a cycle").isFalse();
+    assertThat(readerCommitted).isTrue();
+    assertThat(t.abortCause()).isEqualTo(Counter.ABORT_KILLED);
   }
 
   @Test
@@ -66,7 +96,7 @@ class ObstructionFreeInterleavingTest {
     a.write(0, 0, 7);
     a.write(0, 1, 8);
     assertThat(a.lockAll()).isTrue();
-    assertThat(a.decide()).isTrue(); // committed, not written back: a stalls here
+    assertThat(decides(a)).isTrue(); // committed, not written back: a stalls here
     JvmObstructionFreeTx b = tx(s, 1);
     assertThat(b.read(0, 0)).as("a's announced value").isEqualTo(7);
     assertThat(stolen(b)).isEqualTo(1);
@@ -85,7 +115,7 @@ class ObstructionFreeInterleavingTest {
     JvmObstructionFreeTx a = tx(s, 0);
     a.write(0, 0, 7);
     assertThat(a.lockAll()).isTrue();
-    assertThat(a.decide()).isTrue();
+    assertThat(decides(a)).isTrue();
     b.write(0, 0, x + 1);
     assertThat(b.commit()).isFalse();
     assertThat(b.abortCause()).isEqualTo(Counter.ABORT_VALIDATION);
@@ -105,8 +135,8 @@ class ObstructionFreeInterleavingTest {
     b.write(0, 0, b.read(0, 1) + 1);
     assertThat(a.lockAll()).isTrue();
     assertThat(b.lockAll()).isTrue();
-    assertThat(a.decide()).as("a aborts b, whose lock covers what a read").isTrue();
-    assertThat(b.decide()).isFalse();
+    assertThat(decides(a)).as("a aborts b, whose lock covers what a read").isTrue();
+    assertThat(b.validate()).isFalse();
     assertThat(a.finish()).isTrue();
     assertThat(s.readInt32(0)).containsExactly(0, 1);
   }
@@ -143,7 +173,7 @@ class ObstructionFreeInterleavingTest {
     b.write(0, 0, 3);
     assertThat(b.commit()).isTrue();
     assertThat(s.readInt32(0)).containsExactly(3, 1);
-    assertThat(a.decide()).isFalse();
+    assertThat(decides(a)).isFalse();
     assertThat(a.abortCause()).isEqualTo(Counter.ABORT_KILLED);
     assertThat(s.readInt32(0)).containsExactly(3, 1);
   }
