@@ -657,10 +657,14 @@ public final class SoakCases {
     });
   }
 
-  /** Random transaction programs over a random store (PR-STM, or CSMV-shaped on CSMV). */
+  /**
+   * Random transaction programs over a random store (PR-STM, GPU-STM or a Cederman STM, or
+   * CSMV-shaped on CSMV).
+   */
   private static Case randomPrograms(long seed, SplittableRandom rnd) {
-    boolean csmv = rnd.nextInt(3) == 0;
-    Algorithm alg = csmv ? csmv(rnd) : Algorithm.prStm();
+    int roll = rnd.nextInt(6);
+    boolean csmv = roll < 2;
+    Algorithm alg = csmv ? csmv(rnd) : roll < 4 ? Algorithm.prStm() : lockTable(rnd);
     int[] g = grid(rnd, 4096, csmv);
     int n = g[0] * g[1] * g[2];
     RandomPrograms.Case c = RandomPrograms.generate(rnd.nextLong(), n, g[0], g[1], false, csmv);
