@@ -171,7 +171,8 @@ cat >"$BUNDLE/run-sanitizer.sh" <<'EOF'
 # Runs compute-sanitizer (memcheck, then racecheck) over small CLI runs that exercise every CSMV
 # variant (CSMV, CSMV-NoCV, CSMV-onlyCS, JVSTM-GPU, plus PR-STM) on the bank and memcached, and the
 # program interpreter kernels (PR-STM and every CSMV variant; bank and vacation as programs; the
-# four data structures, whose skip list runs the 64-entry PR-STM sets), and the graph kernels
+# four data structures, whose skip list runs the 64-entry PR-STM sets, also under GPU-STM and
+# Cederman's blocking and obstruction-free STMs), and the graph kernels
 # (gstm's relaxation and the bare-atomic bound of bench-graph, R-MAT and grid).
 #   SANITIZER  path of compute-sanitizer (default /usr/local/cuda/bin/compute-sanitizer, else PATH)
 #   TOOLS      tools to run (default "memcheck racecheck")
@@ -185,7 +186,7 @@ small=(--engine gpu --accounts 64 --read-only 0.5,0.99 --versions 4 --version-sw
 programs=(--engine gpu --accounts 64 --customers 64 --threads-per-block 64 --blocks 2
           --tx-per-thread 2 --reps 1 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu)
 ds=(--engine gpu --transactions 512 --threads-per-block 64 --blocks 2 --reps 1 --warmups 0
-    --local-work 4 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu)
+    --local-work 4 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu,gpu-stm,blocking,obstruction-free,blocking:none,obstruction-free:linear)
 graphs=("--scale 10 --edges 16384" "--graph grid --scale 10" "--graph grid --scale 10 --kind cc")
 status=0
 for tool in ${TOOLS:-memcheck racecheck}; do

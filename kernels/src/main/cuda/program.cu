@@ -4,30 +4,9 @@
 ///        kernel. The bytecode comes with the batch; nothing is compiled at run time.
 #include "gstm/csmv.cuh"
 #include "gstm/program.cuh"
-#include "gstm/semantic.cuh"
+#include "gstm/program_semantic.cuh"
 
 namespace gstm::program {
-
-/// Dynamic shared memory of a PR-STM program block: the image (rounded up to 8 bytes), then the
-/// register file, registers x blockDim 64-bit words.
-__device__ __forceinline__ unsigned long long* shared_words() {
-  extern __shared__ unsigned long long program_smem[];
-  return program_smem;
-}
-
-/// Program bodies for run_semantic: the interpreter over a PR-STM transaction, its registers in
-/// shared memory, its image copied into shared memory by the block before the run.
-template <int CAPACITY>
-struct PrStmOps {
-  template <class Tx>
-  __device__ __forceinline__ static long long run(Tx& tx, const Table& tab, uint32_t t,
-                                                  uint32_t type) {
-    unsigned long long* smem = shared_words();
-    const uint32_t* img = reinterpret_cast<const uint32_t*>(smem);
-    SharedRegs regs{smem + (tab.image_words + 1) / 2 + threadIdx.x, blockDim.x};
-    return interpret(tx, tab, img, regs, type, t);
-  }
-};
 
 /// A CSMV transaction seen through the interface the interpreter expects.
 struct CsmvTx {
@@ -80,20 +59,13 @@ struct CsmvOps {
 
 }  // namespace gstm::program
 
-/// Copies the program image into the block's shared memory (the interpreter fetches from there).
-__device__ __forceinline__ void load_image(const gstm::program::Table& tab) {
-  uint32_t* img = reinterpret_cast<uint32_t*>(gstm::program::shared_words());
-  for (uint32_t i = threadIdx.x; i < tab.image_words; i += blockDim.x) img[i] = tab.image[i];
-  __syncthreads();
-}
-
 #define GSTM_PROGRAM_PRSTM(CAP, MIN_BLOCKS)                                                     \
   extern "C" __global__ void __launch_bounds__(256, MIN_BLOCKS) gstm_program_prstm_s##CAP(      \
       const __grid_constant__ gstm::StoreView view,                                             \
       const __grid_constant__ gstm::program::Table tab,                                         \
       const __grid_constant__ gstm::SemanticOut out) {                                          \
-    load_image(tab);                                                                            \
-    gstm::run_semantic<gstm::program::PrStmOps<CAP>, CAP>(view, tab, out);                      \
+    gstm::program::load_image(tab);                                                             \
+    gstm::run_semantic<gstm::program::LockTableOps<CAP>, CAP>(view, tab, out);                  \
   }
 
 /// @brief A program batch under PR-STM and the semantic contention manager, with sets of at

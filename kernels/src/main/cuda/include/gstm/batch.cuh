@@ -32,6 +32,9 @@ enum Counter : int {
   kAbortRwConflict,      ///< CSMV: a later commit wrote what the transaction read or writes
   kAbortPreValidation,   ///< CSMV: an earlier lane of the warp batch writes what it touches
   kUrgentCount,          ///< PR-STM: transactions that turned urgent (prstm.cuh); also their tickets
+  kAbortLockBusy,        ///< at commit, a lock to take stayed held by another (GPU-STM, Cederman)
+  kAbortKilled,          ///< obstruction-free: aborted by another while acquiring its locks
+  kLocksStolen,          ///< obstruction-free: locks taken from a committed transaction (not an abort)
   kCounterCount
 };
 
@@ -67,15 +70,17 @@ struct ThreadCounters {
 
   __device__ void flush_to(unsigned long long* global) {
     __shared__ unsigned long long block[N];
-    if (threadIdx.x < N) block[threadIdx.x] = 0;
+    // Strided: a block may have fewer threads than counters (one thread per block, as
+    // Cederman's STMs run).
+    for (int i = threadIdx.x; i < N; i += blockDim.x) block[i] = 0;
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < N; ++i) {
       if (c[i] != 0) atomicAdd(&block[i], static_cast<unsigned long long>(c[i]));
     }
     __syncthreads();
-    if (threadIdx.x < N && block[threadIdx.x] != 0) {
-      atomicAdd(&global[threadIdx.x], block[threadIdx.x]);
+    for (int i = threadIdx.x; i < N; i += blockDim.x) {
+      if (block[i] != 0) atomicAdd(&global[i], block[i]);
     }
   }
 };

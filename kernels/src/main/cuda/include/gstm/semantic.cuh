@@ -25,7 +25,7 @@ namespace gstm {
 
 enum SemanticPolicy : uint32_t { kPostpone = 0, kRetryInPlace = 1 };
 
-/// Longest backoff after repeated concurrency aborts: 32 ns << 8, about 8 us.
+/// Longest backoff after repeated concurrency aborts under PR-STM: 32 ns << 8, about 8 us.
 constexpr uint32_t kMaxBackoffShift = 8;
 
 /// A generic transaction table: a type per transaction and int32 argument columns; column c of
@@ -60,6 +60,27 @@ struct SemanticOut {
 static_assert(sizeof(TxTable) == 56, "host packer assumes 56 bytes");
 static_assert(sizeof(SemanticOut) == 64, "host packer assumes 64 bytes");
 
+/// PR-STM (prstm.cuh), the default algorithm of run_semantic: the urgent mode on; a lane that
+/// lost three attempts in a row sleeps before the next (doubling, capped) so that the winners'
+/// CASes are not drowned by ours. The first retries stay immediate; the cap stays short because
+/// the whole warp waits for a sleeping lane (1 ms made producer-consumer slower,
+/// docs/benchmarks.md). Other algorithms over the lock table: lock_table_policies.cuh.
+struct PrStmPolicy {
+  static constexpr bool kUrgentMode = true;
+  static constexpr int kCounters = kPrStmCounterCount;
+  /// Runs `attempt(tx)` on each attempt's transaction (urgent or ordinary: with_attempt);
+  /// `self` (the thread) is for algorithms with descriptors.
+  template <int C, class Attempt>
+  __device__ __forceinline__ void attempt(const StoreView& view, uint32_t owner, uint32_t,
+                                          Attempt&& body) const {
+    with_attempt<C>(view, owner, body);
+  }
+  /// The sleep after `conflicts` concurrency aborts in a row (0: none).
+  __device__ __forceinline__ uint32_t backoff_ns(uint32_t conflicts) const {
+    return conflicts > 2 ? 32u << min(conflicts - 2, kMaxBackoffShift) : 0u;
+  }
+};
+
 /// The set capacity a workload needs: `Ops::kMaxSetEntries` when it declares one (smaller sets,
 /// fewer registers), else the kernel's CAPACITY.
 template <class Ops, int CAPACITY, class = void>
@@ -74,13 +95,14 @@ struct SetCapacity<Ops, CAPACITY, decltype(void(Ops::kMaxSetEntries))> {
 /// Runs a table with the transaction bodies of `Ops` (`Ops::run(tx, table, t, type)` returns the
 /// result of a read-only transaction and calls tx.semantic_conflict() when it cannot proceed, or
 /// tx.end(outcome) for a program's abort or fault). `Table` offers tx_count, type[] and results[]:
-/// the generic TxTable, or a program table.
-template <class Ops, int CAPACITY, class Table = TxTable>
+/// the generic TxTable, or a program table. `Policy` is the algorithm (PR-STM by default).
+template <class Ops, int CAPACITY, class Table = TxTable, class Policy = PrStmPolicy>
 __device__ __forceinline__ void run_semantic(const StoreView& view, const Table& tab,
-                                             const SemanticOut& out) {
+                                             const SemanticOut& out,
+                                             const Policy& policy = Policy()) {
   constexpr uint32_t kWindow = 32;
   const unsigned warp = __activemask();  // lanes that exist; all present and converged here
-  ThreadCounters<> counters;
+  ThreadCounters<Policy::kCounters> counters;
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t threads = gridDim.x * blockDim.x;
   // This thread's transactions: self + i * threads for i < owned; chunk bit b is i = base + b.
@@ -112,7 +134,7 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
       const uint32_t b = (__ffs(rotated) - 1 + cursor) % kWindow;
       const uint32_t t = self + (base + b) * threads;
       uint8_t outcome = kPending;
-      with_attempt<SetCapacity<Ops, CAPACITY>::value>(view, owner, [&](auto& tx) {
+      policy.template attempt<SetCapacity<Ops, CAPACITY>::value>(view, owner, self, [&](auto& tx) {
         const long long result = Ops::run(tx, tab, t, tab.type[t]);
         bool concurrency_abort = false;
         if (tx.ended()) {
@@ -180,21 +202,19 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
         } else {
           concurrency_abort = true;
         }
+        if constexpr (Policy::kCounters > kLocksStolen) counters.c[kLocksStolen] += tx.stolen();
         if (concurrency_abort) {
           streak.reset();
           counters.add(tx.abort_cause());
           if (!tx.lost_in_line()) ++conflicts;  // losing to an older urgent one is waiting in line
           if (conflicts >= out.max_retries) {
             outcome = kAbandoned;
-          } else if (conflicts > 2) {
-            if (conflicts == out.urgent_after && !tx.urgent()) {
+          } else {
+            if (Policy::kUrgentMode && conflicts == out.urgent_after && !tx.urgent()) {
               owner = priority::urgent(out.counters);  // prstm.cuh
             }
-            // Repeated losses mean a hot word: back off (doubling, capped) so that the winners'
-            // CASes are not drowned by ours. The first retries stay immediate. The cap stays
-            // short because the whole warp waits for a sleeping lane (1 ms made producer-consumer
-            // slower, docs/benchmarks.md).
-            __nanosleep(32u << min(conflicts - 2, kMaxBackoffShift));
+            const uint32_t pause = policy.backoff_ns(conflicts);
+            if (pause != 0) __nanosleep(pause);
           }
         }
       });

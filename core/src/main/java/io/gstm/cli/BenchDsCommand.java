@@ -1,6 +1,7 @@
 package io.gstm.cli;
 
 import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.engine.Engine;
@@ -8,6 +9,7 @@ import io.gstm.core.engine.LimitsReport;
 import io.gstm.core.program.ProgramResult;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.Backoff;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.ds.DsBatch;
 import io.gstm.core.workload.ds.DsConfig;
@@ -23,13 +25,15 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code gstm bench-ds}: Cederman's data structures (as transaction programs) on each algorithm
- * at full and low contention; a table per structure of committed tx/s and aborts per
- * transaction beside the random read+CAS bound measured in the same run, every batch verified.
+ * (by default all five: PR-STM, CSMV, GPU-STM, blocking, obstruction-free; the last two also
+ * per backoff) at full and low contention; a table per structure of committed tx/s and aborts
+ * per transaction, in all and by cause, beside the random read+CAS bound measured in the same
+ * run, every batch verified.
  */
 @Command(name = "bench-ds", mixinStandardHelpOptions = true,
-    description = "Queue, hash map, tree and skip list on each algorithm at full and low "
-        + "contention: committed tx/s, aborts per transaction, the CAS bound; every batch "
-        + "verified.")
+    description = "Queue, hash map, tree and skip list on each algorithm (prstm, csmv, gpu-stm, "
+        + "blocking, obstruction-free) at full and low contention: committed tx/s, aborts per "
+        + "transaction in all and by cause, the CAS bound; every batch verified.")
 final class BenchDsCommand implements Callable<Integer> {
   @Mixin EngineOption engine = new EngineOption();
 
@@ -37,10 +41,18 @@ final class BenchDsCommand implements Callable<Integer> {
       description = "Default ${DEFAULT-VALUE}.")
   List<String> structures;
 
-  @Option(names = "--algorithms", split = ",", defaultValue = "prstm,csmv",
-      description = "prstm, the CSMV variants (csmv, csmv-nocv, csmv-onlycs, jvstm-gpu) and "
-          + "gpu-stm (JVM engine only). Default ${DEFAULT-VALUE}.")
+  @Option(names = "--algorithms", split = ",",
+      defaultValue = "prstm,csmv,gpu-stm,blocking,obstruction-free",
+      description = "prstm, the CSMV variants (csmv, csmv-nocv, csmv-onlycs, jvstm-gpu), "
+          + "gpu-stm, blocking and obstruction-free (these two optionally with a backoff: "
+          + "blocking:none, obstruction-free:linear, ...). Default ${DEFAULT-VALUE}.")
   List<String> algorithms;
+
+  @Option(names = "--backoffs", split = ",",
+      description = "Blocking and obstruction-free: a row per backoff instead of the "
+          + "algorithm's own (none, linear, exponential, each optionally :unit:max in ns), as "
+          + "the paper's figures compare them.")
+  List<String> backoffs;
 
   @Option(names = "--contention", split = ",", defaultValue = "full,low",
       description = "full (back to back, small key range) and/or low (local work between "
@@ -99,7 +111,14 @@ final class BenchDsCommand implements Callable<Integer> {
     }
     List<Algorithm> algs = new ArrayList<>();
     for (String a : algorithms) {
-      algs.add(AlgorithmOption.parse("algorithms", a));
+      Algorithm alg = AlgorithmOption.parse("algorithms", a);
+      if (alg.isCederman() && backoffs != null) {
+        for (String b : backoffs) {
+          algs.add(alg.withBackoff(Backoff.parse("backoffs", b)));
+        }
+      } else {
+        algs.add(alg);
+      }
     }
     for (String c : contention) {
       if (!c.equals("full") && !c.equals("low")) {
@@ -123,8 +142,9 @@ final class BenchDsCommand implements Callable<Integer> {
         System.out.println("### " + k.label());
         System.out.println();
         System.out.println("| contention | algorithm | transactions | committed tx/s | aborts "
-            + "per tx | walk/pool ends | CAS bound / s | tx/s per CAS/s | verifier |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|");
+            + "per tx | aborts per tx by cause | walk/pool ends | CAS bound / s | tx/s per CAS/s "
+            + "| verifier |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
         for (String c : contention) {
           for (Algorithm a : algs) {
             allOk &= row(e, bound, config(k, c).runnableOn(a), c, a);
@@ -147,6 +167,7 @@ final class BenchDsCommand implements Callable<Integer> {
     DsBatch b = DsBatch.of(cfg);
     List<Double> rates = new ArrayList<>();
     List<Double> abortsPerTx = new ArrayList<>();
+    List<long[]> counters = new ArrayList<>();
     long ends = 0;
     boolean ok = true;
     String firstProblem = null;
@@ -166,6 +187,7 @@ final class BenchDsCommand implements Callable<Integer> {
           BatchResult s = r.stats();
           rates.add(s.committedPerSecond());
           abortsPerTx.add(s.aborts() / (double) b.txCount());
+          counters.add(s.counters());
           ends = r.outcomeCounts().getOrDefault(Outcome.USER_ABORT, 0);
         }
       }
@@ -174,11 +196,40 @@ final class BenchDsCommand implements Callable<Integer> {
     if (cfg.kind() == DsKind.SKIPLIST) {
       level += ", " + cfg.levels() + " levels"; // CSMV runs the skip list on 4
     }
-    System.out.printf("| %s | %s | %,d | %.3f M | %.3f | %,d | %.2f G | %.5f | %s |%n", level,
-        a.label(), b.txCount(), rate / 1e6, median(abortsPerTx), ends,
-        bound.readCasPerSecond() / 1e9, rate / bound.readCasPerSecond(),
+    System.out.printf("| %s | %s | %,d | %.3f M | %.3f | %s | %,d | %.2f G | %.5f | %s |%n",
+        level, a.label(), b.txCount(), rate / 1e6, median(abortsPerTx),
+        byCause(counters.get(medianIndex(abortsPerTx)), b.txCount()), ends,
+        bound.readCasPerSecond() / 1e9,
+        rate / bound.readCasPerSecond(),
         (ok ? "OK" : "FAILED: " + firstProblem) + (history && !recorded ? " (no history)" : ""));
     return ok;
+  }
+
+  /**
+   * The causes of the aborts per transaction (and the obstruction-free STM's stolen locks) of
+   * one batch, those that reach 0.001: "validation 0.120, killed 0.010"; "-" when none does. The
+   * row shows the batch of median aborts, so that the causes add up to its aborts per tx.
+   */
+  static String byCause(long[] counters, double transactions) {
+    StringBuilder out = new StringBuilder();
+    for (Counter c : Counter.values()) {
+      double perTx = counters[c.ordinal()] / transactions;
+      if ((c.isAbort() || c == Counter.LOCKS_STOLEN) && perTx >= 0.0005) {
+        out.append(out.length() == 0 ? "" : ", ").append(c.label())
+            .append(String.format(" %.3f", perTx));
+      }
+    }
+    return out.length() == 0 ? "-" : out.toString();
+  }
+
+  /** The index of the median of {@code v} (the rep whose causes the row shows). */
+  private static int medianIndex(List<Double> v) {
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < v.size(); i++) {
+      order.add(i);
+    }
+    order.sort((x, y) -> Double.compare(v.get(x), v.get(y)));
+    return order.get(v.size() / 2);
   }
 
   private static double median(List<Double> v) {

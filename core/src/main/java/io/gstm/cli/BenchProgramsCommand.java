@@ -100,6 +100,14 @@ final class BenchProgramsCommand implements Callable<Integer> {
     }
     boolean allOk = true;
     try (Engine e = engine.open().engine()) {
+      for (String alg : algorithms) {
+        Algorithm a = AlgorithmOption.parse("algorithms", alg);
+        if ((a.isGpuStm() || a.isCederman()) && e.name().equals("cuda")) {
+          throw new IllegalArgumentException("algorithms: " + a.label() + " runs transaction "
+              + "programs only on the GPU, so it has no hand-written kernel to compare with "
+              + "(run it with --engine jvm, or its programs with bench-ds or run)");
+        }
+      }
       System.out.println();
       System.out.println("| workload | algorithm | transactions | hand-written tx/s | program "
           + "tx/s | program / hand-written (min..max) | end to end, program / hand-written | "

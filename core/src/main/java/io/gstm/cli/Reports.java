@@ -21,11 +21,23 @@ final class Reports {
         r.count(Counter.ABANDONED), r.count(Counter.ABANDONED_SEMANTIC),
         r.count(Counter.TOO_LARGE));
     System.out.printf("throughput: %.3f M committed tx/s (%.3f ms), abort rate %.2f%% "
-            + "(read-locked %,d, validation %,d, pre-lock refused %,d, stolen %,d), "
-            + "semantic conflicts %,d%n",
+            + "(%s), semantic conflicts %,d%n",
         r.committedPerSecond() / 1e6, r.kernelNanos() / 1e6, r.abortRate() * 100,
-        r.count(Counter.ABORT_READ_LOCKED), r.count(Counter.ABORT_VALIDATION),
-        r.count(Counter.ABORT_PRELOCK_REFUSED), r.count(Counter.ABORT_STOLEN),
-        r.count(Counter.SEMANTIC_CONFLICTS));
+        abortsByCause(r.counters()), r.count(Counter.SEMANTIC_CONFLICTS));
+  }
+
+  /**
+   * The aborts by cause, those that happened ("validation 12, lock busy 3"), and the locks the
+   * obstruction-free STM stole; "no aborts" when there were none.
+   */
+  static String abortsByCause(long[] counters) {
+    StringBuilder b = new StringBuilder();
+    for (Counter c : Counter.values()) {
+      long n = counters[c.ordinal()];
+      if ((c.isAbort() || c == Counter.LOCKS_STOLEN) && n != 0) {
+        b.append(b.length() == 0 ? "" : ", ").append(c.label()).append(String.format(" %,d", n));
+      }
+    }
+    return b.length() == 0 ? "no aborts" : b.toString();
   }
 }

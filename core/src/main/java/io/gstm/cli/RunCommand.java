@@ -64,8 +64,10 @@ final class RunCommand implements Callable<Integer> {
   Path outcomes;
 
   @Option(names = "--algorithm", defaultValue = "prstm",
-      description = "prstm, gpu-stm (JVM engine only), csmv, csmv-nocv, csmv-onlycs or "
-          + "jvstm-gpu (default ${DEFAULT-VALUE}).")
+      description = "prstm, gpu-stm, csmv, csmv-nocv, csmv-onlycs, jvstm-gpu, blocking or "
+          + "obstruction-free; the last two take a backoff after a colon: none, linear or "
+          + "exponential, optionally :unit:max in ns, e.g. blocking:linear:100:10000 (default "
+          + "${DEFAULT-VALUE}).")
   String algorithm;
 
   @Option(names = "--lock-coverage", defaultValue = "1",
@@ -202,6 +204,7 @@ final class RunCommand implements Callable<Integer> {
     Map<Outcome, Long> counts = new EnumMap<>(Outcome.class);
     long postponed = 0;
     long aborts = 0;
+    long[] counters = new long[io.gstm.core.batch.Counter.COUNT];
     for (ProgramResult r : results) {
       BatchResult s = r.stats();
       for (int t = 0; t < r.batch().txCount(); t++) {
@@ -211,10 +214,13 @@ final class RunCommand implements Callable<Integer> {
         }
       }
       aborts += s.aborts();
+      for (int c = 0; c < counters.length; c++) {
+        counters[c] += s.counters()[c];
+      }
     }
     System.out.printf("outcomes: %s%n", counts);
-    System.out.printf("committed after semantic conflicts: %,d; concurrency aborts: %,d%n",
-        postponed, aborts);
+    System.out.printf("committed after semantic conflicts: %,d; concurrency aborts: %,d (%s)%n",
+        postponed, aborts, Reports.abortsByCause(counters));
     long commits = counts.getOrDefault(Outcome.COMMITTED, 0L);
     System.out.printf("time: %.3f s end to end (%.3f s running transactions), %,.0f "
             + "committed tx/s end to end%n", wallNanos / 1e9, kernelNanos / 1e9,

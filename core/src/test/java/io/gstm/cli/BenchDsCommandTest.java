@@ -12,8 +12,41 @@ class BenchDsCommandTest {
     String out = run(0, "bench-ds", "--engine", "jvm", "--transactions", "2000", "--reps", "1",
         "--warmups", "0", "--blocks", "4", "--threads-per-block", "32", "--history");
     assertThat(out).contains("bound: ", "### queue", "### hashmap", "### tree", "### skiplist",
-        "| full | prstm |", "| low | csmv/4v |", "aborts per tx").doesNotContain("FAILED");
-    assertThat(out.lines().filter(l -> l.endsWith("| OK |")).count()).isEqualTo(16);
+        "| full | prstm |", "| low | csmv/4v |", "| full | gpu-stm |", "| low | blocking |",
+        "| full | obstruction-free |", "aborts per tx").doesNotContain("FAILED");
+    // Every structure on all five algorithms, at full and low contention.
+    assertThat(out.lines().filter(l -> l.endsWith("| OK |")).count()).isEqualTo(40);
+    assertThat(out).contains("aborts per tx by cause");
+  }
+
+  /** The paper's figures: the Cederman STMs once per backoff; the others once. */
+  @Test
+  void backoffsGiveTheCedermanStmsARowEach() {
+    String out = run(0, "bench-ds", "--engine", "jvm", "--structures", "queue",
+        "--contention", "full", "--algorithms", "prstm,blocking,obstruction-free",
+        "--backoffs", "none,linear,exponential:10:1000", "--transactions", "1000", "--reps",
+        "1", "--warmups", "0", "--blocks", "4", "--threads-per-block", "32");
+    for (String a : new String[] {"prstm", "blocking:none", "blocking:linear",
+        "blocking:exponential:10:1000", "obstruction-free:none", "obstruction-free:linear",
+        "obstruction-free:exponential:10:1000"}) {
+      assertThat(out).contains("| full | " + a + " |");
+    }
+    assertThat(out.lines().filter(l -> l.endsWith("| OK |")).count()).isEqualTo(7);
+    assertThat(run(2, "bench-ds", "--engine", "jvm", "--backoffs", "cubic"))
+        .contains("backoffs: unknown backoff 'cubic'").doesNotContain("bound:");
+  }
+
+  @Test
+  void causesArePerTransactionAndLeaveOutTheRare() {
+    long[] c = new long[io.gstm.core.batch.Counter.COUNT];
+    c[io.gstm.core.batch.Counter.ABORT_VALIDATION.ordinal()] = 120;
+    c[io.gstm.core.batch.Counter.ABORT_KILLED.ordinal()] = 10;
+    c[io.gstm.core.batch.Counter.ABORT_READ_LOCKED.ordinal()] = 0;
+    c[io.gstm.core.batch.Counter.LOCKS_STOLEN.ordinal()] = 3;
+    c[io.gstm.core.batch.Counter.COMMITS.ordinal()] = 1000;
+    assertThat(BenchDsCommand.byCause(c, 1000)).isEqualTo(
+        "validation 0.120, killed 0.010, locks stolen 0.003");
+    assertThat(BenchDsCommand.byCause(new long[c.length], 1000)).isEqualTo("-");
   }
 
   @Test

@@ -319,7 +319,8 @@ class CliFuzzTest {
       case "--engine" -> new String[] {"jvm", "jvm", "JVM", " jvm ", "gpu", "auto", "cuda", ""};
       case "--policy" -> new String[] {"postpone", "retry-in-place", "RETRY-IN-PLACE", "wait"};
       case "--algorithm", "--algorithms" -> new String[] {"prstm", "csmv", "csmv-nocv",
-          "csmv-onlycs", "jvstm-gpu", "tl2"};
+          "csmv-onlycs", "jvstm-gpu", "tl2", "gpu-stm", "blocking", "obstruction-free:none",
+          "blocking:linear:1:1", "obstruction-free:exponential:0:9"};
       case "--variants" -> new String[] {"csmv", "csmv-nocv", "jvstm-gpu", "prstm"};
       case "--workload", "--workloads" -> new String[] {"bank", "vacation", "memcached"};
       case "--kind" -> new String[] {"sssp", "cc", "pagerank"};

@@ -31,7 +31,19 @@ public enum Counter {
    * PR-STM: transactions that lost {@code 8} attempts in a row and turned urgent (they then
    * outrank every ordinary transaction and read visibly, so each commits; docs/design.md).
    */
-  URGENT;
+  URGENT,
+  /**
+   * At commit, a lock to take was held by another transaction (GPU-STM: past a bounded wait;
+   * blocking: at once) or being written back past a bounded wait (obstruction-free).
+   */
+  ABORT_LOCK_BUSY,
+  /** Obstruction-free: another transaction aborted this one while it acquired its locks. */
+  ABORT_KILLED,
+  /**
+   * Obstruction-free: locks taken from a transaction that had committed but not yet written
+   * back, by writing back the values it announced (not an abort).
+   */
+  LOCKS_STOLEN;
 
   /** Number of counters. */
   public static final int COUNT = values().length;
@@ -39,5 +51,11 @@ public enum Counter {
   /** True for the abort causes. */
   public boolean isAbort() {
     return name().startsWith("ABORT_");
+  }
+
+  /** In words, an abort cause without its prefix: "read locked", "lock busy", "killed". */
+  public String label() {
+    String n = isAbort() ? name().substring("ABORT_".length()) : name();
+    return n.toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
   }
 }

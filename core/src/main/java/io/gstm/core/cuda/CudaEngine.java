@@ -201,6 +201,14 @@ public final class CudaEngine implements Engine {
     }
     program.add(ProgramKernel.CSMV_SYMBOL);
     symbols.put(ProgramKernel.MODULE, program);
+    for (Algorithm a : List.of(Algorithm.gpuStm(), Algorithm.blocking(),
+        Algorithm.obstructionFree())) {
+      List<String> lockTable = new ArrayList<>();
+      for (int c : io.gstm.core.program.ProgramBinding.CAPACITIES) {
+        lockTable.add(LockTableKernel.symbol(a, c));
+      }
+      symbols.put(LockTableKernel.module(a), lockTable);
+    }
     symbols.put(CudaGraphRelax.MODULE, List.of(CudaGraphRelax.SYMBOL));
     symbols.put(BareRelaxKernel.MODULE, List.of(BareRelaxKernel.SYMBOL));
     symbols.put(CudaKMeans.MODULE, List.of(CudaKMeans.ASSIGN_SYMBOL, CudaKMeans.SYMBOL));
@@ -237,19 +245,26 @@ public final class CudaEngine implements Engine {
   @Override
   public TxStore createStore(StoreLayout layout) {
     bind();
-    return new CudaTxStore(this, layout);
+    return new CudaTxStore(this, layout, Algorithm.prStm());
   }
 
-  /** A PR-STM or CSMV store in device memory; the caller closes it. */
+  /**
+   * A store in device memory for {@code algorithm}: CSMV's own, else the lock table that PR-STM,
+   * GPU-STM and Cederman's STMs share (these three run transaction programs only: their kernels
+   * are the program interpreter's); the caller closes it.
+   */
   @Override
   public TxStore createStore(StoreLayout layout, Algorithm algorithm) {
     bind();
-    if (algorithm.isGpuStm()) {
-      throw new IllegalArgumentException("algorithm: gpu-stm runs on the JVM engine only so far "
-          + "(no CUDA kernel yet; docs/gpu-stm.md)");
+    if (algorithm.isGpuStm() || algorithm.isCederman()) {
+      if (!modules.containsKey(LockTableKernel.module(algorithm))) {
+        throw new IllegalArgumentException("algorithm: this kernels jar has no "
+            + algorithm.label() + " kernel");
+      }
+      return new CudaTxStore(this, layout, algorithm);
     }
     if (!algorithm.isCsmv()) {
-      return new CudaTxStore(this, layout);
+      return new CudaTxStore(this, layout, Algorithm.prStm());
     }
     if (!modules.containsKey(CsmvKernel.MODULE)) {
       throw new IllegalArgumentException("algorithm: this kernels jar has no CSMV kernel");
@@ -280,6 +295,11 @@ public final class CudaEngine implements Engine {
       throw new IllegalArgumentException("store: belongs to another engine");
     }
     store.checkOpen();
+    if (store.algorithm().kind() != Algorithm.Kind.PRSTM) {
+      throw new IllegalArgumentException("algorithm: on the GPU " + store.algorithm().label()
+          + " runs transaction programs only; run workload '" + batch.workload()
+          + "' as programs (e.g. BankPrograms.batch) or on a PR-STM store");
+    }
     Workloads.of(batch).validate(store.layout(), batch);
     if (!modules.containsKey(SemanticKernel.module(batch.workload()))) {
       throw new IllegalArgumentException(
@@ -317,7 +337,10 @@ public final class CudaEngine implements Engine {
     int tpb = batch.threadsPerBlock();
     int registers = batch.programs().maxRegisters();
     long shared = image.sharedBytes(registers, tpb);
-    CUfunction f = function(ProgramKernel.MODULE, ProgramKernel.symbol(cap));
+    Algorithm algorithm = store.algorithm();
+    boolean prStm = algorithm.kind() == Algorithm.Kind.PRSTM;
+    CUfunction f = prStm ? function(ProgramKernel.MODULE, ProgramKernel.symbol(cap))
+        : function(LockTableKernel.module(algorithm), LockTableKernel.symbol(algorithm, cap));
     int[] v = new int[1];
     CudaErrors.call("cuDeviceGetAttribute", () -> cuDeviceGetAttribute(v,
         CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device));
@@ -348,8 +371,15 @@ public final class CudaEngine implements Engine {
           BatchBuffers.addressOrZero(buf.histReads), BatchBuffers.addressOrZero(buf.histWrites),
           BatchBuffers.addressOrZero(buf.histCounts), options);
       byte[] view = view(store);
-      long kernelNanos = timed(() -> ProgramKernel.launch(f, batch.blocks(), tpb, (int) shared, view,
-          table, out));
+      byte[] args = prStm ? null : LockTableKernel.args(algorithm,
+          LockTableKernel.descriptors(algorithm, buf, batch.threads(), cap));
+      long kernelNanos = timed(() -> {
+        if (prStm) {
+          ProgramKernel.launch(f, batch.blocks(), tpb, (int) shared, view, table, out);
+        } else {
+          LockTableKernel.launch(f, batch.blocks(), tpb, (int) shared, view, table, out, args);
+        }
+      });
       BatchResult stats = buf.collect(name(), initialVersions, uploadNanos, kernelNanos);
       return pb.result(stats, batch);
     }

@@ -1,5 +1,6 @@
 package io.gstm.core.cuda;
 
+import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
@@ -11,18 +12,21 @@ import jcuda.Pointer;
 
 /**
  * A store in device memory: one buffer per region and one for the lock table, zero-filled at
- * creation and resident across batches. Owned by its {@link CudaEngine}.
+ * creation and resident across batches. The lock table serves PR-STM, GPU-STM and Cederman's
+ * STMs alike; the algorithm chooses the kernels. Owned by its {@link CudaEngine}.
  */
 final class CudaTxStore implements TxStore {
   private final CudaEngine engine;
   private final StoreLayout layout;
+  private final Algorithm algorithm;
   final DeviceBuffer locks;
   final DeviceBuffer[] regions;
   private boolean closed;
 
-  CudaTxStore(CudaEngine engine, StoreLayout layout) {
+  CudaTxStore(CudaEngine engine, StoreLayout layout, Algorithm algorithm) {
     this.engine = engine;
     this.layout = layout;
+    this.algorithm = algorithm;
     this.regions = new DeviceBuffer[layout.regionCount()];
     DeviceBuffer lockBuffer = new DeviceBuffer(8L * layout.lockCount());
     try {
@@ -54,6 +58,11 @@ final class CudaTxStore implements TxStore {
 
   CudaEngine engine() {
     return engine;
+  }
+
+  @Override
+  public Algorithm algorithm() {
+    return algorithm;
   }
 
   @Override

@@ -82,7 +82,10 @@ public final class JvmEngine implements Engine {
     return new JvmTxStore(this, layout);
   }
 
-  /** A PR-STM or CSMV store on the heap; the caller closes it. */
+  /**
+   * A store on the heap for {@code algorithm}: CSMV's own, else the lock table that PR-STM,
+   * GPU-STM and Cederman's STMs share; the caller closes it.
+   */
   @Override
   public TxStore createStore(StoreLayout layout, Algorithm algorithm) {
     checkOpen();
@@ -151,14 +154,28 @@ public final class JvmEngine implements Engine {
     int[] initialVersions = options.history() ? store.lockVersions() : null;
     store.arm();
     Quiescence quiescence = new Quiescence(threads, out.outcomes.length);
+    // The obstruction-free STM's public descriptors: one per worker, which runs one attempt at
+    // a time; after a failure the locks they hold go back to their versions before the restore.
+    OfDescriptors descriptors = store.algorithm().kind() == Algorithm.Kind.OBSTRUCTION_FREE
+        ? new OfDescriptors(workers, out.capacity) : null;
     long kernelNanos;
     try {
       kernelNanos = runWorkers(worker -> {
-        JvmTx tx = store.algorithm().isGpuStm() ? new JvmGpuStmTx(store, out.capacity)
-            : new JvmPrStmTx(store, out.capacity);
+        JvmTx tx = switch (store.algorithm().kind()) {
+          case GPU_STM -> new JvmGpuStmTx(store, out.capacity);
+          case BLOCKING -> new JvmBlockingTx(store, out.capacity);
+          case OBSTRUCTION_FREE -> new JvmObstructionFreeTx(store, out.capacity, descriptors,
+              worker);
+          default -> new JvmPrStmTx(store, out.capacity);
+        };
         new JvmExecutor(bodies.apply(worker), threads, options, tx, perWorker[worker], out,
             quiescence).run(worker, workers);
-      }, store::stop, store::restore);
+      }, store::stop, () -> {
+        if (descriptors != null) {
+          descriptors.releaseAll(store.locks);
+        }
+        store.restore();
+      });
     } finally {
       store.disarm();
     }

@@ -207,6 +207,7 @@ final class JvmExecutor {
     } else {
       done = concurrencyAbort(lane);
     }
+    tx.addCounts(counters);
     if (done != null) {
       progress = true;
       lane.streak.finished(lane.remaining == 1);
@@ -242,12 +243,31 @@ final class JvmExecutor {
     if (lane.conflicts >= options.maxRetries()) {
       return Outcome.ABANDONED;
     }
+    pause(tx.backoffNanos(lane.conflicts));
     if (lane.conflicts == options.urgentAfter() && tx.hasUrgentMode()
         && !Priority.isUrgent(lane.owner)) {
       lane.owner = Priority.urgent(out.urgentTickets);
       counters[Counter.URGENT.ordinal()]++;
     }
     return null;
+  }
+
+  /**
+   * Waits {@code nanos} before the lane's next attempt, as a GPU lane sleeps (and holds up its
+   * warp: here the worker's other lanes). Short waits spin, since parking costs tens of us.
+   */
+  static void pause(long nanos) {
+    if (nanos <= 0) {
+      return;
+    }
+    if (nanos >= 50_000) {
+      LockSupport.parkNanos(nanos);
+      return;
+    }
+    long until = System.nanoTime() + nanos;
+    while (System.nanoTime() - until < 0) {
+      Thread.onSpinWait();
+    }
   }
 
   /** The first pending bit at or after {@code from}, wrapping around. */

@@ -1,9 +1,6 @@
 package io.gstm.core.jvm;
 
 import io.gstm.core.batch.Counter;
-import io.gstm.core.batch.Outcome;
-import io.gstm.core.store.StoreLayout;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * GPU-STM (Xu et al.) on Java threads, over PR-STM's lock table (same lock words; nobody
@@ -19,111 +16,35 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * history checker sees the serial order the transaction took. Then it writes back and releases
  * the locks with their versions advanced by one, as PR-STM does.
  *
- * <p>Abort causes reuse PR-STM's counters: read-locked (a read met a locked word), pre-lock
- * refused (a write lock stayed busy at commit), validation (a read changed in value).
+ * <p>Abort causes: read-locked (a read met a locked word), lock busy (a write lock stayed busy at
+ * commit), validation (a read changed in value).
  */
-final class JvmGpuStmTx implements JvmTx {
+final class JvmGpuStmTx extends JvmLockTableTx {
   /** Tries on a busy write lock at commit before the attempt gives up (no unbounded waits). */
   static final int ACQUIRE_TRIES = 256;
   /** Collects of the read versions before validation gives up. */
   static final int COLLECTS = 4;
 
-  private final JvmTxStore store;
-  private final StoreLayout layout;
-  private final AtomicLongArray locks;
-  private final int capacity;
-  // The lock set, ascending by lock index.
-  private final int[] lockIdx;
-  private final int[] lockVer;
-  private final boolean[] lockWritten;
   /** Per slot: the version held (written) or validated (read only) at commit. */
   private final int[] seenVer;
-  // Words read, with the value seen.
-  private final int[] rRegion;
-  private final int[] rIndex;
-  private final int[] rLock;
-  private final long[] rValue;
-  // The write buffer.
-  private final int[] wRegion;
-  private final int[] wIndex;
-  private final long[] wValue;
-  private int nLocks;
-  private int nReads;
-  private int nWrites;
-  private int rangeRegion;
-  private int rangeFirst;
-  private int rangeCount;
-  private int rangeWrap;
-  private long rangeVersions;
-  private int owner;
-  private Status status;
-  private Counter cause;
-  private Outcome endOutcome;
+  private final ReadLog reads;
 
   JvmGpuStmTx(JvmTxStore store, int capacity) {
-    this.store = store;
-    this.layout = store.layout();
-    this.locks = store.locks;
-    this.capacity = capacity;
-    this.lockIdx = new int[capacity];
-    this.lockVer = new int[capacity];
-    this.lockWritten = new boolean[capacity];
+    super(store, capacity);
     this.seenVer = new int[capacity];
-    this.rRegion = new int[capacity];
-    this.rIndex = new int[capacity];
-    this.rLock = new int[capacity];
-    this.rValue = new long[capacity];
-    this.wRegion = new int[capacity];
-    this.wIndex = new int[capacity];
-    this.wValue = new long[capacity];
+    this.reads = new ReadLog(capacity);
   }
 
   @Override
-  public void begin(int owner) {
-    store.checkNotStopped();
-    this.owner = owner;
-    this.nLocks = 0;
-    this.nReads = 0;
-    this.nWrites = 0;
-    this.rangeCount = 0;
-    this.status = Status.ACTIVE;
-    this.cause = null;
+  void onBegin() {
+    reads.clear();
   }
 
   @Override
-  public Status status() {
-    return status;
-  }
-
-  @Override
-  public Counter abortCause() {
-    return cause;
-  }
-
-  @Override
-  public boolean readOnly() {
-    return nWrites == 0;
-  }
-
-  @Override
-  public Outcome endOutcome() {
-    return endOutcome;
-  }
-
-  @Override
-  public long read(int region, int index) {
-    if (status != Status.ACTIVE) {
-      return 0;
-    }
-    for (int s = 0; s < nWrites; s++) {
-      if (wRegion[s] == region && wIndex[s] == index) {
-        return wValue[s];
-      }
-    }
-    for (int r = 0; r < nReads; r++) {
-      if (rRegion[r] == region && rIndex[r] == index) {
-        return rValue[r]; // repeatable: the value validation will check
-      }
+  long readUnbuffered(int region, int index) {
+    int logged = reads.find(region, index);
+    if (logged >= 0) {
+      return reads.value(logged); // repeatable: the value validation will check
     }
     int lock = layout.lockOf(region, index);
     long w = locks.get(lock);
@@ -132,7 +53,7 @@ final class JvmGpuStmTx implements JvmTx {
       abort(Counter.ABORT_READ_LOCKED); // a writer was between its lock and its release
       return 0;
     }
-    if (nReads == capacity) {
+    if (reads.full()) {
       overflow();
       return 0;
     }
@@ -140,121 +61,23 @@ final class JvmGpuStmTx implements JvmTx {
     if (status != Status.ACTIVE) {
       return 0;
     }
-    rRegion[nReads] = region;
-    rIndex[nReads] = index;
-    rLock[nReads] = lock;
-    rValue[nReads] = value;
-    nReads++;
+    reads.add(region, index, lock, value);
     return value;
   }
 
   @Override
-  public long readShared(int region, int index) {
-    return status == Status.ACTIVE ? store.data[region].get(index) : 0;
-  }
-
-  /** A range as one entry, validated by the sum of its versions (as PR-STM's). */
-  @Override
-  public long sumRange(int region, int first, int count, int wrap) {
-    if (status != Status.ACTIVE || count == 0) {
-      return 0;
-    }
-    if (nWrites != 0 || rangeCount != 0) {
-      overflow();
-      return 0;
-    }
-    long sum = 0;
-    long versions = 0;
-    for (int j = 0, i = first; j < count; j++, i = i + 1 == wrap ? 0 : i + 1) {
-      long w = locks.get(layout.lockOf(region, i));
-      if (LockWord.locked(w)) {
-        abort(Counter.ABORT_READ_LOCKED);
-        return 0;
-      }
-      versions += LockWord.version(w) & 0xffffffffL;
-      sum += store.data[region].get(i);
-    }
-    rangeRegion = region;
-    rangeFirst = first;
-    rangeCount = count;
-    rangeWrap = wrap;
-    rangeVersions = versions;
-    return sum;
-  }
-
-  private boolean rangeUnchanged() {
-    if (rangeCount == 0) {
-      return true;
-    }
-    long versions = 0;
-    for (int j = 0, i = rangeFirst; j < rangeCount; j++, i = i + 1 == rangeWrap ? 0 : i + 1) {
-      long w = locks.get(layout.lockOf(rangeRegion, i));
-      if (LockWord.locked(w)) {
-        return false;
-      }
-      versions += LockWord.version(w) & 0xffffffffL;
-    }
-    return versions == rangeVersions;
-  }
-
-  @Override
-  public void write(int region, int index, long bits) {
-    if (status != Status.ACTIVE) {
-      return;
-    }
-    if (rangeCount != 0) {
-      overflow(); // a range is for read-only transactions
-      return;
-    }
-    long value = JvmTxStore.normalise(layout.region(region).type(), bits);
-    for (int s = 0; s < nWrites; s++) {
-      if (wRegion[s] == region && wIndex[s] == index) {
-        wValue[s] = value;
-        return;
-      }
-    }
-    if (nWrites == capacity) {
-      overflow();
-      return;
-    }
-    int lock = layout.lockOf(region, index);
+  boolean trackWrite(int lock) {
     int slot = find(lock);
     if (slot >= 0) {
       lockWritten[slot] = true;
-    } else {
-      long w = locks.get(lock);
-      if (LockWord.locked(w)) {
-        abort(Counter.ABORT_READ_LOCKED);
-        return;
-      }
-      track(lock, LockWord.version(w), true);
-      if (status != Status.ACTIVE) {
-        return;
-      }
+      return true;
     }
-    wRegion[nWrites] = region;
-    wIndex[nWrites] = index;
-    wValue[nWrites] = value;
-    nWrites++;
-  }
-
-  @Override
-  public void semanticConflict() {
-    if (status == Status.ACTIVE) {
-      status = Status.SEMANTIC;
+    long w = locks.get(lock);
+    if (LockWord.locked(w)) {
+      abort(Counter.ABORT_READ_LOCKED);
+      return false;
     }
-  }
-
-  @Override
-  public void end(Outcome outcome) {
-    if (status == Status.ACTIVE) {
-      status = Status.ENDED;
-      endOutcome = outcome;
-    }
-  }
-
-  @Override
-  public boolean live() {
+    track(lock, LockWord.version(w), true);
     return status == Status.ACTIVE;
   }
 
@@ -284,7 +107,7 @@ final class JvmGpuStmTx implements JvmTx {
     for (int s = 0; s < nLocks; s++) {
       if (lockWritten[s] && !acquire(s)) {
         releaseHeld(s);
-        abort(Counter.ABORT_PRELOCK_REFUSED);
+        abort(Counter.ABORT_LOCK_BUSY);
         return false;
       }
     }
@@ -293,10 +116,7 @@ final class JvmGpuStmTx implements JvmTx {
       abort(Counter.ABORT_VALIDATION);
       return false;
     }
-    for (int s = 0; s < nWrites; s++) {
-      store.beforeWrite(wRegion[s]); // the batch's failure snapshot, once per region
-      store.data[wRegion[s]].set(wIndex[s], wValue[s]);
-    }
+    writeBack();
     for (int s = 0; s < nLocks; s++) {
       if (lockWritten[s]) {
         locks.set(lockIdx[s], LockWord.unlocked(seenVer[s] + 1));
@@ -379,12 +199,7 @@ final class JvmGpuStmTx implements JvmTx {
 
   /** Every word read under slot {@code s}'s lock still holds the value read. */
   private boolean valuesHold(int s) {
-    for (int r = 0; r < nReads; r++) {
-      if (rLock[r] == lockIdx[s] && store.data[rRegion[r]].get(rIndex[r]) != rValue[r]) {
-        return false;
-      }
-    }
-    return true;
+    return reads.valuesHold(lockIdx[s], store.data);
   }
 
   /**
@@ -392,16 +207,8 @@ final class JvmGpuStmTx implements JvmTx {
    * one held; a slot only written is recorded as read at the version held, as PR-STM does.
    */
   @Override
-  public int record(long[] reads, int readOffset, long[] writes, int writeOffset) {
-    int nw = 0;
-    for (int s = 0; s < nLocks; s++) {
-      long lock = (long) lockIdx[s] << 32;
-      reads[readOffset + s] = lock | (seenVer[s] & 0xffffffffL);
-      if (lockWritten[s]) {
-        writes[writeOffset + nw++] = lock | ((seenVer[s] + 1) & 0xffffffffL);
-      }
-    }
-    return nLocks | (nw << 16);
+  int recordedVersion(int s) {
+    return seenVer[s];
   }
 
   /** Inserts a lock into the sorted set, or checks the version of one already there. */
@@ -430,23 +237,5 @@ final class JvmGpuStmTx implements JvmTx {
     lockVer[at] = version;
     lockWritten[at] = written;
     nLocks++;
-  }
-
-  private int find(int lock) {
-    for (int s = 0; s < nLocks; s++) {
-      if (lockIdx[s] == lock) {
-        return s;
-      }
-    }
-    return -1;
-  }
-
-  private void abort(Counter c) {
-    status = Status.ABORTED;
-    cause = c;
-  }
-
-  private void overflow() {
-    status = Status.OVERFLOW;
   }
 }

@@ -1,10 +1,7 @@
 package io.gstm.core.jvm;
 
 import io.gstm.core.batch.Counter;
-import io.gstm.core.batch.Outcome;
-import io.gstm.core.store.StoreLayout;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * PR-STM on Java threads, the twin of {@code gstm/prstm.cuh} (same lock words, same phases, same
@@ -25,69 +22,26 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * of the versions it saw. Commit re-reads the range's lock words; an equal sum with none locked
  * means no version moved, because versions never decrease.
  */
-final class JvmPrStmTx implements JvmTx {
-
-  private final JvmTxStore store;
-  private final StoreLayout layout;
-  private final AtomicLongArray locks;
-  private final int capacity;
-  private final int[] lockIdx;
-  private final int[] lockVer;
-  private final boolean[] lockWritten;
+final class JvmPrStmTx extends JvmLockTableTx {
   /** Slot s was pre-locked by an urgent attempt when it met the lock. */
   private final boolean[] lockVisible;
-  private final int[] wRegion;
-  private final int[] wIndex;
-  private final long[] wValue;
-  private int nLocks;
-  private int nWrites;
-  private int rangeRegion;
-  private int rangeFirst;
-  private int rangeCount;
-  private int rangeWrap;
-  private long rangeVersions;
-  private int owner;
-  private Status status;
-  private Counter cause;
-  private Outcome endOutcome;
   /** This urgent attempt lost to an older urgent transaction: see {@link #lostInLine()}. */
   private boolean lostInLine;
 
   JvmPrStmTx(JvmTxStore store, int capacity) {
-    this.store = store;
-    this.layout = store.layout();
-    this.locks = store.locks;
-    this.capacity = capacity;
-    this.lockIdx = new int[capacity];
-    this.lockVer = new int[capacity];
-    this.lockWritten = new boolean[capacity];
+    super(store, capacity);
     this.lockVisible = new boolean[capacity];
-    this.wRegion = new int[capacity];
-    this.wIndex = new int[capacity];
-    this.wValue = new long[capacity];
   }
 
   @Override
-  public void begin(int owner) {
-    store.checkNotStopped();
-    this.owner = owner;
+  void onBegin() {
     Arrays.fill(lockVisible, false);
-    this.nLocks = 0;
-    this.nWrites = 0;
-    this.rangeCount = 0;
-    this.status = Status.ACTIVE;
-    this.cause = null;
     this.lostInLine = false;
   }
 
   @Override
-  public Status status() {
-    return status;
-  }
-
-  @Override
-  public Counter abortCause() {
-    return cause;
+  void onEnd() {
+    releaseVisible();
   }
 
   /**
@@ -106,25 +60,7 @@ final class JvmPrStmTx implements JvmTx {
   }
 
   @Override
-  public boolean readOnly() {
-    for (int s = 0; s < nLocks; s++) {
-      if (lockWritten[s]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  @Override
-  public long read(int region, int index) {
-    if (status != Status.ACTIVE) {
-      return 0;
-    }
-    for (int s = 0; s < nWrites; s++) {
-      if (wRegion[s] == region && wIndex[s] == index) {
-        return wValue[s];
-      }
-    }
+  long readUnbuffered(int region, int index) {
     int lock = layout.lockOf(region, index);
     if (Priority.isUrgent(owner) && !takeVisible(lock)) {
       return 0;
@@ -141,122 +77,23 @@ final class JvmPrStmTx implements JvmTx {
   }
 
   @Override
-  public long readShared(int region, int index) {
-    return status == Status.ACTIVE ? store.data[region].get(index) : 0;
-  }
-
-  @Override
-  public long sumRange(int region, int first, int count, int wrap) {
-    if (status != Status.ACTIVE || count == 0) {
-      return 0;
-    }
-    if (nWrites != 0 || rangeCount != 0) {
-      overflow();
-      return 0;
-    }
-    long sum = 0;
-    long versions = 0;
-    for (int j = 0, i = first; j < count; j++, i = i + 1 == wrap ? 0 : i + 1) {
-      long w = locks.get(layout.lockOf(region, i));
-      if (LockWord.locked(w)) {
-        abort(Counter.ABORT_READ_LOCKED);
-        return 0;
-      }
-      versions += LockWord.version(w) & 0xffffffffL;
-      sum += store.data[region].get(i);
-    }
-    rangeRegion = region;
-    rangeFirst = first;
-    rangeCount = count;
-    rangeWrap = wrap;
-    rangeVersions = versions;
-    return sum;
-  }
-
-  /** True when no range was read, or none of its locks is locked and no version moved. */
-  private boolean rangeUnchanged() {
-    if (rangeCount == 0) {
-      return true; // rangeVersions may be a former transaction's
-    }
-    long versions = 0;
-    for (int j = 0, i = rangeFirst; j < rangeCount; j++, i = i + 1 == rangeWrap ? 0 : i + 1) {
-      long w = locks.get(layout.lockOf(rangeRegion, i));
-      if (LockWord.locked(w)) {
-        return false;
-      }
-      versions += LockWord.version(w) & 0xffffffffL;
-    }
-    return versions == rangeVersions;
-  }
-
-  @Override
-  public void write(int region, int index, long bits) {
-    if (status != Status.ACTIVE) {
-      return;
-    }
-    if (rangeCount != 0) {
-      status = Status.OVERFLOW; // sumRange is for read-only transactions
-      return;
-    }
-    long value = JvmTxStore.normalise(layout.region(region).type(), bits);
-    for (int s = 0; s < nWrites; s++) {
-      if (wRegion[s] == region && wIndex[s] == index) {
-        wValue[s] = value;
-        return;
-      }
-    }
-    if (nWrites == capacity) {
-      overflow();
-      return;
-    }
-    int lock = layout.lockOf(region, index);
+  boolean trackWrite(int lock) {
     int slot = find(lock);
     if (slot >= 0) {
       lockWritten[slot] = true;
-    } else {
-      if (Priority.isUrgent(owner) && !takeVisible(lock)) {
-        return;
-      }
-      long w = locks.get(lock);
-      if (LockWord.locked(w)) {
-        lostInLine = Priority.isUrgent(owner);
-        abort(Counter.ABORT_READ_LOCKED);
-        return;
-      }
-      track(lock, LockWord.version(w), true);
-      if (status != Status.ACTIVE) {
-        return;
-      }
+      return true;
     }
-    wRegion[nWrites] = region;
-    wIndex[nWrites] = index;
-    wValue[nWrites] = value;
-    nWrites++;
-  }
-
-  @Override
-  public void semanticConflict() {
-    if (status == Status.ACTIVE) {
-      status = Status.SEMANTIC;
+    if (Priority.isUrgent(owner) && !takeVisible(lock)) {
+      return false;
     }
-  }
-
-  @Override
-  public void end(Outcome outcome) {
-    if (status == Status.ACTIVE) {
-      status = Status.ENDED;
-      endOutcome = outcome;
+    long w = locks.get(lock);
+    if (LockWord.locked(w)) {
+      lostInLine = Priority.isUrgent(owner);
+      abort(Counter.ABORT_READ_LOCKED);
+      return false;
     }
-  }
-
-  @Override
-  public boolean live() {
+    track(lock, LockWord.version(w), true);
     return status == Status.ACTIVE;
-  }
-
-  @Override
-  public Outcome endOutcome() {
-    return endOutcome;
   }
 
   /** True if every version read is still current (see {@link JvmTx#confirmReads()}). */
@@ -336,10 +173,7 @@ final class JvmPrStmTx implements JvmTx {
         return false;
       }
     }
-    for (int s = 0; s < nWrites; s++) {
-      store.beforeWrite(wRegion[s]); // the batch's failure snapshot, once per region
-      store.data[wRegion[s]].set(wIndex[s], wValue[s]);
-    }
+    writeBack();
     for (int s = 0; s < nLocks; s++) {
       if (lockWritten[s]) {
         locks.set(lockIdx[s], LockWord.unlocked(lockVer[s] + 1));
@@ -350,19 +184,6 @@ final class JvmPrStmTx implements JvmTx {
     }
     status = Status.DONE;
     return true;
-  }
-
-  @Override
-  public int record(long[] reads, int readOffset, long[] writes, int writeOffset) {
-    int nw = 0;
-    for (int s = 0; s < nLocks; s++) {
-      long lock = (long) lockIdx[s] << 32;
-      reads[readOffset + s] = lock | (lockVer[s] & 0xffffffffL);
-      if (lockWritten[s]) {
-        writes[writeOffset + nw++] = lock | ((lockVer[s] + 1) & 0xffffffffL);
-      }
-    }
-    return nLocks | (nw << 16);
   }
 
   /** Pre-locks slot s; null on success, else the abort cause. */
@@ -416,30 +237,7 @@ final class JvmPrStmTx implements JvmTx {
       overflow();
       return;
     }
-    lockIdx[nLocks] = lock;
-    lockVer[nLocks] = version;
-    lockWritten[nLocks] = written;
-    nLocks++;
-  }
-
-  private int find(int lock) {
-    for (int s = 0; s < nLocks; s++) {
-      if (lockIdx[s] == lock) {
-        return s;
-      }
-    }
-    return -1;
-  }
-
-  private void abort(Counter c) {
-    status = Status.ABORTED;
-    cause = c;
-    releaseVisible();
-  }
-
-  private void overflow() {
-    status = Status.OVERFLOW;
-    releaseVisible();
+    append(lock, version, written);
   }
 
   /**

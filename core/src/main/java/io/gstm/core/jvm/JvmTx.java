@@ -6,8 +6,10 @@ import io.gstm.core.workload.TxContext;
 
 /**
  * One lock-table transaction as {@link JvmExecutor} drives it, attempt after attempt: PR-STM
- * ({@link JvmPrStmTx}) or GPU-STM ({@link JvmGpuStmTx}). The body reads and writes through
- * {@link TxContext}.
+ * ({@link JvmPrStmTx}), GPU-STM ({@link JvmGpuStmTx}), Cederman's blocking
+ * ({@link JvmBlockingTx}) or obstruction-free ({@link JvmObstructionFreeTx}) STM, all over
+ * {@link JvmLockTableTx}. The
+ * body reads and writes through {@link TxContext}.
  */
 interface JvmTx extends TxContext {
   enum Status { ACTIVE, ABORTED, OVERFLOW, SEMANTIC, ENDED, DONE }
@@ -42,6 +44,17 @@ interface JvmTx extends TxContext {
   default boolean hasUrgentMode() {
     return false;
   }
+
+  /**
+   * How long to wait before the next attempt after {@code abortsInARow} concurrency aborts in a
+   * row (Cederman's STMs: their backoff); 0 for no wait, the default.
+   */
+  default long backoffNanos(int abortsInARow) {
+    return 0;
+  }
+
+  /** Adds what the algorithm counts besides aborts (locks stolen) to {@code counters}. */
+  default void addCounts(long[] counters) {}
 
   /**
    * The last attempt lost to an older urgent transaction: waiting in line, not counted against

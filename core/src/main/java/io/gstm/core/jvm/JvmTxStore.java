@@ -38,7 +38,7 @@ final class JvmTxStore implements TxStore {
     this(engine, layout, Algorithm.prStm());
   }
 
-  /** A lock-table store: PR-STM or GPU-STM. */
+  /** A lock-table store: PR-STM, GPU-STM, blocking or obstruction-free. */
   JvmTxStore(JvmEngine engine, StoreLayout layout, Algorithm algorithm) {
     this.algorithm = algorithm;
     this.engine = engine;

@@ -11,17 +11,19 @@ import java.util.SplittableRandom;
 
 /**
  * Soak batches of the data structures ({@code io.gstm.core.workload.ds}): any structure, full
- * or low contention, PR-STM or a CSMV variant, any grid, and now and then a pool too small for
- * the inserts; checked by {@link DsRun#check} (verifier, and with a history the history checker
- * and both replays).
+ * or low contention, PR-STM, a CSMV variant, GPU-STM or a Cederman STM with any backoff, any
+ * grid, and now and then a pool too small for the inserts; checked by {@link DsRun#check}
+ * (verifier, and with a history the history checker and both replays).
  */
 final class DsSoak {
   private DsSoak() {}
 
   static SoakCases.Case draw(long seed, SplittableRandom rnd) {
     DsKind kind = DsKind.values()[rnd.nextInt(DsKind.values().length)];
-    boolean csmv = rnd.nextInt(3) == 0;
-    Algorithm alg = csmv ? SoakCases.csmv(rnd) : Algorithm.prStm();
+    int roll = rnd.nextInt(6);
+    boolean csmv = roll < 2;
+    Algorithm alg = csmv ? SoakCases.csmv(rnd) : roll == 2 ? Algorithm.prStm()
+        : SoakCases.lockTable(rnd);
     int[] g = SoakCases.grid(rnd, 4096, csmv);
     int n = g[0] * g[1] * g[2];
     boolean full = rnd.nextBoolean();

@@ -18,6 +18,7 @@ import io.gstm.core.program.ProgramResult;
 import io.gstm.core.program.ProgramSet;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.Backoff;
 import io.gstm.core.store.CsmvVariant;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
@@ -186,6 +187,23 @@ public final class SoakCases {
         .withVariant(variants[rnd.nextInt(variants.length)])
         .withRecordEntries(rnd.nextBoolean() ? Algorithm.DEFAULT_RECORD
             : Algorithm.MIN_RECORD << rnd.nextInt(5));
+  }
+
+  /** GPU-STM, or a Cederman STM with a backoff drawn from the three kinds. */
+  static Algorithm lockTable(SplittableRandom rnd) {
+    return switch (rnd.nextInt(3)) {
+      case 0 -> Algorithm.gpuStm();
+      case 1 -> Algorithm.blocking().withBackoff(backoff(rnd));
+      default -> Algorithm.obstructionFree().withBackoff(backoff(rnd));
+    };
+  }
+
+  private static Backoff backoff(SplittableRandom rnd) {
+    return switch (rnd.nextInt(3)) {
+      case 0 -> Backoff.none();
+      case 1 -> Backoff.linear(1 + rnd.nextInt(200), 10_000);
+      default -> Backoff.defaults();
+    };
   }
 
   private static SemanticPolicy policy(SplittableRandom rnd) {
@@ -639,10 +657,14 @@ public final class SoakCases {
     });
   }
 
-  /** Random transaction programs over a random store (PR-STM, or CSMV-shaped on CSMV). */
+  /**
+   * Random transaction programs over a random store (PR-STM, GPU-STM or a Cederman STM, or
+   * CSMV-shaped on CSMV).
+   */
   private static Case randomPrograms(long seed, SplittableRandom rnd) {
-    boolean csmv = rnd.nextInt(3) == 0;
-    Algorithm alg = csmv ? csmv(rnd) : Algorithm.prStm();
+    int roll = rnd.nextInt(6);
+    boolean csmv = roll < 2;
+    Algorithm alg = csmv ? csmv(rnd) : roll < 4 ? Algorithm.prStm() : lockTable(rnd);
     int[] g = grid(rnd, 4096, csmv);
     int n = g[0] * g[1] * g[2];
     RandomPrograms.Case c = RandomPrograms.generate(rnd.nextLong(), n, g[0], g[1], false, csmv);

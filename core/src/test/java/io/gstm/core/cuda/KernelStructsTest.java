@@ -43,4 +43,20 @@ class KernelStructsTest {
     assertThat(ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).getInt(40)).isEqualTo(77);
     assertThat(ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).getInt(44)).isEqualTo(5);
   }
+
+  @Test
+  void lockTableArgsHaveTheirHeaderLayout() {
+    byte[] descriptors = new byte[LockTableKernel.DESCRIPTORS_BYTES];
+    descriptors[0] = 42;
+    byte[] args = LockTableKernel.args(io.gstm.core.store.Algorithm.blocking()
+        .withBackoff(io.gstm.core.store.Backoff.linear(5, 50)), descriptors);
+    ByteBuffer b = ByteBuffer.wrap(args).order(ByteOrder.LITTLE_ENDIAN);
+    assertThat(args).hasSize(104);
+    assertThat(new int[] {b.getInt(0), b.getInt(4), b.getInt(8)}).containsExactly(1, 5, 50);
+    assertThat(args[16]).isEqualTo((byte) 42);
+    byte[] gpuStm = LockTableKernel.args(io.gstm.core.store.Algorithm.gpuStm(), descriptors);
+    assertThat(ByteBuffer.wrap(gpuStm).order(ByteOrder.LITTLE_ENDIAN).getInt(0)).isZero();
+    assertThat(LockTableKernel.symbol(io.gstm.core.store.Algorithm.obstructionFree(), 16))
+        .isEqualTo("gstm_program_of_s16");
+  }
 }

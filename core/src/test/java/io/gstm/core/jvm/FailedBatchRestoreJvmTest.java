@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gstm.core.engine.GstmException;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.RunOptions;
+import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A batch that fails half-way (here: its caller is interrupted while transfers commit) leaves the
@@ -19,14 +21,22 @@ import org.junit.jupiter.api.Test;
  * went on committing after the restore: caught by CI.)
  */
 class FailedBatchRestoreJvmTest {
-  @Test
-  void anInterruptedBatchLeavesTheStoreAsItWas() throws Exception {
+  /** On every lock-table algorithm (the obstruction-free STM's held words carry attempt tags). */
+  @ParameterizedTest
+  @ValueSource(strings = {"prstm", "gpu-stm", "blocking", "obstruction-free"})
+  void anInterruptedBatchLeavesTheStoreAsItWas(String algorithm) throws Exception {
+    Algorithm alg = switch (algorithm) {
+      case "gpu-stm" -> Algorithm.gpuStm();
+      case "blocking" -> Algorithm.blocking();
+      case "obstruction-free" -> Algorithm.obstructionFree();
+      default -> Algorithm.prStm();
+    };
     try (JvmEngine engine = new JvmEngine(2)) {
       int failed = 0;
       for (int attempt = 0; attempt < 12 && failed < 3; attempt++) {
         BankConfig config = new BankConfig(4096, 2, 0.0, 1, 256, 64,
             32 << Math.min(attempt, 5), 7 + attempt);
-        try (TxStore store = engine.createStore(config.layout())) {
+        try (TxStore store = engine.createStore(config.layout(), alg)) {
           int[] initial = config.initialBalances();
           store.writeInt32(0, initial);
           AtomicReference<Throwable> thrown = new AtomicReference<>();
@@ -55,6 +65,7 @@ class FailedBatchRestoreJvmTest {
           BatchResult next = engine.run(store, config.batch(), RunOptions.defaults());
           assertThat(BankVerifier.verify(initial, config.batch(), next, store.readInt32(0)).ok())
               .as("the next batch on the restored store").isTrue();
+          assertThat(next.commits()).as("no lock left held").isEqualTo(config.batch().txCount());
         }
       }
       assertThat(failed).as("batches interrupted half-way").isEqualTo(3);

@@ -110,59 +110,12 @@ class GpuStmInterleavingTest {
   }
 
   /**
-   * Threads hammering two words: transfers between them (in both orders) and read-only audits.
-   * Every committed audit saw the invariant total (a snapshot at one instant, value-validated
-   * reads included), and the final words account for every committed transfer.
+   * Transfers in both orders and audits: every committed audit saw the invariant total (a
+   * snapshot at one instant, value-validated reads included).
    */
   @Test
   void concurrentTransfersAndAuditsKeepTheInvariant() throws InterruptedException {
     JvmTxStore s = store(4, 1);
-    s.writeInt32(0, new int[] {1000, 1000, 0, 0});
-    int threads = 4;
-    int rounds = 20_000;
-    long[] moved = new long[threads];
-    long[] badAudits = new long[threads];
-    long[] audits = new long[threads];
-    Thread[] ts = new Thread[threads];
-    for (int i = 0; i < threads; i++) {
-      int id = i;
-      ts[i] = new Thread(() -> {
-        JvmGpuStmTx t = new JvmGpuStmTx(s, 4);
-        java.util.SplittableRandom rnd = new java.util.SplittableRandom(id);
-        for (int n = 0; n < rounds; n++) {
-          boolean audit = rnd.nextInt(3) == 0;
-          int from = rnd.nextInt(2);
-          int amount = 1 + rnd.nextInt(3);
-          while (true) {
-            t.begin(Priority.ordinary(id));
-            long a = t.read(0, from);
-            long b = t.read(0, 1 - from);
-            if (!audit) {
-              t.write(0, from, a - amount);
-              t.write(0, 1 - from, b + amount);
-            }
-            if (t.commit()) {
-              if (audit) {
-                audits[id]++;
-                badAudits[id] += a + b == 2000 ? 0 : 1;
-              } else {
-                moved[id] += from == 0 ? amount : -amount;
-              }
-              break;
-            }
-          }
-        }
-      });
-      ts[i].start();
-    }
-    for (Thread t : ts) {
-      t.join();
-    }
-    long net = java.util.Arrays.stream(moved).sum();
-    int[] words = s.readInt32(0);
-    assertThat(java.util.Arrays.stream(badAudits).sum()).isZero();
-    assertThat(java.util.Arrays.stream(audits).sum()).isPositive();
-    assertThat(words[0]).isEqualTo((int) (1000 - net));
-    assertThat(words[1]).isEqualTo((int) (1000 + net));
+    TransferHammer.run(s, 4, 20_000, id -> new JvmGpuStmTx(s, 4));
   }
 }

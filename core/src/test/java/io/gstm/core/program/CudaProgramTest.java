@@ -74,7 +74,7 @@ class CudaProgramTest {
     RunOptions options = RunOptions.defaults().withSemanticLimit(64);
     ProgramCases.Run onGpu = ProgramCases.program(gpu, single, builder, options);
     ProgramCases.Run onJvm = ProgramCases.program(jvm, single, builder, options);
-    same(onGpu.programResult(), onJvm.programResult());
+    ProgramCases.assertSame(onGpu.programResult(), onJvm.programResult());
     assertThat(StoreContents.firstDifference(c.layout(), onJvm.after(), onGpu.after())).isNull();
   }
 
@@ -101,7 +101,7 @@ class CudaProgramTest {
       j = jvm.run(store, c.batch(), options);
       jAfter = StoreContents.read(store);
     }
-    same(g, j);
+    ProgramCases.assertSame(g, j);
     assertThat(StoreContents.firstDifference(c.layout(), jAfter, gAfter)).as(c.text()).isNull();
   }
 
@@ -137,25 +137,6 @@ class CudaProgramTest {
             store.readInt32(0));
         assertThat(v.ok()).as("%s on %s: %s", variant, e.name(), v).isTrue();
         assertThat(r.commits()).isEqualTo(batch.txCount());
-      }
-    }
-  }
-
-  /** Same outcomes, conflicts (but where a transaction waited in vain), codes and outputs. */
-  static void same(ProgramResult a, ProgramResult b) {
-    int n = a.batch().txCount();
-    for (int t = 0; t < n; t++) {
-      assertThat(a.outcome(t)).as("outcome of %d", t).isEqualTo(b.outcome(t));
-      if (a.outcome(t) != Outcome.ABANDONED_SEMANTIC) {
-        assertThat(a.postponements(t)).as("conflicts of %d", t).isEqualTo(b.postponements(t));
-      }
-      assertThat(a.abortCode(t)).as("abort code of %d", t).isEqualTo(b.abortCode(t));
-      CompiledProgram p = a.batch().programs().get(a.batch().type(t));
-      for (int o = 0; o < p.outputs().size(); o++) {
-        long x = a.outputs()[o * n + t];
-        long y = b.outputs()[o * n + t];
-        assertThat(StoreContents.same(p.outputs().get(o).type(), x, y))
-            .as("output %s of %d: %s vs %s", p.outputs().get(o).name(), t, x, y).isTrue();
       }
     }
   }

@@ -1,16 +1,20 @@
 package io.gstm.core.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
+import io.gstm.core.program.CompiledProgram;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramReplay;
 import io.gstm.core.program.ProgramResult;
 import io.gstm.core.program.ProgramSet;
 import io.gstm.core.program.StoreContents;
+import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
@@ -91,7 +95,13 @@ public final class ProgramCases {
   }
 
   public static Run program(Engine engine, Case c, boolean builder, RunOptions options) {
-    try (TxStore store = engine.createStore(c.layout())) {
+    return program(engine, c, builder, options, Algorithm.prStm());
+  }
+
+  /** The case as programs on a store of {@code algorithm}. */
+  public static Run program(Engine engine, Case c, boolean builder, RunOptions options,
+      Algorithm algorithm) {
+    try (TxStore store = engine.createStore(c.layout(), algorithm)) {
       StoreContents.write(store, c.initial());
       ProgramResult r = engine.run(store, c.programBatch(builder), options);
       return new Run(r.stats(), r, c.initial(), StoreContents.read(store));
@@ -278,5 +288,27 @@ public final class ProgramCases {
       out[i] = (int) values[i];
     }
     return out;
+  }
+
+  /**
+   * Two runs of the same program batch agree: same outcomes, semantic conflicts (but where a
+   * transaction waited in vain), abort codes and outputs (NaN payloads aside).
+   */
+  public static void assertSame(ProgramResult a, ProgramResult b) {
+    int n = a.batch().txCount();
+    for (int t = 0; t < n; t++) {
+      assertThat(a.outcome(t)).as("outcome of %d", t).isEqualTo(b.outcome(t));
+      if (a.outcome(t) != Outcome.ABANDONED_SEMANTIC) {
+        assertThat(a.postponements(t)).as("conflicts of %d", t).isEqualTo(b.postponements(t));
+      }
+      assertThat(a.abortCode(t)).as("abort code of %d", t).isEqualTo(b.abortCode(t));
+      CompiledProgram p = a.batch().programs().get(a.batch().type(t));
+      for (int o = 0; o < p.outputs().size(); o++) {
+        long x = a.outputs()[o * n + t];
+        long y = b.outputs()[o * n + t];
+        assertThat(StoreContents.same(p.outputs().get(o).type(), x, y))
+            .as("output %s of %d: %s vs %s", p.outputs().get(o).name(), t, x, y).isTrue();
+      }
+    }
   }
 }

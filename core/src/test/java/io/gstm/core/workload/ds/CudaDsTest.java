@@ -1,18 +1,15 @@
 package io.gstm.core.workload.ds;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.jvm.JvmEngine;
-import io.gstm.core.program.CompiledProgram;
-import io.gstm.core.program.ProgramResult;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvVariant;
 import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.ProgramCases;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -94,29 +91,7 @@ class CudaDsTest {
     DsRun g = DsRun.run(gpu, Algorithm.prStm(), b, RunOptions.defaults());
     DsRun j = DsRun.run(jvm, Algorithm.prStm(), b, RunOptions.defaults());
     assertThat(g.problems()).isEmpty();
-    same(g.result(), j.result());
+    ProgramCases.assertSame(g.result(), j.result());
     assertThat(StoreContents.firstDifference(b.layout(), j.after(), g.after())).isNull();
-  }
-
-  @org.junit.jupiter.api.Test
-  void gpuStmIsRefusedClearlyOnTheGpuSoFar() {
-    DsBatch b = DsBatch.of(config(DsKind.QUEUE, "full", 1));
-    assertThatThrownBy(() -> gpu.createStore(b.layout(), Algorithm.gpuStm()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("gpu-stm");
-  }
-
-  private static void same(ProgramResult a, ProgramResult b) {
-    int n = a.batch().txCount();
-    for (int t = 0; t < n; t++) {
-      assertThat(a.outcome(t)).as("outcome of %d", t).isEqualTo(b.outcome(t));
-      if (a.outcome(t) == Outcome.USER_ABORT) {
-        assertThat(a.abortCode(t)).as("abort code of %d", t).isEqualTo(b.abortCode(t));
-      }
-      CompiledProgram p = a.batch().programs().get(a.batch().type(t));
-      for (int o = 0; o < p.outputs().size(); o++) {
-        assertThat(a.outputs()[o * n + t]).as("output %s of %d", p.outputs().get(o).name(), t)
-            .isEqualTo(b.outputs()[o * n + t]);
-      }
-    }
   }
 }

@@ -1,0 +1,188 @@
+package io.gstm.core.jvm;
+
+import io.gstm.core.batch.Counter;
+import io.gstm.core.store.Backoff;
+
+/**
+ * Cederman, Tsigas and Chaudhry's blocking STM (section 5 of their paper) on Java threads, over
+ * PR-STM's lock table: an object is the words one lock covers, its versioned lock the lock word
+ * (version above, a locked bit below; nobody pre-locks). Design and mapping:
+ * {@code docs/cederman-stm.md}.
+ *
+ * <p>A read waits while the object's lock is held, then takes the version, the word and the
+ * version again, and tries again until the two versions match; the word is logged (the paper's
+ * local copy: a second read returns it). Writes are buffered. Commit locks each written object
+ * by one CAS from the version read to locked; any failure (held, or the version moved) aborts at
+ * once, releasing what it took, so nobody waits at commit and there is no deadlock. With every
+ * written lock held it checks that what it only read is unchanged and not locked (the paper
+ * checks "the objects read or written"), writes back and releases with the version advanced.
+ *
+ * <p>Waits are bounded: a read that finds the lock held after {@link #READ_WAITS} tries aborts
+ * (read-locked); a commit that finds a written lock held aborts at once (lock busy). On the GPU a lane spinning on a lock held by a diverged lane of its own warp can
+ * starve it ({@code docs/design.md}); the paper ran one transaction per thread block and so never
+ * met that. After an abort the executor waits as the algorithm's {@link Backoff} says.
+ */
+final class JvmBlockingTx extends JvmLockTableTx {
+  /** Tries on a locked word before a read gives up. */
+  static final int READ_WAITS = 256;
+
+  private final ReadLog reads;
+  private final Backoff backoff;
+
+  JvmBlockingTx(JvmTxStore store, int capacity) {
+    super(store, capacity);
+    this.reads = new ReadLog(capacity);
+    this.backoff = store.algorithm().backoff();
+  }
+
+  @Override
+  void onBegin() {
+    reads.clear();
+  }
+
+  @Override
+  public long backoffNanos(int abortsInARow) {
+    return backoff.delayNanos(abortsInARow);
+  }
+
+  @Override
+  long readUnbuffered(int region, int index) {
+    int logged = reads.find(region, index);
+    if (logged >= 0) {
+      return reads.value(logged);
+    }
+    if (reads.full()) {
+      overflow();
+      return 0;
+    }
+    int lock = layout.lockOf(region, index);
+    for (int tries = 0; tries < READ_WAITS; tries++) {
+      long w = locks.get(lock);
+      if (LockWord.locked(w)) {
+        waitTurn(tries); // a writer is writing the object back
+        continue;
+      }
+      long value = store.data[region].get(index);
+      if (locks.get(lock) == w) { // a consistent snapshot of the word
+        join(lock, LockWord.version(w), false);
+        if (status == Status.ACTIVE) {
+          reads.add(region, index, lock, value);
+        }
+        return value;
+      }
+    }
+    abort(Counter.ABORT_READ_LOCKED);
+    return 0;
+  }
+
+  /** A blind write takes the lock's version as a read would (waiting while it is held). */
+  @Override
+  boolean trackWrite(int lock) {
+    int slot = find(lock);
+    if (slot >= 0) {
+      lockWritten[slot] = true;
+      return true;
+    }
+    for (int tries = 0; tries < READ_WAITS; tries++) {
+      long w = locks.get(lock);
+      if (!LockWord.locked(w)) {
+        join(lock, LockWord.version(w), true);
+        return status == Status.ACTIVE;
+      }
+      waitTurn(tries);
+    }
+    abort(Counter.ABORT_READ_LOCKED);
+    return false;
+  }
+
+  @Override
+  public boolean confirmReads() {
+    if (readsCurrent()) {
+      return true;
+    }
+    abort(Counter.ABORT_VALIDATION);
+    return false;
+  }
+
+  @Override
+  public boolean commit() {
+    if (status != Status.ACTIVE) {
+      return false;
+    }
+    if (nWrites == 0) {
+      return confirmReads() && done();
+    }
+    for (int s = 0; s < nLocks; s++) {
+      if (lockWritten[s]) {
+        Counter failed = lock(s);
+        if (failed != null) {
+          releaseHeld(s);
+          abort(failed);
+          return false;
+        }
+      }
+    }
+    if (!readsCurrent()) {
+      releaseHeld(nLocks);
+      abort(Counter.ABORT_VALIDATION);
+      return false;
+    }
+    writeBack();
+    for (int s = 0; s < nLocks; s++) {
+      if (lockWritten[s]) {
+        locks.set(lockIdx[s], LockWord.unlocked(lockVer[s] + 1));
+      }
+    }
+    return done();
+  }
+
+  private boolean done() {
+    status = Status.DONE;
+    return true;
+  }
+
+  /** Locks slot {@code s} by CAS from the version read; null, or why it failed. */
+  private Counter lock(int s) {
+    long expected = LockWord.unlocked(lockVer[s]);
+    for (int tries = 0; tries < READ_WAITS; tries++) {
+      long w = locks.get(lockIdx[s]);
+      if (w == expected) {
+        if (locks.compareAndSet(lockIdx[s], expected, LockWord.lockedBy(lockVer[s], owner))) {
+          return null;
+        }
+      } else {
+        return LockWord.locked(w) ? Counter.ABORT_LOCK_BUSY : Counter.ABORT_VALIDATION;
+      }
+    }
+    return Counter.ABORT_LOCK_BUSY;
+  }
+
+  /** Every lock only read is at the version read and not locked; so is the range, if any. */
+  private boolean readsCurrent() {
+    for (int s = 0; s < nLocks; s++) {
+      if (!lockWritten[s] && locks.get(lockIdx[s]) != LockWord.unlocked(lockVer[s])) {
+        return false;
+      }
+    }
+    return rangeUnchanged();
+  }
+
+  /** Unlocks the written slots below {@code below}, which we hold, at the version read. */
+  private void releaseHeld(int below) {
+    for (int s = 0; s < below; s++) {
+      if (lockWritten[s]) {
+        locks.set(lockIdx[s], LockWord.unlocked(lockVer[s]));
+      }
+    }
+  }
+
+
+  /** A locked word's holder may be a worker waiting for a core. */
+  static void waitTurn(int tries) {
+    if ((tries & 15) == 15) {
+      Thread.yield();
+    } else {
+      Thread.onSpinWait();
+    }
+  }
+}

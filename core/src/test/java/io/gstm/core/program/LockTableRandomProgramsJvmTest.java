@@ -1,0 +1,69 @@
+package io.gstm.core.program;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.history.HistoryChecker;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.soak.RandomPrograms;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.TxStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Random programs over random stores under GPU-STM and Cederman's blocking and obstruction-free
+ * STMs: every committed history is serializable and its serial replay reproduces the outputs and
+ * the final state, as under PR-STM ({@link RandomProgramsJvmTest}).
+ */
+class LockTableRandomProgramsJvmTest {
+  private static JvmEngine engine;
+
+  @BeforeAll
+  static void open() {
+    engine = new JvmEngine(2);
+  }
+
+  @AfterAll
+  static void close() {
+    engine.close();
+  }
+
+  static Stream<Arguments> cases() {
+    List<Arguments> out = new ArrayList<>();
+    for (String a : new String[] {"gpu-stm", "blocking", "obstruction-free"}) {
+      for (long seed = 1; seed <= 40; seed++) {
+        out.add(Arguments.of(a, seed));
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "{0}, seed {1}")
+  @MethodSource("cases")
+  void committedHistoriesAreSerializableAndReplayExactly(String algorithm, long seed) {
+    Algorithm alg = switch (algorithm) {
+      case "gpu-stm" -> Algorithm.gpuStm();
+      case "blocking" -> Algorithm.blocking();
+      default -> Algorithm.obstructionFree();
+    };
+    RandomPrograms.Case c = RandomPrograms.generate(seed, 400, 32, 4, false);
+    try (TxStore store = engine.createStore(c.layout(), alg)) {
+      StoreContents.write(store, c.initial());
+      ProgramResult r = engine.run(store, c.batch(), RandomProgramsJvmTest.OPTIONS);
+      long[][] after = StoreContents.read(store);
+      assertThat(r.outcomeCounts()).doesNotContainKey(Outcome.TOO_LARGE);
+      HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
+      assertThat(h.serializable()).as("%s\n%s", h.violations(), c.text()).isTrue();
+      ProgramReplay.Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), after,
+          h.serialOrder());
+      assertThat(replay.ok()).as("%s\n%s", replay, c.text()).isTrue();
+    }
+  }
+}
