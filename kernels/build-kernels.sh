@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Compiles every .cu under SRC into a fatbin (cubins for sm_80 and sm_90, PTX for sm_90) in OUT,
 # writes kernels.properties (architectures built, kernels) and keeps ptxas's register/spill report.
-# Without nvcc it says so in one line and leaves a properties file that lists no architectures,
-# so the jar is built without kernels and the engine factory falls back to the JVM engine.
+# Without nvcc (or with GSTM_KERNEL_ARCHS=none) it says so in one line and leaves a properties
+# file that lists no architectures, so the jar is built without kernels and the engine factory
+# falls back to the JVM engine.
 #
 # A fatbin is rebuilt only when its key changed: the nvcc release, the flags, the .cu and every
 # header under include/. Fatbins are also kept by key in a cache shared by all checkouts on the
@@ -17,12 +18,16 @@ mkdir -p "$out" "$target"
 props="$out/kernels.properties"
 report="$target/ptxas-report.txt"
 NVCC=${NVCC:-nvcc}
-if ! command -v "$NVCC" >/dev/null 2>&1; then
-  echo "[gstm-kernels] nvcc not found: building the kernels jar WITHOUT GPU kernels (JVM engine only)"
+without_kernels() {  # reason
+  echo "[gstm-kernels] $1: building the kernels jar WITHOUT GPU kernels (JVM engine only)"
+  rm -f "$out"/*.fatbin
   printf 'architectures=\nkernels=\n' >"$props"
   exit 0
-fi
-# GSTM_KERNEL_ARCHS (e.g. "90") narrows the cubins for a quicker development build.
+}
+command -v "$NVCC" >/dev/null 2>&1 || without_kernels "nvcc not found"
+# GSTM_KERNEL_ARCHS (e.g. "90") narrows the cubins for a quicker development build; "none" builds
+# none (what ./gstm and ./gstm-spark ask for on a machine without a GPU: nothing could run them).
+[ "${GSTM_KERNEL_ARCHS:-}" = none ] && without_kernels "GSTM_KERNEL_ARCHS=none"
 read -r -a archs <<<"${GSTM_KERNEL_ARCHS:-80 90}"
 gencode=()
 for a in "${archs[@]}"; do gencode+=(-gencode "arch=compute_$a,code=sm_$a"); done
