@@ -17,7 +17,7 @@ import java.util.Properties;
 public record KernelArchitectures(List<Integer> cubins, int ptx, List<String> kernels) {
   static final String RESOURCE = "/gstm/kernels/kernels.properties";
 
-  /** Reads the properties the kernels build wrote; empty when it was built without nvcc. */
+  /** Reads the properties the kernels build wrote; empty when it was built without kernels. */
   public static KernelArchitectures load() {
     try (InputStream in = KernelArchitectures.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {
@@ -69,7 +69,8 @@ public record KernelArchitectures(List<Integer> cubins, int ptx, List<String> ke
   /** Why a device cannot run these kernels, for error messages. */
   public String explain(int major, int minor) {
     if (kernels.isEmpty()) {
-      return "the kernels jar was built without nvcc and holds no kernels";
+      return "the kernels jar holds no kernels (built without nvcc, or with "
+          + "GSTM_KERNEL_ARCHS=none)";
     }
     return "kernels built for sm_" + cubins + (ptx != 0 ? " + compute_" + ptx + " PTX" : "")
         + " cannot run on a device of compute capability " + major + "." + minor;

@@ -112,7 +112,8 @@ class GpuUnavailableReasonTest {
     assertThat(classify(badOrdinal, true)).isEqualTo(OTHER);
     assertThat(OTHER.describe(badOrdinal)).isEqualTo(badOrdinal.getMessage());
     GstmException noKernels =
-        new GstmException("the kernels jar was built without nvcc and holds no kernels");
+        new GstmException("the kernels jar holds no kernels (built without nvcc, or with "
+            + "GSTM_KERNEL_ARCHS=none)");
     assertThat(classify(noKernels, false)).isEqualTo(OTHER);
     UnsatisfiedLinkError noexec = jcudaLinkError(NOEXEC);
     assertThat(classify(noexec, true)).isEqualTo(OTHER);
