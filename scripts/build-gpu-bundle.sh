@@ -71,6 +71,10 @@ fi
 
 # --- 3. test/: test classes, the JUnit console launcher, and test-scope jars it does not shade ---
 cp -r core/target/test-classes "$BUNDLE/test/classes"
+# The GPU test classes, for run-gpu-suite.sh (one JVM each): sources that carry the gpu tag.
+grep -rlE '@EnabledIfGpu|@Tag\("gpu"\)' core/src/test/java --include='*.java' \
+  | grep -v '/testing/EnabledIfGpu.java$' | sed 's|^core/src/test/java/||; s|\.java$||; s|/|.|g' \
+  | LC_ALL=C sort >"$BUNDLE/test/gpu-classes.txt"
 
 CONSOLE_JAR=junit-platform-console-standalone-$JUNIT_PLATFORM_VERSION.jar
 # -N: run in the parent pom only, not once per module. Output is shown only on failure.
@@ -158,6 +162,61 @@ exec "$HERE/runtime/bin/java" ${GSTM_JAVA_OPTS--Xmx16g} -Dgstm.requireGpu=true \
   org.junit.platform.console.ConsoleLauncher execute "${args[@]}" "$@"
 EOF
 
+cat >"$BUNDLE/run-gpu-suite.sh" <<'EOF'
+#!/usr/bin/env bash
+# The GPU tests one class at a time, each in a JVM of its own under a time limit, so that a kernel
+# that never ends (a livelock) costs one class its limit, is reported with a thread dump, and
+# leaves the next class a fresh context; classes are skipped once the whole budget is spent.
+#   GSTM_CLASS_TIMEOUT  seconds per class (default 240)
+#   GSTM_SUITE_BUDGET   seconds for the whole run; classes not started by then are "not run"
+#                       (default 560, inside one 10-minute device call)
+#   GSTM_TEST_CLASSES   comma-separated classes instead of test/gpu-classes.txt (the classes
+#                       whose sources carry @EnabledIfGpu or @Tag("gpu"))
+#   GSTM_TEST_TAGS, GSTM_JAVA_OPTS  as run-gpu-tests.sh
+# Writes the launchers' output to $OUT/gpu-suite.log and a table to $OUT/gpu-suite.txt (and
+# stdout). Exit status 0 when every class that ran passed and none was cut or skipped.
+set -uo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+out=${OUT:-.}
+log=$out/gpu-suite.log
+table=$out/gpu-suite.txt
+if [[ -n ${GSTM_TEST_CLASSES-} ]]; then
+  IFS=, read -ra classes <<<"$GSTM_TEST_CLASSES"
+else
+  mapfile -t classes <"$HERE/test/gpu-classes.txt"
+fi
+start=$(date +%s)
+: >"$log"
+printf '| class | result | tests ok | tests failed | seconds |\n|---|---|---|---|---|\n' >"$table"
+status=0
+for c in "${classes[@]}"; do
+  if (( $(date +%s) - start >= ${GSTM_SUITE_BUDGET:-560} )); then
+    printf '| %s | not run (budget spent) | | | |\n' "$c" >>"$table"
+    status=1
+    continue
+  fi
+  t0=$(date +%s)
+  echo "=== $c" >>"$log"
+  OUT=$out/reports GSTM_TEST_CLASSES=$c timeout -s QUIT -k 10 "${GSTM_CLASS_TIMEOUT:-240}" \
+    "$HERE/run-gpu-tests.sh" >"$out/.class.log" 2>&1
+  rc=$?
+  cat "$out/.class.log" >>"$log"
+  ok=$(grep -Eo '[0-9]+ tests successful' "$out/.class.log" | grep -Eo '^[0-9]+')
+  failed=$(grep -Eo '[0-9]+ tests failed' "$out/.class.log" | grep -Eo '^[0-9]+')
+  case $rc in
+    0) result=passed ;;
+    124|131|137) result="CUT at the time limit (thread dump in gpu-suite.log)"; status=1 ;;
+    *) result="FAILED (exit $rc)"; status=1 ;;
+  esac
+  printf '| %s | %s | %s | %s | %s |\n' "$c" "$result" "${ok:-?}" "${failed:-?}" \
+    "$(( $(date +%s) - t0 ))" >>"$table"
+done
+rm -f "$out/.class.log"
+cat "$table"
+echo "gpu suite: $(( $(date +%s) - start )) s, exit $status"
+exit $status
+EOF
+
 cat >"$BUNDLE/run-bench.sh" <<'EOF'
 #!/usr/bin/env bash
 # Runs a benchmark: ./run-bench.sh [bench-bank|bench-csmv|...] [args]; bench-bank by default.
@@ -206,7 +265,7 @@ for tool in ${TOOLS:-memcheck racecheck}; do
 done
 exit $status
 EOF
-chmod +x "$BUNDLE/gstm" "$BUNDLE/run-gpu-tests.sh" "$BUNDLE/run-bench.sh" "$BUNDLE/run-sanitizer.sh"
+chmod +x "$BUNDLE/gstm" "$BUNDLE/run-gpu-tests.sh" "$BUNDLE/run-gpu-suite.sh" "$BUNDLE/run-bench.sh" "$BUNDLE/run-sanitizer.sh"
 
 # --- 6. MANIFEST.txt: what this bundle was built from ------------------------------------------
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no-commit")
