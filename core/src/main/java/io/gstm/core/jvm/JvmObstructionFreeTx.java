@@ -40,7 +40,9 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
   static final int RESOLVE_TRIES = 256;
   /**
    * Rounds a committer waits for an undecided holder that outranks it before it aborts the
-   * holder anyway (one that stays undecided this long looks stalled).
+   * holder anyway (one that stays undecided this long looks stalled: a JVM thread can be
+   * descheduled). The GPU twin has no such rule: a GPU thread is never descheduled, and on
+   * thousands of threads the rule aborted every holder of a hot lock (docs/cederman-stm.md).
    */
   static final int PATIENCE = 64;
 
