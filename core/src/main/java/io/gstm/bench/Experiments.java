@@ -14,9 +14,12 @@ public final class Experiments {
       new SemanticExperiment(SemanticExperiment.Sweep.RATIO),
       new SemanticExperiment(SemanticExperiment.Sweep.THREADS),
       new SemanticExperiment(SemanticExperiment.Sweep.COVERAGE),
+      new JpdcExperiment(JpdcExperiment.Sweep.THREADS),
+      new JpdcExperiment(JpdcExperiment.Sweep.COVERAGE),
       new CsmvExperiment(CsmvExperiment.Figure.READ_ONLY),
       new CsmvExperiment(CsmvExperiment.Figure.VERSIONS),
       new CsmvExperiment(CsmvExperiment.Figure.MEMCACHED),
+      new CedermanDsExperiment(),
       new GraphExperiment(GraphExperiment.Sweep.THREADS),
       new GraphExperiment(GraphExperiment.Sweep.COVERAGE),
       new KMeansExperiment());

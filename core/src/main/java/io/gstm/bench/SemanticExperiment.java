@@ -141,7 +141,7 @@ final class SemanticExperiment implements Experiment {
   }
 
   /** The largest block of whole warps, at most 256 threads, that divides the thread count. */
-  private static int blockSize(int threads) {
+  static int blockSize(int threads) {
     for (int tpb = 256; tpb >= 32; tpb -= 32) {
       if (threads % tpb == 0) {
         return tpb;

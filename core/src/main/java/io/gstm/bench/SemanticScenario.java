@@ -2,12 +2,15 @@ package io.gstm.bench;
 
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.TxBatch;
+import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
 import io.gstm.core.workload.bank.SemanticBankConfig;
 import io.gstm.core.workload.vacation.VacationConfig;
+import io.gstm.core.workload.vacation.VacationPrograms;
 import io.gstm.core.workload.vacation.VacationVerifier;
 import io.gstm.core.workload.vacation.VacationWorkload;
 
@@ -28,6 +31,13 @@ public interface SemanticScenario {
 
   /** Whether the store's contents after {@code batch} are exactly what {@code result} says. */
   boolean verify(TxStore store, TxBatch batch, BatchResult result);
+
+  /**
+   * {@code batch} (this scenario's, pre-sorted or not) as transaction programs with the same
+   * meaning, on the same grid: what GPU-STM runs on the GPU. {@link #verify} checks a run of it
+   * given the program result's {@code stats()}.
+   */
+  ProgramBatch programs(TxBatch batch);
 
   /** Deposit/withdrawal pairs and checked transfers. */
   static SemanticScenario bank(SemanticBankConfig cfg) {
@@ -52,6 +62,10 @@ public interface SemanticScenario {
 
       public boolean verify(TxStore store, TxBatch b, BatchResult r) {
         return BankVerifier.verify(initial, b, r, store.readInt32(0)).ok();
+      }
+
+      public ProgramBatch programs(TxBatch b) {
+        return BankPrograms.batch(b, BankPrograms.set(b, false));
       }
     };
   }
@@ -82,6 +96,10 @@ public interface SemanticScenario {
       public boolean verify(TxStore store, TxBatch b, BatchResult r) {
         return VacationVerifier.verify(rooms, customers, b, r, store.readInt32(0),
             store.readInt32(1)).ok();
+      }
+
+      public ProgramBatch programs(TxBatch b) {
+        return VacationPrograms.batch(b, VacationPrograms.set(b, false));
       }
     };
   }

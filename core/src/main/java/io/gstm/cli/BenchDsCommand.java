@@ -1,22 +1,15 @@
 package io.gstm.cli;
 
-import io.gstm.core.batch.BatchResult;
-import io.gstm.core.batch.Counter;
-import io.gstm.core.batch.Outcome;
+import io.gstm.bench.ProgramTrials;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.LimitsReport;
-import io.gstm.core.program.ProgramResult;
-import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.Backoff;
-import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.ds.DsBatch;
 import io.gstm.core.workload.ds.DsConfig;
 import io.gstm.core.workload.ds.DsKind;
-import io.gstm.core.workload.ds.DsRun;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -164,77 +157,19 @@ final class BenchDsCommand implements Callable<Integer> {
   }
 
   private boolean row(Engine e, LimitsReport bound, DsConfig cfg, String level, Algorithm a) {
-    DsBatch b = DsBatch.of(cfg);
-    List<Double> rates = new ArrayList<>();
-    List<Double> abortsPerTx = new ArrayList<>();
-    List<long[]> counters = new ArrayList<>();
-    long ends = 0;
-    boolean ok = true;
-    String firstProblem = null;
     // The CUDA CSMV kernel records no history: its rows get the verifier alone.
     boolean recorded = history && !(a.isCsmv() && e.name().equals("cuda"));
-    RunOptions options = RunOptions.defaults().withHistory(recorded);
-    try (TxStore store = e.createStore(b.layout(), a)) {
-      for (int rep = 0; rep < warmups + reps; rep++) {
-        StoreContents.write(store, b.initial());
-        ProgramResult r = e.run(store, b.batch(), options);
-        List<String> problems = DsRun.check(b, r, StoreContents.read(store));
-        if (!problems.isEmpty()) {
-          ok = false;
-          firstProblem = firstProblem == null ? problems.get(0) : firstProblem;
-        }
-        if (rep >= warmups) {
-          BatchResult s = r.stats();
-          rates.add(s.committedPerSecond());
-          abortsPerTx.add(s.aborts() / (double) b.txCount());
-          counters.add(s.counters());
-          ends = r.outcomeCounts().getOrDefault(Outcome.USER_ABORT, 0);
-        }
-      }
-    }
-    double rate = median(rates);
+    ProgramTrials.Measured m = ProgramTrials.dataStructure(e, DsBatch.of(cfg), a,
+        RunOptions.defaults().withHistory(recorded), warmups, reps);
     if (cfg.kind() == DsKind.SKIPLIST) {
       level += ", " + cfg.levels() + " levels"; // CSMV runs the skip list on 4
     }
+    double rate = m.committedPerSecond();
     System.out.printf("| %s | %s | %,d | %.3f M | %.3f | %s | %,d | %.2f G | %.5f | %s |%n",
-        level, a.label(), b.txCount(), rate / 1e6, median(abortsPerTx),
-        byCause(counters.get(medianIndex(abortsPerTx)), b.txCount()), ends,
-        bound.readCasPerSecond() / 1e9,
-        rate / bound.readCasPerSecond(),
-        (ok ? "OK" : "FAILED: " + firstProblem) + (history && !recorded ? " (no history)" : ""));
-    return ok;
-  }
-
-  /**
-   * The causes of the aborts per transaction (and the obstruction-free STM's stolen locks) of
-   * one batch, those that reach 0.001: "validation 0.120, killed 0.010"; "-" when none does. The
-   * row shows the batch of median aborts, so that the causes add up to its aborts per tx.
-   */
-  static String byCause(long[] counters, double transactions) {
-    StringBuilder out = new StringBuilder();
-    for (Counter c : Counter.values()) {
-      double perTx = counters[c.ordinal()] / transactions;
-      if ((c.isAbort() || c == Counter.LOCKS_STOLEN) && perTx >= 0.0005) {
-        out.append(out.length() == 0 ? "" : ", ").append(c.label())
-            .append(String.format(" %.3f", perTx));
-      }
-    }
-    return out.length() == 0 ? "-" : out.toString();
-  }
-
-  /** The index of the median of {@code v} (the rep whose causes the row shows). */
-  private static int medianIndex(List<Double> v) {
-    List<Integer> order = new ArrayList<>();
-    for (int i = 0; i < v.size(); i++) {
-      order.add(i);
-    }
-    order.sort((x, y) -> Double.compare(v.get(x), v.get(y)));
-    return order.get(v.size() / 2);
-  }
-
-  private static double median(List<Double> v) {
-    List<Double> s = new ArrayList<>(v);
-    Collections.sort(s);
-    return s.get(s.size() / 2);
+        level, a.label(), m.tx(), rate / 1e6, m.abortsPerTx(), m.abortsByCause(),
+        m.userAborts(), bound.readCasPerSecond() / 1e9, rate / bound.readCasPerSecond(),
+        (m.ok() ? "OK" : "FAILED: " + m.problems().get(0))
+            + (history && !recorded ? " (no history)" : ""));
+    return m.ok();
   }
 }

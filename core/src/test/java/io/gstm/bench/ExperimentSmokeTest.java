@@ -7,6 +7,10 @@ import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,7 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Every experiment at the smoke size on the JVM engine: its CSV's columns and rows, its PNG. */
+/**
+ * Every experiment at the smoke size on the JVM engine: its CSV's columns and rows, its PNG; the
+ * JPDC and Cederman figures also cover every combination they promise.
+ */
 class ExperimentSmokeTest {
   private static JvmEngine engine;
 
@@ -35,8 +42,8 @@ class ExperimentSmokeTest {
   void everyExperimentIsTestedHere() {
     assertThat(Experiments.all()).extracting(Experiment::name).containsExactly("limits",
         "prstm-size", "prstm-coverage", "prstm-threads", "semantic-ratio", "semantic-threads",
-        "semantic-coverage", "csmv-read-only", "csmv-versions", "csmv-memcached", "graph-threads",
-        "graph-coverage", "kmeans-threads");
+        "semantic-coverage", "jpdc-threads", "jpdc-coverage", "csmv-read-only", "csmv-versions",
+        "csmv-memcached", "cederman-ds", "graph-threads", "graph-coverage", "kmeans-threads");
   }
 
   /** Rows at the smoke size: the sweep's points times its series. */
@@ -49,9 +56,12 @@ class ExperimentSmokeTest {
       "semantic-ratio, 16",
       "semantic-threads, 8",
       "semantic-coverage, 8",
+      "jpdc-threads, 24",
+      "jpdc-coverage, 24",
       "csmv-read-only, 10",
       "csmv-versions, 2",
       "csmv-memcached, 8",
+      "cederman-ds, 40",
       "graph-threads, 4",
       "graph-coverage, 4",
       "kmeans-threads, 4"})
@@ -75,5 +85,51 @@ class ExperimentSmokeTest {
     BufferedImage png = ImageIO.read(o.png().toFile());
     assertThat(png).as("PNG decodes").isNotNull();
     assertThat(png.getWidth()).isGreaterThan(100);
+  }
+
+  /**
+   * The JPDC comparison: every workload on PR-STM and GPU-STM, pre-sorted and not, at each
+   * point; GPU-STM's retry limit abandons some of the unsorted semantic transactions.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"jpdc-threads, threads", "jpdc-coverage, lock_coverage"})
+  void jpdcPairsTheTwoStmsOnEveryWorkload(String name, String axis) {
+    ResultTable t = BenchRunner.measure(Experiments.byName(name), engine, Scale.SMOKE, false);
+    Map<String, Set<String>> byPoint = new TreeMap<>();
+    for (int r = 0; r < t.size(); r++) {
+      byPoint.computeIfAbsent(String.valueOf(t.value(r, axis)), k -> new TreeSet<>())
+          .add(t.value(r, "workload") + " " + t.value(r, "algorithm") + " "
+              + t.value(r, "presorted"));
+      assertThat(t.value(r, "verified")).as("row %d", r).isEqualTo(true);
+    }
+    assertThat(byPoint).hasSize(2);
+    for (Set<String> rows : byPoint.values()) {
+      assertThat(rows).hasSize(12).contains("bank gpu-stm false", "vacation prstm true",
+          "skiplist gpu-stm true");
+    }
+    long gpuStmAbandoned = 0;
+    for (int r = 0; r < t.size(); r++) {
+      if (t.value(r, "algorithm").equals("gpu-stm") && t.value(r, "workload").equals("bank")
+          && t.value(r, "presorted").equals(false)) {
+        gpuStmAbandoned += ((Number) t.value(r, "abandoned")).longValue();
+      }
+    }
+    assertThat(gpuStmAbandoned).isPositive();
+  }
+
+  /** Cederman's structures: each of the four at both contentions on all five STMs. */
+  @Test
+  void cedermanRunsEveryStructureOnAllFiveStms() {
+    ResultTable t = BenchRunner.measure(Experiments.byName("cederman-ds"), engine, Scale.SMOKE,
+        false);
+    Set<String> seen = new TreeSet<>();
+    for (int r = 0; r < t.size(); r++) {
+      seen.add(t.value(r, "structure") + " " + t.value(r, "contention") + " "
+          + t.value(r, "algorithm"));
+      assertThat(t.value(r, "verified")).as("row %d", r).isEqualTo(true);
+      assertThat(t.number(r, "cas_bound_per_s")).isPositive();
+    }
+    assertThat(seen).hasSize(40).contains("queue full prstm", "hashmap low csmv/4v",
+        "tree full gpu-stm", "skiplist low blocking", "skiplist full obstruction-free");
   }
 }

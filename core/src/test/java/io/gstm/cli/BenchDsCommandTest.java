@@ -3,6 +3,7 @@ package io.gstm.cli;
 import static io.gstm.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gstm.bench.ProgramTrials;
 import org.junit.jupiter.api.Test;
 
 /** {@code gstm bench-ds}: a table per structure, every row verified; bad input is status 2. */
@@ -44,9 +45,9 @@ class BenchDsCommandTest {
     c[io.gstm.core.batch.Counter.ABORT_READ_LOCKED.ordinal()] = 0;
     c[io.gstm.core.batch.Counter.LOCKS_STOLEN.ordinal()] = 3;
     c[io.gstm.core.batch.Counter.COMMITS.ordinal()] = 1000;
-    assertThat(BenchDsCommand.byCause(c, 1000)).isEqualTo(
+    assertThat(ProgramTrials.byCause(c, 1000)).isEqualTo(
         "validation 0.120, killed 0.010, locks stolen 0.003");
-    assertThat(BenchDsCommand.byCause(new long[c.length], 1000)).isEqualTo("-");
+    assertThat(ProgramTrials.byCause(new long[c.length], 1000)).isEqualTo("-");
   }
 
   @Test

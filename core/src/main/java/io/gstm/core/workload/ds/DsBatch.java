@@ -2,6 +2,7 @@ package io.gstm.core.workload.ds;
 
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramSet;
+import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.StoreLayout;
 import java.util.SplittableRandom;
 
@@ -74,5 +75,40 @@ public record DsBatch(DsConfig cfg, StoreLayout layout, long[][] initial, Progra
 
   public int txCount() {
     return op.length;
+  }
+
+  /**
+   * The same transactions stably sorted by descending ordering tag (inserts and enqueues, tag 1,
+   * first: the JPDC paper's pre-sorting, {@link ProgramBatch#presort}), every per-transaction
+   * column moved with them so that the verifier still matches each transaction to its record.
+   */
+  public DsBatch presorted() {
+    ProgramBatch.Sorted s = batch.presort();
+    int[] order = s.order();
+    return new DsBatch(cfg, layout, initial, programs, s.batch(), permute(op, order),
+        permute(key, order), permute(node, order), permute(val, order), permute(height, order),
+        pool);
+  }
+
+  /**
+   * The same batch with {@code coverage} consecutive words of every region under one lock (the
+   * JPDC paper's hash number; the structures' own layout has a lock per word).
+   */
+  public DsBatch withLockCoverage(int coverage) {
+    if (coverage < 1) {
+      throw new IllegalArgumentException("lockCoverage must be at least 1 word per lock, got "
+          + coverage);
+    }
+    return new DsBatch(cfg, new StoreLayout(layout.regions().stream()
+        .map(r -> new RegionSpec(r.name(), r.type(), r.length(), coverage)).toList()),
+        initial, programs, batch, op, key, node, val, height, pool);
+  }
+
+  private static int[] permute(int[] v, int[] order) {
+    int[] out = new int[order.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = v[order[i]];
+    }
+    return out;
   }
 }

@@ -1,6 +1,7 @@
 package io.gstm.core.workload.ds;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
@@ -94,5 +95,32 @@ class DsJvmTest {
       assertThat(run.result().stats().history()).isNull();
       assertThat(run.problems()).as("%s", v).isEmpty();
     }
+  }
+
+  /**
+   * Pre-sorted (inserts first) and under a wider lock coverage, as the JPDC figures run it, a
+   * batch still passes every check on PR-STM and GPU-STM; the sort moved every column along.
+   */
+  @ParameterizedTest(name = "{0} {1} contention")
+  @MethodSource("contentions")
+  void presortedAndCoarselyLockedBatchesPassEveryCheck(DsKind kind, String contention,
+      long seed) {
+    DsBatch plain = DsBatch.of(config(kind, contention, seed));
+    DsBatch b = plain.presorted().withLockCoverage(8);
+    assertThat(b.layout().lockCount()).isLessThan(plain.layout().lockCount());
+    int firstOther = 0;
+    while (firstOther < b.txCount() && b.op()[firstOther] == 0) {
+      firstOther++;
+    }
+    for (int t = firstOther; t < b.txCount(); t++) {
+      assertThat(b.op()[t]).as("op of transaction %d after the inserts", t).isNotZero();
+      assertThat(b.batch().type(t)).isEqualTo(b.op()[t]);
+    }
+    for (Algorithm a : new Algorithm[] {Algorithm.prStm(), Algorithm.gpuStm()}) {
+      DsRun run = DsRun.run(engine, a, b, RunOptions.defaults().withHistory(true));
+      assertThat(run.problems()).as("%s", a.label()).isEmpty();
+    }
+    assertThatThrownBy(() -> plain.withLockCoverage(0))
+        .hasMessageContaining("lockCoverage must be at least 1");
   }
 }
