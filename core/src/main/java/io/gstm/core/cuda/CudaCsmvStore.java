@@ -36,31 +36,10 @@ final class CudaCsmvStore implements TxStore {
     this.algorithm = algorithm;
     this.versions = algorithm.versions();
     this.items = layout.wordCount();
-    DeviceBuffer h = null;
-    DeviceBuffer s = null;
-    DeviceBuffer g = null;
-    try {
-      h = new DeviceBuffer(4 * items);
-      h.zero();
-      s = new DeviceBuffer(8 * items * versions);
-      s.zero();
-      g = new DeviceBuffer(4);
-      g.zero();
-    } catch (RuntimeException e) {
-      for (DeviceBuffer b : new DeviceBuffer[] {h, s, g}) {
-        if (b != null) {
-          try {
-            b.close();
-          } catch (RuntimeException suppressed) {
-            e.addSuppressed(suppressed);
-          }
-        }
-      }
-      throw e;
-    }
-    this.heads = h;
-    this.slots = s;
-    this.gts = g;
+    DeviceBuffer[] held = DeviceBuffer.allocate(true, 4 * items, 8 * items * versions, 4);
+    this.heads = held[0];
+    this.slots = held[1];
+    this.gts = held[2];
   }
 
   CudaEngine engine() {

@@ -6,6 +6,7 @@ import io.gstm.core.batch.Counter;
 import io.gstm.core.store.TxStore;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.List;
 import jcuda.Pointer;
 import jcuda.driver.CUfunction;
 
@@ -91,19 +92,9 @@ public final class CudaKMeans implements AutoCloseable {
     this.k = k;
     this.dims = dims;
     engine.bind();
-    DeviceBuffer[] held = new DeviceBuffer[6];
     int scratchBlocks = maxBlocks(engine.multiprocessors());
-    try {
-      held[0] = new DeviceBuffer(8L * k * dims);
-      held[1] = new DeviceBuffer(8);
-      held[2] = new DeviceBuffer(8L * Counter.COUNT);
-      held[3] = new DeviceBuffer(8);
-      held[4] = new DeviceBuffer(8L * scratchBlocks * k * (dims + 1));
-      held[5] = new DeviceBuffer(8L * scratchBlocks);
-    } catch (RuntimeException e) {
-      closeAll(held, e);
-      throw e;
-    }
+    DeviceBuffer[] held = DeviceBuffer.allocate(false, 8L * k * dims, 8, 8L * Counter.COUNT, 8,
+        8L * scratchBlocks * k * (dims + 1), 8L * scratchBlocks);
     centroids = held[0];
     cost = held[1];
     counters = held[2];
@@ -166,20 +157,6 @@ public final class CudaKMeans implements AutoCloseable {
         c[Counter.ABANDONED.ordinal()], total[0], nanos);
   }
 
-  private static void closeAll(DeviceBuffer[] buffers, RuntimeException e) {
-    for (DeviceBuffer b : buffers) {
-      if (b != null) {
-        try {
-          b.close();
-        } catch (RuntimeException suppressed) {
-          if (e != null) {
-            e.addSuppressed(suppressed);
-          }
-        }
-      }
-    }
-  }
-
   @Override
   public void close() {
     if (closed) {
@@ -187,11 +164,6 @@ public final class CudaKMeans implements AutoCloseable {
     }
     closed = true;
     engine.bind();
-    RuntimeException failure = new RuntimeException("closing k-means buffers");
-    closeAll(new DeviceBuffer[] {centroids, cost, counters, stats, partials, partialCost},
-        failure);
-    if (failure.getSuppressed().length > 0) {
-      throw (RuntimeException) failure.getSuppressed()[0];
-    }
+    DeviceBuffer.closeAll(List.of(centroids, cost, counters, stats, partials, partialCost));
   }
 }

@@ -6,6 +6,7 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.cuda.CudaGraphRelax;
 import io.gstm.core.engine.Engine;
+import io.gstm.core.engine.Resources;
 import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.jvm.JvmGraphRelax;
 import io.gstm.core.store.RegionSpec;
@@ -86,41 +87,27 @@ public final class GraphRelaxer implements AutoCloseable {
         new RegionSpec("offsets", RegionType.INT32, graph.vertexCount() + 1,
             graph.vertexCount() + 1));
     TxStore s = engine.createStore(layout);
-    try {
+    this.jvm = Resources.closeOnExcept(s, st -> {
       if (graph.edgeCount() > 0 && !onJvm) {
-        s.writeInt32(TARGETS, graph.targets());
+        st.writeInt32(TARGETS, graph.targets());
         if (weighted) {
-          s.writeFloat64(WEIGHTS, graph.weights());
+          st.writeFloat64(WEIGHTS, graph.weights());
         }
       }
-      s.writeInt32(OFFSETS, graph.offsets());
-      this.jvm = onJvm
-          ? new JvmGraphRelax(s, VALUES, graph.offsets(), graph.targets(), graph.weights())
+      st.writeInt32(OFFSETS, graph.offsets());
+      return onJvm
+          ? new JvmGraphRelax(st, VALUES, graph.offsets(), graph.targets(), graph.weights())
           : null;
-    } catch (RuntimeException e) {
-      try {
-        s.close();
-      } catch (RuntimeException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
+    });
     this.store = s;
     if (engine instanceof CudaEngine) {
       long chunks = 0;
       for (int v = 0; v < graph.vertexCount(); v++) {
         chunks += (graph.degree(v) + CudaGraphRelax.CHUNK - 1) / CudaGraphRelax.CHUNK;
       }
-      try {
-        device = new CudaGraphRelax(s, graph.vertexCount(), chunks);
-      } catch (RuntimeException e) {
-        try {
-          s.close();
-        } catch (RuntimeException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-        throw e;
-      }
+      long items = chunks;
+      device = Resources.closeOnExcept(s,
+          st -> new CudaGraphRelax(st, graph.vertexCount(), items));
     }
   }
 
