@@ -6,6 +6,7 @@ import io.gstm.core.batch.Counter;
 import io.gstm.core.engine.Resources;
 import io.gstm.core.graph.RoundStats;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.graph.GraphRelaxWorkload;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -17,18 +18,15 @@ import jcuda.driver.CUfunction;
  * Device-resident graph relaxation rounds ({@code graph_relax.cu}): the frontier stays on the
  * GPU as a queue of (vertex, first edge) work items; each round is one launch of
  * {@code gstm_graph_relax_round_s16} that relaxes the queue and fills the next one, and the host
- * reads back only the next queue's length. Chunks hold {@value #CHUNK} edges.
+ * reads back only the next queue's length. Chunks hold
+ * {@value GraphRelaxWorkload#CHUNK} edges.
  *
  * <p>Owns its queues, stamps and counters (device memory); the store stays owned by the caller.
  * {@link io.gstm.core.graph.GraphRelaxer} creates one per graph and closes it with itself.
  */
 public final class CudaGraphRelax implements AutoCloseable {
-  /** Set capacity of the kernel. */
-  public static final int CAPACITY = 16;
-  /** Edges per work item. */
-  public static final int CHUNK = CAPACITY - 1;
   static final String MODULE = "graph_relax";
-  static final String SYMBOL = "gstm_graph_relax_round_s" + CAPACITY;
+  static final String SYMBOL = "gstm_graph_relax_round_s" + GraphRelaxWorkload.CAPACITY;
   static final int ARGS_BYTES = 88;
   private static final int STATS = 3;
 

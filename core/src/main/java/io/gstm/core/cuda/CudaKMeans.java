@@ -4,6 +4,7 @@ import static jcuda.driver.JCudaDriver.cuLaunchKernel;
 
 import io.gstm.core.batch.Counter;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.kmeans.KMeansWorkload;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -19,10 +20,8 @@ import jcuda.driver.CUfunction;
  * caller. {@link io.gstm.core.kmeans.KMeansUpdater} creates one and closes it with itself.
  */
 public final class CudaKMeans implements AutoCloseable {
-  /** Set capacity: accumulator words per transaction. */
-  public static final int CAPACITY = 16;
   static final String MODULE = "kmeans_update";
-  static final String SYMBOL = "gstm_kmeans_commit_s" + CAPACITY;
+  static final String SYMBOL = "gstm_kmeans_commit_s" + KMeansWorkload.CAPACITY;
   static final String ASSIGN_SYMBOL = "gstm_kmeans_assign";
   static final int ARGS_BYTES = 80;
   /** Most threads per block the kernel is compiled for. */

@@ -20,7 +20,7 @@ import java.util.Objects;
 /**
  * Relaxes the vertex values of one graph (one Spark partition's subgraph) to a local fixpoint
  * with transactions: in each round, every active vertex's out-edges are split into chunks of at
- * most {@link #CHUNK} edges, one transaction per chunk ({@link GraphRelaxWorkload}); the
+ * most {@link GraphRelaxWorkload#CHUNK} edges, one transaction per chunk ({@link GraphRelaxWorkload}); the
  * vertices whose value dropped in a round are the next round's active vertices, until none
  * drops.
  *
@@ -39,10 +39,8 @@ import java.util.Objects;
  * the relaxer (before the engine); closing it frees the store.
  */
 public final class GraphRelaxer implements AutoCloseable {
-  /** Set capacity of a relaxation transaction. */
-  public static final int CAPACITY = 16;
-  /** Out-edges per transaction: the capacity less the entry of the source vertex. */
-  public static final int CHUNK = CAPACITY - 1;
+  private static final int CAPACITY = GraphRelaxWorkload.CAPACITY;
+  private static final int CHUNK = GraphRelaxWorkload.CHUNK;
 
   static final int VALUES = 0;
   static final int TARGETS = 1;
@@ -103,7 +101,7 @@ public final class GraphRelaxer implements AutoCloseable {
     if (engine instanceof CudaEngine) {
       long chunks = 0;
       for (int v = 0; v < graph.vertexCount(); v++) {
-        chunks += (graph.degree(v) + CudaGraphRelax.CHUNK - 1) / CudaGraphRelax.CHUNK;
+        chunks += (graph.degree(v) + CHUNK - 1) / CHUNK;
       }
       long items = chunks;
       device = Resources.closeOnExcept(s,
@@ -234,12 +232,12 @@ public final class GraphRelaxer implements AutoCloseable {
     int[] offsets = graph.offsets();
     int items = 0;
     for (int u : frontier) {
-      items += (graph.degree(u) + CudaGraphRelax.CHUNK - 1) / CudaGraphRelax.CHUNK;
+      items += (graph.degree(u) + CHUNK - 1) / CHUNK;
     }
     int[] queue = new int[2 * items];
     int i = 0;
     for (int u : frontier) {
-      for (int e = offsets[u]; e < offsets[u + 1]; e += CudaGraphRelax.CHUNK) {
+      for (int e = offsets[u]; e < offsets[u + 1]; e += CHUNK) {
         queue[i++] = u;
         queue[i++] = e;
       }
