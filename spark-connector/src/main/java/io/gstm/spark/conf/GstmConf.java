@@ -25,9 +25,6 @@ import scala.Tuple2;
 public final class GstmConf {
   public static final String PREFIX = "spark.gstm.";
 
-  /** STM algorithms the connector can run; the first is the default. */
-  public static final List<String> ALGORITHMS = List.of("prstm");
-
   private static final Map<String, ConfEntry<?>> ENTRIES = new LinkedHashMap<>();
 
   public static final ConfEntry<EngineChoice> ENGINE = register(new ConfEntry<>(
@@ -62,11 +59,6 @@ public final class GstmConf {
       "Worker threads of each JVM engine. Every concurrently running task gets its own JVM "
           + "engine (Spark already runs one task per core), so 1 is usually right.",
       Integer::parseInt, v -> v < 1 || v > 256 ? "must be between 1 and 256" : null));
-
-  public static final ConfEntry<String> ALGORITHM = register(new ConfEntry<>(
-      PREFIX + "algorithm", "one of " + String.join(", ", ALGORITHMS), ALGORITHMS.get(0),
-      "STM algorithm of the transactional kernels (`prstm`: PR-STM with its priority rule).",
-      GstmConf::parseAlgorithm, v -> null));
 
   public static final ConfEntry<Integer> LOCK_COVERAGE = register(new ConfEntry<>(
       PREFIX + "lockCoverage", "int", 1,
@@ -191,16 +183,6 @@ public final class GstmConf {
     }
   }
 
-  /** Checks an algorithm name; the error echoes the bad value and lists the known ones. */
-  public static String parseAlgorithm(String s) {
-    String v = s == null ? "" : s.trim().toLowerCase(Locale.ROOT);
-    if (!ALGORITHMS.contains(v)) {
-      throw new IllegalArgumentException(
-          "algorithm: unknown algorithm '" + s + "', expected one of " + ALGORITHMS);
-    }
-    return v;
-  }
-
   /** Every entry, in registration order. */
   public static List<ConfEntry<?>> entries() {
     return Collections.unmodifiableList(new ArrayList<>(ENTRIES.values()));
@@ -238,7 +220,6 @@ public final class GstmConf {
         DEVICE_ORDINAL.parse(raw.apply(DEVICE_ORDINAL)),
         CONCURRENT_GPU_TASKS.parse(raw.apply(CONCURRENT_GPU_TASKS)),
         JVM_WORKERS.parse(raw.apply(JVM_WORKERS)),
-        ALGORITHM.parse(raw.apply(ALGORITHM)),
         LOCK_COVERAGE.parse(raw.apply(LOCK_COVERAGE)),
         THREADS_PER_BLOCK.parse(raw.apply(THREADS_PER_BLOCK)),
         RETRY_LIMIT.parse(raw.apply(RETRY_LIMIT)),
