@@ -112,9 +112,9 @@ public final class GstmConf {
 
   public static final ConfEntry<Integer> GRAPH_THREADS_PER_BLOCK = register(new ConfEntry<>(
       PREFIX + "graph.threadsPerBlock", "int", RelaxOptions.DEFAULT_THREADS_PER_BLOCK,
-      "GPU threads per block of the graph relaxation kernel. Small blocks abort less: on an "
-          + "H100, shortest paths on the benchmark's R-MAT graph relaxed 0.77 G edges/s at 256 "
-          + "and 0.97 G at 64 (docs/benchmarks.md).",
+      "GPU threads per block of the graph relaxation kernel. Small blocks abort less, so "
+          + "fewer than the default can be faster on a graph with hub vertices such as R-MAT's "
+          + "(measured rates, with device and date: docs/benchmarks.md).",
       Integer::parseInt,
       v -> v < 32 || v > 256 || v % 32 != 0 ? "must be a multiple of 32 between 32 and 256"
           : null));
@@ -145,9 +145,9 @@ public final class GstmConf {
       "How `GraphRelaxation` numbers each subgraph's vertices. `degree`: highest degree first, "
           + "so that hub values stay in the processor's caches (the JVM engine relaxed an R-MAT "
           + "partition 1.5 to 2 times as fast); `input`: by global id. `auto`: each executor "
-          + "numbers by global id when its tasks run on a GPU (on an H100 the graph kernel "
-          + "relaxed shortest paths at 1.12 G edges/s by global id against 0.94 G by degree, "
-          + "docs/benchmarks.md), else by degree. The numbering changes speed, never results.",
+          + "numbers by global id when its tasks run on a GPU (where the graph kernel measured "
+          + "faster by global id than by degree: docs/benchmarks.md), else by degree. The "
+          + "numbering changes speed, never results.",
       v -> {
         String t = v.trim().toLowerCase(Locale.ROOT);
         if (!List.of("auto", "degree", "input").contains(t)) {
