@@ -9,6 +9,9 @@ import io.gstm.core.workload.kmeans.KMeansWorkload;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -49,5 +52,25 @@ class KernelConstantsTest {
     String kmeans = Files.readString(CUDA.resolve("kmeans_update.cu"));
     assertThat(kmeans).contains(CudaKMeans.SYMBOL + "(");
     assertThat(kmeans).contains("commit<" + KMeansWorkload.CAPACITY + ">");
+  }
+
+  /** A comment that names a Java twin names one that exists (renames leave no stale pointer). */
+  @Test
+  void javaClassesTheKernelsNameExist() throws IOException {
+    Pattern javaName = Pattern.compile("io\\.gstm(?:\\.[a-z]\\w*)+\\.[A-Z]\\w*");
+    List<String> missing = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(CUDA)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        Matcher m = javaName.matcher(Files.readString(f));
+        while (m.find()) {
+          try {
+            Class.forName(m.group(), false, getClass().getClassLoader());
+          } catch (ClassNotFoundException e) {
+            missing.add(CUDA.relativize(f) + ": " + m.group());
+          }
+        }
+      }
+    }
+    assertThat(missing).isEmpty();
   }
 }
