@@ -15,7 +15,7 @@ enum Outcome : uint8_t {
   kAbandonedSemantic = 4
 };
 
-/// Batch counters; io.gstm.core.batch.BatchCounters reads them in this order.
+/// Batch counters; io.gstm.core.batch.Counter reads them in this order.
 enum Counter : int {
   kCommits = 0,          ///< committed transactions (update and read-only)
   kReadOnlyCommits,      ///< of which read-only

@@ -1,8 +1,8 @@
 /// @file store_view.cuh
 /// @brief Trivially copyable device view of a TxStore: typed regions plus one global lock table.
 ///
-/// The host packs this struct byte for byte (io.gstm.core.cuda.StoreViewPacker); keep the two in
-/// step. It is passed to kernels by value.
+/// The host packs this struct byte for byte (io.gstm.core.cuda.KernelStructs#storeView); keep the
+/// two in step. It is passed to kernels by value.
 #pragma once
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 /// @file bank.cuh
 /// @brief The bank workload: transfers among k distinct accounts and read-only sums of k accounts.
-///        io.gstm.core.workload.bank.BankTransactions is the JVM twin; keep the two in step.
+///        io.gstm.core.workload.bank.BankWorkload is the JVM twin; keep the two in step.
 #pragma once
 #include <cstdint>
 

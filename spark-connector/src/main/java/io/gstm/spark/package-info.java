@@ -3,13 +3,16 @@
  *
  * <ul>
  *   <li>{@link io.gstm.spark.graph.GraphRelaxation}: shortest paths and connected components over
- *       an edges DataFrame, subgraph-centric. Vertices belong to partition {@code id mod P}; a
- *       partition's subgraph (its vertices' out-edges, the other partitions' targets as ghosts) is
- *       built once, cached, and uploaded once to its executor's engine (a {@code GraphRelaxer}
- *       that stays resident across supersteps). Each superstep relaxes every active partition to
- *       its local fixpoint with transactions, then ships only the ghosts that improved, packed per
- *       target partition, to their owners, which keep the minimum. No messages: converged.
- *       Superstep outputs are locally checkpointed, so the lineage stays one superstep deep.</li>
+ *       an edges DataFrame, subgraph-centric over a vertex cut. Edges stay in the partitions they
+ *       are read in, or go to the owner of their source by ranges of ids when a sample shows
+ *       that ids carry locality the input order lacks; each partition's subgraph holds its edges
+ *       and every vertex they touch, a vertex touched by several partitions replicated in each.
+ *       The subgraph is uploaded once to its executor's engine (a {@code GraphRelaxer} that stays
+ *       resident across supersteps). Each superstep relaxes every partition to its local
+ *       fixpoint with transactions, then only the replicated vertices that improved go to the
+ *       other partitions holding them, min-combined (through the driver when few, else a
+ *       shuffle). No updates: converged. Superstep outputs are locally checkpointed, so the
+ *       lineage stays one superstep deep.</li>
  *   <li>{@link io.gstm.spark.ml.TxKMeans}: a Spark ML Estimator; per partition and iteration the
  *       points are assigned and added to the centroid accumulators by transactions
  *       ({@code KMeansUpdater}), partials are tree-aggregated.</li>

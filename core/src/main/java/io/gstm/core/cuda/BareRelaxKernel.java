@@ -2,10 +2,12 @@ package io.gstm.core.cuda;
 
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
 
+import io.gstm.core.engine.Resources;
 import io.gstm.core.graph.CsrGraph;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import jcuda.Pointer;
 import jcuda.driver.CUfunction;
@@ -65,40 +67,32 @@ public final class BareRelaxKernel implements AutoCloseable {
     this.components = components;
     this.weighted = !components && graph.weights() != null;
     engine.bind();
-    try {
-      int n = Math.max(1, vertexCount);
-      int m = graph.edgeCount();
-      offsets = own(4L * (vertexCount + 1));
+    int n = Math.max(1, vertexCount);
+    int m = graph.edgeCount();
+    DeviceBuffer[] held = DeviceBuffer.allocate(false, 4L * (vertexCount + 1),
+        4L * Math.max(1, m), weighted ? 8L * Math.max(1, m) : 8, 8L * n, 4L * n, 4L * n, 4,
+        4L * n, 8);
+    owned.addAll(Arrays.asList(held));
+    offsets = held[0];
+    targets = held[1];
+    weights = held[2];
+    values = held[3];
+    frontiers[0] = held[4];
+    frontiers[1] = held[5];
+    count = held[6];
+    stamps = held[7];
+    examined = held[8];
+    Resources.closeOnExcept(owned, all -> {
       offsets.upload(Pointer.to(graph.offsets()), 4L * (vertexCount + 1));
-      targets = own(4L * Math.max(1, m));
-      weights = own(weighted ? 8L * Math.max(1, m) : 8);
       if (m > 0) {
         targets.upload(Pointer.to(graph.targets()), 4L * m);
         if (weighted) {
           weights.upload(Pointer.to(graph.weights()), 8L * m);
         }
       }
-      values = own(8L * n);
-      frontiers[0] = own(4L * n);
-      frontiers[1] = own(4L * n);
-      count = own(4);
-      stamps = own(4L * n);
       stamps.zero();
-      examined = own(8);
-    } catch (RuntimeException e) {
-      try {
-        DeviceBuffer.closeAll(owned);
-      } catch (RuntimeException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
-  }
-
-  private DeviceBuffer own(long bytes) {
-    DeviceBuffer b = new DeviceBuffer(bytes);
-    owned.add(b);
-    return b;
+      return all;
+    });
   }
 
   /**

@@ -2,6 +2,7 @@ package io.gstm.core.cuda;
 
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Counter;
+import io.gstm.core.engine.Resources;
 import io.gstm.core.history.History;
 import io.gstm.core.history.HistoryFlattener;
 import java.util.ArrayList;
@@ -34,22 +35,21 @@ final class BatchBuffers implements AutoCloseable {
   BatchBuffers(int n, int capacity, boolean history) {
     this.n = n;
     this.capacity = capacity;
-    try {
-      outcomes = zeroed(n);
-      counters = zeroed(8L * (Counter.COUNT + QUIESCENCE_WORDS));
-      results = zeroed(8L * n);
-      semanticConflicts = zeroed(4L * n);
-      histReads = history ? table(8L * n * capacity) : null;
-      histWrites = history ? table(8L * n * capacity) : null;
-      histCounts = history ? zeroed(4L * n) : null;
-    } catch (RuntimeException e) {
-      try {
-        close();
-      } catch (RuntimeException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
+    DeviceBuffer[] held = Resources.closeOnExcept(owned, all -> new DeviceBuffer[] {
+        zeroed(n),
+        zeroed(8L * (Counter.COUNT + QUIESCENCE_WORDS)),
+        zeroed(8L * n),
+        zeroed(4L * n),
+        history ? table(8L * n * capacity) : null,
+        history ? table(8L * n * capacity) : null,
+        history ? zeroed(4L * n) : null});
+    outcomes = held[0];
+    counters = held[1];
+    results = held[2];
+    semanticConflicts = held[3];
+    histReads = held[4];
+    histWrites = held[5];
+    histCounts = held[6];
   }
 
   /** Another buffer of {@code bytes}, freed with the others. */

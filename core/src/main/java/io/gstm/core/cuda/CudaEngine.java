@@ -31,6 +31,7 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.GstmException;
 import io.gstm.core.engine.LimitsReport;
+import io.gstm.core.engine.Resources;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramBinding;
 import io.gstm.core.program.ProgramResult;
@@ -124,20 +125,13 @@ public final class CudaEngine implements Engine {
     CUcontext ctx = new CUcontext();
     CudaErrors.call("cuDevicePrimaryCtxRetain", () -> cuDevicePrimaryCtxRetain(ctx, dev));
     CudaEngine engine = new CudaEngine(dev, ctx, name.replace("\0", ""), major, minor, sms);
-    try {
-      engine.bind();
+    return Resources.closeOnExcept(engine, e -> {
+      e.bind();
       for (String kernel : archs.kernels()) {
-        engine.modules.put(kernel, loadModule(kernel));
+        e.modules.put(kernel, loadModule(kernel));
       }
-    } catch (RuntimeException e) {
-      try {
-        engine.close();
-      } catch (RuntimeException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
-    return engine;
+      return e;
+    });
   }
 
   private static CUmodule loadModule(String kernel) {

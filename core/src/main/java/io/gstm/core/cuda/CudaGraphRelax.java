@@ -3,10 +3,13 @@ package io.gstm.core.cuda;
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
 
 import io.gstm.core.batch.Counter;
+import io.gstm.core.engine.Resources;
 import io.gstm.core.graph.RoundStats;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.graph.GraphRelaxWorkload;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.List;
 import jcuda.Pointer;
 import jcuda.driver.CUfunction;
@@ -15,18 +18,15 @@ import jcuda.driver.CUfunction;
  * Device-resident graph relaxation rounds ({@code graph_relax.cu}): the frontier stays on the
  * GPU as a queue of (vertex, first edge) work items; each round is one launch of
  * {@code gstm_graph_relax_round_s16} that relaxes the queue and fills the next one, and the host
- * reads back only the next queue's length. Chunks hold {@value #CHUNK} edges.
+ * reads back only the next queue's length. Chunks hold
+ * {@value GraphRelaxWorkload#CHUNK} edges.
  *
  * <p>Owns its queues, stamps and counters (device memory); the store stays owned by the caller.
  * {@link io.gstm.core.graph.GraphRelaxer} creates one per graph and closes it with itself.
  */
 public final class CudaGraphRelax implements AutoCloseable {
-  /** Set capacity of the kernel. */
-  public static final int CAPACITY = 16;
-  /** Edges per work item. */
-  public static final int CHUNK = CAPACITY - 1;
   static final String MODULE = "graph_relax";
-  static final String SYMBOL = "gstm_graph_relax_round_s" + CAPACITY;
+  static final String SYMBOL = "gstm_graph_relax_round_s" + GraphRelaxWorkload.CAPACITY;
   static final int ARGS_BYTES = 88;
   private static final int STATS = 3;
 
@@ -56,36 +56,20 @@ public final class CudaGraphRelax implements AutoCloseable {
     this.engine = s.engine();
     engine.bind();
     this.capacityItems = (int) Math.max(1, capacityItems);
-    DeviceBuffer q0 = null;
-    DeviceBuffer q1 = null;
-    DeviceBuffer c = null;
-    DeviceBuffer st = null;
-    DeviceBuffer ctr = null;
-    try {
-      q0 = new DeviceBuffer(8L * this.capacityItems);
-      q1 = new DeviceBuffer(8L * this.capacityItems);
-      c = new DeviceBuffer(4);
-      st = new DeviceBuffer(4L * Math.max(1, vertexCount));
-      st.zero();
-      ctr = new DeviceBuffer(8L * Counter.COUNT);
-      this.stats = new DeviceBuffer(8L * STATS);
-    } catch (RuntimeException e) {
-      for (DeviceBuffer b : new DeviceBuffer[] {q0, q1, c, st, ctr}) {
-        if (b != null) {
-          try {
-            b.close();
-          } catch (RuntimeException suppressed) {
-            e.addSuppressed(suppressed);
-          }
-        }
-      }
-      throw e;
-    }
-    queues[0] = q0;
-    queues[1] = q1;
-    this.count = c;
-    this.stamps = st;
-    this.counters = ctr;
+    // Queues (two, swapped per round), the queue count, stamps, counters, statistics.
+    DeviceBuffer[] held = DeviceBuffer.allocate(false, 8L * this.capacityItems,
+        8L * this.capacityItems, 4, 4L * Math.max(1, vertexCount), 8L * Counter.COUNT,
+        8L * STATS);
+    Resources.closeOnExcept(Arrays.asList(held), all -> {
+      held[3].zero();
+      return all;
+    });
+    queues[0] = held[0];
+    queues[1] = held[1];
+    this.count = held[2];
+    this.stamps = held[3];
+    this.counters = held[4];
+    this.stats = held[5];
   }
 
   /**

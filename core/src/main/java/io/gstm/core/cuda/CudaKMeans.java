@@ -4,8 +4,10 @@ import static jcuda.driver.JCudaDriver.cuLaunchKernel;
 
 import io.gstm.core.batch.Counter;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.kmeans.KMeansWorkload;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.List;
 import jcuda.Pointer;
 import jcuda.driver.CUfunction;
 
@@ -18,10 +20,8 @@ import jcuda.driver.CUfunction;
  * caller. {@link io.gstm.core.kmeans.KMeansUpdater} creates one and closes it with itself.
  */
 public final class CudaKMeans implements AutoCloseable {
-  /** Set capacity: accumulator words per transaction. */
-  public static final int CAPACITY = 16;
   static final String MODULE = "kmeans_update";
-  static final String SYMBOL = "gstm_kmeans_commit_s" + CAPACITY;
+  static final String SYMBOL = "gstm_kmeans_commit_s" + KMeansWorkload.CAPACITY;
   static final String ASSIGN_SYMBOL = "gstm_kmeans_assign";
   static final int ARGS_BYTES = 80;
   /** Most threads per block the kernel is compiled for. */
@@ -91,19 +91,9 @@ public final class CudaKMeans implements AutoCloseable {
     this.k = k;
     this.dims = dims;
     engine.bind();
-    DeviceBuffer[] held = new DeviceBuffer[6];
     int scratchBlocks = maxBlocks(engine.multiprocessors());
-    try {
-      held[0] = new DeviceBuffer(8L * k * dims);
-      held[1] = new DeviceBuffer(8);
-      held[2] = new DeviceBuffer(8L * Counter.COUNT);
-      held[3] = new DeviceBuffer(8);
-      held[4] = new DeviceBuffer(8L * scratchBlocks * k * (dims + 1));
-      held[5] = new DeviceBuffer(8L * scratchBlocks);
-    } catch (RuntimeException e) {
-      closeAll(held, e);
-      throw e;
-    }
+    DeviceBuffer[] held = DeviceBuffer.allocate(false, 8L * k * dims, 8, 8L * Counter.COUNT, 8,
+        8L * scratchBlocks * k * (dims + 1), 8L * scratchBlocks);
     centroids = held[0];
     cost = held[1];
     counters = held[2];
@@ -166,20 +156,6 @@ public final class CudaKMeans implements AutoCloseable {
         c[Counter.ABANDONED.ordinal()], total[0], nanos);
   }
 
-  private static void closeAll(DeviceBuffer[] buffers, RuntimeException e) {
-    for (DeviceBuffer b : buffers) {
-      if (b != null) {
-        try {
-          b.close();
-        } catch (RuntimeException suppressed) {
-          if (e != null) {
-            e.addSuppressed(suppressed);
-          }
-        }
-      }
-    }
-  }
-
   @Override
   public void close() {
     if (closed) {
@@ -187,11 +163,6 @@ public final class CudaKMeans implements AutoCloseable {
     }
     closed = true;
     engine.bind();
-    RuntimeException failure = new RuntimeException("closing k-means buffers");
-    closeAll(new DeviceBuffer[] {centroids, cost, counters, stats, partials, partialCost},
-        failure);
-    if (failure.getSuppressed().length > 0) {
-      throw (RuntimeException) failure.getSuppressed()[0];
-    }
+    DeviceBuffer.closeAll(List.of(centroids, cost, counters, stats, partials, partialCost));
   }
 }

@@ -27,33 +27,15 @@ final class CudaTxStore implements TxStore {
     this.engine = engine;
     this.layout = layout;
     this.algorithm = algorithm;
-    this.regions = new DeviceBuffer[layout.regionCount()];
-    DeviceBuffer lockBuffer = new DeviceBuffer(8L * layout.lockCount());
-    try {
-      lockBuffer.zero();
-      for (int r = 0; r < regions.length; r++) {
-        RegionSpec spec = layout.region(r);
-        regions[r] = new DeviceBuffer((long) spec.type().wordBytes() * spec.length());
-        regions[r].zero();
-      }
-    } catch (RuntimeException e) {
-      closeQuietly(lockBuffer, e);
-      for (DeviceBuffer b : regions) {
-        if (b != null) {
-          closeQuietly(b, e);
-        }
-      }
-      throw e;
+    long[] bytes = new long[1 + layout.regionCount()];
+    bytes[0] = 8L * layout.lockCount();
+    for (int r = 0; r < layout.regionCount(); r++) {
+      RegionSpec spec = layout.region(r);
+      bytes[1 + r] = (long) spec.type().wordBytes() * spec.length();
     }
-    this.locks = lockBuffer;
-  }
-
-  private static void closeQuietly(DeviceBuffer b, RuntimeException primary) {
-    try {
-      b.close();
-    } catch (RuntimeException e) {
-      primary.addSuppressed(e);
-    }
+    DeviceBuffer[] held = DeviceBuffer.allocate(true, bytes);
+    this.locks = held[0];
+    this.regions = Arrays.copyOfRange(held, 1, held.length);
   }
 
   CudaEngine engine() {

@@ -10,6 +10,9 @@ import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
 import static jcuda.driver.JCudaDriver.cuMemsetD8;
 
 import io.gstm.core.engine.LeakTracker;
+import io.gstm.core.engine.Resources;
+import java.util.ArrayList;
+import java.util.List;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdeviceptr;
@@ -56,6 +59,23 @@ final class DeviceBuffer implements AutoCloseable {
           cuCtxSetCurrent(context); // the tracker's thread has no context of its own
           cuMemFree(p);
         }));
+  }
+
+  /**
+   * A buffer of each size in turn, zero-filled when {@code zeroed}; all or none: when one fails,
+   * those already taken are freed. The caller closes them.
+   */
+  static DeviceBuffer[] allocate(boolean zeroed, long... bytes) {
+    return Resources.closeOnExcept(new ArrayList<DeviceBuffer>(bytes.length), held -> {
+      for (long b : bytes) {
+        DeviceBuffer d = new DeviceBuffer(b);
+        held.add(d);
+        if (zeroed) {
+          d.zero();
+        }
+      }
+      return held.toArray(new DeviceBuffer[0]);
+    });
   }
 
   long bytes() {

@@ -13,8 +13,7 @@ import java.nio.ByteOrder;
  * {@code batch.cuh} and {@code workloads/bank.cuh}.
  */
 final class KernelStructs {
-  static final int MAX_REGIONS = 8;
-  static final int STORE_VIEW_BYTES = 16 + 24 * MAX_REGIONS;
+  static final int STORE_VIEW_BYTES = 16 + 24 * StoreLayout.MAX_REGIONS;
   static final int BANK_BATCH_BYTES = 48;
   static final int BATCH_OUT_BYTES = 48;
   static final int TX_TABLE_BYTES = 56;
@@ -27,7 +26,7 @@ final class KernelStructs {
   static byte[] storeView(StoreLayout layout, long locks, long[] regionBases) {
     ByteBuffer b = buffer(STORE_VIEW_BYTES);
     b.putLong(locks).putInt(layout.lockCount()).putInt(layout.regionCount());
-    for (int r = 0; r < MAX_REGIONS; r++) {
+    for (int r = 0; r < StoreLayout.MAX_REGIONS; r++) {
       if (r < layout.regionCount()) {
         RegionSpec s = layout.region(r);
         b.putLong(regionBases[r]).putInt(s.length()).putInt(s.type().wordBytes())

@@ -6,6 +6,7 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.cuda.CudaGraphRelax;
 import io.gstm.core.engine.Engine;
+import io.gstm.core.engine.Resources;
 import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.jvm.JvmGraphRelax;
 import io.gstm.core.store.RegionSpec;
@@ -19,7 +20,7 @@ import java.util.Objects;
 /**
  * Relaxes the vertex values of one graph (one Spark partition's subgraph) to a local fixpoint
  * with transactions: in each round, every active vertex's out-edges are split into chunks of at
- * most {@link #CHUNK} edges, one transaction per chunk ({@link GraphRelaxWorkload}); the
+ * most {@link GraphRelaxWorkload#CHUNK} edges, one transaction per chunk ({@link GraphRelaxWorkload}); the
  * vertices whose value dropped in a round are the next round's active vertices, until none
  * drops.
  *
@@ -38,10 +39,8 @@ import java.util.Objects;
  * the relaxer (before the engine); closing it frees the store.
  */
 public final class GraphRelaxer implements AutoCloseable {
-  /** Set capacity of a relaxation transaction. */
-  public static final int CAPACITY = 16;
-  /** Out-edges per transaction: the capacity less the entry of the source vertex. */
-  public static final int CHUNK = CAPACITY - 1;
+  private static final int CAPACITY = GraphRelaxWorkload.CAPACITY;
+  private static final int CHUNK = GraphRelaxWorkload.CHUNK;
 
   static final int VALUES = 0;
   static final int TARGETS = 1;
@@ -86,41 +85,27 @@ public final class GraphRelaxer implements AutoCloseable {
         new RegionSpec("offsets", RegionType.INT32, graph.vertexCount() + 1,
             graph.vertexCount() + 1));
     TxStore s = engine.createStore(layout);
-    try {
+    this.jvm = Resources.closeOnExcept(s, st -> {
       if (graph.edgeCount() > 0 && !onJvm) {
-        s.writeInt32(TARGETS, graph.targets());
+        st.writeInt32(TARGETS, graph.targets());
         if (weighted) {
-          s.writeFloat64(WEIGHTS, graph.weights());
+          st.writeFloat64(WEIGHTS, graph.weights());
         }
       }
-      s.writeInt32(OFFSETS, graph.offsets());
-      this.jvm = onJvm
-          ? new JvmGraphRelax(s, VALUES, graph.offsets(), graph.targets(), graph.weights())
+      st.writeInt32(OFFSETS, graph.offsets());
+      return onJvm
+          ? new JvmGraphRelax(st, VALUES, graph.offsets(), graph.targets(), graph.weights())
           : null;
-    } catch (RuntimeException e) {
-      try {
-        s.close();
-      } catch (RuntimeException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
+    });
     this.store = s;
     if (engine instanceof CudaEngine) {
       long chunks = 0;
       for (int v = 0; v < graph.vertexCount(); v++) {
-        chunks += (graph.degree(v) + CudaGraphRelax.CHUNK - 1) / CudaGraphRelax.CHUNK;
+        chunks += (graph.degree(v) + CHUNK - 1) / CHUNK;
       }
-      try {
-        device = new CudaGraphRelax(s, graph.vertexCount(), chunks);
-      } catch (RuntimeException e) {
-        try {
-          s.close();
-        } catch (RuntimeException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-        throw e;
-      }
+      long items = chunks;
+      device = Resources.closeOnExcept(s,
+          st -> new CudaGraphRelax(st, graph.vertexCount(), items));
     }
   }
 
@@ -247,12 +232,12 @@ public final class GraphRelaxer implements AutoCloseable {
     int[] offsets = graph.offsets();
     int items = 0;
     for (int u : frontier) {
-      items += (graph.degree(u) + CudaGraphRelax.CHUNK - 1) / CudaGraphRelax.CHUNK;
+      items += (graph.degree(u) + CHUNK - 1) / CHUNK;
     }
     int[] queue = new int[2 * items];
     int i = 0;
     for (int u : frontier) {
-      for (int e = offsets[u]; e < offsets[u + 1]; e += CudaGraphRelax.CHUNK) {
+      for (int e = offsets[u]; e < offsets[u + 1]; e += CHUNK) {
         queue[i++] = u;
         queue[i++] = e;
       }

@@ -4,6 +4,7 @@ import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.store.CsmvVariant;
+import io.gstm.core.workload.CsmvChecks;
 import io.gstm.core.workload.TxContext;
 import java.util.Arrays;
 
@@ -18,8 +19,7 @@ import java.util.Arrays;
  */
 final class JvmCsmvRunner {
   static final int WARP = 32;
-  /** Items one transaction may write: the CUDA commit record's entry size. */
-  static final int MAX_WRITES = 8;
+  private static final int MAX_WRITES = CsmvChecks.MAX_WRITES;
 
   private final JvmCsmvStore store;
   private final TxBody body;

@@ -2,10 +2,8 @@ package io.gstm.core.jvm;
 
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvMemory;
-import io.gstm.core.store.RegionSpec;
-import io.gstm.core.store.RegionType;
+import io.gstm.core.store.CsmvWordStore;
 import io.gstm.core.store.StoreLayout;
-import io.gstm.core.store.TxStore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -18,10 +16,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * together; the global timestamp; and the commit record (write sets of the last R commits).
  * Twin of {@code gstm/csmv.cuh}: the same ring protocol.
  */
-final class JvmCsmvStore implements TxStore {
+final class JvmCsmvStore extends CsmvWordStore {
   private final JvmEngine engine;
-  private final StoreLayout layout;
-  private final Algorithm algorithm;
   final int versions;
   final int items;
   final AtomicIntegerArray heads;
@@ -33,10 +29,9 @@ final class JvmCsmvStore implements TxStore {
   private boolean closed;
 
   JvmCsmvStore(JvmEngine engine, StoreLayout layout, Algorithm algorithm) {
-    checkLayout(layout);
+    super(layout, algorithm);
+    checkItems(layout);
     this.engine = engine;
-    this.layout = layout;
-    this.algorithm = algorithm;
     this.versions = algorithm.versions();
     this.items = (int) layout.wordCount();
     this.heads = new AtomicIntegerArray(items);
@@ -44,14 +39,8 @@ final class JvmCsmvStore implements TxStore {
     this.record = new int[algorithm.recordEntries()][];
   }
 
-  /** CSMV items are 32-bit words; a store needs addressable items. */
-  static void checkLayout(StoreLayout layout) {
-    for (RegionSpec r : layout.regions()) {
-      if (r.type().wordBytes() != 4) {
-        throw new IllegalArgumentException("region '" + r.name() + "' holds " + r.type()
-            + ": CSMV stores hold 4-byte words (INT32, FLOAT32) only");
-      }
-    }
+  /** The heap's slots are one Java array: a store needs items it can index. */
+  private static void checkItems(StoreLayout layout) {
     if (layout.wordCount() > Integer.MAX_VALUE / Algorithm.MAX_VERSIONS) {
       throw new IllegalArgumentException("regions: " + layout.wordCount() + " words exceed the "
           + "CSMV limit of " + Integer.MAX_VALUE / Algorithm.MAX_VERSIONS + " items");
@@ -63,23 +52,13 @@ final class JvmCsmvStore implements TxStore {
   }
 
   @Override
-  public StoreLayout layout() {
-    return layout;
-  }
-
-  @Override
-  public Algorithm algorithm() {
-    return algorithm;
-  }
-
-  @Override
   public CsmvMemory csmvMemory() {
     // heads (4 B) + slots (8 B each): the paper's 4 + (4 + 4) x N per 4-byte item.
     return CsmvMemory.of(items, 4, versions, 4L * heads.length() + 8L * slots.length());
   }
 
   int item(int region, int index) {
-    return (int) layout.wordBase(region) + index;
+    return (int) layout().wordBase(region) + index;
   }
 
   /** The newest value of an item (outside transactions). */
@@ -96,72 +75,22 @@ final class JvmCsmvStore implements TxStore {
     slots.set(item * versions, bits & 0xffffffffL);
   }
 
-  private void put(int region, RegionType type, int length, java.util.function.IntUnaryOperator f) {
-    checkOpen();
-    TxStore.checkRegionWrite(layout, region, type, length);
+  @Override
+  protected void putWords(int region, int[] bits) {
     int base = item(region, 0);
-    for (int i = 0; i < length; i++) {
-      reset(base + i, f.applyAsInt(i));
+    for (int i = 0; i < bits.length; i++) {
+      reset(base + i, bits[i]);
     }
   }
 
   @Override
-  public void writeInt32(int region, int[] values) {
-    put(region, RegionType.INT32, values.length, i -> values[i]);
-  }
-
-  @Override
-  public void writeInt64(int region, long[] values) {
-    TxStore.checkRegionWrite(layout, region, RegionType.INT64, values.length);
-  }
-
-  @Override
-  public void writeFloat32(int region, float[] values) {
-    put(region, RegionType.FLOAT32, values.length, i -> Float.floatToRawIntBits(values[i]));
-  }
-
-  @Override
-  public void writeFloat64(int region, double[] values) {
-    TxStore.checkRegionWrite(layout, region, RegionType.FLOAT64, values.length);
-  }
-
-  private int[] get(int region, RegionType type) {
-    checkOpen();
-    RegionSpec spec = layout.region(region);
-    TxStore.checkRegionWrite(layout, region, type, spec.length());
-    int[] out = new int[spec.length()];
+  protected int[] getWords(int region) {
+    int[] out = new int[layout().region(region).length()];
     int base = item(region, 0);
     for (int i = 0; i < out.length; i++) {
       out[i] = newest(base + i);
     }
     return out;
-  }
-
-  @Override
-  public int[] readInt32(int region) {
-    return get(region, RegionType.INT32);
-  }
-
-  @Override
-  public long[] readInt64(int region) {
-    get(region, RegionType.INT64);
-    return new long[0];
-  }
-
-  @Override
-  public float[] readFloat32(int region) {
-    int[] bits = get(region, RegionType.FLOAT32);
-    float[] out = new float[bits.length];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = Float.intBitsToFloat(bits[i]);
-    }
-    return out;
-  }
-
-  @Override
-  public double[] readFloat64(int region) {
-    get(region, RegionType.FLOAT64);
-    return new double[0];
   }
 
   @Override
@@ -196,7 +125,8 @@ final class JvmCsmvStore implements TxStore {
     System.arraycopy(snap.record(), 0, record, 0, record.length);
   }
 
-  void checkOpen() {
+  @Override
+  protected void checkOpen() {
     if (closed) {
       throw new IllegalStateException("store is closed");
     }

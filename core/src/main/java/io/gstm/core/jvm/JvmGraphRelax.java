@@ -3,6 +3,7 @@ package io.gstm.core.jvm;
 import io.gstm.core.graph.RoundStats;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.graph.GraphRelaxWorkload;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
@@ -37,10 +38,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * store stays owned by the caller. Not thread-safe: one run at a time.
  */
 public final class JvmGraphRelax {
-  /** Set capacity of a transaction. */
-  public static final int CAPACITY = 16;
+  private static final int CAPACITY = GraphRelaxWorkload.CAPACITY;
   /** Improving edges per transaction at most: the capacity less the entry of the source. */
-  public static final int CHUNK = CAPACITY - 1;
+  private static final int CHUNK = GraphRelaxWorkload.CHUNK;
   /** Phase vertices a worker moves into its heap at a time. */
   private static final int GRAB = 64;
   /**

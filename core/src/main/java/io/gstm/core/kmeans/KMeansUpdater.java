@@ -38,9 +38,6 @@ import java.util.Objects;
  * (before the engine).
  */
 public final class KMeansUpdater implements AutoCloseable {
-  /** Largest set capacity: accumulator words per transaction. */
-  public static final int MAX_CAPACITY = 16;
-
   static final int ACC = 0;
   static final int POINTS = 1;
   static final int ASSIGN = 2;
@@ -151,7 +148,7 @@ public final class KMeansUpdater implements AutoCloseable {
 
   private KMeansPartial updateOnJvm(double[] points, int[] assign, double cost) {
     int n = assign.length;
-    int capacity = TxBatch.capacityFor(Math.min(dims + 1, MAX_CAPACITY));
+    int capacity = TxBatch.capacityFor(Math.min(dims + 1, KMeansWorkload.CAPACITY));
     int slices = (dims + 1 + capacity - 1) / capacity;
     int ppt = options.pointsPerTransaction();
     int blocks = (n + ppt - 1) / ppt;

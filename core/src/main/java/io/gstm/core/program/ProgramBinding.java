@@ -2,6 +2,7 @@ package io.gstm.core.program;
 
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.CsmvChecks;
 import java.util.List;
 
 /**
@@ -12,8 +13,6 @@ import java.util.List;
  * a binding.
  */
 public final class ProgramBinding {
-  /** Items a CSMV transaction may write (a commit-record entry). */
-  public static final int CSMV_MAX_WRITES = 8;
   /** Read-set slots of a CSMV update transaction. */
   public static final int CSMV_MAX_READS = 1024;
   /**
@@ -209,9 +208,9 @@ public final class ProgramBinding {
         throw new ProgramException(prog.name(), null, "uses retry, but CSMV stores have no "
             + "semantic contention manager; run it on a PR-STM store");
       }
-      if (prog.analysis().writeEntries() > CSMV_MAX_WRITES) {
+      if (prog.analysis().writeEntries() > CsmvChecks.MAX_WRITES) {
         throw new ProgramException(prog.name(), null, "may write up to "
-            + prog.analysis().writeEntries() + " words, more than the " + CSMV_MAX_WRITES
+            + prog.analysis().writeEntries() + " words, more than the " + CsmvChecks.MAX_WRITES
             + " a CSMV commit-record entry holds");
       }
       if (!prog.analysis().readOnly() && prog.analysis().reads() > CSMV_MAX_READS) {

@@ -10,6 +10,7 @@ import io.gstm.core.program.ValueType;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.CsmvChecks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -66,7 +67,7 @@ public final class RandomPrograms {
   /**
    * As {@link #generate(long, int, int, int, boolean)}; with {@code csmv} the programs fit a
    * CSMV store: 32-bit regions only, no {@code retry}, at most
-   * {@link ProgramBinding#CSMV_MAX_WRITES} words written and
+   * {@link CsmvChecks#MAX_WRITES} words written and
    * {@link ProgramBinding#CSMV_MAX_READS} read by an update transaction.
    */
   public static Case generate(long seed, int transactions, int threadsPerBlock, int blocks,
@@ -125,7 +126,7 @@ public final class RandomPrograms {
     }
     if (csmv) {
       for (CompiledProgram p : set.programs()) {
-        if (p.analysis().writeEntries() > ProgramBinding.CSMV_MAX_WRITES
+        if (p.analysis().writeEntries() > CsmvChecks.MAX_WRITES
             || (!p.analysis().readOnly()
                 && p.analysis().reads() > ProgramBinding.CSMV_MAX_READS)) {
           throw new Oversized();

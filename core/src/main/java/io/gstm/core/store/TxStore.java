@@ -50,13 +50,14 @@ public interface TxStore extends AutoCloseable {
   @Override
   void close();
 
-  /** Checks that region {@code region} exists, has {@code type} and {@code length} words. */
+  /**
+   * Checks that region {@code region} exists, has {@code type} and {@code length} words: the
+   * region type check of {@link StoreLayout#checkRegion(int, RegionType, String)}, then the
+   * length.
+   */
   static void checkRegionWrite(StoreLayout layout, int region, RegionType type, int length) {
+    layout.checkRegion(region, type, "values");
     RegionSpec spec = layout.region(region);
-    if (spec.type() != type) {
-      throw new IllegalArgumentException(
-          "region " + region + " ('" + spec.name() + "') holds " + spec.type() + ", not " + type);
-    }
     if (length != spec.length()) {
       throw new IllegalArgumentException(
           "values: region " + region + " ('" + spec.name() + "') has " + spec.length()

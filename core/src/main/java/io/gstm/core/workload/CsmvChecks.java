@@ -6,7 +6,10 @@ import io.gstm.core.workload.memcached.MemcachedWorkload;
 
 /** What a batch must satisfy to run on a CSMV store, checked on both engines before running. */
 public final class CsmvChecks {
-  /** Items one transaction may write: the size of a commit-record entry. */
+  /**
+   * Items one transaction may write on either engine: the size of a commit-record entry
+   * ({@code kMaxWrites} in {@code gstm/csmv.cuh}, which KernelConstantsTest reads).
+   */
   public static final int MAX_WRITES = 8;
 
   private CsmvChecks() {}

@@ -11,6 +11,7 @@ import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvVariant;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.GpuCondition;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.memcached.MemcachedConfig;
 import org.junit.jupiter.api.AfterAll;
@@ -34,7 +35,7 @@ class CudaCsmvTest {
 
   @BeforeAll
   static void open() {
-    gpu = CudaEngine.open(0);
+    gpu = CudaEngine.open(GpuCondition.device());
     jvm = new JvmEngine(4);
   }
 

@@ -3,6 +3,7 @@ package io.gstm.core.cuda;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.GpuCondition;
 import io.gstm.core.workload.bank.BankConfig;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class CudaFatalErrorTest {
   @Test
   void anIllegalAddressIsFatalAndSaysToRestart() {
-    CudaEngine gpu = CudaEngine.open(0);
+    CudaEngine gpu = CudaEngine.open(GpuCondition.device());
     assertThatThrownBy(gpu::injectFault).isInstanceOf(CudaFatalException.class)
         .hasMessageContaining("ILLEGAL_ADDRESS").hasMessageContaining("restart the process");
     BankConfig cfg = new BankConfig(1024, 2, 0.2, 1, 32, 1, 1, 1);

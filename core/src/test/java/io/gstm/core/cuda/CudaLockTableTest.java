@@ -18,6 +18,7 @@ import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.Backoff;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.GpuCondition;
 import io.gstm.core.testing.ProgramCases;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.ds.DsBatch;
@@ -48,7 +49,7 @@ class CudaLockTableTest {
 
   @BeforeAll
   static void open() {
-    gpu = CudaEngine.open(0);
+    gpu = CudaEngine.open(GpuCondition.device());
     jvm = new JvmEngine(1);
   }
 

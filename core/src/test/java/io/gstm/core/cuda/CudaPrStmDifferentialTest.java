@@ -14,6 +14,7 @@ import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.BankMatrix;
 import io.gstm.core.testing.BankRun;
 import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.GpuCondition;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
 import java.util.stream.Stream;
@@ -35,7 +36,7 @@ class CudaPrStmDifferentialTest {
 
   @BeforeAll
   static void open() {
-    gpu = CudaEngine.open(0);
+    gpu = CudaEngine.open(GpuCondition.device());
     jvm = new JvmEngine(4);
   }
 

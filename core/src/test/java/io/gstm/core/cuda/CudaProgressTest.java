@@ -8,6 +8,7 @@ import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.testing.BankRun;
 import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.GpuCondition;
 import io.gstm.core.testing.StarvationCase;
 import io.gstm.core.workload.bank.BankConfig;
 import org.junit.jupiter.api.AfterAll;
@@ -27,7 +28,7 @@ class CudaProgressTest {
 
   @BeforeAll
   static void open() {
-    gpu = CudaEngine.open(0);
+    gpu = CudaEngine.open(GpuCondition.device());
   }
 
   @AfterAll

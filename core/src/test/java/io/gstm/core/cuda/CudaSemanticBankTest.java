@@ -11,6 +11,7 @@ import io.gstm.core.batch.TxBatches;
 import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.GpuCondition;
 import io.gstm.core.testing.SemanticBankRun;
 import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
@@ -39,7 +40,7 @@ class CudaSemanticBankTest {
 
   @BeforeAll
   static void open() {
-    gpu = CudaEngine.open(0);
+    gpu = CudaEngine.open(GpuCondition.device());
     jvm = new JvmEngine(4);
   }
 

@@ -12,6 +12,7 @@ import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.GpuCondition;
 import io.gstm.core.workload.vacation.VacationConfig;
 import io.gstm.core.workload.vacation.VacationVerifier;
 import io.gstm.core.workload.vacation.VacationWorkload;
@@ -36,7 +37,7 @@ class CudaVacationTest {
 
   @BeforeAll
   static void open() {
-    gpu = CudaEngine.open(0);
+    gpu = CudaEngine.open(GpuCondition.device());
     jvm = new JvmEngine(4);
   }
 

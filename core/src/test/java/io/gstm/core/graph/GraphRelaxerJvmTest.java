@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.engine.Engine;
 import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.workload.graph.GraphRelaxWorkload;
 import java.util.Arrays;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
@@ -88,8 +89,8 @@ class GraphRelaxerJvmTest {
     CsrGraph g = CsrGraph.fromEdges(n, src, dst, w);
     double[] init = RelaxationVerifier.initialValues(RelaxationKind.SHORTEST_PATHS, n, 0);
     RelaxResult r = relax(g, RelaxationKind.SHORTEST_PATHS, 1, init, new int[] {0});
-    assertThat(r.stats().transactions()).isEqualTo((n - 1 + GraphRelaxer.CHUNK - 1)
-        / GraphRelaxer.CHUNK);
+    assertThat(r.stats().transactions()).isEqualTo((n - 1 + GraphRelaxWorkload.CHUNK - 1)
+        / GraphRelaxWorkload.CHUNK);
     assertThat(r.stats().edgeRelaxations()).isEqualTo(n - 1);
     assertThat(RelaxationVerifier.check(g, RelaxationKind.SHORTEST_PATHS, init, r.values()).ok())
         .isTrue();

@@ -1,18 +1,27 @@
 package io.gstm.core.testing;
 
 import io.gstm.core.cuda.CudaEngine;
+import io.gstm.core.engine.Engines;
 import io.gstm.core.engine.GpuUnavailableReason;
 import io.gstm.core.engine.GstmException;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** The condition behind {@link EnabledIfGpu}: opens the CUDA engine once and remembers why not. */
+/**
+ * The condition behind {@link EnabledIfGpu}: opens the CUDA engine once, on the device of
+ * {@code -Dgstm.device} ({@link Engines#defaultDevice()}, 0 when unset), and remembers why not.
+ */
 public final class GpuCondition implements ExecutionCondition {
   private static final String UNAVAILABLE = probe();
 
+  /** The device GPU tests open: the one the condition probed. */
+  public static int device() {
+    return Engines.defaultDevice();
+  }
+
   private static String probe() {
-    try (CudaEngine e = CudaEngine.open(0)) {
+    try (CudaEngine e = CudaEngine.open(device())) {
       return null;
     } catch (GstmException | LinkageError e) {
       return GpuUnavailableReason.classify(e).describe(e);

@@ -25,9 +25,6 @@ import scala.Tuple2;
 public final class GstmConf {
   public static final String PREFIX = "spark.gstm.";
 
-  /** STM algorithms the connector can run; the first is the default. */
-  public static final List<String> ALGORITHMS = List.of("prstm");
-
   private static final Map<String, ConfEntry<?>> ENTRIES = new LinkedHashMap<>();
 
   public static final ConfEntry<EngineChoice> ENGINE = register(new ConfEntry<>(
@@ -62,11 +59,6 @@ public final class GstmConf {
       "Worker threads of each JVM engine. Every concurrently running task gets its own JVM "
           + "engine (Spark already runs one task per core), so 1 is usually right.",
       Integer::parseInt, v -> v < 1 || v > 256 ? "must be between 1 and 256" : null));
-
-  public static final ConfEntry<String> ALGORITHM = register(new ConfEntry<>(
-      PREFIX + "algorithm", "one of " + String.join(", ", ALGORITHMS), ALGORITHMS.get(0),
-      "STM algorithm of the transactional kernels (`prstm`: PR-STM with its priority rule).",
-      GstmConf::parseAlgorithm, v -> null));
 
   public static final ConfEntry<Integer> LOCK_COVERAGE = register(new ConfEntry<>(
       PREFIX + "lockCoverage", "int", 1,
@@ -120,9 +112,9 @@ public final class GstmConf {
 
   public static final ConfEntry<Integer> GRAPH_THREADS_PER_BLOCK = register(new ConfEntry<>(
       PREFIX + "graph.threadsPerBlock", "int", RelaxOptions.DEFAULT_THREADS_PER_BLOCK,
-      "GPU threads per block of the graph relaxation kernel. Small blocks abort less: on an "
-          + "H100, shortest paths on the benchmark's R-MAT graph relaxed 0.77 G edges/s at 256 "
-          + "and 0.97 G at 64 (docs/benchmarks.md).",
+      "GPU threads per block of the graph relaxation kernel. Small blocks abort less, so "
+          + "fewer than the default can be faster on a graph with hub vertices such as R-MAT's "
+          + "(measured rates, with device and date: docs/benchmarks.md).",
       Integer::parseInt,
       v -> v < 32 || v > 256 || v % 32 != 0 ? "must be a multiple of 32 between 32 and 256"
           : null));
@@ -153,9 +145,9 @@ public final class GstmConf {
       "How `GraphRelaxation` numbers each subgraph's vertices. `degree`: highest degree first, "
           + "so that hub values stay in the processor's caches (the JVM engine relaxed an R-MAT "
           + "partition 1.5 to 2 times as fast); `input`: by global id. `auto`: each executor "
-          + "numbers by global id when its tasks run on a GPU (on an H100 the graph kernel "
-          + "relaxed shortest paths at 1.12 G edges/s by global id against 0.94 G by degree, "
-          + "docs/benchmarks.md), else by degree. The numbering changes speed, never results.",
+          + "numbers by global id when its tasks run on a GPU (where the graph kernel measured "
+          + "faster by global id than by degree: docs/benchmarks.md), else by degree. The "
+          + "numbering changes speed, never results.",
       v -> {
         String t = v.trim().toLowerCase(Locale.ROOT);
         if (!List.of("auto", "degree", "input").contains(t)) {
@@ -189,16 +181,6 @@ public final class GstmConf {
       default:
         throw new IllegalArgumentException("expected true or false");
     }
-  }
-
-  /** Checks an algorithm name; the error echoes the bad value and lists the known ones. */
-  public static String parseAlgorithm(String s) {
-    String v = s == null ? "" : s.trim().toLowerCase(Locale.ROOT);
-    if (!ALGORITHMS.contains(v)) {
-      throw new IllegalArgumentException(
-          "algorithm: unknown algorithm '" + s + "', expected one of " + ALGORITHMS);
-    }
-    return v;
   }
 
   /** Every entry, in registration order. */
@@ -238,7 +220,6 @@ public final class GstmConf {
         DEVICE_ORDINAL.parse(raw.apply(DEVICE_ORDINAL)),
         CONCURRENT_GPU_TASKS.parse(raw.apply(CONCURRENT_GPU_TASKS)),
         JVM_WORKERS.parse(raw.apply(JVM_WORKERS)),
-        ALGORITHM.parse(raw.apply(ALGORITHM)),
         LOCK_COVERAGE.parse(raw.apply(LOCK_COVERAGE)),
         THREADS_PER_BLOCK.parse(raw.apply(THREADS_PER_BLOCK)),
         RETRY_LIMIT.parse(raw.apply(RETRY_LIMIT)),

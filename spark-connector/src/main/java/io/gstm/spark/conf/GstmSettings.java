@@ -8,7 +8,7 @@ import java.io.Serializable;
  * executors inside the tasks. Build them with {@link GstmConf#settings}.
  */
 public record GstmSettings(EngineChoice engine, boolean requireGpu, int deviceOrdinal,
-    int concurrentGpuTasks, int jvmWorkers, String algorithm, int lockCoverage,
+    int concurrentGpuTasks, int jvmWorkers, int lockCoverage,
     int threadsPerBlock, int retryLimit, int maxSupersteps, int maxLocalRounds,
     int graphPartitions, int driverExchangeLimit, int graphThreadsPerBlock, String vertexOrder,
     int pointsPerTransaction) implements Serializable {
@@ -16,7 +16,7 @@ public record GstmSettings(EngineChoice engine, boolean requireGpu, int deviceOr
   /** These settings with another engine choice. */
   public GstmSettings withEngine(EngineChoice value) {
     return new GstmSettings(value, requireGpu, deviceOrdinal, concurrentGpuTasks, jvmWorkers,
-        algorithm, lockCoverage, threadsPerBlock, retryLimit, maxSupersteps, maxLocalRounds,
+        lockCoverage, threadsPerBlock, retryLimit, maxSupersteps, maxLocalRounds,
         graphPartitions, driverExchangeLimit, graphThreadsPerBlock, vertexOrder,
         pointsPerTransaction);
   }
@@ -24,7 +24,7 @@ public record GstmSettings(EngineChoice engine, boolean requireGpu, int deviceOr
   /** These settings with another {@code spark.gstm.graph.vertexOrder} (auto, degree, input). */
   public GstmSettings withVertexOrder(String value) {
     return new GstmSettings(engine, requireGpu, deviceOrdinal, concurrentGpuTasks, jvmWorkers,
-        algorithm, lockCoverage, threadsPerBlock, retryLimit, maxSupersteps, maxLocalRounds,
+        lockCoverage, threadsPerBlock, retryLimit, maxSupersteps, maxLocalRounds,
         graphPartitions, driverExchangeLimit, graphThreadsPerBlock,
         GstmConf.VERTEX_ORDER.parse(value), pointsPerTransaction);
   }

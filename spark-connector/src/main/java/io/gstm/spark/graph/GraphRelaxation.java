@@ -101,7 +101,6 @@ public final class GraphRelaxation {
   private boolean weightColExplicit;
   private Dataset<Row> vertices;
   private String vertexIdCol = "id";
-  private String algorithm;
   private Integer maxSupersteps;
   private Integer partitions;
   private EngineChoice engine;
@@ -170,12 +169,6 @@ public final class GraphRelaxation {
   /** Extra vertices in column "id" of {@code vertices}. */
   public GraphRelaxation setVertices(Dataset<Row> vertices) {
     return setVertices(vertices, "id");
-  }
-
-  /** STM algorithm, one of {@link GstmConf#ALGORITHMS}; an unknown name is an error here. */
-  public GraphRelaxation setAlgorithm(String value) {
-    this.algorithm = GstmConf.parseAlgorithm(value);
-    return this;
   }
 
   /** Superstep bound (default {@code spark.gstm.graph.maxSupersteps}). */
@@ -279,9 +272,6 @@ public final class GraphRelaxation {
     GstmSettings withEngine = engine == null ? conf : conf.withEngine(engine);
     GstmSettings settings = vertexOrder == null ? withEngine
         : withEngine.withVertexOrder(vertexOrder);
-    if (algorithm != null) {
-      GstmConf.parseAlgorithm(algorithm);
-    }
     Supersteps.relaxOptions(settings); // checks the engine options on the driver
     ExecutorEngines.checkBeforeJobs(spark.sparkContext(), settings);
     int steps = maxSupersteps != null ? maxSupersteps : settings.maxSupersteps();

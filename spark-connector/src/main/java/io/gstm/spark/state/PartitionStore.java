@@ -1,6 +1,7 @@
 package io.gstm.spark.state;
 
 import io.gstm.core.engine.Engine;
+import io.gstm.core.engine.Resources;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
@@ -84,12 +85,10 @@ final class PartitionStore {
     }
     BatchRunner.KeyIndex index = KeyIndexes.of(keys);
     TxStore store = engine.createStore(schema.layout(n), schema.storeAlgorithm());
-    try {
-      StoreContents.write(store, contents);
-    } catch (RuntimeException e) {
-      store.close();
-      throw e;
-    }
+    Resources.closeOnExcept(store, s -> {
+      StoreContents.write(s, contents);
+      return s;
+    });
     return new PartitionStore(stateId, partition, schema, epoch, keys, index, engine, store);
   }
 
@@ -323,12 +322,10 @@ final class PartitionStore {
     }
     long[][] contents = StoreContents.read(store);
     TxStore fresh = leased.createStore(store.layout(), schema.storeAlgorithm());
-    try {
-      StoreContents.write(fresh, contents);
-    } catch (RuntimeException e) {
-      fresh.close();
-      throw e;
-    }
+    Resources.closeOnExcept(fresh, s -> {
+      StoreContents.write(s, contents);
+      return s;
+    });
     store.close();
     store = fresh;
     engine = leased;

@@ -16,7 +16,6 @@ class GstmConfTest {
     GstmSettings s = GstmConf.defaults();
     assertThat(s.engine()).isEqualTo(EngineChoice.AUTO);
     assertThat(s.requireGpu()).isFalse();
-    assertThat(s.algorithm()).isEqualTo("prstm");
     assertThat(s.threadsPerBlock()).isEqualTo(256);
     for (ConfEntry<?> e : GstmConf.entries()) {
       assertThat(e.key()).startsWith(GstmConf.PREFIX);
@@ -28,11 +27,9 @@ class GstmConfTest {
   @Test
   void valuesAreParsedCaseInsensitively() {
     GstmSettings s = GstmConf.settings(Map.of("spark.gstm.engine", "JVM",
-        "spark.gstm.concurrentGpuTasks", " 4 ", "spark.gstm.algorithm", "PRSTM",
-        "spark.other", "ignored"));
+        "spark.gstm.concurrentGpuTasks", " 4 ", "spark.other", "ignored"));
     assertThat(s.engine()).isEqualTo(EngineChoice.JVM);
     assertThat(s.concurrentGpuTasks()).isEqualTo(4);
-    assertThat(s.algorithm()).isEqualTo("prstm");
   }
 
   @Test
@@ -50,8 +47,9 @@ class GstmConfTest {
         .hasMessageContaining("spark.gstm.requireGpu");
     assertThatThrownBy(() -> GstmConf.settings(Map.of("spark.gstm.engine", "tpu")))
         .hasMessageContaining("spark.gstm.engine").hasMessageContaining("'tpu'");
-    assertThatThrownBy(() -> GstmConf.settings(Map.of("spark.gstm.algorithm", "tl2")))
-        .hasMessageContaining("unknown algorithm 'tl2'").hasMessageContaining("prstm");
+    // The graph kernels are PR-STM's alone: no algorithm setting, so setting one is an error.
+    assertThatThrownBy(() -> GstmConf.settings(Map.of("spark.gstm.algorithm", "prstm")))
+        .hasMessageContaining("unknown gstm setting(s) [spark.gstm.algorithm]");
     assertThatThrownBy(() -> GstmConf.settings(
         Map.of("spark.gstm.graph.driverExchangeLimit", "-1")))
         .hasMessageContaining("spark.gstm.graph.driverExchangeLimit: must be between 0 and "

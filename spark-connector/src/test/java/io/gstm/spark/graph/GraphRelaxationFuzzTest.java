@@ -199,11 +199,6 @@ class GraphRelaxationFuzzTest {
         about.append(", partitioning ").append(placement);
         g.setPartitioning(placement);
       }
-      if (rnd.nextInt(4) == 0) {
-        String alg = new String[] {"prstm", "csmv", "tl2"}[rnd.nextInt(3)];
-        about.append(", algorithm ").append(alg);
-        g.setAlgorithm(alg);
-      }
       String engine = rnd.nextInt(8) == 0 ? "quantum" : "jvm";
       g.setEngine(engine);
       if (shortest) {

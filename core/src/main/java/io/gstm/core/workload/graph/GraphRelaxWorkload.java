@@ -32,6 +32,13 @@ public final class GraphRelaxWorkload implements Workload {
 
   public static final int SHORTEST_PATHS = 0;
   public static final int COMPONENTS = 1;
+  /**
+   * Set capacity of a relaxation transaction on every engine: the graph kernel is instantiated
+   * for it ({@code gstm_graph_relax_round_s16} in {@code graph_relax.cu}).
+   */
+  public static final int CAPACITY = 16;
+  /** Out-edges per transaction at most: the capacity less the entry of the source vertex. */
+  public static final int CHUNK = CAPACITY - 1;
   public static final int COL_VERTEX = 0;
   public static final int COL_FIRST_EDGE = 1;
   public static final int COL_EDGE_COUNT = 2;

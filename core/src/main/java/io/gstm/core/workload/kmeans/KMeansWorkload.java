@@ -34,6 +34,11 @@ public final class KMeansWorkload implements Workload {
   public static final KMeansWorkload INSTANCE = new KMeansWorkload();
 
   public static final int ADD = 0;
+  /**
+   * Largest set capacity, accumulator words per transaction, on every engine: the commit kernel
+   * is instantiated for it ({@code gstm_kmeans_commit_s16} in {@code kmeans_update.cu}).
+   */
+  public static final int CAPACITY = 16;
   public static final int COL_CENTROID = 0;
   public static final int COL_FIRST_POINT = 1;
   public static final int COL_POINT_COUNT = 2;

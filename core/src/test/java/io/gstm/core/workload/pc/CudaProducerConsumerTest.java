@@ -8,6 +8,7 @@ import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.GpuCondition;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -28,7 +29,7 @@ class CudaProducerConsumerTest {
 
   @BeforeAll
   static void open() {
-    gpu = CudaEngine.open(0);
+    gpu = CudaEngine.open(GpuCondition.device());
     jvm = new JvmEngine(4);
   }
 

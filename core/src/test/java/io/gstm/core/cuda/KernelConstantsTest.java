@@ -1,0 +1,76 @@
+package io.gstm.core.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.CsmvChecks;
+import io.gstm.core.workload.graph.GraphRelaxWorkload;
+import io.gstm.core.workload.kmeans.KMeansWorkload;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each limit the kernels fix is one Java constant, and it equals the kernels' value: the CUDA
+ * sources are the authority, Java reads them here rather than trusting a copy.
+ */
+class KernelConstantsTest {
+  private static final Path CUDA = Path.of("..", "kernels", "src", "main", "cuda");
+
+  private static int constexpr(String header, String name) throws IOException {
+    String source = Files.readString(CUDA.resolve(header));
+    Matcher m = Pattern.compile("constexpr\\s+\\w+\\s+" + name + "\\s*=\\s*(\\d+)\\s*;")
+        .matcher(source);
+    assertThat(m.find()).as(name + " in " + header).isTrue();
+    return Integer.parseInt(m.group(1));
+  }
+
+  @Test
+  void regionsAndCsmvWritesAreTheHeaders() throws IOException {
+    assertThat(StoreLayout.MAX_REGIONS)
+        .isEqualTo(constexpr("include/gstm/store_view.cuh", "kMaxRegions"));
+    assertThat(KernelStructs.STORE_VIEW_BYTES).isEqualTo(16 + 24 * StoreLayout.MAX_REGIONS);
+    assertThat(CsmvChecks.MAX_WRITES)
+        .isEqualTo(constexpr("include/gstm/csmv.cuh", "kMaxWrites"));
+    assertThat(CsmvKernel.ENTRY_WORDS)
+        .isEqualTo(constexpr("include/gstm/csmv.cuh", "kMaxWrites") + 2);
+  }
+
+  @Test
+  void graphAndKMeansCapacitiesAreTheKernelsInstantiated() throws IOException {
+    String graph = Files.readString(CUDA.resolve("graph_relax.cu"));
+    Matcher g = Pattern.compile("(?m)^GSTM_GRAPH_RELAX\\((\\d+),").matcher(graph);
+    assertThat(g.find()).isTrue();
+    assertThat(Integer.parseInt(g.group(1))).isEqualTo(GraphRelaxWorkload.CAPACITY);
+    assertThat(CudaGraphRelax.SYMBOL).endsWith("_s" + GraphRelaxWorkload.CAPACITY);
+    String kmeans = Files.readString(CUDA.resolve("kmeans_update.cu"));
+    assertThat(kmeans).contains(CudaKMeans.SYMBOL + "(");
+    assertThat(kmeans).contains("commit<" + KMeansWorkload.CAPACITY + ">");
+  }
+
+  /** A comment that names a Java twin names one that exists (renames leave no stale pointer). */
+  @Test
+  void javaClassesTheKernelsNameExist() throws IOException {
+    Pattern javaName = Pattern.compile("io\\.gstm(?:\\.[a-z]\\w*)+\\.[A-Z]\\w*");
+    List<String> missing = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(CUDA)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        Matcher m = javaName.matcher(Files.readString(f));
+        while (m.find()) {
+          try {
+            Class.forName(m.group(), false, getClass().getClassLoader());
+          } catch (ClassNotFoundException e) {
+            missing.add(CUDA.relativize(f) + ": " + m.group());
+          }
+        }
+      }
+    }
+    assertThat(missing).isEmpty();
+  }
+}
