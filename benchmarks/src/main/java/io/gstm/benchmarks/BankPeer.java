@@ -12,6 +12,7 @@ import io.gstm.core.workload.bank.BankWorkload;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
+import scala.concurrent.stm.Ref;
 
 /**
  * gstm's JVM engine (a PR-STM bank batch) beside ScalaSTM on the same transfers: same accounts,
@@ -171,11 +172,13 @@ public final class BankPeer {
   }
 
   private static Sample scala(ScalaStmBank peer, TxBatch batch, int[] initial, long[] expected) {
+    Ref.View<Integer>[] accounts = ScalaStmBank.accounts(initial);
     System.gc();
-    ScalaStmBank.Run r = peer.run(batch, initial);
-    boolean ok = r.commits() == batch.txCount() && sum(r.balances()) == sum(initial);
+    ScalaStmBank.Run r = peer.run(batch, accounts);
+    int[] after = ScalaStmBank.balances(accounts);
+    boolean ok = r.commits() == batch.txCount() && sum(after) == sum(initial);
     for (int i = 0; ok && i < expected.length; i++) {
-      ok = r.balances()[i] == expected[i];
+      ok = after[i] == expected[i];
     }
     return new Sample(r.txPerSecond(), r.abortRate(), ok);
   }

@@ -29,9 +29,8 @@ public final class ScalaStmBank implements AutoCloseable {
    * @param nanos wall time from the threads' start to the last one's end
    * @param commits committed transactions (every one: ScalaSTM retries until it commits)
    * @param attempts executions of the atomic blocks, retries included
-   * @param balances the final balances
    */
-  public record Run(long nanos, long commits, long attempts, int[] balances) {
+  public record Run(long nanos, long commits, long attempts) {
     public double txPerSecond() {
       return nanos == 0 ? 0 : commits * 1e9 / nanos;
     }
@@ -54,8 +53,30 @@ public final class ScalaStmBank implements AutoCloseable {
     });
   }
 
-  /** Runs the transfers of {@code batch} (a plain bank batch of transfers) from {@code initial}. */
-  public Run run(TxBatch batch, int[] initial) {
+  /** One {@code Ref} per account, holding {@code initial}'s balances. */
+  public static Ref.View<Integer>[] accounts(int[] initial) {
+    @SuppressWarnings("unchecked")
+    Ref.View<Integer>[] refs = new Ref.View[initial.length];
+    for (int i = 0; i < refs.length; i++) {
+      refs[i] = STM.newRef(initial[i]);
+    }
+    return refs;
+  }
+
+  /** The balances the refs hold (read once every thread is done). */
+  public static int[] balances(Ref.View<Integer>[] refs) {
+    int[] balances = new int[refs.length];
+    for (int i = 0; i < refs.length; i++) {
+      balances[i] = refs[i].get();
+    }
+    return balances;
+  }
+
+  /**
+   * Runs the transfers of {@code batch} (a plain bank batch of transfers) on {@code refs}, the
+   * accounts; only the threads' work is timed, as gstm's balances are loaded before its batch.
+   */
+  public Run run(TxBatch batch, Ref.View<Integer>[] refs) {
     if (!BankWorkload.NAME.equals(batch.workload())) {
       throw new IllegalArgumentException("batch: expected a bank batch, got " + batch.workload());
     }
@@ -65,10 +86,13 @@ public final class ScalaStmBank implements AutoCloseable {
             + "type " + type);
       }
     }
-    @SuppressWarnings("unchecked")
-    Ref.View<Integer>[] refs = new Ref.View[initial.length];
-    for (int i = 0; i < refs.length; i++) {
-      refs[i] = STM.newRef(initial[i]);
+    for (int c = 0; c < BankWorkload.k(batch); c++) {
+      for (int a : batch.columns()[c]) {
+        if (a < 0 || a >= refs.length) {
+          throw new IllegalArgumentException("batch: account " + a + " out of range, refs has "
+              + refs.length + " accounts");
+        }
+      }
     }
     int n = batch.txCount();
     CountDownLatch ready = new CountDownLatch(threads);
@@ -99,12 +123,7 @@ public final class ScalaStmBank implements AutoCloseable {
     } catch (ExecutionException e) {
       throw new IllegalStateException("a ScalaSTM bank thread failed", e.getCause());
     }
-    long nanos = System.nanoTime() - start;
-    int[] balances = new int[refs.length];
-    for (int i = 0; i < refs.length; i++) {
-      balances[i] = refs[i].get();
-    }
-    return new Run(nanos, n, attempts, balances);
+    return new Run(System.nanoTime() - start, n, attempts);
   }
 
   /** A transfer, as {@code BankWorkload.run} does it: account 0 pays each other one. */

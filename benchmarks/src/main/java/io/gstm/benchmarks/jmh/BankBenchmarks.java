@@ -27,6 +27,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import scala.concurrent.stm.Ref;
 
 /**
  * The JVM engine's hot paths, one batch of {@value #TX} transactions per invocation, so the
@@ -57,6 +58,7 @@ public class BankBenchmarks {
 
   private JvmEngine engine;
   private ScalaStmBank scala;
+  private Ref.View<Integer>[] scalaAccounts;
   private int[] initial;
   private TxBatch transfers;
   private TxStore prStm;
@@ -80,6 +82,7 @@ public class BankBenchmarks {
     transfers = bank.batch();
     prStm = engine.createStore(bank.layout());
     prStm.writeInt32(0, initial);
+    scalaAccounts = ScalaStmBank.accounts(initial);
     programs = BankPrograms.batch(transfers, BankPrograms.set(transfers, false));
     programStore = engine.createStore(bank.layout());
     programStore.writeInt32(0, initial);
@@ -139,6 +142,6 @@ public class BankBenchmarks {
   /** ScalaSTM on the PR-STM batch's transfers, with as many threads as the engine's workers. */
   @Benchmark
   public ScalaStmBank.Run scalaStmBank() {
-    return scala.run(transfers, initial);
+    return scala.run(transfers, scalaAccounts);
   }
 }
