@@ -1,0 +1,47 @@
+package io.gstm.benchmarks;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code gstm-benchmarks}: gstm's JVM engine beside a JVM STM peer. The JMH benchmarks run
+ * through JMH's own main ({@code ./gstm-benchmarks jmh ...}).
+ */
+@Command(
+    name = "gstm-benchmarks",
+    mixinStandardHelpOptions = true,
+    version = "gstm-benchmarks 0.1.0",
+    description = "gstm's JVM engine beside a JVM STM peer (ScalaSTM), in the same run.",
+    subcommands = {PeerCommand.class},
+    footer = "%nJMH benchmarks of the JVM engine's hot paths: ./gstm-benchmarks jmh [JMH options]"
+        + " (see benchmarks/README.md).")
+public final class BenchmarksCli implements Runnable {
+
+  @Override
+  public void run() {
+    new CommandLine(this).usage(System.out);
+  }
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /** Runs the CLI and returns its status: 0 ok, 1 a side failed verification, 2 bad input. */
+  public static int execute(String... args) {
+    CommandLine cli = new CommandLine(new BenchmarksCli());
+    cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+      if (e instanceof IllegalArgumentException) {
+        cmd.getErr().println("gstm-benchmarks: " + e.getMessage());
+        return 2;
+      }
+      throw e;
+    });
+    try {
+      return cli.execute(args);
+    } catch (OutOfMemoryError e) {
+      cli.getErr().println("gstm-benchmarks: out of memory (" + e.getMessage() + "): use fewer "
+          + "--transfers, or raise -Xmx (GSTM_JAVA_OPTS for ./gstm-benchmarks)");
+      return 2;
+    }
+  }
+}
