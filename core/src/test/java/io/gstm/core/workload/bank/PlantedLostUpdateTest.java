@@ -24,7 +24,8 @@ class PlantedLostUpdateTest {
 
   @Test
   void verifierAndHistoryCheckerBothCatchALostUpdate() {
-    BankConfig config = new BankConfig(16, 2, 0, 1, 32, 2, 4, 99);
+    BankConfig config = BankConfig.builder().accounts(16).k(2).readOnly(0).lockCoverage(1)
+        .grid(32, 2).txPerThread(4).seed(99).build();
     BankRun run;
     try (JvmEngine engine = new JvmEngine(2)) {
       run = BankRun.run(engine, config);
