@@ -112,8 +112,8 @@ class PlantedLostUpdateTest {
     long[] counters = new long[Counter.COUNT];
     counters[Counter.COMMITS.ordinal()] = 2;
     byte committed = (byte) Outcome.COMMITTED.ordinal();
-    BatchResult result = new BatchResult("planted", new byte[] {committed, committed}, counters,
-        new long[2], new int[2], null, 0, 1, 0);
+    BatchResult result = BatchResult.builder("planted", new byte[] {committed, committed})
+        .counters(counters).timings(0, 1, 0).build();
 
     assertThat(BankVerifier.verify(initial, batch, result, new int[] {985, 1015}).ok()).isTrue();
     assertThat(BankVerifier.verify(initial, batch, result, new int[] {995, 1005}).problems())
