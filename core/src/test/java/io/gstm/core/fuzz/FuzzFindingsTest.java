@@ -53,7 +53,7 @@ class FuzzFindingsTest {
     io.gstm.core.soak.Soak.Summary s = io.gstm.core.soak.Soak.runBatch(engine,
         -875651946808023967L, java.time.Duration.ofSeconds(60), null);
     assertThat(s.violations()).isEmpty();
-    assertThat(s.transactions()).isPositive();
+    assertThat(s.counts().transactions()).isPositive();
   }
 
   /**
@@ -66,7 +66,7 @@ class FuzzFindingsTest {
     io.gstm.core.soak.Soak.Summary s = io.gstm.core.soak.Soak.runBatch(engine,
         3646372192475139556L, java.time.Duration.ofSeconds(60), null);
     assertThat(s.violations()).isEmpty();
-    assertThat(s.transactions()).isPositive();
+    assertThat(s.counts().transactions()).isPositive();
   }
 
   @Test
