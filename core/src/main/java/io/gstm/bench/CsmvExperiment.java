@@ -139,8 +139,9 @@ final class CsmvExperiment implements Experiment {
 
   private static void bank(Engine engine, Algorithm alg, Sizes sz, double ro, int reps,
       ResultTable out) {
-    BankConfig cfg = new BankConfig(sz.accounts(), 2, ro, 1, sz.threadsPerBlock(),
-        blocks(engine, alg, sz.threadsPerBlock(), BankWorkload.NAME), TX_PER_THREAD, 42);
+    BankConfig cfg = BankConfig.builder().accounts(sz.accounts()).k(2).readOnly(ro).lockCoverage(1)
+        .grid(sz.threadsPerBlock(), blocks(engine, alg, sz.threadsPerBlock(), BankWorkload.NAME))
+        .txPerThread(TX_PER_THREAD).seed(42).build();
     TxBatch batch = cfg.batchWithAuditSpan(sz.accounts());
     long total = (long) sz.accounts() * BankConfig.INITIAL_BALANCE;
     long memory;

@@ -132,10 +132,13 @@ record JpdcExperiment(Sweep sweep) implements Experiment {
       int coverage, int warmups, int reps, ResultTable out) {
     int tpb = SemanticExperiment.blockSize(threads);
     SemanticScenario sc = workload.equals("bank")
-        ? SemanticScenario.bank(new SemanticBankConfig(sz.accounts(), 2, 1, coverage, tpb,
-            threads / tpb, sz.txPerThread(), 7))
-        : SemanticScenario.vacation(new VacationConfig(sz.customers(), sz.roomTypes(),
-            sz.roomsPerType(), 1, coverage, tpb, threads / tpb, sz.txPerThread(), 7));
+        ? SemanticScenario.bank(SemanticBankConfig.builder().accounts(sz.accounts()).k(2)
+            .semanticRatio(1).lockCoverage(coverage).grid(tpb, threads / tpb)
+            .txPerThread(sz.txPerThread()).seed(7).build())
+        : SemanticScenario.vacation(VacationConfig.builder().customers(sz.customers())
+            .roomTypes(sz.roomTypes()).roomsPerType(sz.roomsPerType()).semanticRatio(1)
+            .lockCoverage(coverage).grid(tpb, threads / tpb).txPerThread(sz.txPerThread()).seed(7)
+            .build());
     for (boolean presort : new boolean[] {false, true}) {
       TxBatch batch = presort ? TxBatches.presort(sc.batch(), sc.tags()) : sc.batch();
       ProgramBatch programs = sc.programs(batch);

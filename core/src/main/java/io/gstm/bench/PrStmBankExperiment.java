@@ -87,8 +87,9 @@ final class PrStmBankExperiment implements Experiment {
         int coverage = sweep == Sweep.COVERAGE ? v : 1;
         int b = sweep == Sweep.THREADS ? v : blocks;
         int perThread = Math.max(1, txTarget / (b * threadsPerBlock));
-        BankConfig cfg = new BankConfig(accounts, k, ro, coverage, threadsPerBlock, b, perThread,
-            42 + k);
+        BankConfig cfg = BankConfig.builder().accounts(accounts).k(k).readOnly(ro)
+            .lockCoverage(coverage).grid(threadsPerBlock, b).txPerThread(perThread).seed(42 + k)
+            .build();
         steps.add(out -> point(engine, cfg, reps, bound[0], out));
       }
     }

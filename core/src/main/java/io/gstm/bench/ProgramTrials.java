@@ -65,9 +65,10 @@ public final class ProgramTrials {
 
   /**
    * {@code warmups} untimed runs, then {@code reps} timed ones; before each {@code load}
-   * writes the initial contents, after each {@code check} verifies the store.
+   * writes the initial contents, after each {@code check} verifies the store. For this
+   * package's experiments only: eight positional arguments are no public API.
    */
-  public static Measured run(Engine engine, TxStore store, Consumer<TxStore> load,
+  static Measured run(Engine engine, TxStore store, Consumer<TxStore> load,
       ProgramBatch batch, RunOptions options, int warmups, int reps, Check check) {
     if (reps < 1) {
       throw new IllegalArgumentException("reps must be at least 1, got " + reps);

@@ -120,10 +120,13 @@ final class SemanticExperiment implements Experiment {
       int coverage, boolean presort, SemanticPolicy policy, int reps, ResultTable out) {
     int tpb = blockSize(threads);
     SemanticScenario sc = workload.equals("bank")
-        ? SemanticScenario.bank(new SemanticBankConfig(sz.accounts(), 2, ratio, coverage, tpb,
-            threads / tpb, sz.txPerThread(), 7))
-        : SemanticScenario.vacation(new VacationConfig(sz.customers(), sz.roomTypes(),
-            sz.roomsPerType(), ratio, coverage, tpb, threads / tpb, sz.txPerThread(), 7));
+        ? SemanticScenario.bank(SemanticBankConfig.builder().accounts(sz.accounts()).k(2)
+            .semanticRatio(ratio).lockCoverage(coverage).grid(tpb, threads / tpb)
+            .txPerThread(sz.txPerThread()).seed(7).build())
+        : SemanticScenario.vacation(VacationConfig.builder().customers(sz.customers())
+            .roomTypes(sz.roomTypes()).roomsPerType(sz.roomsPerType()).semanticRatio(ratio)
+            .lockCoverage(coverage).grid(tpb, threads / tpb).txPerThread(sz.txPerThread()).seed(7)
+            .build());
     TxBatch batch = presort ? TxBatches.presort(sc.batch(), sc.tags()) : sc.batch();
     RunOptions options = RunOptions.defaults().withPolicy(policy);
     Trials.Checked best;

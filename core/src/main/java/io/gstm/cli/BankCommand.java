@@ -76,14 +76,16 @@ final class BankCommand implements Callable<Integer> {
     int[] initial;
     StoreLayout layout;
     if (semanticRatio == null) {
-      BankConfig cfg = new BankConfig(accounts, k, readOnly, lockCoverage, threadsPerBlock,
-          blocks, txPerThread, seed);
+      BankConfig cfg = BankConfig.builder().accounts(accounts).k(k).readOnly(readOnly)
+          .lockCoverage(lockCoverage).grid(threadsPerBlock, blocks).txPerThread(txPerThread)
+          .seed(seed).build();
       batch = cfg.batch();
       initial = cfg.initialBalances();
       layout = cfg.layout();
     } else {
-      SemanticBankConfig cfg = new SemanticBankConfig(accounts, k, semanticRatio, lockCoverage,
-          threadsPerBlock, blocks, txPerThread, seed);
+      SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(accounts).k(k)
+          .semanticRatio(semanticRatio).lockCoverage(lockCoverage).grid(threadsPerBlock, blocks)
+          .txPerThread(txPerThread).seed(seed).build();
       batch = cfg.batch();
       initial = cfg.initialBalances();
       layout = cfg.layout();

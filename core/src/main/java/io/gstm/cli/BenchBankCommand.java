@@ -65,7 +65,8 @@ final class BenchBankCommand implements Callable<Integer> {
       TxBatch.checkThreads(threadsPerBlock, b);
     }
     for (int k : ks) {
-      new BankConfig(accounts, k, readOnly, lockCoverage, threadsPerBlock, 1, 1, 0);
+      BankConfig.builder().accounts(accounts).k(k).readOnly(readOnly).lockCoverage(lockCoverage)
+          .grid(threadsPerBlock, 1).txPerThread(1).seed(0).build();
     }
     try (Engine e = engine.open().engine()) {
       LimitsReport bound = e.probeLimits(accounts);
@@ -79,8 +80,9 @@ final class BenchBankCommand implements Callable<Integer> {
         for (int b : blocks) {
           int threads = b * threadsPerBlock;
           int perThread = Math.max(1, txTarget / threads);
-          BankConfig cfg = new BankConfig(accounts, k, readOnly, lockCoverage, threadsPerBlock, b,
-              perThread, 42 + k);
+          BankConfig cfg = BankConfig.builder().accounts(accounts).k(k).readOnly(readOnly)
+              .lockCoverage(lockCoverage).grid(threadsPerBlock, b).txPerThread(perThread)
+              .seed(42 + k).build();
           TxBatch batch = cfg.batch();
           BatchResult best = null;
           boolean ok = true;

@@ -135,8 +135,9 @@ final class BenchCsmvCommand implements Callable<Integer> {
   }
 
   private BankConfig bankConfig(Engine e, Algorithm alg, double ro) {
-    return new BankConfig(accounts, 2, ro, 1, threadsPerBlock,
-        blocksFor(e, alg, BankWorkload.NAME), txPerThread, 42);
+    return BankConfig.builder().accounts(accounts).k(2).readOnly(ro).lockCoverage(1)
+        .grid(threadsPerBlock, blocksFor(e, alg, BankWorkload.NAME)).txPerThread(txPerThread)
+        .seed(42).build();
   }
 
   /** Best of reps bank runs on a fresh store per run; null cell when it failed to verify. */
@@ -203,8 +204,9 @@ final class BenchCsmvCommand implements Callable<Integer> {
         BankConfig cfg = bankConfig(e, alg, ro);
         r[v.ordinal()] = bankRun(e, alg, cfg, cfg.batchWithAuditSpan(csmvSpan()));
       }
-      BankConfig pcfg = new BankConfig(accounts, 2, ro, 1, threadsPerBlock,
-          blocksFor(e, Algorithm.csmv(versions), BankWorkload.NAME), txPerThread, 42);
+      BankConfig pcfg = BankConfig.builder().accounts(accounts).k(2).readOnly(ro).lockCoverage(1)
+          .grid(threadsPerBlock, blocksFor(e, Algorithm.csmv(versions), BankWorkload.NAME))
+          .txPerThread(txPerThread).seed(42).build();
       TxBatch pb = pcfg.batchWithAuditSpan(prstmSpan());
       BatchResult p = noPrstm ? null : bankRun(e, Algorithm.prStm(), pcfg, pb);
       BatchResult c = r[CsmvVariant.CSMV.ordinal()];

@@ -141,8 +141,8 @@ final class BenchProgramsCommand implements Callable<Integer> {
     if (algorithm.isCsmv() && e.name().equals("cuda")) {
       b = Math.min(b, 64); // a cooperative launch: the grid must be resident
     }
-    BankConfig cfg = new BankConfig(accounts, k, readOnly, 1, threadsPerBlock, b, txPerThread,
-        42);
+    BankConfig cfg = BankConfig.builder().accounts(accounts).k(k).readOnly(readOnly).lockCoverage(1)
+        .grid(threadsPerBlock, b).txPerThread(txPerThread).seed(42).build();
     int[] initial = cfg.initialBalances();
     boolean ok = true;
     for (boolean checked : algorithm.isCsmv() ? new boolean[] {false}
@@ -185,8 +185,10 @@ final class BenchProgramsCommand implements Callable<Integer> {
   }
 
   private boolean vacation(Engine e) {
-    VacationConfig cfg = new VacationConfig(customers, VacationConfig.PAPER_ROOM_TYPES,
-        VacationConfig.PAPER_ROOMS_PER_TYPE, 0.5, 1, threadsPerBlock, blocks, txPerThread, 7);
+    VacationConfig cfg = VacationConfig.builder().customers(customers)
+        .roomTypes(VacationConfig.PAPER_ROOM_TYPES)
+        .roomsPerType(VacationConfig.PAPER_ROOMS_PER_TYPE).semanticRatio(0.5).lockCoverage(1)
+        .grid(threadsPerBlock, blocks).txPerThread(txPerThread).seed(7).build();
     TxBatch batch = cfg.batch();
     ProgramBatch programs = VacationPrograms.batch(batch, VacationPrograms.set(batch, false));
     int[] rooms = cfg.initialRooms();

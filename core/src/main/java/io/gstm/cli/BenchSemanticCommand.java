@@ -139,8 +139,9 @@ final class BenchSemanticCommand implements Callable<Integer> {
       return SemanticScenario.vacation(
           VacationConfig.paper(tpb, blocks, txPerThread, ratio, coverage, 7));
     }
-    return SemanticScenario.bank(new SemanticBankConfig(accounts, 2, ratio, coverage, tpb,
-        blocks, txPerThread, 7));
+    return SemanticScenario.bank(SemanticBankConfig.builder().accounts(accounts).k(2)
+        .semanticRatio(ratio).lockCoverage(coverage).grid(tpb, blocks).txPerThread(txPerThread)
+        .seed(7).build());
   }
 
   /** --threads-per-block when it divides the count, else the largest warp multiple that does. */

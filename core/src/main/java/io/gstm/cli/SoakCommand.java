@@ -98,9 +98,10 @@ final class SoakCommand implements Callable<Integer> {
       return Soak.run(e, settings, (i, c, check, sofar) -> {
         report(c, check, e);
         if (bar != null) {
+          Soak.Counts n = sofar.counts();
           bar.stepTo(Math.min(total, sofar.elapsed().toSeconds()));
           bar.setExtraMessage(String.format(" %,d batches, %,d tx, %d violation(s)",
-              sofar.batches(), sofar.transactions(), sofar.violated()));
+              n.batches(), n.transactions(), n.violated()));
         }
       });
     } finally {
@@ -123,11 +124,13 @@ final class SoakCommand implements Callable<Integer> {
   }
 
   private static void summary(Soak.Summary s, Engine e) {
+    Soak.Counts n = s.counts();
+    Soak.Heap heap = s.heap();
     System.out.printf("soak summary: %s on %s (%s), seed %d%n", format(s.elapsed()), e.name(),
         e.device(), s.seed());
     System.out.printf("batches checked: %,d; transactions checked: %,d (committed %,d; "
-        + "abandoned at the retry limit %,d, at the semantic limit %,d)%n", s.batches(),
-        s.transactions(), s.committed(), s.abandoned(), s.abandonedSemantic());
+        + "abandoned at the retry limit %,d, at the semantic limit %,d)%n", n.batches(),
+        n.transactions(), n.committed(), n.abandoned(), n.abandonedSemantic());
     StringBuilder per = new StringBuilder();
     for (Map.Entry<SoakCases.Family, long[]> f : s.perFamily().entrySet()) {
       per.append(per.length() == 0 ? "" : ", ").append(f.getKey().label()).append(' ')
@@ -135,12 +138,12 @@ final class SoakCommand implements Callable<Integer> {
     }
     System.out.println("per family: " + per);
     System.out.printf("heap: max used %,d MB of %s; live after a full collection: %,d MB "
-        + "after the first batch, %,d MB at the end, %,d MB at most%n", s.maxUsedHeap() >> 20,
-        s.heapLimit() < 0 ? "no limit" : String.format("%,d MB", s.heapLimit() >> 20),
-        s.firstLiveHeap() >> 20, s.lastLiveHeap() >> 20, s.maxLiveHeap() >> 20);
-    System.out.printf("slowest batch: %.2f s (batch seed %d)%n", s.slowestBatchNanos() / 1e9,
-        s.slowestBatchSeed());
-    System.out.println("violations: " + s.violated() + (s.ok() ? " (OK)" : " (FAILED)"));
+        + "after the first batch, %,d MB at the end, %,d MB at most%n", heap.maxUsed() >> 20,
+        heap.limit() < 0 ? "no limit" : String.format("%,d MB", heap.limit() >> 20),
+        heap.firstLive() >> 20, heap.lastLive() >> 20, heap.maxLive() >> 20);
+    System.out.printf("slowest batch: %.2f s (batch seed %d)%n", s.slowest().nanos() / 1e9,
+        s.slowest().seed());
+    System.out.println("violations: " + n.violated() + (s.ok() ? " (OK)" : " (FAILED)"));
     for (String v : s.violations()) {
       System.out.println("  " + v);
     }

@@ -64,8 +64,9 @@ final class VacationCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     RunOptions options = semantic.apply(RunOptions.defaults().withHistory(history));
-    VacationConfig cfg = new VacationConfig(customers, roomTypes, roomsPerType, semanticRatio,
-        lockCoverage, threadsPerBlock, blocks, txPerThread, seed);
+    VacationConfig cfg = VacationConfig.builder().customers(customers).roomTypes(roomTypes)
+        .roomsPerType(roomsPerType).semanticRatio(semanticRatio).lockCoverage(lockCoverage)
+        .grid(threadsPerBlock, blocks).txPerThread(txPerThread).seed(seed).build();
     TxBatch batch = cfg.batch();
     if (semantic.presort) {
       batch = TxBatches.presort(batch, VacationWorkload.INSTANCE.orderingTags());

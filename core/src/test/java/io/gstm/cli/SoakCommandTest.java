@@ -79,8 +79,8 @@ class SoakCommandTest {
     try (Engine engine = new LosingEngine(new JvmEngine(2))) {
       Soak.Summary s = Soak.run(engine, new Soak.Settings(Duration.ofMinutes(1), 11, 3,
           EnumSet.of(SoakCases.Family.BANK), Duration.ofSeconds(60)), null);
-      assertThat(s.batches()).isEqualTo(3);
-      assertThat(s.violated()).isEqualTo(3);
+      assertThat(s.counts().batches()).isEqualTo(3);
+      assertThat(s.counts().violated()).isEqualTo(3);
       assertThat(s.ok()).isFalse();
       assertThat(s.violations()).allMatch(v -> v.contains("verifier: FAILED"));
     }

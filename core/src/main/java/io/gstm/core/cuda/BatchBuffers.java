@@ -91,8 +91,9 @@ final class BatchBuffers implements AutoCloseable {
       history = HistoryFlattener.committed(initialVersions, outcomeCodes, counts, reads, writes,
           capacity);
     }
-    return new BatchResult(engine, outcomeCodes, counterValues, resultValues, semantic, history,
-        uploadNanos, kernelNanos, System.nanoTime() - t0);
+    return BatchResult.builder(engine, outcomeCodes).counters(counterValues).results(resultValues)
+        .semanticConflicts(semantic).history(history)
+        .timings(uploadNanos, kernelNanos, System.nanoTime() - t0).build();
   }
 
   @Override

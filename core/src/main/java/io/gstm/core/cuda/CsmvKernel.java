@@ -258,7 +258,6 @@ final class CsmvKernel {
     for (int i = 0; i < n; i++) {
       st[i] &= 0xffffffffL;
     }
-    return new BatchResult(r.engine(), r.outcomes(), r.counters(), r.results(),
-        r.semanticConflicts(), null, r.uploadNanos(), r.kernelNanos(), r.downloadNanos(), st);
+    return r.toBuilder().history(null).stamps(st).build();
   }
 }

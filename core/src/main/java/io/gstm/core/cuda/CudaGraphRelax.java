@@ -3,6 +3,7 @@ package io.gstm.core.cuda;
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
 
 import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.TxCounts;
 import io.gstm.core.engine.Resources;
 import io.gstm.core.graph.RoundStats;
 import io.gstm.core.store.TxStore;
@@ -73,15 +74,44 @@ public final class CudaGraphRelax implements AutoCloseable {
   }
 
   /**
+   * Where the graph lies in the store: the indices of its regions.
+   *
+   * @param values vertex values (FLOAT64), updated by the rounds
+   * @param targets edge targets, in CSR order
+   * @param weights edge weights
+   * @param offsets CSR offsets of each vertex's out-edges
+   */
+  public record Regions(int values, int targets, int weights, int offsets) {}
+
+  /**
+   * How the rounds run.
+   *
+   * @param components min label (connected components) instead of min distance
+   * @param weighted shortest paths add the edge weights (else 1 per edge)
+   * @param threadsPerBlock threads per block, rounded up to a warp, at most 256
+   * @param maxRetries attempts of a transaction before its chunk is left to the next round
+   * @param maxRounds rounds at most
+   */
+  public record Settings(boolean components, boolean weighted, int threadsPerBlock,
+      int maxRetries, int maxRounds) {}
+
+  /**
    * Runs rounds from the work items {@code items} (interleaved vertex, first edge) until a round
-   * queues nothing or {@code maxRounds} rounds ran; the values region must already hold the
-   * starting values.
+   * queues nothing or {@code settings.maxRounds()} rounds ran; the values region must already
+   * hold the starting values.
    *
    * @return the statistics
    */
-  public RoundStats run(int[] items, int valuesRegion, int targetsRegion, int weightsRegion,
-      int offsetsRegion, boolean components, boolean weighted, int threadsPerBlock,
-      int maxRetries, int maxRounds) {
+  public RoundStats run(int[] items, Regions regions, Settings settings) {
+    int valuesRegion = regions.values();
+    int targetsRegion = regions.targets();
+    int weightsRegion = regions.weights();
+    int offsetsRegion = regions.offsets();
+    boolean components = settings.components();
+    boolean weighted = settings.weighted();
+    int threadsPerBlock = settings.threadsPerBlock();
+    int maxRetries = settings.maxRetries();
+    int maxRounds = settings.maxRounds();
     if (closed) {
       throw new IllegalStateException("graph relaxation buffers are closed");
     }
@@ -137,8 +167,8 @@ public final class CudaGraphRelax implements AutoCloseable {
         aborts += c[k.ordinal()];
       }
     }
-    return new RoundStats(rounds, n == 0, s[0], c[Counter.COMMITS.ordinal()], aborts,
-        s[1], s[2], kernelNanos);
+    TxCounts tx = new TxCounts(s[0], c[Counter.COMMITS.ordinal()], aborts);
+    return new RoundStats(rounds, n == 0, tx, s[1], s[2], kernelNanos);
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.gstm.core.graph;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.TxBatch;
+import io.gstm.core.batch.TxCounts;
 import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.cuda.CudaGraphRelax;
 import io.gstm.core.engine.Engine;
@@ -223,8 +224,8 @@ public final class GraphRelaxer implements AutoCloseable {
       frontier = Arrays.copyOf(nextFrontier, next);
       current = after;
     }
-    RelaxStats stats = new RelaxStats(rounds, transactions, commits, aborts, relaxations,
-        improved, kernelNanos, System.nanoTime() - start);
+    RelaxStats stats = new RelaxStats(rounds, new TxCounts(transactions, commits, aborts),
+        relaxations, improved, kernelNanos, System.nanoTime() - start);
     return new RelaxResult(current, changed(values, current), stats);
   }
 
@@ -242,9 +243,10 @@ public final class GraphRelaxer implements AutoCloseable {
         queue[i++] = e;
       }
     }
-    return finish(values, device.run(queue, VALUES, TARGETS, WEIGHTS, OFFSETS,
-        kind == RelaxationKind.CONNECTED_COMPONENTS, weighted, options.threadsPerBlock(),
-        options.run().maxRetries(), options.maxRounds()), start);
+    return finish(values, device.run(queue,
+        new CudaGraphRelax.Regions(VALUES, TARGETS, WEIGHTS, OFFSETS),
+        new CudaGraphRelax.Settings(kind == RelaxationKind.CONNECTED_COMPONENTS, weighted,
+            options.threadsPerBlock(), options.run().maxRetries(), options.maxRounds())), start);
   }
 
   private RelaxResult relaxOnJvm(double[] values, int[] frontier, long start) {

@@ -202,8 +202,9 @@ public final class JvmEngine implements Engine {
       history = HistoryFlattener.committed(initialVersions, out.outcomes, out.histCounts,
           out.histReads, out.histWrites, out.capacity);
     }
-    return new BatchResult(name(), out.outcomes, counters, out.results, out.semanticConflicts,
-        history, 0, kernelNanos, 0, stamps);
+    return BatchResult.builder(name(), out.outcomes).counters(counters).results(out.results)
+        .semanticConflicts(out.semanticConflicts).history(history).timings(0, kernelNanos, 0)
+        .stamps(stamps).build();
   }
 
   int workers() {

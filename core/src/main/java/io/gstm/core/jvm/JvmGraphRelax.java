@@ -1,5 +1,6 @@
 package io.gstm.core.jvm;
 
+import io.gstm.core.batch.TxCounts;
 import io.gstm.core.graph.RoundStats;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.TxStore;
@@ -179,7 +180,8 @@ public final class JvmGraphRelax {
       relaxations += w.relaxations;
       improved += w.improved;
     }
-    return new RoundStats(rounds, converged, tx, commits, aborts, relaxations, improved, nanos);
+    return new RoundStats(rounds, converged, new TxCounts(tx, commits, aborts), relaxations,
+        improved, nanos);
   }
 
   /** Files each vertex of {@code list} with out-edges under the bucket of its current value. */

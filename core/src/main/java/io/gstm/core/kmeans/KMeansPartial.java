@@ -1,5 +1,8 @@
 package io.gstm.core.kmeans;
 
+import io.gstm.core.batch.TxCounts;
+import java.util.Objects;
+
 /**
  * One partition's contribution to a k-means step: per centroid the sum of the points assigned
  * to it and their count, plus the cost and the transaction counters. Partials of the same shape
@@ -10,15 +13,14 @@ package io.gstm.core.kmeans;
  * @param sums row-major {@code k x dims} coordinate sums
  * @param counts points per centroid
  * @param cost sum over the points of the squared distance to their nearest centroid
- * @param transactions transactions run
- * @param commits committed transactions
- * @param aborts aborted attempts (retried)
+ * @param tx transactions run, committed, aborted (each retried)
  * @param kernelNanos time the transactions ran (GPU time on the CUDA engine)
  */
 public record KMeansPartial(int k, int dims, double[] sums, long[] counts, double cost,
-    long transactions, long commits, long aborts, long kernelNanos) {
+    TxCounts tx, long kernelNanos) {
 
   public KMeansPartial {
+    Objects.requireNonNull(tx, "tx");
     if (k < 1 || dims < 1) {
       throw new IllegalArgumentException("k and dims must be at least 1, got k=" + k
           + ", dims=" + dims);
@@ -33,9 +35,33 @@ public record KMeansPartial(int k, int dims, double[] sums, long[] counts, doubl
     }
   }
 
+  /**
+   * The counters spelled out, for the Spark connector's {@code TxKMeans} until it moves to the
+   * record form (issue 18: no public member takes more than 7 parameters).
+   *
+   * @deprecated give the counters as a {@link TxCounts}
+   */
+  @Deprecated(forRemoval = true)
+  public KMeansPartial(int k, int dims, double[] sums, long[] counts, double cost,
+      long transactions, long commits, long aborts, long kernelNanos) {
+    this(k, dims, sums, counts, cost, new TxCounts(transactions, commits, aborts), kernelNanos);
+  }
+
+  public long transactions() {
+    return tx.transactions();
+  }
+
+  public long commits() {
+    return tx.commits();
+  }
+
+  public long aborts() {
+    return tx.aborts();
+  }
+
   /** A partial of no points. */
   public static KMeansPartial empty(int k, int dims) {
-    return new KMeansPartial(k, dims, new double[k * dims], new long[k], 0, 0, 0, 0, 0);
+    return new KMeansPartial(k, dims, new double[k * dims], new long[k], 0, TxCounts.NONE, 0);
   }
 
   /** The sum of this partial and {@code other} (a new object; both stay unchanged). */
@@ -52,8 +78,8 @@ public record KMeansPartial(int k, int dims, double[] sums, long[] counts, doubl
     for (int i = 0; i < c.length; i++) {
       c[i] += other.counts[i];
     }
-    return new KMeansPartial(k, dims, s, c, cost + other.cost, transactions + other.transactions,
-        commits + other.commits, aborts + other.aborts, kernelNanos + other.kernelNanos);
+    return new KMeansPartial(k, dims, s, c, cost + other.cost, tx.plus(other.tx),
+        kernelNanos + other.kernelNanos);
   }
 
   /**

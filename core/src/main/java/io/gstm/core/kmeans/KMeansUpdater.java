@@ -3,6 +3,7 @@ package io.gstm.core.kmeans;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.TxBatch;
+import io.gstm.core.batch.TxCounts;
 import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.cuda.CudaKMeans;
 import io.gstm.core.engine.Engine;
@@ -232,8 +233,8 @@ public final class KMeansUpdater implements AutoCloseable {
       counts[c] = (long) acc[c * (dims + 1)];
       System.arraycopy(acc, c * (dims + 1) + 1, sums, c * dims, dims);
     }
-    return new KMeansPartial(k, dims, sums, counts, cost, transactions, commits, aborts,
-        kernelNanos);
+    return new KMeansPartial(k, dims, sums, counts, cost,
+        new TxCounts(transactions, commits, aborts), kernelNanos);
   }
 
   private static int distinct(int[] assign, int from, int to, boolean[] present) {
@@ -300,7 +301,7 @@ public final class KMeansUpdater implements AutoCloseable {
         sums[c * dims + d] += points[p * dims + d];
       }
     }
-    return new KMeansPartial(k, dims, sums, counts, cost, 0, 0, 0, 0);
+    return new KMeansPartial(k, dims, sums, counts, cost, TxCounts.NONE, 0);
   }
 
   /**

@@ -201,8 +201,8 @@ final class Bytecode {
     checkAnalysis(code, reads, lockEntries, writeEntries, sums, flags);
     Analysis analysis = new Analysis(reads, lockEntries, writeEntries, sums, steps,
         (flags & 1) != 0, (flags & 2) != 0);
-    return new CompiledProgram(name, params, regions, outputs, tag, code, constants, registers,
-        outRegs, analysis);
+    return new CompiledProgram(name, params, regions, outputs, tag,
+        new CompiledProgram.Body(code, constants, registers, outRegs), analysis);
   }
 
   /**

@@ -17,15 +17,42 @@ import java.util.List;
  * @param regions the regions, in order
  * @param outputs the outputs, in order
  * @param tag ordering tag
- * @param code instructions
- * @param constants constant pool (register bits)
- * @param registers registers one attempt uses
- * @param outputRegisters register of each output
+ * @param body the bytecode
  * @param analysis bounds and properties found by checking
  */
 public record CompiledProgram(String name, List<Program.Param> params,
-    List<Program.RegionDecl> regions, List<Program.Output> outputs, int tag, int[] code,
-    long[] constants, int registers, int[] outputRegisters, Analysis analysis) {
+    List<Program.RegionDecl> regions, List<Program.Output> outputs, int tag, Body body,
+    Analysis analysis) {
+
+  /**
+   * What the interpreters run.
+   *
+   * @param code instructions
+   * @param constants constant pool (register bits)
+   * @param registers registers one attempt uses
+   * @param outputRegisters register of each output
+   */
+  public record Body(int[] code, long[] constants, int registers, int[] outputRegisters) {}
+
+  /** Instructions. */
+  public int[] code() {
+    return body.code();
+  }
+
+  /** Constant pool (register bits). */
+  public long[] constants() {
+    return body.constants();
+  }
+
+  /** Registers one attempt uses. */
+  public int registers() {
+    return body.registers();
+  }
+
+  /** Register of each output. */
+  public int[] outputRegisters() {
+    return body.outputRegisters();
+  }
 
   /** "GSTP". */
   public static final int MAGIC = 0x47535450;
@@ -101,7 +128,7 @@ public record CompiledProgram(String name, List<Program.Param> params,
 
   /** A readable listing of the bytecode, one instruction per line. */
   public String disassemble() {
-    return Bytecode.disassemble(code, constants);
+    return Bytecode.disassemble(body.code(), body.constants());
   }
 
   /** The versioned image of this program. */

@@ -300,7 +300,9 @@ final class ProgramCompiler {
     int[] words = code.stream().mapToInt(Integer::intValue).toArray();
     long[] pool = constants.stream().mapToLong(Long::longValue).toArray();
     return new CompiledProgram(name, program.params(), program.regions(), program.outputs(),
-        program.tag(), words, pool, Math.max(maxRegisters, 1), outputRegisters, analysis);
+        program.tag(),
+        new CompiledProgram.Body(words, pool, Math.max(maxRegisters, 1), outputRegisters),
+        analysis);
   }
 
   private Sym declareGlobal(Kind kind, String n, ValueType type, Loc loc) {

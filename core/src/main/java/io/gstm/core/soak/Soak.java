@@ -66,32 +66,52 @@ public final class Soak {
    *
    * @param seed the run's seed
    * @param elapsed wall time
+   * @param counts batches and transactions checked, and what became of them
+   * @param perFamily batches and transactions per family
+   * @param violations the first {@value #MAX_REPORTED} violations, each with its batch seed
+   * @param heap heap use seen during the soak
+   * @param slowest the longest batch, with its checks
+   */
+  public record Summary(long seed, Duration elapsed, Counts counts,
+      Map<SoakCases.Family, long[]> perFamily, List<String> violations, Heap heap,
+      Slowest slowest) {
+    public boolean ok() {
+      return counts.violated() == 0;
+    }
+  }
+
+  /**
+   * What the checked batches held.
+   *
    * @param batches batches checked
    * @param transactions transactions checked
    * @param committed of them, committed
    * @param abandoned of them, abandoned at the concurrency retry limit (not a violation)
    * @param abandonedSemantic of them, abandoned at the semantic limit (not a violation)
    * @param violated batches with at least one violation
-   * @param perFamily batches and transactions per family
-   * @param violations the first {@value #MAX_REPORTED} violations, each with its batch seed
-   * @param maxUsedHeap the most heap in use seen after a batch, in bytes
-   * @param firstLiveHeap heap in use after a full collection once the first batch is done, in
-   *     bytes (sampled every {@value #LIVE_SAMPLE_SECONDS} s and at the end)
-   * @param lastLiveHeap the same at the end: a leak makes it grow over a long soak
-   * @param maxLiveHeap the most of these samples
-   * @param heapLimit the heap's maximum, in bytes (-1 if undefined)
-   * @param slowestBatchNanos the longest batch, with its checks
-   * @param slowestBatchSeed its seed
    */
-  public record Summary(long seed, Duration elapsed, long batches, long transactions,
-      long committed, long abandoned, long abandonedSemantic, long violated,
-      Map<SoakCases.Family, long[]> perFamily, List<String> violations, long maxUsedHeap,
-      long firstLiveHeap, long lastLiveHeap, long maxLiveHeap, long heapLimit,
-      long slowestBatchNanos, long slowestBatchSeed) {
-    public boolean ok() {
-      return violated == 0;
-    }
-  }
+  public record Counts(long batches, long transactions, long committed, long abandoned,
+      long abandonedSemantic, long violated) {}
+
+  /**
+   * Heap use, in bytes: a leak makes {@code lastLive} grow over a long soak.
+   *
+   * @param maxUsed the most heap in use seen after a batch
+   * @param firstLive heap in use after a full collection once the first batch is done (sampled
+   *     every {@value #LIVE_SAMPLE_SECONDS} s and at the end)
+   * @param lastLive the same at the end
+   * @param maxLive the most of these samples
+   * @param limit the heap's maximum (-1 if undefined)
+   */
+  public record Heap(long maxUsed, long firstLive, long lastLive, long maxLive, long limit) {}
+
+  /**
+   * The longest batch.
+   *
+   * @param nanos its time, with its checks
+   * @param seed its batch seed
+   */
+  public record Slowest(long nanos, long seed) {}
 
   /** The seed of batch {@code index} of a soak seeded {@code seed} (a SplitMix64 step). */
   public static long batchSeed(long seed, long index) {
@@ -236,11 +256,12 @@ public final class Soak {
     Summary summary(long elapsedNanos) {
       Map<SoakCases.Family, long[]> families = new EnumMap<>(SoakCases.Family.class);
       perFamily.forEach((k, v) -> families.put(k, v.clone()));
-      return new Summary(seed, Duration.ofNanos(elapsedNanos), batches, transactions, committed,
-          abandoned, abandonedSemantic, violated, families, List.copyOf(violations), maxUsed,
-          firstLive, lastLive, maxLive,
-          ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax(), slowest,
-          slowestSeed);
+      return new Summary(seed, Duration.ofNanos(elapsedNanos),
+          new Counts(batches, transactions, committed, abandoned, abandonedSemantic, violated),
+          families, List.copyOf(violations),
+          new Heap(maxUsed, firstLive, lastLive, maxLive,
+              ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax()),
+          new Slowest(slowest, slowestSeed));
     }
   }
 }

@@ -268,8 +268,8 @@ public final class SoakCases {
     double readOnly = ro[rnd.nextInt(ro.length)];
     int coverage = csmv ? 1 : new int[] {1, 1, 2, 4, 16}[rnd.nextInt(5)];
     int[] g = grid(rnd, MAX_TRANSACTIONS, csmv);
-    BankConfig cfg = new BankConfig(accounts, k, readOnly, coverage, g[0], g[1], g[2],
-        rnd.nextLong());
+    BankConfig cfg = BankConfig.builder().accounts(accounts).k(k).readOnly(readOnly)
+        .lockCoverage(coverage).grid(g[0], g[1]).txPerThread(g[2]).seed(rnd.nextLong()).build();
     boolean wholeBank = rnd.nextInt(3) == 0;
     return bank(seed, cfg, alg, wholeBank, how(rnd));
   }
@@ -324,8 +324,9 @@ public final class SoakCases {
     double ratio = new double[] {0, 0.25, 0.5, 1, rnd.nextDouble()}[rnd.nextInt(5)];
     int coverage = new int[] {1, 1, 2, 8}[rnd.nextInt(4)];
     int[] g = grid(rnd, MAX_TRANSACTIONS);
-    SemanticBankConfig cfg = new SemanticBankConfig(accounts, k, ratio, coverage, g[0], g[1],
-        g[2], rnd.nextLong());
+    SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(accounts).k(k)
+        .semanticRatio(ratio).lockCoverage(coverage).grid(g[0], g[1]).txPerThread(g[2])
+        .seed(rnd.nextLong()).build();
     RunOptions options = options(rnd, policy(rnd));
     return semanticBank(seed, cfg, options, rnd.nextInt(4) == 0, how(rnd));
   }
@@ -369,8 +370,9 @@ public final class SoakCases {
     double ratio = new double[] {0, 0.5, 1, rnd.nextDouble()}[rnd.nextInt(4)];
     int coverage = 1 + rnd.nextInt(4);
     int[] g = grid(rnd, MAX_TRANSACTIONS / 2);
-    VacationConfig cfg = new VacationConfig(customers, roomTypes, rooms, ratio, coverage, g[0],
-        g[1], g[2], rnd.nextLong());
+    VacationConfig cfg = VacationConfig.builder().customers(customers).roomTypes(roomTypes)
+        .roomsPerType(rooms).semanticRatio(ratio).lockCoverage(coverage).grid(g[0], g[1])
+        .txPerThread(g[2]).seed(rnd.nextLong()).build();
     SemanticPolicy policy = policy(rnd);
     RunOptions drawn = options(rnd, policy);
     // Bookings of sold-out types may wait in vain: a lower limit ends them sooner.
@@ -423,8 +425,9 @@ public final class SoakCases {
     int capacity = logUniform(rnd, 1, 128);
     int coverage = 1 + rnd.nextInt(4);
     int[] g = grid(rnd, 4096);
-    ProducerConsumerConfig cfg = new ProducerConsumerConfig(producers, consumers, perProducer,
-        capacity, coverage, g[0], g[1], rnd.nextLong());
+    ProducerConsumerConfig cfg = ProducerConsumerConfig.builder().producers(producers)
+        .consumers(consumers).itemsPerProducer(perProducer).bufferCapacity(capacity)
+        .lockCoverage(coverage).grid(g[0], g[1]).seed(rnd.nextLong()).build();
     RunOptions options = options(rnd, policy(rnd));
     return producerConsumer(seed, cfg, options, rnd.nextInt(4) == 0, how(rnd));
   }
@@ -625,8 +628,9 @@ public final class SoakCases {
     double gets = new double[] {0.5, 0.9, 0.998, rnd.nextDouble()}[rnd.nextInt(4)];
     double theta = rnd.nextDouble(0, 1.2);
     int[] g = grid(rnd, 8192, true);
-    MemcachedConfig cfg = new MemcachedConfig(sets, ways, keys, gets, theta, g[0], g[1], g[2],
-        rnd.nextLong());
+    MemcachedConfig cfg = MemcachedConfig.builder().sets(sets).ways(ways).keys(keys)
+        .getFraction(gets).zipfTheta(theta).grid(g[0], g[1]).txPerThread(g[2]).seed(rnd.nextLong())
+        .build();
     return memcached(seed, cfg, csmv(rnd));
   }
 

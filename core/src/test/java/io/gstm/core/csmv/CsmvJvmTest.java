@@ -40,7 +40,8 @@ class CsmvJvmTest {
   @ParameterizedTest
   @EnumSource(CsmvVariant.class)
   void auditsSeeTheTotalAndTransfersVerify(CsmvVariant variant) {
-    BankConfig cfg = new BankConfig(256, 2, 0.5, 1, 64, 4, 8, 11);
+    BankConfig cfg = BankConfig.builder().accounts(256).k(2).readOnly(0.5).lockCoverage(1)
+        .grid(64, 4).txPerThread(8).seed(11).build();
     CsmvRuns.BankCheck c =
         CsmvRuns.bank(engine, Algorithm.csmv(4).withVariant(variant), cfg, true);
     assertThat(c.ok()).as(c.toString()).isTrue();
@@ -53,7 +54,8 @@ class CsmvJvmTest {
   void prStmAuditsOfEveryAccountSeeTheTotal(double ro) {
     // PR-STM, the comparator of the 99% read-only table: an audit of all 256 accounts is one
     // range read, far past its set capacity of 2, validated by the sum of the versions it saw.
-    BankConfig cfg = new BankConfig(256, 2, ro, 1, 64, 4, 8, 13);
+    BankConfig cfg = BankConfig.builder().accounts(256).k(2).readOnly(ro).lockCoverage(1)
+        .grid(64, 4).txPerThread(8).seed(13).build();
     CsmvRuns.BankCheck c = CsmvRuns.bank(engine, Algorithm.prStm(), cfg, true);
     assertThat(c.ok()).as(c.toString()).isTrue();
     assertThat(c.result().count(Counter.READ_ONLY_COMMITS)).isGreaterThan(0);
@@ -63,14 +65,16 @@ class CsmvJvmTest {
   @ParameterizedTest
   @ValueSource(doubles = {0.01, 0.1, 0.9, 0.99})
   void readOnlyFractions(double ro) {
-    BankConfig cfg = new BankConfig(64, 2, ro, 1, 32, 8, 8, 5);
+    BankConfig cfg = BankConfig.builder().accounts(64).k(2).readOnly(ro).lockCoverage(1).grid(32, 8)
+        .txPerThread(8).seed(5).build();
     CsmvRuns.BankCheck c = CsmvRuns.bank(engine, Algorithm.csmv(8), cfg, true);
     assertThat(c.ok()).as(c.toString()).isTrue();
   }
 
   @Test
   void readOnlyTransactionsNeverAbortForConflicts() {
-    BankConfig cfg = new BankConfig(32, 2, 0.5, 1, 64, 4, 16, 3);
+    BankConfig cfg = BankConfig.builder().accounts(32).k(2).readOnly(0.5).lockCoverage(1)
+        .grid(64, 4).txPerThread(16).seed(3).build();
     CsmvRuns.BankCheck c = CsmvRuns.bank(engine, Algorithm.csmv(16), cfg, false);
     assertThat(c.ok()).as(c.toString()).isTrue();
     // Conflicts are counted only for update transactions; with 16 versions rings suffice.
@@ -83,7 +87,8 @@ class CsmvJvmTest {
   void shortRingGivesDataAgeAbortsNeverTornValues() {
     long dataAge = 0;
     for (int seed = 0; seed < 64 && dataAge == 0; seed++) {
-      BankConfig cfg = new BankConfig(16, 2, 0.3, 1, 64, 4, 16, seed);
+      BankConfig cfg = BankConfig.builder().accounts(16).k(2).readOnly(0.3).lockCoverage(1)
+          .grid(64, 4).txPerThread(16).seed(seed).build();
       CsmvRuns.BankCheck c = CsmvRuns.bank(engine, Algorithm.csmv(2), cfg, false);
       assertThat(c.ok()).as(c.toString()).isTrue();
       dataAge += c.result().count(Counter.ABORT_DATA_AGE);
@@ -95,7 +100,8 @@ class CsmvJvmTest {
   void tinyCommitRecordGivesRecordAgeAborts() {
     long recordAge = 0;
     for (int seed = 0; seed < 8 && recordAge == 0; seed++) {
-      BankConfig cfg = new BankConfig(4096, 2, 0.0, 1, 64, 8, 16, seed);
+      BankConfig cfg = BankConfig.builder().accounts(4096).k(2).readOnly(0.0).lockCoverage(1)
+          .grid(64, 8).txPerThread(16).seed(seed).build();
       CsmvRuns.BankCheck c = CsmvRuns.bank(engine,
           Algorithm.csmv(4).withRecordEntries(Algorithm.MIN_RECORD), cfg, false);
       assertThat(c.ok()).as(c.toString()).isTrue();
@@ -107,8 +113,8 @@ class CsmvJvmTest {
   @ParameterizedTest
   @ValueSource(ints = {4, 16, 64, 256})
   void memcachedMatchesTheSerialReplay(int ways) {
-    MemcachedConfig cfg = new MemcachedConfig(Math.max(1, 1024 / ways), ways, 4096, 0.9, 0.99,
-        64, 4, 8, ways);
+    MemcachedConfig cfg = MemcachedConfig.builder().sets(Math.max(1, 1024 / ways)).ways(ways)
+        .keys(4096).getFraction(0.9).zipfTheta(0.99).grid(64, 4).txPerThread(8).seed(ways).build();
     CsmvRuns.CacheCheck c = CsmvRuns.memcached(engine, Algorithm.csmv(4), cfg);
     assertThat(c.verdict().ok()).as(c.verdict().toString()).isTrue();
     assertThat(c.result().commits()).isEqualTo(cfg.txCount());
@@ -124,7 +130,8 @@ class CsmvJvmTest {
   @ParameterizedTest
   @ValueSource(ints = {2, 3, 4, 7, 8, 10})
   void memoryMatchesThePaperFormula(int versions) {
-    BankConfig cfg = new BankConfig(4096, 2, 0.9, 1, 32, 1, 1, 1);
+    BankConfig cfg = BankConfig.builder().accounts(4096).k(2).readOnly(0.9).lockCoverage(1)
+        .grid(32, 1).txPerThread(1).seed(1).build();
     try (TxStore s = engine.createStore(cfg.layout(), Algorithm.csmv(versions))) {
       CsmvMemory m = s.csmvMemory();
       assertThat(m.formulaBytes()).isEqualTo(4096L * (4 + 8L * versions));
@@ -141,7 +148,8 @@ class CsmvJvmTest {
     StoreLayout longs = StoreLayout.of(new RegionSpec("x", RegionType.INT64, 8, 1));
     assertThatThrownBy(() -> engine.createStore(longs, Algorithm.csmv(4)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4-byte");
-    BankConfig cfg = new BankConfig(64, 9, 0.5, 1, 32, 1, 2, 1);
+    BankConfig cfg = BankConfig.builder().accounts(64).k(9).readOnly(0.5).lockCoverage(1)
+        .grid(32, 1).txPerThread(2).seed(1).build();
     try (TxStore s = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
       s.writeInt32(0, cfg.initialBalances());
       TxBatch batch = cfg.batch();
@@ -153,7 +161,8 @@ class CsmvJvmTest {
 
   @Test
   void checkedTransfersAreRefusedBeforeRunning() {
-    BankConfig cfg = new BankConfig(64, 2, 0.5, 1, 32, 1, 2, 1);
+    BankConfig cfg = BankConfig.builder().accounts(64).k(2).readOnly(0.5).lockCoverage(1)
+        .grid(32, 1).txPerThread(2).seed(1).build();
     TxBatch b = cfg.batch();
     TxBatch checked = new TxBatch(b.workload(), b.types(), b.columns(), new int[] {2, 0, 1},
         b.threadsPerBlock(), b.blocks(), b.capacity());
@@ -167,7 +176,8 @@ class CsmvJvmTest {
 
   @Test
   void storeKeepsStateAcrossBatches() {
-    BankConfig cfg = new BankConfig(128, 2, 0.5, 1, 32, 4, 4, 9);
+    BankConfig cfg = BankConfig.builder().accounts(128).k(2).readOnly(0.5).lockCoverage(1)
+        .grid(32, 4).txPerThread(4).seed(9).build();
     TxBatch batch = cfg.batchWithAuditSpan(128);
     try (TxStore s = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
       int[] before = cfg.initialBalances();

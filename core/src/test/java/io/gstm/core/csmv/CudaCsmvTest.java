@@ -51,7 +51,8 @@ class CudaCsmvTest {
     for (double ro : new double[] {0.01, 0.5, 0.99}) {
       for (int versions : new int[] {2, 4, 8}) {
         // Few accounts: many conflicts, ring wrap, pre-validation and record pressure.
-        BankConfig cfg = new BankConfig(64, 2, ro, 1, 64, 8, 4, 7 + versions);
+        BankConfig cfg = BankConfig.builder().accounts(64).k(2).readOnly(ro).lockCoverage(1)
+            .grid(64, 8).txPerThread(4).seed(7 + versions).build();
         Algorithm alg = Algorithm.csmv(versions).withVariant(variant);
         CsmvRuns.BankCheck gpuRun = CsmvRuns.bank(gpu, alg, cfg, false);
         assertThat(gpuRun.ok()).as(variant + " ro=" + ro + " v=" + versions + ": " + gpuRun)
@@ -70,7 +71,8 @@ class CudaCsmvTest {
   void bankLargeGrid(CsmvVariant variant) {
     Algorithm alg = Algorithm.csmv(4).withVariant(variant);
     int blocks = Math.min(64, gpu.csmvMaxClientBlocks(alg, 256, "bank"));
-    BankConfig cfg = new BankConfig(4096, 2, 0.5, 1, 256, blocks, 4, 3);
+    BankConfig cfg = BankConfig.builder().accounts(4096).k(2).readOnly(0.5).lockCoverage(1)
+        .grid(256, blocks).txPerThread(4).seed(3).build();
     CsmvRuns.BankCheck c = CsmvRuns.bank(gpu, alg, cfg, false);
     assertThat(c.ok()).as(c.toString()).isTrue();
     assertThat(c.result().commits()).isEqualTo(cfg.txCount());
@@ -80,7 +82,8 @@ class CudaCsmvTest {
   void prStmAuditsOfEveryAccountSeeTheTotal() {
     // The 99% read-only table's PR-STM column: audits of all accounts as one range read each.
     for (double ro : new double[] {0.1, 0.5, 0.99}) {
-      BankConfig cfg = new BankConfig(4096, 2, ro, 1, 256, 16, 4, 21);
+      BankConfig cfg = BankConfig.builder().accounts(4096).k(2).readOnly(ro).lockCoverage(1)
+          .grid(256, 16).txPerThread(4).seed(21).build();
       CsmvRuns.BankCheck gpuRun = CsmvRuns.bank(gpu, Algorithm.prStm(), cfg, false);
       assertThat(gpuRun.ok()).as("ro=" + ro + ": " + gpuRun).isTrue();
       assertThat(gpuRun.result().count(Counter.READ_ONLY_COMMITS)).isGreaterThan(0);
@@ -92,7 +95,8 @@ class CudaCsmvTest {
 
   @Test
   void shortRingAbortsForDataAgeNeverTorn() {
-    BankConfig cfg = new BankConfig(16, 2, 0.5, 1, 128, 16, 8, 1);
+    BankConfig cfg = BankConfig.builder().accounts(16).k(2).readOnly(0.5).lockCoverage(1)
+        .grid(128, 16).txPerThread(8).seed(1).build();
     CsmvRuns.BankCheck c = CsmvRuns.bank(gpu, Algorithm.csmv(2), cfg, false);
     assertThat(c.ok()).as(c.toString()).isTrue();
     assertThat(c.result().count(Counter.ABORT_DATA_AGE)
@@ -103,8 +107,9 @@ class CudaCsmvTest {
   @ValueSource(ints = {4, 16, 64, 256})
   void memcachedMatchesTheSerialReplay(int ways) {
     for (CsmvVariant variant : CsmvVariant.values()) {
-      MemcachedConfig cfg = new MemcachedConfig(Math.max(1, 4096 / ways), ways, 8192, 0.9,
-          0.99, 64, 8, 4, ways);
+      MemcachedConfig cfg = MemcachedConfig.builder().sets(Math.max(1, 4096 / ways)).ways(ways)
+          .keys(8192).getFraction(0.9).zipfTheta(0.99).grid(64, 8).txPerThread(4).seed(ways)
+          .build();
       CsmvRuns.CacheCheck c =
           CsmvRuns.memcached(gpu, Algorithm.csmv(4).withVariant(variant), cfg);
       assertThat(c.verdict().ok()).as(variant + ": " + c.verdict()).isTrue();
@@ -114,7 +119,8 @@ class CudaCsmvTest {
 
   @Test
   void storeKeepsStateAcrossBatches() {
-    BankConfig cfg = new BankConfig(256, 2, 0.5, 1, 64, 4, 4, 9);
+    BankConfig cfg = BankConfig.builder().accounts(256).k(2).readOnly(0.5).lockCoverage(1)
+        .grid(64, 4).txPerThread(4).seed(9).build();
     var batch = cfg.batchWithAuditSpan(256);
     try (TxStore s = gpu.createStore(cfg.layout(), Algorithm.csmv(4))) {
       int[] before = cfg.initialBalances();
@@ -131,7 +137,8 @@ class CudaCsmvTest {
 
   @Test
   void badInputBeforeLaunch() {
-    BankConfig cfg = new BankConfig(64, 2, 0.5, 1, 64, 100_000, 1, 1);
+    BankConfig cfg = BankConfig.builder().accounts(64).k(2).readOnly(0.5).lockCoverage(1)
+        .grid(64, 100_000).txPerThread(1).seed(1).build();
     try (TxStore s = gpu.createStore(cfg.layout(), Algorithm.csmv(4))) {
       s.writeInt32(0, cfg.initialBalances());
       assertThatThrownBy(() -> gpu.run(s, cfg.batch(), RunOptions.defaults()))
@@ -139,7 +146,8 @@ class CudaCsmvTest {
       assertThat(s.readInt32(0)).isEqualTo(cfg.initialBalances());
     }
     Algorithm huge = Algorithm.csmv(4).withRecordEntries(Algorithm.MAX_RECORD);
-    BankConfig small = new BankConfig(64, 2, 0.5, 1, 64, 1, 1, 1);
+    BankConfig small = BankConfig.builder().accounts(64).k(2).readOnly(0.5).lockCoverage(1)
+        .grid(64, 1).txPerThread(1).seed(1).build();
     try (TxStore s = gpu.createStore(small.layout(), huge)) {
       s.writeInt32(0, small.initialBalances());
       assertThatThrownBy(() -> gpu.run(s, small.batch(), RunOptions.defaults()))
@@ -149,7 +157,8 @@ class CudaCsmvTest {
 
   @Test
   void memoryMatchesTheFormula() {
-    BankConfig cfg = new BankConfig(4096, 2, 0.5, 1, 64, 1, 1, 1);
+    BankConfig cfg = BankConfig.builder().accounts(4096).k(2).readOnly(0.5).lockCoverage(1)
+        .grid(64, 1).txPerThread(1).seed(1).build();
     for (int v = 2; v <= 10; v++) {
       try (TxStore s = gpu.createStore(cfg.layout(), Algorithm.csmv(v))) {
         assertThat(s.csmvMemory().matchesFormula()).as(s.csmvMemory().toString()).isTrue();

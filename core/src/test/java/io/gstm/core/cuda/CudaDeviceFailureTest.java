@@ -63,7 +63,8 @@ class CudaDeviceFailureTest {
   }
 
   private static BankConfig small() {
-    return new BankConfig(1 << 16, 2, 0.2, 1, 256, 132, 4, 7);
+    return BankConfig.builder().accounts(1 << 16).k(2).readOnly(0.2).lockCoverage(1).grid(256, 132)
+        .txPerThread(4).seed(7).build();
   }
 
   private static void runVerified(TxStore store, BankConfig cfg, TxBatch batch) {
@@ -109,7 +110,8 @@ class CudaDeviceFailureTest {
     try (TxStore existing = gpu.createStore(cfg.layout())) {
       existing.writeInt32(0, cfg.initialBalances());
       // 24 M transfers need about 0.7 GB of batch buffers; leave the device 64 MB.
-      BankConfig big = new BankConfig(1 << 16, 2, 0.2, 1, 256, 132, 24_000_000 / (256 * 132), 9);
+      BankConfig big = BankConfig.builder().accounts(1 << 16).k(2).readOnly(0.2).lockCoverage(1)
+          .grid(256, 132).txPerThread(24_000_000 / (256 * 132)).seed(9).build();
       TxBatch batch = big.batch();
       long filler = free() - (64L << 20);
       // Beyond what one store can hold (a device over 128 GiB), a second store fills the rest.

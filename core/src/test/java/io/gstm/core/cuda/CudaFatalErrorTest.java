@@ -21,7 +21,8 @@ class CudaFatalErrorTest {
     CudaEngine gpu = CudaEngine.open(GpuCondition.device());
     assertThatThrownBy(gpu::injectFault).isInstanceOf(CudaFatalException.class)
         .hasMessageContaining("ILLEGAL_ADDRESS").hasMessageContaining("restart the process");
-    BankConfig cfg = new BankConfig(1024, 2, 0.2, 1, 32, 1, 1, 1);
+    BankConfig cfg = BankConfig.builder().accounts(1024).k(2).readOnly(0.2).lockCoverage(1)
+        .grid(32, 1).txPerThread(1).seed(1).build();
     assertThatThrownBy(() -> gpu.createStore(cfg.layout()))
         .isInstanceOf(CudaFatalException.class).hasMessageContaining("restart the process");
   }

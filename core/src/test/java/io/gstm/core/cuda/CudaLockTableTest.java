@@ -231,7 +231,8 @@ class CudaLockTableTest {
 
   @Test
   void handWrittenBatchesAreRefusedClearly() {
-    BankConfig cfg = new BankConfig(64, 2, 0.2, 1, 32, 2, 2, 1);
+    BankConfig cfg = BankConfig.builder().accounts(64).k(2).readOnly(0.2).lockCoverage(1)
+        .grid(32, 2).txPerThread(2).seed(1).build();
     for (Algorithm a : ALGORITHMS) {
       try (TxStore store = gpu.createStore(cfg.layout(), a)) {
         assertThat(store.algorithm()).isEqualTo(a);

@@ -77,7 +77,8 @@ class CudaPrStmDifferentialTest {
   void hotBatchesConflictOnTheGpuAndStayCorrect() {
     long aborts = 0;
     for (long seed = 0; seed < 20; seed++) {
-      BankConfig hot = new BankConfig(16, 4, 0.2, 1, 256, 16, 8, seed);
+      BankConfig hot = BankConfig.builder().accounts(16).k(4).readOnly(0.2).lockCoverage(1)
+          .grid(256, 16).txPerThread(8).seed(seed).build();
       BankRun run = BankRun.run(gpu, hot);
       assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
       assertThat(run.history().serializable()).as("%s", run.history().violations()).isTrue();
@@ -89,7 +90,8 @@ class CudaPrStmDifferentialTest {
   @Test
   void lockCoverageSharesLocksAcrossAccounts() {
     for (int coverage : new int[] {2, 8, 64, 1024}) {
-      BankConfig cfg = new BankConfig(4096, 8, 0.2, coverage, 256, 32, 4, coverage);
+      BankConfig cfg = BankConfig.builder().accounts(4096).k(8).readOnly(0.2).lockCoverage(coverage)
+          .grid(256, 32).txPerThread(4).seed(coverage).build();
       BankRun run = BankRun.run(gpu, cfg);
       assertThat(run.verdict().ok()).as("coverage %d: %s", coverage, run.verdict()).isTrue();
       assertThat(run.history().serializable()).as("coverage %d", coverage).isTrue();
@@ -100,7 +102,8 @@ class CudaPrStmDifferentialTest {
   void paperSizedBatchVerifies() {
     // 2,621,440 accounts, 33,792 threads (132 SMs x 256), 8 transactions each, k = 2 and 4.
     for (int k : new int[] {2, 4}) {
-      BankConfig cfg = new BankConfig(2_621_440, k, 0.2, 1, 256, 132, 8, k);
+      BankConfig cfg = BankConfig.builder().accounts(2_621_440).k(k).readOnly(0.2).lockCoverage(1)
+          .grid(256, 132).txPerThread(8).seed(k).build();
       BankRun run = BankRun.run(gpu, cfg, cfg.batch(), RunOptions.defaults());
       assertThat(run.verdict().ok()).as("k=%d %s", k, run.verdict()).isTrue();
       assertThat(run.result().commits()).isEqualTo(cfg.txCount());
@@ -109,12 +112,14 @@ class CudaPrStmDifferentialTest {
 
   @Test
   void storeStaysOnTheDeviceAcrossBatches() {
-    BankConfig cfg = new BankConfig(512, 3, 0.3, 1, 128, 8, 4, 11);
+    BankConfig cfg = BankConfig.builder().accounts(512).k(3).readOnly(0.3).lockCoverage(1)
+        .grid(128, 8).txPerThread(4).seed(11).build();
     try (TxStore store = gpu.createStore(cfg.layout())) {
       int[] balances = cfg.initialBalances();
       store.writeInt32(0, balances);
       for (long seed = 0; seed < 5; seed++) {
-        BankConfig next = new BankConfig(512, 3, 0.3, 1, 128, 8, 4, seed);
+        BankConfig next = BankConfig.builder().accounts(512).k(3).readOnly(0.3).lockCoverage(1)
+            .grid(128, 8).txPerThread(4).seed(seed).build();
         TxBatch batch = next.batch();
         BatchResult r = gpu.run(store, batch, RunOptions.defaults().withHistory(true));
         int[] after = store.readInt32(0);
@@ -127,7 +132,8 @@ class CudaPrStmDifferentialTest {
 
   @Test
   void tooLargeAndBadInputLeaveTheStoreAsItWas() {
-    BankConfig cfg = new BankConfig(64, 4, 0.2, 1, 64, 2, 2, 3);
+    BankConfig cfg = BankConfig.builder().accounts(64).k(4).readOnly(0.2).lockCoverage(1)
+        .grid(64, 2).txPerThread(2).seed(3).build();
     BankRun run = BankRun.run(gpu, cfg, cfg.batch(2), RunOptions.defaults());
     assertThat(run.result().count(Counter.TOO_LARGE)).isEqualTo(cfg.txCount());
     assertThat(run.balances()).containsExactly(run.initial());
@@ -150,7 +156,8 @@ class CudaPrStmDifferentialTest {
   void abandonedTransactionsChangeNothingOnTheGpu() {
     long abandoned = 0;
     for (long seed = 0; seed < 10; seed++) {
-      BankConfig hot = new BankConfig(4, 4, 0, 1, 256, 8, 4, seed);
+      BankConfig hot = BankConfig.builder().accounts(4).k(4).readOnly(0).lockCoverage(1)
+          .grid(256, 8).txPerThread(4).seed(seed).build();
       BankRun run = BankRun.run(gpu, hot, hot.batch(), new RunOptions(1, true));
       assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
       assertThat(run.history().serializable()).isTrue();

@@ -64,7 +64,8 @@ class CudaProgressTest {
     // 128 x 8 threads, 5 transactions each), over 20 seeds, with the low retry limit.
     long urgent = 0;
     for (long seed = 0; seed < 20; seed++) {
-      BankConfig hot = new BankConfig(32, 8, 0.5, 1, 128, 8, 5, seed);
+      BankConfig hot = BankConfig.builder().accounts(32).k(8).readOnly(0.5).lockCoverage(1)
+          .grid(128, 8).txPerThread(5).seed(seed).build();
       BankRun run = BankRun.run(gpu, hot, hot.batch(),
           RunOptions.defaults().withHistory(true).withMaxRetries(RETRY_LIMIT));
       BatchResult r = run.result();

@@ -58,8 +58,9 @@ class CudaSemanticBankTest {
         for (double ratio : new double[] {0, 0.25, 0.5, 1}) {
           for (int accounts : new int[] {16, 256, 100_000}) {
             int coverage = accounts == 256 ? 8 : 1;
-            out.add(Arguments.of(new SemanticBankConfig(accounts, 2, ratio, coverage, 128, 4,
-                1 + (int) (seed % 32), seed++), policy, presort));
+            out.add(Arguments.of(SemanticBankConfig.builder().accounts(accounts).k(2)
+                .semanticRatio(ratio).lockCoverage(coverage).grid(128, 4)
+                .txPerThread(1 + (int) (seed % 32)).seed(seed++).build(), policy, presort));
           }
         }
       }
@@ -95,7 +96,8 @@ class CudaSemanticBankTest {
     int[][] cols = {{0, 0, 1, 2, 2, 3, 1, 1}, {0, 0, 0, 0, 0, 0, 3, 0},
         {10, 110, 50, 5, 105, 1_000_000, 20, 1}};
     TxBatch batch = new TxBatch(BankWorkload.NAME, types, cols, new int[] {2, 0, 1}, 4, 1, 2);
-    SemanticBankConfig cfg = new SemanticBankConfig(4, 1, 1, 1, 4, 1, 2, 0);
+    SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(4).k(1).semanticRatio(1)
+        .lockCoverage(1).grid(4, 1).txPerThread(2).seed(0).build();
     try (TxStore store = gpu.createStore(cfg.layout())) {
       int[] initial = {100, 100, 100, 100};
       for (SemanticPolicy policy : SemanticPolicy.values()) {
@@ -117,7 +119,8 @@ class CudaSemanticBankTest {
     // The same hopeless batch (tx 5 can never withdraw its 1,000,000) with no semantic limit to
     // speak of: both engines find the wait in vain and end the same transactions the same way.
     TxBatch batch = SemanticBankRun.impossibleWithdrawalBatch();
-    SemanticBankConfig cfg = new SemanticBankConfig(4, 1, 1, 1, 4, 1, 2, 0);
+    SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(4).k(1).semanticRatio(1)
+        .lockCoverage(1).grid(4, 1).txPerThread(2).seed(0).build();
     int[] initial = {100, 100, 100, 100};
     try (JvmEngine jvm = new JvmEngine(2);
         TxStore onGpu = gpu.createStore(cfg.layout());
@@ -141,7 +144,8 @@ class CudaSemanticBankTest {
   @Test
   void paperSizedSemanticBatchCommitsEverythingWithPostponement() {
     // 6720 threads, 32 transactions each, 100% semantic over 2.6 M accounts.
-    SemanticBankConfig cfg = new SemanticBankConfig(2_621_440, 2, 1, 1, 224, 30, 32, 5);
+    SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(2_621_440).k(2).semanticRatio(1)
+        .lockCoverage(1).grid(224, 30).txPerThread(32).seed(5).build();
     SemanticBankRun run = SemanticBankRun.run(gpu, cfg, cfg.batch(), RunOptions.defaults());
     assertThat(run.correct()).as("%s", run).isTrue();
     assertThat(run.result().commits()).isEqualTo(cfg.txCount());

@@ -54,8 +54,9 @@ class CudaVacationTest {
       for (boolean presort : new boolean[] {false, true}) {
         for (double ratio : new double[] {0, 0.5, 1}) {
           for (int stride : new int[] {1, 4}) {
-            out.add(Arguments.of(new VacationConfig(2_000, 50, 5, ratio, stride, 128, 2,
-                1 + (int) (seed % 16), seed++), policy, presort));
+            out.add(Arguments.of(VacationConfig.builder().customers(2_000).roomTypes(50)
+                .roomsPerType(5).semanticRatio(ratio).lockCoverage(stride).grid(128, 2)
+                .txPerThread(1 + (int) (seed % 16)).seed(seed++).build(), policy, presort));
           }
         }
       }

@@ -53,7 +53,7 @@ class FuzzFindingsTest {
     io.gstm.core.soak.Soak.Summary s = io.gstm.core.soak.Soak.runBatch(engine,
         -875651946808023967L, java.time.Duration.ofSeconds(60), null);
     assertThat(s.violations()).isEmpty();
-    assertThat(s.transactions()).isPositive();
+    assertThat(s.counts().transactions()).isPositive();
   }
 
   /**
@@ -66,18 +66,20 @@ class FuzzFindingsTest {
     io.gstm.core.soak.Soak.Summary s = io.gstm.core.soak.Soak.runBatch(engine,
         3646372192475139556L, java.time.Duration.ofSeconds(60), null);
     assertThat(s.violations()).isEmpty();
-    assertThat(s.transactions()).isPositive();
+    assertThat(s.counts().transactions()).isPositive();
   }
 
   @Test
   void pairsFitAnOddTransactionCount() {
-    SemanticBankConfig bank = new SemanticBankConfig(64, 2, 1.0, 1, 7, 3, 11, 5);
+    SemanticBankConfig bank = SemanticBankConfig.builder().accounts(64).k(2).semanticRatio(1.0)
+        .lockCoverage(1).grid(7, 3).txPerThread(11).seed(5).build();
     assertThat(bank.txCount()).isOdd();
     assertThat(bank.pairs()).isEqualTo(bank.txCount() / 2);
     TxBatch b = bank.batch();
     assertThat(Arrays.stream(b.types()).filter(t -> t == BankWorkload.TRANSFER).count())
         .isEqualTo(1);
-    VacationConfig hotel = new VacationConfig(1000, 10, 10, 1.0, 1, 3, 1, 1, 5);
+    VacationConfig hotel = VacationConfig.builder().customers(1000).roomTypes(10).roomsPerType(10)
+        .semanticRatio(1.0).lockCoverage(1).grid(3, 1).txPerThread(1).seed(5).build();
     assertThat(hotel.pairs()).isEqualTo(1);
     assertThat(Arrays.stream(hotel.batch().types()).filter(t -> t == VacationWorkload.CANCEL)
         .count()).isEqualTo(1);
@@ -89,14 +91,18 @@ class FuzzFindingsTest {
    */
   @Test
   void semanticBankKIsCheckedWithOrWithoutTransfers() {
-    assertThatThrownBy(() -> new SemanticBankConfig(64, 17, 1.0, 1, 2, 1, 1, 1))
+    assertThatThrownBy(() -> SemanticBankConfig.builder().accounts(64).k(17).semanticRatio(1.0)
+        .lockCoverage(1).grid(2, 1).txPerThread(1).seed(1).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("k must be in 0..16");
-    assertThatThrownBy(() -> new SemanticBankConfig(64, Integer.MAX_VALUE, 1.0, 1, 2, 1, 1, 1))
+    assertThatThrownBy(() -> SemanticBankConfig.builder().accounts(64).k(Integer.MAX_VALUE)
+        .semanticRatio(1.0).lockCoverage(1).grid(2, 1).txPerThread(1).seed(1).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("k must be in");
     // An odd count at ratio 1 has a transfer: k must then suit it.
-    assertThatThrownBy(() -> new SemanticBankConfig(64, 0, 1.0, 1, 3, 1, 1, 1))
+    assertThatThrownBy(() -> SemanticBankConfig.builder().accounts(64).k(0).semanticRatio(1.0)
+        .lockCoverage(1).grid(3, 1).txPerThread(1).seed(1).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("k must be in 1..16");
-    assertThat(new SemanticBankConfig(64, 0, 1.0, 1, 2, 1, 1, 1).batch().txCount()).isEqualTo(2);
+    assertThat(SemanticBankConfig.builder().accounts(64).k(0).semanticRatio(1.0).lockCoverage(1)
+        .grid(2, 1).txPerThread(1).seed(1).build().batch().txCount()).isEqualTo(2);
   }
 
   /** Fuzzer: a null region was a NullPointerException without a message. */
@@ -113,7 +119,8 @@ class FuzzFindingsTest {
    */
   @Test
   void csmvHistoryKeepsWritesBeyondTheBatchCapacity() {
-    MemcachedConfig cfg = new MemcachedConfig(8, 4, 60, 0.8, 0.9, 32, 2, 2, 3);
+    MemcachedConfig cfg = MemcachedConfig.builder().sets(8).ways(4).keys(60).getFraction(0.8)
+        .zipfTheta(0.9).grid(32, 2).txPerThread(2).seed(3).build();
     TxBatch b = cfg.batch();
     TxBatch small = new TxBatch(b.workload(), b.types(), b.columns(), b.params(),
         b.threadsPerBlock(), b.blocks(), 2);
@@ -134,7 +141,8 @@ class FuzzFindingsTest {
    */
   @Test
   void csmvGridFarLargerThanTheBatchCostsNothing() {
-    BankConfig cfg = new BankConfig(100, 2, 0.2, 1, 32, 1, 2, 1);
+    BankConfig cfg = BankConfig.builder().accounts(100).k(2).readOnly(0.2).lockCoverage(1)
+        .grid(32, 1).txPerThread(2).seed(1).build();
     TxBatch b = cfg.batch();
     TxBatch huge = new TxBatch(b.workload(), b.types(), b.columns(), b.params(), 256,
         2_000_000, b.capacity());

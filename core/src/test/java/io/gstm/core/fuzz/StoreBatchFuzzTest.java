@@ -200,28 +200,34 @@ class StoreBatchFuzzTest {
     int per = 1 + rnd.nextInt(4);
     switch (rnd.nextInt(5)) {
       case 0 -> {
-        BankConfig c = new BankConfig(2 + rnd.nextInt(200), 1 + rnd.nextInt(2), 0.3, 1, tpb,
-            blocks, per, rnd.nextLong());
-        c = new BankConfig(c.accounts(), 1 + rnd.nextInt(Math.min(16, c.accounts())),
-            c.readOnlyFraction(), 1 + rnd.nextInt(4), tpb, blocks, per, c.seed());
+        BankConfig c = BankConfig.builder().accounts(2 + rnd.nextInt(200)).k(1 + rnd.nextInt(2))
+            .readOnly(0.3).lockCoverage(1).grid(tpb, blocks).txPerThread(per).seed(rnd.nextLong())
+            .build();
+        c = BankConfig.builder().accounts(c.accounts())
+            .k(1 + rnd.nextInt(Math.min(16, c.accounts()))).readOnly(c.readOnlyFraction())
+            .lockCoverage(1 + rnd.nextInt(4)).grid(tpb, blocks).txPerThread(per).seed(c.seed())
+            .build();
         return new Base("bank", c.layout(), bits(c.initialBalances()), rnd.nextBoolean()
             ? c.batch() : c.batchWithAuditSpan(1 + rnd.nextInt(c.accounts())));
       }
       case 1 -> {
-        SemanticBankConfig c = new SemanticBankConfig(4 + rnd.nextInt(200), 1 + rnd.nextInt(2),
-            rnd.nextDouble(), 1, tpb, blocks, per, rnd.nextLong());
+        SemanticBankConfig c = SemanticBankConfig.builder().accounts(4 + rnd.nextInt(200))
+            .k(1 + rnd.nextInt(2)).semanticRatio(rnd.nextDouble()).lockCoverage(1).grid(tpb, blocks)
+            .txPerThread(per).seed(rnd.nextLong()).build();
         return new Base("semantic bank", c.layout(), bits(c.initialBalances()), c.batch());
       }
       case 2 -> {
-        VacationConfig c = new VacationConfig(1 + rnd.nextInt(300), 1 + rnd.nextInt(20),
-            rnd.nextInt(20), rnd.nextDouble(), 1 + rnd.nextInt(3), tpb, blocks, per,
-            rnd.nextLong());
+        VacationConfig c = VacationConfig.builder().customers(1 + rnd.nextInt(300))
+            .roomTypes(1 + rnd.nextInt(20)).roomsPerType(rnd.nextInt(20))
+            .semanticRatio(rnd.nextDouble()).lockCoverage(1 + rnd.nextInt(3)).grid(tpb, blocks)
+            .txPerThread(per).seed(rnd.nextLong()).build();
         return new Base("vacation", c.layout(), new long[][] {bits(c.initialRooms())[0],
             bits(c.initialCustomers())[0]}, c.batch());
       }
       case 3 -> {
-        ProducerConsumerConfig c = new ProducerConsumerConfig(1 + rnd.nextInt(3),
-            1, 1 + rnd.nextInt(40), 1 + rnd.nextInt(8), 1, tpb, blocks, rnd.nextLong());
+        ProducerConsumerConfig c = ProducerConsumerConfig.builder().producers(1 + rnd.nextInt(3))
+            .consumers(1).itemsPerProducer(1 + rnd.nextInt(40)).bufferCapacity(1 + rnd.nextInt(8))
+            .lockCoverage(1).grid(tpb, blocks).seed(rnd.nextLong()).build();
         long[] slots = new long[c.bufferCapacity()];
         Arrays.fill(slots, ProducerConsumerConfig.NOT_TAKEN);
         long[] taken = new long[c.items()];
@@ -230,8 +236,9 @@ class StoreBatchFuzzTest {
             taken}, c.batch());
       }
       default -> {
-        MemcachedConfig c = new MemcachedConfig(1 + rnd.nextInt(16), 1 << rnd.nextInt(4),
-            1 + rnd.nextInt(100), 0.8, 0.9, tpb, blocks, per, rnd.nextLong());
+        MemcachedConfig c = MemcachedConfig.builder().sets(1 + rnd.nextInt(16))
+            .ways(1 << rnd.nextInt(4)).keys(1 + rnd.nextInt(100)).getFraction(0.8).zipfTheta(0.9)
+            .grid(tpb, blocks).txPerThread(per).seed(rnd.nextLong()).build();
         int[][] init = c.initialState();
         long[][] initial = new long[init.length][];
         for (int r = 0; r < init.length; r++) {
@@ -390,8 +397,9 @@ class StoreBatchFuzzTest {
         int coverage = anInt(rnd, 5);
         about = "seed " + seed + ", BankConfig(" + accounts + ", " + k + ", " + ro + ", "
             + coverage + ", " + tpb + ", " + blocks + ", " + per + ")";
-        BankConfig cfg = Fuzz.resultOrClearError(about, false, () -> new BankConfig(accounts, k,
-            ro, coverage, tpb, blocks, per, cfgSeed));
+        BankConfig cfg = Fuzz.resultOrClearError(about, false, () -> BankConfig.builder()
+            .accounts(accounts).k(k).readOnly(ro).lockCoverage(coverage).grid(tpb, blocks)
+            .txPerThread(per).seed(cfgSeed).build());
         c = cfg == null || cfg.txCount() > 20_000 || cfg.accounts() > 1 << 20 ? null
             : SoakCases.bank(seed, cfg,
             rnd.nextBoolean() || k > 8 ? Algorithm.prStm() : Algorithm.csmv(4),
@@ -405,8 +413,8 @@ class StoreBatchFuzzTest {
         about = "seed " + seed + ", SemanticBankConfig(" + accounts + ", " + k + ", " + ratio
             + ", " + coverage + ", " + tpb + ", " + blocks + ", " + per + ")";
         SemanticBankConfig cfg = Fuzz.resultOrClearError(about, false,
-            () -> new SemanticBankConfig(accounts, k, ratio, coverage, tpb, blocks, per,
-                cfgSeed));
+            () -> SemanticBankConfig.builder().accounts(accounts).k(k).semanticRatio(ratio)
+                .lockCoverage(coverage).grid(tpb, blocks).txPerThread(per).seed(cfgSeed).build());
         c = cfg == null || cfg.txCount() > 20_000 || cfg.accounts() > 1 << 20 ? null
             : SoakCases.semanticBank(seed, cfg, options, presort, how);
       }
@@ -419,8 +427,9 @@ class StoreBatchFuzzTest {
         about = "seed " + seed + ", VacationConfig(" + customers + ", " + types + ", " + rooms
             + ", " + ratio + ", " + coverage + ", " + tpb + ", " + blocks + ", " + per + ")";
         VacationConfig cfg = Fuzz.resultOrClearError(about, false,
-            () -> new VacationConfig(customers, types, rooms, ratio, coverage, tpb, blocks, per,
-                cfgSeed));
+            () -> VacationConfig.builder().customers(customers).roomTypes(types).roomsPerType(rooms)
+                .semanticRatio(ratio).lockCoverage(coverage).grid(tpb, blocks).txPerThread(per)
+                .seed(cfgSeed).build());
         c = cfg == null || cfg.txCount() > 20_000 || cfg.customers() > 100_000
             || (long) cfg.roomTypes() * cfg.lockCoverage() > 1 << 20 ? null
             : SoakCases.vacation(seed, cfg, options, presort, how);
@@ -434,8 +443,9 @@ class StoreBatchFuzzTest {
         about = "seed " + seed + ", ProducerConsumerConfig(" + producers + ", " + consumers
             + ", " + items + ", " + capacity + ", " + coverage + ", " + tpb + ", " + blocks + ")";
         ProducerConsumerConfig cfg = Fuzz.resultOrClearError(about, false,
-            () -> new ProducerConsumerConfig(producers, consumers, items, capacity, coverage,
-                tpb, blocks, cfgSeed));
+            () -> ProducerConsumerConfig.builder().producers(producers).consumers(consumers)
+                .itemsPerProducer(items).bufferCapacity(capacity).lockCoverage(coverage)
+                .grid(tpb, blocks).seed(cfgSeed).build());
         c = cfg == null || cfg.txCount() > 20_000 || cfg.bufferCapacity() > 1 << 20 ? null
             : SoakCases.producerConsumer(seed, cfg, options, presort, how);
       }
@@ -448,8 +458,8 @@ class StoreBatchFuzzTest {
         about = "seed " + seed + ", MemcachedConfig(" + sets + ", " + ways + ", " + keys + ", "
             + gets + ", " + theta + ", " + tpb + ", " + blocks + ", " + per + ")";
         MemcachedConfig cfg = Fuzz.resultOrClearError(about, false,
-            () -> new MemcachedConfig(sets, ways, keys, gets, theta, tpb, blocks, per,
-                cfgSeed));
+            () -> MemcachedConfig.builder().sets(sets).ways(ways).keys(keys).getFraction(gets)
+                .zipfTheta(theta).grid(tpb, blocks).txPerThread(per).seed(cfgSeed).build());
         c = cfg == null || cfg.txCount() > 20_000 || (long) cfg.sets() * cfg.ways() > 1 << 20
             || cfg.keys() > 1 << 20 ? null
             : SoakCases.memcached(seed, cfg, Algorithm.csmv(2 + rnd.nextInt(4)));

@@ -34,8 +34,8 @@ class FailedBatchRestoreJvmTest {
     try (JvmEngine engine = new JvmEngine(2)) {
       int failed = 0;
       for (int attempt = 0; attempt < 12 && failed < 3; attempt++) {
-        BankConfig config = new BankConfig(4096, 2, 0.0, 1, 256, 64,
-            32 << Math.min(attempt, 5), 7 + attempt);
+        BankConfig config = BankConfig.builder().accounts(4096).k(2).readOnly(0.0).lockCoverage(1)
+            .grid(256, 64).txPerThread(32 << Math.min(attempt, 5)).seed(7 + attempt).build();
         try (TxStore store = engine.createStore(config.layout(), alg)) {
           int[] initial = config.initialBalances();
           store.writeInt32(0, initial);

@@ -30,7 +30,8 @@ class JvmEngineConcurrentCallersTest {
         long seed = c;
         done.add(callers.submit(() -> {
           boolean ok = true;
-          BankConfig cfg = new BankConfig(64, 2, 0.2, 1, 64, 2, 4, seed);
+          BankConfig cfg = BankConfig.builder().accounts(64).k(2).readOnly(0.2).lockCoverage(1)
+              .grid(64, 2).txPerThread(4).seed(seed).build();
           try (TxStore store = engine.createStore(cfg.layout())) {
             for (int i = 0; i < 25; i++) {
               int[] initial = cfg.initialBalances();

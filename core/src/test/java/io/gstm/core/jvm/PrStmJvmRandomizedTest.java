@@ -56,7 +56,8 @@ class PrStmJvmRandomizedTest {
     // one batch: run hot batches until one conflicts (each is verified), up to a generous bound.
     long aborts = 0;
     for (long seed = 0; seed < 400 && aborts == 0; seed++) {
-      BankConfig hot = new BankConfig(8, 4, 0.1, 1, 64, 4, 64, seed);
+      BankConfig hot = BankConfig.builder().accounts(8).k(4).readOnly(0.1).lockCoverage(1)
+          .grid(64, 4).txPerThread(64).seed(seed).build();
       BankRun run = BankRun.run(engine, hot);
       assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
       assertThat(run.history().serializable()).as("%s", run.history().violations()).isTrue();
@@ -69,7 +70,8 @@ class PrStmJvmRandomizedTest {
   @Test
   void auditsOfAllAccountsSeeTheInvariantTotal() {
     // k = accounts: every audit sums the whole bank, which transfers never change.
-    BankConfig all = new BankConfig(8, 8, 0.5, 1, 64, 4, 16, 7);
+    BankConfig all = BankConfig.builder().accounts(8).k(8).readOnly(0.5).lockCoverage(1).grid(64, 4)
+        .txPerThread(16).seed(7).build();
     BankRun run = BankRun.run(engine, all);
     assertThat(run.verdict().ok()).isTrue();
     for (int t = 0; t < all.txCount(); t++) {

@@ -127,7 +127,8 @@ class CudaProgramTest {
   @ParameterizedTest
   @EnumSource(CsmvVariant.class)
   void bankProgramsRunOnCsmvStores(CsmvVariant variant) {
-    BankConfig cfg = new BankConfig(256, 2, 0.5, 1, 64, 4, 4, 5);
+    BankConfig cfg = BankConfig.builder().accounts(256).k(2).readOnly(0.5).lockCoverage(1)
+        .grid(64, 4).txPerThread(4).seed(5).build();
     var batch = cfg.batch();
     ProgramBatch programs = BankPrograms.batch(batch, BankPrograms.set(batch, false));
     for (Engine e : new Engine[] {gpu, jvm}) {

@@ -29,9 +29,9 @@ public final class BankMatrix {
       int threadsPerBlock = tpb[rnd.nextInt(tpb.length)];
       int blocks = 1 + rnd.nextInt(8);
       int txPerThread = 1 + rnd.nextInt(6);
-      out.add(new BankConfig(a, k, readOnly[rnd.nextInt(readOnly.length)],
-          coverages[rnd.nextInt(coverages.length)], threadsPerBlock, blocks, txPerThread,
-          rnd.nextLong()));
+      out.add(BankConfig.builder().accounts(a).k(k).readOnly(readOnly[rnd.nextInt(readOnly.length)])
+          .lockCoverage(coverages[rnd.nextInt(coverages.length)]).grid(threadsPerBlock, blocks)
+          .txPerThread(txPerThread).seed(rnd.nextLong()).build());
     }
     return out;
   }

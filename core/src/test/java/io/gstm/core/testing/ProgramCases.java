@@ -140,19 +140,24 @@ public final class ProgramCases {
     List<Case> cases = new ArrayList<>();
     int tx = 4;
     for (int k : new int[] {1, 2, 4}) {
-      cases.add(bank("bank k=" + k, new BankConfig(64, k, 0.3, 1, threadsPerBlock, blocks, tx,
-          seed + k), false));
+      cases.add(bank("bank k=" + k, BankConfig.builder().accounts(64).k(k).readOnly(0.3)
+          .lockCoverage(1).grid(threadsPerBlock, blocks).txPerThread(tx).seed(seed + k)
+          .build(), false));
     }
-    cases.add(bank("bank k=3 coverage 4", new BankConfig(64, 3, 0.2, 4, threadsPerBlock,
-        blocks, tx, seed), false));
-    cases.add(bank("bank audits of every account", new BankConfig(48, 2, 0.3, 1,
-        threadsPerBlock, blocks, tx, seed), true));
+    cases.add(bank("bank k=3 coverage 4", BankConfig.builder().accounts(64).k(3).readOnly(0.2)
+        .lockCoverage(4).grid(threadsPerBlock, blocks).txPerThread(tx).seed(seed).build(), false));
+    cases.add(bank("bank audits of every account", BankConfig.builder().accounts(48).k(2)
+        .readOnly(0.3).lockCoverage(1).grid(threadsPerBlock, blocks).txPerThread(tx).seed(seed)
+        .build(), true));
     cases.add(semanticBank("bank deposits, withdrawals, checked transfers",
-        new SemanticBankConfig(64, 2, 0.5, 1, threadsPerBlock, blocks, tx, seed)));
-    cases.add(vacation(new VacationConfig(200, 8, 40, 0.5, 1, threadsPerBlock, blocks, tx,
-        seed)));
-    cases.add(producerConsumer(new ProducerConsumerConfig(3, 2,
-        Math.max(1, threadsPerBlock * blocks * 2 / 3), 7, 1, threadsPerBlock, blocks, seed)));
+        SemanticBankConfig.builder().accounts(64).k(2).semanticRatio(0.5).lockCoverage(1)
+            .grid(threadsPerBlock, blocks).txPerThread(tx).seed(seed).build()));
+    cases.add(vacation(VacationConfig.builder().customers(200).roomTypes(8).roomsPerType(40)
+        .semanticRatio(0.5).lockCoverage(1).grid(threadsPerBlock, blocks).txPerThread(tx).seed(seed)
+        .build()));
+    cases.add(producerConsumer(ProducerConsumerConfig.builder().producers(3).consumers(2)
+        .itemsPerProducer(Math.max(1, threadsPerBlock * blocks * 2 / 3)).bufferCapacity(7)
+        .lockCoverage(1).grid(threadsPerBlock, blocks).seed(seed).build()));
     cases.add(kmeans(300, 3, 4, 37, threadsPerBlock, seed));
     return cases;
   }

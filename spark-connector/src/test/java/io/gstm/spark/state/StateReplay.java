@@ -1,7 +1,6 @@
 package io.gstm.spark.state;
 
 import io.gstm.core.batch.BatchResult;
-import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.program.Column;
 import io.gstm.core.program.CompiledProgram;
@@ -132,8 +131,7 @@ final class StateReplay {
     ProgramBatch.Builder bb = ProgramBatch.builder(set).types(types);
     cols.forEach((name, v) -> bb.column(Column.ofBits(name, colTypes.get(name), v)));
     ProgramBatch batch = bb.build();
-    BatchResult stats = new BatchResult("replay", codes, new long[Counter.values().length],
-        new long[n], new int[n], null, 0, 0, 0);
+    BatchResult stats = BatchResult.builder("replay", codes).build();
     ProgramResult result = new ProgramResult(stats, batch, outputs, codesUser);
     return ProgramReplay.verify(result, layout, b, a, order);
   }

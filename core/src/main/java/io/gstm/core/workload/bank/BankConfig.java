@@ -1,5 +1,6 @@
 package io.gstm.core.workload.bank;
 
+import io.gstm.core.batch.Grid;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
@@ -15,9 +16,7 @@ import java.util.SplittableRandom;
  * @param k accounts per transaction, 1..min(accounts, 16)
  * @param readOnlyFraction share of audits, 0..1
  * @param lockCoverage accounts per lock, at least 1
- * @param threadsPerBlock 1..256
- * @param blocks at least 1
- * @param txPerThread transactions per thread, at least 1
+ * @param grid 1..256 threads per block, at least 1 block, at least 1 transaction per thread
  * @param seed random seed of the batch
  */
 public record BankConfig(
@@ -25,9 +24,7 @@ public record BankConfig(
     int k,
     double readOnlyFraction,
     int lockCoverage,
-    int threadsPerBlock,
-    int blocks,
-    int txPerThread,
+    Grid grid,
     long seed) {
 
   /** Every account starts with this balance. */
@@ -36,6 +33,10 @@ public record BankConfig(
   public static final int MAX_AMOUNT = 100;
 
   public BankConfig {
+    java.util.Objects.requireNonNull(grid, "grid");
+    int threadsPerBlock = grid.threadsPerBlock();
+    int blocks = grid.blocks();
+    int txPerThread = grid.txPerThread();
     if (accounts < 1) {
       throw new IllegalArgumentException("accounts must be at least 1, got " + accounts);
     }
@@ -65,12 +66,39 @@ public record BankConfig(
     }
   }
 
+  /**
+   * A builder with the {@code gstm bank} defaults: 2^20 accounts, k 2, 20% audits, one account
+   * per lock, 132 blocks of 256 threads, 4 transactions per thread, seed 1.
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this configuration's values, to derive another. */
+  public Builder toBuilder() {
+    return new Builder().accounts(accounts).k(k).readOnly(readOnlyFraction)
+        .lockCoverage(lockCoverage).grid(grid.threadsPerBlock(), grid.blocks())
+        .txPerThread(grid.txPerThread()).seed(seed);
+  }
+
+  public int threadsPerBlock() {
+    return grid.threadsPerBlock();
+  }
+
+  public int blocks() {
+    return grid.blocks();
+  }
+
+  public int txPerThread() {
+    return grid.txPerThread();
+  }
+
   public int threads() {
-    return blocks * threadsPerBlock;
+    return grid.threads();
   }
 
   public int txCount() {
-    return threads() * txPerThread;
+    return grid.txCount();
   }
 
   /** One INT32 region of balances. */
@@ -108,8 +136,8 @@ public record BankConfig(
       }
       cols[k][t] = 1 + rnd.nextInt(MAX_AMOUNT);
     }
-    return new TxBatch(BankWorkload.NAME, types, cols, new int[] {k, 0}, threadsPerBlock, blocks,
-        capacity);
+    return new TxBatch(BankWorkload.NAME, types, cols, new int[] {k, 0}, threadsPerBlock(),
+        blocks(), capacity);
   }
 
   /**
@@ -130,5 +158,68 @@ public record BankConfig(
       }
     }
     return false;
+  }
+
+  /** Named settings of a {@link BankConfig}; {@link #build} checks them. */
+  public static final class Builder {
+    private int accounts = 1 << 20;
+    private int k = 2;
+    private double readOnly = 0.2;
+    private int lockCoverage = 1;
+    private int threadsPerBlock = 256;
+    private int blocks = 132;
+    private int txPerThread = 4;
+    private long seed = 1;
+
+    private Builder() {}
+
+    /** Number of accounts, at least 1. */
+    public Builder accounts(int value) {
+      accounts = value;
+      return this;
+    }
+
+    /** Distinct accounts per transaction, 1..min(accounts, 16). */
+    public Builder k(int value) {
+      k = value;
+      return this;
+    }
+
+    /** Share of audits (read-only sums), 0..1; the rest are transfers. */
+    public Builder readOnly(double fraction) {
+      readOnly = fraction;
+      return this;
+    }
+
+    /** Accounts per lock, at least 1. */
+    public Builder lockCoverage(int value) {
+      lockCoverage = value;
+      return this;
+    }
+
+    /** {@code blocks} blocks of {@code threadsPerBlock} (1..256) threads. */
+    public Builder grid(int threadsPerBlock, int blocks) {
+      this.threadsPerBlock = threadsPerBlock;
+      this.blocks = blocks;
+      return this;
+    }
+
+    /** Transactions per thread, at least 1. */
+    public Builder txPerThread(int value) {
+      txPerThread = value;
+      return this;
+    }
+
+    /** Random seed of the batch. */
+    public Builder seed(long value) {
+      seed = value;
+      return this;
+    }
+
+    /** The configuration; an IllegalArgumentException names a bad value and its limit. */
+    public BankConfig build() {
+      return new BankConfig(accounts, k, readOnly, lockCoverage,
+          new Grid(threadsPerBlock, blocks, txPerThread), seed);
+    }
   }
 }

@@ -1,10 +1,12 @@
 package io.gstm.core.workload.bank;
 
+import io.gstm.core.batch.Grid;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -23,9 +25,7 @@ import java.util.SplittableRandom;
  * @param k accounts per transfer, 1..16 (0..16 when the batch has no transfers)
  * @param semanticRatio share of transactions in deposit/withdrawal pairs, 0..1
  * @param lockCoverage accounts per lock, at least 1
- * @param threadsPerBlock 1..256
- * @param blocks at least 1
- * @param txPerThread transactions per thread, at least 1
+ * @param grid 1..256 threads per block, at least 1 block, at least 1 transaction per thread
  * @param seed random seed of the batch
  */
 public record SemanticBankConfig(
@@ -33,15 +33,14 @@ public record SemanticBankConfig(
     int k,
     double semanticRatio,
     int lockCoverage,
-    int threadsPerBlock,
-    int blocks,
-    int txPerThread,
+    Grid grid,
     long seed) {
 
   /** Lower-half accounts start with this much plus what they pay; upper-half ones empty. */
   public static final int INITIAL_BALANCE = 1_000;
 
   public SemanticBankConfig {
+    Objects.requireNonNull(grid, "grid");
     if (!(semanticRatio >= 0 && semanticRatio <= 1)) {
       throw new IllegalArgumentException("semanticRatio must be in 0..1, got " + semanticRatio);
     }
@@ -50,10 +49,10 @@ public record SemanticBankConfig(
           + accounts);
     }
     // The sizes are checked by the plain bank config, which has the same limits.
-    new BankConfig(accounts, 1, 0, lockCoverage, threadsPerBlock, blocks, txPerThread, seed);
+    new BankConfig(accounts, 1, 0, lockCoverage, grid, seed);
     // An odd count leaves one transfer even at ratio 1: k matters whenever there is one. Without
     // transfers it still sizes the batch's columns and set capacity: 0..16.
-    int n = blocks * threadsPerBlock * txPerThread;
+    int n = grid.txCount();
     int maxK = TxBatch.CAPACITIES[TxBatch.CAPACITIES.length - 1];
     if (n - 2 * pairs(semanticRatio, n) > 0 && (k < 1 || k > Math.min(maxK, accounts / 2))) {
       throw new IllegalArgumentException("k must be in 1.." + Math.min(maxK, accounts / 2)
@@ -65,8 +64,29 @@ public record SemanticBankConfig(
     }
   }
 
+  /**
+   * A builder with the {@code gstm bank --semantic-ratio 1} defaults: 2^20 accounts, k 2, only
+   * deposit/withdrawal pairs, one account per lock, 132 blocks of 256 threads, 4 transactions per
+   * thread, seed 1.
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public int threadsPerBlock() {
+    return grid.threadsPerBlock();
+  }
+
+  public int blocks() {
+    return grid.blocks();
+  }
+
+  public int txPerThread() {
+    return grid.txPerThread();
+  }
+
   public int txCount() {
-    return blocks * threadsPerBlock * txPerThread;
+    return grid.txCount();
   }
 
   /** Deposit/withdrawal pairs in the batch: {@code round(semanticRatio * n / 2)}, at most n/2. */
@@ -139,8 +159,8 @@ public record SemanticBankConfig(
       int j = rnd.nextInt(i + 1);
       swap(types, cols, i, j);
     }
-    return new TxBatch(BankWorkload.NAME, types, cols, new int[] {kk, 0, 1}, threadsPerBlock,
-        blocks, TxBatch.capacityFor(kk));
+    return new TxBatch(BankWorkload.NAME, types, cols, new int[] {kk, 0, 1}, threadsPerBlock(),
+        blocks(), TxBatch.capacityFor(kk));
   }
 
   private static void swap(int[] types, int[][] cols, int i, int j) {
@@ -161,5 +181,68 @@ public record SemanticBankConfig(
       }
     }
     return false;
+  }
+
+  /** Named settings of a {@link SemanticBankConfig}; {@link #build} checks them. */
+  public static final class Builder {
+    private int accounts = 1 << 20;
+    private int k = 2;
+    private double semanticRatio = 1;
+    private int lockCoverage = 1;
+    private int threadsPerBlock = 256;
+    private int blocks = 132;
+    private int txPerThread = 4;
+    private long seed = 1;
+
+    private Builder() {}
+
+    /** Accounts, at least 2 (and at least 2k when there are transfers). */
+    public Builder accounts(int value) {
+      accounts = value;
+      return this;
+    }
+
+    /** Accounts per transfer, 1..16 (0..16 when the batch has no transfers). */
+    public Builder k(int value) {
+      k = value;
+      return this;
+    }
+
+    /** Share of transactions in deposit/withdrawal pairs, 0..1. */
+    public Builder semanticRatio(double value) {
+      semanticRatio = value;
+      return this;
+    }
+
+    /** Accounts per lock, at least 1. */
+    public Builder lockCoverage(int value) {
+      lockCoverage = value;
+      return this;
+    }
+
+    /** Transactions per thread, at least 1. */
+    public Builder txPerThread(int value) {
+      txPerThread = value;
+      return this;
+    }
+
+    /** Random seed of the batch. */
+    public Builder seed(long value) {
+      seed = value;
+      return this;
+    }
+
+    /** {@code blocks} blocks of {@code threadsPerBlock} (1..256) threads. */
+    public Builder grid(int threadsPerBlock, int blocks) {
+      this.threadsPerBlock = threadsPerBlock;
+      this.blocks = blocks;
+      return this;
+    }
+
+    /** The configuration; an IllegalArgumentException names a bad value and its limit. */
+    public SemanticBankConfig build() {
+      return new SemanticBankConfig(accounts, k, semanticRatio, lockCoverage,
+          new Grid(threadsPerBlock, blocks, txPerThread), seed);
+    }
   }
 }

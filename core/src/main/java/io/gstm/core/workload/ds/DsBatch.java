@@ -10,15 +10,54 @@ import java.util.SplittableRandom;
  * A seeded data-structure batch: the store layout, the initial contents and the transactions
  * (program batch and the columns the verifier needs). Seed {@code s} always draws the same one.
  *
- * @param op per transaction, the program's type code ({@link DsKind#operations()} order)
- * @param key the key (queue: unused)
- * @param node the pre-assigned pool node of an enqueue or hash-map insert, else -1
- * @param val the value an enqueue puts (unique in the batch and the initial queue)
- * @param height the level count of a skip-list insert, else 1
+ * @param columns per transaction, what the verifier needs
  * @param pool nodes in the pool (the config's, or what the batch needs)
  */
 public record DsBatch(DsConfig cfg, StoreLayout layout, long[][] initial, ProgramSet programs,
-    ProgramBatch batch, int[] op, int[] key, int[] node, int[] val, int[] height, int pool) {
+    ProgramBatch batch, Columns columns, int pool) {
+
+  /**
+   * The batch's transactions, one entry each, as the verifier reads them.
+   *
+   * @param op the program's type code ({@link DsKind#operations()} order)
+   * @param key the key (queue: unused)
+   * @param node the pre-assigned pool node of an enqueue or hash-map insert, else -1
+   * @param val the value an enqueue puts (unique in the batch and the initial queue)
+   * @param height the level count of a skip-list insert, else 1
+   */
+  public record Columns(int[] op, int[] key, int[] node, int[] val, int[] height) {
+    /** These columns in the order {@code order} (entry i is old entry order[i]). */
+    Columns permute(int[] order) {
+      return new Columns(DsBatch.permute(op, order), DsBatch.permute(key, order),
+          DsBatch.permute(node, order), DsBatch.permute(val, order),
+          DsBatch.permute(height, order));
+    }
+  }
+
+  /** Per transaction, the program's type code. */
+  public int[] op() {
+    return columns.op();
+  }
+
+  /** Per transaction, the key. */
+  public int[] key() {
+    return columns.key();
+  }
+
+  /** Per transaction, the pre-assigned pool node, else -1. */
+  public int[] node() {
+    return columns.node();
+  }
+
+  /** Per transaction, the value an enqueue puts. */
+  public int[] val() {
+    return columns.val();
+  }
+
+  /** Per transaction, the level count of a skip-list insert, else 1. */
+  public int[] height() {
+    return columns.height();
+  }
 
   /** Draws the batch of {@code cfg}. */
   public static DsBatch of(DsConfig cfg) {
@@ -60,8 +99,8 @@ public record DsBatch(DsConfig cfg, StoreLayout layout, long[][] initial, Progra
     }
     StoreLayout layout = DsState.layout(cfg, pool);
     long[][] initial = DsState.initial(cfg, pool, new SplittableRandom(cfg.seed()));
-    return new DsBatch(cfg, layout, initial, programs, b.build(), op, key, node, val, height,
-        pool);
+    return new DsBatch(cfg, layout, initial, programs, b.build(),
+        new Columns(op, key, node, val, height), pool);
   }
 
   /** A node's level count, at most {@code levels}: each further level with p = 1/branching. */
@@ -74,7 +113,7 @@ public record DsBatch(DsConfig cfg, StoreLayout layout, long[][] initial, Progra
   }
 
   public int txCount() {
-    return op.length;
+    return columns.op().length;
   }
 
   /**
@@ -85,9 +124,7 @@ public record DsBatch(DsConfig cfg, StoreLayout layout, long[][] initial, Progra
   public DsBatch presorted() {
     ProgramBatch.Sorted s = batch.presort();
     int[] order = s.order();
-    return new DsBatch(cfg, layout, initial, programs, s.batch(), permute(op, order),
-        permute(key, order), permute(node, order), permute(val, order), permute(height, order),
-        pool);
+    return new DsBatch(cfg, layout, initial, programs, s.batch(), columns.permute(order), pool);
   }
 
   /**
@@ -101,7 +138,7 @@ public record DsBatch(DsConfig cfg, StoreLayout layout, long[][] initial, Progra
     }
     return new DsBatch(cfg, new StoreLayout(layout.regions().stream()
         .map(r -> new RegionSpec(r.name(), r.type(), r.length(), coverage)).toList()),
-        initial, programs, batch, op, key, node, val, height, pool);
+        initial, programs, batch, columns, pool);
   }
 
   private static int[] permute(int[] v, int[] order) {

@@ -3,6 +3,7 @@ package io.gstm.core.workload.ds;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.program.ProgramBinding;
 import io.gstm.core.store.Algorithm;
+import java.util.Objects;
 
 /**
  * One data-structure batch: which structure, its size and key range, the operation mix, the
@@ -20,28 +21,31 @@ import io.gstm.core.store.Algorithm;
  * transaction with {@link DsPrograms#WALK_BOUND}, an outcome decided on a consistent state and
  * reproduced by the serial replay).
  *
- * @param kind the structure
- * @param keyRange keys are drawn from {@code 0..keyRange-1} (queue: unused, at least 1)
- * @param initialEntries entries in the structure before the batch
- * @param pool nodes in the pool, 0 for what the batch needs. Queue and hash map take a fresh
- *     node for each insert (pre-assigned per transaction: no shared free list to contend on); an
- *     insert whose node lies past the pool ends {@link DsPrograms#POOL_EXHAUSTED}. Tree and skip
- *     list keep one node slot per key, so the pool bounds the keys they can hold
- * @param transactions transactions in the batch
- * @param insertFraction enqueues (queue) or inserts
- * @param deleteFraction dequeues are the queue's remainder; deletes for the hash map and the skip
- *     list; 0 for the tree (Cederman's tree only inserts and looks up); the rest are lookups
- * @param maxWork local work before a transaction touches the structure: iterations drawn
- *     uniformly from {@code 0..maxWork} (0: full contention, transactions back to back)
- * @param levels skip-list levels, 1..{@link #MAX_LEVELS} (other structures: ignored, give 1)
- * @param threadsPerBlock 1..256
- * @param blocks at least 1
- * @param seed seed of the initial contents and of the batch
+ * <p>Built by {@link #builder()} (or {@link #fullContention} and {@link #lowContention}), with
+ * these settings:
+ *
+ * <ul>
+ *   <li>{@code kind}: the structure
+ *   <li>{@code keyRange}: keys are drawn from {@code 0..keyRange-1} (queue: unused, at least 1)
+ *   <li>{@code initialEntries}: entries in the structure before the batch
+ *   <li>{@code pool}: nodes in the pool, 0 for what the batch needs. Queue and hash map take a
+ *       fresh node for each insert (pre-assigned per transaction: no shared free list to contend
+ *       on); an insert whose node lies past the pool ends {@link DsPrograms#POOL_EXHAUSTED}. Tree
+ *       and skip list keep one node slot per key, so the pool bounds the keys they can hold
+ *   <li>{@code transactions}: transactions in the batch
+ *   <li>{@code insertFraction}: enqueues (queue) or inserts
+ *   <li>{@code deleteFraction}: dequeues are the queue's remainder; deletes for the hash map and
+ *       the skip list; 0 for the tree (Cederman's tree only inserts and looks up); the rest are
+ *       lookups
+ *   <li>{@code maxWork}: local work before a transaction touches the structure: iterations drawn
+ *       uniformly from {@code 0..maxWork} (0: full contention, transactions back to back)
+ *   <li>{@code levels}: skip-list levels, 1..{@link #MAX_LEVELS} (other structures: ignored,
+ *       give 1)
+ *   <li>{@code grid(threadsPerBlock, blocks)}: 1..256 threads per block, at least 1 block
+ *   <li>{@code seed}: seed of the initial contents and of the batch
+ * </ul>
  */
-public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, int transactions,
-    double insertFraction, double deleteFraction, int maxWork, int levels, int threadsPerBlock,
-    int blocks, long seed) {
-
+public final class DsConfig {
   /** Distinct words one attempt of a program may touch. */
   public static final int MAX_SET_WORDS =
       ProgramBinding.CAPACITIES[ProgramBinding.CAPACITIES.length - 1];
@@ -63,7 +67,32 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
   /** Iterations of local work. */
   public static final int MAX_WORK = 1 << 16;
 
-  public DsConfig {
+  private final DsKind kind;
+  private final int keyRange;
+  private final int initialEntries;
+  private final int pool;
+  private final int transactions;
+  private final double insertFraction;
+  private final double deleteFraction;
+  private final int maxWork;
+  private final int levels;
+  private final int threadsPerBlock;
+  private final int blocks;
+  private final long seed;
+
+  private DsConfig(Builder b) {
+    this.kind = b.kind;
+    this.keyRange = b.keyRange;
+    this.initialEntries = b.initialEntries;
+    this.pool = b.pool;
+    this.transactions = b.transactions;
+    this.insertFraction = b.insertFraction;
+    this.deleteFraction = b.deleteFraction;
+    this.maxWork = b.maxWork;
+    this.levels = b.levels;
+    this.threadsPerBlock = b.threadsPerBlock;
+    this.blocks = b.blocks;
+    this.seed = b.seed;
     if (kind == null) {
       throw new IllegalArgumentException("structure: missing, expected one of "
           + DsKind.labels());
@@ -127,6 +156,82 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
   }
 
   /**
+   * A builder; the structure must be given. The other defaults: 1,024 keys, an empty structure,
+   * the pool the batch needs, the {@code gstm bench-ds} batch (65,536 transactions on 64 blocks
+   * of 256 threads, seed 42), half of them inserts (enqueues), the rest lookups (dequeues for
+   * the queue), no local work, 1 level.
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this configuration's values, to derive another. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.kind = kind;
+    b.keyRange = keyRange;
+    b.initialEntries = initialEntries;
+    b.pool = pool;
+    b.transactions = transactions;
+    b.insertFraction = insertFraction;
+    b.deleteFraction = deleteFraction;
+    b.maxWork = maxWork;
+    b.levels = levels;
+    b.threadsPerBlock = threadsPerBlock;
+    b.blocks = blocks;
+    b.seed = seed;
+    return b;
+  }
+
+  public DsKind kind() {
+    return kind;
+  }
+
+  public int keyRange() {
+    return keyRange;
+  }
+
+  public int initialEntries() {
+    return initialEntries;
+  }
+
+  public int pool() {
+    return pool;
+  }
+
+  public int transactions() {
+    return transactions;
+  }
+
+  public double insertFraction() {
+    return insertFraction;
+  }
+
+  public double deleteFraction() {
+    return deleteFraction;
+  }
+
+  public int maxWork() {
+    return maxWork;
+  }
+
+  public int levels() {
+    return levels;
+  }
+
+  public int threadsPerBlock() {
+    return threadsPerBlock;
+  }
+
+  public int blocks() {
+    return blocks;
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  /**
    * Refuses an algorithm this batch cannot run on, naming the parameter and the limit: CSMV
    * updates write at most 8 words, so a skip list on CSMV has at most 4 levels.
    */
@@ -166,47 +271,49 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
       int threadsPerBlock, int blocks, long seed) {
     int work = full ? 0 : 256;
     return switch (kind) {
-      case QUEUE -> new DsConfig(kind, 1, full ? 16 : 256, 0, transactions, 0.5, 0, work, 1,
-          threadsPerBlock, blocks, seed);
+      case QUEUE -> DsConfig.builder().kind(kind).keyRange(1).initialEntries(full ? 16 : 256)
+          .pool(0).transactions(transactions).insertFraction(0.5).deleteFraction(0).maxWork(work)
+          .levels(1).grid(threadsPerBlock, blocks).seed(seed).build();
       // Low: 768 keys, chains of at most 6, so the sets (16 words) stay in registers on the GPU.
-      case HASHMAP -> new DsConfig(kind, full ? 256 : 768, full ? 128 : 384, 0,
-          transactions, 1 / 3.0, 1 / 3.0, work, 1, threadsPerBlock, blocks, seed);
-      case TREE -> new DsConfig(kind, full ? 64 : 4096, full ? 15 : 1023, 0, transactions, 0.5,
-          0, work, 1, threadsPerBlock, blocks, seed);
+      case HASHMAP -> DsConfig.builder().kind(kind).keyRange(full ? 256 : 768)
+          .initialEntries(full ? 128 : 384).pool(0).transactions(transactions)
+          .insertFraction(1 / 3.0).deleteFraction(1 / 3.0).maxWork(work).levels(1)
+          .grid(threadsPerBlock, blocks).seed(seed).build();
+      case TREE -> DsConfig.builder().kind(kind).keyRange(full ? 64 : 4096)
+          .initialEntries(full ? 15 : 1023).pool(0).transactions(transactions).insertFraction(0.5)
+          .deleteFraction(0).maxWork(work).levels(1).grid(threadsPerBlock, blocks).seed(seed)
+          .build();
       // Low: the JPDC paper's 5,000 initial entries over 5 levels (half the key range).
-      case SKIPLIST -> new DsConfig(kind, full ? 64 : 10_000, full ? 32 : 5_000, 0, transactions,
-          1 / 3.0, 1 / 3.0, work, MAX_LEVELS, threadsPerBlock, blocks, seed);
+      case SKIPLIST -> DsConfig.builder().kind(kind).keyRange(full ? 64 : 10_000)
+          .initialEntries(full ? 32 : 5_000).pool(0).transactions(transactions)
+          .insertFraction(1 / 3.0).deleteFraction(1 / 3.0).maxWork(work).levels(MAX_LEVELS)
+          .grid(threadsPerBlock, blocks).seed(seed).build();
     };
   }
 
   /** A copy with another seed. */
   public DsConfig withSeed(long value) {
-    return new DsConfig(kind, keyRange, initialEntries, pool, transactions, insertFraction,
-        deleteFraction, maxWork, levels, threadsPerBlock, blocks, value);
+    return toBuilder().seed(value).build();
   }
 
   /** A copy with another number of transactions. */
   public DsConfig withTransactions(int value) {
-    return new DsConfig(kind, keyRange, initialEntries, pool, value, insertFraction,
-        deleteFraction, maxWork, levels, threadsPerBlock, blocks, seed);
+    return toBuilder().transactions(value).build();
   }
 
   /** A copy on another grid. */
   public DsConfig withGrid(int tpb, int b) {
-    return new DsConfig(kind, keyRange, initialEntries, pool, transactions, insertFraction,
-        deleteFraction, maxWork, levels, tpb, b, seed);
+    return toBuilder().grid(tpb, b).build();
   }
 
   /** A copy with another amount of local work (0: transactions back to back). */
   public DsConfig withMaxWork(int value) {
-    return new DsConfig(kind, keyRange, initialEntries, pool, transactions, insertFraction,
-        deleteFraction, value, levels, threadsPerBlock, blocks, seed);
+    return toBuilder().maxWork(value).build();
   }
 
   /** A copy with another number of skip-list levels. */
   public DsConfig withLevels(int value) {
-    return new DsConfig(kind, keyRange, initialEntries, pool, transactions, insertFraction,
-        deleteFraction, maxWork, value, threadsPerBlock, blocks, seed);
+    return toBuilder().levels(value).build();
   }
 
   /** A copy that {@code algorithm} can run: a skip list on CSMV at most 4 levels. */
@@ -216,8 +323,7 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
 
   /** A copy with another pool size (0: what the batch needs). */
   public DsConfig withPool(int value) {
-    return new DsConfig(kind, keyRange, initialEntries, value, transactions, insertFraction,
-        deleteFraction, maxWork, levels, threadsPerBlock, blocks, seed);
+    return toBuilder().pool(value).build();
   }
 
   /** The longest bucket chain: keys {@code b, b + 128, ...} below the key range. */
@@ -279,5 +385,135 @@ public record DsConfig(DsKind kind, int keyRange, int initialEntries, int pool, 
       last = k;
     }
     return height + gap;
+  }
+
+  // Value semantics, as when this was a record: configurations name test cases and results.
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof DsConfig o
+        && kind == o.kind
+        && keyRange == o.keyRange
+        && initialEntries == o.initialEntries
+        && pool == o.pool
+        && transactions == o.transactions
+        && Double.compare(insertFraction, o.insertFraction) == 0
+        && Double.compare(deleteFraction, o.deleteFraction) == 0
+        && maxWork == o.maxWork
+        && levels == o.levels
+        && threadsPerBlock == o.threadsPerBlock
+        && blocks == o.blocks
+        && seed == o.seed;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(kind, keyRange, initialEntries, pool, transactions, insertFraction,
+        deleteFraction, maxWork, levels, threadsPerBlock, blocks, seed);
+  }
+
+  @Override
+  public String toString() {
+    return "DsConfig[kind=" + kind
+        + ", keyRange=" + keyRange
+        + ", initialEntries=" + initialEntries
+        + ", pool=" + pool
+        + ", transactions=" + transactions
+        + ", insertFraction=" + insertFraction
+        + ", deleteFraction=" + deleteFraction
+        + ", maxWork=" + maxWork
+        + ", levels=" + levels
+        + ", threadsPerBlock=" + threadsPerBlock
+        + ", blocks=" + blocks
+        + ", seed=" + seed + "]";
+  }
+
+  /** Named settings of a {@link DsConfig}; {@link #build} checks them. */
+  public static final class Builder {
+    private DsKind kind;
+    private int keyRange = 1024;
+    private int initialEntries = 0;
+    private int pool = 0;
+    private int transactions = 65_536;
+    private double insertFraction = 0.5;
+    private double deleteFraction = 0;
+    private int maxWork = 0;
+    private int levels = 1;
+    private int threadsPerBlock = 256;
+    private int blocks = 64;
+    private long seed = 42;
+
+    private Builder() {}
+
+    /** The structure. */
+    public Builder kind(DsKind value) {
+      kind = value;
+      return this;
+    }
+
+    /** Keys are drawn from {@code 0..keyRange-1} (queue: unused, at least 1). */
+    public Builder keyRange(int value) {
+      keyRange = value;
+      return this;
+    }
+
+    /** Entries in the structure before the batch. */
+    public Builder initialEntries(int value) {
+      initialEntries = value;
+      return this;
+    }
+
+    /** Nodes in the pool, 0 for what the batch needs. */
+    public Builder pool(int value) {
+      pool = value;
+      return this;
+    }
+
+    /** Transactions in the batch. */
+    public Builder transactions(int value) {
+      transactions = value;
+      return this;
+    }
+
+    /** Share of enqueues (queue) or inserts. */
+    public Builder insertFraction(double value) {
+      insertFraction = value;
+      return this;
+    }
+
+    /** Share of deletes (hash map, skip list); 0 for the queue and the tree. */
+    public Builder deleteFraction(double value) {
+      deleteFraction = value;
+      return this;
+    }
+
+    /** Local work before a transaction: iterations drawn from {@code 0..maxWork}. */
+    public Builder maxWork(int value) {
+      maxWork = value;
+      return this;
+    }
+
+    /** Skip-list levels, 1..{@link #MAX_LEVELS} (other structures: 1). */
+    public Builder levels(int value) {
+      levels = value;
+      return this;
+    }
+
+    /** Seed of the initial contents and of the batch. */
+    public Builder seed(long value) {
+      seed = value;
+      return this;
+    }
+
+    /** {@code blocks} blocks of {@code threadsPerBlock} (1..256) threads. */
+    public Builder grid(int threadsPerBlock, int blocks) {
+      this.threadsPerBlock = threadsPerBlock;
+      this.blocks = blocks;
+      return this;
+    }
+
+    /** The configuration; an IllegalArgumentException names a bad value and its limit. */
+    public DsConfig build() {
+      return new DsConfig(this);
+    }
   }
 }

@@ -1,9 +1,11 @@
 package io.gstm.core.workload.memcached;
 
+import io.gstm.core.batch.Grid;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
+import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -15,18 +17,20 @@ import java.util.SplittableRandom;
  * @param keys key space, at least 1
  * @param getFraction share of GETs, 0..1 (MemcachedGPU: 0.998)
  * @param zipfTheta Zipf exponent, 0 (uniform) ..below 1 is typical; 0.99 by default
- * @param threadsPerBlock 1..256
- * @param blocks at least 1
- * @param txPerThread at least 1
+ * @param grid 1..256 threads per block, at least 1 block, at least 1 transaction per thread
  * @param seed random seed
  */
 public record MemcachedConfig(int sets, int ways, int keys, double getFraction, double zipfTheta,
-    int threadsPerBlock, int blocks, int txPerThread, long seed) {
+    Grid grid, long seed) {
   public static final int MAX_WAYS = 256;
   public static final double DEFAULT_GET_FRACTION = 0.998;
   public static final double DEFAULT_THETA = 0.99;
 
   public MemcachedConfig {
+    Objects.requireNonNull(grid, "grid");
+    int threadsPerBlock = grid.threadsPerBlock();
+    int blocks = grid.blocks();
+    int txPerThread = grid.txPerThread();
     if (ways < 1 || ways > MAX_WAYS) {
       throw new IllegalArgumentException("ways must be in 1.." + MAX_WAYS + ", got " + ways);
     }
@@ -54,16 +58,36 @@ public record MemcachedConfig(int sets, int ways, int keys, double getFraction, 
     }
   }
 
+  /**
+   * A builder with the paper's geometry for 2^20 items in sets of 8 ways (as {@link #of}), the
+   * default get share and skew, 132 blocks of 256 threads, 4 transactions per thread, seed 1.
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public int threadsPerBlock() {
+    return grid.threadsPerBlock();
+  }
+
+  public int blocks() {
+    return grid.blocks();
+  }
+
+  public int txPerThread() {
+    return grid.txPerThread();
+  }
+
   /** The paper's geometry: {@code capacity} items in sets of {@code ways}, twice as many keys. */
   public static MemcachedConfig of(int capacity, int ways, int threadsPerBlock, int blocks,
       int txPerThread, long seed) {
     int sets = Math.max(1, capacity / ways);
     return new MemcachedConfig(sets, ways, 2 * sets * ways, DEFAULT_GET_FRACTION, DEFAULT_THETA,
-        threadsPerBlock, blocks, txPerThread, seed);
+        new Grid(threadsPerBlock, blocks, txPerThread), seed);
   }
 
   public int txCount() {
-    return blocks * threadsPerBlock * txPerThread;
+    return grid.txCount();
   }
 
   public StoreLayout layout() {
@@ -110,7 +134,7 @@ public record MemcachedConfig(int sets, int ways, int keys, double getFraction, 
       value[t] = rnd.nextInt(Integer.MAX_VALUE);
     }
     return new TxBatch(MemcachedWorkload.NAME, types, new int[][] {key, value},
-        new int[] {sets, ways}, threadsPerBlock, blocks, 16);
+        new int[] {sets, ways}, threadsPerBlock(), blocks(), 16);
   }
 
   /** Zipfian ranks 0..n-1 by inverting the cumulative distribution (binary search). */
@@ -143,6 +167,76 @@ public record MemcachedConfig(int sets, int ways, int keys, double getFraction, 
         }
       }
       return lo;
+    }
+  }
+
+  /** Named settings of a {@link MemcachedConfig}; {@link #build} checks them. */
+  public static final class Builder {
+    private int sets = 1 << 17;
+    private int ways = 8;
+    private int keys = 1 << 21;
+    private double getFraction = DEFAULT_GET_FRACTION;
+    private double zipfTheta = DEFAULT_THETA;
+    private int threadsPerBlock = 256;
+    private int blocks = 132;
+    private int txPerThread = 4;
+    private long seed = 1;
+
+    private Builder() {}
+
+    /** Sets, at least 1; sets * ways at most 2^31 / 64. */
+    public Builder sets(int value) {
+      sets = value;
+      return this;
+    }
+
+    /** Ways per set, 1..{@link #MAX_WAYS}. */
+    public Builder ways(int value) {
+      ways = value;
+      return this;
+    }
+
+    /** Distinct keys, 1..2^31 - 2. */
+    public Builder keys(int value) {
+      keys = value;
+      return this;
+    }
+
+    /** Share of GETs, 0..1. */
+    public Builder getFraction(double value) {
+      getFraction = value;
+      return this;
+    }
+
+    /** Zipf skew of the keys, 0..5. */
+    public Builder zipfTheta(double value) {
+      zipfTheta = value;
+      return this;
+    }
+
+    /** Transactions per thread, at least 1. */
+    public Builder txPerThread(int value) {
+      txPerThread = value;
+      return this;
+    }
+
+    /** Random seed of the batch. */
+    public Builder seed(long value) {
+      seed = value;
+      return this;
+    }
+
+    /** {@code blocks} blocks of {@code threadsPerBlock} (1..256) threads. */
+    public Builder grid(int threadsPerBlock, int blocks) {
+      this.threadsPerBlock = threadsPerBlock;
+      this.blocks = blocks;
+      return this;
+    }
+
+    /** The configuration; an IllegalArgumentException names a bad value and its limit. */
+    public MemcachedConfig build() {
+      return new MemcachedConfig(sets, ways, keys, getFraction, zipfTheta,
+          new Grid(threadsPerBlock, blocks, txPerThread), seed);
     }
   }
 }

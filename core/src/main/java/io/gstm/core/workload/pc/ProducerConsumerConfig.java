@@ -6,6 +6,7 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -22,26 +23,14 @@ import java.util.SplittableRandom;
  * paper; {@code gstm/semantic.cuh}), so everything commits however many transactions a thread
  * owns, unless the semantic limit runs out first.
  *
- * @param producers N, at least 1
- * @param consumers M, 1..N*k
- * @param itemsPerProducer k, at least 1; N*k at most {@link #MAX_ITEMS}
- * @param bufferCapacity slots in the ring buffer, 1..{@link #MAX_BUFFER_CAPACITY}
- * @param lockCoverage buffer slots per lock, at least 1 (the counters and taken words have a
- *     lock each)
- * @param threadsPerBlock 1..256
- * @param blocks at least 1
- * @param seed random seed of the shuffle
+ * <p>Built by {@link #builder()}, with these settings: {@code producers} N, at least 1;
+ * {@code consumers} M, 1..N*k; {@code itemsPerProducer} k, at least 1, N*k at most
+ * {@link #MAX_ITEMS}; {@code bufferCapacity} slots in the ring buffer,
+ * 1..{@link #MAX_BUFFER_CAPACITY}; {@code lockCoverage} buffer slots per lock, at least 1 (the
+ * counters and taken words have a lock each); {@code grid(threadsPerBlock, blocks)} 1..256 threads
+ * per block, at least 1 block; {@code seed} the random seed of the shuffle.
  */
-public record ProducerConsumerConfig(
-    int producers,
-    int consumers,
-    int itemsPerProducer,
-    int bufferCapacity,
-    int lockCoverage,
-    int threadsPerBlock,
-    int blocks,
-    long seed) {
-
+public final class ProducerConsumerConfig {
   /** Items per batch: the table holds twice as many transactions, as many as the bank allows. */
   public static final int MAX_ITEMS = Integer.MAX_VALUE / 32;
   /** Largest ring buffer. */
@@ -52,7 +41,24 @@ public record ProducerConsumerConfig(
   public static final int COUNTERS_REGION = 1;
   public static final int TAKEN_REGION = 2;
 
-  public ProducerConsumerConfig {
+  private final int producers;
+  private final int consumers;
+  private final int itemsPerProducer;
+  private final int bufferCapacity;
+  private final int lockCoverage;
+  private final int threadsPerBlock;
+  private final int blocks;
+  private final long seed;
+
+  private ProducerConsumerConfig(Builder b) {
+    this.producers = b.producers;
+    this.consumers = b.consumers;
+    this.itemsPerProducer = b.itemsPerProducer;
+    this.bufferCapacity = b.bufferCapacity;
+    this.lockCoverage = b.lockCoverage;
+    this.threadsPerBlock = b.threadsPerBlock;
+    this.blocks = b.blocks;
+    this.seed = b.seed;
     if (producers < 1) {
       throw new IllegalArgumentException("producers must be at least 1, got " + producers);
     }
@@ -79,6 +85,60 @@ public record ProducerConsumerConfig(
           "lockCoverage must be at least 1 buffer slot per lock, got " + lockCoverage);
     }
     TxBatch.checkThreads(threadsPerBlock, blocks);
+  }
+
+  /**
+   * A builder with small defaults: 32 producers of 32 items each, 32 consumers, a buffer of 64
+   * slots with one lock each, 8 blocks of 256 threads, seed 1.
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this configuration's values, to derive another. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.producers = producers;
+    b.consumers = consumers;
+    b.itemsPerProducer = itemsPerProducer;
+    b.bufferCapacity = bufferCapacity;
+    b.lockCoverage = lockCoverage;
+    b.threadsPerBlock = threadsPerBlock;
+    b.blocks = blocks;
+    b.seed = seed;
+    return b;
+  }
+
+  public int producers() {
+    return producers;
+  }
+
+  public int consumers() {
+    return consumers;
+  }
+
+  public int itemsPerProducer() {
+    return itemsPerProducer;
+  }
+
+  public int bufferCapacity() {
+    return bufferCapacity;
+  }
+
+  public int lockCoverage() {
+    return lockCoverage;
+  }
+
+  public int threadsPerBlock() {
+    return threadsPerBlock;
+  }
+
+  public int blocks() {
+    return blocks;
+  }
+
+  public long seed() {
+    return seed;
   }
 
   /** N*k: items produced, and consumed. */
@@ -154,5 +214,99 @@ public record ProducerConsumerConfig(
     return new TxBatch(ProducerConsumerWorkload.NAME, types, cols,
         new int[] {SLOTS_REGION, COUNTERS_REGION, TAKEN_REGION, bufferCapacity}, threadsPerBlock,
         blocks, TxBatch.capacityFor(ProducerConsumerWorkload.SET_ENTRIES));
+  }
+
+  // Value semantics, as when this was a record: configurations name test cases and results.
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ProducerConsumerConfig o
+        && producers == o.producers
+        && consumers == o.consumers
+        && itemsPerProducer == o.itemsPerProducer
+        && bufferCapacity == o.bufferCapacity
+        && lockCoverage == o.lockCoverage
+        && threadsPerBlock == o.threadsPerBlock
+        && blocks == o.blocks
+        && seed == o.seed;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(producers, consumers, itemsPerProducer, bufferCapacity, lockCoverage,
+        threadsPerBlock, blocks, seed);
+  }
+
+  @Override
+  public String toString() {
+    return "ProducerConsumerConfig[producers=" + producers
+        + ", consumers=" + consumers
+        + ", itemsPerProducer=" + itemsPerProducer
+        + ", bufferCapacity=" + bufferCapacity
+        + ", lockCoverage=" + lockCoverage
+        + ", threadsPerBlock=" + threadsPerBlock
+        + ", blocks=" + blocks
+        + ", seed=" + seed + "]";
+  }
+
+  /** Named settings of a {@link ProducerConsumerConfig}; {@link #build} checks them. */
+  public static final class Builder {
+    private int producers = 32;
+    private int consumers = 32;
+    private int itemsPerProducer = 32;
+    private int bufferCapacity = 64;
+    private int lockCoverage = 1;
+    private int threadsPerBlock = 256;
+    private int blocks = 8;
+    private long seed = 1;
+
+    private Builder() {}
+
+    /** N producers, at least 1. */
+    public Builder producers(int value) {
+      producers = value;
+      return this;
+    }
+
+    /** M consumers, 1..N*k. */
+    public Builder consumers(int value) {
+      consumers = value;
+      return this;
+    }
+
+    /** k items per producer, at least 1; N*k at most {@link #MAX_ITEMS}. */
+    public Builder itemsPerProducer(int value) {
+      itemsPerProducer = value;
+      return this;
+    }
+
+    /** Slots in the ring buffer, 1..{@link #MAX_BUFFER_CAPACITY}. */
+    public Builder bufferCapacity(int value) {
+      bufferCapacity = value;
+      return this;
+    }
+
+    /** Buffer slots per lock, at least 1. */
+    public Builder lockCoverage(int value) {
+      lockCoverage = value;
+      return this;
+    }
+
+    /** Random seed of the shuffle. */
+    public Builder seed(long value) {
+      seed = value;
+      return this;
+    }
+
+    /** {@code blocks} blocks of {@code threadsPerBlock} (1..256) threads. */
+    public Builder grid(int threadsPerBlock, int blocks) {
+      this.threadsPerBlock = threadsPerBlock;
+      this.blocks = blocks;
+      return this;
+    }
+
+    /** The configuration; an IllegalArgumentException names a bad value and its limit. */
+    public ProducerConsumerConfig build() {
+      return new ProducerConsumerConfig(this);
+    }
   }
 }

@@ -1,9 +1,11 @@
 package io.gstm.core.workload.vacation;
 
+import io.gstm.core.batch.Grid;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
+import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -47,9 +49,7 @@ import java.util.SplittableRandom;
  * @param roomsPerType rooms of each type, at least 0
  * @param semanticRatio share of the batch in book/cancel pairs, 0..1
  * @param lockCoverage words per lock of the rooms region, and the record stride, at least 1
- * @param threadsPerBlock 1..256
- * @param blocks at least 1
- * @param txPerThread transactions per thread, at least 1
+ * @param grid 1..256 threads per block, at least 1 block, at least 1 transaction per thread
  * @param seed random seed of the batch
  */
 public record VacationConfig(
@@ -58,9 +58,7 @@ public record VacationConfig(
     int roomsPerType,
     double semanticRatio,
     int lockCoverage,
-    int threadsPerBlock,
-    int blocks,
-    int txPerThread,
+    Grid grid,
     long seed) {
 
   /** The paper's hotel. */
@@ -69,6 +67,10 @@ public record VacationConfig(
   public static final int PAPER_ROOMS_PER_TYPE = 150;
 
   public VacationConfig {
+    Objects.requireNonNull(grid, "grid");
+    int threadsPerBlock = grid.threadsPerBlock();
+    int blocks = grid.blocks();
+    int txPerThread = grid.txPerThread();
     if (customers < 1) {
       throw new IllegalArgumentException("customers must be at least 1, got " + customers);
     }
@@ -102,19 +104,39 @@ public record VacationConfig(
     }
   }
 
+  /**
+   * A builder with the {@code gstm vacation} defaults: the paper's hotel, only book/cancel pairs,
+   * one word per lock, 30 blocks of 224 threads, 16 transactions per thread, seed 1.
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public int threadsPerBlock() {
+    return grid.threadsPerBlock();
+  }
+
+  public int blocks() {
+    return grid.blocks();
+  }
+
+  public int txPerThread() {
+    return grid.txPerThread();
+  }
+
   /** The paper's hotel: 150,000 customers, 1,000 room types of 150 rooms. */
   public static VacationConfig paper(int threadsPerBlock, int blocks, int txPerThread,
       double semanticRatio, int lockCoverage, long seed) {
     return new VacationConfig(PAPER_CUSTOMERS, PAPER_ROOM_TYPES, PAPER_ROOMS_PER_TYPE,
-        semanticRatio, lockCoverage, threadsPerBlock, blocks, txPerThread, seed);
+        semanticRatio, lockCoverage, new Grid(threadsPerBlock, blocks, txPerThread), seed);
   }
 
   public int threads() {
-    return blocks * threadsPerBlock;
+    return grid.threads();
   }
 
   public int txCount() {
-    return threads() * txPerThread;
+    return grid.txCount();
   }
 
   /** Words between two room-type records: the lock coverage, so each record has its own lock. */
@@ -191,7 +213,8 @@ public record VacationConfig(
       swap(types, cols, i, j);
     }
     return new TxBatch(VacationWorkload.NAME, types, cols,
-        new int[] {0, 1, stride(), roomTypes}, threadsPerBlock, blocks, TxBatch.capacityFor(2));
+        new int[] {0, 1, stride(), roomTypes}, threadsPerBlock(), blocks(),
+        TxBatch.capacityFor(2));
   }
 
   private static void swap(int[] types, int[][] cols, int i, int j) {
@@ -202,6 +225,76 @@ public record VacationConfig(
       int v = c[i];
       c[i] = c[j];
       c[j] = v;
+    }
+  }
+
+  /** Named settings of a {@link VacationConfig}; {@link #build} checks them. */
+  public static final class Builder {
+    private int customers = PAPER_CUSTOMERS;
+    private int roomTypes = PAPER_ROOM_TYPES;
+    private int roomsPerType = PAPER_ROOMS_PER_TYPE;
+    private double semanticRatio = 1;
+    private int lockCoverage = 1;
+    private int threadsPerBlock = 224;
+    private int blocks = 30;
+    private int txPerThread = 16;
+    private long seed = 1;
+
+    private Builder() {}
+
+    /** Customer records, at least 1. */
+    public Builder customers(int value) {
+      customers = value;
+      return this;
+    }
+
+    /** Room types, at least 1. */
+    public Builder roomTypes(int value) {
+      roomTypes = value;
+      return this;
+    }
+
+    /** Rooms of each type, at least 0. */
+    public Builder roomsPerType(int value) {
+      roomsPerType = value;
+      return this;
+    }
+
+    /** Share of the batch in book/cancel pairs, 0..1. */
+    public Builder semanticRatio(double value) {
+      semanticRatio = value;
+      return this;
+    }
+
+    /** Words per lock of the rooms region, and the record stride, at least 1. */
+    public Builder lockCoverage(int value) {
+      lockCoverage = value;
+      return this;
+    }
+
+    /** Transactions per thread, at least 1. */
+    public Builder txPerThread(int value) {
+      txPerThread = value;
+      return this;
+    }
+
+    /** Random seed of the batch. */
+    public Builder seed(long value) {
+      seed = value;
+      return this;
+    }
+
+    /** {@code blocks} blocks of {@code threadsPerBlock} (1..256) threads. */
+    public Builder grid(int threadsPerBlock, int blocks) {
+      this.threadsPerBlock = threadsPerBlock;
+      this.blocks = blocks;
+      return this;
+    }
+
+    /** The configuration; an IllegalArgumentException names a bad value and its limit. */
+    public VacationConfig build() {
+      return new VacationConfig(customers, roomTypes, roomsPerType, semanticRatio, lockCoverage,
+          new Grid(threadsPerBlock, blocks, txPerThread), seed);
     }
   }
 }

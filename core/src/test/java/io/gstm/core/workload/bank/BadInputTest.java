@@ -41,7 +41,8 @@ class BadInputTest {
 
   private static BankConfig config(int accounts, int k, int coverage, int tpb, int blocks,
       int perThread) {
-    return new BankConfig(accounts, k, 0.2, coverage, tpb, blocks, perThread, 1);
+    return BankConfig.builder().accounts(accounts).k(k).readOnly(0.2).lockCoverage(coverage)
+        .grid(tpb, blocks).txPerThread(perThread).seed(1).build();
   }
 
   @Test
@@ -61,7 +62,8 @@ class BadInputTest {
     assertThatThrownBy(() -> config(100, 2, 1, 32, 1, 0)).hasMessageContaining("txPerThread");
     assertThatThrownBy(() -> config(100, 2, 1, 256, 1 << 23, 1))
         .hasMessageContaining("owner field").hasMessageContaining(String.valueOf(1L << 29));
-    assertThatThrownBy(() -> new BankConfig(100, 2, 1.5, 1, 32, 1, 1, 1))
+    assertThatThrownBy(() -> BankConfig.builder().accounts(100).k(2).readOnly(1.5).lockCoverage(1)
+        .grid(32, 1).txPerThread(1).seed(1).build())
         .hasMessageContaining("readOnlyFraction");
   }
 
@@ -80,7 +82,8 @@ class BadInputTest {
   /** A valid 2-account transfer batch over 10 accounts, edited by {@code edit} to be bad. */
   private static void assertRejectedAndStoreUntouched(Function<TxBatch, TxBatch> edit,
       String message) {
-    BankConfig cfg = new BankConfig(10, 2, 0, 1, 32, 1, 2, 5);
+    BankConfig cfg = BankConfig.builder().accounts(10).k(2).readOnly(0).lockCoverage(1).grid(32, 1)
+        .txPerThread(2).seed(5).build();
     try (TxStore store = engine.createStore(cfg.layout())) {
       int[] before = new int[10];
       for (int i = 0; i < before.length; i++) {
@@ -131,7 +134,8 @@ class BadInputTest {
 
   @Test
   void storeOfAnotherEngineIsRejected() {
-    BankConfig cfg = new BankConfig(10, 2, 0, 1, 32, 1, 2, 5);
+    BankConfig cfg = BankConfig.builder().accounts(10).k(2).readOnly(0).lockCoverage(1).grid(32, 1)
+        .txPerThread(2).seed(5).build();
     try (JvmEngine other = new JvmEngine(1); TxStore foreign = other.createStore(cfg.layout())) {
       assertThatThrownBy(() -> engine.run(foreign, cfg.batch(), RunOptions.defaults()))
           .hasMessageContaining("another engine");
@@ -140,7 +144,8 @@ class BadInputTest {
 
   @Test
   void tooLargeTransactionsChangeNothing() {
-    BankConfig cfg = new BankConfig(64, 4, 0.2, 1, 32, 2, 2, 3);
+    BankConfig cfg = BankConfig.builder().accounts(64).k(4).readOnly(0.2).lockCoverage(1)
+        .grid(32, 2).txPerThread(2).seed(3).build();
     BankRun run = BankRun.run(engine, cfg, cfg.batch(2), RunOptions.defaults());
     assertThat(run.result().count(Counter.TOO_LARGE)).isEqualTo(cfg.txCount());
     assertThat(run.balances()).containsExactly(run.initial());
@@ -152,7 +157,8 @@ class BadInputTest {
     // One attempt each on 4 hot accounts: some transactions give up, the verifier still holds.
     List<BatchResult> results = new ArrayList<>();
     for (long seed = 0; seed < 10; seed++) {
-      BankConfig cfg = new BankConfig(4, 4, 0, 1, 64, 4, 8, seed);
+      BankConfig cfg = BankConfig.builder().accounts(4).k(4).readOnly(0).lockCoverage(1).grid(64, 4)
+          .txPerThread(8).seed(seed).build();
       BankRun run = BankRun.run(engine, cfg, cfg.batch(), new RunOptions(1, true));
       assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
       assertThat(run.history().serializable()).isTrue();

@@ -24,7 +24,8 @@ class PlantedLostUpdateTest {
 
   @Test
   void verifierAndHistoryCheckerBothCatchALostUpdate() {
-    BankConfig config = new BankConfig(16, 2, 0, 1, 32, 2, 4, 99);
+    BankConfig config = BankConfig.builder().accounts(16).k(2).readOnly(0).lockCoverage(1)
+        .grid(32, 2).txPerThread(4).seed(99).build();
     BankRun run;
     try (JvmEngine engine = new JvmEngine(2)) {
       run = BankRun.run(engine, config);
@@ -111,8 +112,8 @@ class PlantedLostUpdateTest {
     long[] counters = new long[Counter.COUNT];
     counters[Counter.COMMITS.ordinal()] = 2;
     byte committed = (byte) Outcome.COMMITTED.ordinal();
-    BatchResult result = new BatchResult("planted", new byte[] {committed, committed}, counters,
-        new long[2], new int[2], null, 0, 1, 0);
+    BatchResult result = BatchResult.builder("planted", new byte[] {committed, committed})
+        .counters(counters).timings(0, 1, 0).build();
 
     assertThat(BankVerifier.verify(initial, batch, result, new int[] {985, 1015}).ok()).isTrue();
     assertThat(BankVerifier.verify(initial, batch, result, new int[] {995, 1005}).problems())

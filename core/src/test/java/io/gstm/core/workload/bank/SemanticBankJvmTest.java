@@ -51,8 +51,9 @@ class SemanticBankJvmTest {
       for (boolean presort : new boolean[] {false, true}) {
         for (double ratio : ratios) {
           for (int a : accounts) {
-            out.add(Arguments.of(new SemanticBankConfig(a, 2, ratio, a == 64 ? 4 : 1, 64, 2,
-                1 + (int) (seed % 16), seed++), policy, presort));
+            out.add(Arguments.of(SemanticBankConfig.builder().accounts(a).k(2).semanticRatio(ratio)
+                .lockCoverage(a == 64 ? 4 : 1).grid(64, 2).txPerThread(1 + (int) (seed % 16))
+                .seed(seed++).build(), policy, presort));
           }
         }
       }
@@ -95,7 +96,8 @@ class SemanticBankJvmTest {
 
   @Test
   void postponementsAreCountedPerTransaction() {
-    SemanticBankConfig cfg = new SemanticBankConfig(64, 2, 1, 1, 32, 2, 16, 3);
+    SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(64).k(2).semanticRatio(1)
+        .lockCoverage(1).grid(32, 2).txPerThread(16).seed(3).build();
     SemanticBankRun run = SemanticBankRun.run(engine, cfg, cfg.batch(),
         RunOptions.defaults().withHistory(true));
     assertThat(run.correct()).isTrue();
@@ -123,7 +125,8 @@ class SemanticBankJvmTest {
     // Accounts 0..3 start at 100; tx 5 withdraws 1,000,000 from account 3: never possible;
     // every other withdrawal and transfer is possible in any order.
     TxBatch batch = SemanticBankRun.impossibleWithdrawalBatch();
-    SemanticBankConfig cfg = new SemanticBankConfig(4, 1, 1, 1, 4, 1, 2, 0);
+    SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(4).k(1).semanticRatio(1)
+        .lockCoverage(1).grid(4, 1).txPerThread(2).seed(0).build();
     try (var store = engine.createStore(cfg.layout())) {
       int[] initial = {100, 100, 100, 100};
       store.writeInt32(0, initial);
@@ -151,7 +154,8 @@ class SemanticBankJvmTest {
     // semantic limit to speak of, the wait must be found in vain once every other transaction
     // has finished (this hung before: a lane postponed it 10^9 times).
     TxBatch batch = SemanticBankRun.impossibleWithdrawalBatch();
-    SemanticBankConfig cfg = new SemanticBankConfig(4, 1, 1, 1, 4, 1, 2, 0);
+    SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(4).k(1).semanticRatio(1)
+        .lockCoverage(1).grid(4, 1).txPerThread(2).seed(0).build();
     try (var store = engine.createStore(cfg.layout())) {
       int[] initial = {100, 100, 100, 100};
       store.writeInt32(0, initial);
@@ -166,7 +170,8 @@ class SemanticBankJvmTest {
 
   @Test
   void presortRunsDepositsFirstAndChecksItsTagTable() {
-    SemanticBankConfig cfg = new SemanticBankConfig(64, 2, 1, 1, 32, 1, 4, 9);
+    SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(64).k(2).semanticRatio(1)
+        .lockCoverage(1).grid(32, 1).txPerThread(4).seed(9).build();
     TxBatch sorted = TxBatches.presort(cfg.batch(), BankWorkload.INSTANCE.orderingTags());
     int deposits = (int) IntStream.of(sorted.types()).filter(t -> t == BankWorkload.DEPOSIT)
         .count();
@@ -183,9 +188,11 @@ class SemanticBankJvmTest {
         .hasMessageContaining("semanticLimit");
     assertThatThrownBy(() -> SemanticPolicy.parse("wait")).hasMessageContaining("'wait'")
         .hasMessageContaining("retry-in-place");
-    assertThatThrownBy(() -> new SemanticBankConfig(64, 2, 1.5, 1, 32, 1, 1, 1))
+    assertThatThrownBy(() -> SemanticBankConfig.builder().accounts(64).k(2).semanticRatio(1.5)
+        .lockCoverage(1).grid(32, 1).txPerThread(1).seed(1).build())
         .hasMessageContaining("semanticRatio");
-    SemanticBankConfig cfg = new SemanticBankConfig(64, 2, 0.5, 1, 32, 1, 2, 1);
+    SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(64).k(2).semanticRatio(0.5)
+        .lockCoverage(1).grid(32, 1).txPerThread(2).seed(1).build();
     TxBatch good = cfg.batch();
     int[] types = good.types().clone();
     types[0] = 9;

@@ -8,7 +8,9 @@ import org.junit.jupiter.api.Test;
 class DsBadInputTest {
   private static DsConfig cfg(DsKind kind, int keyRange, int initial, int pool, int tx,
       double ins, double del, int work, int levels) {
-    return new DsConfig(kind, keyRange, initial, pool, tx, ins, del, work, levels, 32, 2, 1);
+    return DsConfig.builder().kind(kind).keyRange(keyRange).initialEntries(initial).pool(pool)
+        .transactions(tx).insertFraction(ins).deleteFraction(del).maxWork(work).levels(levels)
+        .grid(32, 2).seed(1).build();
   }
 
   @Test
@@ -46,7 +48,9 @@ class DsBadInputTest {
         .hasMessageContaining("levels must be in 1..5");
     assertThatThrownBy(() -> cfg(DsKind.HASHMAP, 64, 0, 0, 10, 0.3, 0.3, 0, 2))
         .hasMessageContaining("levels must be in 1..1");
-    assertThatThrownBy(() -> new DsConfig(DsKind.QUEUE, 1, 4, 0, 10, 0.5, 0, 0, 1, 512, 1, 1))
+    assertThatThrownBy(() -> DsConfig.builder().kind(DsKind.QUEUE).keyRange(1).initialEntries(4)
+        .pool(0).transactions(10).insertFraction(0.5).deleteFraction(0).maxWork(0).levels(1)
+        .grid(512, 1).seed(1).build())
         .hasMessageContaining("threadsPerBlock");
   }
 

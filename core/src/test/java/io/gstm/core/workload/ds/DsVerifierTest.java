@@ -153,7 +153,9 @@ class DsVerifierTest {
 
   @Test
   void aTreePoolBelowTheKeyRangeRefusesTheKeysPastIt() {
-    DsConfig cfg = new DsConfig(DsKind.TREE, 64, 0, 32, 300, 0.7, 0, 0, 1, 8, 2, 9);
+    DsConfig cfg = DsConfig.builder().kind(DsKind.TREE).keyRange(64).initialEntries(0).pool(32)
+        .transactions(300).insertFraction(0.7).deleteFraction(0).maxWork(0).levels(1).grid(8, 2)
+        .seed(9).build();
     DsRun run = serialRun(cfg);
     assertThat(run.problems()).isEmpty();
     DsBatch b = DsBatch.of(cfg.withGrid(1, 1));

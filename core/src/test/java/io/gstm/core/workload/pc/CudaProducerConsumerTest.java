@@ -58,7 +58,8 @@ class CudaProducerConsumerTest {
 
   @Test
   void retryInPlaceStaysCorrect() {
-    ProducerConsumerConfig cfg = new ProducerConsumerConfig(4, 8, 50, 8, 1, 64, 1, 3);
+    ProducerConsumerConfig cfg = ProducerConsumerConfig.builder().producers(4).consumers(8)
+        .itemsPerProducer(50).bufferCapacity(8).lockCoverage(1).grid(64, 1).seed(3).build();
     ProducerConsumerJvmTest.Run run = ProducerConsumerJvmTest.Run.of(gpu, cfg, cfg.batch(),
         RunOptions.defaults().withHistory(true).withPolicy(SemanticPolicy.RETRY_IN_PLACE));
     assertThat(run.correct()).as("%s", run).isTrue();
@@ -66,7 +67,8 @@ class CudaProducerConsumerTest {
 
   @Test
   void aThreadWhoseFirstChunkOnlyTakesMovesOnToItsPuts() {
-    ProducerConsumerConfig cfg = new ProducerConsumerConfig(1, 1, 40, 64, 1, 1, 1, 5);
+    ProducerConsumerConfig cfg = ProducerConsumerConfig.builder().producers(1).consumers(1)
+        .itemsPerProducer(40).bufferCapacity(64).lockCoverage(1).grid(1, 1).seed(5).build();
     ProducerConsumerJvmTest.Run run = ProducerConsumerJvmTest.Run.of(gpu, cfg,
         ProducerConsumerJvmTest.takesFirst(cfg), RunOptions.defaults().withHistory(true));
     assertThat(run.correct()).as("%s", run).isTrue();
@@ -80,8 +82,9 @@ class CudaProducerConsumerTest {
     // words. Under PR-STM's static priority a high thread id can lose a hot word a million
     // times in a row (10 did at the default maxRetries on an H100), so concurrency retries are
     // unbounded here: the test is about every item consumed exactly once.
-    ProducerConsumerConfig cfg = new ProducerConsumerConfig(10, 20, 100_000, 1024, 1, 256, 4,
-        11);
+    ProducerConsumerConfig cfg = ProducerConsumerConfig.builder().producers(10).consumers(20)
+        .itemsPerProducer(100_000).bufferCapacity(1024).lockCoverage(1).grid(256, 4).seed(11)
+        .build();
     ProducerConsumerJvmTest.Run run = ProducerConsumerJvmTest.Run.of(gpu, cfg, cfg.batch(),
         new RunOptions(Integer.MAX_VALUE, false));
     System.out.printf("producer-consumer 2M on the GPU, 4 x 256 threads: %.1f ms, %s%n",

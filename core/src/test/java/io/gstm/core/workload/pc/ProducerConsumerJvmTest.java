@@ -93,18 +93,25 @@ class ProducerConsumerJvmTest {
     long seed = 1;
     for (int capacity : new int[] {8, 64}) {
       for (int coverage : new int[] {1, 4}) {
-        out.add(Arguments.of(new ProducerConsumerConfig(4, 8, 50, capacity, coverage, 64, 1,
-            seed++)));
-        out.add(Arguments.of(new ProducerConsumerConfig(4, 8, 50, capacity, coverage, 32, 4,
-            seed++)));
+        out.add(Arguments.of(ProducerConsumerConfig.builder().producers(4).consumers(8)
+            .itemsPerProducer(50).bufferCapacity(capacity).lockCoverage(coverage).grid(64, 1)
+            .seed(seed++).build()));
+        out.add(Arguments.of(ProducerConsumerConfig.builder().producers(4).consumers(8)
+            .itemsPerProducer(50).bufferCapacity(capacity).lockCoverage(coverage).grid(32, 4)
+            .seed(seed++).build()));
       }
     }
     // A one-slot buffer: puts and takes must alternate.
-    out.add(Arguments.of(new ProducerConsumerConfig(3, 2, 20, 1, 1, 64, 1, seed++)));
+    out.add(Arguments.of(ProducerConsumerConfig.builder().producers(3).consumers(2)
+        .itemsPerProducer(20).bufferCapacity(1).lockCoverage(1).grid(64, 1).seed(seed++).build()));
     // More items than threads: 16,000 transactions, 32 per thread.
-    out.add(Arguments.of(new ProducerConsumerConfig(4, 8, 2_000, 16, 1, 128, 4, seed++)));
+    out.add(Arguments.of(ProducerConsumerConfig.builder().producers(4).consumers(8)
+        .itemsPerProducer(2_000).bufferCapacity(16).lockCoverage(1).grid(128, 4).seed(seed++)
+        .build()));
     // 250 per thread: postponement moves over many chunks of 32.
-    out.add(Arguments.of(new ProducerConsumerConfig(4, 8, 2_000, 16, 1, 32, 2, seed++)));
+    out.add(Arguments.of(ProducerConsumerConfig.builder().producers(4).consumers(8)
+        .itemsPerProducer(2_000).bufferCapacity(16).lockCoverage(1).grid(32, 2).seed(seed++)
+        .build()));
     return out.stream();
   }
 
@@ -138,7 +145,8 @@ class ProducerConsumerJvmTest {
 
   @Test
   void presortedPutsRunFirstAndStillVerify() {
-    ProducerConsumerConfig cfg = new ProducerConsumerConfig(4, 8, 50, 8, 1, 64, 2, 77);
+    ProducerConsumerConfig cfg = ProducerConsumerConfig.builder().producers(4).consumers(8)
+        .itemsPerProducer(50).bufferCapacity(8).lockCoverage(1).grid(64, 2).seed(77).build();
     TxBatch sorted =
         TxBatches.presort(cfg.batch(), ProducerConsumerWorkload.INSTANCE.orderingTags());
     assertThat(IntStream.range(0, cfg.items()).map(t -> sorted.types()[t]))
@@ -151,7 +159,8 @@ class ProducerConsumerJvmTest {
   @Test
   void onlyTakesMeetAnEmptyBufferAndOnlyPutsAFullOne() {
     // Takes only: every one meets an empty buffer and is abandoned; nothing changes.
-    ProducerConsumerConfig cfg = new ProducerConsumerConfig(1, 1, 4, 2, 1, 4, 1, 5);
+    ProducerConsumerConfig cfg = ProducerConsumerConfig.builder().producers(1).consumers(1)
+        .itemsPerProducer(4).bufferCapacity(2).lockCoverage(1).grid(4, 1).seed(5).build();
     int[] types = {1, 1, 1, 1};
     int[][] cols = {{0, 0, 0, 0}, {0, 1, 2, 3}};
     TxBatch takes = new TxBatch(ProducerConsumerWorkload.NAME, types, cols,
@@ -179,7 +188,8 @@ class ProducerConsumerJvmTest {
 
   @Test
   void theVerifierCatchesLostDuplicatedAndInventedItems() {
-    ProducerConsumerConfig cfg = new ProducerConsumerConfig(2, 3, 10, 4, 1, 16, 1, 3);
+    ProducerConsumerConfig cfg = ProducerConsumerConfig.builder().producers(2).consumers(3)
+        .itemsPerProducer(10).bufferCapacity(4).lockCoverage(1).grid(16, 1).seed(3).build();
     Run run = Run.of(engine, cfg, cfg.batch(), RunOptions.defaults().withHistory(true));
     assertThat(run.correct()).as("%s", run).isTrue();
     TxBatch b = run.batch();
@@ -223,35 +233,47 @@ class ProducerConsumerJvmTest {
 
   @Test
   void badConfigNamesTheParameterAndTheLimit() {
-    assertThatThrownBy(() -> new ProducerConsumerConfig(0, 1, 1, 1, 1, 32, 1, 1))
+    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(0).consumers(1)
+        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(1).grid(32, 1).seed(1).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("producers")
         .hasMessageContaining("at least 1");
-    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 0, 1, 1, 1, 32, 1, 1))
+    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(0)
+        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(1).grid(32, 1).seed(1).build())
         .hasMessageContaining("consumers must be in 1..1");
-    assertThatThrownBy(() -> new ProducerConsumerConfig(2, 7, 3, 1, 1, 32, 1, 1))
+    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(2).consumers(7)
+        .itemsPerProducer(3).bufferCapacity(1).lockCoverage(1).grid(32, 1).seed(1).build())
         .hasMessageContaining("consumers must be in 1..6");
-    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 1, 0, 1, 1, 32, 1, 1))
+    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(1)
+        .itemsPerProducer(0).bufferCapacity(1).lockCoverage(1).grid(32, 1).seed(1).build())
         .hasMessageContaining("itemsPerProducer");
-    assertThatThrownBy(() -> new ProducerConsumerConfig(1 << 16, 1, 1 << 16, 1, 1, 32, 1, 1))
+    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1 << 16).consumers(1)
+        .itemsPerProducer(1 << 16).bufferCapacity(1).lockCoverage(1).grid(32, 1).seed(1).build())
         .hasMessageContaining("items").hasMessageContaining(
             String.valueOf(ProducerConsumerConfig.MAX_ITEMS));
-    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 1, 1, 0, 1, 32, 1, 1))
+    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(1)
+        .itemsPerProducer(1).bufferCapacity(0).lockCoverage(1).grid(32, 1).seed(1).build())
         .hasMessageContaining("bufferCapacity must be in 1..");
-    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 1, 1, 1, 0, 32, 1, 1))
+    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(1)
+        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(0).grid(32, 1).seed(1).build())
         .hasMessageContaining("lockCoverage");
-    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 1, 1, 1, 1, 0, 1, 1))
+    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(1)
+        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(1).grid(0, 1).seed(1).build())
         .hasMessageContaining("threadsPerBlock must be in 1..256");
-    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 1, 1, 1, 1, 512, 1, 1))
+    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(1)
+        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(1).grid(512, 1).seed(1).build())
         .hasMessageContaining("threadsPerBlock must be in 1..256");
-    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 1, 1, 1, 1, 32, 0, 1))
+    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(1)
+        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(1).grid(32, 0).seed(1).build())
         .hasMessageContaining("blocks");
-    assertThatThrownBy(() -> new ProducerConsumerConfig(1, 1, 1, 1, 1, 256, 1 << 23, 1))
+    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(1)
+        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(1).grid(256, 1 << 23).seed(1).build())
         .hasMessageContaining("owner field");
   }
 
   @Test
   void badBatchesAreRejectedBeforeAnythingRuns() {
-    ProducerConsumerConfig cfg = new ProducerConsumerConfig(2, 2, 4, 4, 1, 8, 1, 11);
+    ProducerConsumerConfig cfg = ProducerConsumerConfig.builder().producers(2).consumers(2)
+        .itemsPerProducer(4).bufferCapacity(4).lockCoverage(1).grid(8, 1).seed(11).build();
     TxBatch good = cfg.batch();
     int firstTake = IntStream.range(0, good.txCount())
         .filter(t -> good.types()[t] == ProducerConsumerWorkload.TAKE).findFirst().orElseThrow();
@@ -324,7 +346,8 @@ class ProducerConsumerJvmTest {
   @Tag("slow")
   void thePapersRunConsumesEveryItemExactlyOnce() {
     ProducerConsumerConfig cfg =
-        new ProducerConsumerConfig(10, 20, 100_000, 1_024, 1, 256, 4, 2024);
+        ProducerConsumerConfig.builder().producers(10).consumers(20).itemsPerProducer(100_000)
+            .bufferCapacity(1_024).lockCoverage(1).grid(256, 4).seed(2024).build();
     Run run = Run.of(engine, cfg, cfg.batch(), RunOptions.defaults());
 
     assertThat(run.verdict().ok()).as("%s", run).isTrue();
@@ -337,7 +360,8 @@ class ProducerConsumerJvmTest {
   void aThreadWhoseFirstChunkOnlyTakesMovesOnToItsPuts() {
     // One thread: 40 TAKEs and then the 40 PUTs they wait for. The first chunk of 32 is all
     // TAKEs on an empty buffer; only moving to the next chunk lets anything commit.
-    ProducerConsumerConfig cfg = new ProducerConsumerConfig(1, 1, 40, 64, 1, 1, 1, 5);
+    ProducerConsumerConfig cfg = ProducerConsumerConfig.builder().producers(1).consumers(1)
+        .itemsPerProducer(40).bufferCapacity(64).lockCoverage(1).grid(1, 1).seed(5).build();
     Run run = Run.of(engine, cfg, takesFirst(cfg), RunOptions.defaults().withHistory(true));
 
     assertThat(run.correct()).as("%s", run).isTrue();

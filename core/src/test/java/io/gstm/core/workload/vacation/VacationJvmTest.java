@@ -104,12 +104,17 @@ class VacationJvmTest {
 
   private static final List<VacationConfig> CONFIGS = List.of(
       // Plenty of rooms: with postponement every transaction commits.
-      new VacationConfig(2_000, 50, 20, 0.5, 1, 64, 1, 16, 0),
-      new VacationConfig(2_000, 50, 20, 1.0, 4, 64, 2, 8, 0),
-      new VacationConfig(2_000, 50, 80, 0.5, 4, 128, 2, 16, 0),
+      VacationConfig.builder().customers(2_000).roomTypes(50).roomsPerType(20).semanticRatio(0.5)
+          .lockCoverage(1).grid(64, 1).txPerThread(16).seed(0).build(),
+      VacationConfig.builder().customers(2_000).roomTypes(50).roomsPerType(20).semanticRatio(1.0)
+          .lockCoverage(4).grid(64, 2).txPerThread(8).seed(0).build(),
+      VacationConfig.builder().customers(2_000).roomTypes(50).roomsPerType(80).semanticRatio(0.5)
+          .lockCoverage(4).grid(128, 2).txPerThread(16).seed(0).build(),
       // Scarce: 5 rooms a type, so cold types sell out and some bookings wait in vain.
-      new VacationConfig(2_000, 50, 5, 0.5, 1, 64, 1, 16, 0),
-      new VacationConfig(2_000, 50, 5, 0.2, 4, 128, 1, 8, 0));
+      VacationConfig.builder().customers(2_000).roomTypes(50).roomsPerType(5).semanticRatio(0.5)
+          .lockCoverage(1).grid(64, 1).txPerThread(16).seed(0).build(),
+      VacationConfig.builder().customers(2_000).roomTypes(50).roomsPerType(5).semanticRatio(0.2)
+          .lockCoverage(4).grid(128, 1).txPerThread(8).seed(0).build());
 
   static Stream<Arguments> matrix() {
     List<Arguments> args = new ArrayList<>();
@@ -124,8 +129,10 @@ class VacationJvmTest {
   }
 
   private static VacationConfig withSeed(VacationConfig c, long seed) {
-    return new VacationConfig(c.customers(), c.roomTypes(), c.roomsPerType(), c.semanticRatio(),
-        c.lockCoverage(), c.threadsPerBlock(), c.blocks(), c.txPerThread(), seed);
+    return VacationConfig.builder().customers(c.customers()).roomTypes(c.roomTypes())
+        .roomsPerType(c.roomsPerType()).semanticRatio(c.semanticRatio())
+        .lockCoverage(c.lockCoverage()).grid(c.threadsPerBlock(), c.blocks())
+        .txPerThread(c.txPerThread()).seed(seed).build();
   }
 
   private static RunOptions options(SemanticPolicy policy) {
@@ -160,7 +167,8 @@ class VacationJvmTest {
   void soldOutBookingsWaitForCancellationsAndAllPairsComplete() {
     // At ratio 1 every booking is paired. Each of the 50 types has one room for its (about 10)
     // bookings, so they queue for each other's cancellations.
-    VacationConfig cfg = new VacationConfig(2_000, 50, 1, 1.0, 1, 64, 2, 8, 11);
+    VacationConfig cfg = VacationConfig.builder().customers(2_000).roomTypes(50).roomsPerType(1)
+        .semanticRatio(1.0).lockCoverage(1).grid(64, 2).txPerThread(8).seed(11).build();
     TxBatch batch = cfg.batch();
     Run run = Run.of(cfg.layout(), cfg.initialRooms(), cfg.initialCustomers(), batch,
         options(SemanticPolicy.POSTPONE));
@@ -186,7 +194,9 @@ class VacationJvmTest {
   void presortedBatchAlsoVerifies() {
     for (SemanticPolicy policy : SemanticPolicy.values()) {
       for (long seed = 1; seed <= 3; seed++) {
-        VacationConfig cfg = new VacationConfig(2_000, 50, 60, 0.5, 4, 64, 2, 16, seed);
+        VacationConfig cfg = VacationConfig.builder().customers(2_000).roomTypes(50)
+            .roomsPerType(60).semanticRatio(0.5).lockCoverage(4).grid(64, 2).txPerThread(16)
+            .seed(seed).build();
         TxBatch sorted = TxBatches.presort(cfg.batch(), VacationWorkload.INSTANCE.orderingTags());
         for (int t = 1; t < sorted.txCount(); t++) {
           assertThat(sorted.types()[t]).isGreaterThanOrEqualTo(sorted.types()[t - 1]);
@@ -251,7 +261,8 @@ class VacationJvmTest {
 
   @Test
   void verifierCatchesOverbookingAndBadReplays() {
-    VacationConfig cfg = new VacationConfig(2_000, 50, 20, 0.5, 2, 64, 1, 8, 3);
+    VacationConfig cfg = VacationConfig.builder().customers(2_000).roomTypes(50).roomsPerType(20)
+        .semanticRatio(0.5).lockCoverage(2).grid(64, 1).txPerThread(8).seed(3).build();
     Run run = Run.of(cfg, cfg.batch(), options(SemanticPolicy.POSTPONE));
     run.assertCorrect();
     int[] rooms = run.rooms().clone();
@@ -292,7 +303,8 @@ class VacationJvmTest {
 
   @Test
   void generationFollowsTheDocumentedRecipe() {
-    VacationConfig cfg = new VacationConfig(2_000, 300, 7, 0.5, 4, 64, 2, 16, 9);
+    VacationConfig cfg = VacationConfig.builder().customers(2_000).roomTypes(300).roomsPerType(7)
+        .semanticRatio(0.5).lockCoverage(4).grid(64, 2).txPerThread(16).seed(9).build();
     TxBatch b = cfg.batch();
     assertThat(b.txCount()).isEqualTo(2048);
     assertThat(b.capacity()).isEqualTo(2);
@@ -351,32 +363,45 @@ class VacationJvmTest {
 
   @Test
   void configNamesTheParameterAndTheLimit() {
-    assertThatThrownBy(() -> new VacationConfig(0, 5, 1, 0, 1, 32, 1, 1, 0))
+    assertThatThrownBy(() -> VacationConfig.builder().customers(0).roomTypes(5).roomsPerType(1)
+        .semanticRatio(0).lockCoverage(1).grid(32, 1).txPerThread(1).seed(0).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("customers")
         .hasMessageContaining("at least 1");
-    assertThatThrownBy(() -> new VacationConfig(5, 0, 1, 0, 1, 32, 1, 1, 0))
+    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(0).roomsPerType(1)
+        .semanticRatio(0).lockCoverage(1).grid(32, 1).txPerThread(1).seed(0).build())
         .hasMessageContaining("roomTypes");
-    assertThatThrownBy(() -> new VacationConfig(5, 5, -1, 0, 1, 32, 1, 1, 0))
+    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(-1)
+        .semanticRatio(0).lockCoverage(1).grid(32, 1).txPerThread(1).seed(0).build())
         .hasMessageContaining("roomsPerType");
-    assertThatThrownBy(() -> new VacationConfig(5, 5, 1, 1.5, 1, 32, 1, 1, 0))
+    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(1)
+        .semanticRatio(1.5).lockCoverage(1).grid(32, 1).txPerThread(1).seed(0).build())
         .hasMessageContaining("semanticRatio must be in 0..1");
-    assertThatThrownBy(() -> new VacationConfig(5, 5, 1, 0, 0, 32, 1, 1, 0))
+    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(1)
+        .semanticRatio(0).lockCoverage(0).grid(32, 1).txPerThread(1).seed(0).build())
         .hasMessageContaining("lockCoverage");
-    assertThatThrownBy(() -> new VacationConfig(5, 1 << 20, 1, 0, 1 << 12, 32, 1, 1, 0))
+    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(1 << 20)
+        .roomsPerType(1).semanticRatio(0).lockCoverage(1 << 12).grid(32, 1).txPerThread(1).seed(0)
+        .build())
         .hasMessageContaining("roomTypes * lockCoverage");
-    assertThatThrownBy(() -> new VacationConfig(5, 5, 1, 0, 1, 512, 1, 1, 0))
+    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(1)
+        .semanticRatio(0).lockCoverage(1).grid(512, 1).txPerThread(1).seed(0).build())
         .hasMessageContaining("threadsPerBlock must be in 1..256");
-    assertThatThrownBy(() -> new VacationConfig(5, 5, 1, 0, 1, 32, 0, 1, 0))
+    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(1)
+        .semanticRatio(0).lockCoverage(1).grid(32, 0).txPerThread(1).seed(0).build())
         .hasMessageContaining("blocks");
-    assertThatThrownBy(() -> new VacationConfig(5, 5, 1, 0, 1, 32, 1, 0, 0))
+    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(1)
+        .semanticRatio(0).lockCoverage(1).grid(32, 1).txPerThread(0).seed(0).build())
         .hasMessageContaining("txPerThread");
-    assertThatThrownBy(() -> new VacationConfig(5, 5, 1, 0, 1, 256, 1 << 23, 1, 0))
+    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(1)
+        .semanticRatio(0).lockCoverage(1).grid(256, 1 << 23).txPerThread(1).seed(0).build())
         .hasMessageContaining("owner field");
   }
 
   // ---- bad input: rejected before running, store unchanged ----
 
-  private static final VacationConfig SMALL = new VacationConfig(20, 4, 3, 0.5, 2, 32, 1, 2, 5);
+  private static final VacationConfig SMALL = VacationConfig.builder().customers(20).roomTypes(4)
+      .roomsPerType(3).semanticRatio(0.5).lockCoverage(2).grid(32, 1).txPerThread(2).seed(5)
+      .build();
 
   private static void assertRejectedAndStoreUntouched(StoreLayout layout,
       UnaryOperator<TxBatch> edit, String... message) {
