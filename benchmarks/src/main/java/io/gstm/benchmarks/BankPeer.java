@@ -99,7 +99,8 @@ public final class BankPeer {
         throw new IllegalArgumentException("transfers " + transfers + " rounded up to a multiple "
             + "of threads * lanes = " + logical + " exceeds " + MAX_TRANSFERS);
       }
-      return new BankConfig(accountCount, k, 0, 1, lanes, threads, perThread, seed);
+      return BankConfig.builder().accounts(accountCount).k(k).readOnly(0).lockCoverage(1)
+          .grid(lanes, threads).txPerThread(perThread).seed(seed).build();
     }
   }
 
@@ -138,7 +139,8 @@ public final class BankPeer {
             }
             gstmOk &= g.verified();
             scalaOk &= p.verified();
-            log.accept(String.format("%,d accounts, %s %d: gstm %,.0f tx/s%s, ScalaSTM %,.0f tx/s%s",
+            log.accept(String.format(
+                "%,d accounts, %s %d: gstm %,.0f tx/s%s, ScalaSTM %,.0f tx/s%s",
                 accounts, warm ? "warm-up" : "rep", warm ? i + 1 : i - s.warmups() + 1,
                 g.txPerSecond(), g.verified() ? "" : " (FAILED verification)",
                 p.txPerSecond(), p.verified() ? "" : " (FAILED verification)"));

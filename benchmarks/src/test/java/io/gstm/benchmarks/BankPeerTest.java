@@ -47,7 +47,8 @@ class BankPeerTest {
   @Test
   void scalaStmRunsEveryTransferOfTheBatch() {
     // 16 accounts, 8 threads: heavy contention, so ScalaSTM retries; every transfer still lands.
-    BankConfig cfg = new BankConfig(16, 4, 0, 1, 1, 8, 500, 3);
+    BankConfig cfg = BankConfig.builder().accounts(16).k(4).readOnly(0).lockCoverage(1)
+        .grid(1, 8).txPerThread(500).seed(3).build();
     TxBatch batch = cfg.batch();
     int[] initial = cfg.initialBalances();
     try (ScalaStmBank bank = new ScalaStmBank(8)) {

@@ -77,7 +77,8 @@ public class BankBenchmarks {
     engine = new JvmEngine(workers);
     scala = new ScalaStmBank(workers);
     // One logical thread per worker: transaction t runs on worker t mod workers, as in ScalaSTM.
-    BankConfig bank = new BankConfig(accounts, 2, 0, 1, 1, workers, TX / workers, 42);
+    BankConfig bank = BankConfig.builder().accounts(accounts).k(2).readOnly(0).lockCoverage(1)
+        .grid(1, workers).txPerThread(TX / workers).seed(42).build();
     initial = bank.initialBalances();
     transfers = bank.batch();
     prStm = engine.createStore(bank.layout());
@@ -87,12 +88,14 @@ public class BankBenchmarks {
     programStore = engine.createStore(bank.layout());
     programStore.writeInt32(0, initial);
     // At most 32 transactions per logical thread (the postponement window): all commit.
-    semanticCfg = new SemanticBankConfig(accounts, 2, 1.0, 1, 256, TX / 256 / 32, 32, 7);
+    semanticCfg = SemanticBankConfig.builder().accounts(accounts).k(2).semanticRatio(1.0)
+        .lockCoverage(1).grid(256, TX / 256 / 32).txPerThread(32).seed(7).build();
     semantic = semanticCfg.batch();
     semanticInitial = semanticCfg.initialBalances();
     semanticStore = engine.createStore(semanticCfg.layout());
     // CSMV's read-only audits sum the whole bank (the CSMV paper's bank), 20% of them.
-    BankConfig csmvBank = new BankConfig(accounts, 2, 0.2, 1, 32, 4, TX / 128, 42);
+    BankConfig csmvBank = BankConfig.builder().accounts(accounts).k(2).readOnly(0.2)
+        .lockCoverage(1).grid(32, 4).txPerThread(TX / 128).seed(42).build();
     csmv = csmvBank.batchWithAuditSpan(Math.min(accounts, 64));
     csmvStore = engine.createStore(csmvBank.layout(), Algorithm.csmv(Algorithm.DEFAULT_VERSIONS));
     csmvStore.writeInt32(0, initial);
