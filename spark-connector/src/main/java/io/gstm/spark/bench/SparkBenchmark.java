@@ -143,13 +143,13 @@ public final class SparkBenchmark implements Callable<Integer> {
     if (only.contains("sssp")) {
       relaxation(df, g, RelaxationKind.SHORTEST_PATHS, (int) source, "weighted SSSP, " + shape,
           "GraphX Pregel",
-          () -> GraphRelaxation.of(df).setPartitions(spark.partitions).shortestPaths(source),
+          () -> GraphRelaxation.of(df).shortestPaths(source),
           graph -> GraphXBaselines.pregelShortestPaths(graph, source, n));
     }
     if (only.contains("cc")) {
       relaxation(df, g, RelaxationKind.CONNECTED_COMPONENTS, 0, "components, " + shape,
           "GraphX connectedComponents",
-          () -> GraphRelaxation.of(df).setPartitions(spark.partitions).connectedComponents(),
+          () -> GraphRelaxation.of(df).connectedComponents(),
           graph -> GraphXBaselines.connectedComponents(graph, n));
     }
     df.unpersist(false);
@@ -196,7 +196,8 @@ public final class SparkBenchmark implements Callable<Integer> {
         equal &= Arrays.equals(values, expected);
       }
     }
-    String details = r.report().supersteps() + " supersteps, "
+    String details = r.report().partitions() + " subgraph(s) ("
+        + r.report().subgraphs().split(" ")[0] + "), " + r.report().supersteps() + " supersteps, "
         + String.format(Locale.ROOT, "%.2f edge relaxations per edge, edges by %s, %d replicas, ",
             (double) r.report().edgeRelaxations() / Math.max(1, r.report().edges()),
             r.report().partitioning(), r.report().replicas())
@@ -234,9 +235,9 @@ public final class SparkBenchmark implements Callable<Integer> {
   private void warmUp(SparkSession session) {
     EdgeList g = RmatGenerator.generate(12, 1 << 16, seed + 1, true);
     Dataset<Row> df = DataFrames.edges(session, g, spark.partitions).cache();
-    GraphRelaxation.of(df).setPartitions(spark.partitions).shortestPaths(g.src()[0]).run()
+    GraphRelaxation.of(df).shortestPaths(g.src()[0]).run()
         .values().count();
-    GraphRelaxation.of(df).setPartitions(spark.partitions).connectedComponents().run()
+    GraphRelaxation.of(df).connectedComponents().run()
         .values().count();
     if (!noBaselines) {
       Graph<Double, Double> graph = GraphXBaselines.graph(df);

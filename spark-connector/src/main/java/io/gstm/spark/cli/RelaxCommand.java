@@ -77,7 +77,9 @@ public final class RelaxCommand implements Callable<Integer> {
     try {
       Dataset<Row> df = DataFrames.edges(session, g, spark.partitions).cache();
       df.count();
-      GraphRelaxation job = GraphRelaxation.of(df).setPartitions(spark.partitions);
+      // The subgraph count follows spark.gstm.graph.subgraphs: one per partition of df on JVM
+      // engines, one per GPU on GPUs.
+      GraphRelaxation job = GraphRelaxation.of(df);
       if (partitioning != null) {
         job.setPartitioning(partitioning);
       }
@@ -92,10 +94,11 @@ public final class RelaxCommand implements Callable<Integer> {
           "sum(CASE WHEN value < double('Infinity') THEN value END)",
           "count(DISTINCT value)").first();
       System.out.printf(Locale.ROOT, "gstm graph relaxation: %s on %s (%d vertices, "
-              + "%d edges, seed %d%s)%s, %d partitions, Spark %s (%s)%n",
+              + "%d edges, seed %d%s)%s, %d input partitions, Spark %s (%s)%n",
           sssp ? "weighted shortest paths" : "connected components", describe(), g.vertexCount(),
           m, seed, shuffle ? ", edges shuffled" : "", sssp ? ", source " + src : "",
-          rep.partitions(), session.version(), spark.master);
+          spark.partitions, session.version(), spark.master);
+      System.out.printf(Locale.ROOT, "%d subgraph(s): %s%n", rep.partitions(), rep.subgraphs());
       System.out.printf(Locale.ROOT, "edges placed by %s, %d replicated vertex copies%n",
           rep.partitioning().equals("range") ? "ranges of source ids" : "input partition",
           rep.replicas());
@@ -105,8 +108,9 @@ public final class RelaxCommand implements Callable<Integer> {
           rep.supersteps(), rep.converged() ? " (converged)" : " (NOT converged)",
           rep.boundaryMessages());
       System.out.printf(Locale.ROOT, "time: %.3f s (local relaxation %.3f s, engine %.3f s, "
-              + "summed over tasks)%n", rep.wallNanos() / 1e9, rep.relaxNanos() / 1e9,
-          rep.kernelNanos() / 1e9);
+              + "summed over tasks; planning %.3f s, supersteps %.3f s)%n", rep.wallNanos() / 1e9,
+          rep.relaxNanos() / 1e9, rep.kernelNanos() / 1e9, rep.planNanos() / 1e9,
+          rep.superstepNanos() / 1e9);
       System.out.printf(Locale.ROOT, "transactions: %d, commits %d, aborts %d, edge relaxations "
           + "%d (%.2f per edge of the subgraphs)%n", rep.transactions(), rep.commits(),
           rep.aborts(), rep.edgeRelaxations(),

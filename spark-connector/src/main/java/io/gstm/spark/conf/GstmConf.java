@@ -140,6 +140,34 @@ public final class GstmConf {
         return t;
       }, v -> null));
 
+  /** The values of {@link #GRAPH_SUBGRAPHS}. */
+  public static final List<String> SUBGRAPH_CHOICES = List.of("auto", "partitions", "engines");
+
+  public static final ConfEntry<String> GRAPH_SUBGRAPHS = register(new ConfEntry<>(
+      PREFIX + "graph.subgraphs", "one of " + String.join(", ", SUBGRAPH_CHOICES), "auto",
+      "How many subgraphs `GraphRelaxation` cuts the graph into. `partitions`: one per "
+          + "partition (`setPartitions`, else `spark.gstm.graph.partitions`, else the edges "
+          + "DataFrame's partitions), each relaxed by its own task, so that the cores of JVM "
+          + "executors work in parallel. `engines`: one per executor engine, i.e. per GPU "
+          + "(executors without a GPU count one each): the input's tasks still read the edges "
+          + "in parallel, then only their packed arrays are merged; with one GPU the single "
+          + "subgraph's local fixpoint is the result, in one superstep without boundary "
+          + "exchange (a GPU relaxes a whole graph of millions of edges in milliseconds: cut "
+          + "per core it spends its time on replicas, supersteps and Spark jobs). `auto`: "
+          + "`engines` when the executors run on GPUs (local mode: this JVM's GPU is usable; a "
+          + "cluster: "
+          + "`spark.executor.resource.gpu.amount` is set) and no subgraph count is given "
+          + "(`setPartitions`, `spark.gstm.graph.partitions`), else `partitions`. It changes "
+          + "speed and supersteps, never results.",
+      v -> {
+        String t = v.trim().toLowerCase(Locale.ROOT);
+        if (!SUBGRAPH_CHOICES.contains(t)) {
+          throw new IllegalArgumentException("unknown subgraph choice '" + v + "', expected "
+              + "auto, partitions or engines");
+        }
+        return t;
+      }, v -> null));
+
   public static final ConfEntry<String> VERTEX_ORDER = register(new ConfEntry<>(
       PREFIX + "graph.vertexOrder", "one of auto, degree, input", "auto",
       "How `GraphRelaxation` numbers each subgraph's vertices. `degree`: highest degree first, "
@@ -230,6 +258,9 @@ public final class GstmConf {
         GRAPH_THREADS_PER_BLOCK.parse(raw.apply(GRAPH_THREADS_PER_BLOCK)),
         VERTEX_ORDER.parse(raw.apply(VERTEX_ORDER)),
         POINTS_PER_TRANSACTION.parse(raw.apply(POINTS_PER_TRANSACTION)));
+    // Read where they are used, not kept in the settings; checked here before any job.
+    GRAPH_PARTITIONING.parse(raw.apply(GRAPH_PARTITIONING));
+    GRAPH_SUBGRAPHS.parse(raw.apply(GRAPH_SUBGRAPHS));
     if (s.requireGpu() && s.engine() == EngineChoice.JVM) {
       throw new IllegalArgumentException(REQUIRE_GPU.key() + "=true contradicts "
           + ENGINE.key() + "=jvm");

@@ -107,6 +107,7 @@ public final class GraphRelaxation {
   private Integer driverExchangeLimit;
   private String vertexOrder;
   private String partitioning;
+  private String subgraphs;
   private int mailInTasks = Supersteps.MAIL_IN_TASKS;
 
   private GraphRelaxation(Dataset<Row> edges) {
@@ -227,6 +228,18 @@ public final class GraphRelaxation {
     return this;
   }
 
+  /**
+   * How many subgraphs (default {@code spark.gstm.graph.subgraphs}): "partitions", one per
+   * partition ({@link #setPartitions}, else the edges' partitions), relaxed in parallel;
+   * "engines", one per executor engine (per GPU; one subgraph on one GPU, relaxed in a single
+   * superstep); "auto", engines when the executors run on GPUs and no count is given, else
+   * partitions. It changes speed and supersteps, never results.
+   */
+  public GraphRelaxation setSubgraphs(String value) {
+    this.subgraphs = GstmConf.GRAPH_SUBGRAPHS.parse(value);
+    return this;
+  }
+
   /** Driver-exchanged updates up to which they travel in the tasks (for tests). */
   GraphRelaxation setMailInTasks(int value) {
     this.mailInTasks = value;
@@ -283,9 +296,12 @@ public final class GraphRelaxation {
             .get(GstmConf.GRAPH_PARTITIONING.key(), null));
     long checked = System.nanoTime();
 
-    int p = partitions != null ? partitions
-        : settings.graphPartitions() > 0 ? settings.graphPartitions()
-        : Math.max(1, edges.rdd().getNumPartitions());
+    int given = partitions != null ? partitions : settings.graphPartitions();
+    SubgraphCount.Choice count = SubgraphCount.choose(spark.sparkContext(), settings,
+        subgraphs != null ? subgraphs : SubgraphCount.configured(spark.sparkContext().getConf()),
+        given, edges.rdd().getNumPartitions());
+    int p = count.subgraphs();
+    LOG.debug("gstm relaxation: {} subgraphs ({})", p, count.why());
     RelaxationKind k = kind;
     SubgraphPlanner planner = new SubgraphPlanner(input, source, p, weighted, placement,
         settings);
@@ -432,7 +448,8 @@ public final class GraphRelaxation {
         total.fellBack, p, vertexCount, localEdges, done, converged, total.messages,
         total.transactions, total.commits, total.aborts, total.edgeRelaxations,
         total.kernelNanos, total.relaxNanos, System.nanoTime() - start,
-        planner.decision().byRange() ? "range" : "input", copies - vertexCount);
+        planner.decision().byRange() ? "range" : "input", copies - vertexCount,
+        count.mode() + " (" + count.why() + ")", built - start, relaxed - built);
     return new RelaxationResult(values, report);
   }
 

@@ -31,11 +31,17 @@ import java.util.List;
  *     "range" (the owners of their sources by ranges of ids; {@code setPartitioning})
  * @param replicas vertex copies beyond one per vertex: a vertex held by {@code k} subgraphs
  *     counts {@code k - 1} (0 with one subgraph)
+ * @param subgraphs how the subgraph count was chosen ({@code setSubgraphs}): "partitions" or
+ *     "engines", and why
+ * @param planNanos wall time from validation until the subgraphs were built and cached (reading
+ *     and placing the edges, building the subgraphs)
+ * @param superstepNanos wall time of the supersteps (the relaxation's jobs)
  */
 public record RelaxationReport(RelaxationKind kind, List<String> engines, boolean fellBackToJvm,
     int partitions, long vertices, long edges, int supersteps, boolean converged,
     long boundaryMessages, long transactions, long commits, long aborts, long edgeRelaxations,
-    long kernelNanos, long relaxNanos, long wallNanos, String partitioning, long replicas)
+    long kernelNanos, long relaxNanos, long wallNanos, String partitioning, long replicas,
+    String subgraphs, long planNanos, long superstepNanos)
     implements Serializable {
 
   @Override
@@ -43,10 +49,12 @@ public record RelaxationReport(RelaxationKind kind, List<String> engines, boolea
     return String.format("%s: engine %s, %d partition(s) (%s, %d replicas), %d vertices, %d edges, "
             + "%d superstep(s)%s,"
             + " %d boundary message(s), %d commits, %d aborts, %d edge relaxations,"
-            + " kernel %.3f s, relax %.3f s, wall %.3f s",
+            + " kernel %.3f s, relax %.3f s, wall %.3f s (plan %.3f s, supersteps %.3f s);"
+            + " subgraphs: %s",
         kind, String.join(" + ", engines), partitions, partitioning, replicas, vertices, edges,
         supersteps,
         converged ? "" : " (NOT converged: superstep bound)", boundaryMessages, commits, aborts,
-        edgeRelaxations, kernelNanos / 1e9, relaxNanos / 1e9, wallNanos / 1e9);
+        edgeRelaxations, kernelNanos / 1e9, relaxNanos / 1e9, wallNanos / 1e9, planNanos / 1e9,
+        superstepNanos / 1e9, subgraphs);
   }
 }

@@ -19,7 +19,8 @@ import scala.Tuple2;
 /**
  * Planning, third part: the {@code p} subgraphs of a vertex cut. The edges of each input
  * partition, read and checked by {@link EdgeInput}, either stay where they are read (fewer
- * subgraphs than input partitions merge neighbouring ones, more spread the edges round-robin)
+ * subgraphs than input partitions merge neighbouring ones once the input's own tasks have read
+ * them in parallel, more spread the edges round-robin)
  * or move to the owner of their source by ranges of ids ({@link EdgePlacement} decides); the
  * extra vertices (the source, {@code setVertices}) go to their owner. Each subgraph is then
  * built once ({@link LocalGraph}) and cached by the caller across supersteps.
@@ -76,13 +77,19 @@ final class SubgraphPlanner {
     boolean w = weighted;
     boolean undirected = input.kind == RelaxationKind.CONNECTED_COMPONENTS;
     JavaRDD<EdgeChunk> slices = input.slices(w);
-    if (partitions > 1 && !partitioning.equals("input")) {
-      // Sampled, then placed: read the input once (it may be a file, not a cache).
+    int inputs = slices.getNumPartitions();
+    boolean sampled = partitions > 1 && !partitioning.equals("input");
+    if (sampled || partitions < inputs) {
+      // Read once (the input may be a file, not a cache): sampled, then placed; or read in
+      // parallel before being merged.
       slices.persist(StorageLevel.MEMORY_AND_DISK());
       read = slices;
     }
     try {
       decision = decide(slices);
+      if (!sampled && partitions < inputs) {
+        readInParallel(slices);
+      }
     } catch (RuntimeException e) {
       release();
       throw e;
@@ -90,7 +97,6 @@ final class SubgraphPlanner {
     LOG.debug("gstm relaxation: {} subgraphs, {}", p, decision.why());
     VertexPlacement placement = decision.placement();
     JavaRDD<EdgeChunk> local;
-    int inputs = slices.getNumPartitions();
     if (decision.byRange() && p == inputs) {
       // The edges whose source this partition owns stay; only the others cross the shuffle.
       JavaRDD<EdgeChunk> kept = slices.mapPartitionsWithIndex(
@@ -108,7 +114,8 @@ final class SubgraphPlanner {
     } else if (p == inputs) {
       local = slices;
     } else if (p < inputs) {
-      // No shuffle: coalesce merges neighbouring partitions.
+      // No shuffle: coalesce merges neighbouring partitions, reading the chunks that the
+      // input's tasks left cached (within an executor no copy; else only packed arrays move).
       local = slices.coalesce(p).mapPartitions(it -> {
         List<EdgeChunk> chunks = new ArrayList<>();
         it.forEachRemaining(chunks::add);
@@ -162,6 +169,24 @@ final class SubgraphPlanner {
       throw TaskErrors.badInput(e);
     }
     return EdgePlacement.decide(samples, partitions, partitioning);
+  }
+
+  /**
+   * Reads and checks the input's edges in its own tasks, one per input partition, into the
+   * cache, so that merging them into fewer subgraphs does not read the whole input in one task
+   * (rows to arrays is the part that scales with cores). Bad values fail here, as an
+   * IllegalArgumentException.
+   */
+  private static void readInParallel(JavaRDD<EdgeChunk> slices) {
+    long t0 = System.nanoTime();
+    long edges;
+    try {
+      edges = slices.map(c -> (long) c.size()).reduce(Long::sum);
+    } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
+      throw TaskErrors.badInput(e);
+    }
+    LOG.debug("gstm relaxation: read {} edges in {} tasks in {} ms", edges,
+        slices.getNumPartitions(), (System.nanoTime() - t0) / 1_000_000);
   }
 
   /** One chunk per partition from chunks keyed by partition index. */
