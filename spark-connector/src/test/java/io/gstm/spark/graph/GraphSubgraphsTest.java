@@ -1,0 +1,232 @@
+package io.gstm.spark.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gstm.core.graph.EdgeList;
+import io.gstm.core.graph.GridGenerator;
+import io.gstm.core.graph.RmatGenerator;
+import io.gstm.spark.SparkTestSession;
+import io.gstm.spark.conf.GstmConf;
+import io.gstm.spark.data.DataFrames;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * How many subgraphs ({@code setSubgraphs}, {@code spark.gstm.graph.subgraphs}): "engines" (one
+ * per executor engine; here one executor without a GPU, so one subgraph, as on one GPU) gives
+ * the per-partition cut's values, Dijkstra's and union-find's, in one superstep without boundary
+ * messages; "auto" keeps the per-partition cut on JVM engines; bad values are errors naming the
+ * key and the allowed values.
+ */
+class GraphSubgraphsTest {
+  private static SparkSession spark;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkTestSession.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  @ParameterizedTest(name = "{0}, {1} input partitions")
+  @CsvSource({"rmat, 2", "rmat, 3", "grid, 2", "path, 2", "path, 4"})
+  void oneSubgraphPerEngineGivesThePerPartitionValues(String graph, int inputs) {
+    EdgeList g = graph(graph);
+    int n = g.vertexCount();
+    int source = g.src()[0];
+    Dataset<Row> df = DataFrames.edges(spark, g, inputs);
+    RelaxationResult cut = GraphRelaxation.of(df).setSubgraphs("partitions")
+        .shortestPaths(source).run();
+    RelaxationResult whole = GraphRelaxation.of(df).setSubgraphs("engines")
+        .shortestPaths(source).run();
+    assertThat(cut.report().partitions()).isEqualTo(inputs);
+    assertThat(cut.report().subgraphs()).startsWith("partitions");
+    assertOneSuperstepWithoutExchange(whole.report());
+    double[] expected = present(References.dijkstra(n, g.src(), g.dst(), g.weights(), source),
+        g, source);
+    assertThat(dense(whole.values(), n)).isEqualTo(dense(cut.values(), n)).isEqualTo(expected);
+
+    RelaxationResult cutCc = GraphRelaxation.of(df).setSubgraphs("partitions")
+        .connectedComponents().run();
+    RelaxationResult wholeCc = GraphRelaxation.of(df).setSubgraphs("engines")
+        .connectedComponents().run();
+    assertOneSuperstepWithoutExchange(wholeCc.report());
+    double[] labels = present(References.components(n, g.src(), g.dst()), g, -1);
+    assertThat(dense(wholeCc.values(), n)).isEqualTo(dense(cutCc.values(), n)).isEqualTo(labels);
+  }
+
+  @Test
+  void autoKeepsOneSubgraphPerPartitionOnJvmEnginesAndAGivenCount() {
+    EdgeList g = graph("rmat");
+    Dataset<Row> df = DataFrames.edges(spark, g, 2);
+    RelaxationReport auto = GraphRelaxation.of(df).shortestPaths(g.src()[0]).run().report();
+    assertThat(auto.partitions()).isEqualTo(2);
+    assertThat(auto.subgraphs()).startsWith("partitions").contains("JVM engines");
+    RelaxationReport jvm = GraphRelaxation.of(df).setEngine("jvm").connectedComponents().run()
+        .report();
+    assertThat(jvm.partitions()).isEqualTo(2);
+    RelaxationReport given = GraphRelaxation.of(df).setPartitions(3).setSubgraphs("auto")
+        .connectedComponents().run().report();
+    assertThat(given.partitions()).isEqualTo(3);
+    assertThat(given.subgraphs()).contains("count was given");
+    // engines overrides a given count: it is the explicit choice.
+    RelaxationReport engines = GraphRelaxation.of(df).setPartitions(3).setSubgraphs("ENGINES")
+        .connectedComponents().run().report();
+    assertThat(engines.partitions()).isEqualTo(1);
+    assertThat(engines.planNanos()).isPositive();
+    assertThat(engines.superstepNanos()).isPositive();
+    assertThat(engines.planNanos() + engines.superstepNanos())
+        .isLessThanOrEqualTo(engines.wallNanos());
+  }
+
+  @Test
+  void extraVerticesAndTheSourceReachTheOneSubgraph() {
+    EdgeList g = GridGenerator.shuffled(GridGenerator.roadLike(20, 30, 6, 0.35, 3), 7);
+    int n = g.vertexCount() + 5;
+    List<Row> extra = new ArrayList<>();
+    for (int v = g.vertexCount(); v < n; v++) {
+      extra.add(RowFactory.create((long) v));
+    }
+    Dataset<Row> vertices = spark.createDataFrame(extra,
+        new StructType().add("id", DataTypes.LongType));
+    Dataset<Row> df = DataFrames.edges(spark, g, 3);
+    RelaxationResult r = GraphRelaxation.of(df).setSubgraphs("engines").setVertices(vertices)
+        .connectedComponents().run();
+    assertOneSuperstepWithoutExchange(r.report());
+    double[] actual = dense(r.values(), n);
+    double[] expected = References.components(n, g.src(), g.dst());
+    for (int v = 0; v < n; v++) {
+      if (!Double.isNaN(actual[v])) {
+        assertThat(actual[v]).as("label of %d", v).isEqualTo(expected[v]);
+      }
+    }
+    for (int v = g.vertexCount(); v < n; v++) {
+      assertThat(actual[v]).as("isolated %d", v).isEqualTo(v);
+    }
+    // A source in no edge is still reported, at distance 0.
+    RelaxationResult lonely = GraphRelaxation.of(df).setSubgraphs("engines")
+        .shortestPaths(n + 100).run();
+    assertThat(dense(lonely.values(), n + 101)[n + 100]).isZero();
+  }
+
+  @Test
+  void badValuesNameTheKeyAndTheChoices() {
+    assertThatThrownBy(() -> GraphRelaxation.of(DataFrames.edges(spark, graph("path"), 2))
+        .setSubgraphs("per-core"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("spark.gstm.graph.subgraphs")
+        .hasMessageContaining("'per-core'")
+        .hasMessageContaining("auto, partitions, engines");
+    assertThatThrownBy(() -> GstmConf.settings(Map.of("spark.gstm.graph.subgraphs", "gpus")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("spark.gstm.graph.subgraphs")
+        .hasMessageContaining("'gpus'")
+        .hasMessageContaining("auto, partitions, engines");
+    assertThatThrownBy(() -> GstmConf.settings(Map.of("spark.gstm.graph.subgraphs", "")))
+        .hasMessageContaining("spark.gstm.graph.subgraphs");
+    assertThat(GstmConf.GRAPH_SUBGRAPHS.parse(" Partitions ")).isEqualTo("partitions");
+    assertThat(GstmConf.GRAPH_SUBGRAPHS.parse(null)).isEqualTo("auto");
+  }
+
+  @Test
+  void badInputFoundWhileReadingInParallelLeavesNothingCached() {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      rows.add(RowFactory.create((long) i, (long) i + 1, i == 150 ? -1.0 : 1.0));
+    }
+    Dataset<Row> df = spark.createDataFrame(rows, new StructType()
+        .add("src", DataTypes.LongType).add("dst", DataTypes.LongType)
+        .add("weight", DataTypes.DoubleType)).repartition(2);
+    Set<Object> before = cachedRdds();
+    assertThatThrownBy(() -> GraphRelaxation.of(df).setSubgraphs("engines").shortestPaths(0)
+        .run()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'weight': negative weight");
+    assertThat(before).containsAll(cachedRdds());
+  }
+
+  private static void assertOneSuperstepWithoutExchange(RelaxationReport r) {
+    assertThat(r.partitions()).isEqualTo(1);
+    assertThat(r.subgraphs()).startsWith("engines");
+    assertThat(r.supersteps()).isEqualTo(1);
+    assertThat(r.converged()).isTrue();
+    assertThat(r.boundaryMessages()).isZero();
+    assertThat(r.replicas()).isZero();
+  }
+
+  /** R-MAT (scrambled ids), a shuffled grid, or a shuffled long path with scattered ids. */
+  private static EdgeList graph(String kind) {
+    return switch (kind) {
+      case "rmat" -> RmatGenerator.generate(10, 8000, 3, true);
+      case "grid" -> GridGenerator.shuffled(GridGenerator.grid(40, 30, 4), 5);
+      default -> {
+        int n = 500;
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+          order[i] = (int) ((i * 7919L) % n);
+        }
+        int[] src = new int[n - 1];
+        int[] dst = new int[n - 1];
+        double[] w = new double[n - 1];
+        for (int i = 0; i + 1 < n; i++) {
+          src[i] = order[i];
+          dst[i] = order[i + 1];
+          w[i] = 1 + i % 7;
+        }
+        yield GridGenerator.shuffled(new EdgeList(n, src, dst, w), 3);
+      }
+    };
+  }
+
+  /** {@code expected} where the vertex is in some edge (or is the source), NaN elsewhere. */
+  private static double[] present(double[] expected, EdgeList g, int source) {
+    boolean[] seen = new boolean[expected.length];
+    for (int e = 0; e < g.edgeCount(); e++) {
+      seen[g.src()[e]] = true;
+      seen[g.dst()[e]] = true;
+    }
+    if (source >= 0) {
+      seen[source] = true;
+    }
+    double[] out = expected.clone();
+    for (int v = 0; v < out.length; v++) {
+      if (!seen[v]) {
+        out[v] = Double.NaN;
+      }
+    }
+    return out;
+  }
+
+  /** Values by vertex id; ids absent from the result stay NaN. */
+  private static double[] dense(Dataset<Row> values, int n) {
+    double[] out = new double[n];
+    Arrays.fill(out, Double.NaN);
+    for (Row r : values.collectAsList()) {
+      out[(int) r.getLong(0)] = r.getDouble(1);
+    }
+    return out;
+  }
+
+  private static Set<Object> cachedRdds() {
+    return new HashSet<>(scala.jdk.javaapi.CollectionConverters.asJava(
+        spark.sparkContext().getPersistentRDDs()).keySet());
+  }
+}
