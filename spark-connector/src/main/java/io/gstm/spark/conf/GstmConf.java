@@ -140,11 +140,11 @@ public final class GstmConf {
         return t;
       }, v -> null));
 
-  /** The values of {@link #GRAPH_SUBGRAPHS}. */
-  public static final List<String> SUBGRAPH_CHOICES = List.of("auto", "partitions", "engines");
+  /** The values of {@link #GRAPH_SUBGRAPHS} and {@link #KMEANS_POINT_SETS}. */
+  public static final List<String> PER_ENGINE_CHOICES = List.of("auto", "partitions", "engines");
 
   public static final ConfEntry<String> GRAPH_SUBGRAPHS = register(new ConfEntry<>(
-      PREFIX + "graph.subgraphs", "one of " + String.join(", ", SUBGRAPH_CHOICES), "auto",
+      PREFIX + "graph.subgraphs", "one of " + String.join(", ", PER_ENGINE_CHOICES), "auto",
       "How many subgraphs `GraphRelaxation` cuts the graph into. `partitions`: one per "
           + "partition (`setPartitions`, else `spark.gstm.graph.partitions`, else the edges "
           + "DataFrame's partitions), each relaxed by its own task, so that the cores of JVM "
@@ -159,14 +159,7 @@ public final class GstmConf {
           + "`spark.executor.resource.gpu.amount` is set) and no subgraph count is given "
           + "(`setPartitions`, `spark.gstm.graph.partitions`), else `partitions`. It changes "
           + "speed and supersteps, never results.",
-      v -> {
-        String t = v.trim().toLowerCase(Locale.ROOT);
-        if (!SUBGRAPH_CHOICES.contains(t)) {
-          throw new IllegalArgumentException("unknown subgraph choice '" + v + "', expected "
-              + "auto, partitions or engines");
-        }
-        return t;
-      }, v -> null));
+      GstmConf::parsePerEngineChoice, v -> null));
 
   public static final ConfEntry<String> VERTEX_ORDER = register(new ConfEntry<>(
       PREFIX + "graph.vertexOrder", "one of auto, degree, input", "auto",
@@ -191,6 +184,18 @@ public final class GstmConf {
           + "accumulators (1 = one transaction per point, the JPDC workload).",
       Integer::parseInt, v -> v < 1 ? "must be at least 1" : null));
 
+  public static final ConfEntry<String> KMEANS_POINT_SETS = register(new ConfEntry<>(
+      PREFIX + "kmeans.pointSets", "one of " + String.join(", ", PER_ENGINE_CHOICES), "auto",
+      "How `TxKMeans` lays out the points. `partitions`: a point set per partition, each "
+          + "updated by its own task in every iteration (one Spark job per iteration), so that "
+          + "the cores of JVM executors work in parallel. `engines`: a point set per executor "
+          + "engine, i.e. per GPU (executors without a GPU count one each), merged from the "
+          + "partitions once they are read in parallel; with one engine every iteration runs "
+          + "inside one task, without a job per iteration. `auto`: `engines` when the executors "
+          + "run on GPUs (as for `spark.gstm.graph.subgraphs`), else `partitions`. Sums are "
+          + "then added in another order: centroids agree to rounding.",
+      GstmConf::parsePerEngineChoice, v -> null));
+
   private GstmConf() {}
 
   private static <T> ConfEntry<T> register(ConfEntry<T> e) {
@@ -198,6 +203,15 @@ public final class GstmConf {
       throw new IllegalStateException("duplicate key " + e.key());
     }
     return e;
+  }
+
+  private static String parsePerEngineChoice(String v) {
+    String t = v.trim().toLowerCase(Locale.ROOT);
+    if (!PER_ENGINE_CHOICES.contains(t)) {
+      throw new IllegalArgumentException("unknown choice '" + v + "', expected auto, partitions "
+          + "or engines");
+    }
+    return t;
   }
 
   static boolean parseBoolean(String s) {
@@ -261,6 +275,7 @@ public final class GstmConf {
     // Read where they are used, not kept in the settings; checked here before any job.
     GRAPH_PARTITIONING.parse(raw.apply(GRAPH_PARTITIONING));
     GRAPH_SUBGRAPHS.parse(raw.apply(GRAPH_SUBGRAPHS));
+    KMEANS_POINT_SETS.parse(raw.apply(KMEANS_POINT_SETS));
     if (s.requireGpu() && s.engine() == EngineChoice.JVM) {
       throw new IllegalArgumentException(REQUIRE_GPU.key() + "=true contradicts "
           + ENGINE.key() + "=jvm");

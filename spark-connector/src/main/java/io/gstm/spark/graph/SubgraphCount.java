@@ -1,9 +1,8 @@
 package io.gstm.spark.graph;
 
-import io.gstm.core.engine.EngineChoice;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
-import io.gstm.spark.exec.ExecutorEngines;
+import io.gstm.spark.exec.EngineCount;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 
@@ -46,7 +45,7 @@ final class SubgraphCount {
         if (given > 0) {
           return new Choice(partitions, "partitions", "a subgraph count was given");
         }
-        if (!gpuExecutors(sc, settings)) {
+        if (!EngineCount.gpuExecutors(sc, settings)) {
           return new Choice(partitions, "partitions",
               "executors run JVM engines: " + from + ", relaxed in parallel");
         }
@@ -55,52 +54,10 @@ final class SubgraphCount {
   }
 
   private static Choice engines(SparkContext sc, GstmSettings settings, String why) {
-    boolean gpus = gpuExecutors(sc, settings);
-    int n = engines(sc, settings, gpus);
+    boolean gpus = EngineCount.gpuExecutors(sc, settings);
+    int n = EngineCount.engines(sc, gpus);
     return new Choice(n, "engines", why + ": one subgraph per " + (gpus ? "GPU" : "executor")
         + ", " + n + " in all");
-  }
-
-  /**
-   * Whether the executors' tasks run on GPUs: in local mode the driver is the executor and asks
-   * its own engines (the device is opened once per JVM, as the tasks would); on a cluster,
-   * whether Spark's scheduler hands GPUs to executors.
-   */
-  static boolean gpuExecutors(SparkContext sc, GstmSettings settings) {
-    if (settings.engine() == EngineChoice.JVM) {
-      return false;
-    }
-    if (sc.isLocal()) {
-      return ExecutorEngines.gpuUsable(settings);
-    }
-    return gpusPerExecutor(sc.getConf()) > 0;
-  }
-
-  /**
-   * Executor engines: a GPU each (local mode: the one of {@code spark.gstm.deviceOrdinal}); an
-   * executor without GPUs counts one.
-   */
-  static int engines(SparkContext sc, GstmSettings settings, boolean gpus) {
-    if (sc.isLocal()) {
-      return 1;
-    }
-    // Registered executors (the driver is listed too), else the ones asked for.
-    int executors = sc.statusTracker().getExecutorInfos().length - 1;
-    if (executors < 1) {
-      executors = sc.getConf().getInt("spark.executor.instances", 1);
-    }
-    long each = gpus ? Math.max(1, gpusPerExecutor(sc.getConf())) : 1;
-    return (int) Math.max(1, Math.min(100_000, executors * each));
-  }
-
-  private static long gpusPerExecutor(SparkConf conf) {
-    String raw = conf.get("spark.executor.resource.gpu.amount", "0").trim();
-    try {
-      return Long.parseLong(raw);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("spark.executor.resource.gpu.amount: expected a whole "
-          + "number of GPUs, got '" + raw + "'", e);
-    }
   }
 
   /** The configured choice, checked ({@link GstmConf#GRAPH_SUBGRAPHS}). */

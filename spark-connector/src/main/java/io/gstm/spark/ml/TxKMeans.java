@@ -7,10 +7,12 @@ import io.gstm.core.kmeans.KMeansPartial;
 import io.gstm.core.kmeans.KMeansUpdater;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.EngineCount;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
 import io.gstm.spark.exec.TaskErrors;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
@@ -46,7 +48,8 @@ import scala.runtime.AbstractFunction2;
  * counts) under the STM on its executor's engine ({@link KMeansUpdater}, through a
  * {@link PartitionKMeans} that stays resident on the executor for the whole fit); the partials
  * are tree-aggregated and the new centroids travel with the next iteration's tasks. One Spark
- * job per iteration ({@link #aggregate}). Lloyd's iteration, as MLlib's KMeans, with the
+ * job per iteration ({@link #aggregate}); or, on GPU executors ({@link #setPointSets}), a point
+ * set per GPU, and with one GPU every iteration inside one task. Lloyd's iteration, as MLlib's KMeans, with the
  * same initialisation: {@code initMode} "k-means||" (default) or "random" delegate to MLlib's own
  * initialisation with the same {@code seed}, so the two start from identical centroids; or give
  * them with {@link #setInitialCentroids}. Stops after {@code maxIter} iterations or when no
@@ -76,6 +79,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   private final Param<String> featuresCol;
   private final Param<String> predictionCol;
   private double[][] initialCentroids;
+  private String pointSets;
 
   public TxKMeans() {
     this(Identifiable$.MODULE$.randomUID("txkmeans"));
@@ -203,6 +207,18 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     return put(predictionCol, value);
   }
 
+  /**
+   * How the points are laid out (default {@code spark.gstm.kmeans.pointSets}): "partitions", a
+   * point set per partition and a Spark job per iteration; "engines", a point set per executor
+   * engine (per GPU), merged once the partitions are read, and with one engine every iteration
+   * inside one task; "auto", engines when the executors run on GPUs, else partitions. It
+   * changes speed, and the centroids only by rounding (the sums are added in another order).
+   */
+  public TxKMeans setPointSets(String value) {
+    this.pointSets = GstmConf.KMEANS_POINT_SETS.parse(value);
+    return this;
+  }
+
   /** Starts from these centroids ({@code k} rows of the features' size) instead of initMode. */
   public TxKMeans setInitialCentroids(double[][] centroids) {
     this.initialCentroids = centroids == null ? null
@@ -228,11 +244,36 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   public TxKMeans copy(ParamMap extra) {
     TxKMeans c = (TxKMeans) defaultCopy(extra);
     c.initialCentroids = initialCentroids;
+    c.pointSets = pointSets;
     return c;
   }
 
   /** A partition's points, row-major. */
-  record Block(double[] points, int n, int dims) implements Serializable {}
+  record Block(double[] points, int n, int dims) implements Serializable {
+    /** The points of several blocks in one (empty blocks may have any dims). */
+    static Block concat(java.util.Iterator<Block> blocks) {
+      List<Block> all = new ArrayList<>();
+      blocks.forEachRemaining(all::add);
+      if (all.size() == 1) {
+        return all.get(0);
+      }
+      int n = 0;
+      int dims = 0;
+      for (Block b : all) {
+        n += b.n();
+        if (b.n() > 0) {
+          dims = b.dims();
+        }
+      }
+      double[] points = new double[Math.multiplyExact(n, dims)];
+      int at = 0;
+      for (Block b : all) {
+        System.arraycopy(b.points(), 0, points, at, b.n() * dims);
+        at += b.n() * dims;
+      }
+      return new Block(points, n, dims);
+    }
+  }
 
   @Override
   public TxKMeansModel fit(Dataset<?> dataset) {
@@ -372,29 +413,94 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
       GstmSettings settings, long start) {
     int kk = initial.length;
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(blocks.context());
-    double[] centroids = flatten(initial, dims);
     long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);
     double tolSq = getTol() * getTol();
-    int iterations = 0;
-    boolean converged = false;
+    int sets = pointSets(jsc, settings, blocks.getNumPartitions());
+    // The blocks are read (in parallel) and cached by the first job of fit: merging them moves
+    // only their arrays, and none within one executor.
+    JavaRDD<Block> work = sets >= blocks.getNumPartitions() ? blocks
+        : blocks.coalesce(sets).mapPartitions(it -> List.of(Block.concat(it)).iterator(), true);
+    if (work != blocks && sets > 1) {
+      work.persist(StorageLevel.MEMORY_AND_DISK());
+    }
+    Progress f = new Progress(flatten(initial, dims));
+    try {
+      if (sets == 1) {
+        // One point set: the whole loop in one task, no job per iteration.
+        long t0 = System.nanoTime();
+        f = ((Progress[]) jsc.sc().runJob(work.rdd(),
+            new AllIterations(run, f.centroids, kk, dims, settings, getMaxIter(), tolSq),
+            ClassTag$.MODULE$.apply(Progress.class)))[0];
+        LOG.debug("TxKMeans: {} iterations in one task in {} ms", f.iterations,
+            (System.nanoTime() - t0) / 1_000_000);
+      }
+      while (f.iterations < getMaxIter() && !f.converged) {
+        long t0 = System.nanoTime();
+        f.advance(aggregate(work, new UpdateTask(run, f.centroids, kk, dims, settings)), tolSq);
+        LOG.debug("TxKMeans: iteration {} in {} ms", f.iterations - 1,
+            (System.nanoTime() - t0) / 1_000_000);
+      }
+    } finally {
+      if (work != blocks) {
+        work.unpersist(false);
+      }
+    }
+    ResidentCache.release(run);
+    if (!jsc.sc().isLocal()) {
+      work.foreachPartition(it -> ResidentCache.release(run));
+    }
+    TxKMeansReport report = new TxKMeansReport(List.copyOf(f.engines), f.fellBack, n,
+        f.iterations, f.converged, f.cost, f.transactions, f.commits, f.aborts, f.kernelNanos,
+        System.nanoTime() - start, sets);
+    TxKMeansModel model = new TxKMeansModel(uid, unflatten(f.centroids, kk, dims), report);
+    model.setFeaturesCol(getFeaturesCol()).setPredictionCol(getPredictionCol());
+    return (TxKMeansModel) model.setParent(this);
+  }
+
+  /** Point sets to iterate over ({@link #setPointSets}); at most the partitions read. */
+  private int pointSets(JavaSparkContext jsc, GstmSettings settings, int partitions) {
+    String mode = pointSets != null ? pointSets
+        : GstmConf.KMEANS_POINT_SETS.parse(jsc.getConf().get(GstmConf.KMEANS_POINT_SETS.key(),
+            null));
+    if (mode.equals("partitions")
+        || (mode.equals("auto") && !EngineCount.gpuExecutors(jsc.sc(), settings))) {
+      return partitions;
+    }
+    boolean gpus = EngineCount.gpuExecutors(jsc.sc(), settings);
+    return Math.min(partitions, EngineCount.engines(jsc.sc(), gpus));
+  }
+
+  /** The centroids so far and what the iterations did; advanced on the driver or in a task. */
+  static final class Progress implements Serializable {
+    private static final long serialVersionUID = 1L;
+    double[] centroids;
+    int iterations;
+    boolean converged;
     double cost = Double.NaN;
-    long commits = 0;
-    long aborts = 0;
-    long transactions = 0;
-    long kernelNanos = 0;
-    TreeSet<String> engines = new TreeSet<>();
-    boolean fellBack = false;
-    while (iterations < getMaxIter() && !converged) {
-      long t0 = System.nanoTime();
-      Partial total = aggregate(blocks, new UpdateTask(run, centroids, kk, dims, settings));
-      LOG.debug("TxKMeans: iteration {} in {} ms", iterations,
-          (System.nanoTime() - t0) / 1_000_000);
+    long transactions;
+    long commits;
+    long aborts;
+    long kernelNanos;
+    final TreeSet<String> engines = new TreeSet<>();
+    boolean fellBack;
+
+    Progress(double[] centroids) {
+      this.centroids = centroids;
+    }
+
+    /**
+     * One Lloyd step from an iteration's merged partial: each non-empty cluster's mean (an empty
+     * one keeps its centroid, as in MLlib); converged when none moved more than tol.
+     */
+    void advance(Partial total, double tolSq) {
       KMeansPartial p = total.toCore();
+      int kk = p.k();
+      int dims = p.dims();
       double[] next = centroids.clone();
       converged = true;
       for (int j = 0; j < kk; j++) {
         if (p.counts()[j] == 0) {
-          continue; // an empty cluster keeps its centroid, as in MLlib
+          continue;
         }
         double moved = 0;
         for (int d = 0; d < dims; d++) {
@@ -417,15 +523,40 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
       fellBack |= total.fellBack;
       iterations++;
     }
-    ResidentCache.release(run);
-    if (!jsc.sc().isLocal()) {
-      blocks.foreachPartition(it -> ResidentCache.release(run));
+  }
+
+  /** Every iteration of a fit over one point set, inside its one task. A named class, as below. */
+  static final class AllIterations
+      extends AbstractFunction2<TaskContext, Iterator<Block>, Progress> implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final long run;
+    private final double[] centroids;
+    private final int k;
+    private final int dims;
+    private final GstmSettings settings;
+    private final int maxIter;
+    private final double tolSq;
+
+    AllIterations(long run, double[] centroids, int k, int dims, GstmSettings settings,
+        int maxIter, double tolSq) {
+      this.run = run;
+      this.centroids = centroids;
+      this.k = k;
+      this.dims = dims;
+      this.settings = settings;
+      this.maxIter = maxIter;
+      this.tolSq = tolSq;
     }
-    TxKMeansReport report = new TxKMeansReport(List.copyOf(engines), fellBack, n, iterations,
-        converged, cost, transactions, commits, aborts, kernelNanos, System.nanoTime() - start);
-    TxKMeansModel model = new TxKMeansModel(uid, unflatten(centroids, kk, dims), report);
-    model.setFeaturesCol(getFeaturesCol()).setPredictionCol(getPredictionCol());
-    return (TxKMeansModel) model.setParent(this);
+
+    @Override
+    public Progress apply(TaskContext task, Iterator<Block> blocks) {
+      Block b = blocks.next();
+      Progress f = new Progress(centroids);
+      while (f.iterations < maxIter && !f.converged) {
+        f.advance(update(run, task.partitionId(), b, f.centroids, k, dims, settings), tolSq);
+      }
+      return f;
+    }
   }
 
   /**

@@ -19,16 +19,18 @@ import java.util.List;
  * @param kernelNanos engine time of the update batches (GPU kernel time on a GPU), summed over
  *     tasks
  * @param wallNanos wall time of {@code fit}
+ * @param pointSets point sets the iterations ran over (a task each per iteration; with one,
+ *     every iteration ran inside one task)
  */
 public record TxKMeansReport(List<String> engines, boolean fellBackToJvm, long points,
     int iterations, boolean converged, double trainingCost, long transactions, long commits,
-    long aborts, long kernelNanos, long wallNanos) implements Serializable {
+    long aborts, long kernelNanos, long wallNanos, int pointSets) implements Serializable {
 
   @Override
   public String toString() {
     return String.format("TxKMeans: engine %s, %d points, %d iteration(s)%s, cost %.6g,"
-            + " %d commits, %d aborts, kernel %.3f s, wall %.3f s",
+            + " %d commits, %d aborts, kernel %.3f s, wall %.3f s, %d point set(s)",
         String.join(" + ", engines), points, iterations, converged ? " (converged)" : "",
-        trainingCost, commits, aborts, kernelNanos / 1e9, wallNanos / 1e9);
+        trainingCost, commits, aborts, kernelNanos / 1e9, wallNanos / 1e9, pointSets);
   }
 }

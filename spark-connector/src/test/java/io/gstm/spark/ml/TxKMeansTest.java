@@ -170,6 +170,55 @@ class TxKMeansTest {
   }
 
   @Test
+  void onePointSetPerEngineRunsEveryIterationInOneTaskToTheSameCentroids() {
+    double[] init = KMeansData.firstPoints(points, DIMS, K);
+    int iterations = 6;
+    double[] c = init;
+    for (int i = 0; i < iterations; i++) {
+      c = KMeansUpdater.sequential(points, DIMS, c).centroids(c);
+    }
+    TxKMeansModel perPartition = new TxKMeans().setK(K).setMaxIter(iterations).setTol(0)
+        .setPointSets("partitions").setInitialCentroids(rows(init, K)).fit(df);
+    // Here the one executor has no GPU: engines means one point set, every iteration in a task.
+    TxKMeansModel perEngine = new TxKMeans().setK(K).setMaxIter(iterations).setTol(0)
+        .setPointSets("engines").setInitialCentroids(rows(init, K)).fit(df);
+    assertThat(perPartition.report().pointSets()).isEqualTo(3);
+    assertThat(perEngine.report().pointSets()).isEqualTo(1);
+    assertThat(perEngine.report().iterations()).isEqualTo(iterations);
+    assertThat(perEngine.report().points()).isEqualTo(N);
+    assertThat(perEngine.report().commits()).isPositive();
+    assertThat(perEngine.report().trainingCost())
+        .isCloseTo(perPartition.report().trainingCost(),
+            within(1e-9 * perPartition.report().trainingCost()));
+    for (int j = 0; j < K; j++) {
+      for (int d = 0; d < DIMS; d++) {
+        double want = c[j * DIMS + d];
+        assertThat(perEngine.clusterCenters()[j].apply(d)).as("centroid %d dim %d", j, d)
+            .isCloseTo(want, within(1e-6 * Math.max(1, Math.abs(want))))
+            .isCloseTo(perPartition.clusterCenters()[j].apply(d),
+                within(1e-9 * Math.max(1, Math.abs(want))));
+      }
+    }
+    assertThat(ResidentCache.size()).as("updaters left after the fit").isZero();
+    // Convergence inside the task stops where the driver's loop stops.
+    TxKMeansModel loose = new TxKMeans().setK(K).setMaxIter(50).setTol(1e-3)
+        .setPointSets("engines").setInitialCentroids(rows(init, K)).fit(df);
+    TxKMeansModel looseCut = new TxKMeans().setK(K).setMaxIter(50).setTol(1e-3)
+        .setPointSets("partitions").setInitialCentroids(rows(init, K)).fit(df);
+    assertThat(loose.report().converged()).isTrue();
+    assertThat(loose.report().iterations()).isEqualTo(looseCut.report().iterations())
+        .isLessThan(50);
+    // auto keeps a point set per partition on JVM engines.
+    assertThat(new TxKMeans().setK(K).setMaxIter(2).setInitialCentroids(rows(init, K)).fit(df)
+        .report().pointSets()).isEqualTo(3);
+    assertThatThrownBy(() -> new TxKMeans().setPointSets("per-gpu"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("spark.gstm.kmeans.pointSets")
+        .hasMessageContaining("'per-gpu'")
+        .hasMessageContaining("auto, partitions, engines");
+  }
+
+  @Test
   void badInputIsNamed() {
     assertThatThrownBy(() -> new TxKMeans().setK(N + 1).fit(df))
         .isInstanceOf(IllegalArgumentException.class)
