@@ -183,7 +183,9 @@ public final class GraphRelaxation {
 
   /**
    * Subgraphs (default {@code spark.gstm.graph.partitions}, else the edges' partitions): fewer
-   * than the edges' partitions merge neighbouring ones, more spread the edges round-robin.
+   * than the edges' partitions merge neighbouring ones, more spread the edges round-robin. A
+   * count given here keeps the per-partition cut under {@link #setSubgraphs} "auto"; "engines"
+   * overrides it.
    */
   public GraphRelaxation setPartitions(int value) {
     if (value < 1 || value > 100_000) {

@@ -440,14 +440,14 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
         LOG.debug("TxKMeans: iteration {} in {} ms", f.iterations - 1,
             (System.nanoTime() - t0) / 1_000_000);
       }
+      ResidentCache.release(run);
+      if (!jsc.sc().isLocal()) {
+        work.foreachPartition(it -> ResidentCache.release(run)); // blocks still cached
+      }
     } finally {
       if (work != blocks) {
         work.unpersist(false);
       }
-    }
-    ResidentCache.release(run);
-    if (!jsc.sc().isLocal()) {
-      work.foreachPartition(it -> ResidentCache.release(run));
     }
     TxKMeansReport report = new TxKMeansReport(List.copyOf(f.engines), f.fellBack, n,
         f.iterations, f.converged, f.cost, f.transactions, f.commits, f.aborts, f.kernelNanos,
