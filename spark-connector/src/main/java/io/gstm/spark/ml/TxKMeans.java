@@ -1,6 +1,7 @@
 package io.gstm.spark.ml;
 
 import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.TxCounts;
 import io.gstm.core.engine.EngineChoice;
 import io.gstm.core.kmeans.KMeansOptions;
 import io.gstm.core.kmeans.KMeansPartial;
@@ -450,7 +451,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
       }
     }
     TxKMeansReport report = new TxKMeansReport(List.copyOf(f.engines), f.fellBack, n,
-        f.iterations, f.converged, f.cost, f.transactions, f.commits, f.aborts, f.kernelNanos,
+        f.iterations, f.converged, f.cost, f.tx.transactions(), f.tx.commits(), f.tx.aborts(), f.kernelNanos,
         System.nanoTime() - start, sets);
     TxKMeansModel model = new TxKMeansModel(uid, unflatten(f.centroids, kk, dims), report);
     model.setFeaturesCol(getFeaturesCol()).setPredictionCol(getPredictionCol());
@@ -477,9 +478,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     int iterations;
     boolean converged;
     double cost = Double.NaN;
-    long transactions;
-    long commits;
-    long aborts;
+    TxCounts tx = TxCounts.NONE;
     long kernelNanos;
     final TreeSet<String> engines = new TreeSet<>();
     boolean fellBack;
@@ -515,9 +514,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
       }
       centroids = next;
       cost = p.cost();
-      commits += p.commits();
-      aborts += p.aborts();
-      transactions += p.transactions();
+      tx = tx.plus(p.tx());
       kernelNanos += p.kernelNanos();
       engines.addAll(total.engines);
       fellBack |= total.fellBack;
@@ -649,9 +646,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     double[] sums;
     long[] counts;
     double cost;
-    long transactions;
-    long commits;
-    long aborts;
+    TxCounts tx = TxCounts.NONE;
     long kernelNanos;
     final TreeSet<String> engines = new TreeSet<>();
     boolean fellBack;
@@ -662,15 +657,12 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
       sums = p.sums();
       counts = p.counts();
       cost = p.cost();
-      transactions = p.transactions();
-      commits = p.commits();
-      aborts = p.aborts();
+      tx = p.tx();
       kernelNanos = p.kernelNanos();
     }
 
     KMeansPartial toCore() {
-      return new KMeansPartial(k, dims, sums, counts, cost, transactions, commits, aborts,
-          kernelNanos);
+      return new KMeansPartial(k, dims, sums, counts, cost, tx, kernelNanos);
     }
 
     static Partial merge(Partial a, Partial b) {
