@@ -1,6 +1,7 @@
 package io.gstm.spark.graph;
 
 
+import io.gstm.core.batch.TxCounts;
 import io.gstm.core.engine.EngineChoice;
 import io.gstm.core.graph.GraphRelaxer;
 import io.gstm.core.graph.RelaxationKind;
@@ -446,12 +447,19 @@ public final class GraphRelaxation {
         ? classic.internalCreateDataFrame(rows.rdd(), schema, false)
         : spark.createDataFrame(rows.map(r -> RowFactory.create(r.getLong(0), r.getDouble(1))),
             schema);
-    RelaxationReport report = new RelaxationReport(k, List.copyOf(total.engines),
-        total.fellBack, p, vertexCount, localEdges, done, converged, total.messages,
-        total.transactions, total.commits, total.aborts, total.edgeRelaxations,
-        total.kernelNanos, total.relaxNanos, System.nanoTime() - start,
+    RelaxationReport.Placement placed = new RelaxationReport.Placement(
+        List.copyOf(total.engines), total.fellBack, p,
         planner.decision().byRange() ? "range" : "input", copies - vertexCount,
-        count.mode() + " (" + count.why() + ")", built - start, relaxed - built);
+        count.mode() + " (" + count.why() + ")");
+    RelaxationReport.Progress progress = new RelaxationReport.Progress(done, converged,
+        total.messages, total.edgeRelaxations);
+    long planNanos = built - start;
+    long superstepNanos = relaxed - built;
+    long wallNanos = System.nanoTime() - start;
+    RelaxationReport.Timings timings = new RelaxationReport.Timings(planNanos, superstepNanos,
+        total.relaxNanos, total.kernelNanos, wallNanos);
+    RelaxationReport report = new RelaxationReport(k, vertexCount, localEdges, placed,
+        progress, new TxCounts(total.transactions, total.commits, total.aborts), timings);
     return new RelaxationResult(values, report);
   }
 

@@ -450,9 +450,10 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
         work.unpersist(false);
       }
     }
-    TxKMeansReport report = new TxKMeansReport(List.copyOf(f.engines), f.fellBack, n,
-        f.iterations, f.converged, f.cost, f.tx.transactions(), f.tx.commits(), f.tx.aborts(), f.kernelNanos,
-        System.nanoTime() - start, sets);
+    long wallNanos = System.nanoTime() - start;
+    TxKMeansReport report = new TxKMeansReport(
+        new TxKMeansReport.Placement(List.copyOf(f.engines), f.fellBack, sets), n, f.iterations,
+        f.converged, f.cost, f.tx, new TxKMeansReport.Timings(f.kernelNanos, wallNanos));
     TxKMeansModel model = new TxKMeansModel(uid, unflatten(f.centroids, kk, dims), report);
     model.setFeaturesCol(getFeaturesCol()).setPredictionCol(getPredictionCol());
     return (TxKMeansModel) model.setParent(this);
