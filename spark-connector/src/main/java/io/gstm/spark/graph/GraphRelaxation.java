@@ -290,7 +290,7 @@ public final class GraphRelaxation {
         : withEngine.withVertexOrder(vertexOrder);
     Supersteps.relaxOptions(settings); // checks the engine options on the driver
     ExecutorEngines.checkBeforeJobs(spark.sparkContext(), settings);
-    int steps = maxSupersteps != null ? maxSupersteps : settings.maxSupersteps();
+    int steps = maxSupersteps != null ? maxSupersteps : settings.graph().maxSupersteps();
     EdgeInput input = new EdgeInput(edges, kind, srcCol, dstCol, weightCol, weightColExplicit,
         vertices, vertexIdCol);
     boolean weighted = input.checkSchema();
@@ -299,7 +299,7 @@ public final class GraphRelaxation {
             .get(GstmConf.GRAPH_PARTITIONING.key(), null));
     long checked = System.nanoTime();
 
-    int given = partitions != null ? partitions : settings.graphPartitions();
+    int given = partitions != null ? partitions : settings.graph().partitions();
     SubgraphCount.Choice count = SubgraphCount.choose(spark.sparkContext(), settings,
         subgraphs != null ? subgraphs : SubgraphCount.configured(spark.sparkContext().getConf()),
         given, edges.rdd().getNumPartitions());
@@ -341,7 +341,8 @@ public final class GraphRelaxation {
     JavaPairRDD<Integer, StepOutput.Messages> inbox = null;
     boolean converged = false;
     int done = 0;
-    int limit = driverExchangeLimit != null ? driverExchangeLimit : settings.driverExchangeLimit();
+    int limit = driverExchangeLimit != null ? driverExchangeLimit
+        : settings.graph().driverExchangeLimit();
     StepOutput.Messages[] posted = null; // the driver's min-combined updates, per partition
     Broadcast<StepOutput.Messages[]> mailBroadcast = null;
     int driverExchanges = 0;

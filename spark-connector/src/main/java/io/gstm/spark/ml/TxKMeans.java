@@ -369,8 +369,9 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   }
 
   private static KMeansOptions options(GstmSettings s) {
-    return new KMeansOptions(s.threadsPerBlock(), s.pointsPerTransaction(),
-        RunOptions.defaults().withMaxRetries(s.retryLimit()));
+    return new KMeansOptions(s.transactions().threadsPerBlock(),
+        s.kmeans().pointsPerTransaction(),
+        RunOptions.defaults().withMaxRetries(s.transactions().retryLimit()));
   }
 
   private static double[][] checkInitial(double[][] c, int k, int dims) {
@@ -634,7 +635,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
             new KMeansUpdater(engine, k, dims, options(settings))))) {
       out.keep(h.value().update(b.points(), b.n(), centroids));
       out.engines.add(h.lease().engine().name() + " (" + h.lease().reason() + ")");
-      out.fellBack = !h.lease().gpu() && settings.engine() != EngineChoice.JVM;
+      out.fellBack = !h.lease().gpu() && settings.executors().engine() != EngineChoice.JVM;
     }
     return out;
   }
