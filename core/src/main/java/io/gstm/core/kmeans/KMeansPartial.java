@@ -35,18 +35,6 @@ public record KMeansPartial(int k, int dims, double[] sums, long[] counts, doubl
     }
   }
 
-  /**
-   * The counters spelled out, for the Spark connector's {@code TxKMeans} until it moves to the
-   * record form (issue 18: no public member takes more than 7 parameters).
-   *
-   * @deprecated give the counters as a {@link TxCounts}
-   */
-  @Deprecated(forRemoval = true)
-  public KMeansPartial(int k, int dims, double[] sums, long[] counts, double cost,
-      long transactions, long commits, long aborts, long kernelNanos) {
-    this(k, dims, sums, counts, cost, new TxCounts(transactions, commits, aborts), kernelNanos);
-  }
-
   public long transactions() {
     return tx.transactions();
   }

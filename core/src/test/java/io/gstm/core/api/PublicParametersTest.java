@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.testing.PublicApi;
 import io.gstm.core.testing.fixture.Wide;
-import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,26 +15,11 @@ import org.junit.jupiter.api.Test;
 class PublicParametersTest {
   static final int MAX = 7;
 
-  /**
-   * Members not reshaped yet, each for a reason that says when it goes; the list only shrinks
-   * (a member that no longer needs its place fails the test too).
-   */
-  static final Set<String> NOT_YET = Set.of(
-      // The connector's TxKMeans still builds partials this way; another change is rewriting
-      // it now. Goes when it passes a TxCounts.
-      "io.gstm.core.kmeans.KMeansPartial.<init>(int, int, double[], long[], double, long, long, "
-          + "long, long)");
-
   @Test
   void noPublicMemberOfCoreTakesMoreThanSeven() {
-    List<String> tooLong = PublicApi.membersWithMoreThan(MAX, Engine.class, "io.gstm");
-    assertThat(tooLong.stream().filter(m -> !NOT_YET.contains(stripCount(m))))
+    assertThat(PublicApi.membersWithMoreThan(MAX, Engine.class, "io.gstm"))
         .as("public members of core with more than %d parameters: use a builder or group the "
             + "parameters in a record", MAX)
-        .isEmpty();
-    assertThat(NOT_YET.stream().filter(m -> tooLong.stream().noneMatch(
-        t -> stripCount(t).equals(m))))
-        .as("members no longer over the limit: take them off NOT_YET")
         .isEmpty();
   }
 
@@ -46,9 +29,5 @@ class PublicParametersTest {
         .containsExactly(
             "8 io.gstm.core.testing.fixture.Wide.<init>(int, int, int, int, int, int, int, int)",
             "8 io.gstm.core.testing.fixture.Wide.eight(int, int, int, int, int, int, int, long)");
-  }
-
-  private static String stripCount(String member) {
-    return member.substring(member.indexOf(' ') + 1);
   }
 }

@@ -9,6 +9,7 @@ import io.gstm.core.kmeans.KMeansData;
 import io.gstm.spark.cli.SparkOptions;
 import io.gstm.spark.data.DataFrames;
 import io.gstm.spark.graph.GraphRelaxation;
+import io.gstm.spark.graph.RelaxationReport;
 import io.gstm.spark.graph.RelaxationResult;
 import io.gstm.spark.ml.TxKMeans;
 import io.gstm.spark.ml.TxKMeansModel;
@@ -196,12 +197,13 @@ public final class SparkBenchmark implements Callable<Integer> {
         equal &= Arrays.equals(values, expected);
       }
     }
-    String details = r.report().partitions() + " subgraph(s) ("
-        + r.report().subgraphs().split(" ")[0] + "), " + r.report().supersteps() + " supersteps, "
+    RelaxationReport rep = r.report();
+    String details = rep.partitions() + " subgraph(s) ("
+        + rep.placement().subgraphs().split(" ")[0] + "), " + rep.supersteps() + " supersteps, "
         + String.format(Locale.ROOT, "%.2f edge relaxations per edge, edges by %s, %d replicas, ",
-            (double) r.report().edgeRelaxations() / Math.max(1, r.report().edges()),
-            r.report().partitioning(), r.report().replicas())
-        + r.report().engines();
+            (double) rep.progress().edgeRelaxations() / Math.max(1, rep.edges()),
+            rep.placement().partitioning(), rep.placement().replicas())
+        + rep.engines();
     row(noBaselines ? what : what + ", vs " + baseline, tg, noBaselines ? null : tb, cut, equal,
         noBaselines ? r.report().toString() : details);
   }

@@ -98,23 +98,25 @@ public final class RelaxCommand implements Callable<Integer> {
           sssp ? "weighted shortest paths" : "connected components", describe(), g.vertexCount(),
           m, seed, shuffle ? ", edges shuffled" : "", sssp ? ", source " + src : "",
           spark.partitions, session.version(), spark.master);
-      System.out.printf(Locale.ROOT, "%d subgraph(s): %s%n", rep.partitions(), rep.subgraphs());
+      RelaxationReport.Placement placed = rep.placement();
+      RelaxationReport.Timings t = rep.timings();
+      long relaxations = rep.progress().edgeRelaxations();
+      System.out.printf(Locale.ROOT, "%d subgraph(s): %s%n", rep.partitions(), placed.subgraphs());
       System.out.printf(Locale.ROOT, "edges placed by %s, %d replicated vertex copies%n",
-          rep.partitioning().equals("range") ? "ranges of source ids" : "input partition",
-          rep.replicas());
+          placed.partitioning().equals("range") ? "ranges of source ids" : "input partition",
+          placed.replicas());
       System.out.println("engine: " + String.join(" + ", rep.engines())
           + (rep.fellBackToJvm() ? "  [fell back to the JVM engine: no usable GPU]" : ""));
       System.out.printf(Locale.ROOT, "supersteps: %d%s, boundary messages %d%n",
           rep.supersteps(), rep.converged() ? " (converged)" : " (NOT converged)",
-          rep.boundaryMessages());
+          rep.progress().boundaryMessages());
       System.out.printf(Locale.ROOT, "time: %.3f s (local relaxation %.3f s, engine %.3f s, "
-              + "summed over tasks; planning %.3f s, supersteps %.3f s)%n", rep.wallNanos() / 1e9,
-          rep.relaxNanos() / 1e9, rep.kernelNanos() / 1e9, rep.planNanos() / 1e9,
-          rep.superstepNanos() / 1e9);
+              + "summed over tasks; planning %.3f s, supersteps %.3f s)%n", t.wallNanos() / 1e9,
+          t.relaxNanos() / 1e9, t.kernelNanos() / 1e9, t.planNanos() / 1e9,
+          t.superstepNanos() / 1e9);
       System.out.printf(Locale.ROOT, "transactions: %d, commits %d, aborts %d, edge relaxations "
           + "%d (%.2f per edge of the subgraphs)%n", rep.transactions(), rep.commits(),
-          rep.aborts(), rep.edgeRelaxations(),
-          (double) rep.edgeRelaxations() / Math.max(1, rep.edges()));
+          rep.aborts(), relaxations, (double) relaxations / Math.max(1, rep.edges()));
       long reached = sums.getLong(0);
       double sum = sums.isNullAt(1) ? 0 : sums.getDouble(1);
       System.out.printf(Locale.ROOT, "%s: %d of %d vertices%n", sssp ? "reached" : "components",

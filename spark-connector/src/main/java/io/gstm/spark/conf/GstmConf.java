@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.function.Function;
 import org.apache.spark.SparkConf;
 import scala.Tuple2;
 
@@ -255,32 +254,30 @@ public final class GstmConf {
       throw new IllegalArgumentException("unknown gstm setting(s) " + unknown + "; known: "
           + ENTRIES.keySet());
     }
-    Function<ConfEntry<?>, String> raw = e -> conf.get(e.key());
     GstmSettings s = new GstmSettings(
-        ENGINE.parse(raw.apply(ENGINE)),
-        REQUIRE_GPU.parse(raw.apply(REQUIRE_GPU)),
-        DEVICE_ORDINAL.parse(raw.apply(DEVICE_ORDINAL)),
-        CONCURRENT_GPU_TASKS.parse(raw.apply(CONCURRENT_GPU_TASKS)),
-        JVM_WORKERS.parse(raw.apply(JVM_WORKERS)),
-        LOCK_COVERAGE.parse(raw.apply(LOCK_COVERAGE)),
-        THREADS_PER_BLOCK.parse(raw.apply(THREADS_PER_BLOCK)),
-        RETRY_LIMIT.parse(raw.apply(RETRY_LIMIT)),
-        MAX_SUPERSTEPS.parse(raw.apply(MAX_SUPERSTEPS)),
-        MAX_LOCAL_ROUNDS.parse(raw.apply(MAX_LOCAL_ROUNDS)),
-        GRAPH_PARTITIONS.parse(raw.apply(GRAPH_PARTITIONS)),
-        DRIVER_EXCHANGE_LIMIT.parse(raw.apply(DRIVER_EXCHANGE_LIMIT)),
-        GRAPH_THREADS_PER_BLOCK.parse(raw.apply(GRAPH_THREADS_PER_BLOCK)),
-        VERTEX_ORDER.parse(raw.apply(VERTEX_ORDER)),
-        POINTS_PER_TRANSACTION.parse(raw.apply(POINTS_PER_TRANSACTION)));
+        new GstmSettings.Executors(value(conf, ENGINE), value(conf, REQUIRE_GPU),
+            value(conf, DEVICE_ORDINAL), value(conf, CONCURRENT_GPU_TASKS),
+            value(conf, JVM_WORKERS)),
+        new GstmSettings.Transactions(value(conf, LOCK_COVERAGE), value(conf, THREADS_PER_BLOCK),
+            value(conf, RETRY_LIMIT)),
+        new GstmSettings.Graph(value(conf, MAX_SUPERSTEPS), value(conf, MAX_LOCAL_ROUNDS),
+            value(conf, GRAPH_PARTITIONS), value(conf, DRIVER_EXCHANGE_LIMIT),
+            value(conf, GRAPH_THREADS_PER_BLOCK), value(conf, VERTEX_ORDER)),
+        new GstmSettings.KMeans(value(conf, POINTS_PER_TRANSACTION)));
     // Read where they are used, not kept in the settings; checked here before any job.
-    GRAPH_PARTITIONING.parse(raw.apply(GRAPH_PARTITIONING));
-    GRAPH_SUBGRAPHS.parse(raw.apply(GRAPH_SUBGRAPHS));
-    KMEANS_POINT_SETS.parse(raw.apply(KMEANS_POINT_SETS));
-    if (s.requireGpu() && s.engine() == EngineChoice.JVM) {
+    value(conf, GRAPH_PARTITIONING);
+    value(conf, GRAPH_SUBGRAPHS);
+    value(conf, KMEANS_POINT_SETS);
+    if (s.executors().requireGpu() && s.executors().engine() == EngineChoice.JVM) {
       throw new IllegalArgumentException(REQUIRE_GPU.key() + "=true contradicts "
           + ENGINE.key() + "=jvm");
     }
     return s;
+  }
+
+  /** The value of {@code entry} in {@code conf}, parsed and checked; its default when unset. */
+  private static <T> T value(Map<String, String> conf, ConfEntry<T> entry) {
+    return entry.parse(conf.get(entry.key()));
   }
 
   /** The defaults, as if no key were set. */

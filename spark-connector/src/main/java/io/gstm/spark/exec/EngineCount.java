@@ -19,7 +19,7 @@ public final class EngineCount {
    * whether Spark's scheduler hands GPUs to executors ({@code spark.executor.resource.gpu.amount}).
    */
   public static boolean gpuExecutors(SparkContext sc, GstmSettings settings) {
-    if (settings.engine() == EngineChoice.JVM) {
+    if (settings.executors().engine() == EngineChoice.JVM) {
       return false;
     }
     if (sc.isLocal()) {

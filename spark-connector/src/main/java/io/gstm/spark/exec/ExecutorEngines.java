@@ -74,7 +74,7 @@ public final class ExecutorEngines {
    */
   public static TaskEngine acquire(GstmSettings settings, Engine preferred) {
     TaskContext task = TaskContext.get();
-    TaskEngine lease = settings.engine() == EngineChoice.JVM
+    TaskEngine lease = settings.executors().engine() == EngineChoice.JVM
         ? jvm(settings, "JVM engine requested (spark.gstm.engine=jvm)", null, preferred)
         : gpuOrFallback(settings, task, preferred);
     if (task != null) {
@@ -88,7 +88,8 @@ public final class ExecutorEngines {
    * {@code requireGpu=true}) fails here, with the engine's own error, before any job runs.
    */
   public static void checkBeforeJobs(SparkContext sc, GstmSettings settings) {
-    if (sc.isLocal() && (settings.engine() == EngineChoice.GPU || settings.requireGpu())) {
+    GstmSettings.Executors e = settings.executors();
+    if (sc.isLocal() && (e.engine() == EngineChoice.GPU || e.requireGpu())) {
       acquire(settings).close();
     }
   }
@@ -101,7 +102,7 @@ public final class ExecutorEngines {
         return Integer.parseInt(gpu.addresses()[0].trim());
       }
     }
-    return settings.deviceOrdinal();
+    return settings.executors().deviceOrdinal();
   }
 
   /**
@@ -109,7 +110,7 @@ public final class ExecutorEngines {
    * device opened once per executor, as {@link #acquire} does; no permit is taken).
    */
   public static boolean gpuUsable(GstmSettings settings) {
-    return settings.engine() != EngineChoice.JVM
+    return settings.executors().engine() != EngineChoice.JVM
         && slot(deviceFor(TaskContext.get(), settings), settings) != null;
   }
 
@@ -120,11 +121,12 @@ public final class ExecutorEngines {
       if (slot == null && !GPU_FAILURES.containsKey(ordinal)) {
         try {
           CudaEngine engine = CudaEngine.open(ordinal);
-          slot = new GpuSlot(engine, new Semaphore(settings.concurrentGpuTasks(), true));
+          int tasks = settings.executors().concurrentGpuTasks();
+          slot = new GpuSlot(engine, new Semaphore(tasks, true));
           GPUS.put(ordinal, slot);
           track(engine);
           LOG.info("gstm: executor uses GPU {} ({}), {} concurrent task(s)", ordinal,
-              engine.device(), settings.concurrentGpuTasks());
+              engine.device(), tasks);
         } catch (GstmException | LinkageError e) {
           GpuUnavailableReason reason = GpuUnavailableReason.classify(e);
           GPU_FAILURES.put(ordinal, new GpuFailure(reason, reason.describe(e)));
@@ -147,11 +149,11 @@ public final class ExecutorEngines {
         failure = GPU_FAILURES.get(ordinal);
       }
       String why = "no usable GPU " + ordinal + " (" + failure.message() + ")";
-      if (settings.engine() == EngineChoice.GPU) {
+      if (settings.executors().engine() == EngineChoice.GPU) {
         throw new GpuUnavailableException(
             "spark.gstm.engine=gpu but " + why, failure.reason(), null);
       }
-      if (settings.requireGpu()) {
+      if (settings.executors().requireGpu()) {
         throw new GpuUnavailableException(GstmConf.REQUIRE_GPU.key()
             + "=true forbids falling back to the JVM engine: " + why, failure.reason(), null);
       }
@@ -222,7 +224,7 @@ public final class ExecutorEngines {
 
   private static TaskEngine jvm(GstmSettings settings, String why,
       GpuUnavailableReason gpuUnavailable, Engine preferred) {
-    int workers = settings.jvmWorkers();
+    int workers = settings.executors().jvmWorkers();
     JvmEngine engine;
     synchronized (LOCK) {
       ArrayDeque<JvmEngine> idle = IDLE_JVM.computeIfAbsent(workers, w -> new ArrayDeque<>());

@@ -1,6 +1,7 @@
 package io.gstm.spark.graph;
 
 
+import io.gstm.core.batch.TxCounts;
 import io.gstm.core.engine.EngineChoice;
 import io.gstm.core.graph.GraphRelaxer;
 import io.gstm.core.graph.RelaxationKind;
@@ -289,7 +290,7 @@ public final class GraphRelaxation {
         : withEngine.withVertexOrder(vertexOrder);
     Supersteps.relaxOptions(settings); // checks the engine options on the driver
     ExecutorEngines.checkBeforeJobs(spark.sparkContext(), settings);
-    int steps = maxSupersteps != null ? maxSupersteps : settings.maxSupersteps();
+    int steps = maxSupersteps != null ? maxSupersteps : settings.graph().maxSupersteps();
     EdgeInput input = new EdgeInput(edges, kind, srcCol, dstCol, weightCol, weightColExplicit,
         vertices, vertexIdCol);
     boolean weighted = input.checkSchema();
@@ -298,7 +299,7 @@ public final class GraphRelaxation {
             .get(GstmConf.GRAPH_PARTITIONING.key(), null));
     long checked = System.nanoTime();
 
-    int given = partitions != null ? partitions : settings.graphPartitions();
+    int given = partitions != null ? partitions : settings.graph().partitions();
     SubgraphCount.Choice count = SubgraphCount.choose(spark.sparkContext(), settings,
         subgraphs != null ? subgraphs : SubgraphCount.configured(spark.sparkContext().getConf()),
         given, edges.rdd().getNumPartitions());
@@ -340,7 +341,8 @@ public final class GraphRelaxation {
     JavaPairRDD<Integer, StepOutput.Messages> inbox = null;
     boolean converged = false;
     int done = 0;
-    int limit = driverExchangeLimit != null ? driverExchangeLimit : settings.driverExchangeLimit();
+    int limit = driverExchangeLimit != null ? driverExchangeLimit
+        : settings.graph().driverExchangeLimit();
     StepOutput.Messages[] posted = null; // the driver's min-combined updates, per partition
     Broadcast<StepOutput.Messages[]> mailBroadcast = null;
     int driverExchanges = 0;
@@ -446,12 +448,19 @@ public final class GraphRelaxation {
         ? classic.internalCreateDataFrame(rows.rdd(), schema, false)
         : spark.createDataFrame(rows.map(r -> RowFactory.create(r.getLong(0), r.getDouble(1))),
             schema);
-    RelaxationReport report = new RelaxationReport(k, List.copyOf(total.engines),
-        total.fellBack, p, vertexCount, localEdges, done, converged, total.messages,
-        total.transactions, total.commits, total.aborts, total.edgeRelaxations,
-        total.kernelNanos, total.relaxNanos, System.nanoTime() - start,
+    RelaxationReport.Placement placed = new RelaxationReport.Placement(
+        List.copyOf(total.engines), total.fellBack, p,
         planner.decision().byRange() ? "range" : "input", copies - vertexCount,
-        count.mode() + " (" + count.why() + ")", built - start, relaxed - built);
+        count.mode() + " (" + count.why() + ")");
+    RelaxationReport.Progress progress = new RelaxationReport.Progress(done, converged,
+        total.messages, total.edgeRelaxations);
+    long planNanos = built - start;
+    long superstepNanos = relaxed - built;
+    long wallNanos = System.nanoTime() - start;
+    RelaxationReport.Timings timings = new RelaxationReport.Timings(planNanos, superstepNanos,
+        total.relaxNanos, total.kernelNanos, wallNanos);
+    RelaxationReport report = new RelaxationReport(k, vertexCount, localEdges, placed,
+        progress, new TxCounts(total.transactions, total.commits, total.aborts), timings);
     return new RelaxationResult(values, report);
   }
 

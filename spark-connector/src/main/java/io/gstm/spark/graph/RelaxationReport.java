@@ -1,48 +1,112 @@
 package io.gstm.spark.graph;
 
+import io.gstm.core.batch.TxCounts;
 import io.gstm.core.graph.RelaxationKind;
 import java.io.Serializable;
 import java.util.List;
 
 /**
- * What a {@link GraphRelaxation} run did.
+ * What a {@link GraphRelaxation} run did, built by the connector and read by name: the values every
+ * caller reads have accessors of their own ({@link #supersteps()}, {@link #converged()},
+ * {@link #engines()}, {@link #commits()}, ...), the rest sit in small groups
+ * ({@code placement().replicas()}, {@code progress().boundaryMessages()},
+ * {@code timings().wallNanos()}).
  *
  * @param kind shortest paths or connected components
- * @param engines the engines the tasks used, e.g. "jvm (no usable GPU 0 ..., fell back to the JVM
- *     engine)" or "cuda (GPU 0 from TaskContext resources)"
- * @param fellBackToJvm true when some task fell back to the JVM engine for want of a GPU
- * @param partitions subgraphs (parts of the vertex cut)
  * @param vertices vertices in the result
  * @param edges edges relaxed over, summed over the subgraphs (after dropping self-loops and, within
  *     a subgraph, duplicates; both directions for components)
- * @param supersteps supersteps run (local fixpoint, then boundary exchange)
- * @param converged false when the superstep bound stopped the run first
- * @param boundaryMessages boundary updates (improved values of vertices that other subgraphs also
- *     hold) sent over the shuffle, in all
- * @param transactions relaxation transactions run
- * @param commits committed transactions
- * @param aborts aborted attempts (conflicts; retried)
- * @param edgeRelaxations edge relaxations performed
- * @param kernelNanos engine time in the relaxation batches (GPU kernel time on a GPU), summed over
- *     tasks
- * @param relaxNanos task time in local relaxation (upload, kernels, download), summed over tasks
- * @param wallNanos wall time of {@code run()}, from validation to the cached result
- * @param partitioning where the edges went: "input" (the partitions they were read in) or
- *     "range" (the owners of their sources by ranges of ids; {@code setPartitioning})
- * @param replicas vertex copies beyond one per vertex: a vertex held by {@code k} subgraphs
- *     counts {@code k - 1} (0 with one subgraph)
- * @param subgraphs how the subgraph count was chosen ({@code setSubgraphs}): "partitions" or
- *     "engines", and why
- * @param planNanos wall time from validation until the subgraphs were built and cached (reading
- *     and placing the edges, building the subgraphs)
- * @param superstepNanos wall time of the supersteps (the relaxation's jobs)
+ * @param placement where the graph went and which engines relaxed it
+ * @param progress supersteps, convergence and the work they did
+ * @param tx relaxation transactions run, committed, aborted (conflicts; retried)
+ * @param timings where the time went
  */
-public record RelaxationReport(RelaxationKind kind, List<String> engines, boolean fellBackToJvm,
-    int partitions, long vertices, long edges, int supersteps, boolean converged,
-    long boundaryMessages, long transactions, long commits, long aborts, long edgeRelaxations,
-    long kernelNanos, long relaxNanos, long wallNanos, String partitioning, long replicas,
-    String subgraphs, long planNanos, long superstepNanos)
-    implements Serializable {
+public record RelaxationReport(RelaxationKind kind, long vertices, long edges, Placement placement,
+    Progress progress, TxCounts tx, Timings timings) implements Serializable {
+
+  /**
+   * Where the graph went and which engines relaxed it.
+   *
+   * @param engines the engines the tasks used, e.g. "jvm (no usable GPU 0 ..., fell back to the
+   *     JVM engine)" or "cuda (GPU 0 from TaskContext resources)"
+   * @param fellBackToJvm true when some task fell back to the JVM engine for want of a GPU
+   * @param partitions subgraphs (parts of the vertex cut)
+   * @param partitioning where the edges went: "input" (the partitions they were read in) or
+   *     "range" (the owners of their sources by ranges of ids; {@code setPartitioning})
+   * @param replicas vertex copies beyond one per vertex: a vertex held by {@code k} subgraphs
+   *     counts {@code k - 1} (0 with one subgraph)
+   * @param subgraphs how the subgraph count was chosen ({@code setSubgraphs}): "partitions" or
+   *     "engines", and why
+   */
+  public record Placement(List<String> engines, boolean fellBackToJvm, int partitions,
+      String partitioning, long replicas, String subgraphs) implements Serializable {
+    public Placement {
+      engines = List.copyOf(engines);
+    }
+  }
+
+  /**
+   * The supersteps and the work they did.
+   *
+   * @param supersteps supersteps run (local fixpoint, then boundary exchange)
+   * @param converged false when the superstep bound stopped the run first
+   * @param boundaryMessages boundary updates (improved values of vertices that other subgraphs
+   *     also hold) sent between supersteps, in all
+   * @param edgeRelaxations edge relaxations performed
+   */
+  public record Progress(int supersteps, boolean converged, long boundaryMessages,
+      long edgeRelaxations) implements Serializable {}
+
+  /**
+   * Where the time went, in nanoseconds.
+   *
+   * @param planNanos wall time from validation until the subgraphs were built and cached (reading
+   *     and placing the edges, building the subgraphs)
+   * @param superstepNanos wall time of the supersteps (the relaxation's jobs)
+   * @param relaxNanos task time in local relaxation (upload, kernels, download), summed over tasks
+   * @param kernelNanos engine time in the relaxation batches (GPU kernel time on a GPU), summed
+   *     over tasks
+   * @param wallNanos wall time of {@code run()}, from validation to the cached result
+   */
+  public record Timings(long planNanos, long superstepNanos, long relaxNanos, long kernelNanos,
+      long wallNanos) implements Serializable {}
+
+  /** The engines the tasks used ({@link Placement#engines}). */
+  public List<String> engines() {
+    return placement.engines();
+  }
+
+  /** True when some task fell back to the JVM engine for want of a GPU. */
+  public boolean fellBackToJvm() {
+    return placement.fellBackToJvm();
+  }
+
+  /** Subgraphs (parts of the vertex cut). */
+  public int partitions() {
+    return placement.partitions();
+  }
+
+  /** Supersteps run. */
+  public int supersteps() {
+    return progress.supersteps();
+  }
+
+  /** False when the superstep bound stopped the run first. */
+  public boolean converged() {
+    return progress.converged();
+  }
+
+  public long transactions() {
+    return tx.transactions();
+  }
+
+  public long commits() {
+    return tx.commits();
+  }
+
+  public long aborts() {
+    return tx.aborts();
+  }
 
   @Override
   public String toString() {
@@ -51,10 +115,11 @@ public record RelaxationReport(RelaxationKind kind, List<String> engines, boolea
             + " %d boundary message(s), %d commits, %d aborts, %d edge relaxations,"
             + " kernel %.3f s, relax %.3f s, wall %.3f s (plan %.3f s, supersteps %.3f s);"
             + " subgraphs: %s",
-        kind, String.join(" + ", engines), partitions, partitioning, replicas, vertices, edges,
-        supersteps,
-        converged ? "" : " (NOT converged: superstep bound)", boundaryMessages, commits, aborts,
-        edgeRelaxations, kernelNanos / 1e9, relaxNanos / 1e9, wallNanos / 1e9, planNanos / 1e9,
-        superstepNanos / 1e9, subgraphs);
+        kind, String.join(" + ", engines()), partitions(), placement.partitioning(),
+        placement.replicas(), vertices, edges, supersteps(),
+        converged() ? "" : " (NOT converged: superstep bound)", progress.boundaryMessages(),
+        commits(), aborts(), progress.edgeRelaxations(), timings.kernelNanos() / 1e9,
+        timings.relaxNanos() / 1e9, timings.wallNanos() / 1e9, timings.planNanos() / 1e9,
+        timings.superstepNanos() / 1e9, placement.subgraphs());
   }
 }

@@ -266,7 +266,7 @@ final class SubgraphPlanner {
    * ({@code spark.gstm.graph.vertexOrder}; "auto": unless this executor's tasks run on a GPU).
    */
   static boolean byDegree(GstmSettings settings) {
-    return switch (settings.vertexOrder()) {
+    return switch (settings.graph().vertexOrder()) {
       case "degree" -> true;
       case "input" -> false;
       default -> !ExecutorEngines.gpuUsable(settings);

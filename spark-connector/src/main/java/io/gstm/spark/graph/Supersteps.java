@@ -141,8 +141,9 @@ final class Supersteps {
   }
 
   static RelaxOptions relaxOptions(GstmSettings s) {
-    return new RelaxOptions(s.graphThreadsPerBlock(), s.lockCoverage(), s.maxLocalRounds(),
-        RunOptions.defaults().withMaxRetries(s.retryLimit()));
+    return new RelaxOptions(s.graph().threadsPerBlock(), s.transactions().lockCoverage(),
+        s.graph().maxLocalRounds(),
+        RunOptions.defaults().withMaxRetries(s.transactions().retryLimit()));
   }
 
   /**
@@ -232,7 +233,7 @@ final class Supersteps {
           settings, engine -> new GraphRelaxer(engine, g.csr(), kind, relaxOptions(settings)))) {
         res = h.value().relax(values, active);
         st.engines.add(h.lease().engine().name() + " (" + h.lease().reason() + ")");
-        st.fellBack = !h.lease().gpu() && settings.engine() != EngineChoice.JVM;
+        st.fellBack = !h.lease().gpu() && settings.executors().engine() != EngineChoice.JVM;
       }
       st.relaxNanos = System.nanoTime() - t0;
       values = res.values();

@@ -1,6 +1,7 @@
 package io.gstm.spark.ml;
 
 import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.TxCounts;
 import io.gstm.core.engine.EngineChoice;
 import io.gstm.core.kmeans.KMeansOptions;
 import io.gstm.core.kmeans.KMeansPartial;
@@ -368,8 +369,9 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   }
 
   private static KMeansOptions options(GstmSettings s) {
-    return new KMeansOptions(s.threadsPerBlock(), s.pointsPerTransaction(),
-        RunOptions.defaults().withMaxRetries(s.retryLimit()));
+    return new KMeansOptions(s.transactions().threadsPerBlock(),
+        s.kmeans().pointsPerTransaction(),
+        RunOptions.defaults().withMaxRetries(s.transactions().retryLimit()));
   }
 
   private static double[][] checkInitial(double[][] c, int k, int dims) {
@@ -449,9 +451,10 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
         work.unpersist(false);
       }
     }
-    TxKMeansReport report = new TxKMeansReport(List.copyOf(f.engines), f.fellBack, n,
-        f.iterations, f.converged, f.cost, f.transactions, f.commits, f.aborts, f.kernelNanos,
-        System.nanoTime() - start, sets);
+    long wallNanos = System.nanoTime() - start;
+    TxKMeansReport report = new TxKMeansReport(
+        new TxKMeansReport.Placement(List.copyOf(f.engines), f.fellBack, sets), n, f.iterations,
+        f.converged, f.cost, f.tx, new TxKMeansReport.Timings(f.kernelNanos, wallNanos));
     TxKMeansModel model = new TxKMeansModel(uid, unflatten(f.centroids, kk, dims), report);
     model.setFeaturesCol(getFeaturesCol()).setPredictionCol(getPredictionCol());
     return (TxKMeansModel) model.setParent(this);
@@ -477,9 +480,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     int iterations;
     boolean converged;
     double cost = Double.NaN;
-    long transactions;
-    long commits;
-    long aborts;
+    TxCounts tx = TxCounts.NONE;
     long kernelNanos;
     final TreeSet<String> engines = new TreeSet<>();
     boolean fellBack;
@@ -515,9 +516,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
       }
       centroids = next;
       cost = p.cost();
-      commits += p.commits();
-      aborts += p.aborts();
-      transactions += p.transactions();
+      tx = tx.plus(p.tx());
       kernelNanos += p.kernelNanos();
       engines.addAll(total.engines);
       fellBack |= total.fellBack;
@@ -636,7 +635,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
             new KMeansUpdater(engine, k, dims, options(settings))))) {
       out.keep(h.value().update(b.points(), b.n(), centroids));
       out.engines.add(h.lease().engine().name() + " (" + h.lease().reason() + ")");
-      out.fellBack = !h.lease().gpu() && settings.engine() != EngineChoice.JVM;
+      out.fellBack = !h.lease().gpu() && settings.executors().engine() != EngineChoice.JVM;
     }
     return out;
   }
@@ -649,9 +648,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     double[] sums;
     long[] counts;
     double cost;
-    long transactions;
-    long commits;
-    long aborts;
+    TxCounts tx = TxCounts.NONE;
     long kernelNanos;
     final TreeSet<String> engines = new TreeSet<>();
     boolean fellBack;
@@ -662,15 +659,12 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
       sums = p.sums();
       counts = p.counts();
       cost = p.cost();
-      transactions = p.transactions();
-      commits = p.commits();
-      aborts = p.aborts();
+      tx = p.tx();
       kernelNanos = p.kernelNanos();
     }
 
     KMeansPartial toCore() {
-      return new KMeansPartial(k, dims, sums, counts, cost, transactions, commits, aborts,
-          kernelNanos);
+      return new KMeansPartial(k, dims, sums, counts, cost, tx, kernelNanos);
     }
 
     static Partial merge(Partial a, Partial b) {

@@ -1,36 +1,84 @@
 package io.gstm.spark.ml;
 
+import io.gstm.core.batch.TxCounts;
 import java.io.Serializable;
 import java.util.List;
 
 /**
- * What a {@link TxKMeans} fit did.
+ * What a {@link TxKMeans} fit did, built by the connector and read by name: the fit's own values
+ * and the ones every caller reads have accessors ({@link #iterations()}, {@link #trainingCost()},
+ * {@link #engines()}, {@link #commits()}, ...), the rest sit in small groups
+ * ({@code timings().wallNanos()}).
  *
- * @param engines engines the tasks used, with why each was picked
- * @param fellBackToJvm true when some task fell back to the JVM engine for want of a GPU
+ * @param placement where the fit ran: engines and point sets
  * @param points points clustered
  * @param iterations Lloyd iterations run
  * @param converged true when no centroid moved more than tol in the last iteration
  * @param trainingCost sum of squared distances of the points to their nearest centroid at the start
  *     of the last iteration (MLlib's {@code trainingCost} has the same meaning)
- * @param transactions update transactions run
- * @param commits committed transactions
- * @param aborts aborted attempts (conflicts on the accumulators; retried)
- * @param kernelNanos engine time of the update batches (GPU kernel time on a GPU), summed over
- *     tasks
- * @param wallNanos wall time of {@code fit}
- * @param pointSets point sets the iterations ran over (a task each per iteration; with one,
- *     every iteration ran inside one task)
+ * @param tx update transactions run, committed, aborted (conflicts on the accumulators; retried)
+ * @param timings where the time went
  */
-public record TxKMeansReport(List<String> engines, boolean fellBackToJvm, long points,
-    int iterations, boolean converged, double trainingCost, long transactions, long commits,
-    long aborts, long kernelNanos, long wallNanos, int pointSets) implements Serializable {
+public record TxKMeansReport(Placement placement, long points, int iterations, boolean converged,
+    double trainingCost, TxCounts tx, Timings timings) implements Serializable {
+
+  /**
+   * Where the fit ran.
+   *
+   * @param engines engines the tasks used, with why each was picked
+   * @param fellBackToJvm true when some task fell back to the JVM engine for want of a GPU
+   * @param pointSets point sets the iterations ran over (a task each per iteration; with one,
+   *     every iteration ran inside one task)
+   */
+  public record Placement(List<String> engines, boolean fellBackToJvm, int pointSets)
+      implements Serializable {
+    public Placement {
+      engines = List.copyOf(engines);
+    }
+  }
+
+  /**
+   * Where the time went, in nanoseconds.
+   *
+   * @param kernelNanos engine time of the update batches (GPU kernel time on a GPU), summed over
+   *     tasks
+   * @param wallNanos wall time of {@code fit}
+   */
+  public record Timings(long kernelNanos, long wallNanos) implements Serializable {}
+
+  /** The engines the tasks used ({@link Placement#engines}). */
+  public List<String> engines() {
+    return placement.engines();
+  }
+
+  /** True when some task fell back to the JVM engine for want of a GPU. */
+  public boolean fellBackToJvm() {
+    return placement.fellBackToJvm();
+  }
+
+  /** Point sets the iterations ran over. */
+  public int pointSets() {
+    return placement.pointSets();
+  }
+
+  public long transactions() {
+    return tx.transactions();
+  }
+
+  public long commits() {
+    return tx.commits();
+  }
+
+  public long aborts() {
+    return tx.aborts();
+  }
 
   @Override
   public String toString() {
     return String.format("TxKMeans: engine %s, %d points, %d iteration(s)%s, cost %.6g,"
             + " %d commits, %d aborts, kernel %.3f s, wall %.3f s, %d point set(s)",
-        String.join(" + ", engines), points, iterations, converged ? " (converged)" : "",
-        trainingCost, commits, aborts, kernelNanos / 1e9, wallNanos / 1e9, pointSets);
+        String.join(" + ", engines()), points, iterations, converged ? " (converged)" : "",
+        trainingCost, commits(), aborts(), timings.kernelNanos() / 1e9, timings.wallNanos() / 1e9,
+        pointSets());
   }
 }

@@ -76,7 +76,7 @@ final class BatchRunner {
       b.column(Column.ofBits(slot.name(), slot.key() ? ValueType.INT32 : slot.type(),
           m == n ? cols[s] : Arrays.copyOf(cols[s], m)));
     }
-    int tpb = settings.threadsPerBlock();
+    int tpb = settings.transactions().threadsPerBlock();
     long perBlock = (long) tpb * ProgramBatch.DEFAULT_TX_PER_THREAD;
     b.grid(tpb, (int) Math.max(1, (m + perBlock - 1) / perBlock));
     ProgramBatch batch = b.build();
@@ -86,7 +86,7 @@ final class BatchRunner {
       batch = sorted.batch();
       order = sorted.order();
     }
-    RunOptions options = RunOptions.defaults().withMaxRetries(settings.retryLimit())
+    RunOptions options = RunOptions.defaults().withMaxRetries(settings.transactions().retryLimit())
         .withPolicy(plan.policy).withHistory(plan.recordOrder);
     if (plan.semanticLimit > 0) {
       options = options.withSemanticLimit(plan.semanticLimit);

@@ -230,7 +230,7 @@ public final class TxState implements AutoCloseable {
       long id = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
       String n = name != null ? name : "state-" + Long.toHexString(id).substring(0, 6);
       StateSchema schema = new StateSchema(n, key, intKey, vals, types, parts, algorithm,
-          settings.lockCoverage());
+          settings.transactions().lockCoverage());
       ExecutorEngines.checkBeforeJobs(spark.sparkContext(), settings);
       Exchange.Placement[] placed;
       try {
@@ -393,7 +393,8 @@ public final class TxState implements AutoCloseable {
         task += s.taskNanos();
         if (s.engine() != null) {
           engines.add(s.engine());
-          fellBack |= !s.gpu() && settings.engine() != io.gstm.core.engine.EngineChoice.JVM;
+          fellBack |= !s.gpu()
+              && settings.executors().engine() != io.gstm.core.engine.EngineChoice.JVM;
         }
       }
       ApplyResult r = new ApplyResult(a.outcomes(), epoch, batchId, false,

@@ -14,9 +14,9 @@ class GstmConfTest {
   @Test
   void defaultsParseAndEveryKeyIsDocumented() {
     GstmSettings s = GstmConf.defaults();
-    assertThat(s.engine()).isEqualTo(EngineChoice.AUTO);
-    assertThat(s.requireGpu()).isFalse();
-    assertThat(s.threadsPerBlock()).isEqualTo(256);
+    assertThat(s.executors().engine()).isEqualTo(EngineChoice.AUTO);
+    assertThat(s.executors().requireGpu()).isFalse();
+    assertThat(s.transactions().threadsPerBlock()).isEqualTo(256);
     for (ConfEntry<?> e : GstmConf.entries()) {
       assertThat(e.key()).startsWith(GstmConf.PREFIX);
       assertThat(e.doc()).isNotBlank();
@@ -28,8 +28,8 @@ class GstmConfTest {
   void valuesAreParsedCaseInsensitively() {
     GstmSettings s = GstmConf.settings(Map.of("spark.gstm.engine", "JVM",
         "spark.gstm.concurrentGpuTasks", " 4 ", "spark.other", "ignored"));
-    assertThat(s.engine()).isEqualTo(EngineChoice.JVM);
-    assertThat(s.concurrentGpuTasks()).isEqualTo(4);
+    assertThat(s.executors().engine()).isEqualTo(EngineChoice.JVM);
+    assertThat(s.executors().concurrentGpuTasks()).isEqualTo(4);
   }
 
   @Test
@@ -58,15 +58,17 @@ class GstmConfTest {
         Map.of("spark.gstm.graph.driverExchangeLimit", "lots")))
         .hasMessageContaining("spark.gstm.graph.driverExchangeLimit: cannot parse 'lots'");
     org.assertj.core.api.Assertions.assertThat(GstmConf.settings(
-        Map.of("spark.gstm.graph.driverExchangeLimit", "0")).driverExchangeLimit()).isZero();
-    org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().driverExchangeLimit())
+        Map.of("spark.gstm.graph.driverExchangeLimit", "0")).graph().driverExchangeLimit())
+        .isZero();
+    org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().graph().driverExchangeLimit())
         .isEqualTo(1_000_000);
-    org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().graphThreadsPerBlock())
+    org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().graph().threadsPerBlock())
         .isEqualTo(64);
-    org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().vertexOrder())
+    org.assertj.core.api.Assertions.assertThat(GstmConf.defaults().graph().vertexOrder())
         .isEqualTo("auto");
     org.assertj.core.api.Assertions.assertThat(GstmConf.settings(
-        Map.of("spark.gstm.graph.vertexOrder", " Degree")).vertexOrder()).isEqualTo("degree");
+        Map.of("spark.gstm.graph.vertexOrder", " Degree")).graph().vertexOrder())
+        .isEqualTo("degree");
     assertThatThrownBy(() -> GstmConf.settings(Map.of("spark.gstm.graph.vertexOrder", "random")))
         .hasMessageContaining("spark.gstm.graph.vertexOrder")
         .hasMessageContaining("expected auto, degree or input");

@@ -55,12 +55,13 @@ class GraphPartitioningTest {
     assertThat(dense(r.values(), g.vertexCount())).isEqualTo(expected);
     RelaxationReport rep = r.report();
     if (mode.equals("input")) {
-      assertThat(rep.partitioning()).isEqualTo("input");
-      assertThat(rep.replicas()).isGreaterThan(g.vertexCount() / 2);
+      assertThat(rep.placement().partitioning()).isEqualTo("input");
+      assertThat(rep.placement().replicas()).isGreaterThan(g.vertexCount() / 2);
     } else {
-      assertThat(rep.partitioning()).isEqualTo("range");
+      assertThat(rep.placement().partitioning()).isEqualTo("range");
       // Each border between two ranges replicates about a row on each side.
-      assertThat(rep.replicas()).isLessThanOrEqualTo(2L * (partitions - 1) * (cols + 2));
+      assertThat(rep.placement().replicas())
+          .isLessThanOrEqualTo(2L * (partitions - 1) * (cols + 2));
       assertThat(rep.supersteps()).isLessThanOrEqualTo(12);
     }
   }
@@ -97,7 +98,7 @@ class GraphPartitioningTest {
     EdgeList rmat = RmatGenerator.generate(10, 8000, 3, true);
     RelaxationResult r = GraphRelaxation.of(DataFrames.edges(spark, rmat, 2))
         .shortestPaths(rmat.src()[0]).run();
-    assertThat(r.report().partitioning()).isEqualTo("input");
+    assertThat(r.report().placement().partitioning()).isEqualTo("input");
     double[] actual = dense(r.values(), rmat.vertexCount());
     assertThat(actual).isEqualTo(presentOnly(References.dijkstra(rmat.vertexCount(), rmat.src(),
         rmat.dst(), rmat.weights(), rmat.src()[0]), actual));
@@ -105,8 +106,8 @@ class GraphPartitioningTest {
     EdgeList grid = GridGenerator.grid(40, 40, 2);
     RelaxationResult byRows = GraphRelaxation.of(DataFrames.edges(spark, grid, 2))
         .shortestPaths(0).run();
-    assertThat(byRows.report().partitioning()).isEqualTo("input");
-    assertThat(byRows.report().replicas()).isLessThan(200);
+    assertThat(byRows.report().placement().partitioning()).isEqualTo("input");
+    assertThat(byRows.report().placement().replicas()).isLessThan(200);
     assertThat(dense(byRows.values(), grid.vertexCount())).isEqualTo(References.dijkstra(
         grid.vertexCount(), grid.src(), grid.dst(), grid.weights(), 0));
   }
@@ -120,8 +121,10 @@ class GraphPartitioningTest {
     assertThat(dense(r.values(), g.vertexCount())).isEqualTo(
         References.dijkstra(g.vertexCount(), g.src(), g.dst(), g.weights(), 5));
     assertThat(r.report().partitions()).isEqualTo(subgraphs);
-    assertThat(r.report().partitioning()).isEqualTo(subgraphs == 1 ? "input" : "range");
-    assertThat(r.report().replicas()).isLessThanOrEqualTo(2L * (subgraphs - 1) * (40 + 2));
+    assertThat(r.report().placement().partitioning())
+        .isEqualTo(subgraphs == 1 ? "input" : "range");
+    assertThat(r.report().placement().replicas())
+        .isLessThanOrEqualTo(2L * (subgraphs - 1) * (40 + 2));
   }
 
   @Test

@@ -119,7 +119,7 @@ class GraphRelaxationTest {
     assertThat(rep.converged()).isTrue();
     assertThat(rep.supersteps()).isGreaterThanOrEqualTo(1);
     assertThat(rep.commits()).isPositive();
-    assertThat(rep.edgeRelaxations()).isPositive();
+    assertThat(rep.progress().edgeRelaxations()).isPositive();
     assertThat(rep.engines()).isNotEmpty();
     assertThat(rep.partitions()).isEqualTo(partitions);
     assertThat(ResidentCache.size()).as("relaxers left after the run").isZero();
@@ -222,7 +222,8 @@ class GraphRelaxationTest {
       assertThat(actual[v]).as("target-only or extra vertex %d", v).isNotNaN();
     }
     if (subgraphs > 1) {
-      assertThat(r.report().boundaryMessages()).as("replicas exchanged values").isPositive();
+      assertThat(r.report().progress().boundaryMessages()).as("replicas exchanged values")
+          .isPositive();
     }
   }
 

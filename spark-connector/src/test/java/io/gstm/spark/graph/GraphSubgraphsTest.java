@@ -59,7 +59,7 @@ class GraphSubgraphsTest {
     RelaxationResult whole = GraphRelaxation.of(df).setSubgraphs("engines")
         .shortestPaths(source).run();
     assertThat(cut.report().partitions()).isEqualTo(inputs);
-    assertThat(cut.report().subgraphs()).startsWith("partitions");
+    assertThat(cut.report().placement().subgraphs()).startsWith("partitions");
     assertOneSuperstepWithoutExchange(whole.report());
     double[] expected = present(References.dijkstra(n, g.src(), g.dst(), g.weights(), source),
         g, source);
@@ -80,22 +80,22 @@ class GraphSubgraphsTest {
     Dataset<Row> df = DataFrames.edges(spark, g, 2);
     RelaxationReport auto = GraphRelaxation.of(df).shortestPaths(g.src()[0]).run().report();
     assertThat(auto.partitions()).isEqualTo(2);
-    assertThat(auto.subgraphs()).startsWith("partitions").contains("JVM engines");
+    assertThat(auto.placement().subgraphs()).startsWith("partitions").contains("JVM engines");
     RelaxationReport jvm = GraphRelaxation.of(df).setEngine("jvm").connectedComponents().run()
         .report();
     assertThat(jvm.partitions()).isEqualTo(2);
     RelaxationReport given = GraphRelaxation.of(df).setPartitions(3).setSubgraphs("auto")
         .connectedComponents().run().report();
     assertThat(given.partitions()).isEqualTo(3);
-    assertThat(given.subgraphs()).contains("count was given");
+    assertThat(given.placement().subgraphs()).contains("count was given");
     // engines overrides a given count: it is the explicit choice.
     RelaxationReport engines = GraphRelaxation.of(df).setPartitions(3).setSubgraphs("ENGINES")
         .connectedComponents().run().report();
     assertThat(engines.partitions()).isEqualTo(1);
-    assertThat(engines.planNanos()).isPositive();
-    assertThat(engines.superstepNanos()).isPositive();
-    assertThat(engines.planNanos() + engines.superstepNanos())
-        .isLessThanOrEqualTo(engines.wallNanos());
+    RelaxationReport.Timings t = engines.timings();
+    assertThat(t.planNanos()).isPositive();
+    assertThat(t.superstepNanos()).isPositive();
+    assertThat(t.planNanos() + t.superstepNanos()).isLessThanOrEqualTo(t.wallNanos());
   }
 
   @Test
@@ -165,11 +165,11 @@ class GraphSubgraphsTest {
 
   private static void assertOneSuperstepWithoutExchange(RelaxationReport r) {
     assertThat(r.partitions()).isEqualTo(1);
-    assertThat(r.subgraphs()).startsWith("engines");
+    assertThat(r.placement().subgraphs()).startsWith("engines");
     assertThat(r.supersteps()).isEqualTo(1);
     assertThat(r.converged()).isTrue();
-    assertThat(r.boundaryMessages()).isZero();
-    assertThat(r.replicas()).isZero();
+    assertThat(r.progress().boundaryMessages()).isZero();
+    assertThat(r.placement().replicas()).isZero();
   }
 
   /** R-MAT (scrambled ids), a shuffled grid, or a shuffled long path with scattered ids. */

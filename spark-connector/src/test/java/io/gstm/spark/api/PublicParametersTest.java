@@ -1,0 +1,24 @@
+package io.gstm.spark.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gstm.core.testing.PublicApi;
+import io.gstm.spark.conf.GstmConf;
+import org.junit.jupiter.api.Test;
+
+/**
+ * No public constructor or method of the connector takes more than {@value #MAX} positional
+ * parameters (issue 18), as core's own test holds core: settings and reports group their values
+ * in small records, so a call or a report reads with names.
+ */
+class PublicParametersTest {
+  static final int MAX = 7;
+
+  @Test
+  void noPublicMemberOfTheConnectorTakesMoreThanSeven() {
+    assertThat(PublicApi.membersWithMoreThan(MAX, GstmConf.class, "io.gstm.spark"))
+        .as("public members of the connector with more than %d parameters: use a builder or "
+            + "group the parameters in a record", MAX)
+        .isEmpty();
+  }
+}
