@@ -1,5 +1,6 @@
 package io.gstm.benchmarks;
 
+import io.gstm.cli.CliMain;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -28,20 +29,7 @@ public final class BenchmarksCli implements Runnable {
 
   /** Runs the CLI and returns its status: 0 ok, 1 a side failed verification, 2 bad input. */
   public static int execute(String... args) {
-    CommandLine cli = new CommandLine(new BenchmarksCli());
-    cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-      if (e instanceof IllegalArgumentException) {
-        cmd.getErr().println("gstm-benchmarks: " + e.getMessage());
-        return 2;
-      }
-      throw e;
-    });
-    try {
-      return cli.execute(args);
-    } catch (OutOfMemoryError e) {
-      cli.getErr().println("gstm-benchmarks: out of memory (" + e.getMessage() + "): use fewer "
-          + "--transfers, or raise -Xmx (GSTM_JAVA_OPTS for ./gstm-benchmarks)");
-      return 2;
-    }
+    return CliMain.execute(new BenchmarksCli(), "gstm-benchmarks", "use fewer --transfers, or "
+        + "raise -Xmx (GSTM_JAVA_OPTS for ./gstm-benchmarks)", args);
   }
 }
