@@ -67,13 +67,8 @@ final class BenchSemanticCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (reps < 1) {
-      throw new IllegalArgumentException("reps must be at least 1, got " + reps);
-    }
-    if (!workload.equals("bank") && !workload.equals("vacation")) {
-      throw new IllegalArgumentException(
-          "workload: unknown workload '" + workload + "', expected bank or vacation");
-    }
+    Checks.atLeast("reps", reps, 1);
+    Checks.oneOf("workload", "workload", workload, "bank", "vacation");
     try (Engine e = engine.open().engine()) {
       if (workload.equals("bank")) {
         overhead(e);
@@ -159,9 +154,8 @@ final class BenchSemanticCommand implements Callable<Integer> {
   }
 
   private static void header() {
-    System.out.println("| run | semantic | tx/batch | committed tx/s | committed | "
-        + "abandoned (semantic) | semantic conflicts | abort rate | verifier |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    Reports.tableHeader("run", "semantic", "tx/batch", "committed tx/s", "committed",
+        "abandoned (semantic)", "semantic conflicts", "abort rate", "verifier");
   }
 
   private BatchResult row(Engine e, String label, SemanticScenario sc, TxBatch batch,

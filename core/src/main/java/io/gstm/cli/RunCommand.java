@@ -70,9 +70,7 @@ final class RunCommand implements Callable<Integer> {
           + "${DEFAULT-VALUE}).")
   String algorithm;
 
-  @Option(names = "--lock-coverage", defaultValue = "1",
-      description = "Words per lock (default ${DEFAULT-VALUE}).")
-  int lockCoverage;
+  @Mixin LockCoverageOption coverage = new LockCoverageOption();
 
   @Option(names = "--batch-size", defaultValue = "1000000",
       description = "Transactions per batch; a longer file runs as several batches in order, "
@@ -90,13 +88,8 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (batchSize < 1) {
-      throw new IllegalArgumentException("batch-size must be at least 1, got " + batchSize);
-    }
-    if (lockCoverage < 1) {
-      throw new IllegalArgumentException("lock-coverage must be at least 1, got "
-          + lockCoverage);
-    }
+    Checks.atLeast("batch-size", batchSize, 1);
+    Checks.atLeast("lock-coverage", coverage.lockCoverage, 1);
     ProgramSet programs;
     try {
       programs = ProgramSet.parse(read(programFile));
@@ -107,7 +100,7 @@ final class RunCommand implements Callable<Integer> {
       throw new IllegalArgumentException("program: " + programFile + " nests expressions or "
           + "blocks too deeply to parse");
     }
-    ProgramCsv.State state = ProgramCsv.readState(stateFile, programs, lockCoverage);
+    ProgramCsv.State state = ProgramCsv.readState(stateFile, programs, coverage.lockCoverage);
     ProgramCsv.Transactions txs = ProgramCsv.readTransactions(txFile, programs);
     Algorithm alg = AlgorithmOption.parse("algorithm", algorithm);
     RunOptions options = semantic.apply(RunOptions.defaults().withHistory(history));
@@ -188,9 +181,7 @@ final class RunCommand implements Callable<Integer> {
   }
 
   private boolean check(ProgramResult r, TxStore store, long[][] before) {
-    HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
-    System.out.println("history checker: " + (h.serializable() ? "OK (serializable)"
-        : "FAILED " + h.violations()));
+    HistoryChecker.Verdict h = Reports.checkHistory(r.stats().history());
     if (!h.serializable()) {
       return false;
     }
