@@ -68,6 +68,7 @@ final class BenchSemanticCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Checks.atLeast("reps", reps, 1);
+    TxBatch.checkThreads(threadsPerBlock, 1); // blockSizeFor divides by it
     Checks.oneOf("workload", "workload", workload, "bank", "vacation");
     try (Engine e = engine.open().engine()) {
       if (workload.equals("bank")) {
