@@ -1,7 +1,6 @@
 package io.gstm.benchmarks;
 
 import io.gstm.cli.CliMain;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
@@ -16,13 +15,7 @@ import picocli.CommandLine.Command;
     subcommands = {PeerCommand.class},
     footer = "%nJMH benchmarks of the JVM engine's hot paths: ./gstm-benchmarks jmh [JMH options]"
         + " (see benchmarks/README.md).")
-public final class BenchmarksCli implements Runnable {
-
-  @Override
-  public void run() {
-    new CommandLine(this).usage(System.out);
-  }
-
+public final class BenchmarksCli extends CliMain.Top {
   public static void main(String[] args) {
     System.exit(execute(args));
   }

@@ -10,6 +10,14 @@ import picocli.CommandLine;
 public final class CliMain {
   private CliMain() {}
 
+  /** A CLI's top command: run without a subcommand, it prints its usage. */
+  public abstract static class Top implements Runnable {
+    @Override
+    public void run() {
+      new CommandLine(this).usage(System.out);
+    }
+  }
+
   /**
    * Runs {@code command} on {@code args} and returns its status: 0 ok, 1 a check failed, 2 bad
    * input ({@code name: message}). Running out of memory is bad input for this machine, said

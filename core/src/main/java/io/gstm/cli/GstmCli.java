@@ -1,6 +1,5 @@
 package io.gstm.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code gstm}: run transaction batches and benchmarks on the GPU or the JVM engine. */
@@ -13,13 +12,7 @@ import picocli.CommandLine.Command;
         BenchBankCommand.class, VacationCommand.class, BenchSemanticCommand.class,
         BenchCsmvCommand.class, BenchGraphCommand.class, BenchKMeansCommand.class,
         BenchProgramsCommand.class, BenchDsCommand.class, SoakCommand.class})
-public final class GstmCli implements Runnable {
-
-  @Override
-  public void run() {
-    new CommandLine(this).usage(System.out);
-  }
-
+public final class GstmCli extends CliMain.Top {
   /** Runs the CLI and exits with its status. */
   public static void main(String[] args) {
     System.exit(execute(args));

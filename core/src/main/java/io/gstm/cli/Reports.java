@@ -45,12 +45,21 @@ final class Reports {
     return b.length() == 0 ? "no aborts" : b.toString();
   }
 
-  /** Runs the history checker on {@code h} and prints its verdict. */
-  static HistoryChecker.Verdict checkHistory(History h) {
+  /** A replay of the serial order the history checker found. */
+  interface Replay {
+    /** Replays {@code serialOrder}, prints the verdict and returns whether it passed. */
+    boolean passes(int[] serialOrder);
+  }
+
+  /**
+   * Runs the history checker on {@code h} and, when the history is serializable, {@code replay}
+   * of its serial order, printing both verdicts; whether both passed.
+   */
+  static boolean checkHistory(History h, Replay replay) {
     HistoryChecker.Verdict v = HistoryChecker.check(h);
     System.out.println("history checker: " + (v.serializable() ? "OK (serializable)"
         : "FAILED " + v.violations()));
-    return v;
+    return v.serializable() && replay.passes(v.serialOrder());
   }
 
   /** A Markdown table's header: the columns' row and the rule under it. */

@@ -5,7 +5,6 @@ import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
-import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.program.Column;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramException;
@@ -181,14 +180,12 @@ final class RunCommand implements Callable<Integer> {
   }
 
   private boolean check(ProgramResult r, TxStore store, long[][] before) {
-    HistoryChecker.Verdict h = Reports.checkHistory(r.stats().history());
-    if (!h.serializable()) {
-      return false;
-    }
-    ProgramReplay.Verdict v = ProgramReplay.verify(r, store.layout(), before,
-        StoreContents.read(store), h.serialOrder());
-    System.out.println("serial replay: " + v);
-    return v.ok();
+    return Reports.checkHistory(r.stats().history(), order -> {
+      ProgramReplay.Verdict v = ProgramReplay.verify(r, store.layout(), before,
+          StoreContents.read(store), order);
+      System.out.println("serial replay: " + v);
+      return v.ok();
+    });
   }
 
   private void summary(List<ProgramResult> results, int n, long kernelNanos, long wallNanos) {

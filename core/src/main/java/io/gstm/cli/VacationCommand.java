@@ -5,7 +5,6 @@ import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
 import io.gstm.core.engine.Engine;
-import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.vacation.VacationConfig;
 import io.gstm.core.workload.vacation.VacationVerifier;
@@ -57,10 +56,8 @@ final class VacationCommand implements Callable<Integer> {
         .roomsPerType(roomsPerType).semanticRatio(semanticRatio).lockCoverage(coverage.lockCoverage)
         .grid(grid.threadsPerBlock, grid.blocks).txPerThread(grid.txPerThread).seed(seed.seed())
         .build();
-    TxBatch batch = cfg.batch();
-    if (semantic.presort) {
-      batch = TxBatches.presort(batch, VacationWorkload.INSTANCE.orderingTags());
-    }
+    TxBatch batch = semantic.presort
+        ? TxBatches.presort(cfg.batch(), VacationWorkload.INSTANCE.orderingTags()) : cfg.batch();
     int[] rooms = cfg.initialRooms();
     int[] booked = cfg.initialCustomers();
     try (Engine e = engine.open().engine();
@@ -80,14 +77,12 @@ final class VacationCommand implements Callable<Integer> {
       System.out.println("verifier (no room type overbooked, counts exact): " + v);
       boolean ok = v.ok();
       if (history) {
-        HistoryChecker.Verdict h = Reports.checkHistory(r.history());
-        ok &= h.serializable();
-        if (h.serializable()) {
+        ok &= Reports.checkHistory(r.history(), order -> {
           VacationVerifier.Verdict replay = VacationVerifier.replay(rooms, booked, batch, r,
-              h.serialOrder(), finalRooms, finalBooked);
+              order, finalRooms, finalBooked);
           System.out.println("serial replay: " + replay);
-          ok &= replay.ok();
-        }
+          return replay.ok();
+        });
       }
       return ok ? 0 : 1;
     }
