@@ -55,7 +55,7 @@ final class BankCommand implements Callable<Integer> {
     if (semanticRatio == null) {
       BankConfig cfg = BankConfig.builder().accounts(bank.accounts).k(bank.k)
           .readOnly(bank.readOnly).lockCoverage(coverage.lockCoverage)
-          .grid(grid.threadsPerBlock, grid.blocks).txPerThread(grid.txPerThread).seed(seed.seed())
+          .grid(grid.threadsPerBlock(), grid.blocks).txPerThread(grid.txPerThread).seed(seed.seed())
           .build();
       generated = cfg.batch();
       initial = cfg.initialBalances();
@@ -63,7 +63,7 @@ final class BankCommand implements Callable<Integer> {
     } else {
       SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(bank.accounts).k(bank.k)
           .semanticRatio(semanticRatio).lockCoverage(coverage.lockCoverage)
-          .grid(grid.threadsPerBlock, grid.blocks).txPerThread(grid.txPerThread).seed(seed.seed())
+          .grid(grid.threadsPerBlock(), grid.blocks).txPerThread(grid.txPerThread).seed(seed.seed())
           .build();
       generated = cfg.batch();
       initial = cfg.initialBalances();

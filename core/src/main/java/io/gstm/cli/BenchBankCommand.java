@@ -35,9 +35,7 @@ final class BenchBankCommand implements Callable<Integer> {
 
   @Mixin LockCoverageOption coverage = new LockCoverageOption();
 
-  @Option(names = "--threads-per-block", defaultValue = "256",
-      description = "Default ${DEFAULT-VALUE}.")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(256);
 
   @Option(names = "--blocks", split = ",", defaultValue = "132,264,528,1056,2112,4224",
       description = "Block counts to sweep (threads = blocks x threads-per-block). "
@@ -57,7 +55,7 @@ final class BenchBankCommand implements Callable<Integer> {
     Checks.atLeast("reps", reps, 1);
     Checks.atLeast("tx", txTarget, 1);
     for (int b : blocks) {
-      TxBatch.checkThreads(threadsPerBlock, b);
+      TxBatch.checkThreads(blockSize.threadsPerBlock, b);
     }
     for (int k : ks) {
       config(k, 1, 1, 0);
@@ -71,7 +69,7 @@ final class BenchBankCommand implements Callable<Integer> {
       boolean allOk = true;
       for (int k : ks) {
         for (int b : blocks) {
-          int threads = b * threadsPerBlock;
+          int threads = b * blockSize.threadsPerBlock;
           int perThread = Math.max(1, txTarget / threads);
           BankConfig cfg = config(k, b, perThread, 42 + k);
           TxBatch batch = cfg.batch();
@@ -100,7 +98,7 @@ final class BenchBankCommand implements Callable<Integer> {
   /** A row's bank: the options' accounts, read-only share and lock coverage. */
   private BankConfig config(int k, int blocks, int txPerThread, long seed) {
     return BankConfig.builder().accounts(accounts).k(k).readOnly(readOnly)
-        .lockCoverage(coverage.lockCoverage).grid(threadsPerBlock, blocks)
+        .lockCoverage(coverage.lockCoverage).grid(blockSize.threadsPerBlock, blocks)
         .txPerThread(txPerThread).seed(seed).build();
   }
 }

@@ -54,9 +54,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
       description = "Memcached capacity in items. Default ${DEFAULT-VALUE}.")
   int cacheItems;
 
-  @Option(names = "--threads-per-block", defaultValue = "256",
-      description = "Default ${DEFAULT-VALUE}.")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(256);
 
   @Option(names = "--blocks", defaultValue = "0",
       description = "Client blocks; 0 = as many as are co-resident beside the server (GPU), "
@@ -104,6 +102,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Checks.atLeast("--reps", reps, 0);
+    blockSize.check();
     try (Engine e = engine.open().engine()) {
       if (parts.contains("bank")) {
         bank(e);
@@ -127,15 +126,15 @@ final class BenchCsmvCommand implements Callable<Integer> {
       // One client grid for every column: the CSMV grid (clients beside a server), so that
       // JVSTM-GPU and PR-STM run the same number of threads as the server variants.
       Algorithm grid = alg.isCsmv() ? alg.withVariant(CsmvVariant.CSMV) : alg;
-      return Math.max(1, cuda.csmvMaxClientBlocks(grid, threadsPerBlock, workload));
+      return Math.max(1, cuda.csmvMaxClientBlocks(grid, blockSize.threadsPerBlock, workload));
     }
     return 4;
   }
 
   private BankConfig bankConfig(Engine e, Algorithm alg, double ro) {
     return BankConfig.builder().accounts(accounts).k(2).readOnly(ro).lockCoverage(1)
-        .grid(threadsPerBlock, blocksFor(e, alg, BankWorkload.NAME)).txPerThread(txPerThread)
-        .seed(42).build();
+        .grid(blockSize.threadsPerBlock, blocksFor(e, alg, BankWorkload.NAME))
+        .txPerThread(txPerThread).seed(42).build();
   }
 
   /** Best of reps bank runs on a fresh store per run; null cell when it failed to verify. */
@@ -197,9 +196,8 @@ final class BenchCsmvCommand implements Callable<Integer> {
         BankConfig cfg = bankConfig(e, alg, ro);
         r[v.ordinal()] = bankRun(e, alg, cfg, cfg.batchWithAuditSpan(csmvSpan()));
       }
-      BankConfig pcfg = BankConfig.builder().accounts(accounts).k(2).readOnly(ro).lockCoverage(1)
-          .grid(threadsPerBlock, blocksFor(e, Algorithm.csmv(versions), BankWorkload.NAME))
-          .txPerThread(txPerThread).seed(42).build();
+      // PR-STM on the CSMV grid: the same threads as the server variants.
+      BankConfig pcfg = bankConfig(e, Algorithm.csmv(versions), ro);
       TxBatch pb = pcfg.batchWithAuditSpan(prstmSpan());
       BatchResult p = noPrstm ? null : bankRun(e, Algorithm.prStm(), pcfg, pb);
       BatchResult c = r[CsmvVariant.CSMV.ordinal()];
@@ -244,7 +242,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
       CsmvMemory mem = null;
       for (CsmvVariant v : CsmvVariant.values()) {
         Algorithm alg = Algorithm.csmv(versions).withVariant(v);
-        MemcachedConfig cfg = MemcachedConfig.of(cacheItems, w, threadsPerBlock,
+        MemcachedConfig cfg = MemcachedConfig.of(cacheItems, w, blockSize.threadsPerBlock,
             blocksFor(e, alg, "memcached"), txPerThread, 7);
         TxBatch batch = cfg.batch();
         int[][] initial = cfg.initialState();

@@ -61,9 +61,7 @@ final class BenchDsCommand implements Callable<Integer> {
           + "transaction. Default ${DEFAULT-VALUE}.")
   int localWork;
 
-  @Option(names = "--threads-per-block", defaultValue = "256",
-      description = "Default ${DEFAULT-VALUE}.")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(256);
 
   @Option(names = "--blocks", defaultValue = "64",
       description = "Default ${DEFAULT-VALUE} (CSMV on the GPU is a cooperative launch: the "
@@ -134,10 +132,11 @@ final class BenchDsCommand implements Callable<Integer> {
   }
 
   private DsConfig config(DsKind k, String level) {
+    int tpb = blockSize.threadsPerBlock;
     if (level.equals("full")) {
-      return DsConfig.fullContention(k, transactions, threadsPerBlock, blocks, seed.seed());
+      return DsConfig.fullContention(k, transactions, tpb, blocks, seed.seed());
     }
-    return DsConfig.lowContention(k, transactions, threadsPerBlock, blocks, seed.seed())
+    return DsConfig.lowContention(k, transactions, tpb, blocks, seed.seed())
         .withMaxWork(localWork);
   }
 

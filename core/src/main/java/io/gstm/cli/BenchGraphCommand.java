@@ -67,9 +67,7 @@ final class BenchGraphCommand implements Callable<Integer> {
 
   @Mixin LockCoverageOption coverage = new LockCoverageOption();
 
-  @Option(names = "--threads-per-block", defaultValue = "64",
-      description = "Default ${DEFAULT-VALUE}.")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(64);
 
   @Mixin SeedOption seed = new SeedOption(1);
 
@@ -93,6 +91,7 @@ final class BenchGraphCommand implements Callable<Integer> {
     RelaxationKind k = Checks.oneOf("--kind", "relaxation", kind, "sssp", "cc").equals("sssp")
         ? RelaxationKind.SHORTEST_PATHS : RelaxationKind.CONNECTED_COMPONENTS;
     Checks.atLeast("--reps", reps, 1);
+    blockSize.check();
     Checks.oneOf("--order", "numbering", order, "auto", "degree", "input");
     try (Engine e = engine.open().engine()) {
       // As the Spark connector's spark.gstm.graph.vertexOrder=auto: by global id on a GPU, by
@@ -159,7 +158,7 @@ final class BenchGraphCommand implements Callable<Integer> {
     int[] active = k == RelaxationKind.SHORTEST_PATHS ? new int[] {source}
         : IntStream.range(0, g.vertexCount()).toArray();
     RelaxOptions opts = RelaxOptions.defaults().withLockCoverage(coverage.lockCoverage)
-        .withThreadsPerBlock(threadsPerBlock);
+        .withThreadsPerBlock(blockSize.threadsPerBlock);
     try (GraphRelaxer relaxer = new GraphRelaxer(e, g, k, opts)) {
       RelaxResult best = Reports.fastest(reps, () -> relaxer.relax(init, active),
           r -> r.stats().kernelNanos());

@@ -33,9 +33,7 @@ final class BenchKMeansCommand implements Callable<Integer> {
       description = "Default ${DEFAULT-VALUE}.")
   int ppt;
 
-  @Option(names = "--threads-per-block", defaultValue = "256",
-      description = "Default ${DEFAULT-VALUE}.")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(256);
 
   @Mixin SeedOption seed = new SeedOption(1);
 
@@ -46,13 +44,14 @@ final class BenchKMeansCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Checks.atLeast("--reps", reps, 1);
+    blockSize.check();
     if (k > n) {
       throw new IllegalArgumentException("--k " + k + " exceeds --points " + n);
     }
     double[] points = KMeansData.blobs(n, dims, k, seed.seed());
     double[] centroids = KMeansData.firstPoints(points, dims, k);
     KMeansOptions opts = KMeansOptions.defaults().withPointsPerTransaction(ppt)
-        .withThreadsPerBlock(threadsPerBlock);
+        .withThreadsPerBlock(blockSize.threadsPerBlock);
     try (Engine e = engine.open().engine();
         KMeansUpdater u = new KMeansUpdater(e, k, dims, opts)) {
       KMeansPartial best = Reports.fastest(reps, () -> u.update(points, centroids),

@@ -106,7 +106,7 @@ final class BenchProgramsCommand implements Callable<Integer> {
       b = Math.min(b, 64); // a cooperative launch: the grid must be resident
     }
     BankConfig cfg = BankConfig.builder().accounts(bank.accounts).k(bank.k)
-        .readOnly(bank.readOnly).lockCoverage(1).grid(grid.threadsPerBlock, b)
+        .readOnly(bank.readOnly).lockCoverage(1).grid(grid.threadsPerBlock(), b)
         .txPerThread(grid.txPerThread).seed(42).build();
     int[] initial = cfg.initialBalances();
     boolean ok = true;
@@ -153,7 +153,7 @@ final class BenchProgramsCommand implements Callable<Integer> {
     VacationConfig cfg = VacationConfig.builder().customers(customers)
         .roomTypes(VacationConfig.PAPER_ROOM_TYPES)
         .roomsPerType(VacationConfig.PAPER_ROOMS_PER_TYPE).semanticRatio(0.5).lockCoverage(1)
-        .grid(grid.threadsPerBlock, grid.blocks).txPerThread(grid.txPerThread).seed(7).build();
+        .grid(grid.threadsPerBlock(), grid.blocks).txPerThread(grid.txPerThread).seed(7).build();
     TxBatch batch = cfg.batch();
     ProgramBatch programs = VacationPrograms.batch(batch, VacationPrograms.set(batch, false));
     int[] rooms = cfg.initialRooms();

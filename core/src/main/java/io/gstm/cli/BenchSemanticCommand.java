@@ -37,11 +37,10 @@ final class BenchSemanticCommand implements Callable<Integer> {
   @Option(names = "--accounts", defaultValue = "2621440", description = "Default ${DEFAULT-VALUE}.")
   int accounts;
 
-  @Option(names = "--threads-per-block", defaultValue = "224",
-      description = "Default ${DEFAULT-VALUE} (30 blocks = the paper's 6720 threads).")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(224);
 
-  @Option(names = "--threads", defaultValue = "6720", description = "Default ${DEFAULT-VALUE}.")
+  @Option(names = "--threads", defaultValue = "6720",
+      description = "Default ${DEFAULT-VALUE} (the paper's: 30 blocks of 224).")
   int threads;
 
   @Option(names = "--tx-per-thread", defaultValue = "32",
@@ -68,7 +67,7 @@ final class BenchSemanticCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Checks.atLeast("reps", reps, 1);
-    TxBatch.checkThreads(threadsPerBlock, 1); // blockSizeFor divides by it
+    blockSize.check(); // blockSizeFor divides by it
     Checks.oneOf("workload", "workload", workload, "bank", "vacation");
     try (Engine e = engine.open().engine()) {
       if (workload.equals("bank")) {
@@ -142,8 +141,8 @@ final class BenchSemanticCommand implements Callable<Integer> {
 
   /** --threads-per-block when it divides the count, else the largest warp multiple that does. */
   private int blockSizeFor(int threadCount) {
-    if (threadCount % threadsPerBlock == 0) {
-      return threadsPerBlock;
+    if (threadCount % blockSize.threadsPerBlock == 0) {
+      return blockSize.threadsPerBlock;
     }
     for (int tpb = TxBatch.MAX_THREADS_PER_BLOCK; tpb >= 32; tpb -= 32) {
       if (threadCount % tpb == 0) {

@@ -1,11 +1,11 @@
 package io.gstm.cli;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The launch grid of the one-batch commands: threads per block, blocks, tx per thread. */
 final class GridOptions {
-  @Option(names = "--threads-per-block", description = "Default ${DEFAULT-VALUE}.")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption threads;
 
   @Option(names = "--blocks", description = "Default ${DEFAULT-VALUE}.")
   int blocks;
@@ -16,13 +16,17 @@ final class GridOptions {
 
   /** The command's defaults, shown in its help. */
   GridOptions(int threadsPerBlock, int blocks, int txPerThread) {
-    this.threadsPerBlock = threadsPerBlock;
+    this.threads = new ThreadsPerBlockOption(threadsPerBlock);
     this.blocks = blocks;
     this.txPerThread = txPerThread;
   }
 
+  int threadsPerBlock() {
+    return threads.threadsPerBlock;
+  }
+
   /** Threads in the grid. */
   int threads() {
-    return threadsPerBlock * blocks;
+    return threadsPerBlock() * blocks;
   }
 }

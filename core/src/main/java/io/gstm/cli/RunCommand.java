@@ -3,7 +3,6 @@ package io.gstm.cli;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.program.Column;
 import io.gstm.core.program.ProgramBatch;
@@ -72,14 +71,11 @@ final class RunCommand implements Callable<Integer> {
   @Mixin LockCoverageOption coverage = new LockCoverageOption();
 
   @Option(names = "--batch-size", defaultValue = "1000000",
-      description = "Transactions per batch; a longer file runs as several batches in order, "
-          + "with progress shown (default ${DEFAULT-VALUE}).")
+      description = "Transactions per batch, about 8 per thread; a longer file runs as several "
+          + "batches in order, with progress shown (default ${DEFAULT-VALUE}).")
   int batchSize;
 
-  @Option(names = "--threads-per-block", defaultValue = "256",
-      description = "Threads per block; about 8 transactions per thread "
-          + "(default ${DEFAULT-VALUE}).")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(256);
 
   @Option(names = "--history", description = "Record versions; check serializability and "
       + "replay the committed transactions serially (small runs).")
@@ -89,6 +85,7 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     Checks.atLeast("batch-size", batchSize, 1);
     Checks.atLeast("lock-coverage", coverage.lockCoverage, 1);
+    blockSize.check();
     ProgramSet programs;
     try {
       programs = ProgramSet.parse(read(programFile));
@@ -174,8 +171,7 @@ final class RunCommand implements Callable<Integer> {
       }
       b.column(Column.ofBits(c.name(), c.type(), bits));
     }
-    TxBatch.checkThreads(threadsPerBlock, 1);
-    int tpb = Math.min(threadsPerBlock, Math.max(1, m));
+    int tpb = Math.min(blockSize.threadsPerBlock, Math.max(1, m));
     return b.grid(tpb, Math.max(1, (m + tpb * 8 - 1) / (tpb * 8))).build();
   }
 

@@ -54,7 +54,7 @@ final class VacationCommand implements Callable<Integer> {
     RunOptions options = semantic.apply(RunOptions.defaults().withHistory(history));
     VacationConfig cfg = VacationConfig.builder().customers(customers).roomTypes(roomTypes)
         .roomsPerType(roomsPerType).semanticRatio(semanticRatio).lockCoverage(coverage.lockCoverage)
-        .grid(grid.threadsPerBlock, grid.blocks).txPerThread(grid.txPerThread).seed(seed.seed())
+        .grid(grid.threadsPerBlock(), grid.blocks).txPerThread(grid.txPerThread).seed(seed.seed())
         .build();
     TxBatch batch = semantic.presort
         ? TxBatches.presort(cfg.batch(), VacationWorkload.INSTANCE.orderingTags()) : cfg.batch();
