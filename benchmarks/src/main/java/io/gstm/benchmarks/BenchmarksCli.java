@@ -1,6 +1,6 @@
 package io.gstm.benchmarks;
 
-import picocli.CommandLine;
+import io.gstm.cli.CliMain;
 import picocli.CommandLine.Command;
 
 /**
@@ -15,33 +15,14 @@ import picocli.CommandLine.Command;
     subcommands = {PeerCommand.class},
     footer = "%nJMH benchmarks of the JVM engine's hot paths: ./gstm-benchmarks jmh [JMH options]"
         + " (see benchmarks/README.md).")
-public final class BenchmarksCli implements Runnable {
-
-  @Override
-  public void run() {
-    new CommandLine(this).usage(System.out);
-  }
-
+public final class BenchmarksCli extends CliMain.Top {
   public static void main(String[] args) {
     System.exit(execute(args));
   }
 
   /** Runs the CLI and returns its status: 0 ok, 1 a side failed verification, 2 bad input. */
   public static int execute(String... args) {
-    CommandLine cli = new CommandLine(new BenchmarksCli());
-    cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-      if (e instanceof IllegalArgumentException) {
-        cmd.getErr().println("gstm-benchmarks: " + e.getMessage());
-        return 2;
-      }
-      throw e;
-    });
-    try {
-      return cli.execute(args);
-    } catch (OutOfMemoryError e) {
-      cli.getErr().println("gstm-benchmarks: out of memory (" + e.getMessage() + "): use fewer "
-          + "--transfers, or raise -Xmx (GSTM_JAVA_OPTS for ./gstm-benchmarks)");
-      return 2;
-    }
+    return CliMain.execute(new BenchmarksCli(), "gstm-benchmarks", "use fewer --transfers, or "
+        + "raise -Xmx (GSTM_JAVA_OPTS for ./gstm-benchmarks)", args);
   }
 }

@@ -1,6 +1,8 @@
 package io.gstm.benchmarks;
 
 import io.gstm.bench.ResultTable;
+import io.gstm.cli.SeedOption;
+import io.gstm.cli.TrialOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -8,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -41,17 +44,10 @@ final class PeerCommand implements Callable<Integer> {
       description = "Transfers per run (the same list on both sides). Default ${DEFAULT-VALUE}.")
   int transfers;
 
-  @Option(names = "--warmups", defaultValue = "2",
-      description = "Untimed runs of each side per size. Default ${DEFAULT-VALUE}.")
-  int warmups;
+  // Runs of each side per size; BankPeer.Settings checks them.
+  @Mixin TrialOptions trials = new TrialOptions(5, 2);
 
-  @Option(names = "--reps", defaultValue = "5",
-      description = "Timed runs of each side per size; medians count. Default ${DEFAULT-VALUE}.")
-  int reps;
-
-  @Option(names = "--seed", defaultValue = "1",
-      description = "Seed of the transfer list. Default ${DEFAULT-VALUE}.")
-  long seed;
+  @Mixin SeedOption seed = new SeedOption(1);
 
   @Option(names = "--out", defaultValue = "results/jvm-peer.csv",
       description = "CSV file to write. Default ${DEFAULT-VALUE}.")
@@ -62,11 +58,11 @@ final class PeerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    BankPeer.Settings s = new BankPeer.Settings(accounts, k, threads, lanes, transfers, warmups,
-        reps, seed);
+    BankPeer.Settings s = new BankPeer.Settings(accounts, k, threads, lanes, transfers,
+        trials.warmups(), trials.reps(), seed.seed());
     System.out.printf("peer: gstm JVM engine (PR-STM) vs ScalaSTM 0.11.1, k=%d, %d thread(s), "
         + "%d lane(s) per gstm worker, %d warm-up(s) + %d rep(s), Java %s, %d processor(s), "
-        + "load %.2f%n", k, threads, lanes, warmups, reps, Runtime.version(),
+        + "load %.2f%n", k, threads, lanes, trials.warmups(), trials.reps(), Runtime.version(),
         Runtime.getRuntime().availableProcessors(), BankPeer.loadAverage());
     ResultTable table = BankPeer.run(s, quiet ? line -> { } : System.err::println);
     try {

@@ -5,7 +5,6 @@ import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
 import io.gstm.core.engine.Engine;
-import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.bank.BankConfig;
@@ -26,35 +25,13 @@ final class BankCommand implements Callable<Integer> {
 
   @Mixin SemanticOptions semantic = new SemanticOptions();
 
-  @Option(names = "--accounts", defaultValue = "1048576",
-      description = "Accounts (default ${DEFAULT-VALUE}).")
-  int accounts;
+  @Mixin BankOptions bank = new BankOptions(1 << 20, 2, 0.2);
 
-  @Option(names = "--k", defaultValue = "2",
-      description = "Accounts per transaction (default ${DEFAULT-VALUE}).")
-  int k;
+  @Mixin GridOptions grid = new GridOptions(256, 132, 4);
 
-  @Option(names = "--read-only", defaultValue = "0.2",
-      description = "Fraction of read-only audits, 0..1 (default ${DEFAULT-VALUE}).")
-  double readOnly;
+  @Mixin LockCoverageOption coverage = new LockCoverageOption();
 
-  @Option(names = "--lock-coverage", defaultValue = "1",
-      description = "Accounts per lock (default ${DEFAULT-VALUE}).")
-  int lockCoverage;
-
-  @Option(names = "--threads-per-block", defaultValue = "256",
-      description = "Default ${DEFAULT-VALUE}.")
-  int threadsPerBlock;
-
-  @Option(names = "--blocks", defaultValue = "132", description = "Default ${DEFAULT-VALUE}.")
-  int blocks;
-
-  @Option(names = "--tx-per-thread", defaultValue = "4", description = "Default ${DEFAULT-VALUE}.")
-  int txPerThread;
-
-  @Option(names = "--seed", defaultValue = "1",
-      description = "Batch seed (default ${DEFAULT-VALUE}).")
-  long seed;
+  @Mixin SeedOption seed = new SeedOption(1);
 
   @Option(names = "--max-retries", defaultValue = "" + RunOptions.DEFAULT_MAX_RETRIES,
       description = "Attempts per transaction before it is abandoned (default ${DEFAULT-VALUE}).")
@@ -72,52 +49,48 @@ final class BankCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     RunOptions options = semantic.apply(new RunOptions(maxRetries, history));
-    TxBatch batch;
+    TxBatch generated;
     int[] initial;
     StoreLayout layout;
     if (semanticRatio == null) {
-      BankConfig cfg = BankConfig.builder().accounts(accounts).k(k).readOnly(readOnly)
-          .lockCoverage(lockCoverage).grid(threadsPerBlock, blocks).txPerThread(txPerThread)
-          .seed(seed).build();
-      batch = cfg.batch();
+      BankConfig cfg = BankConfig.builder().accounts(bank.accounts).k(bank.k)
+          .readOnly(bank.readOnly).lockCoverage(coverage.lockCoverage)
+          .grid(grid.threadsPerBlock(), grid.blocks).txPerThread(grid.txPerThread).seed(seed.seed())
+          .build();
+      generated = cfg.batch();
       initial = cfg.initialBalances();
       layout = cfg.layout();
     } else {
-      SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(accounts).k(k)
-          .semanticRatio(semanticRatio).lockCoverage(lockCoverage).grid(threadsPerBlock, blocks)
-          .txPerThread(txPerThread).seed(seed).build();
-      batch = cfg.batch();
+      SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(bank.accounts).k(bank.k)
+          .semanticRatio(semanticRatio).lockCoverage(coverage.lockCoverage)
+          .grid(grid.threadsPerBlock(), grid.blocks).txPerThread(grid.txPerThread).seed(seed.seed())
+          .build();
+      generated = cfg.batch();
       initial = cfg.initialBalances();
       layout = cfg.layout();
     }
-    if (semantic.presort) {
-      batch = TxBatches.presort(batch, BankWorkload.INSTANCE.orderingTags());
-    }
+    TxBatch batch = semantic.presort
+        ? TxBatches.presort(generated, BankWorkload.INSTANCE.orderingTags()) : generated;
     try (Engine e = engine.open().engine();
         TxStore store = e.createStore(layout)) {
       store.writeInt32(0, initial);
       BatchResult r = e.run(store, batch, options);
       int[] after = store.readInt32(0);
       BankVerifier.Verdict verdict = BankVerifier.verify(initial, batch, r, after);
-      int threads = threadsPerBlock * blocks;
       System.out.printf("bank: %,d accounts, k=%d, %s, lock coverage %d, %,d threads x %d tx = "
-              + "%,d transactions%n", accounts, k,
-          semanticRatio == null ? String.format("%.0f%% read-only", readOnly * 100)
+              + "%,d transactions%n", bank.accounts, bank.k,
+          semanticRatio == null ? String.format("%.0f%% read-only", bank.readOnly * 100)
               : String.format("%.0f%% semantic, %s", semanticRatio * 100, semantic.describe()),
-          lockCoverage, threads, txPerThread, batch.txCount());
+          coverage.lockCoverage, grid.threads(), grid.txPerThread, batch.txCount());
       Reports.printOutcome(r);
       System.out.println("verifier: " + verdict);
       boolean ok = verdict.ok();
       if (history) {
-        HistoryChecker.Verdict h = HistoryChecker.check(r.history());
-        System.out.println("history checker: " + (h.serializable() ? "OK (serializable)"
-            : "FAILED " + h.violations()));
-        ok &= h.serializable();
-        if (h.serializable()) {
-          BankVerifier.Verdict replay = BankVerifier.replay(initial, batch, h.serialOrder());
+        ok &= Reports.checkHistory(r.history(), order -> {
+          BankVerifier.Verdict replay = BankVerifier.replay(initial, batch, order);
           System.out.println("serial replay (every committed withdrawal saw enough): " + replay);
-          ok &= replay.ok();
-        }
+          return replay.ok();
+        });
       }
       return ok ? 0 : 1;
     }

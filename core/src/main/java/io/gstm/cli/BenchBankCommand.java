@@ -33,12 +33,9 @@ final class BenchBankCommand implements Callable<Integer> {
   @Option(names = "--read-only", defaultValue = "0", description = "Default ${DEFAULT-VALUE}.")
   double readOnly;
 
-  @Option(names = "--lock-coverage", defaultValue = "1", description = "Default ${DEFAULT-VALUE}.")
-  int lockCoverage;
+  @Mixin LockCoverageOption coverage = new LockCoverageOption();
 
-  @Option(names = "--threads-per-block", defaultValue = "256",
-      description = "Default ${DEFAULT-VALUE}.")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(256);
 
   @Option(names = "--blocks", split = ",", defaultValue = "132,264,528,1056,2112,4224",
       description = "Block counts to sweep (threads = blocks x threads-per-block). "
@@ -55,57 +52,53 @@ final class BenchBankCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     // Checked before anything runs: a sweep must not fail half way.
-    if (reps < 1) {
-      throw new IllegalArgumentException("reps must be at least 1, got " + reps);
-    }
-    if (txTarget < 1) {
-      throw new IllegalArgumentException("tx must be at least 1, got " + txTarget);
-    }
+    Checks.atLeast("reps", reps, 1);
+    Checks.atLeast("tx", txTarget, 1);
     for (int b : blocks) {
-      TxBatch.checkThreads(threadsPerBlock, b);
+      TxBatch.checkThreads(blockSize.threadsPerBlock, b);
     }
     for (int k : ks) {
-      BankConfig.builder().accounts(accounts).k(k).readOnly(readOnly).lockCoverage(lockCoverage)
-          .grid(threadsPerBlock, 1).txPerThread(1).seed(0).build();
+      config(k, 1, 1, 0);
     }
     try (Engine e = engine.open().engine()) {
       LimitsReport bound = e.probeLimits(accounts);
       System.out.println("bound: " + bound);
       System.out.println();
-      System.out.println("| k | threads | tx/batch | committed tx/s | abort rate | "
-          + "CAS bound / s | tx/s per CAS/s | verifier |");
-      System.out.println("|---|---|---|---|---|---|---|---|");
+      Reports.tableHeader("k", "threads", "tx/batch", "committed tx/s", "abort rate",
+          "CAS bound / s", "tx/s per CAS/s", "verifier");
       boolean allOk = true;
       for (int k : ks) {
         for (int b : blocks) {
-          int threads = b * threadsPerBlock;
+          int threads = b * blockSize.threadsPerBlock;
           int perThread = Math.max(1, txTarget / threads);
-          BankConfig cfg = BankConfig.builder().accounts(accounts).k(k).readOnly(readOnly)
-              .lockCoverage(lockCoverage).grid(threadsPerBlock, b).txPerThread(perThread)
-              .seed(42 + k).build();
+          BankConfig cfg = config(k, b, perThread, 42 + k);
           TxBatch batch = cfg.batch();
-          BatchResult best = null;
-          boolean ok = true;
+          BatchResult best;
+          boolean[] ok = {true};
           try (TxStore store = e.createStore(cfg.layout())) {
             int[] initial = cfg.initialBalances();
-            for (int rep = 0; rep < reps + 1; rep++) {
+            best = Reports.fastest(reps, () -> {
               store.writeInt32(0, initial);
               BatchResult r = e.run(store, batch, RunOptions.defaults());
-              ok &= BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok();
-              // The first batch warms up (module load, caches); keep the best later one.
-              if (rep > 0 && (best == null || r.kernelNanos() < best.kernelNanos())) {
-                best = r;
-              }
-            }
+              ok[0] &= BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok();
+              return r;
+            }, BatchResult::kernelNanos);
           }
-          allOk &= ok;
+          allOk &= ok[0];
           System.out.printf("| %d | %,d | %,d | %.3f G | %.2f%% | %.2f G | %.3f | %s |%n", k,
               threads, cfg.txCount(), best.committedPerSecond() / 1e9, best.abortRate() * 100,
               bound.readCasPerSecond() / 1e9,
-              best.committedPerSecond() / bound.readCasPerSecond(), ok ? "OK" : "FAILED");
+              best.committedPerSecond() / bound.readCasPerSecond(), ok[0] ? "OK" : "FAILED");
         }
       }
       return allOk ? 0 : 1;
     }
+  }
+
+  /** A row's bank: the options' accounts, read-only share and lock coverage. */
+  private BankConfig config(int k, int blocks, int txPerThread, long seed) {
+    return BankConfig.builder().accounts(accounts).k(k).readOnly(readOnly)
+        .lockCoverage(coverage.lockCoverage).grid(blockSize.threadsPerBlock, blocks)
+        .txPerThread(txPerThread).seed(seed).build();
   }
 }

@@ -54,9 +54,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
       description = "Memcached capacity in items. Default ${DEFAULT-VALUE}.")
   int cacheItems;
 
-  @Option(names = "--threads-per-block", defaultValue = "256",
-      description = "Default ${DEFAULT-VALUE}.")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(256);
 
   @Option(names = "--blocks", defaultValue = "0",
       description = "Client blocks; 0 = as many as are co-resident beside the server (GPU), "
@@ -103,9 +101,8 @@ final class BenchCsmvCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (reps < 0) {
-      throw new IllegalArgumentException("--reps must be at least 0, got " + reps);
-    }
+    Checks.atLeast("--reps", reps, 0);
+    blockSize.check();
     try (Engine e = engine.open().engine()) {
       if (parts.contains("bank")) {
         bank(e);
@@ -129,22 +126,21 @@ final class BenchCsmvCommand implements Callable<Integer> {
       // One client grid for every column: the CSMV grid (clients beside a server), so that
       // JVSTM-GPU and PR-STM run the same number of threads as the server variants.
       Algorithm grid = alg.isCsmv() ? alg.withVariant(CsmvVariant.CSMV) : alg;
-      return Math.max(1, cuda.csmvMaxClientBlocks(grid, threadsPerBlock, workload));
+      return Math.max(1, cuda.csmvMaxClientBlocks(grid, blockSize.threadsPerBlock, workload));
     }
     return 4;
   }
 
   private BankConfig bankConfig(Engine e, Algorithm alg, double ro) {
     return BankConfig.builder().accounts(accounts).k(2).readOnly(ro).lockCoverage(1)
-        .grid(threadsPerBlock, blocksFor(e, alg, BankWorkload.NAME)).txPerThread(txPerThread)
-        .seed(42).build();
+        .grid(blockSize.threadsPerBlock, blocksFor(e, alg, BankWorkload.NAME))
+        .txPerThread(txPerThread).seed(42).build();
   }
 
   /** Best of reps bank runs on a fresh store per run; null cell when it failed to verify. */
   private BatchResult bankRun(Engine e, Algorithm alg, BankConfig cfg, TxBatch batch) {
-    BatchResult best = null;
     try (TxStore store = e.createStore(cfg.layout(), alg)) {
-      for (int rep = 0; rep <= reps; rep++) {
+      return Reports.fastest(reps, () -> {
         int[] initial = cfg.initialBalances();
         store.writeInt32(0, initial);
         BatchResult r = e.run(store, batch, new RunOptions(maxRetries, false));
@@ -161,14 +157,11 @@ final class BenchCsmvCommand implements Callable<Integer> {
           System.out.println("FAILED verification: " + alg.label() + " " + cfg);
           allOk = false;
         }
-        if ((rep > 0 || reps == 0) && (best == null || r.kernelNanos() < best.kernelNanos())) {
-          best = r;
-        }
         System.err.printf("# %s %s: %d blocks, %.1f ms, %s tx/s, aborts %s%n", alg.label(),
             cfg, batch.blocks(), r.kernelNanos() / 1e6, rate(r), causes(r));
-      }
+        return r;
+      }, BatchResult::kernelNanos);
     }
-    return best;
   }
 
   private static String rate(BatchResult r) {
@@ -191,9 +184,8 @@ final class BenchCsmvCommand implements Callable<Integer> {
     System.out.printf("%n## bank: %d accounts, transfers of k=2, CSMV audits over %d "
         + "accounts, PR-STM audits over %d; %d versions; committed tx/s%n%n", accounts,
         csmvSpan(), prstmSpan(), versions);
-    System.out.println("| read-only | CSMV | CSMV-NoCV | CSMV-onlyCS | JVSTM-GPU | PR-STM | "
-        + "CSMV/PR-STM | CSMV/JVSTM-GPU | CSMV aborts | JVSTM-GPU aborts | PR-STM aborts |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+    Reports.tableHeader("read-only", "CSMV", "CSMV-NoCV", "CSMV-onlyCS", "JVSTM-GPU", "PR-STM",
+        "CSMV/PR-STM", "CSMV/JVSTM-GPU", "CSMV aborts", "JVSTM-GPU aborts", "PR-STM aborts");
     for (double ro : readOnly) {
       BatchResult[] r = new BatchResult[CsmvVariant.values().length];
       for (CsmvVariant v : CsmvVariant.values()) {
@@ -204,9 +196,8 @@ final class BenchCsmvCommand implements Callable<Integer> {
         BankConfig cfg = bankConfig(e, alg, ro);
         r[v.ordinal()] = bankRun(e, alg, cfg, cfg.batchWithAuditSpan(csmvSpan()));
       }
-      BankConfig pcfg = BankConfig.builder().accounts(accounts).k(2).readOnly(ro).lockCoverage(1)
-          .grid(threadsPerBlock, blocksFor(e, Algorithm.csmv(versions), BankWorkload.NAME))
-          .txPerThread(txPerThread).seed(42).build();
+      // PR-STM on the CSMV grid: the same threads as the server variants.
+      BankConfig pcfg = bankConfig(e, Algorithm.csmv(versions), ro);
       TxBatch pb = pcfg.batchWithAuditSpan(prstmSpan());
       BatchResult p = noPrstm ? null : bankRun(e, Algorithm.prStm(), pcfg, pb);
       BatchResult c = r[CsmvVariant.CSMV.ordinal()];
@@ -244,21 +235,20 @@ final class BenchCsmvCommand implements Callable<Integer> {
   private void memcached(Engine e) {
     System.out.printf("%n## memcached: %d items, 99.8%% GET, Zipf 0.99, %d versions; committed "
         + "tx/s%n%n", cacheItems, versions);
-    System.out.println("| ways | CSMV | CSMV-NoCV | CSMV-onlyCS | JVSTM-GPU | CSMV/JVSTM-GPU | "
-        + "CSMV aborts | memory (formula) |");
-    System.out.println("|---|---|---|---|---|---|---|---|");
+    Reports.tableHeader("ways", "CSMV", "CSMV-NoCV", "CSMV-onlyCS", "JVSTM-GPU",
+        "CSMV/JVSTM-GPU", "CSMV aborts", "memory (formula)");
     for (int w : ways) {
       BatchResult[] r = new BatchResult[CsmvVariant.values().length];
       CsmvMemory mem = null;
       for (CsmvVariant v : CsmvVariant.values()) {
         Algorithm alg = Algorithm.csmv(versions).withVariant(v);
-        MemcachedConfig cfg = MemcachedConfig.of(cacheItems, w, threadsPerBlock,
+        MemcachedConfig cfg = MemcachedConfig.of(cacheItems, w, blockSize.threadsPerBlock,
             blocksFor(e, alg, "memcached"), txPerThread, 7);
         TxBatch batch = cfg.batch();
         int[][] initial = cfg.initialState();
         try (TxStore store = e.createStore(cfg.layout(), alg)) {
           mem = store.csmvMemory();
-          for (int rep = 0; rep <= reps; rep++) {
+          r[v.ordinal()] = Reports.fastest(reps, () -> {
             for (int g = 0; g < initial.length; g++) {
               store.writeInt32(g, initial[g]);
             }
@@ -274,11 +264,8 @@ final class BenchCsmvCommand implements Callable<Integer> {
                   + verdict);
               allOk = false;
             }
-            if ((rep > 0 || reps == 0) && (r[v.ordinal()] == null
-                || res.kernelNanos() < r[v.ordinal()].kernelNanos())) {
-              r[v.ordinal()] = res;
-            }
-          }
+            return res;
+          }, BatchResult::kernelNanos);
         }
       }
       BatchResult c = r[0];
@@ -295,9 +282,8 @@ final class BenchCsmvCommand implements Callable<Integer> {
   private void versions(Engine e) {
     System.out.printf("%n## versions: bank %d accounts, 90%% read-only, audits over all "
         + "accounts%n%n", accounts);
-    System.out.println("| store | memory (paper formula) | allocated | committed tx/s | "
-        + "abort rate (causes) |");
-    System.out.println("|---|---|---|---|---|");
+    Reports.tableHeader("store", "memory (paper formula)", "allocated", "committed tx/s",
+        "abort rate (causes)");
     System.out.printf("| PR-STM | %,d B (4 B value + 8 B lock) | | | |%n", 12L * accounts);
     for (int v : versionSweep) {
       Algorithm alg = Algorithm.csmv(v);

@@ -61,39 +61,26 @@ final class BenchDsCommand implements Callable<Integer> {
           + "transaction. Default ${DEFAULT-VALUE}.")
   int localWork;
 
-  @Option(names = "--threads-per-block", defaultValue = "256",
-      description = "Default ${DEFAULT-VALUE}.")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(256);
 
   @Option(names = "--blocks", defaultValue = "64",
       description = "Default ${DEFAULT-VALUE} (CSMV on the GPU is a cooperative launch: the "
           + "grid must be resident).")
   int blocks;
 
-  @Option(names = "--reps", defaultValue = "3",
-      description = "Timed batches per row; the median is reported. Default ${DEFAULT-VALUE}.")
-  int reps;
-
-  @Option(names = "--warmups", defaultValue = "1", description = "Default ${DEFAULT-VALUE}.")
-  int warmups;
+  @Mixin TrialOptions trials = new TrialOptions(3, 1);
 
   @Option(names = "--history", description = "Also record the history: the history checker, "
       + "the model replay in its serial order and the programs' serial replay (slower; not "
       + "for CSMV on the GPU, whose kernel records none).")
   boolean history;
 
-  @Option(names = "--seed", defaultValue = "42", description = "Default ${DEFAULT-VALUE}.")
-  long seed;
+  @Mixin SeedOption seed = new SeedOption(42);
 
   @Override
   public Integer call() {
     // Everything checked before anything runs: a sweep must not fail half way.
-    if (reps < 1) {
-      throw new IllegalArgumentException("reps must be at least 1, got " + reps);
-    }
-    if (warmups < 0) {
-      throw new IllegalArgumentException("warmups must be at least 0, got " + warmups);
-    }
+    trials.check();
     if (localWork < 0 || localWork > DsConfig.MAX_WORK) {
       throw new IllegalArgumentException("local-work must be in 0.." + DsConfig.MAX_WORK
           + " iterations, got " + localWork);
@@ -114,10 +101,7 @@ final class BenchDsCommand implements Callable<Integer> {
       }
     }
     for (String c : contention) {
-      if (!c.equals("full") && !c.equals("low")) {
-        throw new IllegalArgumentException("contention: unknown level '" + c
-            + "', expected full or low");
-      }
+      Checks.oneOf("contention", "level", c, "full", "low");
     }
     for (DsKind k : kinds) {
       for (String c : contention) {
@@ -134,10 +118,9 @@ final class BenchDsCommand implements Callable<Integer> {
         System.out.println();
         System.out.println("### " + k.label());
         System.out.println();
-        System.out.println("| contention | algorithm | transactions | committed tx/s | aborts "
-            + "per tx | aborts per tx by cause | walk/pool ends | CAS bound / s | tx/s per CAS/s "
-            + "| verifier |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+        Reports.tableHeader("contention", "algorithm", "transactions", "committed tx/s",
+            "aborts per tx", "aborts per tx by cause", "walk/pool ends", "CAS bound / s",
+            "tx/s per CAS/s", "verifier");
         for (String c : contention) {
           for (Algorithm a : algs) {
             allOk &= row(e, bound, config(k, c).runnableOn(a), c, a);
@@ -149,10 +132,11 @@ final class BenchDsCommand implements Callable<Integer> {
   }
 
   private DsConfig config(DsKind k, String level) {
+    int tpb = blockSize.threadsPerBlock;
     if (level.equals("full")) {
-      return DsConfig.fullContention(k, transactions, threadsPerBlock, blocks, seed);
+      return DsConfig.fullContention(k, transactions, tpb, blocks, seed.seed());
     }
-    return DsConfig.lowContention(k, transactions, threadsPerBlock, blocks, seed)
+    return DsConfig.lowContention(k, transactions, tpb, blocks, seed.seed())
         .withMaxWork(localWork);
   }
 
@@ -160,7 +144,7 @@ final class BenchDsCommand implements Callable<Integer> {
     // The CUDA CSMV kernel records no history: its rows get the verifier alone.
     boolean recorded = history && !(a.isCsmv() && e.name().equals("cuda"));
     ProgramTrials.Measured m = ProgramTrials.dataStructure(e, DsBatch.of(cfg), a,
-        RunOptions.defaults().withHistory(recorded), warmups, reps);
+        RunOptions.defaults().withHistory(recorded), trials.warmups(), trials.reps());
     if (cfg.kind() == DsKind.SKIPLIST) {
       level += ", " + cfg.levels() + " levels"; // CSMV runs the skip list on 4
     }

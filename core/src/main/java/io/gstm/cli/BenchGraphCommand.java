@@ -14,7 +14,6 @@ import io.gstm.core.graph.RelaxStats;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RelaxationVerifier;
 import io.gstm.core.graph.RmatGenerator;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
@@ -66,17 +65,14 @@ final class BenchGraphCommand implements Callable<Integer> {
   @Option(names = "--unweighted", description = "Unit weights.")
   boolean unweighted;
 
-  @Option(names = "--lock-coverage", defaultValue = "1", description = "Default ${DEFAULT-VALUE}.")
-  int lockCoverage;
+  @Mixin LockCoverageOption coverage = new LockCoverageOption();
 
-  @Option(names = "--threads-per-block", defaultValue = "64",
-      description = "Default ${DEFAULT-VALUE}.")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(64);
 
-  @Option(names = "--seed", defaultValue = "1", description = "Default ${DEFAULT-VALUE}.")
-  long seed;
+  @Mixin SeedOption seed = new SeedOption(1);
 
-  @Option(names = "--reps", defaultValue = "3", description = "Timed runs after a warm-up; best kept.")
+  @Option(names = "--reps", defaultValue = "3",
+      description = "Timed runs after a warm-up; best kept.")
   int reps;
 
   /** The vertex with the most out-edges, the lowest such index. */
@@ -92,19 +88,11 @@ final class BenchGraphCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    RelaxationKind k = switch (kind) {
-      case "sssp" -> RelaxationKind.SHORTEST_PATHS;
-      case "cc" -> RelaxationKind.CONNECTED_COMPONENTS;
-      default -> throw new IllegalArgumentException(
-          "--kind: unknown relaxation '" + kind + "', expected sssp or cc");
-    };
-    if (reps < 1) {
-      throw new IllegalArgumentException("--reps must be at least 1, got " + reps);
-    }
-    if (!List.of("auto", "degree", "input").contains(order)) {
-      throw new IllegalArgumentException(
-          "--order: unknown numbering '" + order + "', expected auto, degree or input");
-    }
+    RelaxationKind k = Checks.oneOf("--kind", "relaxation", kind, "sssp", "cc").equals("sssp")
+        ? RelaxationKind.SHORTEST_PATHS : RelaxationKind.CONNECTED_COMPONENTS;
+    Checks.atLeast("--reps", reps, 1);
+    blockSize.check();
+    Checks.oneOf("--order", "numbering", order, "auto", "degree", "input");
     try (Engine e = engine.open().engine()) {
       // As the Spark connector's spark.gstm.graph.vertexOrder=auto: by global id on a GPU, by
       // degree on the JVM engine.
@@ -126,20 +114,18 @@ final class BenchGraphCommand implements Callable<Integer> {
 
   /** The graph of {@code --graph}, with weights unless {@code --unweighted}. */
   EdgeList generate() {
-    EdgeList g = switch (graph) {
-      case "rmat" -> RmatGenerator.generate(scale, edges, seed, !unweighted);
-      case "grid" -> GridGenerator.square(1 << scale, seed);
-      case "road" -> {
+    EdgeList g = switch (Checks.oneOf("--graph", "graph", graph, "rmat", "grid", "road")) {
+      case "rmat" -> RmatGenerator.generate(scale, edges, seed.seed(), !unweighted);
+      case "grid" -> GridGenerator.square(1 << scale, seed.seed());
+      default -> {
         int side = (int) Math.ceil(Math.sqrt(1 << scale));
-        yield GridGenerator.roadLike(side, side, seed, 0.1, 1 << Math.max(0, scale - 10));
+        yield GridGenerator.roadLike(side, side, seed.seed(), 0.1, 1 << Math.max(0, scale - 10));
       }
-      default -> throw new IllegalArgumentException(
-          "--graph: unknown graph '" + graph + "', expected rmat, grid or road");
     };
     if (unweighted && !graph.equals("rmat")) {
       g = new EdgeList(g.vertexCount(), g.src(), g.dst(), null);
     }
-    return shuffle ? GridGenerator.shuffled(g, seed + 1) : g;
+    return shuffle ? GridGenerator.shuffled(g, seed.seed() + 1) : g;
   }
 
   private String describe() {
@@ -171,16 +157,11 @@ final class BenchGraphCommand implements Callable<Integer> {
     }
     int[] active = k == RelaxationKind.SHORTEST_PATHS ? new int[] {source}
         : IntStream.range(0, g.vertexCount()).toArray();
-    RelaxOptions opts = RelaxOptions.defaults().withLockCoverage(lockCoverage)
-        .withThreadsPerBlock(threadsPerBlock);
+    RelaxOptions opts = RelaxOptions.defaults().withLockCoverage(coverage.lockCoverage)
+        .withThreadsPerBlock(blockSize.threadsPerBlock);
     try (GraphRelaxer relaxer = new GraphRelaxer(e, g, k, opts)) {
-      RelaxResult best = null;
-      for (int rep = 0; rep <= reps; rep++) {
-        RelaxResult r = relaxer.relax(init, active);
-        if (rep > 0 && (best == null || r.stats().kernelNanos() < best.stats().kernelNanos())) {
-          best = r;
-        }
-      }
+      RelaxResult best = Reports.fastest(reps, () -> relaxer.relax(init, active),
+          r -> r.stats().kernelNanos());
       RelaxStats s = best.stats();
       double overTotal = s.totalNanos() == 0 ? 0 : s.edgeRelaxations() * 1e9 / s.totalNanos();
       System.out.printf("relaxed edges/s: %.3f G over kernel time, %.3f G over total time "
@@ -226,13 +207,9 @@ final class BenchGraphCommand implements Callable<Integer> {
       int[] active, RelaxStats gstm, long visited) {
     try (BareRelaxKernel bare = new BareRelaxKernel(cuda, g,
         k == RelaxationKind.CONNECTED_COMPONENTS)) {
-      BareRelaxKernel.Result best = null;
-      for (int rep = 0; rep <= reps; rep++) {
-        BareRelaxKernel.Result r = bare.run(init, active, RelaxOptions.DEFAULT_MAX_ROUNDS);
-        if (rep > 0 && (best == null || r.kernelNanos() < best.kernelNanos())) {
-          best = r;
-        }
-      }
+      BareRelaxKernel.Result best = Reports.fastest(reps,
+          () -> bare.run(init, active, RelaxOptions.DEFAULT_MAX_ROUNDS),
+          BareRelaxKernel.Result::kernelNanos);
       System.out.printf("bare atomicMin relaxation (no isolation, warp per frontier vertex): "
               + "%.3f ms kernel time, %.3f ms total, %d rounds, %,d edges examined%n",
           best.kernelNanos() / 1e6, best.totalNanos() / 1e6, best.rounds(), best.examined());

@@ -33,37 +33,29 @@ final class BenchKMeansCommand implements Callable<Integer> {
       description = "Default ${DEFAULT-VALUE}.")
   int ppt;
 
-  @Option(names = "--threads-per-block", defaultValue = "256",
-      description = "Default ${DEFAULT-VALUE}.")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(256);
 
-  @Option(names = "--seed", defaultValue = "1", description = "Default ${DEFAULT-VALUE}.")
-  long seed;
+  @Mixin SeedOption seed = new SeedOption(1);
 
-  @Option(names = "--reps", defaultValue = "5", description = "Timed runs after a warm-up; best kept.")
+  @Option(names = "--reps", defaultValue = "5",
+      description = "Timed runs after a warm-up; best kept.")
   int reps;
 
   @Override
   public Integer call() {
-    if (reps < 1) {
-      throw new IllegalArgumentException("--reps must be at least 1, got " + reps);
-    }
+    Checks.atLeast("--reps", reps, 1);
+    blockSize.check();
     if (k > n) {
       throw new IllegalArgumentException("--k " + k + " exceeds --points " + n);
     }
-    double[] points = KMeansData.blobs(n, dims, k, seed);
+    double[] points = KMeansData.blobs(n, dims, k, seed.seed());
     double[] centroids = KMeansData.firstPoints(points, dims, k);
     KMeansOptions opts = KMeansOptions.defaults().withPointsPerTransaction(ppt)
-        .withThreadsPerBlock(threadsPerBlock);
+        .withThreadsPerBlock(blockSize.threadsPerBlock);
     try (Engine e = engine.open().engine();
         KMeansUpdater u = new KMeansUpdater(e, k, dims, opts)) {
-      KMeansPartial best = null;
-      for (int rep = 0; rep <= reps; rep++) {
-        KMeansPartial p = u.update(points, centroids);
-        if (rep > 0 && (best == null || p.kernelNanos() < best.kernelNanos())) {
-          best = p;
-        }
-      }
+      KMeansPartial best = Reports.fastest(reps, () -> u.update(points, centroids),
+          KMeansPartial::kernelNanos);
       double rate = best.kernelNanos() == 0 ? 0 : n * 1e9 / best.kernelNanos();
       System.out.printf("points/s: %.3f G (%,d points, k=%d, dims=%d, %.3f ms kernel time)%n",
           rate / 1e9, n, k, dims, best.kernelNanos() / 1e6);

@@ -32,7 +32,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "bench-programs", mixinStandardHelpOptions = true,
     description = "Programs (the interpreter) against the hand-written bank and vacation, same "
-        + "batches, same run: committed tx/s and their ratio, every batch verified.")
+        + "batches, same run: committed tx/s and their ratio, every batch verified. A run is a "
+        + "pair of batches, one per side, alternating which goes first.")
 final class BenchProgramsCommand implements Callable<Integer> {
   @Mixin EngineOption engine = new EngineOption();
 
@@ -40,37 +41,15 @@ final class BenchProgramsCommand implements Callable<Integer> {
       description = "bank, vacation. Default ${DEFAULT-VALUE}.")
   List<String> workloads;
 
-  @Option(names = "--accounts", defaultValue = "2621440", description = "Default ${DEFAULT-VALUE}.")
-  int accounts;
-
-  @Option(names = "--k", defaultValue = "2", description = "Default ${DEFAULT-VALUE}.")
-  int k;
-
-  @Option(names = "--read-only", defaultValue = "0", description = "Default ${DEFAULT-VALUE}.")
-  double readOnly;
+  @Mixin BankOptions bank = new BankOptions(2621440, 2, 0);
 
   @Option(names = "--customers", defaultValue = "150000",
       description = "Vacation customers (default ${DEFAULT-VALUE}, the paper's).")
   int customers;
 
-  @Option(names = "--threads-per-block", defaultValue = "256",
-      description = "Default ${DEFAULT-VALUE}.")
-  int threadsPerBlock;
+  @Mixin GridOptions grid = new GridOptions(256, 2112, 8);
 
-  @Option(names = "--blocks", defaultValue = "2112", description = "Default ${DEFAULT-VALUE}.")
-  int blocks;
-
-  @Option(names = "--tx-per-thread", defaultValue = "8", description = "Default ${DEFAULT-VALUE}.")
-  int txPerThread;
-
-  @Option(names = "--reps", defaultValue = "5",
-      description = "Timed pairs of batches (one per side, alternating which goes first); "
-          + "medians are reported (default ${DEFAULT-VALUE}).")
-  int reps;
-
-  @Option(names = "--warmups", defaultValue = "2",
-      description = "Untimed pairs first (default ${DEFAULT-VALUE}).")
-  int warmups;
+  @Mixin TrialOptions trials = new TrialOptions(5, 2);
 
   @Option(names = "--algorithms", split = ",", defaultValue = "prstm",
       description = "prstm, and for the bank the CSMV variants (csmv, csmv-nocv, csmv-onlycs, "
@@ -83,17 +62,9 @@ final class BenchProgramsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     // Checked before anything runs: a sweep must not fail half way.
-    if (reps < 1) {
-      throw new IllegalArgumentException("reps must be at least 1, got " + reps);
-    }
-    if (warmups < 0) {
-      throw new IllegalArgumentException("warmups must be at least 0, got " + warmups);
-    }
+    trials.check();
     for (String w : workloads) {
-      if (!w.equals("bank") && !w.equals("vacation")) {
-        throw new IllegalArgumentException("workloads: unknown workload '" + w
-            + "', expected bank or vacation");
-      }
+      Checks.oneOf("workloads", "workload", w, "bank", "vacation");
     }
     for (String alg : algorithms) {
       AlgorithmOption.parse("algorithms", alg);
@@ -109,40 +80,34 @@ final class BenchProgramsCommand implements Callable<Integer> {
         }
       }
       System.out.println();
-      System.out.println("| workload | algorithm | transactions | hand-written tx/s | program "
-          + "tx/s | program / hand-written (min..max) | end to end, program / hand-written | "
-          + "verifier |");
-      System.out.println("|---|---|---|---|---|---|---|---|");
+      Reports.tableHeader("workload", "algorithm", "transactions", "hand-written tx/s",
+          "program tx/s", "program / hand-written (min..max)",
+          "end to end, program / hand-written", "verifier");
       for (String w : workloads) {
         for (String alg : algorithms) {
           Algorithm algorithm = AlgorithmOption.parse("algorithms", alg);
           if (w.equals("vacation") && algorithm.isCsmv()) {
             continue; // vacation retries: PR-STM's semantic contention manager only
           }
-          allOk &= switch (w) {
-            case "bank" -> bank(e, algorithm);
-            case "vacation" -> vacation(e);
-            default -> throw new IllegalArgumentException("workloads: unknown workload '" + w
-                + "', expected bank or vacation");
-          };
+          allOk &= w.equals("bank") ? bank(e, algorithm) : vacation(e);
         }
       }
     }
     System.out.println();
-    System.out.println("| workload | algorithm | hand-written: kernel (median), attempts | "
-        + "program: kernel (median), attempts |");
-    System.out.println("|---|---|---|---|");
+    Reports.tableHeader("workload", "algorithm", "hand-written: kernel (median), attempts",
+        "program: kernel (median), attempts");
     details.forEach(System.out::println);
     return allOk ? 0 : 1;
   }
 
   private boolean bank(Engine e, Algorithm algorithm) {
-    int b = blocks;
+    int b = grid.blocks;
     if (algorithm.isCsmv() && e.name().equals("cuda")) {
       b = Math.min(b, 64); // a cooperative launch: the grid must be resident
     }
-    BankConfig cfg = BankConfig.builder().accounts(accounts).k(k).readOnly(readOnly).lockCoverage(1)
-        .grid(threadsPerBlock, b).txPerThread(txPerThread).seed(42).build();
+    BankConfig cfg = BankConfig.builder().accounts(bank.accounts).k(bank.k)
+        .readOnly(bank.readOnly).lockCoverage(1).grid(grid.threadsPerBlock(), b)
+        .txPerThread(grid.txPerThread).seed(42).build();
     int[] initial = cfg.initialBalances();
     boolean ok = true;
     for (boolean checked : algorithm.isCsmv() ? new boolean[] {false}
@@ -151,15 +116,15 @@ final class BenchProgramsCommand implements Callable<Integer> {
       // manager on both sides; the balances never run short here, so the work is the same.
       TxBatch plain = cfg.batch();
       TxBatch batch = checked ? new TxBatch(plain.workload(), plain.types(), plain.columns(),
-          new int[] {k, 0, 1}, plain.threadsPerBlock(), plain.blocks(), plain.capacity())
-          : plain;
+          new int[] {bank.k, 0, 1}, plain.threadsPerBlock(), plain.blocks(),
+          plain.capacity()) : plain;
       // Checked rows: every account starts with what it pays in the batch on top, so that no
       // transfer waits whatever the account count (with few accounts, 1,000 each ran short and
       // the batch crawled through semantic conflicts).
       int[] start = checked ? coveringBalances(initial, plain) : initial;
       ProgramBatch programs = BankPrograms.batch(batch, BankPrograms.set(batch, false));
-      ok &= compare("bank k=" + k + (checked ? ", checked" : ""), algorithm, e, cfg.layout(),
-          batch, programs, store -> store.writeInt32(0, start),
+      ok &= compare("bank k=" + bank.k + (checked ? ", checked" : ""), algorithm, e,
+          cfg.layout(), batch, programs, store -> store.writeInt32(0, start),
           (store, r) -> BankVerifier.verify(start, batch, r, store.readInt32(0)).ok());
     }
     return ok;
@@ -188,7 +153,7 @@ final class BenchProgramsCommand implements Callable<Integer> {
     VacationConfig cfg = VacationConfig.builder().customers(customers)
         .roomTypes(VacationConfig.PAPER_ROOM_TYPES)
         .roomsPerType(VacationConfig.PAPER_ROOMS_PER_TYPE).semanticRatio(0.5).lockCoverage(1)
-        .grid(threadsPerBlock, blocks).txPerThread(txPerThread).seed(7).build();
+        .grid(grid.threadsPerBlock(), grid.blocks).txPerThread(grid.txPerThread).seed(7).build();
     TxBatch batch = cfg.batch();
     ProgramBatch programs = VacationPrograms.batch(batch, VacationPrograms.set(batch, false));
     int[] rooms = cfg.initialRooms();
@@ -217,7 +182,7 @@ final class BenchProgramsCommand implements Callable<Integer> {
     List<BatchResult[]> runs = new ArrayList<>();
     boolean ok = true;
     try (TxStore store = e.createStore(layout, algorithm)) {
-      for (int rep = 0; rep < warmups + reps; rep++) {
+      for (int rep = 0; rep < trials.warmups() + trials.reps(); rep++) {
         // The two sides alternate which goes first; each pair gives one ratio, so a drift of
         // the machine's speed between pairs cancels out.
         double[] rate = new double[2];
@@ -235,7 +200,7 @@ final class BenchProgramsCommand implements Callable<Integer> {
           pair[side] = r;
           ok &= check.ok(store, r);
         }
-        if (rep >= warmups) {
+        if (rep >= trials.warmups()) {
           hand.add(rate[0]);
           prog.add(rate[1]);
           ratios.add(rate[1] / rate[0]);

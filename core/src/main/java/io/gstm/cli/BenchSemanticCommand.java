@@ -37,11 +37,10 @@ final class BenchSemanticCommand implements Callable<Integer> {
   @Option(names = "--accounts", defaultValue = "2621440", description = "Default ${DEFAULT-VALUE}.")
   int accounts;
 
-  @Option(names = "--threads-per-block", defaultValue = "224",
-      description = "Default ${DEFAULT-VALUE} (30 blocks = the paper's 6720 threads).")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(224);
 
-  @Option(names = "--threads", defaultValue = "6720", description = "Default ${DEFAULT-VALUE}.")
+  @Option(names = "--threads", defaultValue = "6720",
+      description = "Default ${DEFAULT-VALUE} (the paper's: 30 blocks of 224).")
   int threads;
 
   @Option(names = "--tx-per-thread", defaultValue = "32",
@@ -67,13 +66,9 @@ final class BenchSemanticCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (reps < 1) {
-      throw new IllegalArgumentException("reps must be at least 1, got " + reps);
-    }
-    if (!workload.equals("bank") && !workload.equals("vacation")) {
-      throw new IllegalArgumentException(
-          "workload: unknown workload '" + workload + "', expected bank or vacation");
-    }
+    Checks.atLeast("reps", reps, 1);
+    blockSize.check(); // blockSizeFor divides by it
+    Checks.oneOf("workload", "workload", workload, "bank", "vacation");
     try (Engine e = engine.open().engine()) {
       if (workload.equals("bank")) {
         overhead(e);
@@ -146,8 +141,8 @@ final class BenchSemanticCommand implements Callable<Integer> {
 
   /** --threads-per-block when it divides the count, else the largest warp multiple that does. */
   private int blockSizeFor(int threadCount) {
-    if (threadCount % threadsPerBlock == 0) {
-      return threadsPerBlock;
+    if (threadCount % blockSize.threadsPerBlock == 0) {
+      return blockSize.threadsPerBlock;
     }
     for (int tpb = TxBatch.MAX_THREADS_PER_BLOCK; tpb >= 32; tpb -= 32) {
       if (threadCount % tpb == 0) {
@@ -159,9 +154,8 @@ final class BenchSemanticCommand implements Callable<Integer> {
   }
 
   private static void header() {
-    System.out.println("| run | semantic | tx/batch | committed tx/s | committed | "
-        + "abandoned (semantic) | semantic conflicts | abort rate | verifier |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    Reports.tableHeader("run", "semantic", "tx/batch", "committed tx/s", "committed",
+        "abandoned (semantic)", "semantic conflicts", "abort rate", "verifier");
   }
 
   private BatchResult row(Engine e, String label, SemanticScenario sc, TxBatch batch,

@@ -1,6 +1,5 @@
 package io.gstm.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code gstm}: run transaction batches and benchmarks on the GPU or the JVM engine. */
@@ -13,13 +12,7 @@ import picocli.CommandLine.Command;
         BenchBankCommand.class, VacationCommand.class, BenchSemanticCommand.class,
         BenchCsmvCommand.class, BenchGraphCommand.class, BenchKMeansCommand.class,
         BenchProgramsCommand.class, BenchDsCommand.class, SoakCommand.class})
-public final class GstmCli implements Runnable {
-
-  @Override
-  public void run() {
-    new CommandLine(this).usage(System.out);
-  }
-
+public final class GstmCli extends CliMain.Top {
   /** Runs the CLI and exits with its status. */
   public static void main(String[] args) {
     System.exit(execute(args));
@@ -27,25 +20,8 @@ public final class GstmCli implements Runnable {
 
   /** Runs the CLI and returns its status: 0 ok, 1 verification failed, 2 bad input. */
   public static int execute(String... args) {
-    CommandLine cli = new CommandLine(new GstmCli());
-    cli.setExecutionExceptionHandler(
-        (e, cmd, parsed) -> {
-          if (e instanceof IllegalArgumentException
-              || e instanceof io.gstm.core.engine.GstmException) {
-            cmd.getErr().println("gstm: " + e.getMessage());
-            return 2;
-          }
-          throw e;
-        });
-    try {
-      return cli.execute(args);
-    } catch (OutOfMemoryError e) {
-      // Sizes past what this JVM can hold (an array longer than 2^31 - 9, or more than -Xmx):
-      // bad input for this machine, said as such rather than as a stack trace.
-      cli.getErr().println("gstm: out of memory (" + e.getMessage() + "): the sizes asked for "
-          + "need more than this JVM can hold; use smaller ones, or raise -Xmx (GSTM_JAVA_OPTS "
-          + "for ./gstm)");
-      return 2;
-    }
+    // Out of memory: sizes past what this JVM can hold (an array over 2^31 - 9, or over -Xmx).
+    return CliMain.execute(new GstmCli(), "gstm", "the sizes asked for need more than this JVM "
+        + "can hold; use smaller ones, or raise -Xmx (GSTM_JAVA_OPTS for ./gstm)", args);
   }
 }

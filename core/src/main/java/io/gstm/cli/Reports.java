@@ -3,6 +3,10 @@ package io.gstm.cli;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
+import io.gstm.core.history.History;
+import io.gstm.core.history.HistoryChecker;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /** How the CLI prints what a batch did. */
 final class Reports {
@@ -39,5 +43,44 @@ final class Reports {
       }
     }
     return b.length() == 0 ? "no aborts" : b.toString();
+  }
+
+  /** A replay of the serial order the history checker found. */
+  interface Replay {
+    /** Replays {@code serialOrder}, prints the verdict and returns whether it passed. */
+    boolean passes(int[] serialOrder);
+  }
+
+  /**
+   * Runs the history checker on {@code h} and, when the history is serializable, {@code replay}
+   * of its serial order, printing both verdicts; whether both passed.
+   */
+  static boolean checkHistory(History h, Replay replay) {
+    HistoryChecker.Verdict v = HistoryChecker.check(h);
+    System.out.println("history checker: " + (v.serializable() ? "OK (serializable)"
+        : "FAILED " + v.violations()));
+    return v.serializable() && replay.passes(v.serialOrder());
+  }
+
+  /** A Markdown table's header: the columns' row and the rule under it. */
+  static void tableHeader(String... columns) {
+    System.out.println("| " + String.join(" | ", columns) + " |");
+    System.out.println("|" + "---|".repeat(columns.length));
+  }
+
+  /**
+   * Runs {@code run} once to warm up (module load, caches), then {@code reps} times, and returns
+   * the run of least kernel time; with {@code reps} 0, the one cold run.
+   */
+  static <T> T fastest(int reps, Supplier<T> run, ToLongFunction<T> kernelNanos) {
+    T best = null;
+    for (int rep = 0; rep <= reps; rep++) {
+      T r = run.get();
+      if ((rep > 0 || reps == 0)
+          && (best == null || kernelNanos.applyAsLong(r) < kernelNanos.applyAsLong(best))) {
+        best = r;
+      }
+    }
+    return best;
   }
 }

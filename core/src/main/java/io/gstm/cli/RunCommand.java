@@ -3,9 +3,7 @@ package io.gstm.cli;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
-import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.program.Column;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramException;
@@ -70,19 +68,14 @@ final class RunCommand implements Callable<Integer> {
           + "${DEFAULT-VALUE}).")
   String algorithm;
 
-  @Option(names = "--lock-coverage", defaultValue = "1",
-      description = "Words per lock (default ${DEFAULT-VALUE}).")
-  int lockCoverage;
+  @Mixin LockCoverageOption coverage = new LockCoverageOption();
 
   @Option(names = "--batch-size", defaultValue = "1000000",
-      description = "Transactions per batch; a longer file runs as several batches in order, "
-          + "with progress shown (default ${DEFAULT-VALUE}).")
+      description = "Transactions per batch, about 8 per thread; a longer file runs as several "
+          + "batches in order, with progress shown (default ${DEFAULT-VALUE}).")
   int batchSize;
 
-  @Option(names = "--threads-per-block", defaultValue = "256",
-      description = "Threads per block; about 8 transactions per thread "
-          + "(default ${DEFAULT-VALUE}).")
-  int threadsPerBlock;
+  @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(256);
 
   @Option(names = "--history", description = "Record versions; check serializability and "
       + "replay the committed transactions serially (small runs).")
@@ -90,13 +83,9 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (batchSize < 1) {
-      throw new IllegalArgumentException("batch-size must be at least 1, got " + batchSize);
-    }
-    if (lockCoverage < 1) {
-      throw new IllegalArgumentException("lock-coverage must be at least 1, got "
-          + lockCoverage);
-    }
+    Checks.atLeast("batch-size", batchSize, 1);
+    Checks.atLeast("lock-coverage", coverage.lockCoverage, 1);
+    blockSize.check();
     ProgramSet programs;
     try {
       programs = ProgramSet.parse(read(programFile));
@@ -107,7 +96,7 @@ final class RunCommand implements Callable<Integer> {
       throw new IllegalArgumentException("program: " + programFile + " nests expressions or "
           + "blocks too deeply to parse");
     }
-    ProgramCsv.State state = ProgramCsv.readState(stateFile, programs, lockCoverage);
+    ProgramCsv.State state = ProgramCsv.readState(stateFile, programs, coverage.lockCoverage);
     ProgramCsv.Transactions txs = ProgramCsv.readTransactions(txFile, programs);
     Algorithm alg = AlgorithmOption.parse("algorithm", algorithm);
     RunOptions options = semantic.apply(RunOptions.defaults().withHistory(history));
@@ -182,22 +171,17 @@ final class RunCommand implements Callable<Integer> {
       }
       b.column(Column.ofBits(c.name(), c.type(), bits));
     }
-    TxBatch.checkThreads(threadsPerBlock, 1);
-    int tpb = Math.min(threadsPerBlock, Math.max(1, m));
+    int tpb = Math.min(blockSize.threadsPerBlock, Math.max(1, m));
     return b.grid(tpb, Math.max(1, (m + tpb * 8 - 1) / (tpb * 8))).build();
   }
 
   private boolean check(ProgramResult r, TxStore store, long[][] before) {
-    HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
-    System.out.println("history checker: " + (h.serializable() ? "OK (serializable)"
-        : "FAILED " + h.violations()));
-    if (!h.serializable()) {
-      return false;
-    }
-    ProgramReplay.Verdict v = ProgramReplay.verify(r, store.layout(), before,
-        StoreContents.read(store), h.serialOrder());
-    System.out.println("serial replay: " + v);
-    return v.ok();
+    return Reports.checkHistory(r.stats().history(), order -> {
+      ProgramReplay.Verdict v = ProgramReplay.verify(r, store.layout(), before,
+          StoreContents.read(store), order);
+      System.out.println("serial replay: " + v);
+      return v.ok();
+    });
   }
 
   private void summary(List<ProgramResult> results, int n, long kernelNanos, long wallNanos) {

@@ -66,8 +66,8 @@ final class SoakCommand implements Callable<Integer> {
   public Integer call() {
     Duration time = parseDuration("duration", duration);
     Duration timeout = parseDuration("batch-timeout", batchTimeout);
-    if (batches != null && batches < 1) {
-      throw new IllegalArgumentException("batches must be at least 1, got " + batches);
+    if (batches != null) {
+      Checks.atLeast("batches", batches, 1);
     }
     Set<SoakCases.Family> chosen = families(families);
     long runSeed = seed != null ? seed : System.nanoTime() ^ System.currentTimeMillis() << 20;

@@ -5,7 +5,6 @@ import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
 import io.gstm.core.engine.Engine;
-import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.vacation.VacationConfig;
 import io.gstm.core.workload.vacation.VacationVerifier;
@@ -41,22 +40,11 @@ final class VacationCommand implements Callable<Integer> {
           + "(default ${DEFAULT-VALUE}).")
   double semanticRatio;
 
-  @Option(names = "--lock-coverage", defaultValue = "1", description = "Default ${DEFAULT-VALUE}.")
-  int lockCoverage;
+  @Mixin LockCoverageOption coverage = new LockCoverageOption();
 
-  @Option(names = "--threads-per-block", defaultValue = "224",
-      description = "Default ${DEFAULT-VALUE}.")
-  int threadsPerBlock;
+  @Mixin GridOptions grid = new GridOptions(224, 30, 16);
 
-  @Option(names = "--blocks", defaultValue = "30", description = "Default ${DEFAULT-VALUE}.")
-  int blocks;
-
-  @Option(names = "--tx-per-thread", defaultValue = "16",
-      description = "At most 32 (the postponement window). Default ${DEFAULT-VALUE}.")
-  int txPerThread;
-
-  @Option(names = "--seed", defaultValue = "1", description = "Default ${DEFAULT-VALUE}.")
-  long seed;
+  @Mixin SeedOption seed = new SeedOption(1);
 
   @Option(names = "--history", description = "Check serializability and replay the serial order.")
   boolean history;
@@ -65,12 +53,11 @@ final class VacationCommand implements Callable<Integer> {
   public Integer call() {
     RunOptions options = semantic.apply(RunOptions.defaults().withHistory(history));
     VacationConfig cfg = VacationConfig.builder().customers(customers).roomTypes(roomTypes)
-        .roomsPerType(roomsPerType).semanticRatio(semanticRatio).lockCoverage(lockCoverage)
-        .grid(threadsPerBlock, blocks).txPerThread(txPerThread).seed(seed).build();
-    TxBatch batch = cfg.batch();
-    if (semantic.presort) {
-      batch = TxBatches.presort(batch, VacationWorkload.INSTANCE.orderingTags());
-    }
+        .roomsPerType(roomsPerType).semanticRatio(semanticRatio).lockCoverage(coverage.lockCoverage)
+        .grid(grid.threadsPerBlock(), grid.blocks).txPerThread(grid.txPerThread).seed(seed.seed())
+        .build();
+    TxBatch batch = semantic.presort
+        ? TxBatches.presort(cfg.batch(), VacationWorkload.INSTANCE.orderingTags()) : cfg.batch();
     int[] rooms = cfg.initialRooms();
     int[] booked = cfg.initialCustomers();
     try (Engine e = engine.open().engine();
@@ -82,23 +69,20 @@ final class VacationCommand implements Callable<Integer> {
       int[] finalBooked = store.readInt32(1);
       System.out.printf("vacation: %,d customers, %,d room types x %d rooms, %.0f%% semantic, "
               + "%s, lock coverage %d, %,d transactions%n", customers, roomTypes,
-          roomsPerType, semanticRatio * 100, semantic.describe(), lockCoverage, batch.txCount());
+          roomsPerType, semanticRatio * 100, semantic.describe(), coverage.lockCoverage,
+          batch.txCount());
       Reports.printOutcome(r);
       VacationVerifier.Verdict v =
           VacationVerifier.verify(rooms, booked, batch, r, finalRooms, finalBooked);
       System.out.println("verifier (no room type overbooked, counts exact): " + v);
       boolean ok = v.ok();
       if (history) {
-        HistoryChecker.Verdict h = HistoryChecker.check(r.history());
-        System.out.println("history checker: " + (h.serializable() ? "OK (serializable)"
-            : "FAILED " + h.violations()));
-        ok &= h.serializable();
-        if (h.serializable()) {
+        ok &= Reports.checkHistory(r.history(), order -> {
           VacationVerifier.Verdict replay = VacationVerifier.replay(rooms, booked, batch, r,
-              h.serialOrder(), finalRooms, finalBooked);
+              order, finalRooms, finalBooked);
           System.out.println("serial replay: " + replay);
-          ok &= replay.ok();
-        }
+          return replay.ok();
+        });
       }
       return ok ? 0 : 1;
     }

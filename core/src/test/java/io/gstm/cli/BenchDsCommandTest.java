@@ -52,19 +52,17 @@ class BenchDsCommandTest {
 
   @Test
   void badInputNamesTheParameterBeforeAnythingRuns() {
-    assertThat(run(2, "bench-ds", "--engine", "jvm", "--structures", "heap"))
-        .contains("structures: unknown structure 'heap'").doesNotContain("bound:");
-    assertThat(run(2, "bench-ds", "--engine", "jvm", "--algorithms", "tl2"))
-        .contains("algorithms: unknown algorithm 'tl2'");
-    assertThat(run(2, "bench-ds", "--engine", "jvm", "--contention", "medium"))
-        .contains("contention: unknown level 'medium'");
-    assertThat(run(2, "bench-ds", "--engine", "jvm", "--transactions", "0"))
-        .contains("transactions must be in 1..");
-    assertThat(run(2, "bench-ds", "--engine", "jvm", "--local-work", "-1"))
-        .contains("local-work must be in 0..");
-    assertThat(run(2, "bench-ds", "--engine", "jvm", "--reps", "0"))
-        .contains("reps must be at least 1");
-    assertThat(run(2, "bench-ds", "--engine", "jvm", "--blocks", "0"))
-        .contains("blocks must be at least 1");
+    String[][] cases = {
+        {"--structures", "heap", "structures: unknown structure 'heap'"},
+        {"--algorithms", "tl2", "algorithms: unknown algorithm 'tl2'"},
+        {"--contention", "medium", "contention: unknown level 'medium'"},
+        {"--transactions", "0", "transactions must be in 1.."},
+        {"--local-work", "-1", "local-work must be in 0.."},
+        {"--reps", "0", "reps must be at least 1"},
+        {"--blocks", "0", "blocks must be at least 1"}};
+    for (String[] c : cases) {
+      assertThat(run(2, "bench-ds", "--engine", "jvm", c[0], c[1])).as(c[0]).contains(c[2])
+          .doesNotContain("bound:");
+    }
   }
 }

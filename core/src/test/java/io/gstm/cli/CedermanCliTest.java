@@ -12,17 +12,11 @@ import org.junit.jupiter.api.io.TempDir;
  * commands take; a bad backoff is an error naming the option and the limit.
  */
 class CedermanCliTest {
-  private static final Path EXAMPLES = Path.of("..", "examples");
-
   @Test
   void runsProgramsWithTheirHistoryChecked(@TempDir Path dir) {
     for (String algorithm : new String[] {"blocking", "obstruction-free:linear:100:10000"}) {
-      String out = run(0, "run", "--engine", "jvm", "--algorithm", algorithm,
-          "--program", EXAMPLES.resolve("warehouse/warehouse.gstm").toString(),
-          "--state", EXAMPLES.resolve("warehouse/stock.csv").toString(),
-          "--transactions", EXAMPLES.resolve("warehouse/moves.csv").toString(),
-          "--out-state", dir.resolve("s.csv").toString(),
-          "--outcomes", dir.resolve("o.csv").toString(), "--history");
+      String out = run(0, CliRun.warehouse(dir.resolve("s.csv"), dir.resolve("o.csv"),
+          "--algorithm", algorithm));
       assertThat(out).as(algorithm).contains("history checker: OK", "serial replay: OK",
           "COMMITTED=7", "USER_ABORT=1");
     }

@@ -97,6 +97,9 @@ class CliFuzzFindingsTest {
         .doesNotContain("bound:");
     assertThat(run(2, "bench-semantic", "--engine", "jvm", "--reps", "-1"))
         .contains("gstm: reps must be at least 1, got -1");
+    // A division by zero once: threads are split into blocks of --threads-per-block.
+    assertThat(run(2, "bench-semantic", "--engine", "jvm", "--threads-per-block", "0"))
+        .contains("gstm: threadsPerBlock must be in 1..256, got 0");
     assertThat(run(2, "bench-programs", "--engine", "jvm", "--reps", "0"))
         .contains("gstm: reps must be at least 1, got 0");
     assertThat(run(2, "bench-programs", "--engine", "jvm", "--workloads", "bank,memcached"))

@@ -10,10 +10,7 @@ import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.testing.Fuzz;
 import io.gstm.core.testing.Mutations;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -474,29 +471,20 @@ class CliFuzzTest {
   // ---- running -----------------------------------------------------------------------------
 
   /** Runs the CLI in this JVM with a time limit; its output and what it threw. */
-  static Outcome execute(List<String> args) throws Exception {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8);
-    System.setOut(capture);
-    System.setErr(capture);
-    try {
+  static Outcome execute(List<String> args) {
+    CliRun.Captured<Object> c = CliRun.capture(() -> {
       Future<Integer> f = RUNNER.submit(() -> GstmCli.execute(args.toArray(new String[0])));
       try {
-        int status = f.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        return new Outcome(status, buf.toString(StandardCharsets.UTF_8), null);
+        return f.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
       } catch (TimeoutException e) {
         f.cancel(true);
-        return new Outcome(-1, buf.toString(StandardCharsets.UTF_8),
-            new AssertionError("no result within " + TIMEOUT_SECONDS + " s (a hang?)"));
+        return new AssertionError("no result within " + TIMEOUT_SECONDS + " s (a hang?)");
       } catch (java.util.concurrent.ExecutionException e) {
-        return new Outcome(-1, buf.toString(StandardCharsets.UTF_8), e.getCause());
+        return e.getCause();
       }
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
+    });
+    return c.value() instanceof Integer status ? new Outcome(status, c.output(), null)
+        : new Outcome(-1, c.output(), (Throwable) c.value());
   }
 
   /** picocli's usage errors, which quote the offending option or argument. */

@@ -9,16 +9,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code gpu-stm} is an algorithm the commands take on the JVM engine. */
 class GpuStmCliTest {
-  private static final Path EXAMPLES = Path.of("..", "examples");
-
   @Test
   void runsProgramsWithTheirHistoryChecked(@TempDir Path dir) {
-    String out = run(0, "run", "--engine", "jvm", "--algorithm", "gpu-stm",
-        "--program", EXAMPLES.resolve("warehouse/warehouse.gstm").toString(),
-        "--state", EXAMPLES.resolve("warehouse/stock.csv").toString(),
-        "--transactions", EXAMPLES.resolve("warehouse/moves.csv").toString(),
-        "--out-state", dir.resolve("s.csv").toString(),
-        "--outcomes", dir.resolve("o.csv").toString(), "--history");
+    String out = run(0, CliRun.warehouse(dir.resolve("s.csv"), dir.resolve("o.csv"),
+        "--algorithm", "gpu-stm"));
     assertThat(out).contains("history checker: OK", "serial replay: OK", "COMMITTED=7",
         "USER_ABORT=1");
   }

@@ -27,11 +27,7 @@ class RunCommandTest {
   void warehouseRunsAndWritesStateAndOutcomes(@TempDir Path dir) throws IOException {
     Path state = dir.resolve("state.csv");
     Path outcomes = dir.resolve("outcomes.csv");
-    String out = run(0, "run", "--engine", "jvm",
-        "--program", EXAMPLES.resolve("warehouse/warehouse.gstm").toString(),
-        "--state", EXAMPLES.resolve("warehouse/stock.csv").toString(),
-        "--transactions", EXAMPLES.resolve("warehouse/moves.csv").toString(),
-        "--out-state", state.toString(), "--outcomes", outcomes.toString(), "--history");
+    String out = run(0, CliRun.warehouse(state, outcomes));
     assertThat(out).contains("engine: jvm", "history checker: OK", "serial replay: OK",
         "COMMITTED=7", "USER_ABORT=1");
     List<String> stock = Files.readAllLines(state);
