@@ -101,7 +101,8 @@ class CsmvJvmTest {
   @Test
   void tinyCommitRecordGivesRecordAgeAborts() {
     long recordAge = 0;
-    for (int seed = 0; seed < 8 && recordAge == 0; seed++) {
+    // Timing-dependent, like the data-age test: more seeds before failing on a loaded machine.
+    for (int seed = 0; seed < 256 && recordAge == 0; seed++) {
       BankConfig cfg = BankConfig.builder().accounts(4096).k(2).readOnly(0.0).lockCoverage(1)
           .grid(64, 8).txPerThread(16).seed(seed).build();
       CsmvRuns.BankCheck c = CsmvRuns.bank(engine,
