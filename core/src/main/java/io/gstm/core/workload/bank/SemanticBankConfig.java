@@ -1,6 +1,7 @@
 package io.gstm.core.workload.bank;
 
 import io.gstm.core.batch.Grid;
+import io.gstm.core.batch.GridBuilder;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
@@ -184,17 +185,15 @@ public record SemanticBankConfig(
   }
 
   /** Named settings of a {@link SemanticBankConfig}; {@link #build} checks them. */
-  public static final class Builder {
+  public static final class Builder extends GridBuilder<Builder> {
     private int accounts = 1 << 20;
     private int k = 2;
     private double semanticRatio = 1;
     private int lockCoverage = 1;
-    private int threadsPerBlock = 256;
-    private int blocks = 132;
-    private int txPerThread = 4;
-    private long seed = 1;
 
-    private Builder() {}
+    private Builder() {
+      super(256, 132, 4);
+    }
 
     /** Accounts, at least 2 (and at least 2k when there are transfers). */
     public Builder accounts(int value) {
@@ -220,29 +219,10 @@ public record SemanticBankConfig(
       return this;
     }
 
-    /** Transactions per thread, at least 1. */
-    public Builder txPerThread(int value) {
-      txPerThread = value;
-      return this;
-    }
-
-    /** Random seed of the batch. */
-    public Builder seed(long value) {
-      seed = value;
-      return this;
-    }
-
-    /** {@code blocks} blocks of {@code threadsPerBlock} (1..256) threads. */
-    public Builder grid(int threadsPerBlock, int blocks) {
-      this.threadsPerBlock = threadsPerBlock;
-      this.blocks = blocks;
-      return this;
-    }
-
     /** The configuration; an IllegalArgumentException names a bad value and its limit. */
     public SemanticBankConfig build() {
       return new SemanticBankConfig(accounts, k, semanticRatio, lockCoverage,
-          new Grid(threadsPerBlock, blocks, txPerThread), seed);
+          grid(), seed());
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.gstm.core.workload.memcached;
 
 import io.gstm.core.batch.Grid;
+import io.gstm.core.batch.GridBuilder;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
@@ -171,18 +172,16 @@ public record MemcachedConfig(int sets, int ways, int keys, double getFraction, 
   }
 
   /** Named settings of a {@link MemcachedConfig}; {@link #build} checks them. */
-  public static final class Builder {
+  public static final class Builder extends GridBuilder<Builder> {
     private int sets = 1 << 17;
     private int ways = 8;
     private int keys = 1 << 21;
     private double getFraction = DEFAULT_GET_FRACTION;
     private double zipfTheta = DEFAULT_THETA;
-    private int threadsPerBlock = 256;
-    private int blocks = 132;
-    private int txPerThread = 4;
-    private long seed = 1;
 
-    private Builder() {}
+    private Builder() {
+      super(256, 132, 4);
+    }
 
     /** Sets, at least 1; sets * ways at most 2^31 / 64. */
     public Builder sets(int value) {
@@ -214,29 +213,10 @@ public record MemcachedConfig(int sets, int ways, int keys, double getFraction, 
       return this;
     }
 
-    /** Transactions per thread, at least 1. */
-    public Builder txPerThread(int value) {
-      txPerThread = value;
-      return this;
-    }
-
-    /** Random seed of the batch. */
-    public Builder seed(long value) {
-      seed = value;
-      return this;
-    }
-
-    /** {@code blocks} blocks of {@code threadsPerBlock} (1..256) threads. */
-    public Builder grid(int threadsPerBlock, int blocks) {
-      this.threadsPerBlock = threadsPerBlock;
-      this.blocks = blocks;
-      return this;
-    }
-
     /** The configuration; an IllegalArgumentException names a bad value and its limit. */
     public MemcachedConfig build() {
       return new MemcachedConfig(sets, ways, keys, getFraction, zipfTheta,
-          new Grid(threadsPerBlock, blocks, txPerThread), seed);
+          grid(), seed());
     }
   }
 }

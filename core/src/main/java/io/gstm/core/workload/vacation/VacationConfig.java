@@ -1,6 +1,7 @@
 package io.gstm.core.workload.vacation;
 
 import io.gstm.core.batch.Grid;
+import io.gstm.core.batch.GridBuilder;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
@@ -229,18 +230,16 @@ public record VacationConfig(
   }
 
   /** Named settings of a {@link VacationConfig}; {@link #build} checks them. */
-  public static final class Builder {
+  public static final class Builder extends GridBuilder<Builder> {
     private int customers = PAPER_CUSTOMERS;
     private int roomTypes = PAPER_ROOM_TYPES;
     private int roomsPerType = PAPER_ROOMS_PER_TYPE;
     private double semanticRatio = 1;
     private int lockCoverage = 1;
-    private int threadsPerBlock = 224;
-    private int blocks = 30;
-    private int txPerThread = 16;
-    private long seed = 1;
 
-    private Builder() {}
+    private Builder() {
+      super(224, 30, 16);
+    }
 
     /** Customer records, at least 1. */
     public Builder customers(int value) {
@@ -272,29 +271,10 @@ public record VacationConfig(
       return this;
     }
 
-    /** Transactions per thread, at least 1. */
-    public Builder txPerThread(int value) {
-      txPerThread = value;
-      return this;
-    }
-
-    /** Random seed of the batch. */
-    public Builder seed(long value) {
-      seed = value;
-      return this;
-    }
-
-    /** {@code blocks} blocks of {@code threadsPerBlock} (1..256) threads. */
-    public Builder grid(int threadsPerBlock, int blocks) {
-      this.threadsPerBlock = threadsPerBlock;
-      this.blocks = blocks;
-      return this;
-    }
-
     /** The configuration; an IllegalArgumentException names a bad value and its limit. */
     public VacationConfig build() {
       return new VacationConfig(customers, roomTypes, roomsPerType, semanticRatio, lockCoverage,
-          new Grid(threadsPerBlock, blocks, txPerThread), seed);
+          grid(), seed());
     }
   }
 }
