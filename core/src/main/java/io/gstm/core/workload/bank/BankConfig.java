@@ -2,6 +2,7 @@ package io.gstm.core.workload.bank;
 
 import io.gstm.core.batch.Grid;
 import io.gstm.core.batch.GridBuilder;
+import io.gstm.core.batch.OnGrid;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
@@ -26,7 +27,7 @@ public record BankConfig(
     double readOnlyFraction,
     int lockCoverage,
     Grid grid,
-    long seed) {
+    long seed) implements OnGrid {
 
   /** Every account starts with this balance. */
   public static final int INITIAL_BALANCE = 1_000;
@@ -80,26 +81,6 @@ public record BankConfig(
     return new Builder().accounts(accounts).k(k).readOnly(readOnlyFraction)
         .lockCoverage(lockCoverage).grid(grid.threadsPerBlock(), grid.blocks())
         .txPerThread(grid.txPerThread()).seed(seed);
-  }
-
-  public int threadsPerBlock() {
-    return grid.threadsPerBlock();
-  }
-
-  public int blocks() {
-    return grid.blocks();
-  }
-
-  public int txPerThread() {
-    return grid.txPerThread();
-  }
-
-  public int threads() {
-    return grid.threads();
-  }
-
-  public int txCount() {
-    return grid.txCount();
   }
 
   /** One INT32 region of balances. */

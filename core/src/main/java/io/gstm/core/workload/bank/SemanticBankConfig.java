@@ -2,6 +2,7 @@ package io.gstm.core.workload.bank;
 
 import io.gstm.core.batch.Grid;
 import io.gstm.core.batch.GridBuilder;
+import io.gstm.core.batch.OnGrid;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
@@ -35,7 +36,7 @@ public record SemanticBankConfig(
     double semanticRatio,
     int lockCoverage,
     Grid grid,
-    long seed) {
+    long seed) implements OnGrid {
 
   /** Lower-half accounts start with this much plus what they pay; upper-half ones empty. */
   public static final int INITIAL_BALANCE = 1_000;
@@ -72,22 +73,6 @@ public record SemanticBankConfig(
    */
   public static Builder builder() {
     return new Builder();
-  }
-
-  public int threadsPerBlock() {
-    return grid.threadsPerBlock();
-  }
-
-  public int blocks() {
-    return grid.blocks();
-  }
-
-  public int txPerThread() {
-    return grid.txPerThread();
-  }
-
-  public int txCount() {
-    return grid.txCount();
   }
 
   /** Deposit/withdrawal pairs in the batch: {@code round(semanticRatio * n / 2)}, at most n/2. */

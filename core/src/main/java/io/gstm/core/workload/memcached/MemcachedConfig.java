@@ -2,6 +2,7 @@ package io.gstm.core.workload.memcached;
 
 import io.gstm.core.batch.Grid;
 import io.gstm.core.batch.GridBuilder;
+import io.gstm.core.batch.OnGrid;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
@@ -22,7 +23,7 @@ import java.util.SplittableRandom;
  * @param seed random seed
  */
 public record MemcachedConfig(int sets, int ways, int keys, double getFraction, double zipfTheta,
-    Grid grid, long seed) {
+    Grid grid, long seed) implements OnGrid {
   public static final int MAX_WAYS = 256;
   public static final double DEFAULT_GET_FRACTION = 0.998;
   public static final double DEFAULT_THETA = 0.99;
@@ -67,28 +68,12 @@ public record MemcachedConfig(int sets, int ways, int keys, double getFraction, 
     return new Builder();
   }
 
-  public int threadsPerBlock() {
-    return grid.threadsPerBlock();
-  }
-
-  public int blocks() {
-    return grid.blocks();
-  }
-
-  public int txPerThread() {
-    return grid.txPerThread();
-  }
-
   /** The paper's geometry: {@code capacity} items in sets of {@code ways}, twice as many keys. */
   public static MemcachedConfig of(int capacity, int ways, int threadsPerBlock, int blocks,
       int txPerThread, long seed) {
     int sets = Math.max(1, capacity / ways);
     return new MemcachedConfig(sets, ways, 2 * sets * ways, DEFAULT_GET_FRACTION, DEFAULT_THETA,
         new Grid(threadsPerBlock, blocks, txPerThread), seed);
-  }
-
-  public int txCount() {
-    return grid.txCount();
   }
 
   public StoreLayout layout() {

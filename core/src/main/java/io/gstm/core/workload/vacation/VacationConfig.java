@@ -2,6 +2,7 @@ package io.gstm.core.workload.vacation;
 
 import io.gstm.core.batch.Grid;
 import io.gstm.core.batch.GridBuilder;
+import io.gstm.core.batch.OnGrid;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
@@ -60,7 +61,7 @@ public record VacationConfig(
     double semanticRatio,
     int lockCoverage,
     Grid grid,
-    long seed) {
+    long seed) implements OnGrid {
 
   /** The paper's hotel. */
   public static final int PAPER_CUSTOMERS = 150_000;
@@ -113,31 +114,11 @@ public record VacationConfig(
     return new Builder();
   }
 
-  public int threadsPerBlock() {
-    return grid.threadsPerBlock();
-  }
-
-  public int blocks() {
-    return grid.blocks();
-  }
-
-  public int txPerThread() {
-    return grid.txPerThread();
-  }
-
   /** The paper's hotel: 150,000 customers, 1,000 room types of 150 rooms. */
   public static VacationConfig paper(int threadsPerBlock, int blocks, int txPerThread,
       double semanticRatio, int lockCoverage, long seed) {
     return new VacationConfig(PAPER_CUSTOMERS, PAPER_ROOM_TYPES, PAPER_ROOMS_PER_TYPE,
         semanticRatio, lockCoverage, new Grid(threadsPerBlock, blocks, txPerThread), seed);
-  }
-
-  public int threads() {
-    return grid.threads();
-  }
-
-  public int txCount() {
-    return grid.txCount();
   }
 
   /** Words between two room-type records: the lock coverage, so each record has its own lock. */
