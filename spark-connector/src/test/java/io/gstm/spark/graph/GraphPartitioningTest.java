@@ -1,5 +1,6 @@
 package io.gstm.spark.graph;
 
+import static io.gstm.spark.graph.References.dense;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,7 +10,6 @@ import io.gstm.core.graph.RmatGenerator;
 import io.gstm.spark.SparkTestSession;
 import io.gstm.spark.data.DataFrames;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -221,16 +221,6 @@ class GraphPartitioningTest {
       if (Double.isNaN(actual[v])) {
         out[v] = Double.NaN;
       }
-    }
-    return out;
-  }
-
-  /** Values by vertex id; ids absent from the result stay NaN. */
-  private static double[] dense(Dataset<Row> values, int n) {
-    double[] out = new double[n];
-    Arrays.fill(out, Double.NaN);
-    for (Row r : values.collectAsList()) {
-      out[(int) r.getLong(0)] = r.getDouble(1);
     }
     return out;
   }

@@ -1,5 +1,6 @@
 package io.gstm.spark.graph;
 
+import static io.gstm.spark.graph.References.dense;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.apache.spark.sql.functions.col;
@@ -62,16 +63,6 @@ class GraphRelaxationTest {
       rows.add(RowFactory.create((long) src[i], (long) dst[i], w == null ? 1.0 : w[i]));
     }
     return spark.createDataFrame(rows, WEIGHTED).repartition(partitions);
-  }
-
-  /** Values by vertex id; ids absent from the result stay NaN. */
-  private static double[] dense(Dataset<Row> values, int n) {
-    double[] out = new double[n];
-    Arrays.fill(out, Double.NaN);
-    for (Row r : values.collectAsList()) {
-      out[(int) r.getLong(0)] = r.getDouble(1);
-    }
-    return out;
   }
 
   /** A random graph of a few parts (so some vertices are unreachable), self-loops, duplicates. */

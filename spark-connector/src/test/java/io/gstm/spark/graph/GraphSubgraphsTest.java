@@ -1,5 +1,6 @@
 package io.gstm.spark.graph;
 
+import static io.gstm.spark.graph.References.dense;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,7 +11,6 @@ import io.gstm.spark.SparkTestSession;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.data.DataFrames;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -211,16 +211,6 @@ class GraphSubgraphsTest {
       if (!seen[v]) {
         out[v] = Double.NaN;
       }
-    }
-    return out;
-  }
-
-  /** Values by vertex id; ids absent from the result stay NaN. */
-  private static double[] dense(Dataset<Row> values, int n) {
-    double[] out = new double[n];
-    Arrays.fill(out, Double.NaN);
-    for (Row r : values.collectAsList()) {
-      out[(int) r.getLong(0)] = r.getDouble(1);
     }
     return out;
   }

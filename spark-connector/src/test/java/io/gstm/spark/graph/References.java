@@ -4,10 +4,25 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.PriorityQueue;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 
-/** Sequential references for the tests: Dijkstra and union-find on plain edge arrays. */
+/**
+ * Sequential references for the tests: Dijkstra and union-find on plain edge arrays, and a
+ * result's values by vertex id to compare them with.
+ */
 final class References {
   private References() {}
+
+  /** Values by vertex id; ids absent from the result stay NaN. */
+  static double[] dense(Dataset<Row> values, int n) {
+    double[] out = new double[n];
+    Arrays.fill(out, Double.NaN);
+    for (Row r : values.collectAsList()) {
+      out[(int) r.getLong(0)] = r.getDouble(1);
+    }
+    return out;
+  }
 
   /** Distances from {@code source} over directed edges (weights null: all 1). */
   static double[] dijkstra(int n, int[] src, int[] dst, double[] w, int source) {
