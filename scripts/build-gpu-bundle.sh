@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds target/gpu-bundle/: everything needed to run the gstm CLI and the GPU tests on a GPU
 # machine that has no Java (x86-64 Linux, NVIDIA driver). Layout:
-#   runtime/  jlink image of the local JDK 17      lib/   runtime jars (core, kernels, deps)
-#   test/     test classes, test jars, JUnit console  gstm, run-gpu-tests.sh, run-bench.sh, MANIFEST.txt
+#   runtime/  jlink image of the local JDK 17      lib/   runtime jars (tools, core, kernels, deps)
+#   test/     test classes (core's and the tools'), test jars, JUnit console
+#             gstm, run-gpu-tests.sh, run-bench.sh, MANIFEST.txt
 # Usage: scripts/build-gpu-bundle.sh [--no-build]
 set -euo pipefail
 
@@ -28,8 +29,11 @@ MAX_MIB=60                             # the device carry limit is 64 MiB includ
 JDK=${GSTM_BUNDLE_JDK:-/usr/lib/jvm/java-17-openjdk-amd64}
 BUNDLE=$ROOT/target/gpu-bundle
 
+TOOLS_JAR=tools/target/gstm-tools-$VERSION.jar
 CORE_JAR=core/target/gstm-core-$VERSION.jar
 KERNELS_JAR=kernels/target/gstm-kernels-$VERSION.jar
+# Test classes: core's (the engine's GPU tests) and the tools' (the CLI's GPU tests).
+TEST_MODULES=(core tools)
 
 # Base modules; jdeps below adds whatever the bundled jars need on top (it found java.sql/java.xml
 # for the JUnit console launcher, java.management/java.instrument for assertj + byte-buddy).
@@ -37,11 +41,12 @@ MODULES=java.base,java.logging,java.management,java.sql,java.instrument,jdk.mana
 
 # --- 1. build (runs nvcc through the kernels module); spark-connector is not needed here --------
 if (( build )); then
-  echo "==> mvn package (kernels, core)"
-  mvn -B -q -DskipTests -pl core -am package
+  echo "==> mvn package (kernels, core, tools)"
+  mvn -B -q -DskipTests -pl tools -am package
 fi
 
-for f in "$CORE_JAR" "$KERNELS_JAR" core/target/lib core/target/test-classes; do
+for f in "$TOOLS_JAR" "$CORE_JAR" "$KERNELS_JAR" tools/target/lib tools/target/test-lib \
+    core/target/test-classes tools/target/test-classes; do
   [[ -e $f ]] || die "missing $f (run without --no-build, or 'mvn -DskipTests package' first)"
 done
 [[ -x $JDK/bin/jlink && -d $JDK/jmods ]] \
@@ -51,10 +56,10 @@ echo "==> assembling $BUNDLE"
 rm -rf "$BUNDLE"
 mkdir -p "$BUNDLE/lib" "$BUNDLE/test"
 
-# --- 2. lib/: project jars first, then runtime deps; skip names already present (the kernels
-#        jar may also sit in core/target/lib) ------------------------------------------------------
-cp "$CORE_JAR" "$KERNELS_JAR" "$BUNDLE/lib/"
-for jar in core/target/lib/*.jar; do
+# --- 2. lib/: project jars first, then runtime deps; skip names already present (core and
+#        kernels also sit in tools/target/lib) -----------------------------------------------------
+cp "$TOOLS_JAR" "$CORE_JAR" "$KERNELS_JAR" "$BUNDLE/lib/"
+for jar in tools/target/lib/*.jar; do
   [[ -e $BUNDLE/lib/$(basename "$jar") ]] || cp "$jar" "$BUNDLE/lib/"
 done
 
@@ -70,11 +75,18 @@ else
 fi
 
 # --- 3. test/: test classes, the JUnit console launcher, and test-scope jars it does not shade ---
-cp -r core/target/test-classes "$BUNDLE/test/classes"
+# One folder for both modules' test classes (their packages differ: io.gstm.core vs io.gstm.cli,
+# io.gstm.bench), so the launcher scans one class path entry.
+mkdir -p "$BUNDLE/test/classes"
+for m in "${TEST_MODULES[@]}"; do
+  cp -r "$m/target/test-classes/." "$BUNDLE/test/classes/"
+done
 # The GPU test classes, for run-gpu-suite.sh (one JVM each): sources that carry the gpu tag.
-grep -rlE '@EnabledIfGpu|@Tag\("gpu"\)' core/src/test/java --include='*.java' \
-  | grep -v '/testing/EnabledIfGpu.java$' | sed 's|^core/src/test/java/||; s|\.java$||; s|/|.|g' \
-  | LC_ALL=C sort >"$BUNDLE/test/gpu-classes.txt"
+for m in "${TEST_MODULES[@]}"; do
+  grep -rlE '@EnabledIfGpu|@Tag\("gpu"\)' "$m/src/test/java" --include='*.java' \
+    | grep -v '/testing/EnabledIfGpu.java$' | sed "s|^$m/src/test/java/||; s|\\.java\$||; s|/|.|g" \
+    || true   # a module may have none (the tools' tests have none today)
+done | LC_ALL=C sort >"$BUNDLE/test/gpu-classes.txt"
 
 CONSOLE_JAR=junit-platform-console-standalone-$JUNIT_PLATFORM_VERSION.jar
 # -N: run in the parent pom only, not once per module. Output is shown only on failure.
@@ -86,15 +98,16 @@ if ! log=$(mvn -B -q -N dependency:copy \
 fi
 
 # Leave out of test/ what is already on the class path, so no class is there twice: jars in lib/
-# (test-lib may repeat the runtime deps) and what the standalone jar shades (it lists them:
+# (test-lib repeats the runtime deps), core's test jar (its classes are in test/classes: tools'
+# test-lib is a superset of core's) and what the standalone jar shades (it lists them:
 # junit-*, opentest4j, apiguardian, ...). assertj etc. stay; byte-buddy (9 MB) does not: assertj
 # needs it only for soft assertions and its own assumptions, which the tests do not use.
 shaded=$(unzip -p "$BUNDLE/test/$CONSOLE_JAR" META-INF/shadowed-artifacts 2>/dev/null | cut -d: -f2 || true)
-for jar in core/target/test-lib/*.jar; do
+for jar in tools/target/test-lib/*.jar; do
   [[ -e $jar ]] || continue
   name=$(basename "$jar")
   skip=0
-  [[ -e $BUNDLE/lib/$name || $name == junit-* || $name == byte-buddy-* ]] && skip=1
+  [[ -e $BUNDLE/lib/$name || $name == junit-* || $name == byte-buddy-* || $name == gstm-* ]] && skip=1
   for artifact in $shaded; do
     [[ $name == "$artifact"-[0-9]* ]] && skip=1
   done
