@@ -16,10 +16,12 @@ if ! command -v jupyter >/dev/null 2>&1 || ! jupyter nbconvert --version >/dev/n
   exit 2
 fi
 # The notebooks load the project's jars and their runtime class paths.
-if [ ! -f "$root/spark-connector/target/gstm-spark-connector-0.1.0-SNAPSHOT.jar" ] \
-    || [ ! -d "$root/spark-connector/target/lib" ] || [ ! -d "$root/core/target/lib" ]; then
+# The tools' jars: tools/ (core, gstm bench's tables and plots) and spark-tools/ (the connector,
+# the DataFrame generators, the GraphX baselines), each with its class path in target/lib.
+if [ ! -f "$root/spark-tools/target/gstm-spark-tools-0.1.0-SNAPSHOT.jar" ] \
+    || [ ! -d "$root/spark-tools/target/lib" ] || [ ! -d "$root/tools/target/lib" ]; then
   echo "notebooks: building the jars (mvn -DskipTests package)" >&2
-  (cd "$root" && mvn -B -q -DskipTests package -pl spark-connector -am)
+  (cd "$root" && mvn -B -q -DskipTests package -pl tools,spark-tools -am)
 fi
 if [ ! -f "$kernel_jar" ]; then
   (cd "$root" && mvn -B -q -N org.apache.maven.plugins:maven-dependency-plugin:3.11.0:copy \

@@ -8,7 +8,7 @@ import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.GridGenerator;
 import io.gstm.core.graph.RmatGenerator;
 import io.gstm.spark.SparkTestSession;
-import io.gstm.spark.data.DataFrames;
+import io.gstm.spark.TestFrames;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
@@ -49,7 +49,7 @@ class GraphPartitioningTest {
     int rows = 60;
     int cols = 50;
     EdgeList g = GridGenerator.shuffled(GridGenerator.grid(rows, cols, 4), 5);
-    Dataset<Row> df = DataFrames.edges(spark, g, partitions);
+    Dataset<Row> df = TestFrames.edges(spark, g, partitions);
     RelaxationResult r = GraphRelaxation.of(df).setPartitioning(mode).shortestPaths(0).run();
     double[] expected = References.dijkstra(g.vertexCount(), g.src(), g.dst(), g.weights(), 0);
     assertThat(dense(r.values(), g.vertexCount())).isEqualTo(expected);
@@ -71,7 +71,7 @@ class GraphPartitioningTest {
   void componentsWithExtraVerticesAreTheSameUnderEveryPlacement(String mode) {
     // A road-like grid (missing streets split off some cells) plus isolated extra vertices.
     EdgeList g = GridGenerator.shuffled(GridGenerator.roadLike(30, 40, 6, 0.35, 3), 7);
-    Dataset<Row> df = DataFrames.edges(spark, g, 3);
+    Dataset<Row> df = TestFrames.edges(spark, g, 3);
     int n = g.vertexCount() + 10;
     List<Row> extra = new ArrayList<>();
     for (int v = g.vertexCount(); v < n; v++) {
@@ -96,7 +96,7 @@ class GraphPartitioningTest {
   @Test
   void autoKeepsTheInputOnScrambledIdsAndOnInputAlreadyByRange() {
     EdgeList rmat = RmatGenerator.generate(10, 8000, 3, true);
-    RelaxationResult r = GraphRelaxation.of(DataFrames.edges(spark, rmat, 2))
+    RelaxationResult r = GraphRelaxation.of(TestFrames.edges(spark, rmat, 2))
         .shortestPaths(rmat.src()[0]).run();
     assertThat(r.report().placement().partitioning()).isEqualTo("input");
     double[] actual = dense(r.values(), rmat.vertexCount());
@@ -104,7 +104,7 @@ class GraphPartitioningTest {
         rmat.dst(), rmat.weights(), rmat.src()[0]), actual));
     // A grid in row-major edge order read into 2 partitions: already two bands of rows.
     EdgeList grid = GridGenerator.grid(40, 40, 2);
-    RelaxationResult byRows = GraphRelaxation.of(DataFrames.edges(spark, grid, 2))
+    RelaxationResult byRows = GraphRelaxation.of(TestFrames.edges(spark, grid, 2))
         .shortestPaths(0).run();
     assertThat(byRows.report().placement().partitioning()).isEqualTo("input");
     assertThat(byRows.report().placement().replicas()).isLessThan(200);
@@ -116,7 +116,7 @@ class GraphPartitioningTest {
   @CsvSource({"2, 3", "4, 2", "3, 1"})
   void rangesForOtherSubgraphCountsThanInputPartitions(int inputs, int subgraphs) {
     EdgeList g = GridGenerator.shuffled(GridGenerator.grid(30, 40, 8), 9);
-    RelaxationResult r = GraphRelaxation.of(DataFrames.edges(spark, g, inputs))
+    RelaxationResult r = GraphRelaxation.of(TestFrames.edges(spark, g, inputs))
         .setPartitions(subgraphs).setPartitioning("range").shortestPaths(5).run();
     assertThat(dense(r.values(), g.vertexCount())).isEqualTo(
         References.dijkstra(g.vertexCount(), g.src(), g.dst(), g.weights(), 5));
@@ -166,7 +166,7 @@ class GraphPartitioningTest {
       w[i] = 1 + i % 5;
     }
     EdgeList path = GridGenerator.shuffled(new EdgeList(n, src, dst, w), 3);
-    RelaxationResult r = GraphRelaxation.of(DataFrames.edges(spark, path, 2))
+    RelaxationResult r = GraphRelaxation.of(TestFrames.edges(spark, path, 2))
         .setPartitioning("range").shortestPaths(order[0]).run();
     assertThat(dense(r.values(), n)).isEqualTo(
         References.dijkstra(n, path.src(), path.dst(), path.weights(), order[0]));
@@ -200,7 +200,7 @@ class GraphPartitioningTest {
     assertThat(EdgePlacement.bounds(List.of(top), 2)).containsExactly(Integer.MAX_VALUE);
     assertThat(EdgePlacement.decide(List.of(top, top), 3, "range").placement()
         .owner(Integer.MAX_VALUE)).isBetween(0, 2);
-    assertThatThrownBy(() -> GraphRelaxation.of(DataFrames.edges(spark,
+    assertThatThrownBy(() -> GraphRelaxation.of(TestFrames.edges(spark,
         GridGenerator.grid(2, 2, 1), 1)).setPartitioning("hash"))
         .hasMessageContaining("hash").hasMessageContaining("auto, input or range");
   }

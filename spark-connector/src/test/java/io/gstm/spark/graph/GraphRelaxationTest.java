@@ -11,9 +11,9 @@ import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RmatGenerator;
 import io.gstm.spark.SparkTestSession;
+import io.gstm.spark.TestFrames;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
-import io.gstm.spark.data.DataFrames;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
 import io.gstm.spark.exec.TaskEngine;
@@ -307,7 +307,7 @@ class GraphRelaxationTest {
   @Test
   void rmatShortestPathsAndComponentsMatchTheReferences() {
     EdgeList g = RmatGenerator.generate(12, 30_000, 11, true);
-    Dataset<Row> df = DataFrames.edges(spark, g, 3);
+    Dataset<Row> df = TestFrames.edges(spark, g, 3);
     int source = g.src()[0];
     RelaxationResult sp = GraphRelaxation.of(df).shortestPaths(source).run();
     double[] dist = References.dijkstra(g.vertexCount(), g.src(), g.dst(), g.weights(), source);

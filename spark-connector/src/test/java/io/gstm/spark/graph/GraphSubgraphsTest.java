@@ -8,8 +8,8 @@ import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.GridGenerator;
 import io.gstm.core.graph.RmatGenerator;
 import io.gstm.spark.SparkTestSession;
+import io.gstm.spark.TestFrames;
 import io.gstm.spark.conf.GstmConf;
-import io.gstm.spark.data.DataFrames;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -53,7 +53,7 @@ class GraphSubgraphsTest {
     EdgeList g = graph(graph);
     int n = g.vertexCount();
     int source = g.src()[0];
-    Dataset<Row> df = DataFrames.edges(spark, g, inputs);
+    Dataset<Row> df = TestFrames.edges(spark, g, inputs);
     RelaxationResult cut = GraphRelaxation.of(df).setSubgraphs("partitions")
         .shortestPaths(source).run();
     RelaxationResult whole = GraphRelaxation.of(df).setSubgraphs("engines")
@@ -77,7 +77,7 @@ class GraphSubgraphsTest {
   @Test
   void autoKeepsOneSubgraphPerPartitionOnJvmEnginesAndAGivenCount() {
     EdgeList g = graph("rmat");
-    Dataset<Row> df = DataFrames.edges(spark, g, 2);
+    Dataset<Row> df = TestFrames.edges(spark, g, 2);
     RelaxationReport auto = GraphRelaxation.of(df).shortestPaths(g.src()[0]).run().report();
     assertThat(auto.partitions()).isEqualTo(2);
     assertThat(auto.placement().subgraphs()).startsWith("partitions").contains("JVM engines");
@@ -108,7 +108,7 @@ class GraphSubgraphsTest {
     }
     Dataset<Row> vertices = spark.createDataFrame(extra,
         new StructType().add("id", DataTypes.LongType));
-    Dataset<Row> df = DataFrames.edges(spark, g, 3);
+    Dataset<Row> df = TestFrames.edges(spark, g, 3);
     RelaxationResult r = GraphRelaxation.of(df).setSubgraphs("engines").setVertices(vertices)
         .connectedComponents().run();
     assertOneSuperstepWithoutExchange(r.report());
@@ -130,7 +130,7 @@ class GraphSubgraphsTest {
 
   @Test
   void badValuesNameTheKeyAndTheChoices() {
-    assertThatThrownBy(() -> GraphRelaxation.of(DataFrames.edges(spark, graph("path"), 2))
+    assertThatThrownBy(() -> GraphRelaxation.of(TestFrames.edges(spark, graph("path"), 2))
         .setSubgraphs("per-core"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("spark.gstm.graph.subgraphs")

@@ -9,7 +9,7 @@ import static org.apache.spark.sql.functions.col;
 import io.gstm.core.kmeans.KMeansData;
 import io.gstm.core.kmeans.KMeansUpdater;
 import io.gstm.spark.SparkTestSession;
-import io.gstm.spark.data.DataFrames;
+import io.gstm.spark.TestFrames;
 import io.gstm.spark.exec.ResidentCache;
 import java.util.Arrays;
 import org.apache.spark.ml.Pipeline;
@@ -38,7 +38,7 @@ class TxKMeansTest {
   static void start() {
     spark = SparkTestSession.start();
     points = KMeansData.blobs(N, DIMS, K, 7);
-    df = DataFrames.points(spark, points, DIMS, 3).cache();
+    df = TestFrames.points(spark, points, DIMS, 3).cache();
   }
 
   @AfterAll
@@ -84,7 +84,7 @@ class TxKMeansTest {
   void partialsOfManyPartitionsAreTreeReducedToTheSameCentroids() {
     // More partitions than TxKMeans merges on the driver directly: treeReduce aggregates them.
     int parts = TxKMeans.DRIVER_MERGE_MAX_PARTITIONS + 3;
-    Dataset<Row> many = DataFrames.points(spark, points, DIMS, parts);
+    Dataset<Row> many = TestFrames.points(spark, points, DIMS, parts);
     assertThat(many.rdd().getNumPartitions()).isEqualTo(parts);
     double[] init = KMeansData.firstPoints(points, DIMS, K);
     double[] c = init;

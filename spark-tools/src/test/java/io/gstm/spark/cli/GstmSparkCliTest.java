@@ -1,0 +1,39 @@
+package io.gstm.spark.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** {@code ./gstm-spark}: its commands are there, and a small relaxation runs and converges. */
+class GstmSparkCliTest {
+  @Test
+  void helpListsTheCommands() {
+    StringWriter out = new StringWriter();
+    CommandLine cli = new CommandLine(new GstmSparkCli()).setOut(new PrintWriter(out, true));
+    assertThat(cli.execute("--help")).isZero();
+    assertThat(out.toString()).contains("relax", "bench", "tx-bench");
+  }
+
+  @Test
+  void relaxRunsOnTheJvmEngine() {
+    PrintStream stdout = System.out;
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    int status;
+    System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+    try {
+      status = new CommandLine(new GstmSparkCli())
+          .execute("relax", "--engine", "jvm", "--scale", "8", "--partitions", "2");
+    } finally {
+      System.setOut(stdout);
+    }
+    String out = buf.toString(StandardCharsets.UTF_8);
+    assertThat(status).as(out).isZero();
+    assertThat(out).contains("(converged)", "checksum (sum of finite values)");
+  }
+}
