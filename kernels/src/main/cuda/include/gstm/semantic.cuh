@@ -96,6 +96,10 @@ struct SetCapacity<Ops, CAPACITY, decltype(void(Ops::kMaxSetEntries))> {
 /// result of a read-only transaction and calls tx.semantic_conflict() when it cannot proceed, or
 /// tx.end(outcome) for a program's abort or fault). `Table` offers tx_count, type[] and results[]:
 /// the generic TxTable, or a program table. `Policy` is the algorithm (PR-STM by default).
+/// Concurrency aborts in a row after which a lane of a policy without an urgent mode waits for
+/// its warp's other lanes in such a streak (run_semantic).
+constexpr uint32_t kLockstepAborts = 8;
+
 template <class Ops, int CAPACITY, class Table = TxTable, class Policy = PrStmPolicy>
 __device__ __forceinline__ void run_semantic(const StoreView& view, const Table& tab,
                                              const SemanticOut& out,
@@ -128,8 +132,20 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
   unsigned long long* const control = out.counters + kCounterCount;
   const uint32_t live0 = min(threads, tab.tx_count);
   quiescence::Streak streak;
+  const uint32_t lane = threadIdx.x & 31u;
   while (__any_sync(warp, pending != 0)) {
-    if (pending != 0) {
+    bool turn = pending != 0;
+    if constexpr (!Policy::kUrgentMode) {
+      // The lanes of a warp start their attempts together (the __syncwarp below) and run them
+      // converged, so two that abort each other (each holds a lock the other validates) can
+      // replay the same interleaving at every retry: a livelock no backoff breaks, seen on the
+      // H100 under the blocking STM (full-contention skip list) and the obstruction-free one.
+      // PR-STM's priority rule and urgent mode settle such pairs; the algorithms without them
+      // let the lanes in a streak of aborts take turns, the lowest first, one per warp.
+      const unsigned streaking = __ballot_sync(warp, turn && conflicts >= kLockstepAborts);
+      if (turn && ((streaking >> lane) & 1u)) turn = __ffs(streaking) - 1 == static_cast<int>(lane);
+    }
+    if (turn) {
       const uint32_t rotated = __funnelshift_r(pending, pending, cursor);
       const uint32_t b = (__ffs(rotated) - 1 + cursor) % kWindow;
       const uint32_t t = self + (base + b) * threads;
