@@ -2,12 +2,16 @@
 /// @brief Device-resident frontier rounds of graph relaxation (shortest paths, components) with
 ///        PR-STM transactions. Host twin: io.gstm.core.cuda.CudaGraphRelax.
 ///
-/// One round is one launch over a queue of work items (vertex u, first edge of a chunk of at
-/// most CAPACITY - 1 of its out-edges). A thread first filters its chunk with plain loads:
-/// values only ever decrease, so an edge whose candidate is not below the target's current value
-/// can never improve it, and such edges stay out of the transaction. If any edge is left, one
-/// transaction reads value(u) and those targets' values and writes the improved ones. A vertex
-/// improved in a round is stamped once and its chunks are appended to the next round's queue.
+/// One round is one launch over a queue of work items, each a chunk of at most kChunkEdges
+/// out-edges of one vertex (a hub's edges spread over many warps), a warp per item, its lanes
+/// over the edges (coalesced loads of targets and weights). A lane first filters its edge with plain loads: values only
+/// ever decrease, so an edge whose candidate is not below the target's current value can never
+/// improve it, and most edges stop there. An edge that may improve runs one PR-STM transaction:
+/// it reads value(u) and value(v) and writes the candidate if it is still lower, so a relaxation
+/// commits only against the source's current value. A lane that aborts drops its edge if u has
+/// dropped since it read it (whoever lowered u queued it again) or if the edge can no longer
+/// improve v, else retries, and after the retry limit queues u for the next round. A vertex
+/// lowered in a round is stamped once and its chunks are queued for the next.
 /// CSR offsets, targets and weights are read-only regions of the store: plain loads, no locks.
 #include <cstdint>
 
@@ -19,11 +23,17 @@ namespace gstm::graph_relax {
 
 enum Stat : int { kTransactions = 0, kRelaxations = 1, kImproved = 2, kStatCount = 3 };
 
+/// Reads and writes of one relaxation: the source's value and the target's.
+constexpr int kCapacity = 2;
+
+/// Out-edges of one vertex per work item: 8 rounds of a warp's lanes.
+constexpr int kChunkEdges = 256;
+
 /// The launch arguments of one round; the host packs this byte for byte.
 struct RelaxArgs {
-  const int2* in;            ///< [in_count] work items (u, first edge)
-  int2* out;                 ///< next round's work items
-  uint32_t* out_count;       ///< next round's item count (zeroed by the host)
+  const int2* in;            ///< [in_count] this round's work items (vertex, first edge)
+  int2* out;                 ///< next round's work items (room for every vertex's chunks)
+  uint32_t* out_count;       ///< next round's length (zeroed by the host)
   uint32_t* stamps;          ///< [vertices] the last stamp that queued each vertex
   unsigned long long* counters;  ///< [kCounterCount]
   unsigned long long* stats;     ///< [kStatCount]
@@ -35,7 +45,7 @@ struct RelaxArgs {
   uint32_t offsets_region;
   uint32_t components;       ///< 1: label propagation, 0: shortest paths
   uint32_t weighted;         ///< shortest paths with stored weights (else weight 1)
-  uint32_t max_retries;      ///< concurrency aborts before the chunk is retried next round
+  uint32_t max_retries;      ///< concurrency aborts before the vertex is queued again
   uint32_t pad;
 };
 static_assert(sizeof(RelaxArgs) == 88, "host packer assumes 88 bytes");
@@ -47,24 +57,21 @@ __device__ __forceinline__ uint64_t as_bits(double v) {
   return static_cast<uint64_t>(__double_as_longlong(v));
 }
 
-/// Queues every chunk of vertex v for the next round, once per round; true if it queued.
-template <int CHUNK>
+/// Queues every chunk of v for the next round, once per round; true if this call queued it.
 __device__ __forceinline__ bool enqueue(const RelaxArgs& a, const int32_t* offsets, uint32_t v) {
   if (atomicExch(a.stamps + v, a.stamp) == a.stamp) return false;
   const int32_t begin = __ldg(offsets + v);
   const int32_t end = __ldg(offsets + v + 1);
-  const uint32_t chunks = static_cast<uint32_t>(end - begin + CHUNK - 1) / CHUNK;
+  const uint32_t chunks = static_cast<uint32_t>(end - begin + kChunkEdges - 1) / kChunkEdges;
   if (chunks == 0) return true;
   const uint32_t at = atomicAdd(a.out_count, chunks);
   for (uint32_t j = 0; j < chunks; ++j) {
-    a.out[at + j] = make_int2(static_cast<int>(v), begin + static_cast<int>(j) * CHUNK);
+    a.out[at + j] = make_int2(static_cast<int>(v), begin + static_cast<int>(j) * kChunkEdges);
   }
   return true;
 }
 
-template <int CAPACITY>
 __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxArgs& a) {
-  constexpr int kChunk = CAPACITY - 1;
   const int32_t* offsets = static_cast<const int32_t*>(view.regions[a.offsets_region].base);
   const int32_t* targets = static_cast<const int32_t*>(view.regions[a.targets_region].base);
   const double* weights = static_cast<const double*>(view.regions[a.weights_region].base);
@@ -76,100 +83,59 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
   uint32_t improved = 0;
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t lane = threadIdx.x & 31u;
-  const uint32_t stride = gridDim.x * blockDim.x;
-  // Warp-uniform loop: every lane of a warp runs the same iterations, so the retry rounds
-  // below can use whole-warp votes.
-  for (uint32_t i0 = self - lane; i0 < a.in_count; i0 += stride) {
-    const uint32_t i = i0 + lane;
-    uint32_t u = 0;
-    int32_t e0 = 0;
-    int count = 0;
-    uint32_t mask = 0;
-    if (i < a.in_count) {
-      const int2 item = a.in[i];
-      u = static_cast<uint32_t>(item.x);
-      e0 = item.y;
-      count = min(kChunk, __ldg(offsets + u + 1) - e0);
-      relaxations += static_cast<uint32_t>(count);
-      const double du = as_double(mem::load_relaxed(values + u));
-#pragma unroll
-      for (int j = 0; j < kChunk; ++j) {
-        if (j < count) {
-          const uint32_t v = static_cast<uint32_t>(__ldg(targets + e0 + j));
-          const double w = a.components ? 0.0 : (a.weighted ? __ldg(weights + e0 + j) : 1.0);
-          const double dv = as_double(mem::load_relaxed(values + v));
-          mask |= (du + w < dv) ? (1u << j) : 0u;
-        }
-      }
-    }
-    bool pending = mask != 0;
-    if (pending) ++transactions;
-    uint32_t conflicts = 0;
-    while (__any_sync(0xffffffffu, pending)) {
-      if (pending) {
-        // No pre-locks on what is only read: the chunks of one vertex (up to a warp of them,
-        // queued together) all read its value and would otherwise refuse one another.
-        PrStmTx<CAPACITY, false> tx(view, priority::ordinary(self));
-        const double du = as_double(tx.read(a.values_region, u));
-        uint32_t wrote = 0;
-#pragma unroll
-        for (int j = 0; j < kChunk; ++j) {
-          if ((mask >> j) & 1u) {
-            const uint32_t v = static_cast<uint32_t>(__ldg(targets + e0 + j));
-            const double w = a.components ? 0.0 : (a.weighted ? __ldg(weights + e0 + j) : 1.0);
-            const double candidate = du + w;
-            const double dv = as_double(tx.read(a.values_region, v));
-            if (candidate < dv) {
-              tx.write(a.values_region, v, as_bits(candidate));
-              wrote |= 1u << j;
-            }
-          }
+  const uint32_t warp = self >> 5;
+  const uint32_t warps = (gridDim.x * blockDim.x) >> 5;
+  for (uint32_t i = warp; i < a.in_count; i += warps) {
+    const int2 item = a.in[i];
+    const uint32_t u = static_cast<uint32_t>(item.x);
+    const int32_t begin = item.y;
+    const int32_t end = min(__ldg(offsets + u + 1), begin + kChunkEdges);
+    if (lane == 0) relaxations += static_cast<uint32_t>(end - begin);
+    for (int32_t e = begin + static_cast<int32_t>(lane); e < end; e += 32) {
+      const uint32_t v = static_cast<uint32_t>(__ldg(targets + e));
+      const double w = a.components ? 0.0 : (a.weighted ? __ldg(weights + e) : 1.0);
+      // u's value as this round's filter saw it: a lower one later in the round was written
+      // by a commit that queued u again.
+      const uint64_t du0 = mem::load_relaxed(values + u);
+      if (!(as_double(du0) + w < as_double(mem::load_relaxed(values + v)))) continue;
+      ++transactions;
+      for (uint32_t conflicts = 0;;) {
+        PrStmTx<kCapacity, false> tx(view, priority::ordinary(self));
+        const double candidate = as_double(tx.read(a.values_region, u)) + w;
+        bool wrote = false;
+        if (candidate < as_double(tx.read(a.values_region, v))) {
+          tx.write(a.values_region, v, as_bits(candidate));
+          wrote = true;
         }
         if (tx.commit()) {
           ++counters.c[kCommits];
           if (tx.read_only()) ++counters.c[kReadOnlyCommits];
-#pragma unroll
-          for (int j = 0; j < kChunk; ++j) {
-            if ((wrote >> j) & 1u) {
-              const uint32_t v = static_cast<uint32_t>(__ldg(targets + e0 + j));
-              if (enqueue<kChunk>(a, offsets, v)) ++improved;
-            }
-          }
-          pending = false;
-        } else {
-          counters.add(tx.abort_cause());
-          if (++conflicts >= a.max_retries) {
-            // Give up for this round; the vertex's chunks run again in the next one.
-            ++counters.c[kAbandonedCount];
-            enqueue<kChunk>(a, offsets, u);
-            pending = false;
-          } else {
-            // Values only decrease: drop the edges that a commit since our filter has made
-            // useless (their target is already at or below the candidate). What is left is a
-            // smaller write set and fewer hub locks; if nothing is left the chunk is done (u
-            // is queued again by whoever lowers it).
-            const double du_now = as_double(mem::load_relaxed(values + u));
-#pragma unroll
-            for (int j = 0; j < kChunk; ++j) {
-              if ((mask >> j) & 1u) {
-                const uint32_t v = static_cast<uint32_t>(__ldg(targets + e0 + j));
-                const double w =
-                    a.components ? 0.0 : (a.weighted ? __ldg(weights + e0 + j) : 1.0);
-                if (!(du_now + w < as_double(mem::load_relaxed(values + v)))) mask &= ~(1u << j);
-              }
-            }
-            pending = mask != 0;
-            // Randomised exponential backoff from the first abort.
-            const uint32_t cap = 64u << min(conflicts, 7u);
-            if (pending) __nanosleep(cap / 2 + (((self + conflicts) * 2654435761u) >> 16) % (cap / 2));
-          }
+          if (wrote && enqueue(a, offsets, v)) ++improved;
+          break;
+        }
+        counters.add(tx.abort_cause());
+        if (++conflicts >= a.max_retries) {
+          // Left for the next round: u's edges run again there.
+          ++counters.c[kAbandonedCount];
+          enqueue(a, offsets, u);
+          break;
+        }
+        // Values only decrease. If u dropped since the read, whoever lowered it queued it
+        // again and this edge runs then; if v is at or below the candidate, the edge is done.
+        const uint64_t du_now = mem::load_relaxed(values + u);
+        if (du_now != du0 || !(as_double(du_now) + w < as_double(mem::load_relaxed(values + v)))) {
+          break;
+        }
+        // Randomised exponential backoff from the second abort in a row.
+        if (conflicts > 1) {
+          const uint32_t cap = 64u << min(conflicts, 7u);
+          __nanosleep(cap / 2 + (((self + conflicts) * 2654435761u) >> 16) % (cap / 2));
         }
       }
-      __syncwarp();
     }
   }
   counters.flush_to(a.counters);
-  // Stats: a warp reduction, then one atomic per warp.
+  // Stats: a warp reduction, then one atomic per warp. Every lane of the warp is here.
   for (int off = 16; off > 0; off >>= 1) {
     transactions += __shfl_down_sync(0xffffffffu, transactions, off);
     relaxations += __shfl_down_sync(0xffffffffu, relaxations, off);
@@ -184,16 +150,12 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
 
 }  // namespace gstm::graph_relax
 
-#define GSTM_GRAPH_RELAX(CAP, MIN_BLOCKS)                                                    \
-  extern "C" __global__ void __launch_bounds__(256, MIN_BLOCKS) gstm_graph_relax_round_s##CAP( \
-      const __grid_constant__ gstm::StoreView view,                                          \
-      const __grid_constant__ gstm::graph_relax::RelaxArgs args) {                           \
-    gstm::graph_relax::relax_round<CAP>(view, args);                                         \
-  }
-
-/// @brief One frontier round of graph relaxation; chunks of CAP - 1 edges per transaction.
-///        Launch with a multiple of 32 threads per block (whole warps vote on retries).
+/// @brief One frontier round of graph relaxation, a warp per work item (a chunk of one vertex's
+///        out-edges), a transaction per edge that may improve its target. Launch with a multiple of 32 threads per block.
 /// @param view the store (values transactional; offsets, targets, weights read-only)
 /// @param args queues, stamps, counters and the round's settings
-
-GSTM_GRAPH_RELAX(16, 2)
+extern "C" __global__ void __launch_bounds__(256, 4) gstm_graph_relax_round(
+    const __grid_constant__ gstm::StoreView view,
+    const __grid_constant__ gstm::graph_relax::RelaxArgs args) {
+  gstm::graph_relax::relax_round(view, args);
+}

@@ -35,7 +35,7 @@ final class BenchGraphCommand implements Callable<Integer> {
 
   @Option(names = "--graph", defaultValue = "rmat",
       description = "rmat, grid (a square weighted grid of 2^scale cells, row-major ids) or road "
-          + "(the grid less 10% of its streets, plus 2^(scale-10) shortcuts). "
+          + "(the grid less 10%% of its streets, plus 2^(scale-10) shortcuts). "
           + "Default ${DEFAULT-VALUE}.")
   String graph;
 

@@ -7,7 +7,6 @@ import io.gstm.core.batch.TxCounts;
 import io.gstm.core.engine.Resources;
 import io.gstm.core.graph.RoundStats;
 import io.gstm.core.store.TxStore;
-import io.gstm.core.workload.graph.GraphRelaxWorkload;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -17,22 +16,25 @@ import jcuda.driver.CUfunction;
 
 /**
  * Device-resident graph relaxation rounds ({@code graph_relax.cu}): the frontier stays on the
- * GPU as a queue of (vertex, first edge) work items; each round is one launch of
- * {@code gstm_graph_relax_round_s16} that relaxes the queue and fills the next one, and the host
- * reads back only the next queue's length. Chunks hold
- * {@value GraphRelaxWorkload#CHUNK} edges.
+ * GPU as a queue of work items, each a chunk of at most {@value #CHUNK_EDGES} out-edges of one
+ * vertex; each round is one launch of {@code gstm_graph_relax_round} (a warp per item, a PR-STM
+ * transaction per edge that may improve its target) that relaxes the queue and fills the next
+ * one, and the host reads back only the next queue's length.
  *
  * <p>Owns its queues, stamps and counters (device memory); the store stays owned by the caller.
  * {@link io.gstm.core.graph.GraphRelaxer} creates one per graph and closes it with itself.
  */
 public final class CudaGraphRelax implements AutoCloseable {
   static final String MODULE = "graph_relax";
-  static final String SYMBOL = "gstm_graph_relax_round_s" + GraphRelaxWorkload.CAPACITY;
+  static final String SYMBOL = "gstm_graph_relax_round";
   static final int ARGS_BYTES = 88;
+  /** Out-edges of one vertex per work item ({@code kChunkEdges} in the kernel). */
+  static final int CHUNK_EDGES = 256;
   private static final int STATS = 3;
 
   private final CudaEngine engine;
   private final CudaTxStore store;
+  private final int[] offsets;
   private final int capacityItems;
   private final DeviceBuffer[] queues = new DeviceBuffer[2];
   private final DeviceBuffer count;
@@ -43,24 +45,29 @@ public final class CudaGraphRelax implements AutoCloseable {
   private boolean closed;
 
   /**
-   * Allocates queues of {@code capacityItems} work items (every vertex's chunks once) and one
-   * stamp per vertex on {@code store}'s engine. The caller closes the result.
+   * Allocates two queues with room for every vertex's chunks once and one stamp per vertex, for
+   * the graph of CSR {@code offsets}, on {@code store}'s engine. The caller closes the result.
    */
-  public CudaGraphRelax(TxStore store, int vertexCount, long capacityItems) {
+  public CudaGraphRelax(TxStore store, int[] offsets) {
     if (!(store instanceof CudaTxStore s)) {
       throw new IllegalArgumentException("store: not a CUDA store");
     }
-    if (capacityItems > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("graph: " + capacityItems + " edge chunks exceed a queue");
+    long items = 0;
+    for (int v = 0; v + 1 < offsets.length; v++) {
+      items += chunks(offsets, v);
+    }
+    if (items > Integer.MAX_VALUE / 2) {
+      throw new IllegalArgumentException("graph: " + items + " edge chunks exceed a queue");
     }
     this.store = s;
     this.engine = s.engine();
     engine.bind();
-    this.capacityItems = (int) Math.max(1, capacityItems);
+    this.offsets = offsets;
+    this.capacityItems = (int) Math.max(1, items);
+    int vertexCount = Math.max(1, offsets.length - 1);
     // Queues (two, swapped per round), the queue count, stamps, counters, statistics.
-    DeviceBuffer[] held = DeviceBuffer.allocate(false, 8L * this.capacityItems,
-        8L * this.capacityItems, 4, 4L * Math.max(1, vertexCount), 8L * Counter.COUNT,
-        8L * STATS);
+    DeviceBuffer[] held = DeviceBuffer.allocate(false, 8L * capacityItems, 8L * capacityItems, 4,
+        4L * vertexCount, 8L * Counter.COUNT, 8L * STATS);
     Resources.closeOnExcept(Arrays.asList(held), all -> {
       held[3].zero();
       return all;
@@ -89,20 +96,24 @@ public final class CudaGraphRelax implements AutoCloseable {
    * @param components min label (connected components) instead of min distance
    * @param weighted shortest paths add the edge weights (else 1 per edge)
    * @param threadsPerBlock threads per block, rounded up to a warp, at most 256
-   * @param maxRetries attempts of a transaction before its chunk is left to the next round
+   * @param maxRetries attempts of a transaction before its source is left to the next round
    * @param maxRounds rounds at most
    */
   public record Settings(boolean components, boolean weighted, int threadsPerBlock,
       int maxRetries, int maxRounds) {}
 
+  private static int chunks(int[] offsets, int v) {
+    return (offsets[v + 1] - offsets[v] + CHUNK_EDGES - 1) / CHUNK_EDGES;
+  }
+
   /**
-   * Runs rounds from the work items {@code items} (interleaved vertex, first edge) until a round
-   * queues nothing or {@code settings.maxRounds()} rounds ran; the values region must already
-   * hold the starting values.
+   * Runs rounds from the distinct vertices {@code frontier} until a round queues nothing or
+   * {@code settings.maxRounds()} rounds ran; the values region must already hold the starting
+   * values.
    *
    * @return the statistics
    */
-  public RoundStats run(int[] items, Regions regions, Settings settings) {
+  public RoundStats run(int[] frontier, Regions regions, Settings settings) {
     int valuesRegion = regions.values();
     int targetsRegion = regions.targets();
     int weightsRegion = regions.weights();
@@ -115,16 +126,30 @@ public final class CudaGraphRelax implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("graph relaxation buffers are closed");
     }
-    int n = items.length / 2;
-    if (n > capacityItems) {
-      throw new IllegalArgumentException("items: " + n + " work items exceed the queue of "
-          + capacityItems);
+    long total = 0;
+    for (int u : frontier) {
+      total += chunks(offsets, u);
+    }
+    if (total > capacityItems) {
+      throw new IllegalArgumentException("frontier: " + total + " edge chunks exceed the queue of "
+          + capacityItems + " (duplicate vertices?)");
+    }
+    int n = (int) total;
+    int[] items = new int[2 * n];
+    int at = 0;
+    for (int u : frontier) {
+      for (int e = offsets[u]; e < offsets[u + 1]; e += CHUNK_EDGES) {
+        items[at++] = u;
+        items[at++] = e;
+      }
     }
     engine.bind();
     counters.zero();
     stats.zero();
     int tpb = Math.min(256, (threadsPerBlock + 31) / 32 * 32);
-    int maxBlocks = engine.multiprocessors() * 2;
+    int warpsPerBlock = tpb / 32;
+    // Enough resident warps to fill every SM (2,048 threads each), a warp per queued vertex.
+    int maxBlocks = engine.multiprocessors() * (2048 / tpb);
     CUfunction f = engine.function(MODULE, SYMBOL);
     byte[] view = CudaEngine.view(store);
     if (n > 0) {
@@ -148,7 +173,7 @@ public final class CudaGraphRelax implements AutoCloseable {
           .putInt(targetsRegion).putInt(weightsRegion).putInt(offsetsRegion)
           .putInt(components ? 1 : 0).putInt(weighted ? 1 : 0).putInt(maxRetries).putInt(0)
           .array();
-      int blocks = (int) Math.min(maxBlocks, ((long) n + tpb - 1) / tpb);
+      int blocks = (int) Math.min(maxBlocks, ((long) n + warpsPerBlock - 1) / warpsPerBlock);
       Pointer params = Pointer.to(Pointer.to(view), Pointer.to(args));
       kernelNanos += engine.timed(() -> CudaErrors.call("launch graph relaxation round",
           () -> cuLaunchKernel(f, blocks, 1, 1, tpb, 1, 1, 0, null, params, null)));

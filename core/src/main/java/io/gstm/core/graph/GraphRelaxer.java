@@ -26,9 +26,10 @@ import java.util.Objects;
  * drops.
  *
  * <p>On the {@link CudaEngine} the rounds stay on the device ({@link CudaGraphRelax}): the
- * frontier is a device queue of (vertex, chunk) items, and each thread first drops the edges of
- * its chunk that a plain read shows cannot improve (values only decrease), so a transaction
- * holds only improving edges, and a chunk with none runs no transaction. On the {@link JvmEngine}
+ * frontier is a device queue of vertices, a warp relaxes each one's out-edges, and a lane first
+ * drops its edge if a plain read shows it cannot improve its target (values only decrease); an
+ * edge left runs one transaction (the source's value and the target's read, the target
+ * written), so most edges run none. On the {@link JvmEngine}
  * its workers relax in priority order instead of rounds ({@link JvmGraphRelax}: smallest value
  * first, so the work stays near Dijkstra's on graphs of any diameter): PR-STM transactions over
  * the store's values, the edges read from the graph's arrays, no batch built. On other engines
@@ -100,13 +101,7 @@ public final class GraphRelaxer implements AutoCloseable {
     });
     this.store = s;
     if (engine instanceof CudaEngine) {
-      long chunks = 0;
-      for (int v = 0; v < graph.vertexCount(); v++) {
-        chunks += (graph.degree(v) + CHUNK - 1) / CHUNK;
-      }
-      long items = chunks;
-      device = Resources.closeOnExcept(s,
-          st -> new CudaGraphRelax(st, graph.vertexCount(), items));
+      device = Resources.closeOnExcept(s, st -> new CudaGraphRelax(st, graph.offsets()));
     }
   }
 
@@ -139,9 +134,8 @@ public final class GraphRelaxer implements AutoCloseable {
     int n = graph.vertexCount();
     checkInputs(values, activeVertices, n);
     int[] frontier = dedupe(activeVertices, n);
-    double[] current = values.clone();
     if (n > 0) {
-      store.writeFloat64(VALUES, current);
+      store.writeFloat64(VALUES, values);
     }
     if (device != null) {
       return relaxOnDevice(values, frontier, start);
@@ -149,6 +143,7 @@ public final class GraphRelaxer implements AutoCloseable {
     if (jvm != null) {
       return relaxOnJvm(values, frontier, start);
     }
+    double[] current = values.clone();
     int type = kind == RelaxationKind.SHORTEST_PATHS
         ? GraphRelaxWorkload.SHORTEST_PATHS : GraphRelaxWorkload.COMPONENTS;
     int[] params = {VALUES, TARGETS, WEIGHTS, weighted ? 1 : 0};
@@ -230,20 +225,7 @@ public final class GraphRelaxer implements AutoCloseable {
   }
 
   private RelaxResult relaxOnDevice(double[] values, int[] frontier, long start) {
-    int[] offsets = graph.offsets();
-    int items = 0;
-    for (int u : frontier) {
-      items += (graph.degree(u) + CHUNK - 1) / CHUNK;
-    }
-    int[] queue = new int[2 * items];
-    int i = 0;
-    for (int u : frontier) {
-      for (int e = offsets[u]; e < offsets[u + 1]; e += CHUNK) {
-        queue[i++] = u;
-        queue[i++] = e;
-      }
-    }
-    return finish(values, device.run(queue,
+    return finish(values, device.run(frontier,
         new CudaGraphRelax.Regions(VALUES, TARGETS, WEIGHTS, OFFSETS),
         new CudaGraphRelax.Settings(kind == RelaxationKind.CONNECTED_COMPONENTS, weighted,
             options.threadsPerBlock(), options.run().maxRetries(), options.maxRounds())), start);
@@ -316,6 +298,18 @@ public final class GraphRelaxer implements AutoCloseable {
 
   /** The distinct vertices of {@code active}, ascending. */
   static int[] dedupe(int[] active, int n) {
+    if (active.length < n / 64) {
+      // A few sources (shortest paths): sorting them beats a pass over every vertex.
+      int[] sorted = active.clone();
+      Arrays.sort(sorted);
+      int count = 0;
+      for (int i = 0; i < sorted.length; i++) {
+        if (i == 0 || sorted[i] != sorted[i - 1]) {
+          sorted[count++] = sorted[i];
+        }
+      }
+      return Arrays.copyOf(sorted, count);
+    }
     boolean[] seen = new boolean[n];
     int count = 0;
     for (int v : active) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.CsmvChecks;
-import io.gstm.core.workload.graph.GraphRelaxWorkload;
 import io.gstm.core.workload.kmeans.KMeansWorkload;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,12 +42,11 @@ class KernelConstantsTest {
   }
 
   @Test
-  void graphAndKMeansCapacitiesAreTheKernelsInstantiated() throws IOException {
+  void graphAndKMeansKernelsAreTheOnesLaunched() throws IOException {
     String graph = Files.readString(CUDA.resolve("graph_relax.cu"));
-    Matcher g = Pattern.compile("(?m)^GSTM_GRAPH_RELAX\\((\\d+),").matcher(graph);
-    assertThat(g.find()).isTrue();
-    assertThat(Integer.parseInt(g.group(1))).isEqualTo(GraphRelaxWorkload.CAPACITY);
-    assertThat(CudaGraphRelax.SYMBOL).endsWith("_s" + GraphRelaxWorkload.CAPACITY);
+    assertThat(graph).contains(" " + CudaGraphRelax.SYMBOL + "(");
+    assertThat(graph).contains("sizeof(RelaxArgs) == " + CudaGraphRelax.ARGS_BYTES);
+    assertThat(constexpr("graph_relax.cu", "kChunkEdges")).isEqualTo(CudaGraphRelax.CHUNK_EDGES);
     String kmeans = Files.readString(CUDA.resolve("kmeans_update.cu"));
     assertThat(kmeans).contains(CudaKMeans.SYMBOL + "(");
     assertThat(kmeans).contains("commit<" + KMeansWorkload.CAPACITY + ">");
