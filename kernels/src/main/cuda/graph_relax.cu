@@ -47,8 +47,9 @@ struct RelaxArgs {
   uint32_t weighted;         ///< shortest paths with stored weights (else weight 1)
   uint32_t max_retries;      ///< concurrency aborts before the vertex is queued again
   uint32_t pad;
+  uint8_t* changed;          ///< [vertices] set to 1 when a commit lowers the vertex
 };
-static_assert(sizeof(RelaxArgs) == 88, "host packer assumes 88 bytes");
+static_assert(sizeof(RelaxArgs) == 96, "host packer assumes 96 bytes");
 
 __device__ __forceinline__ double as_double(uint64_t bits) {
   return __longlong_as_double(static_cast<long long>(bits));
@@ -110,7 +111,10 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
         if (tx.commit()) {
           ++counters.c[kCommits];
           if (tx.read_only()) ++counters.c[kReadOnlyCommits];
-          if (wrote && enqueue(a, offsets, v)) ++improved;
+          if (wrote) {
+            a.changed[v] = 1;
+            if (enqueue(a, offsets, v)) ++improved;
+          }
           break;
         }
         counters.add(tx.abort_cause());

@@ -27,7 +27,7 @@ import jcuda.driver.CUfunction;
 public final class CudaGraphRelax implements AutoCloseable {
   static final String MODULE = "graph_relax";
   static final String SYMBOL = "gstm_graph_relax_round";
-  static final int ARGS_BYTES = 88;
+  static final int ARGS_BYTES = 96;
   /** Out-edges of one vertex per work item ({@code kChunkEdges} in the kernel). */
   static final int CHUNK_EDGES = 256;
   private static final int STATS = 3;
@@ -41,6 +41,8 @@ public final class CudaGraphRelax implements AutoCloseable {
   private final DeviceBuffer stamps;
   private final DeviceBuffer counters;
   private final DeviceBuffer stats;
+  /** A byte per vertex, 1 when a commit of the last run lowered it. */
+  private final DeviceBuffer changed;
   private int stamp;
   private boolean closed;
 
@@ -67,7 +69,7 @@ public final class CudaGraphRelax implements AutoCloseable {
     int vertexCount = Math.max(1, offsets.length - 1);
     // Queues (two, swapped per round), the queue count, stamps, counters, statistics.
     DeviceBuffer[] held = DeviceBuffer.allocate(false, 8L * capacityItems, 8L * capacityItems, 4,
-        4L * vertexCount, 8L * Counter.COUNT, 8L * STATS);
+        4L * vertexCount, 8L * Counter.COUNT, 8L * STATS, vertexCount);
     Resources.closeOnExcept(Arrays.asList(held), all -> {
       held[3].zero();
       return all;
@@ -78,6 +80,7 @@ public final class CudaGraphRelax implements AutoCloseable {
     this.stamps = held[3];
     this.counters = held[4];
     this.stats = held[5];
+    this.changed = held[6];
   }
 
   /**
@@ -146,6 +149,7 @@ public final class CudaGraphRelax implements AutoCloseable {
     engine.bind();
     counters.zero();
     stats.zero();
+    changed.zero();
     int tpb = Math.min(256, (threadsPerBlock + 31) / 32 * 32);
     int warpsPerBlock = tpb / 32;
     // Enough resident warps to fill every SM (2,048 threads each), a warp per queued vertex.
@@ -172,7 +176,7 @@ public final class CudaGraphRelax implements AutoCloseable {
           .putLong(stats.address()).putInt(n).putInt(stamp).putInt(valuesRegion)
           .putInt(targetsRegion).putInt(weightsRegion).putInt(offsetsRegion)
           .putInt(components ? 1 : 0).putInt(weighted ? 1 : 0).putInt(maxRetries).putInt(0)
-          .array();
+          .putLong(changed.address()).array();
       int blocks = (int) Math.min(maxBlocks, ((long) n + warpsPerBlock - 1) / warpsPerBlock);
       Pointer params = Pointer.to(Pointer.to(view), Pointer.to(args));
       kernelNanos += engine.timed(() -> CudaErrors.call("launch graph relaxation round",
@@ -196,6 +200,34 @@ public final class CudaGraphRelax implements AutoCloseable {
     return new RoundStats(rounds, n == 0, tx, s[1], s[2], kernelNanos);
   }
 
+  /**
+   * The vertices the last {@link #run} lowered, ascending: read from a byte per vertex that its
+   * commits set, rather than by comparing every value before and after on the host.
+   */
+  public int[] changedVertices() {
+    if (closed) {
+      throw new IllegalStateException("graph relaxation buffers are closed");
+    }
+    int n = offsets.length - 1;
+    if (n <= 0) {
+      return new int[0];
+    }
+    engine.bind();
+    byte[] flags = new byte[n];
+    changed.download(Pointer.to(flags), n);
+    int count = 0;
+    for (byte f : flags) {
+      count += f;
+    }
+    int[] out = new int[count];
+    for (int v = 0, i = 0; i < count; v++) {
+      if (flags[v] != 0) {
+        out[i++] = v;
+      }
+    }
+    return out;
+  }
+
   @Override
   public void close() {
     if (closed) {
@@ -204,6 +236,6 @@ public final class CudaGraphRelax implements AutoCloseable {
     closed = true;
     engine.bind();
     DeviceBuffer.closeAll(List.of(queues[0], queues[1], count, stamps, counters,
-        stats));
+        stats, changed));
   }
 }
