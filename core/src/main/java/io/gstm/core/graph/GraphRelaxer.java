@@ -28,10 +28,10 @@ import org.slf4j.LoggerFactory;
  * drops.
  *
  * <p>On the {@link CudaEngine} the rounds stay on the device ({@link CudaGraphRelax}): the
- * frontier is a device queue of vertices, a warp relaxes each one's out-edges, and a lane first
- * drops its edge if a plain read shows it cannot improve its target (values only decrease); an
- * edge left runs one transaction (the source's value and the target's read, the target
- * written), so most edges run none. On the {@link JvmEngine}
+ * frontier is a device queue of work items, each up to 256 out-edges of one vertex relaxed by a
+ * warp, and a lane first drops its edge if a plain read shows it cannot improve its target
+ * (values only decrease); an edge left runs one transaction (the source's value and the
+ * target's read, the target written), so most edges run none. On the {@link JvmEngine}
  * its workers relax in priority order instead of rounds ({@link JvmGraphRelax}: smallest value
  * first, so the work stays near Dijkstra's on graphs of any diameter): PR-STM transactions over
  * the store's values, the edges read from the graph's arrays, no batch built. On other engines
@@ -262,8 +262,10 @@ public final class GraphRelaxer implements AutoCloseable {
     long t1 = System.nanoTime();
     // The device marks what its commits lowered: no pass over every value on the host.
     int[] changed = device != null ? device.changedVertices() : changed(values, current);
-    LOG.debug("after {} rounds: values down {} ms, changed vertices {} ms", st.rounds(),
-        ms(t1 - t0), ms(System.nanoTime() - t1));
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("after {} rounds: values down {} ms, changed vertices {} ms", st.rounds(),
+          ms(t1 - t0), ms(System.nanoTime() - t1));
+    }
     return new RelaxResult(current, changed, st.withTotal(System.nanoTime() - start));
   }
 
