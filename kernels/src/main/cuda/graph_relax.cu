@@ -12,6 +12,14 @@
 /// dropped since it read it (whoever lowered u queued it again) or if the edge can no longer
 /// improve v, else retries, and after the retry limit queues u for the next round. A vertex
 /// lowered in a round is stamped once and its chunks are queued for the next.
+///
+/// Near-far buckets (Davidson et al.'s near-far delta-stepping): the rounds relax only values
+/// below the bucket's end, `bound`; a vertex lowered to the bound or above goes on the far list.
+/// When a bucket's rounds run dry the host raises the bound and a split moves the far vertices
+/// now below it into the next bucket's work items. Label-correcting rounds over the whole
+/// frontier relaxed each edge of a weighted grid about 50 times; buckets keep the work near
+/// Dijkstra's. Components (and a bound of +infinity) take one bucket. The first frontier is
+/// seeded by a split too, so the host never builds work items.
 /// CSR offsets, targets and weights are read-only regions of the store: plain loads, no locks.
 #include <cstdint>
 
@@ -37,6 +45,11 @@ struct RelaxArgs {
   uint32_t* stamps;          ///< [vertices] the last stamp that queued each vertex
   unsigned long long* counters;  ///< [kCounterCount]
   unsigned long long* stats;     ///< [kStatCount]
+  uint8_t* changed;          ///< [vertices] set to 1 when a commit lowers the vertex
+  uint32_t* far;             ///< vertices lowered to the bound or above, for a later bucket
+  uint32_t* far_count;       ///< their number
+  uint32_t* far_stamps;      ///< [vertices] the last far epoch that listed each vertex
+  double bound;              ///< this bucket's end: a lower value is relaxed in this bucket
   uint32_t in_count;
   uint32_t stamp;            ///< this round's stamp, unique across rounds and calls
   uint32_t values_region;
@@ -46,10 +59,29 @@ struct RelaxArgs {
   uint32_t components;       ///< 1: label propagation, 0: shortest paths
   uint32_t weighted;         ///< shortest paths with stored weights (else weight 1)
   uint32_t max_retries;      ///< concurrency aborts before the vertex is queued again
-  uint32_t pad;
-  uint8_t* changed;          ///< [vertices] set to 1 when a commit lowers the vertex
+  uint32_t far_epoch;        ///< the far list's epoch (it changes at every split)
 };
-static_assert(sizeof(RelaxArgs) == 96, "host packer assumes 96 bytes");
+static_assert(sizeof(RelaxArgs) == 128, "host packer assumes 128 bytes");
+
+/// The arguments of a split: the far list against a new bound, before a bucket's rounds.
+struct SplitArgs {
+  const uint32_t* far_in;    ///< [far_in_count] the far list so far, distinct vertices
+  uint32_t* far_out;         ///< the vertices still at or above the bound
+  uint32_t* far_out_count;   ///< their number (zeroed by the host)
+  uint32_t* far_stamps;      ///< [vertices] as RelaxArgs
+  int2* out;                 ///< the bucket's first work items
+  uint32_t* out_count;       ///< their number (zeroed by the host)
+  uint32_t* stamps;          ///< [vertices] as RelaxArgs
+  unsigned long long* far_min;  ///< the lowest value kept far, as bits (+infinity's by the host)
+  const int32_t* offsets;    ///< [vertices + 1] CSR offsets
+  const unsigned long long* values;  ///< [vertices] value bits
+  double bound;
+  uint32_t far_in_count;
+  uint32_t far_epoch;        ///< the new epoch of far_out
+  uint32_t stamp;            ///< the stamp of the bucket's first items
+  uint32_t pad;
+};
+static_assert(sizeof(SplitArgs) == 104, "host packer assumes 104 bytes");
 
 __device__ __forceinline__ double as_double(uint64_t bits) {
   return __longlong_as_double(static_cast<long long>(bits));
@@ -58,18 +90,29 @@ __device__ __forceinline__ uint64_t as_bits(double v) {
   return static_cast<uint64_t>(__double_as_longlong(v));
 }
 
-/// Queues every chunk of v for the next round, once per round; true if this call queued it.
-__device__ __forceinline__ bool enqueue(const RelaxArgs& a, const int32_t* offsets, uint32_t v) {
-  if (atomicExch(a.stamps + v, a.stamp) == a.stamp) return false;
+/// Queues every chunk of v once per stamp; true if this call queued it.
+__device__ __forceinline__ bool enqueue(int2* out, uint32_t* out_count, uint32_t* stamps,
+                                        uint32_t stamp, const int32_t* offsets, uint32_t v) {
+  if (atomicExch(stamps + v, stamp) == stamp) return false;
   const int32_t begin = __ldg(offsets + v);
   const int32_t end = __ldg(offsets + v + 1);
   const uint32_t chunks = static_cast<uint32_t>(end - begin + kChunkEdges - 1) / kChunkEdges;
   if (chunks == 0) return true;
-  const uint32_t at = atomicAdd(a.out_count, chunks);
+  const uint32_t at = atomicAdd(out_count, chunks);
   for (uint32_t j = 0; j < chunks; ++j) {
-    a.out[at + j] = make_int2(static_cast<int>(v), begin + static_cast<int>(j) * kChunkEdges);
+    out[at + j] = make_int2(static_cast<int>(v), begin + static_cast<int>(j) * kChunkEdges);
   }
   return true;
+}
+
+__device__ __forceinline__ bool enqueue(const RelaxArgs& a, const int32_t* offsets, uint32_t v) {
+  return enqueue(a.out, a.out_count, a.stamps, a.stamp, offsets, v);
+}
+
+/// Lists v for a later bucket once per far epoch.
+__device__ __forceinline__ void defer(uint32_t* far, uint32_t* far_count, uint32_t* far_stamps,
+                                      uint32_t epoch, uint32_t v) {
+  if (atomicExch(far_stamps + v, epoch) != epoch) far[atomicAdd(far_count, 1u)] = v;
 }
 
 __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxArgs& a) {
@@ -113,7 +156,14 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
           if (tx.read_only()) ++counters.c[kReadOnlyCommits];
           if (wrote) {
             a.changed[v] = 1;
-            if (enqueue(a, offsets, v)) ++improved;
+            // Near-far: a value lowered below the bucket's end is relaxed in this bucket,
+            // one at or above it waits for its own (values are nonnegative: bits order them).
+            if (!(candidate < a.bound)) {
+              defer(a.far, a.far_count, a.far_stamps, a.far_epoch, v);
+              ++improved;
+            } else if (enqueue(a, offsets, v)) {
+              ++improved;
+            }
           }
           break;
         }
@@ -152,6 +202,47 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
   }
 }
 
+/// Moves the far list's vertices now below the bound into the bucket's first work items and
+/// keeps the others (distinct, under a new epoch), noting the lowest value kept.
+__device__ __forceinline__ void split(const SplitArgs& a) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t lane = threadIdx.x & 31u;
+  unsigned long long kept = ~0ull;
+  uint32_t v = 0;
+  int32_t begin = 0;
+  uint32_t chunks = 0;
+  if (i < a.far_in_count) {
+    v = a.far_in[i];
+    const unsigned long long bits = mem::load_relaxed(a.values + v);
+    if (as_double(bits) < a.bound) {
+      if (atomicExch(a.stamps + v, a.stamp) != a.stamp) {
+        begin = __ldg(a.offsets + v);
+        chunks = static_cast<uint32_t>(__ldg(a.offsets + v + 1) - begin + kChunkEdges - 1) /
+                 kChunkEdges;
+      }
+    } else {
+      defer(a.far_out, a.far_out_count, a.far_stamps, a.far_epoch, v);
+      kept = bits;
+    }
+  }
+  // One atomic per warp for the queue's slots (a first frontier can hold every vertex, and a
+  // counter bumped by each of them serialises the launch): a prefix sum over the lanes.
+  uint32_t upto = chunks;
+  for (int off = 1; off < 32; off <<= 1) {
+    const uint32_t t = __shfl_up_sync(0xffffffffu, upto, off);
+    if (lane >= static_cast<uint32_t>(off)) upto += t;
+  }
+  const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
+  uint32_t base = 0;
+  if (lane == 31 && total != 0) base = atomicAdd(a.out_count, total);
+  base = __shfl_sync(0xffffffffu, base, 31);
+  for (uint32_t j = 0, at = base + upto - chunks; j < chunks; ++j) {
+    a.out[at + j] = make_int2(static_cast<int>(v), begin + static_cast<int>(j) * kChunkEdges);
+  }
+  for (int off = 16; off > 0; off >>= 1) kept = min(kept, __shfl_down_sync(0xffffffffu, kept, off));
+  if (lane == 0 && kept != ~0ull) atomicMin(a.far_min, kept);
+}
+
 }  // namespace gstm::graph_relax
 
 /// @brief One frontier round of graph relaxation, a warp per work item (a chunk of one vertex's
@@ -162,4 +253,12 @@ extern "C" __global__ void __launch_bounds__(256, 4) gstm_graph_relax_round(
     const __grid_constant__ gstm::StoreView view,
     const __grid_constant__ gstm::graph_relax::RelaxArgs args) {
   gstm::graph_relax::relax_round(view, args);
+}
+
+/// @brief Starts a bucket: moves the far list's vertices below the bound into work items.
+///        Launch one thread per far vertex, whole warps.
+/// @param args the far lists, the queue and the bound (SplitArgs, 104 bytes)
+extern "C" __global__ void __launch_bounds__(256) gstm_graph_relax_split(
+    const __grid_constant__ gstm::graph_relax::SplitArgs args) {
+  gstm::graph_relax::split(args);
 }

@@ -202,7 +202,8 @@ public final class CudaEngine implements Engine {
       }
       symbols.put(LockTableKernel.module(a), lockTable);
     }
-    symbols.put(CudaGraphRelax.MODULE, List.of(CudaGraphRelax.SYMBOL));
+    symbols.put(CudaGraphRelax.MODULE,
+        List.of(CudaGraphRelax.SYMBOL, CudaGraphRelax.SPLIT_SYMBOL));
     symbols.put(BareRelaxKernel.MODULE, List.of(BareRelaxKernel.SYMBOL));
     symbols.put(CudaKMeans.MODULE, List.of(CudaKMeans.ASSIGN_SYMBOL, CudaKMeans.SYMBOL));
     for (String workload : Workloads.semanticKernelNames()) {

@@ -21,34 +21,47 @@ import jcuda.driver.CUfunction;
  * transaction per edge that may improve its target) that relaxes the queue and fills the next
  * one, and the host reads back only the next queue's length.
  *
+ * <p>Rounds run in near-far buckets: a round relaxes only values below the bucket's end, and a
+ * vertex lowered to it or above waits on a far list; when a bucket runs dry the end rises by the
+ * bucket width and {@code gstm_graph_relax_split} moves the far vertices below it into work
+ * items. The frontier itself starts as the far list, so the host never builds work items.
+ *
  * <p>Owns its queues, stamps and counters (device memory); the store stays owned by the caller.
  * {@link io.gstm.core.graph.GraphRelaxer} creates one per graph and closes it with itself.
  */
 public final class CudaGraphRelax implements AutoCloseable {
   static final String MODULE = "graph_relax";
   static final String SYMBOL = "gstm_graph_relax_round";
-  static final int ARGS_BYTES = 96;
+  static final String SPLIT_SYMBOL = "gstm_graph_relax_split";
+  static final int ARGS_BYTES = 128;
+  static final int SPLIT_ARGS_BYTES = 104;
   /** Out-edges of one vertex per work item ({@code kChunkEdges} in the kernel). */
   static final int CHUNK_EDGES = 256;
   private static final int STATS = 3;
+  private static final int SPLIT_THREADS = 256;
 
   private final CudaEngine engine;
   private final CudaTxStore store;
-  private final int[] offsets;
-  private final int capacityItems;
+  private final int vertexCount;
   private final DeviceBuffer[] queues = new DeviceBuffer[2];
+  /** Far lists (two, swapped per split). */
+  private final DeviceBuffer[] far = new DeviceBuffer[2];
+  /** Words: [0] the queue's length, [1] and [2] the far lists' lengths. */
   private final DeviceBuffer count;
   private final DeviceBuffer stamps;
+  private final DeviceBuffer farStamps;
+  private final DeviceBuffer farMin;
   private final DeviceBuffer counters;
   private final DeviceBuffer stats;
   /** A byte per vertex, 1 when a commit of the last run lowered it. */
   private final DeviceBuffer changed;
   private int stamp;
+  private int farEpoch;
   private boolean closed;
 
   /**
-   * Allocates two queues with room for every vertex's chunks once and one stamp per vertex, for
-   * the graph of CSR {@code offsets}, on {@code store}'s engine. The caller closes the result.
+   * Allocates two queues with room for every vertex's chunks once, two far lists and the stamps,
+   * for the graph of CSR {@code offsets}, on {@code store}'s engine. The caller closes the result.
    */
   public CudaGraphRelax(TxStore store, int[] offsets) {
     if (!(store instanceof CudaTxStore s)) {
@@ -56,7 +69,7 @@ public final class CudaGraphRelax implements AutoCloseable {
     }
     long items = 0;
     for (int v = 0; v + 1 < offsets.length; v++) {
-      items += chunks(offsets, v);
+      items += (offsets[v + 1] - offsets[v] + CHUNK_EDGES - 1) / CHUNK_EDGES;
     }
     if (items > Integer.MAX_VALUE / 2) {
       throw new IllegalArgumentException("graph: " + items + " edge chunks exceed a queue");
@@ -64,23 +77,27 @@ public final class CudaGraphRelax implements AutoCloseable {
     this.store = s;
     this.engine = s.engine();
     engine.bind();
-    this.offsets = offsets;
-    this.capacityItems = (int) Math.max(1, items);
-    int vertexCount = Math.max(1, offsets.length - 1);
-    // Queues (two, swapped per round), the queue count, stamps, counters, statistics.
-    DeviceBuffer[] held = DeviceBuffer.allocate(false, 8L * capacityItems, 8L * capacityItems, 4,
-        4L * vertexCount, 8L * Counter.COUNT, 8L * STATS, vertexCount);
+    this.vertexCount = Math.max(0, offsets.length - 1);
+    long room = 8L * Math.max(1, items);
+    long perVertex = 4L * Math.max(1, vertexCount);
+    DeviceBuffer[] held = DeviceBuffer.allocate(false, room, room, perVertex, perVertex, 12,
+        perVertex, perVertex, 8, 8L * Counter.COUNT, 8L * STATS, Math.max(1, vertexCount));
     Resources.closeOnExcept(Arrays.asList(held), all -> {
-      held[3].zero();
+      held[5].zero();
+      held[6].zero();
       return all;
     });
     queues[0] = held[0];
     queues[1] = held[1];
-    this.count = held[2];
-    this.stamps = held[3];
-    this.counters = held[4];
-    this.stats = held[5];
-    this.changed = held[6];
+    far[0] = held[2];
+    far[1] = held[3];
+    this.count = held[4];
+    this.stamps = held[5];
+    this.farStamps = held[6];
+    this.farMin = held[7];
+    this.counters = held[8];
+    this.stats = held[9];
+    this.changed = held[10];
   }
 
   /**
@@ -101,91 +118,119 @@ public final class CudaGraphRelax implements AutoCloseable {
    * @param threadsPerBlock threads per block, rounded up to a warp, at most 256
    * @param maxRetries attempts of a transaction before its source is left to the next round
    * @param maxRounds rounds at most
+   * @param bucketWidth how far a bucket's end rises when it runs dry, positive; +infinity: one
+   *     bucket (label-correcting rounds over the whole frontier)
    */
   public record Settings(boolean components, boolean weighted, int threadsPerBlock,
-      int maxRetries, int maxRounds) {}
-
-  private static int chunks(int[] offsets, int v) {
-    return (offsets[v + 1] - offsets[v] + CHUNK_EDGES - 1) / CHUNK_EDGES;
+      int maxRetries, int maxRounds, double bucketWidth) {
+    public Settings {
+      if (!(bucketWidth > 0)) {
+        throw new IllegalArgumentException("bucketWidth must be positive, got " + bucketWidth);
+      }
+    }
   }
 
   /**
-   * Runs rounds from the distinct vertices {@code frontier} until a round queues nothing or
+   * Runs rounds from the distinct vertices {@code frontier} until no vertex is queued or far, or
    * {@code settings.maxRounds()} rounds ran; the values region must already hold the starting
-   * values.
+   * values, and the first bucket ends {@code settings.bucketWidth()} above the lowest of them
+   * in the frontier ({@code lowest}).
    *
    * @return the statistics
    */
-  public RoundStats run(int[] frontier, Regions regions, Settings settings) {
-    int valuesRegion = regions.values();
-    int targetsRegion = regions.targets();
-    int weightsRegion = regions.weights();
-    int offsetsRegion = regions.offsets();
-    boolean components = settings.components();
-    boolean weighted = settings.weighted();
-    int threadsPerBlock = settings.threadsPerBlock();
-    int maxRetries = settings.maxRetries();
-    int maxRounds = settings.maxRounds();
+  public RoundStats run(int[] frontier, double lowest, Regions regions, Settings settings) {
     if (closed) {
       throw new IllegalStateException("graph relaxation buffers are closed");
     }
-    long total = 0;
-    for (int u : frontier) {
-      total += chunks(offsets, u);
-    }
-    if (total > capacityItems) {
-      throw new IllegalArgumentException("frontier: " + total + " edge chunks exceed the queue of "
-          + capacityItems + " (duplicate vertices?)");
-    }
-    int n = (int) total;
-    int[] items = new int[2 * n];
-    int at = 0;
-    for (int u : frontier) {
-      for (int e = offsets[u]; e < offsets[u + 1]; e += CHUNK_EDGES) {
-        items[at++] = u;
-        items[at++] = e;
-      }
+    if (frontier.length > vertexCount) {
+      throw new IllegalArgumentException("frontier: " + frontier.length
+          + " vertices, more than the graph's " + vertexCount + " (duplicates?)");
     }
     engine.bind();
     counters.zero();
     stats.zero();
     changed.zero();
-    int tpb = Math.min(256, (threadsPerBlock + 31) / 32 * 32);
+    count.zero();
+    int tpb = Math.min(256, (settings.threadsPerBlock() + 31) / 32 * 32);
     int warpsPerBlock = tpb / 32;
-    // Enough resident warps to fill every SM (2,048 threads each), a warp per queued vertex.
+    // Enough resident warps to fill every SM (2,048 threads each), a warp per work item.
     int maxBlocks = engine.multiprocessors() * (2048 / tpb);
-    CUfunction f = engine.function(MODULE, SYMBOL);
+    CUfunction round = engine.function(MODULE, SYMBOL);
+    CUfunction split = engine.function(MODULE, SPLIT_SYMBOL);
     byte[] view = CudaEngine.view(store);
-    if (n > 0) {
-      queues[0].upload(Pointer.to(items), 8L * n);
+    int fin = 0;
+    if (frontier.length > 0) {
+      far[0].upload(Pointer.to(frontier), 4L * frontier.length);
+      count.uploadAtByte(4, Pointer.to(new int[] {frontier.length}), 4);
     }
+    double width = settings.bucketWidth();
+    double bound = lowest + width;
+    double keptMin = Double.POSITIVE_INFINITY;
+    boolean first = true;
     int in = 0;
+    int n = 0;
     int rounds = 0;
     long kernelNanos = 0;
-    int[] next = new int[1];
-    while (n > 0 && rounds < maxRounds) {
-      if (stamp == Integer.MAX_VALUE) {
-        stamps.zero();
-        stamp = 0;
+    int[] words = new int[3];
+    while (rounds < settings.maxRounds()) {
+      if (n == 0) {
+        count.download(Pointer.to(words), 12);
+        int farN = words[1 + fin];
+        if (farN == 0) {
+          break;
+        }
+        if (!first) {
+          bound = Math.max(bound, keptMin) + width;
+        }
+        first = false;
+        nextStamp();
+        nextFarEpoch();
+        // The queue's length and the other far list's to 0; the lowest value kept far to +inf.
+        count.uploadAtByte(0, Pointer.to(new int[] {0}), 4);
+        count.uploadAtByte(4L * (2 - fin), Pointer.to(new int[] {0}), 4);
+        farMin.upload(Pointer.to(new long[] {Double.doubleToRawLongBits(Double.POSITIVE_INFINITY)}),
+            8);
+        byte[] args = ByteBuffer.allocate(SPLIT_ARGS_BYTES).order(ByteOrder.LITTLE_ENDIAN)
+            .putLong(far[fin].address()).putLong(far[1 - fin].address())
+            .putLong(count.address() + 4L * (2 - fin)).putLong(farStamps.address())
+            .putLong(queues[in].address()).putLong(count.address()).putLong(stamps.address())
+            .putLong(farMin.address()).putLong(storeRegion(regions.offsets()))
+            .putLong(storeRegion(regions.values())).putDouble(bound).putInt(farN)
+            .putInt(farEpoch).putInt(stamp).putInt(0).array();
+        int blocks = (farN + SPLIT_THREADS - 1) / SPLIT_THREADS;
+        Pointer params = Pointer.to(Pointer.to(args));
+        kernelNanos += engine.timed(() -> CudaErrors.call("launch graph relaxation split",
+            () -> cuLaunchKernel(split, blocks, 1, 1, SPLIT_THREADS, 1, 1, 0, null, params,
+                null)));
+        fin = 1 - fin;
+        count.download(Pointer.to(words), 4);
+        n = words[0];
+        long[] min = new long[1];
+        farMin.download(Pointer.to(min), 8);
+        keptMin = Double.longBitsToDouble(min[0]);
+        continue;
       }
-      stamp++;
-      count.zero();
+      nextStamp();
+      count.uploadAtByte(0, Pointer.to(new int[] {0}), 4);
       byte[] args = ByteBuffer.allocate(ARGS_BYTES).order(ByteOrder.LITTLE_ENDIAN)
           .putLong(queues[in].address()).putLong(queues[1 - in].address())
           .putLong(count.address()).putLong(stamps.address()).putLong(counters.address())
-          .putLong(stats.address()).putInt(n).putInt(stamp).putInt(valuesRegion)
-          .putInt(targetsRegion).putInt(weightsRegion).putInt(offsetsRegion)
-          .putInt(components ? 1 : 0).putInt(weighted ? 1 : 0).putInt(maxRetries).putInt(0)
-          .putLong(changed.address()).array();
+          .putLong(stats.address()).putLong(changed.address()).putLong(far[fin].address())
+          .putLong(count.address() + 4L * (1 + fin)).putLong(farStamps.address())
+          .putDouble(bound).putInt(n).putInt(stamp).putInt(regions.values())
+          .putInt(regions.targets()).putInt(regions.weights()).putInt(regions.offsets())
+          .putInt(settings.components() ? 1 : 0).putInt(settings.weighted() ? 1 : 0)
+          .putInt(settings.maxRetries()).putInt(farEpoch).array();
       int blocks = (int) Math.min(maxBlocks, ((long) n + warpsPerBlock - 1) / warpsPerBlock);
       Pointer params = Pointer.to(Pointer.to(view), Pointer.to(args));
       kernelNanos += engine.timed(() -> CudaErrors.call("launch graph relaxation round",
-          () -> cuLaunchKernel(f, blocks, 1, 1, tpb, 1, 1, 0, null, params, null)));
-      count.download(Pointer.to(next), 4);
-      n = next[0];
+          () -> cuLaunchKernel(round, blocks, 1, 1, tpb, 1, 1, 0, null, params, null)));
+      count.download(Pointer.to(words), 4);
+      n = words[0];
       in = 1 - in;
       rounds++;
     }
+    boolean converged = n == 0 && farLength(fin) == 0;
     long[] c = new long[Counter.COUNT];
     counters.download(Pointer.to(c), 8L * c.length);
     long[] s = new long[STATS];
@@ -197,7 +242,33 @@ public final class CudaGraphRelax implements AutoCloseable {
       }
     }
     TxCounts tx = new TxCounts(s[0], c[Counter.COMMITS.ordinal()], aborts);
-    return new RoundStats(rounds, n == 0, tx, s[1], s[2], kernelNanos);
+    return new RoundStats(rounds, converged, tx, s[1], s[2], kernelNanos);
+  }
+
+  private int farLength(int fin) {
+    int[] words = new int[3];
+    count.download(Pointer.to(words), 12);
+    return words[1 + fin];
+  }
+
+  private long storeRegion(int region) {
+    return store.regions[region].address();
+  }
+
+  private void nextStamp() {
+    if (stamp == Integer.MAX_VALUE) {
+      stamps.zero();
+      stamp = 0;
+    }
+    stamp++;
+  }
+
+  private void nextFarEpoch() {
+    if (farEpoch == Integer.MAX_VALUE) {
+      farStamps.zero();
+      farEpoch = 0;
+    }
+    farEpoch++;
   }
 
   /**
@@ -208,13 +279,12 @@ public final class CudaGraphRelax implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("graph relaxation buffers are closed");
     }
-    int n = offsets.length - 1;
-    if (n <= 0) {
+    if (vertexCount == 0) {
       return new int[0];
     }
     engine.bind();
-    byte[] flags = new byte[n];
-    changed.download(Pointer.to(flags), n);
+    byte[] flags = new byte[vertexCount];
+    changed.download(Pointer.to(flags), vertexCount);
     int count = 0;
     for (byte f : flags) {
       count += f;
@@ -235,7 +305,7 @@ public final class CudaGraphRelax implements AutoCloseable {
     }
     closed = true;
     engine.bind();
-    DeviceBuffer.closeAll(List.of(queues[0], queues[1], count, stamps, counters,
-        stats, changed));
+    DeviceBuffer.closeAll(List.of(queues[0], queues[1], far[0], far[1], count, stamps,
+        farStamps, farMin, counters, stats, changed));
   }
 }

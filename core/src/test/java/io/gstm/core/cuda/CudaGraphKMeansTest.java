@@ -3,8 +3,10 @@ package io.gstm.core.cuda;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.graph.CsrGraph;
+import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.GraphRelaxer;
 import io.gstm.core.graph.GraphTestGraphs;
+import io.gstm.core.graph.GridGenerator;
 import io.gstm.core.graph.RelaxOptions;
 import io.gstm.core.graph.RelaxResult;
 import io.gstm.core.graph.RelaxationKind;
@@ -17,6 +19,7 @@ import io.gstm.core.kmeans.KMeansPartial;
 import io.gstm.core.kmeans.KMeansUpdater;
 import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.GpuCondition;
+import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
@@ -71,6 +74,52 @@ class CudaGraphKMeansTest {
       onGpu = r.relax(init, active);
       // A second call on the resident graph gives the same fixpoint.
       assertThat(r.relax(init, active).values()).isEqualTo(onGpu.values());
+    }
+    try (GraphRelaxer r = new GraphRelaxer(jvm, g, kind, opts)) {
+      onJvm = r.relax(init, active);
+    }
+    RelaxationVerifier.Report report = RelaxationVerifier.check(g, kind, init, onGpu.values());
+    assertThat(report.ok()).as(report.toString()).isTrue();
+    assertThat(onGpu.values()).isEqualTo(onJvm.values());
+    assertThat(onGpu.changedVertices()).isEqualTo(onJvm.changedVertices());
+  }
+
+  /**
+   * High-diameter graphs on the GPU's near-far buckets (a path's distances span about 20 bucket
+   * widths): the values and changed vertices equal the JVM engine's and the verifier's, also
+   * when the relaxation starts from values an earlier superstep left (active vertices whose
+   * values lie several buckets above the lowest, so the first split keeps them far).
+   */
+  @ParameterizedTest(name = "{0}, seed {1}")
+  @CsvSource({"grid, 11", "road, 12", "path, 13", "grid-resumed, 14", "path-resumed, 15"})
+  void bucketedRoundsEqualTheJvmEngineOnHighDiameterGraphs(String what, long seed) {
+    EdgeList edges = switch (what) {
+      case "grid", "grid-resumed" -> GridGenerator.grid(96, 96, seed);
+      case "road" -> GridGenerator.roadLike(96, 96, seed, 0.1, 16);
+      default -> GraphTestGraphs.path(3000, seed);
+    };
+    CsrGraph g = GridGenerator.shuffled(edges, seed).toCsr();
+    int n = g.vertexCount();
+    RelaxationKind kind = RelaxationKind.SHORTEST_PATHS;
+    double[] init = RelaxationVerifier.initialValues(kind, n, 0);
+    int[] active = {0};
+    if (what.endsWith("resumed")) {
+      // Upper bounds an earlier superstep could have left: exact distances plus noise on a
+      // random tenth of the vertices, all of them active.
+      double[] exact = RelaxationVerifier.dijkstra(g, init.clone());
+      SplittableRandom rnd = new SplittableRandom(seed);
+      for (int v = 0; v < n; v++) {
+        init[v] = rnd.nextInt(10) == 0 && Double.isFinite(exact[v])
+            ? exact[v] + rnd.nextInt(40_000) : Double.POSITIVE_INFINITY;
+      }
+      init[0] = 0;
+      active = IntStream.range(0, n).filter(v -> Double.isFinite(init[v])).toArray();
+    }
+    RelaxOptions opts = RelaxOptions.defaults();
+    RelaxResult onGpu;
+    RelaxResult onJvm;
+    try (GraphRelaxer r = new GraphRelaxer(gpu, g, kind, opts)) {
+      onGpu = r.relax(init, active);
     }
     try (GraphRelaxer r = new GraphRelaxer(jvm, g, kind, opts)) {
       onJvm = r.relax(init, active);

@@ -46,6 +46,8 @@ class KernelConstantsTest {
     String graph = Files.readString(CUDA.resolve("graph_relax.cu"));
     assertThat(graph).contains(" " + CudaGraphRelax.SYMBOL + "(");
     assertThat(graph).contains("sizeof(RelaxArgs) == " + CudaGraphRelax.ARGS_BYTES);
+    assertThat(graph).contains(" " + CudaGraphRelax.SPLIT_SYMBOL + "(");
+    assertThat(graph).contains("sizeof(SplitArgs) == " + CudaGraphRelax.SPLIT_ARGS_BYTES);
     assertThat(constexpr("graph_relax.cu", "kChunkEdges")).isEqualTo(CudaGraphRelax.CHUNK_EDGES);
     String kmeans = Files.readString(CUDA.resolve("kmeans_update.cu"));
     assertThat(kmeans).contains(CudaKMeans.SYMBOL + "(");
