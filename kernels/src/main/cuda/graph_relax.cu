@@ -203,7 +203,7 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
 }
 
 /// Moves the far list's vertices now below the bound into the bucket's first work items and
-/// keeps the others (distinct, under a new epoch), noting the lowest value kept.
+/// keeps the others with finite values (distinct, under a new epoch), noting the lowest kept.
 __device__ __forceinline__ void split(const SplitArgs& a) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t lane = threadIdx.x & 31u;
@@ -220,10 +220,11 @@ __device__ __forceinline__ void split(const SplitArgs& a) {
         chunks = static_cast<uint32_t>(__ldg(a.offsets + v + 1) - begin + kChunkEdges - 1) /
                  kChunkEdges;
       }
-    } else {
+    } else if (!isinf(as_double(bits))) {
       defer(a.far_out, a.far_out_count, a.far_stamps, a.far_epoch, v);
       kept = bits;
-    }
+    }  // +infinity: nothing to relax from it (and no bound would ever pass it); a commit that
+       // lowers it later lists it again
   }
   // One atomic per warp for the queue's slots (a first frontier can hold every vertex, and a
   // counter bumped by each of them serialises the launch): a prefix sum over the lanes.

@@ -91,7 +91,8 @@ class CudaGraphKMeansTest {
    * values lie several buckets above the lowest, so the first split keeps them far).
    */
   @ParameterizedTest(name = "{0}, seed {1}")
-  @CsvSource({"grid, 11", "road, 12", "path, 13", "grid-resumed, 14", "path-resumed, 15"})
+  @CsvSource({"grid, 11", "road, 12", "path, 13", "grid-resumed, 14", "path-resumed, 15",
+      "path-all-active, 16"})
   void bucketedRoundsEqualTheJvmEngineOnHighDiameterGraphs(String what, long seed) {
     EdgeList edges = switch (what) {
       case "grid", "grid-resumed" -> GridGenerator.grid(96, 96, seed);
@@ -114,6 +115,9 @@ class CudaGraphKMeansTest {
       }
       init[0] = 0;
       active = IntStream.range(0, n).filter(v -> Double.isFinite(init[v])).toArray();
+    } else if (what.endsWith("all-active")) {
+      // Every vertex active, all but the source at +infinity: nothing to relax from those.
+      active = IntStream.range(0, n).toArray();
     }
     RelaxOptions opts = RelaxOptions.defaults();
     RelaxResult onGpu;
