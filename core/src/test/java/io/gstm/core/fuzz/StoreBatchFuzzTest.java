@@ -9,7 +9,6 @@ import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
 import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.soak.SoakCases;
 import io.gstm.core.store.Algorithm;
@@ -19,6 +18,7 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.Fuzz;
+import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.Workloads;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
@@ -32,8 +32,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -49,17 +48,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class StoreBatchFuzzTest {
   private static final Fuzz.Budget BUDGET = new Fuzz.Budget("store-batch", 20);
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   static LongStream seeds() {
     return Fuzz.seeds("store-batch", 1500);
@@ -123,7 +113,7 @@ class StoreBatchFuzzTest {
       return; // valid, but more memory than a test should take
     }
     TxStore store = Fuzz.resultOrClearError(about + ", " + alg.label(), false,
-        () -> engine.createStore(layout, alg));
+        () -> engines.jvm().createStore(layout, alg));
     if (store == null) {
       return;
     }
@@ -346,10 +336,10 @@ class StoreBatchFuzzTest {
     Algorithm alg = csmv ? Algorithm.csmv(2 + rnd.nextInt(6)) : Algorithm.prStm();
     RunOptions options = RunOptions.defaults().withHistory(true).withSemanticLimit(50)
         .withMaxRetries(rnd.nextBoolean() ? RunOptions.DEFAULT_MAX_RETRIES : 1 + rnd.nextInt(5));
-    try (TxStore store = engine.createStore(base.layout(), alg)) {
+    try (TxStore store = engines.jvm().createStore(base.layout(), alg)) {
       StoreContents.write(store, base.initial());
       BatchResult r = Fuzz.resultOrClearError(about + " on " + alg.label(), false,
-          () -> engine.run(store, batch, options));
+          () -> engines.jvm().run(store, batch, options));
       long[][] after = StoreContents.read(store);
       if (r == null) {
         assertThat(StoreContents.firstDifference(base.layout(), base.initial(), after))
@@ -468,7 +458,7 @@ class StoreBatchFuzzTest {
     if (c == null) {
       return;
     }
-    SoakCases.Check check = c.run(engine);
+    SoakCases.Check check = c.run(engines.jvm());
     assertThat(check.violations()).as("%s: %s", about, c).isEmpty();
   }
 
@@ -499,10 +489,10 @@ class StoreBatchFuzzTest {
     if (sorted == null || o == null || o.maxRetries() < 1000) {
       return;
     }
-    try (TxStore store = engine.createStore(base.layout())) {
+    try (TxStore store = engines.jvm().createStore(base.layout())) {
       StoreContents.write(store, base.initial());
       RunOptions run = o.withHistory(true).withSemanticLimit(Math.min(o.semanticLimit(), 100));
-      BatchResult r = engine.run(store, sorted, run);
+      BatchResult r = engines.jvm().run(store, sorted, run);
       HistoryChecker.Verdict h = HistoryChecker.check(r.history());
       assertThat(h.serializable()).as("%s: %s", about, h.violations()).isTrue();
     }

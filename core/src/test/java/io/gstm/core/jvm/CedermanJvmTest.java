@@ -12,6 +12,7 @@ import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.Backoff;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.ProgramCases;
+import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.ds.DsBatch;
 import io.gstm.core.workload.ds.DsConfig;
 import io.gstm.core.workload.ds.DsKind;
@@ -19,8 +20,7 @@ import io.gstm.core.workload.ds.DsRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,17 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * seeded, all of its checks; and so with every backoff.
  */
 class CedermanJvmTest {
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   private static final Algorithm[] ALGORITHMS = {Algorithm.blocking(),
       Algorithm.obstructionFree()};
@@ -69,15 +60,15 @@ class CedermanJvmTest {
     if (policy.equals("retry-in-place")) {
       options = options.withPolicy(SemanticPolicy.RETRY_IN_PLACE).withSemanticLimit(100);
     }
-    try (TxStore store = engine.createStore(c.layout(), alg)) {
+    try (TxStore store = engines.jvm().createStore(c.layout(), alg)) {
       assertThat(store.algorithm()).isEqualTo(alg);
       StoreContents.write(store, c.initial());
       ProgramCases.Run run;
       if (how.equals("program")) {
-        ProgramResult r = engine.run(store, c.programBatch(false), options);
+        ProgramResult r = engines.jvm().run(store, c.programBatch(false), options);
         run = new ProgramCases.Run(r.stats(), r, c.initial(), StoreContents.read(store));
       } else {
-        BatchResult r = engine.run(store, c.batch(), options);
+        BatchResult r = engines.jvm().run(store, c.batch(), options);
         run = new ProgramCases.Run(r, null, c.initial(), StoreContents.read(store));
       }
       assertThat(ProgramCases.verify(c, run)).isNull();
@@ -112,7 +103,7 @@ class CedermanJvmTest {
   void dataStructuresPassEveryCheck(String algorithm, DsKind kind, String contention,
       long seed) {
     DsBatch b = DsBatch.of(config(kind, contention, seed));
-    DsRun run = DsRun.run(engine, algorithm(algorithm), b,
+    DsRun run = DsRun.run(engines.jvm(), algorithm(algorithm), b,
         RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
     assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
@@ -136,7 +127,7 @@ class CedermanJvmTest {
   @MethodSource("backoffs")
   void everyBackoffPassesEveryCheck(String algorithm, DsKind kind) {
     DsBatch b = DsBatch.of(config(kind, "full", 5));
-    DsRun run = DsRun.run(engine, algorithm(algorithm), b,
+    DsRun run = DsRun.run(engines.jvm(), algorithm(algorithm), b,
         RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
     assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);

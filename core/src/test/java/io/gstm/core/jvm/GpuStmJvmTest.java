@@ -11,6 +11,7 @@ import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.ProgramCases;
+import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.ds.DsBatch;
 import io.gstm.core.workload.ds.DsConfig;
 import io.gstm.core.workload.ds.DsKind;
@@ -18,8 +19,7 @@ import io.gstm.core.workload.ds.DsRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,17 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * semantic policy (the JPDC comparison's limit of 100) as well.
  */
 class GpuStmJvmTest {
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   static Stream<Arguments> workloads() {
     List<Arguments> out = new ArrayList<>();
@@ -63,15 +54,15 @@ class GpuStmJvmTest {
     if (policy.equals("retry-in-place")) {
       options = options.withPolicy(SemanticPolicy.RETRY_IN_PLACE).withSemanticLimit(100);
     }
-    try (TxStore store = engine.createStore(c.layout(), Algorithm.gpuStm())) {
+    try (TxStore store = engines.jvm().createStore(c.layout(), Algorithm.gpuStm())) {
       assertThat(store.algorithm()).isEqualTo(Algorithm.gpuStm());
       StoreContents.write(store, c.initial());
       ProgramCases.Run run;
       if (how.equals("program")) {
-        ProgramResult r = engine.run(store, c.programBatch(false), options);
+        ProgramResult r = engines.jvm().run(store, c.programBatch(false), options);
         run = new ProgramCases.Run(r.stats(), r, c.initial(), StoreContents.read(store));
       } else {
-        BatchResult r = engine.run(store, c.batch(), options);
+        BatchResult r = engines.jvm().run(store, c.batch(), options);
         run = new ProgramCases.Run(r, null, c.initial(), StoreContents.read(store));
       }
       assertThat(ProgramCases.verify(c, run)).isNull();
@@ -98,7 +89,7 @@ class GpuStmJvmTest {
     DsConfig cfg = contention.equals("full") ? DsConfig.fullContention(kind, 800, 32, 4, seed)
         : DsConfig.lowContention(kind, 400, 32, 4, seed);
     DsBatch b = DsBatch.of(cfg);
-    DsRun run = DsRun.run(engine, Algorithm.gpuStm(), b,
+    DsRun run = DsRun.run(engines.jvm(), Algorithm.gpuStm(), b,
         RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
     assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);

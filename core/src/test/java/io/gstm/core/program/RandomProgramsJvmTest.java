@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.SharedEngines;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -21,17 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RandomProgramsJvmTest {
   /** Semantic conflicts before a random transaction that keeps retrying is abandoned. */
   static final RunOptions OPTIONS = RunOptions.defaults().withSemanticLimit(4).withHistory(true);
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   static LongStream seeds() {
     return LongStream.rangeClosed(1, 120);
@@ -41,9 +31,9 @@ class RandomProgramsJvmTest {
   @MethodSource("seeds")
   void committedHistoriesAreSerializableAndReplayExactly(long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 400, 32, 4, false);
-    try (TxStore store = engine.createStore(c.layout())) {
+    try (TxStore store = engines.jvm().createStore(c.layout())) {
       StoreContents.write(store, c.initial());
-      ProgramResult r = engine.run(store, c.batch(), OPTIONS);
+      ProgramResult r = engines.jvm().run(store, c.batch(), OPTIONS);
       long[][] after = StoreContents.read(store);
       // The checker's bounds size the sets: no transaction may outgrow them.
       assertThat(r.outcomeCounts()).doesNotContainKey(Outcome.TOO_LARGE);

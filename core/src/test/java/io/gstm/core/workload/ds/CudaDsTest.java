@@ -3,19 +3,16 @@ package io.gstm.core.workload.ds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.cuda.CudaEngine;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvVariant;
 import io.gstm.core.testing.EnabledIfGpu;
-import io.gstm.core.testing.GpuCondition;
 import io.gstm.core.testing.ProgramCases;
+import io.gstm.core.testing.SharedEngines;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,20 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @EnabledIfGpu
 class CudaDsTest {
-  private static CudaEngine gpu;
-  private static JvmEngine jvm;
-
-  @BeforeAll
-  static void open() {
-    gpu = CudaEngine.open(GpuCondition.device());
-    jvm = new JvmEngine(1);
-  }
-
-  @AfterAll
-  static void close() {
-    jvm.close();
-    gpu.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofGpuAndJvm(1);
 
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();
@@ -66,7 +51,8 @@ class CudaDsTest {
   @MethodSource("cases")
   void prStmPassesEveryCheckOnTheGpu(DsKind kind, String contention, long seed) {
     DsBatch b = DsBatch.of(config(kind, contention, seed));
-    DsRun run = DsRun.run(gpu, Algorithm.prStm(), b, RunOptions.defaults().withHistory(true));
+    DsRun run = DsRun.run(engines.gpu(), Algorithm.prStm(), b,
+        RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
     assertThat(run.result().stats().history()).isNotNull();
     assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
@@ -77,7 +63,8 @@ class CudaDsTest {
   void everyCsmvVariantPassesTheVerifierOnTheGpu(DsKind kind, String contention, long seed) {
     DsBatch b = DsBatch.of(config(kind, contention, seed).runnableOn(Algorithm.csmv(4)));
     for (CsmvVariant v : CsmvVariant.values()) {
-      DsRun run = DsRun.run(gpu, Algorithm.csmv(4).withVariant(v), b, RunOptions.defaults());
+      DsRun run = DsRun.run(engines.gpu(), Algorithm.csmv(4).withVariant(v), b,
+          RunOptions.defaults());
       assertThat(run.problems()).as("%s", v).isEmpty();
       assertThat(run.result().commits()).as("%s", v).isGreaterThan(b.txCount() * 8L / 10);
     }
@@ -89,8 +76,8 @@ class CudaDsTest {
       long seed) {
     DsBatch b = DsBatch.of(config(kind, contention, seed).withGrid(1, 1)
         .withTransactions(2_000));
-    DsRun g = DsRun.run(gpu, Algorithm.prStm(), b, RunOptions.defaults());
-    DsRun j = DsRun.run(jvm, Algorithm.prStm(), b, RunOptions.defaults());
+    DsRun g = DsRun.run(engines.gpu(), Algorithm.prStm(), b, RunOptions.defaults());
+    DsRun j = DsRun.run(engines.jvm(), Algorithm.prStm(), b, RunOptions.defaults());
     assertThat(g.problems()).isEmpty();
     ProgramCases.assertSame(g.result(), j.result());
     assertThat(StoreContents.firstDifference(b.layout(), j.after(), g.after())).isNull();

@@ -5,14 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvVariant;
+import io.gstm.core.testing.SharedEngines;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -23,17 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * checker, the model replay and the programs' serial replay all pass.
  */
 class DsJvmTest {
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();
@@ -63,7 +53,8 @@ class DsJvmTest {
   @MethodSource("cases")
   void passesEveryCheck(DsKind kind, String contention, String alg, long seed) {
     DsBatch b = DsBatch.of(config(kind, contention, seed).runnableOn(algorithm(alg)));
-    DsRun run = DsRun.run(engine, algorithm(alg), b, RunOptions.defaults().withHistory(true));
+    DsRun run = DsRun.run(engines.jvm(), algorithm(alg), b,
+        RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
     assertThat(run.result().stats().history()).isNotNull();
     // The defaults size every pool, and every walk but a few of the skip list's.
@@ -91,7 +82,8 @@ class DsJvmTest {
       long seed) {
     DsBatch b = DsBatch.of(config(kind, contention, seed).runnableOn(Algorithm.csmv(4)));
     for (CsmvVariant v : CsmvVariant.values()) {
-      DsRun run = DsRun.run(engine, Algorithm.csmv(4).withVariant(v), b, RunOptions.defaults());
+      DsRun run = DsRun.run(engines.jvm(), Algorithm.csmv(4).withVariant(v), b,
+          RunOptions.defaults());
       assertThat(run.result().stats().history()).isNull();
       assertThat(run.problems()).as("%s", v).isEmpty();
     }
@@ -117,7 +109,7 @@ class DsJvmTest {
       assertThat(b.batch().type(t)).isEqualTo(b.op()[t]);
     }
     for (Algorithm a : new Algorithm[] {Algorithm.prStm(), Algorithm.gpuStm()}) {
-      DsRun run = DsRun.run(engine, a, b, RunOptions.defaults().withHistory(true));
+      DsRun run = DsRun.run(engines.jvm(), a, b, RunOptions.defaults().withHistory(true));
       assertThat(run.problems()).as("%s", a.label()).isEmpty();
     }
     assertThatThrownBy(() -> plain.withLockCoverage(0))
