@@ -2,16 +2,15 @@ package io.gstm.core.program;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.engine.Engine;
-import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvVariant;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.ProgramCases;
+import io.gstm.core.testing.RandomProgramRuns;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankPrograms;
@@ -73,40 +72,16 @@ class CudaProgramTest {
   void randomProgramsOnOneThreadMatchTheJvmEngine(long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 200, 1, 1, true);
     RunOptions options = RunOptions.defaults().withSemanticLimit(4);
-    ProgramResult g;
-    long[][] gAfter;
-    try (TxStore store = engines.gpu().createStore(c.layout())) {
-      StoreContents.write(store, c.initial());
-      g = engines.gpu().run(store, c.batch(), options);
-      gAfter = StoreContents.read(store);
-    }
-    ProgramResult j;
-    long[][] jAfter;
-    try (TxStore store = engines.jvm().createStore(c.layout())) {
-      StoreContents.write(store, c.initial());
-      j = engines.jvm().run(store, c.batch(), options);
-      jAfter = StoreContents.read(store);
-    }
-    ProgramCases.assertSame(g, j);
-    assertThat(StoreContents.firstDifference(c.layout(), jAfter, gAfter)).as(c.text()).isNull();
+    RandomProgramRuns.assertSameOnBoth(engines.gpu(), engines.jvm(), c, Algorithm.prStm(),
+        options);
   }
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
   void randomProgramsOnManyThreadsAreSerializableOnTheGpu(long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 2_000, 64, 4, false);
-    try (TxStore store = engines.gpu().createStore(c.layout())) {
-      StoreContents.write(store, c.initial());
-      ProgramResult r = engines.gpu().run(store, c.batch(),
-          RunOptions.defaults().withSemanticLimit(4).withHistory(true));
-      long[][] after = StoreContents.read(store);
-      assertThat(r.outcomeCounts()).doesNotContainKey(Outcome.TOO_LARGE);
-      HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
-      assertThat(h.serializable()).as("%s\n%s", h.violations(), c.text()).isTrue();
-      ProgramReplay.Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), after,
-          h.serialOrder());
-      assertThat(replay.ok()).as("%s\n%s", replay, c.text()).isTrue();
-    }
+    RandomProgramRuns.assertSerializableAndReplays(engines.gpu(), c, Algorithm.prStm(),
+        RunOptions.defaults().withSemanticLimit(4).withHistory(true));
   }
 
   @ParameterizedTest

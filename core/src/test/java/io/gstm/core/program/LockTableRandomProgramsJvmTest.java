@@ -2,11 +2,9 @@ package io.gstm.core.program;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gstm.core.batch.Outcome;
-import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
-import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.RandomProgramRuns;
 import io.gstm.core.testing.SharedEngines;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,16 +42,7 @@ class LockTableRandomProgramsJvmTest {
       default -> Algorithm.obstructionFree();
     };
     RandomPrograms.Case c = RandomPrograms.generate(seed, 400, 32, 4, false);
-    try (TxStore store = engines.jvm().createStore(c.layout(), alg)) {
-      StoreContents.write(store, c.initial());
-      ProgramResult r = engines.jvm().run(store, c.batch(), RandomProgramsJvmTest.OPTIONS);
-      long[][] after = StoreContents.read(store);
-      assertThat(r.outcomeCounts()).doesNotContainKey(Outcome.TOO_LARGE);
-      HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
-      assertThat(h.serializable()).as("%s\n%s", h.violations(), c.text()).isTrue();
-      ProgramReplay.Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), after,
-          h.serialOrder());
-      assertThat(replay.ok()).as("%s\n%s", replay, c.text()).isTrue();
-    }
+    RandomProgramRuns.assertSerializableAndReplays(engines.jvm(), c, alg,
+        RandomProgramsJvmTest.OPTIONS);
   }
 }

@@ -2,11 +2,10 @@ package io.gstm.core.program;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.soak.RandomPrograms;
-import io.gstm.core.store.TxStore;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.testing.RandomProgramRuns;
 import io.gstm.core.testing.SharedEngines;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,18 +30,7 @@ class RandomProgramsJvmTest {
   @MethodSource("seeds")
   void committedHistoriesAreSerializableAndReplayExactly(long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 400, 32, 4, false);
-    try (TxStore store = engines.jvm().createStore(c.layout())) {
-      StoreContents.write(store, c.initial());
-      ProgramResult r = engines.jvm().run(store, c.batch(), OPTIONS);
-      long[][] after = StoreContents.read(store);
-      // The checker's bounds size the sets: no transaction may outgrow them.
-      assertThat(r.outcomeCounts()).doesNotContainKey(Outcome.TOO_LARGE);
-      HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
-      assertThat(h.serializable()).as("%s\n%s", h.violations(), c.text()).isTrue();
-      ProgramReplay.Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), after,
-          h.serialOrder());
-      assertThat(replay.ok()).as("%s\n%s", replay, c.text()).isTrue();
-    }
+    RandomProgramRuns.assertSerializableAndReplays(engines.jvm(), c, Algorithm.prStm(), OPTIONS);
     for (CompiledProgram p : c.programs().programs()) {
       CompiledProgram back = CompiledProgram.decode(p.encode());
       assertThat(back.code()).containsExactly(p.code());
