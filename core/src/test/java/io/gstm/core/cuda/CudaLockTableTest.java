@@ -4,20 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.batch.Counter;
-import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
-import io.gstm.core.engine.Engine;
-import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.program.ProgramReplay;
-import io.gstm.core.program.ProgramResult;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.Backoff;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.DsCases;
 import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.ProgramCases;
+import io.gstm.core.testing.RandomProgramRuns;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.ds.DsBatch;
@@ -49,17 +46,7 @@ class CudaLockTableTest {
       Algorithm.obstructionFree()};
 
   static Stream<Arguments> structures() {
-    List<Arguments> out = new ArrayList<>();
-    for (Algorithm a : ALGORITHMS) {
-      for (DsKind kind : DsKind.values()) {
-        for (String contention : new String[] {"full", "low"}) {
-          for (long seed = 1; seed <= 3; seed++) {
-            out.add(Arguments.of(a.label(), kind, contention, seed));
-          }
-        }
-      }
-    }
-    return out.stream();
+    return DsCases.structures(ALGORITHMS);
   }
 
   /** Whole warps, as CudaDsTest runs PR-STM. */
@@ -186,37 +173,16 @@ class CudaLockTableTest {
   void randomProgramsOnOneThreadMatchTheJvmEngine(String algorithm, long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 200, 1, 1, true);
     RunOptions options = RunOptions.defaults().withSemanticLimit(4);
-    ProgramResult[] results = new ProgramResult[2];
-    long[][][] after = new long[2][][];
-    Engine[] both = {engines.gpu(), engines.jvm()};
-    for (int i = 0; i < 2; i++) {
-      try (TxStore store = both[i].createStore(c.layout(), algorithm(algorithm))) {
-        StoreContents.write(store, c.initial());
-        results[i] = both[i].run(store, c.batch(), options);
-        after[i] = StoreContents.read(store);
-      }
-    }
-    ProgramCases.assertSame(results[0], results[1]);
-    assertThat(StoreContents.firstDifference(c.layout(), after[1], after[0])).as(c.text())
-        .isNull();
+    RandomProgramRuns.assertSameOnBoth(engines.gpu(), engines.jvm(), c, algorithm(algorithm),
+        options);
   }
 
   @ParameterizedTest(name = "{0}, seed {1}")
   @MethodSource("randomPrograms")
   void randomProgramsOnManyThreadsAreSerializableOnTheGpu(String algorithm, long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 2_000, 64, 4, false);
-    try (TxStore store = engines.gpu().createStore(c.layout(), algorithm(algorithm))) {
-      StoreContents.write(store, c.initial());
-      ProgramResult r = engines.gpu().run(store, c.batch(),
-          RunOptions.defaults().withSemanticLimit(4).withHistory(true));
-      long[][] after = StoreContents.read(store);
-      assertThat(r.outcomeCounts()).doesNotContainKey(Outcome.TOO_LARGE);
-      HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
-      assertThat(h.serializable()).as("%s\n%s", h.violations(), c.text()).isTrue();
-      ProgramReplay.Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), after,
-          h.serialOrder());
-      assertThat(replay.ok()).as("%s\n%s", replay, c.text()).isTrue();
-    }
+    RandomProgramRuns.assertSerializableAndReplays(engines.gpu(), c, algorithm(algorithm),
+        RunOptions.defaults().withSemanticLimit(4).withHistory(true));
   }
 
   @Test

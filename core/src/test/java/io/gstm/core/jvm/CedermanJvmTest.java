@@ -2,15 +2,12 @@ package io.gstm.core.jvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
-import io.gstm.core.program.ProgramResult;
-import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.Backoff;
-import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.DsCases;
 import io.gstm.core.testing.ProgramCases;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.ds.DsBatch;
@@ -60,42 +57,21 @@ class CedermanJvmTest {
     if (policy.equals("retry-in-place")) {
       options = options.withPolicy(SemanticPolicy.RETRY_IN_PLACE).withSemanticLimit(100);
     }
-    try (TxStore store = engines.jvm().createStore(c.layout(), alg)) {
-      assertThat(store.algorithm()).isEqualTo(alg);
-      StoreContents.write(store, c.initial());
-      ProgramCases.Run run;
-      if (how.equals("program")) {
-        ProgramResult r = engines.jvm().run(store, c.programBatch(false), options);
-        run = new ProgramCases.Run(r.stats(), r, c.initial(), StoreContents.read(store));
-      } else {
-        BatchResult r = engines.jvm().run(store, c.batch(), options);
-        run = new ProgramCases.Run(r, null, c.initial(), StoreContents.read(store));
-      }
-      assertThat(ProgramCases.verify(c, run)).isNull();
-      assertThat(run.stats().history()).isNotNull();
-      // PR-STM's causes only: no pre-locks here, and no urgent mode.
-      assertThat(run.stats().count(Counter.ABORT_STOLEN)).isZero();
-      assertThat(run.stats().count(Counter.ABORT_PRELOCK_REFUSED)).isZero();
-      assertThat(run.stats().count(Counter.URGENT)).isZero();
-      if (alg.kind() == Algorithm.Kind.BLOCKING) {
-        assertThat(run.stats().count(Counter.ABORT_KILLED)).isZero();
-        assertThat(run.stats().count(Counter.LOCKS_STOLEN)).isZero();
-      }
+    ProgramCases.Run run = ProgramCases.onStore(engines.jvm(), c, how, options, alg);
+    assertThat(ProgramCases.verify(c, run)).isNull();
+    assertThat(run.stats().history()).isNotNull();
+    // PR-STM's causes only: no pre-locks here, and no urgent mode.
+    assertThat(run.stats().count(Counter.ABORT_STOLEN)).isZero();
+    assertThat(run.stats().count(Counter.ABORT_PRELOCK_REFUSED)).isZero();
+    assertThat(run.stats().count(Counter.URGENT)).isZero();
+    if (alg.kind() == Algorithm.Kind.BLOCKING) {
+      assertThat(run.stats().count(Counter.ABORT_KILLED)).isZero();
+      assertThat(run.stats().count(Counter.LOCKS_STOLEN)).isZero();
     }
   }
 
   static Stream<Arguments> structures() {
-    List<Arguments> out = new ArrayList<>();
-    for (Algorithm a : ALGORITHMS) {
-      for (DsKind kind : DsKind.values()) {
-        for (String contention : new String[] {"full", "low"}) {
-          for (long seed = 1; seed <= 3; seed++) {
-            out.add(Arguments.of(a.label(), kind, contention, seed));
-          }
-        }
-      }
-    }
-    return out.stream();
+    return DsCases.structures(ALGORITHMS);
   }
 
   @ParameterizedTest(name = "{0}: {1} {2} contention, seed {3}")

@@ -2,14 +2,11 @@ package io.gstm.core.jvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
-import io.gstm.core.program.ProgramResult;
-import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
-import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.DsCases;
 import io.gstm.core.testing.ProgramCases;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.ds.DsBatch;
@@ -54,33 +51,15 @@ class GpuStmJvmTest {
     if (policy.equals("retry-in-place")) {
       options = options.withPolicy(SemanticPolicy.RETRY_IN_PLACE).withSemanticLimit(100);
     }
-    try (TxStore store = engines.jvm().createStore(c.layout(), Algorithm.gpuStm())) {
-      assertThat(store.algorithm()).isEqualTo(Algorithm.gpuStm());
-      StoreContents.write(store, c.initial());
-      ProgramCases.Run run;
-      if (how.equals("program")) {
-        ProgramResult r = engines.jvm().run(store, c.programBatch(false), options);
-        run = new ProgramCases.Run(r.stats(), r, c.initial(), StoreContents.read(store));
-      } else {
-        BatchResult r = engines.jvm().run(store, c.batch(), options);
-        run = new ProgramCases.Run(r, null, c.initial(), StoreContents.read(store));
-      }
-      assertThat(ProgramCases.verify(c, run)).isNull();
-      assertThat(run.stats().history()).isNotNull();
-      assertThat(run.stats().count(Counter.ABORT_STOLEN)).isZero(); // PR-STM's cause only
-    }
+    ProgramCases.Run run =
+        ProgramCases.onStore(engines.jvm(), c, how, options, Algorithm.gpuStm());
+    assertThat(ProgramCases.verify(c, run)).isNull();
+    assertThat(run.stats().history()).isNotNull();
+    assertThat(run.stats().count(Counter.ABORT_STOLEN)).isZero(); // PR-STM's cause only
   }
 
   static Stream<Arguments> structures() {
-    List<Arguments> out = new ArrayList<>();
-    for (DsKind kind : DsKind.values()) {
-      for (String contention : new String[] {"full", "low"}) {
-        for (long seed = 1; seed <= 3; seed++) {
-          out.add(Arguments.of(kind, contention, seed));
-        }
-      }
-    }
-    return out.stream();
+    return DsCases.structures();
   }
 
   @ParameterizedTest(name = "{0} {1} contention, seed {2}")

@@ -109,6 +109,24 @@ public final class ProgramCases {
   }
 
   /**
+   * The case on a store of {@code algorithm} (checked to be the store's): as programs from text
+   * where {@code how} is "program", else as its hand-written batch.
+   */
+  public static Run onStore(Engine engine, Case c, String how, RunOptions options,
+      Algorithm algorithm) {
+    try (TxStore store = engine.createStore(c.layout(), algorithm)) {
+      assertThat(store.algorithm()).isEqualTo(algorithm);
+      StoreContents.write(store, c.initial());
+      if (how.equals("program")) {
+        ProgramResult r = engine.run(store, c.programBatch(false), options);
+        return new Run(r.stats(), r, c.initial(), StoreContents.read(store));
+      }
+      BatchResult r = engine.run(store, c.batch(), options);
+      return new Run(r, null, c.initial(), StoreContents.read(store));
+    }
+  }
+
+  /**
    * Everything a program run must satisfy: the workload's verifier on the same transactions,
    * and with a history, serializability and the exact serial replay. Null when it holds.
    */

@@ -6,11 +6,10 @@ import io.gstm.core.batch.RunOptions;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvVariant;
+import io.gstm.core.testing.DsCases;
 import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.ProgramCases;
 import io.gstm.core.testing.SharedEngines;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,15 +28,7 @@ class CudaDsTest {
   static final SharedEngines engines = SharedEngines.ofGpuAndJvm(1);
 
   static Stream<Arguments> cases() {
-    List<Arguments> out = new ArrayList<>();
-    for (DsKind kind : DsKind.values()) {
-      for (String contention : new String[] {"full", "low"}) {
-        for (long seed = 1; seed <= 3; seed++) {
-          out.add(Arguments.of(kind, contention, seed));
-        }
-      }
-    }
-    return out.stream();
+    return DsCases.structures();
   }
 
   /** Whole warps, a grid that stays resident for CSMV's cooperative launch. */
