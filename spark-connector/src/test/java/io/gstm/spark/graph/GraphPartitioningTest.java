@@ -142,23 +142,11 @@ class GraphPartitioningTest {
   void longPathWithRandomIdsIsExactUnderRanges() {
     // Ids without locality: ranges gain nothing but must stay exact.
     int n = 400;
-    int[] order = new int[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = (int) ((i * 7919L) % n);
-    }
-    int[] src = new int[n - 1];
-    int[] dst = new int[n - 1];
-    double[] w = new double[n - 1];
-    for (int i = 0; i + 1 < n; i++) {
-      src[i] = order[i];
-      dst[i] = order[i + 1];
-      w[i] = 1 + i % 5;
-    }
-    EdgeList path = GridGenerator.shuffled(new EdgeList(n, src, dst, w), 3);
+    EdgeList path = References.scrambledPath(n, 5, 3);
     RelaxationResult r = GraphRelaxation.of(TestFrames.edges(session.spark(), path, 2))
-        .setPartitioning("range").shortestPaths(order[0]).run();
+        .setPartitioning("range").shortestPaths(0).run();
     assertThat(dense(r.values(), n)).isEqualTo(
-        References.dijkstra(n, path.src(), path.dst(), path.weights(), order[0]));
+        References.dijkstra(n, path.src(), path.dst(), path.weights(), 0));
   }
 
   @Test

@@ -166,22 +166,7 @@ class GraphSubgraphsTest {
     return switch (kind) {
       case "rmat" -> RmatGenerator.generate(10, 8000, 3, true);
       case "grid" -> GridGenerator.shuffled(GridGenerator.grid(40, 30, 4), 5);
-      default -> {
-        int n = 500;
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-          order[i] = (int) ((i * 7919L) % n);
-        }
-        int[] src = new int[n - 1];
-        int[] dst = new int[n - 1];
-        double[] w = new double[n - 1];
-        for (int i = 0; i + 1 < n; i++) {
-          src[i] = order[i];
-          dst[i] = order[i + 1];
-          w[i] = 1 + i % 7;
-        }
-        yield GridGenerator.shuffled(new EdgeList(n, src, dst, w), 3);
-      }
+      default -> References.scrambledPath(500, 7, 3);
     };
   }
 
