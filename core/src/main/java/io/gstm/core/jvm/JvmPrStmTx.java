@@ -77,12 +77,7 @@ final class JvmPrStmTx extends JvmLockTableTx {
   }
 
   @Override
-  boolean trackWrite(int lock) {
-    int slot = find(lock);
-    if (slot >= 0) {
-      lockWritten[slot] = true;
-      return true;
-    }
+  boolean trackNewWrite(int lock) {
     if (Priority.isUrgent(owner) && !takeVisible(lock)) {
       return false;
     }
