@@ -1,5 +1,8 @@
 package io.gstm.core.fuzz;
 
+import static io.gstm.core.program.StoreContents.int32Bits;
+import static io.gstm.core.program.StoreContents.int32Values;
+import static io.gstm.core.program.StoreContents.ofInt32;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.batch.BatchResult;
@@ -197,22 +200,22 @@ class StoreBatchFuzzTest {
             .k(1 + rnd.nextInt(Math.min(16, c.accounts()))).readOnly(c.readOnlyFraction())
             .lockCoverage(1 + rnd.nextInt(4)).grid(tpb, blocks).txPerThread(per).seed(c.seed())
             .build();
-        return new Base("bank", c.layout(), bits(c.initialBalances()), rnd.nextBoolean()
+        return new Base("bank", c.layout(), ofInt32(c.initialBalances()), rnd.nextBoolean()
             ? c.batch() : c.batchWithAuditSpan(1 + rnd.nextInt(c.accounts())));
       }
       case 1 -> {
         SemanticBankConfig c = SemanticBankConfig.builder().accounts(4 + rnd.nextInt(200))
             .k(1 + rnd.nextInt(2)).semanticRatio(rnd.nextDouble()).lockCoverage(1).grid(tpb, blocks)
             .txPerThread(per).seed(rnd.nextLong()).build();
-        return new Base("semantic bank", c.layout(), bits(c.initialBalances()), c.batch());
+        return new Base("semantic bank", c.layout(), ofInt32(c.initialBalances()), c.batch());
       }
       case 2 -> {
         VacationConfig c = VacationConfig.builder().customers(1 + rnd.nextInt(300))
             .roomTypes(1 + rnd.nextInt(20)).roomsPerType(rnd.nextInt(20))
             .semanticRatio(rnd.nextDouble()).lockCoverage(1 + rnd.nextInt(3)).grid(tpb, blocks)
             .txPerThread(per).seed(rnd.nextLong()).build();
-        return new Base("vacation", c.layout(), new long[][] {bits(c.initialRooms())[0],
-            bits(c.initialCustomers())[0]}, c.batch());
+        return new Base("vacation", c.layout(), new long[][] {int32Bits(c.initialRooms()),
+            int32Bits(c.initialCustomers())}, c.batch());
       }
       case 3 -> {
         ProducerConsumerConfig c = ProducerConsumerConfig.builder().producers(1 + rnd.nextInt(3))
@@ -232,7 +235,7 @@ class StoreBatchFuzzTest {
         int[][] init = c.initialState();
         long[][] initial = new long[init.length][];
         for (int r = 0; r < init.length; r++) {
-          initial[r] = bits(init[r])[0];
+          initial[r] = int32Bits(init[r]);
         }
         return new Base("memcached", c.layout(), initial, c.batch());
       }
@@ -354,12 +357,12 @@ class StoreBatchFuzzTest {
         assertThat(h.serializable()).as("%s: %s", about, h.violations()).isTrue();
       }
       if (batch.workload().equals("bank")) {
-        BankVerifier.Verdict v = BankVerifier.verify(ints(base.initial()[0]), batch, r,
-            ints(after[0]));
+        BankVerifier.Verdict v = BankVerifier.verify(int32Values(base.initial()[0]), batch, r,
+            int32Values(after[0]));
         assertThat(v.ok()).as("%s: %s", about, v).isTrue();
       } else if (meaningKept && batch.workload().equals("vacation")) {
-        VacationVerifier.Verdict v = VacationVerifier.verify(ints(base.initial()[0]),
-            ints(base.initial()[1]), batch, r, ints(after[0]), ints(after[1]));
+        VacationVerifier.Verdict v = VacationVerifier.verify(int32Values(base.initial()[0]),
+            int32Values(base.initial()[1]), batch, r, int32Values(after[0]), int32Values(after[1]));
         assertThat(v.ok()).as("%s: %s", about, v).isTrue();
       }
     }
@@ -496,21 +499,5 @@ class StoreBatchFuzzTest {
       HistoryChecker.Verdict h = HistoryChecker.check(r.history());
       assertThat(h.serializable()).as("%s: %s", about, h.violations()).isTrue();
     }
-  }
-
-  private static long[][] bits(int[] values) {
-    long[] out = new long[values.length];
-    for (int i = 0; i < values.length; i++) {
-      out[i] = values[i];
-    }
-    return new long[][] {out};
-  }
-
-  private static int[] ints(long[] values) {
-    int[] out = new int[values.length];
-    for (int i = 0; i < values.length; i++) {
-      out[i] = (int) values[i];
-    }
-    return out;
   }
 }
