@@ -49,18 +49,11 @@ class CudaLockTableTest {
     return DsCases.structures(ALGORITHMS);
   }
 
-  /** Whole warps, as CudaDsTest runs PR-STM. */
-  private static DsConfig config(DsKind kind, String contention, long seed) {
-    int tx = 20_000;
-    return contention.equals("full") ? DsConfig.fullContention(kind, tx, 128, 16, seed)
-        : DsConfig.lowContention(kind, tx, 128, 16, seed);
-  }
-
   @ParameterizedTest(name = "{0}: {1} {2} contention, seed {3}")
   @MethodSource("structures")
   void dataStructuresPassEveryCheckOnTheGpu(String algorithm, DsKind kind, String contention,
       long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed));
+    DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed));
     DsRun run = DsRun.run(engines.gpu(), algorithm(algorithm), b,
         RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
@@ -72,7 +65,7 @@ class CudaLockTableTest {
   @MethodSource("structures")
   void oneThreadOnTheGpuGivesTheJvmEnginesResultsExactly(String algorithm, DsKind kind,
       String contention, long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed).withGrid(1, 1)
+    DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed).withGrid(1, 1)
         .withTransactions(2_000));
     DsRun g = DsRun.run(engines.gpu(), algorithm(algorithm), b, RunOptions.defaults());
     DsRun j = DsRun.run(engines.jvm(), algorithm(algorithm), b, RunOptions.defaults());
@@ -132,7 +125,7 @@ class CudaLockTableTest {
   @ParameterizedTest(name = "{0}: {1} full contention")
   @MethodSource("backoffs")
   void everyBackoffPassesEveryCheckOnTheGpu(String algorithm, DsKind kind) {
-    DsBatch b = DsBatch.of(config(kind, "full", 7));
+    DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, "full", 7));
     DsRun run = DsRun.run(engines.gpu(), algorithm(algorithm), b,
         RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();

@@ -11,7 +11,6 @@ import io.gstm.core.testing.DsCases;
 import io.gstm.core.testing.ProgramCases;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.ds.DsBatch;
-import io.gstm.core.workload.ds.DsConfig;
 import io.gstm.core.workload.ds.DsKind;
 import io.gstm.core.workload.ds.DsRun;
 import java.util.ArrayList;
@@ -78,7 +77,7 @@ class CedermanJvmTest {
   @MethodSource("structures")
   void dataStructuresPassEveryCheck(String algorithm, DsKind kind, String contention,
       long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed));
+    DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, contention, seed));
     DsRun run = DsRun.run(engines.jvm(), algorithm(algorithm), b,
         RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
@@ -102,16 +101,11 @@ class CedermanJvmTest {
   @ParameterizedTest(name = "{0}: {1} full contention")
   @MethodSource("backoffs")
   void everyBackoffPassesEveryCheck(String algorithm, DsKind kind) {
-    DsBatch b = DsBatch.of(config(kind, "full", 5));
+    DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, "full", 5));
     DsRun run = DsRun.run(engines.jvm(), algorithm(algorithm), b,
         RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
     assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
-  }
-
-  static DsConfig config(DsKind kind, String contention, long seed) {
-    return contention.equals("full") ? DsConfig.fullContention(kind, 800, 32, 4, seed)
-        : DsConfig.lowContention(kind, 400, 32, 4, seed);
   }
 
   /** The algorithm a test name shows (labels keep the names readable). */

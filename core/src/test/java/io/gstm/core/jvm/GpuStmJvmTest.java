@@ -10,7 +10,6 @@ import io.gstm.core.testing.DsCases;
 import io.gstm.core.testing.ProgramCases;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.ds.DsBatch;
-import io.gstm.core.workload.ds.DsConfig;
 import io.gstm.core.workload.ds.DsKind;
 import io.gstm.core.workload.ds.DsRun;
 import java.util.ArrayList;
@@ -65,9 +64,7 @@ class GpuStmJvmTest {
   @ParameterizedTest(name = "{0} {1} contention, seed {2}")
   @MethodSource("structures")
   void dataStructuresPassEveryCheck(DsKind kind, String contention, long seed) {
-    DsConfig cfg = contention.equals("full") ? DsConfig.fullContention(kind, 800, 32, 4, seed)
-        : DsConfig.lowContention(kind, 400, 32, 4, seed);
-    DsBatch b = DsBatch.of(cfg);
+    DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, contention, seed));
     DsRun run = DsRun.run(engines.jvm(), Algorithm.gpuStm(), b,
         RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();

@@ -1,6 +1,7 @@
 package io.gstm.core.testing;
 
 import io.gstm.core.store.Algorithm;
+import io.gstm.core.workload.ds.DsConfig;
 import io.gstm.core.workload.ds.DsKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +11,25 @@ import org.junit.jupiter.params.provider.Arguments;
 /** The data-structure cases the engines' tests share. */
 public final class DsCases {
   private DsCases() {}
+
+  /**
+   * A case at the JVM suites' size: 800 transactions at "full" contention, 400 at "low", in 4
+   * blocks of 32 threads.
+   */
+  public static DsConfig jvmConfig(DsKind kind, String contention, long seed) {
+    return contention.equals("full") ? DsConfig.fullContention(kind, 800, 32, 4, seed)
+        : DsConfig.lowContention(kind, 400, 32, 4, seed);
+  }
+
+  /**
+   * A case at the GPU suites' size: 20,000 transactions in 16 blocks of 128 threads (whole warps,
+   * a grid that stays resident for CSMV's cooperative launch).
+   */
+  public static DsConfig gpuConfig(DsKind kind, String contention, long seed) {
+    int tx = 20_000;
+    return contention.equals("full") ? DsConfig.fullContention(kind, tx, 128, 16, seed)
+        : DsConfig.lowContention(kind, tx, 128, 16, seed);
+  }
 
   /**
    * Every structure at "full" and "low" contention, seeds 1 to 3: {@code (kind, contention,

@@ -31,17 +31,10 @@ class CudaDsTest {
     return DsCases.structures();
   }
 
-  /** Whole warps, a grid that stays resident for CSMV's cooperative launch. */
-  private static DsConfig config(DsKind kind, String contention, long seed) {
-    int tx = 20_000;
-    return contention.equals("full") ? DsConfig.fullContention(kind, tx, 128, 16, seed)
-        : DsConfig.lowContention(kind, tx, 128, 16, seed);
-  }
-
   @ParameterizedTest(name = "{0} {1} contention, seed {2}")
   @MethodSource("cases")
   void prStmPassesEveryCheckOnTheGpu(DsKind kind, String contention, long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed));
+    DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed));
     DsRun run = DsRun.run(engines.gpu(), Algorithm.prStm(), b,
         RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
@@ -52,7 +45,7 @@ class CudaDsTest {
   @ParameterizedTest(name = "{0} {1} contention, seed {2}")
   @MethodSource("cases")
   void everyCsmvVariantPassesTheVerifierOnTheGpu(DsKind kind, String contention, long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed).runnableOn(Algorithm.csmv(4)));
+    DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed).runnableOn(Algorithm.csmv(4)));
     for (CsmvVariant v : CsmvVariant.values()) {
       DsRun run = DsRun.run(engines.gpu(), Algorithm.csmv(4).withVariant(v), b,
           RunOptions.defaults());
@@ -65,7 +58,7 @@ class CudaDsTest {
   @MethodSource("cases")
   void oneThreadOnTheGpuGivesTheJvmEnginesResultsExactly(DsKind kind, String contention,
       long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed).withGrid(1, 1)
+    DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed).withGrid(1, 1)
         .withTransactions(2_000));
     DsRun g = DsRun.run(engines.gpu(), Algorithm.prStm(), b, RunOptions.defaults());
     DsRun j = DsRun.run(engines.jvm(), Algorithm.prStm(), b, RunOptions.defaults());

@@ -7,6 +7,7 @@ import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvVariant;
+import io.gstm.core.testing.DsCases;
 import io.gstm.core.testing.SharedEngines;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,12 +40,6 @@ class DsJvmTest {
     return out.stream();
   }
 
-  static DsConfig config(DsKind kind, String contention, long seed) {
-    int tx = contention.equals("full") ? 800 : 400;
-    return contention.equals("full") ? DsConfig.fullContention(kind, tx, 32, 4, seed)
-        : DsConfig.lowContention(kind, tx, 32, 4, seed);
-  }
-
   static Algorithm algorithm(String alg) {
     return alg.equals("csmv") ? Algorithm.csmv(4) : Algorithm.prStm();
   }
@@ -52,7 +47,7 @@ class DsJvmTest {
   @ParameterizedTest(name = "{0} {1} contention on {2}, seed {3}")
   @MethodSource("cases")
   void passesEveryCheck(DsKind kind, String contention, String alg, long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed).runnableOn(algorithm(alg)));
+    DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, contention, seed).runnableOn(algorithm(alg)));
     DsRun run = DsRun.run(engines.jvm(), algorithm(alg), b,
         RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
@@ -80,7 +75,7 @@ class DsJvmTest {
   @MethodSource("contentions")
   void everyCsmvVariantPassesTheVerifierWithoutAHistory(DsKind kind, String contention,
       long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed).runnableOn(Algorithm.csmv(4)));
+    DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, contention, seed).runnableOn(Algorithm.csmv(4)));
     for (CsmvVariant v : CsmvVariant.values()) {
       DsRun run = DsRun.run(engines.jvm(), Algorithm.csmv(4).withVariant(v), b,
           RunOptions.defaults());
@@ -97,7 +92,7 @@ class DsJvmTest {
   @MethodSource("contentions")
   void presortedAndCoarselyLockedBatchesPassEveryCheck(DsKind kind, String contention,
       long seed) {
-    DsBatch plain = DsBatch.of(config(kind, contention, seed));
+    DsBatch plain = DsBatch.of(DsCases.jvmConfig(kind, contention, seed));
     DsBatch b = plain.presorted().withLockCoverage(8);
     assertThat(b.layout().lockCount()).isLessThan(plain.layout().lockCount());
     int firstOther = 0;
