@@ -27,6 +27,7 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.core.workload.bank.BankVerifier;
@@ -297,7 +298,7 @@ public final class SoakCases {
           b -> BankPrograms.batch(b, BankPrograms.set(b, how.builder())), options);
       Checks checks = new Checks(run);
       int[] after = int32Values(run.after()[0]);
-      BankVerifier.Verdict v = BankVerifier.verify(initial, batch, run.stats(), after);
+      Verdict v = BankVerifier.verify(initial, batch, run.stats(), after);
       checks.verdict("verifier", v.ok(), v);
       if (wholeBank) {
         long total = (long) cfg.accounts() * BankConfig.INITIAL_BALANCE;
@@ -313,7 +314,7 @@ public final class SoakCases {
       }
       int[] order = checks.history();
       if (order != null) {
-        BankVerifier.Verdict replay = BankVerifier.replay(initial, batch, order);
+        Verdict replay = BankVerifier.replay(initial, batch, order);
         checks.verdict("serial replay", replay.ok(), replay);
       }
       return checks.done();
@@ -353,12 +354,12 @@ public final class SoakCases {
       Run run = run(engine, cfg.layout(), Algorithm.prStm(), ofInt32(initial), batch, how,
           b -> BankPrograms.batch(b, BankPrograms.set(b, how.builder())), options);
       Checks checks = new Checks(run);
-      BankVerifier.Verdict v = BankVerifier.verify(initial, batch, run.stats(),
+      Verdict v = BankVerifier.verify(initial, batch, run.stats(),
           int32Values(run.after()[0]));
       checks.verdict("verifier", v.ok(), v);
       int[] order = checks.history();
       if (order != null) {
-        BankVerifier.Verdict replay = BankVerifier.replay(initial, batch, order);
+        Verdict replay = BankVerifier.replay(initial, batch, order);
         checks.verdict("serial replay (every withdrawal saw enough)", replay.ok(), replay);
       }
       return checks.done();
@@ -406,12 +407,12 @@ public final class SoakCases {
       Checks checks = new Checks(run);
       int[] rooms1 = int32Values(run.after()[0]);
       int[] customers1 = int32Values(run.after()[1]);
-      VacationVerifier.Verdict v = VacationVerifier.verify(rooms0, customers0, batch, run.stats(),
+      Verdict v = VacationVerifier.verify(rooms0, customers0, batch, run.stats(),
           rooms1, customers1);
       checks.verdict("verifier", v.ok(), v);
       int[] order = checks.history();
       if (order != null) {
-        VacationVerifier.Verdict replay = VacationVerifier.replay(rooms0, customers0, batch,
+        Verdict replay = VacationVerifier.replay(rooms0, customers0, batch,
             run.stats(), order, rooms1, customers1);
         checks.verdict("serial replay", replay.ok(), replay);
       }
@@ -628,7 +629,7 @@ public final class SoakCases {
       for (int r = 0; r < initial.length; r++) {
         after[r] = int32Values(run.after()[r]);
       }
-      MemcachedVerifier.Verdict v = MemcachedVerifier.verify(initial, batch, run.stats(), after);
+      Verdict v = MemcachedVerifier.verify(initial, batch, run.stats(), after);
       checks.verdict("verifier", v.ok(), v);
       checks.history();
       return checks.done();
@@ -742,7 +743,7 @@ public final class SoakCases {
         return null;
       }
       if (run.programs() != null) {
-        ProgramReplay.Verdict replay = ProgramReplay.verify(run.programs(), run.layout(),
+        Verdict replay = ProgramReplay.verify(run.programs(), run.layout(),
             run.before(), run.after(), h.serialOrder());
         verdict("program replay", replay.ok(), replay);
       }

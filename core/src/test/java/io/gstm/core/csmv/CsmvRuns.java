@@ -8,6 +8,7 @@ import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
@@ -21,7 +22,7 @@ public final class CsmvRuns {
   private CsmvRuns() {}
 
   /** What one bank batch did and every check's verdict. */
-  public record BankCheck(BatchResult result, BankVerifier.Verdict verdict,
+  public record BankCheck(BatchResult result, Verdict verdict,
       HistoryChecker.Verdict history, List<String> badAudits, int[] balances) {
     public boolean ok() {
       return verdict.ok() && (history == null || history.serializable()) && badAudits.isEmpty();
@@ -56,13 +57,13 @@ public final class CsmvRuns {
             + ", the total is " + total);
       }
     }
-    BankVerifier.Verdict v = BankVerifier.verify(initial, batch, r, after);
+    Verdict v = BankVerifier.verify(initial, batch, r, after);
     HistoryChecker.Verdict h = r.history() == null ? null : HistoryChecker.check(r.history());
     return new BankCheck(r, v, h, bad, after);
   }
 
   /** What one memcached batch did and the verifier's verdict. */
-  public record CacheCheck(BatchResult result, MemcachedVerifier.Verdict verdict) {}
+  public record CacheCheck(BatchResult result, Verdict verdict) {}
 
   public static CacheCheck memcached(Engine engine, Algorithm alg, MemcachedConfig cfg) {
     TxBatch batch = cfg.batch();

@@ -12,6 +12,7 @@ import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.SharedEngines;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.vacation.VacationConfig;
 import io.gstm.core.workload.vacation.VacationVerifier;
 import io.gstm.core.workload.vacation.VacationWorkload;
@@ -60,7 +61,7 @@ class CudaVacationTest {
       BatchResult r = engine.run(store, batch, options);
       int[] finalRooms = store.readInt32(0);
       int[] finalBooked = store.readInt32(1);
-      VacationVerifier.Verdict v =
+      Verdict v =
           VacationVerifier.verify(rooms, booked, batch, r, finalRooms, finalBooked);
       assertThat(v.ok()).as("%s %s", engine.name(), v).isTrue();
       if (options.history()) {

@@ -22,6 +22,7 @@ import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.Fuzz;
 import io.gstm.core.testing.Mutations;
 import io.gstm.core.testing.SharedEngines;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.core.workload.kmeans.KMeansPrograms;
 import io.gstm.core.workload.pc.ProducerConsumerPrograms;
@@ -214,7 +215,7 @@ class ProgramFuzzTest {
       boolean sums = set.programs().stream().anyMatch(p -> p.analysis().sums() > 0);
       if (!sums || alg.isCsmv()) {
         // A sum() is one range read that the PR-STM history does not record: no replay order.
-        ProgramReplay.Verdict replay = ProgramReplay.verify(result, layout, initial, after,
+        Verdict replay = ProgramReplay.verify(result, layout, initial, after,
             h.serialOrder());
         assertThat(replay.ok()).as("%s\n%s", about, replay).isTrue();
       }

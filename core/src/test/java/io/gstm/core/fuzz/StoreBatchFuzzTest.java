@@ -22,6 +22,7 @@ import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.Fuzz;
 import io.gstm.core.testing.SharedEngines;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.Workloads;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
@@ -357,11 +358,11 @@ class StoreBatchFuzzTest {
         assertThat(h.serializable()).as("%s: %s", about, h.violations()).isTrue();
       }
       if (batch.workload().equals("bank")) {
-        BankVerifier.Verdict v = BankVerifier.verify(int32Values(base.initial()[0]), batch, r,
+        Verdict v = BankVerifier.verify(int32Values(base.initial()[0]), batch, r,
             int32Values(after[0]));
         assertThat(v.ok()).as("%s: %s", about, v).isTrue();
       } else if (meaningKept && batch.workload().equals("vacation")) {
-        VacationVerifier.Verdict v = VacationVerifier.verify(int32Values(base.initial()[0]),
+        Verdict v = VacationVerifier.verify(int32Values(base.initial()[0]),
             int32Values(base.initial()[1]), batch, r, int32Values(after[0]), int32Values(after[1]));
         assertThat(v.ok()).as("%s: %s", about, v).isTrue();
       }

@@ -12,6 +12,7 @@ import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.ProgramCases;
 import io.gstm.core.testing.RandomProgramRuns;
 import io.gstm.core.testing.SharedEngines;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.core.workload.bank.BankVerifier;
@@ -95,7 +96,7 @@ class CudaProgramTest {
       try (TxStore store = e.createStore(cfg.layout(), Algorithm.csmv(4).withVariant(variant))) {
         store.writeInt32(0, cfg.initialBalances());
         ProgramResult r = e.run(store, programs, RunOptions.defaults());
-        BankVerifier.Verdict v = BankVerifier.verify(cfg.initialBalances(), batch, r.stats(),
+        Verdict v = BankVerifier.verify(cfg.initialBalances(), batch, r.stats(),
             store.readInt32(0));
         assertThat(v.ok()).as("%s on %s: %s", variant, e.name(), v).isTrue();
         assertThat(r.commits()).isEqualTo(batch.txCount());

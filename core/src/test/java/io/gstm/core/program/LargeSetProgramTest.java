@@ -12,6 +12,7 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.SharedEngines;
+import io.gstm.core.workload.Verdict;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,7 +62,7 @@ class LargeSetProgramTest {
       assertThat(r.outcomeCounts()).containsOnlyKeys(Outcome.COMMITTED);
       HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
       assertThat(h.serializable()).as("%s", h.violations()).isTrue();
-      ProgramReplay.Verdict replay = ProgramReplay.verify(r, LAYOUT, before, after,
+      Verdict replay = ProgramReplay.verify(r, LAYOUT, before, after,
           h.serialOrder());
       assertThat(replay.ok()).as("%s", replay).isTrue();
     }

@@ -22,6 +22,7 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.core.workload.bank.BankVerifier;
@@ -144,7 +145,7 @@ public final class ProgramCases {
         return "history: " + h.violations();
       }
       if (run.programResult() != null) {
-        ProgramReplay.Verdict replay = ProgramReplay.verify(run.programResult(), c.layout(),
+        Verdict replay = ProgramReplay.verify(run.programResult(), c.layout(),
             run.before(), run.after(), h.serialOrder());
         if (!replay.ok()) {
           return "replay: " + replay.problems();
@@ -196,7 +197,7 @@ public final class ProgramCases {
 
   private static String bankVerdict(TxBatch batch, BatchResult r, long[][] before,
       long[][] after) {
-    BankVerifier.Verdict v =
+    Verdict v =
         BankVerifier.verify(int32Values(before[0]), batch, r, int32Values(after[0]));
     return v.ok() ? null : v.toString();
   }
@@ -205,7 +206,7 @@ public final class ProgramCases {
     long[][] initial = {int32Bits(cfg.initialRooms()), int32Bits(cfg.initialCustomers())};
     return new Case("vacation", cfg.layout(), initial, cfg.batch(), VacationPrograms::set,
         VacationPrograms::batch, (batch, r, before, after) -> {
-          VacationVerifier.Verdict v = VacationVerifier.verify(int32Values(before[0]),
+          Verdict v = VacationVerifier.verify(int32Values(before[0]),
               int32Values(before[1]), batch, r, int32Values(after[0]), int32Values(after[1]));
           return v.ok() ? null : v.toString();
         });

@@ -12,6 +12,7 @@ import io.gstm.core.program.StoreContents;
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Verdict;
 
 /** Runs of {@link RandomPrograms} cases and the checks every engine's tests make of them. */
 public final class RandomProgramRuns {
@@ -42,7 +43,7 @@ public final class RandomProgramRuns {
     assertThat(r.outcomeCounts()).doesNotContainKey(Outcome.TOO_LARGE);
     HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
     assertThat(h.serializable()).as("%s\n%s", h.violations(), c.text()).isTrue();
-    ProgramReplay.Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), run.after(),
+    Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), run.after(),
         h.serialOrder());
     assertThat(replay.ok()).as("%s\n%s", replay, c.text()).isTrue();
   }

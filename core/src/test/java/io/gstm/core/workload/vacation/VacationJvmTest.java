@@ -16,6 +16,7 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.SharedEngines;
+import io.gstm.core.workload.Verdict;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -40,8 +41,8 @@ class VacationJvmTest {
 
   /** One batch run on a fresh store, with every verdict. */
   record Run(TxBatch batch, BatchResult result, int[] initialRooms, int[] initialCustomers,
-      int[] rooms, int[] customers, VacationVerifier.Verdict verdict,
-      HistoryChecker.Verdict history, VacationVerifier.Verdict replay) {
+      int[] rooms, int[] customers, Verdict verdict,
+      HistoryChecker.Verdict history, Verdict replay) {
 
     static Run of(VacationConfig cfg, TxBatch batch, RunOptions options) {
       return of(cfg.layout(), cfg.initialRooms(), cfg.initialCustomers(), batch, options);
@@ -56,7 +57,7 @@ class VacationJvmTest {
         int[] rooms = store.readInt32(0);
         int[] customers = store.readInt32(1);
         HistoryChecker.Verdict h = r.history() == null ? null : HistoryChecker.check(r.history());
-        VacationVerifier.Verdict replay = h == null || !h.serializable() ? null
+        Verdict replay = h == null || !h.serializable() ? null
             : VacationVerifier.replay(initialRooms, initialCustomers, batch, r, h.serialOrder(),
                 rooms, customers);
         return new Run(batch, r, initialRooms, initialCustomers, rooms, customers,
