@@ -54,11 +54,8 @@ class CudaLockTableTest {
   void dataStructuresPassEveryCheckOnTheGpu(String algorithm, DsKind kind, String contention,
       long seed) {
     DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed));
-    DsRun run = DsRun.run(engines.gpu(), algorithm(algorithm), b,
-        RunOptions.defaults().withHistory(true));
-    assertThat(run.problems()).isEmpty();
+    DsRun run = DsCases.assertPassesEveryCheck(engines.gpu(), algorithm(algorithm), b);
     assertThat(run.result().stats().history()).isNotNull();
-    assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
   }
 
   @ParameterizedTest(name = "{0}: {1} {2} contention, seed {3}")
@@ -126,10 +123,7 @@ class CudaLockTableTest {
   @MethodSource("backoffs")
   void everyBackoffPassesEveryCheckOnTheGpu(String algorithm, DsKind kind) {
     DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, "full", 7));
-    DsRun run = DsRun.run(engines.gpu(), algorithm(algorithm), b,
-        RunOptions.defaults().withHistory(true));
-    assertThat(run.problems()).isEmpty();
-    assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
+    DsCases.assertPassesEveryCheck(engines.gpu(), algorithm(algorithm), b);
   }
 
   /**

@@ -12,7 +12,6 @@ import io.gstm.core.testing.ProgramCases;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.ds.DsBatch;
 import io.gstm.core.workload.ds.DsKind;
-import io.gstm.core.workload.ds.DsRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -78,10 +77,7 @@ class CedermanJvmTest {
   void dataStructuresPassEveryCheck(String algorithm, DsKind kind, String contention,
       long seed) {
     DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, contention, seed));
-    DsRun run = DsRun.run(engines.jvm(), algorithm(algorithm), b,
-        RunOptions.defaults().withHistory(true));
-    assertThat(run.problems()).isEmpty();
-    assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
+    DsCases.assertPassesEveryCheck(engines.jvm(), algorithm(algorithm), b);
   }
 
   static Stream<Arguments> backoffs() {
@@ -102,10 +98,7 @@ class CedermanJvmTest {
   @MethodSource("backoffs")
   void everyBackoffPassesEveryCheck(String algorithm, DsKind kind) {
     DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, "full", 5));
-    DsRun run = DsRun.run(engines.jvm(), algorithm(algorithm), b,
-        RunOptions.defaults().withHistory(true));
-    assertThat(run.problems()).isEmpty();
-    assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
+    DsCases.assertPassesEveryCheck(engines.jvm(), algorithm(algorithm), b);
   }
 
   /** The algorithm a test name shows (labels keep the names readable). */

@@ -11,7 +11,6 @@ import io.gstm.core.testing.ProgramCases;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.ds.DsBatch;
 import io.gstm.core.workload.ds.DsKind;
-import io.gstm.core.workload.ds.DsRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -65,9 +64,6 @@ class GpuStmJvmTest {
   @MethodSource("structures")
   void dataStructuresPassEveryCheck(DsKind kind, String contention, long seed) {
     DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, contention, seed));
-    DsRun run = DsRun.run(engines.jvm(), Algorithm.gpuStm(), b,
-        RunOptions.defaults().withHistory(true));
-    assertThat(run.problems()).isEmpty();
-    assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
+    DsCases.assertPassesEveryCheck(engines.jvm(), Algorithm.gpuStm(), b);
   }
 }

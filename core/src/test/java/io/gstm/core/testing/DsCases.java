@@ -1,8 +1,14 @@
 package io.gstm.core.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.engine.Engine;
 import io.gstm.core.store.Algorithm;
+import io.gstm.core.workload.ds.DsBatch;
 import io.gstm.core.workload.ds.DsConfig;
 import io.gstm.core.workload.ds.DsKind;
+import io.gstm.core.workload.ds.DsRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -11,6 +17,18 @@ import org.junit.jupiter.params.provider.Arguments;
 /** The data-structure cases the engines' tests share. */
 public final class DsCases {
   private DsCases() {}
+
+  /**
+   * Runs {@code b} on a store of {@code algorithm}, with a history: every check passes (the
+   * verifier, the history checker, the model and the programs' serial replay) and more than 80%
+   * of the transactions commit.
+   */
+  public static DsRun assertPassesEveryCheck(Engine engine, Algorithm algorithm, DsBatch b) {
+    DsRun run = DsRun.run(engine, algorithm, b, RunOptions.defaults().withHistory(true));
+    assertThat(run.problems()).isEmpty();
+    assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
+    return run;
+  }
 
   /**
    * A case at the JVM suites' size: 800 transactions at "full" contention, 400 at "low", in 4
