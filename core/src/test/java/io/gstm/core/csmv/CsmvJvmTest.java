@@ -171,17 +171,6 @@ class CsmvJvmTest {
   void storeKeepsStateAcrossBatches() {
     BankConfig cfg = BankConfig.builder().accounts(128).k(2).readOnly(0.5).lockCoverage(1)
         .grid(32, 4).txPerThread(4).seed(9).build();
-    TxBatch batch = cfg.batchWithAuditSpan(128);
-    try (TxStore s = engines.jvm().createStore(cfg.layout(), Algorithm.csmv(4))) {
-      int[] before = cfg.initialBalances();
-      s.writeInt32(0, before);
-      for (int i = 0; i < 3; i++) {
-        var r = engines.jvm().run(s, batch, RunOptions.defaults());
-        int[] after = s.readInt32(0);
-        CsmvRuns.BankCheck c = CsmvRuns.check(cfg, batch, r, before, after);
-        assertThat(c.ok()).as(c.toString()).isTrue();
-        before = after;
-      }
-    }
+    CsmvRuns.assertStoreKeepsStateAcrossBatches(engines.jvm(), cfg, 128);
   }
 }

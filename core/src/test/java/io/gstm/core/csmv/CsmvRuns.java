@@ -1,5 +1,7 @@
 package io.gstm.core.csmv;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
@@ -43,6 +45,26 @@ public final class CsmvRuns {
       BatchResult r = engine.run(store, batch, RunOptions.defaults().withHistory(history));
       int[] after = store.readInt32(0);
       return check(cfg, batch, r, initial, after);
+    }
+  }
+
+  /**
+   * Runs the bank batch whose audits sum {@code auditSpan} accounts three times on one CSMV store
+   * (four versions): each run checks against the balances the one before left.
+   */
+  public static void assertStoreKeepsStateAcrossBatches(Engine engine, BankConfig cfg,
+      int auditSpan) {
+    TxBatch batch = cfg.batchWithAuditSpan(auditSpan);
+    try (TxStore s = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
+      int[] before = cfg.initialBalances();
+      s.writeInt32(0, before);
+      for (int i = 0; i < 3; i++) {
+        BatchResult r = engine.run(s, batch, RunOptions.defaults());
+        int[] after = s.readInt32(0);
+        BankCheck c = check(cfg, batch, r, before, after);
+        assertThat(c.ok()).as(c.toString()).isTrue();
+        before = after;
+      }
     }
   }
 

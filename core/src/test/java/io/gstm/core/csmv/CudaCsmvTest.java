@@ -106,18 +106,7 @@ class CudaCsmvTest {
   void storeKeepsStateAcrossBatches() {
     BankConfig cfg = BankConfig.builder().accounts(256).k(2).readOnly(0.5).lockCoverage(1)
         .grid(64, 4).txPerThread(4).seed(9).build();
-    var batch = cfg.batchWithAuditSpan(256);
-    try (TxStore s = engines.gpu().createStore(cfg.layout(), Algorithm.csmv(4))) {
-      int[] before = cfg.initialBalances();
-      s.writeInt32(0, before);
-      for (int i = 0; i < 3; i++) {
-        var r = engines.gpu().run(s, batch, RunOptions.defaults());
-        int[] after = s.readInt32(0);
-        CsmvRuns.BankCheck c = CsmvRuns.check(cfg, batch, r, before, after);
-        assertThat(c.ok()).as(c.toString()).isTrue();
-        before = after;
-      }
-    }
+    CsmvRuns.assertStoreKeepsStateAcrossBatches(engines.gpu(), cfg, 256);
   }
 
   @Test
