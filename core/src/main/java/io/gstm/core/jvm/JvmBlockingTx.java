@@ -101,7 +101,7 @@ final class JvmBlockingTx extends JvmLockTableTx {
       return false;
     }
     if (nWrites == 0) {
-      return confirmReads() && done();
+      return commitReadOnly();
     }
     for (int s = 0; s < nLocks; s++) {
       if (lockWritten[s]) {

@@ -87,12 +87,7 @@ final class JvmGpuStmTx extends JvmLockTableTx {
       return false;
     }
     if (nWrites == 0) {
-      if (!validate(false)) {
-        abort(Counter.ABORT_VALIDATION);
-        return false;
-      }
-      status = Status.DONE;
-      return true;
+      return commitReadOnly();
     }
     // Write locks in ascending lock order: no cycle of waits.
     for (int s = 0; s < nLocks; s++) {

@@ -175,6 +175,15 @@ abstract class JvmLockTableTx implements JvmTx {
    */
   abstract boolean trackNewWrite(int lock);
 
+  /** The commit of an attempt that wrote nothing: its reads confirmed, it is done. */
+  final boolean commitReadOnly() {
+    if (!confirmReads()) {
+      return false;
+    }
+    status = Status.DONE;
+    return true;
+  }
+
   /**
    * {@link #confirmReads} of an algorithm whose validation gave {@code valid}: true, or the
    * attempt aborts for validation.

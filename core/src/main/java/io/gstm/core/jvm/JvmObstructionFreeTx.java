@@ -198,11 +198,7 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
       return false;
     }
     if (nWrites == 0) {
-      if (!confirmReads()) {
-        return false;
-      }
-      status = Status.DONE;
-      return true;
+      return commitReadOnly();
     }
     if (!lockAll()) {
       return false;

@@ -116,21 +116,7 @@ final class JvmPrStmTx extends JvmLockTableTx {
       return false;
     }
     if (readOnly()) {
-      for (int s = 0; s < nLocks; s++) {
-        long w = locks.get(lockIdx[s]);
-        if (LockWord.version(w) != lockVer[s] || LockWord.locked(w)) {
-          lostInLine = Priority.isUrgent(owner);
-          abort(Counter.ABORT_VALIDATION);
-          return false;
-        }
-      }
-      if (!rangeUnchanged()) {
-        abort(Counter.ABORT_VALIDATION);
-        return false;
-      }
-      releaseVisible();
-      status = Status.DONE;
-      return true;
+      return commitReadOnly();
     }
     int pre = 0;
     for (; pre < nLocks; pre++) {
