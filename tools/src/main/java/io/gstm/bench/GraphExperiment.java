@@ -18,7 +18,7 @@ import java.util.stream.IntStream;
  * connected components) of a weighted R-MAT graph, relaxed edges per second over the threads per
  * block or the lock coverage, every result checked against Dijkstra's or union-find's.
  */
-final class GraphExperiment implements Experiment {
+record GraphExperiment(Sweep sweep) implements Experiment {
 
   /** Which parameter the sweep moves. */
   enum Sweep {
@@ -31,12 +31,6 @@ final class GraphExperiment implements Experiment {
             "lock coverage (vertices per lock)");
       };
     }
-  }
-
-  private final Sweep sweep;
-
-  GraphExperiment(Sweep sweep) {
-    this.sweep = sweep;
   }
 
   @Override

@@ -15,7 +15,7 @@ import java.util.List;
  * read+CAS bound measured in the same run. Sizes stop at the largest set capacity (16 accounts):
  * the paper's 32..128 need larger sets than the kernels are built with.
  */
-final class PrStmBankExperiment implements Experiment {
+record PrStmBankExperiment(Sweep sweep) implements Experiment {
 
   /** Which parameter the sweep moves; the others stay at the paper's defaults. */
   enum Sweep {
@@ -32,12 +32,6 @@ final class PrStmBankExperiment implements Experiment {
   }
 
   private static final double[] READ_ONLY = {0, 0.2};
-
-  private final Sweep sweep;
-
-  PrStmBankExperiment(Sweep sweep) {
-    this.sweep = sweep;
-  }
 
   @Override
   public String name() {

@@ -18,7 +18,7 @@ import java.util.List;
  * postponement and retry-in-place over the semantic ratio (with and without pre-sorting by type
  * tags), the thread count or the lock coverage (both at 100% semantic, not pre-sorted).
  */
-final class SemanticExperiment implements Experiment {
+record SemanticExperiment(Sweep sweep) implements Experiment {
 
   /** Which parameter the sweep moves. */
   enum Sweep {
@@ -34,12 +34,6 @@ final class SemanticExperiment implements Experiment {
   }
 
   private static final List<String> WORKLOADS = List.of("bank", "vacation");
-
-  private final Sweep sweep;
-
-  SemanticExperiment(Sweep sweep) {
-    this.sweep = sweep;
-  }
 
   @Override
   public String name() {

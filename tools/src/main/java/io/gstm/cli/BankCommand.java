@@ -7,6 +7,7 @@ import io.gstm.core.batch.TxBatches;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
@@ -76,7 +77,7 @@ final class BankCommand implements Callable<Integer> {
       store.writeInt32(0, initial);
       BatchResult r = e.run(store, batch, options);
       int[] after = store.readInt32(0);
-      BankVerifier.Verdict verdict = BankVerifier.verify(initial, batch, r, after);
+      Verdict verdict = BankVerifier.verify(initial, batch, r, after);
       System.out.printf("bank: %,d accounts, k=%d, %s, lock coverage %d, %,d threads x %d tx = "
               + "%,d transactions%n", bank.accounts, bank.k,
           semanticRatio == null ? String.format("%.0f%% read-only", bank.readOnly * 100)
@@ -87,7 +88,7 @@ final class BankCommand implements Callable<Integer> {
       boolean ok = verdict.ok();
       if (history) {
         ok &= Reports.checkHistory(r.history(), order -> {
-          BankVerifier.Verdict replay = BankVerifier.replay(initial, batch, order);
+          Verdict replay = BankVerifier.replay(initial, batch, order);
           System.out.println("serial replay (every committed withdrawal saw enough): " + replay);
           return replay.ok();
         });

@@ -10,6 +10,7 @@ import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvMemory;
 import io.gstm.core.store.CsmvVariant;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
@@ -257,7 +258,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
             for (int g = 0; g < initial.length; g++) {
               after[g] = store.readInt32(g);
             }
-            MemcachedVerifier.Verdict verdict =
+            Verdict verdict =
                 MemcachedVerifier.verify(initial, batch, res, after);
             if (!verdict.ok()) {
               System.out.println("FAILED verification: " + alg.label() + " ways " + w + ": "

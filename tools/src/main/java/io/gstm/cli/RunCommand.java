@@ -13,6 +13,7 @@ import io.gstm.core.program.ProgramSet;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Verdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -177,7 +178,7 @@ final class RunCommand implements Callable<Integer> {
 
   private boolean check(ProgramResult r, TxStore store, long[][] before) {
     return Reports.checkHistory(r.stats().history(), order -> {
-      ProgramReplay.Verdict v = ProgramReplay.verify(r, store.layout(), before,
+      Verdict v = ProgramReplay.verify(r, store.layout(), before,
           StoreContents.read(store), order);
       System.out.println("serial replay: " + v);
       return v.ok();

@@ -6,6 +6,7 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.vacation.VacationConfig;
 import io.gstm.core.workload.vacation.VacationVerifier;
 import io.gstm.core.workload.vacation.VacationWorkload;
@@ -72,13 +73,13 @@ final class VacationCommand implements Callable<Integer> {
           roomsPerType, semanticRatio * 100, semantic.describe(), coverage.lockCoverage,
           batch.txCount());
       Reports.printOutcome(r);
-      VacationVerifier.Verdict v =
+      Verdict v =
           VacationVerifier.verify(rooms, booked, batch, r, finalRooms, finalBooked);
       System.out.println("verifier (no room type overbooked, counts exact): " + v);
       boolean ok = v.ok();
       if (history) {
         ok &= Reports.checkHistory(r.history(), order -> {
-          VacationVerifier.Verdict replay = VacationVerifier.replay(rooms, booked, batch, r,
+          Verdict replay = VacationVerifier.replay(rooms, booked, batch, r,
               order, finalRooms, finalBooked);
           System.out.println("serial replay: " + replay);
           return replay.ok();

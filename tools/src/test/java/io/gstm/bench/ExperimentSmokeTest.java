@@ -2,7 +2,7 @@ package io.gstm.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.testing.SharedEngines;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,9 +12,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import javax.imageio.ImageIO;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,19 +23,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * JPDC and Cederman figures also cover every combination they promise.
  */
 class ExperimentSmokeTest {
-  private static JvmEngine engine;
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   @TempDir static Path out;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
 
   @Test
   void everyExperimentIsTestedHere() {
@@ -67,7 +57,7 @@ class ExperimentSmokeTest {
       "kmeans-threads, 4"})
   void writesItsCsvAndPlot(String name, int rows) throws Exception {
     Experiment x = Experiments.byName(name);
-    BenchRunner.Output o = BenchRunner.run(x, engine, Scale.SMOKE, out, false);
+    BenchRunner.Output o = BenchRunner.run(x, engines.jvm(), Scale.SMOKE, out, false);
 
     assertThat(o.csv()).isEqualTo(out.resolve(name + ".csv"));
     List<String> lines = Files.readAllLines(o.csv());
@@ -94,7 +84,8 @@ class ExperimentSmokeTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource({"jpdc-threads, threads", "jpdc-coverage, lock_coverage"})
   void jpdcPairsTheTwoStmsOnEveryWorkload(String name, String axis) {
-    ResultTable t = BenchRunner.measure(Experiments.byName(name), engine, Scale.SMOKE, false);
+    ResultTable t = BenchRunner.measure(Experiments.byName(name), engines.jvm(), Scale.SMOKE,
+        false);
     Map<String, Set<String>> byPoint = new TreeMap<>();
     for (int r = 0; r < t.size(); r++) {
       byPoint.computeIfAbsent(String.valueOf(t.value(r, axis)), k -> new TreeSet<>())
@@ -120,7 +111,8 @@ class ExperimentSmokeTest {
   /** Cederman's structures: each of the four at both contentions on all five STMs. */
   @Test
   void cedermanRunsEveryStructureOnAllFiveStms() {
-    ResultTable t = BenchRunner.measure(Experiments.byName("cederman-ds"), engine, Scale.SMOKE,
+    ResultTable t = BenchRunner.measure(Experiments.byName("cederman-ds"), engines.jvm(),
+        Scale.SMOKE,
         false);
     Set<String> seen = new TreeSet<>();
     for (int r = 0; r < t.size(); r++) {

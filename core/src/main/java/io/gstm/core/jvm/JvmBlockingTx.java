@@ -77,12 +77,7 @@ final class JvmBlockingTx extends JvmLockTableTx {
 
   /** A blind write takes the lock's version as a read would (waiting while it is held). */
   @Override
-  boolean trackWrite(int lock) {
-    int slot = find(lock);
-    if (slot >= 0) {
-      lockWritten[slot] = true;
-      return true;
-    }
+  boolean trackNewWrite(int lock) {
     for (int tries = 0; tries < READ_WAITS; tries++) {
       long w = locks.get(lock);
       if (!LockWord.locked(w)) {
@@ -97,11 +92,7 @@ final class JvmBlockingTx extends JvmLockTableTx {
 
   @Override
   public boolean confirmReads() {
-    if (readsCurrent()) {
-      return true;
-    }
-    abort(Counter.ABORT_VALIDATION);
-    return false;
+    return validOrAbort(readsCurrent());
   }
 
   @Override
@@ -110,7 +101,7 @@ final class JvmBlockingTx extends JvmLockTableTx {
       return false;
     }
     if (nWrites == 0) {
-      return confirmReads() && done();
+      return commitReadOnly();
     }
     for (int s = 0; s < nLocks; s++) {
       if (lockWritten[s]) {

@@ -66,12 +66,7 @@ final class JvmGpuStmTx extends JvmLockTableTx {
   }
 
   @Override
-  boolean trackWrite(int lock) {
-    int slot = find(lock);
-    if (slot >= 0) {
-      lockWritten[slot] = true;
-      return true;
-    }
+  boolean trackNewWrite(int lock) {
     long w = locks.get(lock);
     if (LockWord.locked(w)) {
       abort(Counter.ABORT_READ_LOCKED);
@@ -83,11 +78,7 @@ final class JvmGpuStmTx extends JvmLockTableTx {
 
   @Override
   public boolean confirmReads() {
-    if (validate(false)) {
-      return true;
-    }
-    abort(Counter.ABORT_VALIDATION);
-    return false;
+    return validOrAbort(validate(false));
   }
 
   @Override
@@ -96,12 +87,7 @@ final class JvmGpuStmTx extends JvmLockTableTx {
       return false;
     }
     if (nWrites == 0) {
-      if (!validate(false)) {
-        abort(Counter.ABORT_VALIDATION);
-        return false;
-      }
-      status = Status.DONE;
-      return true;
+      return commitReadOnly();
     }
     // Write locks in ascending lock order: no cycle of waits.
     for (int s = 0; s < nLocks; s++) {

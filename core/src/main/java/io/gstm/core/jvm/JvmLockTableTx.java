@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * subclass holds only its algorithm: the attempt's status and abort cause, the lock set (lock,
  * version read, written), the write buffer, the read-only range of {@link #sumRange}, and the
  * history record. A subclass decides how a read meets its lock ({@link #readUnbuffered}), how a
- * write joins the lock set ({@link #trackWrite}), and how it validates and commits. One instance
- * per worker thread, reused by {@link #begin(int)}.
+ * write joins the lock set ({@link #trackNewWrite}), and how it validates and commits. One
+ * instance per worker thread, reused by {@link #begin(int)}.
  */
 abstract class JvmLockTableTx implements JvmTx {
   final JvmTxStore store;
@@ -132,8 +132,8 @@ abstract class JvmLockTableTx implements JvmTx {
   }
 
   /**
-   * Buffers the write; the first write under a lock joins the lock set through
-   * {@link #trackWrite}. A write after a range read overflows (ranges are for read-only
+   * Buffers the write; a lock already in the lock set is marked written, a new one joins it
+   * through {@link #trackNewWrite}. A write after a range read overflows (ranges are for read-only
    * transactions).
    */
   @Override
@@ -156,7 +156,11 @@ abstract class JvmLockTableTx implements JvmTx {
       overflow();
       return;
     }
-    if (!trackWrite(layout.lockOf(region, index))) {
+    int lock = layout.lockOf(region, index);
+    int slot = find(lock);
+    if (slot >= 0) {
+      lockWritten[slot] = true;
+    } else if (!trackNewWrite(lock)) {
       return;
     }
     wRegion[nWrites] = region;
@@ -166,10 +170,31 @@ abstract class JvmLockTableTx implements JvmTx {
   }
 
   /**
-   * Marks {@code lock} written in the lock set, adding it if it is new; false (attempt ended) if
-   * that failed.
+   * Adds {@code lock}, not yet in the lock set, to it as written; false (attempt ended) if that
+   * failed.
    */
-  abstract boolean trackWrite(int lock);
+  abstract boolean trackNewWrite(int lock);
+
+  /** The commit of an attempt that wrote nothing: its reads confirmed, it is done. */
+  final boolean commitReadOnly() {
+    if (!confirmReads()) {
+      return false;
+    }
+    status = Status.DONE;
+    return true;
+  }
+
+  /**
+   * {@link #confirmReads} of an algorithm whose validation gave {@code valid}: true, or the
+   * attempt aborts for validation.
+   */
+  final boolean validOrAbort(boolean valid) {
+    if (valid) {
+      return true;
+    }
+    abort(Counter.ABORT_VALIDATION);
+    return false;
+  }
 
   /**
    * Reads a range as one entry: the range and the sum of the versions it saw, validated by

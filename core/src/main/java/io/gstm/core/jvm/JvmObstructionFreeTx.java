@@ -116,12 +116,7 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
   }
 
   @Override
-  boolean trackWrite(int lock) {
-    int slot = find(lock);
-    if (slot >= 0) {
-      lockWritten[slot] = true;
-      return true;
-    }
+  boolean trackNewWrite(int lock) {
     long version = settle(lock, -1, 0);
     if (version < 0) {
       abort(Counter.ABORT_READ_LOCKED);
@@ -194,11 +189,7 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
 
   @Override
   public boolean confirmReads() {
-    if (readsCurrent(false)) {
-      return true;
-    }
-    abort(Counter.ABORT_VALIDATION);
-    return false;
+    return validOrAbort(readsCurrent(false));
   }
 
   @Override
@@ -207,11 +198,7 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
       return false;
     }
     if (nWrites == 0) {
-      if (!confirmReads()) {
-        return false;
-      }
-      status = Status.DONE;
-      return true;
+      return commitReadOnly();
     }
     if (!lockAll()) {
       return false;

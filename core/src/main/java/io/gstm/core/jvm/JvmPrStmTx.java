@@ -77,12 +77,7 @@ final class JvmPrStmTx extends JvmLockTableTx {
   }
 
   @Override
-  boolean trackWrite(int lock) {
-    int slot = find(lock);
-    if (slot >= 0) {
-      lockWritten[slot] = true;
-      return true;
-    }
+  boolean trackNewWrite(int lock) {
     if (Priority.isUrgent(owner) && !takeVisible(lock)) {
       return false;
     }
@@ -121,21 +116,7 @@ final class JvmPrStmTx extends JvmLockTableTx {
       return false;
     }
     if (readOnly()) {
-      for (int s = 0; s < nLocks; s++) {
-        long w = locks.get(lockIdx[s]);
-        if (LockWord.version(w) != lockVer[s] || LockWord.locked(w)) {
-          lostInLine = Priority.isUrgent(owner);
-          abort(Counter.ABORT_VALIDATION);
-          return false;
-        }
-      }
-      if (!rangeUnchanged()) {
-        abort(Counter.ABORT_VALIDATION);
-        return false;
-      }
-      releaseVisible();
-      status = Status.DONE;
-      return true;
+      return commitReadOnly();
     }
     int pre = 0;
     for (; pre < nLocks; pre++) {

@@ -1,6 +1,7 @@
 package io.gstm.core.kmeans;
 
 import io.gstm.core.batch.TxCounts;
+import io.gstm.core.batch.WithTxCounts;
 import java.util.Objects;
 
 /**
@@ -17,7 +18,7 @@ import java.util.Objects;
  * @param kernelNanos time the transactions ran (GPU time on the CUDA engine)
  */
 public record KMeansPartial(int k, int dims, double[] sums, long[] counts, double cost,
-    TxCounts tx, long kernelNanos) {
+    TxCounts tx, long kernelNanos) implements WithTxCounts {
 
   public KMeansPartial {
     Objects.requireNonNull(tx, "tx");
@@ -33,18 +34,6 @@ public record KMeansPartial(int k, int dims, double[] sums, long[] counts, doubl
       throw new IllegalArgumentException("counts: expected k = " + k + " entries, got "
           + (counts == null ? "null" : counts.length));
     }
-  }
-
-  public long transactions() {
-    return tx.transactions();
-  }
-
-  public long commits() {
-    return tx.commits();
-  }
-
-  public long aborts() {
-    return tx.aborts();
   }
 
   /** A partial of no points. */

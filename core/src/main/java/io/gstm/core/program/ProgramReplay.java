@@ -4,6 +4,7 @@ import io.gstm.core.batch.Outcome;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.TxContext;
+import io.gstm.core.workload.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,13 +24,6 @@ public final class ProgramReplay {
   private static final int MAX_PROBLEMS = 10;
 
   private ProgramReplay() {}
-
-  public record Verdict(boolean ok, List<String> problems) {
-    @Override
-    public String toString() {
-      return ok ? "OK" : "FAILED " + problems;
-    }
-  }
 
   /**
    * @param before the store's contents before the batch ({@link StoreContents#read})

@@ -18,13 +18,7 @@ public final class StoreContents {
     for (int r = 0; r < out.length; r++) {
       RegionSpec spec = layout.region(r);
       switch (spec.type()) {
-        case INT32 -> {
-          int[] v = store.readInt32(r);
-          out[r] = new long[v.length];
-          for (int i = 0; i < v.length; i++) {
-            out[r][i] = v[i];
-          }
-        }
+        case INT32 -> out[r] = int32Bits(store.readInt32(r));
         case INT64 -> out[r] = store.readInt64(r);
         case FLOAT32 -> {
           float[] v = store.readFloat32(r);
@@ -45,19 +39,36 @@ public final class StoreContents {
     return out;
   }
 
+  /** The register bits of INT32 words: each sign-extended. */
+  public static long[] int32Bits(int[] values) {
+    long[] out = new long[values.length];
+    for (int i = 0; i < values.length; i++) {
+      out[i] = values[i];
+    }
+    return out;
+  }
+
+  /** INT32 words from their register bits (the low 32 bits of each). */
+  public static int[] int32Values(long[] bits) {
+    int[] out = new int[bits.length];
+    for (int i = 0; i < bits.length; i++) {
+      out[i] = (int) bits[i];
+    }
+    return out;
+  }
+
+  /** The contents of a store of one INT32 region holding {@code values}. */
+  public static long[][] ofInt32(int[] values) {
+    return new long[][] {int32Bits(values)};
+  }
+
   /** Writes every region of {@code store} from register bits. */
   public static void write(TxStore store, long[][] contents) {
     StoreLayout layout = store.layout();
     for (int r = 0; r < layout.regionCount(); r++) {
       long[] v = contents[r];
       switch (layout.region(r).type()) {
-        case INT32 -> {
-          int[] a = new int[v.length];
-          for (int i = 0; i < a.length; i++) {
-            a[i] = (int) v[i];
-          }
-          store.writeInt32(r, a);
-        }
+        case INT32 -> store.writeInt32(r, int32Values(v));
         case INT64 -> store.writeInt64(r, v.clone());
         case FLOAT32 -> {
           float[] a = new float[v.length];

@@ -1,5 +1,9 @@
 package io.gstm.core.soak;
 
+import static io.gstm.core.program.StoreContents.int32Bits;
+import static io.gstm.core.program.StoreContents.int32Values;
+import static io.gstm.core.program.StoreContents.ofInt32;
+
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
@@ -15,7 +19,6 @@ import io.gstm.core.kmeans.KMeansUpdater;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramReplay;
 import io.gstm.core.program.ProgramResult;
-import io.gstm.core.program.ProgramSet;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.Backoff;
@@ -24,6 +27,7 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.core.workload.bank.BankVerifier;
@@ -290,11 +294,11 @@ public final class SoakCases {
         + alg.label() + how.label;
     return new Case(seed, Family.BANK, label, batch.txCount(), engine -> {
       int[] initial = cfg.initialBalances();
-      Run run = run(engine, cfg.layout(), alg, longs(initial), batch, how,
+      Run run = run(engine, cfg.layout(), alg, ofInt32(initial), batch, how,
           b -> BankPrograms.batch(b, BankPrograms.set(b, how.builder())), options);
       Checks checks = new Checks(run);
-      int[] after = ints(run.after()[0]);
-      BankVerifier.Verdict v = BankVerifier.verify(initial, batch, run.stats(), after);
+      int[] after = int32Values(run.after()[0]);
+      Verdict v = BankVerifier.verify(initial, batch, run.stats(), after);
       checks.verdict("verifier", v.ok(), v);
       if (wholeBank) {
         long total = (long) cfg.accounts() * BankConfig.INITIAL_BALANCE;
@@ -310,7 +314,7 @@ public final class SoakCases {
       }
       int[] order = checks.history();
       if (order != null) {
-        BankVerifier.Verdict replay = BankVerifier.replay(initial, batch, order);
+        Verdict replay = BankVerifier.replay(initial, batch, order);
         checks.verdict("serial replay", replay.ok(), replay);
       }
       return checks.done();
@@ -347,15 +351,15 @@ public final class SoakCases {
         + describe(options) + (presort ? ", pre-sorted" : "") + how.label;
     return new Case(seed, Family.SEMANTIC_BANK, label, batch.txCount(), engine -> {
       int[] initial = cfg.initialBalances();
-      Run run = run(engine, cfg.layout(), Algorithm.prStm(), longs(initial), batch, how,
+      Run run = run(engine, cfg.layout(), Algorithm.prStm(), ofInt32(initial), batch, how,
           b -> BankPrograms.batch(b, BankPrograms.set(b, how.builder())), options);
       Checks checks = new Checks(run);
-      BankVerifier.Verdict v = BankVerifier.verify(initial, batch, run.stats(),
-          ints(run.after()[0]));
+      Verdict v = BankVerifier.verify(initial, batch, run.stats(),
+          int32Values(run.after()[0]));
       checks.verdict("verifier", v.ok(), v);
       int[] order = checks.history();
       if (order != null) {
-        BankVerifier.Verdict replay = BankVerifier.replay(initial, batch, order);
+        Verdict replay = BankVerifier.replay(initial, batch, order);
         checks.verdict("serial replay (every withdrawal saw enough)", replay.ok(), replay);
       }
       return checks.done();
@@ -398,17 +402,17 @@ public final class SoakCases {
       int[] rooms0 = cfg.initialRooms();
       int[] customers0 = cfg.initialCustomers();
       Run run = run(engine, cfg.layout(), Algorithm.prStm(),
-          new long[][] {longs(rooms0)[0], longs(customers0)[0]}, batch, how,
+          new long[][] {int32Bits(rooms0), int32Bits(customers0)}, batch, how,
           b -> VacationPrograms.batch(b, VacationPrograms.set(b, how.builder())), options);
       Checks checks = new Checks(run);
-      int[] rooms1 = ints(run.after()[0]);
-      int[] customers1 = ints(run.after()[1]);
-      VacationVerifier.Verdict v = VacationVerifier.verify(rooms0, customers0, batch, run.stats(),
+      int[] rooms1 = int32Values(run.after()[0]);
+      int[] customers1 = int32Values(run.after()[1]);
+      Verdict v = VacationVerifier.verify(rooms0, customers0, batch, run.stats(),
           rooms1, customers1);
       checks.verdict("verifier", v.ok(), v);
       int[] order = checks.history();
       if (order != null) {
-        VacationVerifier.Verdict replay = VacationVerifier.replay(rooms0, customers0, batch,
+        Verdict replay = VacationVerifier.replay(rooms0, customers0, batch,
             run.stats(), order, rooms1, customers1);
         checks.verdict("serial replay", replay.ok(), replay);
       }
@@ -458,7 +462,7 @@ public final class SoakCases {
       long[] taken1 = run.after()[ProducerConsumerConfig.TAKEN_REGION];
       ProducerConsumerVerifier.Verdict v = ProducerConsumerVerifier.verify(cfg, batch,
           run.stats(), run.after()[ProducerConsumerConfig.SLOTS_REGION],
-          ints(run.after()[ProducerConsumerConfig.COUNTERS_REGION]), taken1);
+          int32Values(run.after()[ProducerConsumerConfig.COUNTERS_REGION]), taken1);
       checks.verdict("verifier", v.ok(), v);
       int[] order = checks.history();
       if (order != null) {
@@ -518,7 +522,7 @@ public final class SoakCases {
     for (int p = 0; p < n; p++) {
       assign[p] = rnd.nextInt(k);
     }
-    TxBatch batch = kmeansBatch(assign, k, dims, ppt, capacity, tpb);
+    TxBatch batch = KMeansWorkload.batch(assign, k, dims, ppt, capacity, tpb);
     How how = how(rnd);
     StoreLayout layout = StoreLayout.of(
         new RegionSpec("accumulators", RegionType.FLOAT64, k * (dims + 1), dims + 1),
@@ -533,7 +537,7 @@ public final class SoakCases {
         pts[i] = Double.doubleToRawLongBits(points[i]);
       }
       Run run = run(engine, layout, Algorithm.prStm(),
-          new long[][] {new long[k * (dims + 1)], pts, longs(assign)[0]}, batch, how,
+          new long[][] {new long[k * (dims + 1)], pts, int32Bits(assign)}, batch, how,
           b -> KMeansPrograms.batch(b, KMeansPrograms.set(b, ppt, how.builder())),
           RunOptions.defaults().withHistory(true));
       Checks checks = new Checks(run);
@@ -568,35 +572,6 @@ public final class SoakCases {
       checks.history();
       return checks.done();
     });
-  }
-
-  /** One transaction per block of points, centroid and record slice (the JPDC update). */
-  private static TxBatch kmeansBatch(int[] assign, int k, int dims, int ppt, int capacity,
-      int tpb) {
-    int n = assign.length;
-    int slices = (dims + 1 + capacity - 1) / capacity;
-    List<int[]> rows = new ArrayList<>();
-    for (int from = 0; from < n; from += ppt) {
-      int to = Math.min(n, from + ppt);
-      boolean[] present = new boolean[k];
-      for (int p = from; p < to; p++) {
-        present[assign[p]] = true;
-      }
-      for (int c = 0; c < k; c++) {
-        for (int s = 0; present[c] && s < slices; s++) {
-          rows.add(new int[] {c, from, to - from, s * capacity});
-        }
-      }
-    }
-    int m = rows.size();
-    int[][] cols = new int[KMeansWorkload.COLUMNS][m];
-    for (int t = 0; t < m; t++) {
-      for (int j = 0; j < KMeansWorkload.COLUMNS; j++) {
-        cols[j][t] = rows.get(t)[j];
-      }
-    }
-    return new TxBatch(KMeansWorkload.NAME, new int[m], cols, new int[] {0, 1, 2, dims}, tpb,
-        (m + tpb - 1) / tpb, capacity);
   }
 
   private static void compareSums(double[] sums, long[] counts, KMeansPartial got, int dims,
@@ -645,16 +620,16 @@ public final class SoakCases {
       int[][] initial = cfg.initialState();
       long[][] init = new long[initial.length][];
       for (int r = 0; r < initial.length; r++) {
-        init[r] = longs(initial[r])[0];
+        init[r] = int32Bits(initial[r]);
       }
       Run run = run(engine, cfg.layout(), alg, init, batch, How.HAND_WRITTEN, null,
           RunOptions.defaults().withHistory(true));
       Checks checks = new Checks(run);
       int[][] after = new int[initial.length][];
       for (int r = 0; r < initial.length; r++) {
-        after[r] = ints(run.after()[r]);
+        after[r] = int32Values(run.after()[r]);
       }
-      MemcachedVerifier.Verdict v = MemcachedVerifier.verify(initial, batch, run.stats(), after);
+      Verdict v = MemcachedVerifier.verify(initial, batch, run.stats(), after);
       checks.verdict("verifier", v.ok(), v);
       checks.history();
       return checks.done();
@@ -768,7 +743,7 @@ public final class SoakCases {
         return null;
       }
       if (run.programs() != null) {
-        ProgramReplay.Verdict replay = ProgramReplay.verify(run.programs(), run.layout(),
+        Verdict replay = ProgramReplay.verify(run.programs(), run.layout(),
             run.before(), run.after(), h.serialOrder());
         verdict("program replay", replay.ok(), replay);
       }
@@ -787,21 +762,5 @@ public final class SoakCases {
       return new Check(run.stats().outcomes().length, committed, abandoned, semantic,
           List.copyOf(problems));
     }
-  }
-
-  private static long[][] longs(int[] values) {
-    long[] out = new long[values.length];
-    for (int i = 0; i < values.length; i++) {
-      out[i] = values[i];
-    }
-    return new long[][] {out};
-  }
-
-  private static int[] ints(long[] values) {
-    int[] out = new int[values.length];
-    for (int i = 0; i < values.length; i++) {
-      out[i] = (int) values[i];
-    }
-    return out;
   }
 }

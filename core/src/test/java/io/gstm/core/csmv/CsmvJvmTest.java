@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvMemory;
 import io.gstm.core.store.CsmvVariant;
@@ -14,28 +13,19 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.memcached.MemcachedConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** CSMV's semantics on the JVM engine: snapshots, verifier, history, ring and bad input. */
 class CsmvJvmTest {
-  static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(4);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(4);
 
   @ParameterizedTest
   @EnumSource(CsmvVariant.class)
@@ -43,7 +33,7 @@ class CsmvJvmTest {
     BankConfig cfg = BankConfig.builder().accounts(256).k(2).readOnly(0.5).lockCoverage(1)
         .grid(64, 4).txPerThread(8).seed(11).build();
     CsmvRuns.BankCheck c =
-        CsmvRuns.bank(engine, Algorithm.csmv(4).withVariant(variant), cfg, true);
+        CsmvRuns.bank(engines.jvm(), Algorithm.csmv(4).withVariant(variant), cfg, true);
     assertThat(c.ok()).as(c.toString()).isTrue();
     assertThat(c.result().commits()).isEqualTo(cfg.txCount());
     assertThat(c.result().count(Counter.READ_ONLY_COMMITS)).isGreaterThan(0);
@@ -56,7 +46,7 @@ class CsmvJvmTest {
     // range read, far past its set capacity of 2, validated by the sum of the versions it saw.
     BankConfig cfg = BankConfig.builder().accounts(256).k(2).readOnly(ro).lockCoverage(1)
         .grid(64, 4).txPerThread(8).seed(13).build();
-    CsmvRuns.BankCheck c = CsmvRuns.bank(engine, Algorithm.prStm(), cfg, true);
+    CsmvRuns.BankCheck c = CsmvRuns.bank(engines.jvm(), Algorithm.prStm(), cfg, true);
     assertThat(c.ok()).as(c.toString()).isTrue();
     assertThat(c.result().count(Counter.READ_ONLY_COMMITS)).isGreaterThan(0);
     assertThat(c.result().count(Counter.TOO_LARGE)).isZero();
@@ -67,7 +57,7 @@ class CsmvJvmTest {
   void readOnlyFractions(double ro) {
     BankConfig cfg = BankConfig.builder().accounts(64).k(2).readOnly(ro).lockCoverage(1).grid(32, 8)
         .txPerThread(8).seed(5).build();
-    CsmvRuns.BankCheck c = CsmvRuns.bank(engine, Algorithm.csmv(8), cfg, true);
+    CsmvRuns.BankCheck c = CsmvRuns.bank(engines.jvm(), Algorithm.csmv(8), cfg, true);
     assertThat(c.ok()).as(c.toString()).isTrue();
   }
 
@@ -75,7 +65,7 @@ class CsmvJvmTest {
   void readOnlyTransactionsNeverAbortForConflicts() {
     BankConfig cfg = BankConfig.builder().accounts(32).k(2).readOnly(0.5).lockCoverage(1)
         .grid(64, 4).txPerThread(16).seed(3).build();
-    CsmvRuns.BankCheck c = CsmvRuns.bank(engine, Algorithm.csmv(16), cfg, false);
+    CsmvRuns.BankCheck c = CsmvRuns.bank(engines.jvm(), Algorithm.csmv(16), cfg, false);
     assertThat(c.ok()).as(c.toString()).isTrue();
     // Conflicts are counted only for update transactions; with 16 versions rings suffice.
     assertThat(c.result().count(Counter.ABORT_RW_CONFLICT)
@@ -91,7 +81,7 @@ class CsmvJvmTest {
     for (int seed = 0; seed < 1024 && dataAge == 0; seed++) {
       BankConfig cfg = BankConfig.builder().accounts(16).k(2).readOnly(0.3).lockCoverage(1)
           .grid(64, 4).txPerThread(16).seed(seed).build();
-      CsmvRuns.BankCheck c = CsmvRuns.bank(engine, Algorithm.csmv(2), cfg, false);
+      CsmvRuns.BankCheck c = CsmvRuns.bank(engines.jvm(), Algorithm.csmv(2), cfg, false);
       assertThat(c.ok()).as(c.toString()).isTrue();
       dataAge += c.result().count(Counter.ABORT_DATA_AGE);
     }
@@ -105,7 +95,7 @@ class CsmvJvmTest {
     for (int seed = 0; seed < 256 && recordAge == 0; seed++) {
       BankConfig cfg = BankConfig.builder().accounts(4096).k(2).readOnly(0.0).lockCoverage(1)
           .grid(64, 8).txPerThread(16).seed(seed).build();
-      CsmvRuns.BankCheck c = CsmvRuns.bank(engine,
+      CsmvRuns.BankCheck c = CsmvRuns.bank(engines.jvm(),
           Algorithm.csmv(4).withRecordEntries(Algorithm.MIN_RECORD), cfg, false);
       assertThat(c.ok()).as(c.toString()).isTrue();
       recordAge += c.result().count(Counter.ABORT_RECORD_AGE);
@@ -118,7 +108,7 @@ class CsmvJvmTest {
   void memcachedMatchesTheSerialReplay(int ways) {
     MemcachedConfig cfg = MemcachedConfig.builder().sets(Math.max(1, 1024 / ways)).ways(ways)
         .keys(4096).getFraction(0.9).zipfTheta(0.99).grid(64, 4).txPerThread(8).seed(ways).build();
-    CsmvRuns.CacheCheck c = CsmvRuns.memcached(engine, Algorithm.csmv(4), cfg);
+    CsmvRuns.CacheCheck c = CsmvRuns.memcached(engines.jvm(), Algorithm.csmv(4), cfg);
     assertThat(c.verdict().ok()).as(c.verdict().toString()).isTrue();
     assertThat(c.result().commits()).isEqualTo(cfg.txCount());
   }
@@ -126,7 +116,7 @@ class CsmvJvmTest {
   @Test
   void memcachedDefaultMixVerifies() {
     MemcachedConfig cfg = MemcachedConfig.of(4096, 8, 64, 4, 16, 1);
-    CsmvRuns.CacheCheck c = CsmvRuns.memcached(engine, Algorithm.csmv(4), cfg);
+    CsmvRuns.CacheCheck c = CsmvRuns.memcached(engines.jvm(), Algorithm.csmv(4), cfg);
     assertThat(c.verdict().ok()).as(c.verdict().toString()).isTrue();
   }
 
@@ -135,7 +125,7 @@ class CsmvJvmTest {
   void memoryMatchesThePaperFormula(int versions) {
     BankConfig cfg = BankConfig.builder().accounts(4096).k(2).readOnly(0.9).lockCoverage(1)
         .grid(32, 1).txPerThread(1).seed(1).build();
-    try (TxStore s = engine.createStore(cfg.layout(), Algorithm.csmv(versions))) {
+    try (TxStore s = engines.jvm().createStore(cfg.layout(), Algorithm.csmv(versions))) {
       CsmvMemory m = s.csmvMemory();
       assertThat(m.formulaBytes()).isEqualTo(4096L * (4 + 8L * versions));
       assertThat(m.matchesFormula()).as(m.toString()).isTrue();
@@ -149,14 +139,14 @@ class CsmvJvmTest {
     assertThatThrownBy(() -> Algorithm.csmv(4).withRecordEntries(1))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("recordEntries");
     StoreLayout longs = StoreLayout.of(new RegionSpec("x", RegionType.INT64, 8, 1));
-    assertThatThrownBy(() -> engine.createStore(longs, Algorithm.csmv(4)))
+    assertThatThrownBy(() -> engines.jvm().createStore(longs, Algorithm.csmv(4)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4-byte");
     BankConfig cfg = BankConfig.builder().accounts(64).k(9).readOnly(0.5).lockCoverage(1)
         .grid(32, 1).txPerThread(2).seed(1).build();
-    try (TxStore s = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
+    try (TxStore s = engines.jvm().createStore(cfg.layout(), Algorithm.csmv(4))) {
       s.writeInt32(0, cfg.initialBalances());
       TxBatch batch = cfg.batch();
-      assertThatThrownBy(() -> engine.run(s, batch, RunOptions.defaults()))
+      assertThatThrownBy(() -> engines.jvm().run(s, batch, RunOptions.defaults()))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("k must be at most 8");
       assertThat(s.readInt32(0)).isEqualTo(cfg.initialBalances());
     }
@@ -169,9 +159,9 @@ class CsmvJvmTest {
     TxBatch b = cfg.batch();
     TxBatch checked = new TxBatch(b.workload(), b.types(), b.columns(), new int[] {2, 0, 1},
         b.threadsPerBlock(), b.blocks(), b.capacity());
-    try (TxStore s = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
+    try (TxStore s = engines.jvm().createStore(cfg.layout(), Algorithm.csmv(4))) {
       s.writeInt32(0, cfg.initialBalances());
-      assertThatThrownBy(() -> engine.run(s, checked, RunOptions.defaults()))
+      assertThatThrownBy(() -> engines.jvm().run(s, checked, RunOptions.defaults()))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("checked");
       assertThat(s.readInt32(0)).isEqualTo(cfg.initialBalances());
     }
@@ -181,17 +171,6 @@ class CsmvJvmTest {
   void storeKeepsStateAcrossBatches() {
     BankConfig cfg = BankConfig.builder().accounts(128).k(2).readOnly(0.5).lockCoverage(1)
         .grid(32, 4).txPerThread(4).seed(9).build();
-    TxBatch batch = cfg.batchWithAuditSpan(128);
-    try (TxStore s = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
-      int[] before = cfg.initialBalances();
-      s.writeInt32(0, before);
-      for (int i = 0; i < 3; i++) {
-        var r = engine.run(s, batch, RunOptions.defaults());
-        int[] after = s.readInt32(0);
-        CsmvRuns.BankCheck c = CsmvRuns.check(cfg, batch, r, before, after);
-        assertThat(c.ok()).as(c.toString()).isTrue();
-        before = after;
-      }
-    }
+    CsmvRuns.assertStoreKeepsStateAcrossBatches(engines.jvm(), cfg, 128);
   }
 }

@@ -1,5 +1,7 @@
 package io.gstm.core.csmv;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
@@ -8,6 +10,7 @@ import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
@@ -21,7 +24,7 @@ public final class CsmvRuns {
   private CsmvRuns() {}
 
   /** What one bank batch did and every check's verdict. */
-  public record BankCheck(BatchResult result, BankVerifier.Verdict verdict,
+  public record BankCheck(BatchResult result, Verdict verdict,
       HistoryChecker.Verdict history, List<String> badAudits, int[] balances) {
     public boolean ok() {
       return verdict.ok() && (history == null || history.serializable()) && badAudits.isEmpty();
@@ -45,6 +48,26 @@ public final class CsmvRuns {
     }
   }
 
+  /**
+   * Runs the bank batch whose audits sum {@code auditSpan} accounts three times on one CSMV store
+   * (four versions): each run checks against the balances the one before left.
+   */
+  public static void assertStoreKeepsStateAcrossBatches(Engine engine, BankConfig cfg,
+      int auditSpan) {
+    TxBatch batch = cfg.batchWithAuditSpan(auditSpan);
+    try (TxStore s = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
+      int[] before = cfg.initialBalances();
+      s.writeInt32(0, before);
+      for (int i = 0; i < 3; i++) {
+        BatchResult r = engine.run(s, batch, RunOptions.defaults());
+        int[] after = s.readInt32(0);
+        BankCheck c = check(cfg, batch, r, before, after);
+        assertThat(c.ok()).as(c.toString()).isTrue();
+        before = after;
+      }
+    }
+  }
+
   public static BankCheck check(BankConfig cfg, TxBatch batch, BatchResult r, int[] initial,
       int[] after) {
     long total = (long) cfg.accounts() * BankConfig.INITIAL_BALANCE;
@@ -56,13 +79,13 @@ public final class CsmvRuns {
             + ", the total is " + total);
       }
     }
-    BankVerifier.Verdict v = BankVerifier.verify(initial, batch, r, after);
+    Verdict v = BankVerifier.verify(initial, batch, r, after);
     HistoryChecker.Verdict h = r.history() == null ? null : HistoryChecker.check(r.history());
     return new BankCheck(r, v, h, bad, after);
   }
 
   /** What one memcached batch did and the verifier's verdict. */
-  public record CacheCheck(BatchResult result, MemcachedVerifier.Verdict verdict) {}
+  public record CacheCheck(BatchResult result, Verdict verdict) {}
 
   public static CacheCheck memcached(Engine engine, Algorithm alg, MemcachedConfig cfg) {
     TxBatch batch = cfg.batch();

@@ -5,19 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.cuda.CudaEngine;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvVariant;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
-import io.gstm.core.testing.GpuCondition;
+import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.memcached.MemcachedConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,20 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Tag("gpu")
 @EnabledIfGpu
 class CudaCsmvTest {
-  static CudaEngine gpu;
-  static JvmEngine jvm;
-
-  @BeforeAll
-  static void open() {
-    gpu = CudaEngine.open(GpuCondition.device());
-    jvm = new JvmEngine(4);
-  }
-
-  @AfterAll
-  static void close() {
-    gpu.close();
-    jvm.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofGpuAndJvm(4);
 
   @ParameterizedTest
   @EnumSource(CsmvVariant.class)
@@ -54,11 +39,11 @@ class CudaCsmvTest {
         BankConfig cfg = BankConfig.builder().accounts(64).k(2).readOnly(ro).lockCoverage(1)
             .grid(64, 8).txPerThread(4).seed(7 + versions).build();
         Algorithm alg = Algorithm.csmv(versions).withVariant(variant);
-        CsmvRuns.BankCheck gpuRun = CsmvRuns.bank(gpu, alg, cfg, false);
+        CsmvRuns.BankCheck gpuRun = CsmvRuns.bank(engines.gpu(), alg, cfg, false);
         assertThat(gpuRun.ok()).as(variant + " ro=" + ro + " v=" + versions + ": " + gpuRun)
             .isTrue();
         assertThat(gpuRun.result().commits()).isEqualTo(cfg.txCount());
-        CsmvRuns.BankCheck jvmRun = CsmvRuns.bank(jvm, alg, cfg, true);
+        CsmvRuns.BankCheck jvmRun = CsmvRuns.bank(engines.jvm(), alg, cfg, true);
         assertThat(jvmRun.ok()).as(jvmRun.toString()).isTrue();
         // Same batch, same committed set (all), so the same final balances.
         assertThat(gpuRun.balances()).isEqualTo(jvmRun.balances());
@@ -70,10 +55,10 @@ class CudaCsmvTest {
   @EnumSource(CsmvVariant.class)
   void bankLargeGrid(CsmvVariant variant) {
     Algorithm alg = Algorithm.csmv(4).withVariant(variant);
-    int blocks = Math.min(64, gpu.csmvMaxClientBlocks(alg, 256, "bank"));
+    int blocks = Math.min(64, engines.gpu().csmvMaxClientBlocks(alg, 256, "bank"));
     BankConfig cfg = BankConfig.builder().accounts(4096).k(2).readOnly(0.5).lockCoverage(1)
         .grid(256, blocks).txPerThread(4).seed(3).build();
-    CsmvRuns.BankCheck c = CsmvRuns.bank(gpu, alg, cfg, false);
+    CsmvRuns.BankCheck c = CsmvRuns.bank(engines.gpu(), alg, cfg, false);
     assertThat(c.ok()).as(c.toString()).isTrue();
     assertThat(c.result().commits()).isEqualTo(cfg.txCount());
   }
@@ -84,11 +69,11 @@ class CudaCsmvTest {
     for (double ro : new double[] {0.1, 0.5, 0.99}) {
       BankConfig cfg = BankConfig.builder().accounts(4096).k(2).readOnly(ro).lockCoverage(1)
           .grid(256, 16).txPerThread(4).seed(21).build();
-      CsmvRuns.BankCheck gpuRun = CsmvRuns.bank(gpu, Algorithm.prStm(), cfg, false);
+      CsmvRuns.BankCheck gpuRun = CsmvRuns.bank(engines.gpu(), Algorithm.prStm(), cfg, false);
       assertThat(gpuRun.ok()).as("ro=" + ro + ": " + gpuRun).isTrue();
       assertThat(gpuRun.result().count(Counter.READ_ONLY_COMMITS)).isGreaterThan(0);
       assertThat(gpuRun.result().count(Counter.TOO_LARGE)).isZero();
-      CsmvRuns.BankCheck jvmRun = CsmvRuns.bank(jvm, Algorithm.prStm(), cfg, true);
+      CsmvRuns.BankCheck jvmRun = CsmvRuns.bank(engines.jvm(), Algorithm.prStm(), cfg, true);
       assertThat(jvmRun.ok()).as(jvmRun.toString()).isTrue();
     }
   }
@@ -97,7 +82,7 @@ class CudaCsmvTest {
   void shortRingAbortsForDataAgeNeverTorn() {
     BankConfig cfg = BankConfig.builder().accounts(16).k(2).readOnly(0.5).lockCoverage(1)
         .grid(128, 16).txPerThread(8).seed(1).build();
-    CsmvRuns.BankCheck c = CsmvRuns.bank(gpu, Algorithm.csmv(2), cfg, false);
+    CsmvRuns.BankCheck c = CsmvRuns.bank(engines.gpu(), Algorithm.csmv(2), cfg, false);
     assertThat(c.ok()).as(c.toString()).isTrue();
     assertThat(c.result().count(Counter.ABORT_DATA_AGE)
         + c.result().count(Counter.ABORT_RW_CONFLICT)).isGreaterThan(0);
@@ -111,7 +96,7 @@ class CudaCsmvTest {
           .keys(8192).getFraction(0.9).zipfTheta(0.99).grid(64, 8).txPerThread(4).seed(ways)
           .build();
       CsmvRuns.CacheCheck c =
-          CsmvRuns.memcached(gpu, Algorithm.csmv(4).withVariant(variant), cfg);
+          CsmvRuns.memcached(engines.gpu(), Algorithm.csmv(4).withVariant(variant), cfg);
       assertThat(c.verdict().ok()).as(variant + ": " + c.verdict()).isTrue();
       assertThat(c.result().commits()).isEqualTo(cfg.txCount());
     }
@@ -121,36 +106,25 @@ class CudaCsmvTest {
   void storeKeepsStateAcrossBatches() {
     BankConfig cfg = BankConfig.builder().accounts(256).k(2).readOnly(0.5).lockCoverage(1)
         .grid(64, 4).txPerThread(4).seed(9).build();
-    var batch = cfg.batchWithAuditSpan(256);
-    try (TxStore s = gpu.createStore(cfg.layout(), Algorithm.csmv(4))) {
-      int[] before = cfg.initialBalances();
-      s.writeInt32(0, before);
-      for (int i = 0; i < 3; i++) {
-        var r = gpu.run(s, batch, RunOptions.defaults());
-        int[] after = s.readInt32(0);
-        CsmvRuns.BankCheck c = CsmvRuns.check(cfg, batch, r, before, after);
-        assertThat(c.ok()).as(c.toString()).isTrue();
-        before = after;
-      }
-    }
+    CsmvRuns.assertStoreKeepsStateAcrossBatches(engines.gpu(), cfg, 256);
   }
 
   @Test
   void badInputBeforeLaunch() {
     BankConfig cfg = BankConfig.builder().accounts(64).k(2).readOnly(0.5).lockCoverage(1)
         .grid(64, 100_000).txPerThread(1).seed(1).build();
-    try (TxStore s = gpu.createStore(cfg.layout(), Algorithm.csmv(4))) {
+    try (TxStore s = engines.gpu().createStore(cfg.layout(), Algorithm.csmv(4))) {
       s.writeInt32(0, cfg.initialBalances());
-      assertThatThrownBy(() -> gpu.run(s, cfg.batch(), RunOptions.defaults()))
+      assertThatThrownBy(() -> engines.gpu().run(s, cfg.batch(), RunOptions.defaults()))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blocks");
       assertThat(s.readInt32(0)).isEqualTo(cfg.initialBalances());
     }
     Algorithm huge = Algorithm.csmv(4).withRecordEntries(Algorithm.MAX_RECORD);
     BankConfig small = BankConfig.builder().accounts(64).k(2).readOnly(0.5).lockCoverage(1)
         .grid(64, 1).txPerThread(1).seed(1).build();
-    try (TxStore s = gpu.createStore(small.layout(), huge)) {
+    try (TxStore s = engines.gpu().createStore(small.layout(), huge)) {
       s.writeInt32(0, small.initialBalances());
-      assertThatThrownBy(() -> gpu.run(s, small.batch(), RunOptions.defaults()))
+      assertThatThrownBy(() -> engines.gpu().run(s, small.batch(), RunOptions.defaults()))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("recordEntries");
     }
   }
@@ -160,7 +134,7 @@ class CudaCsmvTest {
     BankConfig cfg = BankConfig.builder().accounts(4096).k(2).readOnly(0.5).lockCoverage(1)
         .grid(64, 1).txPerThread(1).seed(1).build();
     for (int v = 2; v <= 10; v++) {
-      try (TxStore s = gpu.createStore(cfg.layout(), Algorithm.csmv(v))) {
+      try (TxStore s = engines.gpu().createStore(cfg.layout(), Algorithm.csmv(v))) {
         assertThat(s.csmvMemory().matchesFormula()).as(s.csmvMemory().toString()).isTrue();
       }
     }

@@ -9,10 +9,9 @@ import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RelaxationVerifier;
 import io.gstm.core.graph.RmatGenerator;
 import io.gstm.core.testing.EnabledIfGpu;
-import io.gstm.core.testing.GpuCondition;
+import io.gstm.core.testing.SharedEngines;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -23,17 +22,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @EnabledIfGpu
 class BareRelaxKernelTest {
-  private static CudaEngine gpu;
-
-  @BeforeAll
-  static void open() {
-    gpu = CudaEngine.open(GpuCondition.device());
-  }
-
-  @AfterAll
-  static void close() {
-    gpu.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofGpu();
 
   @ParameterizedTest(name = "{0} {1}")
   @CsvSource({"random, SHORTEST_PATHS", "random, CONNECTED_COMPONENTS", "rmat, SHORTEST_PATHS",
@@ -61,7 +51,7 @@ class BareRelaxKernelTest {
     double[] init = RelaxationVerifier.initialValues(kind, g.vertexCount(), source);
     int[] frontier = components ? IntStream.range(0, g.vertexCount()).toArray()
         : new int[] {source};
-    try (BareRelaxKernel bare = new BareRelaxKernel(gpu, g, components)) {
+    try (BareRelaxKernel bare = new BareRelaxKernel(engines.gpu(), g, components)) {
       BareRelaxKernel.Result r = bare.run(init, frontier, 1_000_000);
       RelaxationVerifier.Report report = RelaxationVerifier.check(g, kind, init, r.values());
       assertThat(report.ok()).as(report.toString()).isTrue();

@@ -12,14 +12,13 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
-import io.gstm.core.testing.GpuCondition;
+import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Device memory failures: out of memory is a typed, recoverable error that leaks nothing and
@@ -30,21 +29,12 @@ import org.junit.jupiter.api.Test;
 class CudaDeviceFailureTest {
   /** Allocation granularity and the driver's own bookkeeping: what "back to baseline" allows. */
   private static final long SLACK = 8L << 20;
-  private static CudaEngine gpu;
-
-  @BeforeAll
-  static void open() {
-    gpu = CudaEngine.open(GpuCondition.device());
-  }
-
-  @AfterAll
-  static void close() {
-    gpu.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofGpu();
 
   private static long free() {
     System.gc(); // leaked buffers of earlier tests, if any, go first
-    return gpu.memoryInfo().freeBytes();
+    return engines.gpu().memoryInfo().freeBytes();
   }
 
   /** Int64 regions of at most 2^31 - 1 words (16 GiB) each, covering {@code bytes}. */
@@ -69,27 +59,27 @@ class CudaDeviceFailureTest {
 
   private static void runVerified(TxStore store, BankConfig cfg, TxBatch batch) {
     int[] before = store.readInt32(0);
-    BatchResult r = gpu.run(store, batch, RunOptions.defaults());
+    BatchResult r = engines.gpu().run(store, batch, RunOptions.defaults());
     assertThat(BankVerifier.verify(before, batch, r, store.readInt32(0)).ok()).isTrue();
   }
 
   @Test
   void aStoreLargerThanTheDeviceIsARecoverableOutOfMemoryError() {
     BankConfig cfg = small();
-    try (TxStore existing = gpu.createStore(cfg.layout())) {
+    try (TxStore existing = engines.gpu().createStore(cfg.layout())) {
       existing.writeInt32(0, cfg.initialBalances());
-      long tooMuch = gpu.memoryInfo().totalBytes() + (1L << 30);
+      long tooMuch = engines.gpu().memoryInfo().totalBytes() + (1L << 30);
       // A device larger than a store can be (8 regions of 16 GiB; an H200 has 141 GB): fill
       // most of it first, then ask for more than is left.
       TxStore hog = null;
       if (tooMuch > MAX_STORE_BYTES) {
-        hog = gpu.createStore(regionsOf(free() - (16L << 30)));
+        hog = engines.gpu().createStore(regionsOf(free() - (16L << 30)));
         tooMuch = free() + (1L << 30);
       }
       try {
         long baseline = free();
         long ask = tooMuch;
-        assertThatThrownBy(() -> gpu.createStore(regionsOf(ask)))
+        assertThatThrownBy(() -> engines.gpu().createStore(regionsOf(ask)))
             .isInstanceOf(DeviceOutOfMemoryException.class)
             .hasMessageContaining("out of device memory").hasMessageContaining("bytes free");
         assertThat(free()).as("nothing of the failed store is kept")
@@ -107,7 +97,7 @@ class CudaDeviceFailureTest {
   @Test
   void aBatchThatDoesNotFitIsRecoverableAndRunsOnceMemoryIsFreed() {
     BankConfig cfg = small();
-    try (TxStore existing = gpu.createStore(cfg.layout())) {
+    try (TxStore existing = engines.gpu().createStore(cfg.layout())) {
       existing.writeInt32(0, cfg.initialBalances());
       // 24 M transfers need about 0.7 GB of batch buffers; leave the device 64 MB.
       BankConfig big = BankConfig.builder().accounts(1 << 16).k(2).readOnly(0.2).lockCoverage(1)
@@ -115,11 +105,12 @@ class CudaDeviceFailureTest {
       TxBatch batch = big.batch();
       long filler = free() - (64L << 20);
       // Beyond what one store can hold (a device over 128 GiB), a second store fills the rest.
-      TxStore hog = gpu.createStore(regionsOf(Math.min(filler, MAX_STORE_BYTES - (1L << 30))));
+      TxStore hog = engines.gpu().createStore(regionsOf(Math.min(filler,
+          MAX_STORE_BYTES - (1L << 30))));
       TxStore hog2 = filler > MAX_STORE_BYTES - (1L << 30)
-          ? gpu.createStore(regionsOf(free() - (64L << 20))) : null;
+          ? engines.gpu().createStore(regionsOf(free() - (64L << 20))) : null;
       long before = free();
-      assertThatThrownBy(() -> gpu.run(existing, batch, RunOptions.defaults()))
+      assertThatThrownBy(() -> engines.gpu().run(existing, batch, RunOptions.defaults()))
           .isInstanceOf(DeviceOutOfMemoryException.class);
       assertThat(free()).as("the failed batch kept nothing").isGreaterThan(before - SLACK);
       assertThat(existing.readInt32(0)).as("the store as it was")
@@ -138,9 +129,9 @@ class CudaDeviceFailureTest {
     BankConfig cfg = small();
     TxBatch batch = cfg.batch();
     for (int i = 0; i < 200; i++) {
-      try (TxStore store = gpu.createStore(cfg.layout())) {
+      try (TxStore store = engines.gpu().createStore(cfg.layout())) {
         store.writeInt32(0, cfg.initialBalances());
-        gpu.run(store, batch, RunOptions.defaults().withHistory(i % 10 == 0));
+        engines.gpu().run(store, batch, RunOptions.defaults().withHistory(i % 10 == 0));
       }
     }
     assertThat(free()).isGreaterThan(baseline - SLACK);
@@ -150,8 +141,8 @@ class CudaDeviceFailureTest {
   void aStoreNeverClosedIsReportedAndFreedByTheLeakTracker() throws InterruptedException {
     long baseline = free();
     long leaks = LeakTracker.leaks();
-    TxStore leaked = gpu.createStore(regionsOf(1L << 30));
-    assertThat(gpu.memoryInfo().freeBytes()).isLessThan(baseline - (1L << 30) + SLACK);
+    TxStore leaked = engines.gpu().createStore(regionsOf(1L << 30));
+    assertThat(engines.gpu().memoryInfo().freeBytes()).isLessThan(baseline - (1L << 30) + SLACK);
     leaked = null; // dropped without close()
     for (int i = 0; i < 300 && LeakTracker.leaks() == leaks; i++) {
       System.gc();

@@ -4,22 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.batch.Counter;
-import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
-import io.gstm.core.engine.Engine;
-import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.jvm.JvmEngine;
-import io.gstm.core.program.ProgramReplay;
-import io.gstm.core.program.ProgramResult;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.Backoff;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.DsCases;
 import io.gstm.core.testing.EnabledIfGpu;
-import io.gstm.core.testing.GpuCondition;
 import io.gstm.core.testing.ProgramCases;
+import io.gstm.core.testing.RandomProgramRuns;
+import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.ds.DsBatch;
 import io.gstm.core.workload.ds.DsConfig;
@@ -28,9 +24,8 @@ import io.gstm.core.workload.ds.DsRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,64 +39,33 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @EnabledIfGpu
 class CudaLockTableTest {
-  private static CudaEngine gpu;
-  private static JvmEngine jvm;
-
-  @BeforeAll
-  static void open() {
-    gpu = CudaEngine.open(GpuCondition.device());
-    jvm = new JvmEngine(1);
-  }
-
-  @AfterAll
-  static void close() {
-    jvm.close();
-    gpu.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofGpuAndJvm(1);
 
   private static final Algorithm[] ALGORITHMS = {Algorithm.gpuStm(), Algorithm.blocking(),
       Algorithm.obstructionFree()};
 
   static Stream<Arguments> structures() {
-    List<Arguments> out = new ArrayList<>();
-    for (Algorithm a : ALGORITHMS) {
-      for (DsKind kind : DsKind.values()) {
-        for (String contention : new String[] {"full", "low"}) {
-          for (long seed = 1; seed <= 3; seed++) {
-            out.add(Arguments.of(a.label(), kind, contention, seed));
-          }
-        }
-      }
-    }
-    return out.stream();
-  }
-
-  /** Whole warps, as CudaDsTest runs PR-STM. */
-  private static DsConfig config(DsKind kind, String contention, long seed) {
-    int tx = 20_000;
-    return contention.equals("full") ? DsConfig.fullContention(kind, tx, 128, 16, seed)
-        : DsConfig.lowContention(kind, tx, 128, 16, seed);
+    return DsCases.structures(ALGORITHMS);
   }
 
   @ParameterizedTest(name = "{0}: {1} {2} contention, seed {3}")
   @MethodSource("structures")
   void dataStructuresPassEveryCheckOnTheGpu(String algorithm, DsKind kind, String contention,
       long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed));
-    DsRun run = DsRun.run(gpu, algorithm(algorithm), b, RunOptions.defaults().withHistory(true));
-    assertThat(run.problems()).isEmpty();
+    DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed));
+    DsRun run = DsCases.assertPassesEveryCheck(engines.gpu(), algorithm(algorithm), b);
     assertThat(run.result().stats().history()).isNotNull();
-    assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
   }
 
   @ParameterizedTest(name = "{0}: {1} {2} contention, seed {3}")
   @MethodSource("structures")
   void oneThreadOnTheGpuGivesTheJvmEnginesResultsExactly(String algorithm, DsKind kind,
       String contention, long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed).withGrid(1, 1)
+    DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed).withGrid(1, 1)
         .withTransactions(2_000));
-    DsRun g = DsRun.run(gpu, algorithm(algorithm), b, RunOptions.defaults());
-    DsRun j = DsRun.run(jvm, algorithm(algorithm), b, RunOptions.defaults());
+    DsRun g = DsRun.run(engines.gpu(), algorithm(algorithm), b, RunOptions.defaults());
+    DsRun j = DsRun.run(engines.jvm(), algorithm(algorithm), b, RunOptions.defaults());
     assertThat(g.problems()).isEmpty();
     ProgramCases.assertSame(g.result(), j.result());
     assertThat(StoreContents.firstDifference(b.layout(), j.after(), g.after())).isNull();
@@ -122,7 +86,8 @@ class CudaLockTableTest {
   void builtinWorkloadsAsProgramsPassTheirChecksOnTheGpu(String algorithm, ProgramCases.Case c) {
     for (SemanticPolicy policy : SemanticPolicy.values()) {
       RunOptions options = RunOptions.defaults().withHistory(true).withPolicy(policy);
-      ProgramCases.Run run = ProgramCases.program(gpu, c, false, options, algorithm(algorithm));
+      ProgramCases.Run run = ProgramCases.program(engines.gpu(), c, false, options,
+          algorithm(algorithm));
       assertThat(ProgramCases.verify(c, run)).as("%s", policy).isNull();
     }
   }
@@ -132,9 +97,9 @@ class CudaLockTableTest {
   void builtinWorkloadsOnOneThreadMatchTheJvmEngine(String algorithm, ProgramCases.Case c) {
     ProgramCases.Case single = c.onGrid(1, 1);
     RunOptions options = RunOptions.defaults().withSemanticLimit(64);
-    ProgramCases.Run onGpu = ProgramCases.program(gpu, single, false, options,
+    ProgramCases.Run onGpu = ProgramCases.program(engines.gpu(), single, false, options,
         algorithm(algorithm));
-    ProgramCases.Run onJvm = ProgramCases.program(jvm, single, false, options,
+    ProgramCases.Run onJvm = ProgramCases.program(engines.jvm(), single, false, options,
         algorithm(algorithm));
     ProgramCases.assertSame(onGpu.programResult(), onJvm.programResult());
     assertThat(StoreContents.firstDifference(c.layout(), onJvm.after(), onGpu.after())).isNull();
@@ -157,10 +122,8 @@ class CudaLockTableTest {
   @ParameterizedTest(name = "{0}: {1} full contention")
   @MethodSource("backoffs")
   void everyBackoffPassesEveryCheckOnTheGpu(String algorithm, DsKind kind) {
-    DsBatch b = DsBatch.of(config(kind, "full", 7));
-    DsRun run = DsRun.run(gpu, algorithm(algorithm), b, RunOptions.defaults().withHistory(true));
-    assertThat(run.problems()).isEmpty();
-    assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
+    DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, "full", 7));
+    DsCases.assertPassesEveryCheck(engines.gpu(), algorithm(algorithm), b);
   }
 
   /**
@@ -171,7 +134,8 @@ class CudaLockTableTest {
   @MethodSource("algorithmLabels")
   void oneThreadPerBlockAsInThePaper(String algorithm) {
     DsBatch b = DsBatch.of(DsConfig.fullContention(DsKind.QUEUE, 6_000, 1, 60, 3));
-    DsRun run = DsRun.run(gpu, algorithm(algorithm), b, RunOptions.defaults().withHistory(true));
+    DsRun run = DsRun.run(engines.gpu(), algorithm(algorithm), b,
+        RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
     assertThat(run.result().commits()).isEqualTo(b.txCount());
     assertThat(run.result().stats().count(Counter.COMMITS)).isEqualTo(b.txCount());
@@ -196,37 +160,16 @@ class CudaLockTableTest {
   void randomProgramsOnOneThreadMatchTheJvmEngine(String algorithm, long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 200, 1, 1, true);
     RunOptions options = RunOptions.defaults().withSemanticLimit(4);
-    ProgramResult[] results = new ProgramResult[2];
-    long[][][] after = new long[2][][];
-    Engine[] engines = {gpu, jvm};
-    for (int i = 0; i < 2; i++) {
-      try (TxStore store = engines[i].createStore(c.layout(), algorithm(algorithm))) {
-        StoreContents.write(store, c.initial());
-        results[i] = engines[i].run(store, c.batch(), options);
-        after[i] = StoreContents.read(store);
-      }
-    }
-    ProgramCases.assertSame(results[0], results[1]);
-    assertThat(StoreContents.firstDifference(c.layout(), after[1], after[0])).as(c.text())
-        .isNull();
+    RandomProgramRuns.assertSameOnBoth(engines.gpu(), engines.jvm(), c, algorithm(algorithm),
+        options);
   }
 
   @ParameterizedTest(name = "{0}, seed {1}")
   @MethodSource("randomPrograms")
   void randomProgramsOnManyThreadsAreSerializableOnTheGpu(String algorithm, long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 2_000, 64, 4, false);
-    try (TxStore store = gpu.createStore(c.layout(), algorithm(algorithm))) {
-      StoreContents.write(store, c.initial());
-      ProgramResult r = gpu.run(store, c.batch(),
-          RunOptions.defaults().withSemanticLimit(4).withHistory(true));
-      long[][] after = StoreContents.read(store);
-      assertThat(r.outcomeCounts()).doesNotContainKey(Outcome.TOO_LARGE);
-      HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
-      assertThat(h.serializable()).as("%s\n%s", h.violations(), c.text()).isTrue();
-      ProgramReplay.Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), after,
-          h.serialOrder());
-      assertThat(replay.ok()).as("%s\n%s", replay, c.text()).isTrue();
-    }
+    RandomProgramRuns.assertSerializableAndReplays(engines.gpu(), c, algorithm(algorithm),
+        RunOptions.defaults().withSemanticLimit(4).withHistory(true));
   }
 
   @Test
@@ -234,9 +177,9 @@ class CudaLockTableTest {
     BankConfig cfg = BankConfig.builder().accounts(64).k(2).readOnly(0.2).lockCoverage(1)
         .grid(32, 2).txPerThread(2).seed(1).build();
     for (Algorithm a : ALGORITHMS) {
-      try (TxStore store = gpu.createStore(cfg.layout(), a)) {
+      try (TxStore store = engines.gpu().createStore(cfg.layout(), a)) {
         assertThat(store.algorithm()).isEqualTo(a);
-        assertThatThrownBy(() -> gpu.run(store, cfg.batch(), RunOptions.defaults()))
+        assertThatThrownBy(() -> engines.gpu().run(store, cfg.batch(), RunOptions.defaults()))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining(a.label() + " runs transaction programs only");
       }

@@ -9,18 +9,16 @@ import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.LimitsReport;
 import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.BankMatrix;
 import io.gstm.core.testing.BankRun;
 import io.gstm.core.testing.EnabledIfGpu;
-import io.gstm.core.testing.GpuCondition;
+import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -31,20 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @EnabledIfGpu
 class CudaPrStmDifferentialTest {
-  private static CudaEngine gpu;
-  private static JvmEngine jvm;
-
-  @BeforeAll
-  static void open() {
-    gpu = CudaEngine.open(GpuCondition.device());
-    jvm = new JvmEngine(4);
-  }
-
-  @AfterAll
-  static void close() {
-    jvm.close();
-    gpu.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofGpuAndJvm(4);
 
   static Stream<BankConfig> matrix() {
     // The JVM suite's configurations, plus more seeds.
@@ -55,8 +41,8 @@ class CudaPrStmDifferentialTest {
   @ParameterizedTest
   @MethodSource("matrix")
   void sameBatchSameBalancesBothVerified(BankConfig config) {
-    BankRun onGpu = BankRun.run(gpu, config);
-    BankRun onJvm = BankRun.run(jvm, config);
+    BankRun onGpu = BankRun.run(engines.gpu(), config);
+    BankRun onJvm = BankRun.run(engines.jvm(), config);
 
     assertThat(onGpu.verdict().ok()).as("GPU verifier: %s", onGpu.verdict()).isTrue();
     assertThat(onGpu.history().serializable()).as("GPU history: %s", onGpu.history().violations())
@@ -79,7 +65,7 @@ class CudaPrStmDifferentialTest {
     for (long seed = 0; seed < 20; seed++) {
       BankConfig hot = BankConfig.builder().accounts(16).k(4).readOnly(0.2).lockCoverage(1)
           .grid(256, 16).txPerThread(8).seed(seed).build();
-      BankRun run = BankRun.run(gpu, hot);
+      BankRun run = BankRun.run(engines.gpu(), hot);
       assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
       assertThat(run.history().serializable()).as("%s", run.history().violations()).isTrue();
       aborts += run.result().aborts();
@@ -92,7 +78,7 @@ class CudaPrStmDifferentialTest {
     for (int coverage : new int[] {2, 8, 64, 1024}) {
       BankConfig cfg = BankConfig.builder().accounts(4096).k(8).readOnly(0.2).lockCoverage(coverage)
           .grid(256, 32).txPerThread(4).seed(coverage).build();
-      BankRun run = BankRun.run(gpu, cfg);
+      BankRun run = BankRun.run(engines.gpu(), cfg);
       assertThat(run.verdict().ok()).as("coverage %d: %s", coverage, run.verdict()).isTrue();
       assertThat(run.history().serializable()).as("coverage %d", coverage).isTrue();
     }
@@ -104,7 +90,7 @@ class CudaPrStmDifferentialTest {
     for (int k : new int[] {2, 4}) {
       BankConfig cfg = BankConfig.builder().accounts(2_621_440).k(k).readOnly(0.2).lockCoverage(1)
           .grid(256, 132).txPerThread(8).seed(k).build();
-      BankRun run = BankRun.run(gpu, cfg, cfg.batch(), RunOptions.defaults());
+      BankRun run = BankRun.run(engines.gpu(), cfg, cfg.batch(), RunOptions.defaults());
       assertThat(run.verdict().ok()).as("k=%d %s", k, run.verdict()).isTrue();
       assertThat(run.result().commits()).isEqualTo(cfg.txCount());
     }
@@ -114,14 +100,14 @@ class CudaPrStmDifferentialTest {
   void storeStaysOnTheDeviceAcrossBatches() {
     BankConfig cfg = BankConfig.builder().accounts(512).k(3).readOnly(0.3).lockCoverage(1)
         .grid(128, 8).txPerThread(4).seed(11).build();
-    try (TxStore store = gpu.createStore(cfg.layout())) {
+    try (TxStore store = engines.gpu().createStore(cfg.layout())) {
       int[] balances = cfg.initialBalances();
       store.writeInt32(0, balances);
       for (long seed = 0; seed < 5; seed++) {
         BankConfig next = BankConfig.builder().accounts(512).k(3).readOnly(0.3).lockCoverage(1)
             .grid(128, 8).txPerThread(4).seed(seed).build();
         TxBatch batch = next.batch();
-        BatchResult r = gpu.run(store, batch, RunOptions.defaults().withHistory(true));
+        BatchResult r = engines.gpu().run(store, batch, RunOptions.defaults().withHistory(true));
         int[] after = store.readInt32(0);
         assertThat(BankVerifier.verify(balances, batch, r, after).ok()).isTrue();
         assertThat(HistoryChecker.check(r.history()).serializable()).isTrue();
@@ -134,11 +120,11 @@ class CudaPrStmDifferentialTest {
   void tooLargeAndBadInputLeaveTheStoreAsItWas() {
     BankConfig cfg = BankConfig.builder().accounts(64).k(4).readOnly(0.2).lockCoverage(1)
         .grid(64, 2).txPerThread(2).seed(3).build();
-    BankRun run = BankRun.run(gpu, cfg, cfg.batch(2), RunOptions.defaults());
+    BankRun run = BankRun.run(engines.gpu(), cfg, cfg.batch(2), RunOptions.defaults());
     assertThat(run.result().count(Counter.TOO_LARGE)).isEqualTo(cfg.txCount());
     assertThat(run.balances()).containsExactly(run.initial());
 
-    try (TxStore store = gpu.createStore(cfg.layout())) {
+    try (TxStore store = engines.gpu().createStore(cfg.layout())) {
       store.writeInt32(0, cfg.initialBalances());
       TxBatch good = cfg.batch();
       int[][] cols = good.columns().clone();
@@ -146,7 +132,7 @@ class CudaPrStmDifferentialTest {
       cols[0][0] = 64;
       TxBatch bad = new TxBatch(good.workload(), good.types(), cols, good.params(),
           good.threadsPerBlock(), good.blocks(), good.capacity());
-      assertThatThrownBy(() -> gpu.run(store, bad, RunOptions.defaults()))
+      assertThatThrownBy(() -> engines.gpu().run(store, bad, RunOptions.defaults()))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("account 64");
       assertThat(store.readInt32(0)).containsExactly(cfg.initialBalances());
     }
@@ -158,7 +144,7 @@ class CudaPrStmDifferentialTest {
     for (long seed = 0; seed < 10; seed++) {
       BankConfig hot = BankConfig.builder().accounts(4).k(4).readOnly(0).lockCoverage(1)
           .grid(256, 8).txPerThread(4).seed(seed).build();
-      BankRun run = BankRun.run(gpu, hot, hot.batch(), new RunOptions(1, true));
+      BankRun run = BankRun.run(engines.gpu(), hot, hot.batch(), new RunOptions(1, true));
       assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
       assertThat(run.history().serializable()).isTrue();
       abandoned += run.result().count(Counter.ABANDONED);
@@ -168,9 +154,9 @@ class CudaPrStmDifferentialTest {
 
   @Test
   void everyKernelSymbolResolvesAndTheProbeMeasures() {
-    gpu.resolveAllKernels();
-    assertThat(gpu.moduleNames()).containsAll(CudaEngine.kernelSymbols().keySet());
-    LimitsReport r = gpu.probeLimits(1 << 20);
+    engines.gpu().resolveAllKernels();
+    assertThat(engines.gpu().moduleNames()).containsAll(CudaEngine.kernelSymbols().keySet());
+    LimitsReport r = engines.gpu().probeLimits(1 << 20);
     assertThat(r.readCasPerSecond()).isGreaterThan(1e9);
     assertThat(r.atomicAddPerSecond()).isGreaterThan(1e9);
   }

@@ -8,12 +8,11 @@ import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.testing.BankRun;
 import io.gstm.core.testing.EnabledIfGpu;
-import io.gstm.core.testing.GpuCondition;
+import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.testing.StarvationCase;
 import io.gstm.core.workload.bank.BankConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Progress for every transaction on the GPU (docs/design.md, "Progress"): with a retry limit far
@@ -24,20 +23,11 @@ import org.junit.jupiter.api.Test;
 class CudaProgressTest {
   /** Far below {@link RunOptions#DEFAULT_MAX_RETRIES} (a million). */
   static final int RETRY_LIMIT = 128;
-  private static CudaEngine gpu;
-
-  @BeforeAll
-  static void open() {
-    gpu = CudaEngine.open(GpuCondition.device());
-  }
-
-  @AfterAll
-  static void close() {
-    gpu.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofGpu();
 
   private static StarvationCase starve(RunOptions options) {
-    return StarvationCase.run(gpu, 400_000, 64, 2_000, 256, 132, options);
+    return StarvationCase.run(engines.gpu(), 400_000, 64, 2_000, 256, 132, options);
   }
 
   @Test
@@ -66,7 +56,7 @@ class CudaProgressTest {
     for (long seed = 0; seed < 20; seed++) {
       BankConfig hot = BankConfig.builder().accounts(32).k(8).readOnly(0.5).lockCoverage(1)
           .grid(128, 8).txPerThread(5).seed(seed).build();
-      BankRun run = BankRun.run(gpu, hot, hot.batch(),
+      BankRun run = BankRun.run(engines.gpu(), hot, hot.batch(),
           RunOptions.defaults().withHistory(true).withMaxRetries(RETRY_LIMIT));
       BatchResult r = run.result();
       assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();

@@ -11,8 +11,8 @@ import io.gstm.core.batch.TxBatches;
 import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
-import io.gstm.core.testing.GpuCondition;
 import io.gstm.core.testing.SemanticBankRun;
+import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
 import io.gstm.core.workload.bank.SemanticBankConfig;
@@ -20,9 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -35,20 +34,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @EnabledIfGpu
 class CudaSemanticBankTest {
-  private static CudaEngine gpu;
-  private static JvmEngine jvm;
-
-  @BeforeAll
-  static void open() {
-    gpu = CudaEngine.open(GpuCondition.device());
-    jvm = new JvmEngine(4);
-  }
-
-  @AfterAll
-  static void close() {
-    jvm.close();
-    gpu.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofGpuAndJvm(4);
 
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();
@@ -76,8 +63,8 @@ class CudaSemanticBankTest {
         ? TxBatches.presort(cfg.batch(), BankWorkload.INSTANCE.orderingTags())
         : cfg.batch();
     RunOptions options = RunOptions.defaults().withHistory(true).withPolicy(policy);
-    SemanticBankRun onGpu = SemanticBankRun.run(gpu, cfg, batch, options);
-    SemanticBankRun onJvm = SemanticBankRun.run(jvm, cfg, batch, options);
+    SemanticBankRun onGpu = SemanticBankRun.run(engines.gpu(), cfg, batch, options);
+    SemanticBankRun onJvm = SemanticBankRun.run(engines.jvm(), cfg, batch, options);
 
     assertThat(onGpu.correct()).as("GPU: %s", onGpu).isTrue();
     assertThat(onJvm.correct()).as("JVM: %s", onJvm).isTrue();
@@ -98,11 +85,11 @@ class CudaSemanticBankTest {
     TxBatch batch = new TxBatch(BankWorkload.NAME, types, cols, new int[] {2, 0, 1}, 4, 1, 2);
     SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(4).k(1).semanticRatio(1)
         .lockCoverage(1).grid(4, 1).txPerThread(2).seed(0).build();
-    try (TxStore store = gpu.createStore(cfg.layout())) {
+    try (TxStore store = engines.gpu().createStore(cfg.layout())) {
       int[] initial = {100, 100, 100, 100};
       for (SemanticPolicy policy : SemanticPolicy.values()) {
         store.writeInt32(0, initial);
-        var r = gpu.run(store, batch,
+        var r = engines.gpu().run(store, batch,
             RunOptions.defaults().withPolicy(policy).withSemanticLimit(300));
         assertThat(IntStream.range(0, 8).mapToObj(r::outcome).toList()).as("%s", policy)
             .containsExactly(Outcome.COMMITTED, Outcome.COMMITTED, Outcome.COMMITTED,
@@ -123,14 +110,14 @@ class CudaSemanticBankTest {
         .lockCoverage(1).grid(4, 1).txPerThread(2).seed(0).build();
     int[] initial = {100, 100, 100, 100};
     try (JvmEngine jvm = new JvmEngine(2);
-        TxStore onGpu = gpu.createStore(cfg.layout());
+        TxStore onGpu = engines.gpu().createStore(cfg.layout());
         TxStore onJvm = jvm.createStore(cfg.layout())) {
       for (SemanticPolicy policy : SemanticPolicy.values()) {
         RunOptions options = RunOptions.defaults().withPolicy(policy)
             .withSemanticLimit(Integer.MAX_VALUE);
         onGpu.writeInt32(0, initial);
         onJvm.writeInt32(0, initial);
-        var g = gpu.run(onGpu, batch, options);
+        var g = engines.gpu().run(onGpu, batch, options);
         var j = jvm.run(onJvm, batch, options);
         assertThat(g.outcome(5)).as("%s", policy).isEqualTo(Outcome.ABANDONED_SEMANTIC);
         assertThat(IntStream.range(0, 8).mapToObj(g::outcome).toList()).as("%s", policy)
@@ -146,7 +133,8 @@ class CudaSemanticBankTest {
     // 6720 threads, 32 transactions each, 100% semantic over 2.6 M accounts.
     SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(2_621_440).k(2).semanticRatio(1)
         .lockCoverage(1).grid(224, 30).txPerThread(32).seed(5).build();
-    SemanticBankRun run = SemanticBankRun.run(gpu, cfg, cfg.batch(), RunOptions.defaults());
+    SemanticBankRun run =
+        SemanticBankRun.run(engines.gpu(), cfg, cfg.batch(), RunOptions.defaults());
     assertThat(run.correct()).as("%s", run).isTrue();
     assertThat(run.result().commits()).isEqualTo(cfg.txCount());
     assertThat(run.result().count(Counter.SEMANTIC_CONFLICTS)).isPositive();

@@ -9,19 +9,18 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
-import io.gstm.core.testing.GpuCondition;
+import io.gstm.core.testing.SharedEngines;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.vacation.VacationConfig;
 import io.gstm.core.workload.vacation.VacationVerifier;
 import io.gstm.core.workload.vacation.VacationWorkload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,20 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @EnabledIfGpu
 class CudaVacationTest {
-  private static CudaEngine gpu;
-  private static JvmEngine jvm;
-
-  @BeforeAll
-  static void open() {
-    gpu = CudaEngine.open(GpuCondition.device());
-    jvm = new JvmEngine(4);
-  }
-
-  @AfterAll
-  static void close() {
-    jvm.close();
-    gpu.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofGpuAndJvm(4);
 
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();
@@ -74,7 +61,7 @@ class CudaVacationTest {
       BatchResult r = engine.run(store, batch, options);
       int[] finalRooms = store.readInt32(0);
       int[] finalBooked = store.readInt32(1);
-      VacationVerifier.Verdict v =
+      Verdict v =
           VacationVerifier.verify(rooms, booked, batch, r, finalRooms, finalBooked);
       assertThat(v.ok()).as("%s %s", engine.name(), v).isTrue();
       if (options.history()) {
@@ -96,13 +83,13 @@ class CudaVacationTest {
     // Sold-out rooms may never free up: a small limit keeps impossible bookings short.
     RunOptions options = RunOptions.defaults().withHistory(true).withPolicy(policy)
         .withSemanticLimit(Math.min(policy.defaultLimit(), 300));
-    assertThat(check(gpu, cfg, batch, options)).isTrue();
-    assertThat(check(jvm, cfg, batch, options)).isTrue();
+    assertThat(check(engines.gpu(), cfg, batch, options)).isTrue();
+    assertThat(check(engines.jvm(), cfg, batch, options)).isTrue();
   }
 
   @Test
   void paperSizedHotelVerifies() {
     VacationConfig cfg = VacationConfig.paper(224, 30, 32, 1, 1, 3);
-    assertThat(check(gpu, cfg, cfg.batch(), RunOptions.defaults())).isTrue();
+    assertThat(check(engines.gpu(), cfg, cfg.batch(), RunOptions.defaults())).isTrue();
   }
 }

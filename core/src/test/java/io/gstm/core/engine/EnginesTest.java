@@ -6,11 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.gstm.core.cuda.KernelArchitectures;
 import io.gstm.core.testing.GpuCondition;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EnginesTest {
@@ -42,24 +37,12 @@ class EnginesTest {
         .isInstanceOf(GpuUnavailableException.class).hasMessageContaining("no usable GPU");
   }
 
-  /** Whether libcuda.so.1 lies where the dynamic loader usually finds it. */
-  static boolean driverInstalled() {
-    List<String> dirs = new ArrayList<>(List.of("/usr/lib/x86_64-linux-gnu",
-        "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64", "/usr/lib", "/usr/local/nvidia/lib64",
-        "/usr/lib/wsl/lib"));
-    String ld = System.getenv("LD_LIBRARY_PATH");
-    if (ld != null) {
-      dirs.addAll(Arrays.asList(ld.split(":")));
-    }
-    return dirs.stream().anyMatch(d -> !d.isEmpty() && Files.exists(Path.of(d, "libcuda.so.1")));
-  }
-
   @Test
   void withoutAGpuTheFallbackNamesItsCause() {
     assumeFalse(GpuCondition.available(), "a GPU is present");
     assumeFalse(KernelArchitectures.load().kernels().isEmpty(), "built without nvcc: no kernels");
     assertThat(GpuUnavailableReason.nativesOnClassPath()).isTrue();
-    GpuUnavailableReason expected = driverInstalled() ? GpuUnavailableReason.NO_CUDA_DEVICE
+    GpuUnavailableReason expected = GpuCondition.driverInstalled() ? GpuUnavailableReason.NO_CUDA_DEVICE
         : GpuUnavailableReason.CUDA_DRIVER_MISSING;
     // twice: JCuda's first failure is an UnsatisfiedLinkError, later ones NoClassDefFoundErrors
     for (int i = 0; i < 2; i++) {
@@ -67,7 +50,7 @@ class EnginesTest {
       try (Engine e = s.engine()) {
         assertThat(s.gpuUnavailable()).isEqualTo(expected);
         assertThat(s.reason()).startsWith("no usable GPU ("
-            + (driverInstalled() ? "no CUDA device: " : "CUDA driver missing: "));
+            + (GpuCondition.driverInstalled() ? "no CUDA device: " : "CUDA driver missing: "));
       }
     }
     assertThatThrownBy(() -> Engines.open(EngineChoice.GPU))

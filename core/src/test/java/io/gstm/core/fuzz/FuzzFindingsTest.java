@@ -8,7 +8,6 @@ import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.program.ProgramException;
 import io.gstm.core.program.ProgramSet;
 import io.gstm.core.store.Algorithm;
@@ -16,6 +15,7 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankWorkload;
 import io.gstm.core.workload.bank.SemanticBankConfig;
@@ -24,24 +24,14 @@ import io.gstm.core.workload.vacation.VacationConfig;
 import io.gstm.core.workload.vacation.VacationWorkload;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What the store, batch and program fuzzers and the soak found, each pinned by a test. */
 class FuzzFindingsTest {
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   /** Soak: ratio 1 over an odd count made round(n / 2) pairs, one transaction past the table. */
   /**
@@ -50,7 +40,7 @@ class FuzzFindingsTest {
    */
   @Test
   void randomProgramsRedrawALoopPastTheTripLimit() {
-    io.gstm.core.soak.Soak.Summary s = io.gstm.core.soak.Soak.runBatch(engine,
+    io.gstm.core.soak.Soak.Summary s = io.gstm.core.soak.Soak.runBatch(engines.jvm(),
         -875651946808023967L, java.time.Duration.ofSeconds(60), null);
     assertThat(s.violations()).isEmpty();
     assertThat(s.counts().transactions()).isPositive();
@@ -63,7 +53,7 @@ class FuzzFindingsTest {
    */
   @Test
   void csmvHistoryHoldsAWordReadTwiceOnce() {
-    io.gstm.core.soak.Soak.Summary s = io.gstm.core.soak.Soak.runBatch(engine,
+    io.gstm.core.soak.Soak.Summary s = io.gstm.core.soak.Soak.runBatch(engines.jvm(),
         3646372192475139556L, java.time.Duration.ofSeconds(60), null);
     assertThat(s.violations()).isEmpty();
     assertThat(s.counts().transactions()).isPositive();
@@ -124,12 +114,12 @@ class FuzzFindingsTest {
     TxBatch b = cfg.batch();
     TxBatch small = new TxBatch(b.workload(), b.types(), b.columns(), b.params(),
         b.threadsPerBlock(), b.blocks(), 2);
-    try (TxStore store = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
+    try (TxStore store = engines.jvm().createStore(cfg.layout(), Algorithm.csmv(4))) {
       int[][] init = cfg.initialState();
       for (int r = 0; r < init.length; r++) {
         store.writeInt32(r, init[r]);
       }
-      BatchResult r = engine.run(store, small, RunOptions.defaults().withHistory(true));
+      BatchResult r = engines.jvm().run(store, small, RunOptions.defaults().withHistory(true));
       HistoryChecker.Verdict h = HistoryChecker.check(r.history());
       assertThat(h.serializable()).as("%s", h.violations()).isTrue();
     }
@@ -146,9 +136,9 @@ class FuzzFindingsTest {
     TxBatch b = cfg.batch();
     TxBatch huge = new TxBatch(b.workload(), b.types(), b.columns(), b.params(), 256,
         2_000_000, b.capacity());
-    try (TxStore store = engine.createStore(cfg.layout(), Algorithm.csmv(4))) {
+    try (TxStore store = engines.jvm().createStore(cfg.layout(), Algorithm.csmv(4))) {
       store.writeInt32(0, cfg.initialBalances());
-      BatchResult r = engine.run(store, huge, RunOptions.defaults());
+      BatchResult r = engines.jvm().run(store, huge, RunOptions.defaults());
       assertThat(r.commits()).isEqualTo(b.txCount());
       for (int t = 0; t < b.txCount(); t++) {
         assertThat(r.outcome(t)).isEqualTo(Outcome.COMMITTED);

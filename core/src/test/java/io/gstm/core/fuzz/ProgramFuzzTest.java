@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.program.Column;
 import io.gstm.core.program.CompiledProgram;
 import io.gstm.core.program.Program;
@@ -22,6 +21,8 @@ import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.Fuzz;
 import io.gstm.core.testing.Mutations;
+import io.gstm.core.testing.SharedEngines;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.core.workload.kmeans.KMeansPrograms;
 import io.gstm.core.workload.pc.ProducerConsumerPrograms;
@@ -37,6 +38,7 @@ import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -54,14 +56,14 @@ class ProgramFuzzTest {
   private static final Fuzz.Budget BUDGET = new Fuzz.Budget("programs", 20);
   /** Programs that may take more steps than this per attempt are checked but not run. */
   private static final long MAX_STEPS_RUN = 20_000;
-  private static JvmEngine engine;
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
   private static List<String> examples;
   /** Inputs accepted, rejected with a clear error, and run, for the summary. */
   private static final long[] COUNTS = new long[3];
 
   @BeforeAll
   static void open() throws IOException {
-    engine = new JvmEngine(2);
     examples = new ArrayList<>();
     for (String f : List.of("bank/bank.gstm", "vacation/vacation.gstm",
         "producer-consumer/producer-consumer.gstm", "kmeans/kmeans.gstm",
@@ -77,7 +79,6 @@ class ProgramFuzzTest {
 
   @AfterAll
   static void close() {
-    engine.close();
     System.out.printf("fuzz programs: %d inputs accepted, %d rejected with a clear error, %d "
         + "batches run and checked%n", COUNTS[0], COUNTS[1], COUNTS[2]);
   }
@@ -190,14 +191,14 @@ class ProgramFuzzTest {
     Algorithm alg = rnd.nextInt(4) == 0 ? Algorithm.csmv(2 + rnd.nextInt(6)) : Algorithm.prStm();
     RunOptions options = RunOptions.defaults().withSemanticLimit(4).withHistory(true);
     TxStore created = Fuzz.resultOrClearError(about + "\na " + alg.label() + " store of "
-        + layout, false, () -> engine.createStore(layout, alg));
+        + layout, false, () -> engines.jvm().createStore(layout, alg));
     if (created == null) {
       return; // e.g. a CSMV store of 8-byte words
     }
     try (TxStore store = created) {
       StoreContents.write(store, initial);
       ProgramResult result = Fuzz.resultOrClearError(about + "\non " + alg.label(), false,
-          () -> engine.run(store, batch, options));
+          () -> engines.jvm().run(store, batch, options));
       long[][] after = StoreContents.read(store);
       if (result == null) {
         assertThat(StoreContents.firstDifference(layout, initial, after))
@@ -214,7 +215,7 @@ class ProgramFuzzTest {
       boolean sums = set.programs().stream().anyMatch(p -> p.analysis().sums() > 0);
       if (!sums || alg.isCsmv()) {
         // A sum() is one range read that the PR-STM history does not record: no replay order.
-        ProgramReplay.Verdict replay = ProgramReplay.verify(result, layout, initial, after,
+        Verdict replay = ProgramReplay.verify(result, layout, initial, after,
             h.serialOrder());
         assertThat(replay.ok()).as("%s\n%s", about, replay).isTrue();
       }

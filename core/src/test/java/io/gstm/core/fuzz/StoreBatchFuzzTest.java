@@ -1,5 +1,8 @@
 package io.gstm.core.fuzz;
 
+import static io.gstm.core.program.StoreContents.int32Bits;
+import static io.gstm.core.program.StoreContents.int32Values;
+import static io.gstm.core.program.StoreContents.ofInt32;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.batch.BatchResult;
@@ -9,7 +12,6 @@ import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
 import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.soak.SoakCases;
 import io.gstm.core.store.Algorithm;
@@ -19,6 +21,8 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.Fuzz;
+import io.gstm.core.testing.SharedEngines;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.Workloads;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
@@ -32,8 +36,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -49,17 +52,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class StoreBatchFuzzTest {
   private static final Fuzz.Budget BUDGET = new Fuzz.Budget("store-batch", 20);
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   static LongStream seeds() {
     return Fuzz.seeds("store-batch", 1500);
@@ -123,7 +117,7 @@ class StoreBatchFuzzTest {
       return; // valid, but more memory than a test should take
     }
     TxStore store = Fuzz.resultOrClearError(about + ", " + alg.label(), false,
-        () -> engine.createStore(layout, alg));
+        () -> engines.jvm().createStore(layout, alg));
     if (store == null) {
       return;
     }
@@ -207,22 +201,22 @@ class StoreBatchFuzzTest {
             .k(1 + rnd.nextInt(Math.min(16, c.accounts()))).readOnly(c.readOnlyFraction())
             .lockCoverage(1 + rnd.nextInt(4)).grid(tpb, blocks).txPerThread(per).seed(c.seed())
             .build();
-        return new Base("bank", c.layout(), bits(c.initialBalances()), rnd.nextBoolean()
+        return new Base("bank", c.layout(), ofInt32(c.initialBalances()), rnd.nextBoolean()
             ? c.batch() : c.batchWithAuditSpan(1 + rnd.nextInt(c.accounts())));
       }
       case 1 -> {
         SemanticBankConfig c = SemanticBankConfig.builder().accounts(4 + rnd.nextInt(200))
             .k(1 + rnd.nextInt(2)).semanticRatio(rnd.nextDouble()).lockCoverage(1).grid(tpb, blocks)
             .txPerThread(per).seed(rnd.nextLong()).build();
-        return new Base("semantic bank", c.layout(), bits(c.initialBalances()), c.batch());
+        return new Base("semantic bank", c.layout(), ofInt32(c.initialBalances()), c.batch());
       }
       case 2 -> {
         VacationConfig c = VacationConfig.builder().customers(1 + rnd.nextInt(300))
             .roomTypes(1 + rnd.nextInt(20)).roomsPerType(rnd.nextInt(20))
             .semanticRatio(rnd.nextDouble()).lockCoverage(1 + rnd.nextInt(3)).grid(tpb, blocks)
             .txPerThread(per).seed(rnd.nextLong()).build();
-        return new Base("vacation", c.layout(), new long[][] {bits(c.initialRooms())[0],
-            bits(c.initialCustomers())[0]}, c.batch());
+        return new Base("vacation", c.layout(), new long[][] {int32Bits(c.initialRooms()),
+            int32Bits(c.initialCustomers())}, c.batch());
       }
       case 3 -> {
         ProducerConsumerConfig c = ProducerConsumerConfig.builder().producers(1 + rnd.nextInt(3))
@@ -242,7 +236,7 @@ class StoreBatchFuzzTest {
         int[][] init = c.initialState();
         long[][] initial = new long[init.length][];
         for (int r = 0; r < init.length; r++) {
-          initial[r] = bits(init[r])[0];
+          initial[r] = int32Bits(init[r]);
         }
         return new Base("memcached", c.layout(), initial, c.batch());
       }
@@ -346,10 +340,10 @@ class StoreBatchFuzzTest {
     Algorithm alg = csmv ? Algorithm.csmv(2 + rnd.nextInt(6)) : Algorithm.prStm();
     RunOptions options = RunOptions.defaults().withHistory(true).withSemanticLimit(50)
         .withMaxRetries(rnd.nextBoolean() ? RunOptions.DEFAULT_MAX_RETRIES : 1 + rnd.nextInt(5));
-    try (TxStore store = engine.createStore(base.layout(), alg)) {
+    try (TxStore store = engines.jvm().createStore(base.layout(), alg)) {
       StoreContents.write(store, base.initial());
       BatchResult r = Fuzz.resultOrClearError(about + " on " + alg.label(), false,
-          () -> engine.run(store, batch, options));
+          () -> engines.jvm().run(store, batch, options));
       long[][] after = StoreContents.read(store);
       if (r == null) {
         assertThat(StoreContents.firstDifference(base.layout(), base.initial(), after))
@@ -364,12 +358,12 @@ class StoreBatchFuzzTest {
         assertThat(h.serializable()).as("%s: %s", about, h.violations()).isTrue();
       }
       if (batch.workload().equals("bank")) {
-        BankVerifier.Verdict v = BankVerifier.verify(ints(base.initial()[0]), batch, r,
-            ints(after[0]));
+        Verdict v = BankVerifier.verify(int32Values(base.initial()[0]), batch, r,
+            int32Values(after[0]));
         assertThat(v.ok()).as("%s: %s", about, v).isTrue();
       } else if (meaningKept && batch.workload().equals("vacation")) {
-        VacationVerifier.Verdict v = VacationVerifier.verify(ints(base.initial()[0]),
-            ints(base.initial()[1]), batch, r, ints(after[0]), ints(after[1]));
+        Verdict v = VacationVerifier.verify(int32Values(base.initial()[0]),
+            int32Values(base.initial()[1]), batch, r, int32Values(after[0]), int32Values(after[1]));
         assertThat(v.ok()).as("%s: %s", about, v).isTrue();
       }
     }
@@ -468,7 +462,7 @@ class StoreBatchFuzzTest {
     if (c == null) {
       return;
     }
-    SoakCases.Check check = c.run(engine);
+    SoakCases.Check check = c.run(engines.jvm());
     assertThat(check.violations()).as("%s: %s", about, c).isEmpty();
   }
 
@@ -499,28 +493,12 @@ class StoreBatchFuzzTest {
     if (sorted == null || o == null || o.maxRetries() < 1000) {
       return;
     }
-    try (TxStore store = engine.createStore(base.layout())) {
+    try (TxStore store = engines.jvm().createStore(base.layout())) {
       StoreContents.write(store, base.initial());
       RunOptions run = o.withHistory(true).withSemanticLimit(Math.min(o.semanticLimit(), 100));
-      BatchResult r = engine.run(store, sorted, run);
+      BatchResult r = engines.jvm().run(store, sorted, run);
       HistoryChecker.Verdict h = HistoryChecker.check(r.history());
       assertThat(h.serializable()).as("%s: %s", about, h.violations()).isTrue();
     }
-  }
-
-  private static long[][] bits(int[] values) {
-    long[] out = new long[values.length];
-    for (int i = 0; i < values.length; i++) {
-      out[i] = values[i];
-    }
-    return new long[][] {out};
-  }
-
-  private static int[] ints(long[] values) {
-    int[] out = new int[values.length];
-    for (int i = 0; i < values.length; i++) {
-      out[i] = (int) values[i];
-    }
-    return out;
   }
 }

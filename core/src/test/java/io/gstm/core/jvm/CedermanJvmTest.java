@@ -2,25 +2,20 @@ package io.gstm.core.jvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
-import io.gstm.core.program.ProgramResult;
-import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.Backoff;
-import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.DsCases;
 import io.gstm.core.testing.ProgramCases;
+import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.ds.DsBatch;
-import io.gstm.core.workload.ds.DsConfig;
 import io.gstm.core.workload.ds.DsKind;
-import io.gstm.core.workload.ds.DsRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,17 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * seeded, all of its checks; and so with every backoff.
  */
 class CedermanJvmTest {
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   private static final Algorithm[] ALGORITHMS = {Algorithm.blocking(),
       Algorithm.obstructionFree()};
@@ -69,53 +55,29 @@ class CedermanJvmTest {
     if (policy.equals("retry-in-place")) {
       options = options.withPolicy(SemanticPolicy.RETRY_IN_PLACE).withSemanticLimit(100);
     }
-    try (TxStore store = engine.createStore(c.layout(), alg)) {
-      assertThat(store.algorithm()).isEqualTo(alg);
-      StoreContents.write(store, c.initial());
-      ProgramCases.Run run;
-      if (how.equals("program")) {
-        ProgramResult r = engine.run(store, c.programBatch(false), options);
-        run = new ProgramCases.Run(r.stats(), r, c.initial(), StoreContents.read(store));
-      } else {
-        BatchResult r = engine.run(store, c.batch(), options);
-        run = new ProgramCases.Run(r, null, c.initial(), StoreContents.read(store));
-      }
-      assertThat(ProgramCases.verify(c, run)).isNull();
-      assertThat(run.stats().history()).isNotNull();
-      // PR-STM's causes only: no pre-locks here, and no urgent mode.
-      assertThat(run.stats().count(Counter.ABORT_STOLEN)).isZero();
-      assertThat(run.stats().count(Counter.ABORT_PRELOCK_REFUSED)).isZero();
-      assertThat(run.stats().count(Counter.URGENT)).isZero();
-      if (alg.kind() == Algorithm.Kind.BLOCKING) {
-        assertThat(run.stats().count(Counter.ABORT_KILLED)).isZero();
-        assertThat(run.stats().count(Counter.LOCKS_STOLEN)).isZero();
-      }
+    ProgramCases.Run run = ProgramCases.onStore(engines.jvm(), c, how, options, alg);
+    assertThat(ProgramCases.verify(c, run)).isNull();
+    assertThat(run.stats().history()).isNotNull();
+    // PR-STM's causes only: no pre-locks here, and no urgent mode.
+    assertThat(run.stats().count(Counter.ABORT_STOLEN)).isZero();
+    assertThat(run.stats().count(Counter.ABORT_PRELOCK_REFUSED)).isZero();
+    assertThat(run.stats().count(Counter.URGENT)).isZero();
+    if (alg.kind() == Algorithm.Kind.BLOCKING) {
+      assertThat(run.stats().count(Counter.ABORT_KILLED)).isZero();
+      assertThat(run.stats().count(Counter.LOCKS_STOLEN)).isZero();
     }
   }
 
   static Stream<Arguments> structures() {
-    List<Arguments> out = new ArrayList<>();
-    for (Algorithm a : ALGORITHMS) {
-      for (DsKind kind : DsKind.values()) {
-        for (String contention : new String[] {"full", "low"}) {
-          for (long seed = 1; seed <= 3; seed++) {
-            out.add(Arguments.of(a.label(), kind, contention, seed));
-          }
-        }
-      }
-    }
-    return out.stream();
+    return DsCases.structures(ALGORITHMS);
   }
 
   @ParameterizedTest(name = "{0}: {1} {2} contention, seed {3}")
   @MethodSource("structures")
   void dataStructuresPassEveryCheck(String algorithm, DsKind kind, String contention,
       long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed));
-    DsRun run = DsRun.run(engine, algorithm(algorithm), b,
-        RunOptions.defaults().withHistory(true));
-    assertThat(run.problems()).isEmpty();
-    assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
+    DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, contention, seed));
+    DsCases.assertPassesEveryCheck(engines.jvm(), algorithm(algorithm), b);
   }
 
   static Stream<Arguments> backoffs() {
@@ -135,16 +97,8 @@ class CedermanJvmTest {
   @ParameterizedTest(name = "{0}: {1} full contention")
   @MethodSource("backoffs")
   void everyBackoffPassesEveryCheck(String algorithm, DsKind kind) {
-    DsBatch b = DsBatch.of(config(kind, "full", 5));
-    DsRun run = DsRun.run(engine, algorithm(algorithm), b,
-        RunOptions.defaults().withHistory(true));
-    assertThat(run.problems()).isEmpty();
-    assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
-  }
-
-  static DsConfig config(DsKind kind, String contention, long seed) {
-    return contention.equals("full") ? DsConfig.fullContention(kind, 800, 32, 4, seed)
-        : DsConfig.lowContention(kind, 400, 32, 4, seed);
+    DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, "full", 5));
+    DsCases.assertPassesEveryCheck(engines.jvm(), algorithm(algorithm), b);
   }
 
   /** The algorithm a test name shows (labels keep the names readable). */

@@ -2,24 +2,19 @@ package io.gstm.core.jvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
-import io.gstm.core.program.ProgramResult;
-import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
-import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.DsCases;
 import io.gstm.core.testing.ProgramCases;
+import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.ds.DsBatch;
-import io.gstm.core.workload.ds.DsConfig;
 import io.gstm.core.workload.ds.DsKind;
-import io.gstm.core.workload.ds.DsRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,17 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * semantic policy (the JPDC comparison's limit of 100) as well.
  */
 class GpuStmJvmTest {
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   static Stream<Arguments> workloads() {
     List<Arguments> out = new ArrayList<>();
@@ -63,44 +49,21 @@ class GpuStmJvmTest {
     if (policy.equals("retry-in-place")) {
       options = options.withPolicy(SemanticPolicy.RETRY_IN_PLACE).withSemanticLimit(100);
     }
-    try (TxStore store = engine.createStore(c.layout(), Algorithm.gpuStm())) {
-      assertThat(store.algorithm()).isEqualTo(Algorithm.gpuStm());
-      StoreContents.write(store, c.initial());
-      ProgramCases.Run run;
-      if (how.equals("program")) {
-        ProgramResult r = engine.run(store, c.programBatch(false), options);
-        run = new ProgramCases.Run(r.stats(), r, c.initial(), StoreContents.read(store));
-      } else {
-        BatchResult r = engine.run(store, c.batch(), options);
-        run = new ProgramCases.Run(r, null, c.initial(), StoreContents.read(store));
-      }
-      assertThat(ProgramCases.verify(c, run)).isNull();
-      assertThat(run.stats().history()).isNotNull();
-      assertThat(run.stats().count(Counter.ABORT_STOLEN)).isZero(); // PR-STM's cause only
-    }
+    ProgramCases.Run run =
+        ProgramCases.onStore(engines.jvm(), c, how, options, Algorithm.gpuStm());
+    assertThat(ProgramCases.verify(c, run)).isNull();
+    assertThat(run.stats().history()).isNotNull();
+    assertThat(run.stats().count(Counter.ABORT_STOLEN)).isZero(); // PR-STM's cause only
   }
 
   static Stream<Arguments> structures() {
-    List<Arguments> out = new ArrayList<>();
-    for (DsKind kind : DsKind.values()) {
-      for (String contention : new String[] {"full", "low"}) {
-        for (long seed = 1; seed <= 3; seed++) {
-          out.add(Arguments.of(kind, contention, seed));
-        }
-      }
-    }
-    return out.stream();
+    return DsCases.structures();
   }
 
   @ParameterizedTest(name = "{0} {1} contention, seed {2}")
   @MethodSource("structures")
   void dataStructuresPassEveryCheck(DsKind kind, String contention, long seed) {
-    DsConfig cfg = contention.equals("full") ? DsConfig.fullContention(kind, 800, 32, 4, seed)
-        : DsConfig.lowContention(kind, 400, 32, 4, seed);
-    DsBatch b = DsBatch.of(cfg);
-    DsRun run = DsRun.run(engine, Algorithm.gpuStm(), b,
-        RunOptions.defaults().withHistory(true));
-    assertThat(run.problems()).isEmpty();
-    assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
+    DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, contention, seed));
+    DsCases.assertPassesEveryCheck(engines.jvm(), Algorithm.gpuStm(), b);
   }
 }

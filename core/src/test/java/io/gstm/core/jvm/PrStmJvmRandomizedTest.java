@@ -6,12 +6,12 @@ import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.testing.BankMatrix;
 import io.gstm.core.testing.BankRun;
+import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankConfig;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -21,17 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class PrStmJvmRandomizedTest {
   // More workers than cores: preemption in the middle of a commit makes conflicts likelier.
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(4);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(4);
 
   static Stream<BankConfig> matrix() {
     return BankMatrix.configs(20261122L, 120).stream();
@@ -40,7 +31,7 @@ class PrStmJvmRandomizedTest {
   @ParameterizedTest
   @MethodSource("matrix")
   void randomBatchIsVerifiedAndSerializable(BankConfig config) {
-    BankRun run = BankRun.run(engine, config);
+    BankRun run = BankRun.run(engines.jvm(), config);
 
     assertThat(run.verdict().ok()).as("verifier: %s", run.verdict()).isTrue();
     assertThat(run.history().serializable()).as("history: %s", run.history().violations())
@@ -58,7 +49,7 @@ class PrStmJvmRandomizedTest {
     for (long seed = 0; seed < 400 && aborts == 0; seed++) {
       BankConfig hot = BankConfig.builder().accounts(8).k(4).readOnly(0.1).lockCoverage(1)
           .grid(64, 4).txPerThread(64).seed(seed).build();
-      BankRun run = BankRun.run(engine, hot);
+      BankRun run = BankRun.run(engines.jvm(), hot);
       assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
       assertThat(run.history().serializable()).as("%s", run.history().violations()).isTrue();
       aborts += run.result().aborts();
@@ -72,7 +63,7 @@ class PrStmJvmRandomizedTest {
     // k = accounts: every audit sums the whole bank, which transfers never change.
     BankConfig all = BankConfig.builder().accounts(8).k(8).readOnly(0.5).lockCoverage(1).grid(64, 4)
         .txPerThread(16).seed(7).build();
-    BankRun run = BankRun.run(engine, all);
+    BankRun run = BankRun.run(engines.jvm(), all);
     assertThat(run.verdict().ok()).isTrue();
     for (int t = 0; t < all.txCount(); t++) {
       if (run.batch().types()[t] == io.gstm.core.workload.bank.BankWorkload.AUDIT) {

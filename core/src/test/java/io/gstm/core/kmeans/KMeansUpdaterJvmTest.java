@@ -3,11 +3,9 @@ package io.gstm.core.kmeans;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gstm.core.engine.Engine;
-import io.gstm.core.jvm.JvmEngine;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.gstm.core.testing.SharedEngines;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -17,17 +15,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * (dims + 1 above 16) and one point per transaction; partials merge.
  */
 class KMeansUpdaterJvmTest {
-  private static Engine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(4);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(4);
 
   @ParameterizedTest(name = "n={0} dims={1} k={2} ppt={3}")
   @CsvSource({"5000, 2, 16, 256", "3000, 3, 5, 1", "2000, 20, 4, 64", "7, 2, 3, 256"})
@@ -36,7 +25,7 @@ class KMeansUpdaterJvmTest {
     double[] centroids = KMeansData.firstPoints(points, dims, Math.min(k, n));
     int kk = centroids.length / dims;
     double[] before = points.clone();
-    try (KMeansUpdater u = new KMeansUpdater(engine, kk, dims,
+    try (KMeansUpdater u = new KMeansUpdater(engines.jvm(), kk, dims,
         KMeansOptions.defaults().withPointsPerTransaction(ppt).withThreadsPerBlock(64))) {
       KMeansPartial p = u.update(points, centroids);
       KMeansPartial again = u.update(points, centroids);
@@ -57,7 +46,7 @@ class KMeansUpdaterJvmTest {
     double cost = KMeansUpdater.assign(points, dims, centroids, assignment);
     int[] given = assignment.clone();
     double[] before = points.clone();
-    try (KMeansUpdater u = new KMeansUpdater(engine, kk, dims,
+    try (KMeansUpdater u = new KMeansUpdater(engines.jvm(), kk, dims,
         KMeansOptions.defaults().withPointsPerTransaction(ppt).withThreadsPerBlock(64))) {
       assertThat(u.assignsOnDevice()).isFalse();
       KMeansPartial self = u.update(points, centroids);
@@ -121,7 +110,7 @@ class KMeansUpdaterJvmTest {
     int[] assignment = new int[5];
     KMeansUpdater.assign(points, 2, centroids, assignment);
     assertThat(assignment).containsExactly(0, 0, 0, 2, 2);
-    try (KMeansUpdater u = new KMeansUpdater(engine, 3, 2, KMeansOptions.defaults())) {
+    try (KMeansUpdater u = new KMeansUpdater(engines.jvm(), 3, 2, KMeansOptions.defaults())) {
       KMeansPartial p = u.update(points, centroids, assignment);
       assertThat(p.counts()).containsExactly(3, 0, 2);
       assertThat(p.sums()).containsExactly(1, 1, 0, 0, 21, 20);
@@ -135,7 +124,7 @@ class KMeansUpdaterJvmTest {
   void badAssignmentIsNamed() {
     double[] points = {0, 0, 1, 1};
     double[] centroids = {0, 0, 1, 1};
-    try (KMeansUpdater u = new KMeansUpdater(engine, 2, 2, KMeansOptions.defaults())) {
+    try (KMeansUpdater u = new KMeansUpdater(engines.jvm(), 2, 2, KMeansOptions.defaults())) {
       assertThatThrownBy(() -> u.update(points, centroids, null))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("assignment must not be null");
@@ -187,7 +176,7 @@ class KMeansUpdaterJvmTest {
 
   @Test
   void badInputNamesTheParameter() {
-    try (KMeansUpdater u = new KMeansUpdater(engine, 2, 2, KMeansOptions.defaults())) {
+    try (KMeansUpdater u = new KMeansUpdater(engines.jvm(), 2, 2, KMeansOptions.defaults())) {
       assertThatThrownBy(() -> u.update(new double[3], new double[4]))
           .hasMessageContaining("points");
       assertThatThrownBy(() -> u.update(new double[4], new double[2]))
@@ -196,7 +185,7 @@ class KMeansUpdaterJvmTest {
           .hasMessageContaining("points[1]");
       assertThat(u.update(new double[0], new double[4]).points()).isZero();
     }
-    assertThatThrownBy(() -> new KMeansUpdater(engine, 0, 2, KMeansOptions.defaults()))
+    assertThatThrownBy(() -> new KMeansUpdater(engines.jvm(), 0, 2, KMeansOptions.defaults()))
         .hasMessageContaining("k");
     assertThatThrownBy(() -> KMeansOptions.defaults().withPointsPerTransaction(0))
         .hasMessageContaining("pointsPerTransaction");

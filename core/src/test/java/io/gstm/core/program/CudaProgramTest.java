@@ -2,19 +2,17 @@ package io.gstm.core.program;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.engine.Engine;
-import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvVariant;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
-import io.gstm.core.testing.GpuCondition;
 import io.gstm.core.testing.ProgramCases;
+import io.gstm.core.testing.RandomProgramRuns;
+import io.gstm.core.testing.SharedEngines;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.core.workload.bank.BankVerifier;
@@ -22,8 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -36,20 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @EnabledIfGpu
 class CudaProgramTest {
-  private static CudaEngine gpu;
-  private static JvmEngine jvm;
-
-  @BeforeAll
-  static void open() {
-    gpu = CudaEngine.open(GpuCondition.device());
-    jvm = new JvmEngine(1);
-  }
-
-  @AfterAll
-  static void close() {
-    jvm.close();
-    gpu.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofGpuAndJvm(1);
 
   static Stream<Arguments> builtins() {
     List<Arguments> out = new ArrayList<>();
@@ -63,7 +48,7 @@ class CudaProgramTest {
   @ParameterizedTest(name = "{0}, builder={1}")
   @MethodSource("builtins")
   void builtinProgramsPassTheirVerifiersOnTheGpu(ProgramCases.Case c, boolean builder) {
-    ProgramCases.Run run = ProgramCases.program(gpu, c, builder,
+    ProgramCases.Run run = ProgramCases.program(engines.gpu(), c, builder,
         RunOptions.defaults().withHistory(true));
     assertThat(ProgramCases.verify(c, run)).isNull();
   }
@@ -73,8 +58,8 @@ class CudaProgramTest {
   void builtinProgramsOnOneThreadMatchTheJvmEngine(ProgramCases.Case c, boolean builder) {
     ProgramCases.Case single = c.onGrid(1, 1);
     RunOptions options = RunOptions.defaults().withSemanticLimit(64);
-    ProgramCases.Run onGpu = ProgramCases.program(gpu, single, builder, options);
-    ProgramCases.Run onJvm = ProgramCases.program(jvm, single, builder, options);
+    ProgramCases.Run onGpu = ProgramCases.program(engines.gpu(), single, builder, options);
+    ProgramCases.Run onJvm = ProgramCases.program(engines.jvm(), single, builder, options);
     ProgramCases.assertSame(onGpu.programResult(), onJvm.programResult());
     assertThat(StoreContents.firstDifference(c.layout(), onJvm.after(), onGpu.after())).isNull();
   }
@@ -88,40 +73,16 @@ class CudaProgramTest {
   void randomProgramsOnOneThreadMatchTheJvmEngine(long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 200, 1, 1, true);
     RunOptions options = RunOptions.defaults().withSemanticLimit(4);
-    ProgramResult g;
-    long[][] gAfter;
-    try (TxStore store = gpu.createStore(c.layout())) {
-      StoreContents.write(store, c.initial());
-      g = gpu.run(store, c.batch(), options);
-      gAfter = StoreContents.read(store);
-    }
-    ProgramResult j;
-    long[][] jAfter;
-    try (TxStore store = jvm.createStore(c.layout())) {
-      StoreContents.write(store, c.initial());
-      j = jvm.run(store, c.batch(), options);
-      jAfter = StoreContents.read(store);
-    }
-    ProgramCases.assertSame(g, j);
-    assertThat(StoreContents.firstDifference(c.layout(), jAfter, gAfter)).as(c.text()).isNull();
+    RandomProgramRuns.assertSameOnBoth(engines.gpu(), engines.jvm(), c, Algorithm.prStm(),
+        options);
   }
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
   void randomProgramsOnManyThreadsAreSerializableOnTheGpu(long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 2_000, 64, 4, false);
-    try (TxStore store = gpu.createStore(c.layout())) {
-      StoreContents.write(store, c.initial());
-      ProgramResult r = gpu.run(store, c.batch(),
-          RunOptions.defaults().withSemanticLimit(4).withHistory(true));
-      long[][] after = StoreContents.read(store);
-      assertThat(r.outcomeCounts()).doesNotContainKey(Outcome.TOO_LARGE);
-      HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
-      assertThat(h.serializable()).as("%s\n%s", h.violations(), c.text()).isTrue();
-      ProgramReplay.Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), after,
-          h.serialOrder());
-      assertThat(replay.ok()).as("%s\n%s", replay, c.text()).isTrue();
-    }
+    RandomProgramRuns.assertSerializableAndReplays(engines.gpu(), c, Algorithm.prStm(),
+        RunOptions.defaults().withSemanticLimit(4).withHistory(true));
   }
 
   @ParameterizedTest
@@ -131,11 +92,11 @@ class CudaProgramTest {
         .grid(64, 4).txPerThread(4).seed(5).build();
     var batch = cfg.batch();
     ProgramBatch programs = BankPrograms.batch(batch, BankPrograms.set(batch, false));
-    for (Engine e : new Engine[] {gpu, jvm}) {
+    for (Engine e : new Engine[] {engines.gpu(), engines.jvm()}) {
       try (TxStore store = e.createStore(cfg.layout(), Algorithm.csmv(4).withVariant(variant))) {
         store.writeInt32(0, cfg.initialBalances());
         ProgramResult r = e.run(store, programs, RunOptions.defaults());
-        BankVerifier.Verdict v = BankVerifier.verify(cfg.initialBalances(), batch, r.stats(),
+        Verdict v = BankVerifier.verify(cfg.initialBalances(), batch, r.stats(),
             store.readInt32(0));
         assertThat(v.ok()).as("%s on %s: %s", variant, e.name(), v).isTrue();
         assertThat(r.commits()).isEqualTo(batch.txCount());

@@ -6,15 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.SharedEngines;
+import io.gstm.core.workload.Verdict;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -26,17 +26,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class LargeSetProgramTest {
   private static final StoreLayout LAYOUT = StoreLayout.of(
       new RegionSpec("r", RegionType.INT32, 256, 1));
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   /** Reads {@code span} words from x on and adds their sum to word x: span + 1 set entries. */
   private static String program(int span) {
@@ -64,14 +55,14 @@ class LargeSetProgramTest {
         .build();
     int capacity = ProgramBinding.bind(batch, LAYOUT, Algorithm.prStm()).capacity();
     assertThat(capacity).isEqualTo(span + 1 <= 32 ? 32 : 64);
-    try (TxStore store = engine.createStore(LAYOUT)) {
+    try (TxStore store = engines.jvm().createStore(LAYOUT)) {
       long[][] before = StoreContents.read(store);
-      ProgramResult r = engine.run(store, batch, RunOptions.defaults().withHistory(true));
+      ProgramResult r = engines.jvm().run(store, batch, RunOptions.defaults().withHistory(true));
       long[][] after = StoreContents.read(store);
       assertThat(r.outcomeCounts()).containsOnlyKeys(Outcome.COMMITTED);
       HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
       assertThat(h.serializable()).as("%s", h.violations()).isTrue();
-      ProgramReplay.Verdict replay = ProgramReplay.verify(r, LAYOUT, before, after,
+      Verdict replay = ProgramReplay.verify(r, LAYOUT, before, after,
           h.serialOrder());
       assertThat(replay.ok()).as("%s", replay).isTrue();
     }

@@ -2,17 +2,14 @@ package io.gstm.core.program;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gstm.core.batch.Outcome;
-import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
-import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.RandomProgramRuns;
+import io.gstm.core.testing.SharedEngines;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -23,17 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the final state, as under PR-STM ({@link RandomProgramsJvmTest}).
  */
 class LockTableRandomProgramsJvmTest {
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();
@@ -54,16 +42,7 @@ class LockTableRandomProgramsJvmTest {
       default -> Algorithm.obstructionFree();
     };
     RandomPrograms.Case c = RandomPrograms.generate(seed, 400, 32, 4, false);
-    try (TxStore store = engine.createStore(c.layout(), alg)) {
-      StoreContents.write(store, c.initial());
-      ProgramResult r = engine.run(store, c.batch(), RandomProgramsJvmTest.OPTIONS);
-      long[][] after = StoreContents.read(store);
-      assertThat(r.outcomeCounts()).doesNotContainKey(Outcome.TOO_LARGE);
-      HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
-      assertThat(h.serializable()).as("%s\n%s", h.violations(), c.text()).isTrue();
-      ProgramReplay.Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), after,
-          h.serialOrder());
-      assertThat(replay.ok()).as("%s\n%s", replay, c.text()).isTrue();
-    }
+    RandomProgramRuns.assertSerializableAndReplays(engines.jvm(), c, alg,
+        RandomProgramsJvmTest.OPTIONS);
   }
 }

@@ -12,10 +12,10 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.SharedEngines;
 import java.util.Arrays;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What happens at run time: a transaction that indexes out of range, divides by zero, loops
@@ -26,17 +26,8 @@ class ProgramRunTest {
   private static final StoreLayout LAYOUT = StoreLayout.of(
       new RegionSpec("r", RegionType.INT32, 8, 1),
       new RegionSpec("f", RegionType.FLOAT64, 4, 1));
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   /** A program that adds 1 to r[0] then, by its kind, ends badly or commits. */
   static final String PROGRAM = """
@@ -65,8 +56,8 @@ class ProgramRunTest {
   void badTransactionsEndWithTheirOwnOutcomeAndChangeNothing() {
     int[] kinds = {0, 1, 2, 3, 4, 0, 1, 2, 3};
     int[] xs = {4, 9, 0, 5, 7, 2, -1, 5, 2};
-    try (TxStore store = engine.createStore(LAYOUT)) {
-      ProgramResult r = run(engine, store, kinds, xs);
+    try (TxStore store = engines.jvm().createStore(LAYOUT)) {
+      ProgramResult r = run(engines.jvm(), store, kinds, xs);
       assertThat(Arrays.stream(kinds).mapToObj(i -> "").count()).isEqualTo(9);
       assertThat(r.outcome(0)).isEqualTo(Outcome.COMMITTED);
       assertThat(r.outcome(1)).isEqualTo(Outcome.OUT_OF_RANGE);
@@ -94,7 +85,7 @@ class ProgramRunTest {
 
   @Test
   void programsRunOnCsmvStores() {
-    try (TxStore store = engine.createStore(StoreLayout.of(
+    try (TxStore store = engines.jvm().createStore(StoreLayout.of(
         new RegionSpec("r", RegionType.INT32, 8, 1)), Algorithm.csmv(4))) {
       ProgramSet set = ProgramSet.parse("""
           program inc(x: int32) regions r: int32 outputs was: int32 {
@@ -112,7 +103,7 @@ class ProgramRunTest {
         types[t] = t % 5 == 4 ? 1 : 0;
         xs[t] = t % 3;
       }
-      ProgramResult r = engine.run(store, ProgramBatch.builder(set).types(types)
+      ProgramResult r = engines.jvm().run(store, ProgramBatch.builder(set).types(types)
           .int32("x", xs).grid(32, 1).build(), RunOptions.defaults());
       int[] words = store.readInt32(0);
       long commitsOfInc = 0;
@@ -145,17 +136,18 @@ class ProgramRunTest {
         }
         """).get(0);
     assertThat(p.analysis().reads()).isEqualTo(12);
-    try (TxStore store = engine.createStore(StoreLayout.of(
+    try (TxStore store = engines.jvm().createStore(StoreLayout.of(
         new RegionSpec("src", RegionType.INT32, 8, 1),
         new RegionSpec("dst", RegionType.INT32, 8, 1)), Algorithm.csmv(4))) {
       store.writeInt32(0, new int[] {1, 2, 3, 4, 5, 6, 7, 8});
-      ProgramResult r = engine.run(store, ProgramBatch.builder(ProgramSet.of(p)).all("copy", 4)
+      ProgramResult r = engines.jvm().run(store, ProgramBatch.builder(ProgramSet.of(p)).all("copy",
+          4)
           .int32("x", new int[] {0, 1, 2, 3}).grid(4, 1).build(), RunOptions.defaults());
       assertThat(r.outcomeCounts()).containsOnlyKeys(Outcome.COMMITTED);
     }
     // The history keeps every word read, more than PR-STM's largest set (16), each once however
     // often it is read (repeats crowded out later reads once).
-    try (TxStore wide = engine.createStore(StoreLayout.of(
+    try (TxStore wide = engines.jvm().createStore(StoreLayout.of(
         new RegionSpec("src", RegionType.INT32, 24, 1),
         new RegionSpec("dst", RegionType.INT32, 8, 1)), Algorithm.csmv(4))) {
       CompiledProgram many = ProgramSet.parse("""
@@ -165,7 +157,7 @@ class ProgramRunTest {
             dst[x] = s;
           }
           """).get(0);
-      ProgramResult h = engine.run(wide, ProgramBatch.builder(ProgramSet.of(many))
+      ProgramResult h = engines.jvm().run(wide, ProgramBatch.builder(ProgramSet.of(many))
           .all("fold", 4).int32("x", new int[] {0, 1, 2, 3}).grid(4, 1).build(),
           RunOptions.defaults().withHistory(true));
       assertThat(h.stats().history().committed()).hasSize(4)
@@ -201,10 +193,11 @@ class ProgramRunTest {
 
   @Test
   void aBatchThatFailsBindingLeavesTheStoreAsItWas() {
-    try (TxStore store = engine.createStore(LAYOUT)) {
+    try (TxStore store = engines.jvm().createStore(LAYOUT)) {
       store.writeInt32(0, new int[] {1, 2, 3, 4, 5, 6, 7, 8});
       ProgramSet set = ProgramSet.parse("program p() regions missing: int32 { missing[0] = 1; }");
-      assertThatThrownBy(() -> engine.run(store, ProgramBatch.builder(set).all("p", 3).build(),
+      assertThatThrownBy(() -> engines.jvm().run(store, ProgramBatch.builder(set).all("p",
+          3).build(),
           RunOptions.defaults())).hasMessageContaining("region 'missing'");
       assertThat(store.readInt32(0)).containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
     }

@@ -2,15 +2,13 @@ package io.gstm.core.program;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.soak.RandomPrograms;
-import io.gstm.core.store.TxStore;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.testing.RandomProgramRuns;
+import io.gstm.core.testing.SharedEngines;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -21,17 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RandomProgramsJvmTest {
   /** Semantic conflicts before a random transaction that keeps retrying is abandoned. */
   static final RunOptions OPTIONS = RunOptions.defaults().withSemanticLimit(4).withHistory(true);
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   static LongStream seeds() {
     return LongStream.rangeClosed(1, 120);
@@ -41,18 +30,7 @@ class RandomProgramsJvmTest {
   @MethodSource("seeds")
   void committedHistoriesAreSerializableAndReplayExactly(long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 400, 32, 4, false);
-    try (TxStore store = engine.createStore(c.layout())) {
-      StoreContents.write(store, c.initial());
-      ProgramResult r = engine.run(store, c.batch(), OPTIONS);
-      long[][] after = StoreContents.read(store);
-      // The checker's bounds size the sets: no transaction may outgrow them.
-      assertThat(r.outcomeCounts()).doesNotContainKey(Outcome.TOO_LARGE);
-      HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
-      assertThat(h.serializable()).as("%s\n%s", h.violations(), c.text()).isTrue();
-      ProgramReplay.Verdict replay = ProgramReplay.verify(r, c.layout(), c.initial(), after,
-          h.serialOrder());
-      assertThat(replay.ok()).as("%s\n%s", replay, c.text()).isTrue();
-    }
+    RandomProgramRuns.assertSerializableAndReplays(engines.jvm(), c, Algorithm.prStm(), OPTIONS);
     for (CompiledProgram p : c.programs().programs()) {
       CompiledProgram back = CompiledProgram.decode(p.encode());
       assertThat(back.code()).containsExactly(p.code());

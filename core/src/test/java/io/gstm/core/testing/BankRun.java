@@ -6,6 +6,7 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
 
@@ -19,7 +20,7 @@ public record BankRun(
     BatchResult result,
     int[] initial,
     int[] balances,
-    BankVerifier.Verdict verdict,
+    Verdict verdict,
     HistoryChecker.Verdict history) {
 
   /** Runs {@code config}'s batch on a fresh store of {@code engine} with history on. */
@@ -33,7 +34,7 @@ public record BankRun(
       store.writeInt32(0, initial);
       BatchResult r = engine.run(store, batch, options);
       int[] after = store.readInt32(0);
-      BankVerifier.Verdict v = BankVerifier.verify(initial, batch, r, after);
+      Verdict v = BankVerifier.verify(initial, batch, r, after);
       HistoryChecker.Verdict h = r.history() == null ? null : HistoryChecker.check(r.history());
       return new BankRun(config, batch, r, initial, after, v, h);
     }

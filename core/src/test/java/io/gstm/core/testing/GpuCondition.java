@@ -4,6 +4,11 @@ import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.engine.Engines;
 import io.gstm.core.engine.GpuUnavailableReason;
 import io.gstm.core.engine.GstmException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -26,6 +31,18 @@ public final class GpuCondition implements ExecutionCondition {
     } catch (GstmException | LinkageError e) {
       return GpuUnavailableReason.classify(e).describe(e);
     }
+  }
+
+  /** Whether libcuda.so.1 lies where the dynamic loader usually finds it. */
+  public static boolean driverInstalled() {
+    List<String> dirs = new ArrayList<>(List.of("/usr/lib/x86_64-linux-gnu",
+        "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64", "/usr/lib", "/usr/local/nvidia/lib64",
+        "/usr/lib/wsl/lib"));
+    String ld = System.getenv("LD_LIBRARY_PATH");
+    if (ld != null) {
+      dirs.addAll(Arrays.asList(ld.split(":")));
+    }
+    return dirs.stream().anyMatch(d -> !d.isEmpty() && Files.exists(Path.of(d, "libcuda.so.1")));
   }
 
   /** True when the CUDA engine opened. */

@@ -1,5 +1,8 @@
 package io.gstm.core.testing;
 
+import static io.gstm.core.program.StoreContents.int32Bits;
+import static io.gstm.core.program.StoreContents.int32Values;
+import static io.gstm.core.program.StoreContents.ofInt32;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.batch.BatchResult;
@@ -19,6 +22,7 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.core.workload.bank.BankVerifier;
@@ -109,6 +113,24 @@ public final class ProgramCases {
   }
 
   /**
+   * The case on a store of {@code algorithm} (checked to be the store's): as programs from text
+   * where {@code how} is "program", else as its hand-written batch.
+   */
+  public static Run onStore(Engine engine, Case c, String how, RunOptions options,
+      Algorithm algorithm) {
+    try (TxStore store = engine.createStore(c.layout(), algorithm)) {
+      assertThat(store.algorithm()).isEqualTo(algorithm);
+      StoreContents.write(store, c.initial());
+      if (how.equals("program")) {
+        ProgramResult r = engine.run(store, c.programBatch(false), options);
+        return new Run(r.stats(), r, c.initial(), StoreContents.read(store));
+      }
+      BatchResult r = engine.run(store, c.batch(), options);
+      return new Run(r, null, c.initial(), StoreContents.read(store));
+    }
+  }
+
+  /**
    * Everything a program run must satisfy: the workload's verifier on the same transactions,
    * and with a history, serializability and the exact serial replay. Null when it holds.
    */
@@ -123,7 +145,7 @@ public final class ProgramCases {
         return "history: " + h.violations();
       }
       if (run.programResult() != null) {
-        ProgramReplay.Verdict replay = ProgramReplay.verify(run.programResult(), c.layout(),
+        Verdict replay = ProgramReplay.verify(run.programResult(), c.layout(),
             run.before(), run.after(), h.serialOrder());
         if (!replay.ok()) {
           return "replay: " + replay.problems();
@@ -164,27 +186,28 @@ public final class ProgramCases {
 
   public static Case bank(String name, BankConfig cfg, boolean wholeBankAudits) {
     TxBatch batch = wholeBankAudits ? cfg.batchWithAuditSpan(cfg.accounts()) : cfg.batch();
-    return new Case(name, cfg.layout(), int32(cfg.initialBalances()), batch, BankPrograms::set,
+    return new Case(name, cfg.layout(), ofInt32(cfg.initialBalances()), batch, BankPrograms::set,
         BankPrograms::batch, ProgramCases::bankVerdict);
   }
 
   public static Case semanticBank(String name, SemanticBankConfig cfg) {
-    return new Case(name, cfg.layout(), int32(cfg.initialBalances()), cfg.batch(),
+    return new Case(name, cfg.layout(), ofInt32(cfg.initialBalances()), cfg.batch(),
         BankPrograms::set, BankPrograms::batch, ProgramCases::bankVerdict);
   }
 
   private static String bankVerdict(TxBatch batch, BatchResult r, long[][] before,
       long[][] after) {
-    BankVerifier.Verdict v = BankVerifier.verify(ints(before[0]), batch, r, ints(after[0]));
+    Verdict v =
+        BankVerifier.verify(int32Values(before[0]), batch, r, int32Values(after[0]));
     return v.ok() ? null : v.toString();
   }
 
   public static Case vacation(VacationConfig cfg) {
-    long[][] initial = {int32(cfg.initialRooms())[0], int32(cfg.initialCustomers())[0]};
+    long[][] initial = {int32Bits(cfg.initialRooms()), int32Bits(cfg.initialCustomers())};
     return new Case("vacation", cfg.layout(), initial, cfg.batch(), VacationPrograms::set,
         VacationPrograms::batch, (batch, r, before, after) -> {
-          VacationVerifier.Verdict v = VacationVerifier.verify(ints(before[0]), ints(before[1]),
-              batch, r, ints(after[0]), ints(after[1]));
+          Verdict v = VacationVerifier.verify(int32Values(before[0]),
+              int32Values(before[1]), batch, r, int32Values(after[0]), int32Values(after[1]));
           return v.ok() ? null : v.toString();
         });
   }
@@ -199,7 +222,7 @@ public final class ProgramCases {
         ProducerConsumerPrograms::set, ProducerConsumerPrograms::batch,
         (batch, r, before, after) -> {
           ProducerConsumerVerifier.Verdict v = ProducerConsumerVerifier.verify(cfg, batch, r,
-              after[0], ints(after[1]), after[2]);
+              after[0], int32Values(after[1]), after[2]);
           return v.ok() ? null : v.toString();
         });
   }
@@ -217,29 +240,8 @@ public final class ProgramCases {
       assign[p] = rnd.nextInt(k);
     }
     int capacity = 2; // slices of 2 words: a record of dims + 1 words takes several
-    int slices = (dims + 1 + capacity - 1) / capacity;
-    List<int[]> rows = new ArrayList<>();
-    for (int from = 0; from < n; from += pointsPerTx) {
-      int to = Math.min(n, from + pointsPerTx);
-      boolean[] present = new boolean[k];
-      for (int p = from; p < to; p++) {
-        present[assign[p]] = true;
-      }
-      for (int c = 0; c < k; c++) {
-        for (int s = 0; present[c] && s < slices; s++) {
-          rows.add(new int[] {c, from, to - from, s * capacity});
-        }
-      }
-    }
-    int m = rows.size();
-    int[][] cols = new int[4][m];
-    for (int t = 0; t < m; t++) {
-      for (int j = 0; j < 4; j++) {
-        cols[j][t] = rows.get(t)[j];
-      }
-    }
-    TxBatch batch = new TxBatch(KMeansWorkload.NAME, new int[m], cols, new int[] {0, 1, 2, dims},
-        threadsPerBlock, (m + threadsPerBlock - 1) / threadsPerBlock, capacity);
+    TxBatch batch =
+        KMeansWorkload.batch(assign, k, dims, pointsPerTx, capacity, threadsPerBlock);
     StoreLayout layout = StoreLayout.of(
         new RegionSpec("accumulators", RegionType.FLOAT64, k * (dims + 1), dims + 1),
         new RegionSpec("points", RegionType.FLOAT64, n * dims, n * dims),
@@ -248,7 +250,7 @@ public final class ProgramCases {
     for (int i = 0; i < pts.length; i++) {
       pts[i] = Double.doubleToRawLongBits(points[i]);
     }
-    long[][] initial = {new long[k * (dims + 1)], pts, int32(assign)[0]};
+    long[][] initial = {new long[k * (dims + 1)], pts, int32Bits(assign)};
     return new Case("kmeans", layout, initial, batch,
         (b, builder) -> KMeansPrograms.set(b, pointsPerTx, builder), KMeansPrograms::batch,
         (b, r, before, after) -> kmeansVerdict(points, assign, k, dims, r, after[0]));
@@ -277,22 +279,6 @@ public final class ProgramCases {
       }
     }
     return null;
-  }
-
-  static long[][] int32(int[] values) {
-    long[] out = new long[values.length];
-    for (int i = 0; i < values.length; i++) {
-      out[i] = values[i];
-    }
-    return new long[][] {out};
-  }
-
-  static int[] ints(long[] values) {
-    int[] out = new int[values.length];
-    for (int i = 0; i < values.length; i++) {
-      out[i] = (int) values[i];
-    }
-    return out;
   }
 
   /**

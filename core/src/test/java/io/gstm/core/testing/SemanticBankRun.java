@@ -6,6 +6,7 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
 import io.gstm.core.workload.bank.SemanticBankConfig;
@@ -16,9 +17,9 @@ public record SemanticBankRun(
     BatchResult result,
     int[] initial,
     int[] balances,
-    BankVerifier.Verdict verdict,
+    Verdict verdict,
     HistoryChecker.Verdict history,
-    BankVerifier.Verdict replay) {
+    Verdict replay) {
 
   public static SemanticBankRun run(Engine engine, SemanticBankConfig config, TxBatch batch,
       RunOptions options) {
@@ -28,7 +29,7 @@ public record SemanticBankRun(
       BatchResult r = engine.run(store, batch, options);
       int[] after = store.readInt32(0);
       HistoryChecker.Verdict h = r.history() == null ? null : HistoryChecker.check(r.history());
-      BankVerifier.Verdict replay = h == null || !h.serializable() ? null
+      Verdict replay = h == null || !h.serializable() ? null
           : BankVerifier.replay(initial, batch, h.serialOrder());
       return new SemanticBankRun(batch, r, initial, after,
           BankVerifier.verify(initial, batch, r, after), h, replay);

@@ -8,6 +8,7 @@ import io.gstm.core.graph.RelaxationKind;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorEngines;
+import io.gstm.spark.exec.IndexPartitioner;
 import io.gstm.spark.exec.ResidentCache;
 import io.gstm.spark.exec.TaskErrors;
 import java.util.Arrays;
@@ -416,7 +417,7 @@ public final class GraphRelaxation {
         SHUFFLE_EXCHANGES.incrementAndGet();
         int parts = p;
         inbox = out.toJavaRDD().flatMapToPair(o -> Supersteps.outgoing(o, parts))
-            .partitionBy(new Partitioning.ByIndex(p));
+            .partitionBy(new IndexPartitioner(p));
       }
     }
     LOG.debug("gstm relaxation: {} of {} exchanges through the driver", driverExchanges,

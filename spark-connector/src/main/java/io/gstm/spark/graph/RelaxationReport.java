@@ -1,6 +1,7 @@
 package io.gstm.spark.graph;
 
 import io.gstm.core.batch.TxCounts;
+import io.gstm.core.batch.WithTxCounts;
 import io.gstm.core.graph.RelaxationKind;
 import java.io.Serializable;
 import java.util.List;
@@ -22,7 +23,7 @@ import java.util.List;
  * @param timings where the time went
  */
 public record RelaxationReport(RelaxationKind kind, long vertices, long edges, Placement placement,
-    Progress progress, TxCounts tx, Timings timings) implements Serializable {
+    Progress progress, TxCounts tx, Timings timings) implements Serializable, WithTxCounts {
 
   /**
    * Where the graph went and which engines relaxed it.
@@ -94,18 +95,6 @@ public record RelaxationReport(RelaxationKind kind, long vertices, long edges, P
   /** False when the superstep bound stopped the run first. */
   public boolean converged() {
     return progress.converged();
-  }
-
-  public long transactions() {
-    return tx.transactions();
-  }
-
-  public long commits() {
-    return tx.commits();
-  }
-
-  public long aborts() {
-    return tx.aborts();
   }
 
   @Override

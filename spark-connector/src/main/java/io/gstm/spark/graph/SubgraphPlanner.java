@@ -3,6 +3,7 @@ package io.gstm.spark.graph;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorEngines;
+import io.gstm.spark.exec.IndexPartitioner;
 import io.gstm.spark.exec.TaskErrors;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -146,7 +147,7 @@ final class SubgraphPlanner {
     JavaPairRDD<Integer, EdgeChunk> more = jsc.parallelize(extra, 1)
         .mapPartitionsToPair(it -> vertexChunks(it, placement, w))
         .union(extraIds.flatMapToPair(ids -> vertexChunks(ids.iterator(), placement, w)))
-        .partitionBy(new Partitioning.ByIndex(p));
+        .partitionBy(new IndexPartitioner(p));
     return local.zipPartitions(more.values(), (ei, vi) -> {
       List<EdgeChunk> chunks = new ArrayList<>();
       ei.forEachRemaining(chunks::add);
@@ -192,7 +193,7 @@ final class SubgraphPlanner {
   /** One chunk per partition from chunks keyed by partition index. */
   private static JavaRDD<EdgeChunk> gather(JavaPairRDD<Integer, EdgeChunk> keyed, int p,
       boolean weighted) {
-    return keyed.partitionBy(new Partitioning.ByIndex(p)).mapPartitions(it -> {
+    return keyed.partitionBy(new IndexPartitioner(p)).mapPartitions(it -> {
       List<EdgeChunk> chunks = new ArrayList<>();
       it.forEachRemaining(t -> chunks.add(t._2()));
       return List.of(EdgeChunk.concat(chunks, weighted)).iterator();

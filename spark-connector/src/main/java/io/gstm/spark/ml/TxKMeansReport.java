@@ -1,6 +1,7 @@
 package io.gstm.spark.ml;
 
 import io.gstm.core.batch.TxCounts;
+import io.gstm.core.batch.WithTxCounts;
 import java.io.Serializable;
 import java.util.List;
 
@@ -20,7 +21,7 @@ import java.util.List;
  * @param timings where the time went
  */
 public record TxKMeansReport(Placement placement, long points, int iterations, boolean converged,
-    double trainingCost, TxCounts tx, Timings timings) implements Serializable {
+    double trainingCost, TxCounts tx, Timings timings) implements Serializable, WithTxCounts {
 
   /**
    * Where the fit ran.
@@ -59,18 +60,6 @@ public record TxKMeansReport(Placement placement, long points, int iterations, b
   /** Point sets the iterations ran over. */
   public int pointSets() {
     return placement.pointSets();
-  }
-
-  public long transactions() {
-    return tx.transactions();
-  }
-
-  public long commits() {
-    return tx.commits();
-  }
-
-  public long aborts() {
-    return tx.aborts();
   }
 
   @Override

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.Partitioner;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.unsafe.types.UTF8String;
@@ -20,36 +19,6 @@ import scala.Tuple2;
  */
 final class Routing {
   private Routing() {}
-
-  /** Shuffle partitioner by the target's index (0..P, P being the cross-partition phase). */
-  static final class ByIndex extends Partitioner {
-    private static final long serialVersionUID = 1L;
-    private final int n;
-
-    ByIndex(int n) {
-      this.n = n;
-    }
-
-    @Override
-    public int numPartitions() {
-      return n;
-    }
-
-    @Override
-    public int getPartition(Object key) {
-      return (Integer) key;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof ByIndex b && b.n == n;
-    }
-
-    @Override
-    public int hashCode() {
-      return n;
-    }
-  }
 
   static Iterator<Tuple2<Integer, TxChunk>> route(int inputPartition, Iterator<InternalRow> it,
       ApplyPlan plan) {

@@ -7,6 +7,7 @@ import io.gstm.core.program.ValueType;
 import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorEngines;
+import io.gstm.spark.exec.IndexPartitioner;
 import io.gstm.spark.exec.TaskEngine;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -98,7 +99,7 @@ final class StateJobs {
     JavaRDD<Tuple2<Integer, Exchange.Rows>> split = in.mapPartitions(
         it -> splitRows(it, schema), true);
     RDD<Exchange.Rows> byOwner = JavaPairRDD.fromJavaRDD(split)
-        .partitionBy(new Routing.ByIndex(p)).values().rdd();
+        .partitionBy(new IndexPartitioner(p)).values().rdd();
     List<Exchange.Placement> placed = pinned(byOwner, range(0, p), null, Exchange.Rows.class)
         .mapPartitionsWithIndex((i, it) -> {
           List<Exchange.Rows> parts = new ArrayList<>();
@@ -229,7 +230,7 @@ final class StateJobs {
     JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = in.mapPartitionsWithIndex(
         (i, it) -> Routing.route(i, it, plan), true);
     RDD<TxChunk> routed = JavaPairRDD.fromJavaRDD(routedPairs)
-        .partitionBy(new Routing.ByIndex(p + 1)).values().rdd();
+        .partitionBy(new IndexPartitioner(p + 1)).values().rdd();
 
     // Job 1: every partition's own transactions.
     JavaRDD<Exchange.LocalResult> local = pinned(routed, range(0, p), ref.locations(),

@@ -7,53 +7,32 @@ import io.gstm.core.cuda.CudaFatalException;
 import io.gstm.core.cuda.KernelArchitectures;
 import io.gstm.core.engine.GpuUnavailableException;
 import io.gstm.core.engine.GpuUnavailableReason;
-import io.gstm.spark.SparkTestSession;
+import io.gstm.core.testing.GpuCondition;
+import io.gstm.spark.SharedSpark;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class ExecutorEnginesTest {
-  private static SparkSession spark;
+  @RegisterExtension
+  static final SharedSpark session = new SharedSpark();
   private static JavaSparkContext jsc;
 
   @BeforeAll
   static void start() {
-    spark = SparkTestSession.start();
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
+    jsc = JavaSparkContext.fromSparkContext(session.spark().sparkContext());
   }
 
   private static boolean gpuUsable() {
     try (TaskEngine lease = ExecutorEngines.acquire(GstmConf.defaults())) {
       return lease.gpu();
     }
-  }
-
-  /** Whether libcuda.so.1 lies where the dynamic loader usually finds it. */
-  private static boolean driverInstalled() {
-    List<String> dirs = new ArrayList<>(List.of("/usr/lib/x86_64-linux-gnu",
-        "/lib/x86_64-linux-gnu", "/usr/lib64", "/lib64", "/usr/lib", "/usr/local/nvidia/lib64",
-        "/usr/lib/wsl/lib"));
-    String ld = System.getenv("LD_LIBRARY_PATH");
-    if (ld != null) {
-      dirs.addAll(Arrays.asList(ld.split(":")));
-    }
-    return dirs.stream().anyMatch(d -> !d.isEmpty() && Files.exists(Path.of(d, "libcuda.so.1")));
   }
 
   @Test
@@ -92,12 +71,12 @@ class ExecutorEnginesTest {
     Assumptions.assumeFalse(gpuUsable(), "a GPU is usable here");
     Assumptions.assumeFalse(KernelArchitectures.load().kernels().isEmpty(),
         "built without nvcc: no kernels");
-    GpuUnavailableReason expected = driverInstalled() ? GpuUnavailableReason.NO_CUDA_DEVICE
+    GpuUnavailableReason expected = GpuCondition.driverInstalled() ? GpuUnavailableReason.NO_CUDA_DEVICE
         : GpuUnavailableReason.CUDA_DRIVER_MISSING;
     try (TaskEngine lease = ExecutorEngines.acquire(GstmConf.defaults())) {
       assertThat(lease.gpuUnavailable()).isEqualTo(expected);
       assertThat(lease.reason()).startsWith("no usable GPU 0 ("
-          + (driverInstalled() ? "no CUDA device: " : "CUDA driver missing: "));
+          + (GpuCondition.driverInstalled() ? "no CUDA device: " : "CUDA driver missing: "));
     }
     GstmSettings strict = GstmConf.settings(Map.of("spark.gstm.requireGpu", "true"));
     assertThatThrownBy(() -> ExecutorEngines.acquire(strict))

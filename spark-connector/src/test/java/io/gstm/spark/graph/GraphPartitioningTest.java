@@ -7,19 +7,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.GridGenerator;
 import io.gstm.core.graph.RmatGenerator;
-import io.gstm.spark.SparkTestSession;
+import io.gstm.spark.SharedSpark;
 import io.gstm.spark.TestFrames;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -31,17 +29,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * the same values, equal to Dijkstra's and union-find's, extra vertices included.
  */
 class GraphPartitioningTest {
-  private static SparkSession spark;
-
-  @BeforeAll
-  static void start() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
-  }
+  @RegisterExtension
+  static final SharedSpark session = new SharedSpark();
 
   @ParameterizedTest(name = "{0}, {1} partitions")
   @CsvSource({"auto, 2", "range, 3", "input, 2"})
@@ -49,7 +38,7 @@ class GraphPartitioningTest {
     int rows = 60;
     int cols = 50;
     EdgeList g = GridGenerator.shuffled(GridGenerator.grid(rows, cols, 4), 5);
-    Dataset<Row> df = TestFrames.edges(spark, g, partitions);
+    Dataset<Row> df = TestFrames.edges(session.spark(), g, partitions);
     RelaxationResult r = GraphRelaxation.of(df).setPartitioning(mode).shortestPaths(0).run();
     double[] expected = References.dijkstra(g.vertexCount(), g.src(), g.dst(), g.weights(), 0);
     assertThat(dense(r.values(), g.vertexCount())).isEqualTo(expected);
@@ -71,13 +60,13 @@ class GraphPartitioningTest {
   void componentsWithExtraVerticesAreTheSameUnderEveryPlacement(String mode) {
     // A road-like grid (missing streets split off some cells) plus isolated extra vertices.
     EdgeList g = GridGenerator.shuffled(GridGenerator.roadLike(30, 40, 6, 0.35, 3), 7);
-    Dataset<Row> df = TestFrames.edges(spark, g, 3);
+    Dataset<Row> df = TestFrames.edges(session.spark(), g, 3);
     int n = g.vertexCount() + 10;
     List<Row> extra = new ArrayList<>();
     for (int v = g.vertexCount(); v < n; v++) {
       extra.add(RowFactory.create((long) v));
     }
-    Dataset<Row> vertices = spark.createDataFrame(extra,
+    Dataset<Row> vertices = session.spark().createDataFrame(extra,
         new StructType().add("id", DataTypes.LongType));
     RelaxationResult r = GraphRelaxation.of(df).setPartitioning(mode).connectedComponents()
         .setVertices(vertices).run();
@@ -96,7 +85,7 @@ class GraphPartitioningTest {
   @Test
   void autoKeepsTheInputOnScrambledIdsAndOnInputAlreadyByRange() {
     EdgeList rmat = RmatGenerator.generate(10, 8000, 3, true);
-    RelaxationResult r = GraphRelaxation.of(TestFrames.edges(spark, rmat, 2))
+    RelaxationResult r = GraphRelaxation.of(TestFrames.edges(session.spark(), rmat, 2))
         .shortestPaths(rmat.src()[0]).run();
     assertThat(r.report().placement().partitioning()).isEqualTo("input");
     double[] actual = dense(r.values(), rmat.vertexCount());
@@ -104,7 +93,7 @@ class GraphPartitioningTest {
         rmat.dst(), rmat.weights(), rmat.src()[0]), actual));
     // A grid in row-major edge order read into 2 partitions: already two bands of rows.
     EdgeList grid = GridGenerator.grid(40, 40, 2);
-    RelaxationResult byRows = GraphRelaxation.of(TestFrames.edges(spark, grid, 2))
+    RelaxationResult byRows = GraphRelaxation.of(TestFrames.edges(session.spark(), grid, 2))
         .shortestPaths(0).run();
     assertThat(byRows.report().placement().partitioning()).isEqualTo("input");
     assertThat(byRows.report().placement().replicas()).isLessThan(200);
@@ -116,7 +105,7 @@ class GraphPartitioningTest {
   @CsvSource({"2, 3", "4, 2", "3, 1"})
   void rangesForOtherSubgraphCountsThanInputPartitions(int inputs, int subgraphs) {
     EdgeList g = GridGenerator.shuffled(GridGenerator.grid(30, 40, 8), 9);
-    RelaxationResult r = GraphRelaxation.of(TestFrames.edges(spark, g, inputs))
+    RelaxationResult r = GraphRelaxation.of(TestFrames.edges(session.spark(), g, inputs))
         .setPartitions(subgraphs).setPartitioning("range").shortestPaths(5).run();
     assertThat(dense(r.values(), g.vertexCount())).isEqualTo(
         References.dijkstra(g.vertexCount(), g.src(), g.dst(), g.weights(), 5));
@@ -133,7 +122,7 @@ class GraphPartitioningTest {
     for (int i = 0; i < 200; i++) {
       rows.add(RowFactory.create((long) i, i == 150 ? null : (long) i + 1, 1.0));
     }
-    Dataset<Row> df = spark.createDataFrame(rows, new StructType()
+    Dataset<Row> df = session.spark().createDataFrame(rows, new StructType()
         .add("src", DataTypes.LongType).add("dst", DataTypes.LongType)
         .add("weight", DataTypes.DoubleType)).repartition(2);
     java.util.Set<Object> before = cachedRdds();
@@ -146,30 +135,18 @@ class GraphPartitioningTest {
 
   private static java.util.Set<Object> cachedRdds() {
     return new java.util.HashSet<>(scala.jdk.javaapi.CollectionConverters.asJava(
-        spark.sparkContext().getPersistentRDDs()).keySet());
+        session.spark().sparkContext().getPersistentRDDs()).keySet());
   }
 
   @Test
   void longPathWithRandomIdsIsExactUnderRanges() {
     // Ids without locality: ranges gain nothing but must stay exact.
     int n = 400;
-    int[] order = new int[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = (int) ((i * 7919L) % n);
-    }
-    int[] src = new int[n - 1];
-    int[] dst = new int[n - 1];
-    double[] w = new double[n - 1];
-    for (int i = 0; i + 1 < n; i++) {
-      src[i] = order[i];
-      dst[i] = order[i + 1];
-      w[i] = 1 + i % 5;
-    }
-    EdgeList path = GridGenerator.shuffled(new EdgeList(n, src, dst, w), 3);
-    RelaxationResult r = GraphRelaxation.of(TestFrames.edges(spark, path, 2))
-        .setPartitioning("range").shortestPaths(order[0]).run();
+    EdgeList path = References.scrambledPath(n, 5, 3);
+    RelaxationResult r = GraphRelaxation.of(TestFrames.edges(session.spark(), path, 2))
+        .setPartitioning("range").shortestPaths(0).run();
     assertThat(dense(r.values(), n)).isEqualTo(
-        References.dijkstra(n, path.src(), path.dst(), path.weights(), order[0]));
+        References.dijkstra(n, path.src(), path.dst(), path.weights(), 0));
   }
 
   @Test
@@ -200,7 +177,7 @@ class GraphPartitioningTest {
     assertThat(EdgePlacement.bounds(List.of(top), 2)).containsExactly(Integer.MAX_VALUE);
     assertThat(EdgePlacement.decide(List.of(top, top), 3, "range").placement()
         .owner(Integer.MAX_VALUE)).isBetween(0, 2);
-    assertThatThrownBy(() -> GraphRelaxation.of(TestFrames.edges(spark,
+    assertThatThrownBy(() -> GraphRelaxation.of(TestFrames.edges(session.spark(),
         GridGenerator.grid(2, 2, 1), 1)).setPartitioning("hash"))
         .hasMessageContaining("hash").hasMessageContaining("auto, input or range");
   }

@@ -3,8 +3,9 @@ package io.gstm.spark.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import io.gstm.spark.FuzzSeeds;
-import io.gstm.spark.SparkTestSession;
+import io.gstm.core.testing.Fuzz;
+import io.gstm.spark.SharedSpark;
+import io.gstm.spark.SparkFuzz;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,12 +19,11 @@ import java.util.stream.LongStream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -37,25 +37,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  * converged run equal Dijkstra's distances or the smallest id of each component.
  */
 class GraphRelaxationFuzzTest {
-  private static final FuzzSeeds.Budget BUDGET = new FuzzSeeds.Budget("graph", 25);
-  private static SparkSession spark;
+  private static final Fuzz.Budget BUDGET = new Fuzz.Budget("graph", 25);
+  @RegisterExtension
+  static final SharedSpark session = new SharedSpark();
   /** Runs whose values were checked, runs that had not converged, clear errors. */
   private static final long[] COUNTS = new long[3];
 
-  @BeforeAll
-  static void start() {
-    spark = SparkTestSession.start();
-  }
-
   @AfterAll
   static void stop() {
-    spark.stop();
     System.out.printf("fuzz graph: %d runs checked against the references, %d stopped at the "
         + "superstep bound, %d clear errors%n", COUNTS[0], COUNTS[1], COUNTS[2]);
   }
 
   static LongStream seeds() {
-    return FuzzSeeds.seeds("graph", 120);
+    return Fuzz.seeds("graph", 120);
   }
 
   private static final DataType[] ID_TYPES = {DataTypes.IntegerType, DataTypes.LongType,
@@ -138,7 +133,7 @@ class GraphRelaxationFuzzTest {
       in.weights.set(e, w instanceof Number n ? Double.valueOf(n.doubleValue()) : null);
     }
     int partitions = 1 + rnd.nextInt(4);
-    Dataset<Row> edges = spark.createDataFrame(rows, schema).repartition(partitions);
+    Dataset<Row> edges = session.spark().createDataFrame(rows, schema).repartition(partitions);
     if (rnd.nextBoolean()) {
       edges = edges.cache(); // cached int ids and double weights are read as column batches
     }
@@ -172,7 +167,7 @@ class GraphRelaxationFuzzTest {
           vs.add(RowFactory.create(v));
         }
         about.append(", vertices ").append(in.vertices).append(" as ").append(vt);
-        g.setVertices(spark.createDataFrame(vs, new StructType().add("id", vt)));
+        g.setVertices(session.spark().createDataFrame(vs, new StructType().add("id", vt)));
       }
       if (rnd.nextInt(3) == 0) {
         int p = new int[] {0, 1, 2, 3, 5, 100_001}[rnd.nextInt(6)];
@@ -223,7 +218,7 @@ class GraphRelaxationFuzzTest {
         COUNTS[1]++;
       }
     } catch (Exception e) {
-      if (!FuzzSeeds.clear(e)) {
+      if (!SparkFuzz.clear(e)) {
         fail("not a clear error: " + about, e);
       }
       COUNTS[2]++;

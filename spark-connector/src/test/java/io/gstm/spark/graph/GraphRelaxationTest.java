@@ -10,7 +10,7 @@ import io.gstm.core.engine.GpuUnavailableException;
 import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RmatGenerator;
-import io.gstm.spark.SparkTestSession;
+import io.gstm.spark.SharedSpark;
 import io.gstm.spark.TestFrames;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
@@ -25,27 +25,16 @@ import java.util.SplittableRandom;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class GraphRelaxationTest {
-  private static SparkSession spark;
-
-  @BeforeAll
-  static void start() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
-  }
+  @RegisterExtension
+  static final SharedSpark session = new SharedSpark();
 
   private static boolean gpuUsable() {
     try (TaskEngine lease = ExecutorEngines.acquire(GstmConf.defaults())) {
@@ -62,7 +51,7 @@ class GraphRelaxationTest {
     for (int i = 0; i < src.length; i++) {
       rows.add(RowFactory.create((long) src[i], (long) dst[i], w == null ? 1.0 : w[i]));
     }
-    return spark.createDataFrame(rows, WEIGHTED).repartition(partitions);
+    return session.spark().createDataFrame(rows, WEIGHTED).repartition(partitions);
   }
 
   /** A random graph of a few parts (so some vertices are unreachable), self-loops, duplicates. */
@@ -175,7 +164,7 @@ class GraphRelaxationTest {
     }
     extra.add(RowFactory.create(0L));
     extra.add(RowFactory.create(1400L));
-    Dataset<Row> vertices = spark.createDataFrame(extra,
+    Dataset<Row> vertices = session.spark().createDataFrame(extra,
         new StructType().add("id", DataTypes.LongType));
     int source = src[0];
     // The input's partitions (the random graph's parts are ranges of ids, which "auto" would
@@ -275,7 +264,7 @@ class GraphRelaxationTest {
       for (Object[] r : bad[i]) {
         rows.add(RowFactory.create(r));
       }
-      Dataset<Row> df = spark.createDataFrame(rows, nullable).cache();
+      Dataset<Row> df = session.spark().createDataFrame(rows, nullable).cache();
       long columnar = GraphRelaxation.COLUMNAR_READS.get();
       assertThatThrownBy(() -> GraphRelaxation.of(df).shortestPaths(0).run())
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(messages[i]);
@@ -290,7 +279,7 @@ class GraphRelaxationTest {
     List<Row> rows = List.of(RowFactory.create(0L, big, 1.0),
         RowFactory.create(big, 1_500_000_001L, 2.0), RowFactory.create(1_500_000_001L, 7L, 3.0),
         RowFactory.create(0L, 7L, 10.0), RowFactory.create(9L, 8L, 1.0));
-    Dataset<Row> df = spark.createDataFrame(rows, WEIGHTED).repartition(3);
+    Dataset<Row> df = session.spark().createDataFrame(rows, WEIGHTED).repartition(3);
     List<Row> sp = GraphRelaxation.of(df).shortestPaths(0).run().values().orderBy("id")
         .collectAsList();
     assertThat(sp).containsExactly(RowFactory.create(0L, 0.0), RowFactory.create(7L, 6.0),
@@ -307,7 +296,7 @@ class GraphRelaxationTest {
   @Test
   void rmatShortestPathsAndComponentsMatchTheReferences() {
     EdgeList g = RmatGenerator.generate(12, 30_000, 11, true);
-    Dataset<Row> df = TestFrames.edges(spark, g, 3);
+    Dataset<Row> df = TestFrames.edges(session.spark(), g, 3);
     int source = g.src()[0];
     RelaxationResult sp = GraphRelaxation.of(df).shortestPaths(source).run();
     double[] dist = References.dijkstra(g.vertexCount(), g.src(), g.dst(), g.weights(), source);
@@ -329,12 +318,12 @@ class GraphRelaxationTest {
 
   @Test
   void singleVertexAndNoEdges() {
-    Dataset<Row> none = spark.createDataFrame(List.of(), WEIGHTED);
+    Dataset<Row> none = session.spark().createDataFrame(List.of(), WEIGHTED);
     RelaxationResult r = GraphRelaxation.of(none).shortestPaths(5).run();
     assertThat(r.values().collectAsList()).containsExactly(RowFactory.create(5L, 0.0));
     assertThat(r.report().converged()).isTrue();
 
-    Dataset<Row> vertices = spark.range(0, 10).toDF("id");
+    Dataset<Row> vertices = session.spark().range(0, 10).toDF("id");
     double[] cc = dense(GraphRelaxation.of(none).setVertices(vertices).connectedComponents().run()
         .values(), 10);
     for (int v = 0; v < 10; v++) {
@@ -538,7 +527,7 @@ class GraphRelaxationTest {
         .hasMessageContaining("column 'dst'").hasMessageContaining("integral");
     assertThatThrownBy(() -> GraphRelaxation.of(ok).setWeightCol("w").shortestPaths(0).run())
         .hasMessageContaining("column 'w' (weightCol) not found");
-    assertThatThrownBy(() -> GraphRelaxation.of(spark.createDataFrame(
+    assertThatThrownBy(() -> GraphRelaxation.of(session.spark().createDataFrame(
         List.of(RowFactory.create(0L, 1L, null)), WEIGHTED)).shortestPaths(0).run())
         .hasMessageContaining("column 'weight': null weight");
     assertThatThrownBy(() -> GraphRelaxation.of(edges(new int[] {0, 1}, new int[] {1, 2},
@@ -547,10 +536,10 @@ class GraphRelaxationTest {
     assertThatThrownBy(() -> GraphRelaxation.of(edges(new int[] {0}, new int[] {1},
         new double[] {Double.NaN}, 1)).shortestPaths(0).run())
         .hasMessageContaining("column 'weight': weight NaN; weights must be finite");
-    assertThatThrownBy(() -> GraphRelaxation.of(spark.createDataFrame(
+    assertThatThrownBy(() -> GraphRelaxation.of(session.spark().createDataFrame(
         List.of(RowFactory.create(3_000_000_000L, 1L, 1.0)), WEIGHTED)).connectedComponents().run())
         .hasMessageContaining("column 'src': vertex id 3000000000 is beyond the supported range");
-    assertThatThrownBy(() -> GraphRelaxation.of(spark.createDataFrame(
+    assertThatThrownBy(() -> GraphRelaxation.of(session.spark().createDataFrame(
         List.of(RowFactory.create(0L, -4L, 1.0)), WEIGHTED)).connectedComponents().run())
         .hasMessageContaining("column 'dst': vertex id -4 is beyond the supported range");
     assertThatThrownBy(() -> GraphRelaxation.of(ok).shortestPaths(-1))

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.GridGenerator;
 import io.gstm.core.graph.RmatGenerator;
-import io.gstm.spark.SparkTestSession;
+import io.gstm.spark.SharedSpark;
 import io.gstm.spark.TestFrames;
 import io.gstm.spark.conf.GstmConf;
 import java.util.ArrayList;
@@ -18,12 +18,10 @@ import java.util.Set;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -35,17 +33,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * key and the allowed values.
  */
 class GraphSubgraphsTest {
-  private static SparkSession spark;
-
-  @BeforeAll
-  static void start() {
-    spark = SparkTestSession.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
-  }
+  @RegisterExtension
+  static final SharedSpark session = new SharedSpark();
 
   @ParameterizedTest(name = "{0}, {1} input partitions")
   @CsvSource({"rmat, 2", "rmat, 3", "grid, 2", "path, 2", "path, 4"})
@@ -53,7 +42,7 @@ class GraphSubgraphsTest {
     EdgeList g = graph(graph);
     int n = g.vertexCount();
     int source = g.src()[0];
-    Dataset<Row> df = TestFrames.edges(spark, g, inputs);
+    Dataset<Row> df = TestFrames.edges(session.spark(), g, inputs);
     RelaxationResult cut = GraphRelaxation.of(df).setSubgraphs("partitions")
         .shortestPaths(source).run();
     RelaxationResult whole = GraphRelaxation.of(df).setSubgraphs("engines")
@@ -77,7 +66,7 @@ class GraphSubgraphsTest {
   @Test
   void autoKeepsOneSubgraphPerPartitionOnJvmEnginesAndAGivenCount() {
     EdgeList g = graph("rmat");
-    Dataset<Row> df = TestFrames.edges(spark, g, 2);
+    Dataset<Row> df = TestFrames.edges(session.spark(), g, 2);
     RelaxationReport auto = GraphRelaxation.of(df).shortestPaths(g.src()[0]).run().report();
     assertThat(auto.partitions()).isEqualTo(2);
     assertThat(auto.placement().subgraphs()).startsWith("partitions").contains("JVM engines");
@@ -106,9 +95,9 @@ class GraphSubgraphsTest {
     for (int v = g.vertexCount(); v < n; v++) {
       extra.add(RowFactory.create((long) v));
     }
-    Dataset<Row> vertices = spark.createDataFrame(extra,
+    Dataset<Row> vertices = session.spark().createDataFrame(extra,
         new StructType().add("id", DataTypes.LongType));
-    Dataset<Row> df = TestFrames.edges(spark, g, 3);
+    Dataset<Row> df = TestFrames.edges(session.spark(), g, 3);
     RelaxationResult r = GraphRelaxation.of(df).setSubgraphs("engines").setVertices(vertices)
         .connectedComponents().run();
     assertOneSuperstepWithoutExchange(r.report());
@@ -130,7 +119,7 @@ class GraphSubgraphsTest {
 
   @Test
   void badValuesNameTheKeyAndTheChoices() {
-    assertThatThrownBy(() -> GraphRelaxation.of(TestFrames.edges(spark, graph("path"), 2))
+    assertThatThrownBy(() -> GraphRelaxation.of(TestFrames.edges(session.spark(), graph("path"), 2))
         .setSubgraphs("per-core"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("spark.gstm.graph.subgraphs")
@@ -153,7 +142,7 @@ class GraphSubgraphsTest {
     for (int i = 0; i < 200; i++) {
       rows.add(RowFactory.create((long) i, (long) i + 1, i == 150 ? -1.0 : 1.0));
     }
-    Dataset<Row> df = spark.createDataFrame(rows, new StructType()
+    Dataset<Row> df = session.spark().createDataFrame(rows, new StructType()
         .add("src", DataTypes.LongType).add("dst", DataTypes.LongType)
         .add("weight", DataTypes.DoubleType)).repartition(2);
     Set<Object> before = cachedRdds();
@@ -177,22 +166,7 @@ class GraphSubgraphsTest {
     return switch (kind) {
       case "rmat" -> RmatGenerator.generate(10, 8000, 3, true);
       case "grid" -> GridGenerator.shuffled(GridGenerator.grid(40, 30, 4), 5);
-      default -> {
-        int n = 500;
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-          order[i] = (int) ((i * 7919L) % n);
-        }
-        int[] src = new int[n - 1];
-        int[] dst = new int[n - 1];
-        double[] w = new double[n - 1];
-        for (int i = 0; i + 1 < n; i++) {
-          src[i] = order[i];
-          dst[i] = order[i + 1];
-          w[i] = 1 + i % 7;
-        }
-        yield GridGenerator.shuffled(new EdgeList(n, src, dst, w), 3);
-      }
+      default -> References.scrambledPath(500, 7, 3);
     };
   }
 
@@ -217,6 +191,6 @@ class GraphSubgraphsTest {
 
   private static Set<Object> cachedRdds() {
     return new HashSet<>(scala.jdk.javaapi.CollectionConverters.asJava(
-        spark.sparkContext().getPersistentRDDs()).keySet());
+        session.spark().sparkContext().getPersistentRDDs()).keySet());
   }
 }

@@ -1,5 +1,7 @@
 package io.gstm.spark.graph;
 
+import io.gstm.core.graph.EdgeList;
+import io.gstm.core.graph.GridGenerator;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -8,11 +10,28 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 /**
- * Sequential references for the tests: Dijkstra and union-find on plain edge arrays, and a
- * result's values by vertex id to compare them with.
+ * Sequential references for the tests: Dijkstra and union-find on plain edge arrays, a result's
+ * values by vertex id to compare them with, and a path whose ids have no locality.
  */
 final class References {
   private References() {}
+
+  /**
+   * A path through all {@code n} vertices in the order {@code 0, 7919, 2 * 7919, ...} (mod
+   * {@code n}; {@code n} not a multiple of 7919): ids without locality. Edge {@code i} weighs
+   * {@code 1 + i % weightCycle}; the edges are shuffled by {@code seed}. It starts at vertex 0.
+   */
+  static EdgeList scrambledPath(int n, int weightCycle, long seed) {
+    int[] src = new int[n - 1];
+    int[] dst = new int[n - 1];
+    double[] w = new double[n - 1];
+    for (int i = 0; i + 1 < n; i++) {
+      src[i] = (int) ((i * 7919L) % n);
+      dst[i] = (int) (((i + 1) * 7919L) % n);
+      w[i] = 1 + i % weightCycle;
+    }
+    return GridGenerator.shuffled(new EdgeList(n, src, dst, w), seed);
+  }
 
   /** Values by vertex id; ids absent from the result stay NaN. */
   static double[] dense(Dataset<Row> values, int n) {

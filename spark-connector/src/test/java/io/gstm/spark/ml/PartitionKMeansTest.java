@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.kmeans.KMeansData;
 import io.gstm.core.kmeans.KMeansOptions;
 import io.gstm.core.kmeans.KMeansPartial;
 import io.gstm.core.kmeans.KMeansUpdater;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.gstm.core.testing.SharedEngines;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A partition's resident k-means step (assign once, group, update with the assignment) equals the
@@ -19,17 +18,8 @@ import org.junit.jupiter.api.Test;
  * clusters and other dimensions.
  */
 class PartitionKMeansTest {
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   private static void assertMatches(KMeansPartial actual, KMeansPartial expected) {
     assertThat(actual.counts()).isEqualTo(expected.counts());
@@ -46,7 +36,7 @@ class PartitionKMeansTest {
       double[] points = KMeansData.blobs(20_000, dims, 8, 5 + dims);
       double[] before = points.clone();
       double[] c = KMeansData.firstPoints(points, dims, 8);
-      try (PartitionKMeans step = new PartitionKMeans(new KMeansUpdater(engine, 8, dims,
+      try (PartitionKMeans step = new PartitionKMeans(new KMeansUpdater(engines.jvm(), 8, dims,
           KMeansOptions.defaults().withPointsPerTransaction(256)))) {
         for (int it = 0; it < 5; it++) {
           KMeansPartial got = step.update(points, 20_000, c);
@@ -67,7 +57,7 @@ class PartitionKMeansTest {
   void emptyClustersAndBadShapes() {
     double[] points = {0, 0, 1, 0, 10, 10, 11, 10, 0, 1};
     double[] centroids = {10, 10, -500, -500, 0, 0};
-    try (PartitionKMeans step = new PartitionKMeans(new KMeansUpdater(engine, 3, 2,
+    try (PartitionKMeans step = new PartitionKMeans(new KMeansUpdater(engines.jvm(), 3, 2,
         KMeansOptions.defaults()))) {
       KMeansPartial p = step.update(points, 5, centroids);
       assertThat(p.counts()).containsExactly(2, 0, 3);

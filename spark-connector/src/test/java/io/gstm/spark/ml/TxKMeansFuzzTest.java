@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.gstm.core.kmeans.KMeansUpdater;
-import io.gstm.spark.FuzzSeeds;
-import io.gstm.spark.SparkTestSession;
+import io.gstm.core.testing.Fuzz;
+import io.gstm.spark.SharedSpark;
+import io.gstm.spark.SparkFuzz;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -17,13 +18,12 @@ import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -36,25 +36,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Lloyd step from them, and predicts a cluster in 0..k-1 for every point.
  */
 class TxKMeansFuzzTest {
-  private static final FuzzSeeds.Budget BUDGET = new FuzzSeeds.Budget("kmeans", 25);
-  private static SparkSession spark;
+  private static final Fuzz.Budget BUDGET = new Fuzz.Budget("kmeans", 25);
+  @RegisterExtension
+  static final SharedSpark session = new SharedSpark();
   /** Models checked against the sequential step, other models, clear errors. */
   private static final long[] COUNTS = new long[3];
 
-  @BeforeAll
-  static void start() {
-    spark = SparkTestSession.start();
-  }
-
   @AfterAll
   static void stop() {
-    spark.stop();
     System.out.printf("fuzz kmeans: %d models checked against the sequential step, %d other "
         + "models, %d clear errors%n", COUNTS[0], COUNTS[1], COUNTS[2]);
   }
 
   static LongStream seeds() {
-    return FuzzSeeds.seeds("kmeans", 80);
+    return Fuzz.seeds("kmeans", 80);
   }
 
   /**
@@ -79,12 +74,13 @@ class TxKMeansFuzzTest {
       for (Object v : cases[i]) {
         rows.add(RowFactory.create(v));
       }
-      Dataset<Row> df = spark.createDataFrame(rows, schema).repartition(2);
+      Dataset<Row> df = session.spark().createDataFrame(rows, schema).repartition(2);
       assertThatThrownBy(() -> new TxKMeans().setK(2).fit(df))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(messages[i]);
     }
-    Dataset<Row> ok = spark.createDataFrame(List.of(RowFactory.create(Vectors.dense(1, 2)),
-        RowFactory.create(Vectors.dense(3, 4))), schema);
+    Dataset<Row> ok = session.spark().createDataFrame(
+        List.of(RowFactory.create(Vectors.dense(1, 2)), RowFactory.create(Vectors.dense(3, 4))),
+        schema);
     assertThatThrownBy(() -> new TxKMeans().setK(2).setMaxIter(0)
         .setInitialCentroids(new double[][] {{1, 2}, {Double.NaN, 0}}).fit(ok))
         .isInstanceOf(IllegalArgumentException.class)
@@ -136,7 +132,7 @@ class TxKMeansFuzzTest {
       };
       rows.add(RowFactory.create(cell));
     }
-    Dataset<Row> df = spark.createDataFrame(rows, new StructType().add(column, type))
+    Dataset<Row> df = session.spark().createDataFrame(rows, new StructType().add(column, type))
         .repartition(1 + rnd.nextInt(3));
     int k = rnd.nextInt(6) == 0 ? new int[] {0, 1, n + 1, Integer.MAX_VALUE}[rnd.nextInt(4)]
         : 2 + rnd.nextInt(Math.max(1, Math.min(5, n - 1)));
@@ -214,7 +210,7 @@ class TxKMeansFuzzTest {
         COUNTS[1]++;
       }
     } catch (Exception e) {
-      if (!FuzzSeeds.clear(e)) {
+      if (!SparkFuzz.clear(e)) {
         fail("not a clear error: " + about, e);
       }
       COUNTS[2]++;

@@ -8,7 +8,7 @@ import static org.apache.spark.sql.functions.col;
 
 import io.gstm.core.kmeans.KMeansData;
 import io.gstm.core.kmeans.KMeansUpdater;
-import io.gstm.spark.SparkTestSession;
+import io.gstm.spark.SharedSpark;
 import io.gstm.spark.TestFrames;
 import io.gstm.spark.exec.ResidentCache;
 import java.util.Arrays;
@@ -21,13 +21,13 @@ import org.apache.spark.ml.feature.VectorAssembler;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class TxKMeansTest {
-  private static SparkSession spark;
+  @RegisterExtension
+  static final SharedSpark session = new SharedSpark();
   private static final int N = 20_000;
   private static final int DIMS = 2;
   private static final int K = 6;
@@ -36,14 +36,8 @@ class TxKMeansTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkTestSession.start();
     points = KMeansData.blobs(N, DIMS, K, 7);
-    df = TestFrames.points(spark, points, DIMS, 3).cache();
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
+    df = TestFrames.points(session.spark(), points, DIMS, 3).cache();
   }
 
   private static double[][] rows(double[] flat, int k) {
@@ -84,7 +78,7 @@ class TxKMeansTest {
   void partialsOfManyPartitionsAreTreeReducedToTheSameCentroids() {
     // More partitions than TxKMeans merges on the driver directly: treeReduce aggregates them.
     int parts = TxKMeans.DRIVER_MERGE_MAX_PARTITIONS + 3;
-    Dataset<Row> many = TestFrames.points(spark, points, DIMS, parts);
+    Dataset<Row> many = TestFrames.points(session.spark(), points, DIMS, parts);
     assertThat(many.rdd().getNumPartitions()).isEqualTo(parts);
     double[] init = KMeansData.firstPoints(points, DIMS, K);
     double[] c = init;
@@ -129,7 +123,7 @@ class TxKMeansTest {
     }
     for (java.util.List<Row> rows : java.util.List.of(dense, sparse)) {
       TxKMeansModel model = new TxKMeans().setK(K).setMaxIter(4).setTol(0)
-          .setInitialCentroids(rows(init, K)).fit(spark.createDataFrame(rows, schema));
+          .setInitialCentroids(rows(init, K)).fit(session.spark().createDataFrame(rows, schema));
       for (int j = 0; j < K; j++) {
         for (int d = 0; d < DIMS; d++) {
           assertThat(model.clusterCenters()[j].apply(d)).as("centroid %d dim %d", j, d)

@@ -12,6 +12,7 @@ import io.gstm.core.program.ProgramSet;
 import io.gstm.core.program.ValueType;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.Verdict;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -50,7 +51,7 @@ final class StateReplay {
    * @param txs the epoch's transactions (with an "id" column)
    * @param outcomes the apply's outcome rows (recordOrder on, txId = id)
    */
-  static ProgramReplay.Verdict verify(String programText, List<String> valueNames,
+  static Verdict verify(String programText, List<String> valueNames,
       List<ValueType> valueTypes, TreeMap<Long, long[]> before, TreeMap<Long, long[]> after,
       Dataset<Row> txs, Dataset<Row> outcomes) {
     List<Program> programs = Program.parse(programText);

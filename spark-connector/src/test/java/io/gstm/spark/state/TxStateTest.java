@@ -3,8 +3,8 @@ package io.gstm.spark.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.gstm.core.program.ProgramReplay;
 import io.gstm.core.program.ValueType;
+import io.gstm.core.workload.Verdict;
 import io.gstm.spark.SparkTestSession;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -129,7 +129,7 @@ class TxStateTest {
   static void assertReplays(String programs, List<String> names, List<ValueType> types,
       TreeMap<Long, long[]> before, TreeMap<Long, long[]> after, Dataset<Row> txs,
       ApplyResult r) {
-    ProgramReplay.Verdict v = StateReplay.verify(programs, names, types, before, after, txs,
+    Verdict v = StateReplay.verify(programs, names, types, before, after, txs,
         r.outcomes());
     assertThat(v.ok()).as(v.toString()).isTrue();
   }

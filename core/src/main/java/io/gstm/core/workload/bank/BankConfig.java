@@ -108,14 +108,7 @@ public record BankConfig(
     int[] picked = new int[k];
     for (int t = 0; t < n; t++) {
       types[t] = rnd.nextDouble() < readOnlyFraction ? BankWorkload.AUDIT : BankWorkload.TRANSFER;
-      for (int j = 0; j < k; j++) {
-        int a;
-        do {
-          a = rnd.nextInt(accounts);
-        } while (contains(picked, j, a));
-        picked[j] = a;
-        cols[j][t] = a;
-      }
+      pickDistinct(rnd, accounts, k, picked, cols, t);
       cols[k][t] = 1 + rnd.nextInt(MAX_AMOUNT);
     }
     return new TxBatch(BankWorkload.NAME, types, cols, new int[] {k, 0}, threadsPerBlock(),
@@ -131,6 +124,22 @@ public record BankConfig(
     TxBatch b = batch();
     return new TxBatch(b.workload(), b.types(), b.columns(),
         new int[] {k, 0, 0, auditSpan, accounts}, b.threadsPerBlock(), b.blocks(), b.capacity());
+  }
+
+  /**
+   * Draws {@code k} distinct accounts below {@code range} (each redrawn until new) into columns
+   * {@code 0..k-1} of transaction {@code t}; {@code picked} is scratch of at least {@code k}.
+   */
+  static void pickDistinct(SplittableRandom rnd, int range, int k, int[] picked, int[][] cols,
+      int t) {
+    for (int j = 0; j < k; j++) {
+      int a;
+      do {
+        a = rnd.nextInt(range);
+      } while (contains(picked, j, a));
+      picked[j] = a;
+      cols[j][t] = a;
+    }
   }
 
   private static boolean contains(int[] a, int n, int v) {

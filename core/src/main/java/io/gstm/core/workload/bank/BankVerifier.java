@@ -3,6 +3,7 @@ package io.gstm.core.workload.bank;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.TxBatch;
+import io.gstm.core.workload.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,17 +14,6 @@ import java.util.List;
  */
 public final class BankVerifier {
   private static final int MAX_REPORTED = 10;
-
-  /**
-   * @param ok whether every account matched
-   * @param problems the first mismatches, in words
-   */
-  public record Verdict(boolean ok, List<String> problems) {
-    @Override
-    public String toString() {
-      return ok ? "OK" : "FAILED " + problems;
-    }
-  }
 
   private BankVerifier() {}
 

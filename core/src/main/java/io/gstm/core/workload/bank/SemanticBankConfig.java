@@ -131,14 +131,7 @@ public record SemanticBankConfig(
     int[] picked = new int[kk];
     for (int t = 2 * pairs; t < n; t++) {
       types[t] = BankWorkload.TRANSFER;
-      for (int j = 0; j < kk; j++) {
-        int a;
-        do {
-          a = rnd.nextInt(low);
-        } while (contains(picked, j, a));
-        picked[j] = a;
-        cols[j][t] = a;
-      }
+      BankConfig.pickDistinct(rnd, low, kk, picked, cols, t);
       cols[kk][t] = 1 + rnd.nextInt(BankConfig.MAX_AMOUNT);
     }
     for (int i = n - 1; i > 0; i--) {
@@ -158,15 +151,6 @@ public record SemanticBankConfig(
       c[i] = c[j];
       c[j] = v;
     }
-  }
-
-  private static boolean contains(int[] a, int n, int v) {
-    for (int i = 0; i < n; i++) {
-      if (a[i] == v) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Named settings of a {@link SemanticBankConfig}; {@link #build} checks them. */

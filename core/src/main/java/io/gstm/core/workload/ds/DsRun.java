@@ -8,6 +8,7 @@ import io.gstm.core.program.ProgramResult;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,7 +49,7 @@ public record DsRun(ProgramResult result, long[][] after, List<String> problems)
         problems.add("history: " + h.violations());
       } else {
         order = h.serialOrder();
-        ProgramReplay.Verdict replay = ProgramReplay.verify(r, b.layout(), b.initial(), after,
+        Verdict replay = ProgramReplay.verify(r, b.layout(), b.initial(), after,
             order);
         if (!replay.ok()) {
           problems.add("replay: " + replay.problems());

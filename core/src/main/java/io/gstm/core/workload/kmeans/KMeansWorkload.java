@@ -6,6 +6,8 @@ import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
 import io.gstm.core.workload.Workload;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The k-means centroid update of the JPDC PR-STM paper, with the points of one transaction
@@ -53,6 +55,40 @@ public final class KMeansWorkload implements Workload {
   private static final int[] TAGS = {0};
 
   private KMeansWorkload() {}
+
+  /**
+   * The batch of one update (the JPDC one) of the points assigned by {@code assign} (a centroid
+   * in {@code 0..k-1} per point): one transaction per block of {@code pointsPerTx} points,
+   * centroid present in the block and record slice of {@code capacity} words, in that order; for
+   * a store whose regions 0, 1 and 2 are the accumulators, the points and the assignment.
+   */
+  public static TxBatch batch(int[] assign, int k, int dims, int pointsPerTx, int capacity,
+      int threadsPerBlock) {
+    int n = assign.length;
+    int slices = (dims + 1 + capacity - 1) / capacity;
+    List<int[]> rows = new ArrayList<>();
+    for (int from = 0; from < n; from += pointsPerTx) {
+      int to = Math.min(n, from + pointsPerTx);
+      boolean[] present = new boolean[k];
+      for (int p = from; p < to; p++) {
+        present[assign[p]] = true;
+      }
+      for (int c = 0; c < k; c++) {
+        for (int s = 0; present[c] && s < slices; s++) {
+          rows.add(new int[] {c, from, to - from, s * capacity});
+        }
+      }
+    }
+    int m = rows.size();
+    int[][] cols = new int[COLUMNS][m];
+    for (int t = 0; t < m; t++) {
+      for (int j = 0; j < COLUMNS; j++) {
+        cols[j][t] = rows.get(t)[j];
+      }
+    }
+    return new TxBatch(NAME, new int[m], cols, new int[] {0, 1, 2, dims}, threadsPerBlock,
+        (m + threadsPerBlock - 1) / threadsPerBlock, capacity);
+  }
 
   @Override
   public String name() {

@@ -4,6 +4,7 @@ import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.workload.TxContext;
+import io.gstm.core.workload.Verdict;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -16,17 +17,6 @@ import java.util.List;
  */
 public final class MemcachedVerifier {
   private static final int MAX_REPORTED = 10;
-
-  /**
-   * @param ok whether everything matched
-   * @param problems the first mismatches, in words
-   */
-  public record Verdict(boolean ok, List<String> problems) {
-    @Override
-    public String toString() {
-      return ok ? "OK" : "FAILED " + problems;
-    }
-  }
 
   private MemcachedVerifier() {}
 

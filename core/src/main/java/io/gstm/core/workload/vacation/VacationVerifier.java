@@ -3,6 +3,7 @@ package io.gstm.core.workload.vacation;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.TxBatch;
+import io.gstm.core.workload.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,17 +25,6 @@ import java.util.List;
  */
 public final class VacationVerifier {
   private static final int MAX_REPORTED = 10;
-
-  /**
-   * @param ok whether every check passed
-   * @param problems the first failures, in words
-   */
-  public record Verdict(boolean ok, List<String> problems) {
-    @Override
-    public String toString() {
-      return ok ? "OK" : "FAILED " + problems;
-    }
-  }
 
   private VacationVerifier() {}
 

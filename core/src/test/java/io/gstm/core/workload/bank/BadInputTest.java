@@ -8,36 +8,26 @@ import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
-import io.gstm.core.engine.Engine;
 import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.BankRun;
+import io.gstm.core.testing.SharedEngines;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bad input is an IllegalArgumentException that names the parameter and the limit, raised before
  * anything runs, and a batch that fails leaves the store as it was.
  */
 class BadInputTest {
-  private static Engine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   private static BankConfig config(int accounts, int k, int coverage, int tpb, int blocks,
       int perThread) {
@@ -84,7 +74,7 @@ class BadInputTest {
       String message) {
     BankConfig cfg = BankConfig.builder().accounts(10).k(2).readOnly(0).lockCoverage(1).grid(32, 1)
         .txPerThread(2).seed(5).build();
-    try (TxStore store = engine.createStore(cfg.layout())) {
+    try (TxStore store = engines.jvm().createStore(cfg.layout())) {
       int[] before = new int[10];
       for (int i = 0; i < before.length; i++) {
         before[i] = 100 + i;
@@ -92,7 +82,7 @@ class BadInputTest {
       store.writeInt32(0, before);
       int[] versions = store.lockVersions();
       TxBatch bad = edit.apply(cfg.batch());
-      assertThatThrownBy(() -> engine.run(store, bad, RunOptions.defaults()))
+      assertThatThrownBy(() -> engines.jvm().run(store, bad, RunOptions.defaults()))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
       assertThat(store.readInt32(0)).containsExactly(before);
       assertThat(store.lockVersions()).containsExactly(versions);
@@ -137,7 +127,7 @@ class BadInputTest {
     BankConfig cfg = BankConfig.builder().accounts(10).k(2).readOnly(0).lockCoverage(1).grid(32, 1)
         .txPerThread(2).seed(5).build();
     try (JvmEngine other = new JvmEngine(1); TxStore foreign = other.createStore(cfg.layout())) {
-      assertThatThrownBy(() -> engine.run(foreign, cfg.batch(), RunOptions.defaults()))
+      assertThatThrownBy(() -> engines.jvm().run(foreign, cfg.batch(), RunOptions.defaults()))
           .hasMessageContaining("another engine");
     }
   }
@@ -146,7 +136,7 @@ class BadInputTest {
   void tooLargeTransactionsChangeNothing() {
     BankConfig cfg = BankConfig.builder().accounts(64).k(4).readOnly(0.2).lockCoverage(1)
         .grid(32, 2).txPerThread(2).seed(3).build();
-    BankRun run = BankRun.run(engine, cfg, cfg.batch(2), RunOptions.defaults());
+    BankRun run = BankRun.run(engines.jvm(), cfg, cfg.batch(2), RunOptions.defaults());
     assertThat(run.result().count(Counter.TOO_LARGE)).isEqualTo(cfg.txCount());
     assertThat(run.balances()).containsExactly(run.initial());
     assertThat(run.verdict().ok()).isTrue();
@@ -159,7 +149,7 @@ class BadInputTest {
     for (long seed = 0; seed < 10; seed++) {
       BankConfig cfg = BankConfig.builder().accounts(4).k(4).readOnly(0).lockCoverage(1).grid(64, 4)
           .txPerThread(8).seed(seed).build();
-      BankRun run = BankRun.run(engine, cfg, cfg.batch(), new RunOptions(1, true));
+      BankRun run = BankRun.run(engines.jvm(), cfg, cfg.batch(), new RunOptions(1, true));
       assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
       assertThat(run.history().serializable()).isTrue();
       results.add(run.result());
@@ -180,7 +170,7 @@ class BadInputTest {
 
   @Test
   void storeChecksTypesLengthsAndDoubleClose() {
-    TxStore store = engine.createStore(StoreLayout.of(
+    TxStore store = engines.jvm().createStore(StoreLayout.of(
         new RegionSpec("a", RegionType.INT64, 3, 1),
         new RegionSpec("b", RegionType.FLOAT64, 2, 2)));
     store.writeInt64(0, new long[] {1, -2, Long.MAX_VALUE});

@@ -11,6 +11,7 @@ import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.history.TxRecord;
 import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.testing.BankRun;
+import io.gstm.core.workload.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -93,7 +94,7 @@ class PlantedLostUpdateTest {
       }
     }
 
-    BankVerifier.Verdict verdict =
+    Verdict verdict =
         BankVerifier.verify(run.initial(), batch, run.result(), balances);
     HistoryChecker.Verdict history = HistoryChecker.check(lost);
 

@@ -9,16 +9,15 @@ import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.testing.SemanticBankRun;
+import io.gstm.core.testing.SharedEngines;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -29,17 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (replayed in the history's serial order), balances are exact, nothing goes negative.
  */
 class SemanticBankJvmTest {
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(4);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(4);
 
   /** Small batches: each thread owns at most 32 transactions (one postponement window). */
   static Stream<Arguments> cases() {
@@ -69,7 +59,7 @@ class SemanticBankJvmTest {
     if (presort) {
       batch = TxBatches.presort(batch, BankWorkload.INSTANCE.orderingTags());
     }
-    SemanticBankRun run = SemanticBankRun.run(engine, cfg, batch,
+    SemanticBankRun run = SemanticBankRun.run(engines.jvm(), cfg, batch,
         RunOptions.defaults().withHistory(true).withPolicy(policy));
 
     assertThat(run.correct()).as("%s", run).isTrue();
@@ -98,7 +88,7 @@ class SemanticBankJvmTest {
   void postponementsAreCountedPerTransaction() {
     SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(64).k(2).semanticRatio(1)
         .lockCoverage(1).grid(32, 2).txPerThread(16).seed(3).build();
-    SemanticBankRun run = SemanticBankRun.run(engine, cfg, cfg.batch(),
+    SemanticBankRun run = SemanticBankRun.run(engines.jvm(), cfg, cfg.batch(),
         RunOptions.defaults().withHistory(true));
     assertThat(run.correct()).isTrue();
     long postponed = IntStream.range(0, cfg.txCount())
@@ -127,12 +117,12 @@ class SemanticBankJvmTest {
     TxBatch batch = SemanticBankRun.impossibleWithdrawalBatch();
     SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(4).k(1).semanticRatio(1)
         .lockCoverage(1).grid(4, 1).txPerThread(2).seed(0).build();
-    try (var store = engine.createStore(cfg.layout())) {
+    try (var store = engines.jvm().createStore(cfg.layout())) {
       int[] initial = {100, 100, 100, 100};
       store.writeInt32(0, initial);
       for (SemanticPolicy policy : SemanticPolicy.values()) {
         store.writeInt32(0, initial);
-        var r = engine.run(store, batch,
+        var r = engines.jvm().run(store, batch,
             RunOptions.defaults().withPolicy(policy).withSemanticLimit(300));
         assertThat(IntStream.range(0, 8).mapToObj(r::outcome).toList())
             .as("policy %s", policy)
@@ -156,10 +146,11 @@ class SemanticBankJvmTest {
     TxBatch batch = SemanticBankRun.impossibleWithdrawalBatch();
     SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(4).k(1).semanticRatio(1)
         .lockCoverage(1).grid(4, 1).txPerThread(2).seed(0).build();
-    try (var store = engine.createStore(cfg.layout())) {
+    try (var store = engines.jvm().createStore(cfg.layout())) {
       int[] initial = {100, 100, 100, 100};
       store.writeInt32(0, initial);
-      var r = engine.run(store, batch, RunOptions.defaults().withPolicy(SemanticPolicy.POSTPONE)
+      var r = engines.jvm().run(store, batch,
+          RunOptions.defaults().withPolicy(SemanticPolicy.POSTPONE)
           .withSemanticLimit(Integer.MAX_VALUE));
       assertThat(r.outcome(5)).isEqualTo(Outcome.ABANDONED_SEMANTIC);
       assertThat(r.count(Counter.ABANDONED_SEMANTIC)).isEqualTo(1);
@@ -198,9 +189,9 @@ class SemanticBankJvmTest {
     types[0] = 9;
     TxBatch bad = new TxBatch(good.workload(), types, good.columns(), good.params(),
         good.threadsPerBlock(), good.blocks(), good.capacity());
-    try (var store = engine.createStore(cfg.layout())) {
+    try (var store = engines.jvm().createStore(cfg.layout())) {
       store.writeInt32(0, cfg.initialBalances());
-      assertThatThrownBy(() -> engine.run(store, bad, RunOptions.defaults()))
+      assertThatThrownBy(() -> engines.jvm().run(store, bad, RunOptions.defaults()))
           .hasMessageContaining("types[0] = 9");
       assertThat(store.readInt32(0)).containsExactly(cfg.initialBalances());
     }

@@ -3,19 +3,15 @@ package io.gstm.core.workload.ds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.cuda.CudaEngine;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvVariant;
+import io.gstm.core.testing.DsCases;
 import io.gstm.core.testing.EnabledIfGpu;
-import io.gstm.core.testing.GpuCondition;
 import io.gstm.core.testing.ProgramCases;
-import java.util.ArrayList;
-import java.util.List;
+import io.gstm.core.testing.SharedEngines;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,56 +24,28 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @EnabledIfGpu
 class CudaDsTest {
-  private static CudaEngine gpu;
-  private static JvmEngine jvm;
-
-  @BeforeAll
-  static void open() {
-    gpu = CudaEngine.open(GpuCondition.device());
-    jvm = new JvmEngine(1);
-  }
-
-  @AfterAll
-  static void close() {
-    jvm.close();
-    gpu.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofGpuAndJvm(1);
 
   static Stream<Arguments> cases() {
-    List<Arguments> out = new ArrayList<>();
-    for (DsKind kind : DsKind.values()) {
-      for (String contention : new String[] {"full", "low"}) {
-        for (long seed = 1; seed <= 3; seed++) {
-          out.add(Arguments.of(kind, contention, seed));
-        }
-      }
-    }
-    return out.stream();
-  }
-
-  /** Whole warps, a grid that stays resident for CSMV's cooperative launch. */
-  private static DsConfig config(DsKind kind, String contention, long seed) {
-    int tx = 20_000;
-    return contention.equals("full") ? DsConfig.fullContention(kind, tx, 128, 16, seed)
-        : DsConfig.lowContention(kind, tx, 128, 16, seed);
+    return DsCases.structures();
   }
 
   @ParameterizedTest(name = "{0} {1} contention, seed {2}")
   @MethodSource("cases")
   void prStmPassesEveryCheckOnTheGpu(DsKind kind, String contention, long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed));
-    DsRun run = DsRun.run(gpu, Algorithm.prStm(), b, RunOptions.defaults().withHistory(true));
-    assertThat(run.problems()).isEmpty();
+    DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed));
+    DsRun run = DsCases.assertPassesEveryCheck(engines.gpu(), Algorithm.prStm(), b);
     assertThat(run.result().stats().history()).isNotNull();
-    assertThat(run.result().commits()).isGreaterThan(b.txCount() * 8L / 10);
   }
 
   @ParameterizedTest(name = "{0} {1} contention, seed {2}")
   @MethodSource("cases")
   void everyCsmvVariantPassesTheVerifierOnTheGpu(DsKind kind, String contention, long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed).runnableOn(Algorithm.csmv(4)));
+    DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed).runnableOn(Algorithm.csmv(4)));
     for (CsmvVariant v : CsmvVariant.values()) {
-      DsRun run = DsRun.run(gpu, Algorithm.csmv(4).withVariant(v), b, RunOptions.defaults());
+      DsRun run = DsRun.run(engines.gpu(), Algorithm.csmv(4).withVariant(v), b,
+          RunOptions.defaults());
       assertThat(run.problems()).as("%s", v).isEmpty();
       assertThat(run.result().commits()).as("%s", v).isGreaterThan(b.txCount() * 8L / 10);
     }
@@ -87,10 +55,10 @@ class CudaDsTest {
   @MethodSource("cases")
   void oneThreadOnTheGpuGivesTheJvmEnginesResultsExactly(DsKind kind, String contention,
       long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed).withGrid(1, 1)
+    DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed).withGrid(1, 1)
         .withTransactions(2_000));
-    DsRun g = DsRun.run(gpu, Algorithm.prStm(), b, RunOptions.defaults());
-    DsRun j = DsRun.run(jvm, Algorithm.prStm(), b, RunOptions.defaults());
+    DsRun g = DsRun.run(engines.gpu(), Algorithm.prStm(), b, RunOptions.defaults());
+    DsRun j = DsRun.run(engines.jvm(), Algorithm.prStm(), b, RunOptions.defaults());
     assertThat(g.problems()).isEmpty();
     ProgramCases.assertSame(g.result(), j.result());
     assertThat(StoreContents.firstDifference(b.layout(), j.after(), g.after())).isNull();

@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvVariant;
+import io.gstm.core.testing.DsCases;
+import io.gstm.core.testing.SharedEngines;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -23,17 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * checker, the model replay and the programs' serial replay all pass.
  */
 class DsJvmTest {
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(2);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(2);
 
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();
@@ -49,12 +40,6 @@ class DsJvmTest {
     return out.stream();
   }
 
-  static DsConfig config(DsKind kind, String contention, long seed) {
-    int tx = contention.equals("full") ? 800 : 400;
-    return contention.equals("full") ? DsConfig.fullContention(kind, tx, 32, 4, seed)
-        : DsConfig.lowContention(kind, tx, 32, 4, seed);
-  }
-
   static Algorithm algorithm(String alg) {
     return alg.equals("csmv") ? Algorithm.csmv(4) : Algorithm.prStm();
   }
@@ -62,8 +47,9 @@ class DsJvmTest {
   @ParameterizedTest(name = "{0} {1} contention on {2}, seed {3}")
   @MethodSource("cases")
   void passesEveryCheck(DsKind kind, String contention, String alg, long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed).runnableOn(algorithm(alg)));
-    DsRun run = DsRun.run(engine, algorithm(alg), b, RunOptions.defaults().withHistory(true));
+    DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, contention, seed).runnableOn(algorithm(alg)));
+    DsRun run = DsRun.run(engines.jvm(), algorithm(alg), b,
+        RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
     assertThat(run.result().stats().history()).isNotNull();
     // The defaults size every pool, and every walk but a few of the skip list's.
@@ -89,9 +75,10 @@ class DsJvmTest {
   @MethodSource("contentions")
   void everyCsmvVariantPassesTheVerifierWithoutAHistory(DsKind kind, String contention,
       long seed) {
-    DsBatch b = DsBatch.of(config(kind, contention, seed).runnableOn(Algorithm.csmv(4)));
+    DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, contention, seed).runnableOn(Algorithm.csmv(4)));
     for (CsmvVariant v : CsmvVariant.values()) {
-      DsRun run = DsRun.run(engine, Algorithm.csmv(4).withVariant(v), b, RunOptions.defaults());
+      DsRun run = DsRun.run(engines.jvm(), Algorithm.csmv(4).withVariant(v), b,
+          RunOptions.defaults());
       assertThat(run.result().stats().history()).isNull();
       assertThat(run.problems()).as("%s", v).isEmpty();
     }
@@ -105,7 +92,7 @@ class DsJvmTest {
   @MethodSource("contentions")
   void presortedAndCoarselyLockedBatchesPassEveryCheck(DsKind kind, String contention,
       long seed) {
-    DsBatch plain = DsBatch.of(config(kind, contention, seed));
+    DsBatch plain = DsBatch.of(DsCases.jvmConfig(kind, contention, seed));
     DsBatch b = plain.presorted().withLockCoverage(8);
     assertThat(b.layout().lockCount()).isLessThan(plain.layout().lockCount());
     int firstOther = 0;
@@ -117,7 +104,7 @@ class DsJvmTest {
       assertThat(b.batch().type(t)).isEqualTo(b.op()[t]);
     }
     for (Algorithm a : new Algorithm[] {Algorithm.prStm(), Algorithm.gpuStm()}) {
-      DsRun run = DsRun.run(engine, a, b, RunOptions.defaults().withHistory(true));
+      DsRun run = DsRun.run(engines.jvm(), a, b, RunOptions.defaults().withHistory(true));
       assertThat(run.problems()).as("%s", a.label()).isEmpty();
     }
     assertThatThrownBy(() -> plain.withLockCoverage(0))

@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.program.ProgramResult;
 import io.gstm.core.store.Algorithm;
+import io.gstm.core.testing.SharedEngines;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -19,20 +18,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  * output the serial replay does not give; and a small pool ends inserts with the pool code.
  */
 class DsVerifierTest {
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(1);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(1);
 
   private static DsRun serialRun(DsConfig cfg) {
-    return DsRun.run(engine, Algorithm.prStm(), DsBatch.of(cfg.withGrid(1, 1)),
+    return DsRun.run(engines.jvm(), Algorithm.prStm(), DsBatch.of(cfg.withGrid(1, 1)),
         RunOptions.defaults().withHistory(true));
   }
 
@@ -53,7 +43,8 @@ class DsVerifierTest {
   void aSerialRunPassesAndEveryCorruptionOfItsFinalStateIsCaught(DsKind kind) {
     DsConfig cfg = DsConfig.fullContention(kind, 300, 1, 1, 7);
     DsBatch b = DsBatch.of(cfg);
-    DsRun run = DsRun.run(engine, Algorithm.prStm(), b, RunOptions.defaults().withHistory(true));
+    DsRun run = DsRun.run(engines.jvm(), Algorithm.prStm(), b,
+        RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
     long[][] after = run.after();
     switch (kind) {
@@ -117,7 +108,8 @@ class DsVerifierTest {
   @EnumSource(DsKind.class)
   void anOutputTheReplayDoesNotGiveIsCaught(DsKind kind) {
     DsBatch b = DsBatch.of(DsConfig.fullContention(kind, 200, 1, 1, 3));
-    DsRun run = DsRun.run(engine, Algorithm.prStm(), b, RunOptions.defaults().withHistory(true));
+    DsRun run = DsRun.run(engines.jvm(), Algorithm.prStm(), b,
+        RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
     int slot = b.programs().get(b.op()[0]).outputs().stream().map(o -> o.name()).toList()
         .indexOf("ok");
@@ -140,7 +132,7 @@ class DsVerifierTest {
   void aPoolTooSmallEndsInsertsWithThePoolCode(DsKind kind) {
     DsConfig cfg = DsConfig.fullContention(kind, 400, 8, 2, 5);
     int least = kind == DsKind.QUEUE ? cfg.initialEntries() + 1 : cfg.initialEntries();
-    DsRun run = DsRun.run(engine, Algorithm.prStm(), DsBatch.of(cfg.withPool(least + 3)),
+    DsRun run = DsRun.run(engines.jvm(), Algorithm.prStm(), DsBatch.of(cfg.withPool(least + 3)),
         RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
     assertThat(run.result().outcomeCounts()).containsKey(Outcome.USER_ABORT);

@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
-import io.gstm.core.cuda.CudaEngine;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.testing.EnabledIfGpu;
-import io.gstm.core.testing.GpuCondition;
+import io.gstm.core.testing.SharedEngines;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -24,20 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @EnabledIfGpu
 class CudaProducerConsumerTest {
-  private static CudaEngine gpu;
-  private static JvmEngine jvm;
-
-  @BeforeAll
-  static void open() {
-    gpu = CudaEngine.open(GpuCondition.device());
-    jvm = new JvmEngine(4);
-  }
-
-  @AfterAll
-  static void close() {
-    jvm.close();
-    gpu.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofGpuAndJvm(4);
 
   static Stream<ProducerConsumerConfig> configs() {
     return ProducerConsumerJvmTest.small().map(a -> (ProducerConsumerConfig) a.get()[0]);
@@ -47,9 +32,11 @@ class CudaProducerConsumerTest {
   @MethodSource("configs")
   void everyItemConsumedExactlyOnceOnBothEngines(ProducerConsumerConfig cfg) {
     RunOptions options = RunOptions.defaults().withHistory(true);
-    ProducerConsumerJvmTest.Run onGpu = ProducerConsumerJvmTest.Run.of(gpu, cfg, cfg.batch(),
+    ProducerConsumerJvmTest.Run onGpu = ProducerConsumerJvmTest.Run.of(engines.gpu(), cfg,
+        cfg.batch(),
         options);
-    ProducerConsumerJvmTest.Run onJvm = ProducerConsumerJvmTest.Run.of(jvm, cfg, cfg.batch(),
+    ProducerConsumerJvmTest.Run onJvm = ProducerConsumerJvmTest.Run.of(engines.jvm(), cfg,
+        cfg.batch(),
         options);
     assertThat(onGpu.correct()).as("GPU %s", onGpu).isTrue();
     assertThat(onJvm.correct()).as("JVM %s", onJvm).isTrue();
@@ -60,7 +47,8 @@ class CudaProducerConsumerTest {
   void retryInPlaceStaysCorrect() {
     ProducerConsumerConfig cfg = ProducerConsumerConfig.builder().producers(4).consumers(8)
         .itemsPerProducer(50).bufferCapacity(8).lockCoverage(1).grid(64, 1).seed(3).build();
-    ProducerConsumerJvmTest.Run run = ProducerConsumerJvmTest.Run.of(gpu, cfg, cfg.batch(),
+    ProducerConsumerJvmTest.Run run = ProducerConsumerJvmTest.Run.of(engines.gpu(), cfg,
+        cfg.batch(),
         RunOptions.defaults().withHistory(true).withPolicy(SemanticPolicy.RETRY_IN_PLACE));
     assertThat(run.correct()).as("%s", run).isTrue();
   }
@@ -69,7 +57,7 @@ class CudaProducerConsumerTest {
   void aThreadWhoseFirstChunkOnlyTakesMovesOnToItsPuts() {
     ProducerConsumerConfig cfg = ProducerConsumerConfig.builder().producers(1).consumers(1)
         .itemsPerProducer(40).bufferCapacity(64).lockCoverage(1).grid(1, 1).seed(5).build();
-    ProducerConsumerJvmTest.Run run = ProducerConsumerJvmTest.Run.of(gpu, cfg,
+    ProducerConsumerJvmTest.Run run = ProducerConsumerJvmTest.Run.of(engines.gpu(), cfg,
         ProducerConsumerJvmTest.takesFirst(cfg), RunOptions.defaults().withHistory(true));
     assertThat(run.correct()).as("%s", run).isTrue();
     assertThat(run.verdict().allCommitted()).as("%s", run).isTrue();
@@ -85,7 +73,8 @@ class CudaProducerConsumerTest {
     ProducerConsumerConfig cfg = ProducerConsumerConfig.builder().producers(10).consumers(20)
         .itemsPerProducer(100_000).bufferCapacity(1024).lockCoverage(1).grid(256, 4).seed(11)
         .build();
-    ProducerConsumerJvmTest.Run run = ProducerConsumerJvmTest.Run.of(gpu, cfg, cfg.batch(),
+    ProducerConsumerJvmTest.Run run = ProducerConsumerJvmTest.Run.of(engines.gpu(), cfg,
+        cfg.batch(),
         new RunOptions(Integer.MAX_VALUE, false));
     System.out.printf("producer-consumer 2M on the GPU, 4 x 256 threads: %.1f ms, %s%n",
         run.result().kernelNanos() / 1e6, java.util.Arrays.toString(run.result().counters()));

@@ -12,11 +12,11 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.SharedEngines;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -24,10 +24,9 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,17 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * recorded (FIFO).
  */
 class ProducerConsumerJvmTest {
-  private static JvmEngine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(4);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(4);
 
   /** One batch run on a fresh store, with the final regions and the verdicts. */
   record Run(ProducerConsumerConfig config, TxBatch batch, BatchResult result, long[] slots,
@@ -118,7 +108,7 @@ class ProducerConsumerJvmTest {
   @ParameterizedTest
   @MethodSource("small")
   void postponeCommitsEverythingAndEveryItemIsConsumedOnce(ProducerConsumerConfig cfg) {
-    Run run = Run.of(engine, cfg, cfg.batch(), RunOptions.defaults().withHistory(true));
+    Run run = Run.of(engines.jvm(), cfg, cfg.batch(), RunOptions.defaults().withHistory(true));
 
     assertThat(run.correct()).as("%s", run).isTrue();
     assertThat(run.verdict().allCommitted()).as("%s", run).isTrue();
@@ -131,7 +121,7 @@ class ProducerConsumerJvmTest {
   @ParameterizedTest
   @MethodSource("small")
   void retryInPlaceKeepsWhatCommittedConsistent(ProducerConsumerConfig cfg) {
-    Run run = Run.of(engine, cfg, cfg.batch(),
+    Run run = Run.of(engines.jvm(), cfg, cfg.batch(),
         RunOptions.defaults().withHistory(true).withPolicy(SemanticPolicy.RETRY_IN_PLACE));
 
     assertThat(run.correct()).as("%s", run).isTrue();
@@ -151,7 +141,7 @@ class ProducerConsumerJvmTest {
         TxBatches.presort(cfg.batch(), ProducerConsumerWorkload.INSTANCE.orderingTags());
     assertThat(IntStream.range(0, cfg.items()).map(t -> sorted.types()[t]))
         .containsOnly(ProducerConsumerWorkload.PUT);
-    Run run = Run.of(engine, cfg, sorted, RunOptions.defaults().withHistory(true));
+    Run run = Run.of(engines.jvm(), cfg, sorted, RunOptions.defaults().withHistory(true));
     assertThat(run.correct()).as("%s", run).isTrue();
     assertThat(run.verdict().everyItemConsumedOnce()).isTrue();
   }
@@ -165,7 +155,7 @@ class ProducerConsumerJvmTest {
     int[][] cols = {{0, 0, 0, 0}, {0, 1, 2, 3}};
     TxBatch takes = new TxBatch(ProducerConsumerWorkload.NAME, types, cols,
         new int[] {0, 1, 2, 2}, 4, 1, 4);
-    Run run = Run.of(engine, cfg, takes, RunOptions.defaults().withSemanticLimit(5));
+    Run run = Run.of(engines.jvm(), cfg, takes, RunOptions.defaults().withSemanticLimit(5));
     assertThat(run.verdict().ok()).as("%s", run).isTrue();
     assertThat(IntStream.range(0, 4).mapToObj(run.result()::outcome))
         .containsOnly(Outcome.ABANDONED_SEMANTIC);
@@ -176,7 +166,7 @@ class ProducerConsumerJvmTest {
     int[][] putCols = {{0, 0, 0, 0}, {0, 1, 2, 3}};
     TxBatch puts = new TxBatch(ProducerConsumerWorkload.NAME, new int[4], putCols,
         new int[] {0, 1, 2, 2}, 1, 1, 4);
-    run = Run.of(engine, cfg, puts, RunOptions.defaults().withSemanticLimit(3));
+    run = Run.of(engines.jvm(), cfg, puts, RunOptions.defaults().withSemanticLimit(3));
     assertThat(run.verdict().ok()).as("%s", run).isTrue();
     assertThat(run.result().commits()).isEqualTo(2);
     assertThat(run.result().count(Counter.ABANDONED_SEMANTIC)).isEqualTo(2);
@@ -190,7 +180,7 @@ class ProducerConsumerJvmTest {
   void theVerifierCatchesLostDuplicatedAndInventedItems() {
     ProducerConsumerConfig cfg = ProducerConsumerConfig.builder().producers(2).consumers(3)
         .itemsPerProducer(10).bufferCapacity(4).lockCoverage(1).grid(16, 1).seed(3).build();
-    Run run = Run.of(engine, cfg, cfg.batch(), RunOptions.defaults().withHistory(true));
+    Run run = Run.of(engines.jvm(), cfg, cfg.batch(), RunOptions.defaults().withHistory(true));
     assertThat(run.correct()).as("%s", run).isTrue();
     TxBatch b = run.batch();
     int[] takeWords = IntStream.range(0, b.txCount())
@@ -305,8 +295,8 @@ class ProducerConsumerJvmTest {
     StoreLayout wrong = StoreLayout.of(new RegionSpec("slots", RegionType.INT64, 4, 1),
         new RegionSpec("counters", RegionType.INT64, 2, 1),
         new RegionSpec("taken", RegionType.INT64, cfg.items(), 1));
-    try (TxStore store = engine.createStore(wrong)) {
-      assertThatThrownBy(() -> engine.run(store, good, RunOptions.defaults()))
+    try (TxStore store = engines.jvm().createStore(wrong)) {
+      assertThatThrownBy(() -> engines.jvm().run(store, good, RunOptions.defaults()))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("countersRegion (the counters): region 1 ('counters') holds "
               + "INT64, expected INT32");
@@ -315,10 +305,10 @@ class ProducerConsumerJvmTest {
 
   private static void assertRejected(ProducerConsumerConfig cfg, Function<TxBatch, TxBatch> edit,
       String message) {
-    try (TxStore store = engine.createStore(cfg.layout())) {
+    try (TxStore store = engines.jvm().createStore(cfg.layout())) {
       cfg.initialise(store);
       TxBatch bad = edit.apply(cfg.batch());
-      assertThatThrownBy(() -> engine.run(store, bad, RunOptions.defaults()))
+      assertThatThrownBy(() -> engines.jvm().run(store, bad, RunOptions.defaults()))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
       assertThat(store.readInt32(ProducerConsumerConfig.COUNTERS_REGION)).containsExactly(0, 0);
       assertThat(store.readInt64(ProducerConsumerConfig.TAKEN_REGION))
@@ -348,7 +338,7 @@ class ProducerConsumerJvmTest {
     ProducerConsumerConfig cfg =
         ProducerConsumerConfig.builder().producers(10).consumers(20).itemsPerProducer(100_000)
             .bufferCapacity(1_024).lockCoverage(1).grid(256, 4).seed(2024).build();
-    Run run = Run.of(engine, cfg, cfg.batch(), RunOptions.defaults());
+    Run run = Run.of(engines.jvm(), cfg, cfg.batch(), RunOptions.defaults());
 
     assertThat(run.verdict().ok()).as("%s", run).isTrue();
     assertThat(run.verdict().allCommitted()).as("%s", run).isTrue();
@@ -362,7 +352,7 @@ class ProducerConsumerJvmTest {
     // TAKEs on an empty buffer; only moving to the next chunk lets anything commit.
     ProducerConsumerConfig cfg = ProducerConsumerConfig.builder().producers(1).consumers(1)
         .itemsPerProducer(40).bufferCapacity(64).lockCoverage(1).grid(1, 1).seed(5).build();
-    Run run = Run.of(engine, cfg, takesFirst(cfg), RunOptions.defaults().withHistory(true));
+    Run run = Run.of(engines.jvm(), cfg, takesFirst(cfg), RunOptions.defaults().withHistory(true));
 
     assertThat(run.correct()).as("%s", run).isTrue();
     assertThat(run.verdict().allCommitted()).as("%s", run).isTrue();

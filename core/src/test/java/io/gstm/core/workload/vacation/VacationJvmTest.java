@@ -10,22 +10,21 @@ import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
-import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.SharedEngines;
+import io.gstm.core.workload.Verdict;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,22 +36,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * anything runs and leaves the store as it was.
  */
 class VacationJvmTest {
-  private static Engine engine;
-
-  @BeforeAll
-  static void open() {
-    engine = new JvmEngine(4);
-  }
-
-  @AfterAll
-  static void close() {
-    engine.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofJvm(4);
 
   /** One batch run on a fresh store, with every verdict. */
   record Run(TxBatch batch, BatchResult result, int[] initialRooms, int[] initialCustomers,
-      int[] rooms, int[] customers, VacationVerifier.Verdict verdict,
-      HistoryChecker.Verdict history, VacationVerifier.Verdict replay) {
+      int[] rooms, int[] customers, Verdict verdict,
+      HistoryChecker.Verdict history, Verdict replay) {
 
     static Run of(VacationConfig cfg, TxBatch batch, RunOptions options) {
       return of(cfg.layout(), cfg.initialRooms(), cfg.initialCustomers(), batch, options);
@@ -60,14 +50,14 @@ class VacationJvmTest {
 
     static Run of(StoreLayout layout, int[] initialRooms, int[] initialCustomers, TxBatch batch,
         RunOptions options) {
-      try (TxStore store = engine.createStore(layout)) {
+      try (TxStore store = engines.jvm().createStore(layout)) {
         store.writeInt32(0, initialRooms);
         store.writeInt32(1, initialCustomers);
-        BatchResult r = engine.run(store, batch, options);
+        BatchResult r = engines.jvm().run(store, batch, options);
         int[] rooms = store.readInt32(0);
         int[] customers = store.readInt32(1);
         HistoryChecker.Verdict h = r.history() == null ? null : HistoryChecker.check(r.history());
-        VacationVerifier.Verdict replay = h == null || !h.serializable() ? null
+        Verdict replay = h == null || !h.serializable() ? null
             : VacationVerifier.replay(initialRooms, initialCustomers, batch, r, h.serialOrder(),
                 rooms, customers);
         return new Run(batch, r, initialRooms, initialCustomers, rooms, customers,
@@ -405,7 +395,7 @@ class VacationJvmTest {
 
   private static void assertRejectedAndStoreUntouched(StoreLayout layout,
       UnaryOperator<TxBatch> edit, String... message) {
-    try (TxStore store = engine.createStore(layout)) {
+    try (TxStore store = engines.jvm().createStore(layout)) {
       List<int[]> before = new ArrayList<>();
       for (int r = 0; r < layout.regionCount(); r++) {
         if (layout.region(r).type() == RegionType.INT32) {
@@ -421,7 +411,7 @@ class VacationJvmTest {
       }
       int[] versions = store.lockVersions();
       TxBatch bad = edit.apply(SMALL.batch());
-      var thrown = assertThatThrownBy(() -> engine.run(store, bad, RunOptions.defaults()))
+      var thrown = assertThatThrownBy(() -> engines.jvm().run(store, bad, RunOptions.defaults()))
           .isInstanceOf(IllegalArgumentException.class);
       for (String m : message) {
         thrown.hasMessageContaining(m);
