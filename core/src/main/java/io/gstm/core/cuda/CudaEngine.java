@@ -72,8 +72,6 @@ public final class CudaEngine implements Engine {
   private final int multiprocessors;
   private final Map<String, CUmodule> modules = new LinkedHashMap<>();
   private boolean closed;
-  /** Large copies between arrays and device memory go through it. */
-  private final PinnedStaging staging = new PinnedStaging();
 
   private CudaEngine(CUdevice device, CUcontext context, String name, int major, int minor,
       int sms) {
@@ -156,11 +154,6 @@ public final class CudaEngine implements Engine {
   public void bind() {
     checkOpen();
     CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
-  }
-
-  /** The pinned buffer large array copies go through (the caller has bound the context). */
-  PinnedStaging staging() {
-    return staging;
   }
 
   /** Resolves a kernel symbol in a loaded module. */
@@ -554,7 +547,6 @@ public final class CudaEngine implements Engine {
     closed = true;
     try {
       CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
-      staging.close();
       for (CUmodule m : modules.values()) {
         CudaErrors.call("cuModuleUnload", () -> cuModuleUnload(m));
       }

@@ -54,53 +54,49 @@ final class CudaTxStore implements TxStore {
 
   @Override
   public void writeInt32(int region, int[] values) {
-    put(region, RegionType.INT32, values.length, Pointer.to(values),
-        (b, from, n) -> b.asIntBuffer().put(values, from, n));
+    put(region, RegionType.INT32, values.length, Pointer.to(values));
   }
 
   @Override
   public void writeInt64(int region, long[] values) {
-    put(region, RegionType.INT64, values.length, Pointer.to(values),
-        (b, from, n) -> b.asLongBuffer().put(values, from, n));
+    put(region, RegionType.INT64, values.length, Pointer.to(values));
   }
 
   @Override
   public void writeFloat32(int region, float[] values) {
-    put(region, RegionType.FLOAT32, values.length, Pointer.to(values),
-        (b, from, n) -> b.asFloatBuffer().put(values, from, n));
+    put(region, RegionType.FLOAT32, values.length, Pointer.to(values));
   }
 
   @Override
   public void writeFloat64(int region, double[] values) {
-    put(region, RegionType.FLOAT64, values.length, Pointer.to(values),
-        (b, from, n) -> b.asDoubleBuffer().put(values, from, n));
+    put(region, RegionType.FLOAT64, values.length, Pointer.to(values));
   }
 
   @Override
   public int[] readInt32(int region) {
     int[] out = new int[length(region, RegionType.INT32)];
-    get(region, Pointer.to(out), 4, (b, from, n) -> b.asIntBuffer().get(out, from, n));
+    get(region, Pointer.to(out));
     return out;
   }
 
   @Override
   public long[] readInt64(int region) {
     long[] out = new long[length(region, RegionType.INT64)];
-    get(region, Pointer.to(out), 8, (b, from, n) -> b.asLongBuffer().get(out, from, n));
+    get(region, Pointer.to(out));
     return out;
   }
 
   @Override
   public float[] readFloat32(int region) {
     float[] out = new float[length(region, RegionType.FLOAT32)];
-    get(region, Pointer.to(out), 4, (b, from, n) -> b.asFloatBuffer().get(out, from, n));
+    get(region, Pointer.to(out));
     return out;
   }
 
   @Override
   public double[] readFloat64(int region) {
     double[] out = new double[length(region, RegionType.FLOAT64)];
-    get(region, Pointer.to(out), 8, (b, from, n) -> b.asDoubleBuffer().get(out, from, n));
+    get(region, Pointer.to(out));
     return out;
   }
 
@@ -117,18 +113,11 @@ final class CudaTxStore implements TxStore {
     return versions;
   }
 
-  /** Writes a region from an array: {@code host} points at it, {@code part} copies a chunk of it. */
-  private void put(int region, RegionType type, int length, Pointer host,
-      PinnedStaging.Part part) {
+  private void put(int region, RegionType type, int length, Pointer host) {
     checkOpen();
     TxStore.checkRegionWrite(layout, region, type, length);
     engine.bind();
-    long bytes = (long) length * type.wordBytes();
-    if (bytes >= PinnedStaging.MIN_BYTES) {
-      engine.staging().upload(regions[region], bytes, type.wordBytes(), part);
-    } else {
-      regions[region].upload(host, bytes);
-    }
+    regions[region].upload(host, (long) length * type.wordBytes());
   }
 
   private int length(int region, RegionType type) {
@@ -138,15 +127,9 @@ final class CudaTxStore implements TxStore {
     return spec.length();
   }
 
-  /** Reads a region into an array, as {@link #put} writes one. */
-  private void get(int region, Pointer host, int wordBytes, PinnedStaging.Part part) {
+  private void get(int region, Pointer host) {
     engine.bind();
-    long bytes = regions[region].bytes();
-    if (bytes >= PinnedStaging.MIN_BYTES) {
-      engine.staging().download(regions[region], bytes, wordBytes, part);
-    } else {
-      regions[region].download(host, bytes);
-    }
+    regions[region].download(host, regions[region].bytes());
   }
 
   void checkOpen() {
