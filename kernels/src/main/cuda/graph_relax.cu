@@ -49,6 +49,7 @@ struct RelaxArgs {
   uint32_t* far;             ///< vertices lowered to the bound or above, for a later bucket
   uint32_t* far_count;       ///< their number
   uint32_t* far_stamps;      ///< [vertices] the last far epoch that listed each vertex
+  unsigned long long* far_min;  ///< the lowest value deferred, as bits (the next bucket's start)
   double bound;              ///< this bucket's end: a lower value is relaxed in this bucket
   uint32_t in_count;
   uint32_t stamp;            ///< this round's stamp, unique across rounds and calls
@@ -61,7 +62,7 @@ struct RelaxArgs {
   uint32_t max_retries;      ///< concurrency aborts before the vertex is queued again
   uint32_t far_epoch;        ///< the far list's epoch (it changes at every split)
 };
-static_assert(sizeof(RelaxArgs) == 128, "host packer assumes 128 bytes");
+static_assert(sizeof(RelaxArgs) == 136, "host packer assumes 136 bytes");
 
 /// The arguments of a split: the far list against a new bound, before a bucket's rounds.
 struct SplitArgs {
@@ -75,13 +76,14 @@ struct SplitArgs {
   unsigned long long* far_min;  ///< the lowest value kept far, as bits (+infinity's by the host)
   const int32_t* offsets;    ///< [vertices + 1] CSR offsets
   const unsigned long long* values;  ///< [vertices] value bits
-  double bound;
+  double bound;              ///< the new bucket's end
+  double prev_bound;         ///< the last bucket's end (-infinity before the first bucket)
   uint32_t far_in_count;
   uint32_t far_epoch;        ///< the new epoch of far_out
   uint32_t stamp;            ///< the stamp of the bucket's first items
   uint32_t pad;
 };
-static_assert(sizeof(SplitArgs) == 104, "host packer assumes 104 bytes");
+static_assert(sizeof(SplitArgs) == 112, "host packer assumes 112 bytes");
 
 __device__ __forceinline__ double as_double(uint64_t bits) {
   return __longlong_as_double(static_cast<long long>(bits));
@@ -125,6 +127,7 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
   uint32_t transactions = 0;
   uint32_t relaxations = 0;
   uint32_t improved = 0;
+  unsigned long long deferred_min = ~0ull;  // values are nonnegative: bits order them
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t lane = threadIdx.x & 31u;
   const uint32_t warp = self >> 5;
@@ -160,6 +163,7 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
             // one at or above it waits for its own (values are nonnegative: bits order them).
             if (!(candidate < a.bound)) {
               defer(a.far, a.far_count, a.far_stamps, a.far_epoch, v);
+              deferred_min = min(deferred_min, static_cast<unsigned long long>(as_bits(candidate)));
               ++improved;
             } else if (enqueue(a, offsets, v)) {
               ++improved;
@@ -194,16 +198,19 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
     transactions += __shfl_down_sync(0xffffffffu, transactions, off);
     relaxations += __shfl_down_sync(0xffffffffu, relaxations, off);
     improved += __shfl_down_sync(0xffffffffu, improved, off);
+    deferred_min = min(deferred_min, __shfl_down_sync(0xffffffffu, deferred_min, off));
   }
   if (lane == 0) {
+    if (deferred_min != ~0ull) atomicMin(a.far_min, deferred_min);
     if (transactions) atomicAdd(a.stats + kTransactions, static_cast<unsigned long long>(transactions));
     if (relaxations) atomicAdd(a.stats + kRelaxations, static_cast<unsigned long long>(relaxations));
     if (improved) atomicAdd(a.stats + kImproved, static_cast<unsigned long long>(improved));
   }
 }
 
-/// Moves the far list's vertices now below the bound into the bucket's first work items and
-/// keeps the others with finite values (distinct, under a new epoch), noting the lowest kept.
+/// Moves the far list's vertices now in [prev_bound, bound) into the bucket's first work items,
+/// drops those below prev_bound (relaxed in an earlier bucket) and keeps the others with finite
+/// values (distinct, under a new epoch), noting the lowest kept.
 __device__ __forceinline__ void split(const SplitArgs& a) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t lane = threadIdx.x & 31u;
@@ -214,7 +221,10 @@ __device__ __forceinline__ void split(const SplitArgs& a) {
   if (i < a.far_in_count) {
     v = a.far_in[i];
     const unsigned long long bits = mem::load_relaxed(a.values + v);
-    if (as_double(bits) < a.bound) {
+    if (as_double(bits) < a.prev_bound) {
+      // Lowered into an earlier bucket after it was listed: the commit that lowered it queued
+      // it there, so its edges already ran from this value.
+    } else if (as_double(bits) < a.bound) {
       if (atomicExch(a.stamps + v, a.stamp) != a.stamp) {
         begin = __ldg(a.offsets + v);
         chunks = static_cast<uint32_t>(__ldg(a.offsets + v + 1) - begin + kChunkEdges - 1) /

@@ -8,17 +8,9 @@
 #include "gstm/semantic.cuh"
 #include "gstm/workloads/producer_consumer.cuh"
 
-#define GSTM_SEMANTIC_PRODUCER_CONSUMER(CAP, MIN_BLOCKS)                                        \
-  extern "C" __global__ void __launch_bounds__(256, MIN_BLOCKS)                                 \
-      gstm_semantic_producer_consumer_s##CAP(const __grid_constant__ gstm::StoreView view,      \
-                                             const __grid_constant__ gstm::TxTable tab,         \
-                                             const __grid_constant__ gstm::SemanticOut out) {   \
-    gstm::run_semantic<gstm::pc::Ops<CAP>, CAP>(view, tab, out);                                \
-  }
-
 /// @brief Semantic producer-consumer batch with sets of at most 2, 4, 8 or 16 entries.
 /// @param view the store; @param tab the transaction table; @param out outcomes and counters
-GSTM_SEMANTIC_PRODUCER_CONSUMER(2, 2)
-GSTM_SEMANTIC_PRODUCER_CONSUMER(4, 2)
-GSTM_SEMANTIC_PRODUCER_CONSUMER(8, 1)
-GSTM_SEMANTIC_PRODUCER_CONSUMER(16, 1)
+GSTM_SEMANTIC_KERNEL(producer_consumer, pc, 2, 2)
+GSTM_SEMANTIC_KERNEL(producer_consumer, pc, 4, 2)
+GSTM_SEMANTIC_KERNEL(producer_consumer, pc, 8, 1)
+GSTM_SEMANTIC_KERNEL(producer_consumer, pc, 16, 1)

@@ -256,3 +256,13 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
 }
 
 }  // namespace gstm
+
+/// Defines `gstm_semantic_<NAME>_s<CAP>`, the entry point the host (SemanticKernel) launches for a
+/// workload's batch under the semantic contention manager: run_semantic over `gstm::NS::Ops<CAP>`
+/// with sets of at most CAP entries, 256 threads per block and MIN_BLOCKS blocks per SM.
+#define GSTM_SEMANTIC_KERNEL(NAME, NS, CAP, MIN_BLOCKS)                                           \
+  extern "C" __global__ void __launch_bounds__(256, MIN_BLOCKS) gstm_semantic_##NAME##_s##CAP(    \
+      const __grid_constant__ gstm::StoreView view, const __grid_constant__ gstm::TxTable tab,    \
+      const __grid_constant__ gstm::SemanticOut out) {                                            \
+    gstm::run_semantic<gstm::NS::Ops<CAP>, CAP>(view, tab, out);                                  \
+  }

@@ -65,6 +65,11 @@ final class BenchGraphCommand implements Callable<Integer> {
   @Option(names = "--unweighted", description = "Unit weights.")
   boolean unweighted;
 
+  @Option(names = "--bucket-edges", defaultValue = "8",
+      description = "Width of the GPU's near-far buckets for shortest paths, in mean edge "
+          + "weights (narrower: less work, more rounds). Default ${DEFAULT-VALUE}.")
+  double bucketEdges;
+
   @Mixin LockCoverageOption coverage = new LockCoverageOption();
 
   @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(64);
@@ -158,7 +163,7 @@ final class BenchGraphCommand implements Callable<Integer> {
     int[] active = k == RelaxationKind.SHORTEST_PATHS ? new int[] {source}
         : IntStream.range(0, g.vertexCount()).toArray();
     RelaxOptions opts = RelaxOptions.defaults().withLockCoverage(coverage.lockCoverage)
-        .withThreadsPerBlock(blockSize.threadsPerBlock);
+        .withThreadsPerBlock(blockSize.threadsPerBlock).withBucketEdges(bucketEdges);
     try (GraphRelaxer relaxer = new GraphRelaxer(e, g, k, opts)) {
       RelaxResult best = Reports.fastest(reps, () -> relaxer.relax(init, active),
           r -> r.stats().kernelNanos());

@@ -22,9 +22,10 @@ import jcuda.driver.CUfunction;
  * one, and the host reads back only the next queue's length.
  *
  * <p>Rounds run in near-far buckets: a round relaxes only values below the bucket's end, and a
- * vertex lowered to it or above waits on a far list; when a bucket runs dry the end rises by the
- * bucket width and {@code gstm_graph_relax_split} moves the far vertices below it into work
- * items. The frontier itself starts as the far list, so the host never builds work items.
+ * vertex lowered to it or above waits on a far list; when a bucket runs dry the next one ends a
+ * bucket width above the lowest value listed far, and {@code gstm_graph_relax_split} moves the
+ * far vertices below that into work items (dropping those that were lowered into an earlier
+ * bucket after being listed: their edges ran then). The frontier itself starts as the far list, so the host never builds work items.
  *
  * <p>Owns its queues, stamps and counters (device memory); the store stays owned by the caller.
  * {@link io.gstm.core.graph.GraphRelaxer} creates one per graph and closes it with itself.
@@ -33,8 +34,8 @@ public final class CudaGraphRelax implements AutoCloseable {
   static final String MODULE = "graph_relax";
   static final String SYMBOL = "gstm_graph_relax_round";
   static final String SPLIT_SYMBOL = "gstm_graph_relax_split";
-  static final int ARGS_BYTES = 128;
-  static final int SPLIT_ARGS_BYTES = 104;
+  static final int ARGS_BYTES = 136;
+  static final int SPLIT_ARGS_BYTES = 112;
   /** Out-edges of one vertex per work item ({@code kChunkEdges} in the kernel). */
   static final int CHUNK_EDGES = 256;
   private static final int STATS = 3;
@@ -165,7 +166,8 @@ public final class CudaGraphRelax implements AutoCloseable {
     }
     double width = settings.bucketWidth();
     double bound = lowest + width;
-    double keptMin = Double.POSITIVE_INFINITY;
+    // The last bucket's end: a far vertex below it was lowered (and queued) since it was listed.
+    double prevBound = Double.NEGATIVE_INFINITY;
     boolean first = true;
     int in = 0;
     int n = 0;
@@ -180,12 +182,17 @@ public final class CudaGraphRelax implements AutoCloseable {
           break;
         }
         if (!first) {
-          bound = Math.max(bound, keptMin) + width;
+          // The next bucket starts at the lowest value listed far since the last split (kept
+          // by it or deferred by the rounds): empty buckets are skipped in one step.
+          long[] min = new long[1];
+          farMin.download(Pointer.to(min), 8);
+          prevBound = bound;
+          bound = Math.max(bound, Double.longBitsToDouble(min[0])) + width;
         }
         first = false;
         nextStamp();
         nextFarEpoch();
-        // The queue's length and the other far list's to 0; the lowest value kept far to +inf.
+        // The queue's length and the other far list's to 0; the lowest value listed far to +inf.
         count.uploadAtByte(0, Pointer.to(new int[] {0}), 4);
         count.uploadAtByte(4L * (2 - fin), Pointer.to(new int[] {0}), 4);
         farMin.upload(Pointer.to(new long[] {Double.doubleToRawLongBits(Double.POSITIVE_INFINITY)}),
@@ -195,8 +202,8 @@ public final class CudaGraphRelax implements AutoCloseable {
             .putLong(count.address() + 4L * (2 - fin)).putLong(farStamps.address())
             .putLong(queues[in].address()).putLong(count.address()).putLong(stamps.address())
             .putLong(farMin.address()).putLong(storeRegion(regions.offsets()))
-            .putLong(storeRegion(regions.values())).putDouble(bound).putInt(farN)
-            .putInt(farEpoch).putInt(stamp).putInt(0).array();
+            .putLong(storeRegion(regions.values())).putDouble(bound).putDouble(prevBound)
+            .putInt(farN).putInt(farEpoch).putInt(stamp).putInt(0).array();
         int blocks = (farN + SPLIT_THREADS - 1) / SPLIT_THREADS;
         Pointer params = Pointer.to(Pointer.to(args));
         kernelNanos += engine.timed(() -> CudaErrors.call("launch graph relaxation split",
@@ -205,9 +212,6 @@ public final class CudaGraphRelax implements AutoCloseable {
         fin = 1 - fin;
         count.download(Pointer.to(words), 4);
         n = words[0];
-        long[] min = new long[1];
-        farMin.download(Pointer.to(min), 8);
-        keptMin = Double.longBitsToDouble(min[0]);
         continue;
       }
       nextStamp();
@@ -217,7 +221,7 @@ public final class CudaGraphRelax implements AutoCloseable {
           .putLong(count.address()).putLong(stamps.address()).putLong(counters.address())
           .putLong(stats.address()).putLong(changed.address()).putLong(far[fin].address())
           .putLong(count.address() + 4L * (1 + fin)).putLong(farStamps.address())
-          .putDouble(bound).putInt(n).putInt(stamp).putInt(regions.values())
+          .putLong(farMin.address()).putDouble(bound).putInt(n).putInt(stamp).putInt(regions.values())
           .putInt(regions.targets()).putInt(regions.weights()).putInt(regions.offsets())
           .putInt(settings.components() ? 1 : 0).putInt(settings.weighted() ? 1 : 0)
           .putInt(settings.maxRetries()).putInt(farEpoch).array();

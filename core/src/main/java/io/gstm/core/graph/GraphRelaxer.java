@@ -46,14 +46,6 @@ public final class GraphRelaxer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(GraphRelaxer.class);
   private static final int CAPACITY = GraphRelaxWorkload.CAPACITY;
   private static final int CHUNK = GraphRelaxWorkload.CHUNK;
-  /**
-   * Mean edge weights per bucket of the GPU's near-far rounds. Inside a bucket the rounds are
-   * label-correcting, so narrow buckets buy little: on the H100 a 2^20 weighted grid took 55.9,
-   * 55.5 and 44.7 edge relaxations per edge at 8, 32 and 128 (R-MAT the same at each), and a
-   * simulation of the rounds agrees (narrower is not better until a bucket is under the lightest
-   * edge, one round per bucket, tens of thousands of rounds).
-   */
-  static final double GPU_BUCKET_EDGES = 128;
 
   static final int VALUES = 0;
   static final int TARGETS = 1;
@@ -67,8 +59,9 @@ public final class GraphRelaxer implements AutoCloseable {
   private final TxStore store;
   private final boolean weighted;
   /**
-   * The GPU's near-far bucket width: {@link #GPU_BUCKET_EDGES} mean edge weights for shortest
-   * paths, +infinity (one bucket) for components, whose labels do not add up along paths.
+   * The GPU's near-far bucket width: {@link RelaxOptions#bucketEdges()} mean edge weights for
+   * shortest paths, +infinity (one bucket) for components, whose labels do not add up along
+   * paths.
    */
   private final double bucketWidth;
   /** The CUDA engine's device-resident rounds; null on other engines. */
@@ -90,7 +83,7 @@ public final class GraphRelaxer implements AutoCloseable {
     this.options = Objects.requireNonNull(options, "options");
     this.weighted = kind == RelaxationKind.SHORTEST_PATHS && graph.weights() != null;
     this.bucketWidth = kind == RelaxationKind.CONNECTED_COMPONENTS ? Double.POSITIVE_INFINITY
-        : GPU_BUCKET_EDGES * (weighted ? meanWeight(graph.weights()) : 1.0);
+        : options.bucketEdges() * (weighted ? meanWeight(graph.weights()) : 1.0);
     // The JVM engine's rounds read the edges from the graph's arrays: its store holds only the
     // values (the edge regions shrink to one word each).
     boolean onJvm = engine instanceof JvmEngine;

@@ -156,6 +156,10 @@ class GraphRelaxerJvmTest {
         .hasMessageContaining("threadsPerBlock");
     assertThatThrownBy(() -> RelaxOptions.defaults().withLockCoverage(0))
         .hasMessageContaining("lockCoverage");
+    for (double width : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
+      assertThatThrownBy(() -> RelaxOptions.defaults().withBucketEdges(width))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bucketEdges");
+    }
   }
 
   /**
