@@ -50,13 +50,8 @@ final class CsmvExperiment implements Experiment {
   }
 
   @Override
-  public String name() {
-    return figure.experiment;
-  }
-
-  @Override
-  public String description() {
-    return switch (figure) {
+  public About about() {
+    String description = switch (figure) {
       case READ_ONLY -> "Bank over the read-only fraction: CSMV, CSMV-NoCV, CSMV-onlyCS, "
           + "JVSTM-GPU and PR-STM, committed tx/s (CSMV paper).";
       case VERSIONS -> "CSMV memory (bytes) and bank throughput over the versions kept per "
@@ -64,23 +59,16 @@ final class CsmvExperiment implements Experiment {
       case MEMCACHED -> "Memcached (99.8% GET, Zipf 0.99) over the associativity: CSMV, its "
           + "ablations and JVSTM-GPU, committed tx/s (CSMV paper).";
     };
-  }
-
-  @Override
-  public List<String> columns() {
-    return List.of("algorithm", "read_only", "versions", "ways", "threads", "tx",
-        "committed_tx_per_s", "abort_rate", "memory_bytes", "verified");
-  }
-
-  @Override
-  public Plot plot() {
     String title = "CSMV: " + figure.y + " vs " + figure.words;
     // Throughputs of the STMs differ by orders of magnitude, as in the paper's log-scale plots.
-    return switch (figure) {
+    Plot plot = switch (figure) {
       case READ_ONLY -> Plot.lines(title, figure.x, figure.y, "algorithm").withLogY();
       case VERSIONS -> Plot.lines(title, figure.x, figure.y, "algorithm");
       case MEMCACHED -> Plot.logLines(title, figure.x, figure.y, "algorithm").withLogY();
     };
+    return new About(figure.experiment, description, List.of("algorithm", "read_only",
+        "versions", "ways", "threads", "tx", "committed_tx_per_s", "abort_rate", "memory_bytes",
+        "verified"), plot);
   }
 
   /** Sizes of one scale. */

@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
  * versions. Every batch is verified; prints Markdown tables.
  */
 @Command(name = "bench-csmv", mixinStandardHelpOptions = true,
-    description = "CSMV vs its ablations, JVSTM-GPU and PR-STM: bank, memcached, versions.")
+    description = "CSMV vs its ablations, JVSTM-GPU and PR-STM: bank, memcached, versions.",
+    footer = "%n--reps 0: the one batch of a cell, cold, counts (for long cells).")
 final class BenchCsmvCommand implements Callable<Integer> {
   @Mixin EngineOption engine = new EngineOption();
 
@@ -75,10 +76,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
       description = "Which tables. Default ${DEFAULT-VALUE}.")
   List<String> parts;
 
-  @Option(names = "--reps", defaultValue = "2",
-      description = "Timed batches per cell after one warm-up; best kept. 0: the one batch, "
-          + "cold, counts (for long cells).")
-  int reps;
+  @Mixin BestOfOption reps = BestOfOption.orCold(2);
 
   @Option(names = "--max-retries", defaultValue = "10000",
       description = "Aborts a transaction may meet before it is ABANDONED, so that every cell "
@@ -98,7 +96,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Checks.atLeast("--reps", reps, 0);
+    reps.check();
     blockSize.check();
     try (Engine e = engine.open().engine()) {
       if (parts.contains("bank")) {
@@ -131,7 +129,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
   /** Best of reps bank runs on a fresh store per run; null cell when it failed to verify. */
   private BatchResult bankRun(Engine e, Algorithm alg, BankConfig cfg, TxBatch batch) {
     try (TxStore store = e.createStore(cfg.layout(), alg)) {
-      return Reports.fastest(reps, () -> {
+      return reps.fastest(() -> {
         CsmvRuns.Verified v = CsmvRuns.bank(e, store, cfg, batch, maxRetries);
         BatchResult r = v.result();
         if (!v.verdict().ok()) {
@@ -230,7 +228,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
         int[][] initial = cfg.initialState();
         try (TxStore store = e.createStore(cfg.layout(), alg)) {
           mem = store.csmvMemory();
-          r[v.ordinal()] = Reports.fastest(reps, () -> {
+          r[v.ordinal()] = reps.fastest(() -> {
             CsmvRuns.Verified run = CsmvRuns.memcached(e, store, initial, batch, maxRetries);
             if (!run.verdict().ok()) {
               System.out.println("FAILED verification: " + alg.label() + " ways " + w + ": "

@@ -14,10 +14,10 @@ import picocli.CommandLine.Option;
  * {@code gstm bench-graph}, so that both jobs relax the same graphs).
  */
 public final class GraphOptions {
-  @Option(names = "--graph", description = "rmat, grid (a square weighted grid of 2^scale "
-      + "cells, row-major ids) or road (the grid less 10%% of its streets, plus 2^(scale-10) "
-      + "shortcuts). Default ${DEFAULT-VALUE}.")
-  String graph = "rmat";
+  @Option(names = "--graph", defaultValue = "rmat", description = "rmat, grid (a square "
+      + "weighted grid of 2^scale cells, row-major ids) or road (the grid less 10%% of its "
+      + "streets, plus 2^(scale-10) shortcuts). Default ${DEFAULT-VALUE}.")
+  String graph;
 
   @Option(names = "--scale", description = "log2 of the vertex count. Default ${DEFAULT-VALUE}.")
   int scale;
@@ -30,9 +30,9 @@ public final class GraphOptions {
       + "then says nothing about which edges are near each other).")
   boolean shuffle;
 
-  @Option(names = "--kind", description = "sssp (weighted shortest paths) or cc (connected "
-      + "components). Default ${DEFAULT-VALUE}.")
-  String kind = "sssp";
+  @Option(names = "--kind", defaultValue = "sssp",
+      description = "sssp (weighted shortest paths) or cc (components). Default ${DEFAULT-VALUE}.")
+  String kind;
 
   @Mixin SeedOption seed;
 
