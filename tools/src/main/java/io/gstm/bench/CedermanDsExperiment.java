@@ -22,28 +22,16 @@ final class CedermanDsExperiment implements Experiment {
       Algorithm.obstructionFree());
 
   @Override
-  public String name() {
-    return "cederman-ds";
-  }
-
-  @Override
-  public String description() {
-    return "Queue, hash map, tree and skip list on prstm, csmv, gpu-stm, blocking and "
-        + "obstruction-free at full and low contention: committed tx/s, aborts per tx in all "
-        + "and by cause, beside the read+CAS bound (Cederman et al.; as bench-ds).";
-  }
-
-  @Override
-  public List<String> columns() {
-    return List.of("structure", "contention", "levels", "algorithm", "tx",
-        "committed_tx_per_s", "aborts_per_tx", "aborts_by_cause", "walk_pool_ends",
-        "cas_bound_per_s", "ratio_to_bound", "verified");
-  }
-
-  @Override
-  public Plot plot() {
-    return Plot.bars("Cederman's data structures on five STMs", "structure",
-        "committed_tx_per_s", "contention", "algorithm");
+  public About about() {
+    return new About("cederman-ds",
+        "Queue, hash map, tree and skip list on prstm, csmv, gpu-stm, blocking and "
+            + "obstruction-free at full and low contention: committed tx/s, aborts per tx in all "
+            + "and by cause, beside the read+CAS bound (Cederman et al.; as bench-ds).",
+        List.of("structure", "contention", "levels", "algorithm", "tx", "committed_tx_per_s",
+            "aborts_per_tx", "aborts_by_cause", "walk_pool_ends", "cas_bound_per_s",
+            "ratio_to_bound", "verified"),
+        Plot.bars("Cederman's data structures on five STMs", "structure",
+            "committed_tx_per_s", "contention", "algorithm"));
   }
 
   /** Transactions per batch and the grid that runs them. */

@@ -1,20 +1,15 @@
 package io.gstm.bench;
 
 import io.gstm.core.batch.BatchResult;
-import io.gstm.core.batch.Outcome;
-import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
-import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvMemory;
 import io.gstm.core.store.CsmvVariant;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.bank.BankConfig;
-import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
 import io.gstm.core.workload.memcached.MemcachedConfig;
-import io.gstm.core.workload.memcached.MemcachedVerifier;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -55,13 +50,8 @@ final class CsmvExperiment implements Experiment {
   }
 
   @Override
-  public String name() {
-    return figure.experiment;
-  }
-
-  @Override
-  public String description() {
-    return switch (figure) {
+  public About about() {
+    String description = switch (figure) {
       case READ_ONLY -> "Bank over the read-only fraction: CSMV, CSMV-NoCV, CSMV-onlyCS, "
           + "JVSTM-GPU and PR-STM, committed tx/s (CSMV paper).";
       case VERSIONS -> "CSMV memory (bytes) and bank throughput over the versions kept per "
@@ -69,23 +59,16 @@ final class CsmvExperiment implements Experiment {
       case MEMCACHED -> "Memcached (99.8% GET, Zipf 0.99) over the associativity: CSMV, its "
           + "ablations and JVSTM-GPU, committed tx/s (CSMV paper).";
     };
-  }
-
-  @Override
-  public List<String> columns() {
-    return List.of("algorithm", "read_only", "versions", "ways", "threads", "tx",
-        "committed_tx_per_s", "abort_rate", "memory_bytes", "verified");
-  }
-
-  @Override
-  public Plot plot() {
     String title = "CSMV: " + figure.y + " vs " + figure.words;
     // Throughputs of the STMs differ by orders of magnitude, as in the paper's log-scale plots.
-    return switch (figure) {
+    Plot plot = switch (figure) {
       case READ_ONLY -> Plot.lines(title, figure.x, figure.y, "algorithm").withLogY();
       case VERSIONS -> Plot.lines(title, figure.x, figure.y, "algorithm");
       case MEMCACHED -> Plot.logLines(title, figure.x, figure.y, "algorithm").withLogY();
     };
+    return new About(figure.experiment, description, List.of("algorithm", "read_only",
+        "versions", "ways", "threads", "tx", "committed_tx_per_s", "abort_rate", "memory_bytes",
+        "verified"), plot);
   }
 
   /** Sizes of one scale. */
@@ -127,39 +110,19 @@ final class CsmvExperiment implements Experiment {
     return steps;
   }
 
-  /** Client blocks: as many as are co-resident beside CSMV's server on a GPU, 4 on the JVM. */
-  private static int blocks(Engine engine, Algorithm alg, int threadsPerBlock, String workload) {
-    if (engine instanceof CudaEngine cuda) {
-      // One grid for every algorithm, so that all run the same number of threads.
-      Algorithm grid = alg.isCsmv() ? alg.withVariant(CsmvVariant.CSMV) : Algorithm.csmv(8);
-      return Math.max(1, cuda.csmvMaxClientBlocks(grid, threadsPerBlock, workload));
-    }
-    return 4;
-  }
-
   private static void bank(Engine engine, Algorithm alg, Sizes sz, double ro, int reps,
       ResultTable out) {
     BankConfig cfg = BankConfig.builder().accounts(sz.accounts()).k(2).readOnly(ro).lockCoverage(1)
-        .grid(sz.threadsPerBlock(), blocks(engine, alg, sz.threadsPerBlock(), BankWorkload.NAME))
+        .grid(sz.threadsPerBlock(), CsmvRuns.clientBlocks(engine, alg, sz.threadsPerBlock(),
+            BankWorkload.NAME))
         .txPerThread(TX_PER_THREAD).seed(42).build();
     TxBatch batch = cfg.batchWithAuditSpan(sz.accounts());
-    long total = (long) sz.accounts() * BankConfig.INITIAL_BALANCE;
     long memory;
     Trials.Checked best;
     try (TxStore store = engine.createStore(cfg.layout(), alg)) {
       memory = alg.isCsmv() ? store.csmvMemory().allocatedBytes() : 12L * sz.accounts();
-      best = Trials.best(reps, () -> {
-        int[] initial = cfg.initialBalances();
-        store.writeInt32(0, initial);
-        BatchResult r = engine.run(store, batch, new RunOptions(MAX_RETRIES, false));
-        boolean ok = BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok();
-        // A committed audit over every account must see the invariant total.
-        for (int t = 0; t < batch.txCount(); t++) {
-          ok &= batch.types()[t] != BankWorkload.AUDIT || r.outcome(t) != Outcome.COMMITTED
-              || r.results()[t] == total;
-        }
-        return new Trials.Checked(r, ok);
-      });
+      best = Trials.best(reps, () -> checked(CsmvRuns.bank(engine, store, cfg, batch,
+          MAX_RETRIES)));
     }
     BatchResult r = best.result();
     out.add(alg.label(), ro, alg.isCsmv() ? alg.versions() : 1, 0, batch.threads(),
@@ -169,28 +132,23 @@ final class CsmvExperiment implements Experiment {
   private static void memcached(Engine engine, Algorithm alg, Sizes sz, int ways, int reps,
       ResultTable out) {
     MemcachedConfig cfg = MemcachedConfig.of(sz.cacheItems(), ways, sz.threadsPerBlock(),
-        blocks(engine, alg, sz.threadsPerBlock(), "memcached"), TX_PER_THREAD, 7);
+        CsmvRuns.clientBlocks(engine, alg, sz.threadsPerBlock(), "memcached"), TX_PER_THREAD, 7);
     TxBatch batch = cfg.batch();
     int[][] initial = cfg.initialState();
     CsmvMemory memory;
     Trials.Checked best;
     try (TxStore store = engine.createStore(cfg.layout(), alg)) {
       memory = store.csmvMemory();
-      best = Trials.best(reps, () -> {
-        for (int g = 0; g < initial.length; g++) {
-          store.writeInt32(g, initial[g]);
-        }
-        BatchResult r = engine.run(store, batch, new RunOptions(MAX_RETRIES, false));
-        int[][] after = new int[initial.length][];
-        for (int g = 0; g < initial.length; g++) {
-          after[g] = store.readInt32(g);
-        }
-        return new Trials.Checked(r, MemcachedVerifier.verify(initial, batch, r, after).ok());
-      });
+      best = Trials.best(reps, () -> checked(CsmvRuns.memcached(engine, store, initial, batch,
+          MAX_RETRIES)));
     }
     BatchResult r = best.result();
     out.add(alg.label(), cfg.getFraction(), alg.versions(), ways, batch.threads(),
         batch.txCount(), r.committedPerSecond(), r.abortRate(), memory.allocatedBytes(),
         best.ok());
+  }
+
+  private static Trials.Checked checked(CsmvRuns.Verified v) {
+    return new Trials.Checked(v.result(), v.verdict().ok());
   }
 }

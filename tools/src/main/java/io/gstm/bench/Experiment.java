@@ -9,15 +9,33 @@ import java.util.List;
  */
 public interface Experiment {
 
-  /** The name {@code gstm bench} takes, e.g. "prstm-size". */
-  String name();
+  /**
+   * What an experiment is, apart from its sweep.
+   *
+   * @param name the name {@code gstm bench} takes, e.g. "prstm-size"
+   * @param description what it measures and which figure of which paper it stands for
+   * @param columns its table's columns
+   * @param plot how its table is drawn
+   */
+  record About(String name, String description, List<String> columns, Plot plot) {}
 
-  /** What it measures and which figure of which paper it stands for. */
-  String description();
+  About about();
 
-  List<String> columns();
+  default String name() {
+    return about().name();
+  }
 
-  Plot plot();
+  default String description() {
+    return about().description();
+  }
+
+  default List<String> columns() {
+    return about().columns();
+  }
+
+  default Plot plot() {
+    return about().plot();
+  }
 
   /**
    * The sweep at {@code scale} on {@code engine}, one step per point (the progress bar counts

@@ -34,26 +34,15 @@ record GraphExperiment(Sweep sweep) implements Experiment {
   }
 
   @Override
-  public String name() {
-    return sweep.axis().experiment();
-  }
-
-  @Override
-  public String description() {
-    return "Graph relaxation of one partition (R-MAT, weighted): relaxed edges/s of shortest "
-        + "paths and components over the " + sweep.axis().words() + ", verified (JPDC paper).";
-  }
-
-  @Override
-  public List<String> columns() {
-    return List.of("kind", "threads_per_block", "lock_coverage", "vertices", "edges",
-        "relaxed_edges_per_s", "rounds", "commits", "aborts", "verified");
-  }
-
-  @Override
-  public Plot plot() {
-    return Plot.logLines("Graph relaxation vs " + sweep.axis().words(), sweep.axis().column(),
-        "relaxed_edges_per_s", "kind");
+  public About about() {
+    Axis axis = sweep.axis();
+    return new About(axis.experiment(),
+        "Graph relaxation of one partition (R-MAT, weighted): relaxed edges/s of shortest "
+            + "paths and components over the " + axis.words() + ", verified (JPDC paper).",
+        List.of("kind", "threads_per_block", "lock_coverage", "vertices", "edges",
+            "relaxed_edges_per_s", "rounds", "commits", "aborts", "verified"),
+        Plot.logLines("Graph relaxation vs " + axis.words(), axis.column(),
+            "relaxed_edges_per_s", "kind"));
   }
 
   @Override

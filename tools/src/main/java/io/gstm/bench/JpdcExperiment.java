@@ -45,31 +45,19 @@ record JpdcExperiment(Sweep sweep) implements Experiment {
   private static final List<String> WORKLOADS = List.of("bank", "vacation", "skiplist");
 
   @Override
-  public String name() {
-    return sweep.axis().experiment();
-  }
-
-  @Override
-  public String description() {
-    return "PR-STM (postponement) vs GPU-STM (retry in place, limit " + GPU_STM_RETRY_LIMIT
-        + "), bank, vacation (100% semantic) and skip list as transaction programs, over the "
-        + sweep.axis().words() + ", with and without pre-sorting (skip list: inserts first; "
-        + "it has no semantic conflicts) (JPDC paper, figures "
-        + (sweep == Sweep.THREADS ? "7 and 10" : "8 and 11") + ").";
-  }
-
-  @Override
-  public List<String> columns() {
-    return List.of("workload", "algorithm", "presorted", "threads", "lock_coverage", "tx",
-        "committed_tx_per_s", "aborts_per_tx", "aborts_by_cause", "semantic_conflicts",
-        "abandoned", "verified");
-  }
-
-  @Override
-  public Plot plot() {
-    return Plot.logLines("PR-STM vs GPU-STM (programs) over the " + sweep.axis().words(),
-        sweep.axis().column(), "committed_tx_per_s", "workload", "algorithm", "presorted")
-        .withLogY();
+  public About about() {
+    Axis axis = sweep.axis();
+    return new About(axis.experiment(),
+        "PR-STM (postponement) vs GPU-STM (retry in place, limit " + GPU_STM_RETRY_LIMIT
+            + "), bank, vacation (100% semantic) and skip list as transaction programs, over the "
+            + axis.words() + ", with and without pre-sorting (skip list: inserts first; "
+            + "it has no semantic conflicts) (JPDC paper, figures "
+            + (sweep == Sweep.THREADS ? "7 and 10" : "8 and 11") + ").",
+        List.of("workload", "algorithm", "presorted", "threads", "lock_coverage", "tx",
+            "committed_tx_per_s", "aborts_per_tx", "aborts_by_cause", "semantic_conflicts",
+            "abandoned", "verified"),
+        Plot.logLines("PR-STM vs GPU-STM (programs) over the " + axis.words(), axis.column(),
+            "committed_tx_per_s", "workload", "algorithm", "presorted").withLogY());
   }
 
   /**

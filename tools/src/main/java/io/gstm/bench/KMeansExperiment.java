@@ -18,26 +18,14 @@ final class KMeansExperiment implements Experiment {
   private static final int DIMS = 2;
 
   @Override
-  public String name() {
-    return "kmeans-threads";
-  }
-
-  @Override
-  public String description() {
-    return "k-means centroid update (k = 16, 2-D blobs): points/s over the threads per block, "
-        + "for 1024 and 4096 points per transaction, verified (JPDC paper).";
-  }
-
-  @Override
-  public List<String> columns() {
-    return List.of("threads_per_block", "points_per_transaction", "points", "points_per_s",
-        "commits", "aborts", "verified");
-  }
-
-  @Override
-  public Plot plot() {
-    return Plot.logLines("k-means update vs threads per block", "threads_per_block",
-        "points_per_s", "points_per_transaction");
+  public About about() {
+    return new About("kmeans-threads",
+        "k-means centroid update (k = 16, 2-D blobs): points/s over the threads per block, "
+            + "for 1024 and 4096 points per transaction, verified (JPDC paper).",
+        List.of("threads_per_block", "points_per_transaction", "points", "points_per_s",
+            "commits", "aborts", "verified"),
+        Plot.logLines("k-means update vs threads per block", "threads_per_block",
+            "points_per_s", "points_per_transaction"));
   }
 
   @Override

@@ -8,24 +8,12 @@ import java.util.List;
 final class LimitsExperiment implements Experiment {
 
   @Override
-  public String name() {
-    return "limits";
-  }
-
-  @Override
-  public String description() {
-    return "Random read+CAS, atomicAdd and dependent loads per second on an array of 32-bit "
-        + "words: the bound each STM throughput is compared with.";
-  }
-
-  @Override
-  public List<String> columns() {
-    return List.of("device", "words", "operation", "per_s");
-  }
-
-  @Override
-  public Plot plot() {
-    return Plot.bars("Random-access bounds", "operation", "per_s");
+  public About about() {
+    return new About("limits",
+        "Random read+CAS, atomicAdd and dependent loads per second on an array of 32-bit "
+            + "words: the bound each STM throughput is compared with.",
+        List.of("device", "words", "operation", "per_s"),
+        Plot.bars("Random-access bounds", "operation", "per_s"));
   }
 
   @Override

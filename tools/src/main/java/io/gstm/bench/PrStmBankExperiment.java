@@ -34,28 +34,17 @@ record PrStmBankExperiment(Sweep sweep) implements Experiment {
   private static final double[] READ_ONLY = {0, 0.2};
 
   @Override
-  public String name() {
-    return sweep.axis().experiment();
-  }
-
-  @Override
-  public String description() {
-    return "PR-STM bank: committed tx/s over the " + sweep.axis().words()
-        + ", 0% and 20% read-only, beside the read+CAS bound (PR-STM paper).";
-  }
-
-  @Override
-  public List<String> columns() {
-    return List.of("read_only", "k", "lock_coverage", "threads", "tx", "committed_tx_per_s",
-        "abort_rate", "cas_bound_per_s", "ratio_to_bound", "verified");
-  }
-
-  @Override
-  public Plot plot() {
-    String title = "PR-STM bank vs " + sweep.axis().words();
-    return sweep == Sweep.SIZE
-        ? Plot.lines(title, sweep.axis().column(), "committed_tx_per_s", "read_only")
-        : Plot.logLines(title, sweep.axis().column(), "committed_tx_per_s", "read_only");
+  public About about() {
+    Axis axis = sweep.axis();
+    String title = "PR-STM bank vs " + axis.words();
+    return new About(axis.experiment(),
+        "PR-STM bank: committed tx/s over the " + axis.words()
+            + ", 0% and 20% read-only, beside the read+CAS bound (PR-STM paper).",
+        List.of("read_only", "k", "lock_coverage", "threads", "tx", "committed_tx_per_s",
+            "abort_rate", "cas_bound_per_s", "ratio_to_bound", "verified"),
+        sweep == Sweep.SIZE
+            ? Plot.lines(title, axis.column(), "committed_tx_per_s", "read_only")
+            : Plot.logLines(title, axis.column(), "committed_tx_per_s", "read_only"));
   }
 
   @Override

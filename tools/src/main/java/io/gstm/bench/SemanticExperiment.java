@@ -36,32 +36,20 @@ record SemanticExperiment(Sweep sweep) implements Experiment {
   private static final List<String> WORKLOADS = List.of("bank", "vacation");
 
   @Override
-  public String name() {
-    return sweep.axis().experiment();
-  }
-
-  @Override
-  public String description() {
-    return "Semantic contention manager, bank and vacation: postpone vs retry-in-place over the "
-        + sweep.axis().words()
-        + (sweep == Sweep.RATIO ? ", with and without pre-sorting" : "")
-        + " (JPDC paper).";
-  }
-
-  @Override
-  public List<String> columns() {
-    return List.of("workload", "policy", "presorted", "semantic_ratio", "threads",
-        "lock_coverage", "tx", "committed_tx_per_s", "abandoned_semantic", "semantic_conflicts",
-        "abort_rate", "verified");
-  }
-
-  @Override
-  public Plot plot() {
-    String title = "Semantic CM vs " + sweep.axis().words();
-    String x = sweep.axis().column();
-    return sweep == Sweep.RATIO
-        ? Plot.lines(title, x, "committed_tx_per_s", "workload", "policy", "presorted")
-        : Plot.logLines(title, x, "committed_tx_per_s", "workload", "policy");
+  public About about() {
+    Axis axis = sweep.axis();
+    String title = "Semantic CM vs " + axis.words();
+    return new About(axis.experiment(),
+        "Semantic contention manager, bank and vacation: postpone vs retry-in-place over the "
+            + axis.words() + (sweep == Sweep.RATIO ? ", with and without pre-sorting" : "")
+            + " (JPDC paper).",
+        List.of("workload", "policy", "presorted", "semantic_ratio", "threads", "lock_coverage",
+            "tx", "committed_tx_per_s", "abandoned_semantic", "semantic_conflicts", "abort_rate",
+            "verified"),
+        sweep == Sweep.RATIO
+            ? Plot.lines(title, axis.column(), "committed_tx_per_s", "workload", "policy",
+                "presorted")
+            : Plot.logLines(title, axis.column(), "committed_tx_per_s", "workload", "policy"));
   }
 
   /** Sizes of one scale. */

@@ -13,94 +13,62 @@ import io.gstm.core.workload.vacation.VacationConfig;
 import io.gstm.core.workload.vacation.VacationPrograms;
 import io.gstm.core.workload.vacation.VacationVerifier;
 import io.gstm.core.workload.vacation.VacationWorkload;
+import java.util.function.Function;
 
 /**
- * A semantic-contention batch ready to run again and again: its store layout, initial contents,
- * batch, type tags (for pre-sorting) and exact verifier. Bank and vacation, as the JPDC paper.
+ * A semantic-contention batch ready to run again and again: its store layout, initial contents
+ * (one array per int32 region), batch, type tags (for pre-sorting) and exact verifier. Bank and
+ * vacation, as the JPDC paper.
+ *
+ * @param layout the store's regions
+ * @param initial each region's contents before a run
+ * @param batch the generated batch
+ * @param tags the workload's ordering tags, for {@code TxBatches.presort}
+ * @param verifier the workload's exact verifier
+ * @param translator the batch as transaction programs
  */
-public interface SemanticScenario {
-  StoreLayout layout();
+public record SemanticScenario(StoreLayout layout, int[][] initial, TxBatch batch, int[] tags,
+    Verifier verifier, Function<TxBatch, ProgramBatch> translator) {
+
+  /** Whether {@code after} is exactly what a run of {@code batch} from {@code initial} gives. */
+  public interface Verifier {
+    boolean ok(int[][] initial, TxBatch batch, BatchResult result, int[][] after);
+  }
 
   /** Writes the initial contents (again, before each run). */
-  void load(TxStore store);
-
-  TxBatch batch();
-
-  /** The workload's ordering tags, for {@code TxBatches.presort}. */
-  int[] tags();
+  public void load(TxStore store) {
+    StoreRegions.write(store, initial);
+  }
 
   /** Whether the store's contents after {@code batch} are exactly what {@code result} says. */
-  boolean verify(TxStore store, TxBatch batch, BatchResult result);
+  public boolean verify(TxStore store, TxBatch batch, BatchResult result) {
+    return verifier.ok(initial, batch, result, StoreRegions.read(store, initial.length));
+  }
 
   /**
    * {@code batch} (this scenario's, pre-sorted or not) as transaction programs with the same
    * meaning, on the same grid: what GPU-STM runs on the GPU. {@link #verify} checks a run of it
    * given the program result's {@code stats()}.
    */
-  ProgramBatch programs(TxBatch batch);
+  public ProgramBatch programs(TxBatch batch) {
+    return translator.apply(batch);
+  }
 
   /** Deposit/withdrawal pairs and checked transfers. */
-  static SemanticScenario bank(SemanticBankConfig cfg) {
-    int[] initial = cfg.initialBalances();
-    TxBatch batch = cfg.batch();
-    return new SemanticScenario() {
-      public StoreLayout layout() {
-        return cfg.layout();
-      }
-
-      public void load(TxStore store) {
-        store.writeInt32(0, initial);
-      }
-
-      public TxBatch batch() {
-        return batch;
-      }
-
-      public int[] tags() {
-        return BankWorkload.INSTANCE.orderingTags();
-      }
-
-      public boolean verify(TxStore store, TxBatch b, BatchResult r) {
-        return BankVerifier.verify(initial, b, r, store.readInt32(0)).ok();
-      }
-
-      public ProgramBatch programs(TxBatch b) {
-        return BankPrograms.batch(b, BankPrograms.set(b, false));
-      }
-    };
+  public static SemanticScenario bank(SemanticBankConfig cfg) {
+    return new SemanticScenario(cfg.layout(), new int[][] {cfg.initialBalances()}, cfg.batch(),
+        BankWorkload.INSTANCE.orderingTags(),
+        (init, b, r, after) -> BankVerifier.verify(init[0], b, r, after[0]).ok(),
+        b -> BankPrograms.batch(b, BankPrograms.set(b, false)));
   }
 
   /** Book/cancel pairs and lone bookings in the hotel. */
-  static SemanticScenario vacation(VacationConfig cfg) {
-    int[] rooms = cfg.initialRooms();
-    int[] customers = cfg.initialCustomers();
-    TxBatch batch = cfg.batch();
-    return new SemanticScenario() {
-      public StoreLayout layout() {
-        return cfg.layout();
-      }
-
-      public void load(TxStore store) {
-        store.writeInt32(0, rooms);
-        store.writeInt32(1, customers);
-      }
-
-      public TxBatch batch() {
-        return batch;
-      }
-
-      public int[] tags() {
-        return VacationWorkload.INSTANCE.orderingTags();
-      }
-
-      public boolean verify(TxStore store, TxBatch b, BatchResult r) {
-        return VacationVerifier.verify(rooms, customers, b, r, store.readInt32(0),
-            store.readInt32(1)).ok();
-      }
-
-      public ProgramBatch programs(TxBatch b) {
-        return VacationPrograms.batch(b, VacationPrograms.set(b, false));
-      }
-    };
+  public static SemanticScenario vacation(VacationConfig cfg) {
+    return new SemanticScenario(cfg.layout(),
+        new int[][] {cfg.initialRooms(), cfg.initialCustomers()}, cfg.batch(),
+        VacationWorkload.INSTANCE.orderingTags(),
+        (init, b, r, after) -> VacationVerifier.verify(init[0], init[1], b, r, after[0],
+            after[1]).ok(),
+        b -> VacationPrograms.batch(b, VacationPrograms.set(b, false)));
   }
 }

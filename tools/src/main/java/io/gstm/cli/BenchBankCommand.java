@@ -46,13 +46,12 @@ final class BenchBankCommand implements Callable<Integer> {
       description = "Transactions per batch, about (default ${DEFAULT-VALUE}).")
   int txTarget;
 
-  @Option(names = "--reps", defaultValue = "3", description = "Timed batches per row; best kept.")
-  int reps;
+  @Mixin BestOfOption reps = new BestOfOption(3);
 
   @Override
   public Integer call() {
     // Checked before anything runs: a sweep must not fail half way.
-    Checks.atLeast("reps", reps, 1);
+    reps.check();
     Checks.atLeast("tx", txTarget, 1);
     for (int b : blocks) {
       TxBatch.checkThreads(blockSize.threadsPerBlock, b);
@@ -77,7 +76,7 @@ final class BenchBankCommand implements Callable<Integer> {
           boolean[] ok = {true};
           try (TxStore store = e.createStore(cfg.layout())) {
             int[] initial = cfg.initialBalances();
-            best = Reports.fastest(reps, () -> {
+            best = reps.fastest(() -> {
               store.writeInt32(0, initial);
               BatchResult r = e.run(store, batch, RunOptions.defaults());
               ok[0] &= BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok();

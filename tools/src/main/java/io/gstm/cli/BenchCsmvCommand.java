@@ -1,21 +1,17 @@
 package io.gstm.cli;
 
+import io.gstm.bench.CsmvRuns;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Counter;
-import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
-import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvMemory;
 import io.gstm.core.store.CsmvVariant;
 import io.gstm.core.store.TxStore;
-import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankConfig;
-import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
 import io.gstm.core.workload.memcached.MemcachedConfig;
-import io.gstm.core.workload.memcached.MemcachedVerifier;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -29,7 +25,8 @@ import picocli.CommandLine.Option;
  * versions. Every batch is verified; prints Markdown tables.
  */
 @Command(name = "bench-csmv", mixinStandardHelpOptions = true,
-    description = "CSMV vs its ablations, JVSTM-GPU and PR-STM: bank, memcached, versions.")
+    description = "CSMV vs its ablations, JVSTM-GPU and PR-STM: bank, memcached, versions.",
+    footer = "%n--reps 0: the one batch of a cell, cold, counts (for long cells).")
 final class BenchCsmvCommand implements Callable<Integer> {
   @Mixin EngineOption engine = new EngineOption();
 
@@ -79,10 +76,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
       description = "Which tables. Default ${DEFAULT-VALUE}.")
   List<String> parts;
 
-  @Option(names = "--reps", defaultValue = "2",
-      description = "Timed batches per cell after one warm-up; best kept. 0: the one batch, "
-          + "cold, counts (for long cells).")
-  int reps;
+  @Mixin BestOfOption reps = BestOfOption.orCold(2);
 
   @Option(names = "--max-retries", defaultValue = "10000",
       description = "Aborts a transaction may meet before it is ABANDONED, so that every cell "
@@ -102,7 +96,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Checks.atLeast("--reps", reps, 0);
+    reps.check();
     blockSize.check();
     try (Engine e = engine.open().engine()) {
       if (parts.contains("bank")) {
@@ -123,13 +117,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
     if (blocks > 0) {
       return blocks;
     }
-    if (e instanceof CudaEngine cuda) {
-      // One client grid for every column: the CSMV grid (clients beside a server), so that
-      // JVSTM-GPU and PR-STM run the same number of threads as the server variants.
-      Algorithm grid = alg.isCsmv() ? alg.withVariant(CsmvVariant.CSMV) : alg;
-      return Math.max(1, cuda.csmvMaxClientBlocks(grid, blockSize.threadsPerBlock, workload));
-    }
-    return 4;
+    return CsmvRuns.clientBlocks(e, alg, blockSize.threadsPerBlock, workload);
   }
 
   private BankConfig bankConfig(Engine e, Algorithm alg, double ro) {
@@ -141,21 +129,12 @@ final class BenchCsmvCommand implements Callable<Integer> {
   /** Best of reps bank runs on a fresh store per run; null cell when it failed to verify. */
   private BatchResult bankRun(Engine e, Algorithm alg, BankConfig cfg, TxBatch batch) {
     try (TxStore store = e.createStore(cfg.layout(), alg)) {
-      return Reports.fastest(reps, () -> {
-        int[] initial = cfg.initialBalances();
-        store.writeInt32(0, initial);
-        BatchResult r = e.run(store, batch, new RunOptions(maxRetries, false));
-        boolean ok = BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok();
-        // An audit over every account must see the invariant total.
-        if (alg.isCsmv() && batch.params()[3] >= cfg.accounts()) {
-          long total = (long) cfg.accounts() * BankConfig.INITIAL_BALANCE;
-          for (int t = 0; t < batch.txCount(); t++) {
-            ok &= batch.types()[t] != BankWorkload.AUDIT
-                || r.outcome(t) != io.gstm.core.batch.Outcome.COMMITTED || r.results()[t] == total;
-          }
-        }
-        if (!ok) {
-          System.out.println("FAILED verification: " + alg.label() + " " + cfg);
+      return reps.fastest(() -> {
+        CsmvRuns.Verified v = CsmvRuns.bank(e, store, cfg, batch, maxRetries);
+        BatchResult r = v.result();
+        if (!v.verdict().ok()) {
+          System.out.println("FAILED verification: " + alg.label() + " " + cfg + ": "
+              + v.verdict());
           allOk = false;
         }
         System.err.printf("# %s %s: %d blocks, %.1f ms, %s tx/s, aborts %s%n", alg.label(),
@@ -249,23 +228,14 @@ final class BenchCsmvCommand implements Callable<Integer> {
         int[][] initial = cfg.initialState();
         try (TxStore store = e.createStore(cfg.layout(), alg)) {
           mem = store.csmvMemory();
-          r[v.ordinal()] = Reports.fastest(reps, () -> {
-            for (int g = 0; g < initial.length; g++) {
-              store.writeInt32(g, initial[g]);
-            }
-            BatchResult res = e.run(store, batch, new RunOptions(maxRetries, false));
-            int[][] after = new int[initial.length][];
-            for (int g = 0; g < initial.length; g++) {
-              after[g] = store.readInt32(g);
-            }
-            Verdict verdict =
-                MemcachedVerifier.verify(initial, batch, res, after);
-            if (!verdict.ok()) {
+          r[v.ordinal()] = reps.fastest(() -> {
+            CsmvRuns.Verified run = CsmvRuns.memcached(e, store, initial, batch, maxRetries);
+            if (!run.verdict().ok()) {
               System.out.println("FAILED verification: " + alg.label() + " ways " + w + ": "
-                  + verdict);
+                  + run.verdict());
               allOk = false;
             }
-            return res;
+            return run.result();
           }, BatchResult::kernelNanos);
         }
       }

@@ -7,13 +7,11 @@ import io.gstm.core.graph.CsrGraph;
 import io.gstm.core.graph.DegreeOrder;
 import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.GraphRelaxer;
-import io.gstm.core.graph.GridGenerator;
 import io.gstm.core.graph.RelaxOptions;
 import io.gstm.core.graph.RelaxResult;
 import io.gstm.core.graph.RelaxStats;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RelaxationVerifier;
-import io.gstm.core.graph.RmatGenerator;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
@@ -33,28 +31,7 @@ import picocli.CommandLine.Option;
 final class BenchGraphCommand implements Callable<Integer> {
   @Mixin EngineOption engine = new EngineOption();
 
-  @Option(names = "--graph", defaultValue = "rmat",
-      description = "rmat, grid (a square weighted grid of 2^scale cells, row-major ids) or road "
-          + "(the grid less 10%% of its streets, plus 2^(scale-10) shortcuts). "
-          + "Default ${DEFAULT-VALUE}.")
-  String graph;
-
-  @Option(names = "--shuffle", description = "Shuffle the generated edges' order (the CSR "
-      + "form, and so the relaxation, does not depend on it; for parity with the Spark job).")
-  boolean shuffle;
-
-  @Option(names = "--scale", defaultValue = "18",
-      description = "log2 of the vertex count. Default ${DEFAULT-VALUE}.")
-  int scale;
-
-  @Option(names = "--edges", defaultValue = "4194304",
-      description = "R-MAT edges. Default ${DEFAULT-VALUE}.")
-  int edges;
-
-  @Option(names = "--kind", defaultValue = "sssp",
-      description = "sssp (weighted shortest paths from the vertex of largest out-degree) or cc. "
-          + "Default ${DEFAULT-VALUE}.")
-  String kind;
+  @Mixin GraphOptions graph = new GraphOptions(18, 4194304, 1);
 
   @Option(names = "--order", defaultValue = "auto",
       description = "Vertex numbering: degree (highest degree first) or input (the generator's "
@@ -74,11 +51,7 @@ final class BenchGraphCommand implements Callable<Integer> {
 
   @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(64);
 
-  @Mixin SeedOption seed = new SeedOption(1);
-
-  @Option(names = "--reps", defaultValue = "3",
-      description = "Timed runs after a warm-up; best kept.")
-  int reps;
+  @Mixin BestOfOption reps = new BestOfOption(3);
 
   /** The vertex with the most out-edges, the lowest such index. */
   static int maxOutDegree(CsrGraph g) {
@@ -93,9 +66,8 @@ final class BenchGraphCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    RelaxationKind k = Checks.oneOf("--kind", "relaxation", kind, "sssp", "cc").equals("sssp")
-        ? RelaxationKind.SHORTEST_PATHS : RelaxationKind.CONNECTED_COMPONENTS;
-    Checks.atLeast("--reps", reps, 1);
+    RelaxationKind k = graph.kind();
+    reps.check();
     blockSize.check();
     Checks.oneOf("--order", "numbering", order, "auto", "degree", "input");
     try (Engine e = engine.open().engine()) {
@@ -119,29 +91,18 @@ final class BenchGraphCommand implements Callable<Integer> {
 
   /** The graph of {@code --graph}, with weights unless {@code --unweighted}. */
   EdgeList generate() {
-    EdgeList g = switch (Checks.oneOf("--graph", "graph", graph, "rmat", "grid", "road")) {
-      case "rmat" -> RmatGenerator.generate(scale, edges, seed.seed(), !unweighted);
-      case "grid" -> GridGenerator.square(1 << scale, seed.seed());
-      default -> {
-        int side = (int) Math.ceil(Math.sqrt(1 << scale));
-        yield GridGenerator.roadLike(side, side, seed.seed(), 0.1, 1 << Math.max(0, scale - 10));
-      }
-    };
-    if (unweighted && !graph.equals("rmat")) {
-      g = new EdgeList(g.vertexCount(), g.src(), g.dst(), null);
-    }
-    return shuffle ? GridGenerator.shuffled(g, seed.seed() + 1) : g;
+    EdgeList g = graph.generate(!unweighted);
+    return unweighted && g.weights() != null
+        ? new EdgeList(g.vertexCount(), g.src(), g.dst(), null) : g;
   }
 
   private String describe() {
-    return graph.equals("rmat") ? "R-MAT scale " + scale
-        : (graph.equals("grid") ? "grid" : "road-like grid") + " of about 2^" + scale
-            + " cells" + (shuffle ? ", edges shuffled" : "");
+    return graph.describe() + (graph.shuffled() ? ", edges shuffled" : "");
   }
 
   private int relax(Engine e, CsrGraph g, RelaxationKind k, int[] ids) {
     int source = 0;
-    if (k == RelaxationKind.SHORTEST_PATHS && !graph.equals("rmat")) {
+    if (k == RelaxationKind.SHORTEST_PATHS && !graph.isRmat()) {
       // The corner cell: the farthest cells are a diameter away.
       source = ids == null ? 0 : ids[0];
       System.out.printf("source: vertex %d, the grid's corner%n", source);
@@ -165,7 +126,7 @@ final class BenchGraphCommand implements Callable<Integer> {
     RelaxOptions opts = RelaxOptions.defaults().withLockCoverage(coverage.lockCoverage)
         .withThreadsPerBlock(blockSize.threadsPerBlock).withBucketEdges(bucketEdges);
     try (GraphRelaxer relaxer = new GraphRelaxer(e, g, k, opts)) {
-      RelaxResult best = Reports.fastest(reps, () -> relaxer.relax(init, active),
+      RelaxResult best = reps.fastest(() -> relaxer.relax(init, active),
           r -> r.stats().kernelNanos());
       RelaxStats s = best.stats();
       double overTotal = s.totalNanos() == 0 ? 0 : s.edgeRelaxations() * 1e9 / s.totalNanos();
@@ -212,7 +173,7 @@ final class BenchGraphCommand implements Callable<Integer> {
       int[] active, RelaxStats gstm, long visited) {
     try (BareRelaxKernel bare = new BareRelaxKernel(cuda, g,
         k == RelaxationKind.CONNECTED_COMPONENTS)) {
-      BareRelaxKernel.Result best = Reports.fastest(reps,
+      BareRelaxKernel.Result best = reps.fastest(
           () -> bare.run(init, active, RelaxOptions.DEFAULT_MAX_ROUNDS),
           BareRelaxKernel.Result::kernelNanos);
       System.out.printf("bare atomicMin relaxation (no isolation, warp per frontier vertex): "

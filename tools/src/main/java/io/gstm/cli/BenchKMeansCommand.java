@@ -37,13 +37,11 @@ final class BenchKMeansCommand implements Callable<Integer> {
 
   @Mixin SeedOption seed = new SeedOption(1);
 
-  @Option(names = "--reps", defaultValue = "5",
-      description = "Timed runs after a warm-up; best kept.")
-  int reps;
+  @Mixin BestOfOption reps = new BestOfOption(5);
 
   @Override
   public Integer call() {
-    Checks.atLeast("--reps", reps, 1);
+    reps.check();
     blockSize.check();
     if (k > n) {
       throw new IllegalArgumentException("--k " + k + " exceeds --points " + n);
@@ -54,7 +52,7 @@ final class BenchKMeansCommand implements Callable<Integer> {
         .withThreadsPerBlock(blockSize.threadsPerBlock);
     try (Engine e = engine.open().engine();
         KMeansUpdater u = new KMeansUpdater(e, k, dims, opts)) {
-      KMeansPartial best = Reports.fastest(reps, () -> u.update(points, centroids),
+      KMeansPartial best = reps.fastest(() -> u.update(points, centroids),
           KMeansPartial::kernelNanos);
       double rate = best.kernelNanos() == 0 ? 0 : n * 1e9 / best.kernelNanos();
       System.out.printf("points/s: %.3f G (%,d points, k=%d, dims=%d, %.3f ms kernel time)%n",

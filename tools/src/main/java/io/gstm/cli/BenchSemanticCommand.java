@@ -59,14 +59,13 @@ final class BenchSemanticCommand implements Callable<Integer> {
       description = "Lock coverages at 100%% semantic (default ${DEFAULT-VALUE}).")
   List<Integer> coverageSweep;
 
-  @Option(names = "--reps", defaultValue = "2", description = "Timed batches per row; best kept.")
-  int reps;
+  @Mixin BestOfOption reps = new BestOfOption(2);
 
   private boolean allOk = true;
 
   @Override
   public Integer call() {
-    Checks.atLeast("reps", reps, 1);
+    reps.check();
     blockSize.check(); // blockSizeFor divides by it
     Checks.oneOf("workload", "workload", workload, "bank", "vacation");
     try (Engine e = engine.open().engine()) {
@@ -163,7 +162,7 @@ final class BenchSemanticCommand implements Callable<Integer> {
     BatchResult best = null;
     boolean ok = true;
     try (TxStore store = e.createStore(sc.layout())) {
-      for (int rep = 0; rep < reps + 1; rep++) {
+      for (int rep = 0; rep <= reps.reps; rep++) {
         sc.load(store);
         BatchResult r = e.run(store, batch, options);
         ok &= sc.verify(store, batch, r);

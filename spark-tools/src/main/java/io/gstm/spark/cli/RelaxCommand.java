@@ -1,8 +1,8 @@
 package io.gstm.spark.cli;
 
+import io.gstm.cli.GraphOptions;
 import io.gstm.core.graph.EdgeList;
-import io.gstm.core.graph.GridGenerator;
-import io.gstm.core.graph.RmatGenerator;
+import io.gstm.core.graph.RelaxationKind;
 import io.gstm.spark.data.DataFrames;
 import io.gstm.spark.graph.GraphRelaxation;
 import io.gstm.spark.graph.RelaxationReport;
@@ -29,30 +29,12 @@ public final class RelaxCommand implements Callable<Integer> {
   @Mixin
   SparkOptions spark = new SparkOptions();
 
-  @Option(names = "--kind", description = "sssp or cc (default: ${DEFAULT-VALUE})")
-  String kind = "sssp";
-
-  @Option(names = "--graph", description = "rmat, grid (a square weighted grid of 2^scale "
-      + "cells, row-major ids) or road (the grid less 10% of its streets, plus 2^(scale-10) "
-      + "shortcuts) (default: ${DEFAULT-VALUE})")
-  String graph = "rmat";
-
-  @Option(names = "--shuffle", description = "shuffle the edges before they are split into "
-      + "partitions (the input then says nothing about which edges are near each other)")
-  boolean shuffle;
+  @Mixin
+  GraphOptions graph = new GraphOptions(16, -1, 42);
 
   @Option(names = "--partitioning", description = "spark.gstm.graph.partitioning for this run: "
       + "auto, input or range (default: the config's)")
   String partitioning;
-
-  @Option(names = "--scale", description = "log2 of the vertex count (default: ${DEFAULT-VALUE})")
-  int scale = 16;
-
-  @Option(names = "--edges", description = "R-MAT edges (default: 16 x vertices)")
-  int edges = -1;
-
-  @Option(names = "--seed", description = "generator seed (default: ${DEFAULT-VALUE})")
-  long seed = 42;
 
   @Option(names = "--source", description = "source vertex (default: the first edge's source; "
       + "on a grid the corner 0)")
@@ -63,16 +45,11 @@ public final class RelaxCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    boolean sssp = switch (kind.toLowerCase(Locale.ROOT)) {
-      case "sssp" -> true;
-      case "cc" -> false;
-      default -> throw new IllegalArgumentException("--kind: expected sssp or cc, got '" + kind
-          + "'");
-    };
-    EdgeList g = generate(sssp);
+    boolean sssp = graph.kind() == RelaxationKind.SHORTEST_PATHS;
+    EdgeList g = graph.generate(sssp);
     int m = g.edgeCount();
     long src = source >= 0 ? source
-        : !graph.equals("rmat") || m == 0 ? 0 : g.src()[0];
+        : !graph.isRmat() || m == 0 ? 0 : g.src()[0];
     SparkSession session = spark.session("gstm-relax");
     try {
       Dataset<Row> df = DataFrames.edges(session, g, spark.partitions).cache();
@@ -95,8 +72,9 @@ public final class RelaxCommand implements Callable<Integer> {
           "count(DISTINCT value)").first();
       System.out.printf(Locale.ROOT, "gstm graph relaxation: %s on %s (%d vertices, "
               + "%d edges, seed %d%s)%s, %d input partitions, Spark %s (%s)%n",
-          sssp ? "weighted shortest paths" : "connected components", describe(), g.vertexCount(),
-          m, seed, shuffle ? ", edges shuffled" : "", sssp ? ", source " + src : "",
+          sssp ? "weighted shortest paths" : "connected components", graph.describe(),
+          g.vertexCount(), m, graph.seed(), graph.shuffled() ? ", edges shuffled" : "",
+          sssp ? ", source " + src : "",
           spark.partitions, session.version(), spark.master);
       RelaxationReport.Placement placed = rep.placement();
       RelaxationReport.Timings t = rep.timings();
@@ -126,29 +104,5 @@ public final class RelaxCommand implements Callable<Integer> {
     } finally {
       session.stop();
     }
-  }
-
-  /** The graph of {@code --graph}, weighted for shortest paths. */
-  private EdgeList generate(boolean weighted) {
-    EdgeList g = switch (graph.toLowerCase(Locale.ROOT)) {
-      case "rmat" -> RmatGenerator.generate(scale, edges >= 0 ? edges : 16 << scale, seed,
-          weighted);
-      case "grid" -> GridGenerator.square(1 << scale, seed);
-      case "road" -> {
-        int side = (int) Math.ceil(Math.sqrt(1 << scale));
-        yield GridGenerator.roadLike(side, side, seed, 0.1, 1 << Math.max(0, scale - 10));
-      }
-      default -> throw new IllegalArgumentException("--graph: expected rmat, grid or road, got '"
-          + graph + "'");
-    };
-    return shuffle ? GridGenerator.shuffled(g, seed + 1) : g;
-  }
-
-  private String describe() {
-    return switch (graph.toLowerCase(Locale.ROOT)) {
-      case "rmat" -> "R-MAT scale " + scale;
-      case "grid" -> "a weighted grid of about 2^" + scale + " cells";
-      default -> "a road-like grid of about 2^" + scale + " cells";
-    };
   }
 }
