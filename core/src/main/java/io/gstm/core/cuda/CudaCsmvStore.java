@@ -1,5 +1,6 @@
 package io.gstm.core.cuda;
 
+import io.gstm.core.engine.OpenState;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvMemory;
 import io.gstm.core.store.CsmvWordStore;
@@ -18,7 +19,7 @@ final class CudaCsmvStore extends CsmvWordStore {
   final DeviceBuffer heads;
   final DeviceBuffer slots;
   final DeviceBuffer gts;
-  private boolean closed;
+  private final OpenState open = new OpenState("store");
 
   CudaCsmvStore(CudaEngine engine, StoreLayout layout, Algorithm algorithm) {
     super(layout, algorithm);
@@ -79,15 +80,12 @@ final class CudaCsmvStore extends CsmvWordStore {
 
   @Override
   protected void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("store is closed");
-    }
+    open.check();
   }
 
   @Override
   public void close() {
-    checkOpen();
-    closed = true;
+    open.close();
     engine.bind();
     DeviceBuffer.closeAll(List.of(heads, slots, gts));
   }

@@ -31,6 +31,7 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.GstmException;
 import io.gstm.core.engine.LimitsReport;
+import io.gstm.core.engine.OpenState;
 import io.gstm.core.engine.Resources;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramBinding;
@@ -71,7 +72,7 @@ public final class CudaEngine implements Engine {
   private final int minor;
   private final int multiprocessors;
   private final Map<String, CUmodule> modules = new LinkedHashMap<>();
-  private boolean closed;
+  private final OpenState open = new OpenState("engine");
 
   private CudaEngine(CUdevice device, CUcontext context, String name, int major, int minor,
       int sms) {
@@ -152,7 +153,7 @@ public final class CudaEngine implements Engine {
 
   /** Makes the primary context current on the calling thread (a context is per thread). */
   public void bind() {
-    checkOpen();
+    open.check();
     CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
   }
 
@@ -277,7 +278,7 @@ public final class CudaEngine implements Engine {
 
   @Override
   public BatchResult run(TxStore txStore, TxBatch batch, RunOptions options) {
-    checkOpen();
+    open.check();
     if (txStore instanceof CudaCsmvStore mv && mv.engine() == this) {
       mv.checkOpen();
       io.gstm.core.workload.Workload w = Workloads.of(batch);
@@ -309,7 +310,7 @@ public final class CudaEngine implements Engine {
 
   @Override
   public ProgramResult run(TxStore txStore, ProgramBatch batch, RunOptions options) {
-    checkOpen();
+    open.check();
     if (!modules.containsKey(ProgramKernel.MODULE)) {
       throw new IllegalArgumentException("programs: this kernels jar has no program kernels");
     }
@@ -535,16 +536,9 @@ public final class CudaEngine implements Engine {
     }
   }
 
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("engine is closed");
-    }
-  }
-
   @Override
   public void close() {
-    checkOpen();
-    closed = true;
+    open.close();
     try {
       CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
       for (CUmodule m : modules.values()) {

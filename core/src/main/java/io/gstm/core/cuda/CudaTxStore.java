@@ -1,5 +1,6 @@
 package io.gstm.core.cuda;
 
+import io.gstm.core.engine.OpenState;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
@@ -21,7 +22,7 @@ final class CudaTxStore implements TxStore {
   private final Algorithm algorithm;
   final DeviceBuffer locks;
   final DeviceBuffer[] regions;
-  private boolean closed;
+  private final OpenState open = new OpenState("store");
 
   CudaTxStore(CudaEngine engine, StoreLayout layout, Algorithm algorithm) {
     this.engine = engine;
@@ -133,15 +134,12 @@ final class CudaTxStore implements TxStore {
   }
 
   void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("store is closed");
-    }
+    open.check();
   }
 
   @Override
   public void close() {
-    checkOpen();
-    closed = true;
+    open.close();
     engine.bind();
     List<DeviceBuffer> all = new ArrayList<>(Arrays.asList(regions));
     all.add(locks);

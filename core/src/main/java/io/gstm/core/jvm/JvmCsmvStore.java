@@ -1,5 +1,6 @@
 package io.gstm.core.jvm;
 
+import io.gstm.core.engine.OpenState;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvMemory;
 import io.gstm.core.store.CsmvWordStore;
@@ -26,7 +27,7 @@ final class JvmCsmvStore extends CsmvWordStore {
   /** Commit record: the items commit c wrote sit at c mod R. Guarded by {@link #commitLock}. */
   final int[][] record;
   final ReentrantLock commitLock = new ReentrantLock();
-  private boolean closed;
+  private final OpenState open = new OpenState("store");
 
   JvmCsmvStore(JvmEngine engine, StoreLayout layout, Algorithm algorithm) {
     super(layout, algorithm);
@@ -127,16 +128,11 @@ final class JvmCsmvStore extends CsmvWordStore {
 
   @Override
   protected void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("store is closed");
-    }
+    open.check();
   }
 
   @Override
   public void close() {
-    if (closed) {
-      throw new IllegalStateException("store already closed");
-    }
-    closed = true;
+    open.close();
   }
 }

@@ -8,6 +8,7 @@ import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.cuda.CudaKMeans;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.GstmException;
+import io.gstm.core.engine.OpenState;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
@@ -50,7 +51,7 @@ public final class KMeansUpdater implements AutoCloseable {
   private TxStore store;
   private int storePoints = -1;
   private CudaKMeans device;
-  private boolean closed;
+  private final OpenState open = new OpenState("k-means updater");
 
   /** An updater for {@code k} centroids of {@code dims} dimensions on {@code engine}. */
   public KMeansUpdater(Engine engine, int k, int dims, KMeansOptions options) {
@@ -88,7 +89,7 @@ public final class KMeansUpdater implements AutoCloseable {
    * @throws GstmException if a transaction did not commit within the retry limit
    */
   public KMeansPartial update(double[] points, double[] centroids) {
-    checkOpen();
+    open.check();
     check(points, centroids, k, dims);
     int n = points.length / dims;
     if (n == 0) {
@@ -124,7 +125,7 @@ public final class KMeansUpdater implements AutoCloseable {
    * @throws GstmException if a transaction did not commit within the retry limit
    */
   public KMeansPartial update(double[] points, double[] centroids, int[] assignment) {
-    checkOpen();
+    open.check();
     check(points, centroids, k, dims);
     int n = points.length / dims;
     checkAssignment(assignment, n, k);
@@ -498,19 +499,10 @@ public final class KMeansUpdater implements AutoCloseable {
     }
   }
 
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("k-means updater is closed");
-    }
-  }
-
   /** Frees the store. A second close throws. */
   @Override
   public void close() {
-    if (closed) {
-      throw new IllegalStateException("k-means updater already closed");
-    }
-    closed = true;
+    open.close();
     try {
       if (device != null) {
         device.close();
