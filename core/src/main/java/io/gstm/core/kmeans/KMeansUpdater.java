@@ -57,18 +57,20 @@ public final class KMeansUpdater implements AutoCloseable {
   public KMeansUpdater(Engine engine, int k, int dims, KMeansOptions options) {
     this.engine = Objects.requireNonNull(engine, "engine");
     this.options = Objects.requireNonNull(options, "options");
-    if (k < 1) {
-      throw new IllegalArgumentException("k must be at least 1, got " + k);
-    }
-    if (dims < 1) {
-      throw new IllegalArgumentException("dims must be at least 1, got " + dims);
-    }
+    this.k = positive("k", k);
+    this.dims = positive("dims", dims);
     if ((long) k * (dims + 1) > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("k * (dims + 1) = " + (long) k * (dims + 1)
           + " accumulator words exceed a region");
     }
-    this.k = k;
-    this.dims = dims;
+  }
+
+  /** {@code value}, or an error "name must be at least 1, got value". */
+  private static int positive(String name, int value) {
+    if (value < 1) {
+      throw new IllegalArgumentException(name + " must be at least 1, got " + value);
+    }
+    return value;
   }
 
   public int k() {
@@ -281,9 +283,7 @@ public final class KMeansUpdater implements AutoCloseable {
    * point order, without transactions. {@code k = centroids.length / dims}.
    */
   public static KMeansPartial sequential(double[] points, int dims, double[] centroids) {
-    if (dims < 1) {
-      throw new IllegalArgumentException("dims must be at least 1, got " + dims);
-    }
+    positive("dims", dims);
     if (centroids == null || centroids.length == 0 || centroids.length % dims != 0) {
       throw new IllegalArgumentException("centroids: expected k * dims values with k >= 1, got "
           + (centroids == null ? "null" : centroids.length));
@@ -439,9 +439,7 @@ public final class KMeansUpdater implements AutoCloseable {
 
   private static void checkShapes(double[] points, int dims, double[] centroids,
       int[] assignment) {
-    if (dims < 1) {
-      throw new IllegalArgumentException("dims must be at least 1, got " + dims);
-    }
+    positive("dims", dims);
     if (centroids == null || centroids.length == 0 || centroids.length % dims != 0) {
       throw new IllegalArgumentException("centroids: expected k * dims values with k >= 1, got "
           + (centroids == null ? "null" : centroids.length));
