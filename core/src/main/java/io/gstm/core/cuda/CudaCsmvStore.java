@@ -1,6 +1,5 @@
 package io.gstm.core.cuda;
 
-import io.gstm.core.engine.OpenState;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvMemory;
 import io.gstm.core.store.CsmvWordStore;
@@ -19,7 +18,6 @@ final class CudaCsmvStore extends CsmvWordStore {
   final DeviceBuffer heads;
   final DeviceBuffer slots;
   final DeviceBuffer gts;
-  private final OpenState open = new OpenState("store");
 
   CudaCsmvStore(CudaEngine engine, StoreLayout layout, Algorithm algorithm) {
     super(layout, algorithm);
@@ -79,13 +77,8 @@ final class CudaCsmvStore extends CsmvWordStore {
   }
 
   @Override
-  protected void checkOpen() {
-    open.check();
-  }
-
-  @Override
   public void close() {
-    open.close();
+    super.close();
     engine.bind();
     DeviceBuffer.closeAll(List.of(heads, slots, gts));
   }

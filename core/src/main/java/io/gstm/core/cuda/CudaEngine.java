@@ -237,6 +237,22 @@ public final class CudaEngine implements Engine {
     return multiprocessors;
   }
 
+  /** Shared memory a block of this device may opt into, a kernel's static shared included. */
+  long sharedOptInBytes() {
+    int[] v = new int[1];
+    CudaErrors.call("cuDeviceGetAttribute", () -> cuDeviceGetAttribute(v,
+        CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device));
+    return v[0];
+  }
+
+  /** The static shared memory of kernel {@code f}, out of the same per-block budget. */
+  static long staticSharedBytes(CUfunction f) {
+    int[] v = new int[1];
+    CudaErrors.call("cuFuncGetAttribute",
+        () -> cuFuncGetAttribute(v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
+    return v[0];
+  }
+
   @Override
   public TxStore createStore(StoreLayout layout) {
     bind();
@@ -284,7 +300,7 @@ public final class CudaEngine implements Engine {
       io.gstm.core.workload.Workload w = Workloads.of(batch);
       w.validate(mv.layout(), batch);
       bind();
-      return CsmvKernel.run(this, device, mv, w, batch, options);
+      return CsmvKernel.run(this, mv, w, batch, options);
     }
     if (!(txStore instanceof CudaTxStore store) || store.engine() != this) {
       throw new IllegalArgumentException("store: belongs to another engine");
@@ -318,7 +334,7 @@ public final class CudaEngine implements Engine {
       mv.checkOpen();
       ProgramBinding binding = ProgramBinding.bind(batch, mv.layout(), mv.algorithm());
       bind();
-      return CsmvKernel.runPrograms(this, device, mv, binding, options);
+      return CsmvKernel.runPrograms(this, mv, binding, options);
     }
     if (!(txStore instanceof CudaTxStore store) || store.engine() != this) {
       throw new IllegalArgumentException("store: belongs to another engine");
@@ -336,14 +352,7 @@ public final class CudaEngine implements Engine {
     boolean prStm = algorithm.kind() == Algorithm.Kind.PRSTM;
     CUfunction f = prStm ? function(ProgramKernel.MODULE, ProgramKernel.symbol(cap))
         : function(LockTableKernel.module(algorithm), LockTableKernel.symbol(algorithm, cap));
-    int[] v = new int[1];
-    CudaErrors.call("cuDeviceGetAttribute", () -> cuDeviceGetAttribute(v,
-        CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device));
-    long optIn = v[0];
-    // The kernel's own (static) shared memory comes out of the same per-block budget.
-    CudaErrors.call("cuFuncGetAttribute",
-        () -> cuFuncGetAttribute(v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
-    long available = optIn - v[0];
+    long available = sharedOptInBytes() - staticSharedBytes(f);
     if (shared > available) {
       throw new IllegalArgumentException("threadsPerBlock: a block of " + tpb + " threads needs "
           + shared + " B of shared memory for the programs (" + image.words().length

@@ -9,6 +9,8 @@ import io.gstm.core.store.TxStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import jcuda.Pointer;
 
 /**
@@ -75,30 +77,22 @@ final class CudaTxStore implements TxStore {
 
   @Override
   public int[] readInt32(int region) {
-    int[] out = new int[length(region, RegionType.INT32)];
-    get(region, Pointer.to(out));
-    return out;
+    return read(region, RegionType.INT32, int[]::new, Pointer::to);
   }
 
   @Override
   public long[] readInt64(int region) {
-    long[] out = new long[length(region, RegionType.INT64)];
-    get(region, Pointer.to(out));
-    return out;
+    return read(region, RegionType.INT64, long[]::new, Pointer::to);
   }
 
   @Override
   public float[] readFloat32(int region) {
-    float[] out = new float[length(region, RegionType.FLOAT32)];
-    get(region, Pointer.to(out));
-    return out;
+    return read(region, RegionType.FLOAT32, float[]::new, Pointer::to);
   }
 
   @Override
   public double[] readFloat64(int region) {
-    double[] out = new double[length(region, RegionType.FLOAT64)];
-    get(region, Pointer.to(out));
-    return out;
+    return read(region, RegionType.FLOAT64, double[]::new, Pointer::to);
   }
 
   @Override
@@ -128,9 +122,13 @@ final class CudaTxStore implements TxStore {
     return spec.length();
   }
 
-  private void get(int region, Pointer host) {
+  /** Region {@code region}, checked to hold {@code type}, downloaded into a new array. */
+  private <A> A read(int region, RegionType type, IntFunction<A> array,
+      Function<A, Pointer> host) {
+    A out = array.apply(length(region, type));
     engine.bind();
-    regions[region].download(host, regions[region].bytes());
+    regions[region].download(host.apply(out), regions[region].bytes());
+    return out;
   }
 
   void checkOpen() {

@@ -1,6 +1,5 @@
 package io.gstm.core.jvm;
 
-import io.gstm.core.engine.OpenState;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvMemory;
 import io.gstm.core.store.CsmvWordStore;
@@ -27,7 +26,6 @@ final class JvmCsmvStore extends CsmvWordStore {
   /** Commit record: the items commit c wrote sit at c mod R. Guarded by {@link #commitLock}. */
   final int[][] record;
   final ReentrantLock commitLock = new ReentrantLock();
-  private final OpenState open = new OpenState("store");
 
   JvmCsmvStore(JvmEngine engine, StoreLayout layout, Algorithm algorithm) {
     super(layout, algorithm);
@@ -124,15 +122,5 @@ final class JvmCsmvStore extends CsmvWordStore {
     }
     gts.set(snap.gts());
     System.arraycopy(snap.record(), 0, record, 0, record.length);
-  }
-
-  @Override
-  protected void checkOpen() {
-    open.check();
-  }
-
-  @Override
-  public void close() {
-    open.close();
   }
 }
