@@ -1,11 +1,12 @@
 package io.gstm.core.batch;
 
-import java.util.Arrays;
+import io.gstm.core.engine.Choices;
 import java.util.Locale;
 
 /**
  * What a thread does with a transaction that meets a semantic conflict (the application cannot
- * proceed yet). Concurrency conflicts always retry in place under PR-STM's priority rule.
+ * proceed yet). Concurrency conflicts always retry in place under PR-STM's priority rule. Order
+ * matches the kernels' codes.
  */
 public enum SemanticPolicy {
   /**
@@ -13,24 +14,22 @@ public enum SemanticPolicy {
    * next uncommitted one, wrapping around, so that it runs again once others have changed the
    * state. Default limit: 10,000 postponements.
    */
-  POSTPONE(0, 10_000),
+  POSTPONE(10_000),
   /**
    * The comparator (how the JPDC paper ran GPU-STM): retry the same transaction in place, giving
    * up after 100 semantic conflicts.
    */
-  RETRY_IN_PLACE(1, 100);
+  RETRY_IN_PLACE(100);
 
-  private final int code;
   private final int defaultLimit;
 
-  SemanticPolicy(int code, int defaultLimit) {
-    this.code = code;
+  SemanticPolicy(int defaultLimit) {
     this.defaultLimit = defaultLimit;
   }
 
   /** The code the kernels use. */
   public int code() {
-    return code;
+    return ordinal();
   }
 
   /** Semantic conflicts a transaction may meet before it is abandoned, by default. */
@@ -40,13 +39,7 @@ public enum SemanticPolicy {
 
   /** Parses "postpone" or "retry-in-place"; the error echoes the bad value. */
   public static SemanticPolicy parse(String value) {
-    for (SemanticPolicy p : values()) {
-      if (p.cliName().equals(String.valueOf(value).trim().toLowerCase(Locale.ROOT))) {
-        return p;
-      }
-    }
-    throw new IllegalArgumentException("policy: unknown semantic policy '" + value
-        + "', expected one of " + Arrays.stream(values()).map(SemanticPolicy::cliName).toList());
+    return Choices.parse("policy", "semantic policy", value, values(), SemanticPolicy::cliName);
   }
 
   /** "postpone" or "retry-in-place". */

@@ -1,10 +1,6 @@
 package io.gstm.core.cuda;
 
-import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN;
 import static jcuda.driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
-import static jcuda.driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES;
-import static jcuda.driver.JCudaDriver.cuDeviceGetAttribute;
-import static jcuda.driver.JCudaDriver.cuFuncGetAttribute;
 import static jcuda.driver.JCudaDriver.cuFuncSetAttribute;
 import static jcuda.driver.JCudaDriver.cuLaunchCooperativeKernel;
 import static jcuda.driver.JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor;
@@ -22,7 +18,6 @@ import io.gstm.core.workload.Workload;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import jcuda.Pointer;
-import jcuda.driver.CUdevice;
 import jcuda.driver.CUfunction;
 
 /**
@@ -103,12 +98,18 @@ final class CsmvKernel {
         symbol(workload));
     int dyn = alg.variant().server() ? (int) recordBytes(alg.recordEntries()) : 0;
     prepare(f, dyn);
+    int resident = blocksPerSm(f, threadsPerBlock, dyn) * engine.multiprocessors()
+        - (alg.variant().server() ? 1 : 0);
+    int trackable = alg.variant().server() ? MAX_POLL * 32 : Integer.MAX_VALUE;
+    return Math.max(0, Math.min(resident, trackable));
+  }
+
+  /** Blocks of {@code f} an SM keeps resident at once. */
+  private static int blocksPerSm(CUfunction f, int threadsPerBlock, int dyn) {
     int[] v = new int[1];
     CudaErrors.call("cuOccupancyMaxActiveBlocksPerMultiprocessor",
         () -> cuOccupancyMaxActiveBlocksPerMultiprocessor(v, f, threadsPerBlock, dyn));
-    int resident = v[0] * engine.multiprocessors() - (alg.variant().server() ? 1 : 0);
-    int trackable = alg.variant().server() ? MAX_POLL * 32 : Integer.MAX_VALUE;
-    return Math.max(0, Math.min(resident, trackable));
+    return v[0];
   }
 
   private static void prepare(CUfunction f, int dyn) {
@@ -118,7 +119,7 @@ final class CsmvKernel {
     }
   }
 
-  static BatchResult run(CudaEngine engine, CUdevice device, CudaCsmvStore store,
+  static BatchResult run(CudaEngine engine, CudaCsmvStore store,
       Workload workload, TxBatch batch, RunOptions options) {
     CsmvChecks.validate(workload, batch);
     checkNoHistory(options);
@@ -135,12 +136,12 @@ final class CsmvKernel {
       Table table = new Table(symbol(workload.name()), "workload '" + workload.name() + "'", n,
           batch.threadsPerBlock(), batch.blocks(), types.address(), cols.address(), ncols,
           batch.params(), Math.max(1, CsmvChecks.maxUpdateReads(workload, batch)), 0);
-      return launch(engine, device, store, buf, table, options, t0);
+      return launch(engine, store, buf, table, options, t0);
     }
   }
 
   /** A program batch on a CSMV store; the binding has checked what CSMV cannot run. */
-  static ProgramResult runPrograms(CudaEngine engine, CUdevice device, CudaCsmvStore store,
+  static ProgramResult runPrograms(CudaEngine engine, CudaCsmvStore store,
       ProgramBinding binding, RunOptions options) {
     checkNoHistory(options);
     ProgramBatch batch = binding.batch();
@@ -159,7 +160,7 @@ final class CsmvKernel {
       Table table = new Table(ProgramKernel.CSMV_SYMBOL, "programs", n, batch.threadsPerBlock(),
           batch.blocks(), pb.types().address(), pb.columns().address(), 0, new int[0],
           binding.csmvReadCapacity(), ext.address());
-      BatchResult stats = launch(engine, device, store, buf, table, options, t0);
+      BatchResult stats = launch(engine, store, buf, table, options, t0);
       return pb.result(stats, batch);
     }
   }
@@ -182,25 +183,18 @@ final class CsmvKernel {
   private record Table(String symbol, String what, int n, int threadsPerBlock, int blocks,
       long types, long cols, int ncols, int[] params, int rcap, long ext) {}
 
-  private static BatchResult launch(CudaEngine engine, CUdevice device, CudaCsmvStore store,
+  private static BatchResult launch(CudaEngine engine, CudaCsmvStore store,
       BatchBuffers buf, Table tab, RunOptions options, long t0) {
     Algorithm alg = store.algorithm();
     CUfunction f = engine.function(tab.ext == 0 ? MODULE : ProgramKernel.MODULE, tab.symbol);
-    int[] v = new int[1];
-    CudaErrors.call("cuDeviceGetAttribute", () -> cuDeviceGetAttribute(v,
-        CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device));
-    long optIn = v[0];
-    CudaErrors.call("cuFuncGetAttribute",
-        () -> cuFuncGetAttribute(v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
-    long staticShared = v[0];
+    long optIn = engine.sharedOptInBytes();
+    long staticShared = CudaEngine.staticSharedBytes(f);
     int tpb = tab.threadsPerBlock;
     int dynGuess = alg.variant().server() ? (int) Math.min(recordBytes(alg.recordEntries()),
         optIn - staticShared) : 0;
     prepare(f, dynGuess);
-    CudaErrors.call("cuOccupancyMaxActiveBlocksPerMultiprocessor",
-        () -> cuOccupancyMaxActiveBlocksPerMultiprocessor(v, f, tpb, dynGuess));
-    int dyn = checkLaunch(alg, tpb, tab.blocks, engine.multiprocessors(), v[0], optIn,
-        staticShared);
+    int dyn = checkLaunch(alg, tpb, tab.blocks, engine.multiprocessors(),
+        blocksPerSm(f, tpb, dynGuess), optIn, staticShared);
     boolean server = alg.variant().server();
     int clientBlocks = tab.blocks;
     int grid = clientBlocks + (server ? 1 : 0);

@@ -18,7 +18,6 @@ final class CudaCsmvStore extends CsmvWordStore {
   final DeviceBuffer heads;
   final DeviceBuffer slots;
   final DeviceBuffer gts;
-  private boolean closed;
 
   CudaCsmvStore(CudaEngine engine, StoreLayout layout, Algorithm algorithm) {
     super(layout, algorithm);
@@ -78,16 +77,8 @@ final class CudaCsmvStore extends CsmvWordStore {
   }
 
   @Override
-  protected void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("store is closed");
-    }
-  }
-
-  @Override
   public void close() {
-    checkOpen();
-    closed = true;
+    super.close();
     engine.bind();
     DeviceBuffer.closeAll(List.of(heads, slots, gts));
   }

@@ -31,6 +31,7 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.GstmException;
 import io.gstm.core.engine.LimitsReport;
+import io.gstm.core.engine.OpenState;
 import io.gstm.core.engine.Resources;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramBinding;
@@ -71,7 +72,7 @@ public final class CudaEngine implements Engine {
   private final int minor;
   private final int multiprocessors;
   private final Map<String, CUmodule> modules = new LinkedHashMap<>();
-  private boolean closed;
+  private final OpenState open = new OpenState("engine");
 
   private CudaEngine(CUdevice device, CUcontext context, String name, int major, int minor,
       int sms) {
@@ -152,7 +153,7 @@ public final class CudaEngine implements Engine {
 
   /** Makes the primary context current on the calling thread (a context is per thread). */
   public void bind() {
-    checkOpen();
+    open.check();
     CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
   }
 
@@ -236,6 +237,22 @@ public final class CudaEngine implements Engine {
     return multiprocessors;
   }
 
+  /** Shared memory a block of this device may opt into, a kernel's static shared included. */
+  long sharedOptInBytes() {
+    int[] v = new int[1];
+    CudaErrors.call("cuDeviceGetAttribute", () -> cuDeviceGetAttribute(v,
+        CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device));
+    return v[0];
+  }
+
+  /** The static shared memory of kernel {@code f}, out of the same per-block budget. */
+  static long staticSharedBytes(CUfunction f) {
+    int[] v = new int[1];
+    CudaErrors.call("cuFuncGetAttribute",
+        () -> cuFuncGetAttribute(v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
+    return v[0];
+  }
+
   @Override
   public TxStore createStore(StoreLayout layout) {
     bind();
@@ -277,13 +294,13 @@ public final class CudaEngine implements Engine {
 
   @Override
   public BatchResult run(TxStore txStore, TxBatch batch, RunOptions options) {
-    checkOpen();
+    open.check();
     if (txStore instanceof CudaCsmvStore mv && mv.engine() == this) {
       mv.checkOpen();
       io.gstm.core.workload.Workload w = Workloads.of(batch);
       w.validate(mv.layout(), batch);
       bind();
-      return CsmvKernel.run(this, device, mv, w, batch, options);
+      return CsmvKernel.run(this, mv, w, batch, options);
     }
     if (!(txStore instanceof CudaTxStore store) || store.engine() != this) {
       throw new IllegalArgumentException("store: belongs to another engine");
@@ -309,7 +326,7 @@ public final class CudaEngine implements Engine {
 
   @Override
   public ProgramResult run(TxStore txStore, ProgramBatch batch, RunOptions options) {
-    checkOpen();
+    open.check();
     if (!modules.containsKey(ProgramKernel.MODULE)) {
       throw new IllegalArgumentException("programs: this kernels jar has no program kernels");
     }
@@ -317,7 +334,7 @@ public final class CudaEngine implements Engine {
       mv.checkOpen();
       ProgramBinding binding = ProgramBinding.bind(batch, mv.layout(), mv.algorithm());
       bind();
-      return CsmvKernel.runPrograms(this, device, mv, binding, options);
+      return CsmvKernel.runPrograms(this, mv, binding, options);
     }
     if (!(txStore instanceof CudaTxStore store) || store.engine() != this) {
       throw new IllegalArgumentException("store: belongs to another engine");
@@ -335,14 +352,7 @@ public final class CudaEngine implements Engine {
     boolean prStm = algorithm.kind() == Algorithm.Kind.PRSTM;
     CUfunction f = prStm ? function(ProgramKernel.MODULE, ProgramKernel.symbol(cap))
         : function(LockTableKernel.module(algorithm), LockTableKernel.symbol(algorithm, cap));
-    int[] v = new int[1];
-    CudaErrors.call("cuDeviceGetAttribute", () -> cuDeviceGetAttribute(v,
-        CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device));
-    long optIn = v[0];
-    // The kernel's own (static) shared memory comes out of the same per-block budget.
-    CudaErrors.call("cuFuncGetAttribute",
-        () -> cuFuncGetAttribute(v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
-    long available = optIn - v[0];
+    long available = sharedOptInBytes() - staticSharedBytes(f);
     if (shared > available) {
       throw new IllegalArgumentException("threadsPerBlock: a block of " + tpb + " threads needs "
           + shared + " B of shared memory for the programs (" + image.words().length
@@ -535,16 +545,9 @@ public final class CudaEngine implements Engine {
     }
   }
 
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("engine is closed");
-    }
-  }
-
   @Override
   public void close() {
-    checkOpen();
-    closed = true;
+    open.close();
     try {
       CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
       for (CUmodule m : modules.values()) {

@@ -3,6 +3,7 @@ package io.gstm.core.cuda;
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
 
 import io.gstm.core.batch.Counter;
+import io.gstm.core.engine.OpenState;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.kmeans.KMeansWorkload;
 import java.nio.ByteBuffer;
@@ -70,7 +71,7 @@ public final class CudaKMeans implements AutoCloseable {
   private final DeviceBuffer stats;
   private final DeviceBuffer partials;
   private final DeviceBuffer partialCost;
-  private boolean closed;
+  private final OpenState open = new OpenState("CUDA k-means");
 
   /** True when k centroids of dims dimensions fit the kernel's shared memory. */
   public static boolean fits(int k, int dims) {
@@ -108,9 +109,7 @@ public final class CudaKMeans implements AutoCloseable {
    */
   public Stats run(double[] centroidValues, int n, int pointsPerGroup, int accRegion,
       int pointsRegion, int threadsPerBlock, int maxRetries) {
-    if (closed) {
-      throw new IllegalStateException("k-means buffers are closed");
-    }
+    open.check();
     if (centroidValues.length != k * dims) {
       throw new IllegalArgumentException("centroids: expected " + k * dims + " values");
     }
@@ -158,10 +157,7 @@ public final class CudaKMeans implements AutoCloseable {
 
   @Override
   public void close() {
-    if (closed) {
-      throw new IllegalStateException("k-means buffers already closed");
-    }
-    closed = true;
+    open.close();
     engine.bind();
     DeviceBuffer.closeAll(List.of(centroids, cost, counters, stats, partials, partialCost));
   }

@@ -1,5 +1,6 @@
 package io.gstm.core.cuda;
 
+import io.gstm.core.engine.OpenState;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
@@ -8,6 +9,8 @@ import io.gstm.core.store.TxStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import jcuda.Pointer;
 
 /**
@@ -21,7 +24,7 @@ final class CudaTxStore implements TxStore {
   private final Algorithm algorithm;
   final DeviceBuffer locks;
   final DeviceBuffer[] regions;
-  private boolean closed;
+  private final OpenState open = new OpenState("store");
 
   CudaTxStore(CudaEngine engine, StoreLayout layout, Algorithm algorithm) {
     this.engine = engine;
@@ -74,30 +77,22 @@ final class CudaTxStore implements TxStore {
 
   @Override
   public int[] readInt32(int region) {
-    int[] out = new int[length(region, RegionType.INT32)];
-    get(region, Pointer.to(out));
-    return out;
+    return read(region, RegionType.INT32, int[]::new, Pointer::to);
   }
 
   @Override
   public long[] readInt64(int region) {
-    long[] out = new long[length(region, RegionType.INT64)];
-    get(region, Pointer.to(out));
-    return out;
+    return read(region, RegionType.INT64, long[]::new, Pointer::to);
   }
 
   @Override
   public float[] readFloat32(int region) {
-    float[] out = new float[length(region, RegionType.FLOAT32)];
-    get(region, Pointer.to(out));
-    return out;
+    return read(region, RegionType.FLOAT32, float[]::new, Pointer::to);
   }
 
   @Override
   public double[] readFloat64(int region) {
-    double[] out = new double[length(region, RegionType.FLOAT64)];
-    get(region, Pointer.to(out));
-    return out;
+    return read(region, RegionType.FLOAT64, double[]::new, Pointer::to);
   }
 
   @Override
@@ -127,21 +122,22 @@ final class CudaTxStore implements TxStore {
     return spec.length();
   }
 
-  private void get(int region, Pointer host) {
+  /** Region {@code region}, checked to hold {@code type}, downloaded into a new array. */
+  private <A> A read(int region, RegionType type, IntFunction<A> array,
+      Function<A, Pointer> host) {
+    A out = array.apply(length(region, type));
     engine.bind();
-    regions[region].download(host, regions[region].bytes());
+    regions[region].download(host.apply(out), regions[region].bytes());
+    return out;
   }
 
   void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("store is closed");
-    }
+    open.check();
   }
 
   @Override
   public void close() {
-    checkOpen();
-    closed = true;
+    open.close();
     engine.bind();
     List<DeviceBuffer> all = new ArrayList<>(Arrays.asList(regions));
     all.add(locks);

@@ -1,6 +1,5 @@
 package io.gstm.core.engine;
 
-import java.util.Arrays;
 import java.util.Locale;
 
 /** Which engine to open: the GPU when usable (AUTO), the GPU or fail (GPU), or the JVM. */
@@ -11,12 +10,7 @@ public enum EngineChoice {
 
   /** Parses "auto", "gpu" or "jvm", case-insensitively; the error echoes the bad value. */
   public static EngineChoice parse(String value) {
-    try {
-      return valueOf(value.trim().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException | NullPointerException e) {
-      throw new IllegalArgumentException(
-          "engine: unknown engine '" + value + "', expected one of "
-              + Arrays.toString(values()).toLowerCase(Locale.ROOT));
-    }
+    return Choices.parse("engine", "engine", value, values(),
+        e -> e.name().toLowerCase(Locale.ROOT));
   }
 }

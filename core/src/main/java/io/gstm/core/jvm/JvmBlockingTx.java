@@ -22,72 +22,32 @@ import io.gstm.core.store.Backoff;
  * starve it ({@code docs/design.md}); the paper ran one transaction per thread block and so never
  * met that. After an abort the executor waits as the algorithm's {@link Backoff} says.
  */
-final class JvmBlockingTx extends JvmLockTableTx {
+final class JvmBlockingTx extends JvmCedermanTx {
   /** Tries on a locked word before a read gives up. */
   static final int READ_WAITS = 256;
 
-  private final ReadLog reads;
-  private final Backoff backoff;
-
   JvmBlockingTx(JvmTxStore store, int capacity) {
     super(store, capacity);
-    this.reads = new ReadLog(capacity);
-    this.backoff = store.algorithm().backoff();
   }
 
+  /**
+   * Waits while the lock is held (a writer is writing the object back), then takes the version,
+   * the word and the version again, until the two versions match: a consistent snapshot.
+   */
   @Override
-  void onBegin() {
-    reads.clear();
-  }
-
-  @Override
-  public long backoffNanos(int abortsInARow) {
-    return backoff.delayNanos(abortsInARow);
-  }
-
-  @Override
-  long readUnbuffered(int region, int index) {
-    int logged = reads.find(region, index);
-    if (logged >= 0) {
-      return reads.value(logged);
-    }
-    if (reads.full()) {
-      overflow();
-      return 0;
-    }
-    int lock = layout.lockOf(region, index);
+  long settle(int lock, int region, int index) {
     for (int tries = 0; tries < READ_WAITS; tries++) {
       long w = locks.get(lock);
       if (LockWord.locked(w)) {
-        waitTurn(tries); // a writer is writing the object back
+        waitTurn(tries);
         continue;
       }
-      long value = store.data[region].get(index);
-      if (locks.get(lock) == w) { // a consistent snapshot of the word
-        join(lock, LockWord.version(w), false);
-        if (status == Status.ACTIVE) {
-          reads.add(region, index, lock, value);
-        }
-        return value;
+      long version = snapshot(lock, w, region, index);
+      if (version >= 0) {
+        return version;
       }
     }
-    abort(Counter.ABORT_READ_LOCKED);
-    return 0;
-  }
-
-  /** A blind write takes the lock's version as a read would (waiting while it is held). */
-  @Override
-  boolean trackNewWrite(int lock) {
-    for (int tries = 0; tries < READ_WAITS; tries++) {
-      long w = locks.get(lock);
-      if (!LockWord.locked(w)) {
-        join(lock, LockWord.version(w), true);
-        return status == Status.ACTIVE;
-      }
-      waitTurn(tries);
-    }
-    abort(Counter.ABORT_READ_LOCKED);
-    return false;
+    return -1;
   }
 
   @Override
@@ -96,40 +56,20 @@ final class JvmBlockingTx extends JvmLockTableTx {
   }
 
   @Override
-  public boolean commit() {
-    if (status != Status.ACTIVE) {
-      return false;
-    }
-    if (nWrites == 0) {
-      return commitReadOnly();
-    }
+  boolean commitUpdate() {
     for (int s = 0; s < nLocks; s++) {
       if (lockWritten[s]) {
         Counter failed = lock(s);
         if (failed != null) {
-          releaseHeld(s);
-          abort(failed);
-          return false;
+          return releaseAndAbort(s, lockVer, failed);
         }
       }
     }
     if (!readsCurrent()) {
-      releaseHeld(nLocks);
-      abort(Counter.ABORT_VALIDATION);
-      return false;
+      return releaseAndAbort(nLocks, lockVer, Counter.ABORT_VALIDATION);
     }
-    writeBack();
-    for (int s = 0; s < nLocks; s++) {
-      if (lockWritten[s]) {
-        locks.set(lockIdx[s], LockWord.unlocked(lockVer[s] + 1));
-      }
-    }
+    writeBackAndRelease(lockVer);
     return done();
-  }
-
-  private boolean done() {
-    status = Status.DONE;
-    return true;
   }
 
   /** Locks slot {@code s} by CAS from the version read; null, or why it failed. */
@@ -156,24 +96,5 @@ final class JvmBlockingTx extends JvmLockTableTx {
       }
     }
     return rangeUnchanged();
-  }
-
-  /** Unlocks the written slots below {@code below}, which we hold, at the version read. */
-  private void releaseHeld(int below) {
-    for (int s = 0; s < below; s++) {
-      if (lockWritten[s]) {
-        locks.set(lockIdx[s], LockWord.unlocked(lockVer[s]));
-      }
-    }
-  }
-
-
-  /** A locked word's holder may be a worker waiting for a core. */
-  static void waitTurn(int tries) {
-    if ((tries & 15) == 15) {
-      Thread.yield();
-    } else {
-      Thread.onSpinWait();
-    }
   }
 }

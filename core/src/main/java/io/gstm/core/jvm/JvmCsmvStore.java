@@ -26,7 +26,6 @@ final class JvmCsmvStore extends CsmvWordStore {
   /** Commit record: the items commit c wrote sit at c mod R. Guarded by {@link #commitLock}. */
   final int[][] record;
   final ReentrantLock commitLock = new ReentrantLock();
-  private boolean closed;
 
   JvmCsmvStore(JvmEngine engine, StoreLayout layout, Algorithm algorithm) {
     super(layout, algorithm);
@@ -123,20 +122,5 @@ final class JvmCsmvStore extends CsmvWordStore {
     }
     gts.set(snap.gts());
     System.arraycopy(snap.record(), 0, record, 0, record.length);
-  }
-
-  @Override
-  protected void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("store is closed");
-    }
-  }
-
-  @Override
-  public void close() {
-    if (closed) {
-      throw new IllegalStateException("store already closed");
-    }
-    closed = true;
   }
 }

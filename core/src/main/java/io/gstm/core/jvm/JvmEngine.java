@@ -7,6 +7,7 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.GstmException;
 import io.gstm.core.engine.LimitsReport;
+import io.gstm.core.engine.OpenState;
 import io.gstm.core.history.History;
 import io.gstm.core.history.HistoryFlattener;
 import io.gstm.core.program.Interpreter;
@@ -43,7 +44,7 @@ import java.util.function.IntFunction;
 public final class JvmEngine implements Engine {
   private final int workers;
   private final ExecutorService pool;
-  private boolean closed;
+  private final OpenState open = new OpenState("engine");
 
   /** An engine with one worker per available processor; the caller closes it. */
   public JvmEngine() {
@@ -78,7 +79,7 @@ public final class JvmEngine implements Engine {
 
   @Override
   public TxStore createStore(StoreLayout layout) {
-    checkOpen();
+    open.check();
     return new JvmTxStore(this, layout);
   }
 
@@ -88,14 +89,14 @@ public final class JvmEngine implements Engine {
    */
   @Override
   public TxStore createStore(StoreLayout layout, Algorithm algorithm) {
-    checkOpen();
+    open.check();
     return algorithm.isCsmv() ? new JvmCsmvStore(this, layout, algorithm)
         : new JvmTxStore(this, layout, algorithm);
   }
 
   @Override
   public synchronized BatchResult run(TxStore txStore, TxBatch batch, RunOptions options) {
-    checkOpen();
+    open.check();
     Workload workload = Workloads.of(batch);
     if (txStore instanceof JvmCsmvStore mv && mv.engine() == this) {
       mv.checkOpen();
@@ -117,7 +118,7 @@ public final class JvmEngine implements Engine {
   /** Runs a batch of transaction programs (see {@link Engine#run(TxStore, ProgramBatch, RunOptions)}). */
   @Override
   public synchronized ProgramResult run(TxStore txStore, ProgramBatch batch, RunOptions options) {
-    checkOpen();
+    open.check();
     int n = batch.txCount();
     long[] outputs = new long[Math.max(1, batch.programs().maxOutputs()) * n];
     int[] codes = new int[n];
@@ -217,7 +218,7 @@ public final class JvmEngine implements Engine {
    * is rethrown.
    */
   synchronized long runOnWorkers(JvmTxStore store, IntConsumer body) {
-    checkOpen();
+    open.check();
     if (store.engine() != this) {
       throw new IllegalArgumentException("store: belongs to another engine");
     }
@@ -311,7 +312,7 @@ public final class JvmEngine implements Engine {
 
   @Override
   public synchronized LimitsReport probeLimits(int words) {
-    checkOpen();
+    open.check();
     if (words < 1) {
       throw new IllegalArgumentException("words must be at least 1, got " + words);
     }
@@ -366,18 +367,9 @@ public final class JvmEngine implements Engine {
     return x;
   }
 
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("engine is closed");
-    }
-  }
-
   @Override
   public void close() {
-    if (closed) {
-      throw new IllegalStateException("engine already closed");
-    }
-    closed = true;
+    open.close();
     pool.shutdownNow();
   }
 }

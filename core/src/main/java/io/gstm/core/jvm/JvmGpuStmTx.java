@@ -82,34 +82,18 @@ final class JvmGpuStmTx extends JvmLockTableTx {
   }
 
   @Override
-  public boolean commit() {
-    if (status != Status.ACTIVE) {
-      return false;
-    }
-    if (nWrites == 0) {
-      return commitReadOnly();
-    }
+  boolean commitUpdate() {
     // Write locks in ascending lock order: no cycle of waits.
     for (int s = 0; s < nLocks; s++) {
       if (lockWritten[s] && !acquire(s)) {
-        releaseHeld(s);
-        abort(Counter.ABORT_LOCK_BUSY);
-        return false;
+        return releaseAndAbort(s, seenVer, Counter.ABORT_LOCK_BUSY);
       }
     }
     if (!validate(true)) {
-      releaseHeld(nLocks);
-      abort(Counter.ABORT_VALIDATION);
-      return false;
+      return releaseAndAbort(nLocks, seenVer, Counter.ABORT_VALIDATION);
     }
-    writeBack();
-    for (int s = 0; s < nLocks; s++) {
-      if (lockWritten[s]) {
-        locks.set(lockIdx[s], LockWord.unlocked(seenVer[s] + 1));
-      }
-    }
-    status = Status.DONE;
-    return true;
+    writeBackAndRelease(seenVer);
+    return done();
   }
 
   /** Locks slot {@code s} at its current version (into seenVer); false if it stays busy. */
@@ -122,22 +106,11 @@ final class JvmGpuStmTx extends JvmLockTableTx {
           seenVer[s] = v;
           return true;
         }
-      } else if ((tries & 15) == 15) {
-        Thread.yield(); // the holder may be a worker waiting for a core
       } else {
-        Thread.onSpinWait();
+        waitTurn(tries);
       }
     }
     return false;
-  }
-
-  /** Unlocks the written slots below {@code below}, which we hold, at the version taken. */
-  private void releaseHeld(int below) {
-    for (int s = 0; s < below; s++) {
-      if (lockWritten[s]) {
-        locks.set(lockIdx[s], LockWord.unlocked(seenVer[s]));
-      }
-    }
   }
 
   /**

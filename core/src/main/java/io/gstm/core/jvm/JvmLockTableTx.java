@@ -9,9 +9,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * What every algorithm over the lock table ({@link JvmTxStore}) keeps alike, so that each
  * subclass holds only its algorithm: the attempt's status and abort cause, the lock set (lock,
  * version read, written), the write buffer, the read-only range of {@link #sumRange}, and the
- * history record. A subclass decides how a read meets its lock ({@link #readUnbuffered}), how a
- * write joins the lock set ({@link #trackNewWrite}), and how it validates and commits. One
- * instance per worker thread, reused by {@link #begin(int)}.
+ * history record, the commit of a read-only attempt, and the write-back and release of an
+ * update's locks. A subclass decides how a read meets its lock ({@link #readUnbuffered}), how a
+ * write joins the lock set ({@link #trackNewWrite}), and how an update validates and commits
+ * ({@link #commitUpdate}). One instance per worker thread, reused by {@link #begin(int)}.
  */
 abstract class JvmLockTableTx implements JvmTx {
   final JvmTxStore store;
@@ -175,11 +176,23 @@ abstract class JvmLockTableTx implements JvmTx {
    */
   abstract boolean trackNewWrite(int lock);
 
-  /** The commit of an attempt that wrote nothing: its reads confirmed, it is done. */
-  final boolean commitReadOnly() {
-    if (!confirmReads()) {
+  /**
+   * False once the attempt has ended; an attempt that wrote nothing commits by confirming its
+   * reads, one that wrote by {@link #commitUpdate}.
+   */
+  @Override
+  public final boolean commit() {
+    if (status != Status.ACTIVE) {
       return false;
     }
+    return nWrites == 0 ? confirmReads() && done() : commitUpdate();
+  }
+
+  /** The commit of an active attempt that wrote: true once done, false once it aborted. */
+  abstract boolean commitUpdate();
+
+  /** The attempt committed. */
+  final boolean done() {
     status = Status.DONE;
     return true;
   }
@@ -249,10 +262,37 @@ abstract class JvmLockTableTx implements JvmTx {
   }
 
   /** Applies the write buffer to the store (the caller holds every written lock). */
-  void writeBack() {
+  private void writeBack() {
     for (int s = 0; s < nWrites; s++) {
       store.beforeWrite(wRegion[s]); // the batch's failure snapshot, once per region
       store.data[wRegion[s]].set(wIndex[s], wValue[s]);
+    }
+  }
+
+  /**
+   * With every written lock held, at {@code heldVer[s]} for slot s: writes back, then releases
+   * each written lock at the version after.
+   */
+  final void writeBackAndRelease(int[] heldVer) {
+    writeBack();
+    unlockWritten(nLocks, heldVer, 1);
+  }
+
+  /**
+   * Aborts an attempt that holds the written locks below slot {@code below}, releasing them at
+   * the versions held ({@code heldVer}); false, for the commit to return.
+   */
+  final boolean releaseAndAbort(int below, int[] heldVer, Counter cause) {
+    unlockWritten(below, heldVer, 0);
+    abort(cause);
+    return false;
+  }
+
+  private void unlockWritten(int below, int[] heldVer, int advance) {
+    for (int s = 0; s < below; s++) {
+      if (lockWritten[s]) {
+        locks.set(lockIdx[s], LockWord.unlocked(heldVer[s] + advance));
+      }
     }
   }
 
@@ -306,11 +346,6 @@ abstract class JvmLockTableTx implements JvmTx {
       overflow();
       return;
     }
-    append(lock, version, written);
-  }
-
-  /** Appends {@code lock} to the lock set at slot nLocks (the caller checked the capacity). */
-  void append(int lock, int version, boolean written) {
     lockIdx[nLocks] = lock;
     lockVer[nLocks] = version;
     lockWritten[nLocks] = written;
@@ -326,5 +361,14 @@ abstract class JvmLockTableTx implements JvmTx {
   void overflow() {
     status = Status.OVERFLOW;
     onEnd();
+  }
+
+  /** A spin on a lock held by another worker: its holder may be a worker waiting for a core. */
+  static void waitTurn(int tries) {
+    if ((tries & 15) == 15) {
+      Thread.yield();
+    } else {
+      Thread.onSpinWait();
+    }
   }
 }

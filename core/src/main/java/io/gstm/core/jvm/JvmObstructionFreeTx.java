@@ -1,7 +1,6 @@
 package io.gstm.core.jvm;
 
 import io.gstm.core.batch.Counter;
-import io.gstm.core.store.Backoff;
 
 /**
  * Cederman, Tsigas and Chaudhry's obstruction-free STM (after Harris and Fraser) on Java threads,
@@ -35,7 +34,7 @@ import io.gstm.core.store.Backoff;
  * attempt commits by the CAS of its status from acquiring to committed, after its reads proved
  * current; that CAS fails if another aborted it meanwhile.
  */
-final class JvmObstructionFreeTx extends JvmLockTableTx {
+final class JvmObstructionFreeTx extends JvmCedermanTx {
   /** Rounds spent settling one lock (a write-back in progress, a holder moving) before giving up. */
   static final int RESOLVE_TRIES = 256;
   /**
@@ -49,16 +48,12 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
   private final OfDescriptors descriptors;
   /** This worker's descriptor, the owner its lock words carry. */
   private final int self;
-  private final ReadLog reads;
-  private final Backoff backoff;
   // What a steal copies from the victim's announcement before it writes it back.
   private final int[] stealRegion;
   private final int[] stealIndex;
   private final long[] stealValue;
   /** Announced attempts of this descriptor; the low 32 bits tag its lock words. */
   private long seq;
-  /** The value {@link #settle} read with the version it returned. */
-  private long settledValue;
   /** The current update attempt's status while it commits (ACQUIRING, as announced). */
   private long mine;
   private Runnable betweenPhases = () -> { };
@@ -69,21 +64,9 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
     super(store, capacity);
     this.descriptors = descriptors;
     this.self = self;
-    this.reads = new ReadLog(capacity);
-    this.backoff = store.algorithm().backoff();
     this.stealRegion = new int[capacity];
     this.stealIndex = new int[capacity];
     this.stealValue = new long[capacity];
-  }
-
-  @Override
-  void onBegin() {
-    reads.clear();
-  }
-
-  @Override
-  public long backoffNanos(int abortsInARow) {
-    return backoff.delayNanos(abortsInARow);
   }
 
   @Override
@@ -92,57 +75,23 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
     stolen = 0;
   }
 
-  @Override
-  long readUnbuffered(int region, int index) {
-    int logged = reads.find(region, index);
-    if (logged >= 0) {
-      return reads.value(logged);
-    }
-    if (reads.full()) {
-      overflow();
-      return 0;
-    }
-    int lock = layout.lockOf(region, index);
-    long version = settle(lock, region, index);
-    if (version < 0) {
-      abort(Counter.ABORT_READ_LOCKED);
-      return 0;
-    }
-    join(lock, (int) version, false);
-    if (status == Status.ACTIVE) {
-      reads.add(region, index, lock, settledValue);
-    }
-    return settledValue;
-  }
-
-  @Override
-  boolean trackNewWrite(int lock) {
-    long version = settle(lock, -1, 0);
-    if (version < 0) {
-      abort(Counter.ABORT_READ_LOCKED);
-      return false;
-    }
-    join(lock, (int) version, true);
-    return status == Status.ACTIVE;
-  }
-
   /**
-   * The version {@code lock} stands for now, reading word {@code index} of {@code region} at that
-   * version into {@link #settledValue} (when region >= 0); -1 after {@link #RESOLVE_TRIES}. A
-   * lock held by a committed attempt is stolen first; one held by an undecided or aborted
-   * attempt is read through (its holder has written nothing).
+   * {@inheritDoc} Gives up after {@link #RESOLVE_TRIES}. A lock held by a committed attempt is
+   * stolen first; one held by an undecided or aborted attempt is read through (its holder has
+   * written nothing).
    */
-  private long settle(int lock, int region, int index) {
+  @Override
+  long settle(int lock, int region, int index) {
     for (int tries = 0; tries < RESOLVE_TRIES; tries++) {
       long w = locks.get(lock);
       if (LockWord.preLocked(w)) {
-        JvmBlockingTx.waitTurn(tries); // a write-back in progress: a few stores
+        waitTurn(tries); // a write-back in progress: a few stores
         continue;
       }
       if (!LockWord.locked(w)) {
-        settledValue = region < 0 ? 0 : store.data[region].get(index);
-        if (locks.get(lock) == w) {
-          return LockWord.version(w) & 0xffffffffL;
+        long version = snapshot(lock, w, region, index);
+        if (version >= 0) {
+          return version;
         }
         continue;
       }
@@ -193,13 +142,7 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
   }
 
   @Override
-  public boolean commit() {
-    if (status != Status.ACTIVE) {
-      return false;
-    }
-    if (nWrites == 0) {
-      return commitReadOnly();
-    }
+  boolean commitUpdate() {
     if (!lockAll()) {
       return false;
     }
@@ -267,8 +210,7 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
       }
       locks.set(lockIdx[s], LockWord.unlocked(lockVer[s] + 1));
     }
-    status = Status.DONE;
-    return true;
+    return done();
   }
 
   /** Announces this attempt's written locks and values; returns its ACQUIRING status. */
@@ -300,7 +242,7 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
       }
       long w = locks.get(lock);
       if (LockWord.preLocked(w)) {
-        JvmBlockingTx.waitTurn(tries);
+        waitTurn(tries);
         continue;
       }
       if (!LockWord.locked(w)) {
@@ -313,7 +255,7 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
         continue;
       }
       if (!resolve(lock, w, tries >= PATIENCE)) {
-        JvmBlockingTx.waitTurn(tries); // an undecided holder that outranks us: let it decide
+        waitTurn(tries); // an undecided holder that outranks us: let it decide
       }
     }
     return Counter.ABORT_LOCK_BUSY;
@@ -390,7 +332,7 @@ final class JvmObstructionFreeTx extends JvmLockTableTx {
             return false; // aborted by another meanwhile
           }
           if (!resolve(lockIdx[s], w, tries >= PATIENCE)) {
-            JvmBlockingTx.waitTurn(tries);
+            waitTurn(tries);
           }
           continue;
         }

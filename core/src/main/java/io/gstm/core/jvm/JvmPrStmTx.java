@@ -62,13 +62,8 @@ final class JvmPrStmTx extends JvmLockTableTx {
   @Override
   long readUnbuffered(int region, int index) {
     int lock = layout.lockOf(region, index);
-    if (Priority.isUrgent(owner) && !takeVisible(lock)) {
-      return 0;
-    }
-    long w = locks.get(lock);
-    if (LockWord.locked(w)) {
-      lostInLine = Priority.isUrgent(owner); // only an older urgent one takes our pre-lock
-      abort(Counter.ABORT_READ_LOCKED);
+    long w = meet(lock);
+    if (status != Status.ACTIVE) {
       return 0;
     }
     long value = store.data[region].get(index);
@@ -78,17 +73,27 @@ final class JvmPrStmTx extends JvmLockTableTx {
 
   @Override
   boolean trackNewWrite(int lock) {
-    if (Priority.isUrgent(owner) && !takeVisible(lock)) {
-      return false;
-    }
-    long w = locks.get(lock);
-    if (LockWord.locked(w)) {
-      lostInLine = Priority.isUrgent(owner);
-      abort(Counter.ABORT_READ_LOCKED);
+    long w = meet(lock);
+    if (status != Status.ACTIVE) {
       return false;
     }
     track(lock, LockWord.version(w), true);
     return status == Status.ACTIVE;
+  }
+
+  /**
+   * The lock word of {@code lock} as a read or write meets it (pre-locked first if the attempt is
+   * urgent); the attempt ends if it is locked.
+   */
+  private long meet(int lock) {
+    if (Priority.isUrgent(owner) && !takeVisible(lock)) {
+      return 0;
+    }
+    long w = locks.get(lock);
+    if (LockWord.locked(w)) {
+      lose(Counter.ABORT_READ_LOCKED); // only an older urgent one takes our pre-lock
+    }
+    return w;
   }
 
   /** True if every version read is still current (see {@link JvmTx#confirmReads()}). */
@@ -97,8 +102,7 @@ final class JvmPrStmTx extends JvmLockTableTx {
     for (int s = 0; s < nLocks; s++) {
       long w = locks.get(lockIdx[s]);
       if (LockWord.version(w) != lockVer[s] || LockWord.locked(w)) {
-        lostInLine = Priority.isUrgent(owner);
-        abort(Counter.ABORT_VALIDATION);
+        lose(Counter.ABORT_VALIDATION);
         return false;
       }
     }
@@ -111,21 +115,11 @@ final class JvmPrStmTx extends JvmLockTableTx {
   }
 
   @Override
-  public boolean commit() {
-    if (status != Status.ACTIVE) {
-      return false;
-    }
-    if (readOnly()) {
-      return commitReadOnly();
-    }
-    int pre = 0;
-    for (; pre < nLocks; pre++) {
+  boolean commitUpdate() {
+    for (int pre = 0; pre < nLocks; pre++) {
       Counter refused = preLock(pre);
       if (refused != null) {
-        release(pre, 0);
-        lostInLine = Priority.isUrgent(owner);
-        abort(refused);
-        return false;
+        return giveUp(pre, 0, refused);
       }
     }
     for (int s = 0; s < nLocks; s++) {
@@ -134,11 +128,7 @@ final class JvmPrStmTx extends JvmLockTableTx {
       }
       long mine = LockWord.preLockedBy(lockVer[s], owner);
       if (!locks.compareAndSet(lockIdx[s], mine, LockWord.lockedBy(lockVer[s], owner))) {
-        releaseHeld(s);
-        release(nLocks, s);
-        lostInLine = Priority.isUrgent(owner);
-        abort(Counter.ABORT_STOLEN);
-        return false;
+        return giveUp(nLocks, s, Counter.ABORT_STOLEN);
       }
     }
     // With every written lock held, what we only read must be unchanged and not locked by a
@@ -147,24 +137,28 @@ final class JvmPrStmTx extends JvmLockTableTx {
     for (int s = 0; s < nLocks; s++) {
       long w = lockWritten[s] ? 0 : locks.get(lockIdx[s]);
       if (!lockWritten[s] && (LockWord.version(w) != lockVer[s] || LockWord.locked(w))) {
-        releaseHeld(nLocks);
-        release(nLocks, nLocks);
-        lostInLine = Priority.isUrgent(owner);
-        abort(Counter.ABORT_STOLEN);
-        return false;
+        return giveUp(nLocks, nLocks, Counter.ABORT_STOLEN);
       }
     }
-    writeBack();
-    for (int s = 0; s < nLocks; s++) {
-      if (lockWritten[s]) {
-        locks.set(lockIdx[s], LockWord.unlocked(lockVer[s] + 1));
-      } else {
-        locks.compareAndSet(
-            lockIdx[s], LockWord.preLockedBy(lockVer[s], owner), LockWord.unlocked(lockVer[s]));
-      }
-    }
-    status = Status.DONE;
-    return true;
+    writeBackAndRelease(lockVer);
+    release(nLocks, nLocks); // the pre-locks of what was only read
+    return done();
+  }
+
+  /**
+   * Aborts a commit that pre-locked the slots below {@code preCount} and locked the written ones
+   * below {@code lockedBelow}, releasing them all; an urgent attempt lost to an older one.
+   */
+  private boolean giveUp(int preCount, int lockedBelow, Counter cause) {
+    release(preCount, lockedBelow);
+    lostInLine = Priority.isUrgent(owner);
+    return releaseAndAbort(lockedBelow, lockVer, cause);
+  }
+
+  /** An abort that, for an urgent attempt, means losing to an older urgent transaction. */
+  private void lose(Counter cause) {
+    lostInLine = Priority.isUrgent(owner);
+    abort(cause);
   }
 
   /** Pre-locks slot s; null on success, else the abort cause. */
@@ -195,30 +189,12 @@ final class JvmPrStmTx extends JvmLockTableTx {
     }
   }
 
-  /** Unlocks written slots below {@code lockedBelow}, which we locked (nobody steals a lock). */
-  private void releaseHeld(int lockedBelow) {
-    for (int s = 0; s < lockedBelow; s++) {
-      if (lockWritten[s]) {
-        locks.set(lockIdx[s], LockWord.unlocked(lockVer[s]));
-      }
-    }
-  }
-
+  /** {@link #join}; a lock met again at another version is lost, as any failed read. */
   private void track(int lock, int version, boolean written) {
-    int slot = find(lock);
-    if (slot >= 0) {
-      if (lockVer[slot] != version) {
-        lostInLine = Priority.isUrgent(owner);
-        abort(Counter.ABORT_VALIDATION);
-      }
-      lockWritten[slot] |= written;
-      return;
+    join(lock, version, written);
+    if (status == Status.ABORTED) {
+      lostInLine = Priority.isUrgent(owner);
     }
-    if (nLocks == capacity) {
-      overflow();
-      return;
-    }
-    append(lock, version, written);
   }
 
   /**

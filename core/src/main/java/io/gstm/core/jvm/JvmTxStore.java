@@ -1,6 +1,7 @@
 package io.gstm.core.jvm;
 
 import io.gstm.core.engine.GstmException;
+import io.gstm.core.engine.OpenState;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
@@ -31,7 +32,7 @@ final class JvmTxStore implements TxStore {
   private volatile boolean stopping;
   /** Regions copied since the last {@link #arm}, one bit each. */
   private volatile long copiedMask;
-  private boolean closed;
+  private final OpenState open = new OpenState("store");
   private final Algorithm algorithm;
 
   JvmTxStore(JvmEngine engine, StoreLayout layout) {
@@ -269,17 +270,12 @@ final class JvmTxStore implements TxStore {
   }
 
   void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("store is closed");
-    }
+    open.check();
   }
 
   @Override
   public void close() {
-    if (closed) {
-      throw new IllegalStateException("store already closed");
-    }
-    closed = true;
+    open.close();
     snapshotBuffer = null;
   }
 }

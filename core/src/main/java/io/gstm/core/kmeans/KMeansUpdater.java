@@ -8,6 +8,7 @@ import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.cuda.CudaKMeans;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.GstmException;
+import io.gstm.core.engine.OpenState;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
@@ -50,24 +51,26 @@ public final class KMeansUpdater implements AutoCloseable {
   private TxStore store;
   private int storePoints = -1;
   private CudaKMeans device;
-  private boolean closed;
+  private final OpenState open = new OpenState("k-means updater");
 
   /** An updater for {@code k} centroids of {@code dims} dimensions on {@code engine}. */
   public KMeansUpdater(Engine engine, int k, int dims, KMeansOptions options) {
     this.engine = Objects.requireNonNull(engine, "engine");
     this.options = Objects.requireNonNull(options, "options");
-    if (k < 1) {
-      throw new IllegalArgumentException("k must be at least 1, got " + k);
-    }
-    if (dims < 1) {
-      throw new IllegalArgumentException("dims must be at least 1, got " + dims);
-    }
+    this.k = positive("k", k);
+    this.dims = positive("dims", dims);
     if ((long) k * (dims + 1) > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("k * (dims + 1) = " + (long) k * (dims + 1)
           + " accumulator words exceed a region");
     }
-    this.k = k;
-    this.dims = dims;
+  }
+
+  /** {@code value}, or an error "name must be at least 1, got value". */
+  private static int positive(String name, int value) {
+    if (value < 1) {
+      throw new IllegalArgumentException(name + " must be at least 1, got " + value);
+    }
+    return value;
   }
 
   public int k() {
@@ -88,7 +91,7 @@ public final class KMeansUpdater implements AutoCloseable {
    * @throws GstmException if a transaction did not commit within the retry limit
    */
   public KMeansPartial update(double[] points, double[] centroids) {
-    checkOpen();
+    open.check();
     check(points, centroids, k, dims);
     int n = points.length / dims;
     if (n == 0) {
@@ -124,7 +127,7 @@ public final class KMeansUpdater implements AutoCloseable {
    * @throws GstmException if a transaction did not commit within the retry limit
    */
   public KMeansPartial update(double[] points, double[] centroids, int[] assignment) {
-    checkOpen();
+    open.check();
     check(points, centroids, k, dims);
     int n = points.length / dims;
     checkAssignment(assignment, n, k);
@@ -280,9 +283,7 @@ public final class KMeansUpdater implements AutoCloseable {
    * point order, without transactions. {@code k = centroids.length / dims}.
    */
   public static KMeansPartial sequential(double[] points, int dims, double[] centroids) {
-    if (dims < 1) {
-      throw new IllegalArgumentException("dims must be at least 1, got " + dims);
-    }
+    positive("dims", dims);
     if (centroids == null || centroids.length == 0 || centroids.length % dims != 0) {
       throw new IllegalArgumentException("centroids: expected k * dims values with k >= 1, got "
           + (centroids == null ? "null" : centroids.length));
@@ -438,9 +439,7 @@ public final class KMeansUpdater implements AutoCloseable {
 
   private static void checkShapes(double[] points, int dims, double[] centroids,
       int[] assignment) {
-    if (dims < 1) {
-      throw new IllegalArgumentException("dims must be at least 1, got " + dims);
-    }
+    positive("dims", dims);
     if (centroids == null || centroids.length == 0 || centroids.length % dims != 0) {
       throw new IllegalArgumentException("centroids: expected k * dims values with k >= 1, got "
           + (centroids == null ? "null" : centroids.length));
@@ -498,19 +497,10 @@ public final class KMeansUpdater implements AutoCloseable {
     }
   }
 
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("k-means updater is closed");
-    }
-  }
-
   /** Frees the store. A second close throws. */
   @Override
   public void close() {
-    if (closed) {
-      throw new IllegalStateException("k-means updater already closed");
-    }
-    closed = true;
+    open.close();
     try {
       if (device != null) {
         device.close();

@@ -11,18 +11,18 @@ import java.util.Locale;
  * {@code int32} and {@code float32} only the low 32 bits (their raw bits), {@code bool} is 0 or 1.
  */
 public enum ValueType {
-  INT32(0, "int32"),
-  INT64(1, "int64"),
-  FLOAT32(2, "float32"),
-  FLOAT64(3, "float64"),
-  BOOL(4, "bool");
+  INT32(0),
+  INT64(1),
+  FLOAT32(2),
+  FLOAT64(3),
+  BOOL(4);
 
   private final int code;
-  private final String keyword;
+  /** The name in lower case: {@code int32} ... {@code bool}. */
+  private final String keyword = name().toLowerCase(Locale.ROOT);
 
-  ValueType(int code, String keyword) {
+  ValueType(int code) {
     this.code = code;
-    this.keyword = keyword;
   }
 
   /** The code the bytecode uses (the numeric ones equal {@link RegionType#code()}). */

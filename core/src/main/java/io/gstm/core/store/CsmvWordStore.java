@@ -1,13 +1,17 @@
 package io.gstm.core.store;
 
+import io.gstm.core.engine.OpenState;
+
 /**
  * What the two CSMV stores (heap and device) share: the layout check and the typed accessors.
  * CSMV versions 32-bit items ({@code gstm/csmv.cuh}), so a CSMV store holds INT32 and FLOAT32
- * regions only; a subclass keeps the words and differs only in where they live.
+ * regions only; a subclass keeps the words and differs only in where they live (and frees them
+ * when closed).
  */
 public abstract class CsmvWordStore implements TxStore {
   private final StoreLayout layout;
   private final Algorithm algorithm;
+  private final OpenState open = new OpenState("store");
 
   protected CsmvWordStore(StoreLayout layout, Algorithm algorithm) {
     checkLayout(layout);
@@ -25,8 +29,16 @@ public abstract class CsmvWordStore implements TxStore {
     }
   }
 
-  /** Throws once the store is closed. */
-  protected abstract void checkOpen();
+  /** Throws once the store is closed (engines check before they run a batch on it). */
+  public final void checkOpen() {
+    open.check();
+  }
+
+  /** Marks the store closed; a second close throws. A subclass then frees the words. */
+  @Override
+  public void close() {
+    open.close();
+  }
 
   /** Replaces region {@code region} (checked: open, type, length) by one version of each word. */
   protected abstract void putWords(int region, int[] bits);

@@ -1,27 +1,22 @@
 package io.gstm.core.store;
 
-/** Element type of a store region. The code is what the kernels' {@code RegionType} uses. */
+/**
+ * Element type of a store region. Order matches the kernels' {@code RegionType}: the ordinal is
+ * the code they use.
+ */
 public enum RegionType {
-  INT32(0, 4),
-  INT64(1, 8),
-  FLOAT32(2, 4),
-  FLOAT64(3, 8);
-
-  private final int code;
-  private final int wordBytes;
-
-  RegionType(int code, int wordBytes) {
-    this.code = code;
-    this.wordBytes = wordBytes;
-  }
+  INT32,
+  INT64,
+  FLOAT32,
+  FLOAT64;
 
   /** The numeric code shared with the CUDA kernels. */
   public int code() {
-    return code;
+    return ordinal();
   }
 
   /** Bytes per element: 4 or 8. */
   public int wordBytes() {
-    return wordBytes;
+    return this == INT64 || this == FLOAT64 ? 8 : 4;
   }
 }
