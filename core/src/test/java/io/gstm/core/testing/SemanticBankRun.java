@@ -57,6 +57,17 @@ public record SemanticBankRun(
         + (history == null ? "-" : history.violations()) + ", replay " + replay;
   }
 
+  /** The balances of {@link #impossibleWithdrawalBatch()}'s four accounts. */
+  public static int[] impossibleWithdrawalBalances() {
+    return new int[] {100, 100, 100, 100};
+  }
+
+  /** A configuration of {@link #impossibleWithdrawalBatch()}'s store. */
+  public static SemanticBankConfig impossibleWithdrawalConfig() {
+    return SemanticBankConfig.builder().accounts(4).k(1).semanticRatio(1).lockCoverage(1)
+        .grid(4, 1).txPerThread(2).seed(0).build();
+  }
+
   /**
    * Accounts 0..3 at 100 each: tx 5 withdraws 1,000,000 from account 3, never possible; every
    * other withdrawal and transfer is possible in any order.
@@ -66,4 +77,5 @@ public record SemanticBankRun(
     int[][] cols = {{0, 0, 1, 2, 2, 3, 1, 1}, {0, 0, 0, 0, 0, 0, 3, 0},
         {10, 110, 50, 5, 105, 1_000_000, 20, 1}};
     return new TxBatch(BankWorkload.NAME, types, cols, new int[] {2, 0, 1}, 4, 1, 2);
-  }}
+  }
+}
