@@ -64,22 +64,7 @@ class CudaSemanticBankTest {
 
   @Test
   void anImpossibleTransactionIsAbandonedAndTheRestCommit() {
-    TxBatch batch = SemanticBankRun.impossibleWithdrawalBatch();
-    SemanticBankConfig cfg = SemanticBankRun.impossibleWithdrawalConfig();
-    try (TxStore store = engines.gpu().createStore(cfg.layout())) {
-      int[] initial = SemanticBankRun.impossibleWithdrawalBalances();
-      for (SemanticPolicy policy : SemanticPolicy.values()) {
-        store.writeInt32(0, initial);
-        var r = engines.gpu().run(store, batch,
-            RunOptions.defaults().withPolicy(policy).withSemanticLimit(300));
-        assertThat(IntStream.range(0, 8).mapToObj(r::outcome).toList()).as("%s", policy)
-            .containsExactly(Outcome.COMMITTED, Outcome.COMMITTED, Outcome.COMMITTED,
-                Outcome.COMMITTED, Outcome.COMMITTED, Outcome.ABANDONED_SEMANTIC,
-                Outcome.COMMITTED, Outcome.COMMITTED);
-        assertThat(r.semanticConflicts()[5]).isBetween(1, 300);
-        assertThat(BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok()).isTrue();
-      }
-    }
+    SemanticBankRun.assertImpossibleWithdrawalAbandoned(engines.gpu());
   }
 
   @Test

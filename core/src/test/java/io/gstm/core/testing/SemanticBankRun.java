@@ -1,7 +1,11 @@
 package io.gstm.core.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
+import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
@@ -10,6 +14,9 @@ import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
 import io.gstm.core.workload.bank.SemanticBankConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
 
 /** One semantic bank batch on an engine, with the verifier, replay and history verdicts. */
 public record SemanticBankRun(
@@ -55,6 +62,34 @@ public record SemanticBankRun(
   public String toString() {
     return "verifier " + verdict + ", history "
         + (history == null ? "-" : history.violations()) + ", replay " + replay;
+  }
+
+  /**
+   * Runs {@link #impossibleWithdrawalBatch()} on {@code engine} under each policy with a semantic
+   * limit of 300: tx 5 is abandoned, every other transaction commits and the balances verify.
+   * The results, one a policy.
+   */
+  public static List<BatchResult> assertImpossibleWithdrawalAbandoned(Engine engine) {
+    TxBatch batch = impossibleWithdrawalBatch();
+    List<BatchResult> results = new ArrayList<>();
+    try (TxStore store = engine.createStore(impossibleWithdrawalConfig().layout())) {
+      int[] initial = impossibleWithdrawalBalances();
+      for (SemanticPolicy policy : SemanticPolicy.values()) {
+        store.writeInt32(0, initial);
+        BatchResult r = engine.run(store, batch,
+            RunOptions.defaults().withPolicy(policy).withSemanticLimit(300));
+        assertThat(IntStream.range(0, 8).mapToObj(r::outcome).toList())
+            .as("policy %s", policy)
+            .containsExactly(Outcome.COMMITTED, Outcome.COMMITTED, Outcome.COMMITTED,
+                Outcome.COMMITTED, Outcome.COMMITTED, Outcome.ABANDONED_SEMANTIC,
+                Outcome.COMMITTED, Outcome.COMMITTED);
+        // Ended by its limit or, sooner, as a wait in vain (nothing else is left to run).
+        assertThat(r.semanticConflicts()[5]).isBetween(1, 300);
+        assertThat(BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok()).isTrue();
+        results.add(r);
+      }
+    }
+    return results;
   }
 
   /** The balances of {@link #impossibleWithdrawalBatch()}'s four accounts. */
