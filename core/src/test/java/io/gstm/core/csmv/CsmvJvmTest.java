@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.batch.Counter;
-import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.CsmvMemory;
@@ -13,6 +12,7 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.Seeds;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.memcached.MemcachedConfig;
@@ -33,8 +33,7 @@ class CsmvJvmTest {
     BankConfig cfg = BankConfig.builder().accounts(256).k(2).readOnly(0.5).lockCoverage(1)
         .grid(64, 4).txPerThread(8).seed(11).build();
     CsmvRuns.BankCheck c =
-        CsmvRuns.bank(engines.jvm(), Algorithm.csmv(4).withVariant(variant), cfg, true);
-    assertThat(c.ok()).as(c.toString()).isTrue();
+        CsmvRuns.bank(engines.jvm(), Algorithm.csmv(4).withVariant(variant), cfg, true).assertOk();
     assertThat(c.result().commits()).isEqualTo(cfg.txCount());
     assertThat(c.result().count(Counter.READ_ONLY_COMMITS)).isGreaterThan(0);
   }
@@ -46,8 +45,7 @@ class CsmvJvmTest {
     // range read, far past its set capacity of 2, validated by the sum of the versions it saw.
     BankConfig cfg = BankConfig.builder().accounts(256).k(2).readOnly(ro).lockCoverage(1)
         .grid(64, 4).txPerThread(8).seed(13).build();
-    CsmvRuns.BankCheck c = CsmvRuns.bank(engines.jvm(), Algorithm.prStm(), cfg, true);
-    assertThat(c.ok()).as(c.toString()).isTrue();
+    CsmvRuns.BankCheck c = CsmvRuns.bank(engines.jvm(), Algorithm.prStm(), cfg, true).assertOk();
     assertThat(c.result().count(Counter.READ_ONLY_COMMITS)).isGreaterThan(0);
     assertThat(c.result().count(Counter.TOO_LARGE)).isZero();
   }
@@ -57,16 +55,14 @@ class CsmvJvmTest {
   void readOnlyFractions(double ro) {
     BankConfig cfg = BankConfig.builder().accounts(64).k(2).readOnly(ro).lockCoverage(1).grid(32, 8)
         .txPerThread(8).seed(5).build();
-    CsmvRuns.BankCheck c = CsmvRuns.bank(engines.jvm(), Algorithm.csmv(8), cfg, true);
-    assertThat(c.ok()).as(c.toString()).isTrue();
+    CsmvRuns.bank(engines.jvm(), Algorithm.csmv(8), cfg, true).assertOk();
   }
 
   @Test
   void readOnlyTransactionsNeverAbortForConflicts() {
     BankConfig cfg = BankConfig.builder().accounts(32).k(2).readOnly(0.5).lockCoverage(1)
         .grid(64, 4).txPerThread(16).seed(3).build();
-    CsmvRuns.BankCheck c = CsmvRuns.bank(engines.jvm(), Algorithm.csmv(16), cfg, false);
-    assertThat(c.ok()).as(c.toString()).isTrue();
+    CsmvRuns.BankCheck c = CsmvRuns.bank(engines.jvm(), Algorithm.csmv(16), cfg, false).assertOk();
     // Conflicts are counted only for update transactions; with 16 versions rings suffice.
     assertThat(c.result().count(Counter.ABORT_RW_CONFLICT)
         + c.result().count(Counter.ABORT_PREVALIDATION)).isGreaterThanOrEqualTo(0);
@@ -75,31 +71,22 @@ class CsmvJvmTest {
 
   @Test
   void shortRingGivesDataAgeAbortsNeverTornValues() {
-    long dataAge = 0;
     // Data-age aborts need two workers to overlap; on a loaded 2-core machine one can be
     // descheduled for many batches (64 seeds once saw none), so try more before failing.
-    for (int seed = 0; seed < 1024 && dataAge == 0; seed++) {
-      BankConfig cfg = BankConfig.builder().accounts(16).k(2).readOnly(0.3).lockCoverage(1)
-          .grid(64, 4).txPerThread(16).seed(seed).build();
-      CsmvRuns.BankCheck c = CsmvRuns.bank(engines.jvm(), Algorithm.csmv(2), cfg, false);
-      assertThat(c.ok()).as(c.toString()).isTrue();
-      dataAge += c.result().count(Counter.ABORT_DATA_AGE);
-    }
+    long dataAge = Seeds.sumUntilPositive(1024, seed -> CsmvRuns.bank(engines.jvm(),
+        Algorithm.csmv(2), BankConfig.builder().accounts(16).k(2).readOnly(0.3).lockCoverage(1)
+            .grid(64, 4).txPerThread(16).seed(seed).build(), false).assertOk().result()
+        .count(Counter.ABORT_DATA_AGE));
     assertThat(dataAge).as("data-age aborts with 2 versions").isGreaterThan(0);
   }
 
   @Test
   void tinyCommitRecordGivesRecordAgeAborts() {
-    long recordAge = 0;
     // Timing-dependent, like the data-age test: more seeds before failing on a loaded machine.
-    for (int seed = 0; seed < 256 && recordAge == 0; seed++) {
-      BankConfig cfg = BankConfig.builder().accounts(4096).k(2).readOnly(0.0).lockCoverage(1)
-          .grid(64, 8).txPerThread(16).seed(seed).build();
-      CsmvRuns.BankCheck c = CsmvRuns.bank(engines.jvm(),
-          Algorithm.csmv(4).withRecordEntries(Algorithm.MIN_RECORD), cfg, false);
-      assertThat(c.ok()).as(c.toString()).isTrue();
-      recordAge += c.result().count(Counter.ABORT_RECORD_AGE);
-    }
+    long recordAge = Seeds.sumUntilPositive(256, seed -> CsmvRuns.bank(engines.jvm(),
+        Algorithm.csmv(4).withRecordEntries(Algorithm.MIN_RECORD), BankConfig.builder()
+            .accounts(4096).k(2).readOnly(0.0).lockCoverage(1).grid(64, 8).txPerThread(16)
+            .seed(seed).build(), false).assertOk().result().count(Counter.ABORT_RECORD_AGE));
     assertThat(recordAge).isGreaterThan(0);
   }
 
@@ -143,13 +130,8 @@ class CsmvJvmTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4-byte");
     BankConfig cfg = BankConfig.builder().accounts(64).k(9).readOnly(0.5).lockCoverage(1)
         .grid(32, 1).txPerThread(2).seed(1).build();
-    try (TxStore s = engines.jvm().createStore(cfg.layout(), Algorithm.csmv(4))) {
-      s.writeInt32(0, cfg.initialBalances());
-      TxBatch batch = cfg.batch();
-      assertThatThrownBy(() -> engines.jvm().run(s, batch, RunOptions.defaults()))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("k must be at most 8");
-      assertThat(s.readInt32(0)).isEqualTo(cfg.initialBalances());
-    }
+    CsmvRuns.assertRefusedBeforeRunning(engines.jvm(), Algorithm.csmv(4), cfg, cfg.batch(),
+        "k must be at most 8");
   }
 
   @Test
@@ -159,12 +141,8 @@ class CsmvJvmTest {
     TxBatch b = cfg.batch();
     TxBatch checked = new TxBatch(b.workload(), b.types(), b.columns(), new int[] {2, 0, 1},
         b.threadsPerBlock(), b.blocks(), b.capacity());
-    try (TxStore s = engines.jvm().createStore(cfg.layout(), Algorithm.csmv(4))) {
-      s.writeInt32(0, cfg.initialBalances());
-      assertThatThrownBy(() -> engines.jvm().run(s, checked, RunOptions.defaults()))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("checked");
-      assertThat(s.readInt32(0)).isEqualTo(cfg.initialBalances());
-    }
+    CsmvRuns.assertRefusedBeforeRunning(engines.jvm(), Algorithm.csmv(4), cfg, checked,
+        "checked");
   }
 
   @Test

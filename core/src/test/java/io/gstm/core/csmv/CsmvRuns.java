@@ -1,6 +1,7 @@
 package io.gstm.core.csmv;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
@@ -28,6 +29,12 @@ public final class CsmvRuns {
       HistoryChecker.Verdict history, List<String> badAudits, int[] balances) {
     public boolean ok() {
       return verdict.ok() && (history == null || history.serializable()) && badAudits.isEmpty();
+    }
+
+    /** Every check passed; this check, for more. */
+    public BankCheck assertOk() {
+      assertThat(ok()).as(toString()).isTrue();
+      return this;
     }
 
     @Override
@@ -65,6 +72,21 @@ public final class CsmvRuns {
         assertThat(c.ok()).as(c.toString()).isTrue();
         before = after;
       }
+    }
+  }
+
+  /**
+   * Runs {@code batch} on a fresh CSMV store of {@code alg} holding {@code cfg}'s balances: it is
+   * refused before it runs, with an IllegalArgumentException that says {@code message}, and the
+   * balances stay as they were.
+   */
+  public static void assertRefusedBeforeRunning(Engine engine, Algorithm alg, BankConfig cfg,
+      TxBatch batch, String message) {
+    try (TxStore s = engine.createStore(cfg.layout(), alg)) {
+      s.writeInt32(0, cfg.initialBalances());
+      assertThatThrownBy(() -> engine.run(s, batch, RunOptions.defaults()))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+      assertThat(s.readInt32(0)).isEqualTo(cfg.initialBalances());
     }
   }
 

@@ -58,8 +58,7 @@ class CudaCsmvTest {
     int blocks = Math.min(64, engines.gpu().csmvMaxClientBlocks(alg, 256, "bank"));
     BankConfig cfg = BankConfig.builder().accounts(4096).k(2).readOnly(0.5).lockCoverage(1)
         .grid(256, blocks).txPerThread(4).seed(3).build();
-    CsmvRuns.BankCheck c = CsmvRuns.bank(engines.gpu(), alg, cfg, false);
-    assertThat(c.ok()).as(c.toString()).isTrue();
+    CsmvRuns.BankCheck c = CsmvRuns.bank(engines.gpu(), alg, cfg, false).assertOk();
     assertThat(c.result().commits()).isEqualTo(cfg.txCount());
   }
 
@@ -82,8 +81,7 @@ class CudaCsmvTest {
   void shortRingAbortsForDataAgeNeverTorn() {
     BankConfig cfg = BankConfig.builder().accounts(16).k(2).readOnly(0.5).lockCoverage(1)
         .grid(128, 16).txPerThread(8).seed(1).build();
-    CsmvRuns.BankCheck c = CsmvRuns.bank(engines.gpu(), Algorithm.csmv(2), cfg, false);
-    assertThat(c.ok()).as(c.toString()).isTrue();
+    CsmvRuns.BankCheck c = CsmvRuns.bank(engines.gpu(), Algorithm.csmv(2), cfg, false).assertOk();
     assertThat(c.result().count(Counter.ABORT_DATA_AGE)
         + c.result().count(Counter.ABORT_RW_CONFLICT)).isGreaterThan(0);
   }
@@ -113,12 +111,8 @@ class CudaCsmvTest {
   void badInputBeforeLaunch() {
     BankConfig cfg = BankConfig.builder().accounts(64).k(2).readOnly(0.5).lockCoverage(1)
         .grid(64, 100_000).txPerThread(1).seed(1).build();
-    try (TxStore s = engines.gpu().createStore(cfg.layout(), Algorithm.csmv(4))) {
-      s.writeInt32(0, cfg.initialBalances());
-      assertThatThrownBy(() -> engines.gpu().run(s, cfg.batch(), RunOptions.defaults()))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("blocks");
-      assertThat(s.readInt32(0)).isEqualTo(cfg.initialBalances());
-    }
+    CsmvRuns.assertRefusedBeforeRunning(engines.gpu(), Algorithm.csmv(4), cfg, cfg.batch(),
+        "blocks");
     Algorithm huge = Algorithm.csmv(4).withRecordEntries(Algorithm.MAX_RECORD);
     BankConfig small = BankConfig.builder().accounts(64).k(2).readOnly(0.5).lockCoverage(1)
         .grid(64, 1).txPerThread(1).seed(1).build();

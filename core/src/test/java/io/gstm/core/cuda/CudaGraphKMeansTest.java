@@ -19,9 +19,9 @@ import io.gstm.core.kmeans.KMeansPartial;
 import io.gstm.core.kmeans.KMeansUpdater;
 import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.GpuCondition;
+import io.gstm.core.testing.KMeansChecks;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
-import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -69,19 +69,12 @@ class CudaGraphKMeansTest {
         : IntStream.range(0, n).toArray();
     RelaxOptions opts = RelaxOptions.defaults().withLockCoverage(coverage);
     RelaxResult onGpu;
-    RelaxResult onJvm;
     try (GraphRelaxer r = new GraphRelaxer(gpu, g, kind, opts)) {
       onGpu = r.relax(init, active);
       // A second call on the resident graph gives the same fixpoint.
       assertThat(r.relax(init, active).values()).isEqualTo(onGpu.values());
     }
-    try (GraphRelaxer r = new GraphRelaxer(jvm, g, kind, opts)) {
-      onJvm = r.relax(init, active);
-    }
-    RelaxationVerifier.Report report = RelaxationVerifier.check(g, kind, init, onGpu.values());
-    assertThat(report.ok()).as(report.toString()).isTrue();
-    assertThat(onGpu.values()).isEqualTo(onJvm.values());
-    assertThat(onGpu.changedVertices()).isEqualTo(onJvm.changedVertices());
+    assertVerifiedAndEqualToTheJvmEngine(onGpu, g, kind, opts, init, active);
   }
 
   /**
@@ -126,10 +119,19 @@ class CudaGraphKMeansTest {
     }
     RelaxOptions opts = RelaxOptions.defaults().withBucketEdges(bucketEdges);
     RelaxResult onGpu;
-    RelaxResult onJvm;
     try (GraphRelaxer r = new GraphRelaxer(gpu, g, kind, opts)) {
       onGpu = r.relax(init, active);
     }
+    assertVerifiedAndEqualToTheJvmEngine(onGpu, g, kind, opts, init, active);
+  }
+
+  /**
+   * The GPU's relaxation passes the verifier, and its values and changed vertices equal the JVM
+   * engine's on the same input.
+   */
+  private static void assertVerifiedAndEqualToTheJvmEngine(RelaxResult onGpu, CsrGraph g,
+      RelaxationKind kind, RelaxOptions opts, double[] init, int[] active) {
+    RelaxResult onJvm;
     try (GraphRelaxer r = new GraphRelaxer(jvm, g, kind, opts)) {
       onJvm = r.relax(init, active);
     }
@@ -160,13 +162,7 @@ class CudaGraphKMeansTest {
       onJvm = u.update(points, centroids);
     }
     for (KMeansPartial p : new KMeansPartial[] {onGpu, onJvm}) {
-      assertThat(p.counts()).isEqualTo(expected.counts());
-      for (int i = 0; i < expected.sums().length; i++) {
-        assertThat(p.sums()[i]).isCloseTo(expected.sums()[i],
-            Offset.offset(1e-9 * Math.max(1, Math.abs(expected.sums()[i]))));
-      }
-      assertThat(p.cost()).isCloseTo(expected.cost(),
-          Offset.offset(1e-9 * Math.max(1, expected.cost())));
+      KMeansChecks.assertMatches(p, expected);
       assertThat(p.commits()).isEqualTo(p.transactions());
     }
   }

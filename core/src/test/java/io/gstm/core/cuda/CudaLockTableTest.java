@@ -1,5 +1,6 @@
 package io.gstm.core.cuda;
 
+import static io.gstm.core.testing.AlgorithmArgs.named;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,6 +12,7 @@ import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.Backoff;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.AlgorithmArgs;
 import io.gstm.core.testing.DsCases;
 import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.ProgramCases;
@@ -24,6 +26,7 @@ import io.gstm.core.workload.ds.DsRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,26 +49,26 @@ class CudaLockTableTest {
       Algorithm.obstructionFree()};
 
   static Stream<Arguments> structures() {
-    return DsCases.structures(ALGORITHMS);
+    return DsCases.structuresOn(ALGORITHMS);
   }
 
   @ParameterizedTest(name = "{0}: {1} {2} contention, seed {3}")
   @MethodSource("structures")
-  void dataStructuresPassEveryCheckOnTheGpu(String algorithm, DsKind kind, String contention,
+  void dataStructuresPassEveryCheckOnTheGpu(Algorithm algorithm, DsKind kind, String contention,
       long seed) {
     DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed));
-    DsRun run = DsCases.assertPassesEveryCheck(engines.gpu(), algorithm(algorithm), b);
+    DsRun run = DsCases.assertPassesEveryCheck(engines.gpu(), algorithm, b);
     assertThat(run.result().stats().history()).isNotNull();
   }
 
   @ParameterizedTest(name = "{0}: {1} {2} contention, seed {3}")
   @MethodSource("structures")
-  void oneThreadOnTheGpuGivesTheJvmEnginesResultsExactly(String algorithm, DsKind kind,
+  void oneThreadOnTheGpuGivesTheJvmEnginesResultsExactly(Algorithm algorithm, DsKind kind,
       String contention, long seed) {
     DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed).withGrid(1, 1)
         .withTransactions(2_000));
-    DsRun g = DsRun.run(engines.gpu(), algorithm(algorithm), b, RunOptions.defaults());
-    DsRun j = DsRun.run(engines.jvm(), algorithm(algorithm), b, RunOptions.defaults());
+    DsRun g = DsRun.run(engines.gpu(), algorithm, b, RunOptions.defaults());
+    DsRun j = DsRun.run(engines.jvm(), algorithm, b, RunOptions.defaults());
     assertThat(g.problems()).isEmpty();
     ProgramCases.assertSame(g.result(), j.result());
     assertThat(StoreContents.firstDifference(b.layout(), j.after(), g.after())).isNull();
@@ -75,7 +78,7 @@ class CudaLockTableTest {
     List<Arguments> out = new ArrayList<>();
     for (Algorithm a : ALGORITHMS) {
       for (ProgramCases.Case c : ProgramCases.all(64, 4, 29)) {
-        out.add(Arguments.of(a.label(), c));
+        out.add(Arguments.of(named(a), c));
       }
     }
     return out.stream();
@@ -83,24 +86,24 @@ class CudaLockTableTest {
 
   @ParameterizedTest(name = "{0}: {1}")
   @MethodSource("builtins")
-  void builtinWorkloadsAsProgramsPassTheirChecksOnTheGpu(String algorithm, ProgramCases.Case c) {
+  void builtinWorkloadsAsProgramsPassTheirChecksOnTheGpu(Algorithm algorithm, ProgramCases.Case c) {
     for (SemanticPolicy policy : SemanticPolicy.values()) {
       RunOptions options = RunOptions.defaults().withHistory(true).withPolicy(policy);
       ProgramCases.Run run = ProgramCases.program(engines.gpu(), c, false, options,
-          algorithm(algorithm));
+          algorithm);
       assertThat(ProgramCases.verify(c, run)).as("%s", policy).isNull();
     }
   }
 
   @ParameterizedTest(name = "{0}: {1}")
   @MethodSource("builtins")
-  void builtinWorkloadsOnOneThreadMatchTheJvmEngine(String algorithm, ProgramCases.Case c) {
+  void builtinWorkloadsOnOneThreadMatchTheJvmEngine(Algorithm algorithm, ProgramCases.Case c) {
     ProgramCases.Case single = c.onGrid(1, 1);
     RunOptions options = RunOptions.defaults().withSemanticLimit(64);
     ProgramCases.Run onGpu = ProgramCases.program(engines.gpu(), single, false, options,
-        algorithm(algorithm));
+        algorithm);
     ProgramCases.Run onJvm = ProgramCases.program(engines.jvm(), single, false, options,
-        algorithm(algorithm));
+        algorithm);
     ProgramCases.assertSame(onGpu.programResult(), onJvm.programResult());
     assertThat(StoreContents.firstDifference(c.layout(), onJvm.after(), onGpu.after())).isNull();
   }
@@ -111,7 +114,7 @@ class CudaLockTableTest {
       for (Backoff b : new Backoff[] {Backoff.none(), Backoff.linear(50, 5_000),
           Backoff.exponential(20, 100_000)}) {
         for (DsKind kind : new DsKind[] {DsKind.QUEUE, DsKind.HASHMAP}) {
-          out.add(Arguments.of(a.withBackoff(b).label(), kind));
+          out.add(Arguments.of(named(a.withBackoff(b)), kind));
         }
       }
     }
@@ -121,9 +124,9 @@ class CudaLockTableTest {
   /** The queue is the paper's hottest structure, where backoff changed the aborts. */
   @ParameterizedTest(name = "{0}: {1} full contention")
   @MethodSource("backoffs")
-  void everyBackoffPassesEveryCheckOnTheGpu(String algorithm, DsKind kind) {
+  void everyBackoffPassesEveryCheckOnTheGpu(Algorithm algorithm, DsKind kind) {
     DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, "full", 7));
-    DsCases.assertPassesEveryCheck(engines.gpu(), algorithm(algorithm), b);
+    DsCases.assertPassesEveryCheck(engines.gpu(), algorithm, b);
   }
 
   /**
@@ -131,25 +134,25 @@ class CudaLockTableTest {
    * arrives although a block has fewer threads than counters.
    */
   @ParameterizedTest(name = "{0}")
-  @MethodSource("algorithmLabels")
-  void oneThreadPerBlockAsInThePaper(String algorithm) {
+  @MethodSource("algorithms")
+  void oneThreadPerBlockAsInThePaper(Algorithm algorithm) {
     DsBatch b = DsBatch.of(DsConfig.fullContention(DsKind.QUEUE, 6_000, 1, 60, 3));
-    DsRun run = DsRun.run(engines.gpu(), algorithm(algorithm), b,
+    DsRun run = DsRun.run(engines.gpu(), algorithm, b,
         RunOptions.defaults().withHistory(true));
     assertThat(run.problems()).isEmpty();
     assertThat(run.result().commits()).isEqualTo(b.txCount());
     assertThat(run.result().stats().count(Counter.COMMITS)).isEqualTo(b.txCount());
   }
 
-  static Stream<String> algorithmLabels() {
-    return Stream.of(ALGORITHMS).map(Algorithm::label);
+  static Stream<Named<Algorithm>> algorithms() {
+    return Stream.of(ALGORITHMS).map(AlgorithmArgs::named);
   }
 
   static Stream<Arguments> randomPrograms() {
     List<Arguments> out = new ArrayList<>();
     for (Algorithm a : ALGORITHMS) {
       for (long seed = 1; seed <= 50; seed++) {
-        out.add(Arguments.of(a.label(), seed));
+        out.add(Arguments.of(named(a), seed));
       }
     }
     return out.stream();
@@ -157,18 +160,18 @@ class CudaLockTableTest {
 
   @ParameterizedTest(name = "{0}, seed {1}")
   @MethodSource("randomPrograms")
-  void randomProgramsOnOneThreadMatchTheJvmEngine(String algorithm, long seed) {
+  void randomProgramsOnOneThreadMatchTheJvmEngine(Algorithm algorithm, long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 200, 1, 1, true);
     RunOptions options = RunOptions.defaults().withSemanticLimit(4);
-    RandomProgramRuns.assertSameOnBoth(engines.gpu(), engines.jvm(), c, algorithm(algorithm),
+    RandomProgramRuns.assertSameOnBoth(engines.gpu(), engines.jvm(), c, algorithm,
         options);
   }
 
   @ParameterizedTest(name = "{0}, seed {1}")
   @MethodSource("randomPrograms")
-  void randomProgramsOnManyThreadsAreSerializableOnTheGpu(String algorithm, long seed) {
+  void randomProgramsOnManyThreadsAreSerializableOnTheGpu(Algorithm algorithm, long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 2_000, 64, 4, false);
-    RandomProgramRuns.assertSerializableAndReplays(engines.gpu(), c, algorithm(algorithm),
+    RandomProgramRuns.assertSerializableAndReplays(engines.gpu(), c, algorithm,
         RunOptions.defaults().withSemanticLimit(4).withHistory(true));
   }
 
@@ -184,16 +187,5 @@ class CudaLockTableTest {
             .hasMessageContaining(a.label() + " runs transaction programs only");
       }
     }
-  }
-
-  private static Algorithm algorithm(String label) {
-    String base = label.contains(":") ? label.substring(0, label.indexOf(':')) : label;
-    Algorithm a = switch (base) {
-      case "gpu-stm" -> Algorithm.gpuStm();
-      case "blocking" -> Algorithm.blocking();
-      default -> Algorithm.obstructionFree();
-    };
-    return label.contains(":") ? a.withBackoff(Backoff.parse("backoff",
-        label.substring(label.indexOf(':') + 1))) : a;
   }
 }

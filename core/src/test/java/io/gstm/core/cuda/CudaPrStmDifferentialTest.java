@@ -13,6 +13,7 @@ import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.BankMatrix;
 import io.gstm.core.testing.BankRun;
 import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.Seeds;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
@@ -61,15 +62,9 @@ class CudaPrStmDifferentialTest {
 
   @Test
   void hotBatchesConflictOnTheGpuAndStayCorrect() {
-    long aborts = 0;
-    for (long seed = 0; seed < 20; seed++) {
-      BankConfig hot = BankConfig.builder().accounts(16).k(4).readOnly(0.2).lockCoverage(1)
-          .grid(256, 16).txPerThread(8).seed(seed).build();
-      BankRun run = BankRun.run(engines.gpu(), hot);
-      assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
-      assertThat(run.history().serializable()).as("%s", run.history().violations()).isTrue();
-      aborts += run.result().aborts();
-    }
+    long aborts = Seeds.sum(20, seed -> BankRun.run(engines.gpu(), BankConfig.builder()
+        .accounts(16).k(4).readOnly(0.2).lockCoverage(1).grid(256, 16).txPerThread(8).seed(seed)
+        .build()).assertCorrect().result().aborts());
     assertThat(aborts).as("aborts over 20 hot batches of 32k transactions").isPositive();
   }
 
@@ -90,7 +85,7 @@ class CudaPrStmDifferentialTest {
     for (int k : new int[] {2, 4}) {
       BankConfig cfg = BankConfig.builder().accounts(2_621_440).k(k).readOnly(0.2).lockCoverage(1)
           .grid(256, 132).txPerThread(8).seed(k).build();
-      BankRun run = BankRun.run(engines.gpu(), cfg, cfg.batch(), RunOptions.defaults());
+      BankRun run = BankRun.run(engines.gpu(), cfg, RunOptions.defaults());
       assertThat(run.verdict().ok()).as("k=%d %s", k, run.verdict()).isTrue();
       assertThat(run.result().commits()).isEqualTo(cfg.txCount());
     }
@@ -120,9 +115,7 @@ class CudaPrStmDifferentialTest {
   void tooLargeAndBadInputLeaveTheStoreAsItWas() {
     BankConfig cfg = BankConfig.builder().accounts(64).k(4).readOnly(0.2).lockCoverage(1)
         .grid(64, 2).txPerThread(2).seed(3).build();
-    BankRun run = BankRun.run(engines.gpu(), cfg, cfg.batch(2), RunOptions.defaults());
-    assertThat(run.result().count(Counter.TOO_LARGE)).isEqualTo(cfg.txCount());
-    assertThat(run.balances()).containsExactly(run.initial());
+    BankRun.assertTooLargeChangesNothing(engines.gpu(), cfg);
 
     try (TxStore store = engines.gpu().createStore(cfg.layout())) {
       store.writeInt32(0, cfg.initialBalances());
@@ -140,15 +133,10 @@ class CudaPrStmDifferentialTest {
 
   @Test
   void abandonedTransactionsChangeNothingOnTheGpu() {
-    long abandoned = 0;
-    for (long seed = 0; seed < 10; seed++) {
-      BankConfig hot = BankConfig.builder().accounts(4).k(4).readOnly(0).lockCoverage(1)
-          .grid(256, 8).txPerThread(4).seed(seed).build();
-      BankRun run = BankRun.run(engines.gpu(), hot, hot.batch(), new RunOptions(1, true));
-      assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
-      assertThat(run.history().serializable()).isTrue();
-      abandoned += run.result().count(Counter.ABANDONED);
-    }
+    // One attempt each on 4 hot accounts: some transactions give up.
+    long abandoned = Seeds.sum(10, seed -> BankRun.run(engines.gpu(), BankConfig.builder()
+        .accounts(4).k(4).readOnly(0).lockCoverage(1).grid(256, 8).txPerThread(4).seed(seed)
+        .build(), new RunOptions(1, true)).assertCorrect().result().count(Counter.ABANDONED));
     assertThat(abandoned).isPositive();
   }
 

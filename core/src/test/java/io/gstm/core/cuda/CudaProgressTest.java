@@ -8,6 +8,7 @@ import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.testing.BankRun;
 import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.Seeds;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.testing.StarvationCase;
 import io.gstm.core.workload.bank.BankConfig;
@@ -52,19 +53,16 @@ class CudaProgressTest {
   void theBankBatchThatOnceStarvedAbandonsNothing() {
     // The configuration of the starvation seen on the H100 (32 accounts, k = 8, 50% read-only,
     // 128 x 8 threads, 5 transactions each), over 20 seeds, with the low retry limit.
-    long urgent = 0;
-    for (long seed = 0; seed < 20; seed++) {
+    long urgent = Seeds.sum(20, seed -> {
       BankConfig hot = BankConfig.builder().accounts(32).k(8).readOnly(0.5).lockCoverage(1)
           .grid(128, 8).txPerThread(5).seed(seed).build();
-      BankRun run = BankRun.run(engines.gpu(), hot, hot.batch(),
-          RunOptions.defaults().withHistory(true).withMaxRetries(RETRY_LIMIT));
-      BatchResult r = run.result();
-      assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
-      assertThat(run.history().serializable()).as("%s", run.history().violations()).isTrue();
+      BatchResult r = BankRun.run(engines.gpu(), hot,
+          RunOptions.defaults().withHistory(true).withMaxRetries(RETRY_LIMIT)).assertCorrect()
+          .result();
       assertThat(r.count(Counter.ABANDONED)).as("seed %d", seed).isZero();
       assertThat(r.commits()).isEqualTo(hot.txCount());
-      urgent += r.count(Counter.URGENT);
-    }
+      return r.count(Counter.URGENT);
+    });
     assertThat(urgent).as("urgent transactions over 20 seeds").isPositive();
   }
 }

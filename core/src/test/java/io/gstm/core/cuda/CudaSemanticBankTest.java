@@ -7,17 +7,15 @@ import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.TxBatch;
-import io.gstm.core.batch.TxBatches;
 import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.SemanticBankRun;
+import io.gstm.core.testing.SemanticCases;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
 import io.gstm.core.workload.bank.SemanticBankConfig;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -38,30 +36,17 @@ class CudaSemanticBankTest {
   static final SharedEngines engines = SharedEngines.ofGpuAndJvm(4);
 
   static Stream<Arguments> cases() {
-    List<Arguments> out = new ArrayList<>();
-    long seed = 100;
-    for (SemanticPolicy policy : SemanticPolicy.values()) {
-      for (boolean presort : new boolean[] {false, true}) {
-        for (double ratio : new double[] {0, 0.25, 0.5, 1}) {
-          for (int accounts : new int[] {16, 256, 100_000}) {
-            int coverage = accounts == 256 ? 8 : 1;
-            out.add(Arguments.of(SemanticBankConfig.builder().accounts(accounts).k(2)
-                .semanticRatio(ratio).lockCoverage(coverage).grid(128, 4)
-                .txPerThread(1 + (int) (seed % 32)).seed(seed++).build(), policy, presort));
-          }
-        }
-      }
-    }
-    return out.stream();
+    return SemanticCases.cases(100, new double[] {0, 0.25, 0.5, 1},
+        new int[] {16, 256, 100_000}, (ratio, accounts, seed) -> SemanticBankConfig.builder()
+            .accounts(accounts).k(2).semanticRatio(ratio).lockCoverage(accounts == 256 ? 8 : 1)
+            .grid(128, 4).txPerThread(1 + (int) (seed % 32)).seed(seed).build());
   }
 
   @ParameterizedTest
   @MethodSource("cases")
   void sameBatchBothEnginesCorrect(SemanticBankConfig cfg, SemanticPolicy policy,
       boolean presort) {
-    TxBatch batch = presort
-        ? TxBatches.presort(cfg.batch(), BankWorkload.INSTANCE.orderingTags())
-        : cfg.batch();
+    TxBatch batch = SemanticCases.presortedIf(presort, cfg.batch(), BankWorkload.INSTANCE);
     RunOptions options = RunOptions.defaults().withHistory(true).withPolicy(policy);
     SemanticBankRun onGpu = SemanticBankRun.run(engines.gpu(), cfg, batch, options);
     SemanticBankRun onJvm = SemanticBankRun.run(engines.jvm(), cfg, batch, options);
@@ -79,26 +64,7 @@ class CudaSemanticBankTest {
 
   @Test
   void anImpossibleTransactionIsAbandonedAndTheRestCommit() {
-    int[] types = {2, 3, 0, 2, 3, 3, 0, 2};
-    int[][] cols = {{0, 0, 1, 2, 2, 3, 1, 1}, {0, 0, 0, 0, 0, 0, 3, 0},
-        {10, 110, 50, 5, 105, 1_000_000, 20, 1}};
-    TxBatch batch = new TxBatch(BankWorkload.NAME, types, cols, new int[] {2, 0, 1}, 4, 1, 2);
-    SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(4).k(1).semanticRatio(1)
-        .lockCoverage(1).grid(4, 1).txPerThread(2).seed(0).build();
-    try (TxStore store = engines.gpu().createStore(cfg.layout())) {
-      int[] initial = {100, 100, 100, 100};
-      for (SemanticPolicy policy : SemanticPolicy.values()) {
-        store.writeInt32(0, initial);
-        var r = engines.gpu().run(store, batch,
-            RunOptions.defaults().withPolicy(policy).withSemanticLimit(300));
-        assertThat(IntStream.range(0, 8).mapToObj(r::outcome).toList()).as("%s", policy)
-            .containsExactly(Outcome.COMMITTED, Outcome.COMMITTED, Outcome.COMMITTED,
-                Outcome.COMMITTED, Outcome.COMMITTED, Outcome.ABANDONED_SEMANTIC,
-                Outcome.COMMITTED, Outcome.COMMITTED);
-        assertThat(r.semanticConflicts()[5]).isBetween(1, 300);
-        assertThat(BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok()).isTrue();
-      }
-    }
+    SemanticBankRun.assertImpossibleWithdrawalAbandoned(engines.gpu());
   }
 
   @Test
@@ -106,9 +72,8 @@ class CudaSemanticBankTest {
     // The same hopeless batch (tx 5 can never withdraw its 1,000,000) with no semantic limit to
     // speak of: both engines find the wait in vain and end the same transactions the same way.
     TxBatch batch = SemanticBankRun.impossibleWithdrawalBatch();
-    SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(4).k(1).semanticRatio(1)
-        .lockCoverage(1).grid(4, 1).txPerThread(2).seed(0).build();
-    int[] initial = {100, 100, 100, 100};
+    SemanticBankConfig cfg = SemanticBankRun.impossibleWithdrawalConfig();
+    int[] initial = SemanticBankRun.impossibleWithdrawalBalances();
     try (JvmEngine jvm = new JvmEngine(2);
         TxStore onGpu = engines.gpu().createStore(cfg.layout());
         TxStore onJvm = jvm.createStore(cfg.layout())) {

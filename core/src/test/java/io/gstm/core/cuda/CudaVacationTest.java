@@ -6,18 +6,16 @@ import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.TxBatch;
-import io.gstm.core.batch.TxBatches;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.SemanticCases;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.vacation.VacationConfig;
 import io.gstm.core.workload.vacation.VacationVerifier;
 import io.gstm.core.workload.vacation.VacationWorkload;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,20 +33,10 @@ class CudaVacationTest {
   static final SharedEngines engines = SharedEngines.ofGpuAndJvm(4);
 
   static Stream<Arguments> cases() {
-    List<Arguments> out = new ArrayList<>();
-    long seed = 500;
-    for (SemanticPolicy policy : SemanticPolicy.values()) {
-      for (boolean presort : new boolean[] {false, true}) {
-        for (double ratio : new double[] {0, 0.5, 1}) {
-          for (int stride : new int[] {1, 4}) {
-            out.add(Arguments.of(VacationConfig.builder().customers(2_000).roomTypes(50)
-                .roomsPerType(5).semanticRatio(ratio).lockCoverage(stride).grid(128, 2)
-                .txPerThread(1 + (int) (seed % 16)).seed(seed++).build(), policy, presort));
-          }
-        }
-      }
-    }
-    return out.stream();
+    return SemanticCases.cases(500, new double[] {0, 0.5, 1}, new int[] {1, 4},
+        (ratio, stride, seed) -> VacationConfig.builder().customers(2_000).roomTypes(50)
+            .roomsPerType(5).semanticRatio(ratio).lockCoverage(stride).grid(128, 2)
+            .txPerThread(1 + (int) (seed % 16)).seed(seed).build());
   }
 
   private static boolean check(Engine engine, VacationConfig cfg, TxBatch batch,
@@ -77,9 +65,7 @@ class CudaVacationTest {
   @ParameterizedTest
   @MethodSource("cases")
   void sameBatchBothEnginesVerified(VacationConfig cfg, SemanticPolicy policy, boolean presort) {
-    TxBatch batch = presort
-        ? TxBatches.presort(cfg.batch(), VacationWorkload.INSTANCE.orderingTags())
-        : cfg.batch();
+    TxBatch batch = SemanticCases.presortedIf(presort, cfg.batch(), VacationWorkload.INSTANCE);
     // Sold-out rooms may never free up: a small limit keeps impossible bookings short.
     RunOptions options = RunOptions.defaults().withHistory(true).withPolicy(policy)
         .withSemanticLimit(Math.min(policy.defaultLimit(), 300));

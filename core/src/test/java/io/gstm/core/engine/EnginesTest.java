@@ -9,25 +9,28 @@ import io.gstm.core.testing.GpuCondition;
 import org.junit.jupiter.api.Test;
 
 class EnginesTest {
-  @Test
-  void jvmOnRequest() {
-    Engines.Selection s = Engines.open(EngineChoice.JVM);
+  /** Opens {@code choice}, which must select the JVM engine (closed again): the selection. */
+  private static Engines.Selection openTheJvm(EngineChoice choice) {
+    Engines.Selection s = Engines.open(choice);
     try (Engine e = s.engine()) {
       assertThat(e.name()).isEqualTo("jvm");
-      assertThat(s.reason()).contains("requested");
-      assertThat(s.gpuUnavailable()).isNull();
     }
+    return s;
+  }
+
+  @Test
+  void jvmOnRequest() {
+    Engines.Selection s = openTheJvm(EngineChoice.JVM);
+    assertThat(s.reason()).contains("requested");
+    assertThat(s.gpuUnavailable()).isNull();
   }
 
   @Test
   void autoFallsBackToTheJvmAndSaysWhy() {
     assumeFalse(GpuCondition.available(), "a GPU is present");
-    Engines.Selection s = Engines.open(EngineChoice.AUTO);
-    try (Engine e = s.engine()) {
-      assertThat(e.name()).isEqualTo("jvm");
-      assertThat(s.reason()).startsWith("no usable GPU");
-      assertThat(s.gpuUnavailable()).isNotNull();
-    }
+    Engines.Selection s = openTheJvm(EngineChoice.AUTO);
+    assertThat(s.reason()).startsWith("no usable GPU");
+    assertThat(s.gpuUnavailable()).isNotNull();
   }
 
   @Test

@@ -10,8 +10,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class HistoryCheckerTest {
@@ -122,19 +124,18 @@ class HistoryCheckerTest {
     assertThat(v.violations()).isEmpty();
   }
 
-  @ParameterizedTest
-  @MethodSource("seeds")
-  void randomSerialHistoriesPass(long seed) {
-    HistoryChecker.Verdict v = HistoryChecker.check(randomSerial(seed, 400, 16, 4, false));
-    assertThat(v.violations()).isEmpty();
-    assertThat(v.serializable()).isTrue();
+  /** Each seed's history in its serial order, then shuffled. */
+  static Stream<Arguments> seedsInOrderAndShuffled() {
+    return Stream.of(false, true)
+        .flatMap(shuffled -> seeds().mapToObj(seed -> Arguments.of(seed, shuffled)));
   }
 
-  @ParameterizedTest
-  @MethodSource("seeds")
-  void shuffledRandomSerialHistoriesPass(long seed) {
-    HistoryChecker.Verdict v = HistoryChecker.check(randomSerial(seed, 400, 16, 4, true));
+  @ParameterizedTest(name = "seed {0}, shuffled {1}")
+  @MethodSource("seedsInOrderAndShuffled")
+  void randomSerialHistoriesPass(long seed, boolean shuffled) {
+    HistoryChecker.Verdict v = HistoryChecker.check(randomSerial(seed, 400, 16, 4, shuffled));
     assertThat(v.violations()).isEmpty();
+    assertThat(v.serializable()).isTrue();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.gstm.core.jvm;
 
+import static io.gstm.core.testing.AlgorithmArgs.named;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.batch.Counter;
@@ -38,7 +39,7 @@ class CedermanJvmTest {
     for (Algorithm a : ALGORITHMS) {
       for (ProgramCases.Case c : ProgramCases.all(32, 3, 23)) {
         for (String how : new String[] {"hand-written", "program"}) {
-          out.add(Arguments.of(a.label(), c, how, how.equals("program") ? "retry-in-place"
+          out.add(Arguments.of(named(a), c, how, how.equals("program") ? "retry-in-place"
               : "postpone"));
         }
       }
@@ -48,36 +49,35 @@ class CedermanJvmTest {
 
   @ParameterizedTest(name = "{0}: {1}, {2}, {3}")
   @MethodSource("workloads")
-  void builtInWorkloadsPassTheirVerifierHistoryAndReplay(String algorithm, ProgramCases.Case c,
+  void builtInWorkloadsPassTheirVerifierHistoryAndReplay(Algorithm algorithm, ProgramCases.Case c,
       String how, String policy) {
-    Algorithm alg = algorithm(algorithm);
     RunOptions options = RunOptions.defaults().withHistory(true);
     if (policy.equals("retry-in-place")) {
       options = options.withPolicy(SemanticPolicy.RETRY_IN_PLACE).withSemanticLimit(100);
     }
-    ProgramCases.Run run = ProgramCases.onStore(engines.jvm(), c, how, options, alg);
+    ProgramCases.Run run = ProgramCases.onStore(engines.jvm(), c, how, options, algorithm);
     assertThat(ProgramCases.verify(c, run)).isNull();
     assertThat(run.stats().history()).isNotNull();
     // PR-STM's causes only: no pre-locks here, and no urgent mode.
     assertThat(run.stats().count(Counter.ABORT_STOLEN)).isZero();
     assertThat(run.stats().count(Counter.ABORT_PRELOCK_REFUSED)).isZero();
     assertThat(run.stats().count(Counter.URGENT)).isZero();
-    if (alg.kind() == Algorithm.Kind.BLOCKING) {
+    if (algorithm.kind() == Algorithm.Kind.BLOCKING) {
       assertThat(run.stats().count(Counter.ABORT_KILLED)).isZero();
       assertThat(run.stats().count(Counter.LOCKS_STOLEN)).isZero();
     }
   }
 
   static Stream<Arguments> structures() {
-    return DsCases.structures(ALGORITHMS);
+    return DsCases.structuresOn(ALGORITHMS);
   }
 
   @ParameterizedTest(name = "{0}: {1} {2} contention, seed {3}")
   @MethodSource("structures")
-  void dataStructuresPassEveryCheck(String algorithm, DsKind kind, String contention,
+  void dataStructuresPassEveryCheck(Algorithm algorithm, DsKind kind, String contention,
       long seed) {
     DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, contention, seed));
-    DsCases.assertPassesEveryCheck(engines.jvm(), algorithm(algorithm), b);
+    DsCases.assertPassesEveryCheck(engines.jvm(), algorithm, b);
   }
 
   static Stream<Arguments> backoffs() {
@@ -85,8 +85,7 @@ class CedermanJvmTest {
     for (Algorithm a : ALGORITHMS) {
       for (String backoff : new String[] {"none", "linear:50:5000", "exponential:20:20000"}) {
         for (DsKind kind : new DsKind[] {DsKind.QUEUE, DsKind.HASHMAP}) {
-          out.add(Arguments.of(a.withBackoff(Backoff.parse("backoff", backoff)).label(),
-              kind));
+          out.add(Arguments.of(named(a.withBackoff(Backoff.parse("backoff", backoff))), kind));
         }
       }
     }
@@ -96,16 +95,8 @@ class CedermanJvmTest {
   /** The queue is the paper's hottest structure, the one where backoff changed the aborts. */
   @ParameterizedTest(name = "{0}: {1} full contention")
   @MethodSource("backoffs")
-  void everyBackoffPassesEveryCheck(String algorithm, DsKind kind) {
+  void everyBackoffPassesEveryCheck(Algorithm algorithm, DsKind kind) {
     DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, "full", 5));
-    DsCases.assertPassesEveryCheck(engines.jvm(), algorithm(algorithm), b);
-  }
-
-  /** The algorithm a test name shows (labels keep the names readable). */
-  private static Algorithm algorithm(String label) {
-    String base = label.contains(":") ? label.substring(0, label.indexOf(':')) : label;
-    Algorithm a = base.equals("blocking") ? Algorithm.blocking() : Algorithm.obstructionFree();
-    return label.contains(":") ? a.withBackoff(Backoff.parse("backoff",
-        label.substring(label.indexOf(':') + 1))) : a;
+    DsCases.assertPassesEveryCheck(engines.jvm(), algorithm, b);
   }
 }

@@ -9,9 +9,12 @@ import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
+import io.gstm.core.testing.AlgorithmArgs;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A batch that fails half-way (here: its caller is interrupted while transfers commit) leaves the
@@ -21,16 +24,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * went on committing after the restore: caught by CI.)
  */
 class FailedBatchRestoreJvmTest {
+  static Stream<Named<Algorithm>> lockTables() {
+    return Stream.of(Algorithm.prStm(), Algorithm.gpuStm(), Algorithm.blocking(),
+        Algorithm.obstructionFree()).map(AlgorithmArgs::named);
+  }
+
   /** On every lock-table algorithm (the obstruction-free STM's held words carry attempt tags). */
   @ParameterizedTest
-  @ValueSource(strings = {"prstm", "gpu-stm", "blocking", "obstruction-free"})
-  void anInterruptedBatchLeavesTheStoreAsItWas(String algorithm) throws Exception {
-    Algorithm alg = switch (algorithm) {
-      case "gpu-stm" -> Algorithm.gpuStm();
-      case "blocking" -> Algorithm.blocking();
-      case "obstruction-free" -> Algorithm.obstructionFree();
-      default -> Algorithm.prStm();
-    };
+  @MethodSource("lockTables")
+  void anInterruptedBatchLeavesTheStoreAsItWas(Algorithm alg) throws Exception {
     try (JvmEngine engine = new JvmEngine(2)) {
       int failed = 0;
       for (int attempt = 0; attempt < 12 && failed < 3; attempt++) {

@@ -4,25 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.batch.Counter;
 import io.gstm.core.store.Algorithm;
-import io.gstm.core.store.RegionSpec;
-import io.gstm.core.store.RegionType;
-import io.gstm.core.store.StoreLayout;
 import org.junit.jupiter.api.Test;
 
 /** Hand-made interleavings of GPU-STM transactions on the JVM engine. */
 class GpuStmInterleavingTest {
   private static JvmTxStore store(int words, int coverage) {
-    JvmTxStore s = new JvmTxStore(null,
-        StoreLayout.of(new RegionSpec("r", RegionType.INT32, words, coverage)),
-        Algorithm.gpuStm());
-    s.writeInt32(0, new int[words]);
-    return s;
+    return Interleavings.store(Algorithm.gpuStm(), words, coverage);
+  }
+
+  /** A transaction of thread {@code owner}, begun; sets of four locks. */
+  private static JvmGpuStmTx tx(JvmTxStore s, int owner) {
+    return Interleavings.begun(new JvmGpuStmTx(s, 4), owner);
   }
 
   /** One committed transaction that sets word {@code i} to {@code v}. */
   private static void set(JvmTxStore s, int i, long v) {
-    JvmGpuStmTx t = new JvmGpuStmTx(s, 4);
-    t.begin(Priority.ordinary(9));
+    JvmGpuStmTx t = tx(s, 9);
     t.write(0, i, v);
     assertThat(t.commit()).isTrue();
   }
@@ -31,8 +28,7 @@ class GpuStmInterleavingTest {
   void aReadWhoseVersionMovedButWhoseValueHoldsCommitsAtTheCurrentVersion() {
     JvmTxStore s = store(2, 1);
     set(s, 0, 5); // lock 0 at version 1
-    JvmGpuStmTx a = new JvmGpuStmTx(s, 4);
-    a.begin(Priority.ordinary(0));
+    JvmGpuStmTx a = tx(s, 0);
     assertThat(a.read(0, 0)).isEqualTo(5);
     set(s, 0, 6); // version 2
     set(s, 0, 5); // version 3: the value a read, again (ABA)
@@ -49,8 +45,7 @@ class GpuStmInterleavingTest {
   @Test
   void aReadWhoseValueChangedAborts() {
     JvmTxStore s = store(2, 1);
-    JvmGpuStmTx a = new JvmGpuStmTx(s, 4);
-    a.begin(Priority.ordinary(0));
+    JvmGpuStmTx a = tx(s, 0);
     long v = a.read(0, 0);
     set(s, 0, 7);
     a.write(0, 1, v + 1);
@@ -62,8 +57,7 @@ class GpuStmInterleavingTest {
   @Test
   void aWordReadAndWrittenWhoseValueHoldsCommitsAtTheVersionAfterTheCurrentOne() {
     JvmTxStore s = store(2, 2); // both words under lock 0
-    JvmGpuStmTx a = new JvmGpuStmTx(s, 4);
-    a.begin(Priority.ordinary(0));
+    JvmGpuStmTx a = tx(s, 0);
     long v = a.read(0, 0);
     set(s, 1, 3); // the other word under the same lock: version 1, word 0 unchanged
     a.write(0, 0, v + 1);
@@ -79,8 +73,7 @@ class GpuStmInterleavingTest {
   @Test
   void aSemanticDecisionStandsOnlyOnConsistentReads() {
     JvmTxStore s = store(2, 1);
-    JvmGpuStmTx a = new JvmGpuStmTx(s, 4);
-    a.begin(Priority.ordinary(0));
+    JvmGpuStmTx a = tx(s, 0);
     a.read(0, 0);
     a.semanticConflict();
     assertThat(a.confirmReads()).isTrue();

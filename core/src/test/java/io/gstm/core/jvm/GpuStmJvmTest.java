@@ -56,12 +56,8 @@ class GpuStmJvmTest {
     assertThat(run.stats().count(Counter.ABORT_STOLEN)).isZero(); // PR-STM's cause only
   }
 
-  static Stream<Arguments> structures() {
-    return DsCases.structures();
-  }
-
   @ParameterizedTest(name = "{0} {1} contention, seed {2}")
-  @MethodSource("structures")
+  @MethodSource("io.gstm.core.testing.DsCases#structures")
   void dataStructuresPassEveryCheck(DsKind kind, String contention, long seed) {
     DsBatch b = DsBatch.of(DsCases.jvmConfig(kind, contention, seed));
     DsCases.assertPassesEveryCheck(engines.jvm(), Algorithm.gpuStm(), b);

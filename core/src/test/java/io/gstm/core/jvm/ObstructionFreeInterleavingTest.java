@@ -12,20 +12,26 @@ import org.junit.jupiter.api.Test;
  */
 class ObstructionFreeInterleavingTest {
   private final OfDescriptors descriptors = new OfDescriptors(4, 4);
+  /** The store of two words, a lock each, that every hand-made interleaving runs on. */
+  private final JvmTxStore s = store(2);
 
   private static JvmTxStore store(int words) {
-    return BlockingInterleavingTest.store(Algorithm.obstructionFree(), words, 1);
+    return Interleavings.store(Algorithm.obstructionFree(), words, 1);
   }
 
-  private JvmObstructionFreeTx tx(JvmTxStore s, int worker) {
-    JvmObstructionFreeTx t = new JvmObstructionFreeTx(s, 4, descriptors, worker);
-    t.begin(Priority.ordinary(worker));
-    return t;
+  private JvmObstructionFreeTx tx(int worker) {
+    return Interleavings.begun(new JvmObstructionFreeTx(s, 4, descriptors, worker), worker);
   }
 
   /** The phases between taking the locks and writing back: validation and the commit point. */
   private static boolean decides(JvmObstructionFreeTx t) {
     return t.validate() && t.decide();
+  }
+
+  /** A stalled holder resumes: its validation finds that another transaction aborted it. */
+  private static void assertKilledWhenItResumes(JvmObstructionFreeTx holder) {
+    assertThat(decides(holder)).isFalse();
+    assertThat(holder.abortCause()).isEqualTo(Counter.ABORT_KILLED);
   }
 
   private static long stolen(JvmTx t) {
@@ -36,31 +42,27 @@ class ObstructionFreeInterleavingTest {
 
   @Test
   void aCommitterAbortsAHolderStillAcquiringAndCommits() {
-    JvmTxStore s = store(2);
-    JvmObstructionFreeTx a = tx(s, 0);
+    JvmObstructionFreeTx a = tx(0);
     a.write(0, 0, a.read(0, 0) + 1);
     assertThat(a.lockAll()).isTrue(); // a holds word 0 and stalls
-    JvmObstructionFreeTx b = tx(s, 1);
+    JvmObstructionFreeTx b = tx(1);
     assertThat(b.read(0, 0)).as("read through an undecided holder").isEqualTo(0);
     b.write(0, 0, 5);
     assertThat(b.commit()).isTrue();
-    assertThat(decides(a)).isFalse();
-    assertThat(a.abortCause()).isEqualTo(Counter.ABORT_KILLED);
+    assertKilledWhenItResumes(a);
     assertThat(s.readInt32(0)).containsExactly(5, 0);
     assertThat(s.lockVersions()).containsExactly(1, 0);
   }
 
   @Test
   void aReadOnlyTransactionReadsThroughAnUndecidedHolderAndItsValidationAbortsIt() {
-    JvmTxStore s = store(2);
-    JvmObstructionFreeTx a = tx(s, 0);
+    JvmObstructionFreeTx a = tx(0);
     a.write(0, 0, 7);
     assertThat(a.lockAll()).isTrue();
-    JvmObstructionFreeTx r = tx(s, 1);
+    JvmObstructionFreeTx r = tx(1);
     assertThat(r.read(0, 0)).as("read through").isEqualTo(0);
     assertThat(r.commit()).as("serialized before a, which it aborted").isTrue();
-    assertThat(decides(a)).isFalse();
-    assertThat(a.abortCause()).isEqualTo(Counter.ABORT_KILLED);
+    assertKilledWhenItResumes(a);
     assertThat(s.readInt32(0)).containsExactly(0, 0);
   }
 
@@ -71,15 +73,15 @@ class ObstructionFreeInterleavingTest {
    */
   @Test
   void aReaderOfAnUndecidedHoldersOldValuesNeverCommitsBesideIt() {
-    JvmTxStore s = store(2); // word 0 is x, word 1 is y
-    JvmObstructionFreeTx t = tx(s, 0);
+    // Word 0 is x, word 1 is y.
+    JvmObstructionFreeTx t = tx(0);
     t.write(0, 1, t.read(0, 0) + 1);
     assertThat(t.lockAll()).isTrue();
     assertThat(t.validate()).isTrue(); // x still at the version read; t stalls before deciding
-    JvmObstructionFreeTx u = tx(s, 1);
+    JvmObstructionFreeTx u = tx(1);
     u.write(0, 0, 5);
     assertThat(u.commit()).isTrue();
-    JvmObstructionFreeTx r = tx(s, 2);
+    JvmObstructionFreeTx r = tx(2);
     assertThat(r.read(0, 0)).isEqualTo(5);
     assertThat(r.read(0, 1)).as("y through t").isEqualTo(0);
     boolean readerCommitted = r.commit();
@@ -91,13 +93,12 @@ class ObstructionFreeInterleavingTest {
 
   @Test
   void aCommittedHoldersLocksAreStolenWithItsAnnouncedValues() {
-    JvmTxStore s = store(2);
-    JvmObstructionFreeTx a = tx(s, 0);
+    JvmObstructionFreeTx a = tx(0);
     a.write(0, 0, 7);
     a.write(0, 1, 8);
     assertThat(a.lockAll()).isTrue();
     assertThat(decides(a)).isTrue(); // committed, not written back: a stalls here
-    JvmObstructionFreeTx b = tx(s, 1);
+    JvmObstructionFreeTx b = tx(1);
     assertThat(b.read(0, 0)).as("a's announced value").isEqualTo(7);
     assertThat(stolen(b)).isEqualTo(1);
     b.write(0, 0, 9);
@@ -109,10 +110,9 @@ class ObstructionFreeInterleavingTest {
 
   @Test
   void aCommitterStealsWhatItNeedsAndFindsItsReadStale() {
-    JvmTxStore s = store(2);
-    JvmObstructionFreeTx b = tx(s, 1);
+    JvmObstructionFreeTx b = tx(1);
     long x = b.read(0, 0); // version 0
-    JvmObstructionFreeTx a = tx(s, 0);
+    JvmObstructionFreeTx a = tx(0);
     a.write(0, 0, 7);
     assertThat(a.lockAll()).isTrue();
     assertThat(decides(a)).isTrue();
@@ -128,11 +128,9 @@ class ObstructionFreeInterleavingTest {
 
   @Test
   void writeSkewIsPreventedWhenBothHoldTheirLocks() {
-    JvmTxStore s = store(2);
-    JvmObstructionFreeTx a = tx(s, 0);
-    JvmObstructionFreeTx b = tx(s, 1);
-    a.write(0, 1, a.read(0, 0) + 1);
-    b.write(0, 0, b.read(0, 1) + 1);
+    JvmObstructionFreeTx a = tx(0);
+    JvmObstructionFreeTx b = tx(1);
+    Interleavings.crossWrites(a, b);
     assertThat(a.lockAll()).isTrue();
     assertThat(b.lockAll()).isTrue();
     assertThat(decides(a)).as("a aborts b, whose lock covers what a read").isTrue();
@@ -143,13 +141,12 @@ class ObstructionFreeInterleavingTest {
 
   @Test
   void aWriteBackInProgressIsWaitedForABoundedTime() {
-    JvmTxStore s = store(2);
     s.locks.set(0, LockWord.preLockedBy(0, 3)); // a thread stalled amid its stores
-    JvmObstructionFreeTx a = tx(s, 0);
+    JvmObstructionFreeTx a = tx(0);
     a.read(0, 0);
     assertThat(a.status()).isEqualTo(JvmTx.Status.ABORTED);
     assertThat(a.abortCause()).isEqualTo(Counter.ABORT_READ_LOCKED);
-    JvmObstructionFreeTx b = tx(s, 1);
+    JvmObstructionFreeTx b = tx(1);
     s.locks.set(0, LockWord.unlocked(0));
     b.write(0, 0, 1);
     s.locks.set(0, LockWord.preLockedBy(0, 3));
@@ -160,28 +157,25 @@ class ObstructionFreeInterleavingTest {
 
   @Test
   void anAbortedHoldersLockIsReleasedForIt() {
-    JvmTxStore s = store(2);
-    JvmObstructionFreeTx a = tx(s, 0);
+    JvmObstructionFreeTx a = tx(0);
     a.write(0, 0, 7);
     assertThat(a.lockAll()).isTrue();
-    JvmObstructionFreeTx c = tx(s, 2);
+    JvmObstructionFreeTx c = tx(2);
     c.write(0, 1, 1);
     c.read(0, 0);
     assertThat(c.commit()).as("c aborts a, whose lock covers what c read").isTrue();
     // a, descheduled, never learns it was aborted: its lock is released by whoever needs it.
-    JvmObstructionFreeTx b = tx(s, 1);
+    JvmObstructionFreeTx b = tx(1);
     b.write(0, 0, 3);
     assertThat(b.commit()).isTrue();
     assertThat(s.readInt32(0)).containsExactly(3, 1);
-    assertThat(decides(a)).isFalse();
-    assertThat(a.abortCause()).isEqualTo(Counter.ABORT_KILLED);
+    assertKilledWhenItResumes(a);
     assertThat(s.readInt32(0)).containsExactly(3, 1);
   }
 
   @Test
   void aFailedBatchPutsHeldLocksBackToTheirVersions() {
-    JvmTxStore s = store(2);
-    JvmObstructionFreeTx a = tx(s, 0);
+    JvmObstructionFreeTx a = tx(0);
     a.write(0, 1, 4);
     assertThat(a.lockAll()).isTrue();
     assertThat(LockWord.locked(s.locks.get(1))).isTrue();
@@ -192,9 +186,9 @@ class ObstructionFreeInterleavingTest {
   /** Transfers in both orders and audits on more threads than cores: the invariant holds. */
   @Test
   void concurrentTransfersAndAuditsKeepTheInvariant() throws InterruptedException {
-    JvmTxStore s = store(4);
+    JvmTxStore four = store(4);
     OfDescriptors shared = new OfDescriptors(6, 4);
-    TransferHammer.run(s, 6, 20_000, id -> new JvmObstructionFreeTx(s, 4, shared, id));
+    TransferHammer.run(four, 6, 20_000, id -> new JvmObstructionFreeTx(four, 4, shared, id));
   }
 
   /**
@@ -205,12 +199,12 @@ class ObstructionFreeInterleavingTest {
   @Test
   void committersStalledBetweenPhasesAreAbortedOrRobbedAndTheInvariantHolds()
       throws InterruptedException {
-    JvmTxStore s = store(4);
+    JvmTxStore four = store(4);
     OfDescriptors shared = new OfDescriptors(6, 4);
     JvmObstructionFreeTx[] txs = new JvmObstructionFreeTx[6];
     java.util.concurrent.atomic.AtomicLong kills = new java.util.concurrent.atomic.AtomicLong();
-    TransferHammer.run(s, 6, 1_000, id -> {
-      txs[id] = new JvmObstructionFreeTx(s, 4, shared, id);
+    TransferHammer.run(four, 6, 1_000, id -> {
+      txs[id] = new JvmObstructionFreeTx(four, 4, shared, id);
       txs[id].betweenPhases(Thread::yield);
       return new Counting(txs[id], kills);
     });

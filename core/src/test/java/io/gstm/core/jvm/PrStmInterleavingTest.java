@@ -3,60 +3,28 @@ package io.gstm.core.jvm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.batch.Counter;
-import io.gstm.core.store.RegionSpec;
-import io.gstm.core.store.RegionType;
-import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.Algorithm;
 import org.junit.jupiter.api.Test;
 
-/** Hand-made interleavings of two PR-STM transactions on the JVM twin. */
+/**
+ * Hand-made interleavings of two PR-STM transactions on the JVM twin (those it ends as the
+ * blocking STM does: {@link LockTableInterleavingTest}).
+ */
 class PrStmInterleavingTest {
   private static JvmTxStore store(int words, int coverage) {
-    JvmTxStore s = new JvmTxStore(null,
-        StoreLayout.of(new RegionSpec("r", RegionType.INT32, words, coverage)));
-    s.writeInt32(0, new int[words]);
-    return s;
+    return Interleavings.store(Algorithm.prStm(), words, coverage);
   }
 
-  @Test
-  void secondWriterOfTheSameVersionAborts() {
-    JvmTxStore s = store(2, 1);
-    JvmPrStmTx a = new JvmPrStmTx(s, 2);
-    JvmPrStmTx b = new JvmPrStmTx(s, 2);
-    a.begin(Priority.ordinary(0));
-    b.begin(Priority.ordinary(1));
-    long va = a.read(0, 0);
-    long vb = b.read(0, 0);
-    a.write(0, 0, va + 10);
-    b.write(0, 0, vb + 5);
-
-    assertThat(a.commit()).isTrue();
-    assertThat(b.commit()).isFalse();
-    assertThat(b.abortCause()).isEqualTo(Counter.ABORT_VALIDATION);
-    assertThat(s.readInt32(0)[0]).isEqualTo(10);
-  }
-
-  @Test
-  void writeSkewIsPrevented() {
-    JvmTxStore s = store(2, 1);
-    JvmPrStmTx a = new JvmPrStmTx(s, 2);
-    JvmPrStmTx b = new JvmPrStmTx(s, 2);
-    a.begin(Priority.ordinary(0));
-    b.begin(Priority.ordinary(1));
-    long x = a.read(0, 0);
-    long y = b.read(0, 1);
-    a.write(0, 1, x + 1);
-    b.write(0, 0, y + 1);
-
-    assertThat(a.commit()).isTrue();
-    assertThat(b.commit()).as("b read y, which a overwrote").isFalse();
+  /** A transaction of thread {@code owner}, begun; sets of two locks. */
+  private static JvmPrStmTx tx(JvmTxStore s, int owner) {
+    return Interleavings.begun(new JvmPrStmTx(s, 2), owner);
   }
 
   @Test
   void readOfALockedWordAborts() {
     JvmTxStore s = store(2, 1);
     s.locks.set(0, LockWord.lockedBy(0, 3));
-    JvmPrStmTx a = new JvmPrStmTx(s, 2);
-    a.begin(Priority.ordinary(0));
+    JvmPrStmTx a = tx(s, 0);
     a.read(0, 0);
     assertThat(a.commit()).isFalse();
     assertThat(a.abortCause()).isEqualTo(Counter.ABORT_READ_LOCKED);
@@ -67,14 +35,12 @@ class PrStmInterleavingTest {
     JvmTxStore s = store(2, 1);
     // Thread 7 holds a pre-lock on word 0: thread 3 (higher priority) steals it ...
     s.locks.set(0, LockWord.preLockedBy(0, Priority.ordinary(7)));
-    JvmPrStmTx high = new JvmPrStmTx(s, 2);
-    high.begin(Priority.ordinary(3));
+    JvmPrStmTx high = tx(s, 3);
     high.write(0, 0, 1);
     assertThat(high.commit()).isTrue();
     // ... while thread 9 (lower priority) is refused by thread 7's pre-lock.
     s.locks.set(1, LockWord.preLockedBy(0, Priority.ordinary(7)));
-    JvmPrStmTx low = new JvmPrStmTx(s, 2);
-    low.begin(Priority.ordinary(9));
+    JvmPrStmTx low = tx(s, 9);
     low.write(0, 1, 1);
     assertThat(low.commit()).isFalse();
     assertThat(low.abortCause()).isEqualTo(Counter.ABORT_PRELOCK_REFUSED);
@@ -84,8 +50,7 @@ class PrStmInterleavingTest {
   @Test
   void wordsUnderOneLockShareItsVersion() {
     JvmTxStore s = store(4, 4);
-    JvmPrStmTx a = new JvmPrStmTx(s, 2);
-    a.begin(Priority.ordinary(0));
+    JvmPrStmTx a = tx(s, 0);
     a.write(0, 0, a.read(0, 0) + 1);
     a.write(0, 3, a.read(0, 3) + 1);
     assertThat(a.commit()).isTrue();
@@ -96,8 +61,7 @@ class PrStmInterleavingTest {
   @Test
   void overflowingTheSetsIsReportedNotThrown() {
     JvmTxStore s = store(8, 1);
-    JvmPrStmTx a = new JvmPrStmTx(s, 2);
-    a.begin(Priority.ordinary(0));
+    JvmPrStmTx a = tx(s, 0);
     for (int i = 0; i < 3; i++) {
       a.write(0, i, 1);
     }
@@ -110,8 +74,7 @@ class PrStmInterleavingTest {
   void rangeReadCommitsWhenNoVersionMoved() {
     JvmTxStore s = store(4, 1);
     s.writeInt32(0, new int[] {1, 2, 3, -4});
-    JvmPrStmTx a = new JvmPrStmTx(s, 2);
-    a.begin(Priority.ordinary(0));
+    JvmPrStmTx a = tx(s, 0);
     assertThat(a.sumRange(0, 3, 3, 4)).as("words 3, 0, 1 (wrapping)").isEqualTo(-4 + 1 + 2);
     assertThat(a.readOnly()).isTrue();
     assertThat(a.commit()).isTrue();
@@ -120,11 +83,9 @@ class PrStmInterleavingTest {
   @Test
   void rangeReadAbortsWhenAWriterCommitsInsideIt() {
     JvmTxStore s = store(8, 1);
-    JvmPrStmTx audit = new JvmPrStmTx(s, 2);
-    JvmPrStmTx writer = new JvmPrStmTx(s, 2);
-    audit.begin(Priority.ordinary(0));
+    JvmPrStmTx audit = tx(s, 0);
     audit.sumRange(0, 0, 8, 8);
-    writer.begin(Priority.ordinary(1));
+    JvmPrStmTx writer = tx(s, 1);
     writer.write(0, 5, writer.read(0, 5) + 1);
     assertThat(writer.commit()).isTrue();
     assertThat(audit.commit()).as("one version moved by one: the sum differs").isFalse();
@@ -135,8 +96,7 @@ class PrStmInterleavingTest {
   void rangeReadAbortsOnALockedWord() {
     JvmTxStore s = store(4, 1);
     s.locks.set(2, LockWord.lockedBy(0, 3));
-    JvmPrStmTx a = new JvmPrStmTx(s, 2);
-    a.begin(Priority.ordinary(0));
+    JvmPrStmTx a = tx(s, 0);
     a.sumRange(0, 0, 4, 4);
     assertThat(a.commit()).isFalse();
     assertThat(a.abortCause()).isEqualTo(Counter.ABORT_READ_LOCKED);
@@ -152,8 +112,7 @@ class PrStmInterleavingTest {
   @Test
   void rangeReadIsForReadOnlyTransactions() {
     JvmTxStore s = store(4, 1);
-    JvmPrStmTx a = new JvmPrStmTx(s, 2);
-    a.begin(Priority.ordinary(0));
+    JvmPrStmTx a = tx(s, 0);
     a.sumRange(0, 0, 4, 4);
     a.write(0, 0, 1);
     assertThat(a.commit()).isFalse();
@@ -169,12 +128,11 @@ class PrStmInterleavingTest {
   void anUrgentReadRefusesWritersUntilItCommits() {
     JvmTxStore s = store(2, 1);
     JvmPrStmTx urgent = new JvmPrStmTx(s, 2);
-    JvmPrStmTx writer = new JvmPrStmTx(s, 2);
     urgent.begin(0); // ticket 0: outranks every ordinary owner
     long x = urgent.read(0, 0);
     // An ordinary writer with the best thread id reads x too and tries to commit first: the
     // urgent reader's pre-lock refuses it, where an invisible read would have been invalidated.
-    writer.begin(Priority.ordinary(0));
+    JvmPrStmTx writer = tx(s, 0);
     writer.write(0, 0, writer.read(0, 0) + 5);
     assertThat(writer.commit()).isFalse();
     assertThat(writer.abortCause()).isEqualTo(Counter.ABORT_PRELOCK_REFUSED);

@@ -6,6 +6,7 @@ import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.testing.BankMatrix;
 import io.gstm.core.testing.BankRun;
+import io.gstm.core.testing.Seeds;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankConfig;
 import java.util.stream.IntStream;
@@ -31,11 +32,7 @@ class PrStmJvmRandomizedTest {
   @ParameterizedTest
   @MethodSource("matrix")
   void randomBatchIsVerifiedAndSerializable(BankConfig config) {
-    BankRun run = BankRun.run(engines.jvm(), config);
-
-    assertThat(run.verdict().ok()).as("verifier: %s", run.verdict()).isTrue();
-    assertThat(run.history().serializable()).as("history: %s", run.history().violations())
-        .isTrue();
+    BankRun run = BankRun.run(engines.jvm(), config).assertCorrect();
     assertThat(run.result().commits()).isEqualTo(config.txCount());
     assertThat(IntStream.range(0, config.txCount()).mapToObj(t -> run.result().outcome(t)))
         .containsOnly(Outcome.COMMITTED);
@@ -45,15 +42,9 @@ class PrStmJvmRandomizedTest {
   void highContentionReallyConflicts() {
     // Conflicts need two workers running at once, which a loaded 2-core machine may deny to any
     // one batch: run hot batches until one conflicts (each is verified), up to a generous bound.
-    long aborts = 0;
-    for (long seed = 0; seed < 400 && aborts == 0; seed++) {
-      BankConfig hot = BankConfig.builder().accounts(8).k(4).readOnly(0.1).lockCoverage(1)
-          .grid(64, 4).txPerThread(64).seed(seed).build();
-      BankRun run = BankRun.run(engines.jvm(), hot);
-      assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
-      assertThat(run.history().serializable()).as("%s", run.history().violations()).isTrue();
-      aborts += run.result().aborts();
-    }
+    long aborts = Seeds.sumUntilPositive(400, seed -> BankRun.run(engines.jvm(),
+        BankConfig.builder().accounts(8).k(4).readOnly(0.1).lockCoverage(1).grid(64, 4)
+            .txPerThread(64).seed(seed).build()).assertCorrect().result().aborts());
     // Without conflicts the randomized suite would prove little.
     assertThat(aborts).as("aborts over up to 400 hot batches").isPositive();
   }

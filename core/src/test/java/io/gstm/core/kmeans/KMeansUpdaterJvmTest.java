@@ -1,5 +1,6 @@
 package io.gstm.core.kmeans;
 
+import static io.gstm.core.testing.KMeansChecks.assertMatches;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -148,16 +149,6 @@ class KMeansUpdaterJvmTest {
         .hasMessageContaining("assignment must not be null");
     assertThatThrownBy(() -> KMeansUpdater.assign(points, 0, centroids, new int[2]))
         .hasMessageContaining("dims");
-  }
-
-  static void assertMatches(KMeansPartial actual, KMeansPartial expected) {
-    assertThat(actual.counts()).isEqualTo(expected.counts());
-    for (int i = 0; i < expected.sums().length; i++) {
-      assertThat(actual.sums()[i]).isCloseTo(expected.sums()[i],
-          org.assertj.core.data.Offset.offset(1e-9 * Math.max(1, Math.abs(expected.sums()[i]))));
-    }
-    assertThat(actual.cost()).isCloseTo(expected.cost(),
-        org.assertj.core.data.Offset.offset(1e-9 * Math.max(1, expected.cost())));
   }
 
   @Test

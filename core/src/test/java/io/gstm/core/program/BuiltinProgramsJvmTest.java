@@ -6,8 +6,6 @@ import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.testing.ProgramCases;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,12 +36,7 @@ class BuiltinProgramsJvmTest {
   }
 
   static Stream<Arguments> cases() {
-    List<Arguments> out = new ArrayList<>();
-    for (ProgramCases.Case c : ProgramCases.all(32, 3, 11)) {
-      out.add(Arguments.of(c, false));
-      out.add(Arguments.of(c, true));
-    }
-    return out.stream();
+    return ProgramCases.allFromTextAndBuilder(32, 3, 11);
   }
 
   @ParameterizedTest(name = "{0}, builder={1}")

@@ -16,8 +16,6 @@ import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.core.workload.bank.BankVerifier;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,12 +35,7 @@ class CudaProgramTest {
   static final SharedEngines engines = SharedEngines.ofGpuAndJvm(1);
 
   static Stream<Arguments> builtins() {
-    List<Arguments> out = new ArrayList<>();
-    for (ProgramCases.Case c : ProgramCases.all(64, 4, 21)) {
-      out.add(Arguments.of(c, false));
-      out.add(Arguments.of(c, true));
-    }
-    return out.stream();
+    return ProgramCases.allFromTextAndBuilder(64, 4, 21);
   }
 
   @ParameterizedTest(name = "{0}, builder={1}")

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
+import io.gstm.core.testing.AlgorithmArgs;
 import io.gstm.core.testing.RandomProgramRuns;
 import io.gstm.core.testing.SharedEngines;
 import java.util.ArrayList;
@@ -25,9 +26,10 @@ class LockTableRandomProgramsJvmTest {
 
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();
-    for (String a : new String[] {"gpu-stm", "blocking", "obstruction-free"}) {
+    for (Algorithm a : new Algorithm[] {Algorithm.gpuStm(), Algorithm.blocking(),
+        Algorithm.obstructionFree()}) {
       for (long seed = 1; seed <= 40; seed++) {
-        out.add(Arguments.of(a, seed));
+        out.add(Arguments.of(AlgorithmArgs.named(a), seed));
       }
     }
     return out.stream();
@@ -35,14 +37,9 @@ class LockTableRandomProgramsJvmTest {
 
   @ParameterizedTest(name = "{0}, seed {1}")
   @MethodSource("cases")
-  void committedHistoriesAreSerializableAndReplayExactly(String algorithm, long seed) {
-    Algorithm alg = switch (algorithm) {
-      case "gpu-stm" -> Algorithm.gpuStm();
-      case "blocking" -> Algorithm.blocking();
-      default -> Algorithm.obstructionFree();
-    };
+  void committedHistoriesAreSerializableAndReplayExactly(Algorithm algorithm, long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 400, 32, 4, false);
-    RandomProgramRuns.assertSerializableAndReplays(engines.jvm(), c, alg,
+    RandomProgramRuns.assertSerializableAndReplays(engines.jvm(), c, algorithm,
         RandomProgramsJvmTest.OPTIONS);
   }
 }

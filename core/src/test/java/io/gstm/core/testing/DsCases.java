@@ -51,16 +51,24 @@ public final class DsCases {
 
   /**
    * Every structure at "full" and "low" contention, seeds 1 to 3: {@code (kind, contention,
-   * seed)}, or with algorithms {@code (label, kind, contention, seed)} for each in turn.
+   * seed)}; a {@code @MethodSource} of its own.
    */
-  public static Stream<Arguments> structures(Algorithm... algorithms) {
+  public static Stream<Arguments> structures() {
+    return structuresOn();
+  }
+
+  /**
+   * The same cases for each of {@code algorithms} in turn, {@code (algorithm, kind, contention,
+   * seed)}; without algorithms, {@link #structures()}.
+   */
+  public static Stream<Arguments> structuresOn(Algorithm... algorithms) {
     List<Arguments> out = new ArrayList<>();
     for (Algorithm a : algorithms.length == 0 ? new Algorithm[] {null} : algorithms) {
       for (DsKind kind : DsKind.values()) {
         for (String contention : new String[] {"full", "low"}) {
           for (long seed = 1; seed <= 3; seed++) {
             out.add(a == null ? Arguments.of(kind, contention, seed)
-                : Arguments.of(a.label(), kind, contention, seed));
+                : Arguments.of(AlgorithmArgs.named(a), kind, contention, seed));
           }
         }
       }

@@ -38,6 +38,8 @@ import io.gstm.core.workload.vacation.VacationVerifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * The built-in workloads as cases that run both ways on any engine: the hand-written batch and
@@ -182,6 +184,16 @@ public final class ProgramCases {
         .lockCoverage(1).grid(threadsPerBlock, blocks).seed(seed).build()));
     cases.add(kmeans(300, 3, 4, 37, threadsPerBlock, seed));
     return cases;
+  }
+
+  /**
+   * {@link #all}'s cases as {@code (case, builder)} arguments: each once with its programs from
+   * their text and once from the builder.
+   */
+  public static Stream<Arguments> allFromTextAndBuilder(int threadsPerBlock, int blocks,
+      long seed) {
+    return all(threadsPerBlock, blocks, seed).stream()
+        .flatMap(c -> Stream.of(Arguments.of(c, false), Arguments.of(c, true)));
   }
 
   public static Case bank(String name, BankConfig cfg, boolean wholeBankAudits) {

@@ -1,5 +1,7 @@
 package io.gstm.core.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
@@ -21,7 +23,22 @@ import java.util.stream.Stream;
  * to scan.
  */
 public final class PublicApi {
+  /** The most positional parameters a public member may take (issue 18). */
+  public static final int MAX_PARAMETERS = 7;
+
   private PublicApi() {}
+
+  /**
+   * No public member of {@code module} (its classes under {@code packageRoot}, in the class
+   * folder of {@code anchor}) takes more than {@link #MAX_PARAMETERS} parameters.
+   */
+  public static void assertNoMemberTakesTooMany(String module, Class<?> anchor,
+      String packageRoot) {
+    assertThat(membersWithMoreThan(MAX_PARAMETERS, anchor, packageRoot))
+        .as("public members of %s with more than %d parameters: use a builder or group the "
+            + "parameters in a record", module, MAX_PARAMETERS)
+        .isEmpty();
+  }
 
   /**
    * Every public, non-synthetic constructor and method declared by a public class (every class

@@ -1,7 +1,5 @@
 package io.gstm.spark.api;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gstm.core.testing.PublicApi;
 import io.gstm.spark.conf.GstmConf;
 import org.junit.jupiter.api.Test;
@@ -12,13 +10,10 @@ import org.junit.jupiter.api.Test;
  * in small records, so a call or a report reads with names.
  */
 class PublicParametersTest {
-  static final int MAX = 7;
+  static final int MAX = PublicApi.MAX_PARAMETERS;
 
   @Test
   void noPublicMemberOfTheConnectorTakesMoreThanSeven() {
-    assertThat(PublicApi.membersWithMoreThan(MAX, GstmConf.class, "io.gstm.spark"))
-        .as("public members of the connector with more than %d parameters: use a builder or "
-            + "group the parameters in a record", MAX)
-        .isEmpty();
+    PublicApi.assertNoMemberTakesTooMany("the connector", GstmConf.class, "io.gstm.spark");
   }
 }

@@ -1,9 +1,7 @@
 package io.gstm.spark.graph;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
-import io.gstm.core.testing.Fuzz;
 import io.gstm.spark.SharedSpark;
 import io.gstm.spark.SparkFuzz;
 import java.math.BigDecimal;
@@ -15,6 +13,8 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.DoubleFunction;
+import java.util.function.LongFunction;
 import java.util.stream.LongStream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -22,7 +22,6 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,20 +36,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * converged run equal Dijkstra's distances or the smallest id of each component.
  */
 class GraphRelaxationFuzzTest {
-  private static final Fuzz.Budget BUDGET = new Fuzz.Budget("graph", 25);
   @RegisterExtension
   static final SharedSpark session = new SharedSpark();
-  /** Runs whose values were checked, runs that had not converged, clear errors. */
-  private static final long[] COUNTS = new long[3];
-
-  @AfterAll
-  static void stop() {
-    System.out.printf("fuzz graph: %d runs checked against the references, %d stopped at the "
-        + "superstep bound, %d clear errors%n", COUNTS[0], COUNTS[1], COUNTS[2]);
-  }
+  @RegisterExtension
+  static final SparkFuzz fuzz = new SparkFuzz("graph", 120, 25,
+      "runs checked against the references", "stopped at the superstep bound");
 
   static LongStream seeds() {
-    return Fuzz.seeds("graph", 120);
+    return fuzz.seeds();
   }
 
   private static final DataType[] ID_TYPES = {DataTypes.IntegerType, DataTypes.LongType,
@@ -77,7 +70,7 @@ class GraphRelaxationFuzzTest {
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
   void everyInputEndsInValuesOrAClearError(long seed) {
-    BUDGET.check(seed);
+    fuzz.start(seed);
     SplittableRandom rnd = new SplittableRandom(seed);
     Input in = new Input();
     boolean odd = rnd.nextInt(3) == 0; // values beyond the rules: nulls, bad ids and weights
@@ -213,62 +206,36 @@ class GraphRelaxationFuzzTest {
           && List.of(schema.fieldNames()).contains(weightCol);
       if (r.report().converged()) {
         check(in, shortest, source, got, about.toString());
-        COUNTS[0]++;
+        fuzz.checked();
       } else {
-        COUNTS[1]++;
+        fuzz.other();
       }
     } catch (Exception e) {
-      if (!SparkFuzz.clear(e)) {
-        fail("not a clear error: " + about, e);
-      }
-      COUNTS[2]++;
+      fuzz.ended(e, about);
     }
   }
 
+  /** An id as a value of each id type but decimals. */
+  private static final Map<DataType, LongFunction<Object>> ID_VALUES = Map.of(
+      DataTypes.IntegerType, v -> (int) v, DataTypes.LongType, v -> v,
+      DataTypes.ShortType, v -> (short) v, DataTypes.ByteType, v -> (byte) v,
+      DataTypes.StringType, v -> Long.toString(v), DataTypes.DoubleType, v -> (double) v,
+      DataTypes.BooleanType, v -> v % 2 == 0);
+  /** A weight as a value of each weight type but decimals. */
+  private static final Map<DataType, DoubleFunction<Object>> WEIGHT_VALUES = Map.of(
+      DataTypes.DoubleType, w -> w, DataTypes.FloatType, w -> (float) w,
+      DataTypes.IntegerType, w -> (int) w, DataTypes.LongType, w -> (long) w,
+      DataTypes.StringType, w -> Double.toString(w), DataTypes.BooleanType, w -> w > 0);
+
   private static Object value(long v, DataType t) {
-    if (t == DataTypes.IntegerType) {
-      return (int) v;
-    }
-    if (t == DataTypes.LongType) {
-      return v;
-    }
-    if (t == DataTypes.ShortType) {
-      return (short) v;
-    }
-    if (t == DataTypes.ByteType) {
-      return (byte) v;
-    }
-    if (t == DataTypes.StringType) {
-      return Long.toString(v);
-    }
-    if (t == DataTypes.DoubleType) {
-      return (double) v;
-    }
-    if (t == DataTypes.BooleanType) {
-      return v % 2 == 0;
-    }
-    return new BigDecimal(v);
+    return ID_VALUES.getOrDefault(t, BigDecimal::new).apply(v);
   }
 
   private static Object weight(double w, DataType t) {
-    if (t == DataTypes.DoubleType) {
-      return w;
-    }
-    if (t == DataTypes.FloatType) {
-      return (float) w;
-    }
-    if (t == DataTypes.IntegerType) {
-      return (int) w;
-    }
-    if (t == DataTypes.LongType) {
-      return (long) w;
-    }
-    if (t == DataTypes.StringType) {
-      return Double.toString(w);
-    }
-    if (t == DataTypes.BooleanType) {
-      return w > 0;
-    }
+    return WEIGHT_VALUES.getOrDefault(t, GraphRelaxationFuzzTest::decimalWeight).apply(w);
+  }
+
+  private static Object decimalWeight(double w) {
     return Double.isFinite(w) && Math.abs(w) < 1e7 ? BigDecimal.valueOf(w).setScale(2,
         java.math.RoundingMode.HALF_EVEN) : null;
   }

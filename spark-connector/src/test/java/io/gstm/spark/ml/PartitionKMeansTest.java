@@ -1,8 +1,8 @@
 package io.gstm.spark.ml;
 
+import static io.gstm.core.testing.KMeansChecks.assertMatches;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
 import io.gstm.core.kmeans.KMeansData;
 import io.gstm.core.kmeans.KMeansOptions;
@@ -20,15 +20,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class PartitionKMeansTest {
   @RegisterExtension
   static final SharedEngines engines = SharedEngines.ofJvm(2);
-
-  private static void assertMatches(KMeansPartial actual, KMeansPartial expected) {
-    assertThat(actual.counts()).isEqualTo(expected.counts());
-    for (int i = 0; i < expected.sums().length; i++) {
-      assertThat(actual.sums()[i]).isCloseTo(expected.sums()[i],
-          within(1e-9 * Math.max(1, Math.abs(expected.sums()[i]))));
-    }
-    assertThat(actual.cost()).isCloseTo(expected.cost(), within(1e-9 * expected.cost()));
-  }
 
   @Test
   void iterationsEqualSequentialLloyd() {

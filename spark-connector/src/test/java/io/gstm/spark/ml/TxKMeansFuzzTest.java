@@ -2,10 +2,8 @@ package io.gstm.spark.ml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 import io.gstm.core.kmeans.KMeansUpdater;
-import io.gstm.core.testing.Fuzz;
 import io.gstm.spark.SharedSpark;
 import io.gstm.spark.SparkFuzz;
 import java.util.ArrayList;
@@ -21,7 +19,6 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,20 +33,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Lloyd step from them, and predicts a cluster in 0..k-1 for every point.
  */
 class TxKMeansFuzzTest {
-  private static final Fuzz.Budget BUDGET = new Fuzz.Budget("kmeans", 25);
   @RegisterExtension
   static final SharedSpark session = new SharedSpark();
-  /** Models checked against the sequential step, other models, clear errors. */
-  private static final long[] COUNTS = new long[3];
-
-  @AfterAll
-  static void stop() {
-    System.out.printf("fuzz kmeans: %d models checked against the sequential step, %d other "
-        + "models, %d clear errors%n", COUNTS[0], COUNTS[1], COUNTS[2]);
-  }
+  @RegisterExtension
+  static final SparkFuzz fuzz = new SparkFuzz("kmeans", 80, 25,
+      "models checked against the sequential step", "other models");
 
   static LongStream seeds() {
-    return Fuzz.seeds("kmeans", 80);
+    return fuzz.seeds();
   }
 
   /**
@@ -93,7 +84,7 @@ class TxKMeansFuzzTest {
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
   void everyInputEndsInAModelOrAClearError(long seed) {
-    BUDGET.check(seed);
+    fuzz.start(seed);
     SplittableRandom rnd = new SplittableRandom(seed);
     boolean odd = rnd.nextInt(3) == 0;
     int n = rnd.nextInt(8) == 0 ? 0 : 1 + rnd.nextInt(60);
@@ -205,15 +196,12 @@ class TxKMeansFuzzTest {
                     1e-9 * Math.max(1, Math.abs(want))));
           }
         }
-        COUNTS[0]++;
+        fuzz.checked();
       } else {
-        COUNTS[1]++;
+        fuzz.other();
       }
     } catch (Exception e) {
-      if (!SparkFuzz.clear(e)) {
-        fail("not a clear error: " + about, e);
-      }
-      COUNTS[2]++;
+      fuzz.ended(e, about);
     }
   }
 }

@@ -136,9 +136,7 @@ class BadInputTest {
   void tooLargeTransactionsChangeNothing() {
     BankConfig cfg = BankConfig.builder().accounts(64).k(4).readOnly(0.2).lockCoverage(1)
         .grid(32, 2).txPerThread(2).seed(3).build();
-    BankRun run = BankRun.run(engines.jvm(), cfg, cfg.batch(2), RunOptions.defaults());
-    assertThat(run.result().count(Counter.TOO_LARGE)).isEqualTo(cfg.txCount());
-    assertThat(run.balances()).containsExactly(run.initial());
+    BankRun run = BankRun.assertTooLargeChangesNothing(engines.jvm(), cfg);
     assertThat(run.verdict().ok()).isTrue();
   }
 
@@ -149,10 +147,8 @@ class BadInputTest {
     for (long seed = 0; seed < 10; seed++) {
       BankConfig cfg = BankConfig.builder().accounts(4).k(4).readOnly(0).lockCoverage(1).grid(64, 4)
           .txPerThread(8).seed(seed).build();
-      BankRun run = BankRun.run(engines.jvm(), cfg, cfg.batch(), new RunOptions(1, true));
-      assertThat(run.verdict().ok()).as("%s", run.verdict()).isTrue();
-      assertThat(run.history().serializable()).isTrue();
-      results.add(run.result());
+      results.add(BankRun.run(engines.jvm(), cfg, new RunOptions(1, true)).assertCorrect()
+          .result());
     }
     long abandoned = results.stream().mapToLong(r -> r.count(Counter.ABANDONED)).sum();
     long outcomes = results.stream().mapToLong(r -> countOutcome(r, Outcome.ABANDONED)).sum();

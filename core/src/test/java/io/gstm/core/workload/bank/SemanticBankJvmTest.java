@@ -3,6 +3,7 @@ package io.gstm.core.workload.bank;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
@@ -10,9 +11,8 @@ import io.gstm.core.batch.SemanticPolicy;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
 import io.gstm.core.testing.SemanticBankRun;
+import io.gstm.core.testing.SemanticCases;
 import io.gstm.core.testing.SharedEngines;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -33,32 +33,17 @@ class SemanticBankJvmTest {
 
   /** Small batches: each thread owns at most 32 transactions (one postponement window). */
   static Stream<Arguments> cases() {
-    List<Arguments> out = new ArrayList<>();
-    double[] ratios = {0, 0.25, 0.5, 1};
-    int[] accounts = {16, 64, 1024};
-    long seed = 1;
-    for (SemanticPolicy policy : SemanticPolicy.values()) {
-      for (boolean presort : new boolean[] {false, true}) {
-        for (double ratio : ratios) {
-          for (int a : accounts) {
-            out.add(Arguments.of(SemanticBankConfig.builder().accounts(a).k(2).semanticRatio(ratio)
-                .lockCoverage(a == 64 ? 4 : 1).grid(64, 2).txPerThread(1 + (int) (seed % 16))
-                .seed(seed++).build(), policy, presort));
-          }
-        }
-      }
-    }
-    return out.stream();
+    return SemanticCases.cases(1, new double[] {0, 0.25, 0.5, 1}, new int[] {16, 64, 1024},
+        (ratio, accounts, seed) -> SemanticBankConfig.builder().accounts(accounts).k(2)
+            .semanticRatio(ratio).lockCoverage(accounts == 64 ? 4 : 1).grid(64, 2)
+            .txPerThread(1 + (int) (seed % 16)).seed(seed).build());
   }
 
   @ParameterizedTest
   @MethodSource("cases")
   void everyCommittedWithdrawalSawEnoughMoney(SemanticBankConfig cfg, SemanticPolicy policy,
       boolean presort) {
-    TxBatch batch = cfg.batch();
-    if (presort) {
-      batch = TxBatches.presort(batch, BankWorkload.INSTANCE.orderingTags());
-    }
+    TxBatch batch = SemanticCases.presortedIf(presort, cfg.batch(), BankWorkload.INSTANCE);
     SemanticBankRun run = SemanticBankRun.run(engines.jvm(), cfg, batch,
         RunOptions.defaults().withHistory(true).withPolicy(policy));
 
@@ -114,26 +99,8 @@ class SemanticBankJvmTest {
   void anImpossibleTransactionIsAbandonedAndTheRestCommit() {
     // Accounts 0..3 start at 100; tx 5 withdraws 1,000,000 from account 3: never possible;
     // every other withdrawal and transfer is possible in any order.
-    TxBatch batch = SemanticBankRun.impossibleWithdrawalBatch();
-    SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(4).k(1).semanticRatio(1)
-        .lockCoverage(1).grid(4, 1).txPerThread(2).seed(0).build();
-    try (var store = engines.jvm().createStore(cfg.layout())) {
-      int[] initial = {100, 100, 100, 100};
-      store.writeInt32(0, initial);
-      for (SemanticPolicy policy : SemanticPolicy.values()) {
-        store.writeInt32(0, initial);
-        var r = engines.jvm().run(store, batch,
-            RunOptions.defaults().withPolicy(policy).withSemanticLimit(300));
-        assertThat(IntStream.range(0, 8).mapToObj(r::outcome).toList())
-            .as("policy %s", policy)
-            .containsExactly(Outcome.COMMITTED, Outcome.COMMITTED, Outcome.COMMITTED,
-                Outcome.COMMITTED, Outcome.COMMITTED, Outcome.ABANDONED_SEMANTIC,
-                Outcome.COMMITTED, Outcome.COMMITTED);
-        // Ended by its limit or, sooner, as a wait in vain (nothing else is left to run).
-        assertThat(r.semanticConflicts()[5]).isBetween(1, 300);
-        assertThat(r.count(Counter.ABANDONED_SEMANTIC)).isEqualTo(1);
-        assertThat(BankVerifier.verify(initial, batch, r, store.readInt32(0)).ok()).isTrue();
-      }
+    for (BatchResult r : SemanticBankRun.assertImpossibleWithdrawalAbandoned(engines.jvm())) {
+      assertThat(r.count(Counter.ABANDONED_SEMANTIC)).isEqualTo(1);
     }
   }
 
@@ -144,10 +111,9 @@ class SemanticBankJvmTest {
     // semantic limit to speak of, the wait must be found in vain once every other transaction
     // has finished (this hung before: a lane postponed it 10^9 times).
     TxBatch batch = SemanticBankRun.impossibleWithdrawalBatch();
-    SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(4).k(1).semanticRatio(1)
-        .lockCoverage(1).grid(4, 1).txPerThread(2).seed(0).build();
+    SemanticBankConfig cfg = SemanticBankRun.impossibleWithdrawalConfig();
     try (var store = engines.jvm().createStore(cfg.layout())) {
-      int[] initial = {100, 100, 100, 100};
+      int[] initial = SemanticBankRun.impossibleWithdrawalBalances();
       store.writeInt32(0, initial);
       var r = engines.jvm().run(store, batch,
           RunOptions.defaults().withPolicy(SemanticPolicy.POSTPONE)

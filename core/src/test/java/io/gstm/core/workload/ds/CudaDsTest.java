@@ -10,10 +10,8 @@ import io.gstm.core.testing.DsCases;
 import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.ProgramCases;
 import io.gstm.core.testing.SharedEngines;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -27,12 +25,8 @@ class CudaDsTest {
   @RegisterExtension
   static final SharedEngines engines = SharedEngines.ofGpuAndJvm(1);
 
-  static Stream<Arguments> cases() {
-    return DsCases.structures();
-  }
-
   @ParameterizedTest(name = "{0} {1} contention, seed {2}")
-  @MethodSource("cases")
+  @MethodSource("io.gstm.core.testing.DsCases#structures")
   void prStmPassesEveryCheckOnTheGpu(DsKind kind, String contention, long seed) {
     DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed));
     DsRun run = DsCases.assertPassesEveryCheck(engines.gpu(), Algorithm.prStm(), b);
@@ -40,7 +34,7 @@ class CudaDsTest {
   }
 
   @ParameterizedTest(name = "{0} {1} contention, seed {2}")
-  @MethodSource("cases")
+  @MethodSource("io.gstm.core.testing.DsCases#structures")
   void everyCsmvVariantPassesTheVerifierOnTheGpu(DsKind kind, String contention, long seed) {
     DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed).runnableOn(Algorithm.csmv(4)));
     for (CsmvVariant v : CsmvVariant.values()) {
@@ -52,7 +46,7 @@ class CudaDsTest {
   }
 
   @ParameterizedTest(name = "{0} {1} contention, seed {2}")
-  @MethodSource("cases")
+  @MethodSource("io.gstm.core.testing.DsCases#structures")
   void oneThreadOnTheGpuGivesTheJvmEnginesResultsExactly(DsKind kind, String contention,
       long seed) {
     DsBatch b = DsBatch.of(DsCases.gpuConfig(kind, contention, seed).withGrid(1, 1)

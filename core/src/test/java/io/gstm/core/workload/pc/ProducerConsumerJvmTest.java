@@ -1,5 +1,6 @@
 package io.gstm.core.workload.pc;
 
+import static io.gstm.core.testing.Refusals.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,14 +17,17 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.Refusals;
 import io.gstm.core.testing.SharedEngines;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -221,43 +225,33 @@ class ProducerConsumerJvmTest {
         counters, taken);
   }
 
-  @Test
-  void badConfigNamesTheParameterAndTheLimit() {
-    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(0).consumers(1)
-        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(1).grid(32, 1).seed(1).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("producers")
-        .hasMessageContaining("at least 1");
-    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(0)
-        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(1).grid(32, 1).seed(1).build())
-        .hasMessageContaining("consumers must be in 1..1");
-    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(2).consumers(7)
-        .itemsPerProducer(3).bufferCapacity(1).lockCoverage(1).grid(32, 1).seed(1).build())
-        .hasMessageContaining("consumers must be in 1..6");
-    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(1)
-        .itemsPerProducer(0).bufferCapacity(1).lockCoverage(1).grid(32, 1).seed(1).build())
-        .hasMessageContaining("itemsPerProducer");
-    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1 << 16).consumers(1)
-        .itemsPerProducer(1 << 16).bufferCapacity(1).lockCoverage(1).grid(32, 1).seed(1).build())
-        .hasMessageContaining("items").hasMessageContaining(
-            String.valueOf(ProducerConsumerConfig.MAX_ITEMS));
-    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(1)
-        .itemsPerProducer(1).bufferCapacity(0).lockCoverage(1).grid(32, 1).seed(1).build())
-        .hasMessageContaining("bufferCapacity must be in 1..");
-    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(1)
-        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(0).grid(32, 1).seed(1).build())
-        .hasMessageContaining("lockCoverage");
-    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(1)
-        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(1).grid(0, 1).seed(1).build())
-        .hasMessageContaining("threadsPerBlock must be in 1..256");
-    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(1)
-        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(1).grid(512, 1).seed(1).build())
-        .hasMessageContaining("threadsPerBlock must be in 1..256");
-    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(1)
-        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(1).grid(32, 0).seed(1).build())
-        .hasMessageContaining("blocks");
-    assertThatThrownBy(() -> ProducerConsumerConfig.builder().producers(1).consumers(1)
-        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(1).grid(256, 1 << 23).seed(1).build())
-        .hasMessageContaining("owner field");
+  /** A valid one-producer, one-consumer, one-item configuration with {@code change} applied. */
+  private static ThrowingCallable build(UnaryOperator<ProducerConsumerConfig.Builder> change) {
+    return () -> change.apply(ProducerConsumerConfig.builder().producers(1).consumers(1)
+        .itemsPerProducer(1).bufferCapacity(1).lockCoverage(1).grid(32, 1).seed(1)).build();
+  }
+
+  static Stream<Arguments> badConfigs() {
+    return Stream.of(
+        refused(build(b -> b.producers(0)), "producers", "at least 1"),
+        refused(build(b -> b.consumers(0)), "consumers must be in 1..1"),
+        refused(build(b -> b.producers(2).consumers(7).itemsPerProducer(3)),
+            "consumers must be in 1..6"),
+        refused(build(b -> b.itemsPerProducer(0)), "itemsPerProducer"),
+        refused(build(b -> b.producers(1 << 16).itemsPerProducer(1 << 16)), "items",
+            String.valueOf(ProducerConsumerConfig.MAX_ITEMS)),
+        refused(build(b -> b.bufferCapacity(0)), "bufferCapacity must be in 1.."),
+        refused(build(b -> b.lockCoverage(0)), "lockCoverage"),
+        refused(build(b -> b.grid(0, 1)), "threadsPerBlock must be in 1..256"),
+        refused(build(b -> b.grid(512, 1)), "threadsPerBlock must be in 1..256"),
+        refused(build(b -> b.grid(32, 0)), "blocks"),
+        refused(build(b -> b.grid(256, 1 << 23)), "owner field"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badConfigs")
+  void badConfigNamesTheParameterAndTheLimit(ThrowingCallable build, String[] message) {
+    Refusals.assertRefused(build, message);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.gstm.core.workload.vacation;
 
+import static io.gstm.core.testing.Refusals.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,6 +16,7 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.testing.Refusals;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.Verdict;
 import java.util.ArrayList;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -351,40 +354,31 @@ class VacationJvmTest {
     assertThat(run.result().commits()).isEqualTo(p.txCount());
   }
 
-  @Test
-  void configNamesTheParameterAndTheLimit() {
-    assertThatThrownBy(() -> VacationConfig.builder().customers(0).roomTypes(5).roomsPerType(1)
-        .semanticRatio(0).lockCoverage(1).grid(32, 1).txPerThread(1).seed(0).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("customers")
-        .hasMessageContaining("at least 1");
-    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(0).roomsPerType(1)
-        .semanticRatio(0).lockCoverage(1).grid(32, 1).txPerThread(1).seed(0).build())
-        .hasMessageContaining("roomTypes");
-    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(-1)
-        .semanticRatio(0).lockCoverage(1).grid(32, 1).txPerThread(1).seed(0).build())
-        .hasMessageContaining("roomsPerType");
-    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(1)
-        .semanticRatio(1.5).lockCoverage(1).grid(32, 1).txPerThread(1).seed(0).build())
-        .hasMessageContaining("semanticRatio must be in 0..1");
-    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(1)
-        .semanticRatio(0).lockCoverage(0).grid(32, 1).txPerThread(1).seed(0).build())
-        .hasMessageContaining("lockCoverage");
-    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(1 << 20)
-        .roomsPerType(1).semanticRatio(0).lockCoverage(1 << 12).grid(32, 1).txPerThread(1).seed(0)
-        .build())
-        .hasMessageContaining("roomTypes * lockCoverage");
-    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(1)
-        .semanticRatio(0).lockCoverage(1).grid(512, 1).txPerThread(1).seed(0).build())
-        .hasMessageContaining("threadsPerBlock must be in 1..256");
-    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(1)
-        .semanticRatio(0).lockCoverage(1).grid(32, 0).txPerThread(1).seed(0).build())
-        .hasMessageContaining("blocks");
-    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(1)
-        .semanticRatio(0).lockCoverage(1).grid(32, 1).txPerThread(0).seed(0).build())
-        .hasMessageContaining("txPerThread");
-    assertThatThrownBy(() -> VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(1)
-        .semanticRatio(0).lockCoverage(1).grid(256, 1 << 23).txPerThread(1).seed(0).build())
-        .hasMessageContaining("owner field");
+  /** A valid five-customer, five-type, one-room configuration with {@code change} applied. */
+  private static ThrowingCallable build(UnaryOperator<VacationConfig.Builder> change) {
+    return () -> change.apply(VacationConfig.builder().customers(5).roomTypes(5).roomsPerType(1)
+        .semanticRatio(0).lockCoverage(1).grid(32, 1).txPerThread(1).seed(0)).build();
+  }
+
+  static Stream<Arguments> badConfigs() {
+    return Stream.of(
+        refused(build(b -> b.customers(0)), "customers", "at least 1"),
+        refused(build(b -> b.roomTypes(0)), "roomTypes"),
+        refused(build(b -> b.roomsPerType(-1)), "roomsPerType"),
+        refused(build(b -> b.semanticRatio(1.5)), "semanticRatio must be in 0..1"),
+        refused(build(b -> b.lockCoverage(0)), "lockCoverage"),
+        refused(build(b -> b.roomTypes(1 << 20).lockCoverage(1 << 12)),
+            "roomTypes * lockCoverage"),
+        refused(build(b -> b.grid(512, 1)), "threadsPerBlock must be in 1..256"),
+        refused(build(b -> b.grid(32, 0)), "blocks"),
+        refused(build(b -> b.txPerThread(0)), "txPerThread"),
+        refused(build(b -> b.grid(256, 1 << 23)), "owner field"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badConfigs")
+  void configNamesTheParameterAndTheLimit(ThrowingCallable build, String[] message) {
+    Refusals.assertRefused(build, message);
   }
 
   // ---- bad input: rejected before running, store unchanged ----
