@@ -2,6 +2,7 @@ package io.gstm.core.cuda;
 
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
 
+import io.gstm.core.engine.OpenState;
 import io.gstm.core.engine.Resources;
 import io.gstm.core.graph.CsrGraph;
 import java.nio.ByteBuffer;
@@ -55,7 +56,7 @@ public final class BareRelaxKernel implements AutoCloseable {
   private final DeviceBuffer stamps;
   private final DeviceBuffer examined;
   private int stamp;
-  private boolean closed;
+  private final OpenState open = new OpenState("bare relaxation kernel");
 
   /**
    * Uploads {@code graph} to {@code engine}'s device. {@code components}: labels (weight 0);
@@ -101,9 +102,7 @@ public final class BareRelaxKernel implements AutoCloseable {
    * {@code maxRounds} rounds ran.
    */
   public Result run(double[] initial, int[] frontier, int maxRounds) {
-    if (closed) {
-      throw new IllegalStateException("bare relaxation buffers are closed");
-    }
+    open.check();
     if (initial.length != vertexCount) {
       throw new IllegalArgumentException("initial: expected one value per vertex ("
           + vertexCount + "), got " + initial.length);
@@ -165,10 +164,7 @@ public final class BareRelaxKernel implements AutoCloseable {
 
   @Override
   public void close() {
-    if (closed) {
-      throw new IllegalStateException("bare relaxation buffers already closed");
-    }
-    closed = true;
+    open.close();
     engine.bind();
     DeviceBuffer.closeAll(owned);
   }

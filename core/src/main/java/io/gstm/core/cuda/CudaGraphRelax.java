@@ -4,6 +4,7 @@ import static jcuda.driver.JCudaDriver.cuLaunchKernel;
 
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.TxCounts;
+import io.gstm.core.engine.OpenState;
 import io.gstm.core.engine.Resources;
 import io.gstm.core.graph.RoundStats;
 import io.gstm.core.store.TxStore;
@@ -58,7 +59,7 @@ public final class CudaGraphRelax implements AutoCloseable {
   private final DeviceBuffer changed;
   private int stamp;
   private int farEpoch;
-  private boolean closed;
+  private final OpenState open = new OpenState("CUDA graph relaxation");
 
   /**
    * Allocates two queues with room for every vertex's chunks once, two far lists and the stamps,
@@ -140,9 +141,7 @@ public final class CudaGraphRelax implements AutoCloseable {
    * @return the statistics
    */
   public RoundStats run(int[] frontier, double lowest, Regions regions, Settings settings) {
-    if (closed) {
-      throw new IllegalStateException("graph relaxation buffers are closed");
-    }
+    open.check();
     if (frontier.length > vertexCount) {
       throw new IllegalArgumentException("frontier: " + frontier.length
           + " vertices, more than the graph's " + vertexCount + " (duplicates?)");
@@ -280,9 +279,7 @@ public final class CudaGraphRelax implements AutoCloseable {
    * commits set, rather than by comparing every value before and after on the host.
    */
   public int[] changedVertices() {
-    if (closed) {
-      throw new IllegalStateException("graph relaxation buffers are closed");
-    }
+    open.check();
     if (vertexCount == 0) {
       return new int[0];
     }
@@ -304,10 +301,7 @@ public final class CudaGraphRelax implements AutoCloseable {
 
   @Override
   public void close() {
-    if (closed) {
-      throw new IllegalStateException("graph relaxation buffers already closed");
-    }
-    closed = true;
+    open.close();
     engine.bind();
     DeviceBuffer.closeAll(List.of(queues[0], queues[1], far[0], far[1], count, stamps,
         farStamps, farMin, counters, stats, changed));

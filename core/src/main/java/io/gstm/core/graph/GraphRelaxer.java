@@ -7,6 +7,7 @@ import io.gstm.core.batch.TxCounts;
 import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.cuda.CudaGraphRelax;
 import io.gstm.core.engine.Engine;
+import io.gstm.core.engine.OpenState;
 import io.gstm.core.engine.Resources;
 import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.jvm.JvmGraphRelax;
@@ -68,7 +69,7 @@ public final class GraphRelaxer implements AutoCloseable {
   private CudaGraphRelax device;
   /** The JVM engine's rounds; null on other engines. */
   private final JvmGraphRelax jvm;
-  private boolean closed;
+  private final OpenState open = new OpenState("graph relaxer");
 
   /**
    * Uploads {@code graph} into a new store on {@code engine}. The engine stays owned by the
@@ -374,18 +375,13 @@ public final class GraphRelaxer implements AutoCloseable {
   }
 
   private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("graph relaxer is closed");
-    }
+    open.check();
   }
 
   /** Frees the store. A second close throws. */
   @Override
   public void close() {
-    if (closed) {
-      throw new IllegalStateException("graph relaxer already closed");
-    }
-    closed = true;
+    open.close();
     try {
       if (device != null) {
         device.close();
