@@ -45,7 +45,7 @@ struct RelaxArgs {
   uint32_t* stamps;          ///< [vertices] the last stamp that queued each vertex
   unsigned long long* counters;  ///< [kCounterCount]
   unsigned long long* stats;     ///< [kStatCount]
-  uint8_t* changed;          ///< [vertices] set to 1 when a commit lowers the vertex
+  uint32_t* changed;         ///< [ceil(vertices / 32)] bit v set when a commit lowers v
   uint32_t* far;             ///< vertices lowered to the bound or above, for a later bucket
   uint32_t* far_count;       ///< their number
   uint32_t* far_stamps;      ///< [vertices] the last far epoch that listed each vertex
@@ -158,7 +158,7 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
           ++counters.c[kCommits];
           if (tx.read_only()) ++counters.c[kReadOnlyCommits];
           if (wrote) {
-            a.changed[v] = 1;
+            atomicOr(a.changed + (v >> 5), 1u << (v & 31u));
             // Near-far: a value lowered below the bucket's end is relaxed in this bucket,
             // one at or above it waits for its own (values are nonnegative: bits order them).
             if (!(candidate < a.bound)) {
@@ -272,4 +272,14 @@ extern "C" __global__ void __launch_bounds__(256, 4) gstm_graph_relax_round(
 extern "C" __global__ void __launch_bounds__(256) gstm_graph_relax_split(
     const __grid_constant__ gstm::graph_relax::SplitArgs args) {
   gstm::graph_relax::split(args);
+}
+
+/// @brief Sets *found to 1 if any of the n values is NaN: the host's check of a relaxation's
+///        starting values, done where they already are (a pass over them on the host cost as
+///        much as the rounds). Launch one thread per value, any block size.
+/// @param values [n] value bits; @param n their number; @param found zeroed by the host
+extern "C" __global__ void __launch_bounds__(256) gstm_graph_find_nan(
+    const unsigned long long* __restrict__ values, uint32_t n, uint32_t* found) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && isnan(gstm::graph_relax::as_double(values[i]))) *found = 1;
 }

@@ -73,6 +73,8 @@ public final class CudaEngine implements Engine {
   private final int multiprocessors;
   private final Map<String, CUmodule> modules = new LinkedHashMap<>();
   private final OpenState open = new OpenState("engine");
+  /** Large copies between arrays and device memory go through it. */
+  private final PinnedStaging staging = new PinnedStaging();
 
   private CudaEngine(CUdevice device, CUcontext context, String name, int major, int minor,
       int sms) {
@@ -155,6 +157,11 @@ public final class CudaEngine implements Engine {
   public void bind() {
     open.check();
     CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
+  }
+
+  /** The pinned buffer large array copies go through (the caller has bound the context). */
+  PinnedStaging staging() {
+    return staging;
   }
 
   /** Resolves a kernel symbol in a loaded module. */
@@ -550,6 +557,7 @@ public final class CudaEngine implements Engine {
     open.close();
     try {
       CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
+      staging.close();
       for (CUmodule m : modules.values()) {
         CudaErrors.call("cuModuleUnload", () -> cuModuleUnload(m));
       }

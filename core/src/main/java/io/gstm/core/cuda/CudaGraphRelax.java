@@ -35,6 +35,7 @@ public final class CudaGraphRelax implements AutoCloseable {
   static final String MODULE = "graph_relax";
   static final String SYMBOL = "gstm_graph_relax_round";
   static final String SPLIT_SYMBOL = "gstm_graph_relax_split";
+  static final String NAN_SYMBOL = "gstm_graph_find_nan";
   static final int ARGS_BYTES = 136;
   static final int SPLIT_ARGS_BYTES = 112;
   /** Out-edges of one vertex per work item ({@code kChunkEdges} in the kernel). */
@@ -48,14 +49,14 @@ public final class CudaGraphRelax implements AutoCloseable {
   private final DeviceBuffer[] queues = new DeviceBuffer[2];
   /** Far lists (two, swapped per split). */
   private final DeviceBuffer[] far = new DeviceBuffer[2];
-  /** Words: [0] the queue's length, [1] and [2] the far lists' lengths. */
+  /** Words: [0] the queue's length, [1] and [2] the far lists' lengths, [3] a NaN found. */
   private final DeviceBuffer count;
   private final DeviceBuffer stamps;
   private final DeviceBuffer farStamps;
   private final DeviceBuffer farMin;
   private final DeviceBuffer counters;
   private final DeviceBuffer stats;
-  /** A byte per vertex, 1 when a commit of the last run lowered it. */
+  /** A bit per vertex, set when a commit of the last run lowered it. */
   private final DeviceBuffer changed;
   private int stamp;
   private int farEpoch;
@@ -82,8 +83,9 @@ public final class CudaGraphRelax implements AutoCloseable {
     this.vertexCount = Math.max(0, offsets.length - 1);
     long room = 8L * Math.max(1, items);
     long perVertex = 4L * Math.max(1, vertexCount);
-    DeviceBuffer[] held = DeviceBuffer.allocate(false, room, room, perVertex, perVertex, 12,
-        perVertex, perVertex, 8, 8L * Counter.COUNT, 8L * STATS, Math.max(1, vertexCount));
+    long bitWords = 4L * Math.max(1, (vertexCount + 31) / 32);
+    DeviceBuffer[] held = DeviceBuffer.allocate(false, room, room, perVertex, perVertex, 16,
+        perVertex, perVertex, 8, 8L * Counter.COUNT, 8L * STATS, bitWords);
     Resources.closeOnExcept(Arrays.asList(held), all -> {
       held[5].zero();
       held[6].zero();
@@ -275,7 +277,7 @@ public final class CudaGraphRelax implements AutoCloseable {
   }
 
   /**
-   * The vertices the last {@link #run} lowered, ascending: read from a byte per vertex that its
+   * The vertices the last {@link #run} lowered, ascending: read from a bit per vertex that its
    * commits set, rather than by comparing every value before and after on the host.
    */
   public int[] changedVertices() {
@@ -284,19 +286,41 @@ public final class CudaGraphRelax implements AutoCloseable {
       return new int[0];
     }
     engine.bind();
-    byte[] flags = new byte[vertexCount];
-    changed.download(Pointer.to(flags), vertexCount);
+    int[] bits = new int[(vertexCount + 31) / 32];
+    changed.download(Pointer.to(bits), 4L * bits.length);
     int count = 0;
-    for (byte f : flags) {
-      count += f;
+    for (int word : bits) {
+      count += Integer.bitCount(word);
     }
     int[] out = new int[count];
-    for (int v = 0, i = 0; i < count; v++) {
-      if (flags[v] != 0) {
-        out[i++] = v;
+    for (int w = 0, i = 0; i < count; w++) {
+      for (int word = bits[w]; word != 0; word &= word - 1) {
+        out[i++] = (w << 5) + Integer.numberOfTrailingZeros(word);
       }
     }
     return out;
+  }
+
+  /**
+   * Whether any value of region {@code valuesRegion} (FLOAT64, one per vertex) is NaN: checked
+   * on the device, where the values were just uploaded (a pass on the host cost milliseconds).
+   */
+  public boolean anyNaN(int valuesRegion) {
+    open.check();
+    if (vertexCount == 0) {
+      return false;
+    }
+    engine.bind();
+    count.uploadAtByte(12, Pointer.to(new int[] {0}), 4);
+    CUfunction find = engine.function(MODULE, NAN_SYMBOL);
+    int blocks = (vertexCount + SPLIT_THREADS - 1) / SPLIT_THREADS;
+    Pointer params = Pointer.to(Pointer.to(new long[] {storeRegion(valuesRegion)}),
+        Pointer.to(new int[] {vertexCount}), Pointer.to(new long[] {count.address() + 12}));
+    CudaErrors.call("launch graph NaN check",
+        () -> cuLaunchKernel(find, blocks, 1, 1, SPLIT_THREADS, 1, 1, 0, null, params, null));
+    int[] found = new int[1];
+    count.downloadAtByte(12, Pointer.to(found), 4);
+    return found[0] != 0;
   }
 
   @Override

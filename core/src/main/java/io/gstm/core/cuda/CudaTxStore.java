@@ -9,8 +9,6 @@ import io.gstm.core.store.TxStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Function;
-import java.util.function.IntFunction;
 import jcuda.Pointer;
 
 /**
@@ -57,42 +55,54 @@ final class CudaTxStore implements TxStore {
 
   @Override
   public void writeInt32(int region, int[] values) {
-    put(region, RegionType.INT32, values.length, Pointer.to(values));
+    put(region, RegionType.INT32, values.length, Pointer.to(values),
+        (b, from, n) -> b.asIntBuffer().put(values, from, n));
   }
 
   @Override
   public void writeInt64(int region, long[] values) {
-    put(region, RegionType.INT64, values.length, Pointer.to(values));
+    put(region, RegionType.INT64, values.length, Pointer.to(values),
+        (b, from, n) -> b.asLongBuffer().put(values, from, n));
   }
 
   @Override
   public void writeFloat32(int region, float[] values) {
-    put(region, RegionType.FLOAT32, values.length, Pointer.to(values));
+    put(region, RegionType.FLOAT32, values.length, Pointer.to(values),
+        (b, from, n) -> b.asFloatBuffer().put(values, from, n));
   }
 
   @Override
   public void writeFloat64(int region, double[] values) {
-    put(region, RegionType.FLOAT64, values.length, Pointer.to(values));
+    put(region, RegionType.FLOAT64, values.length, Pointer.to(values),
+        (b, from, n) -> b.asDoubleBuffer().put(values, from, n));
   }
 
   @Override
   public int[] readInt32(int region) {
-    return read(region, RegionType.INT32, int[]::new, Pointer::to);
+    int[] out = new int[length(region, RegionType.INT32)];
+    get(region, Pointer.to(out), 4, (b, from, n) -> b.asIntBuffer().get(out, from, n));
+    return out;
   }
 
   @Override
   public long[] readInt64(int region) {
-    return read(region, RegionType.INT64, long[]::new, Pointer::to);
+    long[] out = new long[length(region, RegionType.INT64)];
+    get(region, Pointer.to(out), 8, (b, from, n) -> b.asLongBuffer().get(out, from, n));
+    return out;
   }
 
   @Override
   public float[] readFloat32(int region) {
-    return read(region, RegionType.FLOAT32, float[]::new, Pointer::to);
+    float[] out = new float[length(region, RegionType.FLOAT32)];
+    get(region, Pointer.to(out), 4, (b, from, n) -> b.asFloatBuffer().get(out, from, n));
+    return out;
   }
 
   @Override
   public double[] readFloat64(int region) {
-    return read(region, RegionType.FLOAT64, double[]::new, Pointer::to);
+    double[] out = new double[length(region, RegionType.FLOAT64)];
+    get(region, Pointer.to(out), 8, (b, from, n) -> b.asDoubleBuffer().get(out, from, n));
+    return out;
   }
 
   @Override
@@ -108,11 +118,18 @@ final class CudaTxStore implements TxStore {
     return versions;
   }
 
-  private void put(int region, RegionType type, int length, Pointer host) {
+  /** Writes a region from an array: {@code host} points at it, {@code part} copies a chunk of it. */
+  private void put(int region, RegionType type, int length, Pointer host,
+      PinnedStaging.Part part) {
     checkOpen();
     TxStore.checkRegionWrite(layout, region, type, length);
     engine.bind();
-    regions[region].upload(host, (long) length * type.wordBytes());
+    long bytes = (long) length * type.wordBytes();
+    if (bytes >= PinnedStaging.MIN_BYTES) {
+      engine.staging().upload(regions[region], bytes, type.wordBytes(), part);
+    } else {
+      regions[region].upload(host, bytes);
+    }
   }
 
   private int length(int region, RegionType type) {
@@ -122,13 +139,15 @@ final class CudaTxStore implements TxStore {
     return spec.length();
   }
 
-  /** Region {@code region}, checked to hold {@code type}, downloaded into a new array. */
-  private <A> A read(int region, RegionType type, IntFunction<A> array,
-      Function<A, Pointer> host) {
-    A out = array.apply(length(region, type));
+  /** Reads a region into an array, as {@link #put} writes one. */
+  private void get(int region, Pointer host, int wordBytes, PinnedStaging.Part part) {
     engine.bind();
-    regions[region].download(host.apply(out), regions[region].bytes());
-    return out;
+    long bytes = regions[region].bytes();
+    if (bytes >= PinnedStaging.MIN_BYTES) {
+      engine.staging().download(regions[region], bytes, wordBytes, part);
+    } else {
+      regions[region].download(host, bytes);
+    }
   }
 
   void checkOpen() {

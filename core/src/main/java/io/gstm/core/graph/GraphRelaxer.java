@@ -145,12 +145,19 @@ public final class GraphRelaxer implements AutoCloseable {
     long start = System.nanoTime();
     int n = graph.vertexCount();
     checkInputs(values, activeVertices, n);
+    if (device == null) {
+      checkNotNaN(values);
+    }
     int[] frontier = dedupe(activeVertices, n);
     long checked = System.nanoTime();
     if (n > 0) {
       store.writeFloat64(VALUES, values);
     }
     if (device != null) {
+      // The device scans the values it now holds; the host finds which one is NaN.
+      if (device.anyNaN(VALUES)) {
+        checkNotNaN(values);
+      }
       long uploaded = System.nanoTime();
       RelaxResult r = relaxOnDevice(values, frontier, start);
       if (LOG.isDebugEnabled()) {
@@ -318,6 +325,7 @@ public final class GraphRelaxer implements AutoCloseable {
     return array;
   }
 
+  /** Shapes and ranges of a relax call's inputs (NaN values are checked where they lie). */
   static void checkInputs(double[] values, int[] activeVertices, int n) {
     if (values == null) {
       throw new IllegalArgumentException("values must not be null");
@@ -326,11 +334,6 @@ public final class GraphRelaxer implements AutoCloseable {
       throw new IllegalArgumentException(
           "values: expected one per vertex (" + n + "), got " + values.length);
     }
-    for (int v = 0; v < n; v++) {
-      if (Double.isNaN(values[v])) {
-        throw new IllegalArgumentException("values[" + v + "] is NaN");
-      }
-    }
     if (activeVertices == null) {
       throw new IllegalArgumentException("activeVertices must not be null");
     }
@@ -338,6 +341,14 @@ public final class GraphRelaxer implements AutoCloseable {
       if (activeVertices[i] < 0 || activeVertices[i] >= n) {
         throw new IllegalArgumentException("activeVertices[" + i + "] = " + activeVertices[i]
             + " is out of range: vertices 0.." + (n - 1));
+      }
+    }
+  }
+
+  private static void checkNotNaN(double[] values) {
+    for (int v = 0; v < values.length; v++) {
+      if (Double.isNaN(values[v])) {
+        throw new IllegalArgumentException("values[" + v + "] is NaN");
       }
     }
   }

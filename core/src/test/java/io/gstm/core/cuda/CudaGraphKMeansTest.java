@@ -1,6 +1,7 @@
 package io.gstm.core.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.graph.CsrGraph;
 import io.gstm.core.graph.EdgeList;
@@ -24,6 +25,7 @@ import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -143,6 +145,27 @@ class CudaGraphKMeansTest {
     assertThat(report.ok()).as(report.toString()).isTrue();
     assertThat(onGpu.values()).isEqualTo(onJvm.values());
     assertThat(onGpu.changedVertices()).isEqualTo(onJvm.changedVertices());
+  }
+
+  /**
+   * NaN starting values are found on the device and refused naming the first one; the relaxer
+   * still gives the right fixpoint afterwards.
+   */
+  @Test
+  void nanValuesAreRefusedNamingTheFirstOne() {
+    CsrGraph g = GridGenerator.grid(64, 64, 7).toCsr();
+    RelaxationKind kind = RelaxationKind.SHORTEST_PATHS;
+    double[] init = RelaxationVerifier.initialValues(kind, g.vertexCount(), 0);
+    double[] bad = init.clone();
+    bad[1234] = Double.NaN;
+    bad[3000] = Double.NaN;
+    try (GraphRelaxer r = new GraphRelaxer(gpu, g, kind, RelaxOptions.defaults())) {
+      assertThatThrownBy(() -> r.relax(bad, new int[] {0}))
+          .isInstanceOf(IllegalArgumentException.class).hasMessage("values[1234] is NaN");
+      RelaxResult after = r.relax(init, new int[] {0});
+      assertVerifiedAndEqualToTheJvmEngine(after, g, kind, RelaxOptions.defaults(), init,
+          new int[] {0});
+    }
   }
 
   @ParameterizedTest(name = "n={0} dims={1} k={2} ppt={3}")

@@ -14,7 +14,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Region writes and reads of every type round-trip exactly, from one word to tens of MB. */
+/**
+ * Region writes and reads of every type round-trip exactly, below the pinned staging threshold
+ * (a direct copy), at it, and over several staging chunks with a ragged last one.
+ */
 @EnabledIfGpu
 class CudaStoreCopyTest {
   private static CudaEngine gpu;
@@ -30,7 +33,8 @@ class CudaStoreCopyTest {
   }
 
   @ParameterizedTest(name = "{0} words")
-  @ValueSource(ints = {1, 1000, 1 << 17, (3 << 20) + 13})
+  @ValueSource(ints = {1, 1000, (int) (PinnedStaging.MIN_BYTES / 8),
+      PinnedStaging.CHUNK_BYTES / 8 * 3 + 13})
   void everyTypeRoundTrips(int words) {
     StoreLayout layout = StoreLayout.of(
         new RegionSpec("i32", RegionType.INT32, 2 * words, 64),

@@ -1,0 +1,74 @@
+package io.gstm.core.cuda;
+
+import static jcuda.driver.JCudaDriver.cuMemAllocHost;
+import static jcuda.driver.JCudaDriver.cuMemFreeHost;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import jcuda.Pointer;
+
+/**
+ * A page-locked host buffer that large copies between Java arrays and device memory go through.
+ * The driver copies a pageable array through small staging buffers of its own: on the H100 node
+ * 32 MB of graph values came back in 18.5 ms (1.7 GB/s). A DMA into pinned memory runs at tens
+ * of GB/s, and the copy between it and the array at memory speed. One per engine, allocated at
+ * its first large copy and freed with the engine; copies through it take turns (one buffer).
+ */
+final class PinnedStaging implements AutoCloseable {
+  /** Bytes of the buffer: larger copies go through it a chunk at a time. */
+  static final int CHUNK_BYTES = 8 << 20;
+  /** Smaller copies go straight between the array and the device: staging would not pay. */
+  static final long MIN_BYTES = 1 << 20;
+
+  /** Copies {@code elements} elements of an array, from element {@code from}, to or from a chunk. */
+  @FunctionalInterface
+  interface Part {
+    void copy(ByteBuffer chunk, int from, int elements);
+  }
+
+  private Pointer host;
+  private ByteBuffer view;
+
+  /** Copies {@code bytes} from the start of {@code src} into an array, chunk by chunk. */
+  synchronized void download(DeviceBuffer src, long bytes, int elementBytes, Part into) {
+    allocate();
+    for (long at = 0; at < bytes; at += CHUNK_BYTES) {
+      int n = (int) Math.min(CHUNK_BYTES, bytes - at);
+      src.downloadAtByte(at, host, n);
+      view.clear().limit(n);
+      into.copy(view, (int) (at / elementBytes), n / elementBytes);
+    }
+  }
+
+  /** Copies {@code bytes} of an array to the start of {@code dst}, chunk by chunk. */
+  synchronized void upload(DeviceBuffer dst, long bytes, int elementBytes, Part from) {
+    allocate();
+    for (long at = 0; at < bytes; at += CHUNK_BYTES) {
+      int n = (int) Math.min(CHUNK_BYTES, bytes - at);
+      view.clear().limit(n);
+      from.copy(view, (int) (at / elementBytes), n / elementBytes);
+      // Synchronous from pinned memory: the chunk is free again when this returns.
+      dst.uploadAtByte(at, host, n);
+    }
+  }
+
+  private void allocate() {
+    if (host == null) {
+      Pointer p = new Pointer();
+      CudaErrors.call("cuMemAllocHost", () -> cuMemAllocHost(p, CHUNK_BYTES));
+      host = p;
+      view = p.getByteBuffer(0, CHUNK_BYTES).order(ByteOrder.nativeOrder());
+    }
+  }
+
+  /** Frees the buffer (with the engine's context current). */
+  @Override
+  public synchronized void close() {
+    if (host != null) {
+      Pointer p = host;
+      host = null;
+      view = null;
+      CudaErrors.call("cuMemFreeHost", () -> cuMemFreeHost(p));
+    }
+  }
+}
