@@ -1,5 +1,6 @@
 package io.gstm.cli;
 
+import java.util.List;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 import picocli.CommandLine.Option;
@@ -42,5 +43,10 @@ final class BestOfOption {
    */
   <T> T fastest(Supplier<T> run, ToLongFunction<T> kernelNanos) {
     return Reports.fastest(reps, run, kernelNanos);
+  }
+
+  /** {@code run} once to warm up, then {@code --reps} times: the timed runs, in order. */
+  <T> List<T> timedRuns(Supplier<T> run) {
+    return Reports.timedRuns(reps, run);
   }
 }

@@ -5,6 +5,9 @@ import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.history.History;
 import io.gstm.core.history.HistoryChecker;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
@@ -73,14 +76,18 @@ final class Reports {
    * the run of least kernel time; with {@code reps} 0, the one cold run.
    */
   static <T> T fastest(int reps, Supplier<T> run, ToLongFunction<T> kernelNanos) {
-    T best = null;
+    return timedRuns(reps, run).stream().min(Comparator.comparingLong(kernelNanos)).orElseThrow();
+  }
+
+  /** {@code run} once to warm up, then {@code reps} times: the timed runs (reps 0: the cold one). */
+  static <T> List<T> timedRuns(int reps, Supplier<T> run) {
+    List<T> timed = new ArrayList<>();
     for (int rep = 0; rep <= reps; rep++) {
       T r = run.get();
-      if ((rep > 0 || reps == 0)
-          && (best == null || kernelNanos.applyAsLong(r) < kernelNanos.applyAsLong(best))) {
-        best = r;
+      if (rep > 0 || reps == 0) {
+        timed.add(r);
       }
     }
-    return best;
+    return timed;
   }
 }

@@ -135,7 +135,8 @@ public final class CudaGraphRelax implements AutoCloseable {
   }
 
   /**
-   * Runs rounds from the distinct vertices {@code frontier} until no vertex is queued or far, or
+   * Runs rounds from the vertices {@code frontier} (at most one entry per vertex of the graph;
+   * a vertex listed twice is taken once) until no vertex is queued or far, or
    * {@code settings.maxRounds()} rounds ran; the values region must already hold the starting
    * values, and the first bucket ends {@code settings.bucketWidth()} above the lowest of them
    * in the frontier ({@code lowest}).

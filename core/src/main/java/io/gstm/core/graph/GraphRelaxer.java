@@ -148,7 +148,11 @@ public final class GraphRelaxer implements AutoCloseable {
     if (device == null) {
       checkNotNaN(values);
     }
-    int[] frontier = dedupe(activeVertices, n);
+    // The device's first split takes each vertex once whatever the list holds (its stamps), so
+    // a list no longer than the graph goes as it is: sorting out the duplicates of every vertex
+    // active (components) cost 14-45 ms at 2^22 on the host.
+    int[] frontier = device != null && activeVertices.length <= n ? activeVertices
+        : dedupe(activeVertices, n);
     long checked = System.nanoTime();
     if (n > 0) {
       store.writeFloat64(VALUES, values);
