@@ -3,7 +3,7 @@ package io.gstm.core.workload.ds;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.program.ProgramBinding;
 import io.gstm.core.store.Algorithm;
-import java.util.Objects;
+import io.gstm.core.workload.ValueChecks;
 
 /**
  * One data-structure batch: which structure, its size and key range, the operation mix, the
@@ -44,8 +44,23 @@ import java.util.Objects;
  *   <li>{@code grid(threadsPerBlock, blocks)}: 1..256 threads per block, at least 1 block
  *   <li>{@code seed}: seed of the initial contents and of the batch
  * </ul>
+ *
+ * <p>A record for its value semantics (configurations name test cases and results); its
+ * components are the settings above, in that order.
  */
-public final class DsConfig {
+public record DsConfig(
+    DsKind kind,
+    int keyRange,
+    int initialEntries,
+    int pool,
+    int transactions,
+    double insertFraction,
+    double deleteFraction,
+    int maxWork,
+    int levels,
+    int threadsPerBlock,
+    int blocks,
+    long seed) {
   /** Distinct words one attempt of a program may touch. */
   public static final int MAX_SET_WORDS =
       ProgramBinding.CAPACITIES[ProgramBinding.CAPACITIES.length - 1];
@@ -67,32 +82,7 @@ public final class DsConfig {
   /** Iterations of local work. */
   public static final int MAX_WORK = 1 << 16;
 
-  private final DsKind kind;
-  private final int keyRange;
-  private final int initialEntries;
-  private final int pool;
-  private final int transactions;
-  private final double insertFraction;
-  private final double deleteFraction;
-  private final int maxWork;
-  private final int levels;
-  private final int threadsPerBlock;
-  private final int blocks;
-  private final long seed;
-
-  private DsConfig(Builder b) {
-    this.kind = b.kind;
-    this.keyRange = b.keyRange;
-    this.initialEntries = b.initialEntries;
-    this.pool = b.pool;
-    this.transactions = b.transactions;
-    this.insertFraction = b.insertFraction;
-    this.deleteFraction = b.deleteFraction;
-    this.maxWork = b.maxWork;
-    this.levels = b.levels;
-    this.threadsPerBlock = b.threadsPerBlock;
-    this.blocks = b.blocks;
-    this.seed = b.seed;
+  public DsConfig {
     if (kind == null) {
       throw new IllegalArgumentException("structure: missing, expected one of "
           + DsKind.labels());
@@ -108,18 +98,15 @@ public final class DsConfig {
           + MAX_HASH_CHAIN + " keys: a longer chain outgrows a transaction's " + MAX_SET_WORDS
           + " words)" : "") + ", got " + keyRange);
     }
-    if (transactions < 1 || transactions > MAX_TRANSACTIONS) {
-      throw new IllegalArgumentException("transactions must be in 1.." + MAX_TRANSACTIONS
-          + ", got " + transactions);
-    }
+    ValueChecks.inRange("transactions", transactions, 1, MAX_TRANSACTIONS);
     int maxInitial = kind == DsKind.QUEUE ? MAX_POOL - 1 : keyRange;
     if (initialEntries < 0 || initialEntries > maxInitial) {
       throw new IllegalArgumentException("initialEntries must be in 0.." + maxInitial
           + (kind == DsKind.QUEUE ? "" : " (the key range: keys are distinct)") + ", got "
           + initialEntries);
     }
-    checkFraction("insertFraction", insertFraction);
-    checkFraction("deleteFraction", deleteFraction);
+    ValueChecks.fraction("insertFraction", insertFraction);
+    ValueChecks.fraction("deleteFraction", deleteFraction);
     if (kind == DsKind.QUEUE && deleteFraction != 0) {
       throw new IllegalArgumentException("deleteFraction must be 0 for the queue (its dequeues "
           + "are the rest: 1 - insertFraction), got " + deleteFraction);
@@ -132,10 +119,7 @@ public final class DsConfig {
       throw new IllegalArgumentException("insertFraction + deleteFraction must be at most 1, got "
           + insertFraction + " + " + deleteFraction);
     }
-    if (maxWork < 0 || maxWork > MAX_WORK) {
-      throw new IllegalArgumentException("maxWork (local work iterations) must be in 0.."
-          + MAX_WORK + ", got " + maxWork);
-    }
+    ValueChecks.inRange("maxWork (local work iterations)", maxWork, 0, MAX_WORK);
     int maxLevels = kind == DsKind.SKIPLIST ? MAX_LEVELS : 1;
     if (levels < 1 || levels > maxLevels) {
       throw new IllegalArgumentException("levels must be in 1.." + maxLevels + " for the "
@@ -167,68 +151,10 @@ public final class DsConfig {
 
   /** A builder holding this configuration's values, to derive another. */
   public Builder toBuilder() {
-    Builder b = new Builder();
-    b.kind = kind;
-    b.keyRange = keyRange;
-    b.initialEntries = initialEntries;
-    b.pool = pool;
-    b.transactions = transactions;
-    b.insertFraction = insertFraction;
-    b.deleteFraction = deleteFraction;
-    b.maxWork = maxWork;
-    b.levels = levels;
-    b.threadsPerBlock = threadsPerBlock;
-    b.blocks = blocks;
-    b.seed = seed;
-    return b;
-  }
-
-  public DsKind kind() {
-    return kind;
-  }
-
-  public int keyRange() {
-    return keyRange;
-  }
-
-  public int initialEntries() {
-    return initialEntries;
-  }
-
-  public int pool() {
-    return pool;
-  }
-
-  public int transactions() {
-    return transactions;
-  }
-
-  public double insertFraction() {
-    return insertFraction;
-  }
-
-  public double deleteFraction() {
-    return deleteFraction;
-  }
-
-  public int maxWork() {
-    return maxWork;
-  }
-
-  public int levels() {
-    return levels;
-  }
-
-  public int threadsPerBlock() {
-    return threadsPerBlock;
-  }
-
-  public int blocks() {
-    return blocks;
-  }
-
-  public long seed() {
-    return seed;
+    return new Builder().kind(kind).keyRange(keyRange).initialEntries(initialEntries).pool(pool)
+        .transactions(transactions).insertFraction(insertFraction)
+        .deleteFraction(deleteFraction).maxWork(maxWork).levels(levels)
+        .grid(threadsPerBlock, blocks).seed(seed);
   }
 
   /**
@@ -240,12 +166,6 @@ public final class DsConfig {
       throw new IllegalArgumentException("levels must be at most " + MAX_CSMV_LEVELS + " for a "
           + "skip list on " + algorithm.label() + " (an insert writes 2 words a level; CSMV "
           + "updates write at most 8), got " + levels);
-    }
-  }
-
-  private static void checkFraction(String name, double v) {
-    if (!(v >= 0 && v <= 1)) {
-      throw new IllegalArgumentException(name + " must be in 0..1, got " + v);
     }
   }
 
@@ -387,46 +307,6 @@ public final class DsConfig {
     return height + gap;
   }
 
-  // Value semantics, as when this was a record: configurations name test cases and results.
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof DsConfig o
-        && kind == o.kind
-        && keyRange == o.keyRange
-        && initialEntries == o.initialEntries
-        && pool == o.pool
-        && transactions == o.transactions
-        && Double.compare(insertFraction, o.insertFraction) == 0
-        && Double.compare(deleteFraction, o.deleteFraction) == 0
-        && maxWork == o.maxWork
-        && levels == o.levels
-        && threadsPerBlock == o.threadsPerBlock
-        && blocks == o.blocks
-        && seed == o.seed;
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(kind, keyRange, initialEntries, pool, transactions, insertFraction,
-        deleteFraction, maxWork, levels, threadsPerBlock, blocks, seed);
-  }
-
-  @Override
-  public String toString() {
-    return "DsConfig[kind=" + kind
-        + ", keyRange=" + keyRange
-        + ", initialEntries=" + initialEntries
-        + ", pool=" + pool
-        + ", transactions=" + transactions
-        + ", insertFraction=" + insertFraction
-        + ", deleteFraction=" + deleteFraction
-        + ", maxWork=" + maxWork
-        + ", levels=" + levels
-        + ", threadsPerBlock=" + threadsPerBlock
-        + ", blocks=" + blocks
-        + ", seed=" + seed + "]";
-  }
-
   /** Named settings of a {@link DsConfig}; {@link #build} checks them. */
   public static final class Builder {
     private DsKind kind;
@@ -513,7 +393,8 @@ public final class DsConfig {
 
     /** The configuration; an IllegalArgumentException names a bad value and its limit. */
     public DsConfig build() {
-      return new DsConfig(this);
+      return new DsConfig(kind, keyRange, initialEntries, pool, transactions, insertFraction,
+          deleteFraction, maxWork, levels, threadsPerBlock, blocks, seed);
     }
   }
 }

@@ -5,8 +5,9 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Shuffles;
+import io.gstm.core.workload.ValueChecks;
 import java.util.Arrays;
-import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -28,9 +29,18 @@ import java.util.SplittableRandom;
  * {@link #MAX_ITEMS}; {@code bufferCapacity} slots in the ring buffer,
  * 1..{@link #MAX_BUFFER_CAPACITY}; {@code lockCoverage} buffer slots per lock, at least 1 (the
  * counters and taken words have a lock each); {@code grid(threadsPerBlock, blocks)} 1..256 threads
- * per block, at least 1 block; {@code seed} the random seed of the shuffle.
+ * per block, at least 1 block; {@code seed} the random seed of the shuffle. A record for its
+ * value semantics (configurations name test cases and results).
  */
-public final class ProducerConsumerConfig {
+public record ProducerConsumerConfig(
+    int producers,
+    int consumers,
+    int itemsPerProducer,
+    int bufferCapacity,
+    int lockCoverage,
+    int threadsPerBlock,
+    int blocks,
+    long seed) {
   /** Items per batch: the table holds twice as many transactions, as many as the bank allows. */
   public static final int MAX_ITEMS = Integer.MAX_VALUE / 32;
   /** Largest ring buffer. */
@@ -41,49 +51,18 @@ public final class ProducerConsumerConfig {
   public static final int COUNTERS_REGION = 1;
   public static final int TAKEN_REGION = 2;
 
-  private final int producers;
-  private final int consumers;
-  private final int itemsPerProducer;
-  private final int bufferCapacity;
-  private final int lockCoverage;
-  private final int threadsPerBlock;
-  private final int blocks;
-  private final long seed;
-
-  private ProducerConsumerConfig(Builder b) {
-    this.producers = b.producers;
-    this.consumers = b.consumers;
-    this.itemsPerProducer = b.itemsPerProducer;
-    this.bufferCapacity = b.bufferCapacity;
-    this.lockCoverage = b.lockCoverage;
-    this.threadsPerBlock = b.threadsPerBlock;
-    this.blocks = b.blocks;
-    this.seed = b.seed;
-    if (producers < 1) {
-      throw new IllegalArgumentException("producers must be at least 1, got " + producers);
-    }
-    if (itemsPerProducer < 1) {
-      throw new IllegalArgumentException(
-          "itemsPerProducer must be at least 1, got " + itemsPerProducer);
-    }
+  public ProducerConsumerConfig {
+    ValueChecks.atLeast("producers", producers, 1);
+    ValueChecks.atLeast("itemsPerProducer", itemsPerProducer, 1);
     long items = (long) producers * itemsPerProducer;
     if (items > MAX_ITEMS) {
       throw new IllegalArgumentException("items: producers * itemsPerProducer = " + items
           + " exceeds " + MAX_ITEMS + " per batch");
     }
-    if (consumers < 1 || consumers > items) {
-      throw new IllegalArgumentException("consumers must be in 1.." + items
-          + " (producers * itemsPerProducer, so that each takes at least one item), got "
-          + consumers);
-    }
-    if (bufferCapacity < 1 || bufferCapacity > MAX_BUFFER_CAPACITY) {
-      throw new IllegalArgumentException("bufferCapacity must be in 1.." + MAX_BUFFER_CAPACITY
-          + ", got " + bufferCapacity);
-    }
-    if (lockCoverage < 1) {
-      throw new IllegalArgumentException(
-          "lockCoverage must be at least 1 buffer slot per lock, got " + lockCoverage);
-    }
+    ValueChecks.inRange("consumers", consumers, 1, items,
+        "producers * itemsPerProducer, so that each takes at least one item");
+    ValueChecks.inRange("bufferCapacity", bufferCapacity, 1, MAX_BUFFER_CAPACITY);
+    ValueChecks.atLeast("lockCoverage", lockCoverage, 1, "buffer slot per lock");
     TxBatch.checkThreads(threadsPerBlock, blocks);
   }
 
@@ -97,48 +76,9 @@ public final class ProducerConsumerConfig {
 
   /** A builder holding this configuration's values, to derive another. */
   public Builder toBuilder() {
-    Builder b = new Builder();
-    b.producers = producers;
-    b.consumers = consumers;
-    b.itemsPerProducer = itemsPerProducer;
-    b.bufferCapacity = bufferCapacity;
-    b.lockCoverage = lockCoverage;
-    b.threadsPerBlock = threadsPerBlock;
-    b.blocks = blocks;
-    b.seed = seed;
-    return b;
-  }
-
-  public int producers() {
-    return producers;
-  }
-
-  public int consumers() {
-    return consumers;
-  }
-
-  public int itemsPerProducer() {
-    return itemsPerProducer;
-  }
-
-  public int bufferCapacity() {
-    return bufferCapacity;
-  }
-
-  public int lockCoverage() {
-    return lockCoverage;
-  }
-
-  public int threadsPerBlock() {
-    return threadsPerBlock;
-  }
-
-  public int blocks() {
-    return blocks;
-  }
-
-  public long seed() {
-    return seed;
+    return new Builder().producers(producers).consumers(consumers)
+        .itemsPerProducer(itemsPerProducer).bufferCapacity(bufferCapacity)
+        .lockCoverage(lockCoverage).grid(threadsPerBlock, blocks).seed(seed);
   }
 
   /** N*k: items produced, and consumed. */
@@ -200,52 +140,10 @@ public final class ProducerConsumerConfig {
       cols[1][t] = j;
     }
     SplittableRandom rnd = new SplittableRandom(seed);
-    for (int i = n - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      int v = types[i];
-      types[i] = types[j];
-      types[j] = v;
-      for (int[] c : cols) {
-        v = c[i];
-        c[i] = c[j];
-        c[j] = v;
-      }
-    }
+    Shuffles.rows(types, cols, rnd);
     return new TxBatch(ProducerConsumerWorkload.NAME, types, cols,
         new int[] {SLOTS_REGION, COUNTERS_REGION, TAKEN_REGION, bufferCapacity}, threadsPerBlock,
         blocks, TxBatch.capacityFor(ProducerConsumerWorkload.SET_ENTRIES));
-  }
-
-  // Value semantics, as when this was a record: configurations name test cases and results.
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof ProducerConsumerConfig o
-        && producers == o.producers
-        && consumers == o.consumers
-        && itemsPerProducer == o.itemsPerProducer
-        && bufferCapacity == o.bufferCapacity
-        && lockCoverage == o.lockCoverage
-        && threadsPerBlock == o.threadsPerBlock
-        && blocks == o.blocks
-        && seed == o.seed;
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(producers, consumers, itemsPerProducer, bufferCapacity, lockCoverage,
-        threadsPerBlock, blocks, seed);
-  }
-
-  @Override
-  public String toString() {
-    return "ProducerConsumerConfig[producers=" + producers
-        + ", consumers=" + consumers
-        + ", itemsPerProducer=" + itemsPerProducer
-        + ", bufferCapacity=" + bufferCapacity
-        + ", lockCoverage=" + lockCoverage
-        + ", threadsPerBlock=" + threadsPerBlock
-        + ", blocks=" + blocks
-        + ", seed=" + seed + "]";
   }
 
   /** Named settings of a {@link ProducerConsumerConfig}; {@link #build} checks them. */
@@ -306,7 +204,8 @@ public final class ProducerConsumerConfig {
 
     /** The configuration; an IllegalArgumentException names a bad value and its limit. */
     public ProducerConsumerConfig build() {
-      return new ProducerConsumerConfig(this);
+      return new ProducerConsumerConfig(producers, consumers, itemsPerProducer, bufferCapacity,
+          lockCoverage, threadsPerBlock, blocks, seed);
     }
   }
 }
