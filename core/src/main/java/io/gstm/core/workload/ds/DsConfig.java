@@ -4,6 +4,7 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.program.ProgramBinding;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.workload.ValueChecks;
+import java.util.Objects;
 
 /**
  * One data-structure batch: which structure, its size and key range, the operation mix, the
@@ -44,23 +45,8 @@ import io.gstm.core.workload.ValueChecks;
  *   <li>{@code grid(threadsPerBlock, blocks)}: 1..256 threads per block, at least 1 block
  *   <li>{@code seed}: seed of the initial contents and of the batch
  * </ul>
- *
- * <p>A record for its value semantics (configurations name test cases and results); its
- * components are the settings above, in that order.
  */
-public record DsConfig(
-    DsKind kind,
-    int keyRange,
-    int initialEntries,
-    int pool,
-    int transactions,
-    double insertFraction,
-    double deleteFraction,
-    int maxWork,
-    int levels,
-    int threadsPerBlock,
-    int blocks,
-    long seed) {
+public final class DsConfig {
   /** Distinct words one attempt of a program may touch. */
   public static final int MAX_SET_WORDS =
       ProgramBinding.CAPACITIES[ProgramBinding.CAPACITIES.length - 1];
@@ -82,7 +68,32 @@ public record DsConfig(
   /** Iterations of local work. */
   public static final int MAX_WORK = 1 << 16;
 
-  public DsConfig {
+  private final DsKind kind;
+  private final int keyRange;
+  private final int initialEntries;
+  private final int pool;
+  private final int transactions;
+  private final double insertFraction;
+  private final double deleteFraction;
+  private final int maxWork;
+  private final int levels;
+  private final int threadsPerBlock;
+  private final int blocks;
+  private final long seed;
+
+  private DsConfig(Builder b) {
+    this.kind = b.kind;
+    this.keyRange = b.keyRange;
+    this.initialEntries = b.initialEntries;
+    this.pool = b.pool;
+    this.transactions = b.transactions;
+    this.insertFraction = b.insertFraction;
+    this.deleteFraction = b.deleteFraction;
+    this.maxWork = b.maxWork;
+    this.levels = b.levels;
+    this.threadsPerBlock = b.threadsPerBlock;
+    this.blocks = b.blocks;
+    this.seed = b.seed;
     if (kind == null) {
       throw new IllegalArgumentException("structure: missing, expected one of "
           + DsKind.labels());
@@ -151,10 +162,68 @@ public record DsConfig(
 
   /** A builder holding this configuration's values, to derive another. */
   public Builder toBuilder() {
-    return new Builder().kind(kind).keyRange(keyRange).initialEntries(initialEntries).pool(pool)
-        .transactions(transactions).insertFraction(insertFraction)
-        .deleteFraction(deleteFraction).maxWork(maxWork).levels(levels)
-        .grid(threadsPerBlock, blocks).seed(seed);
+    Builder b = new Builder();
+    b.kind = kind;
+    b.keyRange = keyRange;
+    b.initialEntries = initialEntries;
+    b.pool = pool;
+    b.transactions = transactions;
+    b.insertFraction = insertFraction;
+    b.deleteFraction = deleteFraction;
+    b.maxWork = maxWork;
+    b.levels = levels;
+    b.threadsPerBlock = threadsPerBlock;
+    b.blocks = blocks;
+    b.seed = seed;
+    return b;
+  }
+
+  public DsKind kind() {
+    return kind;
+  }
+
+  public int keyRange() {
+    return keyRange;
+  }
+
+  public int initialEntries() {
+    return initialEntries;
+  }
+
+  public int pool() {
+    return pool;
+  }
+
+  public int transactions() {
+    return transactions;
+  }
+
+  public double insertFraction() {
+    return insertFraction;
+  }
+
+  public double deleteFraction() {
+    return deleteFraction;
+  }
+
+  public int maxWork() {
+    return maxWork;
+  }
+
+  public int levels() {
+    return levels;
+  }
+
+  public int threadsPerBlock() {
+    return threadsPerBlock;
+  }
+
+  public int blocks() {
+    return blocks;
+  }
+
+  public long seed() {
+    return seed;
   }
 
   /**
@@ -307,6 +376,46 @@ public record DsConfig(
     return height + gap;
   }
 
+  // Value semantics, as when this was a record: configurations name test cases and results.
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof DsConfig o
+        && kind == o.kind
+        && keyRange == o.keyRange
+        && initialEntries == o.initialEntries
+        && pool == o.pool
+        && transactions == o.transactions
+        && Double.compare(insertFraction, o.insertFraction) == 0
+        && Double.compare(deleteFraction, o.deleteFraction) == 0
+        && maxWork == o.maxWork
+        && levels == o.levels
+        && threadsPerBlock == o.threadsPerBlock
+        && blocks == o.blocks
+        && seed == o.seed;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(kind, keyRange, initialEntries, pool, transactions, insertFraction,
+        deleteFraction, maxWork, levels, threadsPerBlock, blocks, seed);
+  }
+
+  @Override
+  public String toString() {
+    return "DsConfig[kind=" + kind
+        + ", keyRange=" + keyRange
+        + ", initialEntries=" + initialEntries
+        + ", pool=" + pool
+        + ", transactions=" + transactions
+        + ", insertFraction=" + insertFraction
+        + ", deleteFraction=" + deleteFraction
+        + ", maxWork=" + maxWork
+        + ", levels=" + levels
+        + ", threadsPerBlock=" + threadsPerBlock
+        + ", blocks=" + blocks
+        + ", seed=" + seed + "]";
+  }
+
   /** Named settings of a {@link DsConfig}; {@link #build} checks them. */
   public static final class Builder {
     private DsKind kind;
@@ -393,8 +502,7 @@ public record DsConfig(
 
     /** The configuration; an IllegalArgumentException names a bad value and its limit. */
     public DsConfig build() {
-      return new DsConfig(kind, keyRange, initialEntries, pool, transactions, insertFraction,
-          deleteFraction, maxWork, levels, threadsPerBlock, blocks, seed);
+      return new DsConfig(this);
     }
   }
 }

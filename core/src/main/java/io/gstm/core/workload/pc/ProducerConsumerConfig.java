@@ -8,6 +8,7 @@ import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.Shuffles;
 import io.gstm.core.workload.ValueChecks;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -29,18 +30,9 @@ import java.util.SplittableRandom;
  * {@link #MAX_ITEMS}; {@code bufferCapacity} slots in the ring buffer,
  * 1..{@link #MAX_BUFFER_CAPACITY}; {@code lockCoverage} buffer slots per lock, at least 1 (the
  * counters and taken words have a lock each); {@code grid(threadsPerBlock, blocks)} 1..256 threads
- * per block, at least 1 block; {@code seed} the random seed of the shuffle. A record for its
- * value semantics (configurations name test cases and results).
+ * per block, at least 1 block; {@code seed} the random seed of the shuffle.
  */
-public record ProducerConsumerConfig(
-    int producers,
-    int consumers,
-    int itemsPerProducer,
-    int bufferCapacity,
-    int lockCoverage,
-    int threadsPerBlock,
-    int blocks,
-    long seed) {
+public final class ProducerConsumerConfig {
   /** Items per batch: the table holds twice as many transactions, as many as the bank allows. */
   public static final int MAX_ITEMS = Integer.MAX_VALUE / 32;
   /** Largest ring buffer. */
@@ -51,7 +43,24 @@ public record ProducerConsumerConfig(
   public static final int COUNTERS_REGION = 1;
   public static final int TAKEN_REGION = 2;
 
-  public ProducerConsumerConfig {
+  private final int producers;
+  private final int consumers;
+  private final int itemsPerProducer;
+  private final int bufferCapacity;
+  private final int lockCoverage;
+  private final int threadsPerBlock;
+  private final int blocks;
+  private final long seed;
+
+  private ProducerConsumerConfig(Builder b) {
+    this.producers = b.producers;
+    this.consumers = b.consumers;
+    this.itemsPerProducer = b.itemsPerProducer;
+    this.bufferCapacity = b.bufferCapacity;
+    this.lockCoverage = b.lockCoverage;
+    this.threadsPerBlock = b.threadsPerBlock;
+    this.blocks = b.blocks;
+    this.seed = b.seed;
     ValueChecks.atLeast("producers", producers, 1);
     ValueChecks.atLeast("itemsPerProducer", itemsPerProducer, 1);
     long items = (long) producers * itemsPerProducer;
@@ -76,9 +85,48 @@ public record ProducerConsumerConfig(
 
   /** A builder holding this configuration's values, to derive another. */
   public Builder toBuilder() {
-    return new Builder().producers(producers).consumers(consumers)
-        .itemsPerProducer(itemsPerProducer).bufferCapacity(bufferCapacity)
-        .lockCoverage(lockCoverage).grid(threadsPerBlock, blocks).seed(seed);
+    Builder b = new Builder();
+    b.producers = producers;
+    b.consumers = consumers;
+    b.itemsPerProducer = itemsPerProducer;
+    b.bufferCapacity = bufferCapacity;
+    b.lockCoverage = lockCoverage;
+    b.threadsPerBlock = threadsPerBlock;
+    b.blocks = blocks;
+    b.seed = seed;
+    return b;
+  }
+
+  public int producers() {
+    return producers;
+  }
+
+  public int consumers() {
+    return consumers;
+  }
+
+  public int itemsPerProducer() {
+    return itemsPerProducer;
+  }
+
+  public int bufferCapacity() {
+    return bufferCapacity;
+  }
+
+  public int lockCoverage() {
+    return lockCoverage;
+  }
+
+  public int threadsPerBlock() {
+    return threadsPerBlock;
+  }
+
+  public int blocks() {
+    return blocks;
+  }
+
+  public long seed() {
+    return seed;
   }
 
   /** N*k: items produced, and consumed. */
@@ -146,6 +194,38 @@ public record ProducerConsumerConfig(
         blocks, TxBatch.capacityFor(ProducerConsumerWorkload.SET_ENTRIES));
   }
 
+  // Value semantics, as when this was a record: configurations name test cases and results.
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ProducerConsumerConfig o
+        && producers == o.producers
+        && consumers == o.consumers
+        && itemsPerProducer == o.itemsPerProducer
+        && bufferCapacity == o.bufferCapacity
+        && lockCoverage == o.lockCoverage
+        && threadsPerBlock == o.threadsPerBlock
+        && blocks == o.blocks
+        && seed == o.seed;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(producers, consumers, itemsPerProducer, bufferCapacity, lockCoverage,
+        threadsPerBlock, blocks, seed);
+  }
+
+  @Override
+  public String toString() {
+    return "ProducerConsumerConfig[producers=" + producers
+        + ", consumers=" + consumers
+        + ", itemsPerProducer=" + itemsPerProducer
+        + ", bufferCapacity=" + bufferCapacity
+        + ", lockCoverage=" + lockCoverage
+        + ", threadsPerBlock=" + threadsPerBlock
+        + ", blocks=" + blocks
+        + ", seed=" + seed + "]";
+  }
+
   /** Named settings of a {@link ProducerConsumerConfig}; {@link #build} checks them. */
   public static final class Builder {
     private int producers = 32;
@@ -204,8 +284,7 @@ public record ProducerConsumerConfig(
 
     /** The configuration; an IllegalArgumentException names a bad value and its limit. */
     public ProducerConsumerConfig build() {
-      return new ProducerConsumerConfig(producers, consumers, itemsPerProducer, bufferCapacity,
-          lockCoverage, threadsPerBlock, blocks, seed);
+      return new ProducerConsumerConfig(this);
     }
   }
 }
