@@ -122,54 +122,25 @@ public final class Opcodes {
     if (op < 0 || op >= COUNT) {
       return Format.INVALID;
     }
-    switch (op) {
-      case RET, RETRY:
-        return Format.NONE;
-      case ABORT:
-        return Format.A;
-      case JMP:
-        return Format.JUMP;
-      case JZ, JNZ:
-        return Format.BRANCH;
-      case MOV, NOT:
-        return Format.AB;
-      case LDK:
-        return Format.CONST;
-      case LDP:
-        return Format.SLOT;
-      case LDPA:
-        return Format.ELEMENT;
-      case RD, RDS:
-        return Format.REGION_READ;
-      case WR:
-        return Format.REGION_WRITE;
-      case SUM:
-        return Format.REGION_SUM;
-      case LEN:
-        return Format.REGION_LEN;
-      case LOOP:
-        return Format.LOOP;
-      case CVT:
-        return Format.CONVERT;
-      default:
-        break;
-    }
-    if (op >= ADD && op < NEG) {
-      return Format.ABC;
-    }
-    if (op >= NEG && op < EQ) {
-      return Format.AB;
-    }
-    if (op >= EQ && op < AND) {
-      return Format.ABC;
-    }
-    if (op >= AND && op < BNOT) {
-      return Format.ABC;
-    }
-    if (op >= BNOT && op < COUNT) {
-      return Format.AB;
-    }
-    return Format.INVALID;
+    return switch (op) {
+      case RET, RETRY -> Format.NONE;
+      case ABORT -> Format.A;
+      case JMP -> Format.JUMP;
+      case JZ, JNZ -> Format.BRANCH;
+      case MOV, NOT -> Format.AB;
+      case LDK -> Format.CONST;
+      case LDP -> Format.SLOT;
+      case LDPA -> Format.ELEMENT;
+      case RD, RDS -> Format.REGION_READ;
+      case WR -> Format.REGION_WRITE;
+      case SUM -> Format.REGION_SUM;
+      case LEN -> Format.REGION_LEN;
+      case LOOP -> Format.LOOP;
+      case CVT -> Format.CONVERT;
+      // The typed groups: binary ones take a, b, c; unary ones (NEG, ABS, BNOT, SQRT) a, b.
+      default -> op >= ADD && op < NEG || op >= EQ && op < BNOT ? Format.ABC
+          : op >= NEG && op < EQ || op >= BNOT ? Format.AB : Format.INVALID;
+    };
   }
 
   /** Words the instruction starting with {@code op} takes. */

@@ -164,43 +164,23 @@ final class Semantics {
     if (from == to) {
       return a;
     }
-    switch (from) {
-      case 0, 4: { // int32, bool
-        int v = (int) a;
-        return switch (to) {
-          case 0 -> v;
-          case 1 -> (long) v;
-          case 2 -> bits((float) v);
-          case 3 -> bits((double) v);
-          default -> bool(v != 0);
-        };
-      }
-      case 1: {
-        return switch (to) {
-          case 0 -> (int) a;
-          case 2 -> bits((float) a);
-          case 3 -> bits((double) a);
-          default -> bool(a != 0);
-        };
-      }
-      case 2: {
-        float v = f32(a);
-        return switch (to) {
-          case 0 -> (int) v;
-          case 1 -> (long) v;
-          case 3 -> bits((double) v);
-          default -> bool(v != 0);
-        };
-      }
-      default: {
-        double v = f64(a);
-        return switch (to) {
-          case 0 -> (int) v;
-          case 1 -> (long) v;
-          case 2 -> bits((float) v);
-          default -> bool(v != 0);
-        };
-      }
+    if (from == 0 || from == 1 || from == 4) { // int32, int64, bool: as the exact int64
+      long v = from == 1 ? a : (int) a;
+      return switch (to) {
+        case 0 -> (int) v;
+        case 1 -> v;
+        case 2 -> bits((float) v);
+        case 3 -> bits((double) v);
+        default -> bool(v != 0);
+      };
     }
+    double v = from == 2 ? f32(a) : f64(a); // float32 widens exactly
+    return switch (to) {
+      case 0 -> (int) v;
+      case 1 -> (long) v;
+      case 2 -> bits((float) v);
+      case 3 -> bits(v);
+      default -> bool(v != 0);
+    };
   }
 }

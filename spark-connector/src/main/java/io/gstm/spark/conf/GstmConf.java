@@ -39,66 +39,55 @@ public final class GstmConf {
           + "test mode): with `true`, a task that cannot get a GPU engine fails.",
       GstmConf::parseBoolean, v -> null));
 
-  public static final ConfEntry<Integer> DEVICE_ORDINAL = register(new ConfEntry<>(
-      PREFIX + "deviceOrdinal", "int", 0,
+  public static final ConfEntry<Integer> DEVICE_ORDINAL = intIn(
+      PREFIX + "deviceOrdinal", 0, 0, 1023,
       "CUDA device used when the task has no `gpu` resource from Spark's scheduler (local mode: "
           + "never set `spark.task.resource.gpu.amount` there, jobs would not schedule). With "
           + "`spark.executor.resource.gpu.amount` set, the address in `TaskContext.resources()` "
-          + "wins.",
-      Integer::parseInt, v -> v < 0 || v > 1023 ? "must be between 0 and 1023" : null));
+          + "wins.");
 
-  public static final ConfEntry<Integer> CONCURRENT_GPU_TASKS = register(new ConfEntry<>(
-      PREFIX + "concurrentGpuTasks", "int", 1,
+  public static final ConfEntry<Integer> CONCURRENT_GPU_TASKS = intIn(
+      PREFIX + "concurrentGpuTasks", 1, 1, 64,
       "Tasks of one executor that may use its GPU at once (a semaphore, released when the task "
-          + "completes). Other tasks wait.",
-      Integer::parseInt, v -> v < 1 || v > 64 ? "must be between 1 and 64" : null));
+          + "completes). Other tasks wait.");
 
-  public static final ConfEntry<Integer> JVM_WORKERS = register(new ConfEntry<>(
-      PREFIX + "jvmWorkers", "int", 1,
+  public static final ConfEntry<Integer> JVM_WORKERS = intIn(
+      PREFIX + "jvmWorkers", 1, 1, 256,
       "Worker threads of each JVM engine. Every concurrently running task gets its own JVM "
-          + "engine (Spark already runs one task per core), so 1 is usually right.",
-      Integer::parseInt, v -> v < 1 || v > 256 ? "must be between 1 and 256" : null));
+          + "engine (Spark already runs one task per core), so 1 is usually right.");
 
-  public static final ConfEntry<Integer> LOCK_COVERAGE = register(new ConfEntry<>(
-      PREFIX + "lockCoverage", "int", 1,
-      "Words of shared state covered by one lock (1 = a lock per vertex value or accumulator).",
-      Integer::parseInt, v -> v < 1 || v > 1024 ? "must be between 1 and 1024" : null));
+  public static final ConfEntry<Integer> LOCK_COVERAGE = intIn(
+      PREFIX + "lockCoverage", 1, 1, 1024,
+      "Words of shared state covered by one lock (1 = a lock per vertex value or accumulator).");
 
-  public static final ConfEntry<Integer> THREADS_PER_BLOCK = register(new ConfEntry<>(
-      PREFIX + "threadsPerBlock", "int", 256,
+  public static final ConfEntry<Integer> THREADS_PER_BLOCK = threadsPerBlock(
+      PREFIX + "threadsPerBlock", 256, 1024,
       "GPU threads per block of the transactional kernels (k-means; graph relaxation has its "
-          + "own, `spark.gstm.graph.threadsPerBlock`).",
-      Integer::parseInt,
-      v -> v < 32 || v > 1024 || v % 32 != 0 ? "must be a multiple of 32 between 32 and 1024"
-          : null));
+          + "own, `spark.gstm.graph.threadsPerBlock`).");
 
-  public static final ConfEntry<Integer> RETRY_LIMIT = register(new ConfEntry<>(
-      PREFIX + "retryLimit", "int", RunOptions.DEFAULT_MAX_RETRIES,
+  public static final ConfEntry<Integer> RETRY_LIMIT = intIn(
+      PREFIX + "retryLimit", RunOptions.DEFAULT_MAX_RETRIES, 1, Integer.MAX_VALUE,
       "Concurrency aborts a transaction may meet before it is abandoned (a bound so that every "
-          + "batch ends; an abandoned relaxation fails the task).",
-      Integer::parseInt, v -> v < 1 ? "must be at least 1" : null));
+          + "batch ends; an abandoned relaxation fails the task).");
 
-  public static final ConfEntry<Integer> MAX_SUPERSTEPS = register(new ConfEntry<>(
-      PREFIX + "graph.maxSupersteps", "int", 1000,
+  public static final ConfEntry<Integer> MAX_SUPERSTEPS = intIn(
+      PREFIX + "graph.maxSupersteps", 1000, 1, Integer.MAX_VALUE,
       "Default superstep bound of `GraphRelaxation` (each superstep relaxes every partition to "
           + "its local fixpoint, then exchanges boundary values). A run that reaches it stops and "
-          + "reports `converged = false`.",
-      Integer::parseInt, v -> v < 1 ? "must be at least 1" : null));
+          + "reports `converged = false`.");
 
-  public static final ConfEntry<Integer> MAX_LOCAL_ROUNDS = register(new ConfEntry<>(
-      PREFIX + "graph.maxLocalRounds", "int", 1_000_000,
-      "Bound on the relaxation rounds one partition runs within one superstep.",
-      Integer::parseInt, v -> v < 1 ? "must be at least 1" : null));
+  public static final ConfEntry<Integer> MAX_LOCAL_ROUNDS = intIn(
+      PREFIX + "graph.maxLocalRounds", 1_000_000, 1, Integer.MAX_VALUE,
+      "Bound on the relaxation rounds one partition runs within one superstep.");
 
-  public static final ConfEntry<Integer> GRAPH_PARTITIONS = register(new ConfEntry<>(
-      PREFIX + "graph.partitions", "int", 0,
+  public static final ConfEntry<Integer> GRAPH_PARTITIONS = intIn(
+      PREFIX + "graph.partitions", 0, 0, 100_000,
       "Subgraphs of `GraphRelaxation` (0 = the edges DataFrame's partition count); the edges "
           + "stay in their partitions (fewer subgraphs merge neighbouring partitions, more spread "
-          + "the edges round-robin). Fewer, larger subgraphs need fewer supersteps.",
-      Integer::parseInt, v -> v < 0 || v > 100_000 ? "must be between 0 and 100000" : null));
+          + "the edges round-robin). Fewer, larger subgraphs need fewer supersteps.");
 
-  public static final ConfEntry<Integer> DRIVER_EXCHANGE_LIMIT = register(new ConfEntry<>(
-      PREFIX + "graph.driverExchangeLimit", "int", 1_000_000,
+  public static final ConfEntry<Integer> DRIVER_EXCHANGE_LIMIT = intIn(
+      PREFIX + "graph.driverExchangeLimit", 1_000_000, 0, 10_000_000,
       "Boundary updates of one `GraphRelaxation` superstep up to which they travel through the "
           + "driver instead of a shuffle: the driver collects them with the superstep's counters, "
           + "takes the min per vertex and ships them with the next superstep (in its tasks when "
@@ -106,20 +95,16 @@ public final class GstmConf {
           + "instead of two (a stage costs tens of ms, and the late supersteps of a run send few "
           + "updates). An update is 12 bytes: the default moves up to 12 MB through the driver. "
           + "Above it they cross a shuffle and each partition takes the min. Either way the "
-          + "exchange is min-combined and the result is the same. 0 = always the shuffle.",
-      Integer::parseInt, v -> v < 0 || v > 10_000_000 ? "must be between 0 and 10000000" : null));
+          + "exchange is min-combined and the result is the same. 0 = always the shuffle.");
 
-  public static final ConfEntry<Integer> GRAPH_THREADS_PER_BLOCK = register(new ConfEntry<>(
-      PREFIX + "graph.threadsPerBlock", "int", RelaxOptions.DEFAULT_THREADS_PER_BLOCK,
+  public static final ConfEntry<Integer> GRAPH_THREADS_PER_BLOCK = threadsPerBlock(
+      PREFIX + "graph.threadsPerBlock", RelaxOptions.DEFAULT_THREADS_PER_BLOCK, 256,
       "GPU threads per block of the graph relaxation kernel. Small blocks abort less, so "
           + "fewer than the default can be faster on a graph with hub vertices such as R-MAT's "
-          + "(measured rates, with device and date: docs/benchmarks.md).",
-      Integer::parseInt,
-      v -> v < 32 || v > 256 || v % 32 != 0 ? "must be a multiple of 32 between 32 and 256"
-          : null));
+          + "(measured rates, with device and date: docs/benchmarks.md).");
 
-  public static final ConfEntry<String> GRAPH_PARTITIONING = register(new ConfEntry<>(
-      PREFIX + "graph.partitioning", "one of auto, input, range", "auto",
+  public static final ConfEntry<String> GRAPH_PARTITIONING = choice(
+      PREFIX + "graph.partitioning", "partitioning", List.of("auto", "input", "range"),
       "Where `GraphRelaxation` puts the edges. `input`: in the partitions they are read in (no "
           + "shuffle of edges). `range`: with the owner of their source, by ranges of vertex ids "
           + "balanced by edge count, so that only the vertices at the ranges' borders are "
@@ -129,21 +114,13 @@ public final class GstmConf {
           + "partition's edges decides: ranges when ids carry locality (at most 20% of the "
           + "sampled edges join two ranges) and the input partitions are not already such "
           + "ranges, else the input's partitions (R-MAT's scrambled ids: about half the edges "
-          + "cross any split). It changes speed and supersteps, never results.",
-      v -> {
-        String t = v.trim().toLowerCase(Locale.ROOT);
-        if (!List.of("auto", "input", "range").contains(t)) {
-          throw new IllegalArgumentException("unknown partitioning '" + v
-              + "', expected auto, input or range");
-        }
-        return t;
-      }, v -> null));
+          + "cross any split). It changes speed and supersteps, never results.");
 
   /** The values of {@link #GRAPH_SUBGRAPHS} and {@link #KMEANS_POINT_SETS}. */
   public static final List<String> PER_ENGINE_CHOICES = List.of("auto", "partitions", "engines");
 
-  public static final ConfEntry<String> GRAPH_SUBGRAPHS = register(new ConfEntry<>(
-      PREFIX + "graph.subgraphs", "one of " + String.join(", ", PER_ENGINE_CHOICES), "auto",
+  public static final ConfEntry<String> GRAPH_SUBGRAPHS = choice(
+      PREFIX + "graph.subgraphs", "choice", PER_ENGINE_CHOICES,
       "How many subgraphs `GraphRelaxation` cuts the graph into. `partitions`: one per "
           + "partition (`setPartitions`, else `spark.gstm.graph.partitions`, else the edges "
           + "DataFrame's partitions), each relaxed by its own task, so that the cores of JVM "
@@ -157,34 +134,24 @@ public final class GstmConf {
           + "cluster: "
           + "`spark.executor.resource.gpu.amount` is set) and no subgraph count is given "
           + "(`setPartitions`, `spark.gstm.graph.partitions`), else `partitions`. It changes "
-          + "speed and supersteps, never results.",
-      GstmConf::parsePerEngineChoice, v -> null));
+          + "speed and supersteps, never results.");
 
-  public static final ConfEntry<String> VERTEX_ORDER = register(new ConfEntry<>(
-      PREFIX + "graph.vertexOrder", "one of auto, degree, input", "auto",
+  public static final ConfEntry<String> VERTEX_ORDER = choice(
+      PREFIX + "graph.vertexOrder", "vertex order", List.of("auto", "degree", "input"),
       "How `GraphRelaxation` numbers each subgraph's vertices. `degree`: highest degree first, "
           + "so that hub values stay in the processor's caches (the JVM engine relaxed an R-MAT "
           + "partition 1.5 to 2 times as fast); `input`: by global id. `auto`: each executor "
           + "numbers by global id when its tasks run on a GPU (where the graph kernel measured "
           + "faster by global id than by degree: docs/benchmarks.md), else by degree. The "
-          + "numbering changes speed, never results.",
-      v -> {
-        String t = v.trim().toLowerCase(Locale.ROOT);
-        if (!List.of("auto", "degree", "input").contains(t)) {
-          throw new IllegalArgumentException("unknown vertex order '" + v
-              + "', expected auto, degree or input");
-        }
-        return t;
-      }, v -> null));
+          + "numbering changes speed, never results.");
 
-  public static final ConfEntry<Integer> POINTS_PER_TRANSACTION = register(new ConfEntry<>(
-      PREFIX + "kmeans.pointsPerTransaction", "int", 256,
+  public static final ConfEntry<Integer> POINTS_PER_TRANSACTION = intIn(
+      PREFIX + "kmeans.pointsPerTransaction", 256, 1, Integer.MAX_VALUE,
       "Points a task aggregates before one transaction per centroid adds them to the shared "
-          + "accumulators (1 = one transaction per point, the JPDC workload).",
-      Integer::parseInt, v -> v < 1 ? "must be at least 1" : null));
+          + "accumulators (1 = one transaction per point, the JPDC workload).");
 
-  public static final ConfEntry<String> KMEANS_POINT_SETS = register(new ConfEntry<>(
-      PREFIX + "kmeans.pointSets", "one of " + String.join(", ", PER_ENGINE_CHOICES), "auto",
+  public static final ConfEntry<String> KMEANS_POINT_SETS = choice(
+      PREFIX + "kmeans.pointSets", "choice", PER_ENGINE_CHOICES,
       "How `TxKMeans` lays out the points. `partitions`: a point set per partition, each "
           + "updated by its own task in every iteration (one Spark job per iteration), so that "
           + "the cores of JVM executors work in parallel. `engines`: a point set per executor "
@@ -192,10 +159,17 @@ public final class GstmConf {
           + "partitions once they are read in parallel; with one engine every iteration runs "
           + "inside one task, without a job per iteration. `auto`: `engines` when the executors "
           + "run on GPUs (as for `spark.gstm.graph.subgraphs`), else `partitions`. Sums are "
-          + "then added in another order: centroids agree to rounding.",
-      GstmConf::parsePerEngineChoice, v -> null));
+          + "then added in another order: centroids agree to rounding.");
 
   private GstmConf() {}
+
+  /** Threads per block: a multiple of 32 (whole warps) in {@code 32..max}. */
+  private static ConfEntry<Integer> threadsPerBlock(String key, int defaultValue, int max,
+      String doc) {
+    String limit = "must be a multiple of 32 between 32 and " + max;
+    return register(new ConfEntry<>(key, "int", defaultValue, doc, Integer::parseInt,
+        v -> v < 32 || v > max || v % 32 != 0 ? limit : null));
+  }
 
   private static <T> ConfEntry<T> register(ConfEntry<T> e) {
     if (ENTRIES.put(e.key(), e) != null) {
@@ -204,13 +178,35 @@ public final class GstmConf {
     return e;
   }
 
-  private static String parsePerEngineChoice(String v) {
-    String t = v.trim().toLowerCase(Locale.ROOT);
-    if (!PER_ENGINE_CHOICES.contains(t)) {
-      throw new IllegalArgumentException("unknown choice '" + v + "', expected auto, partitions "
-          + "or engines");
-    }
-    return t;
+  /**
+   * A setting that takes one of {@code values}, in any case, the first by default; another
+   * value is an error: {@code unknown <what> '<value>', expected a, b or c}.
+   */
+  private static ConfEntry<String> choice(String key, String what, List<String> values,
+      String doc) {
+    String expected = String.join(", ", values.subList(0, values.size() - 1)) + " or "
+        + values.get(values.size() - 1);
+    return register(new ConfEntry<>(key, "one of " + String.join(", ", values), values.get(0),
+        doc, v -> {
+          String t = v.trim().toLowerCase(Locale.ROOT);
+          if (!values.contains(t)) {
+            throw new IllegalArgumentException("unknown " + what + " '" + v + "', expected "
+                + expected);
+          }
+          return t;
+        }, v -> null));
+  }
+
+  /**
+   * An int setting in {@code min..max}; another value is an error saying "must be between min
+   * and max" ("must be at least min" with no upper bound).
+   */
+  private static ConfEntry<Integer> intIn(String key, int defaultValue, int min, int max,
+      String doc) {
+    String limit = max == Integer.MAX_VALUE ? "must be at least " + min
+        : "must be between " + min + " and " + max;
+    return register(new ConfEntry<>(key, "int", defaultValue, doc, Integer::parseInt,
+        v -> v < min || v > max ? limit : null));
   }
 
   static boolean parseBoolean(String s) {

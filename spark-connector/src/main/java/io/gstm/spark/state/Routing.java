@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.SpecializedGetters;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.unsafe.types.UTF8String;
 import scala.Tuple2;
@@ -131,26 +132,26 @@ final class Routing {
     if (r.isNullAt(i)) {
       return false;
     }
-    if (slot.element() >= 0) {
-      ArrayData a = r.getArray(i);
-      int e = slot.element();
-      if (a.numElements() <= e || a.isNullAt(e)) {
-        return false;
-      }
-      out[s] = slot.key() ? a.getLong(e) : switch (slot.type()) {
-        case INT32 -> a.getInt(e);
-        case INT64 -> a.getLong(e);
-        case FLOAT32 -> Float.floatToRawIntBits(a.getFloat(e));
-        default -> Double.doubleToRawLongBits(a.getDouble(e));
-      };
+    if (slot.element() < 0) {
+      out[s] = bits(r, i, slot);
       return true;
     }
-    out[s] = slot.key() ? r.getLong(i) : switch (slot.type()) {
-      case INT32 -> r.getInt(i);
-      case INT64 -> r.getLong(i);
-      case FLOAT32 -> Float.floatToRawIntBits(r.getFloat(i));
-      default -> Double.doubleToRawLongBits(r.getDouble(i));
-    };
+    ArrayData a = r.getArray(i);
+    int e = slot.element();
+    if (a.numElements() <= e || a.isNullAt(e)) {
+      return false;
+    }
+    out[s] = bits(a, e, slot);
     return true;
+  }
+
+  /** The raw bits of field {@code i} of a row or an array, as the slot's type stores them. */
+  private static long bits(SpecializedGetters g, int i, ApplyPlan.Slot slot) {
+    return slot.key() ? g.getLong(i) : switch (slot.type()) {
+      case INT32 -> g.getInt(i);
+      case INT64 -> g.getLong(i);
+      case FLOAT32 -> Float.floatToRawIntBits(g.getFloat(i));
+      default -> Double.doubleToRawLongBits(g.getDouble(i));
+    };
   }
 }

@@ -32,16 +32,7 @@ final class TxChunk implements Serializable {
 
   void add(long txId, int type, byte st, String cause, long[] values) {
     if (n == txIds.length) {
-      int c = n * 2;
-      txIds = Arrays.copyOf(txIds, c);
-      types = Arrays.copyOf(types, c);
-      status = Arrays.copyOf(status, c);
-      if (causes != null) {
-        causes = Arrays.copyOf(causes, c);
-      }
-      for (int s = 0; s < slots.length; s++) {
-        slots[s] = Arrays.copyOf(slots[s], c);
-      }
+      resize(n * 2);
     }
     txIds[n] = txId;
     types[n] = type;
@@ -82,18 +73,23 @@ final class TxChunk implements Serializable {
     return Arrays.copyOf(r, m);
   }
 
+  /** Every per-transaction column at capacity {@code c}. */
+  private void resize(int c) {
+    txIds = Arrays.copyOf(txIds, c);
+    types = Arrays.copyOf(types, c);
+    status = Arrays.copyOf(status, c);
+    if (causes != null) {
+      causes = Arrays.copyOf(causes, c);
+    }
+    for (int s = 0; s < slots.length; s++) {
+      slots[s] = Arrays.copyOf(slots[s], c);
+    }
+  }
+
   /** Drops the unused capacity (before the chunk is shuffled). */
   TxChunk trim() {
     if (n < txIds.length) {
-      txIds = Arrays.copyOf(txIds, n);
-      types = Arrays.copyOf(types, n);
-      status = Arrays.copyOf(status, n);
-      if (causes != null) {
-        causes = Arrays.copyOf(causes, n);
-      }
-      for (int s = 0; s < slots.length; s++) {
-        slots[s] = Arrays.copyOf(slots[s], n);
-      }
+      resize(n);
     }
     requests = Arrays.copyOf(requests, requestCount);
     return this;

@@ -1,12 +1,12 @@
 package io.gstm.core.workload.bank;
 
 import io.gstm.core.batch.Grid;
-import io.gstm.core.batch.GridBuilder;
 import io.gstm.core.batch.OnGrid;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.ValueChecks;
 import java.util.SplittableRandom;
 
 /**
@@ -36,36 +36,13 @@ public record BankConfig(
 
   public BankConfig {
     java.util.Objects.requireNonNull(grid, "grid");
-    int threadsPerBlock = grid.threadsPerBlock();
-    int blocks = grid.blocks();
-    int txPerThread = grid.txPerThread();
-    if (accounts < 1) {
-      throw new IllegalArgumentException("accounts must be at least 1, got " + accounts);
-    }
+    ValueChecks.atLeast("accounts", accounts, 1);
     int maxK = Math.min(accounts, TxBatch.CAPACITIES[TxBatch.CAPACITIES.length - 1]);
-    if (k < 1 || k > maxK) {
-      throw new IllegalArgumentException(
-          "k must be in 1.." + maxK + " (distinct accounts per transaction, at most the account "
-              + "count " + accounts + " and the largest set capacity), got " + k);
-    }
-    if (!(readOnlyFraction >= 0 && readOnlyFraction <= 1)) {
-      throw new IllegalArgumentException(
-          "readOnlyFraction must be in 0..1, got " + readOnlyFraction);
-    }
-    if (lockCoverage < 1) {
-      throw new IllegalArgumentException(
-          "lockCoverage must be at least 1 account per lock, got " + lockCoverage);
-    }
-    TxBatch.checkThreads(threadsPerBlock, blocks);
-    if (txPerThread < 1) {
-      throw new IllegalArgumentException("txPerThread must be at least 1, got " + txPerThread);
-    }
-    long txCount = (long) blocks * threadsPerBlock * txPerThread;
-    if (txCount > Integer.MAX_VALUE / 16) {
-      throw new IllegalArgumentException(
-          "transactions: blocks * threadsPerBlock * txPerThread = " + txCount + " exceeds "
-              + Integer.MAX_VALUE / 16 + " per batch");
-    }
+    ValueChecks.inRange("k", k, 1, maxK, "distinct accounts per transaction, at most the account "
+        + "count " + accounts + " and the largest set capacity");
+    ValueChecks.fraction("readOnlyFraction", readOnlyFraction);
+    ValueChecks.atLeast("lockCoverage", lockCoverage, 1, "account per lock");
+    ValueChecks.grid(grid);
   }
 
   /**
@@ -151,28 +128,14 @@ public record BankConfig(
     return false;
   }
 
-  /** Named settings of a {@link BankConfig}; {@link #build} checks them. */
-  public static final class Builder extends GridBuilder<Builder> {
-    private int accounts = 1 << 20;
-    private int k = 2;
+  /**
+   * Named settings of a {@link BankConfig}; {@link #build} checks them. Accounts: at least 1; k:
+   * 1..min(accounts, 16).
+   */
+  public static final class Builder extends BankBuilder<Builder> {
     private double readOnly = 0.2;
-    private int lockCoverage = 1;
 
-    private Builder() {
-      super(256, 132, 4);
-    }
-
-    /** Number of accounts, at least 1. */
-    public Builder accounts(int value) {
-      accounts = value;
-      return this;
-    }
-
-    /** Distinct accounts per transaction, 1..min(accounts, 16). */
-    public Builder k(int value) {
-      k = value;
-      return this;
-    }
+    private Builder() {}
 
     /** Share of audits (read-only sums), 0..1; the rest are transfers. */
     public Builder readOnly(double fraction) {
@@ -180,16 +143,9 @@ public record BankConfig(
       return this;
     }
 
-    /** Accounts per lock, at least 1. */
-    public Builder lockCoverage(int value) {
-      lockCoverage = value;
-      return this;
-    }
-
     /** The configuration; an IllegalArgumentException names a bad value and its limit. */
     public BankConfig build() {
-      return new BankConfig(accounts, k, readOnly, lockCoverage,
-          grid(), seed());
+      return new BankConfig(accounts(), k(), readOnly, lockCoverage(), grid(), seed());
     }
   }
 }

@@ -77,15 +77,7 @@ public final class BankVerifier {
 
   public static Verdict verify(int[] initial, TxBatch batch, BatchResult result, int[] actual) {
     List<String> problems = new ArrayList<>();
-    int pending = 0;
-    for (int t = 0; t < batch.txCount(); t++) {
-      if (result.outcome(t) == Outcome.PENDING) {
-        pending++;
-      }
-    }
-    if (pending > 0) {
-      problems.add(pending + " transaction(s) never ran");
-    }
+    Verdict.neverRan(result, batch.txCount()).ifPresent(problems::add);
     long[] expected = expected(initial, batch, result);
     int mismatches = 0;
     for (int i = 0; i < expected.length; i++) {

@@ -5,7 +5,8 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
-import io.gstm.core.workload.Workload;
+import io.gstm.core.workload.ValueChecks;
+import io.gstm.core.workload.NamedWorkload;
 
 /**
  * The bank over an INT32 region of balances: transfers among k distinct accounts, read-only
@@ -22,7 +23,7 @@ import io.gstm.core.workload.Workload;
  * {@code auditSpan} consecutive accounts from its account 0, wrapping (the account count audits
  * the whole bank, the CSMV paper's read-only transaction).
  */
-public final class BankWorkload implements Workload {
+public final class BankWorkload extends NamedWorkload {
   public static final String NAME = "bank";
   public static final BankWorkload INSTANCE = new BankWorkload();
 
@@ -34,14 +35,9 @@ public final class BankWorkload implements Workload {
   public static final int PARAM_REGION = 1;
   public static final int PARAM_CHECKED = 2;
   public static final int PARAM_AUDIT_SPAN = 3;
-  /** Deposits run before withdrawals when a batch is pre-sorted. */
-  private static final int[] TAGS = {0, 0, 1, 0};
 
-  private BankWorkload() {}
-
-  @Override
-  public String name() {
-    return NAME;
+  private BankWorkload() {
+    super(NAME, 0, 0, 1, 0); // deposits run before withdrawals when a batch is pre-sorted
   }
 
   @Override
@@ -53,19 +49,13 @@ public final class BankWorkload implements Workload {
     int region = region(batch);
     layout.checkRegion(region, RegionType.INT32, "region (the balances)");
     int accounts = layout.region(region).length();
-    if (k < 1 || k > accounts) {
-      throw new IllegalArgumentException(
-          "k must be in 1.." + accounts + " (the account count), got " + k);
-    }
+    ValueChecks.inRange("k", k, 1, accounts, "the account count");
     int span = auditSpan(batch);
     if (np == 5 && batch.params()[4] != accounts) {
       throw new IllegalArgumentException("params[4] (accounts) must equal region " + region
           + "'s length " + accounts + ", got " + batch.params()[4]);
     }
-    if (span < 0 || span > accounts) {
-      throw new IllegalArgumentException(
-          "auditSpan must be in 0.." + accounts + " (the account count), got " + span);
-    }
+    ValueChecks.inRange("auditSpan", span, 0, accounts, "the account count");
     BatchChecks.columns(batch, "the bank", k + 1, "k accounts, then the amount");
     BatchChecks.types(batch, "bank", "transfer", "audit", "deposit", "withdraw");
     for (int j = 0; j < k; j++) {
@@ -121,11 +111,6 @@ public final class BankWorkload implements Workload {
         return 0;
       }
     }
-  }
-
-  @Override
-  public int[] orderingTags() {
-    return TAGS.clone();
   }
 
   @Override

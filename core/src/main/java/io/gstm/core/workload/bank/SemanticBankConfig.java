@@ -1,12 +1,13 @@
 package io.gstm.core.workload.bank;
 
 import io.gstm.core.batch.Grid;
-import io.gstm.core.batch.GridBuilder;
 import io.gstm.core.batch.OnGrid;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.Shuffles;
+import io.gstm.core.workload.ValueChecks;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -43,27 +44,20 @@ public record SemanticBankConfig(
 
   public SemanticBankConfig {
     Objects.requireNonNull(grid, "grid");
-    if (!(semanticRatio >= 0 && semanticRatio <= 1)) {
-      throw new IllegalArgumentException("semanticRatio must be in 0..1, got " + semanticRatio);
-    }
-    if (accounts < 2) {
-      throw new IllegalArgumentException("accounts must be at least 2 (two halves), got "
-          + accounts);
-    }
+    ValueChecks.fraction("semanticRatio", semanticRatio);
+    ValueChecks.atLeast("accounts", accounts, 2, "(two halves)");
     // The sizes are checked by the plain bank config, which has the same limits.
     new BankConfig(accounts, 1, 0, lockCoverage, grid, seed);
     // An odd count leaves one transfer even at ratio 1: k matters whenever there is one. Without
     // transfers it still sizes the batch's columns and set capacity: 0..16.
     int n = grid.txCount();
     int maxK = TxBatch.CAPACITIES[TxBatch.CAPACITIES.length - 1];
-    if (n - 2 * pairs(semanticRatio, n) > 0 && (k < 1 || k > Math.min(maxK, accounts / 2))) {
-      throw new IllegalArgumentException("k must be in 1.." + Math.min(maxK, accounts / 2)
-          + " (distinct accounts of the lower half, at most the largest set capacity), got " + k);
+    if (n - 2 * pairs(semanticRatio, n) > 0) {
+      ValueChecks.inRange("k", k, 1, Math.min(maxK, accounts / 2),
+          "distinct accounts of the lower half, at most the largest set capacity");
     }
-    if (k < 0 || k > maxK) {
-      throw new IllegalArgumentException("k must be in 0.." + maxK + " (accounts per transfer, "
-          + "at most the largest set capacity), got " + k);
-    }
+    ValueChecks.inRange("k", k, 0, maxK,
+        "accounts per transfer, at most the largest set capacity");
   }
 
   /**
@@ -134,47 +128,19 @@ public record SemanticBankConfig(
       BankConfig.pickDistinct(rnd, low, kk, picked, cols, t);
       cols[kk][t] = 1 + rnd.nextInt(BankConfig.MAX_AMOUNT);
     }
-    for (int i = n - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      swap(types, cols, i, j);
-    }
+    Shuffles.rows(types, cols, rnd);
     return new TxBatch(BankWorkload.NAME, types, cols, new int[] {kk, 0, 1}, threadsPerBlock(),
         blocks(), TxBatch.capacityFor(kk));
   }
 
-  private static void swap(int[] types, int[][] cols, int i, int j) {
-    int t = types[i];
-    types[i] = types[j];
-    types[j] = t;
-    for (int[] c : cols) {
-      int v = c[i];
-      c[i] = c[j];
-      c[j] = v;
-    }
-  }
-
-  /** Named settings of a {@link SemanticBankConfig}; {@link #build} checks them. */
-  public static final class Builder extends GridBuilder<Builder> {
-    private int accounts = 1 << 20;
-    private int k = 2;
+  /**
+   * Named settings of a {@link SemanticBankConfig}; {@link #build} checks them. Accounts: at least
+   * 2, and at least 2k when there are transfers; k: 1..16 (0..16 when the batch has no transfers).
+   */
+  public static final class Builder extends BankBuilder<Builder> {
     private double semanticRatio = 1;
-    private int lockCoverage = 1;
 
-    private Builder() {
-      super(256, 132, 4);
-    }
-
-    /** Accounts, at least 2 (and at least 2k when there are transfers). */
-    public Builder accounts(int value) {
-      accounts = value;
-      return this;
-    }
-
-    /** Accounts per transfer, 1..16 (0..16 when the batch has no transfers). */
-    public Builder k(int value) {
-      k = value;
-      return this;
-    }
+    private Builder() {}
 
     /** Share of transactions in deposit/withdrawal pairs, 0..1. */
     public Builder semanticRatio(double value) {
@@ -182,16 +148,10 @@ public record SemanticBankConfig(
       return this;
     }
 
-    /** Accounts per lock, at least 1. */
-    public Builder lockCoverage(int value) {
-      lockCoverage = value;
-      return this;
-    }
-
     /** The configuration; an IllegalArgumentException names a bad value and its limit. */
     public SemanticBankConfig build() {
-      return new SemanticBankConfig(accounts, k, semanticRatio, lockCoverage,
-          grid(), seed());
+      return new SemanticBankConfig(accounts(), k(), semanticRatio, lockCoverage(), grid(),
+          seed());
     }
   }
 }

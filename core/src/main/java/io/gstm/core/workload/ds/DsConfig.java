@@ -3,6 +3,7 @@ package io.gstm.core.workload.ds;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.program.ProgramBinding;
 import io.gstm.core.store.Algorithm;
+import io.gstm.core.workload.ValueChecks;
 import java.util.Objects;
 
 /**
@@ -108,18 +109,15 @@ public final class DsConfig {
           + MAX_HASH_CHAIN + " keys: a longer chain outgrows a transaction's " + MAX_SET_WORDS
           + " words)" : "") + ", got " + keyRange);
     }
-    if (transactions < 1 || transactions > MAX_TRANSACTIONS) {
-      throw new IllegalArgumentException("transactions must be in 1.." + MAX_TRANSACTIONS
-          + ", got " + transactions);
-    }
+    ValueChecks.inRange("transactions", transactions, 1, MAX_TRANSACTIONS);
     int maxInitial = kind == DsKind.QUEUE ? MAX_POOL - 1 : keyRange;
     if (initialEntries < 0 || initialEntries > maxInitial) {
       throw new IllegalArgumentException("initialEntries must be in 0.." + maxInitial
           + (kind == DsKind.QUEUE ? "" : " (the key range: keys are distinct)") + ", got "
           + initialEntries);
     }
-    checkFraction("insertFraction", insertFraction);
-    checkFraction("deleteFraction", deleteFraction);
+    ValueChecks.fraction("insertFraction", insertFraction);
+    ValueChecks.fraction("deleteFraction", deleteFraction);
     if (kind == DsKind.QUEUE && deleteFraction != 0) {
       throw new IllegalArgumentException("deleteFraction must be 0 for the queue (its dequeues "
           + "are the rest: 1 - insertFraction), got " + deleteFraction);
@@ -132,10 +130,7 @@ public final class DsConfig {
       throw new IllegalArgumentException("insertFraction + deleteFraction must be at most 1, got "
           + insertFraction + " + " + deleteFraction);
     }
-    if (maxWork < 0 || maxWork > MAX_WORK) {
-      throw new IllegalArgumentException("maxWork (local work iterations) must be in 0.."
-          + MAX_WORK + ", got " + maxWork);
-    }
+    ValueChecks.inRange("maxWork (local work iterations)", maxWork, 0, MAX_WORK);
     int maxLevels = kind == DsKind.SKIPLIST ? MAX_LEVELS : 1;
     if (levels < 1 || levels > maxLevels) {
       throw new IllegalArgumentException("levels must be in 1.." + maxLevels + " for the "
@@ -240,12 +235,6 @@ public final class DsConfig {
       throw new IllegalArgumentException("levels must be at most " + MAX_CSMV_LEVELS + " for a "
           + "skip list on " + algorithm.label() + " (an insert writes 2 words a level; CSMV "
           + "updates write at most 8), got " + levels);
-    }
-  }
-
-  private static void checkFraction(String name, double v) {
-    if (!(v >= 0 && v <= 1)) {
-      throw new IllegalArgumentException(name + " must be in 0..1, got " + v);
     }
   }
 

@@ -3,6 +3,7 @@ package io.gstm.core.workload.ds;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.Shuffles;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -116,15 +117,9 @@ public final class DsState {
   }
 
   private static int[] distinctKeys(int count, int keyRange, SplittableRandom rnd) {
-    int[] all = new int[keyRange];
-    for (int i = 0; i < keyRange; i++) {
-      all[i] = i;
-    }
+    int[] all = Shuffles.identity(keyRange);
     for (int i = 0; i < count; i++) {
-      int j = i + rnd.nextInt(keyRange - i);
-      int v = all[i];
-      all[i] = all[j];
-      all[j] = v;
+      Shuffles.draw(all, i, rnd);
     }
     return Arrays.copyOf(all, count);
   }

@@ -5,7 +5,7 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
-import io.gstm.core.workload.Workload;
+import io.gstm.core.workload.NamedWorkload;
 
 /**
  * Graph relaxation over a CSR graph held in the store: one transaction relaxes a chunk of one
@@ -26,7 +26,7 @@ import io.gstm.core.workload.Workload;
  * when unweighted; {@code value(u)} for components) is smaller, writes it. Values only ever
  * decrease. Returns 0.
  */
-public final class GraphRelaxWorkload implements Workload {
+public final class GraphRelaxWorkload extends NamedWorkload {
   public static final String NAME = "graph-relax";
   public static final GraphRelaxWorkload INSTANCE = new GraphRelaxWorkload();
 
@@ -49,13 +49,8 @@ public final class GraphRelaxWorkload implements Workload {
   public static final int PARAM_WEIGHTED = 3;
   public static final int PARAMS = 4;
 
-  private static final int[] TAGS = {0, 0};
-
-  private GraphRelaxWorkload() {}
-
-  @Override
-  public String name() {
-    return NAME;
+  private GraphRelaxWorkload() {
+    super(NAME, 0, 0);
   }
 
   @Override
@@ -130,10 +125,5 @@ public final class GraphRelaxWorkload implements Workload {
       }
     }
     return 0;
-  }
-
-  @Override
-  public int[] orderingTags() {
-    return TAGS.clone();
   }
 }

@@ -5,7 +5,8 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
-import io.gstm.core.workload.Workload;
+import io.gstm.core.workload.ValueChecks;
+import io.gstm.core.workload.NamedWorkload;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,7 +32,7 @@ import java.util.List;
  * block reads each point's assignment once, every sum still adds its points in order), then
  * reads the word and writes it back increased by that sum. Returns 0.
  */
-public final class KMeansWorkload implements Workload {
+public final class KMeansWorkload extends NamedWorkload {
   public static final String NAME = "kmeans";
   public static final KMeansWorkload INSTANCE = new KMeansWorkload();
 
@@ -52,9 +53,9 @@ public final class KMeansWorkload implements Workload {
   public static final int PARAM_DIMS = 3;
   public static final int PARAMS = 4;
 
-  private static final int[] TAGS = {0};
-
-  private KMeansWorkload() {}
+  private KMeansWorkload() {
+    super(NAME, 0);
+  }
 
   /**
    * The batch of one update (the JPDC one) of the points assigned by {@code assign} (a centroid
@@ -91,11 +92,6 @@ public final class KMeansWorkload implements Workload {
   }
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
   public void validate(StoreLayout layout, TxBatch batch) {
     BatchChecks.params(batch, "kmeans", "{accRegion, pointsRegion, assignRegion, dims}, "
         + PARAMS + " values", PARAMS);
@@ -110,9 +106,7 @@ public final class KMeansWorkload implements Workload {
     if (acc == points) {
       throw new IllegalArgumentException("accRegion: must differ from pointsRegion");
     }
-    if (dims < 1) {
-      throw new IllegalArgumentException("dims must be at least 1, got " + dims);
-    }
+    ValueChecks.atLeast("dims", dims, 1);
     int record = dims + 1;
     int accWords = layout.region(acc).length();
     if (accWords % record != 0) {
@@ -180,10 +174,5 @@ public final class KMeansWorkload implements Workload {
       tx.write(acc, base + j, Double.doubleToRawLongBits(old + sums[j - w0]));
     }
     return 0;
-  }
-
-  @Override
-  public int[] orderingTags() {
-    return TAGS.clone();
   }
 }

@@ -7,6 +7,8 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.ValueChecks;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.SplittableRandom;
 
@@ -30,34 +32,17 @@ public record MemcachedConfig(int sets, int ways, int keys, double getFraction, 
 
   public MemcachedConfig {
     Objects.requireNonNull(grid, "grid");
-    int threadsPerBlock = grid.threadsPerBlock();
-    int blocks = grid.blocks();
-    int txPerThread = grid.txPerThread();
-    if (ways < 1 || ways > MAX_WAYS) {
-      throw new IllegalArgumentException("ways must be in 1.." + MAX_WAYS + ", got " + ways);
-    }
+    ValueChecks.inRange("ways", ways, 1, MAX_WAYS);
     if (sets < 1 || (long) sets * ways > Integer.MAX_VALUE / 64) {
       throw new IllegalArgumentException("sets must be in 1.." + Integer.MAX_VALUE / 64 / ways
           + " for " + ways + " ways, got " + sets);
     }
-    if (keys < 1 || keys == Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("keys must be in 1.." + (Integer.MAX_VALUE - 1)
-          + ", got " + keys);
-    }
-    if (!(getFraction >= 0 && getFraction <= 1)) {
-      throw new IllegalArgumentException("getFraction must be in 0..1, got " + getFraction);
-    }
+    ValueChecks.inRange("keys", keys, 1, Integer.MAX_VALUE - 1);
+    ValueChecks.fraction("getFraction", getFraction);
     if (!(zipfTheta >= 0 && zipfTheta < 5)) {
       throw new IllegalArgumentException("zipfTheta must be in 0..5, got " + zipfTheta);
     }
-    TxBatch.checkThreads(threadsPerBlock, blocks);
-    if (txPerThread < 1) {
-      throw new IllegalArgumentException("txPerThread must be at least 1, got " + txPerThread);
-    }
-    if ((long) blocks * threadsPerBlock * txPerThread > Integer.MAX_VALUE / 16) {
-      throw new IllegalArgumentException("transactions: blocks * threadsPerBlock * txPerThread "
-          + "exceeds " + Integer.MAX_VALUE / 16 + " per batch");
-    }
+    ValueChecks.grid(grid);
   }
 
   /**
@@ -140,19 +125,17 @@ public record MemcachedConfig(int sets, int ways, int keys, double getFraction, 
       }
     }
 
+    /** The first rank whose cumulative probability reaches a uniform draw. */
     int next(SplittableRandom rnd) {
       double u = rnd.nextDouble();
-      int lo = 0;
-      int hi = cdf.length - 1;
-      while (lo < hi) {
-        int mid = (lo + hi) >>> 1;
-        if (cdf[mid] < u) {
-          lo = mid + 1;
-        } else {
-          hi = mid;
-        }
+      int i = Arrays.binarySearch(cdf, u);
+      if (i < 0) {
+        return Math.min(-i - 1, cdf.length - 1);
       }
-      return lo;
+      while (i > 0 && cdf[i - 1] == u) {
+        i--; // rounding can repeat a value: the first rank of the run, as a lower bound gives
+      }
+      return i;
     }
   }
 

@@ -5,7 +5,8 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
-import io.gstm.core.workload.Workload;
+import io.gstm.core.workload.ValueChecks;
+import io.gstm.core.workload.NamedWorkload;
 
 /**
  * A MemcachedGPU-style cache: {@code sets} sets of {@code ways} slots, LRU replacement per set.
@@ -21,7 +22,7 @@ import io.gstm.core.workload.Workload;
  * ticks); it writes 4 items: tag, value, lru and the set's clock. Columns: key, value stamp;
  * params {sets, ways}.
  */
-public final class MemcachedWorkload implements Workload {
+public final class MemcachedWorkload extends NamedWorkload {
   public static final String NAME = "memcached";
   public static final MemcachedWorkload INSTANCE = new MemcachedWorkload();
   public static final int GET = 0;
@@ -33,11 +34,8 @@ public final class MemcachedWorkload implements Workload {
   public static final int KEY_BYTES = 16;
   public static final int VALUE_BYTES = 32;
 
-  private MemcachedWorkload() {}
-
-  @Override
-  public String name() {
-    return NAME;
+  private MemcachedWorkload() {
+    super(NAME, 0, 0);
   }
 
   /** The set a key hashes to (unsigned multiplicative hash; the kernel uses the same). */
@@ -82,13 +80,8 @@ public final class MemcachedWorkload implements Workload {
     BatchChecks.params(batch, "memcached", "{sets, ways}", 2);
     int sets = sets(batch);
     int ways = ways(batch);
-    if (ways < 1 || ways > MemcachedConfig.MAX_WAYS) {
-      throw new IllegalArgumentException(
-          "ways must be in 1.." + MemcachedConfig.MAX_WAYS + ", got " + ways);
-    }
-    if (sets < 1) {
-      throw new IllegalArgumentException("sets must be at least 1, got " + sets);
-    }
+    ValueChecks.inRange("ways", ways, 1, MemcachedConfig.MAX_WAYS);
+    ValueChecks.atLeast("sets", sets, 1);
     if (layout.regionCount() != 4) {
       throw new IllegalArgumentException("regions: memcached expects 4 regions (tags, values, "
           + "lru, clock), got " + layout.regionCount());
@@ -152,11 +145,6 @@ public final class MemcachedWorkload implements Workload {
     tx.write(VALUES, base + slot, batch.columns()[1][t]);
     tx.write(LRU, base + slot, tick);
     return 0;
-  }
-
-  @Override
-  public int[] orderingTags() {
-    return new int[] {0, 0};
   }
 
   @Override

@@ -5,6 +5,8 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.Shuffles;
+import io.gstm.core.workload.ValueChecks;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -59,31 +61,17 @@ public final class ProducerConsumerConfig {
     this.threadsPerBlock = b.threadsPerBlock;
     this.blocks = b.blocks;
     this.seed = b.seed;
-    if (producers < 1) {
-      throw new IllegalArgumentException("producers must be at least 1, got " + producers);
-    }
-    if (itemsPerProducer < 1) {
-      throw new IllegalArgumentException(
-          "itemsPerProducer must be at least 1, got " + itemsPerProducer);
-    }
+    ValueChecks.atLeast("producers", producers, 1);
+    ValueChecks.atLeast("itemsPerProducer", itemsPerProducer, 1);
     long items = (long) producers * itemsPerProducer;
     if (items > MAX_ITEMS) {
       throw new IllegalArgumentException("items: producers * itemsPerProducer = " + items
           + " exceeds " + MAX_ITEMS + " per batch");
     }
-    if (consumers < 1 || consumers > items) {
-      throw new IllegalArgumentException("consumers must be in 1.." + items
-          + " (producers * itemsPerProducer, so that each takes at least one item), got "
-          + consumers);
-    }
-    if (bufferCapacity < 1 || bufferCapacity > MAX_BUFFER_CAPACITY) {
-      throw new IllegalArgumentException("bufferCapacity must be in 1.." + MAX_BUFFER_CAPACITY
-          + ", got " + bufferCapacity);
-    }
-    if (lockCoverage < 1) {
-      throw new IllegalArgumentException(
-          "lockCoverage must be at least 1 buffer slot per lock, got " + lockCoverage);
-    }
+    ValueChecks.inRange("consumers", consumers, 1, items,
+        "producers * itemsPerProducer, so that each takes at least one item");
+    ValueChecks.inRange("bufferCapacity", bufferCapacity, 1, MAX_BUFFER_CAPACITY);
+    ValueChecks.atLeast("lockCoverage", lockCoverage, 1, "buffer slot per lock");
     TxBatch.checkThreads(threadsPerBlock, blocks);
   }
 
@@ -200,17 +188,7 @@ public final class ProducerConsumerConfig {
       cols[1][t] = j;
     }
     SplittableRandom rnd = new SplittableRandom(seed);
-    for (int i = n - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      int v = types[i];
-      types[i] = types[j];
-      types[j] = v;
-      for (int[] c : cols) {
-        v = c[i];
-        c[i] = c[j];
-        c[j] = v;
-      }
-    }
+    Shuffles.rows(types, cols, rnd);
     return new TxBatch(ProducerConsumerWorkload.NAME, types, cols,
         new int[] {SLOTS_REGION, COUNTERS_REGION, TAKEN_REGION, bufferCapacity}, threadsPerBlock,
         blocks, TxBatch.capacityFor(ProducerConsumerWorkload.SET_ENTRIES));

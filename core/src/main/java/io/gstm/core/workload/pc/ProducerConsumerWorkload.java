@@ -5,7 +5,8 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
-import io.gstm.core.workload.Workload;
+import io.gstm.core.workload.ValueChecks;
+import io.gstm.core.workload.NamedWorkload;
 import java.util.BitSet;
 
 /**
@@ -32,7 +33,7 @@ import java.util.BitSet;
  * when lock coverage merges them), so batches need a set capacity of at least
  * {@value #SET_ENTRIES}.
  */
-public final class ProducerConsumerWorkload implements Workload {
+public final class ProducerConsumerWorkload extends NamedWorkload {
   public static final String NAME = "producer-consumer";
   public static final ProducerConsumerWorkload INSTANCE = new ProducerConsumerWorkload();
 
@@ -48,14 +49,8 @@ public final class ProducerConsumerWorkload implements Workload {
   public static final int TAIL = 1;
   /** Locks one transaction may touch: head, tail, a slot, a word of taken. */
   public static final int SET_ENTRIES = 4;
-  /** Puts run before takes when a batch is pre-sorted. */
-  private static final int[] TAGS = {1, 0};
-
-  private ProducerConsumerWorkload() {}
-
-  @Override
-  public String name() {
-    return NAME;
+  private ProducerConsumerWorkload() {
+    super(NAME, 1, 0); // puts run before takes when a batch is pre-sorted
   }
 
   @Override
@@ -79,10 +74,8 @@ public final class ProducerConsumerWorkload implements Workload {
     }
     int slotWords = layout.region(slots).length();
     int capacity = params[PARAM_CAPACITY];
-    if (capacity < 1 || capacity > slotWords) {
-      throw new IllegalArgumentException("capacity must be in 1.." + slotWords
-          + " (the length of slots region " + slots + "), got " + capacity);
-    }
+    ValueChecks.inRange("capacity", capacity, 1, slotWords,
+        "the length of slots region " + slots);
     if (batch.capacity() < SET_ENTRIES) {
       throw new IllegalArgumentException("batch capacity must be at least " + SET_ENTRIES
           + " set entries (head, tail, a slot, a taken word), got " + batch.capacity());
@@ -142,11 +135,6 @@ public final class ProducerConsumerWorkload implements Workload {
     tx.write(params[PARAM_TAKEN], batch.columns()[1][t], item);
     tx.write(counters, HEAD, head + 1);
     return item;
-  }
-
-  @Override
-  public int[] orderingTags() {
-    return TAGS.clone();
   }
 
   /** The item a producer puts as its {@code seq}-th: {@code producer << 32 | seq}. */

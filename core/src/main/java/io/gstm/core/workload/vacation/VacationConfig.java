@@ -7,6 +7,8 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.Shuffles;
+import io.gstm.core.workload.ValueChecks;
 import java.util.Objects;
 import java.util.SplittableRandom;
 
@@ -70,40 +72,17 @@ public record VacationConfig(
 
   public VacationConfig {
     Objects.requireNonNull(grid, "grid");
-    int threadsPerBlock = grid.threadsPerBlock();
-    int blocks = grid.blocks();
-    int txPerThread = grid.txPerThread();
-    if (customers < 1) {
-      throw new IllegalArgumentException("customers must be at least 1, got " + customers);
-    }
-    if (roomTypes < 1) {
-      throw new IllegalArgumentException("roomTypes must be at least 1, got " + roomTypes);
-    }
-    if (roomsPerType < 0) {
-      throw new IllegalArgumentException(
-          "roomsPerType must be at least 0, got " + roomsPerType);
-    }
-    if (!(semanticRatio >= 0 && semanticRatio <= 1)) {
-      throw new IllegalArgumentException("semanticRatio must be in 0..1, got " + semanticRatio);
-    }
-    if (lockCoverage < 1) {
-      throw new IllegalArgumentException(
-          "lockCoverage must be at least 1 word per lock, got " + lockCoverage);
-    }
+    ValueChecks.atLeast("customers", customers, 1);
+    ValueChecks.atLeast("roomTypes", roomTypes, 1);
+    ValueChecks.atLeast("roomsPerType", roomsPerType, 0);
+    ValueChecks.fraction("semanticRatio", semanticRatio);
+    ValueChecks.atLeast("lockCoverage", lockCoverage, 1, "word per lock");
     if ((long) roomTypes * lockCoverage > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("roomTypes * lockCoverage = "
           + (long) roomTypes * lockCoverage + " words exceeds the region limit "
           + Integer.MAX_VALUE);
     }
-    TxBatch.checkThreads(threadsPerBlock, blocks);
-    if (txPerThread < 1) {
-      throw new IllegalArgumentException("txPerThread must be at least 1, got " + txPerThread);
-    }
-    long txCount = (long) blocks * threadsPerBlock * txPerThread;
-    if (txCount > Integer.MAX_VALUE / 16) {
-      throw new IllegalArgumentException("transactions: blocks * threadsPerBlock * txPerThread = "
-          + txCount + " exceeds " + Integer.MAX_VALUE / 16 + " per batch");
-    }
+    ValueChecks.grid(grid);
   }
 
   /**
@@ -168,15 +147,9 @@ public record VacationConfig(
     int[] roomCol = cols[VacationWorkload.COL_ROOM_TYPE];
     int pairs = pairs();
     // Distinct customers for the pairs: a partial Fisher-Yates shuffle of 0..customers-1.
-    int[] ids = new int[customers];
-    for (int c = 0; c < customers; c++) {
-      ids[c] = c;
-    }
+    int[] ids = Shuffles.identity(customers);
     for (int p = 0; p < pairs; p++) {
-      int j = p + rnd.nextInt(customers - p);
-      int customer = ids[j];
-      ids[j] = ids[p];
-      ids[p] = customer;
+      int customer = Shuffles.draw(ids, p, rnd);
       types[2 * p] = VacationWorkload.BOOK;
       customerCol[2 * p] = customer;
       roomCol[2 * p] = rnd.nextInt(roomTypes);
@@ -190,24 +163,10 @@ public record VacationConfig(
       customerCol[t] = others > 0 ? ids[pairs + rnd.nextInt(others)] : rnd.nextInt(customers);
       roomCol[t] = rnd.nextInt(roomTypes);
     }
-    for (int i = n - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      swap(types, cols, i, j);
-    }
+    Shuffles.rows(types, cols, rnd);
     return new TxBatch(VacationWorkload.NAME, types, cols,
         new int[] {0, 1, stride(), roomTypes}, threadsPerBlock(), blocks(),
         TxBatch.capacityFor(2));
-  }
-
-  private static void swap(int[] types, int[][] cols, int i, int j) {
-    int t = types[i];
-    types[i] = types[j];
-    types[j] = t;
-    for (int[] c : cols) {
-      int v = c[i];
-      c[i] = c[j];
-      c[j] = v;
-    }
   }
 
   /** Named settings of a {@link VacationConfig}; {@link #build} checks them. */

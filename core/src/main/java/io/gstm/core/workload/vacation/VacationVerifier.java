@@ -57,15 +57,7 @@ public final class VacationVerifier {
     }
     int stride = VacationWorkload.stride(batch);
     int roomTypes = VacationWorkload.roomTypes(batch);
-    int pending = 0;
-    for (int t = 0; t < batch.txCount(); t++) {
-      if (result.outcome(t) == Outcome.PENDING) {
-        pending++;
-      }
-    }
-    if (pending > 0) {
-      problems.add(pending + " transaction(s) never ran");
-    }
+    Verdict.neverRan(result, batch.txCount()).ifPresent(problems::add);
 
     // Per customer: committed BOOKs (their types, as a small list) and committed CANCELs.
     int customers = initialCustomers.length;

@@ -5,7 +5,8 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
-import io.gstm.core.workload.Workload;
+import io.gstm.core.workload.ValueChecks;
+import io.gstm.core.workload.NamedWorkload;
 
 /**
  * Vacation, the travel-reservation workload of the JPDC PR-STM paper: customers book and cancel
@@ -38,7 +39,7 @@ import io.gstm.core.workload.Workload;
  * capacity 2 holds any vacation transaction. The room-type count is a parameter (not only a
  * validation limit) so that the bodies can bound a room type read from the store.
  */
-public final class VacationWorkload implements Workload {
+public final class VacationWorkload extends NamedWorkload {
   public static final String NAME = "vacation";
   public static final VacationWorkload INSTANCE = new VacationWorkload();
 
@@ -61,13 +62,8 @@ public final class VacationWorkload implements Workload {
    * is sold out; the bookings left waiting then are served by the cancellations of the later
    * rounds (the postponement of the semantic contention manager).
    */
-  private static final int[] TAGS = {1, 0};
-
-  private VacationWorkload() {}
-
-  @Override
-  public String name() {
-    return NAME;
+  private VacationWorkload() {
+    super(NAME, 1, 0);
   }
 
   @Override
@@ -85,14 +81,9 @@ public final class VacationWorkload implements Workload {
     int roomsLength = layout.region(rooms).length();
     int customerCount = layout.region(customers).length();
     int stride = stride(batch);
-    if (stride < 1) {
-      throw new IllegalArgumentException(
-          "stride must be at least 1 word per room-type record, got " + stride);
-    }
+    ValueChecks.atLeast("stride", stride, 1, "word per room-type record");
     int roomTypes = roomTypes(batch);
-    if (roomTypes < 1) {
-      throw new IllegalArgumentException("roomTypes must be at least 1, got " + roomTypes);
-    }
+    ValueChecks.atLeast("roomTypes", roomTypes, 1);
     long lastRecord = (long) (roomTypes - 1) * stride;
     if (lastRecord >= roomsLength) {
       throw new IllegalArgumentException("roomTypes: " + roomTypes + " room types with stride "
@@ -145,11 +136,6 @@ public final class VacationWorkload implements Workload {
     tx.write(rooms, at, free + 1);
     tx.write(customers, customer, 0);
     return 0;
-  }
-
-  @Override
-  public int[] orderingTags() {
-    return TAGS.clone();
   }
 
   public static int roomsRegion(TxBatch batch) {
