@@ -77,10 +77,17 @@ final class BenchDsCommand implements Callable<Integer> {
 
   @Mixin SeedOption seed = new SeedOption(42);
 
+  @Option(names = "--urgent-after", defaultValue = "" + RunOptions.DEFAULT_URGENT_AFTER,
+      description = "PR-STM: aborts in a row before a transaction turns urgent (visible reads, "
+          + "oldest first); 2147483647: never, the paper's static priorities alone. "
+          + "Default ${DEFAULT-VALUE}.")
+  int urgentAfter;
+
   @Override
   public Integer call() {
     // Everything checked before anything runs: a sweep must not fail half way.
     trials.check();
+    Checks.atLeast("urgent-after", urgentAfter, 1);
     if (localWork < 0 || localWork > DsConfig.MAX_WORK) {
       throw new IllegalArgumentException("local-work must be in 0.." + DsConfig.MAX_WORK
           + " iterations, got " + localWork);
@@ -144,7 +151,8 @@ final class BenchDsCommand implements Callable<Integer> {
     // The CUDA CSMV kernel records no history: its rows get the verifier alone.
     boolean recorded = history && !(a.isCsmv() && e.name().equals("cuda"));
     ProgramTrials.Measured m = ProgramTrials.dataStructure(e, DsBatch.of(cfg), a,
-        RunOptions.defaults().withHistory(recorded), trials.warmups(), trials.reps());
+        RunOptions.defaults().withHistory(recorded).withUrgentAfter(urgentAfter),
+        trials.warmups(), trials.reps());
     if (cfg.kind() == DsKind.SKIPLIST) {
       level += ", " + cfg.levels() + " levels"; // CSMV runs the skip list on 4
     }

@@ -59,7 +59,8 @@ class BenchDsCommandTest {
         {"--transactions", "0", "transactions must be in 1.."},
         {"--local-work", "-1", "local-work must be in 0.."},
         {"--reps", "0", "reps must be at least 1"},
-        {"--blocks", "0", "blocks must be at least 1"}};
+        {"--blocks", "0", "blocks must be at least 1"},
+        {"--urgent-after", "0", "urgent-after must be at least 1"}};
     for (String[] c : cases) {
       assertThat(run(2, "bench-ds", "--engine", "jvm", c[0], c[1])).as(c[0]).contains(c[2])
           .doesNotContain("bound:");
