@@ -357,15 +357,7 @@ public final class GraphRelaxer implements AutoCloseable {
   static int[] dedupe(int[] active, int n) {
     if (active.length < n / 64) {
       // A few sources (shortest paths): sorting them beats a pass over every vertex.
-      int[] sorted = active.clone();
-      Arrays.sort(sorted);
-      int count = 0;
-      for (int i = 0; i < sorted.length; i++) {
-        if (i == 0 || sorted[i] != sorted[i - 1]) {
-          sorted[count++] = sorted[i];
-        }
-      }
-      return Arrays.copyOf(sorted, count);
+      return VertexIds.sortDistinct(active.clone());
     }
     boolean[] seen = new boolean[n];
     int count = 0;
