@@ -5,9 +5,15 @@ import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.GridGenerator;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RelaxationVerifier;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * Sequential references for the tests: Dijkstra and union-find ({@link RelaxationVerifier}) on
@@ -54,5 +60,21 @@ final class References {
   static double[] components(int n, int[] src, int[] dst) {
     return RelaxationVerifier.components(CsrGraph.fromEdges(n, src, dst, null),
         RelaxationVerifier.initialValues(RelaxationKind.CONNECTED_COMPONENTS, n));
+  }
+
+  /** The reference of {@code kind}: distances from {@code source}, or components. */
+  static double[] expected(RelaxationKind kind, int n, int[] src, int[] dst, double[] w,
+      int source) {
+    return kind == RelaxationKind.SHORTEST_PATHS
+        ? dijkstra(n, src, dst, w, source) : components(n, src, dst);
+  }
+
+  /** A DataFrame of the vertex ids {@code from .. to - 1} in column "id" (for setVertices). */
+  static Dataset<Row> vertexIds(SparkSession spark, int from, int to) {
+    List<Row> rows = new ArrayList<>();
+    for (long v = from; v < to; v++) {
+      rows.add(RowFactory.create(v));
+    }
+    return spark.createDataFrame(rows, new StructType().add("id", DataTypes.LongType));
   }
 }
