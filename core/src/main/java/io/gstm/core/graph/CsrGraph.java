@@ -85,15 +85,7 @@ public record CsrGraph(int vertexCount, int[] offsets, int[] targets, double[] w
       checkWeights(weightsOrNull);
     }
     // Counting sort by source, then sort each adjacency by (target, weight).
-    int[] offsets = new int[vertexCount + 1];
-    for (int i = 0; i < m; i++) {
-      if (src[i] != dst[i]) {
-        offsets[src[i] + 1]++;
-      }
-    }
-    for (int v = 0; v < vertexCount; v++) {
-      offsets[v + 1] += offsets[v];
-    }
+    int[] offsets = offsetsBySource(vertexCount, src, dst);
     int[] fill = Arrays.copyOf(offsets, vertexCount);
     long[] keys = new long[offsets[vertexCount]];
     for (int i = 0; i < m; i++) {
@@ -126,6 +118,24 @@ public record CsrGraph(int vertexCount, int[] offsets, int[] targets, double[] w
     }
     return new CsrGraph(vertexCount, outOffsets, Arrays.copyOf(targets, out),
         weights == null ? null : Arrays.copyOf(weights, out));
+  }
+
+  /**
+   * Where each source's edges start once the edges {@code src[i] -> dst[i]} (ids in
+   * {@code [0, n)}) are counting-sorted by source, self-loops left out: {@code n + 1} offsets,
+   * the last the number of edges kept.
+   */
+  public static int[] offsetsBySource(int n, int[] src, int[] dst) {
+    int[] offsets = new int[n + 1];
+    for (int i = 0; i < src.length; i++) {
+      if (src[i] != dst[i]) {
+        offsets[src[i] + 1]++;
+      }
+    }
+    for (int v = 0; v < n; v++) {
+      offsets[v + 1] += offsets[v];
+    }
+    return offsets;
   }
 
   private static void checkId(String name, int i, int id, int vertexCount) {

@@ -16,6 +16,21 @@ public record EdgeList(int vertexCount, int[] src, int[] dst, double[] weights) 
     return src.length;
   }
 
+  /** Swaps edges {@code a} and {@code b} in place (in these shared arrays). */
+  public void swap(int a, int b) {
+    int t = src[a];
+    src[a] = src[b];
+    src[b] = t;
+    t = dst[a];
+    dst[a] = dst[b];
+    dst[b] = t;
+    if (weights != null) {
+      double x = weights[a];
+      weights[a] = weights[b];
+      weights[b] = x;
+    }
+  }
+
   /** The CSR form of these edges ({@link CsrGraph#fromEdges}). */
   public CsrGraph toCsr() {
     return CsrGraph.fromEdges(vertexCount, src, dst, weights);

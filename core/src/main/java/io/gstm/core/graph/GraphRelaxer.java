@@ -48,10 +48,9 @@ public final class GraphRelaxer implements AutoCloseable {
   private static final int CAPACITY = GraphRelaxWorkload.CAPACITY;
   private static final int CHUNK = GraphRelaxWorkload.CHUNK;
 
-  static final int VALUES = 0;
-  static final int TARGETS = 1;
-  static final int WEIGHTS = 2;
-  static final int OFFSETS = 3;
+  /** The store's regions, in the order of its layout. */
+  private static final CudaGraphRelax.Regions REGIONS = new CudaGraphRelax.Regions(0, 1, 2, 3);
+  private static final int VALUES = REGIONS.values();
 
   private final Engine engine;
   private final CsrGraph graph;
@@ -101,12 +100,12 @@ public final class GraphRelaxer implements AutoCloseable {
     TxStore s = engine.createStore(layout);
     this.jvm = Resources.closeOnExcept(s, st -> {
       if (graph.edgeCount() > 0 && !onJvm) {
-        st.writeInt32(TARGETS, graph.targets());
+        st.writeInt32(REGIONS.targets(), graph.targets());
         if (weighted) {
-          st.writeFloat64(WEIGHTS, graph.weights());
+          st.writeFloat64(REGIONS.weights(), graph.weights());
         }
       }
-      st.writeInt32(OFFSETS, graph.offsets());
+      st.writeInt32(REGIONS.offsets(), graph.offsets());
       return onJvm
           ? new JvmGraphRelax(st, VALUES, graph.offsets(), graph.targets(), graph.weights())
           : null;
@@ -115,18 +114,6 @@ public final class GraphRelaxer implements AutoCloseable {
     if (engine instanceof CudaEngine) {
       device = Resources.closeOnExcept(s, st -> new CudaGraphRelax(st, graph.offsets()));
     }
-  }
-
-  public CsrGraph graph() {
-    return graph;
-  }
-
-  public RelaxationKind kind() {
-    return kind;
-  }
-
-  public RelaxOptions options() {
-    return options;
   }
 
   /**
@@ -178,7 +165,7 @@ public final class GraphRelaxer implements AutoCloseable {
     double[] current = values.clone();
     int type = kind == RelaxationKind.SHORTEST_PATHS
         ? GraphRelaxWorkload.SHORTEST_PATHS : GraphRelaxWorkload.COMPONENTS;
-    int[] params = {VALUES, TARGETS, WEIGHTS, weighted ? 1 : 0};
+    int[] params = {VALUES, REGIONS.targets(), REGIONS.weights(), weighted ? 1 : 0};
     int rounds = 0;
     long transactions = 0;
     long commits = 0;
@@ -206,13 +193,13 @@ public final class GraphRelaxer implements AutoCloseable {
       }
       int m = (int) chunks;
       int[] types = new int[m];
+      Arrays.fill(types, type); // every chunk relaxes the same way
       int[] vertex = new int[m];
       int[] first = new int[m];
       int[] count = new int[m];
       int t = 0;
       for (int u : frontier) {
         for (int e = offsets[u]; e < offsets[u + 1]; e += CHUNK) {
-          types[t] = type;
           vertex[t] = u;
           first[t] = e;
           count[t] = Math.min(CHUNK, offsets[u + 1] - e);
@@ -275,7 +262,7 @@ public final class GraphRelaxer implements AutoCloseable {
       lowest = Math.min(lowest, values[u]);
     }
     return finish(values, device.run(frontier, lowest,
-        new CudaGraphRelax.Regions(VALUES, TARGETS, WEIGHTS, OFFSETS),
+        REGIONS,
         new CudaGraphRelax.Settings(kind == RelaxationKind.CONNECTED_COMPONENTS, weighted,
             options.threadsPerBlock(), options.run().maxRetries(), options.maxRounds(),
             bucketWidth)), start);
@@ -361,15 +348,7 @@ public final class GraphRelaxer implements AutoCloseable {
   static int[] dedupe(int[] active, int n) {
     if (active.length < n / 64) {
       // A few sources (shortest paths): sorting them beats a pass over every vertex.
-      int[] sorted = active.clone();
-      Arrays.sort(sorted);
-      int count = 0;
-      for (int i = 0; i < sorted.length; i++) {
-        if (i == 0 || sorted[i] != sorted[i - 1]) {
-          sorted[count++] = sorted[i];
-        }
-      }
-      return Arrays.copyOf(sorted, count);
+      return VertexIds.sortDistinct(active.clone());
     }
     boolean[] seen = new boolean[n];
     int count = 0;
@@ -397,12 +376,10 @@ public final class GraphRelaxer implements AutoCloseable {
   @Override
   public void close() {
     open.close();
-    try {
+    try (store) { // closed even when the device's buffers fail to close
       if (device != null) {
         device.close();
       }
-    } finally {
-      store.close();
     }
   }
 }

@@ -83,13 +83,7 @@ public final class GridGenerator {
       int a = road.nextInt(rows * cols);
       int b = road.nextInt(rows * cols);
       int hops = Math.abs(a / cols - b / cols) + Math.abs(a % cols - b % cols);
-      double weight = Math.max(1, Math.floor(hops * mean / 2));
-      src[e] = a;
-      dst[e] = b;
-      w[e++] = weight;
-      src[e] = b;
-      dst[e] = a;
-      w[e++] = weight;
+      e = bothWays(src, dst, w, e, a, b, Math.max(1, Math.floor(hops * mean / 2)));
     }
     if (e < m) {
       src = Arrays.copyOf(src, e);
@@ -105,13 +99,19 @@ public final class GridGenerator {
     if (removed > 0 && road.nextDouble() < removed) {
       return e;
     }
+    return bothWays(src, dst, w, e, a, b, weight);
+  }
+
+  /** Writes {@code a -> b} and {@code b -> a} of one weight at {@code e}; returns {@code e + 2}. */
+  private static int bothWays(int[] src, int[] dst, double[] w, int e, int a, int b,
+      double weight) {
     src[e] = a;
     dst[e] = b;
-    w[e++] = weight;
-    src[e] = b;
-    dst[e] = a;
-    w[e++] = weight;
-    return e;
+    w[e] = weight;
+    src[e + 1] = b;
+    dst[e + 1] = a;
+    w[e + 1] = weight;
+    return e + 2;
   }
 
   /**
@@ -119,25 +119,12 @@ public final class GridGenerator {
    * them): nothing of the input's order then tells which edges are near each other.
    */
   public static EdgeList shuffled(EdgeList g, long seed) {
-    int m = g.edgeCount();
-    int[] src = g.src().clone();
-    int[] dst = g.dst().clone();
-    double[] w = g.weights() == null ? null : g.weights().clone();
+    EdgeList out = new EdgeList(g.vertexCount(), g.src().clone(), g.dst().clone(),
+        g.weights() == null ? null : g.weights().clone());
     SplittableRandom rnd = new SplittableRandom(seed);
-    for (int i = m - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      int t = src[i];
-      src[i] = src[j];
-      src[j] = t;
-      t = dst[i];
-      dst[i] = dst[j];
-      dst[j] = t;
-      if (w != null) {
-        double x = w[i];
-        w[i] = w[j];
-        w[j] = x;
-      }
+    for (int i = out.edgeCount() - 1; i > 0; i--) {
+      out.swap(i, rnd.nextInt(i + 1));
     }
-    return new EdgeList(g.vertexCount(), src, dst, w);
+    return out;
   }
 }

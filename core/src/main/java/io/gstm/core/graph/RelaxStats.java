@@ -1,6 +1,7 @@
 package io.gstm.core.graph;
 
 import io.gstm.core.batch.TxCounts;
+import io.gstm.core.batch.WithTxCounts;
 
 /**
  * What one {@link GraphRelaxer#relax} call did.
@@ -17,19 +18,7 @@ import io.gstm.core.batch.TxCounts;
  * @param totalNanos wall time of the call, uploads and downloads included
  */
 public record RelaxStats(int rounds, TxCounts tx, long edgeRelaxations, long improvedWrites,
-    long kernelNanos, long totalNanos) {
-
-  public long transactions() {
-    return tx.transactions();
-  }
-
-  public long commits() {
-    return tx.commits();
-  }
-
-  public long aborts() {
-    return tx.aborts();
-  }
+    long kernelNanos, long totalNanos) implements WithTxCounts {
 
   /** Edge relaxations per second of kernel time (0 when nothing ran). */
   public double edgesPerSecond() {

@@ -35,16 +35,7 @@ public final class RmatGenerator {
     }
     int n = 1 << scale;
     SplittableRandom rnd = new SplittableRandom(seed);
-    int[] perm = new int[n];
-    for (int i = 0; i < n; i++) {
-      perm[i] = i;
-    }
-    for (int i = n - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      int t = perm[i];
-      perm[i] = perm[j];
-      perm[j] = t;
-    }
+    int[] perm = VertexIds.permutation(n, rnd);
     int[] src = new int[edgeCount];
     int[] dst = new int[edgeCount];
     double[] weights = weighted ? new double[edgeCount] : null;

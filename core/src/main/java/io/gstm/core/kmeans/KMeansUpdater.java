@@ -14,6 +14,7 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.kmeans.KMeansWorkload;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -167,6 +168,7 @@ public final class KMeansUpdater implements AutoCloseable {
     }
     int m = (int) txs;
     int[] types = new int[m];
+    Arrays.fill(types, KMeansWorkload.ADD); // every transaction adds to one centroid
     int[] centroid = new int[m];
     int[] first = new int[m];
     int[] count = new int[m];
@@ -175,7 +177,7 @@ public final class KMeansUpdater implements AutoCloseable {
     for (int b = 0; b < blocks; b++) {
       int from = b * ppt;
       int to = Math.min(n, from + ppt);
-      java.util.Arrays.fill(present, false);
+      Arrays.fill(present, false);
       for (int p = from; p < to; p++) {
         present[assign[p]] = true;
       }
@@ -184,7 +186,6 @@ public final class KMeansUpdater implements AutoCloseable {
           continue;
         }
         for (int s = 0; s < slices; s++) {
-          types[t] = KMeansWorkload.ADD;
           centroid[t] = c;
           first[t] = from;
           count[t] = to - from;
@@ -241,7 +242,7 @@ public final class KMeansUpdater implements AutoCloseable {
   }
 
   private static int distinct(int[] assign, int from, int to, boolean[] present) {
-    java.util.Arrays.fill(present, false);
+    Arrays.fill(present, false);
     int d = 0;
     for (int p = from; p < to; p++) {
       if (!present[assign[p]]) {
@@ -364,12 +365,13 @@ public final class KMeansUpdater implements AutoCloseable {
     }
     int n = assignment.length;
     double cost = 0;
-    int p = 0;
-    for (; p + 1 < n; p += 2) {
+    for (int p = 0; p < n; p += 2) {
+      // With n odd the last point is searched beside itself, and kept once.
+      int q = Math.min(p + 1, n - 1);
       double ax = points[2 * p];
       double ay = points[2 * p + 1];
-      double bx = points[2 * p + 2];
-      double by = points[2 * p + 3];
+      double bx = points[2 * q];
+      double by = points[2 * q + 1];
       int bestA = 0;
       int bestB = 0;
       long bitsA = Long.MAX_VALUE;
@@ -389,25 +391,11 @@ public final class KMeansUpdater implements AutoCloseable {
         bestB ^= (bestB ^ c) & (int) closer;
       }
       assignment[p] = bestA;
-      assignment[p + 1] = bestB;
       cost += Double.longBitsToDouble(bitsA);
-      cost += Double.longBitsToDouble(bitsB);
-    }
-    for (; p < n; p++) {
-      double px = points[2 * p];
-      double py = points[2 * p + 1];
-      int best = 0;
-      long bestBits = Long.MAX_VALUE;
-      for (int c = 0; c < k; c++) {
-        double x = px - cx[c];
-        double y = py - cy[c];
-        long gap = Double.doubleToRawLongBits(x * x + y * y) - bestBits;
-        long closer = gap >> 63;
-        bestBits += gap & closer;
-        best ^= (best ^ c) & (int) closer;
+      if (q != p) {
+        assignment[q] = bestB;
+        cost += Double.longBitsToDouble(bitsB);
       }
-      assignment[p] = best;
-      cost += Double.longBitsToDouble(bestBits);
     }
     return cost;
   }
@@ -501,15 +489,9 @@ public final class KMeansUpdater implements AutoCloseable {
   @Override
   public void close() {
     open.close();
-    try {
+    try (TxStore s = store) { // closed (when made) even when the device's buffers fail to close
       if (device != null) {
         device.close();
-      }
-    } finally {
-      device = null;
-      if (store != null) {
-        store.close();
-        store = null;
       }
     }
   }

@@ -37,16 +37,7 @@ public final class GraphTestGraphs {
    */
   public static EdgeList path(int vertexCount, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
-    int[] order = new int[vertexCount];
-    for (int i = 0; i < vertexCount; i++) {
-      order[i] = i;
-    }
-    for (int i = vertexCount - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      int t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
+    int[] order = VertexIds.permutation(vertexCount, rnd);
     int m = 2 * Math.max(0, vertexCount - 1);
     int[] src = new int[m];
     int[] dst = new int[m];
@@ -64,22 +55,10 @@ public final class GraphTestGraphs {
     // Keep the first step first, so that callers can start from the path's end.
     for (int e = 0; e < m; e++) {
       if (shuffled.src()[e] == order[0]) {
-        swap(shuffled, 0, e);
+        shuffled.swap(0, e);
         break;
       }
     }
     return shuffled;
-  }
-
-  private static void swap(EdgeList g, int a, int b) {
-    int t = g.src()[a];
-    g.src()[a] = g.src()[b];
-    g.src()[b] = t;
-    t = g.dst()[a];
-    g.dst()[a] = g.dst()[b];
-    g.dst()[b] = t;
-    double x = g.weights()[a];
-    g.weights()[a] = g.weights()[b];
-    g.weights()[b] = x;
   }
 }

@@ -176,10 +176,7 @@ public final class GraphRelaxation {
 
   /** Superstep bound (default {@code spark.gstm.graph.maxSupersteps}). */
   public GraphRelaxation setMaxSupersteps(int value) {
-    if (value < 1) {
-      throw new IllegalArgumentException("maxSupersteps must be at least 1, got " + value);
-    }
-    this.maxSupersteps = value;
+    this.maxSupersteps = checked("maxSupersteps", value, 1, Integer.MAX_VALUE);
     return this;
   }
 
@@ -190,10 +187,7 @@ public final class GraphRelaxation {
    * overrides it.
    */
   public GraphRelaxation setPartitions(int value) {
-    if (value < 1 || value > 100_000) {
-      throw new IllegalArgumentException("partitions must be between 1 and 100000, got " + value);
-    }
-    this.partitions = value;
+    this.partitions = checked("partitions", value, 1, 100_000);
     return this;
   }
 
@@ -203,10 +197,7 @@ public final class GraphRelaxation {
    * Either way each vertex gets the min of its updates; the driver path only saves the stage.
    */
   public GraphRelaxation setDriverExchangeLimit(int value) {
-    if (value < 0) {
-      throw new IllegalArgumentException("driverExchangeLimit must be at least 0, got " + value);
-    }
-    this.driverExchangeLimit = value;
+    this.driverExchangeLimit = checked("driverExchangeLimit", value, 0, Integer.MAX_VALUE);
     return this;
   }
 
@@ -254,6 +245,15 @@ public final class GraphRelaxation {
   public GraphRelaxation setEngine(String value) {
     this.engine = EngineChoice.parse(value);
     return this;
+  }
+
+  /** {@code value} when in {@code min..max} (no upper bound at MAX_VALUE), else an error. */
+  private static int checked(String name, int value, int min, int max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(name + " must be " + (max == Integer.MAX_VALUE
+          ? "at least " + min : "between " + min + " and " + max) + ", got " + value);
+    }
+    return value;
   }
 
   private static String requireName(String what, String value) {

@@ -2,6 +2,7 @@ package io.gstm.spark.graph;
 
 import io.gstm.core.graph.CsrGraph;
 import io.gstm.core.graph.DegreeOrder;
+import io.gstm.core.graph.VertexIds;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -149,7 +150,7 @@ final class LocalGraph implements Serializable {
       System.arraycopy(all.src, 0, ids, 0, m);
       System.arraycopy(all.dst, 0, ids, m, m);
       System.arraycopy(all.vertices, 0, ids, 2 * m, extra);
-      sortedIds = sortedUnique(ids, ids.length);
+      sortedIds = VertexIds.sortDistinct(ids); // ids is ours to sort
       n = sortedIds.length;
       int[] degree = new int[n];
       for (int i = 0; i < m; i++) {
@@ -195,15 +196,7 @@ final class LocalGraph implements Serializable {
    */
   static CsrGraph csrBySource(int n, int[] src, int[] dst, double[] w) {
     int m = src.length;
-    int[] offsets = new int[n + 1];
-    for (int i = 0; i < m; i++) {
-      if (src[i] != dst[i]) {
-        offsets[src[i] + 1]++;
-      }
-    }
-    for (int v = 0; v < n; v++) {
-      offsets[v + 1] += offsets[v];
-    }
+    int[] offsets = CsrGraph.offsetsBySource(n, src, dst);
     int kept = offsets[n];
     int[] fill = Arrays.copyOf(offsets, n);
     int[] targets = new int[kept];
@@ -251,17 +244,5 @@ final class LocalGraph implements Serializable {
       weights = weights == null ? null : Arrays.copyOf(weights, out);
     }
     return new CsrGraph(n, offsets, targets, weights);
-  }
-
-  private static int[] sortedUnique(int[] a, int n) {
-    int[] s = Arrays.copyOf(a, n);
-    Arrays.sort(s);
-    int m = 0;
-    for (int i = 0; i < s.length; i++) {
-      if (m == 0 || s[i] != s[m - 1]) {
-        s[m++] = s[i];
-      }
-    }
-    return Arrays.copyOf(s, m);
   }
 }

@@ -2,6 +2,7 @@ package io.gstm.spark.graph;
 
 import io.gstm.core.batch.TxCounts;
 import io.gstm.core.batch.WithTxCounts;
+import io.gstm.spark.exec.WithEngines;
 import io.gstm.core.graph.RelaxationKind;
 import java.io.Serializable;
 import java.util.List;
@@ -23,7 +24,8 @@ import java.util.List;
  * @param timings where the time went
  */
 public record RelaxationReport(RelaxationKind kind, long vertices, long edges, Placement placement,
-    Progress progress, TxCounts tx, Timings timings) implements Serializable, WithTxCounts {
+    Progress progress, TxCounts tx, Timings timings) implements Serializable, WithTxCounts,
+    WithEngines {
 
   /**
    * Where the graph went and which engines relaxed it.
@@ -40,7 +42,8 @@ public record RelaxationReport(RelaxationKind kind, long vertices, long edges, P
    *     "engines", and why
    */
   public record Placement(List<String> engines, boolean fellBackToJvm, int partitions,
-      String partitioning, long replicas, String subgraphs) implements Serializable {
+      String partitioning, long replicas, String subgraphs)
+      implements Serializable, WithEngines.Placement {
     public Placement {
       engines = List.copyOf(engines);
     }
@@ -71,16 +74,6 @@ public record RelaxationReport(RelaxationKind kind, long vertices, long edges, P
    */
   public record Timings(long planNanos, long superstepNanos, long relaxNanos, long kernelNanos,
       long wallNanos) implements Serializable {}
-
-  /** The engines the tasks used ({@link Placement#engines}). */
-  public List<String> engines() {
-    return placement.engines();
-  }
-
-  /** True when some task fell back to the JVM engine for want of a GPU. */
-  public boolean fellBackToJvm() {
-    return placement.fellBackToJvm();
-  }
 
   /** Subgraphs (parts of the vertex cut). */
   public int partitions() {

@@ -70,52 +70,66 @@ final class Supersteps {
   static final int MAIL_IN_TASKS = 16_384;
 
   /**
-   * A later superstep whose updates came through the driver: in this function ({@code mail}) or
-   * in a broadcast ({@code broadcastMail}).
+   * A later superstep of a partition: its subgraph zipped with what brings its updates
+   * ({@code T}).
    */
-  static final class DriverStep
+  abstract static class LaterStep<T>
       extends AbstractFunction2<scala.collection.Iterator<LocalGraph>,
-          scala.collection.Iterator<StepOutput>, scala.collection.Iterator<StepOutput>>
+          scala.collection.Iterator<T>, scala.collection.Iterator<StepOutput>>
       implements Serializable {
     private static final long serialVersionUID = 1L;
     private final StepContext c;
+
+    LaterStep(StepContext c) {
+      this.c = c;
+    }
+
+    /** The superstep's input for subgraph {@code g}, from the element zipped with it. */
+    abstract StepInput input(LocalGraph g, T zipped);
+
+    @Override
+    public final scala.collection.Iterator<StepOutput> apply(
+        scala.collection.Iterator<LocalGraph> gi, scala.collection.Iterator<T> zipped) {
+      LocalGraph g = gi.next();
+      return one(nextStep(c.run(), g, c.replicas().value(), input(g, zipped.next()), c.kind(),
+          c.settings()));
+    }
+  }
+
+  /**
+   * A later superstep whose updates came through the driver: in this function ({@code mail}) or
+   * in a broadcast ({@code broadcastMail}); zipped with the partition's last output.
+   */
+  static final class DriverStep extends LaterStep<StepOutput> {
+    private static final long serialVersionUID = 1L;
     private final StepOutput.Messages[] mail;
     private final Broadcast<StepOutput.Messages[]> broadcastMail;
 
     DriverStep(StepContext c, StepOutput.Messages[] mail,
         Broadcast<StepOutput.Messages[]> broadcastMail) {
-      this.c = c;
+      super(c);
       this.mail = mail;
       this.broadcastMail = broadcastMail;
     }
 
     @Override
-    public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> gi,
-        scala.collection.Iterator<StepOutput> oi) {
-      LocalGraph g = gi.next();
+    StepInput input(LocalGraph g, StepOutput last) {
       StepOutput.Messages m = (mail != null ? mail : broadcastMail.value())[g.partition];
-      return one(nextStep(c.run(), g, c.replicas().value(),
-          new StepInput(oi.next(), m == null ? List.of() : List.of(m)), c.kind(), c.settings()));
+      return new StepInput(last, m == null ? List.of() : List.of(m));
     }
   }
 
-  /** A later superstep whose updates came through a shuffle. */
-  static final class ShuffleStep
-      extends AbstractFunction2<scala.collection.Iterator<LocalGraph>,
-          scala.collection.Iterator<StepInput>, scala.collection.Iterator<StepOutput>>
-      implements Serializable {
+  /** A later superstep whose updates came through a shuffle, already as its input. */
+  static final class ShuffleStep extends LaterStep<StepInput> {
     private static final long serialVersionUID = 1L;
-    private final StepContext c;
 
     ShuffleStep(StepContext c) {
-      this.c = c;
+      super(c);
     }
 
     @Override
-    public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> gi,
-        scala.collection.Iterator<StepInput> ii) {
-      return one(nextStep(c.run(), gi.next(), c.replicas().value(), ii.next(), c.kind(),
-          c.settings()));
+    StepInput input(LocalGraph g, StepInput shuffled) {
+      return shuffled;
     }
   }
 

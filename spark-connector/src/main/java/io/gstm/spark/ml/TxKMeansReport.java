@@ -2,6 +2,7 @@ package io.gstm.spark.ml;
 
 import io.gstm.core.batch.TxCounts;
 import io.gstm.core.batch.WithTxCounts;
+import io.gstm.spark.exec.WithEngines;
 import java.io.Serializable;
 import java.util.List;
 
@@ -21,7 +22,8 @@ import java.util.List;
  * @param timings where the time went
  */
 public record TxKMeansReport(Placement placement, long points, int iterations, boolean converged,
-    double trainingCost, TxCounts tx, Timings timings) implements Serializable, WithTxCounts {
+    double trainingCost, TxCounts tx, Timings timings) implements Serializable, WithTxCounts,
+    WithEngines {
 
   /**
    * Where the fit ran.
@@ -32,7 +34,7 @@ public record TxKMeansReport(Placement placement, long points, int iterations, b
    *     every iteration ran inside one task)
    */
   public record Placement(List<String> engines, boolean fellBackToJvm, int pointSets)
-      implements Serializable {
+      implements Serializable, WithEngines.Placement {
     public Placement {
       engines = List.copyOf(engines);
     }
@@ -46,16 +48,6 @@ public record TxKMeansReport(Placement placement, long points, int iterations, b
    * @param wallNanos wall time of {@code fit}
    */
   public record Timings(long kernelNanos, long wallNanos) implements Serializable {}
-
-  /** The engines the tasks used ({@link Placement#engines}). */
-  public List<String> engines() {
-    return placement.engines();
-  }
-
-  /** True when some task fell back to the JVM engine for want of a GPU. */
-  public boolean fellBackToJvm() {
-    return placement.fellBackToJvm();
-  }
 
   /** Point sets the iterations ran over. */
   public int pointSets() {

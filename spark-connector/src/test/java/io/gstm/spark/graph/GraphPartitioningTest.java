@@ -62,12 +62,7 @@ class GraphPartitioningTest {
     EdgeList g = GridGenerator.shuffled(GridGenerator.roadLike(30, 40, 6, 0.35, 3), 7);
     Dataset<Row> df = TestFrames.edges(session.spark(), g, 3);
     int n = g.vertexCount() + 10;
-    List<Row> extra = new ArrayList<>();
-    for (int v = g.vertexCount(); v < n; v++) {
-      extra.add(RowFactory.create((long) v));
-    }
-    Dataset<Row> vertices = session.spark().createDataFrame(extra,
-        new StructType().add("id", DataTypes.LongType));
+    Dataset<Row> vertices = References.vertexIds(session.spark(), g.vertexCount(), n);
     RelaxationResult r = GraphRelaxation.of(df).setPartitioning(mode).connectedComponents()
         .setVertices(vertices).run();
     double[] expected = References.components(n, g.src(), g.dst());

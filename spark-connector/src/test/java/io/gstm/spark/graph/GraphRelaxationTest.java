@@ -55,6 +55,16 @@ class GraphRelaxationTest {
   }
 
   /** A random graph of a few parts (so some vertices are unreachable), self-loops, duplicates. */
+  /** {@code m} integer weights in {@code [1, bound)}, seeded. */
+  private static double[] weights(int m, long seed, int bound) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    double[] w = new double[m];
+    for (int e = 0; e < m; e++) {
+      w[e] = rnd.nextInt(1, bound);
+    }
+    return w;
+  }
+
   private static int[][] randomGraph(int n, int m, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
     int[] src = new int[m];
@@ -153,11 +163,7 @@ class GraphRelaxationTest {
       src[m + i] = i * 7;
       dst[m + i] = 1400 + i;
     }
-    SplittableRandom rnd = new SplittableRandom(5);
-    double[] w = new double[src.length];
-    for (int e = 0; e < w.length; e++) {
-      w[e] = rnd.nextInt(1, 20);
-    }
+    double[] w = weights(src.length, 5, 20);
     List<Row> extra = new ArrayList<>();
     for (long v = 1450; v < 1500; v++) {
       extra.add(RowFactory.create(v));
@@ -188,8 +194,7 @@ class GraphRelaxationTest {
     assertThat(r.report().vertices()).isEqualTo(count);
     assertThat(r.report().partitions()).isEqualTo(subgraphs);
     assertThat(r.report().converged()).isTrue();
-    double[] expected = kind == RelaxationKind.SHORTEST_PATHS
-        ? References.dijkstra(n, src, dst, w, source) : References.components(n, src, dst);
+    double[] expected = References.expected(kind, n, src, dst, w, source);
     double[] actual = dense(r.values(), n);
     for (int v = 0; v < n; v++) {
       if (present[v]) {
@@ -215,11 +220,7 @@ class GraphRelaxationTest {
   void cachedEdgesAreReadFromColumnBatches() {
     int n = 800;
     int[][] g = randomGraph(n, 4000, 23);
-    SplittableRandom rnd = new SplittableRandom(3);
-    double[] w = new double[g[0].length];
-    for (int e = 0; e < w.length; e++) {
-      w[e] = rnd.nextInt(1, 30);
-    }
+    double[] w = weights(g[0].length, 3, 30);
     double[] dist = References.dijkstra(n, g[0], g[1], w, g[0][1]);
     double[] labels = References.components(n, g[0], g[1]);
     String[][] types = {{"int", "double"}, {"long", "float"}, {"short", "int"}};
@@ -376,10 +377,9 @@ class GraphRelaxationTest {
     int n = 3000;
     int m = 6000;
     int[][] g = randomGraph(n, m, 11 + partitions);
-    SplittableRandom rnd = new SplittableRandom(partitions);
-    double[] w = new double[m];
-    for (int e = 0; e < m; e++) {
-      w[e] = rnd.nextInt(1, 40) + (e % 3 == 0 ? 0.25 : 0);
+    double[] w = weights(m, partitions, 40);
+    for (int e = 0; e < m; e += 3) {
+      w[e] += 0.25;
     }
     int source = g[0][1];
     Dataset<Row> edges = edges(g[0], g[1], w, partitions).cache();
@@ -404,8 +404,7 @@ class GraphRelaxationTest {
       broadcast[i] = GraphRelaxation.BROADCAST_EXCHANGES.get() - b0;
     }
     edges.unpersist();
-    double[] expected = kind == RelaxationKind.SHORTEST_PATHS
-        ? References.dijkstra(n, g[0], g[1], w, source) : References.components(n, g[0], g[1]);
+    double[] expected = References.expected(kind, n, g[0], g[1], w, source);
     boolean[] present = present(n, g, source);
     for (int v = 0; v < n; v++) {
       if (present[v]) {
@@ -464,18 +463,13 @@ class GraphRelaxationTest {
     int n = 2500;
     int m = 7000;
     int[][] g = randomGraph(n, m, 91);
-    double[] w = new double[m];
-    SplittableRandom rnd = new SplittableRandom(92);
-    for (int e = 0; e < m; e++) {
-      w[e] = rnd.nextInt(1, 30);
-    }
+    double[] w = weights(m, 92, 30);
     int source = g[0][1];
     GraphRelaxation run = GraphRelaxation.of(edges(g[0], g[1], w, 3)).setVertexOrder(order);
     run = kind == RelaxationKind.SHORTEST_PATHS ? run.shortestPaths(source)
         : run.connectedComponents();
     double[] actual = dense(run.run().values(), n);
-    double[] expected = kind == RelaxationKind.SHORTEST_PATHS
-        ? References.dijkstra(n, g[0], g[1], w, source) : References.components(n, g[0], g[1]);
+    double[] expected = References.expected(kind, n, g[0], g[1], w, source);
     boolean[] present = present(n, g, source);
     for (int v = 0; v < n; v++) {
       if (present[v]) {

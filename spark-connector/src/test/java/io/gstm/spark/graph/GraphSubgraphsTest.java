@@ -91,12 +91,7 @@ class GraphSubgraphsTest {
   void extraVerticesAndTheSourceReachTheOneSubgraph() {
     EdgeList g = GridGenerator.shuffled(GridGenerator.roadLike(20, 30, 6, 0.35, 3), 7);
     int n = g.vertexCount() + 5;
-    List<Row> extra = new ArrayList<>();
-    for (int v = g.vertexCount(); v < n; v++) {
-      extra.add(RowFactory.create((long) v));
-    }
-    Dataset<Row> vertices = session.spark().createDataFrame(extra,
-        new StructType().add("id", DataTypes.LongType));
+    Dataset<Row> vertices = References.vertexIds(session.spark(), g.vertexCount(), n);
     Dataset<Row> df = TestFrames.edges(session.spark(), g, 3);
     RelaxationResult r = GraphRelaxation.of(df).setSubgraphs("engines").setVertices(vertices)
         .connectedComponents().run();

@@ -1,17 +1,24 @@
 package io.gstm.spark.graph;
 
+import io.gstm.core.graph.CsrGraph;
 import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.GridGenerator;
+import io.gstm.core.graph.RelaxationKind;
+import io.gstm.core.graph.RelaxationVerifier;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.PriorityQueue;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 
 /**
- * Sequential references for the tests: Dijkstra and union-find on plain edge arrays, a result's
- * values by vertex id to compare them with, and a path whose ids have no locality.
+ * Sequential references for the tests: Dijkstra and union-find ({@link RelaxationVerifier}) on
+ * plain edge arrays, a result's values by vertex id to compare them with, and a path whose ids
+ * have no locality.
  */
 final class References {
   private References() {}
@@ -45,60 +52,29 @@ final class References {
 
   /** Distances from {@code source} over directed edges (weights null: all 1). */
   static double[] dijkstra(int n, int[] src, int[] dst, double[] w, int source) {
-    List<List<int[]>> out = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      out.add(new ArrayList<>());
-    }
-    for (int e = 0; e < src.length; e++) {
-      out.get(src[e]).add(new int[] {dst[e], e});
-    }
-    double[] dist = new double[n];
-    Arrays.fill(dist, Double.POSITIVE_INFINITY);
-    dist[source] = 0;
-    PriorityQueue<double[]> q = new PriorityQueue<>((a, b) -> Double.compare(a[0], b[0]));
-    q.add(new double[] {0, source});
-    while (!q.isEmpty()) {
-      double[] top = q.poll();
-      int u = (int) top[1];
-      if (top[0] > dist[u]) {
-        continue;
-      }
-      for (int[] edge : out.get(u)) {
-        double d = dist[u] + (w == null ? 1 : w[edge[1]]);
-        if (d < dist[edge[0]]) {
-          dist[edge[0]] = d;
-          q.add(new double[] {d, edge[0]});
-        }
-      }
-    }
-    return dist;
+    return RelaxationVerifier.dijkstra(CsrGraph.fromEdges(n, src, dst, w),
+        RelaxationVerifier.initialValues(RelaxationKind.SHORTEST_PATHS, n, source));
   }
 
   /** Smallest vertex id of each vertex's (undirected) component. */
   static double[] components(int n, int[] src, int[] dst) {
-    int[] parent = new int[n];
-    for (int i = 0; i < n; i++) {
-      parent[i] = i;
-    }
-    for (int e = 0; e < src.length; e++) {
-      int a = find(parent, src[e]);
-      int b = find(parent, dst[e]);
-      if (a != b) {
-        parent[Math.max(a, b)] = Math.min(a, b);
-      }
-    }
-    double[] label = new double[n];
-    for (int i = 0; i < n; i++) {
-      label[i] = find(parent, i);
-    }
-    return label;
+    return RelaxationVerifier.components(CsrGraph.fromEdges(n, src, dst, null),
+        RelaxationVerifier.initialValues(RelaxationKind.CONNECTED_COMPONENTS, n));
   }
 
-  private static int find(int[] parent, int v) {
-    while (parent[v] != v) {
-      parent[v] = parent[parent[v]];
-      v = parent[v];
+  /** The reference of {@code kind}: distances from {@code source}, or components. */
+  static double[] expected(RelaxationKind kind, int n, int[] src, int[] dst, double[] w,
+      int source) {
+    return kind == RelaxationKind.SHORTEST_PATHS
+        ? dijkstra(n, src, dst, w, source) : components(n, src, dst);
+  }
+
+  /** A DataFrame of the vertex ids {@code from .. to - 1} in column "id" (for setVertices). */
+  static Dataset<Row> vertexIds(SparkSession spark, int from, int to) {
+    List<Row> rows = new ArrayList<>();
+    for (long v = from; v < to; v++) {
+      rows.add(RowFactory.create(v));
     }
-    return v;
+    return spark.createDataFrame(rows, new StructType().add("id", DataTypes.LongType));
   }
 }
