@@ -35,19 +35,9 @@ class BlockingTx : public detail::LockTableTx<BlockingTx<CAPACITY>, CAPACITY> {
   __device__ __forceinline__ BlockingTx(const StoreView& view, uint32_t owner)
       : Base(view, owner) {}
 
-  /// After a semantic conflict or a program's early end: true if what was read is current.
-  __device__ __forceinline__ bool confirm_semantic() {
-    mem::fence_acq_rel();
-    if (reads_current()) return true;
-    this->abort(kAbortValidation);
-    return false;
-  }
-
-  /// Validates and commits; false means aborted (see abort_cause) or overflowed.
-  __device__ __forceinline__ bool commit() {
-    if (this->status_ != Base::kActive) return false;
-    mem::fence_acq_rel();
-    if (this->n_writes_ == 0) return confirm_semantic() && this->done();
+ private:
+  /// Commits a transaction that wrote (commit() fenced after its reads).
+  __device__ __forceinline__ bool commit_writes() {
     mask_t held = 0;
     int failure = -1;
 #pragma unroll kUnroll
@@ -73,19 +63,11 @@ class BlockingTx : public detail::LockTableTx<BlockingTx<CAPACITY>, CAPACITY> {
       this->abort(failure);
       return false;
     }
-    mem::fence_acq_rel();  // locks are held before any value changes
-#pragma unroll kUnroll
-    for (int s = 0; s < CAPACITY; ++s) {
-      if (s < this->n_writes_) {
-        this->store_word(this->w_region_[s], this->w_index_[s], this->w_value_[s]);
-      }
-    }
-    mem::fence_acq_rel();  // values are visible before the versions move
+    this->write_back_all();
     release(held, 1);
     return this->done();
   }
 
- private:
   /// Waits (bounded) while the lock is held; then version, word, version again until they
   /// match. The lock joins the set at that version and the word is logged.
   __device__ __forceinline__ uint64_t read_new(uint32_t region, uint32_t index) {

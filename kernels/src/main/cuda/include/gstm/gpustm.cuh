@@ -35,25 +35,12 @@ class GpuStmTx : public detail::LockTableTx<GpuStmTx<CAPACITY>, CAPACITY> {
 
   __device__ __forceinline__ GpuStmTx(const StoreView& view, uint32_t owner) : Base(view, owner) {}
 
-  /// After a semantic conflict or a program's early end: true if what was read still holds.
-  __device__ __forceinline__ bool confirm_semantic() {
-    mem::fence_acq_rel();
-    if (validate(false)) return true;
-    this->abort(kAbortValidation);
-    return false;
-  }
+ private:
+  /// A read-only commit validates once: commit() fenced after the reads already.
+  __device__ __forceinline__ bool commit_read_only() { return this->validated() && this->done(); }
 
-  /// Validates and commits; false means aborted (see abort_cause) or overflowed.
-  __device__ __forceinline__ bool commit() {
-    if (this->status_ != Base::kActive) return false;
-    mem::fence_acq_rel();
-    if (this->n_writes_ == 0) {
-      if (!validate(false)) {
-        this->abort(kAbortValidation);
-        return false;
-      }
-      return this->done();
-    }
+  /// Commits a transaction that wrote (commit() fenced after its reads).
+  __device__ __forceinline__ bool commit_writes() {
     // Written locks in ascending lock order (the set is sorted): no cycle of waits.
     mask_t held = 0;
     bool busy = false;
@@ -89,19 +76,12 @@ class GpuStmTx : public detail::LockTableTx<GpuStmTx<CAPACITY>, CAPACITY> {
       return false;
     }
     mem::fence_sc();  // our lock CASes before the loads that validate (store buffering)
-    if (!validate(true)) {
+    if (!reads_current(true)) {
       release(held);
       this->abort(kAbortValidation);
       return false;
     }
-    mem::fence_acq_rel();  // locks are held before any value changes
-#pragma unroll kUnroll
-    for (int s = 0; s < CAPACITY; ++s) {
-      if (s < this->n_writes_) {
-        this->store_word(this->w_region_[s], this->w_index_[s], this->w_value_[s]);
-      }
-    }
-    mem::fence_acq_rel();  // values are visible before the versions move
+    this->write_back_all();
 #pragma unroll kUnroll
     for (int s = 0; s < CAPACITY; ++s) {
       if ((held >> s) & 1u) {
@@ -112,7 +92,6 @@ class GpuStmTx : public detail::LockTableTx<GpuStmTx<CAPACITY>, CAPACITY> {
     return this->done();
   }
 
- private:
   /// A word met for the first time: version, value, version again (unlocked and equal, so the
   /// value is that version's); its lock joins the sorted set.
   __device__ __forceinline__ uint64_t read_new(uint32_t region, uint32_t index) {
@@ -191,7 +170,7 @@ class GpuStmTx : public detail::LockTableTx<GpuStmTx<CAPACITY>, CAPACITY> {
    * the written locks are ours, at seen_ver_: where that moved since the read, the words read
    * under them must still hold the values read.
    */
-  __device__ __forceinline__ bool validate(bool holding) {
+  __device__ __forceinline__ bool reads_current(bool holding = false) {
     for (int collect = 0; collect < kCollects; ++collect) {
       // First collect: the versions of the locks only read (unlocked).
       bool ok = true;

@@ -21,32 +21,31 @@ struct LockTableArgs {
 };
 static_assert(sizeof(LockTableArgs) == 104, "host packer assumes 104 bytes");
 
-/// GPU-STM: no urgent mode; after repeated losses the same short sleep as PR-STM's lanes.
-struct GpuStmPolicy {
+/// What the algorithms whose transactions take only the store and the owner share: no urgent
+/// mode, the whole counter set (lock busy lies past PR-STM's counters), an attempt on a new Tx<C>.
+template <template <int> class Tx>
+struct OwnerOnlyPolicy {
   static constexpr bool kUrgentMode = false;
-  static constexpr int kCounters = kCounterCount;  // lock busy lies past PR-STM's counters
+  static constexpr int kCounters = kCounterCount;
   template <int C, class Attempt>
   __device__ __forceinline__ void attempt(const StoreView& view, uint32_t owner, uint32_t,
                                           Attempt&& body) const {
-    GpuStmTx<C> tx(view, owner);
+    Tx<C> tx(view, owner);
     body(tx);
   }
+};
+
+/// GPU-STM: after repeated losses the same short sleep as PR-STM's lanes.
+struct GpuStmPolicy : OwnerOnlyPolicy<GpuStmTx> {
   __device__ __forceinline__ uint32_t backoff_ns(uint32_t conflicts) const {
     return PrStmPolicy().backoff_ns(conflicts);
   }
 };
 
 /// Cederman's blocking STM with its backoff.
-struct BlockingPolicy {
-  static constexpr bool kUrgentMode = false;
-  static constexpr int kCounters = kCounterCount;
+struct BlockingPolicy : OwnerOnlyPolicy<BlockingTx> {
   Backoff backoff;
-  template <int C, class Attempt>
-  __device__ __forceinline__ void attempt(const StoreView& view, uint32_t owner, uint32_t,
-                                          Attempt&& body) const {
-    BlockingTx<C> tx(view, owner);
-    body(tx);
-  }
+  __device__ __forceinline__ explicit BlockingPolicy(const Backoff& b) : backoff(b) {}
   __device__ __forceinline__ uint32_t backoff_ns(uint32_t conflicts) const {
     return backoff.delay_ns(conflicts);
   }

@@ -101,19 +101,9 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
   /// Locks stolen from other attempts during this one.
   __device__ __forceinline__ uint32_t stolen() const { return stolen_; }
 
-  /// After a semantic conflict or a program's early end: true if what was read is current.
-  __device__ __forceinline__ bool confirm_semantic() {
-    mem::fence_acq_rel();
-    if (reads_current(false)) return true;
-    this->abort(kAbortValidation);
-    return false;
-  }
-
-  /// Validates and commits; false means aborted (see abort_cause) or overflowed.
-  __device__ __forceinline__ bool commit() {
-    if (this->status_ != Base::kActive) return false;
-    mem::fence_acq_rel();
-    if (this->n_writes_ == 0) return confirm_semantic() && this->done();
+ private:
+  /// Commits a transaction that wrote (commit() fenced after its reads).
+  __device__ __forceinline__ bool commit_writes() {
     if (!lock_all()) return false;
     mem::fence_sc();  // our lock CASes before the loads that validate (store buffering)
     if (!reads_current(true)) return give_up(kAbortValidation);
@@ -124,7 +114,6 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
     return this->done();
   }
 
- private:
   __device__ __forceinline__ size_t at(uint32_t d, uint32_t i) const {
     return static_cast<size_t>(i) * d_.threads + d;
   }
@@ -346,7 +335,7 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
   /// of its old values committed meanwhile, a third transaction could order them in a cycle
   /// (T read x and holds y; U commits x; R reads U's x and T's old y and commits; T commits).
   /// With `updating` this attempt holds its write locks and stops when another aborted it.
-  __device__ __forceinline__ bool reads_current(bool updating) {
+  __device__ __forceinline__ bool reads_current(bool updating = false) {
     bool ok = true;
 #pragma unroll kUnroll
     for (int s = 0; s < CAPACITY; ++s) {

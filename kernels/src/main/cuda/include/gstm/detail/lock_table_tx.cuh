@@ -6,9 +6,10 @@
 /// write buffer; the read log (each word read with the value it showed: a second read returns
 /// it, as Cederman's local copy of an object and GPU-STM's repeatable reads do); a read-only
 /// range read as one entry (validated by the sum of its versions, as in prstm.cuh); the history
-/// record. The derived class (CRTP) decides how a new read meets its lock (`read_new`), how a
-/// write's lock joins the set (`track_write`), which version the history records
-/// (`recorded_version`), and how it validates and commits.
+/// record; the frame of a commit. The derived class (CRTP) decides how a new read meets its lock
+/// (`read_new`), how a write's lock joins the set (`track_write`), which version the history
+/// records (`recorded_version`), whether what was read still holds (`reads_current`) and how a
+/// transaction that wrote commits (`commit_writes`).
 ///
 /// Sets live in registers where they fit: loops over them are unrolled (up to 16 entries) and
 /// predicated, and lookups select values instead of returning early, as in prstm.cuh.
@@ -151,6 +152,20 @@ class LockTableTx {
     ++n_writes_;
   }
 
+  /// After a semantic conflict or a program's early end: true if what was read still holds.
+  __device__ __forceinline__ bool confirm_semantic() {
+    mem::fence_acq_rel();
+    return validated();
+  }
+
+  /// Validates and commits; false means aborted (see abort_cause) or overflowed.
+  __device__ __forceinline__ bool commit() {
+    if (status_ != kActive) return false;
+    mem::fence_acq_rel();
+    if (n_writes_ == 0) return self().commit_read_only();
+    return self().commit_writes();
+  }
+
   /// Writes the history of a committed transaction; returns reads | writes << 16.
   __device__ __forceinline__ uint32_t record(unsigned long long* reads,
                                              unsigned long long* writes) const {
@@ -174,6 +189,16 @@ class LockTableTx {
   __device__ __forceinline__ Derived& self() { return static_cast<Derived&>(*this); }
   __device__ __forceinline__ const Derived& self() const {
     return static_cast<const Derived&>(*this);
+  }
+
+  /// A read-only commit: confirm_semantic, its fence included (GPU-STM's skips that one).
+  __device__ __forceinline__ bool commit_read_only() { return confirm_semantic() && done(); }
+
+  /// True if the derived class's reads_current() holds, else a validation abort.
+  __device__ __forceinline__ bool validated() {
+    if (self().reads_current()) return true;
+    abort(kAbortValidation);
+    return false;
   }
 
   /// The version the history records slot s as read at: the one read, unless overridden.
@@ -228,6 +253,17 @@ class LockTableTx {
       known = known || hit;
     }
     return known;
+  }
+
+  /// Stores every buffered write (the caller holds all their locks), between the fences that
+  /// order the stores after the locks and before the versions move.
+  __device__ __forceinline__ void write_back_all() const {
+    mem::fence_acq_rel();  // locks are held before any value changes
+#pragma unroll kUnroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      if (s < n_writes_) store_word(w_region_[s], w_index_[s], w_value_[s]);
+    }
+    mem::fence_acq_rel();  // values are visible before the versions move
   }
 
   /// Stores the buffered writes under `lock` (the caller holds it exclusively).
