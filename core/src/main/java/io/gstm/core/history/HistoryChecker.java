@@ -27,10 +27,6 @@ public final class HistoryChecker {
   /** Edges of a cycle spelled out; a longer cycle is elided in the middle of its message. */
   private static final int MAX_CYCLE_EDGES_SHOWN = 20;
 
-  private static final byte WR = 0;
-  private static final byte RW = 1;
-  private static final byte WW = 2;
-
   private HistoryChecker() {}
 
   /**
@@ -104,14 +100,8 @@ public final class HistoryChecker {
 
     // Flatten the entries that are usable for graph building into parallel arrays (struct of
     // arrays), dropping out-of-range and duplicate ones after reporting them.
-    int[] rLock = new int[Math.toIntExact(totalReads)];
-    int[] rVer = new int[rLock.length];
-    int[] rTx = new int[rLock.length];
-    int rn = 0;
-    int[] wLock = new int[Math.toIntExact(totalWrites)];
-    int[] wVer = new int[wLock.length];
-    int[] wTx = new int[wLock.length];
-    int wn = 0;
+    LockEntries reads = new LockEntries(totalReads);
+    LockEntries writes = new LockEntries(totalWrites);
     // Stamps (tx index + 1) avoid clearing per-lock scratch between transactions.
     int[] readStamp = new int[lockCount];
     int[] readSeen = new int[lockCount];
@@ -123,9 +113,7 @@ public final class HistoryChecker {
       for (long e : readsOf[i]) {
         final int l = TxRecord.lockOf(e);
         final int v = TxRecord.versionOf(e);
-        if (l < 0 || l >= lockCount) {
-          out.report(() -> "tx " + id + " read lock " + l + " (version " + ver(v)
-              + "), outside the lock table [0, " + lockCount + ")");
+        if (outsideTable(out, id, "read", l, v, lockCount)) {
           continue;
         }
         if (readStamp[l] == stamp) {
@@ -138,17 +126,12 @@ public final class HistoryChecker {
         }
         readStamp[l] = stamp;
         readSeen[l] = v;
-        rLock[rn] = l;
-        rVer[rn] = v;
-        rTx[rn] = i;
-        rn++;
+        reads.add(l, v, i);
       }
       for (long e : writesOf[i]) {
         final int l = TxRecord.lockOf(e);
         final int w = TxRecord.versionOf(e);
-        if (l < 0 || l >= lockCount) {
-          out.report(() -> "tx " + id + " wrote lock " + l + " (version " + ver(w)
-              + "), outside the lock table [0, " + lockCount + ")");
+        if (outsideTable(out, id, "wrote", l, w, lockCount)) {
           continue;
         }
         if (writeStamp[l] == stamp) {
@@ -166,10 +149,7 @@ public final class HistoryChecker {
               + " but wrote version " + ver(w) + "; a write must produce the version read + 1 ("
               + ver(r + 1) + ")");
         }
-        wLock[wn] = l;
-        wVer[wn] = w;
-        wTx[wn] = i;
-        wn++;
+        writes.add(l, w, i);
       }
     }
     // Let the per-tx copies be collected before the graph arrays are allocated.
@@ -179,9 +159,10 @@ public final class HistoryChecker {
     // Per-lock writers in CSR form, each lock's segment sorted by offset from the initial
     // version. Keys pack (offset << 32 | tx index): the signed offset in the high half sorts
     // correctly and wrap-around of the 32-bit version is absorbed by int subtraction.
+    int wn = writes.count;
     int[] wStart = new int[lockCount + 1];
     for (int k = 0; k < wn; k++) {
-      wStart[wLock[k] + 1]++;
+      wStart[writes.lock[k] + 1]++;
     }
     for (int l = 0; l < lockCount; l++) {
       wStart[l + 1] += wStart[l];
@@ -190,8 +171,9 @@ public final class HistoryChecker {
     int[] fill = readStamp; // scratch no longer needed; reuse to save a lock-table-sized array
     System.arraycopy(wStart, 0, fill, 0, lockCount);
     for (int k = 0; k < wn; k++) {
-      int l = wLock[k];
-      keys[fill[l]++] = ((long) (wVer[k] - init[l]) << 32) | (wTx[k] & 0xffffffffL);
+      int l = writes.lock[k];
+      keys[fill[l]++] = ((long) (writes.version[k] - init[l]) << 32)
+          | (writes.tx[k] & 0xffffffffL);
     }
     for (int l = 0; l < lockCount; l++) {
       if (wStart[l + 1] - wStart[l] > 1) {
@@ -200,19 +182,13 @@ public final class HistoryChecker {
     }
     checkVersionChains(keys, wStart, init, ids, out);
 
-    // Precedence edges, as parallel arrays with a label (kind, lock, version) per edge so a
-    // cycle can be explained. Upper bound: two per read (wr, rw) and one per write (ww).
-    int maxEdges = Math.toIntExact(2L * rn + wn);
-    int[] eSrc = new int[maxEdges];
-    int[] eDst = new int[maxEdges];
-    int[] eLock = new int[maxEdges];
-    int[] eVer = new int[maxEdges];
-    byte[] eKind = new byte[maxEdges];
-    int en = 0;
+    // Precedence edges. Upper bound: two per read (wr, rw) and one per write (ww).
+    int rn = reads.count;
+    Edges edges = new Edges(Math.toIntExact(2L * rn + wn));
     for (int k = 0; k < rn; k++) {
-      final int l = rLock[k];
-      final int v = rVer[k];
-      final int t = rTx[k];
+      final int l = reads.lock[k];
+      final int v = reads.version[k];
+      final int t = reads.tx[k];
       int d = v - init[l];
       int s = wStart[l];
       int e = wStart[l + 1];
@@ -227,12 +203,7 @@ public final class HistoryChecker {
         } else {
           int writer = (int) keys[idx];
           if (writer != t) {
-            eSrc[en] = writer;
-            eDst[en] = t;
-            eLock[en] = l;
-            eVer[en] = v;
-            eKind[en] = WR;
-            en++;
+            edges.add(writer, t, l, v, Edges.WR);
           }
         }
       }
@@ -240,12 +211,7 @@ public final class HistoryChecker {
       if (next >= 0) {
         int overwriter = (int) keys[next];
         if (overwriter != t) {
-          eSrc[en] = t;
-          eDst[en] = overwriter;
-          eLock[en] = l;
-          eVer[en] = v;
-          eKind[en] = RW;
-          en++;
+          edges.add(t, overwriter, l, v, Edges.RW);
         }
       }
     }
@@ -256,17 +222,12 @@ public final class HistoryChecker {
         int a = (int) keys[i];
         int b = (int) keys[i + 1];
         if (nextOff == off + 1 && a != b) {
-          eSrc[en] = a;
-          eDst[en] = b;
-          eLock[en] = l;
-          eVer[en] = init[l] + off;
-          eKind[en] = WW;
-          en++;
+          edges.add(a, b, l, init[l] + off, Edges.WW);
         }
       }
     }
 
-    int[] order = findCycle(n, en, eSrc, eDst, eLock, eVer, eKind, ids, out);
+    int[] order = findCycle(n, edges, ids, out);
     return new Verdict(out.isEmpty(), out.result(), order == null ? new int[0] : order);
   }
 
@@ -359,8 +320,10 @@ public final class HistoryChecker {
    * unordered predecessor (otherwise its in-degree would have dropped to zero), so the walk never
    * gets stuck, whereas successors may lead out of the cycle into a dead end.
    */
-  private static int[] findCycle(int n, int en, int[] eSrc, int[] eDst, int[] eLock, int[] eVer,
-      byte[] eKind, int[] ids, Violations out) {
+  private static int[] findCycle(int n, Edges edges, int[] ids, Violations out) {
+    int en = edges.count;
+    int[] eSrc = edges.src;
+    int[] eDst = edges.dst;
     int[] outStart = new int[n + 1];
     int[] inStart = new int[n + 1];
     for (int e = 0; e < en; e++) {
@@ -448,7 +411,7 @@ public final class HistoryChecker {
       int edge = i > j ? predEdge[i - 1] : predEdge[len - 1];
       int nextNode = i > j ? path[i - 1] : path[len - 1];
       if (step < MAX_CYCLE_EDGES_SHOWN / 2 || step >= cycleLen - MAX_CYCLE_EDGES_SHOWN / 2) {
-        sb.append(' ').append(label(eKind[edge], eLock[edge], eVer[edge])).append(" tx ")
+        sb.append(' ').append(edges.label(edge)).append(" tx ")
             .append(ids[nextNode]);
       } else if (step == MAX_CYCLE_EDGES_SHOWN / 2) {
         sb.append(" ... (").append(cycleLen - MAX_CYCLE_EDGES_SHOWN).append(" edges elided) ...");
@@ -460,9 +423,15 @@ public final class HistoryChecker {
     return null;
   }
 
-  private static String label(byte kind, int lock, int version) {
-    String k = kind == WR ? "wr" : kind == RW ? "rw" : "ww";
-    return "-" + k + "(lock " + lock + " @" + ver(version) + ")->";
+  /** Reports an entry whose lock lies outside the lock table; true when it does. */
+  private static boolean outsideTable(Violations out, int id, String did, int l, int v,
+      int lockCount) {
+    if (l >= 0 && l < lockCount) {
+      return false;
+    }
+    out.report(() -> "tx " + id + " " + did + " lock " + l + " (version " + ver(v)
+        + "), outside the lock table [0, " + lockCount + ")");
+    return true;
   }
 
   /** Versions are 32-bit counters that may wrap, so print them as the unsigned value. */

@@ -41,7 +41,9 @@ final class JvmCompiler {
   private static final String OPS = "io/gstm/core/program/CompiledOps";
   private static final String ENV = "io/gstm/core/program/CompiledOps$Env";
   private static final String TX = "io/gstm/core/workload/TxContext";
-  private static final String RUN_DESC = "(L" + ENV + ";L" + TX + ";I)J";
+  /** The parameters the body and most calls into {@link CompiledOps} start with: env, tx. */
+  private static final String ENV_TX = "(L" + ENV + ";L" + TX + ";";
+  private static final String RUN_DESC = ENV_TX + "I)J";
   /** Locals: this, env, tx, t, budget, then register r at 5 + 2r. */
   private static final int ENV_SLOT = 1;
   private static final int TX_SLOT = 2;
@@ -297,7 +299,7 @@ final class JvmCompiler {
           c.aload(TX_SLOT);
           c.iload(T_SLOT);
           c.lload(a);
-          c.call(pool, "abort", "(L" + ENV + ";L" + TX + ";IJ)V");
+          c.call(pool, "abort", ENV_TX + "IJ)V");
           c.op(0x09);
           c.op(0xad);
           afterTransfer = true;
@@ -347,37 +349,25 @@ final class JvmCompiler {
           c.lstore(a);
         }
         case Opcodes.LDPA -> {
-          c.aload(ENV_SLOT);
-          c.aload(TX_SLOT);
-          c.iconst(pool, b);
-          c.lload(cc);
+          envTxAt(c, pool, b, cc);
           c.iload(T_SLOT);
-          c.call(pool, "ldpa", "(L" + ENV + ";L" + TX + ";IJI)J");
+          c.call(pool, "ldpa", ENV_TX + "IJI)J");
           c.lstore(a);
         }
         case Opcodes.RD, Opcodes.RDS -> {
-          c.aload(ENV_SLOT);
-          c.aload(TX_SLOT);
-          c.iconst(pool, b);
-          c.lload(cc);
-          c.call(pool, op == Opcodes.RD ? "rd" : "rds", "(L" + ENV + ";L" + TX + ";IJ)J");
+          envTxAt(c, pool, b, cc);
+          c.call(pool, op == Opcodes.RD ? "rd" : "rds", ENV_TX + "IJ)J");
           c.lstore(a);
         }
         case Opcodes.WR -> {
-          c.aload(ENV_SLOT);
-          c.aload(TX_SLOT);
-          c.iconst(pool, a);
-          c.lload(b);
+          envTxAt(c, pool, a, b);
           c.lload(cc);
-          c.call(pool, "wr", "(L" + ENV + ";L" + TX + ";IJJ)V");
+          c.call(pool, "wr", ENV_TX + "IJJ)V");
         }
         case Opcodes.SUM -> {
-          c.aload(ENV_SLOT);
-          c.aload(TX_SLOT);
-          c.iconst(pool, b);
-          c.lload(cc);
+          envTxAt(c, pool, b, cc);
           c.lload(code[pc + 1]);
-          c.call(pool, "sum", "(L" + ENV + ";L" + TX + ";IJJ)J");
+          c.call(pool, "sum", ENV_TX + "IJJ)J");
           c.lstore(a);
         }
         case Opcodes.LEN -> {
@@ -444,6 +434,17 @@ final class JvmCompiler {
       bytes[f[0] + 1] = (byte) offset;
     }
     return new Method(bytes, frames(frameAt, pool, thisClass, p.registers()));
+  }
+
+  /**
+   * Pushes the arguments every region operation starts with: env, tx, {@code where} (a region or
+   * an array parameter, as an int constant) and the index in register {@code index}.
+   */
+  private static void envTxAt(Code c, Pool pool, int where, int index) {
+    c.aload(ENV_SLOT);
+    c.aload(TX_SLOT);
+    c.iconst(pool, where);
+    c.lload(index);
   }
 
   /**

@@ -312,12 +312,8 @@ public final class SoakCases {
           }
         }
       }
-      int[] order = checks.history();
-      if (order != null) {
-        Verdict replay = BankVerifier.replay(initial, batch, order);
-        checks.verdict("serial replay", replay.ok(), replay);
-      }
-      return checks.done();
+      return checks.doneAfterReplay("serial replay",
+          order -> BankVerifier.replay(initial, batch, order));
     });
   }
 
@@ -357,12 +353,8 @@ public final class SoakCases {
       Verdict v = BankVerifier.verify(initial, batch, run.stats(),
           int32Values(run.after()[0]));
       checks.verdict("verifier", v.ok(), v);
-      int[] order = checks.history();
-      if (order != null) {
-        Verdict replay = BankVerifier.replay(initial, batch, order);
-        checks.verdict("serial replay (every withdrawal saw enough)", replay.ok(), replay);
-      }
-      return checks.done();
+      return checks.doneAfterReplay("serial replay (every withdrawal saw enough)",
+          order -> BankVerifier.replay(initial, batch, order));
     });
   }
 
@@ -410,13 +402,8 @@ public final class SoakCases {
       Verdict v = VacationVerifier.verify(rooms0, customers0, batch, run.stats(),
           rooms1, customers1);
       checks.verdict("verifier", v.ok(), v);
-      int[] order = checks.history();
-      if (order != null) {
-        Verdict replay = VacationVerifier.replay(rooms0, customers0, batch,
-            run.stats(), order, rooms1, customers1);
-        checks.verdict("serial replay", replay.ok(), replay);
-      }
-      return checks.done();
+      return checks.doneAfterReplay("serial replay", order -> VacationVerifier.replay(rooms0,
+          customers0, batch, run.stats(), order, rooms1, customers1));
     });
   }
 
@@ -464,13 +451,8 @@ public final class SoakCases {
           run.stats(), run.after()[ProducerConsumerConfig.SLOTS_REGION],
           int32Values(run.after()[ProducerConsumerConfig.COUNTERS_REGION]), taken1);
       checks.verdict("verifier", v.ok(), v);
-      int[] order = checks.history();
-      if (order != null) {
-        ProducerConsumerVerifier.Replay replay = ProducerConsumerVerifier.replay(batch, taken1,
-            order);
-        checks.verdict("serial replay (FIFO)", replay.ok(), replay);
-      }
-      return checks.done();
+      return checks.doneAfterReplay("serial replay (FIFO)",
+          order -> ProducerConsumerVerifier.replay(batch, taken1, order));
     });
   }
 
@@ -748,6 +730,19 @@ public final class SoakCases {
         verdict("program replay", replay.ok(), replay);
       }
       return h.serialOrder();
+    }
+
+    /**
+     * {@link #history()}, then, where it gave a serial order, the workload's own serial replay
+     * along it ({@code what} names it in a problem); the check.
+     */
+    Check doneAfterReplay(String what, Function<int[], Verdict> replay) {
+      int[] order = history();
+      if (order != null) {
+        Verdict v = replay.apply(order);
+        verdict(what, v.ok(), v);
+      }
+      return done();
     }
 
     Check done() {

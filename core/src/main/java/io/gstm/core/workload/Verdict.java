@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * What an exact verifier found ({@code BankVerifier}, {@code VacationVerifier},
- * {@code MemcachedVerifier}, {@code ProgramReplay}): whether every check passed and, where not,
+ * {@code MemcachedVerifier}, {@code ProgramReplay}, the producer-consumer replay): whether every check passed and, where not,
  * the first problems.
  *
  * @param ok whether every check passed

@@ -148,6 +148,18 @@ class HistoryCheckerTest {
         .contains("lock 0").contains("tx 1").contains("tx 2").contains("version 6"));
   }
 
+  /** The history is not serializable, and its one violation names every part. */
+  private static void assertOnlyViolation(HistoryChecker.Verdict v, String... parts) {
+    assertThat(v.serializable()).isFalse();
+    assertThat(v.violations()).singleElement().satisfies(m -> assertThat(m).contains(parts));
+  }
+
+  /** The history is not serializable, and one of its violations names every part. */
+  private static void assertSomeViolation(HistoryChecker.Verdict v, String... parts) {
+    assertThat(v.serializable()).isFalse();
+    assertThat(v.violations()).anySatisfy(m -> assertThat(m).contains(parts));
+  }
+
   @Test
   void writeSkewCycleFails() {
     int x = 0;
@@ -155,11 +167,8 @@ class HistoryCheckerTest {
     HistoryChecker.Verdict v = check(new int[] {0, 0},
         tx(1, r(entry(x, 0)), entry(y, 1)),
         tx(2, r(entry(y, 0)), entry(x, 1)));
-    assertThat(v.serializable()).isFalse();
     // Each lock's chain is fine on its own; only the cycle is wrong.
-    assertThat(v.violations()).singleElement().satisfies(m -> assertThat(m)
-        .contains("cycle").contains("tx 1").contains("tx 2").contains("rw(lock 0")
-        .contains("rw(lock 1"));
+    assertOnlyViolation(v, "cycle", "tx 1", "tx 2", "rw(lock 0", "rw(lock 1");
   }
 
   @Test
@@ -181,10 +190,7 @@ class HistoryCheckerTest {
     HistoryChecker.Verdict v = check(new int[] {0, 0},
         tx(1, r(entry(0, 0)), entry(0, 1)),
         tx(2, r(entry(1, 5))));
-    assertThat(v.serializable()).isFalse();
-    assertThat(v.violations()).singleElement().satisfies(m -> assertThat(m)
-        .contains("tx 2").contains("version 5").contains("lock 1")
-        .contains("no committed transaction produced"));
+    assertOnlyViolation(v, "tx 2", "version 5", "lock 1", "no committed transaction produced");
   }
 
   @Test
@@ -200,9 +206,7 @@ class HistoryCheckerTest {
   @Test
   void writeNotFollowingInitialVersionFails() {
     HistoryChecker.Verdict v = check(new int[] {7}, tx(1, r(), entry(0, 7)));
-    assertThat(v.serializable()).isFalse();
-    assertThat(v.violations()).singleElement()
-        .satisfies(m -> assertThat(m).contains("tx 1").contains("initial version 7"));
+    assertOnlyViolation(v, "tx 1", "initial version 7");
   }
 
   @Test
@@ -210,9 +214,7 @@ class HistoryCheckerTest {
     HistoryChecker.Verdict v = check(new int[] {0},
         tx(1, r(entry(0, 0)), entry(0, 1)),
         tx(2, r(entry(0, 0)), entry(0, 2)));
-    assertThat(v.serializable()).isFalse();
-    assertThat(v.violations()).anySatisfy(m -> assertThat(m)
-        .contains("tx 2").contains("read version 0").contains("wrote version 2"));
+    assertSomeViolation(v, "tx 2", "read version 0", "wrote version 2");
   }
 
   @Test
@@ -222,10 +224,8 @@ class HistoryCheckerTest {
         tx(2, r(), entry(-1, 1)));
     assertThat(v.serializable()).isFalse();
     assertThat(v.violations()).hasSize(2);
-    assertThat(v.violations()).anySatisfy(m -> assertThat(m)
-        .contains("tx 1").contains("lock 7").contains("outside"));
-    assertThat(v.violations()).anySatisfy(m -> assertThat(m)
-        .contains("tx 2").contains("lock -1").contains("outside"));
+    assertSomeViolation(v, "tx 1", "lock 7", "outside");
+    assertSomeViolation(v, "tx 2", "lock -1", "outside");
   }
 
   @Test
@@ -233,8 +233,7 @@ class HistoryCheckerTest {
     HistoryChecker.Verdict v = check(new int[2],
         tx(4, r(entry(0, 0))),
         tx(4, r(entry(1, 0))));
-    assertThat(v.violations()).singleElement()
-        .satisfies(m -> assertThat(m).contains("tx id 4").contains("2 times"));
+    assertOnlyViolation(v, "tx id 4", "2 times");
   }
 
   @Test
@@ -260,7 +259,7 @@ class HistoryCheckerTest {
     txs.add(tx(1, r(entry(0, 0)), entry(1, 1)));
     txs.add(tx(2, r(entry(1, 0)), entry(0, 1)));
     HistoryChecker.Verdict v = HistoryChecker.check(new History(new int[3], txs));
-    assertThat(v.violations()).anySatisfy(m -> assertThat(m).contains("cycle"));
+    assertSomeViolation(v, "cycle");
     assertThat(v.violations()).last().asString().contains("10 more");
   }
 
@@ -355,7 +354,6 @@ class HistoryCheckerTest {
     txs.add(100_000, tx(-1, r(entry(x, 0)), entry(y, 1)));
     txs.add(tx(-2, r(entry(y, 0)), entry(x, 1)));
     HistoryChecker.Verdict v = HistoryChecker.check(new History(init, txs));
-    assertThat(v.violations()).singleElement().satisfies(m -> assertThat(m)
-        .contains("cycle of 2 transactions").contains("tx -1").contains("tx -2"));
+    assertOnlyViolation(v, "cycle of 2 transactions", "tx -1", "tx -2");
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.IntUnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -39,11 +40,22 @@ class BytecodeTest {
     assertThat(back.analysis()).isEqualTo(P.analysis());
   }
 
+  /** The image with word {@code at} changed by {@code change}. */
+  private static int[] patched(int at, IntUnaryOperator change) {
+    int[] image = P.encode();
+    image[at] = change.applyAsInt(image[at]);
+    return image;
+  }
+
   /** The image with word {@code at} (counted from the start of the code) replaced. */
   private static int[] patchedCode(int at, int word) {
-    int[] image = P.encode();
-    image[image.length - P.code().length + at] = word;
-    return image;
+    return patched(P.encode().length - P.code().length + at, w -> word);
+  }
+
+  /** Decoding {@code image} fails with a ProgramException whose message holds {@code message}. */
+  private static void assertRefused(int[] image, String message) {
+    assertThatThrownBy(() -> CompiledProgram.decode(image))
+        .isInstanceOf(ProgramException.class).hasMessageContaining(message);
   }
 
   private static int pcOf(int op) {
@@ -57,41 +69,26 @@ class BytecodeTest {
 
   @Test
   void damagedImagesAreRefused() {
-    int[] image = P.encode();
-    image[0] = 0x12345678;
-    assertThatThrownBy(() -> CompiledProgram.decode(image))
-        .isInstanceOf(ProgramException.class).hasMessageContaining("not the magic word");
-    int[] v = P.encode();
-    v[1] = 99;
-    assertThatThrownBy(() -> CompiledProgram.decode(v))
-        .hasMessageContaining("version 99 is not supported");
-    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, 19)))
-        .hasMessageContaining("instruction at word 0: unknown opcode 19");
-    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, 200)))
-        .hasMessageContaining("unknown opcode 200");
+    assertRefused(patched(0, w -> 0x12345678), "not the magic word");
+    assertRefused(patched(1, w -> 99), "version 99 is not supported");
+    assertRefused(patchedCode(0, 19), "instruction at word 0: unknown opcode 19");
+    assertRefused(patchedCode(0, 200), "unknown opcode 200");
     int mov = Opcodes.encode(Opcodes.MOV, 63, 0, 0);
-    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, mov)))
-        .hasMessageContaining("register 63 of " + P.registers());
+    assertRefused(patchedCode(0, mov), "register 63 of " + P.registers());
     int ldk = Opcodes.encode(Opcodes.LDK, 0, 250, 0);
-    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, ldk)))
-        .hasMessageContaining("constant 250 of");
+    assertRefused(patchedCode(0, ldk), "constant 250 of");
     int ldp = Opcodes.encode(Opcodes.LDP, 0, 3, 0);
-    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, ldp)))
-        .hasMessageContaining("column slot 3 of 3");
+    assertRefused(patchedCode(0, ldp), "column slot 3 of 3");
     int rd = Opcodes.encode(Opcodes.RD, 0, 1, 0);
-    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, rd)))
-        .hasMessageContaining("region 1 of 1");
+    assertRefused(patchedCode(0, rd), "region 1 of 1");
     int ldpa = Opcodes.encode(Opcodes.LDPA, 0, 0, 0);
-    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, ldpa)))
-        .hasMessageContaining("parameter 0 is not an array parameter");
+    assertRefused(patchedCode(0, ldpa), "parameter 0 is not an array parameter");
     int jmp = Opcodes.JMP | 5000 << 8;
-    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, jmp)))
-        .hasMessageContaining("jump target 5000 is not an instruction of this program");
+    assertRefused(patchedCode(0, jmp), "jump target 5000 is not an instruction of this program");
     int last = P.code().length - 1;
-    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(last, mov & ~0xff00)))
-        .hasMessageContaining("may run past its end");
+    assertRefused(patchedCode(last, mov & ~0xff00), "may run past its end");
     int[] cut = java.util.Arrays.copyOf(P.encode(), P.encode().length - 3);
-    assertThatThrownBy(() -> CompiledProgram.decode(cut)).hasMessageContaining("ends before");
+    assertRefused(cut, "ends before");
     assertThat(pcOf(Opcodes.RD)).isGreaterThanOrEqualTo(0);
   }
 
@@ -99,38 +96,25 @@ class BytecodeTest {
   @Test
   void strayOperandsAreRefused() {
     int neg = Opcodes.encode(Opcodes.NEG, 0, 0, 200);
-    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, neg)))
-        .hasMessageContaining("instruction at word 0: an unused operand field holds 200");
+    assertRefused(patchedCode(0, neg), "instruction at word 0: an unused operand field holds 200");
     int ret = Opcodes.encode(Opcodes.RET, 1, 0, 0);
-    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(P.code().length - 1, ret)))
-        .hasMessageContaining("unused operand field holds 1");
+    assertRefused(patchedCode(P.code().length - 1, ret), "unused operand field holds 1");
     int jz = Opcodes.encode(Opcodes.JZ, 99, 0, 0);
-    assertThatThrownBy(() -> CompiledProgram.decode(patchedCode(0, jz)))
-        .hasMessageContaining("register 99 of " + P.registers());
+    assertRefused(patchedCode(0, jz), "register 99 of " + P.registers());
   }
 
   /** Words 4..13 hold the analysis bounds (low word first), word 14 its flags. */
   @Test
   void anAnalysisThatPromisesLessThanTheCodeIsRefused() {
-    int[] readOnly = P.encode();
-    readOnly[14] |= 1;
-    assertThatThrownBy(() -> CompiledProgram.decode(readOnly))
-        .hasMessageContaining("says read-only but the code writes");
-    int[] noWrites = P.encode();
-    noWrites[8] = 0;
-    assertThatThrownBy(() -> CompiledProgram.decode(noWrites))
-        .hasMessageContaining("bounds no writes");
-    int[] noReads = P.encode();
-    noReads[4] = 0;
-    assertThatThrownBy(() -> CompiledProgram.decode(noReads))
-        .hasMessageContaining("bounds no reads");
+    assertRefused(patched(14, w -> w | 1), "says read-only but the code writes");
+    assertRefused(patched(8, w -> 0), "bounds no writes");
+    assertRefused(patched(4, w -> 0), "bounds no reads");
     CompiledProgram retrying = ProgramSet.parse(
         "program q(a: int32) regions r: int32 { if (r[a] < 1) { retry; } r[a] = r[a] - 1; }")
         .get(0);
     int[] noRetry = retrying.encode();
     noRetry[14] &= ~2;
-    assertThatThrownBy(() -> CompiledProgram.decode(noRetry))
-        .hasMessageContaining("never retries but the code can");
+    assertRefused(noRetry, "never retries but the code can");
     assertThat(CompiledProgram.decode(retrying.encode()).analysis().retries()).isTrue();
   }
 

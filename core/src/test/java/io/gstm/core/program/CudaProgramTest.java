@@ -11,12 +11,12 @@ import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.ProgramCases;
 import io.gstm.core.testing.RandomProgramRuns;
+import io.gstm.core.testing.SeedTest;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.core.workload.bank.BankVerifier;
-import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,12 +57,7 @@ class CudaProgramTest {
     assertThat(StoreContents.firstDifference(c.layout(), onJvm.after(), onGpu.after())).isNull();
   }
 
-  static LongStream seeds() {
-    return LongStream.rangeClosed(1, 150);
-  }
-
-  @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
+  @SeedTest(seeds = 150)
   void randomProgramsOnOneThreadMatchTheJvmEngine(long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 200, 1, 1, true);
     RunOptions options = RunOptions.defaults().withSemanticLimit(4);
@@ -70,8 +65,7 @@ class CudaProgramTest {
         options);
   }
 
-  @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
+  @SeedTest(seeds = 150)
   void randomProgramsOnManyThreadsAreSerializableOnTheGpu(long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 2_000, 64, 4, false);
     RandomProgramRuns.assertSerializableAndReplays(engines.gpu(), c, Algorithm.prStm(),

@@ -6,12 +6,10 @@ import io.gstm.core.batch.Outcome;
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.StoreLayout;
+import io.gstm.core.testing.SeedTest;
 import io.gstm.core.workload.TxContext;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.LongStream;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -80,12 +78,7 @@ class JvmCompilerTest {
     }
   }
 
-  static LongStream seeds() {
-    return LongStream.rangeClosed(1, 300);
-  }
-
-  @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
+  @SeedTest(seeds = 300)
   void compiledProgramsDoWhatTheInterpreterDoes(long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 150, 1, 1, true);
     for (CompiledProgram p : c.programs().programs()) {

@@ -6,11 +6,9 @@ import io.gstm.core.batch.RunOptions;
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.testing.RandomProgramRuns;
+import io.gstm.core.testing.SeedTest;
 import io.gstm.core.testing.SharedEngines;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Random programs over random stores: every committed history is serializable and the serial
@@ -22,12 +20,7 @@ class RandomProgramsJvmTest {
   @RegisterExtension
   static final SharedEngines engines = SharedEngines.ofJvm(2);
 
-  static LongStream seeds() {
-    return LongStream.rangeClosed(1, 120);
-  }
-
-  @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
+  @SeedTest(seeds = 120)
   void committedHistoriesAreSerializableAndReplayExactly(long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 400, 32, 4, false);
     RandomProgramRuns.assertSerializableAndReplays(engines.jvm(), c, Algorithm.prStm(), OPTIONS);

@@ -46,17 +46,6 @@ public final class ProducerConsumerVerifier {
     }
   }
 
-  /**
-   * @param ok whether the replay matched
-   * @param problems the first mismatches, in words
-   */
-  public record Replay(boolean ok, List<String> problems) {
-    @Override
-    public String toString() {
-      return ok ? "OK" : "FAILED " + problems;
-    }
-  }
-
   private ProducerConsumerVerifier() {}
 
   /** {@link #verify(TxBatch, BatchResult, int, int, long[], int[], long[])} for a config. */
@@ -192,9 +181,11 @@ public final class ProducerConsumerVerifier {
   /**
    * Replays the committed transactions in {@code serialOrder} (the history checker's) through a
    * sequential bounded buffer and checks that every committed PUT found room and every committed
-   * TAKE found an item, the very item it recorded in {@code taken}.
+   * TAKE found an item, the very item it recorded in {@code taken}. (A workload
+   * {@link io.gstm.core.workload.Verdict}: this class's own {@link Verdict} is the verifier's.)
    */
-  public static Replay replay(TxBatch batch, long[] taken, int[] serialOrder) {
+  public static io.gstm.core.workload.Verdict replay(TxBatch batch, long[] taken,
+      int[] serialOrder) {
     Problems out = new Problems();
     int capacity = batch.params()[ProducerConsumerWorkload.PARAM_CAPACITY];
     long[] ring = new long[capacity];
@@ -221,7 +212,7 @@ public final class ProducerConsumerVerifier {
         }
       }
     }
-    return new Replay(out.isEmpty(), out.list());
+    return new io.gstm.core.workload.Verdict(out.isEmpty(), out.list());
   }
 
   /** Dense index producer * k + seq, or -1 outside producers x k. */

@@ -49,7 +49,7 @@ class ProducerConsumerJvmTest {
   /** One batch run on a fresh store, with the final regions and the verdicts. */
   record Run(ProducerConsumerConfig config, TxBatch batch, BatchResult result, long[] slots,
       int[] counters, long[] taken, ProducerConsumerVerifier.Verdict verdict,
-      HistoryChecker.Verdict history, ProducerConsumerVerifier.Replay replay) {
+      HistoryChecker.Verdict history, io.gstm.core.workload.Verdict replay) {
 
     static Run of(Engine engine, ProducerConsumerConfig cfg, TxBatch batch, RunOptions options) {
       try (TxStore store = engine.createStore(cfg.layout())) {
@@ -61,7 +61,7 @@ class ProducerConsumerJvmTest {
         ProducerConsumerVerifier.Verdict v =
             ProducerConsumerVerifier.verify(cfg, batch, r, slots, counters, taken);
         HistoryChecker.Verdict h = r.history() == null ? null : HistoryChecker.check(r.history());
-        ProducerConsumerVerifier.Replay replay = h == null || !h.serializable() ? null
+        io.gstm.core.workload.Verdict replay = h == null || !h.serializable() ? null
             : ProducerConsumerVerifier.replay(batch, taken, h.serialOrder());
         return new Run(cfg, batch, r, slots, counters, taken, v, h, replay);
       }
