@@ -33,8 +33,10 @@ public final class GraphRelaxWorkload extends NamedWorkload {
   public static final int SHORTEST_PATHS = 0;
   public static final int COMPONENTS = 1;
   /**
-   * Set capacity of a relaxation transaction on every engine: the graph kernel is instantiated
-   * for it ({@code gstm_graph_relax_round_s16} in {@code graph_relax.cu}).
+   * Set capacity of a relaxation transaction of this workload (a vertex and up to {@link #CHUNK}
+   * of its out-edges) on the JVM engine and in batches under the semantic contention manager
+   * ({@code gstm_semantic_graph_relax_s16}); the GPU's own rounds ({@code graph_relax.cu}) run a
+   * transaction of 2 entries per edge instead.
    */
   public static final int CAPACITY = 16;
   /** Out-edges per transaction at most: the capacity less the entry of the source vertex. */
