@@ -49,4 +49,22 @@ final class BestOfOption {
   <T> List<T> timedRuns(Supplier<T> run) {
     return Reports.timedRuns(reps, run);
   }
+
+  /**
+   * {@code a} and {@code b} take turns: each once to warm up, then {@code --reps} times each,
+   * a before b; the timed runs go to {@code intoA} and {@code intoB}. A null {@code b} runs
+   * {@code a} alone.
+   */
+  <A, B> void alternate(Supplier<A> a, List<A> intoA, Supplier<B> b, List<B> intoB) {
+    for (int rep = 0; rep <= reps; rep++) {
+      A ra = a.get();
+      B rb = b == null ? null : b.get();
+      if (rep > 0 || reps == 0) {
+        intoA.add(ra);
+        if (b != null) {
+          intoB.add(rb);
+        }
+      }
+    }
+  }
 }

@@ -257,9 +257,12 @@ public final class GraphRelaxer implements AutoCloseable {
   }
 
   private RelaxResult relaxOnDevice(double[] values, int[] frontier, long start) {
-    double lowest = Double.POSITIVE_INFINITY;
-    for (int u : frontier) {
-      lowest = Math.min(lowest, values[u]);
+    // The first bucket starts at the lowest active value; one bucket (components) needs none.
+    double lowest = Double.isInfinite(bucketWidth) ? 0 : Double.POSITIVE_INFINITY;
+    if (!Double.isInfinite(bucketWidth)) {
+      for (int u : frontier) {
+        lowest = Math.min(lowest, values[u]);
+      }
     }
     return finish(values, device.run(frontier, lowest,
         REGIONS,
