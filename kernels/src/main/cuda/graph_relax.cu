@@ -184,9 +184,10 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
         if (du_now != du0 || !(as_double(du_now) + w < as_double(mem::load_relaxed(values + v)))) {
           break;
         }
-        // Randomised exponential backoff from the second abort in a row.
+        // Randomised exponential backoff from the second abort in a row, capped at 1 us: a
+        // round ends with its slowest lane, and the conflicts here are short (two words).
         if (conflicts > 1) {
-          const uint32_t cap = 64u << min(conflicts, 7u);
+          const uint32_t cap = 64u << min(conflicts, 4u);
           __nanosleep(cap / 2 + (((self + conflicts) * 2654435761u) >> 16) % (cap / 2));
         }
       }
