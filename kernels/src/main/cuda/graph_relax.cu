@@ -15,11 +15,12 @@
 ///
 /// Near-far buckets (Davidson et al.'s near-far delta-stepping): the rounds relax only values
 /// below the bucket's end, `bound`; a vertex lowered to the bound or above goes on the far list.
-/// When a bucket's rounds run dry the host raises the bound and a split moves the far vertices
-/// now below it into the next bucket's work items. Label-correcting rounds over the whole
-/// frontier relaxed each edge of a weighted grid about 50 times; buckets keep the work near
-/// Dijkstra's. Components (and a bound of +infinity) take one bucket. The first frontier is
-/// seeded by a split too, so the host never builds work items.
+/// The rounds and the split note the lowest value they list far; when a bucket's rounds run dry
+/// the host ends the next bucket a width above it, and a split moves the far vertices below
+/// that into work items (dropping those a commit already lowered into an earlier bucket).
+/// Label-correcting rounds over the whole frontier relaxed each edge of a weighted grid about 50
+/// times; buckets keep the work near Dijkstra's. Components (and a bound of +infinity) take one
+/// bucket. The first frontier is seeded by a split too, so the host never builds work items.
 /// CSR offsets, targets and weights are read-only regions of the store: plain loads, no locks.
 #include <cstdint>
 
@@ -66,7 +67,8 @@ static_assert(sizeof(RelaxArgs) == 136, "host packer assumes 136 bytes");
 
 /// The arguments of a split: the far list against a new bound, before a bucket's rounds.
 struct SplitArgs {
-  const uint32_t* far_in;    ///< [far_in_count] the far list so far, distinct vertices
+  const uint32_t* far_in;    ///< [far_in_count] the far list so far (a vertex the first
+                             ///< frontier lists twice is taken once: stamps, far stamps)
   uint32_t* far_out;         ///< the vertices still at or above the bound
   uint32_t* far_out_count;   ///< their number (zeroed by the host)
   uint32_t* far_stamps;      ///< [vertices] as RelaxArgs

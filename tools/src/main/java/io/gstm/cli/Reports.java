@@ -79,7 +79,7 @@ final class Reports {
     return timedRuns(reps, run).stream().min(Comparator.comparingLong(kernelNanos)).orElseThrow();
   }
 
-  /** {@code run} once to warm up, then {@code reps} times: the timed runs (reps 0: the cold one). */
+  /** {@code run} once to warm up, then {@code reps} times: the timed runs (0: the cold one). */
   static <T> List<T> timedRuns(int reps, Supplier<T> run) {
     List<T> timed = new ArrayList<>();
     for (int rep = 0; rep <= reps; rep++) {

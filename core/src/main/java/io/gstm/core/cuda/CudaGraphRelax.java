@@ -26,7 +26,8 @@ import jcuda.driver.CUfunction;
  * vertex lowered to it or above waits on a far list; when a bucket runs dry the next one ends a
  * bucket width above the lowest value listed far, and {@code gstm_graph_relax_split} moves the
  * far vertices below that into work items (dropping those that were lowered into an earlier
- * bucket after being listed: their edges ran then). The frontier itself starts as the far list, so the host never builds work items.
+ * bucket after being listed: their edges ran then). The frontier itself starts as the far
+ * list, so the host never builds work items.
  *
  * <p>Owns its queues, stamps and counters (device memory); the store stays owned by the caller.
  * {@link io.gstm.core.graph.GraphRelaxer} creates one per graph and closes it with itself.
@@ -163,14 +164,9 @@ public final class CudaGraphRelax implements AutoCloseable {
     byte[] view = CudaEngine.view(store);
     int fin = 0;
     if (frontier.length > 0) {
-      long bytes = 4L * frontier.length;
-      if (bytes >= PinnedStaging.MIN_BYTES) {
-        // Every vertex of a large graph (components): pageable copies run at 1.7 GB/s.
-        engine.staging().upload(far[0], bytes, 4,
-            (b, from, n) -> b.asIntBuffer().put(frontier, from, n));
-      } else {
-        far[0].upload(Pointer.to(frontier), bytes);
-      }
+      // Every vertex of a large graph for components: 16 MB at 2^22.
+      engine.staging().uploadArray(far[0], 4L * frontier.length, 4, Pointer.to(frontier),
+          (b, from, n) -> b.asIntBuffer().put(frontier, from, n));
       count.uploadAtByte(4, Pointer.to(new int[] {frontier.length}), 4);
     }
     double width = settings.bucketWidth();
@@ -230,8 +226,9 @@ public final class CudaGraphRelax implements AutoCloseable {
           .putLong(count.address()).putLong(stamps.address()).putLong(counters.address())
           .putLong(stats.address()).putLong(changed.address()).putLong(far[fin].address())
           .putLong(count.address() + 4L * (1 + fin)).putLong(farStamps.address())
-          .putLong(farMin.address()).putDouble(bound).putInt(n).putInt(stamp).putInt(regions.values())
-          .putInt(regions.targets()).putInt(regions.weights()).putInt(regions.offsets())
+          .putLong(farMin.address()).putDouble(bound).putInt(n).putInt(stamp)
+          .putInt(regions.values()).putInt(regions.targets()).putInt(regions.weights())
+          .putInt(regions.offsets())
           .putInt(settings.components() ? 1 : 0).putInt(settings.weighted() ? 1 : 0)
           .putInt(settings.maxRetries()).putInt(farEpoch).array();
       int blocks = (int) Math.min(maxBlocks, ((long) n + warpsPerBlock - 1) / warpsPerBlock);

@@ -118,18 +118,14 @@ final class CudaTxStore implements TxStore {
     return versions;
   }
 
-  /** Writes a region from an array: {@code host} points at it, {@code part} copies a chunk of it. */
+  /** Writes a region from an array ({@code host} points at it, {@code part} copies a chunk). */
   private void put(int region, RegionType type, int length, Pointer host,
       PinnedStaging.Part part) {
     checkOpen();
     TxStore.checkRegionWrite(layout, region, type, length);
     engine.bind();
-    long bytes = (long) length * type.wordBytes();
-    if (bytes >= PinnedStaging.MIN_BYTES) {
-      engine.staging().upload(regions[region], bytes, type.wordBytes(), part);
-    } else {
-      regions[region].upload(host, bytes);
-    }
+    engine.staging().uploadArray(regions[region], (long) length * type.wordBytes(),
+        type.wordBytes(), host, part);
   }
 
   private int length(int region, RegionType type) {
@@ -142,12 +138,8 @@ final class CudaTxStore implements TxStore {
   /** Reads a region into an array, as {@link #put} writes one. */
   private void get(int region, Pointer host, int wordBytes, PinnedStaging.Part part) {
     engine.bind();
-    long bytes = regions[region].bytes();
-    if (bytes >= PinnedStaging.MIN_BYTES) {
-      engine.staging().download(regions[region], bytes, wordBytes, part);
-    } else {
-      regions[region].download(host, bytes);
-    }
+    engine.staging().downloadArray(regions[region], regions[region].bytes(), wordBytes, host,
+        part);
   }
 
   void checkOpen() {

@@ -20,7 +20,7 @@ final class PinnedStaging implements AutoCloseable {
   /** Smaller copies go straight between the array and the device: staging would not pay. */
   static final long MIN_BYTES = 1 << 20;
 
-  /** Copies {@code elements} elements of an array, from element {@code from}, to or from a chunk. */
+  /** Copies {@code elements} elements of an array, from element {@code from}, to or from one. */
   @FunctionalInterface
   interface Part {
     void copy(ByteBuffer chunk, int from, int elements);
@@ -49,6 +49,27 @@ final class PinnedStaging implements AutoCloseable {
       from.copy(view, (int) (at / elementBytes), n / elementBytes);
       // Synchronous from pinned memory: the chunk is free again when this returns.
       dst.uploadAtByte(at, host, n);
+    }
+  }
+
+  /**
+   * Copies {@code bytes} of an array to the start of {@code dst}: through this buffer from
+   * {@link #MIN_BYTES} on, else straight from the array ({@code array} points at it).
+   */
+  void uploadArray(DeviceBuffer dst, long bytes, int elementBytes, Pointer array, Part from) {
+    if (bytes >= MIN_BYTES) {
+      upload(dst, bytes, elementBytes, from);
+    } else {
+      dst.upload(array, bytes);
+    }
+  }
+
+  /** Copies {@code bytes} from the start of {@code src} into an array, as {@link #uploadArray}. */
+  void downloadArray(DeviceBuffer src, long bytes, int elementBytes, Pointer array, Part into) {
+    if (bytes >= MIN_BYTES) {
+      download(src, bytes, elementBytes, into);
+    } else {
+      src.download(array, bytes);
     }
   }
 
