@@ -45,11 +45,6 @@ final class BestOfOption {
     return Reports.fastest(reps, run, kernelNanos);
   }
 
-  /** {@code run} once to warm up, then {@code --reps} times: the timed runs, in order. */
-  <T> List<T> timedRuns(Supplier<T> run) {
-    return Reports.timedRuns(reps, run);
-  }
-
   /**
    * {@code a} and {@code b} take turns: each once to warm up, then {@code --reps} times each,
    * a before b; the timed runs go to {@code intoA} and {@code intoB}. A null {@code b} runs
