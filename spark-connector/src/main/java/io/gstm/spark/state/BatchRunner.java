@@ -12,6 +12,7 @@ import io.gstm.core.program.ValueType;
 import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 /**
  * Runs routed transactions as one program batch on a store: key slots become the rows' local
@@ -26,7 +27,63 @@ final class BatchRunner {
     int local(long key);
   }
 
+  /** Rows per unit of parallel work (and the size below which a batch stays on one thread). */
+  private static final int RANGE_ROWS = 1 << 16;
+
   private BatchRunner() {}
+
+  /** The ranges of {@link #RANGE_ROWS} rows of {@code n}, in parallel when there are several. */
+  private static IntStream rowRanges(int n) {
+    int ranges = (n + RANGE_ROWS - 1) / RANGE_ROWS;
+    IntStream r = IntStream.range(0, ranges);
+    return ranges > 1 ? r.parallel() : r;
+  }
+
+  /**
+   * Row {@code i}'s slots into column position {@code i}, its keys as local indices; returns
+   * its program. A key the store lacks sets the row's outcome (MISSING_KEY) instead.
+   */
+  private static int toColumns(ApplyPlan plan, TxChunk in, int i, KeyIndex index,
+      long[][] cols, OutcomeChunk out) {
+    int type = in.types[i];
+    for (int s : plan.keySlotsOf[type]) {
+      long key = in.slots[s][i];
+      int local = index.local(key);
+      if (local < 0) {
+        out.codes[i] = OutcomeChunk.MISSING_KEY;
+        out.causes[i] = "key " + key + " (column '" + plan.slots[s].name()
+            + "') is not in state '" + plan.state.name() + "'";
+        return type;
+      }
+      cols[s][i] = local;
+    }
+    for (int s : plan.slotsOf[type]) {
+      if (!plan.slots[s].key()) {
+        cols[s][i] = in.slots[s][i];
+      }
+    }
+    return type;
+  }
+
+  /** Transaction {@code t} of the batch ({@code m} in all) into the outcome of row {@code row}. */
+  private static void outcome(ApplyPlan plan, ProgramBatch batch, ProgramResult r, int t,
+      int row, int m, OutcomeChunk out) {
+    Outcome o = r.outcome(t);
+    out.codes[row] = (byte) o.code();
+    out.postponements[row] = r.postponements(t);
+    out.abortCodes[row] = r.abortCode(t);
+    if (o == Outcome.COMMITTED) {
+      int type = batch.type(t);
+      CompiledProgram p = plan.programs().get(type);
+      for (int c = 0; c < plan.outputNames.length; c++) {
+        int oi = plan.outputIndex[type][c];
+        if (oi >= 0) {
+          out.outputs[c][row] = OutcomeChunk.convert(p.outputs().get(oi).type(),
+              plan.outputTypes[c], r.outputs()[oi * m + t]);
+        }
+      }
+    }
+  }
 
   /** Returns the transactions run and the engine's kernel time. */
   static long[] run(Engine engine, TxStore store, ApplyPlan plan, GstmSettings settings,
@@ -35,37 +92,29 @@ final class BatchRunner {
     int n = in.n;
     int slotCount = plan.slots.length;
     long[][] cols = new long[slotCount][n];
-    int[] rows = new int[n];
     int[] types = new int[n];
+    // Row by row, each on its own (a large batch on the executor's idle cores): keys become
+    // local indices, and a key the store lacks decides its row's outcome.
+    rowRanges(n).forEach(range -> {
+      for (int i = range * RANGE_ROWS, to = Math.min(n, i + RANGE_ROWS); i < to; i++) {
+        if (out.codes[i] == 0) {
+          types[i] = toColumns(plan, in, i, index, cols, out);
+        }
+      }
+    });
+    // The rows to run, in order: usually every row, else the others packed to the front.
+    int[] rows = new int[n];
     int m = 0;
     for (int i = 0; i < n; i++) {
-      if (out.codes[i] != 0) {
-        continue; // decided by the routing
-      }
-      int type = in.types[i];
-      boolean ok = true;
-      for (int s : plan.keySlotsOf[type]) {
-        long key = in.slots[s][i];
-        int local = index.local(key);
-        if (local < 0) {
-          out.codes[i] = OutcomeChunk.MISSING_KEY;
-          out.causes[i] = "key " + key + " (column '" + plan.slots[s].name()
-              + "') is not in state '" + plan.state.name() + "'";
-          ok = false;
-          break;
+      if (out.codes[i] == 0) {
+        if (m < i) {
+          types[m] = types[i];
+          for (int s = 0; s < slotCount; s++) {
+            cols[s][m] = cols[s][i];
+          }
         }
-        cols[s][m] = local;
+        rows[m++] = i;
       }
-      if (!ok) {
-        continue;
-      }
-      for (int s : plan.slotsOf[type]) {
-        if (!plan.slots[s].key()) {
-          cols[s][m] = in.slots[s][i];
-        }
-      }
-      types[m] = type;
-      rows[m++] = i;
     }
     if (m == 0) {
       return new long[] {0, 0};
@@ -98,24 +147,13 @@ final class BatchRunner {
     for (int t = 0; t < m; t++) {
       rowOf[t] = rows[order == null ? t : order[t]];
     }
-    for (int t = 0; t < m; t++) {
-      int row = rowOf[t];
-      Outcome o = r.outcome(t);
-      out.codes[row] = (byte) o.code();
-      out.postponements[row] = r.postponements(t);
-      out.abortCodes[row] = r.abortCode(t);
-      if (o == Outcome.COMMITTED) {
-        int type = batch.type(t);
-        CompiledProgram p = plan.programs().get(type);
-        for (int c = 0; c < plan.outputNames.length; c++) {
-          int oi = plan.outputIndex[type][c];
-          if (oi >= 0) {
-            out.outputs[c][row] = OutcomeChunk.convert(p.outputs().get(oi).type(),
-                plan.outputTypes[c], r.outputs()[oi * m + t]);
-          }
-        }
+    int ran = m;
+    ProgramBatch run = batch;
+    rowRanges(m).forEach(range -> {
+      for (int t = range * RANGE_ROWS, to = Math.min(ran, t + RANGE_ROWS); t < to; t++) {
+        outcome(plan, run, r, t, rowOf[t], ran, out);
       }
-    }
+    });
     if (plan.recordOrder) {
       HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
       if (!h.serializable()) {

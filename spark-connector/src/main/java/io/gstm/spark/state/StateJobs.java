@@ -30,6 +30,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.SerializableConfiguration;
 import scala.Tuple2;
 import scala.reflect.ClassTag;
@@ -40,7 +41,12 @@ import scala.reflect.ClassTag$;
  * write-back), read, close. Static, so that the task functions capture only what they name.
  */
 final class StateJobs {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(StateJobs.class);
+
   private StateJobs() {}
+
+  /** Name of an apply's routed transactions while cached (one-partition states). */
+  static final String ROUTED = "gstm routed transactions of state '";
 
   @SuppressWarnings("unchecked")
   static <T> ClassTag<T> tag(Class<?> c) {
@@ -225,13 +231,51 @@ final class StateJobs {
   static Applied apply(SparkSession spark, TxState.Ref ref, Dataset<Row> tx, ApplyPlan plan,
       long epoch, long base, GstmSettings settings) {
     int p = plan.state.partitions();
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     JavaRDD<InternalRow> in = tx.select(plan.selection()).queryExecution().toRdd().toJavaRDD();
     JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = in.mapPartitionsWithIndex(
         (i, it) -> Routing.route(i, it, plan), true);
+    if (p == 1) {
+      JavaRDD<TxChunk> gathered = gatheredForOne(routedPairs, plan.state.name(), epoch);
+      try {
+        return apply(spark, ref, plan, epoch, base, settings, gathered.coalesce(1).rdd());
+      } finally {
+        gathered.unpersist(false);
+      }
+    }
     RDD<TxChunk> routed = JavaPairRDD.fromJavaRDD(routedPairs)
         .partitionBy(new IndexPartitioner(p + 1)).values().rdd();
+    return apply(spark, ref, plan, epoch, base, settings, routed);
+  }
 
+  /**
+   * A state of one partition takes every transaction (none spans partitions): instead of a
+   * shuffle, which serializes and writes every routed chunk and reads it back, the input's own
+   * tasks route their rows into the cache (in parallel, one job) and the state's one task
+   * reads the cached chunks through {@code coalesce(1)}: within an executor no copy at all. The
+   * caller unpersists the chunks once the epoch's jobs are done.
+   */
+  private static JavaRDD<TxChunk> gatheredForOne(JavaRDD<Tuple2<Integer, TxChunk>> routedPairs,
+      String state, long epoch) {
+    JavaRDD<TxChunk> chunks = routedPairs.map(Tuple2::_2);
+    chunks.setName(ROUTED + state + "' epoch " + epoch);
+    chunks.persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      long t0 = System.nanoTime();
+      chunks.count();
+      LOG.debug("gstm state '{}' epoch {}: routed in {} tasks in {} ms", state, epoch,
+          chunks.getNumPartitions(), (System.nanoTime() - t0) / 1_000_000);
+    } catch (RuntimeException e) {
+      chunks.unpersist(false);
+      throw e;
+    }
+    return chunks;
+  }
+
+  /** The epoch's jobs over the routed chunks: partition i of {@code routed} is partition i's. */
+  private static Applied apply(SparkSession spark, TxState.Ref ref, ApplyPlan plan, long epoch,
+      long base, GstmSettings settings, RDD<TxChunk> routed) {
+    int p = plan.state.partitions();
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     // Job 1: every partition's own transactions.
     JavaRDD<Exchange.LocalResult> local = pinned(routed, range(0, p), ref.locations(),
         TxChunk.class).mapPartitionsWithIndex((i, it) -> {

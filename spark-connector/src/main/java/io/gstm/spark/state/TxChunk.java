@@ -3,6 +3,7 @@ package io.gstm.spark.state;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Transactions routed to one partition (or to the cross-partition phase), column by column: per
@@ -12,6 +13,8 @@ import java.util.List;
  */
 final class TxChunk implements Serializable {
   private static final long serialVersionUID = 1L;
+  /** Rows from which copying and building batches use the executor's other cores. */
+  static final int PARALLEL_ROWS = 1 << 18;
 
   int n;
   long[] txIds;
@@ -115,8 +118,18 @@ final class TxChunk implements Serializable {
       out.causes = new String[Math.max(1, total)];
     }
     out.requests = new long[requests];
-    for (TxChunk c : chunks) {
-      int f = out.n;
+    int[] rowAt = new int[chunks.size()];
+    int[] requestAt = new int[chunks.size()];
+    for (int k = 1; k < chunks.size(); k++) {
+      rowAt[k] = rowAt[k - 1] + chunks.get(k - 1).n;
+      requestAt[k] = requestAt[k - 1] + chunks.get(k - 1).requestCount;
+    }
+    // A one-partition state gathers every input partition's chunk here: ten million rows are
+    // hundreds of MB, copied chunk by chunk on the executor's idle cores.
+    IntStream ks = IntStream.range(0, chunks.size());
+    (total >= PARALLEL_ROWS ? ks.parallel() : ks).forEach(k -> {
+      TxChunk c = chunks.get(k);
+      int f = rowAt[k];
       System.arraycopy(c.txIds, 0, out.txIds, f, c.n);
       System.arraycopy(c.types, 0, out.types, f, c.n);
       System.arraycopy(c.status, 0, out.status, f, c.n);
@@ -126,10 +139,10 @@ final class TxChunk implements Serializable {
       for (int s = 0; s < slotCount; s++) {
         System.arraycopy(c.slots[s], 0, out.slots[s], f, c.n);
       }
-      out.n += c.n;
-      System.arraycopy(c.requests, 0, out.requests, out.requestCount, c.requestCount);
-      out.requestCount += c.requestCount;
-    }
+      System.arraycopy(c.requests, 0, out.requests, requestAt[k], c.requestCount);
+    });
+    out.n = total;
+    out.requestCount = requests;
     return out;
   }
 }

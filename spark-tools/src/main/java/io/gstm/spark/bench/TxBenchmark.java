@@ -8,6 +8,8 @@ import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.xxhash64;
 
 import io.gstm.spark.cli.SparkOptions;
+import io.gstm.spark.conf.GstmConf;
+import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.state.ApplyResult;
 import io.gstm.spark.state.TxState;
 import java.util.ArrayList;
@@ -78,6 +80,10 @@ public final class TxBenchmark implements Callable<Integer> {
 
   @Option(names = "--no-baseline", description = "time gstm only")
   boolean noBaseline;
+
+  @Option(names = "--no-core", description = "skip the raw core engine's run of the same "
+      + "transfers (gstm-core from Java arrays, no Spark)")
+  boolean noCore;
 
   @Option(names = "--cache-input", description = "cache the generated transfers before timing "
       + "(default: when there are at most 20,000,000; else each side generates them as it reads "
@@ -158,6 +164,10 @@ public final class TxBenchmark implements Callable<Integer> {
       System.out.printf(Locale.ROOT, "  total balance %,d (%s)%n", gstmTotal,
           ok ? "conserved" : "NOT CONSERVED, expected " + total);
 
+      if (!noCore) {
+        ok &= core(session, input.get(0), per, wall);
+      }
+
       if (!noBaseline) {
         Dataset<Row> balances = start.persist(StorageLevel.MEMORY_ONLY());
         balances.count();
@@ -189,5 +199,37 @@ public final class TxBenchmark implements Callable<Integer> {
     } finally {
       session.stop();
     }
+  }
+
+  /**
+   * The same transfers through the raw core engine ({@link CoreTransfers}), after checking that
+   * its arrays hold the first batch's first rows as the DataFrame computes them; prints its
+   * rate and Spark's share: the Spark applies' wall over the core run's.
+   */
+  private boolean core(SparkSession session, Dataset<Row> first, long per, double sparkWall) {
+    List<Row> head = first.orderBy("id").limit(1000).collectAsList();
+    CoreTransfers.Batch check = CoreTransfers.batch(0, head.size(), accounts, maxAmount, seed);
+    for (int i = 0; i < head.size(); i++) {
+      Row r = head.get(i);
+      if (r.getLong(0) != i || r.getLong(1) != check.src()[i] || r.getLong(2) != check.dst()[i]
+          || r.getLong(3) != check.amount()[i]) {
+        throw new IllegalStateException("the core run's transfers differ from the DataFrame's "
+            + "at id " + i + ": " + r);
+      }
+    }
+    GstmSettings settings = GstmConf.settings(session.sparkContext().getConf());
+    CoreTransfers.Result c = CoreTransfers.run(BANK, settings.executors().engine(), settings,
+        accounts, balance, batches, b -> CoreTransfers.batch(b * per,
+            Math.min(transfers, (b + 1) * per), accounts, maxAmount, seed));
+    System.out.printf(Locale.ROOT, "raw core engine (gstm-core from Java arrays, no Spark; %s): "
+            + "%.2f s: %,.0f committed tx/s (%,d committed; kernel %.2f s)%n", c.engine(),
+        c.seconds(), c.committed() / c.seconds(), c.committed(), c.kernelNanos() / 1e9);
+    System.out.printf(Locale.ROOT, "  Spark's share: the applies' wall / the core run's = "
+        + "%.2fx%n", sparkWall / c.seconds());
+    long total = accounts * balance;
+    boolean ok = c.total() == total;
+    System.out.printf(Locale.ROOT, "  total balance %,d (%s)%n", c.total(),
+        ok ? "conserved" : "NOT CONSERVED, expected " + total);
+    return ok;
   }
 }

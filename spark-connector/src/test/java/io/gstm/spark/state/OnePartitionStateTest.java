@@ -1,0 +1,163 @@
+package io.gstm.spark.state;
+
+import static io.gstm.spark.state.TxStateTest.BANK;
+import static io.gstm.spark.state.TxStateTest.LONGS;
+import static io.gstm.spark.state.TxStateTest.accounts;
+import static io.gstm.spark.state.TxStateTest.total;
+import static io.gstm.spark.state.TxStateTest.transfers;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A state of one partition (one per engine: the layout for a GPU) gathers the routed
+ * transactions from the cache instead of a shuffle: the same guarantees as with several
+ * partitions, and nothing left cached after an apply, whether it succeeds or fails.
+ */
+class OnePartitionStateTest {
+  @BeforeAll
+  static void start() {
+    TxStateTest.spark = TxStateTest.session();
+  }
+
+  @AfterAll
+  static void stop() {
+    TxStateTest.spark.stop();
+  }
+
+  @AfterEach
+  void noHooks() {
+    TxStateHooks.reset();
+  }
+
+  /** Transfers over input of several partitions, some naming unknown keys. */
+  private static Dataset<Row> input(int n, long seed, long firstId) {
+    return transfers(n, 48, 150, seed, firstId, true).repartition(4);
+  }
+
+  /** The routed transactions an apply cached and has not released. */
+  private static long cached() {
+    return scala.jdk.javaapi.CollectionConverters.asJava(
+            TxStateTest.spark.sparkContext().getPersistentRDDs()).values().stream()
+        .filter(r -> r.name() != null && r.name().startsWith(StateJobs.ROUTED)).count();
+  }
+
+  @Test
+  void transfersConserveTheTotalMatchTheReplayAndLeaveNothingCached() {
+    try (TxState bank = TxState.from(accounts(48, 100)).key("id").partitions(1).create()) {
+      long total = total(bank);
+      for (int epoch = 1; epoch <= 3; epoch++) {
+        TreeMap<Long, long[]> before = StateReplay.snapshot(bank.toDF(), LONGS);
+        Dataset<Row> txs = input(400, epoch, epoch * 10_000L);
+        ApplyResult r = bank.transactions(txs, BANK).idColumn("id").recordOrder(true).run();
+        assertThat(r.epoch()).isEqualTo(epoch);
+        assertThat(r.transactions()).isEqualTo(400);
+        assertThat(r.crossPartition()).isZero();
+        Map<String, Long> c = r.outcomeCounts();
+        assertThat(c.get("MISSING_KEY")).isEqualTo(8);
+        assertThat(c.get("COMMITTED")).isGreaterThan(100);
+        assertThat(r.outcomes().count()).isEqualTo(400);
+        assertThat(total(bank)).isEqualTo(total);
+        TxStateTest.assertReplays(BANK, List.of("balance"), LONGS, before,
+            StateReplay.snapshot(bank.toDF(), LONGS), txs, r);
+        assertThat(cached()).as("routed transactions left cached by apply %d", epoch).isZero();
+      }
+    }
+  }
+
+  /** Batches past one thread's share (keys looked up and outcomes written in parallel). */
+  @Test
+  void aLargeBatchWithUnknownKeysMatchesTheReplay() {
+    try (TxState bank = TxState.from(accounts(48, 1_000)).key("id").partitions(1).create()) {
+      TreeMap<Long, long[]> before = StateReplay.snapshot(bank.toDF(), LONGS);
+      Dataset<Row> txs = input(150_000, 9, 0);
+      ApplyResult r = bank.transactions(txs, BANK).idColumn("id").recordOrder(true).run();
+      assertThat(r.transactions()).isEqualTo(150_000);
+      assertThat(r.outcomeCounts().get("MISSING_KEY")).isEqualTo(3_000);
+      assertThat(r.outcomes().where("outcome = 'MISSING_KEY' AND cause NOT LIKE '%1000003%'")
+          .count()).isZero();
+      TxStateTest.assertReplays(BANK, List.of("balance"), LONGS, before,
+          StateReplay.snapshot(bank.toDF(), LONGS), txs, r);
+    }
+  }
+
+  @Test
+  void aTaskFailingAfterItAppliedIsRetriedWithoutApplyingTwice() {
+    try (TxState bank = TxState.from(accounts(48, 200)).key("id").partitions(1).create()) {
+      TreeMap<Long, long[]> before = StateReplay.snapshot(bank.toDF(), LONGS);
+      long replayed = TxStateHooks.REPLAYED.get();
+      AtomicInteger failures = new AtomicInteger();
+      TxStateHooks.hook = (point, partition, epoch, attempt) -> {
+        if (point.equals("local") && attempt == 0) {
+          failures.incrementAndGet();
+          throw new IllegalStateException("injected: executor died after applying");
+        }
+      };
+      Dataset<Row> txs = input(300, 3, 0);
+      ApplyResult r = bank.transactions(txs, BANK).idColumn("id").recordOrder(true).run();
+      assertThat(failures.get()).isEqualTo(1);
+      assertThat(TxStateHooks.REPLAYED.get()).isGreaterThan(replayed);
+      TxStateTest.assertReplays(BANK, List.of("balance"), LONGS, before,
+          StateReplay.snapshot(bank.toDF(), LONGS), txs, r);
+    }
+  }
+
+  @Test
+  void aSpeculativeCopyAppliesNothingTwice() {
+    try (TxState bank = TxState.from(accounts(48, 200)).key("id").partitions(1).create()) {
+      TreeMap<Long, long[]> before = StateReplay.snapshot(bank.toDF(), LONGS);
+      long replayed = TxStateHooks.REPLAYED.get();
+      TxStateHooks.duplicateLocal = true;
+      Dataset<Row> txs = input(300, 4, 0);
+      ApplyResult r = bank.transactions(txs, BANK).idColumn("id").recordOrder(true).run();
+      TxStateHooks.duplicateLocal = false;
+      assertThat(TxStateHooks.REPLAYED.get() - replayed).isEqualTo(1);
+      TxStateTest.assertReplays(BANK, List.of("balance"), LONGS, before,
+          StateReplay.snapshot(bank.toDF(), LONGS), txs, r);
+    }
+  }
+
+  @Test
+  void aFailedApplyLeavesTheStateAtItsLastEpochAndNothingCached() {
+    try (TxState bank = TxState.from(accounts(48, 200)).key("id").partitions(1).create()) {
+      bank.apply(input(100, 5, 0), BANK);
+      List<Row> committed = bank.toDF().orderBy("id").collectAsList();
+      TxStateHooks.hook = (point, partition, epoch, attempt) -> {
+        if (point.equals("local")) {
+          throw new IllegalStateException("injected: the partition's task keeps failing");
+        }
+      };
+      assertThatThrownBy(() -> bank.apply(input(300, 6, 1_000), BANK))
+          .hasStackTraceContaining("keeps failing");
+      TxStateHooks.hook = null;
+      assertThat(bank.epoch()).isEqualTo(1);
+      assertThat(cached()).isZero();
+      assertThat(bank.toDF().orderBy("id").collectAsList()).isEqualTo(committed);
+      assertThat(bank.transactions(input(100, 7, 2_000), BANK).run().epoch()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aReplayedBatchIdIsAppliedOnce() {
+    try (TxState bank = TxState.from(accounts(48, 500)).key("id").partitions(1).create()) {
+      Dataset<Row> txs = input(100, 8, 0);
+      ApplyResult first = bank.apply(txs, BANK, 11);
+      List<Row> state = bank.toDF().orderBy("id").collectAsList();
+      ApplyResult again = bank.apply(txs, BANK, 11);
+      assertThat(again.replayed()).isTrue();
+      assertThat(again.epoch()).isEqualTo(first.epoch());
+      assertThat(bank.toDF().orderBy("id").collectAsList()).isEqualTo(state);
+      assertThat(bank.epoch()).isEqualTo(1);
+    }
+  }
+}
