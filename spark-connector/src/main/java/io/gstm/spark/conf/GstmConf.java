@@ -46,6 +46,13 @@ public final class GstmConf {
           + "`spark.executor.resource.gpu.amount` set, the address in `TaskContext.resources()` "
           + "wins.");
 
+  public static final ConfEntry<Integer> DEVICES = intIn(
+      PREFIX + "devices", 1, 1, 1024,
+      "GPUs that tasks without a `gpu` resource spread over (local mode on a machine with "
+          + "several GPUs): the task of partition p uses device `deviceOrdinal + p mod devices`, "
+          + "and work laid out one piece per engine (a graph's subgraphs, k-means' point sets) "
+          + "takes one piece per device.");
+
   public static final ConfEntry<Integer> CONCURRENT_GPU_TASKS = intIn(
       PREFIX + "concurrentGpuTasks", 1, 1, 64,
       "Tasks of one executor that may use its GPU at once (a semaphore, released when the task "
@@ -252,7 +259,7 @@ public final class GstmConf {
     }
     GstmSettings s = new GstmSettings(
         new GstmSettings.Executors(value(conf, ENGINE), value(conf, REQUIRE_GPU),
-            value(conf, DEVICE_ORDINAL), value(conf, CONCURRENT_GPU_TASKS),
+            value(conf, DEVICE_ORDINAL), value(conf, DEVICES), value(conf, CONCURRENT_GPU_TASKS),
             value(conf, JVM_WORKERS)),
         new GstmSettings.Transactions(value(conf, LOCK_COVERAGE), value(conf, THREADS_PER_BLOCK),
             value(conf, RETRY_LIMIT)),

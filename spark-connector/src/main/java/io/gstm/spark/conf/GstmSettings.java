@@ -24,11 +24,12 @@ public record GstmSettings(Executors executors, Transactions transactions, Graph
    * @param engine {@code spark.gstm.engine}
    * @param requireGpu {@code spark.gstm.requireGpu}
    * @param deviceOrdinal {@code spark.gstm.deviceOrdinal}
+   * @param devices {@code spark.gstm.devices}
    * @param concurrentGpuTasks {@code spark.gstm.concurrentGpuTasks}
    * @param jvmWorkers {@code spark.gstm.jvmWorkers}
    */
   public record Executors(EngineChoice engine, boolean requireGpu, int deviceOrdinal,
-      int concurrentGpuTasks, int jvmWorkers) implements Serializable {}
+      int devices, int concurrentGpuTasks, int jvmWorkers) implements Serializable {}
 
   /**
    * How the transactional kernels run.
@@ -64,7 +65,7 @@ public record GstmSettings(Executors executors, Transactions transactions, Graph
   public GstmSettings withEngine(EngineChoice value) {
     Executors e = executors;
     return new GstmSettings(new Executors(value, e.requireGpu(), e.deviceOrdinal(),
-        e.concurrentGpuTasks(), e.jvmWorkers()), transactions, graph, kmeans);
+        e.devices(), e.concurrentGpuTasks(), e.jvmWorkers()), transactions, graph, kmeans);
   }
 
   /** These settings with another {@code spark.gstm.graph.vertexOrder} (auto, degree, input). */

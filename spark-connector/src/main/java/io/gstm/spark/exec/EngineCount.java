@@ -1,6 +1,7 @@
 package io.gstm.spark.exec;
 
 import io.gstm.core.engine.EngineChoice;
+import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
@@ -29,12 +30,12 @@ public final class EngineCount {
   }
 
   /**
-   * Executor engines: a GPU each (local mode: the one of {@code spark.gstm.deviceOrdinal}); an
-   * executor without GPUs counts one.
+   * Executor engines: a GPU each (local mode: the {@code spark.gstm.devices} from
+   * {@code spark.gstm.deviceOrdinal} on); an executor without GPUs counts one.
    */
   public static int engines(SparkContext sc, boolean gpus) {
     if (sc.isLocal()) {
-      return 1;
+      return gpus ? GstmConf.settings(sc.getConf()).executors().devices() : 1;
     }
     // Registered executors (the driver is listed too), else the ones asked for.
     int executors = sc.statusTracker().getExecutorInfos().length - 1;

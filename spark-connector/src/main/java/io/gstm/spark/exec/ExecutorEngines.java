@@ -94,7 +94,10 @@ public final class ExecutorEngines {
     }
   }
 
-  /** The GPU the task was given by Spark's scheduler, else the configured ordinal. */
+  /**
+   * The GPU the task was given by Spark's scheduler, else the configured ordinal, spread over
+   * {@code spark.gstm.devices} by the task's partition.
+   */
   static int deviceFor(TaskContext task, GstmSettings settings) {
     if (task != null) {
       ResourceInformation gpu = task.resourcesJMap().get("gpu");
@@ -102,7 +105,8 @@ public final class ExecutorEngines {
         return Integer.parseInt(gpu.addresses()[0].trim());
       }
     }
-    return settings.executors().deviceOrdinal();
+    GstmSettings.Executors e = settings.executors();
+    return e.deviceOrdinal() + (task == null ? 0 : task.partitionId() % e.devices());
   }
 
   /**

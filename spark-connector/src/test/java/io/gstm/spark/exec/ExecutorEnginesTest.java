@@ -66,6 +66,24 @@ class ExecutorEnginesTest {
         s -> assertThat(s).startsWith("jvm: no usable GPU 0").contains("fell back")));
   }
 
+  /** spark.gstm.devices: the task of partition p takes GPU deviceOrdinal + p mod devices. */
+  @Test
+  void tasksSpreadOverTheConfiguredDevicesByPartition() {
+    GstmSettings two = GstmConf.settings(Map.of("spark.gstm.devices", "2",
+        "spark.gstm.deviceOrdinal", "3"));
+    List<String> reasons = jsc.parallelize(List.of(0, 1, 2, 3), 4).map(i -> {
+      TaskEngine lease = ExecutorEngines.acquire(two); // closed by the completion listener
+      return org.apache.spark.TaskContext.getPartitionId() + " " + lease.reason();
+    }).collect();
+    assertThat(reasons).hasSize(4).allSatisfy(r -> {
+      int device = 3 + Integer.parseInt(r.substring(0, 1)) % 2;
+      assertThat(r).containsPattern("(GPU|usable GPU) " + device + "\\b");
+    });
+    assertThat(ExecutorEngines.deviceFor(null, two)).isEqualTo(3);
+    assertThatThrownBy(() -> GstmConf.settings(Map.of("spark.gstm.devices", "0")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("spark.gstm.devices");
+  }
+
   @Test
   void theFallbackNamesWhyTheGpuIsUnusable() {
     Assumptions.assumeFalse(gpuUsable(), "a GPU is usable here");
