@@ -18,24 +18,18 @@ import java.util.stream.IntStream;
  * connected components) of a weighted R-MAT graph, relaxed edges per second over the threads per
  * block or the lock coverage, every result checked against Dijkstra's or union-find's.
  */
-record GraphExperiment(Sweep sweep) implements Experiment {
+record GraphExperiment(Axis<Sweep> axis) implements Experiment {
 
   /** Which parameter the sweep moves. */
-  enum Sweep {
-    THREADS, COVERAGE;
+  enum Sweep { THREADS, COVERAGE }
 
-    Axis axis() {
-      return switch (this) {
-        case THREADS -> new Axis("graph-threads", "threads_per_block", "threads per block");
-        case COVERAGE -> new Axis("graph-coverage", "lock_coverage",
-            "lock coverage (vertices per lock)");
-      };
-    }
-  }
+  static final Axis<Sweep> THREADS =
+      Axis.of("graph", Sweep.THREADS, "threads_per_block", "threads per block");
+  static final Axis<Sweep> COVERAGE =
+      Axis.of("graph", Sweep.COVERAGE, "lock_coverage", "lock coverage (vertices per lock)");
 
   @Override
   public About about() {
-    Axis axis = sweep.axis();
     return new About(axis.experiment(),
         "Graph relaxation of one partition (R-MAT, weighted): relaxed edges/s of shortest "
             + "paths and components over the " + axis.words() + ", verified (JPDC paper).",
@@ -50,7 +44,7 @@ record GraphExperiment(Sweep sweep) implements Experiment {
     int rmatScale = scale.pick(8, 14, 18);
     int edges = scale.pick(1 << 11, 1 << 18, 1 << 22);
     int reps = Trials.reps(scale);
-    List<Integer> values = switch (sweep) {
+    List<Integer> values = switch (axis.sweep()) {
       case THREADS -> scale.pick(List.of(32, 64), List.of(32, 64, 128, 256),
           List.of(32, 64, 128, 256));
       case COVERAGE -> scale.pick(List.of(1, 4), List.of(1, 4, 16, 64), List.of(1, 4, 16, 64));
@@ -60,7 +54,7 @@ record GraphExperiment(Sweep sweep) implements Experiment {
     List<Step> steps = new ArrayList<>();
     for (RelaxationKind kind : RelaxationKind.values()) {
       for (int v : values) {
-        RelaxOptions opts = sweep == Sweep.THREADS
+        RelaxOptions opts = axis.sweep() == Sweep.THREADS
             ? RelaxOptions.defaults().withThreadsPerBlock(v)
             : RelaxOptions.defaults().withLockCoverage(v);
         steps.add(out -> {
