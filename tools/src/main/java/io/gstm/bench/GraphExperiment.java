@@ -18,15 +18,11 @@ import java.util.stream.IntStream;
  * connected components) of a weighted R-MAT graph, relaxed edges per second over the threads per
  * block or the lock coverage, every result checked against Dijkstra's or union-find's.
  */
-record GraphExperiment(Axis<Sweep> axis) implements Experiment {
+record GraphExperiment(Axis axis) implements Experiment {
 
-  /** Which parameter the sweep moves. */
-  enum Sweep { THREADS, COVERAGE }
-
-  static final Axis<Sweep> THREADS =
-      Axis.of("graph", Sweep.THREADS, "threads_per_block", "threads per block");
-  static final Axis<Sweep> COVERAGE =
-      Axis.of("graph", Sweep.COVERAGE, "lock_coverage", "lock coverage (vertices per lock)");
+  static final Axis THREADS =
+      Sweep.THREADS.axis("graph", "threads_per_block", "threads per block");
+  static final Axis COVERAGE = Sweep.COVERAGE.axis("graph", "lock coverage (vertices per lock)");
 
   @Override
   public About about() {
@@ -44,11 +40,9 @@ record GraphExperiment(Axis<Sweep> axis) implements Experiment {
     int rmatScale = scale.pick(8, 14, 18);
     int edges = scale.pick(1 << 11, 1 << 18, 1 << 22);
     int reps = Trials.reps(scale);
-    List<Integer> values = switch (axis.sweep()) {
-      case THREADS -> scale.pick(List.of(32, 64), List.of(32, 64, 128, 256),
-          List.of(32, 64, 128, 256));
-      case COVERAGE -> scale.pick(List.of(1, 4), List.of(1, 4, 16, 64), List.of(1, 4, 16, 64));
-    };
+    List<Integer> values = axis.sweep() == Sweep.THREADS
+        ? scale.pick(List.of(32, 64), List.of(32, 64, 128, 256), List.of(32, 64, 128, 256))
+        : scale.pick(List.of(1, 4), List.of(1, 4, 16, 64), List.of(1, 4, 16, 64));
     // Generated once, at the first step, so that listing the steps costs nothing.
     CsrGraph[] directed = new CsrGraph[1];
     List<Step> steps = new ArrayList<>();

@@ -25,14 +25,10 @@ import java.util.List;
  * kernels but for the STM. PR-STM keeps its semantic contention manager (postponement); GPU-STM
  * retries in place with the paper's retry limit of 100 semantic conflicts.
  */
-record JpdcExperiment(Axis<Sweep> axis) implements Experiment {
+record JpdcExperiment(Axis axis) implements Experiment {
 
-  /** Which parameter the sweep moves. */
-  enum Sweep { THREADS, COVERAGE }
-
-  static final Axis<Sweep> THREADS = Axis.of("jpdc", Sweep.THREADS, "threads", "thread count");
-  static final Axis<Sweep> COVERAGE =
-      Axis.of("jpdc", Sweep.COVERAGE, "lock_coverage", "lock coverage");
+  static final Axis THREADS = Sweep.THREADS.axis("jpdc");
+  static final Axis COVERAGE = Sweep.COVERAGE.axis("jpdc");
 
   /** GPU-STM's retry limit in the paper's comparison (section 4.1). */
   static final int GPU_STM_RETRY_LIMIT = 100;

@@ -15,16 +15,12 @@ import java.util.List;
  * read+CAS bound measured in the same run. Sizes stop at the largest set capacity (16 accounts):
  * the paper's 32..128 need larger sets than the kernels are built with.
  */
-record PrStmBankExperiment(Axis<Sweep> axis) implements Experiment {
+record PrStmBankExperiment(Axis axis) implements Experiment {
 
-  /** Which parameter the sweep moves; the others stay at the paper's defaults. */
-  enum Sweep { SIZE, COVERAGE, THREADS }
-
-  static final Axis<Sweep> SIZE =
-      Axis.of("prstm", Sweep.SIZE, "k", "transaction size (accounts per transfer)");
-  static final Axis<Sweep> COVERAGE =
-      Axis.of("prstm", Sweep.COVERAGE, "lock_coverage", "lock coverage (accounts per lock)");
-  static final Axis<Sweep> THREADS = Axis.of("prstm", Sweep.THREADS, "threads", "thread count");
+  // Each sweep moves one parameter; the others stay at the paper's defaults.
+  static final Axis SIZE = Sweep.SIZE.axis("prstm");
+  static final Axis COVERAGE = Sweep.COVERAGE.axis("prstm", "lock coverage (accounts per lock)");
+  static final Axis THREADS = Sweep.THREADS.axis("prstm");
 
   private static final double[] READ_ONLY = {0, 0.2};
 
@@ -54,6 +50,7 @@ record PrStmBankExperiment(Axis<Sweep> axis) implements Experiment {
           List.of(1, 2, 4, 8, 16, 32, 64));
       case THREADS -> scale.pick(List.of(1, 2), List.of(1, 2, 4, 8),
           List.of(132, 264, 528, 1056, 2112, 4224));
+      case RATIO -> throw new IllegalStateException("prstm: no ratio sweep");
     };
     double[] bound = new double[1];
     List<Step> steps = new ArrayList<>();

@@ -18,17 +18,11 @@ import java.util.List;
  * postponement and retry-in-place over the semantic ratio (with and without pre-sorting by type
  * tags), the thread count or the lock coverage (both at 100% semantic, not pre-sorted).
  */
-record SemanticExperiment(Axis<Sweep> axis) implements Experiment {
+record SemanticExperiment(Axis axis) implements Experiment {
 
-  /** Which parameter the sweep moves. */
-  enum Sweep { RATIO, THREADS, COVERAGE }
-
-  static final Axis<Sweep> RATIO =
-      Axis.of("semantic", Sweep.RATIO, "semantic_ratio", "semantic ratio");
-  static final Axis<Sweep> THREADS =
-      Axis.of("semantic", Sweep.THREADS, "threads", "thread count");
-  static final Axis<Sweep> COVERAGE =
-      Axis.of("semantic", Sweep.COVERAGE, "lock_coverage", "lock coverage");
+  static final Axis RATIO = Sweep.RATIO.axis("semantic");
+  static final Axis THREADS = Sweep.THREADS.axis("semantic");
+  static final Axis COVERAGE = Sweep.COVERAGE.axis("semantic");
 
   private static final List<String> WORKLOADS = List.of("bank", "vacation");
 
