@@ -22,7 +22,6 @@ public final class BenchmarksCli extends CliMain.Top {
 
   /** Runs the CLI and returns its status: 0 ok, 1 a side failed verification, 2 bad input. */
   public static int execute(String... args) {
-    return CliMain.execute(new BenchmarksCli(), "gstm-benchmarks", "use fewer --transfers, or "
-        + "raise -Xmx (GSTM_JAVA_OPTS for ./gstm-benchmarks)", args);
+    return CliMain.execute(new BenchmarksCli(), "use fewer --transfers", args);
   }
 }

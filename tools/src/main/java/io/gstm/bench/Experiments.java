@@ -8,20 +8,20 @@ public final class Experiments {
 
   private static final List<Experiment> ALL = List.of(
       new LimitsExperiment(),
-      new PrStmBankExperiment(PrStmBankExperiment.Sweep.SIZE),
-      new PrStmBankExperiment(PrStmBankExperiment.Sweep.COVERAGE),
-      new PrStmBankExperiment(PrStmBankExperiment.Sweep.THREADS),
-      new SemanticExperiment(SemanticExperiment.Sweep.RATIO),
-      new SemanticExperiment(SemanticExperiment.Sweep.THREADS),
-      new SemanticExperiment(SemanticExperiment.Sweep.COVERAGE),
-      new JpdcExperiment(JpdcExperiment.Sweep.THREADS),
-      new JpdcExperiment(JpdcExperiment.Sweep.COVERAGE),
+      new PrStmBankExperiment(PrStmBankExperiment.SIZE),
+      new PrStmBankExperiment(PrStmBankExperiment.COVERAGE),
+      new PrStmBankExperiment(PrStmBankExperiment.THREADS),
+      new SemanticExperiment(SemanticExperiment.RATIO),
+      new SemanticExperiment(SemanticExperiment.THREADS),
+      new SemanticExperiment(SemanticExperiment.COVERAGE),
+      new JpdcExperiment(JpdcExperiment.THREADS),
+      new JpdcExperiment(JpdcExperiment.COVERAGE),
       new CsmvExperiment(CsmvExperiment.Figure.READ_ONLY),
       new CsmvExperiment(CsmvExperiment.Figure.VERSIONS),
       new CsmvExperiment(CsmvExperiment.Figure.MEMCACHED),
       new CedermanDsExperiment(),
-      new GraphExperiment(GraphExperiment.Sweep.THREADS),
-      new GraphExperiment(GraphExperiment.Sweep.COVERAGE),
+      new GraphExperiment(GraphExperiment.THREADS),
+      new GraphExperiment(GraphExperiment.COVERAGE),
       new KMeansExperiment());
 
   public static List<Experiment> all() {

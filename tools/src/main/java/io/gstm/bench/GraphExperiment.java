@@ -18,24 +18,14 @@ import java.util.stream.IntStream;
  * connected components) of a weighted R-MAT graph, relaxed edges per second over the threads per
  * block or the lock coverage, every result checked against Dijkstra's or union-find's.
  */
-record GraphExperiment(Sweep sweep) implements Experiment {
+record GraphExperiment(Axis axis) implements Experiment {
 
-  /** Which parameter the sweep moves. */
-  enum Sweep {
-    THREADS, COVERAGE;
-
-    Axis axis() {
-      return switch (this) {
-        case THREADS -> new Axis("graph-threads", "threads_per_block", "threads per block");
-        case COVERAGE -> new Axis("graph-coverage", "lock_coverage",
-            "lock coverage (vertices per lock)");
-      };
-    }
-  }
+  static final Axis THREADS =
+      Sweep.THREADS.axis("graph", "threads_per_block", "threads per block");
+  static final Axis COVERAGE = Sweep.COVERAGE.axis("graph", "lock coverage (vertices per lock)");
 
   @Override
   public About about() {
-    Axis axis = sweep.axis();
     return new About(axis.experiment(),
         "Graph relaxation of one partition (R-MAT, weighted): relaxed edges/s of shortest "
             + "paths and components over the " + axis.words() + ", verified (JPDC paper).",
@@ -50,17 +40,15 @@ record GraphExperiment(Sweep sweep) implements Experiment {
     int rmatScale = scale.pick(8, 14, 18);
     int edges = scale.pick(1 << 11, 1 << 18, 1 << 22);
     int reps = Trials.reps(scale);
-    List<Integer> values = switch (sweep) {
-      case THREADS -> scale.pick(List.of(32, 64), List.of(32, 64, 128, 256),
-          List.of(32, 64, 128, 256));
-      case COVERAGE -> scale.pick(List.of(1, 4), List.of(1, 4, 16, 64), List.of(1, 4, 16, 64));
-    };
+    List<Integer> values = axis.sweep() == Sweep.THREADS
+        ? scale.pick(List.of(32, 64), List.of(32, 64, 128, 256), List.of(32, 64, 128, 256))
+        : scale.pick(List.of(1, 4), List.of(1, 4, 16, 64), List.of(1, 4, 16, 64));
     // Generated once, at the first step, so that listing the steps costs nothing.
     CsrGraph[] directed = new CsrGraph[1];
     List<Step> steps = new ArrayList<>();
     for (RelaxationKind kind : RelaxationKind.values()) {
       for (int v : values) {
-        RelaxOptions opts = sweep == Sweep.THREADS
+        RelaxOptions opts = axis.sweep() == Sweep.THREADS
             ? RelaxOptions.defaults().withThreadsPerBlock(v)
             : RelaxOptions.defaults().withLockCoverage(v);
         steps.add(out -> {

@@ -25,19 +25,10 @@ import java.util.List;
  * kernels but for the STM. PR-STM keeps its semantic contention manager (postponement); GPU-STM
  * retries in place with the paper's retry limit of 100 semantic conflicts.
  */
-record JpdcExperiment(Sweep sweep) implements Experiment {
+record JpdcExperiment(Axis axis) implements Experiment {
 
-  /** Which parameter the sweep moves. */
-  enum Sweep {
-    THREADS, COVERAGE;
-
-    Axis axis() {
-      return switch (this) {
-        case THREADS -> new Axis("jpdc-threads", "threads", "thread count");
-        case COVERAGE -> new Axis("jpdc-coverage", "lock_coverage", "lock coverage");
-      };
-    }
-  }
+  static final Axis THREADS = Sweep.THREADS.axis("jpdc");
+  static final Axis COVERAGE = Sweep.COVERAGE.axis("jpdc");
 
   /** GPU-STM's retry limit in the paper's comparison (section 4.1). */
   static final int GPU_STM_RETRY_LIMIT = 100;
@@ -46,13 +37,12 @@ record JpdcExperiment(Sweep sweep) implements Experiment {
 
   @Override
   public About about() {
-    Axis axis = sweep.axis();
     return new About(axis.experiment(),
         "PR-STM (postponement) vs GPU-STM (retry in place, limit " + GPU_STM_RETRY_LIMIT
             + "), bank, vacation (100% semantic) and skip list as transaction programs, over the "
             + axis.words() + ", with and without pre-sorting (skip list: inserts first; "
             + "it has no semantic conflicts) (JPDC paper, figures "
-            + (sweep == Sweep.THREADS ? "7 and 10" : "8 and 11") + ").",
+            + (axis.sweep() == Sweep.THREADS ? "7 and 10" : "8 and 11") + ").",
         List.of("workload", "algorithm", "presorted", "threads", "lock_coverage", "tx",
             "committed_tx_per_s", "aborts_per_tx", "aborts_by_cause", "semantic_conflicts",
             "abandoned", "verified"),
@@ -93,10 +83,10 @@ record JpdcExperiment(Sweep sweep) implements Experiment {
     List<Step> steps = new ArrayList<>();
     for (String workload : WORKLOADS) {
       boolean skip = workload.equals("skiplist");
-      for (int v : sweep == Sweep.THREADS ? sz.threads() : sz.coverages()) {
-        int threads = sweep == Sweep.THREADS ? v
+      for (int v : axis.sweep() == Sweep.THREADS ? sz.threads() : sz.coverages()) {
+        int threads = axis.sweep() == Sweep.THREADS ? v
             : skip ? sz.skipCoverageThreads() : sz.coverageThreads();
-        int coverage = sweep == Sweep.COVERAGE ? v : 1;
+        int coverage = axis.sweep() == Sweep.COVERAGE ? v : 1;
         // One step per point: its batches are drawn once and reused by all four rows.
         steps.add(out -> {
           if (skip) {

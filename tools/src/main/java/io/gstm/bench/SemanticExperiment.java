@@ -18,35 +18,25 @@ import java.util.List;
  * postponement and retry-in-place over the semantic ratio (with and without pre-sorting by type
  * tags), the thread count or the lock coverage (both at 100% semantic, not pre-sorted).
  */
-record SemanticExperiment(Sweep sweep) implements Experiment {
+record SemanticExperiment(Axis axis) implements Experiment {
 
-  /** Which parameter the sweep moves. */
-  enum Sweep {
-    RATIO, THREADS, COVERAGE;
-
-    Axis axis() {
-      return switch (this) {
-        case RATIO -> new Axis("semantic-ratio", "semantic_ratio", "semantic ratio");
-        case THREADS -> new Axis("semantic-threads", "threads", "thread count");
-        case COVERAGE -> new Axis("semantic-coverage", "lock_coverage", "lock coverage");
-      };
-    }
-  }
+  static final Axis RATIO = Sweep.RATIO.axis("semantic");
+  static final Axis THREADS = Sweep.THREADS.axis("semantic");
+  static final Axis COVERAGE = Sweep.COVERAGE.axis("semantic");
 
   private static final List<String> WORKLOADS = List.of("bank", "vacation");
 
   @Override
   public About about() {
-    Axis axis = sweep.axis();
     String title = "Semantic CM vs " + axis.words();
     return new About(axis.experiment(),
         "Semantic contention manager, bank and vacation: postpone vs retry-in-place over the "
-            + axis.words() + (sweep == Sweep.RATIO ? ", with and without pre-sorting" : "")
+            + axis.words() + (axis.sweep() == Sweep.RATIO ? ", with and without pre-sorting" : "")
             + " (JPDC paper).",
         List.of("workload", "policy", "presorted", "semantic_ratio", "threads", "lock_coverage",
             "tx", "committed_tx_per_s", "abandoned_semantic", "semantic_conflicts", "abort_rate",
             "verified"),
-        sweep == Sweep.RATIO
+        axis.sweep() == Sweep.RATIO
             ? Plot.lines(title, axis.column(), "committed_tx_per_s", "workload", "policy",
                 "presorted")
             : Plot.logLines(title, axis.column(), "committed_tx_per_s", "workload", "policy"));
@@ -65,7 +55,7 @@ record SemanticExperiment(Sweep sweep) implements Experiment {
     int reps = Trials.reps(scale);
     List<Step> steps = new ArrayList<>();
     for (String workload : WORKLOADS) {
-      switch (sweep) {
+      switch (axis.sweep()) {
         case RATIO -> {
           for (double ratio : scale.pick(List.of(0.0, 1.0), List.of(0.0, 0.5, 1.0),
               List.of(0.0, 0.25, 0.5, 0.75, 1.0))) {

@@ -4,7 +4,6 @@ import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
-import io.gstm.core.engine.Engine;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.Verdict;
@@ -12,7 +11,6 @@ import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
 import io.gstm.core.workload.bank.SemanticBankConfig;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -21,9 +19,7 @@ import picocli.CommandLine.Option;
 @Command(name = "bank", mixinStandardHelpOptions = true,
     description = "Run one PR-STM bank batch and verify it: k-account transfers and audits, "
         + "or deposits and withdrawals under the semantic contention manager.")
-final class BankCommand implements Callable<Integer> {
-  @Mixin EngineOption engine = new EngineOption();
-
+final class BankCommand extends EngineCommand {
   @Mixin SemanticOptions semantic = new SemanticOptions();
 
   @Mixin BankOptions bank = new BankOptions(1 << 20, 2, 0.2);
@@ -48,7 +44,7 @@ final class BankCommand implements Callable<Integer> {
   boolean history;
 
   @Override
-  public Integer call() {
+  Run prepare() {
     RunOptions options = semantic.apply(new RunOptions(maxRetries, history));
     TxBatch generated;
     int[] initial;
@@ -72,28 +68,29 @@ final class BankCommand implements Callable<Integer> {
     }
     TxBatch batch = semantic.presort
         ? TxBatches.presort(generated, BankWorkload.INSTANCE.orderingTags()) : generated;
-    try (Engine e = engine.open().engine();
-        TxStore store = e.createStore(layout)) {
-      store.writeInt32(0, initial);
-      BatchResult r = e.run(store, batch, options);
-      int[] after = store.readInt32(0);
-      Verdict verdict = BankVerifier.verify(initial, batch, r, after);
-      System.out.printf("bank: %,d accounts, k=%d, %s, lock coverage %d, %,d threads x %d tx = "
-              + "%,d transactions%n", bank.accounts, bank.k,
-          semanticRatio == null ? String.format("%.0f%% read-only", bank.readOnly * 100)
-              : String.format("%.0f%% semantic, %s", semanticRatio * 100, semantic.describe()),
-          coverage.lockCoverage, grid.threads(), grid.txPerThread, batch.txCount());
-      Reports.printOutcome(r);
-      System.out.println("verifier: " + verdict);
-      boolean ok = verdict.ok();
-      if (history) {
-        ok &= Reports.checkHistory(r.history(), order -> {
-          Verdict replay = BankVerifier.replay(initial, batch, order);
-          System.out.println("serial replay (every committed withdrawal saw enough): " + replay);
-          return replay.ok();
-        });
+    return e -> {
+      try (TxStore store = e.createStore(layout)) {
+        store.writeInt32(0, initial);
+        BatchResult r = e.run(store, batch, options);
+        int[] after = store.readInt32(0);
+        Verdict verdict = BankVerifier.verify(initial, batch, r, after);
+        System.out.printf("bank: %,d accounts, k=%d, %s, lock coverage %d, %,d threads x %d tx = "
+                + "%,d transactions%n", bank.accounts, bank.k,
+            semanticRatio == null ? String.format("%.0f%% read-only", bank.readOnly * 100)
+                : String.format("%.0f%% semantic, %s", semanticRatio * 100, semantic.describe()),
+            coverage.lockCoverage, grid.threads(), grid.txPerThread, batch.txCount());
+        Reports.printOutcome(r);
+        System.out.println("verifier: " + verdict);
+        boolean ok = verdict.ok();
+        if (history) {
+          ok &= Reports.checkHistory(r.history(), order -> {
+            Verdict replay = BankVerifier.replay(initial, batch, order);
+            System.out.println("serial replay (every committed withdrawal saw enough): " + replay);
+            return replay.ok();
+          });
+        }
+        return ok ? 0 : 1;
       }
-      return ok ? 0 : 1;
-    }
+    };
   }
 }

@@ -3,13 +3,11 @@ package io.gstm.cli;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
-import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.LimitsReport;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankVerifier;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -20,9 +18,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "bench-bank", mixinStandardHelpOptions = true,
     description = "Sweep thread counts for the bank; print committed tx/s beside the CAS bound.")
-final class BenchBankCommand implements Callable<Integer> {
-  @Mixin EngineOption engine = new EngineOption();
-
+final class BenchBankCommand extends EngineCommand {
   @Option(names = "--accounts", defaultValue = "2621440", description = "Default ${DEFAULT-VALUE}.")
   int accounts;
 
@@ -49,7 +45,7 @@ final class BenchBankCommand implements Callable<Integer> {
   @Mixin BestOfOption reps = new BestOfOption(3);
 
   @Override
-  public Integer call() {
+  Run prepare() {
     // Checked before anything runs: a sweep must not fail half way.
     reps.check();
     Checks.atLeast("tx", txTarget, 1);
@@ -59,7 +55,7 @@ final class BenchBankCommand implements Callable<Integer> {
     for (int k : ks) {
       config(k, 1, 1, 0);
     }
-    try (Engine e = engine.open().engine()) {
+    return e -> {
       LimitsReport bound = e.probeLimits(accounts);
       System.out.println("bound: " + bound);
       System.out.println();
@@ -91,7 +87,7 @@ final class BenchBankCommand implements Callable<Integer> {
         }
       }
       return allOk ? 0 : 1;
-    }
+    };
   }
 
   /** A row's bank: the options' accounts, read-only share and lock coverage. */

@@ -13,7 +13,6 @@ import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankWorkload;
 import io.gstm.core.workload.memcached.MemcachedConfig;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,9 +26,7 @@ import picocli.CommandLine.Option;
 @Command(name = "bench-csmv", mixinStandardHelpOptions = true,
     description = "CSMV vs its ablations, JVSTM-GPU and PR-STM: bank, memcached, versions.",
     footer = "%n--reps 0: the one batch of a cell, cold, counts (for long cells).")
-final class BenchCsmvCommand implements Callable<Integer> {
-  @Mixin EngineOption engine = new EngineOption();
-
+final class BenchCsmvCommand extends EngineCommand {
   @Option(names = "--accounts", defaultValue = "4096", description = "Default ${DEFAULT-VALUE}.")
   int accounts;
 
@@ -95,10 +92,10 @@ final class BenchCsmvCommand implements Callable<Integer> {
   private boolean allOk = true;
 
   @Override
-  public Integer call() {
+  Run prepare() {
     reps.check();
     blockSize.check();
-    try (Engine e = engine.open().engine()) {
+    return e -> {
       if (parts.contains("bank")) {
         bank(e);
       }
@@ -110,7 +107,7 @@ final class BenchCsmvCommand implements Callable<Integer> {
       }
       System.out.println(allOk ? "all batches verified" : "VERIFICATION FAILED");
       return allOk ? 0 : 1;
-    }
+    };
   }
 
   private int blocksFor(Engine e, Algorithm alg, String workload) {

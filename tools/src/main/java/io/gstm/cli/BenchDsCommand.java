@@ -11,7 +11,6 @@ import io.gstm.core.workload.ds.DsConfig;
 import io.gstm.core.workload.ds.DsKind;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,9 +26,7 @@ import picocli.CommandLine.Option;
     description = "Queue, hash map, tree and skip list on each algorithm (prstm, csmv, gpu-stm, "
         + "blocking, obstruction-free) at full and low contention: committed tx/s, aborts per "
         + "transaction in all and by cause, the CAS bound; every batch verified.")
-final class BenchDsCommand implements Callable<Integer> {
-  @Mixin EngineOption engine = new EngineOption();
-
+final class BenchDsCommand extends EngineCommand {
   @Option(names = "--structures", split = ",", defaultValue = "queue,hashmap,tree,skiplist",
       description = "Default ${DEFAULT-VALUE}.")
   List<String> structures;
@@ -84,7 +81,7 @@ final class BenchDsCommand implements Callable<Integer> {
   int urgentAfter;
 
   @Override
-  public Integer call() {
+  Run prepare() {
     // Everything checked before anything runs: a sweep must not fail half way.
     trials.check();
     Checks.atLeast("urgent-after", urgentAfter, 1);
@@ -117,8 +114,8 @@ final class BenchDsCommand implements Callable<Integer> {
         }
       }
     }
-    boolean allOk = true;
-    try (Engine e = engine.open().engine()) {
+    return e -> {
+      boolean allOk = true;
       LimitsReport bound = e.probeLimits(1 << 16);
       System.out.println("bound: " + bound);
       for (DsKind k : kinds) {
@@ -134,8 +131,8 @@ final class BenchDsCommand implements Callable<Integer> {
           }
         }
       }
-    }
-    return allOk ? 0 : 1;
+      return allOk ? 0 : 1;
+    };
   }
 
   private DsConfig config(DsKind k, String level) {

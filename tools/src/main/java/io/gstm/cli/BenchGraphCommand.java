@@ -15,7 +15,6 @@ import io.gstm.core.graph.RelaxationVerifier;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,9 +30,7 @@ import picocli.CommandLine.Option;
 @Command(name = "bench-graph", mixinStandardHelpOptions = true,
     description = "Graph relaxation on an R-MAT graph or a grid: relaxed edges/s, rounds, "
         + "verified.")
-final class BenchGraphCommand implements Callable<Integer> {
-  @Mixin EngineOption engine = new EngineOption();
-
+final class BenchGraphCommand extends EngineCommand {
   @Mixin GraphOptions graph = new GraphOptions(18, 4194304, 1);
 
   @Option(names = "--order", defaultValue = "auto",
@@ -68,12 +65,12 @@ final class BenchGraphCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() {
+  Run prepare() {
     RelaxationKind k = graph.kind();
     reps.check();
     blockSize.check();
     Checks.oneOf("--order", "numbering", order, "auto", "degree", "input");
-    try (Engine e = engine.open().engine()) {
+    return e -> {
       // As the Spark connector's spark.gstm.graph.vertexOrder=auto: by global id on a GPU, by
       // degree on the JVM engine.
       String numbering = order.equals("auto") ? (e instanceof CudaEngine ? "input" : "degree")
@@ -89,7 +86,7 @@ final class BenchGraphCommand implements Callable<Integer> {
           + "by %s, built in %.1f s%n", describe(), generated.edgeCount(), g, k, numbering,
           (System.nanoTime() - t0) / 1e9);
       return relax(e, g, k, ids);
-    }
+    };
   }
 
   /** The graph of {@code --graph}, with weights unless {@code --unweighted}. */

@@ -1,11 +1,9 @@
 package io.gstm.cli;
 
-import io.gstm.core.engine.Engine;
 import io.gstm.core.kmeans.KMeansData;
 import io.gstm.core.kmeans.KMeansOptions;
 import io.gstm.core.kmeans.KMeansPartial;
 import io.gstm.core.kmeans.KMeansUpdater;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,9 +15,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "bench-kmeans", mixinStandardHelpOptions = true,
     description = "k-means centroid update: points/s, commits/aborts, verified.")
-final class BenchKMeansCommand implements Callable<Integer> {
-  @Mixin EngineOption engine = new EngineOption();
-
+final class BenchKMeansCommand extends EngineCommand {
   @Option(names = "--points", defaultValue = "1000000", description = "Default ${DEFAULT-VALUE}.")
   int n;
 
@@ -40,7 +36,7 @@ final class BenchKMeansCommand implements Callable<Integer> {
   @Mixin BestOfOption reps = new BestOfOption(5);
 
   @Override
-  public Integer call() {
+  Run prepare() {
     reps.check();
     blockSize.check();
     if (k > n) {
@@ -50,19 +46,20 @@ final class BenchKMeansCommand implements Callable<Integer> {
     double[] centroids = KMeansData.firstPoints(points, dims, k);
     KMeansOptions opts = KMeansOptions.defaults().withPointsPerTransaction(ppt)
         .withThreadsPerBlock(blockSize.threadsPerBlock);
-    try (Engine e = engine.open().engine();
-        KMeansUpdater u = new KMeansUpdater(e, k, dims, opts)) {
-      KMeansPartial best = reps.fastest(() -> u.update(points, centroids),
-          KMeansPartial::kernelNanos);
-      double rate = best.kernelNanos() == 0 ? 0 : n * 1e9 / best.kernelNanos();
-      System.out.printf("points/s: %.3f G (%,d points, k=%d, dims=%d, %.3f ms kernel time)%n",
-          rate / 1e9, n, k, dims, best.kernelNanos() / 1e6);
-      System.out.printf("transactions: %,d, commits: %,d, aborts: %,d, cost: %.6e%n",
-          best.transactions(), best.commits(), best.aborts(), best.cost());
-      String verdict = compare(best, KMeansUpdater.sequential(points, dims, centroids));
-      System.out.println("verifier: " + verdict);
-      return verdict.startsWith("OK") ? 0 : 1;
-    }
+    return e -> {
+      try (KMeansUpdater u = new KMeansUpdater(e, k, dims, opts)) {
+        KMeansPartial best = reps.fastest(() -> u.update(points, centroids),
+            KMeansPartial::kernelNanos);
+        double rate = best.kernelNanos() == 0 ? 0 : n * 1e9 / best.kernelNanos();
+        System.out.printf("points/s: %.3f G (%,d points, k=%d, dims=%d, %.3f ms kernel time)%n",
+            rate / 1e9, n, k, dims, best.kernelNanos() / 1e6);
+        System.out.printf("transactions: %,d, commits: %,d, aborts: %,d, cost: %.6e%n",
+            best.transactions(), best.commits(), best.aborts(), best.cost());
+        String verdict = compare(best, KMeansUpdater.sequential(points, dims, centroids));
+        System.out.println("verifier: " + verdict);
+        return verdict.startsWith("OK") ? 0 : 1;
+      }
+    };
   }
 
   /** Counts exact, sums and cost within 1e-9 relative of the sequential reference. */

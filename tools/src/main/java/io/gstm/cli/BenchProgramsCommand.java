@@ -19,7 +19,6 @@ import io.gstm.core.workload.vacation.VacationPrograms;
 import io.gstm.core.workload.vacation.VacationVerifier;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,9 +33,7 @@ import picocli.CommandLine.Option;
     description = "Programs (the interpreter) against the hand-written bank and vacation, same "
         + "batches, same run: committed tx/s and their ratio, every batch verified. A run is a "
         + "pair of batches, one per side, alternating which goes first.")
-final class BenchProgramsCommand implements Callable<Integer> {
-  @Mixin EngineOption engine = new EngineOption();
-
+final class BenchProgramsCommand extends EngineCommand {
   @Option(names = "--workloads", split = ",", defaultValue = "bank,vacation",
       description = "bank, vacation. Default ${DEFAULT-VALUE}.")
   List<String> workloads;
@@ -60,7 +57,7 @@ final class BenchProgramsCommand implements Callable<Integer> {
   private final List<String> details = new ArrayList<>();
 
   @Override
-  public Integer call() {
+  Run prepare() {
     // Checked before anything runs: a sweep must not fail half way.
     trials.check();
     for (String w : workloads) {
@@ -69,8 +66,8 @@ final class BenchProgramsCommand implements Callable<Integer> {
     for (String alg : algorithms) {
       AlgorithmOption.parse("algorithms", alg);
     }
-    boolean allOk = true;
-    try (Engine e = engine.open().engine()) {
+    return e -> {
+      boolean allOk = true;
       for (String alg : algorithms) {
         Algorithm a = AlgorithmOption.parse("algorithms", alg);
         if ((a.isGpuStm() || a.isCederman()) && e.name().equals("cuda")) {
@@ -92,12 +89,12 @@ final class BenchProgramsCommand implements Callable<Integer> {
           allOk &= w.equals("bank") ? bank(e, algorithm) : vacation(e);
         }
       }
-    }
-    System.out.println();
-    Reports.tableHeader("workload", "algorithm", "hand-written: kernel (median), attempts",
-        "program: kernel (median), attempts");
-    details.forEach(System.out::println);
-    return allOk ? 0 : 1;
+      System.out.println();
+      Reports.tableHeader("workload", "algorithm", "hand-written: kernel (median), attempts",
+          "program: kernel (median), attempts");
+      details.forEach(System.out::println);
+      return allOk ? 0 : 1;
+    };
   }
 
   private boolean bank(Engine e, Algorithm algorithm) {

@@ -12,7 +12,6 @@ import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.vacation.VacationConfig;
 import io.gstm.core.workload.bank.SemanticBankConfig;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,9 +25,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "bench-semantic", mixinStandardHelpOptions = true,
     description = "Semantic contention manager: postpone vs retry-in-place, bank or vacation.")
-final class BenchSemanticCommand implements Callable<Integer> {
-  @Mixin EngineOption engine = new EngineOption();
-
+final class BenchSemanticCommand extends EngineCommand {
   @Option(names = "--workload", defaultValue = "bank",
       description = "bank or vacation (the paper's hotel: 150,000 customers, 1000 room types of "
           + "150 rooms). Default ${DEFAULT-VALUE}.")
@@ -64,11 +61,11 @@ final class BenchSemanticCommand implements Callable<Integer> {
   private boolean allOk = true;
 
   @Override
-  public Integer call() {
+  Run prepare() {
     reps.check();
     blockSize.check(); // blockSizeFor divides by it
     Checks.oneOf("workload", "workload", workload, "bank", "vacation");
-    try (Engine e = engine.open().engine()) {
+    return e -> {
       if (workload.equals("bank")) {
         overhead(e);
       }
@@ -105,8 +102,8 @@ final class BenchSemanticCommand implements Callable<Integer> {
               RunOptions.defaults().withPolicy(p), 1);
         }
       }
-    }
-    return allOk ? 0 : 1;
+      return allOk ? 0 : 1;
+    };
   }
 
   /** The semantic kernel against plain PR-STM on the same transfers, at 0% semantic. */

@@ -20,11 +20,13 @@ public final class CliMain {
 
   /**
    * Runs {@code command} on {@code args} and returns its status: 0 ok, 1 a check failed, 2 bad
-   * input ({@code name: message}). Running out of memory is bad input for this machine, said
-   * with {@code oomAdvice} rather than as a stack trace.
+   * input ({@code name: message}, with the name its {@code @Command} gives). Running out of
+   * memory is bad input for this machine, said as a line that advises {@code smaller} (what to
+   * ask for less of) or more heap, rather than as a stack trace.
    */
-  public static int execute(Object command, String name, String oomAdvice, String... args) {
+  public static int execute(Top command, String smaller, String... args) {
     CommandLine cli = new CommandLine(command);
+    String name = cli.getCommandName();
     cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
       if (e instanceof IllegalArgumentException || e instanceof GstmException) {
         cmd.getErr().println(name + ": " + e.getMessage());
@@ -35,7 +37,8 @@ public final class CliMain {
     try {
       return cli.execute(args);
     } catch (OutOfMemoryError e) {
-      cli.getErr().println(name + ": out of memory (" + e.getMessage() + "): " + oomAdvice);
+      cli.getErr().println(name + ": out of memory (" + e.getMessage() + "): " + smaller
+          + ", or raise -Xmx (GSTM_JAVA_OPTS for ./" + name + ")");
       return 2;
     }
   }

@@ -21,7 +21,7 @@ public final class GstmCli extends CliMain.Top {
   /** Runs the CLI and returns its status: 0 ok, 1 verification failed, 2 bad input. */
   public static int execute(String... args) {
     // Out of memory: sizes past what this JVM can hold (an array over 2^31 - 9, or over -Xmx).
-    return CliMain.execute(new GstmCli(), "gstm", "the sizes asked for need more than this JVM "
-        + "can hold; use smaller ones, or raise -Xmx (GSTM_JAVA_OPTS for ./gstm)", args);
+    return CliMain.execute(new GstmCli(),
+        "the sizes asked for need more than this JVM can hold; use smaller ones", args);
   }
 }

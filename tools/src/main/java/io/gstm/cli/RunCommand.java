@@ -3,7 +3,6 @@ package io.gstm.cli;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.engine.Engine;
 import io.gstm.core.program.Column;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramException;
@@ -21,7 +20,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -36,9 +34,7 @@ import picocli.CommandLine.Option;
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Run transaction programs (docs/programs.md) over state and transactions "
         + "from CSV files; write the new state and every transaction's outcome.")
-final class RunCommand implements Callable<Integer> {
-  @Mixin EngineOption engine = new EngineOption();
-
+final class RunCommand extends EngineCommand {
   @Mixin SemanticOptions semantic = new SemanticOptions();
 
   @Option(names = "--program", required = true,
@@ -83,7 +79,7 @@ final class RunCommand implements Callable<Integer> {
   boolean history;
 
   @Override
-  public Integer call() throws IOException {
+  Run prepare() throws IOException {
     Checks.atLeast("batch-size", batchSize, 1);
     Checks.atLeast("lock-coverage", coverage.lockCoverage, 1);
     blockSize.check();
@@ -104,54 +100,55 @@ final class RunCommand implements Callable<Integer> {
     int n = txs.types().length;
     System.out.printf("programs: %s; %,d transactions; store %s%n",
         programs.programs().stream().map(p -> p.name()).toList(), n, state.layout());
-    List<ProgramResult> results = new ArrayList<>();
-    List<int[]> orders = new ArrayList<>();
-    boolean ok = true;
-    long kernelNanos = 0;
     long t0 = System.nanoTime();
-    try (Engine e = engine.open().engine();
-        TxStore store = e.createStore(state.layout(), alg);
-        ProgressBar progress = n > batchSize ? progress(n) : null) {
-      StoreContents.write(store, state.contents());
-      for (int from = 0; from < n; from += batchSize) {
-        int to = Math.min(n, from + batchSize);
-        ProgramBatch batch = slice(programs, txs, from, to);
-        int[] order = identity(to - from);
-        if (semantic.presort) {
-          ProgramBatch.Sorted sorted = batch.presort();
-          batch = sorted.batch();
-          order = sorted.order();
+    return e -> {
+      List<ProgramResult> results = new ArrayList<>();
+      List<int[]> orders = new ArrayList<>();
+      boolean ok = true;
+      long kernelNanos = 0;
+      try (TxStore store = e.createStore(state.layout(), alg);
+          ProgressBar progress = n > batchSize ? progress(n) : null) {
+        StoreContents.write(store, state.contents());
+        for (int from = 0; from < n; from += batchSize) {
+          int to = Math.min(n, from + batchSize);
+          ProgramBatch batch = slice(programs, txs, from, to);
+          int[] order = identity(to - from);
+          if (semantic.presort) {
+            ProgramBatch.Sorted sorted = batch.presort();
+            batch = sorted.batch();
+            order = sorted.order();
+          }
+          long[][] before = history ? StoreContents.read(store) : null;
+          ProgramResult r = e.run(store, batch, options);
+          kernelNanos += r.stats().kernelNanos();
+          if (history) {
+            ok &= check(r, store, before);
+          }
+          results.add(r);
+          orders.add(order);
+          if (progress != null) {
+            progress.stepTo(to);
+          }
         }
-        long[][] before = history ? StoreContents.read(store) : null;
-        ProgramResult r = e.run(store, batch, options);
-        kernelNanos += r.stats().kernelNanos();
-        if (history) {
-          ok &= check(r, store, before);
+        long wall = System.nanoTime() - t0;
+        Path stateOut = out(outState, stateFile, ".out.csv");
+        try {
+          ProgramCsv.writeState(stateOut, state.layout(), StoreContents.read(store));
+        } catch (IOException io) {
+          throw ProgramCsv.unreadable("out-state", stateOut, io);
         }
-        results.add(r);
-        orders.add(order);
-        if (progress != null) {
-          progress.stepTo(to);
+        Path outcomesOut = out(outcomes, txFile, ".outcomes.csv");
+        try {
+          ProgramCsv.writeOutcomes(outcomesOut, results, orders, programs);
+        } catch (IOException io) {
+          throw ProgramCsv.unreadable("outcomes", outcomesOut, io);
         }
+        summary(results, n, kernelNanos, wall);
       }
-      long wall = System.nanoTime() - t0;
-      Path stateOut = out(outState, stateFile, ".out.csv");
-      try {
-        ProgramCsv.writeState(stateOut, state.layout(), StoreContents.read(store));
-      } catch (IOException io) {
-        throw ProgramCsv.unreadable("out-state", stateOut, io);
-      }
-      Path outcomesOut = out(outcomes, txFile, ".outcomes.csv");
-      try {
-        ProgramCsv.writeOutcomes(outcomesOut, results, orders, programs);
-      } catch (IOException io) {
-        throw ProgramCsv.unreadable("outcomes", outcomesOut, io);
-      }
-      summary(results, n, kernelNanos, wall);
-    }
-    System.out.println("new state: " + out(outState, stateFile, ".out.csv"));
-    System.out.println("outcomes:  " + out(outcomes, txFile, ".outcomes.csv"));
-    return ok ? 0 : 1;
+      System.out.println("new state: " + out(outState, stateFile, ".out.csv"));
+      System.out.println("outcomes:  " + out(outcomes, txFile, ".outcomes.csv"));
+      return ok ? 0 : 1;
+    };
   }
 
   private static ProgressBar progress(int n) {

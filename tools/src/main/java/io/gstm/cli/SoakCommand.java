@@ -10,14 +10,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -29,9 +27,7 @@ import picocli.CommandLine.Option;
         + "k-means, memcached, random transaction programs; random sizes, contention, "
         + "PR-STM and CSMV variants, semantic policies) for a given time with every verifier "
         + "and the history checker on; print progress and a summary, exit 1 on any violation.")
-final class SoakCommand implements Callable<Integer> {
-  @Mixin EngineOption engine = new EngineOption();
-
+final class SoakCommand extends EngineCommand {
   @Option(names = "--duration", defaultValue = "5m",
       description = "How long to start new batches: a number and a unit, ms, s, m or h "
           + "(e.g. 90s, 30m; default ${DEFAULT-VALUE}).")
@@ -63,7 +59,7 @@ final class SoakCommand implements Callable<Integer> {
   boolean quiet;
 
   @Override
-  public Integer call() {
+  Run prepare() {
     Duration time = parseDuration("duration", duration);
     Duration timeout = parseDuration("batch-timeout", batchTimeout);
     if (batches != null) {
@@ -73,7 +69,7 @@ final class SoakCommand implements Callable<Integer> {
     long runSeed = seed != null ? seed : System.nanoTime() ^ System.currentTimeMillis() << 20;
     Soak.Settings settings = new Soak.Settings(time, runSeed,
         batches == null ? Long.MAX_VALUE : batches, chosen, timeout);
-    try (Engine e = engine.open().engine()) {
+    return e -> {
       Soak.Summary s;
       if (batchSeed != null) {
         System.out.println("soak: the batch of seed " + batchSeed + ": "
@@ -86,7 +82,7 @@ final class SoakCommand implements Callable<Integer> {
       }
       summary(s, e);
       return s.ok() ? 0 : 1;
-    }
+    };
   }
 
   private Soak.Summary run(Engine e, Soak.Settings settings) {

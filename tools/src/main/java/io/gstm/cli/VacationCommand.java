@@ -4,13 +4,11 @@ import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxBatches;
-import io.gstm.core.engine.Engine;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.Verdict;
 import io.gstm.core.workload.vacation.VacationConfig;
 import io.gstm.core.workload.vacation.VacationVerifier;
 import io.gstm.core.workload.vacation.VacationWorkload;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -18,9 +16,7 @@ import picocli.CommandLine.Option;
 /** {@code gstm vacation}: one batch of hotel bookings and cancellations, verified. */
 @Command(name = "vacation", mixinStandardHelpOptions = true,
     description = "Run one vacation batch (book/cancel rooms of limited capacity) and verify it.")
-final class VacationCommand implements Callable<Integer> {
-  @Mixin EngineOption engine = new EngineOption();
-
+final class VacationCommand extends EngineCommand {
   @Mixin SemanticOptions semantic = new SemanticOptions();
 
   @Option(names = "--customers", defaultValue = "" + VacationConfig.PAPER_CUSTOMERS,
@@ -51,7 +47,7 @@ final class VacationCommand implements Callable<Integer> {
   boolean history;
 
   @Override
-  public Integer call() {
+  Run prepare() {
     RunOptions options = semantic.apply(RunOptions.defaults().withHistory(history));
     VacationConfig cfg = VacationConfig.builder().customers(customers).roomTypes(roomTypes)
         .roomsPerType(roomsPerType).semanticRatio(semanticRatio).lockCoverage(coverage.lockCoverage)
@@ -61,31 +57,32 @@ final class VacationCommand implements Callable<Integer> {
         ? TxBatches.presort(cfg.batch(), VacationWorkload.INSTANCE.orderingTags()) : cfg.batch();
     int[] rooms = cfg.initialRooms();
     int[] booked = cfg.initialCustomers();
-    try (Engine e = engine.open().engine();
-        TxStore store = e.createStore(cfg.layout())) {
-      store.writeInt32(0, rooms);
-      store.writeInt32(1, booked);
-      BatchResult r = e.run(store, batch, options);
-      int[] finalRooms = store.readInt32(0);
-      int[] finalBooked = store.readInt32(1);
-      System.out.printf("vacation: %,d customers, %,d room types x %d rooms, %.0f%% semantic, "
-              + "%s, lock coverage %d, %,d transactions%n", customers, roomTypes,
-          roomsPerType, semanticRatio * 100, semantic.describe(), coverage.lockCoverage,
-          batch.txCount());
-      Reports.printOutcome(r);
-      Verdict v =
-          VacationVerifier.verify(rooms, booked, batch, r, finalRooms, finalBooked);
-      System.out.println("verifier (no room type overbooked, counts exact): " + v);
-      boolean ok = v.ok();
-      if (history) {
-        ok &= Reports.checkHistory(r.history(), order -> {
-          Verdict replay = VacationVerifier.replay(rooms, booked, batch, r,
-              order, finalRooms, finalBooked);
-          System.out.println("serial replay: " + replay);
-          return replay.ok();
-        });
+    return e -> {
+      try (TxStore store = e.createStore(cfg.layout())) {
+        store.writeInt32(0, rooms);
+        store.writeInt32(1, booked);
+        BatchResult r = e.run(store, batch, options);
+        int[] finalRooms = store.readInt32(0);
+        int[] finalBooked = store.readInt32(1);
+        System.out.printf("vacation: %,d customers, %,d room types x %d rooms, %.0f%% semantic, "
+                + "%s, lock coverage %d, %,d transactions%n", customers, roomTypes,
+            roomsPerType, semanticRatio * 100, semantic.describe(), coverage.lockCoverage,
+            batch.txCount());
+        Reports.printOutcome(r);
+        Verdict v =
+            VacationVerifier.verify(rooms, booked, batch, r, finalRooms, finalBooked);
+        System.out.println("verifier (no room type overbooked, counts exact): " + v);
+        boolean ok = v.ok();
+        if (history) {
+          ok &= Reports.checkHistory(r.history(), order -> {
+            Verdict replay = VacationVerifier.replay(rooms, booked, batch, r,
+                order, finalRooms, finalBooked);
+            System.out.println("serial replay: " + replay);
+            return replay.ok();
+          });
+        }
+        return ok ? 0 : 1;
       }
-      return ok ? 0 : 1;
-    }
+    };
   }
 }

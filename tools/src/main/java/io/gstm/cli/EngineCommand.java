@@ -1,0 +1,34 @@
+package io.gstm.cli;
+
+import io.gstm.core.engine.Engine;
+import java.io.IOException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+
+/**
+ * A command that runs on one engine ({@code --engine}): its options are checked, and what needs
+ * no engine readied, before the engine opens, so that bad input costs no GPU start and a sweep
+ * never fails half way; the engine is closed however the run ends.
+ */
+abstract class EngineCommand implements Callable<Integer> {
+  @Mixin EngineOption engine = new EngineOption();
+
+  /** The part of a command that runs on the open engine; its status: 0 ok, 1 a check failed. */
+  interface Run {
+    int on(Engine e) throws IOException;
+  }
+
+  /**
+   * Checks the options (bad input throws {@link IllegalArgumentException} naming the option)
+   * and readies what needs no engine; the run.
+   */
+  abstract Run prepare() throws IOException;
+
+  @Override
+  public final Integer call() throws IOException {
+    Run run = prepare();
+    try (Engine e = engine.open().engine()) {
+      return run.on(e);
+    }
+  }
+}
