@@ -11,35 +11,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * A state of one partition (one per engine: the layout for a GPU) gathers the routed
  * transactions from the cache instead of a shuffle: the same guarantees as with several
- * partitions, and nothing left cached after an apply, whether it succeeds or fails.
+ * partitions, and nothing left cached after an apply, whether it succeeds or fails (its task
+ * failures and speculative copies: {@link TxStateFaultsTest}).
  */
-class OnePartitionStateTest {
-  @BeforeAll
-  static void start() {
-    TxStateTest.spark = TxStateTest.session();
-  }
-
-  @AfterAll
-  static void stop() {
-    TxStateTest.spark.stop();
-  }
-
-  @AfterEach
-  void noHooks() {
-    TxStateHooks.reset();
-  }
-
+class OnePartitionStateTest extends StateSession {
   /** Transfers over input of several partitions, some naming unknown keys. */
   private static Dataset<Row> input(int n, long seed, long firstId) {
     return transfers(n, 48, 150, seed, firstId, true).repartition(4);
@@ -92,42 +74,6 @@ class OnePartitionStateTest {
   }
 
   @Test
-  void aTaskFailingAfterItAppliedIsRetriedWithoutApplyingTwice() {
-    try (TxState bank = TxState.from(accounts(48, 200)).key("id").partitions(1).create()) {
-      TreeMap<Long, long[]> before = StateReplay.snapshot(bank.toDF(), LONGS);
-      long replayed = TxStateHooks.REPLAYED.get();
-      AtomicInteger failures = new AtomicInteger();
-      TxStateHooks.hook = (point, partition, epoch, attempt) -> {
-        if (point.equals("local") && attempt == 0) {
-          failures.incrementAndGet();
-          throw new IllegalStateException("injected: executor died after applying");
-        }
-      };
-      Dataset<Row> txs = input(300, 3, 0);
-      ApplyResult r = bank.transactions(txs, BANK).idColumn("id").recordOrder(true).run();
-      assertThat(failures.get()).isEqualTo(1);
-      assertThat(TxStateHooks.REPLAYED.get()).isGreaterThan(replayed);
-      TxStateTest.assertReplays(BANK, List.of("balance"), LONGS, before,
-          StateReplay.snapshot(bank.toDF(), LONGS), txs, r);
-    }
-  }
-
-  @Test
-  void aSpeculativeCopyAppliesNothingTwice() {
-    try (TxState bank = TxState.from(accounts(48, 200)).key("id").partitions(1).create()) {
-      TreeMap<Long, long[]> before = StateReplay.snapshot(bank.toDF(), LONGS);
-      long replayed = TxStateHooks.REPLAYED.get();
-      TxStateHooks.duplicateLocal = true;
-      Dataset<Row> txs = input(300, 4, 0);
-      ApplyResult r = bank.transactions(txs, BANK).idColumn("id").recordOrder(true).run();
-      TxStateHooks.duplicateLocal = false;
-      assertThat(TxStateHooks.REPLAYED.get() - replayed).isEqualTo(1);
-      TxStateTest.assertReplays(BANK, List.of("balance"), LONGS, before,
-          StateReplay.snapshot(bank.toDF(), LONGS), txs, r);
-    }
-  }
-
-  @Test
   void aFailedApplyLeavesTheStateAtItsLastEpochAndNothingCached() {
     try (TxState bank = TxState.from(accounts(48, 200)).key("id").partitions(1).create()) {
       bank.apply(input(100, 5, 0), BANK);
@@ -144,20 +90,6 @@ class OnePartitionStateTest {
       assertThat(cached()).isZero();
       assertThat(bank.toDF().orderBy("id").collectAsList()).isEqualTo(committed);
       assertThat(bank.transactions(input(100, 7, 2_000), BANK).run().epoch()).isEqualTo(3);
-    }
-  }
-
-  @Test
-  void aReplayedBatchIdIsAppliedOnce() {
-    try (TxState bank = TxState.from(accounts(48, 500)).key("id").partitions(1).create()) {
-      Dataset<Row> txs = input(100, 8, 0);
-      ApplyResult first = bank.apply(txs, BANK, 11);
-      List<Row> state = bank.toDF().orderBy("id").collectAsList();
-      ApplyResult again = bank.apply(txs, BANK, 11);
-      assertThat(again.replayed()).isTrue();
-      assertThat(again.epoch()).isEqualTo(first.epoch());
-      assertThat(bank.toDF().orderBy("id").collectAsList()).isEqualTo(state);
-      assertThat(bank.epoch()).isEqualTo(1);
     }
   }
 }

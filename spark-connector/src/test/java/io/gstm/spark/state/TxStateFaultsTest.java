@@ -16,37 +16,26 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** Task failures, speculative copies, failed jobs, lost partitions and bad input. */
-class TxStateFaultsTest {
-  @BeforeAll
-  static void start() {
-    TxStateTest.spark = TxStateTest.session();
-  }
-
-  @AfterAll
-  static void stop() {
-    TxStateTest.spark.stop();
-  }
-
-  @AfterEach
-  void noHooks() {
-    TxStateHooks.reset();
-  }
-
-  @Test
-  void aTaskFailingAfterItAppliedIsRetriedWithoutApplyingTwice() {
-    try (TxState bank = TxState.from(accounts(48, 200)).key("id").partitions(3).create()) {
+/**
+ * Task failures, speculative copies, failed jobs, lost partitions and bad input; the first two
+ * also with a state of one partition (its transactions gathered from the cache, no shuffle).
+ */
+class TxStateFaultsTest extends StateSession {
+  @ParameterizedTest(name = "{0} partition(s)")
+  @ValueSource(ints = {1, 3})
+  void aTaskFailingAfterItAppliedIsRetriedWithoutApplyingTwice(int partitions) {
+    try (TxState bank = TxState.from(accounts(48, 200)).key("id").partitions(partitions)
+        .create()) {
       TreeMap<Long, long[]> before = StateReplay.snapshot(bank.toDF(), LONGS);
       long replayed = TxStateHooks.REPLAYED.get();
       AtomicInteger failures = new AtomicInteger();
       TxStateHooks.hook = (point, partition, epoch, attempt) -> {
-        if (point.equals("local") && partition == 1 && attempt == 0) {
+        if (point.equals("local") && partition == partitions / 2 && attempt == 0) {
           failures.incrementAndGet();
           throw new IllegalStateException("injected: executor died after applying");
         }
@@ -60,16 +49,18 @@ class TxStateFaultsTest {
     }
   }
 
-  @Test
-  void aSpeculativeCopyOfEveryTaskAppliesNothingTwice() {
-    try (TxState bank = TxState.from(accounts(48, 200)).key("id").partitions(3).create()) {
+  @ParameterizedTest(name = "{0} partition(s)")
+  @ValueSource(ints = {1, 3})
+  void aSpeculativeCopyOfEveryTaskAppliesNothingTwice(int partitions) {
+    try (TxState bank = TxState.from(accounts(48, 200)).key("id").partitions(partitions)
+        .create()) {
       TreeMap<Long, long[]> before = StateReplay.snapshot(bank.toDF(), LONGS);
       long replayed = TxStateHooks.REPLAYED.get();
       TxStateHooks.duplicateLocal = true;
       Dataset<Row> txs = transfers(300, 48, 120, 4, 0, false);
       ApplyResult r = bank.transactions(txs, BANK).idColumn("id").recordOrder(true).run();
       TxStateHooks.duplicateLocal = false;
-      assertThat(TxStateHooks.REPLAYED.get() - replayed).isEqualTo(3);
+      assertThat(TxStateHooks.REPLAYED.get() - replayed).isEqualTo(partitions);
       TreeMap<Long, long[]> after = StateReplay.snapshot(bank.toDF(), LONGS);
       TxStateTest.assertReplays(BANK, List.of("balance"), LONGS, before, after, txs, r);
     }
