@@ -81,7 +81,7 @@ public final class ScalaStmBank implements AutoCloseable {
       throw new IllegalArgumentException("batch: expected a bank batch, got " + batch.workload());
     }
     for (int type : batch.types()) {
-      if (type != BankWorkload.TRANSFER) {
+      if (!BankWorkload.Type.TRANSFER.is(type)) {
         throw new IllegalArgumentException("batch: the ScalaSTM bank runs transfers only, found "
             + "type " + type);
       }

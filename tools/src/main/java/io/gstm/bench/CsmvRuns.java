@@ -62,7 +62,7 @@ public final class CsmvRuns {
     }
     long total = (long) cfg.accounts() * BankConfig.INITIAL_BALANCE;
     for (int t = 0; t < batch.txCount(); t++) {
-      if (batch.types()[t] == BankWorkload.AUDIT && r.outcome(t) == Outcome.COMMITTED
+      if (BankWorkload.Type.AUDIT.is(batch.types()[t]) && r.outcome(t) == Outcome.COMMITTED
           && r.results()[t] != total) {
         return false;
       }

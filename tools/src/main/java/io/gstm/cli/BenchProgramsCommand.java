@@ -135,7 +135,7 @@ final class BenchProgramsCommand extends EngineCommand {
     }
     int kk = batch.params()[0];
     for (int t = 0; t < batch.txCount(); t++) {
-      if (batch.types()[t] == BankWorkload.TRANSFER) {
+      if (BankWorkload.Type.TRANSFER.is(batch.types()[t])) {
         b[batch.columns()[0][t]] += (long) batch.columns()[kk][t] * (kk - 1);
       }
     }

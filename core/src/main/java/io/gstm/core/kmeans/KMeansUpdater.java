@@ -168,7 +168,7 @@ public final class KMeansUpdater implements AutoCloseable {
     }
     int m = (int) txs;
     int[] types = new int[m];
-    Arrays.fill(types, KMeansWorkload.ADD); // every transaction adds to one centroid
+    Arrays.fill(types, KMeansWorkload.Type.ADD.code()); // every transaction adds to one centroid
     int[] centroid = new int[m];
     int[] first = new int[m];
     int[] count = new int[m];

@@ -303,7 +303,7 @@ public final class SoakCases {
       if (wholeBank) {
         long total = (long) cfg.accounts() * BankConfig.INITIAL_BALANCE;
         for (int t = 0; t < batch.txCount(); t++) {
-          if (batch.types()[t] == BankWorkload.AUDIT
+          if (BankWorkload.Type.AUDIT.is(batch.types()[t])
               && run.stats().outcome(t) == Outcome.COMMITTED
               && run.stats().results()[t] != total) {
             checks.add("audit " + t + " saw a total of " + run.stats().results()[t]

@@ -6,8 +6,8 @@ import io.gstm.core.batch.TxBatch;
  * The checks every hand-written workload makes of a batch before it runs, in one place and with
  * one wording: how many parameters and columns, which type codes, and per-transaction indices
  * in range. Regions are checked by {@link io.gstm.core.store.StoreLayout#checkRegion(int,
- * io.gstm.core.store.RegionType, String)}, which programs use too (by name, through
- * {@link io.gstm.core.store.StoreLayout#regionNamed}).
+ * io.gstm.core.store.RegionType, String)} (through {@link ParamSlot#region}), which programs use
+ * too (by name, through {@link io.gstm.core.store.StoreLayout#regionNamed}).
  */
 public final class BatchChecks {
   private BatchChecks() {}
@@ -24,12 +24,31 @@ public final class BatchChecks {
         + n + " values");
   }
 
+  /** {@code params: <workload> expects {a, b, ..}, N values, got M values}: one per slot. */
+  public static void params(TxBatch batch, String workload, ParamSlot... slots) {
+    params(batch, workload, "{" + labels(slots) + "}, " + slots.length + " values", slots.length);
+  }
+
   /** {@code columns: <workload> expects N columns (<names>), got M}. */
   public static void columns(TxBatch batch, String workload, int expected, String names) {
     if (batch.columns().length != expected) {
       throw new IllegalArgumentException("columns: " + workload + " expects " + expected
           + " columns (" + names + "), got " + batch.columns().length);
     }
+  }
+
+  /** As {@link #columns(TxBatch, String, int, String)}, one column per slot. */
+  public static void columns(TxBatch batch, String workload, ColumnSlot... columns) {
+    columns(batch, workload, columns.length, labels(columns));
+  }
+
+  /** As {@link #types(TxBatch, String, String...)}, named by the types' labels. */
+  public static void types(TxBatch batch, String workload, TxType... types) {
+    String[] names = new String[types.length];
+    for (TxType type : types) {
+      names[type.code()] = type.label();
+    }
+    types(batch, workload, names);
   }
 
   /**
@@ -48,6 +67,14 @@ public final class BatchChecks {
             + workload + " type (" + known + ")");
       }
     }
+  }
+
+  private static String labels(Slot... slots) {
+    StringBuilder b = new StringBuilder();
+    for (Slot slot : slots) {
+      b.append(b.length() == 0 ? "" : ", ").append(slot.label());
+    }
+    return b.toString();
   }
 
   /**

@@ -22,7 +22,7 @@ public final class CsmvChecks {
             + "contention manager; run checked transfers on a PR-STM store");
       }
       for (int type : batch.types()) {
-        if (type != BankWorkload.TRANSFER && type != BankWorkload.AUDIT) {
+        if (!BankWorkload.Type.TRANSFER.is(type) && !BankWorkload.Type.AUDIT.is(type)) {
           throw new IllegalArgumentException("types: CSMV bank batches hold transfers and "
               + "audits only, got type " + type);
         }

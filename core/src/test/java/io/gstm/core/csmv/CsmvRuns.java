@@ -95,7 +95,7 @@ public final class CsmvRuns {
     long total = (long) cfg.accounts() * BankConfig.INITIAL_BALANCE;
     List<String> bad = new ArrayList<>();
     for (int t = 0; t < batch.txCount(); t++) {
-      if (batch.types()[t] == BankWorkload.AUDIT && r.outcome(t) == Outcome.COMMITTED
+      if (BankWorkload.Type.AUDIT.is(batch.types()[t]) && r.outcome(t) == Outcome.COMMITTED
           && r.results()[t] != total && bad.size() < 10) {
         bad.add("audit " + t + " saw " + r.results()[t] + " at snapshot " + r.stamps()[t]
             + ", the total is " + total);

@@ -66,12 +66,12 @@ class FuzzFindingsTest {
     assertThat(bank.txCount()).isOdd();
     assertThat(bank.pairs()).isEqualTo(bank.txCount() / 2);
     TxBatch b = bank.batch();
-    assertThat(Arrays.stream(b.types()).filter(t -> t == BankWorkload.TRANSFER).count())
+    assertThat(Arrays.stream(b.types()).filter(t -> BankWorkload.Type.TRANSFER.is(t)).count())
         .isEqualTo(1);
     VacationConfig hotel = VacationConfig.builder().customers(1000).roomTypes(10).roomsPerType(10)
         .semanticRatio(1.0).lockCoverage(1).grid(3, 1).txPerThread(1).seed(5).build();
     assertThat(hotel.pairs()).isEqualTo(1);
-    assertThat(Arrays.stream(hotel.batch().types()).filter(t -> t == VacationWorkload.CANCEL)
+    assertThat(Arrays.stream(hotel.batch().types()).filter(t -> VacationWorkload.Type.CANCEL.is(t))
         .count()).isEqualTo(1);
   }
 

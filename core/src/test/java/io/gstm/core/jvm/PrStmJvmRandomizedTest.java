@@ -9,6 +9,7 @@ import io.gstm.core.testing.BankRun;
 import io.gstm.core.testing.Seeds;
 import io.gstm.core.testing.SharedEngines;
 import io.gstm.core.workload.bank.BankConfig;
+import io.gstm.core.workload.bank.BankWorkload;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,7 @@ class PrStmJvmRandomizedTest {
     BankRun run = BankRun.run(engines.jvm(), all);
     assertThat(run.verdict().ok()).isTrue();
     for (int t = 0; t < all.txCount(); t++) {
-      if (run.batch().types()[t] == io.gstm.core.workload.bank.BankWorkload.AUDIT) {
+      if (BankWorkload.Type.AUDIT.is(run.batch().types()[t])) {
         assertThat(run.result().results()[t]).isEqualTo(8L * BankConfig.INITIAL_BALANCE);
       }
     }

@@ -84,7 +84,9 @@ public record BankConfig(
     int[][] cols = new int[k + 1][n];
     int[] picked = new int[k];
     for (int t = 0; t < n; t++) {
-      types[t] = rnd.nextDouble() < readOnlyFraction ? BankWorkload.AUDIT : BankWorkload.TRANSFER;
+      BankWorkload.Type type = rnd.nextDouble() < readOnlyFraction
+          ? BankWorkload.Type.AUDIT : BankWorkload.Type.TRANSFER;
+      types[t] = type.code();
       pickDistinct(rnd, accounts, k, picked, cols, t);
       cols[k][t] = 1 + rnd.nextInt(MAX_AMOUNT);
     }

@@ -36,10 +36,10 @@ public final class BankVerifier {
     int k = BankWorkload.k(batch);
     int[][] cols = batch.columns();
     int amount = cols[k][t];
-    switch (batch.types()[t]) {
-      case BankWorkload.DEPOSIT -> balances[cols[0][t]] += amount;
-      case BankWorkload.WITHDRAW -> balances[cols[0][t]] -= amount;
-      case BankWorkload.TRANSFER -> {
+    switch (BankWorkload.Type.of(batch.types()[t])) {
+      case DEPOSIT -> balances[cols[0][t]] += amount;
+      case WITHDRAW -> balances[cols[0][t]] -= amount;
+      case TRANSFER -> {
         balances[cols[0][t]] -= (long) amount * (k - 1);
         for (int j = 1; j < k; j++) {
           balances[cols[j][t]] += amount;
@@ -63,8 +63,8 @@ public final class BankVerifier {
     List<String> problems = new ArrayList<>();
     for (int t : serialOrder) {
       int type = batch.types()[t];
-      long need = type == BankWorkload.WITHDRAW ? cols[k][t]
-          : type == BankWorkload.TRANSFER && BankWorkload.checked(batch)
+      long need = BankWorkload.Type.WITHDRAW.is(type) ? cols[k][t]
+          : BankWorkload.Type.TRANSFER.is(type) && BankWorkload.checked(batch)
               ? (long) cols[k][t] * (k - 1) : Long.MIN_VALUE;
       if (need != Long.MIN_VALUE && balances[cols[0][t]] < need && problems.size() < MAX_REPORTED) {
         problems.add("transaction " + t + " committed taking " + need + " from account "

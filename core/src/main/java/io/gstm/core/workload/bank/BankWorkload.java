@@ -7,6 +7,8 @@ import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
 import io.gstm.core.workload.ValueChecks;
 import io.gstm.core.workload.NamedWorkload;
+import io.gstm.core.workload.ParamSlot;
+import io.gstm.core.workload.TxType;
 
 /**
  * The bank over an INT32 region of balances: transfers among k distinct accounts, read-only
@@ -27,14 +29,20 @@ public final class BankWorkload extends NamedWorkload {
   public static final String NAME = "bank";
   public static final BankWorkload INSTANCE = new BankWorkload();
 
-  public static final int TRANSFER = 0;
-  public static final int AUDIT = 1;
-  public static final int DEPOSIT = 2;
-  public static final int WITHDRAW = 3;
-  public static final int PARAM_K = 0;
-  public static final int PARAM_REGION = 1;
-  public static final int PARAM_CHECKED = 2;
-  public static final int PARAM_AUDIT_SPAN = 3;
+  /** The transaction types, in code order ({@code Type} of {@code bank.cuh}). */
+  public enum Type implements TxType {
+    TRANSFER, AUDIT, DEPOSIT, WITHDRAW;
+
+    private static final Type[] BY_CODE = values();
+
+    /** The type of a code a validated batch carries. */
+    public static Type of(int code) {
+      return BY_CODE[code];
+    }
+  }
+
+  /** The slots of {@code params}; a batch ends after REGION, CHECKED or ACCOUNTS. */
+  public enum Param implements ParamSlot { K, REGION, CHECKED, AUDIT_SPAN, ACCOUNTS }
 
   private BankWorkload() {
     super(NAME, 0, 0, 1, 0); // deposits run before withdrawals when a batch is pre-sorted
@@ -46,18 +54,17 @@ public final class BankWorkload extends NamedWorkload {
         + "checked, auditSpan, accounts}", 2, 3, 5);
     int np = batch.params().length;
     int k = k(batch);
-    int region = region(batch);
-    layout.checkRegion(region, RegionType.INT32, "region (the balances)");
+    int region = Param.REGION.region(batch, layout, RegionType.INT32, "balances");
     int accounts = layout.region(region).length();
     ValueChecks.inRange("k", k, 1, accounts, "the account count");
     int span = auditSpan(batch);
-    if (np == 5 && batch.params()[4] != accounts) {
+    if (np == 5 && accountsOf(batch) != accounts) {
       throw new IllegalArgumentException("params[4] (accounts) must equal region " + region
-          + "'s length " + accounts + ", got " + batch.params()[4]);
+          + "'s length " + accounts + ", got " + accountsOf(batch));
     }
     ValueChecks.inRange("auditSpan", span, 0, accounts, "the account count");
     BatchChecks.columns(batch, "the bank", k + 1, "k accounts, then the amount");
-    BatchChecks.types(batch, "bank", "transfer", "audit", "deposit", "withdraw");
+    BatchChecks.types(batch, "bank", Type.values());
     for (int j = 0; j < k; j++) {
       int[] col = batch.columns()[j];
       for (int t = 0; t < col.length; t++) {
@@ -72,7 +79,7 @@ public final class BankWorkload extends NamedWorkload {
     int[][] cols = batch.columns();
     int k = k(batch);
     int amount = cols[k][t];
-    switch (batch.types()[t]) {
+    switch (Type.of(batch.types()[t])) {
       case DEPOSIT -> {
         int v = (int) tx.read(region, cols[0][t]);
         tx.write(region, cols[0][t], v + amount);
@@ -115,22 +122,22 @@ public final class BankWorkload extends NamedWorkload {
 
   @Override
   public boolean readOnly(TxBatch batch, int type) {
-    return type == AUDIT;
+    return Type.AUDIT.is(type);
   }
 
   /** Accounts an audit sums when it does not sum its k accounts; 0 for the k accounts. */
   public static int auditSpan(TxBatch batch) {
-    return batch.params().length > PARAM_AUDIT_SPAN ? batch.params()[PARAM_AUDIT_SPAN] : 0;
+    return Param.AUDIT_SPAN.in(batch) ? Param.AUDIT_SPAN.of(batch) : 0;
   }
 
-  /** The account count, which a batch with an audit span carries as params[4]. */
+  /** The account count, which a batch with an audit span carries. */
   private static int accountsOf(TxBatch batch) {
-    return batch.params()[4];
+    return Param.ACCOUNTS.of(batch);
   }
 
   /** True when an overdrawing transfer is a semantic conflict. */
   public static boolean checked(TxBatch batch) {
-    return batch.params().length > PARAM_CHECKED && batch.params()[PARAM_CHECKED] != 0;
+    return Param.CHECKED.in(batch) && Param.CHECKED.of(batch) != 0;
   }
 
   /** True when the batch needs only what the plain PR-STM bank kernel does. */
@@ -139,7 +146,7 @@ public final class BankWorkload extends NamedWorkload {
       return false;
     }
     for (int type : batch.types()) {
-      if (type != TRANSFER && type != AUDIT) {
+      if (!Type.TRANSFER.is(type) && !Type.AUDIT.is(type)) {
         return false;
       }
     }
@@ -147,10 +154,10 @@ public final class BankWorkload extends NamedWorkload {
   }
 
   public static int k(TxBatch batch) {
-    return batch.params()[PARAM_K];
+    return Param.K.of(batch);
   }
 
   public static int region(TxBatch batch) {
-    return batch.params()[PARAM_REGION];
+    return Param.REGION.of(batch);
   }
 }

@@ -90,9 +90,9 @@ public record SemanticBankConfig(
     int[] b = new int[accounts];
     Arrays.fill(b, 0, accounts / 2, INITIAL_BALANCE);
     TxBatch batch = batch();
-    int kk = batch.params()[BankWorkload.PARAM_K];
+    int kk = BankWorkload.Param.K.of(batch);
     for (int t = 0; t < batch.txCount(); t++) {
-      if (batch.types()[t] == BankWorkload.TRANSFER) {
+      if (BankWorkload.Type.TRANSFER.is(batch.types()[t])) {
         b[batch.columns()[0][t]] += batch.columns()[kk][t] * (kk - 1);
       }
     }
@@ -113,8 +113,8 @@ public record SemanticBankConfig(
     for (int p = 0; p < pairs; p++) {
       int account = low + rnd.nextInt(high);
       int amount = 1 + rnd.nextInt(BankConfig.MAX_AMOUNT);
-      types[2 * p] = BankWorkload.DEPOSIT;
-      types[2 * p + 1] = BankWorkload.WITHDRAW;
+      types[2 * p] = BankWorkload.Type.DEPOSIT.code();
+      types[2 * p + 1] = BankWorkload.Type.WITHDRAW.code();
       for (int j = 0; j < kk; j++) {
         cols[j][2 * p] = account;
         cols[j][2 * p + 1] = account;
@@ -124,7 +124,7 @@ public record SemanticBankConfig(
     }
     int[] picked = new int[kk];
     for (int t = 2 * pairs; t < n; t++) {
-      types[t] = BankWorkload.TRANSFER;
+      types[t] = BankWorkload.Type.TRANSFER.code();
       BankConfig.pickDistinct(rnd, low, kk, picked, cols, t);
       cols[kk][t] = 1 + rnd.nextInt(BankConfig.MAX_AMOUNT);
     }

@@ -6,6 +6,8 @@ import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
 import io.gstm.core.workload.NamedWorkload;
+import io.gstm.core.workload.ColumnSlot;
+import io.gstm.core.workload.ParamSlot;
 
 /**
  * Graph relaxation over a CSR graph held in the store: one transaction relaxes a chunk of one
@@ -41,15 +43,14 @@ public final class GraphRelaxWorkload extends NamedWorkload {
   public static final int CAPACITY = 16;
   /** Out-edges per transaction at most: the capacity less the entry of the source vertex. */
   public static final int CHUNK = CAPACITY - 1;
-  public static final int COL_VERTEX = 0;
-  public static final int COL_FIRST_EDGE = 1;
-  public static final int COL_EDGE_COUNT = 2;
-  public static final int COLUMNS = 3;
-  public static final int PARAM_VALUES_REGION = 0;
-  public static final int PARAM_TARGETS_REGION = 1;
-  public static final int PARAM_WEIGHTS_REGION = 2;
-  public static final int PARAM_WEIGHTED = 3;
-  public static final int PARAMS = 4;
+
+  /** The columns, one value per transaction. */
+  public enum Column implements ColumnSlot { VERTEX, FIRST_EDGE, EDGE_COUNT }
+
+  /** The slots of {@code params}: three region indices, then 1 for weighted edges or 0. */
+  public enum Param implements ParamSlot {
+    VALUES_REGION, TARGETS_REGION, WEIGHTS_REGION, WEIGHTED
+  }
 
   private GraphRelaxWorkload() {
     super(NAME, 0, 0);
@@ -57,33 +58,28 @@ public final class GraphRelaxWorkload extends NamedWorkload {
 
   @Override
   public void validate(StoreLayout layout, TxBatch batch) {
-    BatchChecks.params(batch, "graph-relax", "{valuesRegion, targetsRegion, weightsRegion, "
-        + "weighted}, " + PARAMS + " values", PARAMS);
-    int[] params = batch.params();
-    int values = params[PARAM_VALUES_REGION];
-    int targets = params[PARAM_TARGETS_REGION];
-    int weights = params[PARAM_WEIGHTS_REGION];
-    layout.checkRegion(values, RegionType.FLOAT64, "valuesRegion");
-    layout.checkRegion(targets, RegionType.INT32, "targetsRegion");
-    layout.checkRegion(weights, RegionType.FLOAT64, "weightsRegion");
+    BatchChecks.params(batch, "graph-relax", Param.values());
+    int values = Param.VALUES_REGION.region(batch, layout, RegionType.FLOAT64);
+    int targets = Param.TARGETS_REGION.region(batch, layout, RegionType.INT32);
+    int weights = Param.WEIGHTS_REGION.region(batch, layout, RegionType.FLOAT64);
+    int weighted = Param.WEIGHTED.of(batch);
     if (values == targets || values == weights) {
       throw new IllegalArgumentException(
           "valuesRegion: must differ from the read-only edge regions");
     }
-    if (params[PARAM_WEIGHTED] != 0 && params[PARAM_WEIGHTED] != 1) {
-      throw new IllegalArgumentException(
-          "weighted must be 0 or 1, got " + params[PARAM_WEIGHTED]);
+    if (weighted != 0 && weighted != 1) {
+      throw new IllegalArgumentException("weighted must be 0 or 1, got " + weighted);
     }
-    BatchChecks.columns(batch, "graph-relax", COLUMNS, "vertex, firstEdge, edgeCount");
+    BatchChecks.columns(batch, "graph-relax", Column.values());
     BatchChecks.types(batch, "graph-relax", "shortest paths", "components");
     int vertexCount = layout.region(values).length();
     int edgeWords = layout.region(targets).length();
     int weightWords = layout.region(weights).length();
     int maxChunk = batch.capacity() - 1;
     int[] types = batch.types();
-    int[] vertex = batch.columns()[COL_VERTEX];
-    int[] first = batch.columns()[COL_FIRST_EDGE];
-    int[] count = batch.columns()[COL_EDGE_COUNT];
+    int[] vertex = Column.VERTEX.of(batch);
+    int[] first = Column.FIRST_EDGE.of(batch);
+    int[] count = Column.EDGE_COUNT.of(batch);
     for (int t = 0; t < types.length; t++) {
       if (vertex[t] < 0 || vertex[t] >= vertexCount) {
         throw new IllegalArgumentException("vertex " + vertex[t] + " (transaction " + t
@@ -95,7 +91,7 @@ public final class GraphRelaxWorkload extends NamedWorkload {
       }
       long end = (long) first[t] + count[t];
       if (first[t] < 0 || end > edgeWords
-          || (types[t] == SHORTEST_PATHS && params[PARAM_WEIGHTED] == 1 && end > weightWords)) {
+          || (types[t] == SHORTEST_PATHS && weighted == 1 && end > weightWords)) {
         throw new IllegalArgumentException("edges " + first[t] + ".." + (end - 1)
             + " (transaction " + t + ") are out of range: the graph has " + edgeWords
             + " edge words");
@@ -105,15 +101,14 @@ public final class GraphRelaxWorkload extends NamedWorkload {
 
   @Override
   public long run(TxContext tx, TxBatch batch, int t) {
-    int[] params = batch.params();
-    int values = params[PARAM_VALUES_REGION];
-    int targets = params[PARAM_TARGETS_REGION];
-    int weights = params[PARAM_WEIGHTS_REGION];
+    int values = Param.VALUES_REGION.of(batch);
+    int targets = Param.TARGETS_REGION.of(batch);
+    int weights = Param.WEIGHTS_REGION.of(batch);
     boolean sssp = batch.types()[t] == SHORTEST_PATHS;
-    boolean weighted = params[PARAM_WEIGHTED] == 1;
-    int u = batch.columns()[COL_VERTEX][t];
-    int first = batch.columns()[COL_FIRST_EDGE][t];
-    int end = first + batch.columns()[COL_EDGE_COUNT][t];
+    boolean weighted = Param.WEIGHTED.of(batch) == 1;
+    int u = Column.VERTEX.of(batch)[t];
+    int first = Column.FIRST_EDGE.of(batch)[t];
+    int end = first + Column.EDGE_COUNT.of(batch)[t];
     double du = Double.longBitsToDouble(tx.read(values, u));
     for (int e = first; e < end; e++) {
       int v = (int) tx.readShared(targets, e);

@@ -74,7 +74,7 @@ public final class KMeansPrograms {
 
   /** The program for a hand-written k-means batch (its dims and capacity). */
   public static ProgramSet set(TxBatch kmeans, int maxPoints, boolean builder) {
-    int dims = kmeans.params()[KMeansWorkload.PARAM_DIMS];
+    int dims = KMeansWorkload.Param.DIMS.of(kmeans);
     int slice = kmeans.capacity();
     return builder ? ProgramSet.compile(built(dims, slice, maxPoints))
         : ProgramSet.parse(text(dims, slice, maxPoints));
@@ -83,10 +83,10 @@ public final class KMeansPrograms {
   public static ProgramBatch batch(TxBatch kmeans, ProgramSet programs) {
     int[][] cols = kmeans.columns();
     return ProgramBatch.builder(programs).types(kmeans.types())
-        .int32("c", cols[KMeansWorkload.COL_CENTROID])
-        .int32("first", cols[KMeansWorkload.COL_FIRST_POINT])
-        .int32("count", cols[KMeansWorkload.COL_POINT_COUNT])
-        .int32("w0", cols[KMeansWorkload.COL_FIRST_WORD])
+        .int32("c", cols[KMeansWorkload.Column.CENTROID.index()])
+        .int32("first", cols[KMeansWorkload.Column.FIRST_POINT.index()])
+        .int32("count", cols[KMeansWorkload.Column.POINT_COUNT.index()])
+        .int32("w0", cols[KMeansWorkload.Column.FIRST_WORD.index()])
         .grid(kmeans.threadsPerBlock(), kmeans.blocks()).build();
   }
 }

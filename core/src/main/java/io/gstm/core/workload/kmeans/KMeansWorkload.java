@@ -7,6 +7,9 @@ import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
 import io.gstm.core.workload.ValueChecks;
 import io.gstm.core.workload.NamedWorkload;
+import io.gstm.core.workload.ColumnSlot;
+import io.gstm.core.workload.ParamSlot;
+import io.gstm.core.workload.TxType;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,7 +24,7 @@ import java.util.List;
  * a read-only FLOAT64 region of points (row-major, {@code dims} per point) and a read-only INT32
  * region with each point's assigned centroid, both read with {@link TxContext#readShared}.
  *
- * <p>Batch encoding: type {@link #ADD}; column 0 the centroid {@code c}, column 1 the block's
+ * <p>Batch encoding: type {@link Type#ADD}; column 0 the centroid {@code c}, column 1 the block's
  * first point, column 2 its point count, column 3 the first record word of the slice this
  * transaction updates (records longer than the set capacity are split into slices of
  * {@code capacity} words, each its own transaction); {@code params = {accRegion, pointsRegion,
@@ -36,22 +39,20 @@ public final class KMeansWorkload extends NamedWorkload {
   public static final String NAME = "kmeans";
   public static final KMeansWorkload INSTANCE = new KMeansWorkload();
 
-  public static final int ADD = 0;
+  /** The one transaction type. */
+  public enum Type implements TxType { ADD }
+
   /**
    * Largest set capacity, accumulator words per transaction, on every engine: the commit kernel
    * is instantiated for it ({@code gstm_kmeans_commit_s16} in {@code kmeans_update.cu}).
    */
   public static final int CAPACITY = 16;
-  public static final int COL_CENTROID = 0;
-  public static final int COL_FIRST_POINT = 1;
-  public static final int COL_POINT_COUNT = 2;
-  public static final int COL_FIRST_WORD = 3;
-  public static final int COLUMNS = 4;
-  public static final int PARAM_ACC_REGION = 0;
-  public static final int PARAM_POINTS_REGION = 1;
-  public static final int PARAM_ASSIGN_REGION = 2;
-  public static final int PARAM_DIMS = 3;
-  public static final int PARAMS = 4;
+
+  /** The columns, one value per transaction. */
+  public enum Column implements ColumnSlot { CENTROID, FIRST_POINT, POINT_COUNT, FIRST_WORD }
+
+  /** The slots of {@code params}. */
+  public enum Param implements ParamSlot { ACC_REGION, POINTS_REGION, ASSIGN_REGION, DIMS }
 
   private KMeansWorkload() {
     super(NAME, 0);
@@ -81,9 +82,9 @@ public final class KMeansWorkload extends NamedWorkload {
       }
     }
     int m = rows.size();
-    int[][] cols = new int[COLUMNS][m];
+    int[][] cols = new int[Column.values().length][m];
     for (int t = 0; t < m; t++) {
-      for (int j = 0; j < COLUMNS; j++) {
+      for (int j = 0; j < cols.length; j++) {
         cols[j][t] = rows.get(t)[j];
       }
     }
@@ -93,16 +94,11 @@ public final class KMeansWorkload extends NamedWorkload {
 
   @Override
   public void validate(StoreLayout layout, TxBatch batch) {
-    BatchChecks.params(batch, "kmeans", "{accRegion, pointsRegion, assignRegion, dims}, "
-        + PARAMS + " values", PARAMS);
-    int[] params = batch.params();
-    int acc = params[PARAM_ACC_REGION];
-    int points = params[PARAM_POINTS_REGION];
-    int assign = params[PARAM_ASSIGN_REGION];
-    int dims = params[PARAM_DIMS];
-    layout.checkRegion(acc, RegionType.FLOAT64, "accRegion");
-    layout.checkRegion(points, RegionType.FLOAT64, "pointsRegion");
-    layout.checkRegion(assign, RegionType.INT32, "assignRegion");
+    BatchChecks.params(batch, "kmeans", Param.values());
+    int acc = Param.ACC_REGION.region(batch, layout, RegionType.FLOAT64);
+    int points = Param.POINTS_REGION.region(batch, layout, RegionType.FLOAT64);
+    int assign = Param.ASSIGN_REGION.region(batch, layout, RegionType.INT32);
+    int dims = Param.DIMS.of(batch);
     if (acc == points) {
       throw new IllegalArgumentException("accRegion: must differ from pointsRegion");
     }
@@ -120,20 +116,20 @@ public final class KMeansWorkload extends NamedWorkload {
           + " dims need " + (long) pointCount * dims + " words, the region has "
           + layout.region(points).length());
     }
-    BatchChecks.columns(batch, "kmeans", COLUMNS, "centroid, firstPoint, pointCount, "
-        + "firstWord");
-    BatchChecks.types(batch, "kmeans", "add");
-    int[] types = batch.types();
-    int[][] cols = batch.columns();
-    for (int t = 0; t < types.length; t++) {
-      BatchChecks.index(cols[COL_CENTROID][t], k, t, "centroid", "centroids");
-      long end = (long) cols[COL_FIRST_POINT][t] + cols[COL_POINT_COUNT][t];
-      if (cols[COL_FIRST_POINT][t] < 0 || cols[COL_POINT_COUNT][t] < 1 || end > pointCount) {
-        throw new IllegalArgumentException("points " + cols[COL_FIRST_POINT][t] + ".."
-            + (end - 1) + " (transaction " + t + ") are out of range: points 0.."
-            + (pointCount - 1));
+    BatchChecks.columns(batch, "kmeans", Column.values());
+    BatchChecks.types(batch, "kmeans", Type.values());
+    int[] centroid = Column.CENTROID.of(batch);
+    int[] first = Column.FIRST_POINT.of(batch);
+    int[] count = Column.POINT_COUNT.of(batch);
+    int[] firstWord = Column.FIRST_WORD.of(batch);
+    for (int t = 0; t < batch.txCount(); t++) {
+      BatchChecks.index(centroid[t], k, t, "centroid", "centroids");
+      long end = (long) first[t] + count[t];
+      if (first[t] < 0 || count[t] < 1 || end > pointCount) {
+        throw new IllegalArgumentException("points " + first[t] + ".." + (end - 1)
+            + " (transaction " + t + ") are out of range: points 0.." + (pointCount - 1));
       }
-      int w = cols[COL_FIRST_WORD][t];
+      int w = firstWord[t];
       if (w < 0 || w >= record || w % batch.capacity() != 0) {
         throw new IllegalArgumentException("firstWord " + w + " (transaction " + t
             + ") must be a multiple of the capacity " + batch.capacity() + " below " + record);
@@ -143,16 +139,14 @@ public final class KMeansWorkload extends NamedWorkload {
 
   @Override
   public long run(TxContext tx, TxBatch batch, int t) {
-    int[] params = batch.params();
-    int acc = params[PARAM_ACC_REGION];
-    int points = params[PARAM_POINTS_REGION];
-    int assign = params[PARAM_ASSIGN_REGION];
-    int dims = params[PARAM_DIMS];
-    int[][] cols = batch.columns();
-    int c = cols[COL_CENTROID][t];
-    int first = cols[COL_FIRST_POINT][t];
-    int end = first + cols[COL_POINT_COUNT][t];
-    int w0 = cols[COL_FIRST_WORD][t];
+    int acc = Param.ACC_REGION.of(batch);
+    int points = Param.POINTS_REGION.of(batch);
+    int assign = Param.ASSIGN_REGION.of(batch);
+    int dims = Param.DIMS.of(batch);
+    int c = Column.CENTROID.of(batch)[t];
+    int first = Column.FIRST_POINT.of(batch)[t];
+    int end = first + Column.POINT_COUNT.of(batch)[t];
+    int w0 = Column.FIRST_WORD.of(batch)[t];
     int w1 = Math.min(w0 + batch.capacity(), dims + 1);
     int base = c * (dims + 1);
     // One pass over the block: each point's assignment read once, its coordinates of the slice

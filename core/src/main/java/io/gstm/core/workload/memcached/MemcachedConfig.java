@@ -100,7 +100,9 @@ public record MemcachedConfig(int sets, int ways, int keys, double getFraction, 
     int[] key = new int[n];
     int[] value = new int[n];
     for (int t = 0; t < n; t++) {
-      types[t] = rnd.nextDouble() < getFraction ? MemcachedWorkload.GET : MemcachedWorkload.PUT;
+      MemcachedWorkload.Type type = rnd.nextDouble() < getFraction
+          ? MemcachedWorkload.Type.GET : MemcachedWorkload.Type.PUT;
+      types[t] = type.code();
       key[t] = zipf.next(rnd);
       value[t] = rnd.nextInt(Integer.MAX_VALUE);
     }

@@ -77,7 +77,7 @@ public final class MemcachedVerifier {
         }
         continue;
       }
-      (batch.types()[t] == MemcachedWorkload.PUT ? puts : gets).add(t);
+      (MemcachedWorkload.Type.PUT.is(batch.types()[t]) ? puts : gets).add(t);
     }
     Comparator<Integer> byStamp = Comparator.comparingLong(t -> result.stamps()[t]);
     puts.sort(byStamp);

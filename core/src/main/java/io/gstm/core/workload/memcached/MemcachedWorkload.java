@@ -7,6 +7,8 @@ import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
 import io.gstm.core.workload.ValueChecks;
 import io.gstm.core.workload.NamedWorkload;
+import io.gstm.core.workload.ParamSlot;
+import io.gstm.core.workload.TxType;
 
 /**
  * A MemcachedGPU-style cache: {@code sets} sets of {@code ways} slots, LRU replacement per set.
@@ -25,8 +27,14 @@ import io.gstm.core.workload.NamedWorkload;
 public final class MemcachedWorkload extends NamedWorkload {
   public static final String NAME = "memcached";
   public static final MemcachedWorkload INSTANCE = new MemcachedWorkload();
-  public static final int GET = 0;
-  public static final int PUT = 1;
+
+  /** The transaction types, in code order. */
+  public enum Type implements TxType { GET, PUT }
+
+  /** The slots of {@code params}. */
+  public enum Param implements ParamSlot { SETS, WAYS }
+
+  // The four regions, in store order.
   public static final int TAGS = 0;
   public static final int VALUES = 1;
   public static final int LRU = 2;
@@ -63,11 +71,11 @@ public final class MemcachedWorkload extends NamedWorkload {
   }
 
   public static int sets(TxBatch batch) {
-    return batch.params()[0];
+    return Param.SETS.of(batch);
   }
 
   public static int ways(TxBatch batch) {
-    return batch.params()[1];
+    return Param.WAYS.of(batch);
   }
 
   /** A PUT reads every tag, at most every lru tick, and the clock. */
@@ -77,7 +85,7 @@ public final class MemcachedWorkload extends NamedWorkload {
 
   @Override
   public void validate(StoreLayout layout, TxBatch batch) {
-    BatchChecks.params(batch, "memcached", "{sets, ways}", 2);
+    BatchChecks.params(batch, "memcached", Param.values());
     int sets = sets(batch);
     int ways = ways(batch);
     ValueChecks.inRange("ways", ways, 1, MemcachedConfig.MAX_WAYS);
@@ -96,7 +104,7 @@ public final class MemcachedWorkload extends NamedWorkload {
       }
     }
     BatchChecks.columns(batch, "memcached", 2, "key, value");
-    BatchChecks.types(batch, "memcached", "GET", "PUT");
+    BatchChecks.types(batch, "memcached", Type.values());
     for (int t = 0; t < batch.txCount(); t++) {
       if (batch.columns()[0][t] < 0 || batch.columns()[0][t] == Integer.MAX_VALUE) {
         throw new IllegalArgumentException("keys must be in 0.." + (Integer.MAX_VALUE - 1)
@@ -125,7 +133,7 @@ public final class MemcachedWorkload extends NamedWorkload {
         empty = w;
       }
     }
-    if (batch.types()[t] == GET) {
+    if (Type.GET.is(batch.types()[t])) {
       return hit < 0 ? -1 : (int) tx.read(VALUES, base + hit);
     }
     int slot = hit >= 0 ? hit : empty;
@@ -149,6 +157,6 @@ public final class MemcachedWorkload extends NamedWorkload {
 
   @Override
   public boolean readOnly(TxBatch batch, int type) {
-    return type == GET;
+    return Type.GET.is(type);
   }
 }

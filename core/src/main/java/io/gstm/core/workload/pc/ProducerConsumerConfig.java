@@ -177,13 +177,13 @@ public final class ProducerConsumerConfig {
     int t = 0;
     for (int p = 0; p < producers; p++) {
       for (int s = 0; s < itemsPerProducer; s++, t++) {
-        types[t] = ProducerConsumerWorkload.PUT;
+        types[t] = ProducerConsumerWorkload.Type.PUT.code();
         cols[0][t] = p;
         cols[1][t] = s;
       }
     }
     for (int j = 0; j < items; j++, t++) {
-      types[t] = ProducerConsumerWorkload.TAKE;
+      types[t] = ProducerConsumerWorkload.Type.TAKE.code();
       cols[0][t] = j % consumers;
       cols[1][t] = j;
     }

@@ -82,7 +82,7 @@ public final class ProducerConsumerPrograms {
   }
 
   public static ProgramSet set(TxBatch pc, boolean builder) {
-    int capacity = pc.params()[ProducerConsumerWorkload.PARAM_CAPACITY];
+    int capacity = ProducerConsumerWorkload.Param.CAPACITY.of(pc);
     return builder ? ProgramSet.compile(built(capacity)) : ProgramSet.parse(text(capacity));
   }
 

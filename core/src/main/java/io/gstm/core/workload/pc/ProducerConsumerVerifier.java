@@ -70,7 +70,7 @@ public final class ProducerConsumerVerifier {
     int[] types = batch.types();
     int[] c0 = batch.columns()[0];
     int[] c1 = batch.columns()[1];
-    int capacity = batch.params()[ProducerConsumerWorkload.PARAM_CAPACITY];
+    int capacity = ProducerConsumerWorkload.Param.CAPACITY.of(batch);
     int items = producers * itemsPerProducer;
     byte[] state = new byte[items];
     int pending = 0;
@@ -85,7 +85,7 @@ public final class ProducerConsumerVerifier {
       if (o == Outcome.PENDING) {
         pending++;
       }
-      if (types[t] != ProducerConsumerWorkload.PUT || o != Outcome.COMMITTED) {
+      if (!ProducerConsumerWorkload.Type.PUT.is(types[t]) || o != Outcome.COMMITTED) {
         continue;
       }
       puts++;
@@ -106,7 +106,7 @@ public final class ProducerConsumerVerifier {
     }
 
     for (int t = 0; t < n; t++) {
-      if (types[t] != ProducerConsumerWorkload.TAKE) {
+      if (!ProducerConsumerWorkload.Type.TAKE.is(types[t])) {
         continue;
       }
       long item = taken[c1[t]];
@@ -187,14 +187,14 @@ public final class ProducerConsumerVerifier {
   public static io.gstm.core.workload.Verdict replay(TxBatch batch, long[] taken,
       int[] serialOrder) {
     Problems out = new Problems();
-    int capacity = batch.params()[ProducerConsumerWorkload.PARAM_CAPACITY];
+    int capacity = ProducerConsumerWorkload.Param.CAPACITY.of(batch);
     long[] ring = new long[capacity];
     long head = 0;
     long tail = 0;
     int[] c0 = batch.columns()[0];
     int[] c1 = batch.columns()[1];
     for (int t : serialOrder) {
-      if (batch.types()[t] == ProducerConsumerWorkload.PUT) {
+      if (ProducerConsumerWorkload.Type.PUT.is(batch.types()[t])) {
         if (tail - head >= capacity) {
           out.add("put " + t + " committed into a full buffer at its serial position");
           continue;

@@ -7,6 +7,8 @@ import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
 import io.gstm.core.workload.ValueChecks;
 import io.gstm.core.workload.NamedWorkload;
+import io.gstm.core.workload.ParamSlot;
+import io.gstm.core.workload.TxType;
 import java.util.BitSet;
 
 /**
@@ -37,33 +39,29 @@ public final class ProducerConsumerWorkload extends NamedWorkload {
   public static final String NAME = "producer-consumer";
   public static final ProducerConsumerWorkload INSTANCE = new ProducerConsumerWorkload();
 
-  public static final int PUT = 0;
-  public static final int TAKE = 1;
-  public static final int PARAM_SLOTS = 0;
-  public static final int PARAM_COUNTERS = 1;
-  public static final int PARAM_TAKEN = 2;
-  public static final int PARAM_CAPACITY = 3;
+  /** The transaction types, in code order. */
+  public enum Type implements TxType { PUT, TAKE }
+
+  /** The slots of {@code params}: three region indices, then the buffer's capacity. */
+  public enum Param implements ParamSlot { SLOTS_REGION, COUNTERS_REGION, TAKEN_REGION, CAPACITY }
+
   /** Word of the counters region holding the head (items taken so far). */
   public static final int HEAD = 0;
   /** Word of the counters region holding the tail (items put so far). */
   public static final int TAIL = 1;
   /** Locks one transaction may touch: head, tail, a slot, a word of taken. */
   public static final int SET_ENTRIES = 4;
+
   private ProducerConsumerWorkload() {
     super(NAME, 1, 0); // puts run before takes when a batch is pre-sorted
   }
 
   @Override
   public void validate(StoreLayout layout, TxBatch batch) {
-    BatchChecks.params(batch, "producer-consumer", "{slotsRegion, countersRegion, takenRegion, "
-        + "capacity}", 4);
-    int[] params = batch.params();
-    int slots = params[PARAM_SLOTS];
-    int counters = params[PARAM_COUNTERS];
-    int taken = params[PARAM_TAKEN];
-    layout.checkRegion(slots, RegionType.INT64, "slotsRegion (the slots)");
-    layout.checkRegion(counters, RegionType.INT32, "countersRegion (the counters)");
-    layout.checkRegion(taken, RegionType.INT64, "takenRegion (the taken words)");
+    BatchChecks.params(batch, "producer-consumer", Param.values());
+    int slots = Param.SLOTS_REGION.region(batch, layout, RegionType.INT64, "slots");
+    int counters = Param.COUNTERS_REGION.region(batch, layout, RegionType.INT32, "counters");
+    int taken = Param.TAKEN_REGION.region(batch, layout, RegionType.INT64, "taken words");
     if (slots == counters || slots == taken || counters == taken) {
       throw new IllegalArgumentException("params: the slots, counters and taken regions must be "
           + "distinct, got " + slots + ", " + counters + ", " + taken);
@@ -73,7 +71,7 @@ public final class ProducerConsumerWorkload extends NamedWorkload {
           + "2 words (head, tail), got " + layout.region(counters).length());
     }
     int slotWords = layout.region(slots).length();
-    int capacity = params[PARAM_CAPACITY];
+    int capacity = Param.CAPACITY.of(batch);
     ValueChecks.inRange("capacity", capacity, 1, slotWords,
         "the length of slots region " + slots);
     if (batch.capacity() < SET_ENTRIES) {
@@ -82,19 +80,19 @@ public final class ProducerConsumerWorkload extends NamedWorkload {
     }
     BatchChecks.columns(batch, "producer-consumer", 2, "producer or consumer, sequence or "
         + "taken word");
-    BatchChecks.types(batch, "producer-consumer", "put", "take");
+    BatchChecks.types(batch, "producer-consumer", Type.values());
     int[] types = batch.types();
     int[] c0 = batch.columns()[0];
     int[] c1 = batch.columns()[1];
     int takenWords = layout.region(taken).length();
     BitSet used = new BitSet(takenWords);
     for (int t = 0; t < types.length; t++) {
-      if (types[t] == PUT) {
+      if (Type.PUT.is(types[t])) {
         if (c0[t] < 0 || c1[t] < 0) {
           throw new IllegalArgumentException("put " + t + ": producer and sequence number must be "
               + "at least 0, got producer " + c0[t] + ", seq " + c1[t]);
         }
-      } else if (types[t] == TAKE) {
+      } else if (Type.TAKE.is(types[t])) {
         if (c1[t] < 0 || c1[t] >= takenWords) {
           throw new IllegalArgumentException("take " + t + ": taken word " + c1[t] + " is out of "
               + "range: region " + taken + " (taken) has words 0.." + (takenWords - 1));
@@ -110,14 +108,13 @@ public final class ProducerConsumerWorkload extends NamedWorkload {
 
   @Override
   public long run(TxContext tx, TxBatch batch, int t) {
-    int[] params = batch.params();
-    int slots = params[PARAM_SLOTS];
-    int counters = params[PARAM_COUNTERS];
-    int capacity = params[PARAM_CAPACITY];
+    int slots = Param.SLOTS_REGION.of(batch);
+    int counters = Param.COUNTERS_REGION.of(batch);
+    int capacity = Param.CAPACITY.of(batch);
     int head = (int) tx.read(counters, HEAD);
     int tail = (int) tx.read(counters, TAIL);
     int used = tail - head;
-    if (batch.types()[t] == PUT) {
+    if (Type.PUT.is(batch.types()[t])) {
       if (used >= capacity) {
         tx.semanticConflict();  // full
         return 0;
@@ -132,7 +129,7 @@ public final class ProducerConsumerWorkload extends NamedWorkload {
       return 0;
     }
     long item = tx.read(slots, Integer.remainderUnsigned(head, capacity));
-    tx.write(params[PARAM_TAKEN], batch.columns()[1][t], item);
+    tx.write(Param.TAKEN_REGION.of(batch), batch.columns()[1][t], item);
     tx.write(counters, HEAD, head + 1);
     return item;
   }

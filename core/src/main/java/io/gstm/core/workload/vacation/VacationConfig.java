@@ -142,24 +142,24 @@ public record VacationConfig(
     int n = txCount();
     SplittableRandom rnd = new SplittableRandom(seed);
     int[] types = new int[n];
-    int[][] cols = new int[VacationWorkload.COLUMNS][n];
-    int[] customerCol = cols[VacationWorkload.COL_CUSTOMER];
-    int[] roomCol = cols[VacationWorkload.COL_ROOM_TYPE];
+    int[][] cols = new int[VacationWorkload.Column.values().length][n];
+    int[] customerCol = cols[VacationWorkload.Column.CUSTOMER.index()];
+    int[] roomCol = cols[VacationWorkload.Column.ROOM_TYPE.index()];
     int pairs = pairs();
     // Distinct customers for the pairs: a partial Fisher-Yates shuffle of 0..customers-1.
     int[] ids = Shuffles.identity(customers);
     for (int p = 0; p < pairs; p++) {
       int customer = Shuffles.draw(ids, p, rnd);
-      types[2 * p] = VacationWorkload.BOOK;
+      types[2 * p] = VacationWorkload.Type.BOOK.code();
       customerCol[2 * p] = customer;
       roomCol[2 * p] = rnd.nextInt(roomTypes);
-      types[2 * p + 1] = VacationWorkload.CANCEL;
+      types[2 * p + 1] = VacationWorkload.Type.CANCEL.code();
       customerCol[2 * p + 1] = customer;
       roomCol[2 * p + 1] = -1;
     }
     int others = customers - pairs;
     for (int t = 2 * pairs; t < n; t++) {
-      types[t] = VacationWorkload.BOOK;
+      types[t] = VacationWorkload.Type.BOOK.code();
       customerCol[t] = others > 0 ? ids[pairs + rnd.nextInt(others)] : rnd.nextInt(customers);
       roomCol[t] = rnd.nextInt(roomTypes);
     }

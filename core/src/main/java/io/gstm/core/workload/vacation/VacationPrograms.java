@@ -85,8 +85,8 @@ public final class VacationPrograms {
 
   public static ProgramBatch batch(TxBatch vacation, ProgramSet programs) {
     return ProgramBatch.builder(programs).types(vacation.types())
-        .int32("customer", vacation.columns()[VacationWorkload.COL_CUSTOMER])
-        .int32("room", vacation.columns()[VacationWorkload.COL_ROOM_TYPE])
+        .int32("customer", VacationWorkload.Column.CUSTOMER.of(vacation))
+        .int32("room", VacationWorkload.Column.ROOM_TYPE.of(vacation))
         .grid(vacation.threadsPerBlock(), vacation.blocks()).build();
   }
 }

@@ -68,10 +68,10 @@ public final class VacationVerifier {
       if (result.outcome(t) != Outcome.COMMITTED) {
         continue;
       }
-      int customer = batch.columns()[VacationWorkload.COL_CUSTOMER][t];
-      if (batch.types()[t] == VacationWorkload.BOOK) {
+      int customer = VacationWorkload.Column.CUSTOMER.of(batch)[t];
+      if (VacationWorkload.Type.BOOK.is(batch.types()[t])) {
         books[customer]++;
-        bookedTypes[batch.columns()[VacationWorkload.COL_ROOM_TYPE][t]]++;
+        bookedTypes[VacationWorkload.Column.ROOM_TYPE.of(batch)[t]]++;
       } else {
         cancels[customer]++;
       }
@@ -171,12 +171,12 @@ public final class VacationVerifier {
 
     int[] rooms = initialRooms.clone();
     int[] customers = initialCustomers.clone();
-    int[] customerCol = batch.columns()[VacationWorkload.COL_CUSTOMER];
-    int[] roomCol = batch.columns()[VacationWorkload.COL_ROOM_TYPE];
+    int[] customerCol = VacationWorkload.Column.CUSTOMER.of(batch);
+    int[] roomCol = VacationWorkload.Column.ROOM_TYPE.of(batch);
     for (int t : serialOrder) {
       int customer = customerCol[t];
       int booked = customers[customer];
-      if (batch.types()[t] == VacationWorkload.BOOK) {
+      if (VacationWorkload.Type.BOOK.is(batch.types()[t])) {
         if (booked != 0) {
           if (result.results()[t] != booked) {
             problems.add("BOOK " + t + " found customer " + customer + " already booked (record "
@@ -243,9 +243,10 @@ public final class VacationVerifier {
       byCustomer[c] = new int[books[c]];
     }
     for (int t = 0; t < batch.txCount(); t++) {
-      if (result.outcome(t) == Outcome.COMMITTED && batch.types()[t] == VacationWorkload.BOOK) {
-        int c = batch.columns()[VacationWorkload.COL_CUSTOMER][t];
-        byCustomer[c][fill[c]++] = batch.columns()[VacationWorkload.COL_ROOM_TYPE][t];
+      if (result.outcome(t) == Outcome.COMMITTED
+          && VacationWorkload.Type.BOOK.is(batch.types()[t])) {
+        int c = VacationWorkload.Column.CUSTOMER.of(batch)[t];
+        byCustomer[c][fill[c]++] = VacationWorkload.Column.ROOM_TYPE.of(batch)[t];
       }
     }
     return byCustomer;

@@ -7,6 +7,9 @@ import io.gstm.core.workload.BatchChecks;
 import io.gstm.core.workload.TxContext;
 import io.gstm.core.workload.ValueChecks;
 import io.gstm.core.workload.NamedWorkload;
+import io.gstm.core.workload.ColumnSlot;
+import io.gstm.core.workload.ParamSlot;
+import io.gstm.core.workload.TxType;
 
 /**
  * Vacation, the travel-reservation workload of the JPDC PR-STM paper: customers book and cancel
@@ -23,12 +26,12 @@ import io.gstm.core.workload.NamedWorkload;
  * stride, roomTypes}}.
  *
  * <ul>
- *   <li>{@link #BOOK}: reads the customer's record. If the customer already holds a booking, the
- *       transaction is a read-only no-op and returns the record it saw (type + 1). Otherwise it
- *       reads the room type's free count; none free is a semantic conflict (sold out: it waits
- *       for a cancellation), else it takes a room ({@code free - 1}) and records
+ *   <li>{@link Type#BOOK}: reads the customer's record. If the customer already holds a
+ *       booking, the transaction is a read-only no-op and returns the record it saw (type + 1).
+ *       Otherwise it reads the room type's free count; none free is a semantic conflict (sold
+ *       out: it waits for a cancellation), else it takes a room ({@code free - 1}) and records
  *       {@code roomType + 1} for the customer. It returns 0 then.
- *   <li>{@link #CANCEL}: reads the customer's record. No booking is a semantic conflict (the
+ *   <li>{@link Type#CANCEL}: reads the customer's record. No booking is a semantic conflict (the
  *       booking it cancels has not happened yet); so is a record that names no room type (a
  *       corrupt store: it can never proceed, so it ends ABANDONED_SEMANTIC and changes nothing,
  *       rather than touching memory outside the region). Else it gives the room back
@@ -43,16 +46,14 @@ public final class VacationWorkload extends NamedWorkload {
   public static final String NAME = "vacation";
   public static final VacationWorkload INSTANCE = new VacationWorkload();
 
-  public static final int BOOK = 0;
-  public static final int CANCEL = 1;
-  public static final int COL_CUSTOMER = 0;
-  public static final int COL_ROOM_TYPE = 1;
-  public static final int COLUMNS = 2;
-  public static final int PARAM_ROOMS_REGION = 0;
-  public static final int PARAM_CUSTOMERS_REGION = 1;
-  public static final int PARAM_STRIDE = 2;
-  public static final int PARAM_ROOM_TYPES = 3;
-  public static final int PARAMS = 4;
+  /** The transaction types, in code order. */
+  public enum Type implements TxType { BOOK, CANCEL }
+
+  /** The columns, one value per transaction. */
+  public enum Column implements ColumnSlot { CUSTOMER, ROOM_TYPE }
+
+  /** The slots of {@code params}. */
+  public enum Param implements ParamSlot { ROOMS_REGION, CUSTOMERS_REGION, STRIDE, ROOM_TYPES }
 
   /**
    * Bookings run before cancellations when a batch is pre-sorted. The two depend on each other:
@@ -68,12 +69,10 @@ public final class VacationWorkload extends NamedWorkload {
 
   @Override
   public void validate(StoreLayout layout, TxBatch batch) {
-    BatchChecks.params(batch, "vacation", "{roomsRegion, customersRegion, stride, roomTypes}, "
-        + PARAMS + " values", PARAMS);
-    int rooms = roomsRegion(batch);
-    int customers = customersRegion(batch);
-    layout.checkRegion(rooms, RegionType.INT32, "roomsRegion (the room records)");
-    layout.checkRegion(customers, RegionType.INT32, "customersRegion (the customer records)");
+    BatchChecks.params(batch, "vacation", Param.values());
+    int rooms = Param.ROOMS_REGION.region(batch, layout, RegionType.INT32, "room records");
+    int customers =
+        Param.CUSTOMERS_REGION.region(batch, layout, RegionType.INT32, "customer records");
     if (rooms == customers) {
       throw new IllegalArgumentException("customersRegion: must differ from roomsRegion ("
           + rooms + "); rooms and customers live in separate regions");
@@ -91,15 +90,15 @@ public final class VacationWorkload extends NamedWorkload {
           + " has words 0.." + (roomsLength - 1) + " (at most "
           + ((roomsLength - 1) / stride + 1) + " room types)");
     }
-    BatchChecks.columns(batch, "vacation", COLUMNS, "customer, roomType");
-    BatchChecks.types(batch, "vacation", "book", "cancel");
+    BatchChecks.columns(batch, "vacation", Column.values());
+    BatchChecks.types(batch, "vacation", Type.values());
     int[] types = batch.types();
-    int[] customerCol = batch.columns()[COL_CUSTOMER];
-    int[] roomCol = batch.columns()[COL_ROOM_TYPE];
+    int[] customerCol = Column.CUSTOMER.of(batch);
+    int[] roomCol = Column.ROOM_TYPE.of(batch);
     for (int t = 0; t < types.length; t++) {
       BatchChecks.index(customerCol[t], customerCount, t, "customer",
           "region " + customers + " has customers");
-      if (types[t] == BOOK) {
+      if (Type.BOOK.is(types[t])) {
         BatchChecks.index(roomCol[t], roomTypes, t, "roomType", "room types");
       }
     }
@@ -110,13 +109,13 @@ public final class VacationWorkload extends NamedWorkload {
     int rooms = roomsRegion(batch);
     int customers = customersRegion(batch);
     int stride = stride(batch);
-    int customer = batch.columns()[COL_CUSTOMER][t];
+    int customer = Column.CUSTOMER.of(batch)[t];
     int booked = (int) tx.read(customers, customer);
-    if (batch.types()[t] == BOOK) {
+    if (Type.BOOK.is(batch.types()[t])) {
       if (booked != 0) {
         return booked;
       }
-      int roomType = batch.columns()[COL_ROOM_TYPE][t];
+      int roomType = Column.ROOM_TYPE.of(batch)[t];
       int at = roomType * stride;
       int free = (int) tx.read(rooms, at);
       if (free <= 0) {
@@ -139,18 +138,18 @@ public final class VacationWorkload extends NamedWorkload {
   }
 
   public static int roomsRegion(TxBatch batch) {
-    return batch.params()[PARAM_ROOMS_REGION];
+    return Param.ROOMS_REGION.of(batch);
   }
 
   public static int customersRegion(TxBatch batch) {
-    return batch.params()[PARAM_CUSTOMERS_REGION];
+    return Param.CUSTOMERS_REGION.of(batch);
   }
 
   public static int stride(TxBatch batch) {
-    return batch.params()[PARAM_STRIDE];
+    return Param.STRIDE.of(batch);
   }
 
   public static int roomTypes(TxBatch batch) {
-    return batch.params()[PARAM_ROOM_TYPES];
+    return Param.ROOM_TYPES.of(batch);
   }
 }

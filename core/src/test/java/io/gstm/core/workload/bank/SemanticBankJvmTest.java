@@ -87,7 +87,7 @@ class SemanticBankJvmTest {
         .isEqualTo(IntStream.of(run.result().semanticConflicts()).asLongStream().sum());
     // Only withdrawals (and checked transfers) can meet a semantic conflict.
     for (int t = 0; t < cfg.txCount(); t++) {
-      if (run.batch().types()[t] == BankWorkload.DEPOSIT) {
+      if (BankWorkload.Type.DEPOSIT.is(run.batch().types()[t])) {
         assertThat(run.result().semanticConflicts()[t]).isZero();
       }
     }
@@ -130,10 +130,10 @@ class SemanticBankJvmTest {
     SemanticBankConfig cfg = SemanticBankConfig.builder().accounts(64).k(2).semanticRatio(1)
         .lockCoverage(1).grid(32, 1).txPerThread(4).seed(9).build();
     TxBatch sorted = TxBatches.presort(cfg.batch(), BankWorkload.INSTANCE.orderingTags());
-    int deposits = (int) IntStream.of(sorted.types()).filter(t -> t == BankWorkload.DEPOSIT)
+    int deposits = (int) IntStream.of(sorted.types()).filter(t -> BankWorkload.Type.DEPOSIT.is(t))
         .count();
     assertThat(IntStream.range(0, deposits).map(t -> sorted.types()[t]))
-        .containsOnly(BankWorkload.DEPOSIT);
+        .containsOnly(BankWorkload.Type.DEPOSIT.code());
     assertThatThrownBy(() -> TxBatches.presort(cfg.batch(), new int[] {0, 0, 1}))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tags")
         .hasMessageContaining("type 3");

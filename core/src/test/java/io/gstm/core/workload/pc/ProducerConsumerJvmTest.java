@@ -144,7 +144,7 @@ class ProducerConsumerJvmTest {
     TxBatch sorted =
         TxBatches.presort(cfg.batch(), ProducerConsumerWorkload.INSTANCE.orderingTags());
     assertThat(IntStream.range(0, cfg.items()).map(t -> sorted.types()[t]))
-        .containsOnly(ProducerConsumerWorkload.PUT);
+        .containsOnly(ProducerConsumerWorkload.Type.PUT.code());
     Run run = Run.of(engines.jvm(), cfg, sorted, RunOptions.defaults().withHistory(true));
     assertThat(run.correct()).as("%s", run).isTrue();
     assertThat(run.verdict().everyItemConsumedOnce()).isTrue();
@@ -188,7 +188,7 @@ class ProducerConsumerJvmTest {
     assertThat(run.correct()).as("%s", run).isTrue();
     TxBatch b = run.batch();
     int[] takeWords = IntStream.range(0, b.txCount())
-        .filter(t -> b.types()[t] == ProducerConsumerWorkload.TAKE)
+        .filter(t -> ProducerConsumerWorkload.Type.TAKE.is(b.types()[t]))
         .map(t -> b.columns()[1][t]).toArray();
 
     long[] dup = run.taken().clone();
@@ -260,9 +260,11 @@ class ProducerConsumerJvmTest {
         .itemsPerProducer(4).bufferCapacity(4).lockCoverage(1).grid(8, 1).seed(11).build();
     TxBatch good = cfg.batch();
     int firstTake = IntStream.range(0, good.txCount())
-        .filter(t -> good.types()[t] == ProducerConsumerWorkload.TAKE).findFirst().orElseThrow();
+        .filter(t -> ProducerConsumerWorkload.Type.TAKE.is(good.types()[t])).findFirst()
+        .orElseThrow();
     int secondTake = IntStream.range(firstTake + 1, good.txCount())
-        .filter(t -> good.types()[t] == ProducerConsumerWorkload.TAKE).findFirst().orElseThrow();
+        .filter(t -> ProducerConsumerWorkload.Type.TAKE.is(good.types()[t])).findFirst()
+        .orElseThrow();
     assertRejected(cfg, b -> withParams(b, 0, 1, 2), "params");
     assertRejected(cfg, b -> withParams(b, 0, 1, 2, 0), "capacity must be in 1..4");
     assertRejected(cfg, b -> withParams(b, 0, 1, 2, 5), "capacity must be in 1..4");
@@ -360,7 +362,7 @@ class ProducerConsumerJvmTest {
     int[] types = shuffled.types();
     int[][] cols = shuffled.columns();
     Arrays.sort(order, Comparator
-        .comparingInt((Integer t) -> types[t] == ProducerConsumerWorkload.TAKE ? 0 : 1)
+        .comparingInt((Integer t) -> ProducerConsumerWorkload.Type.TAKE.is(types[t]) ? 0 : 1)
         .thenComparingInt(t -> cols[0][t]).thenComparingInt(t -> cols[1][t]));
     int[] sortedTypes = new int[order.length];
     int[][] sortedCols = new int[cols.length][order.length];

@@ -168,7 +168,7 @@ class VacationJvmTest {
     run.assertCorrect();
     long bookingWaits = 0;
     for (int t = 0; t < batch.txCount(); t++) {
-      if (batch.types()[t] == VacationWorkload.BOOK) {
+      if (VacationWorkload.Type.BOOK.is(batch.types()[t])) {
         bookingWaits += run.result().semanticConflicts()[t];
       }
     }
@@ -177,7 +177,7 @@ class VacationJvmTest {
     assertThat(run.result().commits()).isEqualTo(cfg.txCount());
     assertThat(run.rooms()).containsExactly(cfg.initialRooms());
     for (int t = 0; t < batch.txCount(); t++) {
-      if (batch.types()[t] == VacationWorkload.CANCEL) {
+      if (VacationWorkload.Type.CANCEL.is(batch.types()[t])) {
         assertThat(run.customers()[batch.columns()[0][t]]).as("paired customer").isZero();
       }
     }
@@ -307,7 +307,7 @@ class VacationJvmTest {
     Set<Integer> booked = new HashSet<>();
     for (int t = 0; t < b.txCount(); t++) {
       int customer = b.columns()[0][t];
-      if (b.types()[t] == VacationWorkload.CANCEL) {
+      if (VacationWorkload.Type.CANCEL.is(b.types()[t])) {
         cancels++;
         assertThat(b.columns()[1][t]).isEqualTo(-1);
         assertThat(cancelled.add(customer)).as("one cancel per customer").isTrue();
@@ -322,7 +322,7 @@ class VacationJvmTest {
     // Lone bookings (customers without a cancel) never touch a paired customer.
     Set<Integer> pairedBooks = new HashSet<>();
     for (int t = 0; t < b.txCount(); t++) {
-      if (b.types()[t] == VacationWorkload.BOOK && cancelled.contains(b.columns()[0][t])) {
+      if (VacationWorkload.Type.BOOK.is(b.types()[t]) && cancelled.contains(b.columns()[0][t])) {
         assertThat(pairedBooks.add(b.columns()[0][t])).as("one booking per paired customer")
             .isTrue();
       }
@@ -432,9 +432,9 @@ class VacationJvmTest {
     return with(b, b.types(), b.columns(), params);
   }
 
-  private static int first(TxBatch b, int type) {
+  private static int first(TxBatch b, VacationWorkload.Type type) {
     for (int t = 0; t < b.txCount(); t++) {
-      if (b.types()[t] == type) {
+      if (type.is(b.types()[t])) {
         return t;
       }
     }
@@ -481,15 +481,15 @@ class VacationJvmTest {
     }, "types[3] = 2", "0 book, 1 cancel");
     assertRejected(b -> withCell(b, 0, 1, 20), "customer 20", "customers 0..19");
     assertRejected(b -> withCell(b, 0, 0, -1), "customer -1");
-    assertRejected(b -> withCell(b, 1, first(b, VacationWorkload.BOOK), 4), "roomType 4",
+    assertRejected(b -> withCell(b, 1, first(b, VacationWorkload.Type.BOOK), 4), "roomType 4",
         "room types 0..3");
-    assertRejected(b -> withCell(b, 1, first(b, VacationWorkload.BOOK), -1), "roomType -1");
+    assertRejected(b -> withCell(b, 1, first(b, VacationWorkload.Type.BOOK), -1), "roomType -1");
   }
 
   @Test
   void cancelIgnoresItsRoomTypeColumn() {
     TxBatch b = SMALL.batch();
-    TxBatch edited = withCell(b, 1, first(b, VacationWorkload.CANCEL), 12345);
+    TxBatch edited = withCell(b, 1, first(b, VacationWorkload.Type.CANCEL), 12345);
     Run run = Run.of(SMALL, edited, options(SemanticPolicy.POSTPONE));
     run.assertCorrect();
   }
