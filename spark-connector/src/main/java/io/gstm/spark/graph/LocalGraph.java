@@ -5,6 +5,7 @@ import io.gstm.core.graph.DegreeOrder;
 import io.gstm.core.graph.VertexIds;
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * One partition's subgraph (a vertex cut): the edges of one slice of the input, kept where they
@@ -40,6 +41,10 @@ final class LocalGraph implements Serializable {
     this.weights = csr.weights();
   }
 
+  LocalGraph(int partition, int partitions, Numbering ids, CsrGraph csr) {
+    this(partition, partitions, ids.globalIds, ids.sortedIds, ids.sortedLocal, csr);
+  }
+
   int size() {
     return globalIds.length;
   }
@@ -70,6 +75,41 @@ final class LocalGraph implements Serializable {
    */
   static LocalGraph build(int p, int partitions, EdgeChunk all, boolean undirected) {
     return build(p, partitions, all, undirected, true);
+  }
+
+  /**
+   * As {@link #build(int, int, EdgeChunk, boolean, boolean)} over the chunks as consecutive runs
+   * of one edge sequence (chunk order is input order), without first copying them into one. A
+   * large subgraph (on GPU executors the only task of its stage) is built on the common
+   * fork-join pool ({@link ParallelBuild}), to exactly the arrays of the sequential build. The
+   * chunks, at least one, are all weighted or none.
+   */
+  static LocalGraph build(int p, int partitions, List<EdgeChunk> chunks, boolean undirected,
+      boolean byDegree) {
+    return build(p, partitions, chunks, undirected, byDegree, ParallelBuild.MIN_EDGES,
+        ParallelBuild.PIECE_EDGES);
+  }
+
+  /** As above, built in parallel from {@code parallelEdges} edges, in pieces of so many. */
+  static LocalGraph build(int p, int partitions, List<EdgeChunk> chunks, boolean undirected,
+      boolean byDegree, int parallelEdges, int pieceEdges) {
+    if (chunks.isEmpty()) {
+      throw new IllegalArgumentException("no edge chunks");
+    }
+    boolean weighted = chunks.get(0).w != null;
+    long m = 0;
+    for (EdgeChunk c : chunks) {
+      m += c.size();
+    }
+    if (m >= parallelEdges) {
+      LocalGraph g = ParallelBuild.build(p, partitions, chunks, weighted, undirected, byDegree,
+          pieceEdges);
+      if (g != null) {
+        return g;
+      }
+    }
+    EdgeChunk all = chunks.size() == 1 ? chunks.get(0) : EdgeChunk.concat(chunks, weighted);
+    return build(p, partitions, all, undirected, byDegree);
   }
 
   /**
@@ -108,39 +148,11 @@ final class LocalGraph implements Serializable {
           table[all.vertices[i]] = -1; // present, degree 0
         }
       }
-      n = 0;
-      int maxDegree = 0;
-      for (int v = 0; v <= maxId; v++) {
-        if (table[v] != 0) {
-          n++;
-          maxDegree = Math.max(maxDegree, table[v]);
-        }
-      }
-      if (!byDegree) {
-        maxDegree = 0; // one bucket: ascending global ids
-      }
-      int[] start = new int[maxDegree + 2];
-      for (int v = 0; v <= maxId; v++) {
-        if (table[v] != 0) {
-          start[maxDegree - Math.min(maxDegree, Math.max(0, table[v])) + 1]++;
-        }
-      }
-      for (int d = 0; d <= maxDegree; d++) {
-        start[d + 1] += start[d];
-      }
-      globalIds = new int[n];
-      sortedIds = new int[n];
-      sortedLocal = new int[n];
-      int k = 0;
-      for (int v = 0; v <= maxId; v++) {
-        if (table[v] != 0) {
-          int id = start[maxDegree - Math.min(maxDegree, Math.max(0, table[v]))]++;
-          globalIds[id] = v;
-          sortedIds[k] = v;
-          sortedLocal[k++] = id;
-          table[v] = id;
-        }
-      }
+      Numbering ids = numberDense(table, byDegree);
+      n = ids.globalIds.length;
+      globalIds = ids.globalIds;
+      sortedIds = ids.sortedIds;
+      sortedLocal = ids.sortedLocal;
       for (int i = 0; i < m; i++) {
         lsrc[i] = table[all.src[i]];
         ldst[i] = table[all.dst[i]];
@@ -185,6 +197,53 @@ final class LocalGraph implements Serializable {
     }
     CsrGraph csr = csrBySource(n, lsrc, ldst, w);
     return new LocalGraph(p, partitions, globalIds, sortedIds, sortedLocal, csr);
+  }
+
+  /** The numbering of a subgraph's vertices: {@link #globalIds}, {@link #sortedIds}, {@link
+   * #sortedLocal}. */
+  record Numbering(int[] globalIds, int[] sortedIds, int[] sortedLocal) {}
+
+  /**
+   * Numbers the vertices of a dense id table ({@code table[v]} the degree of global id {@code v},
+   * -1 for a vertex of degree 0, 0 for an absent one) by degree, highest first, ties by global id
+   * ({@link DegreeOrder}'s numbering), or by global id when not {@code byDegree}; leaves each
+   * present vertex's local id in the table.
+   */
+  static Numbering numberDense(int[] table, boolean byDegree) {
+    int n = 0;
+    int maxDegree = 0;
+    for (int v = 0; v < table.length; v++) {
+      if (table[v] != 0) {
+        n++;
+        maxDegree = Math.max(maxDegree, table[v]);
+      }
+    }
+    if (!byDegree) {
+      maxDegree = 0; // one bucket: ascending global ids
+    }
+    int[] start = new int[maxDegree + 2];
+    for (int v = 0; v < table.length; v++) {
+      if (table[v] != 0) {
+        start[maxDegree - Math.min(maxDegree, Math.max(0, table[v])) + 1]++;
+      }
+    }
+    for (int d = 0; d <= maxDegree; d++) {
+      start[d + 1] += start[d];
+    }
+    int[] globalIds = new int[n];
+    int[] sortedIds = new int[n];
+    int[] sortedLocal = new int[n];
+    int k = 0;
+    for (int v = 0; v < table.length; v++) {
+      if (table[v] != 0) {
+        int id = start[maxDegree - Math.min(maxDegree, Math.max(0, table[v]))]++;
+        globalIds[id] = v;
+        sortedIds[k] = v;
+        sortedLocal[k++] = id;
+        table[v] = id;
+      }
+    }
+    return new Numbering(globalIds, sortedIds, sortedLocal);
   }
 
   /**

@@ -1,0 +1,171 @@
+package io.gstm.spark.graph;
+
+import io.gstm.core.graph.CsrGraph;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link LocalGraph#build(int, int, EdgeChunk, boolean, boolean)}'s dense-id path on the common
+ * fork-join pool, over a list of chunks read in place: on a GPU executor the whole graph is one
+ * subgraph, one task, and its single-threaded build took most of a shortest-paths run while the
+ * other cores idled (issue 16). Every phase gives exactly the sequential build's arrays: the
+ * same numbering ({@link LocalGraph#numberDense}), the CSR by {@link ParallelCsr}.
+ */
+final class ParallelBuild {
+  private static final Logger LOG = LoggerFactory.getLogger(ParallelBuild.class);
+  private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
+
+  /** Edges from which a subgraph is built in parallel; below, the sequential build is fast. */
+  static final int MIN_EDGES = 1 << 20;
+  /** Edges per unit of parallel work. */
+  static final int PIECE_EDGES = 1 << 16;
+
+  private ParallelBuild() {}
+
+  /**
+   * A run of edges {@code [from, to)} of one chunk, whose edge 0 is edge {@code base} of the
+   * whole sequence: the unit of parallel work.
+   */
+  record Piece(EdgeChunk chunk, int from, int to, int base) {}
+
+  /**
+   * The subgraph of these chunks, or null when their ids are sparse (far beyond the edge count:
+   * the sequential build sorts them instead of a table over them).
+   */
+  static LocalGraph build(int p, int partitions, List<EdgeChunk> chunks, boolean weighted,
+      boolean undirected, boolean byDegree, int pieceEdges) {
+    long t0 = System.nanoTime();
+    Piece[] pieces = pieces(chunks, pieceEdges);
+    int m = pieces.length == 0 ? 0 : pieces[pieces.length - 1].base
+        + pieces[pieces.length - 1].to;
+    long extra = 0;
+    for (EdgeChunk c : chunks) {
+      extra += c.vertexCount();
+    }
+    int maxId = IntStream.range(0, pieces.length).parallel().map(k -> maxId(pieces[k]))
+        .max().orElse(-1);
+    for (EdgeChunk c : chunks) {
+      for (int i = 0; i < c.vertexCount(); i++) {
+        maxId = Math.max(maxId, c.vertices[i]);
+      }
+    }
+    if (maxId + 1L > 4L * (m + extra) + (1 << 20)) {
+      return null; // the sequential build's bound: beyond it, sorting beats a table
+    }
+    int[] table = new int[maxId + 1];
+    IntStream.range(0, pieces.length).parallel().forEach(k -> mark(pieces[k], table, byDegree));
+    for (EdgeChunk c : chunks) {
+      for (int i = 0; i < c.vertexCount(); i++) {
+        if (table[c.vertices[i]] == 0) {
+          table[c.vertices[i]] = -1; // present, degree 0
+        }
+      }
+    }
+    LocalGraph.Numbering ids = byDegree
+        ? LocalGraph.numberDense(table, true) : numberAscending(table);
+    long t1 = System.nanoTime();
+    int[] lsrc = new int[m];
+    int[] ldst = new int[m];
+    IntStream.range(0, pieces.length).parallel().forEach(k -> {
+      Piece piece = pieces[k];
+      EdgeChunk c = piece.chunk;
+      for (int i = piece.from, g = piece.base + i; i < piece.to; i++, g++) {
+        lsrc[g] = table[c.src[i]];
+        ldst[g] = table[c.dst[i]];
+      }
+    });
+    long t2 = System.nanoTime();
+    CsrGraph csr = ParallelCsr.build(ids.globalIds().length, lsrc, ldst, pieces, undirected,
+        weighted);
+    long t3 = System.nanoTime();
+    LOG.debug("gstm relaxation: subgraph {} in parallel: ids {} ms, endpoints {} ms, csr {} ms",
+        p, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000);
+    return new LocalGraph(p, partitions, ids, csr);
+  }
+
+  /** The chunks' edges cut into pieces of at most {@code pieceEdges}, in input order. */
+  static Piece[] pieces(List<EdgeChunk> chunks, int pieceEdges) {
+    List<Piece> out = new ArrayList<>();
+    long base = 0;
+    for (EdgeChunk c : chunks) {
+      for (long from = 0; from < c.size(); from += pieceEdges) {
+        out.add(new Piece(c, (int) from, (int) Math.min(c.size(), from + pieceEdges),
+            Math.toIntExact(base)));
+      }
+      base += c.size();
+    }
+    Math.toIntExact(base); // the edges are indexed by int, as in one chunk
+    return out.toArray(new Piece[0]);
+  }
+
+  private static int maxId(Piece piece) {
+    int max = -1;
+    for (int i = piece.from; i < piece.to; i++) {
+      max = Math.max(max, Math.max(piece.chunk.src[i], piece.chunk.dst[i]));
+    }
+    return max;
+  }
+
+  /**
+   * Counts each endpoint's degree in the table (atomically: pieces share vertices), or, when the
+   * numbering ignores degrees, only marks it present: racing writes of the same 1 are benign.
+   */
+  private static void mark(Piece piece, int[] table, boolean byDegree) {
+    int[] src = piece.chunk.src;
+    int[] dst = piece.chunk.dst;
+    if (byDegree) {
+      for (int i = piece.from; i < piece.to; i++) {
+        INTS.getAndAdd(table, src[i], 1);
+        INTS.getAndAdd(table, dst[i], 1);
+      }
+    } else {
+      for (int i = piece.from; i < piece.to; i++) {
+        table[src[i]] = 1;
+        table[dst[i]] = 1;
+      }
+    }
+  }
+
+  /**
+   * {@link LocalGraph#numberDense}'s numbering when not by degree (local ids are the ranks of
+   * the present global ids), by blocks of the table: counted, summed, then numbered in parallel.
+   */
+  static LocalGraph.Numbering numberAscending(int[] table) {
+    int block = 1 << 16;
+    int blocks = (int) ((table.length + (long) block - 1) / block);
+    int[] first = new int[blocks + 1];
+    IntStream.range(0, blocks).parallel().forEach(b -> {
+      int count = 0;
+      int end = (int) Math.min(table.length, (long) b * block + block);
+      for (int v = b * block; v < end; v++) {
+        count += table[v] != 0 ? 1 : 0;
+      }
+      first[b + 1] = count;
+    });
+    for (int b = 0; b < blocks; b++) {
+      first[b + 1] += first[b];
+    }
+    int n = first[blocks];
+    int[] globalIds = new int[n];
+    int[] sortedIds = new int[n];
+    int[] sortedLocal = new int[n];
+    IntStream.range(0, blocks).parallel().forEach(b -> {
+      int k = first[b];
+      int end = (int) Math.min(table.length, (long) b * block + block);
+      for (int v = b * block; v < end; v++) {
+        if (table[v] != 0) {
+          globalIds[k] = v;
+          sortedIds[k] = v;
+          sortedLocal[k] = k;
+          table[v] = k++;
+        }
+      }
+    });
+    return new LocalGraph.Numbering(globalIds, sortedIds, sortedLocal);
+  }
+}

@@ -1,0 +1,156 @@
+package io.gstm.spark.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The parallel build of a subgraph over a list of chunks ({@link ParallelBuild}, {@link
+ * ParallelCsr}) gives exactly the sequential build's arrays over the chunks copied into one:
+ * skewed sources with hubs (out-degrees past the small-degree compaction), duplicates with
+ * different and equal weights (0.0 and -0.0 among them), self-loops, extra vertices, chunks of
+ * uneven sizes, directed and undirected, numbered by degree or by global id. The thresholds are
+ * lowered so that small graphs take the parallel path in many pieces.
+ */
+class LocalGraphParallelTest {
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+  void parallelBuildEqualsTheSequentialBuild(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    // Vertex counts on both sides of ParallelCsr's 2048 ranges of one vertex each.
+    int n = 2 + r.nextInt(seed % 3 == 0 ? 100_000 : 3000);
+    int m = 1 + r.nextInt(40_000);
+    boolean weighted = seed % 4 != 1;
+    List<EdgeChunk> chunks = chunks(r, n, m, weighted);
+    int piece = 1 + r.nextInt(5000);
+    for (boolean undirected : new boolean[] {false, true}) {
+      for (boolean byDegree : new boolean[] {false, true}) {
+        LocalGraph expected = sequential(chunks, weighted, undirected, byDegree);
+        LocalGraph actual = ParallelBuild.build(0, 1, chunks, weighted, undirected, byDegree,
+            piece);
+        assertThat(actual).as("dense ids take the parallel path").isNotNull();
+        assertSame(actual, expected, "undirected " + undirected + ", byDegree " + byDegree);
+      }
+    }
+  }
+
+  /** Below the threshold, and with sparse ids, the list build is the sequential one. */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void listBuildAcrossTheThresholdAndSparseIds(boolean sparse) {
+    SplittableRandom r = new SplittableRandom(sparse ? 21 : 22);
+    List<EdgeChunk> chunks = new ArrayList<>();
+    for (int k = 0; k < 5; k++) {
+      EdgeChunk c = new EdgeChunk(true);
+      for (int i = r.nextInt(3000); i > 0; i--) {
+        int s = r.nextInt(1 + r.nextInt(500));
+        c.addEdge(sparse ? s * 1_000_003 : s, sparse ? r.nextInt(500) * 1_000_003
+            : r.nextInt(500), r.nextInt(4));
+      }
+      chunks.add(c);
+    }
+    int m = chunks.stream().mapToInt(EdgeChunk::size).sum();
+    if (sparse) {
+      assertThat(ParallelBuild.build(0, 1, chunks, true, false, false, 100)).isNull();
+    }
+    for (int threshold : new int[] {m, m + 1, 1}) {
+      LocalGraph actual = LocalGraph.build(0, 1, chunks, false, false, threshold, 100);
+      assertSame(actual, sequential(chunks, true, false, false), "threshold " + threshold);
+    }
+  }
+
+  /** The list build's default entry point, for a graph past the threshold in one chunk. */
+  @Test
+  void largeGraphAtTheDefaultThreshold() {
+    SplittableRandom r = new SplittableRandom(99);
+    List<EdgeChunk> chunks = chunks(r, 1 << 16, ParallelBuild.MIN_EDGES + 1000, true);
+    LocalGraph actual = LocalGraph.build(0, 1, chunks, false, false);
+    assertSame(actual, sequential(chunks, true, false, false), "default threshold");
+  }
+
+  private static LocalGraph sequential(List<EdgeChunk> chunks, boolean weighted,
+      boolean undirected, boolean byDegree) {
+    return LocalGraph.build(0, 1, EdgeChunk.concat(chunks, weighted), undirected, byDegree);
+  }
+
+  private static void assertSame(LocalGraph actual, LocalGraph expected, String what) {
+    assertThat(actual.globalIds).as("globalIds, %s", what).isEqualTo(expected.globalIds);
+    int[] ids = expected.sortedGlobalIds();
+    assertThat(actual.sortedGlobalIds()).as("sortedIds, %s", what).isEqualTo(ids);
+    int[] sortedLocal = Arrays.stream(ids).map(expected::local).toArray();
+    assertThat(Arrays.stream(ids).map(actual::local).toArray()).as("sortedLocal, %s", what)
+        .isEqualTo(sortedLocal);
+    assertThat(actual.offsets).as("offsets, %s", what).isEqualTo(expected.offsets);
+    assertThat(actual.targets).as("targets, %s", what).isEqualTo(expected.targets);
+    assertThat(actual.weights == null).as("weighted, %s", what)
+        .isEqualTo(expected.weights == null);
+    if (expected.weights != null) {
+      assertThat(bits(actual.weights)).as("weight bits, %s", what)
+          .isEqualTo(bits(expected.weights));
+    }
+  }
+
+  private static long[] bits(double[] w) {
+    return Arrays.stream(w).mapToLong(Double::doubleToRawLongBits).toArray();
+  }
+
+  /**
+   * {@code m} edges over {@code [0, n)} in chunks of uneven sizes (empty ones among them, some
+   * with spare capacity, one of bare vertex ids): hubs, sources skewed towards small ids, repeats
+   * of earlier edges, self-loops.
+   */
+  private static List<EdgeChunk> chunks(SplittableRandom r, int n, int m, boolean weighted) {
+    int[] hubs = {0, 1, r.nextInt(n), r.nextInt(n)};
+    int[] src = new int[m];
+    int[] dst = new int[m];
+    double[] w = new double[m];
+    for (int i = 0; i < m; i++) {
+      int kind = r.nextInt(20);
+      if (kind < 3 && i > 0) { // a repeat: equal or other weight
+        int j = r.nextInt(i);
+        src[i] = src[j];
+        dst[i] = dst[j];
+        w[i] = r.nextBoolean() ? w[j] : weight(r);
+        continue;
+      }
+      src[i] = kind < 8 ? hubs[r.nextInt(hubs.length)] : r.nextInt(1 + r.nextInt(n));
+      dst[i] = kind == 19 ? src[i] : kind < 11 ? hubs[r.nextInt(hubs.length)] : r.nextInt(n);
+      w[i] = weight(r);
+    }
+    List<EdgeChunk> chunks = new ArrayList<>();
+    int at = 0;
+    while (at < m) {
+      int size = r.nextInt(4) == 0 ? 0 : Math.min(m - at, 1 + r.nextInt(1 + m / 3));
+      if (r.nextBoolean()) {
+        EdgeChunk c = new EdgeChunk(weighted); // grown by doubling: spare capacity
+        for (int i = at; i < at + size; i++) {
+          c.addEdge(src[i], dst[i], w[i]);
+        }
+        chunks.add(c);
+      } else {
+        chunks.add(EdgeChunk.adopt(Arrays.copyOfRange(src, at, at + size),
+            Arrays.copyOfRange(dst, at, at + size),
+            weighted ? Arrays.copyOfRange(w, at, at + size) : null, "s", "d", "w"));
+      }
+      if (r.nextInt(3) == 0) {
+        chunks.get(chunks.size() - 1).addVertex(r.nextInt(n + 50)); // maybe isolated
+      }
+      at += size;
+    }
+    EdgeChunk ids = new EdgeChunk(weighted);
+    ids.addVertex(n + 7);
+    ids.addVertex(r.nextInt(n));
+    chunks.add(r.nextInt(chunks.size() + 1), ids);
+    return chunks;
+  }
+
+  private static double weight(SplittableRandom r) {
+    return r.nextInt(3) == 0 ? (r.nextBoolean() ? 0.0 : -0.0) : r.nextInt(5);
+  }
+}
