@@ -21,12 +21,7 @@ namespace gstm {
 
 template <int CAPACITY>
 class BlockingTx : public detail::LockTableTx<BlockingTx<CAPACITY>, CAPACITY> {
-  using Base = detail::LockTableTx<BlockingTx<CAPACITY>, CAPACITY>;
-  friend Base;
-  using typename Base::word_t;
-  using typename Base::mask_t;
-  using Base::bit;
-  using Base::kUnroll;
+  GSTM_LOCK_TABLE_TX_BASE(BlockingTx);
 
  public:
   /// Tries on a locked word before a read gives up.

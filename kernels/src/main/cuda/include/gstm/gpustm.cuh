@@ -20,12 +20,7 @@ namespace gstm {
 
 template <int CAPACITY>
 class GpuStmTx : public detail::LockTableTx<GpuStmTx<CAPACITY>, CAPACITY> {
-  using Base = detail::LockTableTx<GpuStmTx<CAPACITY>, CAPACITY>;
-  friend Base;
-  using typename Base::word_t;
-  using typename Base::mask_t;
-  using Base::bit;
-  using Base::kUnroll;
+  GSTM_LOCK_TABLE_TX_BASE(GpuStmTx);
 
  public:
   /// Tries on a busy write lock at commit before the attempt gives up.

@@ -81,12 +81,7 @@ __device__ __forceinline__ unsigned long long with_state(unsigned long long s, u
 
 template <int CAPACITY>
 class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>, CAPACITY> {
-  using Base = detail::LockTableTx<ObstructionFreeTx<CAPACITY>, CAPACITY>;
-  friend Base;
-  using typename Base::word_t;
-  using typename Base::mask_t;
-  using Base::bit;
-  using Base::kUnroll;
+  GSTM_LOCK_TABLE_TX_BASE(ObstructionFreeTx);
 
  public:
   /// Rounds spent settling one lock (a write-back in progress, a holder moving, an undecided

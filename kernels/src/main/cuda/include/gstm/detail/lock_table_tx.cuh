@@ -344,3 +344,14 @@ class LockTableTx {
 };
 
 }  // namespace gstm::detail
+
+/// Opens a lock-table STM's transaction class `Tx<CAPACITY>` (CRTP over LockTableTx): names the
+/// base and the members it uses, which a class template does not see in a dependent base
+/// otherwise. Use inside the class body, before its first access specifier.
+#define GSTM_LOCK_TABLE_TX_BASE(Tx)                          \
+  using Base = detail::LockTableTx<Tx<CAPACITY>, CAPACITY>; \
+  friend Base;                                              \
+  using typename Base::word_t;                              \
+  using typename Base::mask_t;                              \
+  using Base::bit;                                          \
+  using Base::kUnroll
