@@ -192,4 +192,32 @@ class CudaGraphKMeansTest {
       assertThat(p.commits()).isEqualTo(p.transactions());
     }
   }
+
+  /**
+   * Loaded points stay on the device across updates: iterations with moving centroids equal
+   * updates that copy the points each time, also after an update of other points (which
+   * overwrites the device's copy) and a point count that reallocates the store.
+   */
+  @Test
+  void loadedPointsEqualCopiedPointsAcrossIterations() {
+    double[] points = KMeansData.blobs(60_000, 2, 8, 5);
+    double[] other = KMeansData.blobs(30_000, 2, 8, 6);
+    double[] centroids = KMeansData.firstPoints(points, 2, 8);
+    KMeansOptions opts = KMeansOptions.defaults().withPointsPerTransaction(1024);
+    try (KMeansUpdater loaded = new KMeansUpdater(gpu, 8, 2, opts);
+        KMeansUpdater copied = new KMeansUpdater(gpu, 8, 2, opts)) {
+      assertThat(loaded.assignsOnDevice()).isTrue();
+      loaded.load(points);
+      for (int it = 0; it < 4; it++) {
+        if (it == 2) {
+          KMeansChecks.assertMatches(loaded.update(other, centroids), copied.update(other,
+              centroids));
+        }
+        KMeansPartial p = loaded.updateLoaded(centroids);
+        KMeansChecks.assertMatches(p, copied.update(points, centroids));
+        KMeansChecks.assertMatches(p, KMeansUpdater.sequential(points, 2, centroids));
+        centroids = p.centroids(centroids);
+      }
+    }
+  }
 }

@@ -62,6 +62,24 @@ class KMeansUpdaterJvmTest {
   }
 
   @Test
+  void loadedPointsAreCheckedOnceAndUpdateAsGiven() {
+    double[] points = KMeansData.blobs(4000, 3, 5, 9);
+    double[] centroids = KMeansData.firstPoints(points, 3, 5);
+    try (KMeansUpdater u = new KMeansUpdater(engines.jvm(), 5, 3, KMeansOptions.defaults())) {
+      assertThatThrownBy(() -> u.updateLoaded(centroids))
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("load(points)");
+      double[] bad = points.clone();
+      bad[7] = Double.NaN;
+      assertThatThrownBy(() -> u.load(bad)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("points[7] = NaN is not finite");
+      u.load(points);
+      assertMatches(u.updateLoaded(centroids), KMeansUpdater.sequential(points, 3, centroids));
+      assertThatThrownBy(() -> u.updateLoaded(new double[3]))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("centroids");
+    }
+  }
+
+  @Test
   void assignMatchesTheReferenceLoopIncludingTies() {
     // Points on the bisectors of the centroids tie; ties go to the lowest index.
     double[] centroids = {0, 0, 2, 0, 0, 2, 2, 2};

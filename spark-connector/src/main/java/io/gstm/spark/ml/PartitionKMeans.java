@@ -30,6 +30,8 @@ final class PartitionKMeans implements AutoCloseable {
   private int[] nearest = new int[0];
   private int[] groupedAssignment = new int[0];
   private double[] grouped = new double[0];
+  /** The points the updater holds on the device (a block's array, never modified), or null. */
+  private double[] loaded;
 
   PartitionKMeans(KMeansUpdater updater) {
     this.updater = Objects.requireNonNull(updater, "updater");
@@ -52,7 +54,12 @@ final class PartitionKMeans implements AutoCloseable {
           + (long) n * dims + " values, got " + points.length);
     }
     if (updater.assignsOnDevice()) {
-      return updater.update(points, centroids);
+      // The same cached block every iteration: its points go to the device once.
+      if (points != loaded) {
+        updater.load(points);
+        loaded = points;
+      }
+      return updater.updateLoaded(centroids);
     }
     group(points, n, centroids);
     return updater.update(grouped, centroids, groupedAssignment);
