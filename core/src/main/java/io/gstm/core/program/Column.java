@@ -1,5 +1,6 @@
 package io.gstm.core.program;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -8,6 +9,9 @@ import java.util.Objects;
  * the interpreters load.
  */
 public final class Column {
+  /** Values from which a conversion runs on the common pool. */
+  private static final int PARALLEL_VALUES = 1 << 18;
+
   private final String name;
   private final ValueType type;
   private final int[] ints;
@@ -54,8 +58,12 @@ public final class Column {
       return new Column(name, type, null, bits.clone());
     }
     int[] ints = new int[bits.length];
-    for (int i = 0; i < ints.length; i++) {
-      ints[i] = (int) bits[i];
+    if (ints.length >= PARALLEL_VALUES) {
+      Arrays.parallelSetAll(ints, i -> (int) bits[i]); // a batch of millions: idle cores
+    } else {
+      for (int i = 0; i < ints.length; i++) {
+        ints[i] = (int) bits[i];
+      }
     }
     return new Column(name, type, ints, null);
   }

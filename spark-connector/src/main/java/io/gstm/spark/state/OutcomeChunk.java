@@ -50,10 +50,7 @@ final class OutcomeChunk implements Serializable {
     this.codes = java.util.Arrays.copyOf(in.status, n);
     this.postponements = new int[n];
     this.abortCodes = new int[n];
-    this.causes = new String[n];
-    for (int i = 0; i < n; i++) {
-      causes[i] = in.cause(i);
-    }
+    this.causes = in.causes == null ? new String[n] : java.util.Arrays.copyOf(in.causes, n);
     this.outputs = new long[outputColumns][n];
   }
 
