@@ -85,6 +85,11 @@ public final class TxBenchmark implements Callable<Integer> {
       + "transfers (gstm-core from Java arrays, no Spark)")
   boolean noCore;
 
+  @Option(names = "--warmup-transfers", description = "transfers each gstm side (the TxState "
+      + "and the raw core run) applies to a throwaway state before it is timed, so that neither "
+      + "times the JIT's warm-up (default: ${DEFAULT-VALUE}; 0: none)")
+  long warmupTransfers = 2_000_000;
+
   @Option(names = "--cache-input", description = "cache the generated transfers before timing "
       + "(default: when there are at most 20,000,000; else each side generates them as it reads "
       + "them, the same way)")
@@ -124,6 +129,7 @@ public final class TxBenchmark implements Callable<Integer> {
           transfers, batches, spark.partitions, inParts, cache ? "cached" : "generated as read",
           session.version(), spark.master);
 
+      warmUp(session, inParts);
       long t0 = System.nanoTime();
       TxState state = TxState.from(start).key("id").values("balance")
           .partitions(spark.partitions).name("bench").create();
@@ -201,6 +207,22 @@ public final class TxBenchmark implements Callable<Integer> {
     }
   }
 
+  /** One untimed apply of {@code --warmup-transfers} to a throwaway state of as many accounts. */
+  private void warmUp(SparkSession session, int inParts) {
+    if (warmupTransfers <= 0) {
+      return;
+    }
+    long n = Math.min(accounts, warmupTransfers);
+    Dataset<Row> t = session.range(0, warmupTransfers, 1, inParts).select(col("id"),
+        pmod(xxhash64(col("id"), lit(seed + 7)), lit(n)).as("src"),
+        pmod(xxhash64(col("id"), lit(seed + 8)), lit(n)).as("dst"), lit(1L).as("amount"));
+    try (TxState warm = TxState.from(session.range(0, n, 1, inParts)
+        .select(col("id"), lit(balance).as("balance"))).key("id").values("balance")
+        .partitions(spark.partitions).name("bench-warm-up").create()) {
+      warm.transactions(t, BANK).idColumn("id").run();
+    }
+  }
+
   /**
    * The same transfers through the raw core engine ({@link CoreTransfers}), after checking that
    * its arrays hold the first batch's first rows as the DataFrame computes them; prints its
@@ -218,6 +240,11 @@ public final class TxBenchmark implements Callable<Integer> {
       }
     }
     GstmSettings settings = GstmConf.settings(session.sparkContext().getConf());
+    if (warmupTransfers > 0) {
+      long n = Math.min(accounts, warmupTransfers);
+      CoreTransfers.run(BANK, settings.executors().engine(), settings, n, balance, 1,
+          b -> CoreTransfers.batch(0, warmupTransfers, n, maxAmount, seed + 7));
+    }
     CoreTransfers.Result c = CoreTransfers.run(BANK, settings.executors().engine(), settings,
         accounts, balance, batches, b -> CoreTransfers.batch(b * per,
             Math.min(transfers, (b + 1) * per), accounts, maxAmount, seed));
