@@ -8,6 +8,7 @@ import static io.gstm.spark.state.TxStateTest.transfers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gstm.spark.exec.LostDevices;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeMap;
@@ -90,13 +91,15 @@ class TxStateFaultsTest extends StateSession {
   /**
    * A task that loses its GPU's context (a sticky CUDA error, here injected) fails the apply with
    * that error and message, leaving this state at its last committed epoch and another state
-   * untouched and usable.
+   * untouched and usable. On a GPU executor every later task on that GPU fails too, naming the
+   * lost context, until the executor restarts (played here by forgetting the lost device).
    */
   @Test
   void aLostGpuContextFailsTheApplyWithItsMessageAndCorruptsNoOtherState() {
     try (TxState bank = TxState.from(accounts(48, 200)).key("id").partitions(3).create();
         TxState other = TxState.from(accounts(32, 100)).key("id").partitions(2).create()) {
-      bank.apply(transfers(100, 48, 50, 8, 0, false), BANK);
+      boolean onGpu = bank.transactions(transfers(100, 48, 50, 8, 0, false), BANK).run().engines()
+          .stream().anyMatch(e -> e.startsWith("cuda"));
       List<Row> committed = bank.toDF().orderBy("id").collectAsList();
       List<Row> otherBefore = other.toDF().orderBy("id").collectAsList();
       TxStateHooks.hook = (point, partition, epoch, attempt) -> {
@@ -111,6 +114,11 @@ class TxStateFaultsTest extends StateSession {
           .hasMessageContaining("CUDA_ERROR_ILLEGAL_ADDRESS")
           .hasMessageContaining("restart the process");
       TxStateHooks.hook = null;
+      if (onGpu) {
+        assertThatThrownBy(() -> other.apply(transfers(50, 32, 60, 11, 0, false), BANK))
+            .hasStackTraceContaining("CUDA context was lost by an earlier task");
+        LostDevices.forget();
+      }
       assertThat(bank.epoch()).isEqualTo(1);
       assertThat(bank.toDF().orderBy("id").collectAsList()).isEqualTo(committed);
       assertThat(other.toDF().orderBy("id").collectAsList()).isEqualTo(otherBefore);
@@ -119,6 +127,8 @@ class TxStateFaultsTest extends StateSession {
       ApplyResult r = other.transactions(txs, BANK).idColumn("id").recordOrder(true).run();
       TreeMap<Long, long[]> after = StateReplay.snapshot(other.toDF(), LONGS);
       TxStateTest.assertReplays(BANK, List.of("balance"), LONGS, before, after, txs, r);
+    } finally {
+      LostDevices.forget(); // the next test's executor is a fresh one
     }
   }
 
