@@ -259,14 +259,17 @@ final class StateJobs {
     JavaRDD<TxChunk> chunks = routedPairs.map(Tuple2::_2);
     chunks.setName(ROUTED + state + "' epoch " + epoch);
     chunks.persist(StorageLevel.MEMORY_AND_DISK());
+    boolean routed = false;
     try {
       long t0 = System.nanoTime();
       chunks.count();
       LOG.debug("gstm state '{}' epoch {}: routed in {} tasks in {} ms", state, epoch,
           chunks.getNumPartitions(), (System.nanoTime() - t0) / 1_000_000);
-    } catch (RuntimeException e) {
-      chunks.unpersist(false);
-      throw e;
+      routed = true;
+    } finally {
+      if (!routed) { // a failed job is a SparkException, which Java sees as checked
+        chunks.unpersist(false);
+      }
     }
     return chunks;
   }

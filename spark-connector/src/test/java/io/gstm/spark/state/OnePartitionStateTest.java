@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -89,7 +90,15 @@ class OnePartitionStateTest extends StateSession {
       assertThat(bank.epoch()).isEqualTo(1);
       assertThat(cached()).isZero();
       assertThat(bank.toDF().orderBy("id").collectAsList()).isEqualTo(committed);
-      assertThat(bank.transactions(input(100, 7, 2_000), BANK).run().epoch()).isEqualTo(3);
+      // The routing job itself fails (the input's own expression throws): the same.
+      Dataset<Row> failing = input(300, 8, 3_000).withColumn("amount", functions.when(
+          functions.col("id").equalTo(3_007), functions.raise_error(functions.lit("boom")))
+          .otherwise(functions.col("amount")));
+      assertThatThrownBy(() -> bank.apply(failing, BANK)).hasStackTraceContaining("boom");
+      assertThat(bank.epoch()).isEqualTo(1);
+      assertThat(cached()).isZero();
+      assertThat(bank.toDF().orderBy("id").collectAsList()).isEqualTo(committed);
+      assertThat(bank.transactions(input(100, 7, 2_000), BANK).run().epoch()).isEqualTo(4);
     }
   }
 }
