@@ -308,7 +308,7 @@ public final class GraphRelaxation {
     LOG.debug("gstm relaxation: {} subgraphs ({})", p, count.why());
     RelaxationKind k = kind;
     SubgraphPlanner planner = new SubgraphPlanner(input, source, p, weighted, placement,
-        settings);
+        settings, count.mode().equals("engines"));
     JavaRDD<LocalGraph> graphs = planner.build();
     graphs.persist(StorageLevel.MEMORY_AND_DISK());
     List<Tuple2<Long, RoaringBitmap[]>> summaries;

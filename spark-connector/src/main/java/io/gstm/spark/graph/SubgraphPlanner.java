@@ -35,6 +35,12 @@ final class SubgraphPlanner {
   private final boolean weighted;
   private final String partitioning;
   private final GstmSettings settings;
+  /**
+   * One subgraph per executor engine: its task is the only one of its stage on the executor,
+   * so a large subgraph is built on the executor's cores ({@link ParallelBuild}). With one per
+   * partition every core has a task of its own, and the sequential build does less work.
+   */
+  private final boolean perEngine;
   private EdgePlacement.Decision decision;
   /** The input's edges, cached while they are sampled and placed; null when not cached. */
   private JavaRDD<EdgeChunk> read;
@@ -44,7 +50,8 @@ final class SubgraphPlanner {
    * @param partitioning "auto", "input" or "range" ({@code spark.gstm.graph.partitioning})
    */
   SubgraphPlanner(EdgeInput input, long source, int partitions, boolean weighted,
-      String partitioning, GstmSettings settings) {
+      String partitioning, GstmSettings settings, boolean perEngine) {
+    this.perEngine = perEngine;
     this.input = input;
     this.source = source;
     this.partitions = partitions;
@@ -125,6 +132,7 @@ final class SubgraphPlanner {
     }
     GstmSettings s = settings;
     long src = source;
+    int parallelEdges = perEngine ? ParallelBuild.MIN_EDGES : Integer.MAX_VALUE;
     JavaRDD<List<Long>> extraIds = input.vertexIds();
     if (extraIds == null) {
       return local.mapPartitionsWithIndex((i, it) -> {
@@ -134,7 +142,8 @@ final class SubgraphPlanner {
           c.addVertex((int) src);
           chunks.add(c.trim());
         }
-        return List.of(build(i, p, chunks, w, undirected, byDegree(s))).iterator();
+        return List.of(build(i, p, chunks, w, undirected, byDegree(s), parallelEdges))
+            .iterator();
       }, true);
     }
     List<Long> extra = new ArrayList<>();
@@ -152,7 +161,8 @@ final class SubgraphPlanner {
       ei.forEachRemaining(chunks::addAll);
       vi.forEachRemaining(chunks::add);
       int i = TaskContext.getPartitionId();
-      return List.of(build(i, p, chunks, w, undirected, byDegree(s))).iterator();
+      return List.of(build(i, p, chunks, w, undirected, byDegree(s), parallelEdges))
+            .iterator();
     });
   }
 
@@ -278,12 +288,13 @@ final class SubgraphPlanner {
   }
 
   private static LocalGraph build(int i, int p, List<EdgeChunk> chunks, boolean weighted,
-      boolean undirected, boolean byDegree) {
+      boolean undirected, boolean byDegree, int parallelEdges) {
     long t0 = System.nanoTime();
     if (chunks.isEmpty()) {
       chunks.add(new EdgeChunk(weighted)); // no edges: still weighted or not as asked
     }
-    LocalGraph g = LocalGraph.build(i, p, chunks, undirected, byDegree);
+    LocalGraph g = LocalGraph.build(i, p, chunks, undirected, byDegree, parallelEdges,
+        ParallelBuild.PIECE_EDGES);
     LOG.debug("gstm relaxation: subgraph {}: {} vertices, {} edges, built in {} ms", i, g.size(),
         g.edgeCount(), (System.nanoTime() - t0) / 1_000_000);
     return g;
