@@ -462,7 +462,7 @@ public final class GraphRelaxation {
         total.relaxNanos, total.kernelNanos, wallNanos);
     RelaxationReport report = new RelaxationReport(k, vertexCount, localEdges, placed,
         progress, new TxCounts(total.transactions, total.commits, total.aborts), timings);
-    return new RelaxationResult(values, report);
+    return new RelaxationResult(values, report, last.toJavaRDD(), replicas);
   }
 
   /** The bad-input error a task raised while reading the edges, else the failure itself. */

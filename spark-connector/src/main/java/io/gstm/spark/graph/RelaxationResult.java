@@ -1,15 +1,96 @@
 package io.gstm.spark.graph;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 /**
- * The outcome of {@link GraphRelaxation#run()}.
- *
- * @param values (id: long, value: double) for every vertex: the distance from the source
- *     (+infinity where unreachable) or the component label (the component's smallest id); backed
- *     by the last superstep's locally checkpointed blocks, which each action turns into rows, so
- *     reading it reruns no relaxation (cache it to keep the rows themselves)
- * @param report supersteps, transactions, commits, aborts, times and engine
+ * The outcome of {@link GraphRelaxation#run()}: the values, as a DataFrame or collected on the
+ * driver as an array, and the report.
  */
-public record RelaxationResult(Dataset<Row> values, RelaxationReport report) {}
+public final class RelaxationResult {
+  private final Dataset<Row> values;
+  private final RelaxationReport report;
+  /** The last superstep's output (locally checkpointed) and who reports each vertex. */
+  private final JavaRDD<StepOutput> last;
+  private final Broadcast<Replicas> replicas;
+
+  RelaxationResult(Dataset<Row> values, RelaxationReport report, JavaRDD<StepOutput> last,
+      Broadcast<Replicas> replicas) {
+    this.values = Objects.requireNonNull(values, "values");
+    this.report = Objects.requireNonNull(report, "report");
+    this.last = last;
+    this.replicas = replicas;
+  }
+
+  /**
+   * (id: long, value: double) for every vertex: the distance from the source (+infinity where
+   * unreachable) or the component label (the component's smallest id); backed by the last
+   * superstep's locally checkpointed blocks, which each action turns into rows, so reading it
+   * reruns no relaxation (cache it to keep the rows themselves).
+   */
+  public Dataset<Row> values() {
+    return values;
+  }
+
+  /** Supersteps, transactions, commits, aborts, times and engine. */
+  public RelaxationReport report() {
+    return report;
+  }
+
+  /**
+   * The values on the driver, indexed by vertex id: {@code out[id]} for every vertex of the
+   * graph, +infinity for ids in {@code [0, size)} that are not vertices. One job that sends each
+   * subgraph's arrays, not rows: for a driver-side consumer of a whole result (a million
+   * vertices), much less than collecting {@link #values()}, whose rows the driver converts one
+   * by one.
+   *
+   * @param size one more than the largest vertex id
+   * @throws IllegalArgumentException if a vertex id is not below {@code size}
+   */
+  public double[] collectById(int size) {
+    if (size < 0) {
+      throw new IllegalArgumentException("size must not be negative, got " + size);
+    }
+    Broadcast<Replicas> r = replicas;
+    List<Object[]> parts = last.map(o -> reported(o, r.value())).collect();
+    double[] out = new double[size];
+    Arrays.fill(out, Double.POSITIVE_INFINITY);
+    for (Object[] part : parts) {
+      int[] ids = (int[]) part[0];
+      double[] vs = (double[]) part[1];
+      for (int i = 0; i < ids.length; i++) {
+        if (ids[i] >= size) {
+          throw new IllegalArgumentException("size: vertex id " + ids[i] + " is not below "
+              + size);
+        }
+        out[ids[i]] = vs[i];
+      }
+    }
+    return out;
+  }
+
+  /** The (global id, value) pairs this subgraph reports, as two arrays. */
+  private static Object[] reported(StepOutput o, Replicas replicas) {
+    int n = o.globalIds.length;
+    int[] ids = new int[n];
+    double[] vs = new double[n];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+      if (replicas.reports(o.partition, o.globalIds[i])) {
+        ids[k] = o.globalIds[i];
+        vs[k++] = o.values[i];
+      }
+    }
+    return new Object[] {Arrays.copyOf(ids, k), Arrays.copyOf(vs, k)};
+  }
+
+  @Override
+  public String toString() {
+    return "RelaxationResult[" + report + "]";
+  }
+}

@@ -11,6 +11,7 @@ import io.gstm.spark.SharedSpark;
 import io.gstm.spark.TestFrames;
 import io.gstm.spark.conf.GstmConf;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,12 @@ class GraphSubgraphsTest {
     double[] expected = present(References.dijkstra(n, g.src(), g.dst(), g.weights(), source),
         g, source);
     assertThat(dense(whole.values(), n)).isEqualTo(dense(cut.values(), n)).isEqualTo(expected);
+    // The driver's arrays equal the rows (+infinity where no vertex), with one subgraph and
+    // with replicas in several.
+    assertThat(whole.collectById(n)).isEqualTo(absentAsInfinity(expected));
+    assertThat(cut.collectById(n + 5)).startsWith(absentAsInfinity(expected)).endsWith(
+        Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY,
+        Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
 
     RelaxationResult cutCc = GraphRelaxation.of(df).setSubgraphs("partitions")
         .connectedComponents().run();
@@ -61,6 +68,10 @@ class GraphSubgraphsTest {
     assertOneSuperstepWithoutExchange(wholeCc.report());
     double[] labels = present(References.components(n, g.src(), g.dst()), g, -1);
     assertThat(dense(wholeCc.values(), n)).isEqualTo(dense(cutCc.values(), n)).isEqualTo(labels);
+    assertThat(cutCc.collectById(n)).isEqualTo(absentAsInfinity(labels));
+    int largest = (int) Arrays.stream(g.src()).max().orElse(0);
+    assertThatThrownBy(() -> cutCc.collectById(largest))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("size: vertex id");
   }
 
   @Test
@@ -166,6 +177,12 @@ class GraphSubgraphsTest {
   }
 
   /** {@code expected} where the vertex is in some edge (or is the source), NaN elsewhere. */
+  /** {@link #present}'s NaN (no such vertex) as {@code collectById} gives it: +infinity. */
+  private static double[] absentAsInfinity(double[] values) {
+    return Arrays.stream(values).map(v -> Double.isNaN(v) ? Double.POSITIVE_INFINITY : v)
+        .toArray();
+  }
+
   private static double[] present(double[] expected, EdgeList g, int source) {
     boolean[] seen = new boolean[expected.length];
     for (int e = 0; e < g.edgeCount(); e++) {
