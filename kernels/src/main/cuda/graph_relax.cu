@@ -3,8 +3,9 @@
 ///        PR-STM transactions. Host twin: io.gstm.core.cuda.CudaGraphRelax.
 ///
 /// One round is one launch over a queue of work items, each a chunk of at most kChunkEdges
-/// out-edges of one vertex (a hub's edges spread over many warps), a warp per item, its lanes
-/// over the edges (coalesced loads of targets and weights). A lane first filters its edge with plain loads: values only
+/// out-edges of one vertex (a hub's edges spread over many warps). A warp takes up to 32 items
+/// and relaxes them in turn, its lanes over each item's edges (coalesced loads of targets and
+/// weights). A lane first filters its edge with plain loads: values only
 /// ever decrease, so an edge whose candidate is not below the target's current value can never
 /// improve it, and most edges stop there. An edge that may improve runs one PR-STM transaction:
 /// it reads value(u) and value(v) and writes the candidate if it is still lower, so a relaxation
@@ -21,6 +22,13 @@
 /// Label-correcting rounds over the whole frontier relaxed each edge of a weighted grid about 50
 /// times; buckets keep the work near Dijkstra's. Components (and a bound of +infinity) take one
 /// bucket. The first frontier is seeded by a split too, so the host never builds work items.
+///
+/// Pull (components on a symmetric graph, a round over every vertex): instead of each vertex
+/// pushing its label along every edge (a transaction per edge that may improve, and a hub
+/// written by many lanes at once), a warp finds the lowest label among one chunk of v's
+/// neighbours with plain loads and runs one transaction on that edge. Over every vertex this
+/// covers every edge, as a push round from every vertex would; a vertex it lowers is queued to
+/// push, so the later rounds run as usual.
 /// CSR offsets, targets and weights are read-only regions of the store: plain loads, no locks.
 #include <cstdint>
 
@@ -62,8 +70,10 @@ struct RelaxArgs {
   uint32_t weighted;         ///< shortest paths with stored weights (else weight 1)
   uint32_t max_retries;      ///< concurrency aborts before the vertex is queued again
   uint32_t far_epoch;        ///< the far list's epoch (it changes at every split)
+  uint32_t pull;             ///< 1: each item's vertex pulls from its chunk (see the file doc)
+  uint32_t pad;
 };
-static_assert(sizeof(RelaxArgs) == 136, "host packer assumes 136 bytes");
+static_assert(sizeof(RelaxArgs) == 144, "host packer assumes 144 bytes");
 
 /// The arguments of a split: the far list against a new bound, before a bucket's rounds.
 struct SplitArgs {
@@ -84,8 +94,9 @@ struct SplitArgs {
   uint32_t far_epoch;        ///< the new epoch of far_out
   uint32_t stamp;            ///< the stamp of the bucket's first items
   uint32_t pad;
+  uint32_t* taken;           ///< vertices with edges this split queued (zeroed by the host)
 };
-static_assert(sizeof(SplitArgs) == 112, "host packer assumes 112 bytes");
+static_assert(sizeof(SplitArgs) == 120, "host packer assumes 120 bytes");
 
 __device__ __forceinline__ double as_double(uint64_t bits) {
   return __longlong_as_double(static_cast<long long>(bits));
@@ -119,95 +130,191 @@ __device__ __forceinline__ void defer(uint32_t* far, uint32_t* far_count, uint32
   if (atomicExch(far_stamps + v, epoch) != epoch) far[atomicAdd(far_count, 1u)] = v;
 }
 
+/// What a lane of a round tallies, reduced per warp at the end of the round.
+struct Tally {
+  ThreadCounters<kAbandonedCount + 1> counters;
+  uint32_t transactions = 0;
+  uint32_t relaxations = 0;
+  uint32_t improved = 0;
+  unsigned long long deferred_min = ~0ull;  // values are nonnegative: bits order them
+};
+
+/// Relaxes edge u -> v (weight w) in one PR-STM transaction, retried on conflicts; du0 is u's
+/// value as the caller's filter saw it (a lower one later in the round was written by a commit
+/// that queued u again).
+__device__ __forceinline__ void relax_edge(const StoreView& view, const RelaxArgs& a,
+                                           const int32_t* offsets,
+                                           const unsigned long long* values, uint32_t self,
+                                           uint32_t u, uint32_t v, double w, uint64_t du0,
+                                           Tally& t) {
+  ++t.transactions;
+  for (uint32_t conflicts = 0;;) {
+    PrStmTx<kCapacity, false> tx(view, priority::ordinary(self));
+    const double candidate = as_double(tx.read(a.values_region, u)) + w;
+    bool wrote = false;
+    if (candidate < as_double(tx.read(a.values_region, v))) {
+      tx.write(a.values_region, v, as_bits(candidate));
+      wrote = true;
+    }
+    if (tx.commit()) {
+      ++t.counters.c[kCommits];
+      if (tx.read_only()) ++t.counters.c[kReadOnlyCommits];
+      if (wrote) {
+        atomicOr(a.changed + (v >> 5), 1u << (v & 31u));
+        // Near-far: a value lowered below the bucket's end is relaxed in this bucket,
+        // one at or above it waits for its own (values are nonnegative: bits order them).
+        if (!(candidate < a.bound)) {
+          defer(a.far, a.far_count, a.far_stamps, a.far_epoch, v);
+          t.deferred_min = min(t.deferred_min, static_cast<unsigned long long>(as_bits(candidate)));
+          ++t.improved;
+        } else if (enqueue(a, offsets, v)) {
+          ++t.improved;
+        }
+      }
+      return;
+    }
+    t.counters.add(tx.abort_cause());
+    if (++conflicts >= a.max_retries) {
+      // Left for the next round: u's edges run again there.
+      ++t.counters.c[kAbandonedCount];
+      enqueue(a, offsets, u);
+      return;
+    }
+    // Values only decrease. If u dropped since the read, whoever lowered it queued it
+    // again and this edge runs then; if v is at or below the candidate, the edge is done.
+    const uint64_t du_now = mem::load_relaxed(values + u);
+    if (du_now != du0 || !(as_double(du_now) + w < as_double(mem::load_relaxed(values + v)))) {
+      return;
+    }
+    // Randomised exponential backoff from the second abort in a row, capped at 1 us: a
+    // round ends with its slowest lane, and the conflicts here are short (two words).
+    if (conflicts > 1) {
+      const uint32_t cap = 64u << min(conflicts, 4u);
+      __nanosleep(cap / 2 + (((self + conflicts) * 2654435761u) >> 16) % (cap / 2));
+    }
+  }
+}
+
+/// Push: relaxes edges first, first + step, ... below end of u's chunk: a plain-load filter
+/// (values only decrease, so an edge whose candidate is not below the target's value can never
+/// improve it), then a transaction for an edge that may improve its target.
+__device__ __forceinline__ void push_edges(const StoreView& view, const RelaxArgs& a,
+                                           const int32_t* offsets, const int32_t* targets,
+                                           const double* weights,
+                                           const unsigned long long* values, uint32_t self,
+                                           uint32_t u, int32_t first, int32_t end, int32_t step,
+                                           Tally& t) {
+  for (int32_t e = first; e < end; e += step) {
+    const uint32_t v = static_cast<uint32_t>(__ldg(targets + e));
+    const double w = a.components ? 0.0 : (a.weighted ? __ldg(weights + e) : 1.0);
+    const uint64_t du0 = mem::load_relaxed(values + u);
+    if (!(as_double(du0) + w < as_double(mem::load_relaxed(values + v)))) continue;
+    relax_edge(view, a, offsets, values, self, u, v, w, du0, t);
+  }
+}
+
+/// The lowest value among some targets (a pull), and whose it is (~0: none seen).
+struct Lowest {
+  unsigned long long bits = ~0ull;
+  uint32_t from = 0;
+};
+
+/// Lowers l to the lowest value among the targets of edges first, first + step, ... below end
+/// (plain loads; values are nonnegative, so bits order them).
+__device__ __forceinline__ void lowest_of(const int32_t* targets,
+                                          const unsigned long long* values, int32_t first,
+                                          int32_t end, int32_t step, Lowest& l) {
+  for (int32_t e = first; e < end; e += step) {
+    const uint32_t u = static_cast<uint32_t>(__ldg(targets + e));
+    const unsigned long long bits = mem::load_relaxed(values + u);
+    if (bits < l.bits) {
+      l.bits = bits;
+      l.from = u;
+    }
+  }
+}
+
+/// The warp's lowest (ties to the lower vertex id). Every lane of the warp calls this.
+__device__ __forceinline__ Lowest warp_lowest(Lowest l) {
+  for (int off = 16; off > 0; off >>= 1) {
+    const unsigned long long bits = __shfl_xor_sync(0xffffffffu, l.bits, off);
+    const uint32_t from = __shfl_xor_sync(0xffffffffu, l.from, off);
+    if (bits < l.bits || (bits == l.bits && from < l.from)) {
+      l.bits = bits;
+      l.from = from;
+    }
+  }
+  return l;
+}
+
 __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxArgs& a) {
   const int32_t* offsets = static_cast<const int32_t*>(view.regions[a.offsets_region].base);
   const int32_t* targets = static_cast<const int32_t*>(view.regions[a.targets_region].base);
   const double* weights = static_cast<const double*>(view.regions[a.weights_region].base);
   const unsigned long long* values =
       static_cast<const unsigned long long*>(view.regions[a.values_region].base);
-  ThreadCounters<kAbandonedCount + 1> counters;
-  uint32_t transactions = 0;
-  uint32_t relaxations = 0;
-  uint32_t improved = 0;
-  unsigned long long deferred_min = ~0ull;  // values are nonnegative: bits order them
+  Tally t;
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t lane = threadIdx.x & 31u;
   const uint32_t warp = self >> 5;
   const uint32_t warps = (gridDim.x * blockDim.x) >> 5;
-  for (uint32_t i = warp; i < a.in_count; i += warps) {
-    const int2 item = a.in[i];
-    const uint32_t u = static_cast<uint32_t>(item.x);
-    const int32_t begin = item.y;
-    const int32_t end = min(__ldg(offsets + u + 1), begin + kChunkEdges);
-    if (lane == 0) relaxations += static_cast<uint32_t>(end - begin);
-    for (int32_t e = begin + static_cast<int32_t>(lane); e < end; e += 32) {
-      const uint32_t v = static_cast<uint32_t>(__ldg(targets + e));
-      const double w = a.components ? 0.0 : (a.weighted ? __ldg(weights + e) : 1.0);
-      // u's value as this round's filter saw it: a lower one later in the round was written
-      // by a commit that queued u again.
-      const uint64_t du0 = mem::load_relaxed(values + u);
-      if (!(as_double(du0) + w < as_double(mem::load_relaxed(values + v)))) continue;
-      ++transactions;
-      for (uint32_t conflicts = 0;;) {
-        PrStmTx<kCapacity, false> tx(view, priority::ordinary(self));
-        const double candidate = as_double(tx.read(a.values_region, u)) + w;
-        bool wrote = false;
-        if (candidate < as_double(tx.read(a.values_region, v))) {
-          tx.write(a.values_region, v, as_bits(candidate));
-          wrote = true;
-        }
-        if (tx.commit()) {
-          ++counters.c[kCommits];
-          if (tx.read_only()) ++counters.c[kReadOnlyCommits];
-          if (wrote) {
-            atomicOr(a.changed + (v >> 5), 1u << (v & 31u));
-            // Near-far: a value lowered below the bucket's end is relaxed in this bucket,
-            // one at or above it waits for its own (values are nonnegative: bits order them).
-            if (!(candidate < a.bound)) {
-              defer(a.far, a.far_count, a.far_stamps, a.far_epoch, v);
-              deferred_min = min(deferred_min, static_cast<unsigned long long>(as_bits(candidate)));
-              ++improved;
-            } else if (enqueue(a, offsets, v)) {
-              ++improved;
-            }
-          }
-          break;
-        }
-        counters.add(tx.abort_cause());
-        if (++conflicts >= a.max_retries) {
-          // Left for the next round: u's edges run again there.
-          ++counters.c[kAbandonedCount];
-          enqueue(a, offsets, u);
-          break;
-        }
-        // Values only decrease. If u dropped since the read, whoever lowered it queued it
-        // again and this edge runs then; if v is at or below the candidate, the edge is done.
-        const uint64_t du_now = mem::load_relaxed(values + u);
-        if (du_now != du0 || !(as_double(du_now) + w < as_double(mem::load_relaxed(values + v)))) {
-          break;
-        }
-        // Randomised exponential backoff from the second abort in a row, capped at 1 us: a
-        // round ends with its slowest lane, and the conflicts here are short (two words).
-        if (conflicts > 1) {
-          const uint32_t cap = 64u << min(conflicts, 4u);
-          __nanosleep(cap / 2 + (((self + conflicts) * 2654435761u) >> 16) % (cap / 2));
-        }
+  // A warp takes up to 32 items at a time, a lane each, and relaxes them together one after the
+  // other (coalesced loads of each item's targets). A pull's one transaction per item then runs
+  // on the item's lane, the group's transactions at once rather than one lane at a time. A
+  // short queue (shortest paths' first rounds) gives each warp fewer items, so that every warp
+  // has one.
+  const uint32_t per = max(1u, min(32u, (a.in_count + warps - 1) / warps));
+  for (uint32_t group = warp * per; group < a.in_count; group += warps * per) {
+    const uint32_t i = group + lane;
+    uint32_t mine = 0;
+    int32_t begin = 0;
+    int32_t end = 0;
+    if (lane < per && i < a.in_count) {
+      const int2 item = a.in[i];
+      mine = static_cast<uint32_t>(item.x);
+      begin = item.y;
+      end = min(__ldg(offsets + mine + 1), begin + kChunkEdges);
+      t.relaxations += static_cast<uint32_t>(end - begin);
+    }
+    Lowest pulled;  // a pull: the lowest neighbour of this lane's item
+    for (uint32_t todo = __ballot_sync(0xffffffffu, end > begin); todo != 0; todo &= todo - 1) {
+      const int k = __ffs(todo) - 1;
+      const uint32_t v = __shfl_sync(0xffffffffu, mine, k);
+      const int32_t b = __shfl_sync(0xffffffffu, begin, k);
+      const int32_t e = __shfl_sync(0xffffffffu, end, k);
+      if (a.pull) {
+        Lowest l;
+        lowest_of(targets, values, b + static_cast<int32_t>(lane), e, 32, l);
+        l = warp_lowest(l);
+        if (lane == static_cast<uint32_t>(k)) pulled = l;
+      } else {
+        push_edges(view, a, offsets, targets, weights, values, self, v,
+                   b + static_cast<int32_t>(lane), e, 32, t);
       }
     }
+    // A pull's one transaction per item, on the item's lane.
+    if (pulled.bits != ~0ull &&
+        as_double(pulled.bits) < as_double(mem::load_relaxed(values + mine))) {
+      relax_edge(view, a, offsets, values, self, pulled.from, mine, 0.0, pulled.bits, t);
+    }
   }
-  counters.flush_to(a.counters);
+  t.counters.flush_to(a.counters);
   // Stats: a warp reduction, then one atomic per warp. Every lane of the warp is here.
   for (int off = 16; off > 0; off >>= 1) {
-    transactions += __shfl_down_sync(0xffffffffu, transactions, off);
-    relaxations += __shfl_down_sync(0xffffffffu, relaxations, off);
-    improved += __shfl_down_sync(0xffffffffu, improved, off);
-    deferred_min = min(deferred_min, __shfl_down_sync(0xffffffffu, deferred_min, off));
+    t.transactions += __shfl_down_sync(0xffffffffu, t.transactions, off);
+    t.relaxations += __shfl_down_sync(0xffffffffu, t.relaxations, off);
+    t.improved += __shfl_down_sync(0xffffffffu, t.improved, off);
+    t.deferred_min = min(t.deferred_min, __shfl_down_sync(0xffffffffu, t.deferred_min, off));
   }
   if (lane == 0) {
-    if (deferred_min != ~0ull) atomicMin(a.far_min, deferred_min);
-    if (transactions) atomicAdd(a.stats + kTransactions, static_cast<unsigned long long>(transactions));
-    if (relaxations) atomicAdd(a.stats + kRelaxations, static_cast<unsigned long long>(relaxations));
-    if (improved) atomicAdd(a.stats + kImproved, static_cast<unsigned long long>(improved));
+    if (t.deferred_min != ~0ull) atomicMin(a.far_min, t.deferred_min);
+    if (t.transactions) {
+      atomicAdd(a.stats + kTransactions, static_cast<unsigned long long>(t.transactions));
+    }
+    if (t.relaxations) {
+      atomicAdd(a.stats + kRelaxations, static_cast<unsigned long long>(t.relaxations));
+    }
+    if (t.improved) atomicAdd(a.stats + kImproved, static_cast<unsigned long long>(t.improved));
   }
 }
 
@@ -248,6 +355,10 @@ __device__ __forceinline__ void split(const SplitArgs& a) {
   }
   const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
   uint32_t base = 0;
+  // And the vertices queued, with the same atomic's lane: the host pulls a round only when the
+  // split queued every vertex that has edges.
+  const uint32_t vertices = __popc(__ballot_sync(0xffffffffu, chunks != 0));
+  if (lane == 31 && vertices != 0) atomicAdd(a.taken, vertices);
   if (lane == 31 && total != 0) base = atomicAdd(a.out_count, total);
   base = __shfl_sync(0xffffffffu, base, 31);
   for (uint32_t j = 0, at = base + upto - chunks; j < chunks; ++j) {
@@ -263,7 +374,7 @@ __device__ __forceinline__ void split(const SplitArgs& a) {
 ///        out-edges), a transaction per edge that may improve its target. Launch with a multiple of 32 threads per block.
 /// @param view the store (values transactional; offsets, targets, weights read-only)
 /// @param args queues, stamps, counters and the round's settings
-extern "C" __global__ void __launch_bounds__(256, 4) gstm_graph_relax_round(
+extern "C" __global__ void __launch_bounds__(256, 3) gstm_graph_relax_round(
     const __grid_constant__ gstm::StoreView view,
     const __grid_constant__ gstm::graph_relax::RelaxArgs args) {
   gstm::graph_relax::relax_round(view, args);
@@ -271,7 +382,7 @@ extern "C" __global__ void __launch_bounds__(256, 4) gstm_graph_relax_round(
 
 /// @brief Starts a bucket: moves the far list's vertices below the bound into work items.
 ///        Launch one thread per far vertex, whole warps.
-/// @param args the far lists, the queue and the bound (SplitArgs, 104 bytes)
+/// @param args the far lists, the queue and the bound (SplitArgs, 120 bytes)
 extern "C" __global__ void __launch_bounds__(256) gstm_graph_relax_split(
     const __grid_constant__ gstm::graph_relax::SplitArgs args) {
   gstm::graph_relax::split(args);

@@ -74,7 +74,8 @@ record GraphExperiment(Axis axis) implements Experiment {
         : IntStream.range(0, g.vertexCount()).toArray();
     RelaxResult best = null;
     boolean ok = true;
-    try (GraphRelaxer relaxer = new GraphRelaxer(engine, g, kind, opts)) {
+    try (GraphRelaxer relaxer = new GraphRelaxer(engine, g, kind,
+        opts.withSymmetric(kind == RelaxationKind.CONNECTED_COMPONENTS))) {
       for (int rep = 0; rep <= reps; rep++) {
         RelaxResult r = relaxer.relax(init, active);
         ok &= RelaxationVerifier.check(g, kind, init, r.values()).ok();

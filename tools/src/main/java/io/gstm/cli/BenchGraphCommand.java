@@ -42,6 +42,10 @@ final class BenchGraphCommand extends EngineCommand {
   @Option(names = "--unweighted", description = "Unit weights.")
   boolean unweighted;
 
+  @Option(names = "--no-pull", description = "Components: push in every round on the GPU "
+      + "(the first round, over every vertex, pulls by default), for comparison.")
+  boolean noPull;
+
   @Option(names = "--bucket-edges", defaultValue = "8",
       description = "Width of the GPU's near-far buckets for shortest paths, in mean edge "
           + "weights (narrower: less work, more rounds). Default ${DEFAULT-VALUE}.")
@@ -126,6 +130,7 @@ final class BenchGraphCommand extends EngineCommand {
     RelaxOptions opts = RelaxOptions.defaults().withLockCoverage(coverage.lockCoverage)
         .withThreadsPerBlock(blockSize.threadsPerBlock).withBucketEdges(bucketEdges);
     boolean cc = k == RelaxationKind.CONNECTED_COMPONENTS;
+    opts = opts.withSymmetric(cc && !noPull); // components relax g.undirected()
     try (GraphRelaxer relaxer = new GraphRelaxer(e, g, k, opts);
         BareRelaxKernel bare = e instanceof CudaEngine cuda ? new BareRelaxKernel(cuda, g, cc)
             : null) {

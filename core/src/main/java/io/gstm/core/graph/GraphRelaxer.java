@@ -268,7 +268,7 @@ public final class GraphRelaxer implements AutoCloseable {
         REGIONS,
         new CudaGraphRelax.Settings(kind == RelaxationKind.CONNECTED_COMPONENTS, weighted,
             options.threadsPerBlock(), options.run().maxRetries(), options.maxRounds(),
-            bucketWidth)), start);
+            bucketWidth, options.symmetric())), start);
   }
 
   private RelaxResult relaxOnJvm(double[] values, int[] frontier, long start) {

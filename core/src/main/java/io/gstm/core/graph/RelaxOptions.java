@@ -16,9 +16,14 @@ import java.util.Objects;
  * @param bucketEdges the width of the GPU's near-far (delta-stepping) buckets for shortest paths,
  *     in mean edge weights, positive: narrower buckets relax less work over more rounds
  *     (components always take one bucket; the JVM engine relaxes in priority order)
+ * @param symmetric the caller's promise that every edge's reverse is in the graph (an undirected
+ *     graph, as components relax): the GPU then runs a components round over every vertex by
+ *     pulling (each vertex takes its neighbours' lowest label in one transaction) instead of
+ *     pushing along every edge. Same fixpoint; on a graph that is not symmetric the result
+ *     would be wrong, so the default is false
  */
 public record RelaxOptions(int threadsPerBlock, int lockCoverage, int maxRounds, RunOptions run,
-    double bucketEdges) {
+    double bucketEdges, boolean symmetric) {
   /**
    * Default {@link #threadsPerBlock()}: small blocks abort less in the graph kernel (on an H100,
    * shortest paths on an R-MAT graph of 2^22 edges: 0.77 G relaxed edges/s at 256, 0.97 G at 64).
@@ -49,9 +54,9 @@ public record RelaxOptions(int threadsPerBlock, int lockCoverage, int maxRounds,
     }
   }
 
-  /** Options with the default {@link #bucketEdges()}. */
+  /** Options with the default {@link #bucketEdges()}, not {@link #symmetric()}. */
   public RelaxOptions(int threadsPerBlock, int lockCoverage, int maxRounds, RunOptions run) {
-    this(threadsPerBlock, lockCoverage, maxRounds, run, DEFAULT_BUCKET_EDGES);
+    this(threadsPerBlock, lockCoverage, maxRounds, run, DEFAULT_BUCKET_EDGES, false);
   }
 
   /**
@@ -64,22 +69,26 @@ public record RelaxOptions(int threadsPerBlock, int lockCoverage, int maxRounds,
   }
 
   public RelaxOptions withThreadsPerBlock(int value) {
-    return new RelaxOptions(value, lockCoverage, maxRounds, run, bucketEdges);
+    return new RelaxOptions(value, lockCoverage, maxRounds, run, bucketEdges, symmetric);
   }
 
   public RelaxOptions withLockCoverage(int value) {
-    return new RelaxOptions(threadsPerBlock, value, maxRounds, run, bucketEdges);
+    return new RelaxOptions(threadsPerBlock, value, maxRounds, run, bucketEdges, symmetric);
   }
 
   public RelaxOptions withMaxRounds(int value) {
-    return new RelaxOptions(threadsPerBlock, lockCoverage, value, run, bucketEdges);
+    return new RelaxOptions(threadsPerBlock, lockCoverage, value, run, bucketEdges, symmetric);
   }
 
   public RelaxOptions withRun(RunOptions value) {
-    return new RelaxOptions(threadsPerBlock, lockCoverage, maxRounds, value, bucketEdges);
+    return new RelaxOptions(threadsPerBlock, lockCoverage, maxRounds, value, bucketEdges, symmetric);
   }
 
   public RelaxOptions withBucketEdges(double value) {
-    return new RelaxOptions(threadsPerBlock, lockCoverage, maxRounds, run, value);
+    return new RelaxOptions(threadsPerBlock, lockCoverage, maxRounds, run, value, symmetric);
+  }
+
+  public RelaxOptions withSymmetric(boolean value) {
+    return new RelaxOptions(threadsPerBlock, lockCoverage, maxRounds, run, bucketEdges, value);
   }
 }

@@ -160,6 +160,11 @@ class GraphRelaxerJvmTest {
       assertThatThrownBy(() -> RelaxOptions.defaults().withBucketEdges(width))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bucketEdges");
     }
+    // Pulling is opt-in (a wrong promise gives wrong components) and every wither keeps it.
+    assertThat(RelaxOptions.defaults().symmetric()).isFalse();
+    RelaxOptions symmetric = RelaxOptions.defaults().withSymmetric(true);
+    assertThat(symmetric.withThreadsPerBlock(32).withLockCoverage(2).withMaxRounds(9)
+        .withRun(symmetric.run()).withBucketEdges(4).symmetric()).isTrue();
   }
 
   /**

@@ -244,7 +244,9 @@ final class Supersteps {
       long t0 = System.nanoTime();
       RelaxResult res;
       try (ResidentCache.Handle<GraphRelaxer> h = ResidentCache.acquire(run, g.partition,
-          settings, engine -> new GraphRelaxer(engine, g.csr(), kind, relaxOptions(settings)))) {
+          settings, engine -> new GraphRelaxer(engine, g.csr(), kind, relaxOptions(settings)
+              // A components subgraph holds every edge both ways (LocalGraph's undirected build).
+              .withSymmetric(kind == RelaxationKind.CONNECTED_COMPONENTS)))) {
         res = h.value().relax(values, active);
         st.engines.add(h.lease().engine().name() + " (" + h.lease().reason() + ")");
         st.fellBack = !h.lease().gpu() && settings.executors().engine() != EngineChoice.JVM;
