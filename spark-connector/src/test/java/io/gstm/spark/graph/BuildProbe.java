@@ -29,10 +29,12 @@ import org.apache.logging.log4j.core.config.Property;
  * {@code java -Xmx8g -cp ... io.gstm.spark.graph.BuildProbe [case ...]} with cases among
  * sssp18, cc18, sssp22, cc22, sssp18deg, cc18deg (default: all but cc18deg); system properties
  * {@code probe.warmup} (3), {@code probe.runs} (7), {@code probe.verify} (true: the arrays once
- * against the sequential build).
+ * against the sequential build), {@code probe.gc} (true: a full GC before each timed build;
+ * false: builds in a row, young collections falling where they fall).
  */
 public final class BuildProbe {
   private static final List<String> LINES = new ArrayList<>();
+  private static boolean gc;
   private static final Pattern PHASE = Pattern.compile("([a-z][a-z ]*?) ([0-9.]+) ms");
 
   private BuildProbe() {}
@@ -44,6 +46,7 @@ public final class BuildProbe {
     int warmup = Integer.getInteger("probe.warmup", 3);
     int runs = Integer.getInteger("probe.runs", 7);
     boolean verify = Boolean.parseBoolean(System.getProperty("probe.verify", "true"));
+    gc = Boolean.parseBoolean(System.getProperty("probe.gc", "true"));
     System.out.printf("probe: %d processors, common pool parallelism %d, max heap %d MB%n",
         Runtime.getRuntime().availableProcessors(), ForkJoinPool.getCommonPoolParallelism(),
         Runtime.getRuntime().maxMemory() >> 20);
@@ -85,7 +88,9 @@ public final class BuildProbe {
     double[] total = new double[runs];
     Map<String, double[]> phases = new LinkedHashMap<>();
     for (int i = 0; i < runs; i++) {
-      System.gc(); // each build starts from the same heap, not in the previous one's garbage
+      if (gc) {
+        System.gc(); // each build starts from the same heap, not in the previous one's garbage
+      }
       synchronized (LINES) {
         LINES.clear();
       }
