@@ -1,5 +1,7 @@
 package io.gstm.spark.graph;
 
+import static io.gstm.spark.graph.ParallelBuild.ms;
+
 import io.gstm.core.graph.CsrGraph;
 import io.gstm.spark.graph.ParallelBuild.Piece;
 import java.util.Arrays;
@@ -11,8 +13,8 @@ import org.slf4j.LoggerFactory;
  * {@link LocalGraph#csrBySource} on the common fork-join pool, to the same arrays: each vertex's
  * out-edges in input order, self-loops dropped, of duplicates the first target kept with the
  * lightest weight (the first among equal ones). The edges go in two stable steps: by ranges of
- * sources (counted per piece and range, so that each range receives its edges piece after piece,
- * in input order), then within groups of ranges by source, each group by one task; a group then
+ * sources (counted per run and range, so that each range receives its edges run after run, in
+ * input order), then within groups of ranges by source, each group by one task; a group then
  * drops its vertices' duplicates and the kept edges are closed up.
  */
 final class ParallelCsr {
@@ -27,110 +29,130 @@ final class ParallelCsr {
   private ParallelCsr() {}
 
   /**
-   * The CSR of the edges {@code (lsrc[i], ldst[i])} (local ids in {@code [0, n)}) of these
-   * pieces, followed when {@code undirected} by the same edges reversed, as the sequential build
-   * orders them; the weights are read from the pieces' chunks when {@code weighted}.
+   * The CSR of these pieces' edges, mapped to local ids in {@code [0, n)} by {@code local} (a
+   * table over the global ids), followed when {@code undirected} by the same edges reversed, as
+   * the sequential build orders them; the weights are read from the pieces' chunks when {@code
+   * weighted}.
    */
-  static CsrGraph build(int n, int[] lsrc, int[] ldst, Piece[] pieces, boolean undirected,
+  static CsrGraph build(int n, int[] local, Piece[] pieces, boolean undirected,
       boolean weighted) {
     long t0 = System.nanoTime();
-    int runs = pieces.length * (undirected ? 2 : 1);
     int shift = 0;
     while (((n - 1L) >>> shift) + 1 > RANGES) {
       shift++;
     }
     int sh = shift;
     int ranges = n == 0 ? 0 : (int) (((n - 1L) >>> shift) + 1);
-    Edges edges = new Edges(lsrc, ldst, pieces, undirected);
-    // Each run's edges per range of sources, then (ranges outer, runs inner) where they start.
-    int[][] at = new int[runs][];
-    IntStream.range(0, runs).parallel().forEach(k -> {
-      int[] count = new int[ranges];
-      edges.forEach(k, (s, d, i) -> count[s >>> sh]++);
-      at[k] = count;
-    });
+    int p = pieces.length;
+    // Runs 0..p-1 the pieces' edges, runs p..2p-1 (undirected) the same reversed: each by
+    // ranges of sources, made by one task per piece in arrays of its own.
+    Run[] runs = new Run[undirected ? 2 * p : p];
+    IntStream.range(0, p).parallel().forEach(k -> split(pieces[k], local, ranges, sh, weighted,
+        runs, k, undirected ? k + p : -1));
+    // Edges before each range (of all runs): groups of ranges with about equal edge counts.
     int[] rangeStart = new int[ranges + 1];
     long total = 0;
     for (int r = 0; r < ranges; r++) {
-      rangeStart[r] = (int) total;
-      for (int k = 0; k < runs; k++) {
-        int c = at[k][r];
-        at[k][r] = (int) total;
-        total += c;
+      rangeStart[r] = Math.toIntExact(total);
+      for (Run run : runs) {
+        total += run.start[r + 1] - run.start[r];
       }
     }
-    long t1 = System.nanoTime();
     int m = Math.toIntExact(total);
     rangeStart[ranges] = m;
-    int[] bs = new int[m];
-    int[] bd = new int[m];
-    double[] bw = weighted ? new double[m] : null;
-    IntStream.range(0, runs).parallel().forEach(k -> {
-      int[] next = at[k];
-      double[] w = weighted ? pieces[k % pieces.length].chunk().w : null;
-      edges.forEach(k, (s, d, i) -> {
-        int pos = next[s >>> sh]++;
-        bs[pos] = s;
-        bd[pos] = d;
-        if (w != null) {
-          bw[pos] = w[i];
-        }
-      });
-    });
-    long t2 = System.nanoTime();
+    long t1 = System.nanoTime();
     int[] bounds = groups(rangeStart);
     int groups = bounds.length - 1;
     int[] offsets = new int[n + 1];
-    int[] targets = new int[m];
-    double[] weights = weighted ? new double[m] : null;
-    int[] keptEnd = new int[n];
     int[] kept = new int[groups + 1];
-    IntStream.range(0, groups).parallel().forEach(g -> {
-      int v0 = first(bounds[g], sh, n);
-      int v1 = first(bounds[g + 1], sh, n);
-      int lo = rangeStart[bounds[g]];
-      int hi = rangeStart[bounds[g + 1]];
-      int maxDegree = bySource(v0, v1, lo, hi, bs, bd, bw, offsets, targets, weights, keptEnd);
-      Seen seen = maxDegree > SMALL_DEGREE ? new Seen(Math.min(maxDegree, n)) : null;
-      int count = 0;
-      for (int v = v0; v < v1; v++) {
-        int b = offsets[v];
-        int e = keptEnd[v];
-        keptEnd[v] = e - b > SMALL_DEGREE
-            ? seen.compact(v, b, e, targets, weights) : compact(b, e, targets, weights);
-        count += keptEnd[v] - b;
-      }
-      kept[g + 1] = count;
-    });
-    long t3 = System.nanoTime();
-    LOG.debug("gstm relaxation: parallel csr: counted {} ms, by ranges {} ms, by source and"
-        + " duplicates dropped {} ms", (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000,
-        (t3 - t2) / 1_000_000);
+    int[][] groupTargets = new int[groups][];
+    double[][] groupWeights = new double[groups][];
+    IntStream.range(0, groups).parallel().forEach(g -> kept[g + 1] = bySource(bounds[g],
+        bounds[g + 1], sh, n, runs, weighted, rangeStart, offsets, groupTargets, groupWeights,
+        g));
+    long t2 = System.nanoTime();
     for (int g = 0; g < groups; g++) {
       kept[g + 1] += kept[g];
     }
     int out = kept[groups];
     offsets[n] = out;
-    if (out == m) {
-      return new CsrGraph(n, offsets, targets, weights);
-    }
-    // Close up the dropped duplicates: each group's kept edges move to its place in the result.
-    int[] keptTargets = new int[out];
-    double[] keptWeights = weighted ? new double[out] : null;
+    // Each group's kept edges, at the start of its arrays, to their place in the result.
+    int[] targets = new int[out];
+    double[] weights = weighted ? new double[out] : null;
     IntStream.range(0, groups).parallel().forEach(g -> {
       int o = kept[g];
+      System.arraycopy(groupTargets[g], 0, targets, o, kept[g + 1] - o);
+      if (weighted) {
+        System.arraycopy(groupWeights[g], 0, weights, o, kept[g + 1] - o);
+      }
       for (int v = first(bounds[g], sh, n), v1 = first(bounds[g + 1], sh, n); v < v1; v++) {
-        int b = offsets[v];
-        int c = keptEnd[v] - b;
-        System.arraycopy(targets, b, keptTargets, o, c);
-        if (weighted) {
-          System.arraycopy(weights, b, keptWeights, o, c);
-        }
-        offsets[v] = o;
-        o += c;
+        offsets[v] += o;
       }
     });
-    return new CsrGraph(n, offsets, keptTargets, keptWeights);
+    long t3 = System.nanoTime();
+    LOG.debug("gstm relaxation: parallel csr: by ranges {} ms, by source and duplicates dropped"
+        + " {} ms, closed up {} ms", ms(t1 - t0), ms(t2 - t1), ms(t3 - t2));
+    return new CsrGraph(n, offsets, targets, weights);
+  }
+
+  /**
+   * A run's edges by ranges of sources, in input order within each: range {@code r}'s are
+   * {@code [start[r], start[r + 1])} of the sources, targets and weights (null when unweighted).
+   */
+  private record Run(int[] start, int[] s, int[] d, double[] w) {}
+
+  /**
+   * Splits a piece's edges by ranges of sources into {@code runs[forward]} and, unless {@code
+   * reversed} is -1, the edges reversed into {@code runs[reversed]}, self-loops left out. The
+   * endpoints are mapped once, into arrays of the piece's size that stay in this core's cache
+   * while they are read for the counts and the copies.
+   */
+  private static void split(Piece piece, int[] local, int ranges, int sh, boolean weighted,
+      Run[] runs, int forward, int reversed) {
+    EdgeChunk c = piece.chunk();
+    int len = piece.to() - piece.from();
+    int[] ls = new int[len];
+    int[] ld = new int[len];
+    for (int i = 0, j = piece.from(); i < len; i++, j++) {
+      ls[i] = local[c.src[j]];
+      ld[i] = local[c.dst[j]];
+    }
+    double[] w = weighted ? c.w : null;
+    runs[forward] = run(ls, ld, w, piece.from(), ranges, sh);
+    if (reversed >= 0) {
+      runs[reversed] = run(ld, ls, w, piece.from(), ranges, sh);
+    }
+  }
+
+  /** The run of edges {@code from[i] -> to[i]} (weight {@code w[base + i]}). */
+  private static Run run(int[] from, int[] to, double[] w, int base, int ranges, int sh) {
+    int[] start = new int[ranges + 1];
+    for (int i = 0; i < from.length; i++) {
+      if (from[i] != to[i]) {
+        start[(from[i] >>> sh) + 1]++;
+      }
+    }
+    for (int r = 0; r < ranges; r++) {
+      start[r + 1] += start[r];
+    }
+    int[] next = Arrays.copyOf(start, ranges);
+    int m = start[ranges];
+    int[] s = new int[m];
+    int[] d = new int[m];
+    double[] rw = w == null ? null : new double[m];
+    for (int i = 0; i < from.length; i++) {
+      int a = from[i];
+      int b = to[i];
+      if (a != b) {
+        int pos = next[a >>> sh]++;
+        s[pos] = a;
+        d[pos] = b;
+        if (rw != null) {
+          rw[pos] = w[base + i];
+        }
+      }
+    }
+    return new Run(start, s, d, rw);
   }
 
   /** The first vertex of range {@code r}. */
@@ -156,54 +178,80 @@ final class ParallelCsr {
   }
 
   /**
-   * A stable counting sort by source of the bucket's edges {@code [lo, hi)}, those of vertices
-   * {@code [v0, v1)}, into {@code [lo, hi)} of the targets and weights: sets the vertices'
-   * offsets, leaves each one's end in {@code ends}; returns the largest out-degree.
+   * Group {@code g}, the edges of ranges {@code [r0, r1)} of all runs: sorts them stably by
+   * source into arrays of the group's size (small, and zeroed by this task's thread), then drops
+   * each vertex's duplicates, closing up the kept edges in place; leaves the arrays in {@code
+   * groupTargets[g]} and {@code groupWeights[g]}, the vertices' offsets relative to them, and
+   * returns how many edges were kept.
    */
-  private static int bySource(int v0, int v1, int lo, int hi, int[] bs, int[] bd, double[] bw,
-      int[] offsets, int[] targets, double[] weights, int[] ends) {
-    for (int j = lo; j < hi; j++) {
-      ends[bs[j]]++;
-    }
-    int maxDegree = 0;
-    int pos = lo;
-    for (int v = v0; v < v1; v++) {
-      int d = ends[v];
-      maxDegree = Math.max(maxDegree, d);
-      offsets[v] = pos;
-      ends[v] = pos;
-      pos += d;
-    }
-    for (int j = lo; j < hi; j++) {
-      int at = ends[bs[j]]++;
-      targets[at] = bd[j];
-      if (weights != null) {
-        weights[at] = bw[j];
+  private static int bySource(int r0, int r1, int sh, int n, Run[] runs, boolean weighted,
+      int[] rangeStart, int[] offsets, int[][] groupTargets, double[][] groupWeights, int g) {
+    int v0 = first(r0, sh, n);
+    int v1 = first(r1, sh, n);
+    int size = rangeStart[r1] - rangeStart[r0];
+    int[] start = new int[v1 - v0 + 1];
+    for (Run run : runs) {
+      for (int j = run.start[r0], end = run.start[r1]; j < end; j++) {
+        start[run.s[j] - v0 + 1]++;
       }
     }
-    return maxDegree;
+    int maxDegree = 0;
+    for (int v = 0; v < v1 - v0; v++) {
+      maxDegree = Math.max(maxDegree, start[v + 1]);
+      start[v + 1] += start[v];
+    }
+    int[] next = Arrays.copyOf(start, v1 - v0);
+    int[] t = new int[size];
+    double[] w = weighted ? new double[size] : null;
+    for (Run run : runs) {
+      int[] s = run.s;
+      int[] d = run.d;
+      double[] rw = run.w;
+      for (int j = run.start[r0], end = run.start[r1]; j < end; j++) {
+        int at = next[s[j] - v0]++;
+        t[at] = d[j];
+        if (w != null) {
+          w[at] = rw[j];
+        }
+      }
+    }
+    // In place: a vertex's kept edges never pass the edges still to be read.
+    Seen seen = maxDegree > SMALL_DEGREE ? new Seen(maxDegree) : null;
+    int out = 0;
+    for (int v = v0; v < v1; v++) {
+      int b = start[v - v0];
+      int e = start[v - v0 + 1];
+      offsets[v] = out;
+      out = e - b > SMALL_DEGREE
+          ? seen.compact(v, t, w, b, e, t, w, out) : compact(t, w, b, e, t, w, out);
+    }
+    groupTargets[g] = t;
+    groupWeights[g] = w;
+    return out;
   }
 
   /**
-   * Drops the duplicates among a vertex's edges {@code [b, e)} in place, by comparing each with
-   * the edges kept so far (a small out-degree); returns the end of the kept ones.
+   * Copies a vertex's edges {@code [b, e)} of {@code t} and {@code w} to {@code targets} and
+   * {@code weights} from {@code out} on, dropping the duplicates by comparing each with the
+   * edges kept so far (a small out-degree); returns the end of the kept ones.
    */
-  private static int compact(int b, int e, int[] targets, double[] weights) {
-    int out = b;
+  private static int compact(int[] t, double[] w, int b, int e, int[] targets, double[] weights,
+      int out) {
+    int first = out;
     for (int j = b; j < e; j++) {
-      int t = targets[j];
-      int q = b;
-      while (q < out && targets[q] != t) {
+      int x = t[j];
+      int q = first;
+      while (q < out && targets[q] != x) {
         q++;
       }
       if (q < out) {
-        if (weights != null && weights[j] < weights[q]) {
-          weights[q] = weights[j];
+        if (w != null && w[j] < weights[q]) {
+          weights[q] = w[j];
         }
       } else {
-        targets[out] = t;
-        if (weights != null) {
-          weights[out] = weights[j];
+        targets[out] = x;
+        if (w != null) {
+          weights[out] = w[j];
         }
         out++;
       }
@@ -235,56 +283,33 @@ final class ParallelCsr {
     }
 
     /** As {@link ParallelCsr#compact} for vertex {@code v}'s edges {@code [b, e)}. */
-    int compact(int v, int b, int e, int[] targets, double[] weights) {
+    int compact(int v, int[] t, double[] w, int b, int e, int[] targets, double[] weights,
+        int out) {
       int bits = bits(Math.min(e - b, owner.length / 2));
       int mask = (1 << bits) - 1;
-      int out = b;
       for (int j = b; j < e; j++) {
-        int t = targets[j];
-        int h = (t * 0x9E3779B9) >>> (32 - bits);
-        while (owner[h] == v && key[h] != t) {
+        int x = t[j];
+        int h = (x * 0x9E3779B9) >>> (32 - bits);
+        while (owner[h] == v && key[h] != x) {
           h = (h + 1) & mask;
         }
         if (owner[h] == v) {
           int q = slot[h];
-          if (weights != null && weights[j] < weights[q]) {
-            weights[q] = weights[j];
+          if (w != null && w[j] < weights[q]) {
+            weights[q] = w[j];
           }
         } else {
           owner[h] = v;
-          key[h] = t;
+          key[h] = x;
           slot[h] = out;
-          targets[out] = t;
-          if (weights != null) {
-            weights[out] = weights[j];
+          targets[out] = x;
+          if (w != null) {
+            weights[out] = w[j];
           }
           out++;
         }
       }
       return out;
-    }
-  }
-
-  /** The edges of a run: a piece's, forward, or for the second half of the runs reversed. */
-  private record Edges(int[] lsrc, int[] ldst, Piece[] pieces, boolean undirected) {
-    interface Visitor {
-      /** Edge {@code s -> d}, which is edge {@code i} of its chunk. */
-      void edge(int s, int d, int i);
-    }
-
-    /** Visits run {@code k}'s edges, self-loops left out, in input order. */
-    void forEach(int k, Visitor visitor) {
-      Piece piece = pieces[k % pieces.length];
-      boolean reversed = k >= pieces.length;
-      int[] from = reversed ? ldst : lsrc;
-      int[] to = reversed ? lsrc : ldst;
-      for (int i = piece.from(), g = piece.base() + i; i < piece.to(); i++, g++) {
-        int s = from[g];
-        int d = to[g];
-        if (s != d) {
-          visitor.edge(s, d, i);
-        }
-      }
     }
   }
 }

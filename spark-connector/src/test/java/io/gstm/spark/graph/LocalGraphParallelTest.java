@@ -40,6 +40,33 @@ class LocalGraphParallelTest {
     }
   }
 
+  /**
+   * Edges all self-loops, or none but bare vertex ids: no group keeps an edge (the result arrays
+   * are still allocated, weighted or not); and a graph without duplicates, where every group
+   * keeps all its edges.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void noEdgesKeptAndNoDuplicates(boolean weighted) {
+    EdgeChunk loops = new EdgeChunk(weighted);
+    EdgeChunk simple = new EdgeChunk(weighted);
+    for (int v = 0; v < 5000; v++) {
+      loops.addEdge(v, v, 1);
+      simple.addEdge(v, (v * 7 + 1) % 5000, v % 3);
+      simple.addEdge(v, (v * 11 + 2) % 5000, 0);
+    }
+    EdgeChunk ids = new EdgeChunk(weighted);
+    ids.addVertex(3);
+    ids.addVertex(12_345);
+    for (List<EdgeChunk> chunks : List.of(List.of(loops, ids), List.of(ids), List.of(simple))) {
+      for (boolean undirected : new boolean[] {false, true}) {
+        LocalGraph expected = sequential(chunks, weighted, undirected, false);
+        LocalGraph actual = ParallelBuild.build(0, 1, chunks, weighted, undirected, false, 700);
+        assertSame(actual, expected, chunks.size() + " chunks, undirected " + undirected);
+      }
+    }
+  }
+
   /** Below the threshold, and with sparse ids, the list build is the sequential one. */
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
