@@ -311,29 +311,41 @@ public final class GraphRelaxation {
         settings, count.mode().equals("engines"));
     JavaRDD<LocalGraph> graphs = planner.build();
     graphs.persist(StorageLevel.MEMORY_AND_DISK());
-    List<Tuple2<Long, RoaringBitmap[]>> summaries;
-    try {
-      summaries = graphs.map(g -> new Tuple2<>((long) g.edgeCount(),
-          new RoaringBitmap[] {Replicas.idsOf(g), Replicas.sourcesOf(g)})).collect();
-    } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
-      graphs.unpersist(false);
-      throw badInput(e);
-    } finally {
-      planner.release(); // the subgraphs are cached (or failed): the input's edges can go
-    }
-    long localEdges = 0;
-    RoaringBitmap[] held = new RoaringBitmap[p];
-    RoaringBitmap[] relaying = new RoaringBitmap[p];
-    for (int q = 0; q < p; q++) {
-      localEdges += summaries.get(q)._1();
-      held[q] = summaries.get(q)._2()[0];
-      relaying[q] = summaries.get(q)._2()[1];
-    }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    Broadcast<Replicas> replicas = jsc.broadcast(new Replicas(held, relaying));
+    // A single subgraph (one per GPU executor) holds every vertex once: there are no replicas to
+    // find, so no job of its own builds it and collects its ids; the first superstep's job
+    // builds it and reports its size.
+    boolean single = p == 1;
+    RoaringBitmap[] held = null;
+    long localEdges = 0;
+    Broadcast<Replicas> replicas;
+    if (single) {
+      replicas = jsc.broadcast(Replicas.one());
+    } else {
+      List<Tuple2<Long, RoaringBitmap[]>> summaries;
+      try {
+        summaries = graphs.map(g -> new Tuple2<>((long) g.edgeCount(),
+            new RoaringBitmap[] {Replicas.idsOf(g), Replicas.sourcesOf(g)})).collect();
+      } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
+        graphs.unpersist(false);
+        throw badInput(e);
+      } finally {
+        planner.release(); // the subgraphs are cached (or failed): the input's edges can go
+      }
+      held = new RoaringBitmap[p];
+      RoaringBitmap[] relaying = new RoaringBitmap[p];
+      for (int q = 0; q < p; q++) {
+        localEdges += summaries.get(q)._1();
+        held[q] = summaries.get(q)._2()[0];
+        relaying[q] = summaries.get(q)._2()[1];
+      }
+      replicas = jsc.broadcast(new Replicas(held, relaying));
+    }
     long built = System.nanoTime();
-    LOG.info("gstm relaxation: {} subgraphs of {} edges checked and built in {} ms ({})", p,
-        localEdges, (built - checked) / 1_000_000, planner.decision().why());
+    if (!single) {
+      LOG.info("gstm relaxation: {} subgraphs of {} edges checked and built in {} ms ({})", p,
+          localEdges, (built - checked) / 1_000_000, planner.decision().why());
+    }
 
     long src = source;
     long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);
@@ -381,8 +393,22 @@ public final class GraphRelaxation {
       out.localCheckpoint();
       long t0 = System.nanoTime();
       // Counters, and each partition's updates when it sends no more than the limit.
-      List<StepOutput> sent = Arrays.asList((StepOutput[]) spark.sparkContext().runJob(out,
-          new Supersteps.Summary(limit), Supersteps.STEP_OUTPUT));
+      List<StepOutput> sent;
+      if (single && last == null) {
+        // This job builds the single subgraph too: a bad input fails here.
+        try {
+          sent = Arrays.asList((StepOutput[]) spark.sparkContext().runJob(out,
+              new Supersteps.Summary(limit), Supersteps.STEP_OUTPUT));
+        } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
+          graphs.unpersist(false);
+          throw badInput(e);
+        } finally {
+          planner.release();
+        }
+      } else {
+        sent = Arrays.asList((StepOutput[]) spark.sparkContext().runJob(out,
+            new Supersteps.Summary(limit), Supersteps.STEP_OUTPUT));
+      }
       if (mailBroadcast != null) {
         mailBroadcast.destroy(); // out is materialized and its lineage cut: no task needs it
         mailBroadcast = null;
@@ -392,6 +418,11 @@ public final class GraphRelaxation {
       for (StepOutput o : sent) {
         st = st.merge(o.stats);
         complete &= o.stats.messages == 0 || o.messageIds != null;
+      }
+      if (single && last == null) {
+        LOG.info("gstm relaxation: 1 subgraph of {} edges checked, built and relaxed in {} ms"
+            + " ({})", st.edges, (System.nanoTime() - checked) / 1_000_000,
+            planner.decision().why());
       }
       last = out;
       done++;
@@ -429,11 +460,18 @@ public final class GraphRelaxation {
     // here and without a cached copy of their own.
     JavaRDD<InternalRow> rows = last.toJavaRDD()
         .mapPartitions(oi -> Supersteps.rows(oi.next(), replicas.value()), true);
-    RoaringBitmap all = RoaringBitmap.or(held);
-    long vertexCount = all.getLongCardinality();
-    long copies = 0;
-    for (RoaringBitmap h : held) {
-      copies += h.getLongCardinality();
+    long vertexCount;
+    long copies;
+    if (single) {
+      localEdges = total.edges;
+      vertexCount = total.vertices;
+      copies = vertexCount;
+    } else {
+      vertexCount = RoaringBitmap.or(held).getLongCardinality();
+      copies = 0;
+      for (RoaringBitmap h : held) {
+        copies += h.getLongCardinality();
+      }
     }
     LOG.debug("gstm relaxation: {} supersteps in {} ms", done, (relaxed - built) / 1_000_000);
     ResidentCache.release(run);

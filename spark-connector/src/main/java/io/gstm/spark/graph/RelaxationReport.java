@@ -65,7 +65,8 @@ public record RelaxationReport(RelaxationKind kind, long vertices, long edges, P
    * Where the time went, in nanoseconds.
    *
    * @param planNanos wall time from validation until the subgraphs were built and cached (reading
-   *     and placing the edges, building the subgraphs)
+   *     and placing the edges, building the subgraphs); a single subgraph is built by the first
+   *     superstep's job instead, so its build counts there
    * @param superstepNanos wall time of the supersteps (the relaxation's jobs)
    * @param relaxNanos task time in local relaxation (upload, kernels, download), summed over tasks
    * @param kernelNanos engine time in the relaxation batches (GPU kernel time on a GPU), summed

@@ -31,6 +31,16 @@ final class Replicas implements Serializable {
     this.relaying = relaying;
   }
 
+  /**
+   * The replicas of a single subgraph: it reports every vertex ({@link #reports}) and has no
+   * other partition to send to ({@link #needs} is never asked), so its sets are left empty
+   * rather than collected from the built subgraph by a job of their own.
+   */
+  static Replicas one() {
+    return new Replicas(new RoaringBitmap[] {new RoaringBitmap()},
+        new RoaringBitmap[] {new RoaringBitmap()});
+  }
+
   /** The global ids of {@code g}, as {@link #Replicas} takes them. */
   static RoaringBitmap idsOf(LocalGraph g) {
     RoaringBitmap b = RoaringBitmap.bitmapOf(g.sortedGlobalIds());
@@ -52,11 +62,6 @@ final class Replicas implements Serializable {
 
   int partitions() {
     return held.length;
-  }
-
-  /** Whether partition {@code q} holds vertex {@code v}. */
-  boolean holds(int q, int v) {
-    return held[q].contains(v);
   }
 
   /** Whether partition {@code q} needs {@code v}'s improvements: it relays or reports it. */

@@ -6,7 +6,7 @@ import java.util.TreeSet;
 
 /** Counters of one superstep, summed over partitions. */
 final class StepStats implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
   long activePartitions;
   long activeVertices;
@@ -20,6 +20,9 @@ final class StepStats implements Serializable {
   long kernelNanos;
   long relaxNanos;
   boolean fellBack;
+  /** The subgraphs' vertices and edges (set by the first superstep). */
+  long vertices;
+  long edges;
   final Set<String> engines = new TreeSet<>();
 
   StepStats merge(StepStats o) {
@@ -36,6 +39,8 @@ final class StepStats implements Serializable {
     s.kernelNanos = kernelNanos + o.kernelNanos;
     s.relaxNanos = relaxNanos + o.relaxNanos;
     s.fellBack = fellBack || o.fellBack;
+    s.vertices = vertices + o.vertices;
+    s.edges = edges + o.edges;
     s.engines.addAll(engines);
     s.engines.addAll(o.engines);
     return s;

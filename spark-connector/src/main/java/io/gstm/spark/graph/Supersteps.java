@@ -186,7 +186,10 @@ final class Supersteps {
         active[i] = i;
       }
     }
-    return relax(run, g, replicas, values, active, kind, settings);
+    StepOutput out = relax(run, g, replicas, values, active, kind, settings);
+    out.stats.vertices = g.size();
+    out.stats.edges = g.edgeCount();
+    return out;
   }
 
   /** A partition's previous output and the boundary updates addressed to it. */

@@ -66,6 +66,12 @@ class GraphSubgraphsTest {
     RelaxationResult wholeCc = GraphRelaxation.of(df).setSubgraphs("engines")
         .connectedComponents().run();
     assertOneSuperstepWithoutExchange(wholeCc.report());
+    // One subgraph is built by its first superstep (no job collects its ids first), which
+    // reports its size: every vertex once, every edge both ways once.
+    assertThat(wholeCc.report().vertices()).isEqualTo(cutCc.report().vertices())
+        .isEqualTo(Arrays.stream(present(new double[n], g, -1)).filter(x -> x == 0).count());
+    assertThat(wholeCc.report().edges()).isEqualTo(g.toCsr().undirected().edgeCount())
+        .isLessThanOrEqualTo(cutCc.report().edges());
     double[] labels = present(References.components(n, g.src(), g.dst()), g, -1);
     assertThat(dense(wholeCc.values(), n)).isEqualTo(dense(cutCc.values(), n)).isEqualTo(labels);
     assertThat(cutCc.collectById(n)).isEqualTo(absentAsInfinity(labels));
