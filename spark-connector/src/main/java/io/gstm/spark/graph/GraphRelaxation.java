@@ -496,6 +496,10 @@ public final class GraphRelaxation {
     long planNanos = built - start;
     long superstepNanos = relaxed - built;
     long wallNanos = System.nanoTime() - start;
+    LOG.debug("gstm relaxation: run {} ms: checks {} ms, plan {} ms, supersteps {} ms, result"
+        + " {} ms", wallNanos / 1_000_000, (checked - start) / 1_000_000,
+        (built - checked) / 1_000_000, superstepNanos / 1_000_000,
+        (System.nanoTime() - relaxed) / 1_000_000);
     RelaxationReport.Timings timings = new RelaxationReport.Timings(planNanos, superstepNanos,
         total.relaxNanos, total.kernelNanos, wallNanos);
     RelaxationReport report = new RelaxationReport(k, vertexCount, localEdges, placed,
