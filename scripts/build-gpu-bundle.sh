@@ -259,7 +259,7 @@ programs=(--engine gpu --accounts 64 --customers 64 --threads-per-block 64 --blo
           --tx-per-thread 2 --reps 1 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu)
 ds=(--engine gpu --transactions 512 --threads-per-block 64 --blocks 2 --reps 1 --warmups 0
     --local-work 4 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu,gpu-stm,blocking,obstruction-free,blocking:none,obstruction-free:linear)
-graphs=("--scale 10 --edges 16384" "--graph grid --scale 10" "--graph grid --scale 10 --kind cc")
+graphs=("--scale 10 --edges 16384" "--scale 10 --edges 16384 --kind cc" "--graph grid --scale 10" "--graph grid --scale 10 --kind cc")
 status=0
 for tool in ${TOOLS:-memcheck racecheck}; do
   echo "==> compute-sanitizer --tool $tool"
