@@ -360,6 +360,7 @@ public final class GraphRelaxation {
     Broadcast<StepOutput.Messages[]> mailBroadcast = null;
     int driverExchanges = 0;
     Supersteps.StepContext step = new Supersteps.StepContext(run, replicas, k, settings);
+    StepOutput onDriver = null; // a single subgraph's values, sent with its superstep
     while (done < steps) {
       // The functions of a superstep's jobs are named classes on the Scala API: Spark's closure
       // cleaner reads and analyses the class file behind every lambda (the Java API wraps even
@@ -398,7 +399,8 @@ public final class GraphRelaxation {
         // This job builds the single subgraph too: a bad input fails here.
         try {
           sent = Arrays.asList((StepOutput[]) spark.sparkContext().runJob(out,
-              new Supersteps.Summary(limit), Supersteps.STEP_OUTPUT));
+              new Supersteps.Summary(limit, true), Supersteps.STEP_OUTPUT));
+          onDriver = sent.get(0).globalIds != null ? sent.get(0) : null;
         } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
           graphs.unpersist(false);
           throw badInput(e);
@@ -407,7 +409,7 @@ public final class GraphRelaxation {
         }
       } else {
         sent = Arrays.asList((StepOutput[]) spark.sparkContext().runJob(out,
-            new Supersteps.Summary(limit), Supersteps.STEP_OUTPUT));
+            new Supersteps.Summary(limit, false), Supersteps.STEP_OUTPUT));
       }
       if (mailBroadcast != null) {
         mailBroadcast.destroy(); // out is materialized and its lineage cut: no task needs it
@@ -504,7 +506,8 @@ public final class GraphRelaxation {
         total.relaxNanos, total.kernelNanos, wallNanos);
     RelaxationReport report = new RelaxationReport(k, vertexCount, localEdges, placed,
         progress, new TxCounts(total.transactions, total.commits, total.aborts), timings);
-    return new RelaxationResult(values, report, last.toJavaRDD(), replicas);
+    return new RelaxationResult(values, report, last.toJavaRDD(), replicas,
+        converged ? onDriver : null);
   }
 
   /** The bad-input error a task raised while reading the edges, else the failure itself. */

@@ -21,13 +21,16 @@ public final class RelaxationResult {
   /** The last superstep's output (locally checkpointed) and who reports each vertex. */
   private final JavaRDD<StepOutput> last;
   private final Broadcast<Replicas> replicas;
+  /** A single subgraph's values and global ids, sent with its last superstep; else null. */
+  private final StepOutput onDriver;
 
   RelaxationResult(Dataset<Row> values, RelaxationReport report, JavaRDD<StepOutput> last,
-      Broadcast<Replicas> replicas) {
+      Broadcast<Replicas> replicas, StepOutput onDriver) {
     this.values = Objects.requireNonNull(values, "values");
     this.report = Objects.requireNonNull(report, "report");
     this.last = last;
     this.replicas = replicas;
+    this.onDriver = onDriver;
   }
 
   /**
@@ -50,7 +53,8 @@ public final class RelaxationResult {
    * graph, +infinity for ids in {@code [0, size)} that are not vertices. One job that sends each
    * subgraph's arrays, not rows: for a driver-side consumer of a whole result (a million
    * vertices), much less than collecting {@link #values()}, whose rows the driver converts one
-   * by one.
+   * by one. A single subgraph (one GPU executor) of up to 4 M vertices sends its arrays with its
+   * superstep, which the result keeps (12 bytes per vertex): then no job runs here.
    *
    * @param size one more than the largest vertex id
    * @throws IllegalArgumentException if a vertex id is not below {@code size}
@@ -61,7 +65,10 @@ public final class RelaxationResult {
     }
     long t0 = System.nanoTime();
     Broadcast<Replicas> r = replicas;
-    List<Object[]> parts = last.map(o -> reported(o, r.value())).collect();
+    // A single subgraph reports every vertex it holds, and its values may be here already.
+    List<Object[]> parts = onDriver != null
+        ? List.<Object[]>of(new Object[] {onDriver.globalIds, onDriver.values})
+        : last.map(o -> reported(o, r.value())).collect();
     long t1 = System.nanoTime();
     double[] out = new double[size];
     Arrays.fill(out, Double.POSITIVE_INFINITY);

@@ -39,14 +39,21 @@ final class StepOutput implements Serializable {
     this.stats = stats;
   }
 
+  /** A single subgraph's values come back with its superstep up to this many vertices. */
+  static final int VALUES_WITH_SUMMARY = 1 << 22;
+
   /**
    * What the driver collects after a superstep: the counters and, when this partition sends no
-   * more than {@code limit} updates, the updates too (else none, and the exchange is a shuffle).
+   * more than {@code limit} updates, the updates too (else none, and the exchange is a shuffle);
+   * {@code withValues} (a single subgraph, whose first superstep is its last) adds the values
+   * and global ids of up to {@link #VALUES_WITH_SUMMARY} vertices, so that collecting them
+   * later needs no job of its own.
    */
-  StepOutput summary(int limit) {
+  StepOutput summary(int limit, boolean withValues) {
     boolean small = stats.messages > 0 && stats.messages <= limit;
-    return new StepOutput(partition, null, small ? messageIds : null,
-        small ? messageValues : null, stats);
+    boolean values = withValues && globalIds != null && globalIds.length <= VALUES_WITH_SUMMARY;
+    return new StepOutput(partition, values ? this.values : null, small ? messageIds : null,
+        small ? messageValues : null, stats, values ? globalIds : null);
   }
 
   /** A packed batch of boundary updates for one partition. */

@@ -137,16 +137,19 @@ final class Supersteps {
   static final class Summary
       extends AbstractFunction2<TaskContext, scala.collection.Iterator<StepOutput>, StepOutput>
       implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
     private final int limit;
+    private final boolean withValues;
 
-    Summary(int limit) {
+    /** See {@link StepOutput#summary}. */
+    Summary(int limit, boolean withValues) {
       this.limit = limit;
+      this.withValues = withValues;
     }
 
     @Override
     public StepOutput apply(TaskContext task, scala.collection.Iterator<StepOutput> out) {
-      return out.next().summary(limit);
+      return out.next().summary(limit, withValues);
     }
   }
 

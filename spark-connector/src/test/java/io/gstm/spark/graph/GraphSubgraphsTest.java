@@ -75,6 +75,10 @@ class GraphSubgraphsTest {
     double[] labels = present(References.components(n, g.src(), g.dst()), g, -1);
     assertThat(dense(wholeCc.values(), n)).isEqualTo(dense(cutCc.values(), n)).isEqualTo(labels);
     assertThat(cutCc.collectById(n)).isEqualTo(absentAsInfinity(labels));
+    // The single subgraph's values came back with its superstep: the same array, no job.
+    assertThat(wholeCc.collectById(n)).isEqualTo(absentAsInfinity(labels));
+    assertThatThrownBy(() -> wholeCc.collectById(n - 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("size: vertex id");
     int largest = (int) Arrays.stream(g.src()).max().orElse(0);
     assertThatThrownBy(() -> cutCc.collectById(largest))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("size: vertex id");
