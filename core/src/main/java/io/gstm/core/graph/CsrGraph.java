@@ -1,6 +1,8 @@
 package io.gstm.core.graph;
 
 import java.util.Arrays;
+import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
 
 /**
  * A directed graph in compressed sparse row form: the out-edges of vertex {@code u} are
@@ -37,11 +39,11 @@ public record CsrGraph(int vertexCount, int[] offsets, int[] targets, double[] w
         throw new IllegalArgumentException("offsets: decrease at vertex " + v);
       }
     }
-    for (int e = 0; e < targets.length; e++) {
-      if (targets[e] < 0 || targets[e] >= vertexCount) {
-        throw new IllegalArgumentException("targets[" + e + "] = " + targets[e]
-            + " is out of range: vertices 0.." + (vertexCount - 1));
-      }
+    int n = vertexCount;
+    int bad = firstIndex(targets.length, e -> targets[e] < 0 || targets[e] >= n);
+    if (bad >= 0) {
+      throw new IllegalArgumentException("targets[" + bad + "] = " + targets[bad]
+          + " is out of range: vertices 0.." + (vertexCount - 1));
     }
     if (weights != null) {
       if (weights.length != targets.length) {
@@ -147,13 +149,27 @@ public record CsrGraph(int vertexCount, int[] offsets, int[] targets, double[] w
   }
 
   private static void checkWeights(double[] weights) {
-    for (int i = 0; i < weights.length; i++) {
-      double w = weights[i];
-      if (Double.isNaN(w) || w < 0) {
-        throw new IllegalArgumentException("weights[" + i + "] = " + w
-            + ": weights must be non-negative numbers");
-      }
+    int i = firstIndex(weights.length, k -> Double.isNaN(weights[k]) || weights[k] < 0);
+    if (i >= 0) {
+      throw new IllegalArgumentException("weights[" + i + "] = " + weights[i]
+          + ": weights must be non-negative numbers");
     }
+  }
+
+  /** Edges from which the checks run on the common pool (a graph of millions of edges). */
+  private static final int PARALLEL_CHECK = 1 << 20;
+
+  /** The lowest index in {@code [0, n)} that is {@code bad}, or -1. */
+  private static int firstIndex(int n, IntPredicate bad) {
+    if (n < PARALLEL_CHECK) {
+      for (int i = 0; i < n; i++) {
+        if (bad.test(i)) {
+          return i;
+        }
+      }
+      return -1;
+    }
+    return IntStream.range(0, n).parallel().filter(bad).min().orElse(-1);
   }
 
   /** Number of edges. */

@@ -86,6 +86,7 @@ public final class GraphRelaxer implements AutoCloseable {
         : options.bucketEdges() * (weighted ? meanWeight(graph.weights()) : 1.0);
     // The JVM engine's rounds read the edges from the graph's arrays: its store holds only the
     // values (the edge regions shrink to one word each).
+    long t0 = System.nanoTime();
     boolean onJvm = engine instanceof JvmEngine;
     int edgeWords = onJvm ? 1 : Math.max(1, graph.edgeCount());
     int weightWords = weighted ? edgeWords : 1;
@@ -113,6 +114,10 @@ public final class GraphRelaxer implements AutoCloseable {
     this.store = s;
     if (engine instanceof CudaEngine) {
       device = Resources.closeOnExcept(s, st -> new CudaGraphRelax(st, graph.offsets()));
+    }
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("graph of {} vertices and {} edges on {} in {} ms", graph.vertexCount(),
+          graph.edgeCount(), engine.name(), ms(System.nanoTime() - t0));
     }
   }
 

@@ -39,6 +39,28 @@ class CsrGraphTest {
         new double[] {1, 2})).hasMessageContaining("weights");
   }
 
+  /** A large graph is checked in parallel, and the error still names the first bad entry. */
+  @Test
+  void largeGraphsNameTheirFirstBadTargetAndWeight() {
+    int m = 3 << 20;
+    int[] offsets = {0, m / 2, m};
+    int[] targets = new int[m];
+    targets[m - 5] = 7;
+    targets[m / 3] = -1;
+    assertThatThrownBy(() -> new CsrGraph(2, offsets, targets, null))
+        .hasMessageStartingWith("targets[" + m / 3 + "] = -1 is out of range");
+    targets[m / 3] = 1;
+    targets[m - 5] = 1;
+    double[] weights = new double[m];
+    weights[m - 1] = Double.NaN;
+    weights[12345] = -2;
+    assertThatThrownBy(() -> new CsrGraph(2, offsets, targets, weights))
+        .hasMessageStartingWith("weights[12345] = -2.0");
+    weights[12345] = 0;
+    weights[m - 1] = 0;
+    assertThat(new CsrGraph(2, offsets, targets, weights).edgeCount()).isEqualTo(m);
+  }
+
   @Test
   void rmatIsDeterministicAndSkewed() {
     EdgeList a = RmatGenerator.generate(10, 8000, 42, true);

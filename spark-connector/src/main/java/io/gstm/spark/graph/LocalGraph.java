@@ -28,6 +28,8 @@ final class LocalGraph implements Serializable {
   final int[] offsets;
   final int[] targets;
   final double[] weights;
+  /** The checked CSR these arrays came from; rebuilt (and checked again) after a copy. */
+  private transient CsrGraph csr;
 
   private LocalGraph(int partition, int partitions, int[] globalIds, int[] sortedIds,
       int[] sortedLocal, CsrGraph csr) {
@@ -39,6 +41,7 @@ final class LocalGraph implements Serializable {
     this.offsets = csr.offsets();
     this.targets = csr.targets();
     this.weights = csr.weights();
+    this.csr = csr;
   }
 
   LocalGraph(int partition, int partitions, Numbering ids, CsrGraph csr) {
@@ -54,7 +57,10 @@ final class LocalGraph implements Serializable {
   }
 
   CsrGraph csr() {
-    return new CsrGraph(globalIds.length, offsets, targets, weights);
+    if (csr == null) {
+      csr = new CsrGraph(globalIds.length, offsets, targets, weights);
+    }
+    return csr;
   }
 
   /** The local id of a global id, or -1 if this subgraph does not hold it. */
