@@ -64,7 +64,10 @@ final class EdgeInput {
    * offers them, else from internal rows (no Row object per edge).
    */
   JavaRDD<EdgeChunk> slices(boolean weighted) {
+    long t0 = System.nanoTime();
     JavaRDD<EdgeChunk> slices = columnarSlices(weighted);
+    LOG.debug("gstm relaxation: input planned in {} ms ({})", (System.nanoTime() - t0) / 1_000_000,
+        slices != null ? "column batches" : "rows");
     if (slices != null) {
       return slices;
     }
@@ -174,16 +177,47 @@ final class EdgeInput {
     return w;
   }
 
+  /** Where each wanted name is among the names, each exactly once; null if one is not. */
+  private static int[] positions(String[] names, String[] wanted) {
+    int[] at = new int[wanted.length];
+    for (int i = 0; i < wanted.length; i++) {
+      at[i] = -1;
+      for (int j = 0; j < names.length; j++) {
+        if (names[j].equals(wanted[i])) {
+          if (at[i] >= 0) {
+            return null;
+          }
+          at[i] = j;
+        }
+      }
+      if (at[i] < 0) {
+        return null;
+      }
+    }
+    return at;
+  }
+
   /**
    * Reads the edges straight from the column batches of a cached DataFrame (integral ids, a
    * floating or integral weight), skipping the rows; null when the plan does not offer them.
    */
   private JavaRDD<EdgeChunk> columnarSlices(boolean weighted) {
-    Dataset<Row> raw = weighted ? edges.select(col(srcCol), col(dstCol), col(weightCol))
-        : edges.select(col(srcCol), col(dstCol));
-    int[] kinds = new int[raw.schema().size()];
+    String[] wanted = weighted ? new String[] {srcCol, dstCol, weightCol}
+        : new String[] {srcCol, dstCol};
+    // The edges' own plan when they name the columns exactly (a Dataset plans itself once; a
+    // select of the columns is a new Dataset, planned again on every run), else the select.
+    Dataset<Row> raw = edges;
+    int[] at = positions(edges.schema().fieldNames(), wanted);
+    if (at == null) {
+      raw = weighted ? edges.select(col(srcCol), col(dstCol), col(weightCol))
+          : edges.select(col(srcCol), col(dstCol));
+      at = weighted ? new int[] {0, 1, 2} : new int[] {0, 1};
+    }
+    int[] column = at;
+    int width = raw.schema().size();
+    int[] kinds = new int[wanted.length];
     for (int i = 0; i < kinds.length; i++) {
-      kinds[i] = kindOf(raw.schema().fields()[i].dataType());
+      kinds[i] = kindOf(raw.schema().fields()[column[i]].dataType());
       if (kinds[i] < 0 || (i < 2 && kinds[i] > LONG)) {
         return null;
       }
@@ -205,12 +239,11 @@ final class EdgeInput {
         break;
       }
     }
-    if (!plan.supportsColumnar() || plan.output().size() != kinds.length) {
+    if (!plan.supportsColumnar() || plan.output().size() != width) {
       return null;
     }
-    String[] names = raw.schema().fieldNames();
-    for (int i = 0; i < names.length; i++) {
-      if (!plan.output().apply(i).name().equals(names[i])) {
+    for (int i = 0; i < wanted.length; i++) {
+      if (!plan.output().apply(column[i]).name().equals(wanted[i])) {
         return null;
       }
     }
@@ -224,9 +257,9 @@ final class EdgeInput {
       List<EdgeChunk> batches = new ArrayList<>();
       while (it.hasNext()) {
         ColumnarBatch b = it.next();
-        ColumnVector s = b.column(0);
-        ColumnVector d = b.column(1);
-        ColumnVector wv = weighted ? b.column(2) : null;
+        ColumnVector s = b.column(column[0]);
+        ColumnVector d = b.column(column[1]);
+        ColumnVector wv = weighted ? b.column(column[2]) : null;
         int rows = b.numRows();
         if (kinds[0] == INT && kinds[1] == INT && (!weighted || kinds[2] == DOUBLE)
             && !s.hasNull() && !d.hasNull() && (!weighted || !wv.hasNull())) {

@@ -120,9 +120,15 @@ final class ParallelBuild {
         INTS.getAndAdd(table, dst[i], 1);
       }
     } else {
+      // Read before writing: a hub's entry is marked once, not claimed by every core's writes
+      // of the same 1 (its cache line passed from core to core at every edge of the hub).
       for (int i = piece.from; i < piece.to; i++) {
-        table[src[i]] = 1;
-        table[dst[i]] = 1;
+        if (table[src[i]] == 0) {
+          table[src[i]] = 1;
+        }
+        if (table[dst[i]] == 0) {
+          table[dst[i]] = 1;
+        }
       }
     }
   }

@@ -4,6 +4,7 @@ import static io.gstm.spark.graph.References.dense;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
 
 import io.gstm.core.engine.EngineChoice;
 import io.gstm.core.engine.GpuUnavailableException;
@@ -223,12 +224,15 @@ class GraphRelaxationTest {
     double[] w = weights(g[0].length, 3, 30);
     double[] dist = References.dijkstra(n, g[0], g[1], w, g[0][1]);
     double[] labels = References.components(n, g[0], g[1]);
-    String[][] types = {{"int", "double"}, {"long", "float"}, {"short", "int"}};
+    // The last: the columns out of order among others, read from the DataFrame's own batches.
+    String[][] types = {{"int", "double"}, {"long", "float"}, {"short", "int"}, {"reordered"}};
     for (String[] t : types) {
       long columnar = GraphRelaxation.COLUMNAR_READS.get();
-      Dataset<Row> df = edges(g[0], g[1], w, 3)
-          .select(col("src").cast(t[0]).as("src"), col("dst").cast(t[0]).as("dst"),
-              col("weight").cast(t[1]).as("weight"))
+      Dataset<Row> df = (t.length == 1
+          ? edges(g[0], g[1], w, 3).select(col("weight"), lit(7).as("label"), col("dst"),
+              col("src"))
+          : edges(g[0], g[1], w, 3).select(col("src").cast(t[0]).as("src"),
+              col("dst").cast(t[0]).as("dst"), col("weight").cast(t[1]).as("weight")))
           .cache();
       double[] sp = dense(GraphRelaxation.of(df).shortestPaths(g[0][1]).run().values(), n);
       double[] cc = dense(GraphRelaxation.of(df).setPartitions(2).connectedComponents().run()
