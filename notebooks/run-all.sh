@@ -62,8 +62,9 @@ for nb in "${books[@]}"; do
   name=$(basename "$nb")
   log=$here/target/$name.log
   # About one kernel start in eight hangs in a start-up race inside the kernel, more on a busy
-  # machine (4 of 9 starts in one CI run here): retry on that message only, up to 8 starts; a
-  # failing cell fails at once.
+  # machine (4 of 9 starts in one CI run here), and now and then the kernel dies before its
+  # first reply: retry on those start-up messages only, up to 8 starts; a failing cell fails at
+  # once.
   for attempt in 1 2 3 4 5 6 7 8; do
     start=$(date +%s)
     if (cd "$here" && jupyter nbconvert --to notebook --execute --inplace "$name" \
@@ -84,7 +85,8 @@ PY
       passed=$((passed + 1))
       break
     fi
-    if grep -q "Kernel didn't respond" "$log" && [ $attempt -lt 8 ]; then
+    if grep -qE "Kernel didn't respond|Kernel died before replying to kernel_info" "$log" \
+        && [ $attempt -lt 8 ]; then
       echo "notebooks: $name: the kernel did not start (attempt $attempt); retrying"
       continue
     fi

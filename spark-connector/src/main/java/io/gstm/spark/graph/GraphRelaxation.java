@@ -316,31 +316,9 @@ public final class GraphRelaxation {
     // find, so no job of its own builds it and collects its ids; the first superstep's job
     // builds it and reports its size.
     boolean single = p == 1;
-    RoaringBitmap[] held = null;
-    long localEdges = 0;
-    Broadcast<Replicas> replicas;
-    if (single) {
-      replicas = jsc.broadcast(Replicas.one());
-    } else {
-      List<Tuple2<Long, RoaringBitmap[]>> summaries;
-      try {
-        summaries = graphs.map(g -> new Tuple2<>((long) g.edgeCount(),
-            new RoaringBitmap[] {Replicas.idsOf(g), Replicas.sourcesOf(g)})).collect();
-      } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
-        graphs.unpersist(false);
-        throw badInput(e);
-      } finally {
-        planner.release(); // the subgraphs are cached (or failed): the input's edges can go
-      }
-      held = new RoaringBitmap[p];
-      RoaringBitmap[] relaying = new RoaringBitmap[p];
-      for (int q = 0; q < p; q++) {
-        localEdges += summaries.get(q)._1();
-        held[q] = summaries.get(q)._2()[0];
-        relaying[q] = summaries.get(q)._2()[1];
-      }
-      replicas = jsc.broadcast(new Replicas(held, relaying));
-    }
+    Cut cut = single ? null : Cut.collect(graphs, planner, p);
+    long localEdges = single ? 0 : cut.edges();
+    Broadcast<Replicas> replicas = jsc.broadcast(single ? Replicas.one() : cut.replicas());
     long built = System.nanoTime();
     if (!single) {
       LOG.info("gstm relaxation: {} subgraphs of {} edges checked and built in {} ms ({})", p,
@@ -469,11 +447,8 @@ public final class GraphRelaxation {
       vertexCount = total.vertices;
       copies = vertexCount;
     } else {
-      vertexCount = RoaringBitmap.or(held).getLongCardinality();
-      copies = 0;
-      for (RoaringBitmap h : held) {
-        copies += h.getLongCardinality();
-      }
+      vertexCount = cut.vertices();
+      copies = cut.copies();
     }
     LOG.debug("gstm relaxation: {} supersteps in {} ms", done, (relaxed - built) / 1_000_000);
     ResidentCache.release(run);
@@ -508,6 +483,57 @@ public final class GraphRelaxation {
         progress, new TxCounts(total.transactions, total.commits, total.aborts), timings);
     return new RelaxationResult(values, report, last.toJavaRDD(), replicas,
         converged ? onDriver : null);
+  }
+
+  /**
+   * A vertex cut's subgraphs as the driver sees them after the build: each one's ids and the
+   * ids with out-edges there ({@code held}, {@code relaying}: the {@link Replicas}), and its
+   * edge count.
+   */
+  private record Cut(RoaringBitmap[] held, RoaringBitmap[] relaying, long edges) {
+    /**
+     * Builds the subgraphs (a job; a bad input fails here, leaving nothing cached) and
+     * collects their ids; the input's edges are released either way.
+     */
+    static Cut collect(JavaRDD<LocalGraph> graphs, SubgraphPlanner planner, int p) {
+      List<Tuple2<Long, RoaringBitmap[]>> summaries;
+      try {
+        summaries = graphs.map(g -> new Tuple2<>((long) g.edgeCount(),
+            new RoaringBitmap[] {Replicas.idsOf(g), Replicas.sourcesOf(g)})).collect();
+      } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
+        graphs.unpersist(false);
+        throw badInput(e);
+      } finally {
+        planner.release(); // the subgraphs are cached (or failed): the input's edges can go
+      }
+      RoaringBitmap[] held = new RoaringBitmap[p];
+      RoaringBitmap[] relaying = new RoaringBitmap[p];
+      long edges = 0;
+      for (int q = 0; q < p; q++) {
+        edges += summaries.get(q)._1();
+        held[q] = summaries.get(q)._2()[0];
+        relaying[q] = summaries.get(q)._2()[1];
+      }
+      return new Cut(held, relaying, edges);
+    }
+
+    Replicas replicas() {
+      return new Replicas(held, relaying);
+    }
+
+    /** Distinct vertices over all subgraphs. */
+    long vertices() {
+      return RoaringBitmap.or(held).getLongCardinality();
+    }
+
+    /** Vertex copies over all subgraphs (a replicated vertex counts in each). */
+    long copies() {
+      long copies = 0;
+      for (RoaringBitmap h : held) {
+        copies += h.getLongCardinality();
+      }
+      return copies;
+    }
   }
 
   /** The bad-input error a task raised while reading the edges, else the failure itself. */
