@@ -195,16 +195,15 @@ __device__ __forceinline__ void relax_edge(const StoreView& view, const RelaxArg
   }
 }
 
-/// Push: relaxes edges first, first + step, ... below end of u's chunk: a plain-load filter
+/// Push: this lane's edges of u's chunk (every 32nd from first, below end): a plain-load filter
 /// (values only decrease, so an edge whose candidate is not below the target's value can never
 /// improve it), then a transaction for an edge that may improve its target.
 __device__ __forceinline__ void push_edges(const StoreView& view, const RelaxArgs& a,
                                            const int32_t* offsets, const int32_t* targets,
                                            const double* weights,
                                            const unsigned long long* values, uint32_t self,
-                                           uint32_t u, int32_t first, int32_t end, int32_t step,
-                                           Tally& t) {
-  for (int32_t e = first; e < end; e += step) {
+                                           uint32_t u, int32_t first, int32_t end, Tally& t) {
+  for (int32_t e = first; e < end; e += 32) {
     const uint32_t v = static_cast<uint32_t>(__ldg(targets + e));
     const double w = a.components ? 0.0 : (a.weighted ? __ldg(weights + e) : 1.0);
     const uint64_t du0 = mem::load_relaxed(values + u);
@@ -219,12 +218,12 @@ struct Lowest {
   uint32_t from = 0;
 };
 
-/// Lowers l to the lowest value among the targets of edges first, first + step, ... below end
-/// (plain loads; values are nonnegative, so bits order them).
+/// Lowers l to the lowest value among the targets of this lane's edges (every 32nd from first,
+/// below end; plain loads; values are nonnegative, so bits order them).
 __device__ __forceinline__ void lowest_of(const int32_t* targets,
                                           const unsigned long long* values, int32_t first,
-                                          int32_t end, int32_t step, Lowest& l) {
-  for (int32_t e = first; e < end; e += step) {
+                                          int32_t end, Lowest& l) {
+  for (int32_t e = first; e < end; e += 32) {
     const uint32_t u = static_cast<uint32_t>(__ldg(targets + e));
     const unsigned long long bits = mem::load_relaxed(values + u);
     if (bits < l.bits) {
@@ -284,12 +283,12 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
       const int32_t e = __shfl_sync(0xffffffffu, end, k);
       if (a.pull) {
         Lowest l;
-        lowest_of(targets, values, b + static_cast<int32_t>(lane), e, 32, l);
+        lowest_of(targets, values, b + static_cast<int32_t>(lane), e, l);
         l = warp_lowest(l);
         if (lane == static_cast<uint32_t>(k)) pulled = l;
       } else {
         push_edges(view, a, offsets, targets, weights, values, self, v,
-                   b + static_cast<int32_t>(lane), e, 32, t);
+                   b + static_cast<int32_t>(lane), e, t);
       }
     }
     // A pull's one transaction per item, on the item's lane.
