@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# Compiles every .cu under SRC into a fatbin (cubins for sm_80 and sm_90, PTX for sm_90) in OUT,
-# writes kernels.properties (architectures built, kernels) and keeps ptxas's register/spill report.
-# Without nvcc (or with GSTM_KERNEL_ARCHS=none) it says so in one line and leaves a properties
+# Compiles every .cu under SRC into a fatbin (cubins for the architectures asked for, PTX for
+# compute_90) in OUT, writes kernels.properties (architectures built, kernels) and keeps ptxas's
+# register/spill report.
+#
+# Which architectures: GSTM_KERNEL_ARCHS when set ("80 90", "90", or "none"), else the Maven
+# property gstm.kernelArchs (-Pkernels sets the full set, as the GPU bundle and Spark staging do),
+# else this machine's GPU as nvidia-smi reports it, and none where it finds no GPU: nothing here
+# could run them, and the full set costs about 13 CPU-minutes, most of a first build on a small
+# machine. Without nvcc, or with none asked for, it says so in one line and leaves a properties
 # file that lists no architectures, so the jar is built without kernels and the engine factory
 # falls back to the JVM engine.
 #
@@ -9,9 +15,9 @@
 # header under include/. Fatbins are also kept by key in a cache shared by all checkouts on the
 # machine (GSTM_KERNEL_CACHE, default ~/.cache/gstm-kernels; "off" disables it), so a fresh clone,
 # a `mvn clean` or CI on a machine that built the same sources restores them in seconds instead of
-# recompiling (about 13 CPU-minutes). nvcc records its working directory in the line info, so with
-# the cache on it compiles in a directory named by the key: the same sources give the same bytes
-# whatever the checkout's path.
+# recompiling. nvcc records its working directory in the line info, so with the cache on it
+# compiles in a directory named by the key: the same sources give the same bytes whatever the
+# checkout's path.
 set -euo pipefail
 src=$1 out=$2 target=$3
 mkdir -p "$out" "$target"
@@ -24,11 +30,26 @@ without_kernels() {  # reason
   printf 'architectures=\nkernels=\n' >"$props"
   exit 0
 }
-command -v "$NVCC" >/dev/null 2>&1 || without_kernels "nvcc not found"
-# GSTM_KERNEL_ARCHS (e.g. "90") narrows the cubins for a quicker development build; "none" builds
-# none (what ./gstm and ./gstm-spark ask for on a machine without a GPU: nothing could run them).
-[ "${GSTM_KERNEL_ARCHS:-}" = none ] && without_kernels "GSTM_KERNEL_ARCHS=none"
-read -r -a archs <<<"${GSTM_KERNEL_ARCHS:-80 90}"
+if [ -n "${GSTM_KERNEL_ARCHS+x}" ]; then
+  asked=$GSTM_KERNEL_ARCHS why="GSTM_KERNEL_ARCHS=$GSTM_KERNEL_ARCHS"
+elif [ -n "${GSTM_KERNEL_ARCHS_PROPERTY:-}" ]; then  # Maven's gstm.kernelArchs (-Pkernels)
+  asked=$GSTM_KERNEL_ARCHS_PROPERTY why="gstm.kernelArchs=$GSTM_KERNEL_ARCHS_PROPERTY"
+else
+  cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 \
+    | tr -d ' .' || true)
+  if [[ $cap =~ ^[0-9]+$ ]]; then
+    asked=$cap why="this machine's GPU (sm_$cap)"
+  else
+    without_kernels "no GPU found by nvidia-smi (GSTM_KERNEL_ARCHS=\"80 90\" or mvn -Pkernels builds them anyway)"
+  fi
+fi
+[ "$asked" = none ] && without_kernels "$why"
+command -v "$NVCC" >/dev/null 2>&1 || without_kernels "nvcc not found (kernels asked for by $why)"
+read -r -a archs <<<"$asked"
+[ ${#archs[@]} -gt 0 ] || without_kernels "$why lists no architecture"
+for a in "${archs[@]}"; do
+  [[ $a =~ ^[0-9]+$ ]] || { echo "[gstm-kernels] $why: '$a' is not an architecture (e.g. \"80 90\")" >&2; exit 2; }
+done
 gencode=()
 for a in "${archs[@]}"; do gencode+=(-gencode "arch=compute_$a,code=sm_$a"); done
 gencode+=(-gencode "arch=compute_90,code=compute_90")

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Executes every notebook in this folder headless, in place (outputs and plots are kept for
-# reading), with a Java kernel from Maven Central and Jupyter from Debian's packages.
-# A failing cell fails the script. Usage: notebooks/run-all.sh [NAME.ipynb ...]
+# Executes every notebook in this folder headless, with a Java kernel from Maven Central and
+# Jupyter from Debian's packages, into notebooks/target/executed/ (ignored by git: running them
+# leaves the committed notebooks as they are). A failing cell fails the script.
+# Usage: notebooks/run-all.sh [--inplace] [NAME.ipynb ...]
+#   --inplace  rewrites the committed notebooks with the new outputs and plots (to refresh them)
 # GSTM_NB_SIZE=smoke|small|paper sets the experiments' size (default smoke: CI on 2 cores).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -52,6 +54,13 @@ JSON
 export JUPYTER_PATH=$here/target/jupyter
 export GSTM_NB_SIZE=${GSTM_NB_SIZE:-smoke}
 
+inplace=0
+if [ "${1:-}" = --inplace ]; then
+  inplace=1
+  shift
+fi
+executed=$here/target/executed
+mkdir -p "$executed"
 if [ $# -gt 0 ]; then
   books=("$@")
 else
@@ -67,11 +76,13 @@ for nb in "${books[@]}"; do
   # once.
   for attempt in 1 2 3 4 5 6 7 8; do
     start=$(date +%s)
-    if (cd "$here" && jupyter nbconvert --to notebook --execute --inplace "$name" \
+    # Executed in this folder (the notebooks' relative paths start here), written to $executed.
+    if (cd "$here" && jupyter nbconvert --to notebook --execute "$name" \
+        --output-dir "$executed" --output "$name" \
         --ExecutePreprocessor.timeout=900 --ExecutePreprocessor.startup_timeout=45 \
         --ExecutePreprocessor.kernel_name=gstm-java) >"$log" 2>&1; then
       # The %jar cells print this machine's paths: not worth keeping in the committed notebook.
-      python3 - "$here/$name" <<'PY'
+      python3 - "$executed/$name" <<'PY'
 import json, sys
 path = sys.argv[1]
 nb = json.load(open(path))
@@ -81,6 +92,9 @@ for cell in nb["cells"]:
 json.dump(nb, open(path, "w"), indent=1, ensure_ascii=False)
 open(path, "a").write("\n")
 PY
+      if (( inplace )); then
+        cp "$executed/$name" "$here/$name"
+      fi
       echo "notebooks: $name ran in $(( $(date +%s) - start )) s"
       passed=$((passed + 1))
       break

@@ -42,7 +42,7 @@ MODULES=java.base,java.logging,java.management,java.sql,java.instrument,jdk.mana
 # --- 1. build (runs nvcc through the kernels module); spark-connector is not needed here --------
 if (( build )); then
   echo "==> mvn package (kernels, core, tools)"
-  mvn -B -q -DskipTests -pl tools -am package
+  mvn -B -q -DskipTests -Pkernels -pl tools -am package
 fi
 
 for f in "$TOOLS_JAR" "$CORE_JAR" "$KERNELS_JAR" tools/target/lib tools/target/test-lib \

@@ -7,6 +7,10 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import io.gstm.spark.conf.GstmConf;
+import io.gstm.spark.exec.ExecutorEngines;
+import io.gstm.spark.exec.TaskEngine;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -35,5 +39,31 @@ class GstmSparkCliTest {
     String out = buf.toString(StandardCharsets.UTF_8);
     assertThat(status).as(out).isZero();
     assertThat(out).contains("(converged)", "checksum (sum of finite values)");
+  }
+
+  /** Without a usable GPU, {@code --engine gpu} is one line on stderr and status 2. */
+  @Test
+  void anUnusableGpuIsOneLineAndStatusTwo() {
+    try (TaskEngine lease = ExecutorEngines.acquire(GstmConf.defaults())) {
+      Assumptions.assumeFalse(lease.gpu(), "a GPU is usable here");
+    }
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      status = GstmSparkCli.execute("relax", "--engine", "gpu", "--scale", "6",
+          "--partitions", "1");
+    } finally {
+      System.setOut(stdout);
+      System.setErr(stderr);
+    }
+    String lines = err.toString(StandardCharsets.UTF_8);
+    assertThat(status).as(lines).isEqualTo(2);
+    assertThat(lines).contains("gstm-spark: spark.gstm.engine=gpu but no usable GPU")
+        .doesNotContain("\tat ");
   }
 }
