@@ -102,7 +102,7 @@ public final class ExecutorEngines {
     if (task != null) {
       ResourceInformation gpu = task.resourcesJMap().get("gpu");
       if (gpu != null && gpu.addresses().length > 0) {
-        return Integer.parseInt(gpu.addresses()[0].trim());
+        return GpuAddress.ordinal(gpu.addresses()[0], System.getenv("CUDA_VISIBLE_DEVICES"));
       }
     }
     GstmSettings.Executors e = settings.executors();

@@ -23,11 +23,12 @@ public final class SparkOptions {
   public SparkSession session(String app) {
     SparkSession.Builder b = SparkSession.builder().master(master).appName(app)
         .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.shuffle.partitions", String.valueOf(partitions))
         .config("spark.default.parallelism", String.valueOf(partitions))
         .config("spark.gstm.engine", engine);
+    if (master.startsWith("local")) {  // a cluster's executors must reach the driver's address
+      b.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1");
+    }
     for (String kv : conf) {
       int eq = kv.indexOf('=');
       if (eq < 1) {

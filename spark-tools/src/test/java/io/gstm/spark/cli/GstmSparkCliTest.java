@@ -21,7 +21,31 @@ class GstmSparkCliTest {
     StringWriter out = new StringWriter();
     CommandLine cli = new CommandLine(new GstmSparkCli()).setOut(new PrintWriter(out, true));
     assertThat(cli.execute("--help")).isZero();
-    assertThat(out.toString()).contains("relax", "bench", "tx-bench");
+    assertThat(out.toString()).contains("relax", "executors", "bench", "tx-bench");
+  }
+
+  @Test
+  void executorsNamesTheEngineOfEachExecutor() {
+    PrintStream stdout = System.out;
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    int status;
+    System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+    try {
+      status = GstmSparkCli.execute("executors", "--engine", "jvm", "--expect", "1");
+    } finally {
+      System.setOut(stdout);
+    }
+    String out = buf.toString(StandardCharsets.UTF_8);
+    assertThat(status).as(out).isZero();
+    assertThat(out).contains("1 executor(s)", "executor driver on ", "JVM engine",
+        "spark.gstm.engine=jvm");
+    System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    try {
+      status = GstmSparkCli.execute("executors", "--engine", "jvm", "--expect", "2");
+    } finally {
+      System.setOut(stdout);
+    }
+    assertThat(status).isEqualTo(1);
   }
 
   @Test
