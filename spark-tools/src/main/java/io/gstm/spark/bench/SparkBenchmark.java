@@ -119,7 +119,7 @@ public final class SparkBenchmark implements Callable<Integer> {
       }
       return allEqual ? 0 : 1;
     } finally {
-      session.stop();
+      SparkOptions.stop(session);
     }
   }
 

@@ -203,7 +203,7 @@ public final class TxBenchmark implements Callable<Integer> {
       }
       return ok ? 0 : 1;
     } finally {
-      session.stop();
+      SparkOptions.stop(session);
     }
   }
 

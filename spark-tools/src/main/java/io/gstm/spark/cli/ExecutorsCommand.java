@@ -45,7 +45,7 @@ public final class ExecutorsCommand implements Callable<Integer> {
       }
       return 0;
     } finally {
-      session.stop();
+      SparkOptions.stop(session);
     }
   }
 }

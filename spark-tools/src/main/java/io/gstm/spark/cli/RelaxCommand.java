@@ -102,7 +102,7 @@ public final class RelaxCommand implements Callable<Integer> {
       System.out.printf(Locale.ROOT, "checksum (sum of finite values): %.1f%n", sum);
       return rep.converged() ? 0 : 1;
     } finally {
-      session.stop();
+      SparkOptions.stop(session);
     }
   }
 }

@@ -19,7 +19,29 @@ public final class SparkOptions {
   @Option(names = "--conf", description = "extra Spark setting KEY=VALUE (repeatable)")
   public java.util.List<String> conf = new java.util.ArrayList<>();
 
-  /** A session with these options; the caller stops it. */
+  /**
+   * Stops {@code spark} once no task runs: a job cancelled at a time limit (a GraphX baseline cut
+   * short) still has tasks running, and stopping under them makes Spark's scheduler print
+   * RejectedExecutionException stack traces. Waits at most 60 s for them.
+   */
+  public static void stop(SparkSession spark) {
+    org.apache.spark.SparkContext sc = spark.sparkContext();
+    if (!sc.isStopped()) {
+      sc.cancelAllJobs();
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      while (sc.statusTracker().getActiveStageIds().length > 0 && System.nanoTime() < deadline) {
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+    }
+    spark.stop();
+  }
+
+  /** A session with these options; the caller stops it ({@link #stop}). */
   public SparkSession session(String app) {
     SparkSession.Builder b = SparkSession.builder().master(master).appName(app)
         .config("spark.ui.enabled", "false")
