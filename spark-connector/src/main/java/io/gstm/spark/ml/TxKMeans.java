@@ -12,6 +12,7 @@ import io.gstm.spark.exec.EngineCount;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
 import io.gstm.spark.exec.TaskErrors;
+import io.gstm.spark.exec.TaskHold;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -625,6 +626,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   /** One partition's transactional centroid update with the engine of its executor. */
   static Partial update(long run, int partition, Block b, double[] centroids, int k, int dims,
       GstmSettings settings) {
+    TaskHold.at("kmeans.update", partition); // where the cluster suite kills an executor
     Partial out = new Partial();
     if (b.n() == 0) {
       out.keep(KMeansPartial.empty(k, dims));
