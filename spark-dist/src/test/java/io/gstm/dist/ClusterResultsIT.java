@@ -101,8 +101,7 @@ class ClusterResultsIT {
         dir.resolve("cluster-checkpoint").toString());
     assertThat(state.replayed()).isTrue();
     assertThat(state.epoch()).isEqualTo(3);
-    assertThat(Workloads.total(state.balances()))
-        .isEqualTo(Workloads.ACCOUNTS * Workloads.OPENING);
+    assertThat(state.balances()).isEqualTo(Workloads.balancesAfter(2));
     assertThat(run.balances()).isEqualTo(state.balances());
     assertThat(run.committed()).isEqualTo(state.committed());
     assertThat(run.epoch()).isEqualTo(state.epoch());

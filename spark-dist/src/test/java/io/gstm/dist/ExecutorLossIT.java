@@ -37,20 +37,11 @@ class ExecutorLossIT {
   @TempDir
   Path dir;
 
-  /** Balances after batches 0 .. last, applied without any failure. */
-  private static TreeMap<Long, Long> withoutFailure(SparkSession spark, int last) {
-    try (TxState twin = Workloads.bank(spark, "twin")) {
-      for (int b = 0; b <= last; b++) {
-        twin.apply(transfers(spark, b), BANK, b);
-      }
-      return Workloads.balances(twin);
-    }
-  }
-
   @Test
   void withTheEpochLogTheKilledExecutorsPartitionsAreRebuiltAndTheApplyGoesOn() throws Exception {
     SparkSession spark = cluster.spark();
-    TreeMap<Long, Long> never = withoutFailure(spark, 3);
+    // What the batches give without failure (ClusterResultsIT: so does every run without one).
+    TreeMap<Long, Long> never = Workloads.balancesAfter(3);
     String checkpoint = dir.resolve("logged").toString();
     try (TxState bank = Workloads.bank(spark, "logged").logEpochs(true)) {
       bank.apply(transfers(spark, 0), BANK, 0);
@@ -106,7 +97,7 @@ class ExecutorLossIT {
       assertThat(back.apply(transfers(spark, 0), BANK, 0).replayed()).isTrue();
       back.apply(transfers(spark, 1), BANK, 1);
       back.apply(transfers(spark, 2), BANK, 2);
-      assertThat(Workloads.balances(back)).isEqualTo(withoutFailure(spark, 2));
+      assertThat(Workloads.balances(back)).isEqualTo(Workloads.balancesAfter(2));
     }
   }
 

@@ -119,15 +119,41 @@ final class Workloads {
    * engine commits them: runs compare exactly.
    */
   static Dataset<Row> transfers(SparkSession spark, int b) {
+    return spark.createDataFrame(transferRows(b), new StructType()
+        .add("id", DataTypes.LongType, false).add("src", DataTypes.LongType, false)
+        .add("dst", DataTypes.LongType, false).add("amount", DataTypes.LongType, false))
+        .repartition(3);
+  }
+
+  /** Batch {@code b}'s rows: id, src, dst, amount. */
+  private static List<Row> transferRows(int b) {
     SplittableRandom rnd = new SplittableRandom(1000 + b);
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
       rows.add(RowFactory.create(b * 1000L + i, rnd.nextInt(ACCOUNTS) * 7L + 3,
           rnd.nextInt(ACCOUNTS) * 7L + 3, (long) rnd.nextInt(1, 51)));
     }
-    return spark.createDataFrame(rows, new StructType().add("id", DataTypes.LongType, false)
-        .add("src", DataTypes.LongType, false).add("dst", DataTypes.LongType, false)
-        .add("amount", DataTypes.LongType, false)).repartition(3);
+    return rows;
+  }
+
+  /**
+   * The balances after batches 0 .. {@code last}, each applied once and without failure, in
+   * any order: every transfer commits but one to its own account.
+   */
+  static TreeMap<Long, Long> balancesAfter(int last) {
+    TreeMap<Long, Long> balances = new TreeMap<>();
+    for (int i = 0; i < ACCOUNTS; i++) {
+      balances.put(i * 7L + 3, OPENING);
+    }
+    for (int b = 0; b <= last; b++) {
+      for (Row t : transferRows(b)) {
+        if (t.getLong(1) != t.getLong(2)) {
+          balances.merge(t.getLong(1), -t.getLong(3), Long::sum);
+          balances.merge(t.getLong(2), t.getLong(3), Long::sum);
+        }
+      }
+    }
+    return balances;
   }
 
   /** A new state of the accounts in 3 partitions. */
