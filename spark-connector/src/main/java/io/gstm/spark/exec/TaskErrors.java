@@ -1,6 +1,7 @@
 package io.gstm.spark.exec;
 
 import io.gstm.core.cuda.CudaFatalException;
+import org.apache.spark.SparkThrowable;
 
 /**
  * Bad input found by a task reaches the driver wrapped in a SparkException (a job failure):
@@ -34,6 +35,22 @@ public final class TaskErrors {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof CudaFatalException fatal) {
         return fatal;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Why {@code e} failed when a block of a locally checkpointed RDD is gone because the executor
+   * that held it was lost (the one thing Spark cannot recompute: a local checkpoint has no
+   * lineage): the first line of that error ("Checkpoint block rdd_7_2 not found!"); else null.
+   * An iterative operation that checkpoints its steps so can start over.
+   */
+  public static String lostCheckpoint(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SparkThrowable s
+          && "CHECKPOINT_RDD_BLOCK_ID_NOT_FOUND".equals(s.getCondition())) {
+        return t.getMessage().lines().findFirst().orElse("");
       }
     }
     return null;

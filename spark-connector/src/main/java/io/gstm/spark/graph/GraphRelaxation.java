@@ -91,6 +91,8 @@ public final class GraphRelaxation {
   static final AtomicLong SHUFFLE_EXCHANGES = new AtomicLong();
   /** Driver exchanges whose updates travelled in a broadcast (for tests). */
   static final AtomicLong BROADCAST_EXCHANGES = new AtomicLong();
+  /** Times a run starts over after an executor's loss took supersteps' results with it. */
+  static final int MAX_RESTARTS = 3;
   /** The largest supported vertex id. */
   public static final long MAX_VERTEX_ID = Integer.MAX_VALUE;
 
@@ -338,6 +340,7 @@ public final class GraphRelaxation {
     Broadcast<StepOutput.Messages[]> mailBroadcast = null;
     int driverExchanges = 0;
     Supersteps.StepContext step = new Supersteps.StepContext(run, replicas, k, settings);
+    int restarts = 0;
     StepOutput onDriver = null; // a single subgraph's values, sent with its superstep
     while (done < steps) {
       // The functions of a superstep's jobs are named classes on the Scala API: Spark's closure
@@ -386,8 +389,33 @@ public final class GraphRelaxation {
           planner.release();
         }
       } else {
-        sent = Arrays.asList((StepOutput[]) spark.sparkContext().runJob(out,
-            new Supersteps.Summary(limit, false), Supersteps.STEP_OUTPUT));
+        try {
+          sent = Arrays.asList((StepOutput[]) spark.sparkContext().runJob(out,
+              new Supersteps.Summary(limit, false), Supersteps.STEP_OUTPUT));
+        } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
+          String lost = TaskErrors.lostCheckpoint(e);
+          if (restarts == MAX_RESTARTS || lost == null) {
+            throw e;
+          }
+          // An executor was lost, and with it its partitions' outputs of the earlier supersteps
+          // (local checkpoints: no lineage). The subgraphs are recomputed where they are
+          // missing; the fixpoint does not depend on the path, so the run starts over.
+          restarts++;
+          LOG.warn("gstm relaxation: superstep {} lost earlier supersteps' results with an "
+              + "executor ({}); starting again from superstep 0 ({} of {} restarts)", done, lost,
+              restarts, MAX_RESTARTS);
+          if (mailBroadcast != null) {
+            mailBroadcast.destroy();
+            mailBroadcast = null;
+          }
+          last = null;
+          inbox = null;
+          posted = null;
+          total = new StepStats();
+          done = 0;
+          driverExchanges = 0;
+          continue;
+        }
       }
       if (mailBroadcast != null) {
         mailBroadcast.destroy(); // out is materialized and its lineage cut: no task needs it

@@ -9,6 +9,7 @@ import io.gstm.core.graph.RelaxStats;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ResidentCache;
+import io.gstm.spark.exec.TaskHold;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -91,6 +92,8 @@ final class Supersteps {
     public final scala.collection.Iterator<StepOutput> apply(
         scala.collection.Iterator<LocalGraph> gi, scala.collection.Iterator<T> zipped) {
       LocalGraph g = gi.next();
+      // Where the cluster suite kills an executor: its earlier supersteps' outputs go with it.
+      TaskHold.at("graph.laterStep", g.partition);
       return one(nextStep(c.run(), g, c.replicas().value(), input(g, zipped.next()), c.kind(),
           c.settings()));
     }

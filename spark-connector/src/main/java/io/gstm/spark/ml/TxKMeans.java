@@ -12,6 +12,7 @@ import io.gstm.spark.exec.EngineCount;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
 import io.gstm.spark.exec.TaskErrors;
+import io.gstm.spark.exec.TaskHold;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -70,6 +71,8 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   /** MLlib's initialisation modes. */
   public static final String K_MEANS_PARALLEL = "k-means||";
   public static final String RANDOM = "random";
+  /** Times a fit starts over after an executor's loss took some of its points with it. */
+  static final int MAX_RESTARTS = 3;
 
   private final String uid;
   private final IntParam k;
@@ -278,8 +281,28 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     }
   }
 
+  /**
+   * Fits from the initial centroids. An executor lost in the middle takes its partitions'
+   * points with it (locally checkpointed, without lineage): the fit then starts over, up to
+   * {@value #MAX_RESTARTS} times, and ends where it would have.
+   */
   @Override
   public TxKMeansModel fit(Dataset<?> dataset) {
+    for (int restarts = 0; ; restarts++) {
+      try {
+        return fitOnce(dataset);
+      } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
+        String lost = TaskErrors.lostCheckpoint(e);
+        if (restarts == MAX_RESTARTS || lost == null) {
+          throw e;
+        }
+        LOG.warn("TxKMeans: an executor was lost with points of the fit ({}); starting over "
+            + "({} of {} restarts)", lost, restarts + 1, MAX_RESTARTS);
+      }
+    }
+  }
+
+  private TxKMeansModel fitOnce(Dataset<?> dataset) {
     long start = System.nanoTime();
     transformSchema(dataset.schema());
     int kk = getK();
@@ -642,6 +665,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   /** One partition's transactional centroid update with the engine of its executor. */
   static Partial update(long run, int partition, Block b, double[] centroids, int k, int dims,
       GstmSettings settings) {
+    TaskHold.at("kmeans.update", partition); // where the cluster suite kills an executor
     Partial out = new Partial();
     if (b.n() == 0) {
       out.keep(KMeansPartial.empty(k, dims));

@@ -351,7 +351,9 @@ public final class TxState implements AutoCloseable {
       checkAlive();
       long epoch = -1;
       StateJobs.Applied a = null;
-      for (int attempt = 0; a == null; attempt++) {
+      // Partitions rebuilt during this apply: each at most once, so that the retries end.
+      Set<Integer> rebuilt = new java.util.TreeSet<>();
+      while (a == null) {
         epoch = nextEpoch++;
         try {
           a = StateJobs.apply(spark, ref(), transactions, plan, epoch, committed, settings);
@@ -371,10 +373,14 @@ public final class TxState implements AutoCloseable {
                 + "spark.locality.wait); nothing was applied, the state is at epoch "
                 + committed, e);
           }
-          if (gone == null || attempt > 0 || !recover(Set.of(gone.partition()), gone)) {
+          if (gone == null || rebuilt.contains(gone.partition())) {
             throw translate(e);
           }
-          a = null;
+          Set<Integer> lost = lostWith(gone.partition());
+          if (!recover(lost, gone)) {
+            throw translate(e);
+          }
+          rebuilt.addAll(lost);
         }
       }
       logValid &= logEpochs;
@@ -427,7 +433,7 @@ public final class TxState implements AutoCloseable {
         return StateJobs.read(spark, ref(), schema, committed, settings);
       } catch (Exception e) {
         StateLostException gone = lostIn(e);
-        if (gone == null || !recover(Set.of(gone.partition()), gone)) {
+        if (gone == null || !recover(lostWith(gone.partition()), gone)) {
           throw translate(e);
         }
       }
@@ -586,18 +592,7 @@ public final class TxState implements AutoCloseable {
 
   /** On a cluster: fails before any job when an executor holding a partition is gone. */
   private void checkAlive() {
-    if (spark.sparkContext().isLocal()) {
-      return;
-    }
-    Set<String> alive = new java.util.HashSet<>();
-    scala.jdk.javaapi.CollectionConverters.asJava(spark.sparkContext().getExecutorMemoryStatus())
-        .keySet().forEach(alive::add);
-    Set<Integer> gone = new java.util.TreeSet<>();
-    for (Exchange.Placement p : placements) {
-      if (!alive.contains(p.host())) {
-        gone.add(p.partition());
-      }
-    }
+    Set<Integer> gone = onLostExecutors();
     if (!gone.isEmpty()) {
       Exchange.Placement p = placements[gone.iterator().next()];
       StateLostException e = new StateLostException("its executor " + p.executorId() + " ("
@@ -606,6 +601,33 @@ public final class TxState implements AutoCloseable {
         throw markLost(p.partition(), e.getMessage());
       }
     }
+  }
+
+  /** On a cluster, the partitions whose executors are gone (none in local mode). */
+  private Set<Integer> onLostExecutors() {
+    Set<Integer> gone = new java.util.TreeSet<>();
+    if (spark.sparkContext().isLocal()) {
+      return gone;
+    }
+    Set<String> alive = new java.util.HashSet<>();
+    scala.jdk.javaapi.CollectionConverters.asJava(spark.sparkContext().getExecutorMemoryStatus())
+        .keySet().forEach(alive::add);
+    for (Exchange.Placement p : placements) {
+      if (!alive.contains(p.host())) {
+        gone.add(p.partition());
+      }
+    }
+    return gone;
+  }
+
+  /**
+   * {@code partition}, which a task did not find, and every other partition whose executor is
+   * gone: an executor takes all the partitions it held with it, and a job reports one.
+   */
+  private Set<Integer> lostWith(int partition) {
+    Set<Integer> lost = onLostExecutors();
+    lost.add(partition);
+    return lost;
   }
 
   /** On a cluster, whether the executor holding {@code partition} is still alive. */

@@ -1,11 +1,13 @@
 package io.gstm.spark.state;
 
+import io.gstm.spark.exec.TaskHold;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Test hooks (local mode, where the tasks run in the test's JVM): a failure injected at a named
  * point of an epoch's tasks, and a duplicate of every phase-1 task run beside it (a speculative
- * copy on the same executor).
+ * copy on the same executor). On a cluster the same points are {@link TaskHold}'s
+ * "state.local", "state.cross" and "state.writeBack", where a test kills the executor.
  */
 final class TxStateHooks {
   /** Called at "local" (after a partition applied its transactions), "cross", "writeBack". */
@@ -21,6 +23,7 @@ final class TxStateHooks {
   private TxStateHooks() {}
 
   static void at(String point, int partition, long epoch, int attempt) {
+    TaskHold.at("state." + point, partition);
     Hook h = hook;
     if (h != null) {
       h.at(point, partition, epoch, attempt);

@@ -190,6 +190,35 @@ class TxStateFaultsTest extends StateSession {
     }
   }
 
+  /** A lost executor takes every partition it held: each is rebuilt, and the apply goes on. */
+  @Test
+  void withTheEpochLogPartitionsLostTogetherAreAllRebuilt(@TempDir Path dir) {
+    String path = dir.resolve("two").toString();
+    List<Dataset<Row>> batches = List.of(transfers(80, 30, 20, 51, 0, false),
+        transfers(80, 30, 20, 52, 100, false), transfers(80, 30, 20, 53, 200, false));
+    List<Row> never;
+    try (TxState twin = TxState.from(accounts(30, 10_000)).key("id").partitions(3).create()) {
+      for (int b = 0; b < batches.size(); b++) {
+        twin.apply(batches.get(b), BANK, b);
+      }
+      never = twin.toDF().orderBy("id").collectAsList();
+    }
+    long recoveries = TxState.RECOVERIES.get();
+    try (TxState bank = TxState.from(accounts(30, 10_000)).key("id").partitions(3)
+        .name("two").create().logEpochs(true)) {
+      bank.apply(batches.get(0), BANK, 0);
+      bank.checkpoint(path);
+      bank.apply(batches.get(1), BANK, 1);
+      StateRegistry.remove(bank.id(), 0); // their executor is gone
+      StateRegistry.remove(bank.id(), 2);
+      ApplyResult r = bank.apply(batches.get(2), BANK, 2);
+      assertThat(r.replayed()).isFalse();
+      assertThat(TxState.RECOVERIES.get()).isEqualTo(recoveries + 2);
+      assertThat(bank.toDF().orderBy("id").collectAsList()).isEqualTo(never);
+      assertThat(bank.appliedBatchIds()).containsExactlyInAnyOrder(0L, 1L, 2L);
+    }
+  }
+
   @Test
   void badInputIsRefusedBeforeAnyTaskNamingWhatIsWrong() {
     try (TxState bank = TxState.from(accounts(20, 100)).key("id").partitions(2).name("b")

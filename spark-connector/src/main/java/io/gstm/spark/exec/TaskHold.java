@@ -1,0 +1,60 @@
+package io.gstm.spark.exec;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.TimeUnit;
+import org.apache.spark.SparkEnv;
+
+/**
+ * A test's way to kill an executor in the middle of a task, deterministically (the cluster
+ * suite's executor-loss tests). Off unless the executor JVM has the system property
+ * {@value #DIR_PROPERTY} (a folder the test shares with it, given through
+ * {@code spark.executor.extraJavaOptions}). The test arms a point by creating
+ * {@code DIR/arm-POINT-PARTITION}; the first task to pass that point in that partition takes
+ * the file (deletes it, so a retry passes on), writes {@code DIR/held-POINT-PARTITION} with its
+ * process id and executor id, and waits there to be killed.
+ */
+public final class TaskHold {
+  /** The executor JVM's system property naming the folder of arm and held files. */
+  public static final String DIR_PROPERTY = "gstm.test.holdDir";
+  /** How long a held task waits for the kill before it fails. */
+  static final long WAIT_SECONDS = 120;
+
+  private TaskHold() {}
+
+  /** Holds the calling task here when the test armed {@code point} for {@code partition}. */
+  public static void at(String point, int partition) {
+    String dir = System.getProperty(DIR_PROPERTY);
+    if (dir == null) {
+      return;
+    }
+    String name = point + "-" + partition;
+    Path folder = Path.of(dir);
+    try {
+      Files.delete(folder.resolve("arm-" + name));
+    } catch (NoSuchFileException e) {
+      return; // not armed, or another attempt took it
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    SparkEnv env = SparkEnv.get();
+    String line = ProcessHandle.current().pid() + " " + (env == null ? "driver"
+        : env.executorId()) + "\n";
+    try {
+      Path tmp = Files.writeString(folder.resolve(".held-" + name), line);
+      Files.move(tmp, folder.resolve("held-" + name), StandardCopyOption.ATOMIC_MOVE);
+      TimeUnit.SECONDS.sleep(WAIT_SECONDS);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the task was killed another way: let it end
+      return;
+    }
+    throw new IllegalStateException("gstm test hold: a task held at " + name + " for "
+        + WAIT_SECONDS + " s was not killed");
+  }
+}

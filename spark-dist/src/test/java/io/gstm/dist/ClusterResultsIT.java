@@ -1,0 +1,112 @@
+package io.gstm.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.gstm.spark.exec.EngineSurvey;
+import io.gstm.spark.state.TxState;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Graph relaxation, TxKMeans and TxState on a standalone cluster (two workers, executors in
+ * JVMs of their own that get gstm only from the one jar) give what they give in local mode.
+ */
+class ClusterResultsIT {
+  /** GPUs by Spark's scheduling, as on a GPU cluster: each executor gets its worker's. */
+  @RegisterExtension
+  static final ClusterSession cluster = new ClusterSession(
+      "spark.executor.resource.gpu.amount", "1", "spark.task.resource.gpu.amount", "1");
+
+  @TempDir
+  static Path dir;
+
+  private static TreeMap<Long, Double> paths;
+  private static TreeMap<Long, Double> components;
+  private static List<double[]> centers;
+  private static Workloads.StateRun state;
+
+  /** The reference: every run in local mode, before the cluster application starts. */
+  @BeforeAll
+  static void runLocally() {
+    SparkSession local = Sessions.local();
+    try {
+      paths = Workloads.shortestPaths(local);
+      components = Workloads.components(local);
+      centers = Workloads.kmeansCenters(local);
+      state = Workloads.stateRun(local, dir.resolve("local-checkpoint").toString());
+    } finally {
+      local.stop();
+    }
+  }
+
+  @Test
+  void executorsAreJvmsOfTheirOwnWithGstmOnlyFromTheOneJar() {
+    SparkSession spark = cluster.spark();
+    List<EngineSurvey.Executor> executors = EngineSurvey.run(spark, 2);
+    assertThat(executors).hasSize(Sessions.EXECUTORS)
+        .allSatisfy(e -> assertThat(e.pid()).isNotEqualTo(ProcessHandle.current().pid()))
+        .extracting(EngineSurvey.Executor::pid).doesNotHaveDuplicates();
+    // Each asked for the GPU its task was given (here none opens: no CUDA driver).
+    assertThat(executors).extracting(e -> gpuNamed(e.reason()))
+        .containsExactlyInAnyOrder("0", "1");
+    // Each executor's own class path is Spark's jars: gstm came through spark.jars.
+    List<Row> classPaths = spark.range(0, 8, 1, 8)
+        .selectExpr("java_method('java.lang.System', 'getProperty', 'java.class.path') AS cp")
+        .distinct().collectAsList();
+    assertThat(classPaths).isNotEmpty().allSatisfy(r -> assertThat(r.getString(0))
+        .contains("spark-core_2.13").doesNotContain("gstm"));
+    // And the driver runs on the one jar too, not on the modules it was made of.
+    assertThat(TxState.class.getProtectionDomain().getCodeSource().getLocation().getPath())
+        .endsWith(DistJar.path().getFileName().toString());
+  }
+
+  /** The device a survey's reason names: "GPU 1 from TaskContext resources", "no usable GPU 1". */
+  private static String gpuNamed(String reason) {
+    Matcher m = Pattern.compile("GPU (\\d+)").matcher(reason);
+    assertThat(m.find()).as("a GPU in '%s'", reason).isTrue();
+    return m.group(1);
+  }
+
+  @Test
+  void shortestPathsAndComponentsEqualLocalMode() {
+    assertThat(paths).hasSize(Workloads.VERTICES).containsEntry(0L, 0.0)
+        .containsValue(Double.POSITIVE_INFINITY);
+    assertThat(components.values()).containsOnly(0.0, 100.0, 200.0);
+    assertThat(Workloads.shortestPaths(cluster.spark())).isEqualTo(paths);
+    assertThat(Workloads.components(cluster.spark())).isEqualTo(components);
+  }
+
+  @Test
+  void txKMeansEqualsLocalModeWithinFloatTolerance() {
+    List<double[]> onCluster = Workloads.kmeansCenters(cluster.spark());
+    assertThat(onCluster).hasSize(3);
+    for (int j = 0; j < 3; j++) {
+      assertThat(onCluster.get(j)).containsExactly(centers.get(j), within(1e-9));
+    }
+  }
+
+  @Test
+  void txStateEqualsLocalModeAndItsCheckpointRestores() {
+    Workloads.StateRun run = Workloads.stateRun(cluster.spark(),
+        dir.resolve("cluster-checkpoint").toString());
+    assertThat(state.replayed()).isTrue();
+    assertThat(state.epoch()).isEqualTo(3);
+    assertThat(state.balances()).isEqualTo(Workloads.balancesAfter(2));
+    assertThat(run.balances()).isEqualTo(state.balances());
+    assertThat(run.committed()).isEqualTo(state.committed());
+    assertThat(run.epoch()).isEqualTo(state.epoch());
+    assertThat(run.replayed()).isTrue();
+    assertThat(run.restored()).isEqualTo(run.balances());
+    assertThat(run.restoredEpoch()).isEqualTo(run.epoch());
+  }
+}

@@ -1,0 +1,128 @@
+package io.gstm.dist;
+
+import static io.gstm.dist.Workloads.BANK;
+import static io.gstm.dist.Workloads.transfers;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.gstm.spark.exec.EngineSurvey;
+import io.gstm.spark.state.ApplyResult;
+import io.gstm.spark.state.StateLostException;
+import io.gstm.spark.state.TxState;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An executor JVM killed (SIGKILL) while one of its tasks is in the middle of a TxState apply, a
+ * relaxation superstep or a k-means iteration: the job ends with the result it has without the
+ * loss, or, where the lost state cannot be rebuilt, fails naming it and its last checkpoint; no
+ * committed epoch is lost and no batch is applied twice.
+ */
+class ExecutorLossIT {
+  private static final ExecutorKill KILL = new ExecutorKill(
+      Path.of(System.getProperty("gstm.clusterWork", "target/cluster"), "holds"));
+
+  @RegisterExtension
+  static final ClusterSession cluster = new ClusterSession(
+      "spark.executor.extraJavaOptions", KILL.javaOption());
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void withTheEpochLogTheKilledExecutorsPartitionsAreRebuiltAndTheApplyGoesOn() throws Exception {
+    SparkSession spark = cluster.spark();
+    // What the batches give without failure (ClusterResultsIT: so does every run without one).
+    TreeMap<Long, Long> never = Workloads.balancesAfter(3);
+    String checkpoint = dir.resolve("logged").toString();
+    try (TxState bank = Workloads.bank(spark, "logged").logEpochs(true)) {
+      bank.apply(transfers(spark, 0), BANK, 0);
+      bank.checkpoint(checkpoint);
+      bank.apply(transfers(spark, 1), BANK, 1);
+      KILL.arm("state.local", 1);
+      CompletableFuture<ApplyResult> apply =
+          CompletableFuture.supplyAsync(() -> bank.apply(transfers(spark, 2), BANK, 2));
+      ExecutorKill.Killed killed = KILL.whenHeld("state.local", 1, apply);
+      ApplyResult r = apply.get(3, TimeUnit.MINUTES);
+
+      assertThat(r.replayed()).isFalse();
+      assertThat(r.epoch()).isEqualTo(4); // epoch 3 met the loss; 4 applied batch 2 again
+      bank.apply(transfers(spark, 3), BANK, 3);
+      TreeMap<Long, Long> balances = Workloads.balances(bank);
+      assertThat(balances).isEqualTo(never);
+      assertThat(Workloads.total(balances)).isEqualTo(Workloads.ACCOUNTS * Workloads.OPENING);
+      assertThat(bank.appliedBatchIds()).containsExactlyInAnyOrder(0L, 1L, 2L, 3L);
+      assertThat(bank.apply(transfers(spark, 2), BANK, 2).replayed()).isTrue();
+      assertThat(Workloads.balances(bank)).isEqualTo(never);
+      assertThat(EngineSurvey.run(spark, 2)).extracting(EngineSurvey.Executor::pid)
+          .doesNotContain(killed.pid());
+    }
+  }
+
+  @Test
+  void withoutTheLogALostPartitionFailsNamingTheStateAndItsLastCheckpoint() {
+    SparkSession spark = cluster.spark();
+    String checkpoint = dir.resolve("plain").toString();
+    TxState bank = Workloads.bank(spark, "plain");
+    try {
+      bank.apply(transfers(spark, 0), BANK, 0);
+      bank.checkpoint(checkpoint);
+      bank.apply(transfers(spark, 1), BANK, 1);
+      KILL.arm("state.local", 0);
+      CompletableFuture<ApplyResult> apply =
+          CompletableFuture.supplyAsync(() -> bank.apply(transfers(spark, 2), BANK, 2));
+      KILL.whenHeld("state.local", 0, apply);
+
+      assertThat(apply).failsWithin(3, TimeUnit.MINUTES).withThrowableThat()
+          .havingCause().isInstanceOf(StateLostException.class)
+          .withMessageContaining("'plain'").withMessageContaining("committed epoch 2")
+          .withMessageContaining("epoch 1 at " + checkpoint)
+          .withMessageContaining("epochs 2..2 are lost");
+      assertThatThrownBy(bank::toDF).isInstanceOf(StateLostException.class);
+    } finally {
+      bank.close();
+    }
+    // The checkpoint holds epoch 1 and its batch; the batches after it apply again, once.
+    try (TxState back = TxState.restore(spark, checkpoint)) {
+      assertThat(back.epoch()).isEqualTo(1);
+      assertThat(back.appliedBatchIds()).containsExactly(0L);
+      assertThat(back.apply(transfers(spark, 0), BANK, 0).replayed()).isTrue();
+      back.apply(transfers(spark, 1), BANK, 1);
+      back.apply(transfers(spark, 2), BANK, 2);
+      assertThat(Workloads.balances(back)).isEqualTo(Workloads.balancesAfter(2));
+    }
+  }
+
+  @Test
+  void aRelaxationWhoseExecutorIsKilledEndsWithTheSameValues() throws Exception {
+    SparkSession spark = cluster.spark();
+    TreeMap<Long, Double> expected = Workloads.shortestPaths(spark);
+    KILL.arm("graph.laterStep", 2);
+    CompletableFuture<TreeMap<Long, Double>> run =
+        CompletableFuture.supplyAsync(() -> Workloads.shortestPaths(spark));
+    KILL.whenHeld("graph.laterStep", 2, run);
+    assertThat(run.get(3, TimeUnit.MINUTES)).isEqualTo(expected);
+  }
+
+  @Test
+  void aTxKMeansFitWhoseExecutorIsKilledEndsWithTheSameCenters() throws Exception {
+    SparkSession spark = cluster.spark();
+    List<double[]> expected = Workloads.kmeansCenters(spark);
+    KILL.arm("kmeans.update", 1);
+    CompletableFuture<List<double[]>> fit =
+        CompletableFuture.supplyAsync(() -> Workloads.kmeansCenters(spark));
+    KILL.whenHeld("kmeans.update", 1, fit);
+    List<double[]> centers = fit.get(3, TimeUnit.MINUTES);
+    for (int j = 0; j < expected.size(); j++) {
+      assertThat(centers.get(j)).containsExactly(expected.get(j), within(1e-9));
+    }
+  }
+}

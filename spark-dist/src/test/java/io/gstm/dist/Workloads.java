@@ -1,0 +1,204 @@
+package io.gstm.dist;
+
+import io.gstm.spark.graph.GraphRelaxation;
+import io.gstm.spark.ml.TxKMeans;
+import io.gstm.spark.ml.TxKMeansModel;
+import io.gstm.spark.state.TxState;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.apache.spark.ml.linalg.VectorUDT;
+import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The small runs the cluster tests make in local mode and on the cluster, with their results as
+ * plain values to compare: graph relaxation, TxKMeans and a TxState's transfers. Every function
+ * that runs on the executors is gstm's (from the one jar) or Spark's: nothing here is shipped.
+ */
+final class Workloads {
+  private Workloads() {}
+
+  static final int VERTICES = 300;
+
+  /**
+   * Three blocks of 100 vertices, each a random graph of 4 out-edges a vertex with integer
+   * weights (so that distances are exact), in 4 partitions.
+   */
+  static Dataset<Row> edges(SparkSession spark) {
+    SplittableRandom rnd = new SplittableRandom(32);
+    List<Row> rows = new ArrayList<>();
+    for (int v = 0; v < VERTICES; v++) {
+      int block = v / 100 * 100;
+      for (int e = 0; e < 4; e++) {
+        rows.add(RowFactory.create((long) v, (long) (block + rnd.nextInt(100)),
+            (double) rnd.nextInt(1, 20)));
+      }
+    }
+    StructType schema = new StructType().add("src", DataTypes.LongType, false)
+        .add("dst", DataTypes.LongType, false).add("weight", DataTypes.DoubleType, false);
+    return spark.createDataFrame(rows, schema).repartition(4);
+  }
+
+  /** Shortest paths from vertex 0, by vertex (+infinity where unreachable). */
+  static TreeMap<Long, Double> shortestPaths(SparkSession spark) {
+    return values(GraphRelaxation.of(edges(spark)).shortestPaths(0).setPartitions(4).run()
+        .values());
+  }
+
+  /** Connected components, as each vertex's smallest id of its component. */
+  static TreeMap<Long, Double> components(SparkSession spark) {
+    return values(GraphRelaxation.of(edges(spark)).connectedComponents().setPartitions(4).run()
+        .values());
+  }
+
+  private static TreeMap<Long, Double> values(Dataset<Row> values) {
+    TreeMap<Long, Double> byId = new TreeMap<>();
+    for (Row r : values.collectAsList()) {
+      byId.put(r.getLong(0), r.getDouble(1));
+    }
+    return byId;
+  }
+
+  /** TxKMeans over 3 blobs of 2-D points, from fixed centroids: the centers, sorted. */
+  static List<double[]> kmeansCenters(SparkSession spark) {
+    SplittableRandom rnd = new SplittableRandom(7);
+    double[][] blobs = {{0, 0}, {10, 10}, {-10, 8}};
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 600; i++) {
+      double[] c = blobs[i % 3];
+      rows.add(RowFactory.create(Vectors.dense(c[0] + rnd.nextGaussian(),
+          c[1] + rnd.nextGaussian())));
+    }
+    Dataset<Row> points = spark.createDataFrame(rows,
+        new StructType().add("features", new VectorUDT(), false)).repartition(4);
+    TxKMeansModel model = new TxKMeans().setK(3).setMaxIter(20).setPointSets("partitions")
+        .setInitialCentroids(new double[][] {{1, 1}, {5, 5}, {-5, 5}}).fit(points);
+    List<double[]> centers = new ArrayList<>();
+    Arrays.stream(model.clusterCenters()).forEach(v -> centers.add(v.toArray()));
+    centers.sort(Comparator.<double[]>comparingDouble(c -> c[0]).thenComparingDouble(c -> c[1]));
+    return centers;
+  }
+
+  static final String BANK = """
+      program transfer(src: int32, dst: int32, amount: int64)
+          regions balance: int64
+      {
+        if (src == dst) { abort(1); }
+        let have = balance[src];
+        if (have < amount) { abort(2); }
+        balance[src] = have - amount;
+        balance[dst] = balance[dst] + amount;
+      }
+      """;
+
+  static final int ACCOUNTS = 60;
+  static final long OPENING = 100_000;
+
+  /** Accounts 3, 10, 17, ... each opening with {@link #OPENING}. */
+  static Dataset<Row> accounts(SparkSession spark) {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < ACCOUNTS; i++) {
+      rows.add(RowFactory.create(i * 7L + 3, OPENING));
+    }
+    return spark.createDataFrame(rows, new StructType().add("id", DataTypes.LongType, false)
+        .add("balance", DataTypes.LongType, false));
+  }
+
+  /**
+   * Batch {@code b} of 200 transfers between the accounts. No account can overdraw (at most
+   * 50 a transfer), so the balances after any batches do not depend on the order in which the
+   * engine commits them: runs compare exactly.
+   */
+  static Dataset<Row> transfers(SparkSession spark, int b) {
+    return spark.createDataFrame(transferRows(b), new StructType()
+        .add("id", DataTypes.LongType, false).add("src", DataTypes.LongType, false)
+        .add("dst", DataTypes.LongType, false).add("amount", DataTypes.LongType, false))
+        .repartition(3);
+  }
+
+  /** Batch {@code b}'s rows: id, src, dst, amount. */
+  private static List<Row> transferRows(int b) {
+    SplittableRandom rnd = new SplittableRandom(1000 + b);
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      rows.add(RowFactory.create(b * 1000L + i, rnd.nextInt(ACCOUNTS) * 7L + 3,
+          rnd.nextInt(ACCOUNTS) * 7L + 3, (long) rnd.nextInt(1, 51)));
+    }
+    return rows;
+  }
+
+  /**
+   * The balances after batches 0 .. {@code last}, each applied once and without failure, in
+   * any order: every transfer commits but one to its own account.
+   */
+  static TreeMap<Long, Long> balancesAfter(int last) {
+    TreeMap<Long, Long> balances = new TreeMap<>();
+    for (int i = 0; i < ACCOUNTS; i++) {
+      balances.put(i * 7L + 3, OPENING);
+    }
+    for (int b = 0; b <= last; b++) {
+      for (Row t : transferRows(b)) {
+        if (t.getLong(1) != t.getLong(2)) {
+          balances.merge(t.getLong(1), -t.getLong(3), Long::sum);
+          balances.merge(t.getLong(2), t.getLong(3), Long::sum);
+        }
+      }
+    }
+    return balances;
+  }
+
+  /** A new state of the accounts in 3 partitions. */
+  static TxState bank(SparkSession spark, String name) {
+    return TxState.from(accounts(spark)).key("id").partitions(3).name(name).create();
+  }
+
+  /** Balances by account at the state's last committed epoch. */
+  static TreeMap<Long, Long> balances(TxState state) {
+    return balances(state.toDF());
+  }
+
+  static TreeMap<Long, Long> balances(Dataset<Row> rows) {
+    TreeMap<Long, Long> byId = new TreeMap<>();
+    for (Row r : rows.collectAsList()) {
+      byId.put(r.getLong(0), r.getLong(1));
+    }
+    return byId;
+  }
+
+  static long total(TreeMap<Long, Long> balances) {
+    return balances.values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** What {@link #stateRun} saw. */
+  record StateRun(TreeMap<Long, Long> balances, long epoch, List<Long> committed,
+      boolean replayed, TreeMap<Long, Long> restored, long restoredEpoch) {}
+
+  /**
+   * Creates the bank, applies batches 0, 1 and 2 (with their batch ids), applies batch 1 again
+   * (a replay: nothing applied), checkpoints to {@code checkpoint} and restores from it.
+   */
+  static StateRun stateRun(SparkSession spark, String checkpoint) {
+    try (TxState bank = bank(spark, "ledger")) {
+      List<Long> committed = new ArrayList<>();
+      for (int b = 0; b < 3; b++) {
+        committed.add(bank.apply(transfers(spark, b), BANK, b).committed());
+      }
+      boolean replayed = bank.apply(transfers(spark, 1), BANK, 1).replayed();
+      TreeMap<Long, Long> balances = balances(bank);
+      bank.checkpoint(checkpoint);
+      try (TxState back = TxState.restore(spark, checkpoint)) {
+        return new StateRun(balances, bank.epoch(), committed, replayed, balances(back),
+            back.epoch());
+      }
+    }
+  }
+}
