@@ -95,6 +95,16 @@ class ClusterResultsIT {
     }
   }
 
+  /** A point set per executor: every iteration in one barrier stage, exchanging partials. */
+  @Test
+  void txKMeansInOneBarrierStageEqualsLocalModeWithinFloatTolerance() {
+    Workloads.KMeansRun onCluster = Workloads.kmeans(cluster.spark(), "engines");
+    assertThat(onCluster.pointSets()).isEqualTo(Sessions.EXECUTORS);
+    for (int j = 0; j < 3; j++) {
+      assertThat(onCluster.centers().get(j)).containsExactly(centers.get(j), within(1e-9));
+    }
+  }
+
   @Test
   void txStateEqualsLocalModeAndItsCheckpointRestores() {
     Workloads.StateRun run = Workloads.stateRun(cluster.spark(),

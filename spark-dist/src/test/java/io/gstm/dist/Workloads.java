@@ -70,6 +70,17 @@ final class Workloads {
 
   /** TxKMeans over 3 blobs of 2-D points, from fixed centroids: the centers, sorted. */
   static List<double[]> kmeansCenters(SparkSession spark) {
+    return kmeans(spark, "partitions").centers();
+  }
+
+  /** A fit's sorted centers and how many point sets it iterated over. */
+  record KMeansRun(List<double[]> centers, int pointSets) {}
+
+  /**
+   * TxKMeans as {@link #kmeansCenters} with {@code pointSets} ("engines": a point set per
+   * executor, every iteration inside one barrier stage when there are several).
+   */
+  static KMeansRun kmeans(SparkSession spark, String pointSets) {
     SplittableRandom rnd = new SplittableRandom(7);
     double[][] blobs = {{0, 0}, {10, 10}, {-10, 8}};
     List<Row> rows = new ArrayList<>();
@@ -80,12 +91,12 @@ final class Workloads {
     }
     Dataset<Row> points = spark.createDataFrame(rows,
         new StructType().add("features", new VectorUDT(), false)).repartition(4);
-    TxKMeansModel model = new TxKMeans().setK(3).setMaxIter(20).setPointSets("partitions")
+    TxKMeansModel model = new TxKMeans().setK(3).setMaxIter(20).setPointSets(pointSets)
         .setInitialCentroids(new double[][] {{1, 1}, {5, 5}, {-5, 5}}).fit(points);
     List<double[]> centers = new ArrayList<>();
     Arrays.stream(model.clusterCenters()).forEach(v -> centers.add(v.toArray()));
     centers.sort(Comparator.<double[]>comparingDouble(c -> c[0]).thenComparingDouble(c -> c[1]));
-    return centers;
+    return new KMeansRun(centers, model.report().pointSets());
   }
 
   static final String BANK = """

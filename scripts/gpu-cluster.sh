@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Sourced on a GPU machine where scripts/stage-spark-gpu.sh's parts are unpacked in
+# /tmp/gstm-spark and scripts/stage-spark-cluster-gpu.sh's folder is carried: a standalone Spark
+# cluster of workers with one GPU each, the one gstm jar shipped to its executors, and the jobs
+# to run on it. Logs go to $OUT (or ./cluster-out).
+#
+#   . target/spark-cluster/gpu-cluster.sh
+#   start 2 16 100g                 # 2 workers x 16 cores, one GPU each (worker i: GPU i)
+#   cluster executors --expect 2    # ./gstm-spark on the cluster (requireGpu on)
+#   cluster relax --scale 20        # the same job on the cluster...
+#   inlocal relax --scale 20        # ...and in local mode on this machine
+#   submit example.GstmApp 1000000 1000000   # spark-submit of a user's jar (examples/spark-app)
+#   stop
+[ -n "${BASH_SOURCE[0]:-}" ] || { echo "source this file" >&2; return 2 2>/dev/null || exit 2; }
+GC_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+GC_SPARK=/tmp/gstm-spark
+GC_OUT=${OUT:-$PWD/cluster-out}
+mkdir -p "$GC_OUT"
+GC_JAVA=$GC_SPARK/java/bin/java
+GC_OPENS=()
+for m in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util \
+    java.util.concurrent java.util.concurrent.atomic sun.nio.ch sun.nio.cs sun.security.action \
+    sun.util.calendar; do
+  GC_OPENS+=("--add-opens=java.base/$m=ALL-UNNAMED")
+done
+export SPARK_LOCAL_IP=127.0.0.1
+# What the executors get from spark.jars: the one jar, and the jars of ./gstm-spark's own jobs
+# (their closures and generators); nothing of gstm comes from the workers' Spark folder.
+GC_ONE_JAR=$(ls "$GC_HERE"/gstm-spark_2.13-*.jar | head -n 1)
+GC_JARS="$GC_ONE_JAR,$GC_HERE/gstm-spark-tools.jar,$GC_HERE/gstm-tools.jar"
+GC_WORK=/tmp/gstm-cluster
+
+# A Spark folder for the workers: links to Spark's jars alone (the staged lib/ holds gstm's too).
+gc_spark_home() {
+  local home=/tmp/gstm-spark-home
+  if [ ! -d "$home/jars" ]; then
+    mkdir -p "$home/jars"
+    for j in "$GC_SPARK"/lib/*.jar; do
+      case $(basename "$j") in
+        gstm-*|jcuda*|picocli-*|progressbar-*|xchart-*|commons-csv-*) ;;
+        *) ln -s "$j" "$home/jars/" ;;
+      esac
+    done
+  fi
+  echo "$home"
+}
+
+# start WORKERS CORES [EXECUTOR_MEMORY]: the cluster, one GPU per worker and executor.
+start() {
+  local workers=$1 cores=$2 mem=${3:-64g}
+  GC_MASTER=$(bash "$GC_HERE/spark-cluster.sh" start --spark-home "$(gc_spark_home)" \
+    --work "$GC_WORK" --workers "$workers" --cores "$cores" --memory "$mem" \
+    --gpus-per-worker 1 --java "$GC_JAVA") || return 1
+  GC_CONF=(--conf "spark.jars=$GC_JARS"
+    --conf spark.executor.resource.gpu.amount=1
+    --conf "spark.task.resource.gpu.amount=$(awk "BEGIN {print 1 / $cores}")"
+    --conf "spark.executor.cores=$cores" --conf "spark.cores.max=$((workers * cores))"
+    --conf "spark.executor.memory=$mem"
+    --conf spark.scheduler.minRegisteredResourcesRatio=1.0
+    --conf "spark.executor.extraJavaOptions=-Dlog4j2.configurationFile=$GC_SPARK/log4j2-spark.properties"
+    --conf spark.gstm.requireGpu=true)
+  echo "cluster: $GC_MASTER, $workers worker(s) x $cores cores, one GPU each"
+}
+
+# The driver of ./gstm-spark: the staged connector with spark-tools (run.sh's class path).
+gc_driver() {
+  "$GC_JAVA" ${GSTM_JAVA_OPTS:--Xmx48g} "${GC_OPENS[@]}" \
+    -Dlog4j2.configurationFile=$GC_SPARK/log4j2-spark.properties \
+    -cp "$GC_SPARK/gstm-spark-connector.jar:$GC_SPARK/lib/*" io.gstm.spark.cli.GstmSparkCli "$@"
+}
+
+# cluster SUBCOMMAND [ARGS]: ./gstm-spark SUBCOMMAND on the cluster.
+cluster() {
+  local sub=$1
+  shift
+  echo "== cluster $sub $*"
+  gc_driver "$sub" --master "$GC_MASTER" "${GC_CONF[@]}" "$@"
+}
+
+# inlocal SUBCOMMAND [ARGS]: the same in local mode (this machine's first GPU).
+inlocal() {
+  local sub=$1
+  shift
+  echo "== local $sub $*"
+  gc_driver "$sub" --conf spark.gstm.requireGpu=true "$@"
+}
+
+# submit CLASS [ARGS]: spark-submit (client mode) of examples/spark-app's jar with the one jar.
+submit() {
+  local cls=$1
+  shift
+  echo "== spark-submit $cls $*"
+  "$GC_JAVA" -Xmx16g "${GC_OPENS[@]}" \
+    -Dlog4j2.configurationFile=$GC_SPARK/log4j2-spark.properties \
+    -cp "$(gc_spark_home)/jars/*" org.apache.spark.deploy.SparkSubmit \
+    --master "$GC_MASTER" --jars "$GC_ONE_JAR" "${GC_CONF[@]}" \
+    --conf "spark.driver.extraJavaOptions=-Dlog4j2.configurationFile=$GC_SPARK/log4j2-spark.properties" \
+    --class "$cls" "$GC_HERE/gstm-example-app.jar" "$@"
+}
+
+# stop: the cluster; the workers' logs and the executors' stderr go to $OUT/cluster-logs.tgz.
+stop() {
+  bash "$GC_HERE/spark-cluster.sh" stop --work "$GC_WORK"
+  tar czf "$GC_OUT/cluster-logs.tgz" -C "$GC_WORK" . 2>/dev/null || true
+}
