@@ -66,6 +66,7 @@ final class ProgramCsv {
     checkReadable("state", file);
     try (Reader in = Files.newBufferedReader(file); CSVParser csv = IN.parse(in)) {
       List<String> header = csv.getHeaderNames();
+      checkNotEmpty(file, header, "a column per region, headed by its name, then a row per word");
       for (String region : types.keySet()) {
         if (!header.contains(region)) {
           throw new IllegalArgumentException(file + ": no column for region '" + region
@@ -79,6 +80,7 @@ final class ProgramCsv {
         ended.add(false);
       }
       for (CSVRecord row : csv) {
+        checkWidth(file, row, header.size());
         for (int c = 0; c < header.size(); c++) {
           String name = header.get(c);
           String cell = c < row.size() ? row.get(c) : "";
@@ -111,6 +113,26 @@ final class ProgramCsv {
       return new State(new StoreLayout(regions), contents.toArray(new long[0][]));
     } catch (IOException | UncheckedIOException e) {
       throw unreadable("state", file, e);
+    }
+  }
+
+  /** A file without even a header row is refused as empty, saying what it should hold. */
+  private static void checkNotEmpty(Path file, List<String> header, String expected) {
+    if (header.isEmpty()) {
+      throw new IllegalArgumentException(file + ": the file is empty (expected a header row: "
+          + expected + ")");
+    }
+  }
+
+  /**
+   * A row with more cells than the header has columns is refused: the extra cells belong to no
+   * column, so the row is not what its writer meant (a stray comma, a shifted row).
+   */
+  private static void checkWidth(Path file, CSVRecord row, int columns) {
+    if (row.size() > columns) {
+      throw new IllegalArgumentException(file + ", line " + (row.getRecordNumber() + 1) + ": "
+          + row.size() + " cells but the header has " + columns + " column"
+          + (columns == 1 ? "" : "s"));
     }
   }
 
@@ -182,6 +204,8 @@ final class ProgramCsv {
     checkReadable("transactions", file);
     try (Reader in = Files.newBufferedReader(file); CSVParser csv = IN.parse(in)) {
       List<String> header = csv.getHeaderNames();
+      checkNotEmpty(file, header, "'program' and the parameters' columns, then a row per "
+          + "transaction");
       boolean named = header.contains("program");
       if (!named && programs.size() > 1) {
         throw new IllegalArgumentException(file + ": a 'program' column is needed to choose "
@@ -193,6 +217,7 @@ final class ProgramCsv {
         values.put(c, new ArrayList<>());
       }
       for (CSVRecord row : csv) {
+        checkWidth(file, row, header.size());
         long line = row.getRecordNumber() + 1;
         int type = 0;
         if (named) {
