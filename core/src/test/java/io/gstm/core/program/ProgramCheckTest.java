@@ -62,6 +62,8 @@ class ProgramCheckTest {
       "let x = f << 1; | '<<' needs integers | 4 | 11",
       "let x = min(a); | min takes 2 arguments | 4 | 9",
       "let x = foo(a); | unknown function 'foo' | 4 | 9",
+      "let x = wrapping_add(f, 1); | wrapping_add needs integers, got float64 and int32 | 4 | 9",
+      "let x = wrapping_mul(a); | wrapping_mul takes 2 arguments | 4 | 9",
       "let x = sum(r, 0, 1); r[0] = 1; | sum() reads a range for a read-only program | 1 | 1",
       "for i in 0 .. 2 { let t = sum(s, i, 1); } | sum() may run 2 times | 1 | 1",
       "for i in 0 .. 70 { r[i] = 1; } | more than the largest transaction set, 64 | 1 | 1",
