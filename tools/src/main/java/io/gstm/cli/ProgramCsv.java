@@ -280,9 +280,13 @@ final class ProgramCsv {
     }
   }
 
-  /** Per transaction (in input order): program, outcome, postponements, code, outputs. */
+  /**
+   * Per transaction (in input order): program, outcome, postponements, code, then, when
+   * {@code serials} is given (per batch, per transaction of the batch, as {@link SerialPlaces}),
+   * its place in a serial order, then the outputs.
+   */
   static void writeOutcomes(Path file, List<ProgramResult> results, List<int[]> orders,
-      ProgramSet programs) throws IOException {
+      List<long[]> serials, ProgramSet programs) throws IOException {
     List<String> outputs = new ArrayList<>();
     for (CompiledProgram p : programs.programs()) {
       for (Program.Output o : p.outputs()) {
@@ -295,6 +299,9 @@ final class ProgramCsv {
         CSVPrinter csv = new CSVPrinter(out, CSVFormat.DEFAULT)) {
       List<String> header = new ArrayList<>(List.of("tx", "program", "outcome",
           "semantic_conflicts", "abort_code"));
+      if (serials != null) {
+        header.add("serial");
+      }
       header.addAll(outputs);
       csv.printRecord(header);
       long first = 0;
@@ -316,6 +323,10 @@ final class ProgramCsv {
           row.add(r.outcome(t).name());
           row.add(Integer.toString(r.postponements(t)));
           row.add(r.outcome(t) == Outcome.USER_ABORT ? Integer.toString(r.abortCode(t)) : "");
+          if (serials != null) {
+            long place = serials.get(b)[t];
+            row.add(place == SerialPlaces.NONE ? "" : Long.toString(place));
+          }
           for (String o : outputs) {
             int idx = p.outputIndex(o);
             row.add(idx < 0 || r.outcome(t) != Outcome.COMMITTED ? ""
