@@ -2,8 +2,8 @@
 /// @brief The interpreter of transaction programs: the bytecode io.gstm.core.program.Opcodes
 ///        defines, run inside the algorithms' transactions (PR-STM under the semantic contention
 ///        manager, CSMV) with no compiler at run time. Twin of io.gstm.core.program.Interpreter;
-///        both follow io.gstm.core.program.Semantics (Java's arithmetic), so the two engines
-///        compute the same bits (NaN payloads aside).
+///        both follow io.gstm.core.program.Semantics (Java's arithmetic, integer overflow
+///        checked), so the two engines compute the same bits (NaN payloads aside).
 ///
 /// The host verifies every image before it comes here (opcodes, registers, constants, slots,
 /// regions, jump targets; Bytecode.verify), checks indices against regions and arrays at run
@@ -30,14 +30,17 @@ enum Op : uint32_t {
   kAdd = 20, kSub = 24, kMul = 28, kDiv = 32, kRem = 36, kMin = 40, kMax = 44, kNeg = 48,
   kAbs = 52, kEq = 56, kNe = 60, kLt = 64, kLe = 68,
   kAnd = 72, kOr = 74, kXor = 76, kShl = 78, kShr = 80, kUshr = 82, kBnot = 84, kSqrt = 86,
-  kOpCount = 88
+  kWadd = 88, kWsub = 90, kWmul = 92,
+  kOpCount = 94
 };
 
 /// Outcomes a program ends with (io.gstm.core.batch.Outcome's codes).
-enum End : uint8_t { kUserAbort = 5, kOutOfRange = 6, kDivideByZero = 7, kLoopLimit = 8 };
+enum End : uint8_t {
+  kUserAbort = 5, kOutOfRange = 6, kDivideByZero = 7, kLoopLimit = 8, kOverflow = 9
+};
 
 constexpr uint32_t kMagic = 0x47535450u;  ///< "GSTP"
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;  ///< Opcodes.VERSION: 2 checks integer overflow
 constexpr uint32_t kHeaderWords = 8;
 constexpr uint32_t kDirWords = 16;
 constexpr uint32_t kMaxRegisters = 64;
@@ -66,7 +69,7 @@ struct Table {
 };
 static_assert(sizeof(Table) == 64, "host packer assumes 64 bytes");
 
-// ---- Java's arithmetic ----------------------------------------------------------------------
+// ---- Java's arithmetic, with integer overflow checked -----------------------------------------
 
 __device__ __forceinline__ float f32(uint64_t r) { return __int_as_float(static_cast<int>(r)); }
 __device__ __forceinline__ double f64(uint64_t r) { return __longlong_as_double(static_cast<long long>(r)); }
@@ -80,6 +83,29 @@ __device__ __forceinline__ uint64_t i32(int32_t v) {
   return static_cast<uint64_t>(static_cast<int64_t>(v));
 }
 __device__ __forceinline__ int32_t as_i32(uint64_t r) { return static_cast<int32_t>(r); }
+
+/// Checked integer arithmetic (Semantics.add32 and kin): each sets v and returns true when the
+/// exact result overflows its type. int32 is computed exactly in 64 bits and compared with its
+/// narrowing; int64 add and subtract test the sign bits; int64 multiply compares the high half of
+/// the 128-bit product with the low half's sign. A few ALU instructions each (one mul.hi for the
+/// int64 product), against the interpreter's dispatch and shared-memory register traffic.
+__device__ __forceinline__ bool narrow_overflows(long long exact, uint64_t& v) {
+  v = i32(static_cast<int32_t>(exact));
+  return exact != static_cast<int32_t>(exact);
+}
+__device__ __forceinline__ bool add64_overflows(uint64_t x, uint64_t y, uint64_t& v) {
+  v = x + y;
+  return ((x ^ v) & (y ^ v)) >> 63;
+}
+__device__ __forceinline__ bool sub64_overflows(uint64_t x, uint64_t y, uint64_t& v) {
+  v = x - y;
+  return ((x ^ y) & (x ^ v)) >> 63;
+}
+__device__ __forceinline__ bool mul64_overflows(uint64_t x, uint64_t y, uint64_t& v) {
+  v = x * y;
+  const long long high = __mul64hi(static_cast<long long>(x), static_cast<long long>(y));
+  return high != (static_cast<long long>(v) >> 63);
+}
 
 /// Math.min / Math.max as Java defines them (NaN wins; -0.0 below 0.0).
 template <class F>
@@ -312,19 +338,26 @@ __device__ __forceinline__ long long interpret(Tx& tx, const Table& tab, const u
         const uint64_t x = R.get(b);
         const uint64_t y = R.get(c);
         uint64_t v = 0;
+        bool overflow = false;  // set by the checked integer operations
         switch (op) {
-          case kAdd: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) + static_cast<uint32_t>(y))); break;
-          case kAdd + 1: v = x + y; break;
+          case kAdd: overflow = narrow_overflows(static_cast<long long>(as_i32(x)) + as_i32(y), v); break;
+          case kAdd + 1: overflow = add64_overflows(x, y, v); break;
           case kAdd + 2: v = bits(__fadd_rn(f32(x), f32(y))); break;
           case kAdd + 3: v = bits(__dadd_rn(f64(x), f64(y))); break;
-          case kSub: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) - static_cast<uint32_t>(y))); break;
-          case kSub + 1: v = x - y; break;
+          case kSub: overflow = narrow_overflows(static_cast<long long>(as_i32(x)) - as_i32(y), v); break;
+          case kSub + 1: overflow = sub64_overflows(x, y, v); break;
           case kSub + 2: v = bits(__fsub_rn(f32(x), f32(y))); break;
           case kSub + 3: v = bits(__dsub_rn(f64(x), f64(y))); break;
-          case kMul: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) * static_cast<uint32_t>(y))); break;
-          case kMul + 1: v = x * y; break;
+          case kMul: overflow = narrow_overflows(static_cast<long long>(as_i32(x)) * as_i32(y), v); break;
+          case kMul + 1: overflow = mul64_overflows(x, y, v); break;
           case kMul + 2: v = bits(__fmul_rn(f32(x), f32(y))); break;
           case kMul + 3: v = bits(__dmul_rn(f64(x), f64(y))); break;
+          case kWadd: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) + static_cast<uint32_t>(y))); break;
+          case kWadd + 1: v = x + y; break;
+          case kWsub: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) - static_cast<uint32_t>(y))); break;
+          case kWsub + 1: v = x - y; break;
+          case kWmul: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) * static_cast<uint32_t>(y))); break;
+          case kWmul + 1: v = x * y; break;
           case kDiv:
           case kRem: {
             const int32_t p = as_i32(x);
@@ -333,7 +366,8 @@ __device__ __forceinline__ long long interpret(Tx& tx, const Table& tab, const u
               tx.end(kDivideByZero);
               return 0;
             }
-            if (q == -1) {  // Java: MIN / -1 wraps to MIN, MIN % -1 is 0 (C++ leaves it undefined)
+            if (q == -1) {  // MIN / -1 overflows, MIN % -1 is 0 (C++ leaves both undefined)
+              overflow = op == kDiv && p == INT32_MIN;
               v = op == kDiv ? i32(static_cast<int32_t>(0u - static_cast<uint32_t>(p))) : 0;
             } else {
               v = i32(op == kDiv ? p / q : p % q);
@@ -349,6 +383,7 @@ __device__ __forceinline__ long long interpret(Tx& tx, const Table& tab, const u
               return 0;
             }
             if (q == -1) {
+              overflow = op == kDiv + 1 && p == LLONG_MIN;
               v = op == kDiv + 1 ? 0ull - x : 0;
             } else {
               v = static_cast<uint64_t>(op == kDiv + 1 ? p / q : p % q);
@@ -367,12 +402,19 @@ __device__ __forceinline__ long long interpret(Tx& tx, const Table& tab, const u
           case kMax + 1: v = static_cast<uint64_t>(max(static_cast<long long>(x), static_cast<long long>(y))); break;
           case kMax + 2: v = bits(java_max(f32(x), f32(y))); break;
           case kMax + 3: v = bits(java_max(f64(x), f64(y))); break;
-          case kNeg: v = i32(static_cast<int32_t>(0u - static_cast<uint32_t>(x))); break;
-          case kNeg + 1: v = 0ull - x; break;
+          case kNeg: overflow = narrow_overflows(-static_cast<long long>(as_i32(x)), v); break;
+          case kNeg + 1: overflow = sub64_overflows(0, x, v); break;
           case kNeg + 2: v = bits(-f32(x)); break;
           case kNeg + 3: v = bits(-f64(x)); break;
-          case kAbs: v = i32(as_i32(x) < 0 ? static_cast<int32_t>(0u - static_cast<uint32_t>(x)) : as_i32(x)); break;
-          case kAbs + 1: v = static_cast<long long>(x) < 0 ? 0ull - x : x; break;
+          case kAbs: {
+            const long long m = as_i32(x);
+            overflow = narrow_overflows(m < 0 ? -m : m, v);
+            break;
+          }
+          case kAbs + 1:
+            overflow = static_cast<long long>(x) == LLONG_MIN;
+            v = static_cast<long long>(x) < 0 ? 0ull - x : x;
+            break;
           case kAbs + 2: v = bits(fabsf(f32(x))); break;
           case kAbs + 3: v = bits(fabs(f64(x))); break;
           case kEq: v = as_i32(x) == as_i32(y); break;
@@ -410,6 +452,10 @@ __device__ __forceinline__ long long interpret(Tx& tx, const Table& tab, const u
           default:  // the host's verifier lets no other opcode through
             tx.end(kOutOfRange);
             return 0;
+        }
+        if (overflow) {
+          tx.end(kOverflow);
+          return 0;
         }
         R.set(a, v);
         break;

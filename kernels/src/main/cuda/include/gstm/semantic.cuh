@@ -150,7 +150,11 @@ __device__ __forceinline__ void run_semantic(const StoreView& view, const Table&
       const uint32_t b = (__ffs(rotated) - 1 + cursor) % kWindow;
       const uint32_t t = self + (base + b) * threads;
       uint8_t outcome = kPending;
-      policy.template attempt<SetCapacity<Ops, CAPACITY>::value>(view, owner, self, [&](auto& tx) {
+      // The body is inlined by force: called, it would keep the transaction (its read and write
+      // sets) in local memory, not registers. The program interpreter is large enough that the
+      // compiler stopped inlining it on its own for sets of 8 and more (sm_90, CUDA 13).
+      policy.template attempt<SetCapacity<Ops, CAPACITY>::value>(view, owner, self,
+          [&](auto& tx) __attribute__((always_inline)) {
         const long long result = Ops::run(tx, tab, t, tab.type[t]);
         bool concurrency_abort = false;
         if (tx.ended()) {

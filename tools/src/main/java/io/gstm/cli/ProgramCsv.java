@@ -66,6 +66,7 @@ final class ProgramCsv {
     checkReadable("state", file);
     try (Reader in = Files.newBufferedReader(file); CSVParser csv = IN.parse(in)) {
       List<String> header = csv.getHeaderNames();
+      checkNotEmpty(file, header, "a column per region, headed by its name, then a row per word");
       for (String region : types.keySet()) {
         if (!header.contains(region)) {
           throw new IllegalArgumentException(file + ": no column for region '" + region
@@ -79,6 +80,7 @@ final class ProgramCsv {
         ended.add(false);
       }
       for (CSVRecord row : csv) {
+        checkWidth(file, row, header.size());
         for (int c = 0; c < header.size(); c++) {
           String name = header.get(c);
           String cell = c < row.size() ? row.get(c) : "";
@@ -111,6 +113,26 @@ final class ProgramCsv {
       return new State(new StoreLayout(regions), contents.toArray(new long[0][]));
     } catch (IOException | UncheckedIOException e) {
       throw unreadable("state", file, e);
+    }
+  }
+
+  /** A file without even a header row is refused as empty, saying what it should hold. */
+  private static void checkNotEmpty(Path file, List<String> header, String expected) {
+    if (header.isEmpty()) {
+      throw new IllegalArgumentException(file + ": the file is empty (expected a header row: "
+          + expected + ")");
+    }
+  }
+
+  /**
+   * A row with more cells than the header has columns is refused: the extra cells belong to no
+   * column, so the row is not what its writer meant (a stray comma, a shifted row).
+   */
+  private static void checkWidth(Path file, CSVRecord row, int columns) {
+    if (row.size() > columns) {
+      throw new IllegalArgumentException(file + ", line " + (row.getRecordNumber() + 1) + ": "
+          + row.size() + " cells but the header has " + columns + " column"
+          + (columns == 1 ? "" : "s"));
     }
   }
 
@@ -182,6 +204,8 @@ final class ProgramCsv {
     checkReadable("transactions", file);
     try (Reader in = Files.newBufferedReader(file); CSVParser csv = IN.parse(in)) {
       List<String> header = csv.getHeaderNames();
+      checkNotEmpty(file, header, "'program' and the parameters' columns, then a row per "
+          + "transaction");
       boolean named = header.contains("program");
       if (!named && programs.size() > 1) {
         throw new IllegalArgumentException(file + ": a 'program' column is needed to choose "
@@ -193,6 +217,7 @@ final class ProgramCsv {
         values.put(c, new ArrayList<>());
       }
       for (CSVRecord row : csv) {
+        checkWidth(file, row, header.size());
         long line = row.getRecordNumber() + 1;
         int type = 0;
         if (named) {
@@ -255,9 +280,13 @@ final class ProgramCsv {
     }
   }
 
-  /** Per transaction (in input order): program, outcome, postponements, code, outputs. */
+  /**
+   * Per transaction (in input order): program, outcome, postponements, code, then, when
+   * {@code serials} is given (per batch, per transaction of the batch, as {@link SerialPlaces}),
+   * its place in a serial order, then the outputs.
+   */
   static void writeOutcomes(Path file, List<ProgramResult> results, List<int[]> orders,
-      ProgramSet programs) throws IOException {
+      List<long[]> serials, ProgramSet programs) throws IOException {
     List<String> outputs = new ArrayList<>();
     for (CompiledProgram p : programs.programs()) {
       for (Program.Output o : p.outputs()) {
@@ -270,6 +299,9 @@ final class ProgramCsv {
         CSVPrinter csv = new CSVPrinter(out, CSVFormat.DEFAULT)) {
       List<String> header = new ArrayList<>(List.of("tx", "program", "outcome",
           "semantic_conflicts", "abort_code"));
+      if (serials != null) {
+        header.add("serial");
+      }
       header.addAll(outputs);
       csv.printRecord(header);
       long first = 0;
@@ -291,6 +323,10 @@ final class ProgramCsv {
           row.add(r.outcome(t).name());
           row.add(Integer.toString(r.postponements(t)));
           row.add(r.outcome(t) == Outcome.USER_ABORT ? Integer.toString(r.abortCode(t)) : "");
+          if (serials != null) {
+            long place = serials.get(b)[t];
+            row.add(place == SerialPlaces.NONE ? "" : Long.toString(place));
+          }
           for (String o : outputs) {
             int idx = p.outputIndex(o);
             row.add(idx < 0 || r.outcome(t) != Outcome.COMMITTED ? ""

@@ -59,7 +59,11 @@ final class Reports {
    * of its serial order, printing both verdicts; whether both passed.
    */
   static boolean checkHistory(History h, Replay replay) {
-    HistoryChecker.Verdict v = HistoryChecker.check(h);
+    return checkHistory(HistoryChecker.check(h), replay);
+  }
+
+  /** As {@link #checkHistory(History, Replay)}, with the checker's verdict already at hand. */
+  static boolean checkHistory(HistoryChecker.Verdict v, Replay replay) {
     System.out.println("history checker: " + (v.serializable() ? "OK (serializable)"
         : "FAILED " + v.violations()));
     return v.serializable() && replay.passes(v.serialOrder());

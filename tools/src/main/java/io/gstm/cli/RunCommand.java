@@ -3,6 +3,7 @@ package io.gstm.cli;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
+import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.program.Column;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramException;
@@ -78,6 +79,12 @@ final class RunCommand extends EngineCommand {
       + "replay the committed transactions serially (small runs).")
   boolean history;
 
+  @Option(names = "--record-order", description = "Write each committed transaction's place "
+      + "in a serial order equivalent to the run (outcomes column 'serial'): replayed one by one "
+      + "in that order from the initial state, the committed transactions give the new state "
+      + "and the same outputs. Records the history (memory per transaction, as --history).")
+  boolean recordOrder;
+
   @Override
   Run prepare() throws IOException {
     Checks.atLeast("batch-size", batchSize, 1);
@@ -96,7 +103,8 @@ final class RunCommand extends EngineCommand {
     ProgramCsv.State state = ProgramCsv.readState(stateFile, programs, coverage.lockCoverage);
     ProgramCsv.Transactions txs = ProgramCsv.readTransactions(txFile, programs);
     Algorithm alg = AlgorithmOption.parse("algorithm", algorithm);
-    RunOptions options = semantic.apply(RunOptions.defaults().withHistory(history));
+    RunOptions options = semantic.apply(RunOptions.defaults()
+        .withHistory(history || recordOrder));
     int n = txs.types().length;
     System.out.printf("programs: %s; %,d transactions; store %s%n",
         programs.programs().stream().map(p -> p.name()).toList(), n, state.layout());
@@ -104,6 +112,8 @@ final class RunCommand extends EngineCommand {
     return e -> {
       List<ProgramResult> results = new ArrayList<>();
       List<int[]> orders = new ArrayList<>();
+      List<long[]> serials = recordOrder ? new ArrayList<>() : null;
+      long committedBefore = 0;
       boolean ok = true;
       long kernelNanos = 0;
       try (TxStore store = e.createStore(state.layout(), alg);
@@ -121,8 +131,17 @@ final class RunCommand extends EngineCommand {
           long[][] before = history ? StoreContents.read(store) : null;
           ProgramResult r = e.run(store, batch, options);
           kernelNanos += r.stats().kernelNanos();
+          HistoryChecker.Verdict verdict = history || recordOrder
+              ? HistoryChecker.check(r.stats().history()) : null;
           if (history) {
-            ok &= check(r, store, before);
+            ok &= check(r, store, before, verdict);
+          } else if (recordOrder && !verdict.serializable()) {
+            System.out.println("history checker: FAILED " + verdict.violations());
+            ok = false;
+          }
+          if (recordOrder) {
+            serials.add(SerialPlaces.of(r, verdict, committedBefore));
+            committedBefore += r.commits();
           }
           results.add(r);
           orders.add(order);
@@ -139,7 +158,7 @@ final class RunCommand extends EngineCommand {
         }
         Path outcomesOut = out(outcomes, txFile, ".outcomes.csv");
         try {
-          ProgramCsv.writeOutcomes(outcomesOut, results, orders, programs);
+          ProgramCsv.writeOutcomes(outcomesOut, results, orders, serials, programs);
         } catch (IOException io) {
           throw ProgramCsv.unreadable("outcomes", outcomesOut, io);
         }
@@ -173,8 +192,9 @@ final class RunCommand extends EngineCommand {
     return b.grid(tpb, Math.max(1, (m + tpb * 8 - 1) / (tpb * 8))).build();
   }
 
-  private boolean check(ProgramResult r, TxStore store, long[][] before) {
-    return Reports.checkHistory(r.stats().history(), order -> {
+  private boolean check(ProgramResult r, TxStore store, long[][] before,
+      HistoryChecker.Verdict verdict) {
+    return Reports.checkHistory(verdict, order -> {
       Verdict v = ProgramReplay.verify(r, store.layout(), before,
           StoreContents.read(store), order);
       System.out.println("serial replay: " + v);

@@ -2,10 +2,7 @@ package io.gstm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gstm.core.program.Column;
 import io.gstm.core.program.CompiledProgram;
-import io.gstm.core.program.ProgramBatch;
-import io.gstm.core.program.ValueType;
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.testing.Fuzz;
@@ -268,7 +265,8 @@ class CliFuzzTest {
     for (String e : extra) {
       args.add(1 + rnd.nextInt(args.size()), e);
     }
-    boolean checks = args.contains("--history") || command.startsWith("bench")
+    boolean checks = args.contains("--history") || args.contains("--record-order")
+        || command.startsWith("bench")
         || command.equals("bank") || command.equals("vacation") || command.equals("soak");
     return new Vector(args, mentions, checks);
   }
@@ -385,8 +383,8 @@ class CliFuzzTest {
     RandomPrograms.Case c = RandomPrograms.generate(rnd.nextLong(), 1 + rnd.nextInt(60), 8, 1,
         rnd.nextBoolean());
     String program = c.text();
-    String state = stateCsv(c);
-    String txs = transactionsCsv(c, rnd.nextBoolean());
+    String state = RandomCaseCsv.state(c);
+    String txs = RandomCaseCsv.transactions(c, rnd.nextBoolean());
     int roll = rnd.nextInt(10);
     if (roll < 3) {
       program = Mutations.program(rnd, program, true);
@@ -410,6 +408,9 @@ class CliFuzzTest {
       values.put("--history", null);
     }
     if (rnd.nextInt(3) == 0) {
+      values.put("--record-order", null);
+    }
+    if (rnd.nextInt(3) == 0) {
       values.put("--batch-size", Integer.toString(1 + rnd.nextInt(40)));
     }
     mentions.add("programs.gstm");
@@ -423,49 +424,6 @@ class CliFuzzTest {
     for (RegionSpec r : c.layout().regions()) {
       mentions.add(r.name());
     }
-  }
-
-  private static String stateCsv(RandomPrograms.Case c) {
-    StringBuilder out = new StringBuilder();
-    int rows = 0;
-    for (int r = 0; r < c.layout().regionCount(); r++) {
-      out.append(r == 0 ? "" : ",").append(c.layout().region(r).name());
-      rows = Math.max(rows, c.layout().region(r).length());
-    }
-    out.append('\n');
-    for (int i = 0; i < rows; i++) {
-      for (int r = 0; r < c.layout().regionCount(); r++) {
-        out.append(r == 0 ? "" : ",");
-        if (i < c.initial()[r].length) {
-          out.append(ProgramCsv.format(c.initial()[r][i],
-              ValueType.of(c.layout().region(r).type())));
-        }
-      }
-      out.append('\n');
-    }
-    return out.toString();
-  }
-
-  private static String transactionsCsv(RandomPrograms.Case c, boolean named) {
-    ProgramBatch b = c.batch();
-    boolean program = named || c.programs().size() > 1;
-    StringBuilder out = new StringBuilder(program ? "program" : "");
-    List<Column> cols = b.columns();
-    for (int i = 0; i < cols.size(); i++) {
-      out.append(i == 0 && !program ? "" : ",").append(cols.get(i).name());
-    }
-    out.append('\n');
-    for (int t = 0; t < b.txCount(); t++) {
-      if (program) {
-        out.append(c.programs().get(b.type(t)).name());
-      }
-      for (int i = 0; i < cols.size(); i++) {
-        out.append(i == 0 && !program ? "" : ",")
-            .append(ProgramCsv.format(cols.get(i).bits(t), cols.get(i).type()));
-      }
-      out.append('\n');
-    }
-    return out.toString();
   }
 
   // ---- running -----------------------------------------------------------------------------

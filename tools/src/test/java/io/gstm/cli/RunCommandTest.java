@@ -73,6 +73,51 @@ class RunCommandTest {
         .contains("gstm: program 'p', line 2, column 14: 'y' is not declared");
   }
 
+  /**
+   * Inputs that used to be read silently or with a misleading error: each is refused with status
+   * 2 and one line naming the file and the place (without its check, the first two ran with exit
+   * 0, and the empty files were blamed on a missing column).
+   */
+  @Test
+  void strictInputsAreRefused(@TempDir Path dir) throws IOException {
+    String program = EXAMPLES.resolve("warehouse/warehouse.gstm").toString();
+    String stock = EXAMPLES.resolve("warehouse/stock.csv").toString();
+    String moves = EXAMPLES.resolve("warehouse/moves.csv").toString();
+    Path bad = dir.resolve("bad.csv");
+    Files.writeString(bad, "program,src,dst,qty\nmove,0,1,4\nmove,1,3,6,9\n");
+    assertOneLine(run(2, "run", "--engine", "jvm", "--program", program, "--state", stock,
+        "--transactions", bad.toString()))
+        .contains("bad.csv, line 3: 5 cells but the header has 4 columns");
+    Path wideState = dir.resolve("state.csv");
+    Files.writeString(wideState, "stock\n10\n0,7\n");
+    assertOneLine(run(2, "run", "--engine", "jvm", "--program", program, "--state",
+        wideState.toString(), "--transactions", moves))
+        .contains("state.csv, line 3: 2 cells but the header has 1 column");
+    Path empty = dir.resolve("empty.csv");
+    Files.writeString(empty, "");
+    // warehouse.gstm holds two programs: the old error asked for a 'program' column.
+    assertOneLine(run(2, "run", "--engine", "jvm", "--program", program, "--state", stock,
+        "--transactions", empty.toString()))
+        .contains("empty.csv: the file is empty (expected a header row: 'program'")
+        .doesNotContain("is needed to choose");
+    assertOneLine(run(2, "run", "--engine", "jvm", "--program", program, "--state",
+        empty.toString(), "--transactions", moves))
+        .contains("empty.csv: the file is empty (expected a header row: a column per region");
+    Path big = dir.resolve("big.gstm");
+    Files.writeString(big, "program p(x: int32) regions stock: int32 {\n"
+        + "  stock[x] = stock[x] + 3000000000;\n}\n");
+    assertOneLine(run(2, "run", "--engine", "jvm", "--program", big.toString(), "--state",
+        stock, "--transactions", moves))
+        .contains("gstm: program 'p', line 2, column 25: integer literal '3000000000' does not "
+            + "fit in int32: write 3000000000L for an int64");
+  }
+
+  /** The output of a refused run: one line, no stack trace. */
+  private static org.assertj.core.api.AbstractStringAssert<?> assertOneLine(String out) {
+    assertThat(out.strip().lines()).as(out).hasSize(1);
+    return assertThat(out);
+  }
+
   @Test
   void benchProgramsComparesBothSidesAndVerifies() {
     String out = run(0, "bench-programs", "--engine", "jvm", "--accounts", "2000",

@@ -27,7 +27,13 @@ public enum Outcome {
    * A program's loop would run more trips than its declared {@code max}, or an attempt ran more
    * instructions than the program's bound; changed nothing.
    */
-  LOOP_LIMIT;
+  LOOP_LIMIT,
+  /**
+   * A program's integer arithmetic overflowed ({@code + - *}, unary minus, {@code abs} or
+   * {@code /} beyond the int32 or int64 range), in a consistent state; changed nothing. The
+   * {@code wrapping_} functions wrap instead.
+   */
+  OVERFLOW;
 
 
   private static final Outcome[] BY_CODE = values();

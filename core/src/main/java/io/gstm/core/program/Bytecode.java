@@ -454,6 +454,10 @@ final class Bytecode {
     if (op == Opcodes.SQRT || op == Opcodes.SQRT + 1) {
       return "SQRT." + TYPED[2 + op - Opcodes.SQRT];
     }
+    String[] wrapping = {"WADD", "WSUB", "WMUL"};
+    if (op >= Opcodes.WADD && op < Opcodes.COUNT) {
+      return wrapping[(op - Opcodes.WADD) / 2] + "." + TYPED[(op - Opcodes.WADD) % 2];
+    }
     return "?" + op;
   }
 }

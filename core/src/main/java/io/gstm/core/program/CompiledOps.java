@@ -6,9 +6,9 @@ import io.gstm.core.workload.TxContext;
 /**
  * What a program compiled to a JVM class ({@link JvmCompiler}) calls for each instruction: tiny
  * static methods the JIT inlines, with the meaning of {@link Interpreter} and
- * {@link Semantics}. An attempt that ends early (an index out of range, a division by zero, a
- * loop past its bound) tells the transaction and throws {@link #FAULT}, which the caller
- * catches: the generated code needs no exception table and no extra branches.
+ * {@link Semantics}. An attempt that ends early (an index out of range, a division by zero, an
+ * overflow, a loop past its bound) tells the transaction and throws {@link #FAULT}, which the
+ * caller catches: the generated code needs no exception table and no extra branches.
  */
 final class CompiledOps {
   private CompiledOps() {}
@@ -124,56 +124,103 @@ final class CompiledOps {
   }
 
   // ---- arithmetic: the common operations inline, the rest through Semantics -----------------
+  // Every binary helper takes (tx, a, b), so that the compiler pushes the same operands for all;
+  // a helper that cannot fault leaves tx unused (free once inlined).
 
-  static long add32(long a, long b) {
+  /** The attempt ends with the fault's outcome (an overflow, a division by zero). */
+  private static Fault fault(TxContext tx, Semantics.Fault f) {
+    return end(tx, f.outcome);
+  }
+
+  static long add32(TxContext tx, long a, long b) {
+    try {
+      return Semantics.add32(a, b);
+    } catch (Semantics.Fault f) {
+      throw fault(tx, f);
+    }
+  }
+
+  static long add64(TxContext tx, long a, long b) {
+    try {
+      return Semantics.add64(a, b);
+    } catch (Semantics.Fault f) {
+      throw fault(tx, f);
+    }
+  }
+
+  static long sub32(TxContext tx, long a, long b) {
+    try {
+      return Semantics.sub32(a, b);
+    } catch (Semantics.Fault f) {
+      throw fault(tx, f);
+    }
+  }
+
+  static long sub64(TxContext tx, long a, long b) {
+    try {
+      return Semantics.sub64(a, b);
+    } catch (Semantics.Fault f) {
+      throw fault(tx, f);
+    }
+  }
+
+  static long mul32(TxContext tx, long a, long b) {
+    try {
+      return Semantics.mul32(a, b);
+    } catch (Semantics.Fault f) {
+      throw fault(tx, f);
+    }
+  }
+
+  static long mul64(TxContext tx, long a, long b) {
+    try {
+      return Semantics.mul64(a, b);
+    } catch (Semantics.Fault f) {
+      throw fault(tx, f);
+    }
+  }
+
+  static long wadd32(TxContext tx, long a, long b) {
     return (int) a + (int) b;
   }
 
-  static long add64(long a, long b) {
+  static long wadd64(TxContext tx, long a, long b) {
     return a + b;
   }
 
-  static long sub32(long a, long b) {
-    return (int) a - (int) b;
-  }
-
-  static long sub64(long a, long b) {
-    return a - b;
-  }
-
-  static long mul32(long a, long b) {
+  static long wmul32(TxContext tx, long a, long b) {
     return (int) a * (int) b;
   }
 
-  static long mul64(long a, long b) {
+  static long wmul64(TxContext tx, long a, long b) {
     return a * b;
   }
 
-  static long addf64(long a, long b) {
+  static long addf64(TxContext tx, long a, long b) {
     return Double.doubleToRawLongBits(Double.longBitsToDouble(a) + Double.longBitsToDouble(b));
   }
 
-  static long eq32(long a, long b) {
+  static long eq32(TxContext tx, long a, long b) {
     return (int) a == (int) b ? 1 : 0;
   }
 
-  static long ne32(long a, long b) {
+  static long ne32(TxContext tx, long a, long b) {
     return (int) a != (int) b ? 1 : 0;
   }
 
-  static long lt32(long a, long b) {
+  static long lt32(TxContext tx, long a, long b) {
     return (int) a < (int) b ? 1 : 0;
   }
 
-  static long le32(long a, long b) {
+  static long le32(TxContext tx, long a, long b) {
     return (int) a <= (int) b ? 1 : 0;
   }
 
-  static long eq64(long a, long b) {
+  static long eq64(TxContext tx, long a, long b) {
     return a == b ? 1 : 0;
   }
 
-  static long lt64(long a, long b) {
+  static long lt64(TxContext tx, long a, long b) {
     return a < b ? 1 : 0;
   }
 
@@ -181,24 +228,29 @@ final class CompiledOps {
     return a ^ 1;
   }
 
-  /** Any other two-operand operation; an integer division by zero ends the attempt. */
+  /** Any other two-operand operation. */
   static long binary(TxContext tx, int op, long a, long b) {
     try {
       return Semantics.binary(op, a, b);
-    } catch (Semantics.DivideByZero z) {
-      throw end(tx, Outcome.DIVIDE_BY_ZERO);
+    } catch (Semantics.Fault f) {
+      throw fault(tx, f);
     }
   }
 
-  static long unary(int op, long a) {
-    return Semantics.unary(op, a);
+  /** A one-operand operation: integer negation and abs can overflow. */
+  static long unary(TxContext tx, int op, long a) {
+    try {
+      return Semantics.unary(op, a);
+    } catch (Semantics.Fault f) {
+      throw fault(tx, f);
+    }
   }
 
   static long convert(long a, int mode) {
     return Semantics.convert(a, mode >> 4, mode & 15);
   }
 
-  /** The helper a binary opcode compiles to, or null for {@link #binary}. */
+  /** The helper a binary opcode compiles to, {@code (tx, a, b)}, or null for {@link #binary}. */
   static String fastBinary(int op) {
     return switch (op) {
       case Opcodes.ADD -> "add32";
@@ -208,6 +260,10 @@ final class CompiledOps {
       case Opcodes.SUB + 1 -> "sub64";
       case Opcodes.MUL -> "mul32";
       case Opcodes.MUL + 1 -> "mul64";
+      case Opcodes.WADD -> "wadd32";
+      case Opcodes.WADD + 1 -> "wadd64";
+      case Opcodes.WMUL -> "wmul32";
+      case Opcodes.WMUL + 1 -> "wmul64";
       case Opcodes.EQ -> "eq32";
       case Opcodes.EQ + 1 -> "eq64";
       case Opcodes.NE -> "ne32";

@@ -100,15 +100,22 @@ public final class Interpreter {
         return 0; // the transaction has been told how it ended
       }
     }
-    ProgramBinding.Bound b = bounds[type];
+    // Registers start at 0 in every attempt, as in the compiled form and on the GPU.
+    java.util.Arrays.fill(regs, 0L);
+    try {
+      return interpret(tx, t, bounds[type], codes[type], constants[type]);
+    } catch (Semantics.Fault fault) {
+      tx.end(fault.outcome); // a division by zero or an overflow
+      return 0;
+    }
+  }
+
+  /** The dispatch loop; Semantics' faults leave it as exceptions. */
+  private long interpret(TxContext tx, int t, ProgramBinding.Bound b, int[] code, long[] k) {
     long[] r = regs;
-    int[] code = codes[type];
-    long[] k = constants[type];
     // Only a backward jump can make the code run longer than its length: taken backward jumps
     // are counted against the program's step bound, so that no image, however made, runs for
-    // ever (JvmCompiler and program.cuh count the same jumps). Registers start at 0 in every
-    // attempt, as in the compiled form and on the GPU.
-    java.util.Arrays.fill(r, 0L);
+    // ever (JvmCompiler and program.cuh count the same jumps).
     long budget = b.program.analysis().steps();
     int pc = 0;
     while (true) {
@@ -188,14 +195,16 @@ public final class Interpreter {
           }
         }
         // The commonest operations inline (the rest through Semantics, the same definitions).
-        case Opcodes.ADD -> r[a] = (int) r[bb] + (int) r[c];
-        case Opcodes.ADD + 1 -> r[a] = r[bb] + r[c];
+        // Semantics' faults (overflow, division by zero) end the attempt in run().
+        case Opcodes.ADD -> r[a] = Semantics.add32(r[bb], r[c]);
+        case Opcodes.ADD + 1 -> r[a] = Semantics.add64(r[bb], r[c]);
         case Opcodes.ADD + 3 -> r[a] = Double.doubleToRawLongBits(
             Double.longBitsToDouble(r[bb]) + Double.longBitsToDouble(r[c]));
-        case Opcodes.SUB -> r[a] = (int) r[bb] - (int) r[c];
-        case Opcodes.SUB + 1 -> r[a] = r[bb] - r[c];
-        case Opcodes.MUL -> r[a] = (int) r[bb] * (int) r[c];
-        case Opcodes.MUL + 1 -> r[a] = r[bb] * r[c];
+        case Opcodes.SUB -> r[a] = Semantics.sub32(r[bb], r[c]);
+        case Opcodes.SUB + 1 -> r[a] = Semantics.sub64(r[bb], r[c]);
+        case Opcodes.MUL -> r[a] = Semantics.mul32(r[bb], r[c]);
+        case Opcodes.MUL + 1 -> r[a] = Semantics.mul64(r[bb], r[c]);
+        case Opcodes.WADD -> r[a] = (int) r[bb] + (int) r[c];
         case Opcodes.EQ -> r[a] = (int) r[bb] == (int) r[c] ? 1 : 0;
         case Opcodes.NE -> r[a] = (int) r[bb] != (int) r[c] ? 1 : 0;
         case Opcodes.LT -> r[a] = (int) r[bb] < (int) r[c] ? 1 : 0;
@@ -203,19 +212,8 @@ public final class Interpreter {
         case Opcodes.LT + 1 -> r[a] = r[bb] < r[c] ? 1 : 0;
         case NOT -> r[a] = r[bb] ^ 1;
         case CVT -> r[a] = Semantics.convert(r[bb], c >> 4, c & 15);
-        default -> {
-          if (op >= Opcodes.NEG && op < Opcodes.EQ || op == Opcodes.BNOT
-              || op == Opcodes.BNOT + 1 || op == Opcodes.SQRT || op == Opcodes.SQRT + 1) {
-            r[a] = Semantics.unary(op, r[bb]);
-          } else {
-            try {
-              r[a] = Semantics.binary(op, r[bb], r[c]);
-            } catch (Semantics.DivideByZero e) {
-              tx.end(Outcome.DIVIDE_BY_ZERO);
-              return 0;
-            }
-          }
-        }
+        default -> r[a] = Opcodes.isUnary(op) ? Semantics.unary(op, r[bb])
+            : Semantics.binary(op, r[bb], r[c]);
       }
     }
   }

@@ -395,16 +395,16 @@ final class JvmCompiler {
           c.lstore(a);
         }
         default -> {
-          boolean unary = op >= Opcodes.NEG && op < Opcodes.EQ || op == Opcodes.BNOT
-              || op == Opcodes.BNOT + 1 || op == Opcodes.SQRT || op == Opcodes.SQRT + 1;
-          if (unary) {
+          if (Opcodes.isUnary(op)) {
+            c.aload(TX_SLOT);
             c.iconst(pool, op);
             c.lload(b);
-            c.call(pool, "unary", "(IJ)J");
+            c.call(pool, "unary", "(L" + TX + ";IJ)J");
           } else if (CompiledOps.fastBinary(op) != null) {
+            c.aload(TX_SLOT);
             c.lload(b);
             c.lload(cc);
-            c.call(pool, CompiledOps.fastBinary(op), "(JJ)J");
+            c.call(pool, CompiledOps.fastBinary(op), "(L" + TX + ";JJ)J");
           } else {
             c.aload(TX_SLOT);
             c.iconst(pool, op);

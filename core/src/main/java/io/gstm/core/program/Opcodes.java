@@ -12,8 +12,12 @@ package io.gstm.core.program;
 public final class Opcodes {
   private Opcodes() {}
 
-  /** Version of the bytecode format; an image of another version is refused. */
-  public static final int VERSION = 1;
+  /**
+   * Version of the bytecode format; an image of another version is refused. 2: integer ADD,
+   * SUB, MUL, NEG, ABS and DIV end the transaction OVERFLOW where version 1 wrapped; WADD, WSUB
+   * and WMUL wrap.
+   */
+  public static final int VERSION = 2;
 
   /** End of the body: the transaction commits. */
   public static final int RET = 0;
@@ -52,10 +56,11 @@ public final class Opcodes {
   /** a = b converted from type {@code c >> 4} to type {@code c & 15} (ValueType codes). */
   public static final int CVT = 17;
 
+  /** Integer overflow ends the transaction OVERFLOW (also SUB, MUL, NEG, ABS and DIV). */
   public static final int ADD = 20;
   public static final int SUB = 24;
   public static final int MUL = 28;
-  /** Integer division by zero ends the transaction DIVIDE_BY_ZERO. */
+  /** Integer division by zero ends the transaction DIVIDE_BY_ZERO; MIN / -1 OVERFLOW. */
   public static final int DIV = 32;
   public static final int REM = 36;
   public static final int MIN = 40;
@@ -78,8 +83,12 @@ public final class Opcodes {
   public static final int BNOT = 84;
   /** a = sqrt(b), float32 or float64. */
   public static final int SQRT = 86;
+  /** Wrapping (two's-complement) integer b + c, b - c, b * c: never OVERFLOW. */
+  public static final int WADD = 88;
+  public static final int WSUB = 90;
+  public static final int WMUL = 92;
   /** One past the last opcode. */
-  public static final int COUNT = 88;
+  public static final int COUNT = 94;
 
   /** How an opcode's operands read, for the bytecode verifier. */
   enum Format {
@@ -138,9 +147,15 @@ public final class Opcodes {
       case LOOP -> Format.LOOP;
       case CVT -> Format.CONVERT;
       // The typed groups: binary ones take a, b, c; unary ones (NEG, ABS, BNOT, SQRT) a, b.
-      default -> op >= ADD && op < NEG || op >= EQ && op < BNOT ? Format.ABC
-          : op >= NEG && op < EQ || op >= BNOT ? Format.AB : Format.INVALID;
+      default -> isUnary(op) ? Format.AB
+          : op >= ADD && op < NEG || op >= EQ && op < BNOT || op >= WADD ? Format.ABC
+          : Format.INVALID;
     };
+  }
+
+  /** The typed one-operand operations: NEG, ABS, BNOT and SQRT (not NOT or CVT). */
+  static boolean isUnary(int op) {
+    return op >= NEG && op < EQ || op >= BNOT && op < WADD;
   }
 
   /** Words the instruction starting with {@code op} takes. */

@@ -26,8 +26,8 @@ import java.util.regex.Pattern;
  */
 final class ProgramCompiler {
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-  private static final Set<String> FUNCTIONS =
-      Set.of("min", "max", "abs", "sqrt", "len", "sum", "int32", "int64", "float32", "float64");
+  private static final Set<String> FUNCTIONS = Set.of("min", "max", "abs", "sqrt", "len", "sum",
+      "int32", "int64", "float32", "float64", "wrapping_add", "wrapping_sub", "wrapping_mul");
   /** The largest PR-STM set capacity the program kernels are built for. */
   static final int MAX_SET_ENTRIES =
       ProgramBinding.CAPACITIES[ProgramBinding.CAPACITIES.length - 1];
@@ -755,7 +755,7 @@ final class ProgramCompiler {
     scopes.pop();
     localsBase = bodyBase;
     top = localsBase;
-    emit(Opcodes.ADD, ri, ri, rOne);
+    emit(Opcodes.WADD, ri, ri, rOne); // i < end, so i + 1 cannot overflow: no check needed
     jumpBack(loopTop);
     bind(exit);
     Counts body = counts;
@@ -933,10 +933,15 @@ final class ProgramCompiler {
   private Val unaryOp(int op, Val v, String name, Loc loc) {
     String key = v.key == null ? null : name + "(" + v.key + ")";
     if (v.isConstant()) {
-      return new Val(v.type, -1, Semantics.unary(op, v.constant), key);
+      try {
+        return new Val(v.type, -1, Semantics.unary(op, v.constant), key);
+      } catch (Semantics.Fault e) {
+        // -MIN or abs(MIN): left to run time, where it ends the transaction OVERFLOW
+      }
     }
-    int r = result(loc, v);
-    emit(op, r, v.reg, 0);
+    int rv = reg(v, loc);
+    int r = result(loc, new Val(v.type, rv, null, null));
+    emit(op, r, rv, 0);
     return new Val(v.type, r, null, key);
   }
 
@@ -1024,8 +1029,8 @@ final class ProgramCompiler {
     if (a.isConstant() && b.isConstant()) {
       try {
         return new Val(type, -1, Semantics.binary(op, a.constant, b.constant), key);
-      } catch (Semantics.DivideByZero e) {
-        // left to run time, where it ends the transaction DIVIDE_BY_ZERO
+      } catch (Semantics.Fault e) {
+        // left to run time, where it ends the transaction DIVIDE_BY_ZERO or OVERFLOW
       }
     }
     // Integer identities: x + 0, x - 0, x * 1, 1 * x (exact in two's complement).
@@ -1113,6 +1118,22 @@ final class ProgramCompiler {
         int base = fn.equals("min") ? Opcodes.MIN : Opcodes.MAX;
         return arith(base + t.code(), t, cast(a, t, c.loc()), cast(b, t, c.loc()), fn, c.loc());
       }
+      case "wrapping_add", "wrapping_sub", "wrapping_mul" -> {
+        arity(c, 2);
+        Val a = expr(args.get(0));
+        Val b = expr(args.get(1));
+        if (!a.type.isInteger() || !b.type.isInteger()) {
+          throw error(c.loc(), fn + " needs integers, got " + a.type + " and " + b.type
+              + " (float arithmetic never overflows: use + - *)");
+        }
+        ValueType t = ValueType.promote(a.type, b.type);
+        int base = switch (fn) {
+          case "wrapping_add" -> Opcodes.WADD;
+          case "wrapping_sub" -> Opcodes.WSUB;
+          default -> Opcodes.WMUL;
+        };
+        return arith(base + t.code(), t, cast(a, t, c.loc()), cast(b, t, c.loc()), fn, c.loc());
+      }
       case "abs" -> {
         arity(c, 1);
         Val a = expr(args.get(0));
@@ -1155,7 +1176,8 @@ final class ProgramCompiler {
         return new Val(INT64, r, null, null);
       }
       default -> throw error(c.loc(), "unknown function '" + fn + "' (known: min, max, abs, "
-          + "sqrt, len, sum, int32, int64, float32, float64)");
+          + "sqrt, len, sum, int32, int64, float32, float64, wrapping_add, wrapping_sub, "
+          + "wrapping_mul)");
     }
   }
 

@@ -478,12 +478,17 @@ final class ProgramParser {
       case INT -> {
         long v = parseInt(t);
         boolean suffixed = t.text.endsWith("L") || t.text.endsWith("l");
-        boolean hex = t.text.startsWith("0x") || t.text.startsWith("0X");
-        if (hex && !suffixed && v >= 0 && v <= 0xffffffffL) {
-          v = (int) v; // as in Java, a 32-bit hex literal names the bits of an int32
+        if (suffixed) {
+          return new Ast.IntLit(v, ValueType.INT64, t.loc());
         }
-        boolean wide = suffixed || v > Integer.MAX_VALUE || v < Integer.MIN_VALUE;
-        return new Ast.IntLit(v, wide ? ValueType.INT64 : ValueType.INT32, t.loc());
+        // As in Java, an unsuffixed literal is an int32 and is never widened silently; a hex
+        // one names the bits of an int32 (0xFFFFFFFF is -1).
+        boolean hex = t.text.startsWith("0x") || t.text.startsWith("0X");
+        if (hex ? Long.compareUnsigned(v, 0xffffffffL) > 0 : v > Integer.MAX_VALUE) {
+          throw error(t, "integer literal '" + t.text + "' does not fit in int32: write "
+              + t.text + "L for an int64");
+        }
+        return new Ast.IntLit((int) v, ValueType.INT32, t.loc());
       }
       case FLOAT -> {
         String s = t.text;
@@ -546,7 +551,9 @@ final class ProgramParser {
       }
       return Long.parseLong(s);
     } catch (NumberFormatException e) {
-      throw error(t, "integer literal '" + t.text + "' does not fit in int64");
+      boolean suffixed = s.length() < t.text.length();
+      throw error(t, "integer literal '" + t.text + "' does not fit in "
+          + (suffixed ? "int64" : "int32 (nor in int64)"));
     }
   }
 }

@@ -96,6 +96,7 @@ public final class Term {
     return new Term(new Ast.Binary(op, expr, other.expr, loc("'" + op + "'")));
   }
 
+  /** Addition; an integer sum beyond its type's range ends the transaction OVERFLOW. */
   public Term add(Term o) {
     return bin("+", o);
   }
@@ -112,6 +113,7 @@ public final class Term {
     return sub(of(o));
   }
 
+  /** Multiplication; an integer product beyond its type's range ends it OVERFLOW. */
   public Term mul(Term o) {
     return bin("*", o);
   }
@@ -120,7 +122,10 @@ public final class Term {
     return mul(of(o));
   }
 
-  /** Division: integers truncate toward zero; an integer division by zero ends the transaction. */
+  /**
+   * Division: integers truncate toward zero; an integer division by zero ends the transaction
+   * DIVIDE_BY_ZERO, {@code MIN / -1} OVERFLOW.
+   */
   public Term div(Term o) {
     return bin("/", o);
   }
@@ -212,6 +217,21 @@ public final class Term {
 
   public Term abs() {
     return call("abs", this);
+  }
+
+  /** Integer addition that wraps around in two's complement instead of overflowing. */
+  public Term wrappingAdd(Term o) {
+    return call("wrapping_add", this, o);
+  }
+
+  /** Integer subtraction that wraps around in two's complement instead of overflowing. */
+  public Term wrappingSub(Term o) {
+    return call("wrapping_sub", this, o);
+  }
+
+  /** Integer multiplication that wraps around in two's complement (hashes, checksums). */
+  public Term wrappingMul(Term o) {
+    return call("wrapping_mul", this, o);
   }
 
   public Term sqrt() {

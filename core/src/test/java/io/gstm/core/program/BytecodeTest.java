@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * The image format and its verifier: a round trip keeps a program, and every kind of damage
  * (magic, version, unknown opcode, a register, constant, slot, region or jump target out of
  * range, code that runs off its end, a cut image) is refused with the word it is at. Also: the
- * CUDA interpreter's opcode numbers are the Java ones.
+ * CUDA interpreter's opcode numbers, end codes and format version are the Java ones.
  */
 class BytecodeTest {
   private static final CompiledProgram P = ProgramSet.parse("""
@@ -140,5 +140,7 @@ class BytecodeTest {
     assertThat(checked).isGreaterThan(35);
     assertThat(text).contains("kUserAbort = " + io.gstm.core.batch.Outcome.USER_ABORT.code());
     assertThat(text).contains("kLoopLimit = " + io.gstm.core.batch.Outcome.LOOP_LIMIT.code());
+    assertThat(text).contains("kOverflow = " + io.gstm.core.batch.Outcome.OVERFLOW.code());
+    assertThat(text).contains("kVersion = " + Opcodes.VERSION + ";");
   }
 }

@@ -62,13 +62,22 @@ class ProgramCheckTest {
       "let x = f << 1; | '<<' needs integers | 4 | 11",
       "let x = min(a); | min takes 2 arguments | 4 | 9",
       "let x = foo(a); | unknown function 'foo' | 4 | 9",
+      "let x = wrapping_add(f, 1); | wrapping_add needs integers, got float64 and int32 | 4 | 9",
+      "let x = wrapping_mul(a); | wrapping_mul takes 2 arguments | 4 | 9",
       "let x = sum(r, 0, 1); r[0] = 1; | sum() reads a range for a read-only program | 1 | 1",
       "for i in 0 .. 2 { let t = sum(s, i, 1); } | sum() may run 2 times | 1 | 1",
       "for i in 0 .. 70 { r[i] = 1; } | more than the largest transaction set, 64 | 1 | 1",
       "for i in 0 .. a max -1 { } | max -1 is out of range | 4 | 1",
       "let x = 1 +; | expected an expression but found ';' | 4 | 12",
       "let x = 1 | expected ';' but found '}' | 5 | 1",
-      "let x = 0x1FFFFFFFFFFFFFFFFF; | does not fit in int64 | 4 | 9",
+      "let x = 0x1FFFFFFFFFFFFFFFFF; | does not fit in int32 (nor in int64) | 4 | 9",
+      "let x = 0x1FFFFFFFFFFFFFFFFFL; | '0x1FFFFFFFFFFFFFFFFFL' does not fit in int64 | 4 | 9",
+      "let x = 2147483648; | '2147483648' does not fit in int32: write 2147483648L | 4 | 9",
+      "let x = a + 3000000000; | '3000000000' does not fit in int32 | 4 | 13",
+      "let x = 0x100000000; | '0x100000000' does not fit in int32: write 0x100000000L | 4 | 9",
+      "let x = 0xFFFFFFFFFFFFFFFF; | does not fit in int32: write 0xFFFFFFFFFFFFFFFFL | 4 | 9",
+      "let x = int64(3000000000); | '3000000000' does not fit in int32 | 4 | 15",
+      "let x = -2147483649; | '2147483649' does not fit in int32 | 4 | 10",
       "let x = 12abc; | malformed number | 4 | 9",
       "let x = 1 # 2; | unexpected character '#' | 4 | 11",
       "retry | expected ';' but found '}' | 5 | 1",
@@ -92,13 +101,18 @@ class ProgramCheckTest {
     assertThat(dead.analysis()).isEqualTo(live.analysis());
   }
 
-  /** Java's literals: -2147483648 is an int32, -9223372036854775808L an int64. */
+  /**
+   * Java's literals: -2147483648 is an int32, -9223372036854775808L an int64, a hex literal of
+   * up to 32 bits names an int32's bits, and only the L suffix makes an int64.
+   */
   @Test
   void theSmallestIntegersAreLiterals() {
     ProgramSet.parse("program p() outputs o: int32 { o = -2147483648; }");
     ProgramSet.parse("program p() outputs o: int64 { o = -9223372036854775808L; }");
-    assertThat(refuse("program p() outputs o: int32 { o = 2147483648; }").getMessage())
-        .contains("must be int32, got int64");
+    ProgramSet.parse("program p() outputs o: int32 { o = 0xFFFFFFFF; }");
+    ProgramSet.parse("program p() outputs o: int64 { o = 3000000000L + 0x100000000L; }");
+    assertThat(refuse("program p() outputs o: int64 { o = 3000000000; }").getMessage())
+        .contains("does not fit in int32: write 3000000000L for an int64");
   }
 
   /**

@@ -30,7 +30,7 @@ public record StarvationCase(ProgramResult result, long[] words, boolean[] isAud
         var x: int32 = 1;
         for i in 0 .. 16 {
           s = s + hot[i];
-          for j in 0 .. spin max 100000 { x = x * 1103515245 + 12345; }
+          for j in 0 .. spin max 100000 { x = wrapping_add(wrapping_mul(x, 1103515245), 12345); }
         }
         total = s + int64(x & 0);
       }

@@ -43,7 +43,7 @@ public final class DsPrograms {
     };
     String param = cfg.maxWork() == 0 ? "" : ", work: int32";
     String work = cfg.maxWork() == 0 ? "" : "  for w in 0 .. work max " + cfg.maxWork()
-        + " { spin = spin * 31 + w; }  // local work\n";
+        + " { spin = wrapping_add(wrapping_mul(spin, 31), w); }  // local work\n";
     return text.replace("{WORK_PARAM}", param).replace("{WORK}\n", work)
         .replace("({WP})", "(" + (param.isEmpty() ? "" : param.substring(2)) + ")");
   }
