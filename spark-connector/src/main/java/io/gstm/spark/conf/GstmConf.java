@@ -163,10 +163,8 @@ public final class GstmConf {
           + "updated by its own task in every iteration (one Spark job per iteration), so that "
           + "the cores of JVM executors work in parallel. `engines`: a point set per executor "
           + "engine, i.e. per GPU (executors without a GPU count one each), merged from the "
-          + "partitions once they are read in parallel; every iteration runs inside one task "
-          + "(one engine) or one barrier stage whose tasks exchange their partials "
-          + "(`allGather`, several engines), without a job per iteration. `auto`: `engines` "
-          + "when the executors "
+          + "partitions once they are read in parallel; with one engine every iteration runs "
+          + "inside one task, without a job per iteration. `auto`: `engines` when the executors "
           + "run on GPUs (as for `spark.gstm.graph.subgraphs`), else `partitions`. Sums are "
           + "then added in another order: centroids agree to rounding.");
 

@@ -51,8 +51,7 @@ import scala.runtime.AbstractFunction2;
  * {@link PartitionKMeans} that stays resident on the executor for the whole fit); the partials
  * are tree-aggregated and the new centroids travel with the next iteration's tasks. One Spark
  * job per iteration ({@link #aggregate}); or, on GPU executors ({@link #setPointSets}), a point
- * set per GPU, with every iteration inside one task (one GPU) or one barrier stage whose tasks
- * exchange their partials ({@link BarrierIterations}). Lloyd's iteration, as MLlib's KMeans, with the
+ * set per GPU, and with one GPU every iteration inside one task. Lloyd's iteration, as MLlib's KMeans, with the
  * same initialisation: {@code initMode} "k-means||" (default) or "random" delegate to MLlib's own
  * initialisation with the same {@code seed}, so the two start from identical centroids; or give
  * them with {@link #setInitialCentroids}. Stops after {@code maxIter} iterations or when no
@@ -215,9 +214,8 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   /**
    * How the points are laid out (default {@code spark.gstm.kmeans.pointSets}): "partitions", a
    * point set per partition and a Spark job per iteration; "engines", a point set per executor
-   * engine (per GPU), merged once the partitions are read, every iteration inside one task (one
-   * engine) or one barrier stage (several, exchanging their partials); "auto", engines when the
-   * executors run on GPUs, else partitions. It
+   * engine (per GPU), merged once the partitions are read, and with one engine every iteration
+   * inside one task; "auto", engines when the executors run on GPUs, else partitions. It
    * changes speed, and the centroids only by rounding (the sums are added in another order).
    */
   public TxKMeans setPointSets(String value) {
@@ -442,25 +440,13 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(blocks.context());
     long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);
     double tolSq = getTol() * getTol();
-    boolean perEngine = perEngine(jsc, settings);
-    int sets = perEngine ? Math.min(blocks.getNumPartitions(),
-        EngineCount.engines(jsc.sc(), EngineCount.gpuExecutors(jsc.sc(), settings)))
-        : blocks.getNumPartitions();
+    int sets = pointSets(jsc, settings, blocks.getNumPartitions());
     // The blocks are read (in parallel) and cached by the first job of fit: merging them moves
     // only their arrays, and none within one executor.
     JavaRDD<Block> work = sets >= blocks.getNumPartitions() ? blocks
         : blocks.coalesce(sets).mapPartitions(it -> List.of(Block.concat(it)).iterator(), true);
-    // A point set per engine, and several engines: every iteration inside one barrier stage.
-    // Its tasks must all run at once, one per engine, so only then (a point set per partition
-    // may have more of them than the cluster has task slots).
-    boolean barrier = perEngine && sets > 1;
     if (work != blocks && sets > 1) {
       work.persist(StorageLevel.MEMORY_AND_DISK());
-      if (barrier) {
-        // A barrier stage may not read through coalesce: cut the lineage at the merged sets.
-        work.rdd().localCheckpoint();
-        work.count();
-      }
     }
     Progress f = new Progress(flatten(initial, dims));
     try {
@@ -472,13 +458,6 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
             ClassTag$.MODULE$.apply(Progress.class)))[0];
         LOG.debug("TxKMeans: {} iterations in one task in {} ms", f.iterations,
             (System.nanoTime() - t0) / 1_000_000);
-      } else if (barrier) {
-        long t0 = System.nanoTime();
-        f = ((Progress[]) work.rdd().barrier().mapPartitions(
-            new BarrierIterations(run, f.centroids, kk, dims, settings, getMaxIter(), tolSq),
-            false, ClassTag$.MODULE$.apply(Progress.class)).collect())[0];
-        LOG.debug("TxKMeans: {} iterations in one barrier stage of {} tasks in {} ms",
-            f.iterations, sets, (System.nanoTime() - t0) / 1_000_000);
       }
       while (f.iterations < getMaxIter() && !f.converged) {
         long t0 = System.nanoTime();
@@ -504,13 +483,17 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     return (TxKMeansModel) model.setParent(this);
   }
 
-  /** Whether the points are laid out a set per executor engine ({@link #setPointSets}). */
-  private boolean perEngine(JavaSparkContext jsc, GstmSettings settings) {
+  /** Point sets to iterate over ({@link #setPointSets}); at most the partitions read. */
+  private int pointSets(JavaSparkContext jsc, GstmSettings settings, int partitions) {
     String mode = pointSets != null ? pointSets
         : GstmConf.KMEANS_POINT_SETS.parse(jsc.getConf().get(GstmConf.KMEANS_POINT_SETS.key(),
             null));
-    return mode.equals("engines")
-        || (mode.equals("auto") && EngineCount.gpuExecutors(jsc.sc(), settings));
+    if (mode.equals("partitions")
+        || (mode.equals("auto") && !EngineCount.gpuExecutors(jsc.sc(), settings))) {
+      return partitions;
+    }
+    boolean gpus = EngineCount.gpuExecutors(jsc.sc(), settings);
+    return Math.min(partitions, EngineCount.engines(jsc.sc(), gpus));
   }
 
   /** The centroids so far and what the iterations did; advanced on the driver or in a task. */
