@@ -45,12 +45,28 @@ gc_spark_home() {
   echo "$home"
 }
 
+# The java the workers launch executors with. Spark 4 starts every executor with
+# --add-modules=jdk.incubator.vector (for its vectorized BLAS, optional), a module the staged
+# runtime (jlink) lacks, so the executor JVM would not boot: this wrapper drops that option.
+gc_executor_java() {
+  local home=/tmp/gstm-executor-java
+  mkdir -p "$home/bin"
+  cat >"$home/bin/java" <<JAVA
+#!/usr/bin/env bash
+args=()
+for a in "\$@"; do [ "\$a" = --add-modules=jdk.incubator.vector ] || args+=("\$a"); done
+exec $GC_JAVA "\${args[@]}"
+JAVA
+  chmod +x "$home/bin/java"
+  echo "$home/bin/java"
+}
+
 # start WORKERS CORES [EXECUTOR_MEMORY]: the cluster, one GPU per worker and executor.
 start() {
   local workers=$1 cores=$2 mem=${3:-64g}
   GC_MASTER=$(bash "$GC_HERE/spark-cluster.sh" start --spark-home "$(gc_spark_home)" \
     --work "$GC_WORK" --workers "$workers" --cores "$cores" --memory "$mem" \
-    --gpus-per-worker 1 --java "$GC_JAVA") || return 1
+    --gpus-per-worker 1 --java "$(gc_executor_java)") || return 1
   GC_CONF=(--conf "spark.jars=$GC_JARS"
     --conf spark.executor.resource.gpu.amount=1
     --conf "spark.task.resource.gpu.amount=$(awk "BEGIN {print 1 / $cores}")"

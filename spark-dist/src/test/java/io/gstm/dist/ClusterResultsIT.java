@@ -95,9 +95,9 @@ class ClusterResultsIT {
     }
   }
 
-  /** A point set per executor: every iteration in one barrier stage, exchanging partials. */
+  /** A point set per executor (what GPU executors get): merged once, then a job per iteration. */
   @Test
-  void txKMeansInOneBarrierStageEqualsLocalModeWithinFloatTolerance() {
+  void txKMeansWithAPointSetPerExecutorEqualsLocalModeWithinFloatTolerance() {
     Workloads.KMeansRun onCluster = Workloads.kmeans(cluster.spark(), "engines");
     assertThat(onCluster.pointSets()).isEqualTo(Sessions.EXECUTORS);
     for (int j = 0; j < 3; j++) {

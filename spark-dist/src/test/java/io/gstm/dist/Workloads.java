@@ -78,7 +78,7 @@ final class Workloads {
 
   /**
    * TxKMeans as {@link #kmeansCenters} with {@code pointSets} ("engines": a point set per
-   * executor, every iteration inside one barrier stage when there are several).
+   * executor).
    */
   static KMeansRun kmeans(SparkSession spark, String pointSets) {
     SplittableRandom rnd = new SplittableRandom(7);
