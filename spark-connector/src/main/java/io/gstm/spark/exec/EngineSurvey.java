@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
@@ -51,10 +50,7 @@ public final class EngineSurvey {
     }
     List<Executor> seen = jsc.parallelize(slots, n).map(i -> {
       try (TaskEngine lease = ExecutorEngines.acquire(settings)) {
-        SparkEnv env = SparkEnv.get();
-        return new Executor(env == null ? "driver" : env.executorId(),
-            env == null || env.blockManager() == null ? "localhost"
-                : env.blockManager().blockManagerId().host(),
+        return new Executor(ThisExecutor.id(), ThisExecutor.host(),
             ProcessHandle.current().pid(), lease.gpu(),
             lease.engine().device(), lease.reason(), 1);
       }

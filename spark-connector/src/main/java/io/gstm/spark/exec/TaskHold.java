@@ -7,7 +7,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.TimeUnit;
-import org.apache.spark.SparkEnv;
 
 /**
  * A test's way to kill an executor in the middle of a task, deterministically (the cluster
@@ -41,9 +40,7 @@ public final class TaskHold {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    SparkEnv env = SparkEnv.get();
-    String line = ProcessHandle.current().pid() + " " + (env == null ? "driver"
-        : env.executorId()) + "\n";
+    String line = ProcessHandle.current().pid() + " " + ThisExecutor.id() + "\n";
     try {
       Path tmp = Files.writeString(folder.resolve(".held-" + name), line);
       Files.move(tmp, folder.resolve("held-" + name), StandardCopyOption.ATOMIC_MOVE);

@@ -9,6 +9,7 @@ import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.IndexPartitioner;
 import io.gstm.spark.exec.TaskEngine;
+import io.gstm.spark.exec.ThisExecutor;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -71,7 +72,7 @@ final class StateJobs {
     org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();
     int port = env == null || env.blockManager() == null ? 0
         : env.blockManager().blockManagerId().port();
-    return new Exchange.Placement(partition, StateRegistry.executorId(), StateRegistry.host()
+    return new Exchange.Placement(partition, ThisExecutor.id(), ThisExecutor.host()
         + ":" + port, p.incarnation, p.rows(), lease.engine().name());
   }
 

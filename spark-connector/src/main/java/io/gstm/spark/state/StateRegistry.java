@@ -1,10 +1,10 @@
 package io.gstm.spark.state;
 
+import io.gstm.spark.exec.ThisExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.spark.SparkEnv;
 
 /**
  * The partitions of every {@link TxState} held by this JVM (an executor, or the driver in local
@@ -37,7 +37,8 @@ final class StateRegistry {
     }
     if (p == null || p.isClosed()) {
       throw new StateLostException("gstm state '" + name + "' partition " + partition
-          + " is not held on executor " + executorId() + " (" + host() + ")", partition);
+          + " is not held on executor " + ThisExecutor.id() + " (" + ThisExecutor.host() + ")",
+          partition);
     }
     return p;
   }
@@ -70,16 +71,5 @@ final class StateRegistry {
       n += k.state() == state ? 1 : 0;
     }
     return n;
-  }
-
-  static String executorId() {
-    SparkEnv env = SparkEnv.get();
-    return env == null ? "driver" : env.executorId();
-  }
-
-  static String host() {
-    SparkEnv env = SparkEnv.get();
-    return env == null || env.blockManager() == null ? "localhost"
-        : env.blockManager().blockManagerId().host();
   }
 }
