@@ -160,13 +160,7 @@ class TxStateFaultsTest extends StateSession {
     List<Dataset<Row>> batches = List.of(transfers(80, 30, 20, 41, 0, false),
         transfers(80, 30, 20, 42, 100, false), transfers(80, 30, 20, 43, 200, false),
         transfers(80, 30, 20, 44, 300, false));
-    List<Row> never;
-    try (TxState twin = TxState.from(accounts(30, 10_000)).key("id").partitions(3).create()) {
-      for (int b = 0; b < batches.size(); b++) {
-        twin.apply(batches.get(b), BANK, b);
-      }
-      never = twin.toDF().orderBy("id").collectAsList();
-    }
+    List<Row> never = neverLost(batches);
     long recoveries = TxState.RECOVERIES.get();
     try (TxState bank = TxState.from(accounts(30, 10_000)).key("id").partitions(3)
         .name("logged").create().logEpochs(true)) {
@@ -190,19 +184,23 @@ class TxStateFaultsTest extends StateSession {
     }
   }
 
+  /** The balances, by id, after {@code batches} on a state of 30 accounts that loses nothing. */
+  private static List<Row> neverLost(List<Dataset<Row>> batches) {
+    try (TxState twin = TxState.from(accounts(30, 10_000)).key("id").partitions(3).create()) {
+      for (int b = 0; b < batches.size(); b++) {
+        twin.apply(batches.get(b), BANK, b);
+      }
+      return twin.toDF().orderBy("id").collectAsList();
+    }
+  }
+
   /** A lost executor takes every partition it held: each is rebuilt, and the apply goes on. */
   @Test
   void withTheEpochLogPartitionsLostTogetherAreAllRebuilt(@TempDir Path dir) {
     String path = dir.resolve("two").toString();
     List<Dataset<Row>> batches = List.of(transfers(80, 30, 20, 51, 0, false),
         transfers(80, 30, 20, 52, 100, false), transfers(80, 30, 20, 53, 200, false));
-    List<Row> never;
-    try (TxState twin = TxState.from(accounts(30, 10_000)).key("id").partitions(3).create()) {
-      for (int b = 0; b < batches.size(); b++) {
-        twin.apply(batches.get(b), BANK, b);
-      }
-      never = twin.toDF().orderBy("id").collectAsList();
-    }
+    List<Row> never = neverLost(batches);
     long recoveries = TxState.RECOVERIES.get();
     try (TxState bank = TxState.from(accounts(30, 10_000)).key("id").partitions(3)
         .name("two").create().logEpochs(true)) {
