@@ -436,6 +436,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
 
   private TxKMeansModel iterate(JavaRDD<Block> blocks, double[][] initial, int dims, long n,
       GstmSettings settings, long start) {
+    long prepared = System.nanoTime();
     int kk = initial.length;
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(blocks.context());
     long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);
@@ -474,10 +475,12 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
         work.unpersist(false);
       }
     }
-    long wallNanos = System.nanoTime() - start;
+    long iterated = System.nanoTime();
+    long wallNanos = iterated - start;
     TxKMeansReport report = new TxKMeansReport(
         new TxKMeansReport.Placement(List.copyOf(f.engines), f.fellBack, sets), n, f.iterations,
-        f.converged, f.cost, f.tx, new TxKMeansReport.Timings(f.kernelNanos, wallNanos));
+        f.converged, f.cost, f.tx, new TxKMeansReport.Timings(f.kernelNanos, prepared - start,
+            iterated - prepared, wallNanos));
     TxKMeansModel model = new TxKMeansModel(uid, unflatten(f.centroids, kk, dims), report);
     model.setFeaturesCol(getFeaturesCol()).setPredictionCol(getPredictionCol());
     return (TxKMeansModel) model.setParent(this);
@@ -572,10 +575,17 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
 
     @Override
     public Progress apply(TaskContext task, Iterator<Block> blocks) {
+      long t0 = System.nanoTime();
       Block b = blocks.next();
+      long read = System.nanoTime();
       Progress f = new Progress(centroids);
       while (f.iterations < maxIter && !f.converged) {
         f.advance(update(run, task.partitionId(), b, f.centroids, k, dims, settings), tolSq);
+        if (f.iterations == 1) {
+          LOG.debug("TxKMeans: {} points merged in {} ms, first iteration (copy to the engine "
+              + "included) {} ms", b.n(), (read - t0) / 1_000_000,
+              (System.nanoTime() - read) / 1_000_000);
+        }
       }
       return f;
     }

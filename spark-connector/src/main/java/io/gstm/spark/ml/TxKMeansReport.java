@@ -45,9 +45,14 @@ public record TxKMeansReport(Placement placement, long points, int iterations, b
    *
    * @param kernelNanos engine time of the update batches (GPU kernel time on a GPU), summed over
    *     tasks
+   * @param prepareNanos wall time of reading and checking the points and choosing the initial
+   *     centroids
+   * @param iterateNanos wall time of the iterations, with the first one's merging of the point
+   *     sets and their copy to the engines
    * @param wallNanos wall time of {@code fit}
    */
-  public record Timings(long kernelNanos, long wallNanos) implements Serializable {}
+  public record Timings(long kernelNanos, long prepareNanos, long iterateNanos, long wallNanos)
+      implements Serializable {}
 
   /** Point sets the iterations ran over. */
   public int pointSets() {
@@ -57,9 +62,10 @@ public record TxKMeansReport(Placement placement, long points, int iterations, b
   @Override
   public String toString() {
     return String.format("TxKMeans: engine %s, %d points, %d iteration(s)%s, cost %.6g,"
-            + " %d commits, %d aborts, kernel %.3f s, wall %.3f s, %d point set(s)",
+            + " %d commits, %d aborts, kernel %.3f s, wall %.3f s (prepare %.3f s, iterations"
+            + " %.3f s), %d point set(s)",
         String.join(" + ", engines()), points, iterations, converged ? " (converged)" : "",
         trainingCost, commits(), aborts(), timings.kernelNanos() / 1e9, timings.wallNanos() / 1e9,
-        pointSets());
+        timings.prepareNanos() / 1e9, timings.iterateNanos() / 1e9, pointSets());
   }
 }

@@ -1,5 +1,11 @@
 package io.gstm.spark.bench;
 
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.greatest;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+
 import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.GridGenerator;
 import io.gstm.core.graph.RelaxationKind;
@@ -77,6 +83,11 @@ public final class SparkBenchmark implements Callable<Integer> {
   @Option(names = "--seed", description = "seed (default: ${DEFAULT-VALUE})")
   long seed = 42;
 
+  @Option(names = "--input", description = "a Parquet directory to read instead of generating "
+      + "(as `gen` writes them): edges (src, dst[, weight]) for sssp and cc, or points "
+      + "(features) for kmeans; every run reads it, nothing is cached")
+  String input;
+
   @Option(names = "--only", description = "sssp, cc, kmeans (default: all)", split = ",")
   List<String> only = List.of("sssp", "cc", "kmeans");
 
@@ -110,11 +121,14 @@ public final class SparkBenchmark implements Callable<Integer> {
       System.out.println(
           "| workload | gstm (s) | baseline (s) | speed-up | equal | gstm details |");
       System.out.println("| --- | --- | --- | --- | --- | --- |");
-      if (only.contains("sssp") || only.contains("cc")) {
+      // An input holds edges or points: only the workloads of its kind run.
+      boolean points = input != null
+          && Arrays.asList(session.read().parquet(input).columns()).contains("features");
+      if ((only.contains("sssp") || only.contains("cc")) && !points) {
         warmUp(session);
         graphs(session);
       }
-      if (only.contains("kmeans")) {
+      if (only.contains("kmeans") && (input == null || points)) {
         kmeans(session);
       }
       return allEqual ? 0 : 1;
@@ -130,28 +144,43 @@ public final class SparkBenchmark implements Callable<Integer> {
       default -> throw new IllegalArgumentException("--graph: expected rmat or grid, got '"
           + graph + "'");
     };
-    EdgeList g = grid ? GridGenerator.shuffled(GridGenerator.square(1 << scale, seed), seed + 1)
-        : RmatGenerator.generate(scale, edges, seed, true);
-    int n = g.vertexCount();
-    Dataset<Row> df = DataFrames.edges(session, g, spark.partitions)
-        .persist(StorageLevel.MEMORY_AND_DISK());
-    df.count();
-    // On a grid the corner, a diameter away from the farthest cells.
-    long source = grid ? 0 : g.src()[0];
-    String shape = grid
-        ? String.format(Locale.ROOT, "grid of %d cells, %d edges, shuffled", n, g.edgeCount())
-        : String.format(Locale.ROOT, "R-MAT 2^%d vertices, %d edges", scale, edges);
+    EdgeList g;
+    Dataset<Row> df;
+    int n;
+    long source;
+    String shape;
+    if (input != null) {
+      g = null;
+      df = session.read().parquet(input);
+      Row r = df.agg(max(greatest(col("src"), col("dst"))), count(lit(1))).first();
+      n = r.isNullAt(0) ? 0 : r.getInt(0) + 1;
+      source = n == 0 ? 0 : df.select("src").first().getInt(0);
+      shape = String.format(Locale.ROOT, "Parquet %s (%d vertex ids, %,d edges)", input, n,
+          r.getLong(1));
+    } else {
+      g = grid ? GridGenerator.shuffled(GridGenerator.square(1 << scale, seed), seed + 1)
+          : RmatGenerator.generate(scale, edges, seed, true);
+      n = g.vertexCount();
+      df = DataFrames.edges(session, g, spark.partitions).persist(StorageLevel.MEMORY_AND_DISK());
+      df.count();
+      // On a grid the corner, a diameter away from the farthest cells.
+      source = grid ? 0 : g.src()[0];
+      shape = grid
+          ? String.format(Locale.ROOT, "grid of %d cells, %d edges, shuffled", n, g.edgeCount())
+          : String.format(Locale.ROOT, "R-MAT 2^%d vertices, %d edges", scale, edges);
+    }
+    int vertices = n;
     if (only.contains("sssp")) {
-      relaxation(df, g, RelaxationKind.SHORTEST_PATHS, (int) source, "weighted SSSP, " + shape,
+      relaxation(df, g, n, RelaxationKind.SHORTEST_PATHS, (int) source, "weighted SSSP, " + shape,
           "GraphX Pregel",
           () -> GraphRelaxation.of(df).shortestPaths(source),
-          graph -> GraphXBaselines.pregelShortestPaths(graph, source, n));
+          graph -> GraphXBaselines.pregelShortestPaths(graph, source, vertices));
     }
     if (only.contains("cc")) {
-      relaxation(df, g, RelaxationKind.CONNECTED_COMPONENTS, 0, "components, " + shape,
+      relaxation(df, g, n, RelaxationKind.CONNECTED_COMPONENTS, 0, "components, " + shape,
           "GraphX connectedComponents",
           () -> GraphRelaxation.of(df).connectedComponents(),
-          graph -> GraphXBaselines.connectedComponents(graph, n));
+          graph -> GraphXBaselines.connectedComponents(graph, vertices));
     }
     df.unpersist(false);
   }
@@ -159,22 +188,23 @@ public final class SparkBenchmark implements Callable<Integer> {
   /**
    * Times {@code reps} runs of gstm's relaxation and of the GraphX baseline, alternating, and
    * compares every run's values with the baseline's; a baseline cut at {@code --baseline-limit}
-   * counts as that long, and gstm's values are then compared with the sequential reference.
+   * counts as that long, and gstm's values are then compared with the sequential reference (not
+   * compared when the graph was read from {@code --input}: {@code g} null).
    */
-  private void relaxation(Dataset<Row> df, EdgeList g, RelaxationKind kind, int source,
+  private void relaxation(Dataset<Row> df, EdgeList g, int n, RelaxationKind kind, int source,
       String what, String baseline, Supplier<GraphRelaxation> ours,
       Function<Graph<Double, Double>, double[]> theirs) {
-    int n = g.vertexCount();
     double[] tg = new double[reps];
     double[] tb = new double[reps];
     boolean equal = true;
     boolean cut = false;
     double[] reference = null;
     RelaxationResult r = null;
+    double[] values = null;
     for (int i = -warmups; i < reps; i++) {
       long t0 = System.nanoTime();
       r = ours.get().run();
-      double[] values = r.collectById(n); // as GraphX's side: every value on the driver
+      values = r.collectById(n); // as GraphX's side: every value on the driver
       if (i >= 0) {
         tg[i] = (System.nanoTime() - t0) / 1e9;
       }
@@ -189,6 +219,9 @@ public final class SparkBenchmark implements Callable<Integer> {
         graph.unpersist(false);
         if (expected == null) {
           cut = true;
+          if (g == null) {
+            continue; // nothing to compare with: see the checksum
+          }
           if (reference == null) {
             reference = reference(g, kind, source);
           }
@@ -203,9 +236,29 @@ public final class SparkBenchmark implements Callable<Integer> {
         + String.format(Locale.ROOT, "%.2f edge relaxations per edge, edges by %s, %d replicas, ",
             (double) rep.progress().edgeRelaxations() / Math.max(1, rep.edges()),
             rep.placement().partitioning(), rep.placement().replicas())
-        + rep.engines();
-    row(noBaselines ? what : what + ", vs " + baseline, tg, noBaselines ? null : tb, cut, equal,
-        noBaselines ? r.report().toString() : details);
+        + rep.engines() + ", " + checksum(values);
+    // Not compared: no baseline, or one cut short with no reference for a graph read as input.
+    Boolean compared = noBaselines || (g == null && cut) ? null : equal;
+    row(noBaselines ? what : what + ", vs " + baseline, tg, noBaselines ? null : tb, cut,
+        compared, noBaselines ? r.report() + ", " + checksum(values) : details);
+  }
+
+  /**
+   * What two runs on the same graph must agree on (a run on one executor and one on two, say):
+   * the vertices reached, the sum of the finite values (exact: integer weights and ids) and a
+   * hash of every value by id.
+   */
+  static String checksum(double[] values) {
+    long reached = 0;
+    double sum = 0;
+    for (double v : values) {
+      if (v < Double.POSITIVE_INFINITY) {
+        reached++;
+        sum += v;
+      }
+    }
+    return String.format(Locale.ROOT, "%d finite values, sum %.1f, hash %08x", reached, sum,
+        Arrays.hashCode(values));
   }
 
   /**
@@ -251,13 +304,28 @@ public final class SparkBenchmark implements Callable<Integer> {
   }
 
   private void kmeans(SparkSession session) {
-    double[] data = KMeansData.blobs(points, dims, k, seed);
-    double[][] init = firstPointsAsCentroids(data);
+    Dataset<Row> df;
+    double[][] init;
+    long n;
+    int d;
+    if (input != null) {
+      df = session.read().parquet(input);
+      // The first k points of the first file, the same in every run over these files.
+      init = df.limit(k).collectAsList().stream()
+          .map(r -> ((org.apache.spark.ml.linalg.Vector) r.get(0)).toArray())
+          .toArray(double[][]::new);
+      n = df.count();
+      d = init.length == 0 ? dims : init[0].length;
+    } else {
+      double[] data = KMeansData.blobs(points, dims, k, seed);
+      init = firstPointsAsCentroids(data, dims);
+      df = DataFrames.points(session, data, dims, spark.partitions)
+          .persist(StorageLevel.MEMORY_AND_DISK());
+      n = df.count();
+      d = dims;
+    }
     Vector[] initVectors = vectors(init);
-    Dataset<Row> df = DataFrames.points(session, data, dims, spark.partitions)
-        .persist(StorageLevel.MEMORY_AND_DISK());
-    df.count();
-    warmUpKMeans(session);
+    warmUpKMeans(session, d);
     double[] tg = new double[reps];
     double[] tb = new double[reps];
     boolean equal = true;
@@ -288,8 +356,8 @@ public final class SparkBenchmark implements Callable<Integer> {
       for (int j = 0; j < k; j++) {
         double[] a = ours.clusterCenters()[j].toArray();
         double[] b = theirs.clusterCenters()[j].toArray();
-        for (int d = 0; d < dims; d++) {
-          maxRel = Math.max(maxRel, Math.abs(a[d] - b[d]) / Math.max(1e-12, Math.abs(b[d])));
+        for (int x = 0; x < d; x++) {
+          maxRel = Math.max(maxRel, Math.abs(a[x] - b[x]) / Math.max(1e-12, Math.abs(b[x])));
         }
       }
       double costOurs = ours.computeCost(df);
@@ -299,8 +367,8 @@ public final class SparkBenchmark implements Callable<Integer> {
           maxRel, costOurs, costTheirs, ours.report().engines());
       rdd.unpersist(false);
     }
-    String what = String.format(Locale.ROOT, "k-means, %d %d-D points, k = %d, %d iterations",
-        points, dims, k, iterations);
+    String what = String.format(Locale.ROOT, "k-means, %d %d-D points%s, k = %d, %d iterations",
+        n, d, input == null ? "" : " (Parquet " + input + ")", k, iterations);
     row(noBaselines ? what : what + ", vs MLlib", tg, noBaselines ? null : tb, equal, details);
     df.unpersist(false);
   }
@@ -309,10 +377,10 @@ public final class SparkBenchmark implements Callable<Integer> {
    * Runs both k-means implementations once on a small data set (50k points, 5 iterations, the
    * same path as the timed runs), so that neither pays the JIT's warm-up alone.
    */
-  private void warmUpKMeans(SparkSession session) {
+  private void warmUpKMeans(SparkSession session, int dims) {
     int n = Math.min(points, 50_000);
     double[] data = KMeansData.blobs(n, dims, k, seed + 1);
-    double[][] init = firstPointsAsCentroids(data);
+    double[][] init = firstPointsAsCentroids(data, dims);
     Vector[] initVectors = vectors(init);
     Dataset<Row> df = DataFrames.points(session, data, dims, spark.partitions)
         .persist(StorageLevel.MEMORY_AND_DISK());
@@ -330,7 +398,7 @@ public final class SparkBenchmark implements Callable<Integer> {
   }
 
   /** The first k points of {@code data}: the initial centroids both implementations start from. */
-  private double[][] firstPointsAsCentroids(double[] data) {
+  private double[][] firstPointsAsCentroids(double[] data, int dims) {
     double[] first = KMeansData.firstPoints(data, dims, k);
     double[][] init = new double[k][];
     for (int j = 0; j < k; j++) {
@@ -348,16 +416,19 @@ public final class SparkBenchmark implements Callable<Integer> {
     row(what, gstm, base, false, equal, details);
   }
 
-  /** As above; {@code cut}: the baseline's times are its time limit, so at least that. */
-  private void row(String what, double[] gstm, double[] base, boolean cut, boolean equal,
+  /**
+   * As above; {@code cut}: the baseline's times are its time limit, so at least that; {@code
+   * equal} null: not compared.
+   */
+  private void row(String what, double[] gstm, double[] base, boolean cut, Boolean equal,
       String details) {
-    allEqual &= equal;
+    allEqual &= equal == null || equal;
     double g = median(gstm);
     double b = base == null ? Double.NaN : median(base);
     String at = cut ? ">= " : "";
     System.out.printf(Locale.ROOT, "| %s | %s | %s | %s%.1fx | %s | %s |%n", what, times(gstm),
         base == null ? "-" : at + times(base) + (cut ? " (cut at the limit)" : ""), at, b / g,
-        equal ? "yes" : "NO", details);
+        equal == null ? "-" : equal ? "yes" : "NO", details);
   }
 
   private static double median(double[] t) {

@@ -5,11 +5,11 @@ import io.gstm.spark.bench.SparkBenchmark;
 import io.gstm.spark.bench.TxBenchmark;
 import picocli.CommandLine.Command;
 
-/** {@code ./gstm-spark}: Spark jobs over gstm (relax, executors, bench, tx-bench). */
+/** {@code ./gstm-spark}: Spark jobs over gstm (relax, executors, gen, bench, tx-bench). */
 @Command(name = "gstm-spark", mixinStandardHelpOptions = true,
     description = "Spark jobs over gstm (Spark local mode by default; --master for a cluster).",
-    subcommands = {RelaxCommand.class, ExecutorsCommand.class, SparkBenchmark.class,
-        TxBenchmark.class})
+    subcommands = {RelaxCommand.class, ExecutorsCommand.class, GenCommand.class,
+        SparkBenchmark.class, TxBenchmark.class})
 public final class GstmSparkCli extends CliMain.Top {
   public static void main(String[] args) {
     System.exit(execute(args));

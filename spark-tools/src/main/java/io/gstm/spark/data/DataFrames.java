@@ -6,7 +6,10 @@ import io.gstm.core.kmeans.KMeansData;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -55,12 +58,7 @@ public final class DataFrames {
           }
           return out.iterator();
         });
-    StructType schema = new StructType().add("src", DataTypes.IntegerType, false)
-        .add("dst", DataTypes.IntegerType, false);
-    if (weighted) {
-      schema = schema.add("weight", DataTypes.DoubleType, false);
-    }
-    return spark.createDataFrame(rows, schema);
+    return spark.createDataFrame(rows, edgeSchema(weighted));
   }
 
   /** {@code n} points in {@code k} Gaussian blobs (core's KMeansData), column "features". */
@@ -89,6 +87,70 @@ public final class DataFrames {
         });
     return spark.createDataFrame(rows,
         new StructType().add("features", SQLDataTypes.VectorType(), false));
+  }
+
+  /**
+   * The R-MAT graph of {@link RmatGenerator#chunk} (src, dst[, weight]), drawn by the tasks of
+   * {@code partitions} partitions, each a run of whole chunks; nothing is drawn on the driver.
+   */
+  public static Dataset<Row> rmatChunks(SparkSession spark, int scale, long edgeCount, long seed,
+      boolean weighted, int partitions) {
+    int chunks = RmatGenerator.chunks(edgeCount);
+    JavaRDD<Row> rows = chunkRanges(spark, chunks, partitions).flatMap(range -> {
+      int[] perm = RmatGenerator.permutation(scale, seed);
+      return flatten(range, c -> {
+        EdgeList g = RmatGenerator.chunk(scale, edgeCount, c, seed, weighted, perm);
+        List<Row> out = new ArrayList<>(g.edgeCount());
+        for (int i = 0; i < g.edgeCount(); i++) {
+          out.add(weighted ? RowFactory.create(g.src()[i], g.dst()[i], g.weights()[i])
+              : RowFactory.create(g.src()[i], g.dst()[i]));
+        }
+        return out;
+      });
+    });
+    return spark.createDataFrame(rows, edgeSchema(weighted));
+  }
+
+  /**
+   * The points of {@link KMeansData#blobsChunk} as an ml Vector column "features", drawn by the
+   * tasks of {@code partitions} partitions, each a run of whole chunks.
+   */
+  public static Dataset<Row> blobChunks(SparkSession spark, long n, int dims, int k, long seed,
+      int partitions) {
+    JavaRDD<Row> rows = chunkRanges(spark, KMeansData.chunks(n), partitions).flatMap(range ->
+        flatten(range, c -> {
+          double[] p = KMeansData.blobsChunk(n, dims, k, seed, c);
+          List<Row> out = new ArrayList<>(p.length / dims);
+          for (int i = 0; i < p.length; i += dims) {
+            out.add(RowFactory.create(Vectors.dense(Arrays.copyOfRange(p, i, i + dims))));
+          }
+          return out;
+        }));
+    return spark.createDataFrame(rows,
+        new StructType().add("features", SQLDataTypes.VectorType(), false));
+  }
+
+  /** Partition i's chunks {@code [from, to)}: {@code chunks} split as evenly as they go. */
+  private static JavaRDD<int[]> chunkRanges(SparkSession spark, int chunks, int partitions) {
+    List<int[]> ranges = new ArrayList<>();
+    for (int p = 0; p < partitions; p++) {
+      ranges.add(new int[] {(int) ((long) chunks * p / partitions),
+          (int) ((long) chunks * (p + 1) / partitions)});
+    }
+    return JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(ranges,
+        partitions);
+  }
+
+  /** The rows of chunks {@code range[0] .. range[1] - 1}, one chunk in memory at a time. */
+  private static Iterator<Row> flatten(int[] range, IntFunction<List<Row>> chunk) {
+    return IntStream.range(range[0], range[1]).boxed()
+        .flatMap(c -> chunk.apply(c).stream()).iterator();
+  }
+
+  private static StructType edgeSchema(boolean weighted) {
+    StructType schema = new StructType().add("src", DataTypes.IntegerType, false)
+        .add("dst", DataTypes.IntegerType, false);
+    return weighted ? schema.add("weight", DataTypes.DoubleType, false) : schema;
   }
 
   /** One partition per slice; a task reads its slice from a broadcast of them all. */

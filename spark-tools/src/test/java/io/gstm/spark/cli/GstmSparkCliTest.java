@@ -10,8 +10,10 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code ./gstm-spark}: its commands are there, run, and say bad input in one line. */
@@ -42,7 +44,7 @@ class GstmSparkCliTest {
     StringWriter out = new StringWriter();
     CommandLine cli = new CommandLine(new GstmSparkCli()).setOut(new PrintWriter(out, true));
     assertThat(cli.execute("--help")).isZero();
-    assertThat(out.toString()).contains("relax", "executors", "bench", "tx-bench");
+    assertThat(out.toString()).contains("relax", "executors", "gen", "bench", "tx-bench");
   }
 
   @Test
@@ -71,5 +73,40 @@ class GstmSparkCliTest {
     assertThat(r.status()).as(r.err()).isEqualTo(2);
     assertThat(r.err()).contains("gstm-spark: spark.gstm.engine=gpu but no usable GPU")
         .doesNotContain("\tat ");
+  }
+
+  /** {@code gen} writes Parquet that {@code bench --input} reads, for graphs and for points. */
+  @Test
+  void benchReadsWhatGenWrites(@TempDir Path dir) {
+    String edges = dir.resolve("edges").toString();
+    Run g = run("gen", "rmat", "--scale", "8", "--edges", "3000", "--files", "3", "--out", edges);
+    assertThat(g.status()).as(g.err()).isZero();
+    assertThat(g.out()).contains("wrote R-MAT 2^8 vertices, 3,000 edges", "in 3 file(s)");
+    Run b = run("bench", "--engine", "jvm", "--input", edges, "--reps", "1", "--warmups", "0");
+    assertThat(b.status()).as(b.out() + b.err()).isZero();
+    assertThat(b.out()).contains("weighted SSSP, Parquet " + edges, "components, Parquet")
+        .contains("| yes |", "finite values, sum").doesNotContain("k-means");
+
+    String points = dir.resolve("points").toString();
+    g = run("gen", "points", "--points", "3000", "--dims", "3", "--k", "4", "--out", points);
+    assertThat(g.status()).as(g.err()).isZero();
+    b = run("bench", "--engine", "jvm", "--input", points, "--k", "4", "--reps", "1",
+        "--warmups", "0");
+    assertThat(b.status()).as(b.out() + b.err()).isZero();
+    assertThat(b.out()).contains("k-means, 3000 3-D points (Parquet " + points, "| yes |")
+        .doesNotContain("SSSP");
+  }
+
+  @Test
+  void genRefusesAnExistingOutputAndBadArguments(@TempDir Path dir) {
+    Run r = run("gen", "points", "--points", "10", "--out", dir.toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("--out: " + dir + " exists (--overwrite replaces it)");
+    r = run("gen", "rmat", "--scale", "31", "--out", dir.resolve("x").toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("scale must be in 1..30");
+    r = run("gen", "trees", "--out", dir.resolve("y").toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("expected rmat or points, got 'trees'");
   }
 }

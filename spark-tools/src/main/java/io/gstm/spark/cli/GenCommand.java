@@ -1,0 +1,120 @@
+package io.gstm.spark.cli;
+
+import io.gstm.core.graph.RmatGenerator;
+import io.gstm.core.kmeans.KMeansData;
+import io.gstm.spark.data.DataFrames;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * Writes a seeded data set as Parquet, drawn in parallel by the executors' tasks (nothing passes
+ * through the driver), for inputs too large to generate on the driver: the R-MAT edges of
+ * {@code bench}, {@code relax} and GraphRelaxation, or the Gaussian blobs of TxKMeans. The data
+ * are drawn in fixed chunks ({@link RmatGenerator#chunk}, {@link KMeansData#blobsChunk}), so the
+ * same arguments give the same rows whatever the master, the cores or {@code --files}.
+ */
+@Command(name = "gen", mixinStandardHelpOptions = true,
+    description = "Write a seeded R-MAT graph (src, dst, weight) or k-means points (features) "
+        + "as Parquet, drawn by the executors.")
+public final class GenCommand implements Callable<Integer> {
+  @Mixin
+  SparkOptions spark = new SparkOptions();
+
+  @Parameters(index = "0", description = "rmat or points")
+  String what;
+
+  @Option(names = "--out", required = true, description = "the Parquet directory to write")
+  String out;
+
+  @Option(names = "--overwrite", description = "replace --out if it exists (else an error)")
+  boolean overwrite;
+
+  @Option(names = "--files", description = "Parquet files (tasks) to write (default: "
+      + "--partitions)")
+  int files = -1;
+
+  @Option(names = "--scale", description = "rmat: log2 of the vertex count "
+      + "(default: ${DEFAULT-VALUE})")
+  int scale = 18;
+
+  @Option(names = "--edges", description = "rmat: edges; -1: 16 per vertex "
+      + "(default: ${DEFAULT-VALUE})")
+  long edges = -1;
+
+  @Option(names = "--unweighted", description = "rmat: no weight column")
+  boolean unweighted;
+
+  @Option(names = "--points", description = "points: how many (default: ${DEFAULT-VALUE})")
+  long points = 1_000_000;
+
+  @Option(names = "--dims", description = "points: dimensions (default: ${DEFAULT-VALUE})")
+  int dims = 2;
+
+  @Option(names = "--k", description = "points: blobs (default: ${DEFAULT-VALUE})")
+  int k = 16;
+
+  @Option(names = "--seed", description = "seed (default: ${DEFAULT-VALUE})")
+  long seed = 42;
+
+  @Override
+  public Integer call() {
+    int tasks = files > 0 ? files : spark.partitions;
+    if (files == 0 || files < -1) {
+      throw new IllegalArgumentException("--files must be at least 1, got " + files);
+    }
+    SparkSession session = spark.session("gstm-gen");
+    try {
+      checkOut(session);
+      long t0 = System.nanoTime();
+      Dataset<Row> df;
+      String shape;
+      switch (what) {
+        case "rmat" -> {
+          long m = edges >= 0 ? edges : 16L << scale;
+          RmatGenerator.permutation(scale, seed); // checks the scale here, not in a task
+          df = DataFrames.rmatChunks(session, scale, m, seed, !unweighted, tasks);
+          shape = String.format(Locale.ROOT, "R-MAT 2^%d vertices, %,d edges%s", scale, m,
+              unweighted ? "" : " with weights 1.." + RmatGenerator.MAX_WEIGHT);
+        }
+        case "points" -> {
+          KMeansData.blobsChunk(points, dims, k, seed, 0); // checks the arguments here
+          df = DataFrames.blobChunks(session, points, dims, k, seed, tasks);
+          shape = String.format(Locale.ROOT, "%,d %d-D points in %d blobs", points, dims, k);
+        }
+        default -> throw new IllegalArgumentException("expected rmat or points, got '" + what
+            + "'");
+      }
+      df.write().mode(overwrite ? SaveMode.Overwrite : SaveMode.ErrorIfExists).parquet(out);
+      System.out.printf(Locale.ROOT, "wrote %s (seed %d) to %s in %d file(s) in %.1f s%n", shape,
+          seed, out, tasks, (System.nanoTime() - t0) / 1e9);
+      return 0;
+    } finally {
+      SparkOptions.stop(session);
+    }
+  }
+
+  /** An existing --out is an error unless --overwrite, before anything is drawn. */
+  private void checkOut(SparkSession session) {
+    try {
+      Path path = new Path(out);
+      FileSystem fs = path.getFileSystem(session.sparkContext().hadoopConfiguration());
+      if (!overwrite && fs.exists(path)) {
+        throw new IllegalArgumentException("--out: " + out + " exists (--overwrite replaces it)");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("--out: " + out + ": " + e.getMessage(), e);
+    }
+  }
+}
