@@ -102,6 +102,55 @@ __device__ __forceinline__ void assign_registers(const KMeansArgs& a, const doub
   }
 }
 
+/// Shared path with the point in registers (DIMS known at compile time, up to 16): each point
+/// is read from global memory once, not once per centroid as on the generic path (8-D points,
+/// k = 64: 512 scattered reads a point, which bounded the launch), then added to the block's
+/// shared accumulators. Distances are summed in the same order, so the assignment is the same.
+template <int DIMS>
+__device__ __forceinline__ void assign_point_in_registers(const KMeansArgs& a,
+                                                          const double* points,
+                                                          const double* cent, double* acc,
+                                                          double& cost) {
+  constexpr int kRecord = DIMS + 1;
+  const uint32_t k = a.k;
+  const uint32_t stride = gridDim.x * blockDim.x;
+  for (uint32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < a.n; p += stride) {
+    double x[DIMS];
+    const double* at = points + static_cast<size_t>(p) * DIMS;
+    if constexpr (DIMS % 2 == 0) {
+      // 16-byte loads: a row of an even size starts 16-byte aligned (the region is).
+#pragma unroll
+      for (int d = 0; d < DIMS; d += 2) {
+        const double2 v = __ldg(reinterpret_cast<const double2*>(at + d));
+        x[d] = v.x;
+        x[d + 1] = v.y;
+      }
+    } else {
+#pragma unroll
+      for (int d = 0; d < DIMS; ++d) x[d] = __ldg(at + d);
+    }
+    uint32_t best = 0;
+    double best_dist = __longlong_as_double(0x7ff0000000000000ll);  // +infinity
+    for (uint32_t c = 0; c < k; ++c) {
+      double dist = 0;
+#pragma unroll
+      for (int d = 0; d < DIMS; ++d) {
+        const double diff = __dsub_rn(x[d], cent[c * DIMS + d]);
+        dist = __dadd_rn(dist, __dmul_rn(diff, diff));
+      }
+      if (dist < best_dist) {
+        best_dist = dist;
+        best = c;
+      }
+    }
+    cost = __dadd_rn(cost, best_dist);
+    double* r = acc + best * kRecord;
+    atomicAdd(r, 1.0);
+#pragma unroll
+    for (int d = 0; d < DIMS; ++d) atomicAdd(r + 1 + d, x[d]);
+  }
+}
+
 /// Generic path: every point's contribution is added to the block's shared accumulators.
 __device__ __forceinline__ void assign_shared(const KMeansArgs& a, const double* points,
                                               const double* cent, double* acc, double& cost) {
@@ -153,7 +202,19 @@ __device__ __forceinline__ void assign(const StoreView& view, const KMeansArgs& 
   } else if (dims == 3 && k <= 12) {
     assign_registers<3, 12>(a, points, cent, acc, cost);
   } else {
-    assign_shared(a, points, cent, acc, cost);
+    switch (dims) {
+#define GSTM_KMEANS_DIMS(D) \
+  case D:                   \
+    assign_point_in_registers<D>(a, points, cent, acc, cost); \
+    break;
+      GSTM_KMEANS_DIMS(1) GSTM_KMEANS_DIMS(2) GSTM_KMEANS_DIMS(3) GSTM_KMEANS_DIMS(4)
+      GSTM_KMEANS_DIMS(5) GSTM_KMEANS_DIMS(6) GSTM_KMEANS_DIMS(7) GSTM_KMEANS_DIMS(8)
+      GSTM_KMEANS_DIMS(9) GSTM_KMEANS_DIMS(10) GSTM_KMEANS_DIMS(11) GSTM_KMEANS_DIMS(12)
+      GSTM_KMEANS_DIMS(13) GSTM_KMEANS_DIMS(14) GSTM_KMEANS_DIMS(15) GSTM_KMEANS_DIMS(16)
+#undef GSTM_KMEANS_DIMS
+      default:
+        assign_shared(a, points, cent, acc, cost);
+    }
   }
   atomicAdd(&block_cost, cost);
   __syncthreads();

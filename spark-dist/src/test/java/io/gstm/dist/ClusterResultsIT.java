@@ -95,7 +95,11 @@ class ClusterResultsIT {
     }
   }
 
-  /** A point set per executor (what GPU executors get): merged once, then a job per iteration. */
+  /**
+   * A point set per executor (what GPU executors get): the points stay on the executors that
+   * read them, and every iteration runs in one stage, the sets trading partials for centroids
+   * with the driver.
+   */
   @Test
   void txKMeansWithAPointSetPerExecutorEqualsLocalModeWithinFloatTolerance() {
     Workloads.KMeansRun onCluster = Workloads.kmeans(cluster.spark(), "engines");

@@ -125,4 +125,24 @@ class ExecutorLossIT {
       assertThat(centers.get(j)).containsExactly(expected.get(j), within(1e-9));
     }
   }
+
+  /**
+   * A point set per executor: the killed executor's points are gone with it, the stage of
+   * iterations fails, and the fit starts over from its input, ending where it would have.
+   */
+  @Test
+  void aFitWithAPointSetPerExecutorWhoseExecutorIsKilledEndsWithTheSameCenters()
+      throws Exception {
+    SparkSession spark = cluster.spark();
+    List<double[]> expected = Workloads.kmeans(spark, "engines").centers();
+    // Set 0: there is one whichever executors ran the reading tasks.
+    KILL.arm("kmeans.update", 0);
+    CompletableFuture<Workloads.KMeansRun> fit =
+        CompletableFuture.supplyAsync(() -> Workloads.kmeans(spark, "engines"));
+    KILL.whenHeld("kmeans.update", 0, fit);
+    Workloads.KMeansRun run = fit.get(3, TimeUnit.MINUTES);
+    for (int j = 0; j < expected.size(); j++) {
+      assertThat(run.centers().get(j)).containsExactly(expected.get(j), within(1e-9));
+    }
+  }
 }

@@ -226,7 +226,8 @@ class CudaGraphKMeansTest {
   }
 
   @ParameterizedTest(name = "n={0} dims={1} k={2} ppt={3}")
-  @CsvSource({"100000, 2, 16, 4096", "50000, 3, 7, 64", "20000, 20, 4, 1000", "5, 2, 3, 4096"})
+  @CsvSource({"100000, 2, 16, 4096", "50000, 3, 7, 64", "20000, 20, 4, 1000", "5, 2, 3, 4096",
+      "200000, 8, 64, 4096", "30000, 5, 20, 64", "20000, 16, 9, 1000"})
   void kmeansGpuEqualsSequentialAndJvm(int n, int dims, int k, int ppt) {
     double[] points = KMeansData.blobs(n, dims, k, n + k);
     double[] centroids = KMeansData.firstPoints(points, dims, Math.min(k, n));

@@ -13,12 +13,15 @@ import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ResidentCache;
 import io.gstm.spark.exec.TaskErrors;
 import io.gstm.spark.exec.TaskHold;
+import io.gstm.spark.exec.ThisExecutor;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.stream.IntStream;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.SparkContext;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -254,28 +257,36 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
 
   /** A partition's points, row-major. */
   record Block(double[] points, int n, int dims) implements Serializable {
-    /** The points of several blocks in one (empty blocks may have any dims). */
-    static Block concat(java.util.Iterator<Block> blocks) {
-      List<Block> all = new ArrayList<>();
-      blocks.forEachRemaining(all::add);
+    /**
+     * The points of several blocks in one (empty blocks may have any dims), copied in parallel:
+     * a point set of 100 M 8-D points is 6.4 GB.
+     *
+     * @throws IllegalArgumentException if they exceed one array
+     */
+    static Block concat(List<Block> all) {
       if (all.size() == 1) {
         return all.get(0);
       }
-      int n = 0;
+      long n = 0;
       int dims = 0;
-      for (Block b : all) {
+      long[] at = new long[all.size() + 1];
+      for (int i = 0; i < all.size(); i++) {
+        Block b = all.get(i);
         n += b.n();
         if (b.n() > 0) {
           dims = b.dims();
         }
+        at[i + 1] = at[i] + (long) b.n() * b.dims();
       }
-      double[] points = new double[Math.multiplyExact(n, dims)];
-      int at = 0;
-      for (Block b : all) {
-        System.arraycopy(b.points(), 0, points, at, b.n() * dims);
-        at += b.n() * dims;
+      if (n * dims > Integer.MAX_VALUE - 8) {
+        throw new IllegalArgumentException("points: a point set of " + n + " points of " + dims
+            + " dims exceeds one array; use more executors (or GPUs), or "
+            + "setPointSets(\"partitions\")");
       }
-      return new Block(points, n, dims);
+      double[] points = new double[(int) (n * dims)];
+      IntStream.range(0, all.size()).parallel().forEach(i -> System.arraycopy(
+          all.get(i).points(), 0, points, (int) at[i], (int) (at[i + 1] - at[i])));
+      return new Block(points, (int) n, dims);
     }
   }
 
@@ -291,6 +302,9 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
         return fitOnce(dataset);
       } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
         String lost = TaskErrors.lostCheckpoint(e);
+        if (lost == null) {
+          lost = lostPoints(e);
+        }
         if (restarts == MAX_RESTARTS || lost == null) {
           throw e;
         }
@@ -347,28 +361,76 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
       }
       return List.of(new Block(Arrays.copyOf(buf, Math.max(0, n * dims)), n, dims)).iterator();
     });
-    blocks.persist(StorageLevel.MEMORY_AND_DISK());
-    // Cut the lineage once the blocks are built (by the first job below): every iteration's
-    // task then carries a checkpoint partition, not the input's (a parallelized collection's
-    // partition holds its data: 7.8 MB per task per iteration in the benchmark).
-    blocks.rdd().localCheckpoint();
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
+    // A point set per engine: the blocks stay on the executors that read them (ResidentPoints),
+    // outside Spark's cache. A point set per partition: Spark caches them.
+    boolean resident = pointSets(jsc, settings) == PointSets.ENGINES;
+    long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);
+    if (!resident) {
+      blocks.persist(StorageLevel.MEMORY_AND_DISK());
+      // Cut the lineage once the blocks are built (by the first job below): every iteration's
+      // task then carries a checkpoint partition, not the input's (a parallelized collection's
+      // partition holds its data: 7.8 MB per task per iteration in the benchmark).
+      blocks.rdd().localCheckpoint();
+    }
+    List<Placed> placed = new ArrayList<>();
     try {
-      return fitBlocks(dataset, blocks, kk, col, settings, start);
+      return fitBlocks(dataset, blocks, kk, col, settings, start, run, resident ? placed : null);
     } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
       // Bad input a task found (a null or non-finite vector, sizes that differ) is the
       // IllegalArgumentException it was, here on the driver.
       throw TaskErrors.badInput(e);
     } finally {
-      blocks.unpersist(false);
+      if (resident) {
+        PointSetJobs.release(jsc, run, placed);
+      } else {
+        blocks.unpersist(false);
+      }
     }
   }
 
+  /** Where an input partition's block was left: its executor, host and points. */
+  record Placed(int partition, String executor, String host, long n, int dims)
+      implements Serializable {}
+
+  /**
+   * Why {@code e} failed when points a fit left on an executor are gone (the executor was lost):
+   * the message of that error; else null.
+   */
+  static String lostPoints(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ResidentPoints.PointsLostException
+          || (t.getMessage() != null && t.getMessage().contains(POINTS_LOST))) {
+        return t.getMessage().lines().findFirst().orElse("");
+      }
+    }
+    return null;
+  }
+
+  /** The start of a {@link ResidentPoints.PointsLostException}'s message. */
+  static final String POINTS_LOST = "gstm TxKMeans: the points of input partition";
+
   /** Checks the points the blocks hold, starts the centroids and iterates. */
   private TxKMeansModel fitBlocks(Dataset<?> dataset, JavaRDD<Block> blocks, int kk,
-      String col, GstmSettings settings, long start) {
+      String col, GstmSettings settings, long start, long run, List<Placed> placed) {
     long n = 0;
     TreeSet<Integer> sizes = new TreeSet<>();
-    for (long[] c : blocks.map(b -> new long[] {b.n(), b.dims()}).collect()) {
+    List<long[]> counts;
+    if (placed != null) {
+      // The first job leaves every block on its executor and says where.
+      placed.addAll(blocks.mapPartitionsWithIndex((i, it) -> {
+        Block b = it.next();
+        if (b.n() > 0) {
+          ResidentPoints.add(run, i, b);
+        }
+        return List.of(new Placed(i, ThisExecutor.id(), ThisExecutor.host(), b.n(), b.dims()))
+            .iterator();
+      }, true).collect());
+      counts = placed.stream().map(p -> new long[] {p.n(), p.dims()}).toList();
+    } else {
+      counts = blocks.map(b -> new long[] {b.n(), b.dims()}).collect();
+    }
+    for (long[] c : counts) {
       n += c[0];
       if (c[0] > 0) {
         sizes.add((int) c[1]);
@@ -388,7 +450,14 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     LOG.debug("TxKMeans: {} points read in {} ms", n, (System.nanoTime() - start) / 1_000_000);
     double[][] centers = initialCentroids != null ? checkInitial(initialCentroids, kk, dims)
         : mllibInit(dataset, kk, dims);
-    return iterate(blocks, centers, dims, n, settings, start);
+    if (placed != null) {
+      long prepared = System.nanoTime();
+      SparkContext sc = blocks.context();
+      int engines = EngineCount.engines(sc, EngineCount.gpuExecutors(sc, settings));
+      return model(PointSetJobs.iterate(sc, placed, run, centers, dims, settings, getMaxIter(),
+          getTol() * getTol(), engines, PointSetJobs.START_TIMEOUT_MILLIS), n, start, prepared);
+    }
+    return iterate(blocks, centers, dims, n, settings, start, run);
   }
 
   private static KMeansOptions options(GstmSettings s) {
@@ -434,69 +503,63 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     return c;
   }
 
+  /**
+   * A point set per partition, cached by Spark: a job per iteration (with one partition, every
+   * iteration inside one task).
+   */
   private TxKMeansModel iterate(JavaRDD<Block> blocks, double[][] initial, int dims, long n,
-      GstmSettings settings, long start) {
+      GstmSettings settings, long start, long run) {
     long prepared = System.nanoTime();
     int kk = initial.length;
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(blocks.context());
-    long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);
     double tolSq = getTol() * getTol();
-    int sets = pointSets(jsc, settings, blocks.getNumPartitions());
-    // The blocks are read (in parallel) and cached by the first job of fit: merging them moves
-    // only their arrays, and none within one executor.
-    JavaRDD<Block> work = sets >= blocks.getNumPartitions() ? blocks
-        : blocks.coalesce(sets).mapPartitions(it -> List.of(Block.concat(it)).iterator(), true);
-    if (work != blocks && sets > 1) {
-      work.persist(StorageLevel.MEMORY_AND_DISK());
-    }
+    int sets = blocks.getNumPartitions();
     Progress f = new Progress(flatten(initial, dims));
-    try {
-      if (sets == 1) {
-        // One point set: the whole loop in one task, no job per iteration.
-        long t0 = System.nanoTime();
-        f = ((Progress[]) jsc.sc().runJob(work.rdd(),
-            new AllIterations(run, f.centroids, kk, dims, settings, getMaxIter(), tolSq),
-            ClassTag$.MODULE$.apply(Progress.class)))[0];
-        LOG.debug("TxKMeans: {} iterations in one task in {} ms", f.iterations,
-            (System.nanoTime() - t0) / 1_000_000);
-      }
-      while (f.iterations < getMaxIter() && !f.converged) {
-        long t0 = System.nanoTime();
-        f.advance(aggregate(work, new UpdateTask(run, f.centroids, kk, dims, settings)), tolSq);
-        LOG.debug("TxKMeans: iteration {} in {} ms", f.iterations - 1,
-            (System.nanoTime() - t0) / 1_000_000);
-      }
-      ResidentCache.release(run);
-      if (!jsc.sc().isLocal()) {
-        work.foreachPartition(it -> ResidentCache.release(run)); // blocks still cached
-      }
-    } finally {
-      if (work != blocks) {
-        work.unpersist(false);
-      }
+    if (sets == 1) {
+      f = ((Progress[]) jsc.sc().runJob(blocks.rdd(),
+          new AllIterations(run, f.centroids, kk, dims, settings, getMaxIter(), tolSq),
+          ClassTag$.MODULE$.apply(Progress.class)))[0];
     }
+    while (f.iterations < getMaxIter() && !f.converged) {
+      long t0 = System.nanoTime();
+      f.advance(aggregate(blocks, new UpdateTask(run, f.centroids, kk, dims, settings)), tolSq);
+      LOG.debug("TxKMeans: iteration {} in {} ms", f.iterations - 1,
+          (System.nanoTime() - t0) / 1_000_000);
+    }
+    ResidentCache.release(run);
+    if (!jsc.sc().isLocal()) {
+      blocks.foreachPartition(it -> ResidentCache.release(run)); // blocks still cached
+    }
+    f.sets = sets;
+    return model(f, n, start, prepared);
+  }
+
+  /** The fitted model and its report, from where the iterations ended. */
+  private TxKMeansModel model(Progress f, long n, long start, long prepared) {
     long iterated = System.nanoTime();
-    long wallNanos = iterated - start;
+    int dims = f.centroids.length / getK();
     TxKMeansReport report = new TxKMeansReport(
-        new TxKMeansReport.Placement(List.copyOf(f.engines), f.fellBack, sets), n, f.iterations,
-        f.converged, f.cost, f.tx, new TxKMeansReport.Timings(f.kernelNanos, prepared - start,
-            iterated - prepared, wallNanos));
-    TxKMeansModel model = new TxKMeansModel(uid, unflatten(f.centroids, kk, dims), report);
+        new TxKMeansReport.Placement(List.copyOf(f.engines), f.fellBack, f.sets), n,
+        f.iterations, f.converged, f.cost, f.tx, new TxKMeansReport.Timings(f.kernelNanos,
+            prepared - start, iterated - prepared, iterated - start));
+    TxKMeansModel model = new TxKMeansModel(uid, unflatten(f.centroids, getK(), dims), report);
     model.setFeaturesCol(getFeaturesCol()).setPredictionCol(getPredictionCol());
     return (TxKMeansModel) model.setParent(this);
   }
 
-  /** Point sets to iterate over ({@link #setPointSets}); at most the partitions read. */
-  private int pointSets(JavaSparkContext jsc, GstmSettings settings, int partitions) {
+  /** How the points are laid out. */
+  enum PointSets { PARTITIONS, ENGINES }
+
+  /** The layout {@link #setPointSets} (or the configuration) asks for. */
+  private PointSets pointSets(JavaSparkContext jsc, GstmSettings settings) {
     String mode = pointSets != null ? pointSets
         : GstmConf.KMEANS_POINT_SETS.parse(jsc.getConf().get(GstmConf.KMEANS_POINT_SETS.key(),
             null));
     if (mode.equals("partitions")
         || (mode.equals("auto") && !EngineCount.gpuExecutors(jsc.sc(), settings))) {
-      return partitions;
+      return PointSets.PARTITIONS;
     }
-    boolean gpus = EngineCount.gpuExecutors(jsc.sc(), settings);
-    return Math.min(partitions, EngineCount.engines(jsc.sc(), gpus));
+    return PointSets.ENGINES;
   }
 
   /** The centroids so far and what the iterations did; advanced on the driver or in a task. */
@@ -510,6 +573,8 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     long kernelNanos;
     final TreeSet<String> engines = new TreeSet<>();
     boolean fellBack;
+    /** Point sets the iterations ran over. */
+    int sets = 1;
 
     Progress(double[] centroids) {
       this.centroids = centroids;
@@ -575,20 +640,22 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
 
     @Override
     public Progress apply(TaskContext task, Iterator<Block> blocks) {
-      long t0 = System.nanoTime();
-      Block b = blocks.next();
-      long read = System.nanoTime();
-      Progress f = new Progress(centroids);
-      while (f.iterations < maxIter && !f.converged) {
-        f.advance(update(run, task.partitionId(), b, f.centroids, k, dims, settings), tolSq);
-        if (f.iterations == 1) {
-          LOG.debug("TxKMeans: {} points merged in {} ms, first iteration (copy to the engine "
-              + "included) {} ms", b.n(), (read - t0) / 1_000_000,
-              (System.nanoTime() - read) / 1_000_000);
-        }
-      }
-      return f;
+      return iterateHere(run, task.partitionId(), blocks.next(), centroids, k, dims, settings,
+          maxIter, tolSq);
     }
+  }
+
+  /** Every iteration of a fit over one point set, here (in its one task). */
+  static Progress iterateHere(long run, int set, Block b, double[] centroids, int k, int dims,
+      GstmSettings settings, int maxIter, double tolSq) {
+    long t0 = System.nanoTime();
+    Progress f = new Progress(centroids);
+    while (f.iterations < maxIter && !f.converged) {
+      f.advance(update(run, set, b, f.centroids, k, dims, settings), tolSq);
+    }
+    LOG.debug("TxKMeans: {} iterations over {} points in one task in {} ms", f.iterations, b.n(),
+        (System.nanoTime() - t0) / 1_000_000);
+    return f;
   }
 
   /**

@@ -8,6 +8,7 @@ import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.IndexPartitioner;
+import io.gstm.spark.exec.PinnedRDD;
 import io.gstm.spark.exec.TaskEngine;
 import io.gstm.spark.exec.ThisExecutor;
 import java.io.Serializable;
@@ -34,8 +35,8 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.SerializableConfiguration;
 import scala.Tuple2;
-import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
+import scala.reflect.ClassTag;
 
 /**
  * The Spark jobs of a {@link TxState}: create, apply (route, local phase, cross-partition phase,

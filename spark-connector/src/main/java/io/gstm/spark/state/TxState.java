@@ -5,6 +5,7 @@ import io.gstm.core.program.ValueType;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorEngines;
+import io.gstm.spark.exec.PinnedRDD;
 import io.gstm.spark.exec.TaskErrors;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -296,7 +297,7 @@ public final class TxState implements AutoCloseable {
       if (loc != null) {
         String hostPort = placements[i].host();
         String host = hostPort.substring(0, hostPort.lastIndexOf(':'));
-        loc[i] = "executor_" + host + "_" + placements[i].executorId();
+        loc[i] = PinnedRDD.location(host, placements[i].executorId());
       }
     }
     return new Ref(id, schema.name(), inc, loc);

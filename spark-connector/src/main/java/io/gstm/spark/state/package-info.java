@@ -14,7 +14,7 @@
  *       recorded result), {@code BatchRunner} (a chunk as one program batch),
  *       {@code KeyIndexes}, {@code OutcomeChunk}.</li>
  *   <li>Jobs: {@code StateJobs} (create, apply in up to three jobs, log, read, close) over
- *       {@code PinnedRDD} (partitions pinned to their executors).</li>
+ *       {@code io.gstm.spark.exec.PinnedRDD} (partitions pinned to their executors).</li>
  *   <li>Durability: {@code Checkpoints} (Parquet plus metadata), {@code EpochLog} (the epochs
  *       after a checkpoint).</li>
  * </ul>

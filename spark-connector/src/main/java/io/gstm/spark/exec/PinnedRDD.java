@@ -1,4 +1,4 @@
-package io.gstm.spark.state;
+package io.gstm.spark.exec;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,18 +11,27 @@ import scala.jdk.javaapi.CollectionConverters;
 import scala.reflect.ClassTag;
 
 /**
- * Some partitions of a parent RDD, each pinned to the executor that holds a state partition
- * (its preferred location), so that a state's tasks run where its stores are. Partition
+ * Some partitions of a parent RDD, each pinned to an executor (its preferred location), so that a
+ * task runs where its data are resident: a TxState partition's stores, a k-means point set. Partition
  * {@code i} is the parent's partition {@code parentIndex[i]}; {@code locations[i]} may be null
  * (no preference: local mode, or the cross-partition phase).
  */
-final class PinnedRDD<T> extends RDD<T> {
+public final class PinnedRDD<T> extends RDD<T> {
   private static final long serialVersionUID = 1L;
   private final RDD<T> parent;
   private final int[] parentIndex;
   private final String[] locations;
 
-  PinnedRDD(RDD<T> parent, int[] parentIndex, String[] locations, ClassTag<T> tag) {
+  /**
+   * The location that pins a task to executor {@code executorId} on {@code host} (Spark's
+   * executor-cache location: the scheduler runs the task there unless that executor stays busy
+   * beyond {@code spark.locality.wait}, so a task must still check where it runs).
+   */
+  public static String location(String host, String executorId) {
+    return "executor_" + host + "_" + executorId;
+  }
+
+  public PinnedRDD(RDD<T> parent, int[] parentIndex, String[] locations, ClassTag<T> tag) {
     super(parent.context(), seq(List.of(new Select<>(parent, parentIndex))), tag);
     this.parent = parent;
     this.parentIndex = parentIndex.clone();

@@ -1,0 +1,279 @@
+package io.gstm.spark.ml;
+
+import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.PinnedRDD;
+import io.gstm.spark.exec.ResidentCache;
+import io.gstm.spark.exec.TaskErrors;
+import io.gstm.spark.exec.ThisExecutor;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.spark.SparkContext;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.rdd.RDD;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.collection.Iterator;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
+import scala.runtime.AbstractFunction2;
+
+/**
+ * The Spark side of a fit whose points stay on the executors that read them ({@link
+ * ResidentPoints}): a point set per engine, each a task pinned to its executor that merges the
+ * blocks left there, copies them to its engine once and runs every iteration. With one set the
+ * task iterates alone; with several, all of them stay in one stage and trade partials for
+ * centroids with the driver ({@link CentroidExchange}), so an iteration costs a GPU update and a
+ * round trip, not a Spark job.
+ */
+final class PointSetJobs {
+  private static final Logger LOG = LoggerFactory.getLogger(PointSetJobs.class);
+  /** How long the point sets' tasks may take to start together. */
+  static final long START_TIMEOUT_MILLIS = 300_000;
+
+  private PointSetJobs() {}
+
+  /**
+   * One point set: blocks {@code set}, {@code set + sets}, ... of {@code partitions} (the input
+   * partitions whose blocks executor {@code executor} holds), as set {@code index} of the fit.
+   */
+  record SetSpec(int index, String executor, String host, int[] partitions, int set, int sets)
+      implements Serializable {}
+
+  /**
+   * The point sets of {@code placed}: per executor holding points, as many as the engines
+   * allow ({@code engines} over the executors, at least one), at most one per block.
+   */
+  static List<SetSpec> sets(List<TxKMeans.Placed> placed, int engines) {
+    TreeMap<String, List<TxKMeans.Placed>> byExecutor = new TreeMap<>();
+    for (TxKMeans.Placed p : placed) {
+      if (p.n() > 0) {
+        byExecutor.computeIfAbsent(p.executor(), e -> new ArrayList<>()).add(p);
+      }
+    }
+    int each = Math.max(1, engines / Math.max(1, byExecutor.size()));
+    List<SetSpec> specs = new ArrayList<>();
+    for (Map.Entry<String, List<TxKMeans.Placed>> e : byExecutor.entrySet()) {
+      List<TxKMeans.Placed> blocks = e.getValue();
+      int[] partitions = blocks.stream().mapToInt(TxKMeans.Placed::partition).sorted().toArray();
+      int sets = Math.min(each, partitions.length);
+      for (int s = 0; s < sets; s++) {
+        specs.add(new SetSpec(specs.size(), e.getKey(), blocks.get(0).host(), partitions, s,
+            sets));
+      }
+    }
+    return specs;
+  }
+
+  /** Every iteration over the point sets of {@code placed}, from {@code initial}. */
+  static TxKMeans.Progress iterate(SparkContext sc, List<TxKMeans.Placed> placed, long run,
+      double[][] initial, int dims, GstmSettings settings, int maxIter, double tolSq,
+      int engines, long startTimeoutMillis) {
+    List<SetSpec> specs = sets(placed, engines);
+    TxKMeans.Progress f = new TxKMeans.Progress(TxKMeans.flatten(initial, dims));
+    f.sets = specs.size();
+    if (maxIter == 0) {
+      return f;
+    }
+    JavaRDD<SetSpec> rdd = pinned(sc, specs);
+    int k = initial.length;
+    if (specs.size() == 1) {
+      TxKMeans.Progress done = ((TxKMeans.Progress[]) sc.runJob(rdd.rdd(),
+          new SetTask(run, f.centroids, k, dims, settings, maxIter, tolSq, null),
+          ClassTag$.MODULE$.apply(TxKMeans.Progress.class)))[0];
+      done.sets = 1;
+      return done;
+    }
+    String host = sc.getConf().get("spark.driver.host", "localhost");
+    ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "gstm-kmeans-point-sets");
+      t.setDaemon(true);
+      return t;
+    });
+    try (CentroidExchange.Hub hub = new CentroidExchange.Hub(host, specs.size())) {
+      SetTask task = new SetTask(run, f.centroids, k, dims, settings, maxIter, tolSq,
+          hub.address());
+      ClassTag<TxKMeans.Progress> tag = ClassTag$.MODULE$.apply(TxKMeans.Progress.class);
+      String group = "gstm-kmeans-" + Long.toHexString(run);
+      CompletableFuture<Object> job = CompletableFuture.supplyAsync(() -> {
+        sc.setJobGroup(group, "TxKMeans: every iteration over " + specs.size() + " point sets",
+            true);
+        return sc.runJob(rdd.rdd(), task, tag);
+      }, thread);
+      job.whenComplete((r, e) -> {
+        if (e != null) {
+          hub.close(); // wakes the loop below, which then throws the job's failure
+        }
+      });
+      try {
+        hub.awaitAll(job, startTimeoutMillis);
+        while (!job.isDone() && f.iterations < maxIter && !f.converged) {
+          long t0 = System.nanoTime();
+          f.advance(hub.gather(), tolSq);
+          hub.scatter(f.iterations < maxIter && !f.converged ? f.centroids : null);
+          LOG.debug("TxKMeans: iteration {} over {} point sets in {} ms", f.iterations - 1,
+              specs.size(), (System.nanoTime() - t0) / 1_000_000);
+        }
+        job.join();
+      } catch (IOException | RuntimeException e) {
+        // A set's connection dropped (its executor died), or the job failed: the other sets'
+        // tasks are released by closing the hub, and the job ends.
+        hub.close();
+        sc.cancelJobGroup(group);
+        if (!(e instanceof IOException) && !(e instanceof CompletionException)) {
+          throw (RuntimeException) e; // the driver's own error (tasks that did not start)
+        }
+        Throwable failed = failureOf(job);
+        if (failed != null && (TaskErrors.fatalIn(failed) != null || badInput(failed))) {
+          throw TaskErrors.badInput(failed instanceof Exception x ? x : new RuntimeException(failed));
+        }
+        // The points of the lost set's executor are gone with it: the fit starts over.
+        Throwable why = failed != null ? failed : e;
+        throw new ResidentPoints.PointsLostException("a point set's task was lost ("
+            + String.valueOf(why.getMessage()).lines().findFirst().orElse("") + ")", why);
+      } finally {
+        job.whenComplete((r, e) -> thread.shutdown());
+        if (!job.isDone()) {
+          sc.cancelJobGroup(group); // tasks not started yet; the others' sockets are closed
+        }
+      }
+    }
+    return f;
+  }
+
+  /** The job's failure once it has ended (waiting up to a minute), or null. */
+  private static Throwable failureOf(CompletableFuture<Object> job) {
+    try {
+      job.get(60, TimeUnit.SECONDS);
+      return null;
+    } catch (ExecutionException e) {
+      return e.getCause();
+    } catch (TimeoutException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  /** Whether a task found bad input (an IllegalArgumentException among the causes). */
+  private static boolean badInput(Throwable t) {
+    for (; t != null; t = t.getCause()) {
+      if (t instanceof IllegalArgumentException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Drops fit {@code run}'s points and engine state on the executors of {@code placed}
+   * (best effort: an executor lost took its own with it).
+   */
+  static void release(JavaSparkContext jsc, long run, List<TxKMeans.Placed> placed) {
+    ResidentCache.release(run);
+    ResidentPoints.release(run);
+    if (jsc.sc().isLocal() || placed.isEmpty()) {
+      return;
+    }
+    TreeMap<String, TxKMeans.Placed> executors = new TreeMap<>();
+    placed.forEach(p -> executors.putIfAbsent(p.executor(), p));
+    List<SetSpec> each = new ArrayList<>();
+    executors.values().forEach(p -> each.add(new SetSpec(each.size(), p.executor(), p.host(),
+        new int[0], 0, 1)));
+    try {
+      pinned(jsc.sc(), each).foreach(s -> {
+        ResidentCache.release(run);
+        ResidentPoints.release(run);
+      });
+    } catch (RuntimeException e) {
+      LOG.debug("TxKMeans: releasing the points of a fit", e);
+    }
+  }
+
+  /** A partition per set, pinned to its executor (no preference in local mode). */
+  private static JavaRDD<SetSpec> pinned(SparkContext sc, List<SetSpec> specs) {
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
+    RDD<SetSpec> parent = jsc.parallelize(specs, specs.size()).rdd();
+    int[] index = new int[specs.size()];
+    String[] at = sc.isLocal() ? null : new String[specs.size()];
+    for (int i = 0; i < index.length; i++) {
+      index[i] = i;
+      if (at != null) {
+        at[i] = PinnedRDD.location(specs.get(i).host(), specs.get(i).executor());
+      }
+    }
+    ClassTag<SetSpec> tag = ClassTag$.MODULE$.apply(SetSpec.class);
+    return new JavaRDD<>(new PinnedRDD<>(parent, index, at, tag), tag);
+  }
+
+  /**
+   * A point set's task: its blocks merged, then every iteration, alone or through the hub. A
+   * named class, so that Spark's closure cleaner does not analyse its bytecode.
+   */
+  static final class SetTask
+      extends AbstractFunction2<TaskContext, Iterator<SetSpec>, TxKMeans.Progress>
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final long run;
+    private final double[] centroids;
+    private final int k;
+    private final int dims;
+    private final GstmSettings settings;
+    private final int maxIter;
+    private final double tolSq;
+    private final CentroidExchange.Address hub;
+
+    SetTask(long run, double[] centroids, int k, int dims, GstmSettings settings, int maxIter,
+        double tolSq, CentroidExchange.Address hub) {
+      this.run = run;
+      this.centroids = centroids;
+      this.k = k;
+      this.dims = dims;
+      this.settings = settings;
+      this.maxIter = maxIter;
+      this.tolSq = tolSq;
+      this.hub = hub;
+    }
+
+    @Override
+    public TxKMeans.Progress apply(TaskContext task, Iterator<SetSpec> specs) {
+      SetSpec spec = specs.next();
+      if (!spec.executor().equals(ThisExecutor.id())) {
+        throw new ResidentPoints.PointsLostException("point set " + spec.index() + " was "
+            + "pinned to executor " + spec.executor() + " but runs on " + ThisExecutor.id());
+      }
+      long t0 = System.nanoTime();
+      TxKMeans.Block b = ResidentPoints.take(run, spec.partitions(), spec.set(), spec.sets());
+      LOG.debug("TxKMeans: point set {}: {} points merged in {} ms", spec.index(), b.n(),
+          (System.nanoTime() - t0) / 1_000_000);
+      if (hub == null) {
+        return TxKMeans.iterateHere(run, spec.index(), b, centroids, k, dims, settings, maxIter,
+            tolSq);
+      }
+      try (CentroidExchange.Link link = new CentroidExchange.Link(hub, spec.index())) {
+        double[] c = centroids;
+        while (c != null) {
+          c = link.exchange(TxKMeans.update(run, spec.index(), b, c, k, dims, settings));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("TxKMeans: point set " + spec.index() + " lost the "
+            + "driver's hub: " + e.getMessage(), e);
+      }
+      return new TxKMeans.Progress(centroids); // the driver has every partial
+    }
+  }
+}
