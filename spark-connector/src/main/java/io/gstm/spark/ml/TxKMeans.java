@@ -35,6 +35,7 @@ import org.apache.spark.ml.param.LongParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamValidators;
+import org.apache.spark.ml.param.StringArrayParam;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -84,6 +85,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   private final Param<String> initMode;
   private final IntParam initSteps;
   private final Param<String> featuresCol;
+  private final StringArrayParam featuresCols;
   private final Param<String> predictionCol;
   private double[][] initialCentroids;
   private String pointSets;
@@ -104,6 +106,8 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
         ParamValidators.inArray(new String[] {K_MEANS_PARALLEL, RANDOM}));
     initSteps = new IntParam(this, "initSteps", "steps of k-means|| (> 0)", ParamValidators.gt(0));
     featuresCol = new Param<>(this, "featuresCol", "features column (ml Vector)");
+    featuresCols = new StringArrayParam(this, "featuresCols", "numeric feature columns, one "
+        + "per dimension, used instead of featuresCol when set");
     predictionCol = new Param<>(this, "predictionCol", "prediction column (cluster index)");
     setDefault(k, 2);
     setDefault(maxIter, 20);
@@ -113,6 +117,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     setDefault(initMode, K_MEANS_PARALLEL);
     setDefault(initSteps, 2);
     setDefault(featuresCol, "features");
+    setDefault(featuresCols, new String[0]);
     setDefault(predictionCol, "prediction");
   }
 
@@ -149,6 +154,10 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     return featuresCol;
   }
 
+  public StringArrayParam featuresCols() {
+    return featuresCols;
+  }
+
   public Param<String> predictionCol() {
     return predictionCol;
   }
@@ -175,6 +184,11 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
 
   public String getFeaturesCol() {
     return getOrDefault(featuresCol);
+  }
+
+  /** The numeric feature columns, or none: the points are then {@code featuresCol}'s vectors. */
+  public String[] getFeaturesCols() {
+    return getOrDefault(featuresCols).clone();
   }
 
   public String getPredictionCol() {
@@ -208,6 +222,24 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
 
   public TxKMeans setFeaturesCol(String value) {
     return put(featuresCol, value);
+  }
+
+  /**
+   * Reads the points from these numeric columns (double, float, int or long; one per dimension,
+   * in this order) instead of an ml Vector column: what a table holds before a VectorAssembler,
+   * and from Parquet about twice as fast to read. None: back to {@code featuresCol}.
+   */
+  public TxKMeans setFeaturesCols(String... value) {
+    if (value == null || Arrays.stream(value).anyMatch(c -> c == null || c.isEmpty())) {
+      throw new IllegalArgumentException("featuresCols: column names must be given and "
+          + "non-empty");
+    }
+    if (Arrays.stream(value).distinct().count() != value.length) {
+      throw new IllegalArgumentException("featuresCols: a column is named twice in "
+          + Arrays.toString(value));
+    }
+    set(featuresCols, value.clone());
+    return this;
   }
 
   public TxKMeans setPredictionCol(String value) {
@@ -244,7 +276,10 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
 
   @Override
   public StructType transformSchema(StructType schema) {
-    return TxKMeansModel.checkAndAppend(schema, getFeaturesCol(), getPredictionCol());
+    String[] cols = getFeaturesCols();
+    return cols.length > 0
+        ? TxKMeansModel.checkColumnsAndAppend(schema, cols, getPredictionCol())
+        : TxKMeansModel.checkAndAppend(schema, getFeaturesCol(), getPredictionCol());
   }
 
   @Override
@@ -323,44 +358,9 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     ExecutorEngines.checkBeforeJobs(dataset.sparkSession().sparkContext(), settings);
     String col = getFeaturesCol();
     // Internal rows, dense vectors read in place: no Row or Vector object per point.
-    JavaRDD<Block> blocks = dataset.select(col).queryExecution().toRdd().toJavaRDD()
-        .mapPartitions(it -> {
-      VectorUDT udt = new VectorUDT();
-      double[] buf = new double[1024];
-      int n = 0;
-      int dims = -1;
-      while (it.hasNext()) {
-        InternalRow r = it.next();
-        if (r.isNullAt(0)) {
-          throw new IllegalArgumentException("column '" + col + "': null feature vector");
-        }
-        InternalRow struct = r.getStruct(0, 4);
-        // A dense vector's struct holds its values as field 3 (type 1): read them in place
-        // instead of building a DenseVector per point; a sparse one goes through the UDT.
-        ArrayData values = struct.getByte(0) == 1 ? struct.getArray(3) : null;
-        Vector v = values == null ? udt.deserialize(struct) : null;
-        int size = values != null ? values.numElements() : v.size();
-        if (dims < 0) {
-          dims = size;
-        } else if (size != dims) {
-          throw new IllegalArgumentException("column '" + col + "': vectors of sizes " + dims
-              + " and " + size);
-        }
-        if ((long) (n + 1) * dims > buf.length) {
-          buf = Arrays.copyOf(buf, Math.max(buf.length * 2, (n + 1) * dims));
-        }
-        for (int d = 0; d < dims; d++) {
-          double x = values != null ? values.getDouble(d) : v.apply(d);
-          if (!Double.isFinite(x)) {
-            throw new IllegalArgumentException("column '" + col + "': a feature vector holds "
-                + x + "; k-means needs finite values");
-          }
-          buf[n * dims + d] = x;
-        }
-        n++;
-      }
-      return List.of(new Block(Arrays.copyOf(buf, Math.max(0, n * dims)), n, dims)).iterator();
-    });
+    String[] cols = getFeaturesCols();
+    JavaRDD<Block> blocks = cols.length > 0 ? PointBlocks.columns(dataset, cols)
+        : PointBlocks.vectors(dataset, col);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
     // A point set per engine: the blocks stay on the executors that read them (ResidentPoints),
     // outside Spark's cache. A point set per partition: Spark caches them.
@@ -488,9 +488,15 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
 
   /** MLlib's own initialisation (maxIter = 0) with this estimator's mode, steps and seed. */
   private double[][] mllibInit(Dataset<?> dataset, int kk, int dims) {
+    String features = getFeaturesCol();
+    String[] cols = getFeaturesCols();
+    if (cols.length > 0) { // MLlib's initialisation reads vectors
+      features = TxKMeansModel.assembledColumn(dataset.schema());
+      dataset = TxKMeansModel.assemble(dataset, cols, features);
+    }
     KMeans init = new KMeans().setK(kk).setSeed(getSeed()).setInitMode(getInitMode())
         .setInitSteps((Integer) getOrDefault(initSteps)).setMaxIter(0)
-        .setFeaturesCol(getFeaturesCol()).setPredictionCol(getPredictionCol() + "_init");
+        .setFeaturesCol(features).setPredictionCol(getPredictionCol() + "_init");
     Vector[] centers = init.fit(dataset).clusterCenters();
     if (centers.length < kk) {
       throw new IllegalArgumentException("k: only " + centers.length
@@ -544,6 +550,9 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
             prepared - start, iterated - prepared, iterated - start));
     TxKMeansModel model = new TxKMeansModel(uid, unflatten(f.centroids, getK(), dims), report);
     model.setFeaturesCol(getFeaturesCol()).setPredictionCol(getPredictionCol());
+    if (getFeaturesCols().length > 0) {
+      model.setFeaturesCols(getFeaturesCols());
+    }
     return (TxKMeansModel) model.setParent(this);
   }
 

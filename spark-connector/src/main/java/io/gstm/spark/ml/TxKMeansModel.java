@@ -4,17 +4,21 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.udf;
 
 import java.util.Arrays;
+import java.util.List;
 import org.apache.spark.ml.Model;
+import org.apache.spark.ml.feature.VectorAssembler;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.VectorUDT;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.param.StringArrayParam;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -28,6 +32,7 @@ public final class TxKMeansModel extends Model<TxKMeansModel> {
   private final double[][] centers;
   private final TxKMeansReport report;
   private final Param<String> featuresCol;
+  private final StringArrayParam featuresCols;
   private final Param<String> predictionCol;
 
   TxKMeansModel(String uid, double[][] centers, TxKMeansReport report) {
@@ -35,8 +40,11 @@ public final class TxKMeansModel extends Model<TxKMeansModel> {
     this.centers = centers;
     this.report = report;
     featuresCol = new Param<>(this, "featuresCol", "features column (ml Vector)");
+    featuresCols = new StringArrayParam(this, "featuresCols", "numeric feature columns, one "
+        + "per dimension, used instead of featuresCol when set");
     predictionCol = new Param<>(this, "predictionCol", "prediction column (cluster index)");
     setDefault(featuresCol, "features");
+    setDefault(featuresCols, new String[0]);
     setDefault(predictionCol, "prediction");
   }
 
@@ -55,6 +63,16 @@ public final class TxKMeansModel extends Model<TxKMeansModel> {
 
   public TxKMeansModel setFeaturesCol(String value) {
     set(featuresCol, value);
+    return this;
+  }
+
+  public StringArrayParam featuresCols() {
+    return featuresCols;
+  }
+
+  /** Predicts from these numeric columns (as the fit read them) instead of featuresCol. */
+  public TxKMeansModel setFeaturesCols(String... value) {
+    set(featuresCols, value.clone());
     return this;
   }
 
@@ -95,6 +113,11 @@ public final class TxKMeansModel extends Model<TxKMeansModel> {
   public double computeCost(Dataset<?> dataset) {
     double[][] c = centers;
     String f = $(featuresCol);
+    String[] cols = $(featuresCols);
+    if (cols.length > 0) {
+      f = assembledColumn(dataset.schema());
+      dataset = assemble(dataset, cols, f);
+    }
     return dataset.select(f).toDF().javaRDD().map(r -> {
       double[] p = ((Vector) r.get(0)).toArray();
       double[] q = c[nearest(c, p)];
@@ -112,12 +135,57 @@ public final class TxKMeansModel extends Model<TxKMeansModel> {
     double[][] c = centers;
     UserDefinedFunction predict = udf(
         (UDF1<Vector, Integer>) v -> nearest(c, v.toArray()), DataTypes.IntegerType);
-    return dataset.withColumn($(predictionCol), predict.apply(col($(featuresCol))));
+    String[] cols = $(featuresCols);
+    if (cols.length == 0) {
+      return dataset.withColumn($(predictionCol), predict.apply(col($(featuresCol))));
+    }
+    String tmp = assembledColumn(dataset.schema());
+    return assemble(dataset, cols, tmp).withColumn($(predictionCol), predict.apply(col(tmp)))
+        .drop(tmp);
   }
 
   @Override
   public StructType transformSchema(StructType schema) {
-    return checkAndAppend(schema, $(featuresCol), $(predictionCol));
+    String[] cols = $(featuresCols);
+    return cols.length > 0 ? checkColumnsAndAppend(schema, cols, $(predictionCol))
+        : checkAndAppend(schema, $(featuresCol), $(predictionCol));
+  }
+
+  /** Checks the feature columns exist and are numeric, and the prediction column is new. */
+  static StructType checkColumnsAndAppend(StructType schema, String[] features,
+      String prediction) {
+    List<String> names = Arrays.asList(schema.fieldNames());
+    for (String f : features) {
+      if (!names.contains(f)) {
+        throw new IllegalArgumentException("column '" + f + "' (featuresCols) not found; "
+            + "columns: " + names);
+      }
+      if (!(schema.apply(f).dataType() instanceof NumericType)) {
+        throw new IllegalArgumentException("column '" + f + "' (featuresCols) must be numeric, "
+            + "got " + schema.apply(f).dataType().simpleString());
+      }
+    }
+    if (names.contains(prediction)) {
+      throw new IllegalArgumentException("column '" + prediction + "' (predictionCol) already "
+          + "exists");
+    }
+    return schema.add(prediction, DataTypes.IntegerType, false);
+  }
+
+  /** A column name {@code schema} does not hold, for a vector assembled from featuresCols. */
+  static String assembledColumn(StructType schema) {
+    String name = "_gstm_features";
+    List<String> names = Arrays.asList(schema.fieldNames());
+    while (names.contains(name)) {
+      name = "_" + name;
+    }
+    return name;
+  }
+
+  /** {@code dataset} with the vector of {@code cols} as column {@code out} (nulls an error). */
+  static Dataset<Row> assemble(Dataset<?> dataset, String[] cols, String out) {
+    return new VectorAssembler().setInputCols(cols).setOutputCol(out).setHandleInvalid("error")
+        .transform(dataset);
   }
 
   /** Checks the features column is an ml Vector and the prediction column is new. */

@@ -27,6 +27,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.graphx.Graph;
+import org.apache.spark.ml.feature.VectorAssembler;
 import org.apache.spark.mllib.clustering.KMeans;
 import org.apache.spark.mllib.clustering.KMeansModel;
 import org.apache.spark.mllib.linalg.Vector;
@@ -84,8 +85,9 @@ public final class SparkBenchmark implements Callable<Integer> {
   long seed = 42;
 
   @Option(names = "--input", description = "a Parquet directory to read instead of generating "
-      + "(as `gen` writes them): edges (src, dst[, weight]) for sssp and cc, or points "
-      + "(features) for kmeans; every run reads it, nothing is cached")
+      + "(as `gen` writes them): edges (src, dst[, weight]) for sssp and cc, or points for "
+      + "kmeans (a vector column features, or numeric columns, one per dimension); every run "
+      + "reads it, nothing is cached")
   String input;
 
   @Option(names = "--only", description = "sssp, cc, kmeans (default: all)", split = ",")
@@ -123,7 +125,7 @@ public final class SparkBenchmark implements Callable<Integer> {
       System.out.println("| --- | --- | --- | --- | --- | --- |");
       // An input holds edges or points: only the workloads of its kind run.
       boolean points = input != null
-          && Arrays.asList(session.read().parquet(input).columns()).contains("features");
+          && !Arrays.asList(session.read().parquet(input).columns()).contains("src");
       if ((only.contains("sssp") || only.contains("cc")) && !points) {
         warmUp(session);
         graphs(session);
@@ -308,11 +310,18 @@ public final class SparkBenchmark implements Callable<Integer> {
     double[][] init;
     long n;
     int d;
+    String[] columns = null; // the points' numeric columns, or null: a vector column
     if (input != null) {
       df = session.read().parquet(input);
+      if (!Arrays.asList(df.columns()).contains("features")) {
+        columns = df.columns();
+      }
       // The first k points of the first file, the same in every run over these files.
+      String[] cols = columns;
       init = df.limit(k).collectAsList().stream()
-          .map(r -> ((org.apache.spark.ml.linalg.Vector) r.get(0)).toArray())
+          .map(r -> cols == null ? ((org.apache.spark.ml.linalg.Vector) r.get(0)).toArray()
+              : java.util.stream.IntStream.range(0, cols.length)
+                  .mapToDouble(c -> ((Number) r.get(c)).doubleValue()).toArray())
           .toArray(double[][]::new);
       n = df.count();
       d = init.length == 0 ? dims : init[0].length;
@@ -332,8 +341,9 @@ public final class SparkBenchmark implements Callable<Integer> {
     String details = "";
     for (int i = -warmups; i < reps; i++) {
       long t0 = System.nanoTime();
-      TxKMeansModel ours = new TxKMeans().setK(k).setMaxIter(iterations).setTol(0)
-          .setInitialCentroids(init).fit(df);
+      TxKMeans fit = new TxKMeans().setK(k).setMaxIter(iterations).setTol(0)
+          .setInitialCentroids(init);
+      TxKMeansModel ours = (columns == null ? fit : fit.setFeaturesCols(columns)).fit(df);
       if (i >= 0) {
         tg[i] = (System.nanoTime() - t0) / 1e9;
       }
@@ -343,8 +353,11 @@ public final class SparkBenchmark implements Callable<Integer> {
       }
       t0 = System.nanoTime();
       // As ml.KMeans.fit does: convert the DataFrame and cache the vectors (timed, as TxKMeans
-      // reads the same DataFrame inside its fit).
-      JavaRDD<Vector> rdd = df.javaRDD()
+      // reads the same DataFrame inside its fit); numeric columns first go through a
+      // VectorAssembler, as an MLlib user's would.
+      Dataset<Row> vectors = columns == null ? df : new VectorAssembler().setInputCols(columns)
+          .setOutputCol("features").transform(df).select("features");
+      JavaRDD<Vector> rdd = vectors.javaRDD()
           .map(r -> Vectors.fromML((org.apache.spark.ml.linalg.Vector) r.get(0)))
           .persist(StorageLevel.MEMORY_AND_DISK());
       KMeansModel theirs = new KMeans().setK(k).setMaxIterations(iterations).setEpsilon(0)
@@ -368,7 +381,8 @@ public final class SparkBenchmark implements Callable<Integer> {
       rdd.unpersist(false);
     }
     String what = String.format(Locale.ROOT, "k-means, %d %d-D points%s, k = %d, %d iterations",
-        n, d, input == null ? "" : " (Parquet " + input + ")", k, iterations);
+        n, d, input == null ? "" : " (Parquet " + input + (columns == null ? ", a vector column)"
+            : ", " + columns.length + " columns)"), k, iterations);
     row(noBaselines ? what : what + ", vs MLlib", tg, noBaselines ? null : tb, equal, details);
     df.unpersist(false);
   }

@@ -65,6 +65,10 @@ public final class GenCommand implements Callable<Integer> {
   @Option(names = "--k", description = "points: blobs (default: ${DEFAULT-VALUE})")
   int k = 16;
 
+  @Option(names = "--columns", description = "points: one double column per dimension "
+      + "(x0, x1, ...) instead of an ml Vector column features (TxKMeans.setFeaturesCols)")
+  boolean columns;
+
   @Option(names = "--seed", description = "seed (default: ${DEFAULT-VALUE})")
   long seed = 42;
 
@@ -90,8 +94,9 @@ public final class GenCommand implements Callable<Integer> {
         }
         case "points" -> {
           KMeansData.blobsChunk(points, dims, k, seed, 0); // checks the arguments here
-          df = DataFrames.blobChunks(session, points, dims, k, seed, tasks);
-          shape = String.format(Locale.ROOT, "%,d %d-D points in %d blobs", points, dims, k);
+          df = DataFrames.blobChunks(session, points, dims, k, seed, tasks, columns);
+          shape = String.format(Locale.ROOT, "%,d %d-D points in %d blobs%s", points, dims, k,
+              columns ? ", a column per dimension" : "");
         }
         default -> throw new IllegalArgumentException("expected rmat or points, got '" + what
             + "'");

@@ -112,22 +112,32 @@ public final class DataFrames {
   }
 
   /**
-   * The points of {@link KMeansData#blobsChunk} as an ml Vector column "features", drawn by the
-   * tasks of {@code partitions} partitions, each a run of whole chunks.
+   * The points of {@link KMeansData#blobsChunk}, drawn by the tasks of {@code partitions}
+   * partitions, each a run of whole chunks: an ml Vector column "features", or with {@code
+   * columns} one double column per dimension, "x0", "x1", ...
    */
   public static Dataset<Row> blobChunks(SparkSession spark, long n, int dims, int k, long seed,
-      int partitions) {
+      int partitions, boolean columns) {
     JavaRDD<Row> rows = chunkRanges(spark, KMeansData.chunks(n), partitions).flatMap(range ->
         flatten(range, c -> {
           double[] p = KMeansData.blobsChunk(n, dims, k, seed, c);
           List<Row> out = new ArrayList<>(p.length / dims);
           for (int i = 0; i < p.length; i += dims) {
-            out.add(RowFactory.create(Vectors.dense(Arrays.copyOfRange(p, i, i + dims))));
+            double[] x = Arrays.copyOfRange(p, i, i + dims);
+            out.add(columns ? RowFactory.create(Arrays.stream(x).boxed().toArray())
+                : RowFactory.create(Vectors.dense(x)));
           }
           return out;
         }));
-    return spark.createDataFrame(rows,
-        new StructType().add("features", SQLDataTypes.VectorType(), false));
+    StructType schema = new StructType();
+    if (columns) {
+      for (int d = 0; d < dims; d++) {
+        schema = schema.add("x" + d, DataTypes.DoubleType, false);
+      }
+    } else {
+      schema = schema.add("features", SQLDataTypes.VectorType(), false);
+    }
+    return spark.createDataFrame(rows, schema);
   }
 
   /** Partition i's chunks {@code [from, to)}: {@code chunks} split as evenly as they go. */

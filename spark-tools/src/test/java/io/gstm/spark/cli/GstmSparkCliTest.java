@@ -93,8 +93,18 @@ class GstmSparkCliTest {
     b = run("bench", "--engine", "jvm", "--input", points, "--k", "4", "--reps", "1",
         "--warmups", "0");
     assertThat(b.status()).as(b.out() + b.err()).isZero();
-    assertThat(b.out()).contains("k-means, 3000 3-D points (Parquet " + points, "| yes |")
-        .doesNotContain("SSSP");
+    assertThat(b.out()).contains("k-means, 3000 3-D points (Parquet " + points
+        + ", a vector column)", "| yes |").doesNotContain("SSSP");
+
+    String columns = dir.resolve("columns").toString();
+    g = run("gen", "points", "--points", "3000", "--dims", "3", "--k", "4", "--columns",
+        "--out", columns);
+    assertThat(g.status()).as(g.err()).isZero();
+    b = run("bench", "--engine", "jvm", "--input", columns, "--k", "4", "--reps", "1",
+        "--warmups", "0");
+    assertThat(b.status()).as(b.out() + b.err()).isZero();
+    assertThat(b.out()).contains("k-means, 3000 3-D points (Parquet " + columns
+        + ", 3 columns)", "| yes |");
   }
 
   @Test

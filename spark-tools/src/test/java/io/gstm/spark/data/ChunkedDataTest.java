@@ -40,9 +40,18 @@ class ChunkedDataTest {
 
   @Test
   void blobChunksAreTheSameRowsWhateverThePartitions() {
-    Row one = pointDigest(DataFrames.blobChunks(spark, 5000, 3, 4, 5, 1));
-    assertThat(pointDigest(DataFrames.blobChunks(spark, 5000, 3, 4, 5, 4))).isEqualTo(one);
+    Row one = pointDigest(DataFrames.blobChunks(spark, 5000, 3, 4, 5, 1, false));
+    assertThat(pointDigest(DataFrames.blobChunks(spark, 5000, 3, 4, 5, 4, false))).isEqualTo(one);
+    // As columns: the same values, one column per dimension.
+    Row columns = DataFrames.blobChunks(spark, 5000, 3, 4, 5, 2, true)
+        .selectExpr("array(x0, x1, x2) AS a").selectExpr("hash(cast(a as string)) AS h")
+        .agg(org.apache.spark.sql.functions.count(col("h")), sum(col("h").cast("long"))).first();
+    Row vectors = DataFrames.blobChunks(spark, 5000, 3, 4, 5, 2, false)
+        .select(org.apache.spark.ml.functions.vector_to_array(col("features"), "float64").as("a"))
+        .selectExpr("hash(cast(a as string)) AS h")
+        .agg(org.apache.spark.sql.functions.count(col("h")), sum(col("h").cast("long"))).first();
     assertThat(one.getLong(0)).isEqualTo(5000);
+    assertThat(columns).isEqualTo(vectors);
   }
 
   private static Row digest(org.apache.spark.sql.Dataset<Row> edges) {

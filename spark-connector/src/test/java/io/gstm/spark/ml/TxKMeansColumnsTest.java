@@ -1,0 +1,92 @@
+package io.gstm.spark.ml;
+
+import static org.apache.spark.ml.functions.vector_to_array;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.when;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.gstm.core.kmeans.KMeansData;
+import io.gstm.spark.SharedSpark;
+import io.gstm.spark.TestFrames;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** TxKMeans over numeric columns (featuresCols) fits and predicts as over their vectors. */
+class TxKMeansColumnsTest {
+  @RegisterExtension
+  static final SharedSpark session = new SharedSpark();
+  private static final int DIMS = 3;
+  private static final int K = 5;
+  private static Dataset<Row> vectors;
+  private static Dataset<Row> flat;
+  private static double[][] init;
+
+  @BeforeAll
+  static void start() {
+    double[] points = KMeansData.blobs(6_000, DIMS, K, 11);
+    vectors = TestFrames.points(session.spark(), points, DIMS, 3).cache();
+    // The same points as columns x, y and z, beside a string column.
+    flat = vectors.select(vector_to_array(col("features"), "float64").as("f"))
+        .select(col("f").getItem(0).as("x"), col("f").getItem(1).as("y"),
+            col("f").getItem(2).as("z"), lit("label").as("name")).cache();
+    init = TxKMeans.unflatten(KMeansData.firstPoints(points, DIMS, K), K, DIMS);
+  }
+
+  @Test
+  void columnsFitAndPredictAsTheirVectors() {
+    TxKMeansModel byVector = new TxKMeans().setK(K).setMaxIter(10).setInitialCentroids(init)
+        .fit(vectors);
+    TxKMeansModel byColumns = new TxKMeans().setK(K).setMaxIter(10).setInitialCentroids(init)
+        .setFeaturesCols("x", "y", "z").fit(flat);
+    for (int j = 0; j < K; j++) {
+      assertThat(byColumns.clusterCenters()[j].toArray())
+          .containsExactly(byVector.clusterCenters()[j].toArray(), within(1e-9));
+    }
+    assertThat(byColumns.computeCost(flat))
+        .isCloseTo(byVector.computeCost(vectors), within(1e-6));
+    List<Integer> predicted = byColumns.transform(flat).select("prediction").as(
+        org.apache.spark.sql.Encoders.INT()).collectAsList();
+    List<Integer> expected = byVector.transform(vectors).select("prediction").as(
+        org.apache.spark.sql.Encoders.INT()).collectAsList();
+    assertThat(predicted).isEqualTo(expected);
+    assertThat(byColumns.transform(flat).columns()).containsExactly("x", "y", "z", "name",
+        "prediction");
+  }
+
+  @Test
+  void columnsWithMllibsInitialisation() {
+    TxKMeansModel m = new TxKMeans().setK(K).setMaxIter(5).setSeed(3)
+        .setFeaturesCols("x", "y", "z").fit(flat);
+    assertThat(m.clusterCenters()).hasSize(K);
+    assertThat(m.report().iterations()).isPositive();
+  }
+
+  @Test
+  void badColumnsAreNamed() {
+    TxKMeans kmeans = new TxKMeans().setK(K).setInitialCentroids(init);
+    assertThatThrownBy(() -> kmeans.setFeaturesCols("x", "nope", "z").fit(flat))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("column 'nope' (featuresCols) not found");
+    assertThatThrownBy(() -> kmeans.setFeaturesCols("x", "name", "z").fit(flat))
+        .hasMessageContaining("column 'name' (featuresCols) must be numeric, got string");
+    assertThatThrownBy(() -> new TxKMeans().setFeaturesCols("x", "x"))
+        .hasMessageContaining("featuresCols: a column is named twice");
+    Dataset<Row> withNull = flat.withColumn("y",
+        when(col("x").gt(5), lit(null).cast("double")).otherwise(col("y")));
+    assertThatThrownBy(() -> kmeans.setFeaturesCols("x", "y", "z").fit(withNull))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("column 'y' (featuresCols): null value");
+    Dataset<Row> withNaN = flat.withColumn("z",
+        when(col("x").gt(5), lit(Double.NaN)).otherwise(col("z")));
+    assertThatThrownBy(() -> kmeans.setFeaturesCols("x", "y", "z").fit(withNaN))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("column 'z': a feature holds NaN");
+  }
+}
