@@ -162,9 +162,15 @@ public final class GstmConf {
       "How `TxKMeans` lays out the points. `partitions`: a point set per partition, each "
           + "updated by its own task in every iteration (one Spark job per iteration), so that "
           + "the cores of JVM executors work in parallel. `engines`: a point set per executor "
-          + "engine, i.e. per GPU (executors without a GPU count one each), merged from the "
-          + "partitions once they are read in parallel; with one engine every iteration runs "
-          + "inside one task, without a job per iteration. `auto`: `engines` when the executors "
+          + "engine, i.e. per GPU (executors without a GPU count one each): the points stay "
+          + "on the executor whose tasks read them (outside Spark's cache), each set's task "
+          + "merges its executor's blocks, copies them to its engine once and runs every "
+          + "iteration; with several sets, their tasks stay in one stage and trade each "
+          + "iteration's partial sums for the next centroids with the driver over a socket of "
+          + "their own (no Spark job per iteration; every set needs a free task slot at once, "
+          + "else the fit fails after 5 minutes saying so). An executor lost during a fit takes "
+          + "its points with it and the fit starts over from its input, at most 3 times. "
+          + "`auto`: `engines` when the executors "
           + "run on GPUs (as for `spark.gstm.graph.subgraphs`), else `partitions`. Sums are "
           + "then added in another order: centroids agree to rounding.");
 

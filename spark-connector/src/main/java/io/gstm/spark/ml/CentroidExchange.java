@@ -41,12 +41,20 @@ final class CentroidExchange {
 
     /** A hub for {@code sets} point-set tasks, listening on {@code host} (the driver's). */
     Hub(String host, int sets) {
+      this(host, host, sets);
+    }
+
+    /**
+     * A hub listening on {@code bind} (Spark's {@code spark.driver.bindAddress}) that the tasks
+     * reach at {@code host} ({@code spark.driver.host}): the two differ behind a NAT or in a pod.
+     */
+    Hub(String bind, String host, int sets) {
       try {
         server = new ServerSocket();
-        server.bind(new InetSocketAddress(InetAddress.getByName(host), 0));
+        server.bind(new InetSocketAddress(InetAddress.getByName(bind), 0));
         server.setSoTimeout(200);
       } catch (IOException e) {
-        throw new UncheckedIOException("TxKMeans: cannot listen on the driver's address " + host
+        throw new UncheckedIOException("TxKMeans: cannot listen on the driver's address " + bind
             + " for the point sets' tasks: " + e.getMessage(), e);
       }
       address = new Address(host, server.getLocalPort(), new SecureRandom().nextLong());

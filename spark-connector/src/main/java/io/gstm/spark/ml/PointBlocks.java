@@ -49,7 +49,8 @@ final class PointBlocks {
         double[] buf = out.room(dims);
         int at = out.n * dims;
         for (int d = 0; d < dims; d++) {
-          buf[at + d] = finite(values != null ? values.getDouble(d) : v.apply(d), name);
+          buf[at + d] = finite(values != null ? values.getDouble(d) : v.apply(d), name,
+              "a feature vector");
         }
         out.n++;
       }
@@ -72,7 +73,7 @@ final class PointBlocks {
             throw new IllegalArgumentException("column '" + names[d] + "' (featuresCols): null "
                 + "value");
           }
-          buf[at + d] = finite(r.getDouble(d), names[d]);
+          buf[at + d] = finite(r.getDouble(d), names[d], "a feature");
         }
         out.n++;
       }
@@ -80,9 +81,9 @@ final class PointBlocks {
     });
   }
 
-  private static double finite(double x, String column) {
+  private static double finite(double x, String column, String what) {
     if (!Double.isFinite(x)) {
-      throw new IllegalArgumentException("column '" + column + "': a feature holds " + x
+      throw new IllegalArgumentException("column '" + column + "': " + what + " holds " + x
           + "; k-means needs finite values");
     }
     return x;

@@ -98,12 +98,13 @@ final class PointSetJobs {
       return done;
     }
     String host = sc.getConf().get("spark.driver.host", "localhost");
+    String bind = sc.getConf().get("spark.driver.bindAddress", host);
     ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "gstm-kmeans-point-sets");
       t.setDaemon(true);
       return t;
     });
-    try (CentroidExchange.Hub hub = new CentroidExchange.Hub(host, specs.size())) {
+    try (CentroidExchange.Hub hub = new CentroidExchange.Hub(bind, host, specs.size())) {
       SetTask task = new SetTask(run, f.centroids, k, dims, settings, maxIter, tolSq,
           hub.address());
       ClassTag<TxKMeans.Progress> tag = ClassTag$.MODULE$.apply(TxKMeans.Progress.class);
