@@ -114,8 +114,20 @@ submit() {
     --class "$cls" "$GC_HERE/gstm-example-app.jar" "$@"
 }
 
-# stop: the cluster; the workers' logs and the executors' stderr go to $OUT/cluster-logs.tgz.
+# stop: the cluster; the workers' logs and the executors' stderr go to $OUT/cluster-logs.tgz,
+# and the last lines of any executor that died of a signal or a JVM error to
+# $OUT/crashed-executors.txt (small enough to come back when the archive does not).
 stop() {
   bash "$GC_HERE/spark-cluster.sh" stop --work "$GC_WORK"
   tar czf "$GC_OUT/cluster-logs.tgz" -C "$GC_WORK" . 2>/dev/null || true
+  local f
+  for f in $(find "$GC_WORK" -name stderr 2>/dev/null); do
+    if grep -qE "SIGABRT|SIGSEGV|A fatal error|core dumped|hs_err|exited with code" "$f"; then
+      echo "== $f"
+      grep -v " DEBUG " "$f" | tail -n 60
+    fi
+  done >"$GC_OUT/crashed-executors.txt" 2>&1
+  find "$GC_WORK" -name 'hs_err*' 2>/dev/null | head -n 3 | xargs -r head -n 60 \
+    >>"$GC_OUT/crashed-executors.txt"
+  [ -s "$GC_OUT/crashed-executors.txt" ] || rm -f "$GC_OUT/crashed-executors.txt"
 }
