@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.gstm.spark.exec.EngineSurvey;
+import io.gstm.spark.exec.ExecutorCoalescer;
 import io.gstm.spark.state.TxState;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -106,6 +110,32 @@ class ClusterResultsIT {
     assertThat(onCluster.pointSets()).isEqualTo(Sessions.EXECUTORS);
     for (int j = 0; j < 3; j++) {
       assertThat(onCluster.centers().get(j)).containsExactly(centers.get(j), within(1e-9));
+    }
+  }
+
+  /**
+   * Partitions cached on two executors of one host, merged as a subgraph per executor merges
+   * its input's (Spark's own coalesce groups by host and would mix them): every merged
+   * partition runs on the executor that cached its parts.
+   */
+  @Test
+  void mergedPartitionsRunWhereTheirPartsAreCached() {
+    SparkSession spark = cluster.spark();
+    Dataset<Row> cached = spark.range(0, 64, 1, 16)
+        .selectExpr("id", "java_method('io.gstm.spark.exec.ThisExecutor', 'id') AS cachedOn")
+        .persist(StorageLevel.MEMORY_ONLY());
+    try {
+      assertThat(cached.count()).isEqualTo(64);
+      JavaRDD<Row> merged = ExecutorCoalescer.coalesce(cached.javaRDD(), Sessions.EXECUTORS);
+      List<Row> rows = spark.createDataFrame(merged, cached.schema())
+          .selectExpr("id", "cachedOn",
+              "java_method('io.gstm.spark.exec.ThisExecutor', 'id') AS ranOn")
+          .collectAsList();
+      assertThat(rows).hasSize(64)
+          .allSatisfy(r -> assertThat(r.getString(2)).as("row %d", r.getLong(0))
+              .isEqualTo(r.getString(1)));
+    } finally {
+      cached.unpersist(false);
     }
   }
 

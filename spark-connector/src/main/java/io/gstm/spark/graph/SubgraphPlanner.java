@@ -2,6 +2,7 @@ package io.gstm.spark.graph;
 
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.ExecutorCoalescer;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.IndexPartitioner;
 import io.gstm.spark.exec.TaskErrors;
@@ -123,9 +124,9 @@ final class SubgraphPlanner {
     } else if (decision.byRange()) {
       local = gather(slices.flatMapToPair(c -> bySource(c, placement, -1, w)), p);
     } else if (p <= inputs) {
-      // No shuffle: coalesce merges neighbouring partitions, reading the chunks that the
-      // input's tasks left cached (within an executor no copy; else only packed arrays move).
-      JavaRDD<EdgeChunk> merged = p == inputs ? slices : slices.coalesce(p);
+      // No shuffle: neighbouring partitions cached on one executor are merged there, reading
+      // the chunks the input's tasks left (no copy; none moves between executors).
+      JavaRDD<EdgeChunk> merged = ExecutorCoalescer.coalesce(slices, p);
       local = merged.mapPartitions(it -> List.of(list(it)).iterator(), true);
     } else {
       local = gather(slices.flatMapToPair(c -> spread(c, p)), p);
