@@ -11,9 +11,9 @@ import scala.jdk.javaapi.CollectionConverters;
 import scala.reflect.ClassTag;
 
 /**
- * Some partitions of a parent RDD, each pinned to an executor (its preferred location), so that a
- * task runs where its data are resident: a TxState partition's stores, a k-means point set. Partition
- * {@code i} is the parent's partition {@code parentIndex[i]}; {@code locations[i]} may be null
+ * Some partitions of a parent RDD, each pinned to an executor (its preferred location), so that
+ * a task runs where its data are resident: a TxState partition's stores, a k-means point set.
+ * Partition {@code i} is the parent's partition {@code parentIndex[i]}; {@code locations[i]} may be null
  * (no preference: local mode, or the cross-partition phase).
  */
 public final class PinnedRDD<T> extends RDD<T> {

@@ -139,7 +139,8 @@ final class PointSetJobs {
         }
         Throwable failed = failureOf(job);
         if (failed != null && (TaskErrors.fatalIn(failed) != null || badInput(failed))) {
-          throw TaskErrors.badInput(failed instanceof Exception x ? x : new RuntimeException(failed));
+          throw TaskErrors.badInput(failed instanceof Exception x ? x
+              : new RuntimeException(failed));
         }
         // The points of the lost set's executor are gone with it: the fit starts over.
         Throwable why = failed != null ? failed : e;

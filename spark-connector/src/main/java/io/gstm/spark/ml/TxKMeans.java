@@ -55,15 +55,18 @@ import scala.runtime.AbstractFunction2;
  * {@link PartitionKMeans} that stays resident on the executor for the whole fit); the partials
  * are tree-aggregated and the new centroids travel with the next iteration's tasks. One Spark
  * job per iteration ({@link #aggregate}); or, on GPU executors ({@link #setPointSets}), a point
- * set per GPU, and with one GPU every iteration inside one task. Lloyd's iteration, as MLlib's KMeans, with the
- * same initialisation: {@code initMode} "k-means||" (default) or "random" delegate to MLlib's own
+ * set per GPU that stays on the executor that read it, every iteration inside one stage
+ * ({@link PointSetJobs}). The points are an ml Vector column or numeric columns
+ * ({@link #setFeaturesCols}). Lloyd's iteration, as MLlib's KMeans, with the same
+ * initialisation: {@code initMode} "k-means||" (default) or "random" delegate to MLlib's own
  * initialisation with the same {@code seed}, so the two start from identical centroids; or give
  * them with {@link #setInitialCentroids}. Stops after {@code maxIter} iterations or when no
  * centroid moves more than {@code tol}; an empty cluster keeps its centroid. Not persistable
  * (no MLWritable yet).
  *
- * <p>Bad input (a missing or non-vector features column, an existing prediction column, vectors of
- * different sizes, k larger than the number of points, initial centroids of the wrong shape) is an
+ * <p>Bad input (a missing or non-vector features column, a missing or non-numeric one of
+ * featuresCols, a null or non-finite value, an existing prediction column, vectors of different
+ * sizes, k larger than the number of points, initial centroids of the wrong shape) is an
  * IllegalArgumentException naming the column or parameter, raised before any update runs.
  */
 public final class TxKMeans extends Estimator<TxKMeansModel> {
