@@ -90,6 +90,12 @@ public final class TxBenchmark implements Callable<Integer> {
       + "times the JIT's warm-up (default: ${DEFAULT-VALUE}; 0: none)")
   long warmupTransfers = 2_000_000;
 
+  @Option(names = "--input", description = "a Parquet directory of transfers (id, src, dst, "
+      + "amount) as `gen transfers` writes them, read by the applies instead of generating "
+      + "them; give the --accounts, --transfers and --seed it was written with (the core run "
+      + "checks its first rows against its own)")
+  String input;
+
   @Option(names = "--cache-input", description = "cache the generated transfers before timing "
       + "(default: when there are at most 20,000,000; else each side generates them as it reads "
       + "them, the same way)")
@@ -109,14 +115,13 @@ public final class TxBenchmark implements Callable<Integer> {
       List<Dataset<Row>> input = new ArrayList<>();
       boolean cache = cacheInput != null ? cacheInput : transfers <= 20_000_000L;
       long per = (transfers + batches - 1) / batches;
+      Dataset<Row> stored = this.input == null ? null : checkedInput(session);
       for (int b = 0; b < batches; b++) {
         long from = b * per;
         long to = Math.min(transfers, from + per);
-        Dataset<Row> t = session.range(from, to, 1, inParts).select(
-            col("id"),
-            pmod(xxhash64(col("id"), lit(seed)), lit(accounts)).as("src"),
-            pmod(xxhash64(col("id"), lit(seed + 1)), lit(accounts)).as("dst"),
-            pmod(xxhash64(col("id"), lit(seed + 2)), lit(maxAmount)).plus(1).as("amount"));
+        Dataset<Row> t = stored != null
+            ? stored.where(col("id").geq(from).and(col("id").lt(to)))
+            : transfers(session.range(from, to, 1, inParts), accounts, maxAmount, seed);
         if (cache) {
           t = t.persist(StorageLevel.MEMORY_ONLY());
           t.count();
@@ -126,7 +131,9 @@ public final class TxBenchmark implements Callable<Integer> {
       long total = accounts * balance;
       System.out.printf(Locale.ROOT, "tx-bench: %,d accounts, %,d transfers in %d batches, "
               + "%d state partitions, %d input partitions, input %s, Spark %s (%s)%n", accounts,
-          transfers, batches, spark.partitions, inParts, cache ? "cached" : "generated as read",
+          transfers, batches, spark.partitions, inParts,
+          (stored != null ? "from Parquet " + this.input + ", " : "")
+              + (cache ? "cached" : stored != null ? "read by each apply" : "generated as read"),
           session.version(), spark.master);
 
       warmUp(session, inParts);
@@ -205,6 +212,42 @@ public final class TxBenchmark implements Callable<Integer> {
     } finally {
       SparkOptions.stop(session);
     }
+  }
+
+  /**
+   * The transfers of ids {@code ids} (a column "id"): source, destination and amount drawn from
+   * the id by seeded hashes, the same on every machine and for any partitioning (`gen transfers`
+   * writes them; the core run draws them again as {@link CoreTransfers#batch}).
+   */
+  public static Dataset<Row> transfers(Dataset<?> ids, long accounts, long maxAmount,
+      long seed) {
+    return ids.select(
+        col("id"),
+        pmod(xxhash64(col("id"), lit(seed)), lit(accounts)).as("src"),
+        pmod(xxhash64(col("id"), lit(seed + 1)), lit(accounts)).as("dst"),
+        pmod(xxhash64(col("id"), lit(seed + 2)), lit(maxAmount)).plus(1).as("amount"));
+  }
+
+  /** The --input transfers, checked against the options: their columns, count and ids. */
+  private Dataset<Row> checkedInput(SparkSession session) {
+    Dataset<Row> t = session.read().parquet(input);
+    if (!java.util.Arrays.asList(t.columns()).containsAll(List.of("id", "src", "dst",
+        "amount"))) {
+      throw new IllegalArgumentException("--input: " + input + " needs columns id, src, dst, "
+          + "amount; it has " + java.util.Arrays.toString(t.columns()));
+    }
+    Row r = t.agg(org.apache.spark.sql.functions.count(lit(1)),
+        org.apache.spark.sql.functions.max(org.apache.spark.sql.functions.greatest(col("src"),
+            col("dst")))).first();
+    if (r.getLong(0) != transfers) {
+      throw new IllegalArgumentException("--input: " + input + " holds " + r.getLong(0)
+          + " transfers, --transfers says " + transfers);
+    }
+    if (!r.isNullAt(1) && r.getLong(1) >= accounts) {
+      throw new IllegalArgumentException("--input: account " + r.getLong(1) + " is beyond "
+          + "--accounts " + accounts);
+    }
+    return t.select("id", "src", "dst", "amount");
   }
 
   /** One untimed apply of {@code --warmup-transfers} to a throwaway state of as many accounts. */

@@ -2,6 +2,7 @@ package io.gstm.spark.cli;
 
 import io.gstm.core.graph.RmatGenerator;
 import io.gstm.core.kmeans.KMeansData;
+import io.gstm.spark.bench.TxBenchmark;
 import io.gstm.spark.data.DataFrames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,13 +27,14 @@ import picocli.CommandLine.Parameters;
  * same arguments give the same rows whatever the master, the cores or {@code --files}.
  */
 @Command(name = "gen", mixinStandardHelpOptions = true,
-    description = "Write a seeded R-MAT graph (src, dst, weight) or k-means points (features) "
-        + "as Parquet, drawn by the executors.")
+    description = "Write a seeded R-MAT graph (src, dst, weight), k-means points (features, or "
+        + "x0, x1, ...) or tx-bench's transfers (id, src, dst, amount) as Parquet, drawn by the "
+        + "executors.")
 public final class GenCommand implements Callable<Integer> {
   @Mixin
   SparkOptions spark = new SparkOptions();
 
-  @Parameters(index = "0", description = "rmat or points")
+  @Parameters(index = "0", description = "rmat, points or transfers")
   String what;
 
   @Option(names = "--out", required = true, description = "the Parquet directory to write")
@@ -69,6 +71,17 @@ public final class GenCommand implements Callable<Integer> {
       + "(x0, x1, ...) instead of an ml Vector column features (TxKMeans.setFeaturesCols)")
   boolean columns;
 
+  @Option(names = "--accounts", description = "transfers: accounts (default: ${DEFAULT-VALUE})")
+  long accounts = 1_000_000;
+
+  @Option(names = "--transfers", description = "transfers: how many (default: "
+      + "${DEFAULT-VALUE})")
+  long transfers = 4_000_000;
+
+  @Option(names = "--max-amount", description = "transfers: each moves 1..this (default: "
+      + "${DEFAULT-VALUE})")
+  long maxAmount = 100;
+
   @Option(names = "--seed", description = "seed (default: ${DEFAULT-VALUE})")
   long seed = 42;
 
@@ -98,8 +111,18 @@ public final class GenCommand implements Callable<Integer> {
           shape = String.format(Locale.ROOT, "%,d %d-D points in %d blobs%s", points, dims, k,
               columns ? ", a column per dimension" : "");
         }
-        default -> throw new IllegalArgumentException("expected rmat or points, got '" + what
-            + "'");
+        case "transfers" -> {
+          if (accounts < 2 || transfers < 1 || maxAmount < 1) {
+            throw new IllegalArgumentException("--accounts >= 2, --transfers >= 1 and "
+                + "--max-amount >= 1 are needed");
+          }
+          df = TxBenchmark.transfers(session.range(0, transfers, 1, tasks), accounts,
+              maxAmount, seed);
+          shape = String.format(Locale.ROOT, "%,d transfers over %,d accounts (tx-bench's)",
+              transfers, accounts);
+        }
+        default -> throw new IllegalArgumentException("expected rmat, points or transfers, got '"
+            + what + "'");
       }
       df.write().mode(overwrite ? SaveMode.Overwrite : SaveMode.ErrorIfExists).parquet(out);
       System.out.printf(Locale.ROOT, "wrote %s (seed %d) to %s in %d file(s) in %.1f s%n", shape,

@@ -107,6 +107,30 @@ class GstmSparkCliTest {
         + ", 3 columns)", "| yes |");
   }
 
+  /** tx-bench over the transfers `gen transfers` wrote: the same as over its own. */
+  @Test
+  void txBenchReadsTheTransfersGenWrites(@TempDir Path dir) {
+    String transfers = dir.resolve("transfers").toString();
+    Run g = run("gen", "transfers", "--accounts", "1000", "--transfers", "20000", "--files", "3",
+        "--out", transfers);
+    assertThat(g.status()).as(g.err()).isZero();
+    String[] common = {"tx-bench", "--engine", "jvm", "--accounts", "1000", "--transfers",
+        "20000", "--batches", "2", "--no-baseline", "--warmup-transfers", "0"};
+    String[] withInput = java.util.Arrays.copyOf(common, common.length + 2);
+    withInput[common.length] = "--input";
+    withInput[common.length + 1] = transfers;
+    Run read = run(withInput);
+    assertThat(read.status()).as(read.out() + read.err()).isZero();
+    // The transfers tx-bench would draw: the core run draws them again and checks the first
+    // 1,000 rows read against its own (it throws otherwise).
+    assertThat(read.out()).contains("input from Parquet " + transfers + ", cached",
+        "raw core engine", "(conserved)").doesNotContain("NOT CONSERVED");
+    withInput[6] = "30000"; // --transfers
+    Run mismatch = run(withInput);
+    assertThat(mismatch.status()).isEqualTo(2);
+    assertThat(mismatch.err()).contains("holds 20000 transfers, --transfers says 30000");
+  }
+
   @Test
   void genRefusesAnExistingOutputAndBadArguments(@TempDir Path dir) {
     Run r = run("gen", "points", "--points", "10", "--out", dir.toString());
@@ -117,6 +141,6 @@ class GstmSparkCliTest {
     assertThat(r.err()).contains("scale must be in 1..30");
     r = run("gen", "trees", "--out", dir.resolve("y").toString());
     assertThat(r.status()).isEqualTo(2);
-    assertThat(r.err()).contains("expected rmat or points, got 'trees'");
+    assertThat(r.err()).contains("expected rmat, points or transfers, got 'trees'");
   }
 }
