@@ -42,6 +42,28 @@ struct KMeansArgs {
 };
 static_assert(sizeof(KMeansArgs) == 80, "host packer assumes 80 bytes");
 
+/// The centroid nearest to point x (the first of equals) and its squared distance, summed in
+/// dimension order with the JVM's rounding, so that both engines assign alike.
+template <int DIMS>
+__device__ __forceinline__ uint32_t nearest(const double (&x)[DIMS], const double* cent,
+                                            uint32_t k, double& best_dist) {
+  uint32_t best = 0;
+  best_dist = __longlong_as_double(0x7ff0000000000000ll);  // +infinity
+  for (uint32_t c = 0; c < k; ++c) {
+    double dist = 0;
+#pragma unroll
+    for (int d = 0; d < DIMS; ++d) {
+      const double diff = __dsub_rn(x[d], cent[c * DIMS + d]);
+      dist = __dadd_rn(dist, __dmul_rn(diff, diff));
+    }
+    if (dist < best_dist) {
+      best_dist = dist;
+      best = c;
+    }
+  }
+  return best;
+}
+
 /// Register path: a thread keeps its own counts and sums for up to KMAX centroids of DIMS
 /// dimensions (indices fixed at compile time, so they stay in registers), then each warp
 /// reduces them with shuffles and lane 0 adds them to the block's shared accumulators.
@@ -63,20 +85,8 @@ __device__ __forceinline__ void assign_registers(const KMeansArgs& a, const doub
     double x[DIMS];
 #pragma unroll
     for (int d = 0; d < DIMS; ++d) x[d] = __ldg(points + static_cast<size_t>(p) * DIMS + d);
-    uint32_t best = 0;
-    double best_dist = __longlong_as_double(0x7ff0000000000000ll);  // +infinity
-    for (uint32_t c = 0; c < k; ++c) {
-      double dist = 0;
-#pragma unroll
-      for (int d = 0; d < DIMS; ++d) {
-        const double diff = __dsub_rn(x[d], cent[c * DIMS + d]);
-        dist = __dadd_rn(dist, __dmul_rn(diff, diff));
-      }
-      if (dist < best_dist) {
-        best_dist = dist;
-        best = c;
-      }
-    }
+    double best_dist;
+    const uint32_t best = nearest<DIMS>(x, cent, k, best_dist);
     cost = __dadd_rn(cost, best_dist);
 #pragma unroll
     for (int c = 0; c < KMAX; ++c) {
@@ -129,20 +139,8 @@ __device__ __forceinline__ void assign_point_in_registers(const KMeansArgs& a,
 #pragma unroll
       for (int d = 0; d < DIMS; ++d) x[d] = __ldg(at + d);
     }
-    uint32_t best = 0;
-    double best_dist = __longlong_as_double(0x7ff0000000000000ll);  // +infinity
-    for (uint32_t c = 0; c < k; ++c) {
-      double dist = 0;
-#pragma unroll
-      for (int d = 0; d < DIMS; ++d) {
-        const double diff = __dsub_rn(x[d], cent[c * DIMS + d]);
-        dist = __dadd_rn(dist, __dmul_rn(diff, diff));
-      }
-      if (dist < best_dist) {
-        best_dist = dist;
-        best = c;
-      }
-    }
+    double best_dist;
+    const uint32_t best = nearest<DIMS>(x, cent, k, best_dist);
     cost = __dadd_rn(cost, best_dist);
     double* r = acc + best * kRecord;
     atomicAdd(r, 1.0);

@@ -89,10 +89,11 @@ final class PointSetJobs {
       return f;
     }
     JavaRDD<SetSpec> rdd = pinned(sc, specs);
-    int k = initial.length;
+    TxKMeans.Loop loop = new TxKMeans.Loop(run, f.centroids, initial.length, dims, settings,
+        maxIter, tolSq);
     if (specs.size() == 1) {
       TxKMeans.Progress done = ((TxKMeans.Progress[]) sc.runJob(rdd.rdd(),
-          new SetTask(run, f.centroids, k, dims, settings, maxIter, tolSq, null),
+          new SetTask(loop, null),
           ClassTag$.MODULE$.apply(TxKMeans.Progress.class)))[0];
       done.sets = 1;
       return done;
@@ -105,8 +106,7 @@ final class PointSetJobs {
       return t;
     });
     try (CentroidExchange.Hub hub = new CentroidExchange.Hub(bind, host, specs.size())) {
-      SetTask task = new SetTask(run, f.centroids, k, dims, settings, maxIter, tolSq,
-          hub.address());
+      SetTask task = new SetTask(loop, hub.address());
       ClassTag<TxKMeans.Progress> tag = ClassTag$.MODULE$.apply(TxKMeans.Progress.class);
       String group = "gstm-kmeans-" + Long.toHexString(run);
       CompletableFuture<Object> job = CompletableFuture.supplyAsync(() -> {
@@ -230,24 +230,12 @@ final class PointSetJobs {
       extends AbstractFunction2<TaskContext, Iterator<SetSpec>, TxKMeans.Progress>
       implements Serializable {
     private static final long serialVersionUID = 1L;
-    private final long run;
-    private final double[] centroids;
-    private final int k;
-    private final int dims;
-    private final GstmSettings settings;
-    private final int maxIter;
-    private final double tolSq;
+    private final TxKMeans.Loop loop;
     private final CentroidExchange.Address hub;
 
-    SetTask(long run, double[] centroids, int k, int dims, GstmSettings settings, int maxIter,
-        double tolSq, CentroidExchange.Address hub) {
-      this.run = run;
-      this.centroids = centroids;
-      this.k = k;
-      this.dims = dims;
-      this.settings = settings;
-      this.maxIter = maxIter;
-      this.tolSq = tolSq;
+    /** With {@code hub} null the set iterates alone. */
+    SetTask(TxKMeans.Loop loop, CentroidExchange.Address hub) {
+      this.loop = loop;
       this.hub = hub;
     }
 
@@ -259,23 +247,23 @@ final class PointSetJobs {
             + "pinned to executor " + spec.executor() + " but runs on " + ThisExecutor.id());
       }
       long t0 = System.nanoTime();
-      TxKMeans.Block b = ResidentPoints.take(run, spec.partitions(), spec.set(), spec.sets());
+      TxKMeans.Block b = ResidentPoints.take(loop.run(), spec.partitions(), spec.set(),
+          spec.sets());
       LOG.debug("TxKMeans: point set {}: {} points merged in {} ms", spec.index(), b.n(),
           (System.nanoTime() - t0) / 1_000_000);
       if (hub == null) {
-        return TxKMeans.iterateHere(run, spec.index(), b, centroids, k, dims, settings, maxIter,
-            tolSq);
+        return loop.runHere(spec.index(), b);
       }
       try (CentroidExchange.Link link = new CentroidExchange.Link(hub, spec.index())) {
-        double[] c = centroids;
+        double[] c = loop.centroids();
         while (c != null) {
-          c = link.exchange(TxKMeans.update(run, spec.index(), b, c, k, dims, settings));
+          c = link.exchange(loop.update(spec.index(), b, c));
         }
       } catch (IOException e) {
         throw new UncheckedIOException("TxKMeans: point set " + spec.index() + " lost the "
             + "driver's hub: " + e.getMessage(), e);
       }
-      return new TxKMeans.Progress(centroids); // the driver has every partial
+      return new TxKMeans.Progress(loop.centroids()); // the driver has every partial
     }
   }
 }

@@ -526,7 +526,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     Progress f = new Progress(flatten(initial, dims));
     if (sets == 1) {
       f = ((Progress[]) jsc.sc().runJob(blocks.rdd(),
-          new AllIterations(run, f.centroids, kk, dims, settings, getMaxIter(), tolSq),
+          new AllIterations(new Loop(run, f.centroids, kk, dims, settings, getMaxIter(), tolSq)),
           ClassTag$.MODULE$.apply(Progress.class)))[0];
     }
     while (f.iterations < getMaxIter() && !f.converged) {
@@ -627,47 +627,44 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     }
   }
 
+  /**
+   * What a task that runs a fit's iterations needs: the run, the centroids it starts from, the
+   * shape, the settings and when to stop.
+   */
+  record Loop(long run, double[] centroids, int k, int dims, GstmSettings settings, int maxIter,
+      double tolSq) implements Serializable {
+    /** One iteration's partial of point set {@code set} ({@code b}) under {@code at}. */
+    Partial update(int set, Block b, double[] at) {
+      return TxKMeans.update(run, set, b, at, k, dims, settings);
+    }
+
+    /** Every iteration over point set {@code set} ({@code b}), here, in its one task. */
+    Progress runHere(int set, Block b) {
+      long t0 = System.nanoTime();
+      Progress f = new Progress(centroids);
+      while (f.iterations < maxIter && !f.converged) {
+        f.advance(update(set, b, f.centroids), tolSq);
+      }
+      LOG.debug("TxKMeans: {} iterations over {} points in one task in {} ms", f.iterations,
+          b.n(), (System.nanoTime() - t0) / 1_000_000);
+      return f;
+    }
+  }
+
   /** Every iteration of a fit over one point set, inside its one task. A named class, as below. */
   static final class AllIterations
       extends AbstractFunction2<TaskContext, Iterator<Block>, Progress> implements Serializable {
     private static final long serialVersionUID = 1L;
-    private final long run;
-    private final double[] centroids;
-    private final int k;
-    private final int dims;
-    private final GstmSettings settings;
-    private final int maxIter;
-    private final double tolSq;
+    private final Loop loop;
 
-    AllIterations(long run, double[] centroids, int k, int dims, GstmSettings settings,
-        int maxIter, double tolSq) {
-      this.run = run;
-      this.centroids = centroids;
-      this.k = k;
-      this.dims = dims;
-      this.settings = settings;
-      this.maxIter = maxIter;
-      this.tolSq = tolSq;
+    AllIterations(Loop loop) {
+      this.loop = loop;
     }
 
     @Override
     public Progress apply(TaskContext task, Iterator<Block> blocks) {
-      return iterateHere(run, task.partitionId(), blocks.next(), centroids, k, dims, settings,
-          maxIter, tolSq);
+      return loop.runHere(task.partitionId(), blocks.next());
     }
-  }
-
-  /** Every iteration of a fit over one point set, here (in its one task). */
-  static Progress iterateHere(long run, int set, Block b, double[] centroids, int k, int dims,
-      GstmSettings settings, int maxIter, double tolSq) {
-    long t0 = System.nanoTime();
-    Progress f = new Progress(centroids);
-    while (f.iterations < maxIter && !f.converged) {
-      f.advance(update(run, set, b, f.centroids, k, dims, settings), tolSq);
-    }
-    LOG.debug("TxKMeans: {} iterations over {} points in one task in {} ms", f.iterations, b.n(),
-        (System.nanoTime() - t0) / 1_000_000);
-    return f;
   }
 
   /**
