@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.gstm.spark.exec.EngineSurvey;
 import io.gstm.spark.exec.ExecutorCoalescer;
+import io.gstm.spark.exec.ExecutorSpread;
 import io.gstm.spark.state.TxState;
 import java.nio.file.Path;
 import java.util.List;
@@ -137,6 +138,27 @@ class ClusterResultsIT {
     } finally {
       cached.unpersist(false);
     }
+  }
+
+  /**
+   * A reading job spread over the executors (as TxKMeans reads its points and graphs their
+   * edges) runs an equal share of its partitions on each, in turn, whichever asks first.
+   */
+  @Test
+  void spreadReadingRunsAnEqualShareOnEachExecutor() {
+    SparkSession spark = cluster.spark();
+    List<ExecutorSpread.Executor> executors = ExecutorSpread.registered(spark.sparkContext());
+    assertThat(executors).hasSize(Sessions.EXECUTORS);
+    Dataset<Row> input = spark.range(0, 64, 1, 16).toDF();
+    JavaRDD<Row> spread = ExecutorSpread.evenly(input.javaRDD());
+    // Executor code from the jar only: the test's own classes are not on the executors.
+    List<Row> rows = spark.createDataFrame(spread, input.schema())
+        .selectExpr("spark_partition_id() AS part",
+            "java_method('io.gstm.spark.exec.ThisExecutor', 'id') AS ranOn")
+        .collectAsList();
+    assertThat(rows).hasSize(64).allSatisfy(r -> assertThat(r.getString(1))
+        .as("partition %d", r.getInt(0))
+        .isEqualTo(executors.get(r.getInt(0) % executors.size()).id()));
   }
 
   @Test

@@ -78,6 +78,15 @@ final class CudaTxStore implements TxStore {
   }
 
   @Override
+  public void writeFloat64At(int region, int offset, double[] values) {
+    checkOpen();
+    TxStore.checkRangeWrite(layout, region, RegionType.FLOAT64, offset, values.length);
+    engine.bind();
+    engine.staging().uploadArrayAt(regions[region], 8L * offset, 8L * values.length, 8,
+        Pointer.to(values), (b, from, n) -> b.asDoubleBuffer().put(values, from, n));
+  }
+
+  @Override
   public int[] readInt32(int region) {
     int[] out = new int[length(region, RegionType.INT32)];
     get(region, Pointer.to(out), 4, (b, from, n) -> b.asIntBuffer().get(out, from, n));

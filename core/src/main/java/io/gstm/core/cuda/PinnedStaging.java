@@ -40,15 +40,16 @@ final class PinnedStaging implements AutoCloseable {
     }
   }
 
-  /** Copies {@code bytes} of an array to the start of {@code dst}, chunk by chunk. */
-  synchronized void upload(DeviceBuffer dst, long bytes, int elementBytes, Part from) {
+  /** Copies {@code bytes} of an array to byte {@code dstOffset} of {@code dst}, by chunks. */
+  synchronized void upload(DeviceBuffer dst, long dstOffset, long bytes, int elementBytes,
+      Part from) {
     allocate();
     for (long at = 0; at < bytes; at += CHUNK_BYTES) {
       int n = (int) Math.min(CHUNK_BYTES, bytes - at);
       view.clear().limit(n);
       from.copy(view, (int) (at / elementBytes), n / elementBytes);
       // Synchronous from pinned memory: the chunk is free again when this returns.
-      dst.uploadAtByte(at, host, n);
+      dst.uploadAtByte(dstOffset + at, host, n);
     }
   }
 
@@ -57,10 +58,16 @@ final class PinnedStaging implements AutoCloseable {
    * {@link #MIN_BYTES} on, else straight from the array ({@code array} points at it).
    */
   void uploadArray(DeviceBuffer dst, long bytes, int elementBytes, Pointer array, Part from) {
+    uploadArrayAt(dst, 0, bytes, elementBytes, array, from);
+  }
+
+  /** As {@link #uploadArray}, to byte {@code dstOffset} of {@code dst}. */
+  void uploadArrayAt(DeviceBuffer dst, long dstOffset, long bytes, int elementBytes,
+      Pointer array, Part from) {
     if (bytes >= MIN_BYTES) {
-      upload(dst, bytes, elementBytes, from);
-    } else {
-      dst.upload(array, bytes);
+      upload(dst, dstOffset, bytes, elementBytes, from);
+    } else if (bytes > 0) {
+      dst.uploadAtByte(dstOffset, array, bytes);
     }
   }
 

@@ -104,6 +104,14 @@ final class JvmTxStore implements TxStore {
   }
 
   @Override
+  public void writeFloat64At(int region, int offset, double[] values) {
+    TxStore.checkRangeWrite(layout(), region, RegionType.FLOAT64, offset, values.length);
+    for (int i = 0; i < values.length; i++) {
+      data[region].setPlain(offset + i, Double.doubleToRawLongBits(values[i]));
+    }
+  }
+
+  @Override
   public int[] readInt32(int region) {
     int[] out = new int[check(region, RegionType.INT32)];
     for (int i = 0; i < out.length; i++) {

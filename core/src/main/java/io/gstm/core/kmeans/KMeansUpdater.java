@@ -15,6 +15,7 @@ import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.kmeans.KMeansWorkload;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.stream.IntStream;
 
@@ -54,8 +55,12 @@ public final class KMeansUpdater implements AutoCloseable {
   private int storePoints = -1;
   private CudaKMeans device;
   private final OpenState open = new OpenState("k-means updater");
-  /** The points of {@link #load}, or null. */
-  private double[] loaded;
+  /** The points of {@link #load}, in parts, or null. */
+  private List<double[]> loaded;
+  /** How many points {@link #load} loaded. */
+  private int loadedPoints;
+  /** The loaded parts as one array, joined when the JVM engine first needs them. */
+  private double[] loadedJoined;
   /** Whether the store's points region holds {@link #loaded} (the device path). */
   private boolean loadedOnDevice;
 
@@ -112,15 +117,65 @@ public final class KMeansUpdater implements AutoCloseable {
    * @throws IllegalArgumentException naming {@code points}
    */
   public void load(double[] points) {
+    load(List.of(points));
+  }
+
+  /**
+   * {@link #load(double[])} of the points of several arrays, in order, as if joined into one: on
+   * the CUDA engine each array is copied to its place on the device, so a point set read in
+   * blocks (100 M 8-D points: 6.4 GB) is never joined on the host. The caller must not modify
+   * the arrays while they are loaded.
+   *
+   * @param parts row-major points, each a whole number of points of {@code dims}, finite
+   * @throws IllegalArgumentException naming {@code points} (with the part's index) if a part is
+   *     bad, or if the points together exceed a region
+   */
+  public void load(List<double[]> parts) {
     open.check();
-    checkPoints(points, dims);
-    loaded = points;
-    loadedOnDevice = false;
-    int n = points.length / dims;
-    if (n > 0 && assignsOnDevice()) {
-      storeFor(n).writeFloat64(POINTS, points);
-      loadedOnDevice = true;
+    long words = 0;
+    for (int i = 0; i < parts.size(); i++) {
+      try {
+        checkPoints(parts.get(i), dims);
+      } catch (IllegalArgumentException e) {
+        throw parts.size() == 1 ? e
+            : new IllegalArgumentException("part " + i + " of the points: " + e.getMessage(), e);
+      }
+      words += parts.get(i).length;
     }
+    if (words > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("points: " + words + " words exceed a region");
+    }
+    loaded = List.copyOf(parts);
+    loadedPoints = (int) (words / dims);
+    loadedJoined = null;
+    loadedOnDevice = false;
+    if (loadedPoints > 0 && assignsOnDevice()) {
+      copyLoadedToDevice();
+    }
+  }
+
+  private static double[] join(List<double[]> parts, int words) {
+    if (parts.size() == 1) {
+      return parts.get(0);
+    }
+    double[] all = new double[words];
+    int at = 0;
+    for (double[] part : parts) {
+      System.arraycopy(part, 0, all, at, part.length);
+      at += part.length;
+    }
+    return all;
+  }
+
+  /** Copies every loaded part to its place in the store's points region. */
+  private void copyLoadedToDevice() {
+    TxStore s = storeFor(loadedPoints);
+    int at = 0;
+    for (double[] part : loaded) {
+      s.writeFloat64At(POINTS, at, part);
+      at += part.length;
+    }
+    loadedOnDevice = true;
   }
 
   /**
@@ -135,11 +190,17 @@ public final class KMeansUpdater implements AutoCloseable {
       throw new IllegalStateException("updateLoaded: no points loaded (call load(points) first)");
     }
     checkCentroids(centroids, k, dims);
-    int n = loaded.length / dims;
-    if (n > 0 && loadedOnDevice) {
+    int n = loadedPoints;
+    if (n > 0 && assignsOnDevice()) {
+      if (!loadedOnDevice) { // an update(points, ...) since replaced them
+        copyLoadedToDevice();
+      }
       return runOnDevice(centroids, n);
     }
-    return updateChecked(loaded, centroids);
+    if (loadedJoined == null) {
+      loadedJoined = join(loaded, loadedPoints * dims);
+    }
+    return updateChecked(loadedJoined, centroids);
   }
 
   private KMeansPartial updateChecked(double[] points, double[] centroids) {

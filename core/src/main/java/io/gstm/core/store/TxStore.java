@@ -33,6 +33,18 @@ public interface TxStore extends AutoCloseable {
   /** Replaces the contents of a FLOAT64 region. */
   void writeFloat64(int region, double[] values);
 
+  /**
+   * Replaces words {@code offset .. offset + values.length - 1} of a FLOAT64 region, leaving the
+   * others: a region filled from several arrays without first joining them into one. This
+   * default reads and rewrites the whole region; the engines' stores write only the range.
+   */
+  default void writeFloat64At(int region, int offset, double[] values) {
+    checkRangeWrite(layout(), region, RegionType.FLOAT64, offset, values.length);
+    double[] all = readFloat64(region);
+    System.arraycopy(values, 0, all, offset, values.length);
+    writeFloat64(region, all);
+  }
+
   int[] readInt32(int region);
 
   long[] readInt64(int region);
@@ -62,6 +74,21 @@ public interface TxStore extends AutoCloseable {
       throw new IllegalArgumentException(
           "values: region " + region + " ('" + spec.name() + "') has " + spec.length()
               + " words, got " + length);
+    }
+  }
+
+  /**
+   * Checks that region {@code region} exists, has {@code type}, and holds words {@code offset ..
+   * offset + length - 1}.
+   */
+  static void checkRangeWrite(StoreLayout layout, int region, RegionType type, int offset,
+      int length) {
+    layout.checkRegion(region, type, "values");
+    RegionSpec spec = layout.region(region);
+    if (offset < 0 || (long) offset + length > spec.length()) {
+      throw new IllegalArgumentException("offset: words " + offset + ".." + ((long) offset
+          + length - 1) + " are outside region " + region + " ('" + spec.name() + "') of "
+          + spec.length() + " words");
     }
   }
 }

@@ -275,4 +275,31 @@ class CudaGraphKMeansTest {
       }
     }
   }
+
+  /**
+   * Points loaded in parts (a point set's blocks, each copied to its place on the device, one
+   * over several staging chunks) update as the same points loaded whole.
+   */
+  @Test
+  void pointsLoadedInPartsEqualPointsLoadedWhole() {
+    double[] points = KMeansData.blobs(400_000, 8, 16, 12);
+    double[] centroids = KMeansData.firstPoints(points, 8, 16);
+    int[] cuts = {0, 8 * 3, 8 * 150_000, 8 * 150_001, points.length};
+    java.util.List<double[]> parts = new java.util.ArrayList<>();
+    for (int c = 0; c + 1 < cuts.length; c++) {
+      parts.add(java.util.Arrays.copyOfRange(points, cuts[c], cuts[c + 1]));
+    }
+    KMeansOptions opts = KMeansOptions.defaults();
+    try (KMeansUpdater inParts = new KMeansUpdater(gpu, 16, 8, opts);
+        KMeansUpdater whole = new KMeansUpdater(gpu, 16, 8, opts)) {
+      inParts.load(parts);
+      whole.load(points);
+      for (int it = 0; it < 3; it++) {
+        KMeansPartial p = inParts.updateLoaded(centroids);
+        KMeansChecks.assertMatches(p, whole.updateLoaded(centroids));
+        KMeansChecks.assertMatches(p, KMeansUpdater.sequential(points, 8, centroids));
+        centroids = p.centroids(centroids);
+      }
+    }
+  }
 }

@@ -60,4 +60,32 @@ class CudaStoreCopyTest {
       assertThat(store.readFloat64(3)).isEqualTo(f64);
     }
   }
+
+  /**
+   * A FLOAT64 region filled in ranges (a direct copy, a staged one over several chunks, one
+   * word) holds what one write of the whole would, and a range write leaves the other words.
+   */
+  @ParameterizedTest(name = "{0} words")
+  @ValueSource(ints = {1000, PinnedStaging.CHUNK_BYTES / 8 * 2 + 77})
+  void rangeWritesPlaceEachPart(int words) {
+    StoreLayout layout = StoreLayout.of(new RegionSpec("f64", RegionType.FLOAT64, words, 64));
+    double[] all = new SplittableRandom(words).doubles(words).toArray();
+    int[] cuts = {0, 1, words / 3, words - 1, words};
+    try (TxStore store = gpu.createStore(layout)) {
+      for (int c = 0; c + 1 < cuts.length; c++) {
+        store.writeFloat64At(0, cuts[c], java.util.Arrays.copyOfRange(all, cuts[c],
+            cuts[c + 1]));
+      }
+      assertThat(store.readFloat64(0)).isEqualTo(all);
+      store.writeFloat64At(0, words / 2, new double[] {-1.5});
+      double[] expected = all.clone();
+      expected[words / 2] = -1.5;
+      assertThat(store.readFloat64(0)).isEqualTo(expected);
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+          () -> store.writeFloat64At(0, words - 1, new double[2]))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("offset: words " + (words - 1) + ".." + words);
+      assertThat(store.readFloat64(0)).isEqualTo(expected);
+    }
+  }
 }

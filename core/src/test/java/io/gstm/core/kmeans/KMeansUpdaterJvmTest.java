@@ -80,6 +80,46 @@ class KMeansUpdaterJvmTest {
   }
 
   @Test
+  void pointsLoadedInPartsUpdateAsThePointsJoined() {
+    double[] points = KMeansData.blobs(3000, 3, 5, 11);
+    double[] centroids = KMeansData.firstPoints(points, 3, 5);
+    java.util.List<double[]> parts = java.util.List.of(
+        java.util.Arrays.copyOfRange(points, 0, 3 * 1000), new double[0],
+        java.util.Arrays.copyOfRange(points, 3 * 1000, points.length));
+    try (KMeansUpdater u = new KMeansUpdater(engines.jvm(), 5, 3, KMeansOptions.defaults())) {
+      u.load(parts);
+      assertMatches(u.updateLoaded(centroids), KMeansUpdater.sequential(points, 3, centroids));
+      double[] bad = parts.get(2).clone();
+      bad[4] = Double.POSITIVE_INFINITY;
+      assertThatThrownBy(() -> u.load(java.util.List.of(parts.get(0), bad)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("part 1 of the points: points[4] = Infinity is not finite");
+      assertThatThrownBy(() -> u.load(java.util.List.of(parts.get(0), new double[4])))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("part 1 of the points: points: 4 values are not whole points");
+    }
+  }
+
+  @Test
+  void rangeWritesCheckTheRegionAndLeaveTheRest() {
+    io.gstm.core.store.StoreLayout layout = io.gstm.core.store.StoreLayout.of(
+        new io.gstm.core.store.RegionSpec("f", io.gstm.core.store.RegionType.FLOAT64, 10, 2),
+        new io.gstm.core.store.RegionSpec("i", io.gstm.core.store.RegionType.INT32, 4, 2));
+    try (io.gstm.core.store.TxStore s = engines.jvm().createStore(layout)) {
+      s.writeFloat64At(0, 3, new double[] {1, 2});
+      assertThat(s.readFloat64(0)).containsExactly(0, 0, 0, 1, 2, 0, 0, 0, 0, 0);
+      assertThatThrownBy(() -> s.writeFloat64At(0, 9, new double[2]))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("offset: words 9..10 are outside region 0 ('f') of 10 words");
+      assertThatThrownBy(() -> s.writeFloat64At(0, -1, new double[1]))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("offset: words -1");
+      assertThatThrownBy(() -> s.writeFloat64At(1, 0, new double[1]))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThat(s.readFloat64(0)).containsExactly(0, 0, 0, 1, 2, 0, 0, 0, 0, 0);
+    }
+  }
+
+  @Test
   void assignMatchesTheReferenceLoopIncludingTies() {
     // Points on the bisectors of the centroids tie; ties go to the lowest index.
     double[] centroids = {0, 0, 2, 0, 0, 2, 2, 2};

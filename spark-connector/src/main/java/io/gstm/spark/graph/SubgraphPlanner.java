@@ -3,6 +3,7 @@ package io.gstm.spark.graph;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorCoalescer;
+import io.gstm.spark.exec.ExecutorSpread;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.IndexPartitioner;
 import io.gstm.spark.exec.TaskErrors;
@@ -86,6 +87,10 @@ final class SubgraphPlanner {
     boolean w = weighted;
     boolean undirected = input.kind == RelaxationKind.CONNECTED_COMPONENTS;
     JavaRDD<EdgeChunk> slices = input.slices(w);
+    if (perEngine) {
+      // A subgraph per executor is made of the edges it read: each reads an equal share.
+      slices = ExecutorSpread.evenly(slices);
+    }
     int inputs = slices.getNumPartitions();
     boolean sampled = partitions > 1 && !partitioning.equals("input");
     if (sampled || partitions < inputs) {

@@ -3,6 +3,7 @@ package io.gstm.spark.ml;
 import io.gstm.core.kmeans.KMeansPartial;
 import io.gstm.core.kmeans.KMeansUpdater;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -30,8 +31,11 @@ final class PartitionKMeans implements AutoCloseable {
   private int[] nearest = new int[0];
   private int[] groupedAssignment = new int[0];
   private double[] grouped = new double[0];
-  /** The points the updater holds on the device (a block's array, never modified), or null. */
-  private double[] loaded;
+  /** The points the updater holds on the device (blocks' arrays, never modified), or null. */
+  private List<double[]> loaded;
+  /** The parts of {@link #update(List, int, double[])} joined, for the JVM engine's grouping. */
+  private List<double[]> joinedFrom;
+  private double[] joined;
 
   PartitionKMeans(KMeansUpdater updater) {
     this.updater = Objects.requireNonNull(updater, "updater");
@@ -49,20 +53,50 @@ final class PartitionKMeans implements AutoCloseable {
    * sums and counts per nearest centroid, added under the STM by the updater.
    */
   KMeansPartial update(double[] points, int n, double[] centroids) {
-    if ((long) n * dims != points.length) {
+    return update(List.of(points), n, centroids);
+  }
+
+  /**
+   * As {@link #update(double[], int, double[])} over the points of several blocks in order (a
+   * point set): on the device each block is copied to its place once, never joined on the
+   * host. Pass the same list every iteration.
+   */
+  KMeansPartial update(List<double[]> parts, int n, double[] centroids) {
+    long words = 0;
+    for (double[] part : parts) {
+      words += part.length;
+    }
+    if ((long) n * dims != words) {
       throw new IllegalArgumentException("points: " + n + " points of " + dims + " dims need "
-          + (long) n * dims + " values, got " + points.length);
+          + (long) n * dims + " values, got " + words);
     }
     if (updater.assignsOnDevice()) {
-      // The same cached block every iteration: its points go to the device once.
-      if (points != loaded) {
-        updater.load(points);
-        loaded = points;
+      // The same blocks every iteration: their points go to the device once.
+      if (!sameArrays(parts, loaded)) {
+        updater.load(parts);
+        loaded = List.copyOf(parts);
       }
       return updater.updateLoaded(centroids);
     }
-    group(points, n, centroids);
+    if (!sameArrays(parts, joinedFrom)) {
+      joined = parts.size() == 1 ? parts.get(0) : TxKMeans.Block.join(parts, (int) words);
+      joinedFrom = List.copyOf(parts);
+    }
+    group(joined, n, centroids);
     return updater.update(grouped, centroids, groupedAssignment);
+  }
+
+  /** Whether {@code a} and {@code b} hold the very same arrays, in order. */
+  private static boolean sameArrays(List<double[]> a, List<double[]> b) {
+    if (b == null || a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (a.get(i) != b.get(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Fills {@code grouped} with the points ordered by nearest centroid, and their assignment. */

@@ -33,8 +33,8 @@ import scala.runtime.AbstractFunction2;
 
 /**
  * The Spark side of a fit whose points stay on the executors that read them ({@link
- * ResidentPoints}): a point set per engine, each a task pinned to its executor that merges the
- * blocks left there, copies them to its engine once and runs every iteration. With one set the
+ * ResidentPoints}): a point set per engine, each a task pinned to its executor that copies the
+ * blocks left there to its engine once, each to its place, and runs every iteration. With one set the
  * task iterates alone; with several, all of them stay in one stage and trade partials for
  * centroids with the driver ({@link CentroidExchange}), so an iteration costs a GPU update and a
  * round trip, not a Spark job.
@@ -223,7 +223,7 @@ final class PointSetJobs {
   }
 
   /**
-   * A point set's task: its blocks merged, then every iteration, alone or through the hub. A
+   * A point set's task: its blocks, then every iteration, alone or through the hub. A
    * named class, so that Spark's closure cleaner does not analyse its bytecode.
    */
   static final class SetTask
@@ -246,11 +246,10 @@ final class PointSetJobs {
         throw new ResidentPoints.PointsLostException("point set " + spec.index() + " was "
             + "pinned to executor " + spec.executor() + " but runs on " + ThisExecutor.id());
       }
-      long t0 = System.nanoTime();
-      TxKMeans.Block b = ResidentPoints.take(loop.run(), spec.partitions(), spec.set(),
+      List<TxKMeans.Block> b = ResidentPoints.take(loop.run(), spec.partitions(), spec.set(),
           spec.sets());
-      LOG.debug("TxKMeans: point set {}: {} points merged in {} ms", spec.index(), b.n(),
-          (System.nanoTime() - t0) / 1_000_000);
+      LOG.debug("TxKMeans: point set {}: {} points in {} blocks", spec.index(),
+          TxKMeans.Block.points(b), b.size());
       if (hub == null) {
         return loop.runHere(spec.index(), b);
       }

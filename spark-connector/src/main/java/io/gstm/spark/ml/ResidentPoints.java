@@ -39,12 +39,12 @@ final class ResidentPoints {
   /**
    * Point set {@code set} of {@code sets} on this executor: its blocks of fit {@code run} whose
    * input partitions are {@code partitions} (every {@code sets}-th from {@code set}, in partition
-   * order), merged into one block in parallel.
+   * order), as they are: the engine copies each to its place, never into one merged array.
    *
    * @throws PointsLostException if a block is not here (its executor was lost, or this task runs
    *     on another executor than the one it was pinned to)
    */
-  static TxKMeans.Block take(long run, int[] partitions, int set, int sets) {
+  static List<TxKMeans.Block> take(long run, int[] partitions, int set, int sets) {
     List<TxKMeans.Block> mine = new ArrayList<>();
     synchronized (RUNS) {
       TreeMap<Integer, TxKMeans.Block> blocks = RUNS.get(run);
@@ -58,7 +58,7 @@ final class ResidentPoints {
         mine.add(b);
       }
     }
-    return TxKMeans.Block.concat(mine);
+    return mine;
   }
 
   /** Drops fit {@code run}'s points held here. */

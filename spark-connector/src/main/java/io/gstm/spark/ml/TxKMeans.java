@@ -10,6 +10,7 @@ import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.EngineCount;
 import io.gstm.spark.exec.ExecutorEngines;
+import io.gstm.spark.exec.ExecutorSpread;
 import io.gstm.spark.exec.ResidentCache;
 import io.gstm.spark.exec.TaskErrors;
 import io.gstm.spark.exec.TaskHold;
@@ -295,36 +296,39 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
 
   /** A partition's points, row-major. */
   record Block(double[] points, int n, int dims) implements Serializable {
-    /**
-     * The points of several blocks in one (empty blocks may have any dims), copied in parallel:
-     * a point set of 100 M 8-D points is 6.4 GB.
-     *
-     * @throws IllegalArgumentException if they exceed one array
-     */
-    static Block concat(List<Block> all) {
-      if (all.size() == 1) {
-        return all.get(0);
-      }
+    /** The points of several blocks, in order (empty blocks may have any dims). */
+    static long points(List<Block> all) {
       long n = 0;
-      int dims = 0;
-      long[] at = new long[all.size() + 1];
-      for (int i = 0; i < all.size(); i++) {
-        Block b = all.get(i);
+      for (Block b : all) {
         n += b.n();
+      }
+      return n;
+    }
+
+    /** The arrays of the non-empty blocks, in order. */
+    static List<double[]> arrays(List<Block> all) {
+      List<double[]> out = new ArrayList<>(all.size());
+      for (Block b : all) {
         if (b.n() > 0) {
-          dims = b.dims();
+          out.add(b.points());
         }
-        at[i + 1] = at[i] + (long) b.n() * b.dims();
       }
-      if (n * dims > Integer.MAX_VALUE - 8) {
-        throw new IllegalArgumentException("points: a point set of " + n + " points of " + dims
-            + " dims exceeds one array; use more executors (or GPUs), or "
-            + "setPointSets(\"partitions\")");
+      return out;
+    }
+
+    /**
+     * Several blocks' points joined in one array, copied in parallel (the JVM engine groups a
+     * point set's points in one array; a point set of 100 M 8-D points is 6.4 GB).
+     */
+    static double[] join(List<double[]> parts, int words) {
+      long[] at = new long[parts.size() + 1];
+      for (int i = 0; i < parts.size(); i++) {
+        at[i + 1] = at[i] + parts.get(i).length;
       }
-      double[] points = new double[(int) (n * dims)];
-      IntStream.range(0, all.size()).parallel().forEach(i -> System.arraycopy(
-          all.get(i).points(), 0, points, (int) at[i], (int) (at[i + 1] - at[i])));
-      return new Block(points, (int) n, dims);
+      double[] points = new double[words];
+      IntStream.range(0, parts.size()).parallel().forEach(i -> System.arraycopy(
+          parts.get(i), 0, points, (int) at[i], (int) (at[i + 1] - at[i])));
+      return points;
     }
   }
 
@@ -368,6 +372,10 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     // A point set per engine: the blocks stay on the executors that read them (ResidentPoints),
     // outside Spark's cache. A point set per partition: Spark caches them.
     boolean resident = pointSets(jsc, settings) == PointSets.ENGINES;
+    if (resident) {
+      // Each executor reads an equal share, and its point set is as large as the others'.
+      blocks = ExecutorSpread.evenly(blocks);
+    }
     long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);
     if (!resident) {
       blocks.persist(StorageLevel.MEMORY_AND_DISK());
@@ -634,19 +642,19 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   record Loop(long run, double[] centroids, int k, int dims, GstmSettings settings, int maxIter,
       double tolSq) implements Serializable {
     /** One iteration's partial of point set {@code set} ({@code b}) under {@code at}. */
-    Partial update(int set, Block b, double[] at) {
+    Partial update(int set, List<Block> b, double[] at) {
       return TxKMeans.update(run, set, b, at, k, dims, settings);
     }
 
     /** Every iteration over point set {@code set} ({@code b}), here, in its one task. */
-    Progress runHere(int set, Block b) {
+    Progress runHere(int set, List<Block> b) {
       long t0 = System.nanoTime();
       Progress f = new Progress(centroids);
       while (f.iterations < maxIter && !f.converged) {
         f.advance(update(set, b, f.centroids), tolSq);
       }
       LOG.debug("TxKMeans: {} iterations over {} points in one task in {} ms", f.iterations,
-          b.n(), (System.nanoTime() - t0) / 1_000_000);
+          Block.points(b), (System.nanoTime() - t0) / 1_000_000);
       return f;
     }
   }
@@ -663,7 +671,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
 
     @Override
     public Progress apply(TaskContext task, Iterator<Block> blocks) {
-      return loop.runHere(task.partitionId(), blocks.next());
+      return loop.runHere(task.partitionId(), List.of(blocks.next()));
     }
   }
 
@@ -727,23 +735,29 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     }
 
     Partial apply(int partition, Block block) {
-      return update(run, partition, block, centroids, k, dims, settings);
+      return update(run, partition, List.of(block), centroids, k, dims, settings);
     }
   }
 
   /** One partition's transactional centroid update with the engine of its executor. */
-  static Partial update(long run, int partition, Block b, double[] centroids, int k, int dims,
-      GstmSettings settings) {
+  static Partial update(long run, int partition, List<Block> blocks, double[] centroids, int k,
+      int dims, GstmSettings settings) {
     TaskHold.at("kmeans.update", partition); // where the cluster suite kills an executor
     Partial out = new Partial();
-    if (b.n() == 0) {
+    long n = Block.points(blocks);
+    if (n == 0) {
       out.keep(KMeansPartial.empty(k, dims));
       return out;
     }
     try (ResidentCache.Handle<PartitionKMeans> h = ResidentCache.acquire(run, partition,
         settings, engine -> new PartitionKMeans(
             new KMeansUpdater(engine, k, dims, options(settings))))) {
-      out.keep(h.value().update(b.points(), b.n(), centroids));
+      if (n * dims > Integer.MAX_VALUE - 8) {
+        throw new IllegalArgumentException("points: a point set of " + n + " points of " + dims
+            + " dims exceeds a device region; use more executors (or GPUs), or "
+            + "setPointSets(\"partitions\")");
+      }
+      out.keep(h.value().update(Block.arrays(blocks), (int) n, centroids));
       out.engines.add(h.lease().engine().name() + " (" + h.lease().reason() + ")");
       out.fellBack = !h.lease().gpu() && settings.executors().engine() != EngineChoice.JVM;
     }
