@@ -4,8 +4,12 @@ import java.util.SplittableRandom;
 
 /** Synthetic k-means inputs. */
 public final class KMeansData {
-  /** Points per chunk of {@link #blobsChunk}. */
-  public static final int CHUNK_POINTS = 1 << 20;
+  /**
+   * Points per chunk of {@link #blobsChunk}: small enough that files written a whole number of
+   * chunks each hold about as many points (100 M points in 64 files: 23 or 24 chunks each; with
+   * chunks of 2^20 points, one or two, and the readers of the larger files set the pace).
+   */
+  public static final int CHUNK_POINTS = 1 << 16;
 
   private KMeansData() {}
 

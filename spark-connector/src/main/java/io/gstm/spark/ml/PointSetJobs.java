@@ -128,7 +128,9 @@ final class PointSetJobs {
           LOG.debug("TxKMeans: iteration {} over {} point sets in {} ms", f.iterations - 1,
               specs.size(), (System.nanoTime() - t0) / 1_000_000);
         }
-        job.join();
+        Object[] ends = (Object[]) job.join();
+        f.dropped = java.util.Arrays.stream(ends)
+            .allMatch(d -> ((TxKMeans.Progress) d).dropped);
       } catch (IOException | RuntimeException e) {
         // A set's connection dropped (its executor died), or the job failed: the other sets'
         // tasks are released by closing the hub, and the job ends.
@@ -250,19 +252,29 @@ final class PointSetJobs {
           spec.sets());
       LOG.debug("TxKMeans: point set {}: {} points in {} blocks", spec.index(),
           TxKMeans.Block.points(b), b.size());
+      TxKMeans.Progress done;
       if (hub == null) {
-        return loop.runHere(spec.index(), b);
-      }
-      try (CentroidExchange.Link link = new CentroidExchange.Link(hub, spec.index())) {
-        double[] c = loop.centroids();
-        while (c != null) {
-          c = link.exchange(loop.update(spec.index(), b, c));
+        done = loop.runHere(spec.index(), b);
+      } else {
+        try (CentroidExchange.Link link = new CentroidExchange.Link(hub, spec.index())) {
+          double[] c = loop.centroids();
+          while (c != null) {
+            c = link.exchange(loop.update(spec.index(), b, c));
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("TxKMeans: point set " + spec.index() + " lost the "
+              + "driver's hub: " + e.getMessage(), e);
         }
-      } catch (IOException e) {
-        throw new UncheckedIOException("TxKMeans: point set " + spec.index() + " lost the "
-            + "driver's hub: " + e.getMessage(), e);
+        done = new TxKMeans.Progress(loop.centroids()); // the driver has every partial
       }
-      return new TxKMeans.Progress(loop.centroids()); // the driver has every partial
+      if (spec.sets() == 1) {
+        // The executor's only set of the fit: its points and engine state go now, which saves
+        // the driver a job to drop them (0.4 s on two executors).
+        ResidentCache.release(loop.run());
+        ResidentPoints.release(loop.run());
+        done.dropped = true;
+      }
+      return done;
     }
   }
 }

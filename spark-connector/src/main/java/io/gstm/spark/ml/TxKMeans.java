@@ -465,8 +465,12 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
       long prepared = System.nanoTime();
       SparkContext sc = blocks.context();
       int engines = EngineCount.engines(sc, EngineCount.gpuExecutors(sc, settings));
-      return model(PointSetJobs.iterate(sc, placed, run, centers, dims, settings, getMaxIter(),
-          getTol() * getTol(), engines, PointSetJobs.START_TIMEOUT_MILLIS), n, start, prepared);
+      Progress f = PointSetJobs.iterate(sc, placed, run, centers, dims, settings, getMaxIter(),
+          getTol() * getTol(), engines, PointSetJobs.START_TIMEOUT_MILLIS);
+      if (f.dropped) {
+        placed.clear(); // nothing of the fit is left on the executors to release
+      }
+      return model(f, n, start, prepared);
     }
     return iterate(blocks, centers, dims, n, settings, start, run);
   }
@@ -595,6 +599,8 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     boolean fellBack;
     /** Point sets the iterations ran over. */
     int sets = 1;
+    /** Whether the point sets' tasks dropped the fit's points on their executors. */
+    boolean dropped;
 
     Progress(double[] centroids) {
       this.centroids = centroids;

@@ -63,9 +63,15 @@ class PointSetJobsTest {
 
   @Test
   void twoPointSetsThroughTheHubEndWhereOneSetEnds() {
-    List<TxKMeans.Placed> placed = place();
-    TxKMeans.Progress one = fit(placed, 1, 60_000);
-    TxKMeans.Progress two = fit(placed, 2, 60_000);
+    TxKMeans.Progress one = fit(place(), 1, 60_000);
+    // The executor's only set drops the fit's points and engine state as its task ends.
+    assertThat(one.dropped).isTrue();
+    assertThat(ResidentPoints.runs()).isZero();
+    assertThat(ResidentCache.size()).isZero();
+    TxKMeans.Progress two = fit(place(), 2, 60_000);
+    // Two sets on one executor: neither drops what the other may still use; the fit does.
+    assertThat(two.dropped).isFalse();
+    assertThat(ResidentPoints.runs()).isOne();
     assertThat(one.sets).isEqualTo(1);
     assertThat(two.sets).isEqualTo(2);
     // tol 0: both stop once no centroid moves, after the same iterations.
