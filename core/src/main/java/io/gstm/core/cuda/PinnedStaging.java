@@ -5,6 +5,7 @@ import static jcuda.driver.JCudaDriver.cuMemFreeHost;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.stream.IntStream;
 import jcuda.Pointer;
 
 /**
@@ -16,7 +17,14 @@ import jcuda.Pointer;
  */
 final class PinnedStaging implements AutoCloseable {
   /** Bytes of the buffer: larger copies go through it a chunk at a time. */
-  static final int CHUNK_BYTES = 8 << 20;
+  static final int CHUNK_BYTES = 32 << 20;
+  /**
+   * Bytes one core copies between a chunk and the array: a chunk is cut into slices of at least
+   * this many, copied on all cores. One core moves 4-5 GB/s between the Java heap and pinned
+   * memory, a tenth of the DMA's rate: 100 M 8-D k-means points (6.4 GB) took 1.6 s to reach
+   * the GPU on one core.
+   */
+  static final int SLICE_BYTES = 2 << 20;
   /** Smaller copies go straight between the array and the device: staging would not pay. */
   static final long MIN_BYTES = 1 << 20;
 
@@ -35,8 +43,7 @@ final class PinnedStaging implements AutoCloseable {
     for (long at = 0; at < bytes; at += CHUNK_BYTES) {
       int n = (int) Math.min(CHUNK_BYTES, bytes - at);
       src.downloadAtByte(at, host, n);
-      view.clear().limit(n);
-      into.copy(view, (int) (at / elementBytes), n / elementBytes);
+      copyInSlices(n, elementBytes, (int) (at / elementBytes), into);
     }
   }
 
@@ -46,8 +53,7 @@ final class PinnedStaging implements AutoCloseable {
     allocate();
     for (long at = 0; at < bytes; at += CHUNK_BYTES) {
       int n = (int) Math.min(CHUNK_BYTES, bytes - at);
-      view.clear().limit(n);
-      from.copy(view, (int) (at / elementBytes), n / elementBytes);
+      copyInSlices(n, elementBytes, (int) (at / elementBytes), from);
       // Synchronous from pinned memory: the chunk is free again when this returns.
       dst.uploadAtByte(dstOffset + at, host, n);
     }
@@ -78,6 +84,30 @@ final class PinnedStaging implements AutoCloseable {
     } else {
       src.download(array, bytes);
     }
+  }
+
+  /**
+   * Runs {@code part} over the first {@code bytes} of the buffer, whose first element is array
+   * element {@code first}: in one piece when small, else in slices on all cores (each slice a
+   * view of its own, in native order, over disjoint elements).
+   */
+  private void copyInSlices(int bytes, int elementBytes, int first, Part part) {
+    int slices = Math.min(Runtime.getRuntime().availableProcessors(),
+        Math.max(1, bytes / SLICE_BYTES));
+    if (slices == 1) {
+      view.clear().limit(bytes);
+      part.copy(view, first, bytes / elementBytes);
+      return;
+    }
+    int elements = bytes / elementBytes;
+    ByteBuffer whole = view;
+    IntStream.range(0, slices).parallel().forEach(i -> {
+      int from = (int) ((long) elements * i / slices);
+      int to = (int) ((long) elements * (i + 1) / slices);
+      ByteBuffer slice = whole.duplicate().clear().position(from * elementBytes)
+          .limit(to * elementBytes).slice().order(ByteOrder.nativeOrder());
+      part.copy(slice, first + from, to - from);
+    });
   }
 
   private void allocate() {
