@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
 import io.gstm.core.graph.RelaxationKind;
+import io.gstm.spark.exec.ColumnarSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -14,10 +15,7 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.execution.ColumnarToRowExec;
-import org.apache.spark.sql.execution.InputAdapter;
 import org.apache.spark.sql.execution.SparkPlan;
-import org.apache.spark.sql.execution.WholeStageCodegenExec;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.IntegralType;
@@ -222,24 +220,8 @@ final class EdgeInput {
         return null;
       }
     }
-    SparkPlan plan;
-    try {
-      plan = raw.queryExecution().executedPlan();
-    } catch (RuntimeException e) {
-      return null;
-    }
-    while (true) {
-      if (plan instanceof WholeStageCodegenExec x) {
-        plan = x.child();
-      } else if (plan instanceof ColumnarToRowExec x) {
-        plan = x.child();
-      } else if (plan instanceof InputAdapter x) {
-        plan = x.child();
-      } else {
-        break;
-      }
-    }
-    if (!plan.supportsColumnar() || plan.output().size() != width) {
+    SparkPlan plan = ColumnarSource.of(raw);
+    if (plan == null || plan.output().size() != width) {
       return null;
     }
     for (int i = 0; i < wanted.length; i++) {

@@ -321,6 +321,9 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
      * point set's points in one array; a point set of 100 M 8-D points is 6.4 GB).
      */
     static double[] join(List<double[]> parts, int words) {
+      if (parts.size() == 1 && parts.get(0).length == words) {
+        return parts.get(0);
+      }
       long[] at = new long[parts.size() + 1];
       for (int i = 0; i < parts.size(); i++) {
         at[i + 1] = at[i] + parts.get(i).length;

@@ -11,12 +11,14 @@ import static org.assertj.core.api.Assertions.within;
 import io.gstm.core.kmeans.KMeansData;
 import io.gstm.spark.SharedSpark;
 import io.gstm.spark.TestFrames;
+import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /** TxKMeans over numeric columns (featuresCols) fits and predicts as over their vectors. */
 class TxKMeansColumnsTest {
@@ -58,6 +60,90 @@ class TxKMeansColumnsTest {
     assertThat(predicted).isEqualTo(expected);
     assertThat(byColumns.transform(flat).columns()).containsExactly("x", "y", "z", "name",
         "prediction");
+  }
+
+  /**
+   * Double columns of a Parquet file are read from its column batches, not row by row, and fit
+   * as their vectors do; a NaN or a null in a file is named as in rows.
+   */
+  @Test
+  void parquetColumnsAreReadFromTheirBatches(@TempDir Path dir) {
+    String at = dir.resolve("points").toString();
+    flat.write().parquet(at);
+    Dataset<Row> file = session.spark().read().parquet(at);
+    long before = PointBlocks.COLUMNAR_READS.get();
+    TxKMeansModel byColumns = new TxKMeans().setK(K).setMaxIter(10).setInitialCentroids(init)
+        .setFeaturesCols("x", "y", "z").fit(file);
+    assertThat(PointBlocks.COLUMNAR_READS.get()).as("fits read from column batches")
+        .isGreaterThan(before);
+    TxKMeansModel byVector = new TxKMeans().setK(K).setMaxIter(10).setInitialCentroids(init)
+        .fit(vectors);
+    for (int j = 0; j < K; j++) {
+      assertThat(byColumns.clusterCenters()[j].toArray())
+          .containsExactly(byVector.clusterCenters()[j].toArray(), within(1e-9));
+    }
+    String nan = dir.resolve("nan").toString();
+    flat.withColumn("y", when(col("x").gt(0).and(col("z").lt(0)), lit(Double.NaN))
+        .otherwise(col("y"))).write().parquet(nan);
+    assertThatThrownBy(() -> new TxKMeans().setK(K).setInitialCentroids(init)
+        .setFeaturesCols("x", "y", "z").fit(session.spark().read().parquet(nan)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("column 'y': a feature holds NaN");
+    String nulls = dir.resolve("null").toString();
+    flat.withColumn("z", when(col("x").gt(0), lit(null).cast("double")).otherwise(col("z")))
+        .write().parquet(nulls);
+    assertThatThrownBy(() -> new TxKMeans().setK(K).setInitialCentroids(init)
+        .setFeaturesCols("x", "y", "z").fit(session.spark().read().parquet(nulls)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("column 'z' (featuresCols): null value");
+  }
+
+  /**
+   * A Vector column of a Parquet file is read from its column batches: dense vectors in one
+   * copy per batch, a batch with a sparse vector vector by vector; both fit as the cached
+   * vectors do, and a NaN or vectors of two sizes are named.
+   */
+  @Test
+  void parquetVectorsAreReadFromTheirBatches(@TempDir Path dir) {
+    TxKMeansModel expected = new TxKMeans().setK(K).setMaxIter(10).setInitialCentroids(init)
+        .fit(vectors);
+    String dense = dir.resolve("dense").toString();
+    vectors.write().parquet(dense);
+    // The same points, every seventh as a sparse vector.
+    String mixed = dir.resolve("mixed").toString();
+    java.util.List<Row> rows = vectors.collectAsList();
+    java.util.List<Row> some = new java.util.ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      org.apache.spark.ml.linalg.Vector x = (org.apache.spark.ml.linalg.Vector) rows.get(i).get(0);
+      some.add(org.apache.spark.sql.RowFactory.create(i % 7 == 0 ? x.toSparse() : x));
+    }
+    session.spark().createDataFrame(some, vectors.schema()).repartition(3).write()
+        .parquet(mixed);
+    for (String at : List.of(dense, mixed)) {
+      long before = PointBlocks.COLUMNAR_READS.get();
+      TxKMeansModel m = new TxKMeans().setK(K).setMaxIter(10).setInitialCentroids(init)
+          .fit(session.spark().read().parquet(at));
+      assertThat(PointBlocks.COLUMNAR_READS.get()).as("read from column batches: %s", at)
+          .isGreaterThan(before);
+      assertThat(m.computeCost(vectors)).isCloseTo(expected.computeCost(vectors),
+          within(1e-6 * expected.computeCost(vectors)));
+    }
+    String bad = dir.resolve("bad").toString();
+    some.set(5, org.apache.spark.sql.RowFactory.create(
+        org.apache.spark.ml.linalg.Vectors.dense(1, Double.NaN, 3)));
+    session.spark().createDataFrame(some, vectors.schema()).write().parquet(bad);
+    assertThatThrownBy(() -> new TxKMeans().setK(K).setInitialCentroids(init)
+        .fit(session.spark().read().parquet(bad)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("column 'features': a feature vector holds NaN");
+    String sizes = dir.resolve("sizes").toString();
+    some.set(5, org.apache.spark.sql.RowFactory.create(
+        org.apache.spark.ml.linalg.Vectors.dense(1, 2)));
+    session.spark().createDataFrame(some, vectors.schema()).coalesce(1).write().parquet(sizes);
+    assertThatThrownBy(() -> new TxKMeans().setK(K).setInitialCentroids(init)
+        .fit(session.spark().read().parquet(sizes)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("column 'features': vectors of sizes 3 and 2");
   }
 
   @Test
