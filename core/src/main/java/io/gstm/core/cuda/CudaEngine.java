@@ -95,6 +95,7 @@ public final class CudaEngine implements Engine {
     // The driver and the device first, so that a machine without a GPU says so; a jar without
     // kernels then fails the architecture check below with its own reason.
     KernelArchitectures archs = KernelArchitectures.load();
+    JCudaNatives.load();
     CUdevice dev = new CUdevice();
     String name;
     int[] v = new int[1];
