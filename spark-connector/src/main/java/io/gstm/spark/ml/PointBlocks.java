@@ -15,18 +15,17 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.execution.SparkPlan;
-import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.vectorized.ColumnVector;
-import org.apache.spark.sql.vectorized.ColumnarArray;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * A fit's points, read from its Dataset into one row-major {@link TxKMeans.Block} per partition,
- * in the input's own tasks, from Spark's internal rows (no Row or Vector object per point):
- * either an ml Vector column ({@code featuresCol}) or numeric columns, one per dimension
- * ({@code featuresCols}; flat columns decode about twice as fast from Parquet as a Vector's
- * nested array). A null or non-finite value, or vectors of different sizes, are an
+ * in the input's own tasks: either an ml Vector column ({@code featuresCol}), from Spark's
+ * internal rows (no Row or Vector object per point), or numeric columns, one per dimension
+ * ({@code featuresCols}), from the column batches of a Parquet scan or a cached frame when it
+ * offers them (else from rows). Flat columns decode about twice as fast from Parquet as a
+ * Vector's nested array. A null or non-finite value, or vectors of different sizes, are an
  * IllegalArgumentException naming the column.
  */
 final class PointBlocks {
@@ -34,10 +33,6 @@ final class PointBlocks {
 
   /** The points of the ml Vector column {@code name}. */
   static JavaRDD<TxKMeans.Block> vectors(Dataset<?> dataset, String name) {
-    JavaRDD<TxKMeans.Block> batches = vectorBatches(dataset, name);
-    if (batches != null) {
-      return batches;
-    }
     return dataset.select(name).queryExecution().toRdd().toJavaRDD().mapPartitions(it -> {
       VectorUDT udt = new VectorUDT();
       Growing out = new Growing();
@@ -155,95 +150,6 @@ final class PointBlocks {
       return List.of(new TxKMeans.Block(TxKMeans.Block.join(parts, (int) (n * dims)),
           (int) n, dims)).iterator();
     }, true);
-  }
-
-  /**
-   * The points of Vector column {@code name} from the column batches of a Parquet scan or a
-   * cached frame: a batch of dense vectors of one size whose values lie back to back is copied
-   * in one piece; other batches vector by vector. Null when the plan offers no batches.
-   */
-  private static JavaRDD<TxKMeans.Block> vectorBatches(Dataset<?> dataset, String name) {
-    int at = Arrays.asList(dataset.schema().fieldNames()).indexOf(name);
-    if (at < 0 || !(dataset.schema().fields()[at].dataType() instanceof VectorUDT)) {
-      return null;
-    }
-    SparkPlan plan = ColumnarSource.of(dataset.select(col("`" + name.replace("`", "``")
-        + "`")));
-    if (plan == null || plan.output().size() != 1) {
-      return null;
-    }
-    COLUMNAR_READS.incrementAndGet();
-    return plan.executeColumnar().toJavaRDD().mapPartitions(it -> {
-      VectorUDT udt = new VectorUDT();
-      List<double[]> parts = new ArrayList<>();
-      long n = 0;
-      int dims = -1;
-      while (it.hasNext()) {
-        ColumnarBatch b = it.next();
-        ColumnVector v = b.column(0);
-        int rows = b.numRows();
-        if (rows == 0) {
-          continue;
-        }
-        if (v.hasNull()) {
-          throw new IllegalArgumentException("column '" + name + "': null feature vector");
-        }
-        ColumnVector type = v.getChild(0);
-        ColumnVector values = v.getChild(3);
-        if (dims < 0) {
-          dims = type.getByte(0) == 1 ? values.getArray(0).numElements()
-              : udt.deserialize(v.getStruct(0)).size();
-        }
-        if ((n + rows) * dims > Integer.MAX_VALUE - 8) {
-          throw new IllegalArgumentException("points: a partition holds more than " + n
-              + " points of " + dims + " dims, beyond one array; use more partitions");
-        }
-        double[] part = denseBackToBack(type, values, rows, dims);
-        if (part == null) {
-          part = new double[rows * dims];
-          for (int i = 0; i < rows; i++) {
-            boolean dense = type.getByte(i) == 1;
-            ColumnarArray a = dense ? values.getArray(i) : null;
-            Vector sparse = dense ? null : udt.deserialize(v.getStruct(i));
-            int size = dense ? a.numElements() : sparse.size();
-            if (size != dims) {
-              throw new IllegalArgumentException("column '" + name + "': vectors of sizes "
-                  + dims + " and " + size);
-            }
-            for (int d = 0; d < dims; d++) {
-              part[i * dims + d] = dense ? a.getDouble(d) : sparse.apply(d);
-            }
-          }
-        }
-        for (double x : part) {
-          finite(x, name, "a feature vector");
-        }
-        parts.add(part);
-        n += rows;
-      }
-      return List.of(new TxKMeans.Block(TxKMeans.Block.join(parts, (int) (n * Math.max(dims,
-          0))), (int) n, Math.max(dims, 0))).iterator();
-    }, true);
-  }
-
-  /**
-   * A batch's values in one copy when every vector is dense, of {@code dims} values, each
-   * right after the one before (as a Parquet or cache reader lays them out); else null.
-   */
-  private static double[] denseBackToBack(ColumnVector type, ColumnVector values, int rows,
-      int dims) {
-    if (!(values instanceof WritableColumnVector w) || values.hasNull()) {
-      return null;
-    }
-    int first = w.getArrayOffset(0);
-    for (int i = 0; i < rows; i++) {
-      if (type.getByte(i) != 1 || w.getArrayLength(i) != dims
-          || w.getArrayOffset(i) != first + i * dims) {
-        return null;
-      }
-    }
-    WritableColumnVector data = w.arrayData();
-    return data.hasNull() ? null : data.getDoubles(first, rows * dims);
   }
 
   private static double finite(double x, String column, String what) {

@@ -99,12 +99,12 @@ class TxKMeansColumnsTest {
   }
 
   /**
-   * A Vector column of a Parquet file is read from its column batches: dense vectors in one
-   * copy per batch, a batch with a sparse vector vector by vector; both fit as the cached
-   * vectors do, and a NaN or vectors of two sizes are named.
+   * A Vector column of a Parquet file, dense or with sparse vectors among them, fits as the
+   * cached vectors do; a NaN or vectors of two sizes are named. (Read row by row: reading the
+   * nested column's batches took 1.6x as long on two executors of one node, 2026-11-28.)
    */
   @Test
-  void parquetVectorsAreReadFromTheirBatches(@TempDir Path dir) {
+  void parquetVectorsFitAsCachedOnes(@TempDir Path dir) {
     TxKMeansModel expected = new TxKMeans().setK(K).setMaxIter(10).setInitialCentroids(init)
         .fit(vectors);
     String dense = dir.resolve("dense").toString();
@@ -120,11 +120,8 @@ class TxKMeansColumnsTest {
     session.spark().createDataFrame(some, vectors.schema()).repartition(3).write()
         .parquet(mixed);
     for (String at : List.of(dense, mixed)) {
-      long before = PointBlocks.COLUMNAR_READS.get();
       TxKMeansModel m = new TxKMeans().setK(K).setMaxIter(10).setInitialCentroids(init)
           .fit(session.spark().read().parquet(at));
-      assertThat(PointBlocks.COLUMNAR_READS.get()).as("read from column batches: %s", at)
-          .isGreaterThan(before);
       assertThat(m.computeCost(vectors)).isCloseTo(expected.computeCost(vectors),
           within(1e-6 * expected.computeCost(vectors)));
     }
