@@ -17,6 +17,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,6 +66,35 @@ class ExecutorLossIT {
       assertThat(Workloads.balances(bank)).isEqualTo(never);
       assertThat(EngineSurvey.run(spark, 2)).extracting(EngineSurvey.Executor::pid)
           .doesNotContain(killed.pid());
+    }
+  }
+
+  /**
+   * An executor killed in the cross-partition phase (the task that runs it, which fetched the
+   * values asked from the owners; or an owner taking its writes from that task's result): the
+   * epoch is rebuilt from the log and applied again, to the balances of a run without failure.
+   */
+  @ParameterizedTest(name = "{0} of partition {1}")
+  @CsvSource({"state.cross, -1", "state.writeBack, 1"})
+  void anExecutorKilledInTheCrossPartitionPhaseLosesNothing(String point, int partition)
+      throws Exception {
+    SparkSession spark = cluster.spark();
+    TreeMap<Long, Long> never = Workloads.balancesAfter(3);
+    String checkpoint = dir.resolve("cross").toString();
+    try (TxState bank = Workloads.bank(spark, "cross").logEpochs(true)) {
+      bank.apply(transfers(spark, 0), BANK, 0);
+      bank.checkpoint(checkpoint);
+      bank.apply(transfers(spark, 1), BANK, 1);
+      KILL.arm(point, partition);
+      CompletableFuture<ApplyResult> apply =
+          CompletableFuture.supplyAsync(() -> bank.apply(transfers(spark, 2), BANK, 2));
+      KILL.whenHeld(point, partition, apply);
+      ApplyResult r = apply.get(3, TimeUnit.MINUTES);
+      assertThat(r.crossPartition()).isPositive();
+      bank.apply(transfers(spark, 3), BANK, 3);
+      TreeMap<Long, Long> balances = Workloads.balances(bank);
+      assertThat(balances).isEqualTo(never);
+      assertThat(bank.appliedBatchIds()).containsExactlyInAnyOrder(0L, 1L, 2L, 3L);
     }
   }
 

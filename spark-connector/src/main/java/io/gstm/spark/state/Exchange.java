@@ -20,30 +20,34 @@ final class Exchange {
       return new KeyValues(new long[0], new boolean[0], new long[regions][0]);
     }
 
-    /** Several partitions' answers as one, keys ascending (each key has one owner). */
+    /**
+     * Several partitions' answers as one, keys ascending: each part's keys ascend and each key
+     * has one owner, so the parts merge (millions of keys: no object per key).
+     */
     static KeyValues merge(java.util.List<KeyValues> parts, int regions) {
       int n = 0;
       for (KeyValues p : parts) {
         n += p.keys.length;
       }
-      long[][] order = new long[n][];
-      int f = 0;
-      for (int q = 0; q < parts.size(); q++) {
-        for (int i = 0; i < parts.get(q).keys.length; i++) {
-          order[f++] = new long[] {parts.get(q).keys[i], q, i};
-        }
-      }
-      Arrays.sort(order, (a, b) -> Long.compare(a[0], b[0]));
       long[] keys = new long[n];
       boolean[] found = new boolean[n];
       long[][] bits = new long[regions][n];
-      for (int i = 0; i < n; i++) {
-        KeyValues p = parts.get((int) order[i][1]);
-        int at = (int) order[i][2];
-        keys[i] = order[i][0];
-        found[i] = p.found[at];
+      int[] next = new int[parts.size()];
+      for (int f = 0; f < n; f++) {
+        int q = -1;
+        for (int i = 0; i < next.length; i++) {
+          KeyValues p = parts.get(i);
+          if (next[i] < p.keys.length
+              && (q < 0 || p.keys[next[i]] < parts.get(q).keys[next[q]])) {
+            q = i;
+          }
+        }
+        KeyValues p = parts.get(q);
+        int at = next[q]++;
+        keys[f] = p.keys[at];
+        found[f] = p.found[at];
         for (int r = 0; r < regions; r++) {
-          bits[r][i] = p.bits[r][at];
+          bits[r][f] = p.bits[r][at];
         }
       }
       return new KeyValues(keys, found, bits);
@@ -59,21 +63,39 @@ final class Exchange {
   }
 
   /**
-   * What a partition's phase-1 task gives back: its outcomes (kept in the task's output, left
-   * out of the {@link #summary()} the driver collects), the values the cross-partition
-   * transactions asked of it, and where it ran.
+   * What a partition's phase-1 task gives back: its outcomes and the values the cross-partition
+   * transactions asked of it (both kept in the task's output, left out of the {@link #summary()}
+   * the driver collects), and where it ran.
    */
   record LocalResult(int partition, long epoch, OutcomeChunk outcomes, KeyValues requested,
       TaskStats stats, Placement placement, boolean replayed, java.util.Map<String, Long> counts)
       implements Serializable {
-    LocalResult summary() {
-      return new LocalResult(partition, epoch, null, requested, stats, placement, replayed,
-          counts);
+    /** What the driver collects: neither the outcomes nor the values asked. */
+    LocalSummary summary() {
+      return new LocalSummary(partition, epoch, requested.keys.length, stats, placement,
+          replayed, counts);
     }
   }
 
-  /** What the cross-partition phase gives back: outcomes and the new values per owner. */
+  /** A partition's phase 1 as the driver sees it: {@code asked} keys for the cross phase. */
+  record LocalSummary(int partition, long epoch, int asked, TaskStats stats, Placement placement,
+      boolean replayed, java.util.Map<String, Long> counts) implements Serializable {}
+
+  /**
+   * What the cross-partition phase computes: outcomes and the new values per owner. It stays on
+   * the executor that ran the phase; the owners fetch their writes, the driver a summary.
+   */
   record CrossResult(OutcomeChunk outcomes, KeyValues[] writes, TaskStats stats)
+      implements Serializable {
+    CrossSummary summary() {
+      java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+      outcomes.count(counts);
+      return new CrossSummary(outcomes.n, counts, stats);
+    }
+  }
+
+  /** The cross-partition phase as the driver sees it. */
+  record CrossSummary(long transactions, java.util.Map<String, Long> counts, TaskStats stats)
       implements Serializable {}
 
   /** A partition's rows: keys ascending, values per region as raw bits. */

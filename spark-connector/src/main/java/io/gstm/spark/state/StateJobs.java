@@ -220,8 +220,8 @@ final class StateJobs {
   // apply
 
   /** Everything one apply did. */
-  record Applied(Dataset<Row> outcomes, List<Exchange.LocalResult> local,
-      Exchange.CrossResult cross, long crossTransactions) {}
+  record Applied(Dataset<Row> outcomes, List<Exchange.LocalSummary> local,
+      Exchange.CrossSummary cross, long crossTransactions) {}
 
   /**
    * Epoch {@code epoch} over committed epoch {@code base}: routes the transactions (one
@@ -280,7 +280,6 @@ final class StateJobs {
   private static Applied apply(SparkSession spark, TxState.Ref ref, ApplyPlan plan, long epoch,
       long base, GstmSettings settings, RDD<TxChunk> routed) {
     int p = plan.state.partitions();
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     // Job 1: every partition's own transactions.
     JavaRDD<Exchange.LocalResult> local = pinned(routed, range(0, p), ref.locations(),
         TxChunk.class).mapPartitionsWithIndex((i, it) -> {
@@ -291,42 +290,67 @@ final class StateJobs {
           return List.of(local(ref, i, epoch, base, all, plan, settings)).iterator();
         }, true);
     local.rdd().localCheckpoint();
-    List<Exchange.LocalResult> results = local.map(Exchange.LocalResult::summary).collect();
-    for (Exchange.LocalResult r : results) {
+    long t0 = System.nanoTime();
+    List<Exchange.LocalSummary> results = local.map(Exchange.LocalResult::summary).collect();
+    long t1 = System.nanoTime();
+    long askedKeys = 0;
+    for (Exchange.LocalSummary r : results) {
       ref.check(r.placement());
+      askedKeys += r.asked();
     }
-    List<Exchange.KeyValues> asked = new ArrayList<>();
-    for (Exchange.LocalResult r : results) {
-      asked.add(r.requested());
-    }
-    Exchange.KeyValues values = Exchange.KeyValues.merge(asked, plan.state.regions());
-    ClassTag<InternalRow> rowTag = tag(InternalRow.class);
     JavaRDD<InternalRow> rows = local.flatMap(r -> r.outcomes().rows(plan));
-    Exchange.CrossResult cross = null;
-    long crossCount = 0;
-    if (values.keys().length > 0) {
-      // Job 2: the cross-partition transactions, in one task.
-      cross = pinned(routed, new int[] {p}, null, TxChunk.class).mapPartitions(it -> {
-        List<TxChunk> chunks = new ArrayList<>();
-        it.forEachRemaining(c -> chunks.add((TxChunk) c));
-        TxChunk all = chunks.isEmpty() ? new TxChunk(plan.slots.length, 1)
-            : TxChunk.concat(chunks, plan.slots.length);
-        return List.of(cross(all, values, plan, settings, epoch)).iterator();
-      }).collect().get(0);
-      crossCount = cross.outcomes().n;
-      // Job 3: their new values, back to the owners.
-      List<Exchange.KeyValues> writes = java.util.Arrays.asList(cross.writes());
-      pinned(jsc.parallelize(writes, p).rdd(), range(0, p), ref.locations(),
-          Exchange.KeyValues.class).mapPartitionsWithIndex((i, it) -> {
-            Exchange.KeyValues w = (Exchange.KeyValues) it.next();
-            return List.of(writeBack(ref, i, epoch, w, settings)).iterator();
-          }, true).collect();
-      OutcomeChunk crossOut = cross.outcomes();
-      rows = rows.union(jsc.parallelize(List.of(crossOut), 1)
-          .flatMap(c -> c.rows(plan)));
+    Exchange.CrossSummary cross = null;
+    if (askedKeys > 0) {
+      // The values the cross-partition transactions asked of each partition, cached where the
+      // partition ran (job 2); the cross task fetches them from there, not through the driver.
+      JavaRDD<Exchange.KeyValues> asked = local.map(Exchange.LocalResult::requested);
+      asked.persist(StorageLevel.MEMORY_AND_DISK());
+      try {
+        asked.count();
+        long t2 = System.nanoTime();
+        // Job 3: the cross-partition transactions, in one task; their result stays there.
+        JavaRDD<TxChunk> crossTx = pinned(routed, new int[] {p}, null, TxChunk.class);
+        JavaRDD<Exchange.CrossResult> crossed = crossTx.zipPartitions(asked.coalesce(1),
+            (txs, parts) -> {
+              List<TxChunk> chunks = new ArrayList<>();
+              txs.forEachRemaining(chunks::add);
+              TxChunk all = chunks.isEmpty() ? new TxChunk(plan.slots.length, 1)
+                  : TxChunk.concat(chunks, plan.slots.length);
+              List<Exchange.KeyValues> values = new ArrayList<>();
+              parts.forEachRemaining(values::add);
+              return List.of(cross(all, Exchange.KeyValues.merge(values, plan.state.regions()),
+                  plan, settings, epoch)).iterator();
+            });
+        // No lineage: a lost result fails the epoch (rerun, the transactions could be ordered
+        // otherwise than in the writes some owners already took).
+        crossed.rdd().localCheckpoint();
+        cross = crossed.map(Exchange.CrossResult::summary).collect().get(0);
+        long t3 = System.nanoTime();
+        // Job 4: each owner's new values, to the owner (a shuffle of the writes alone).
+        JavaRDD<Exchange.KeyValues> writes = JavaPairRDD.fromJavaRDD(crossed.flatMap(c -> {
+          List<Tuple2<Integer, Exchange.KeyValues>> each = new ArrayList<>();
+          for (int i = 0; i < c.writes().length; i++) {
+            each.add(new Tuple2<>(i, c.writes()[i]));
+          }
+          return each.iterator();
+        })).partitionBy(new IndexPartitioner(p)).values();
+        pinned(writes.rdd(), range(0, p), ref.locations(), Exchange.KeyValues.class)
+            .mapPartitionsWithIndex((i, it) -> {
+              Exchange.KeyValues w = (Exchange.KeyValues) it.next();
+              return List.of(writeBack(ref, i, epoch, w, settings)).iterator();
+            }, true).collect();
+        LOG.debug("gstm state '{}' epoch {}: local phase {} ms, {} values asked, cached in {} "
+            + "ms; {} cross-partition transactions in {} ms, written back in {} ms",
+            plan.state.name(), epoch, (t1 - t0) / 1_000_000, askedKeys, (t2 - t1) / 1_000_000,
+            cross.transactions(), (t3 - t2) / 1_000_000, (System.nanoTime() - t3) / 1_000_000);
+        rows = rows.union(crossed.flatMap(c -> c.outcomes().rows(plan)));
+      } finally {
+        asked.unpersist(false);
+      }
     }
     StructType schema = OutcomeChunk.schema(plan);
-    return new Applied(frame(spark, rows, schema), results, cross, crossCount);
+    return new Applied(frame(spark, rows, schema), results, cross,
+        cross == null ? 0 : cross.transactions());
   }
 
   private static Exchange.LocalResult local(TxState.Ref ref, int i, long epoch, long base,
@@ -546,13 +570,14 @@ final class StateJobs {
   }
 
   /** Outcome counts over the partitions and the cross-partition phase. */
-  static Map<String, Long> counts(List<Exchange.LocalResult> local, Exchange.CrossResult cross) {
+  static Map<String, Long> counts(List<Exchange.LocalSummary> local,
+      Exchange.CrossSummary cross) {
     Map<String, Long> m = new TreeMap<>();
-    for (Exchange.LocalResult r : local) {
+    for (Exchange.LocalSummary r : local) {
       r.counts().forEach((k, v) -> m.merge(k, v, Long::sum));
     }
     if (cross != null) {
-      cross.outcomes().count(m);
+      cross.counts().forEach((k, v) -> m.merge(k, v, Long::sum));
     }
     return m;
   }

@@ -354,6 +354,7 @@ public final class TxState implements AutoCloseable {
       StateJobs.Applied a = null;
       // Partitions rebuilt during this apply: each at most once, so that the retries end.
       Set<Integer> rebuilt = new java.util.TreeSet<>();
+      boolean rerunLostResult = false;
       while (a == null) {
         epoch = nextEpoch++;
         try {
@@ -367,12 +368,22 @@ public final class TxState implements AutoCloseable {
           LOG.warn("gstm state '{}': epoch {} failed; every partition stays at epoch {}",
               schema.name(), epoch, committed);
           StateLostException gone = lostIn(e);
+          if (gone == null) {
+            gone = lostWithCheckpoint(e, epoch);
+          }
           if (gone != null && ownerAlive(gone.partition())) {
             throw new IllegalStateException("gstm state '" + schema.name() + "': a task of "
                 + "partition " + gone.partition() + " ran on another executor than the one "
                 + "holding it, which is alive (Spark gave up waiting for it: raise "
                 + "spark.locality.wait); nothing was applied, the state is at epoch "
                 + committed, e);
+          }
+          if (gone == null && io.gstm.spark.exec.TaskErrors.lostCheckpoint(e) != null
+              && !rerunLostResult) {
+            // The epoch's own result was on an executor that held no partition: nothing of the
+            // state is gone; the next epoch undoes what this one wrote and runs the batch again.
+            rerunLostResult = true;
+            continue;
           }
           if (gone == null || rebuilt.contains(gone.partition())) {
             throw translate(e);
@@ -639,6 +650,24 @@ public final class TxState implements AutoCloseable {
     return scala.jdk.javaapi.CollectionConverters.asJava(
         spark.sparkContext().getExecutorMemoryStatus()).containsKey(
             placements[partition].host());
+  }
+
+  /**
+   * When {@code e} is a lost checkpoint block of the epoch's own jobs (the cross-partition
+   * phase's result, or the values asked, was on an executor that died), the loss of the first
+   * partition that executor held; else null. The epoch is then rebuilt as after a task that did
+   * not find its partition.
+   */
+  private StateLostException lostWithCheckpoint(Throwable e, long epoch) {
+    String block = io.gstm.spark.exec.TaskErrors.lostCheckpoint(e);
+    Set<Integer> gone = block == null ? Set.of() : onLostExecutors();
+    if (gone.isEmpty()) {
+      return null;
+    }
+    int first = gone.iterator().next();
+    return new StateLostException("gstm state '" + schema.name() + "': epoch " + epoch
+        + " lost a result of its own jobs with the executor of partition(s) " + gone + " ("
+        + block + ")", first);
   }
 
   private static StateLostException lostIn(Throwable e) {
