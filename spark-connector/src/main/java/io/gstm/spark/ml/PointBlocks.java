@@ -98,9 +98,10 @@ final class PointBlocks {
 
   /**
    * The points of double columns {@code names} straight from the column batches of a Parquet
-   * scan or a cached frame, a whole column of a batch at a time, interleaved into rows: about
-   * half the work of reading them row by row; null when the plan does not offer such batches
-   * (the caller reads rows).
+   * scan or a cached frame, a whole column of a batch at a time, interleaved into rows, without
+   * a row object per point (100 M 8-D points on two executors of the two-GPU node: read in
+   * 1.5-1.6 s against 1.8-2.0 s by rows); null when the plan does not offer such batches (the
+   * caller reads rows).
    */
   private static JavaRDD<TxKMeans.Block> columnBatches(Dataset<?> dataset, String[] names) {
     for (String n : names) {

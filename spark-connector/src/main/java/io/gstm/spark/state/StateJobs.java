@@ -225,10 +225,11 @@ final class StateJobs {
 
   /**
    * Epoch {@code epoch} over committed epoch {@code base}: routes the transactions (one
-   * shuffle), applies each partition's own (job 1), then, when some span partitions, runs
-   * those in one task over a store of just the keys they touch (job 2, after every partition's
-   * own: the epoch's serial order is every partition's transactions, then the cross-partition
-   * ones) and writes their new values back to the owners (job 3).
+   * shuffle), applies each partition's own (job 1), then, when some span partitions, caches the
+   * values they asked where each partition ran (job 2), runs them in one task over a store of
+   * just the keys they touch (job 3, after every partition's own: the epoch's serial order is
+   * every partition's transactions, then the cross-partition ones) and sends each owner its new
+   * values (job 4). The driver sees summaries only.
    */
   static Applied apply(SparkSession spark, TxState.Ref ref, Dataset<Row> tx, ApplyPlan plan,
       long epoch, long base, GstmSettings settings) {
