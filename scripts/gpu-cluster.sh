@@ -73,7 +73,7 @@ start() {
     --conf "spark.executor.cores=$cores" --conf "spark.cores.max=$((workers * cores))"
     --conf "spark.executor.memory=$mem"
     --conf spark.scheduler.minRegisteredResourcesRatio=1.0
-    --conf "spark.executor.extraJavaOptions=-Dlog4j2.configurationFile=$GC_SPARK/log4j2-spark.properties"
+    --conf "spark.executor.extraJavaOptions=-Dlog4j2.configurationFile=$GC_SPARK/log4j2-spark.properties -Djava.util.concurrent.ForkJoinPool.common.parallelism=$cores"
     --conf spark.gstm.requireGpu=true)
   echo "cluster: $GC_MASTER, $workers worker(s) x $cores cores, one GPU each"
 }
