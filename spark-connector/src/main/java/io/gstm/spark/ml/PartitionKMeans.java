@@ -79,7 +79,7 @@ final class PartitionKMeans implements AutoCloseable {
       return updater.updateLoaded(centroids);
     }
     if (!sameArrays(parts, joinedFrom)) {
-      joined = parts.size() == 1 ? parts.get(0) : TxKMeans.Block.join(parts, (int) words);
+      joined = parts.size() == 1 ? parts.get(0) : TxKMeans.Block.join(parts, (int) words, true);
       joinedFrom = List.copyOf(parts);
     }
     group(joined, n, centroids);

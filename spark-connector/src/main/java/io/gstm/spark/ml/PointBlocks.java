@@ -148,7 +148,7 @@ final class PointBlocks {
         parts.add(part);
         n += rows;
       }
-      return List.of(new TxKMeans.Block(TxKMeans.Block.join(parts, (int) (n * dims)),
+      return List.of(new TxKMeans.Block(TxKMeans.Block.join(parts, (int) (n * dims), false),
           (int) n, dims)).iterator();
     }, true);
   }

@@ -317,10 +317,12 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
     }
 
     /**
-     * Several blocks' points joined in one array, copied in parallel (the JVM engine groups a
-     * point set's points in one array; a point set of 100 M 8-D points is 6.4 GB).
+     * Several blocks' points joined in one array; copied on all cores when {@code parallel} (a
+     * point set's task, alone on its executor: the JVM engine groups a point set's points in one
+     * array, 6.4 GB for 100 M 8-D points), else on the caller's thread (a reading task, beside
+     * the executor's other tasks).
      */
-    static double[] join(List<double[]> parts, int words) {
+    static double[] join(List<double[]> parts, int words, boolean parallel) {
       if (parts.size() == 1 && parts.get(0).length == words) {
         return parts.get(0);
       }
@@ -329,7 +331,8 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
         at[i + 1] = at[i] + parts.get(i).length;
       }
       double[] points = new double[words];
-      IntStream.range(0, parts.size()).parallel().forEach(i -> System.arraycopy(
+      IntStream copies = IntStream.range(0, parts.size());
+      (parallel ? copies.parallel() : copies).forEach(i -> System.arraycopy(
           parts.get(i), 0, points, (int) at[i], (int) (at[i + 1] - at[i])));
       return points;
     }

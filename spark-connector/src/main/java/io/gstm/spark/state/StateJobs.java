@@ -429,12 +429,12 @@ final class StateJobs {
         after = StoreContents.read(store);
       }
     }
-    // The new values of the keys that changed, to their owners.
-    List<List<Integer>> byOwner = new ArrayList<>();
-    for (int q = 0; q < p; q++) {
-      byOwner.add(new ArrayList<>());
-    }
+    // The new values of the keys that changed, to their owners (millions of keys at scale:
+    // counted, then placed, with no object per key).
+    int[] owner = new int[m];
+    int[] count = new int[p];
     for (int i = 0; i < m; i++) {
+      owner[i] = -1;
       if (!values.found()[i]) {
         continue;
       }
@@ -443,23 +443,26 @@ final class StateJobs {
         changed = after[r][i] != contents[r][i];
       }
       if (changed) {
-        byOwner.get(schema.partitioner().owner(values.keys()[i])).add(i);
+        owner[i] = schema.partitioner().owner(values.keys()[i]);
+        count[owner[i]]++;
       }
     }
     Exchange.KeyValues[] writes = new Exchange.KeyValues[p];
     for (int q = 0; q < p; q++) {
-      List<Integer> at = byOwner.get(q);
-      long[] keys = new long[at.size()];
-      boolean[] found = new boolean[at.size()];
-      long[][] bits = new long[regions][at.size()];
-      for (int j = 0; j < at.size(); j++) {
-        keys[j] = values.keys()[at.get(j)];
-        found[j] = true;
+      boolean[] found = new boolean[count[q]];
+      java.util.Arrays.fill(found, true);
+      writes[q] = new Exchange.KeyValues(new long[count[q]], found, new long[regions][count[q]]);
+    }
+    int[] next = new int[p];
+    for (int i = 0; i < m; i++) {
+      int q = owner[i];
+      if (q >= 0) {
+        int j = next[q]++;
+        writes[q].keys()[j] = values.keys()[i];
         for (int r = 0; r < regions; r++) {
-          bits[r][j] = after[r][at.get(j)];
+          writes[q].bits()[r][j] = after[r][i];
         }
       }
-      writes[q] = new Exchange.KeyValues(keys, found, bits);
     }
     TaskContext tc = TaskContext.get();
     TxStateHooks.at("cross", -1, epoch, tc == null ? 0 : tc.attemptNumber());
