@@ -10,6 +10,7 @@
 #   cluster relax --scale 20        # the same job on the cluster...
 #   inlocal relax --scale 20        # ...and in local mode on this machine
 #   submit example.GstmApp 1000000 1000000   # spark-submit of a user's jar (examples/spark-app)
+#   scaling kmeans                  # 2 executors against 1 (issue 33's pairs; graphs, state too)
 #   stop
 [ -n "${BASH_SOURCE[0]:-}" ] || { echo "source this file" >&2; return 2 2>/dev/null || exit 2; }
 GC_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -75,6 +76,7 @@ start() {
     --conf spark.scheduler.minRegisteredResourcesRatio=1.0
     --conf "spark.executor.extraJavaOptions=-Dlog4j2.configurationFile=$GC_SPARK/log4j2-spark.properties -Djava.util.concurrent.ForkJoinPool.common.parallelism=$cores"
     --conf spark.gstm.requireGpu=true)
+  GC_CORES=$cores
   echo "cluster: $GC_MASTER, $workers worker(s) x $cores cores, one GPU each"
 }
 
@@ -99,6 +101,37 @@ inlocal() {
   shift
   echo "== local $sub $*"
   gc_driver "$sub" --conf spark.gstm.requireGpu=true "$@"
+}
+
+# scaling kmeans|graphs|state [BENCH-ARGS]: issue 33's pairs on Parquet written once under
+# $GC_DATA (default /tmp/gstm-data): each workload on every executor, then on one (spark.cores.max
+# = one worker's cores), then (k-means, graphs) half the data on one for weak scaling.
+scaling() {
+  local what=$1 d=${GC_DATA:-/tmp/gstm-data} one="--conf spark.cores.max=$GC_CORES"
+  shift
+  mkdir -p "$d"
+  case $what in
+    kmeans)
+      [ -d "$d/v100m" ] || cluster gen points --points 100000000 --dims 8 --k 64 --files 64 --out "$d/v100m"
+      [ -d "$d/v50m" ] || cluster gen points --points 50000000 --dims 8 --k 64 --files 32 --out "$d/v50m"
+      local k="--only kmeans --k 64 --iterations 20 --no-baselines --warmups 1 --reps 3"
+      cluster bench --input "$d/v100m" $k "$@"
+      cluster bench --input "$d/v100m" $k $one "$@"
+      cluster bench --input "$d/v50m" $k $one "$@" ;;
+    graphs)
+      [ -d "$d/r24" ] || cluster gen rmat --scale 24 --files 64 --out "$d/r24"
+      [ -d "$d/r23" ] || cluster gen rmat --scale 23 --files 32 --out "$d/r23"
+      local g="--only sssp,cc --no-baselines --warmups 0 --reps 1 --partitions 32"
+      cluster bench --input "$d/r24" $g "$@"
+      cluster bench --input "$d/r24" $g $one "$@"
+      cluster bench --input "$d/r23" $g $one "$@" ;;
+    state)
+      local t="--accounts 10000000 --transfers 100000000"
+      [ -d "$d/t100m" ] || cluster gen transfers $t --files 64 --out "$d/t100m"
+      cluster tx-bench --input "$d/t100m" $t --batches 10 --partitions 2 --no-baseline --no-core "$@"
+      cluster tx-bench --input "$d/t100m" $t --batches 10 --partitions 1 --no-baseline --no-core $one "$@" ;;
+    *) echo "scaling: kmeans, graphs or state, got '$what'" >&2; return 2 ;;
+  esac
 }
 
 # submit CLASS [ARGS]: spark-submit (client mode) of examples/spark-app's jar with the one jar.
