@@ -148,8 +148,9 @@ submit() {
 }
 
 # stop: the cluster; the workers' logs and the executors' stderr go to $OUT/cluster-logs.tgz,
-# and the last lines of any executor that died of a signal or a JVM error to
-# $OUT/crashed-executors.txt (small enough to come back when the archive does not).
+# the last lines of any executor that died of a signal or a JVM error to
+# $OUT/crashed-executors.txt, and the executors' gstm debug lines to $OUT/executor-debug.txt
+# (both small enough to come back when the archive does not).
 stop() {
   bash "$GC_HERE/spark-cluster.sh" stop --work "$GC_WORK"
   tar czf "$GC_OUT/cluster-logs.tgz" -C "$GC_WORK" . 2>/dev/null || true
@@ -163,4 +164,9 @@ stop() {
   find "$GC_WORK" -name 'hs_err*' 2>/dev/null | head -n 3 | xargs -r head -n 60 \
     >>"$GC_OUT/crashed-executors.txt"
   [ -s "$GC_OUT/crashed-executors.txt" ] || rm -f "$GC_OUT/crashed-executors.txt"
+  # gstm's own debug lines of the executors (with debug loggers on, e.g. io.gstm.spark.graph):
+  # the builds' and point sets' timings, small beside the whole archive.
+  find "$GC_WORK" -name stderr 2>/dev/null | xargs -r grep -h " DEBUG .*gstm\| DEBUG .*TxKMeans" \
+    2>/dev/null | tail -n 4000 >"$GC_OUT/executor-debug.txt"
+  [ -s "$GC_OUT/executor-debug.txt" ] || rm -f "$GC_OUT/executor-debug.txt"
 }
