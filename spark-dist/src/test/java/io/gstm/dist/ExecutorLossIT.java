@@ -17,10 +17,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * An executor JVM killed (SIGKILL) while one of its tasks is in the middle of a TxState apply, a
@@ -39,6 +39,25 @@ class ExecutorLossIT {
   @TempDir
   Path dir;
 
+  /** Batch 2's apply, and the executor killed in it. */
+  private record Killed(ApplyResult result, ExecutorKill.Killed killed) {}
+
+  /**
+   * Applies batches 0 and 1 (a checkpoint between them), then batch 2 while the executor of
+   * {@code partition} is killed at {@code point}.
+   */
+  private static Killed batchTwoKilledAt(SparkSession spark, TxState bank, String checkpoint,
+      String point, int partition) throws Exception {
+    bank.apply(transfers(spark, 0), BANK, 0);
+    bank.checkpoint(checkpoint);
+    bank.apply(transfers(spark, 1), BANK, 1);
+    KILL.arm(point, partition);
+    CompletableFuture<ApplyResult> apply =
+        CompletableFuture.supplyAsync(() -> bank.apply(transfers(spark, 2), BANK, 2));
+    ExecutorKill.Killed killed = KILL.whenHeld(point, partition, apply);
+    return new Killed(apply.get(3, TimeUnit.MINUTES), killed);
+  }
+
   @Test
   void withTheEpochLogTheKilledExecutorsPartitionsAreRebuiltAndTheApplyGoesOn() throws Exception {
     SparkSession spark = cluster.spark();
@@ -46,14 +65,9 @@ class ExecutorLossIT {
     TreeMap<Long, Long> never = Workloads.balancesAfter(3);
     String checkpoint = dir.resolve("logged").toString();
     try (TxState bank = Workloads.bank(spark, "logged").logEpochs(true)) {
-      bank.apply(transfers(spark, 0), BANK, 0);
-      bank.checkpoint(checkpoint);
-      bank.apply(transfers(spark, 1), BANK, 1);
-      KILL.arm("state.local", 1);
-      CompletableFuture<ApplyResult> apply =
-          CompletableFuture.supplyAsync(() -> bank.apply(transfers(spark, 2), BANK, 2));
-      ExecutorKill.Killed killed = KILL.whenHeld("state.local", 1, apply);
-      ApplyResult r = apply.get(3, TimeUnit.MINUTES);
+      Killed k = batchTwoKilledAt(spark, bank, checkpoint, "state.local", 1);
+      ExecutorKill.Killed killed = k.killed();
+      ApplyResult r = k.result();
 
       assertThat(r.replayed()).isFalse();
       assertThat(r.epoch()).isEqualTo(4); // epoch 3 met the loss; 4 applied batch 2 again
@@ -82,14 +96,7 @@ class ExecutorLossIT {
     TreeMap<Long, Long> never = Workloads.balancesAfter(3);
     String checkpoint = dir.resolve("cross").toString();
     try (TxState bank = Workloads.bank(spark, "cross").logEpochs(true)) {
-      bank.apply(transfers(spark, 0), BANK, 0);
-      bank.checkpoint(checkpoint);
-      bank.apply(transfers(spark, 1), BANK, 1);
-      KILL.arm(point, partition);
-      CompletableFuture<ApplyResult> apply =
-          CompletableFuture.supplyAsync(() -> bank.apply(transfers(spark, 2), BANK, 2));
-      KILL.whenHeld(point, partition, apply);
-      ApplyResult r = apply.get(3, TimeUnit.MINUTES);
+      ApplyResult r = batchTwoKilledAt(spark, bank, checkpoint, point, partition).result();
       assertThat(r.crossPartition()).isPositive();
       bank.apply(transfers(spark, 3), BANK, 3);
       TreeMap<Long, Long> balances = Workloads.balances(bank);

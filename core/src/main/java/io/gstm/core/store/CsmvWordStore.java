@@ -111,6 +111,11 @@ public abstract class CsmvWordStore implements TxStore {
   }
 
   @Override
+  public final void writeFloat64At(int region, int offset, double[] values) {
+    throw noWideRegion(region, RegionType.FLOAT64);
+  }
+
+  @Override
   public final long[] readInt64(int region) {
     throw noWideRegion(region, RegionType.INT64);
   }

@@ -35,15 +35,9 @@ public interface TxStore extends AutoCloseable {
 
   /**
    * Replaces words {@code offset .. offset + values.length - 1} of a FLOAT64 region, leaving the
-   * others: a region filled from several arrays without first joining them into one. This
-   * default reads and rewrites the whole region; the engines' stores write only the range.
+   * others: a region filled from several arrays without first joining them into one.
    */
-  default void writeFloat64At(int region, int offset, double[] values) {
-    checkRangeWrite(layout(), region, RegionType.FLOAT64, offset, values.length);
-    double[] all = readFloat64(region);
-    System.arraycopy(values, 0, all, offset, values.length);
-    writeFloat64(region, all);
-  }
+  void writeFloat64At(int region, int offset, double[] values);
 
   int[] readInt32(int region);
 

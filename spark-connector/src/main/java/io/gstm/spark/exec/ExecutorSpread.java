@@ -27,18 +27,13 @@ public final class ExecutorSpread {
     }
   }
 
-  /** The executors registered now, the driver left out, by id (numerically where numbers). */
+  /** The executors registered now, the driver left out, by id. */
   public static List<Executor> registered(SparkContext sc) {
     SparkEnv env = SparkEnv.get();
     if (sc.isLocal() || env == null || env.blockManager() == null) {
       return List.of();
     }
-    TreeMap<String, Executor> byId = new TreeMap<>((a, b) -> {
-      boolean na = a.chars().allMatch(Character::isDigit);
-      boolean nb = b.chars().allMatch(Character::isDigit);
-      return na && nb && a.length() != b.length() ? Integer.compare(a.length(), b.length())
-          : a.compareTo(b);
-    });
+    TreeMap<String, Executor> byId = new TreeMap<>();
     for (BlockManagerId id : CollectionConverters.asJava(
         env.blockManager().master().getMemoryStatus().keySet())) {
       if (!id.isDriver()) {

@@ -367,9 +367,10 @@ public final class TxState implements AutoCloseable {
         } catch (Exception e) {
           LOG.warn("gstm state '{}': epoch {} failed; every partition stays at epoch {}",
               schema.name(), epoch, committed);
+          String lostBlock = io.gstm.spark.exec.TaskErrors.lostCheckpoint(e);
           StateLostException gone = lostIn(e);
-          if (gone == null) {
-            gone = lostWithCheckpoint(e, epoch);
+          if (gone == null && lostBlock != null) {
+            gone = lostWithCheckpoint(lostBlock, epoch);
           }
           if (gone != null && ownerAlive(gone.partition())) {
             throw new IllegalStateException("gstm state '" + schema.name() + "': a task of "
@@ -378,8 +379,7 @@ public final class TxState implements AutoCloseable {
                 + "spark.locality.wait); nothing was applied, the state is at epoch "
                 + committed, e);
           }
-          if (gone == null && io.gstm.spark.exec.TaskErrors.lostCheckpoint(e) != null
-              && !rerunLostResult) {
+          if (gone == null && lostBlock != null && !rerunLostResult) {
             // The epoch's own result was on an executor that held no partition: nothing of the
             // state is gone; the next epoch undoes what this one wrote and runs the batch again.
             rerunLostResult = true;
@@ -653,14 +653,13 @@ public final class TxState implements AutoCloseable {
   }
 
   /**
-   * When {@code e} is a lost checkpoint block of the epoch's own jobs (the cross-partition
+   * After checkpoint block {@code block} of the epoch's own jobs was lost (the cross-partition
    * phase's result, or the values asked, was on an executor that died), the loss of the first
-   * partition that executor held; else null. The epoch is then rebuilt as after a task that did
-   * not find its partition.
+   * partition that executor held; null when it held none. The epoch is then rebuilt as after a
+   * task that did not find its partition.
    */
-  private StateLostException lostWithCheckpoint(Throwable e, long epoch) {
-    String block = io.gstm.spark.exec.TaskErrors.lostCheckpoint(e);
-    Set<Integer> gone = block == null ? Set.of() : onLostExecutors();
+  private StateLostException lostWithCheckpoint(String block, long epoch) {
+    Set<Integer> gone = onLostExecutors();
     if (gone.isEmpty()) {
       return null;
     }
