@@ -26,8 +26,8 @@ report="$target/ptxas-report.txt"
 NVCC=${NVCC:-nvcc}
 without_kernels() {  # reason
   echo "[gstm-kernels] $1: building the kernels jar WITHOUT GPU kernels (JVM engine only)"
-  rm -f "$out"/*.fatbin
-  printf 'architectures=\nkernels=\n' >"$props"
+  rm -f "$out"/*.fatbin "$out"/*.ptx
+  printf 'architectures=\nkernels=\njit=\n' >"$props"
   exit 0
 }
 if [ -n "${GSTM_KERNEL_ARCHS+x}" ]; then
@@ -129,11 +129,39 @@ if [ ${#stale[@]} -gt 0 ]; then
     done
   fi
 fi
+# The templates of compiled programs (jit/*.cu): PTX with relocatable device code for the lowest
+# architecture asked for, which the engine completes and JIT-compiles at run time. Same key rule.
+min_arch=$(printf '%s\n' "${archs[@]}" | sort -n | head -n 1)
+jit=()
+for cu in "$src"/jit/*.cu; do
+  [ -f "$cu" ] || continue
+  name=$(basename "$cu" .cu)
+  jit+=("$name")
+  key=$( { echo "$common"; echo "jit-$min_arch"; echo "$name"; sha256sum <"$cu"; } | sha256sum | cut -c1-40)
+  if [ -f "$out/$name.ptx" ] && [ "$(cat "$target/key-jit-$name" 2>/dev/null)" = "$key" ]; then
+    echo "[gstm-kernels] $name.ptx is up to date"
+  elif [ "$cache" != off ] && [ -f "$cache/bin/$key.ptx" ]; then
+    cp "$cache/bin/$key.ptx" "$out/$name.ptx" && touch "$cache/bin/$key.ptx"
+    echo "$key" >"$target/key-jit-$name"
+    echo "[gstm-kernels] $name.ptx restored from $cache"
+  else
+    echo "[gstm-kernels] nvcc jit/$name.cu -> $name.ptx (compute_$min_arch, relocatable)"
+    (cd "$src" && "$NVCC" -std=c++17 -O3 -rdc=true -ptx -arch="compute_$min_arch" -I include \
+      -o "$out/$name.ptx.tmp" "jit/$name.cu")
+    mv "$out/$name.ptx.tmp" "$out/$name.ptx"
+    if [ "$cache" != off ]; then
+      mkdir -p "$cache/bin" && cp "$out/$name.ptx" "$cache/bin/$key.ptx.$$" \
+        && mv "$cache/bin/$key.ptx.$$" "$cache/bin/$key.ptx"
+    fi
+    echo "$key" >"$target/key-jit-$name"
+  fi
+done
 : >"$report"
 for name in "${names[@]}"; do
   cat "$target/ptxas-$name.txt" >>"$report"
 done
 spills=$(grep -Eo '[0-9]+ bytes spill (stores|loads)' "$report" | awk '{s+=$1} END {print s+0}')
-printf 'architectures=%s\nptx=compute_90\nkernels=%s\nnvcc=%s\n' \
-  "$(IFS=,; echo "${archs[*]}")" "$(IFS=,; echo "${names[*]}")" "$release" >"$props"
+printf 'architectures=%s\nptx=compute_90\nkernels=%s\njit=%s\nnvcc=%s\n' \
+  "$(IFS=,; echo "${archs[*]}")" "$(IFS=,; echo "${names[*]}")" "$(IFS=,; echo "${jit[*]}")" \
+  "$release" >"$props"
 echo "[gstm-kernels] built ${#names[@]} fatbin(s); spill bytes in ptxas report: $spills ($report)"

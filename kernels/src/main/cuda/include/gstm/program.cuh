@@ -189,6 +189,134 @@ struct LocalRegs {
   __device__ __forceinline__ void set(uint32_t i, uint64_t v) { r[i] = v; }
 };
 
+/// The typed arithmetic, comparison and bit operations (opcodes kAdd and up): v of x and y (y
+/// unused by the unary ones). `fault` becomes the outcome that ends the transaction (kOverflow,
+/// kDivideByZero; kOutOfRange for a number that is no such opcode) and v is then 0. Shared by the
+/// interpreter and the compiled programs (jit/program_jit.cu), so both compute the same bits.
+__device__ __forceinline__ uint64_t alu(uint32_t op, uint64_t x, uint64_t y, uint8_t& fault) {
+  uint64_t v = 0;
+  bool overflow = false;  // set by the checked integer operations
+  switch (op) {
+    case kAdd: overflow = narrow_overflows(static_cast<long long>(as_i32(x)) + as_i32(y), v); break;
+    case kAdd + 1: overflow = add64_overflows(x, y, v); break;
+    case kAdd + 2: v = bits(__fadd_rn(f32(x), f32(y))); break;
+    case kAdd + 3: v = bits(__dadd_rn(f64(x), f64(y))); break;
+    case kSub: overflow = narrow_overflows(static_cast<long long>(as_i32(x)) - as_i32(y), v); break;
+    case kSub + 1: overflow = sub64_overflows(x, y, v); break;
+    case kSub + 2: v = bits(__fsub_rn(f32(x), f32(y))); break;
+    case kSub + 3: v = bits(__dsub_rn(f64(x), f64(y))); break;
+    case kMul: overflow = narrow_overflows(static_cast<long long>(as_i32(x)) * as_i32(y), v); break;
+    case kMul + 1: overflow = mul64_overflows(x, y, v); break;
+    case kMul + 2: v = bits(__fmul_rn(f32(x), f32(y))); break;
+    case kMul + 3: v = bits(__dmul_rn(f64(x), f64(y))); break;
+    case kWadd: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) + static_cast<uint32_t>(y))); break;
+    case kWadd + 1: v = x + y; break;
+    case kWsub: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) - static_cast<uint32_t>(y))); break;
+    case kWsub + 1: v = x - y; break;
+    case kWmul: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) * static_cast<uint32_t>(y))); break;
+    case kWmul + 1: v = x * y; break;
+    case kDiv:
+    case kRem: {
+      const int32_t p = as_i32(x);
+      const int32_t q = as_i32(y);
+      if (q == 0) {
+        fault = kDivideByZero;
+        return 0;
+      }
+      if (q == -1) {  // MIN / -1 overflows, MIN % -1 is 0 (C++ leaves both undefined)
+        overflow = op == kDiv && p == INT32_MIN;
+        v = op == kDiv ? i32(static_cast<int32_t>(0u - static_cast<uint32_t>(p))) : 0;
+      } else {
+        v = i32(op == kDiv ? p / q : p % q);
+      }
+      break;
+    }
+    case kDiv + 1:
+    case kRem + 1: {
+      const long long p = static_cast<long long>(x);
+      const long long q = static_cast<long long>(y);
+      if (q == 0) {
+        fault = kDivideByZero;
+        return 0;
+      }
+      if (q == -1) {
+        overflow = op == kDiv + 1 && p == LLONG_MIN;
+        v = op == kDiv + 1 ? 0ull - x : 0;
+      } else {
+        v = static_cast<uint64_t>(op == kDiv + 1 ? p / q : p % q);
+      }
+      break;
+    }
+    case kDiv + 2: v = bits(__fdiv_rn(f32(x), f32(y))); break;
+    case kDiv + 3: v = bits(__ddiv_rn(f64(x), f64(y))); break;
+    case kRem + 2: v = bits(fmodf(f32(x), f32(y))); break;
+    case kRem + 3: v = bits(fmod(f64(x), f64(y))); break;
+    case kMin: v = i32(min(as_i32(x), as_i32(y))); break;
+    case kMin + 1: v = static_cast<uint64_t>(min(static_cast<long long>(x), static_cast<long long>(y))); break;
+    case kMin + 2: v = bits(java_min(f32(x), f32(y))); break;
+    case kMin + 3: v = bits(java_min(f64(x), f64(y))); break;
+    case kMax: v = i32(max(as_i32(x), as_i32(y))); break;
+    case kMax + 1: v = static_cast<uint64_t>(max(static_cast<long long>(x), static_cast<long long>(y))); break;
+    case kMax + 2: v = bits(java_max(f32(x), f32(y))); break;
+    case kMax + 3: v = bits(java_max(f64(x), f64(y))); break;
+    case kNeg: overflow = narrow_overflows(-static_cast<long long>(as_i32(x)), v); break;
+    case kNeg + 1: overflow = sub64_overflows(0, x, v); break;
+    case kNeg + 2: v = bits(-f32(x)); break;
+    case kNeg + 3: v = bits(-f64(x)); break;
+    case kAbs: {
+      const long long m = as_i32(x);
+      overflow = narrow_overflows(m < 0 ? -m : m, v);
+      break;
+    }
+    case kAbs + 1:
+      overflow = static_cast<long long>(x) == LLONG_MIN;
+      v = static_cast<long long>(x) < 0 ? 0ull - x : x;
+      break;
+    case kAbs + 2: v = bits(fabsf(f32(x))); break;
+    case kAbs + 3: v = bits(fabs(f64(x))); break;
+    case kEq: v = as_i32(x) == as_i32(y); break;
+    case kEq + 1: v = x == y; break;
+    case kEq + 2: v = f32(x) == f32(y); break;
+    case kEq + 3: v = f64(x) == f64(y); break;
+    case kNe: v = as_i32(x) != as_i32(y); break;
+    case kNe + 1: v = x != y; break;
+    case kNe + 2: v = f32(x) != f32(y); break;
+    case kNe + 3: v = f64(x) != f64(y); break;
+    case kLt: v = as_i32(x) < as_i32(y); break;
+    case kLt + 1: v = static_cast<long long>(x) < static_cast<long long>(y); break;
+    case kLt + 2: v = f32(x) < f32(y); break;
+    case kLt + 3: v = f64(x) < f64(y); break;
+    case kLe: v = as_i32(x) <= as_i32(y); break;
+    case kLe + 1: v = static_cast<long long>(x) <= static_cast<long long>(y); break;
+    case kLe + 2: v = f32(x) <= f32(y); break;
+    case kLe + 3: v = f64(x) <= f64(y); break;
+    case kAnd: v = i32(as_i32(x) & as_i32(y)); break;
+    case kAnd + 1: v = x & y; break;
+    case kOr: v = i32(as_i32(x) | as_i32(y)); break;
+    case kOr + 1: v = x | y; break;
+    case kXor: v = i32(as_i32(x) ^ as_i32(y)); break;
+    case kXor + 1: v = x ^ y; break;
+    case kShl: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) << (y & 31u))); break;
+    case kShl + 1: v = x << (y & 63u); break;
+    case kShr: v = i32(as_i32(x) >> (y & 31u)); break;
+    case kShr + 1: v = static_cast<uint64_t>(static_cast<long long>(x) >> (y & 63u)); break;
+    case kUshr: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) >> (y & 31u))); break;
+    case kUshr + 1: v = x >> (y & 63u); break;
+    case kBnot: v = i32(~as_i32(x)); break;
+    case kBnot + 1: v = ~x; break;
+    case kSqrt: v = bits(__fsqrt_rn(f32(x))); break;
+    case kSqrt + 1: v = bits(__dsqrt_rn(f64(x))); break;
+    default:  // the host's verifier lets no other opcode through
+      fault = kOutOfRange;
+      return 0;
+  }
+  if (overflow) {
+    fault = kOverflow;
+    return 0;
+  }
+  return v;
+}
+
 // ---- the interpreter --------------------------------------------------------------------------
 
 /// Loads slot `slot` of transaction t: a 4-byte column sign-extended, or an 8-byte one.
@@ -335,126 +463,10 @@ __device__ __forceinline__ long long interpret(Tx& tx, const Table& tab, const u
         R.set(a, convert(R.get(b), c >> 4, c & 15u));
         break;
       default: {
-        const uint64_t x = R.get(b);
-        const uint64_t y = R.get(c);
-        uint64_t v = 0;
-        bool overflow = false;  // set by the checked integer operations
-        switch (op) {
-          case kAdd: overflow = narrow_overflows(static_cast<long long>(as_i32(x)) + as_i32(y), v); break;
-          case kAdd + 1: overflow = add64_overflows(x, y, v); break;
-          case kAdd + 2: v = bits(__fadd_rn(f32(x), f32(y))); break;
-          case kAdd + 3: v = bits(__dadd_rn(f64(x), f64(y))); break;
-          case kSub: overflow = narrow_overflows(static_cast<long long>(as_i32(x)) - as_i32(y), v); break;
-          case kSub + 1: overflow = sub64_overflows(x, y, v); break;
-          case kSub + 2: v = bits(__fsub_rn(f32(x), f32(y))); break;
-          case kSub + 3: v = bits(__dsub_rn(f64(x), f64(y))); break;
-          case kMul: overflow = narrow_overflows(static_cast<long long>(as_i32(x)) * as_i32(y), v); break;
-          case kMul + 1: overflow = mul64_overflows(x, y, v); break;
-          case kMul + 2: v = bits(__fmul_rn(f32(x), f32(y))); break;
-          case kMul + 3: v = bits(__dmul_rn(f64(x), f64(y))); break;
-          case kWadd: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) + static_cast<uint32_t>(y))); break;
-          case kWadd + 1: v = x + y; break;
-          case kWsub: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) - static_cast<uint32_t>(y))); break;
-          case kWsub + 1: v = x - y; break;
-          case kWmul: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) * static_cast<uint32_t>(y))); break;
-          case kWmul + 1: v = x * y; break;
-          case kDiv:
-          case kRem: {
-            const int32_t p = as_i32(x);
-            const int32_t q = as_i32(y);
-            if (q == 0) {
-              tx.end(kDivideByZero);
-              return 0;
-            }
-            if (q == -1) {  // MIN / -1 overflows, MIN % -1 is 0 (C++ leaves both undefined)
-              overflow = op == kDiv && p == INT32_MIN;
-              v = op == kDiv ? i32(static_cast<int32_t>(0u - static_cast<uint32_t>(p))) : 0;
-            } else {
-              v = i32(op == kDiv ? p / q : p % q);
-            }
-            break;
-          }
-          case kDiv + 1:
-          case kRem + 1: {
-            const long long p = static_cast<long long>(x);
-            const long long q = static_cast<long long>(y);
-            if (q == 0) {
-              tx.end(kDivideByZero);
-              return 0;
-            }
-            if (q == -1) {
-              overflow = op == kDiv + 1 && p == LLONG_MIN;
-              v = op == kDiv + 1 ? 0ull - x : 0;
-            } else {
-              v = static_cast<uint64_t>(op == kDiv + 1 ? p / q : p % q);
-            }
-            break;
-          }
-          case kDiv + 2: v = bits(__fdiv_rn(f32(x), f32(y))); break;
-          case kDiv + 3: v = bits(__ddiv_rn(f64(x), f64(y))); break;
-          case kRem + 2: v = bits(fmodf(f32(x), f32(y))); break;
-          case kRem + 3: v = bits(fmod(f64(x), f64(y))); break;
-          case kMin: v = i32(min(as_i32(x), as_i32(y))); break;
-          case kMin + 1: v = static_cast<uint64_t>(min(static_cast<long long>(x), static_cast<long long>(y))); break;
-          case kMin + 2: v = bits(java_min(f32(x), f32(y))); break;
-          case kMin + 3: v = bits(java_min(f64(x), f64(y))); break;
-          case kMax: v = i32(max(as_i32(x), as_i32(y))); break;
-          case kMax + 1: v = static_cast<uint64_t>(max(static_cast<long long>(x), static_cast<long long>(y))); break;
-          case kMax + 2: v = bits(java_max(f32(x), f32(y))); break;
-          case kMax + 3: v = bits(java_max(f64(x), f64(y))); break;
-          case kNeg: overflow = narrow_overflows(-static_cast<long long>(as_i32(x)), v); break;
-          case kNeg + 1: overflow = sub64_overflows(0, x, v); break;
-          case kNeg + 2: v = bits(-f32(x)); break;
-          case kNeg + 3: v = bits(-f64(x)); break;
-          case kAbs: {
-            const long long m = as_i32(x);
-            overflow = narrow_overflows(m < 0 ? -m : m, v);
-            break;
-          }
-          case kAbs + 1:
-            overflow = static_cast<long long>(x) == LLONG_MIN;
-            v = static_cast<long long>(x) < 0 ? 0ull - x : x;
-            break;
-          case kAbs + 2: v = bits(fabsf(f32(x))); break;
-          case kAbs + 3: v = bits(fabs(f64(x))); break;
-          case kEq: v = as_i32(x) == as_i32(y); break;
-          case kEq + 1: v = x == y; break;
-          case kEq + 2: v = f32(x) == f32(y); break;
-          case kEq + 3: v = f64(x) == f64(y); break;
-          case kNe: v = as_i32(x) != as_i32(y); break;
-          case kNe + 1: v = x != y; break;
-          case kNe + 2: v = f32(x) != f32(y); break;
-          case kNe + 3: v = f64(x) != f64(y); break;
-          case kLt: v = as_i32(x) < as_i32(y); break;
-          case kLt + 1: v = static_cast<long long>(x) < static_cast<long long>(y); break;
-          case kLt + 2: v = f32(x) < f32(y); break;
-          case kLt + 3: v = f64(x) < f64(y); break;
-          case kLe: v = as_i32(x) <= as_i32(y); break;
-          case kLe + 1: v = static_cast<long long>(x) <= static_cast<long long>(y); break;
-          case kLe + 2: v = f32(x) <= f32(y); break;
-          case kLe + 3: v = f64(x) <= f64(y); break;
-          case kAnd: v = i32(as_i32(x) & as_i32(y)); break;
-          case kAnd + 1: v = x & y; break;
-          case kOr: v = i32(as_i32(x) | as_i32(y)); break;
-          case kOr + 1: v = x | y; break;
-          case kXor: v = i32(as_i32(x) ^ as_i32(y)); break;
-          case kXor + 1: v = x ^ y; break;
-          case kShl: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) << (y & 31u))); break;
-          case kShl + 1: v = x << (y & 63u); break;
-          case kShr: v = i32(as_i32(x) >> (y & 31u)); break;
-          case kShr + 1: v = static_cast<uint64_t>(static_cast<long long>(x) >> (y & 63u)); break;
-          case kUshr: v = i32(static_cast<int32_t>(static_cast<uint32_t>(x) >> (y & 31u))); break;
-          case kUshr + 1: v = x >> (y & 63u); break;
-          case kBnot: v = i32(~as_i32(x)); break;
-          case kBnot + 1: v = ~x; break;
-          case kSqrt: v = bits(__fsqrt_rn(f32(x))); break;
-          case kSqrt + 1: v = bits(__dsqrt_rn(f64(x))); break;
-          default:  // the host's verifier lets no other opcode through
-            tx.end(kOutOfRange);
-            return 0;
-        }
-        if (overflow) {
-          tx.end(kOverflow);
+        uint8_t fault = 0;
+        const uint64_t v = alu(op, R.get(b), R.get(c), fault);
+        if (fault != 0) {
+          tx.end(fault);
           return 0;
         }
         R.set(a, v);

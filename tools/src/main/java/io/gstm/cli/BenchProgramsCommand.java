@@ -206,6 +206,9 @@ final class BenchProgramsCommand extends EngineCommand {
         }
       }
     }
+    if (e instanceof io.gstm.core.cuda.CudaEngine cuda) {
+      details.add("programs of " + name + ": " + cuda.lastProgramPath());
+    }
     System.out.printf("| %s | %s | %,d | %.3f M | %.3f M | **%.2f** (%.2f..%.2f) | %.2f | %s |%n",
         name, algorithm.label(), batch.txCount(), median(hand) / 1e6, median(prog) / 1e6,
         median(ratios), min(ratios), max(ratios), median(wallRatios), ok ? "OK" : "FAILED");

@@ -75,6 +75,13 @@ public final class CudaEngine implements Engine {
   private final OpenState open = new OpenState("engine");
   /** Large copies between arrays and device memory go through it. */
   private final PinnedStaging staging = new PinnedStaging();
+  /** Program sets compiled for the device; null when the kernels jar has no template. */
+  private JitPrograms jit;
+  /** Whether PR-STM programs run compiled (where they can) or on the interpreter. */
+  private volatile boolean compiledPrograms =
+      !"interpreted".equals(System.getProperty("gstm.programs", "compiled"));
+  /** How the last program batch ran, for benchmarks and logs. */
+  private volatile String lastProgramPath = "none";
 
   private CudaEngine(CUdevice device, CUcontext context, String name, int major, int minor,
       int sms) {
@@ -134,6 +141,7 @@ public final class CudaEngine implements Engine {
       for (String kernel : archs.kernels()) {
         e.modules.put(kernel, loadModule(kernel));
       }
+      e.jit = JitPrograms.open(major, minor);
       return e;
     });
   }
@@ -174,6 +182,23 @@ public final class CudaEngine implements Engine {
     CUfunction f = new CUfunction();
     CudaErrors.call("cuModuleGetFunction(" + symbol + ")", () -> cuModuleGetFunction(f, m, symbol));
     return f;
+  }
+
+  /**
+   * Whether PR-STM program batches run compiled for the device (the default, where the set's
+   * capacity allows and the kernels jar has the template; system property {@code
+   * gstm.programs=interpreted} turns it off) or on the interpreter, the reference.
+   */
+  public void setCompiledPrograms(boolean compiled) {
+    this.compiledPrograms = compiled;
+  }
+
+  /**
+   * How the last program batch ran: "interpreted", or "compiled" with where the kernel came from
+   * (compiled now, the disk cache, memory) and how long that took.
+   */
+  public String lastProgramPath() {
+    return lastProgramPath;
   }
 
   /** Names of the loaded modules. */
@@ -355,10 +380,23 @@ public final class CudaEngine implements Engine {
     int cap = binding.capacity();
     int tpb = batch.threadsPerBlock();
     int registers = batch.programs().maxRegisters();
-    long shared = image.sharedBytes(registers, tpb);
+    long interpreterShared = image.sharedBytes(registers, tpb);
     Algorithm algorithm = store.algorithm();
     boolean prStm = algorithm.kind() == Algorithm.Kind.PRSTM;
-    CUfunction f = prStm ? function(ProgramKernel.MODULE, ProgramKernel.symbol(cap))
+    JitPrograms.Kernel compiled = prStm && compiledPrograms && jit != null
+        ? jit.function(image.words(), cap,
+            io.gstm.core.cuda.ptx.ProgramPtx.retries(image.words(), batch.usedPrograms()))
+        : null;
+    // The compiled code keeps its registers in registers and its image in its instructions.
+    long shared = compiled != null ? 0 : interpreterShared;
+    if (compiled != null) {
+      lastProgramPath = "compiled (" + compiled.source().name().toLowerCase(java.util.Locale.ROOT)
+          + ", " + compiled.nanos() / 1_000 + " us)";
+    } else {
+      lastProgramPath = "interpreted";
+    }
+    CUfunction f = compiled != null ? compiled.function()
+        : prStm ? function(ProgramKernel.MODULE, ProgramKernel.symbol(cap))
         : function(LockTableKernel.module(algorithm), LockTableKernel.symbol(algorithm, cap));
     long available = sharedOptInBytes() - staticSharedBytes(f);
     if (shared > available) {
@@ -559,6 +597,9 @@ public final class CudaEngine implements Engine {
     try {
       CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
       staging.close();
+      if (jit != null) {
+        jit.close();
+      }
       for (CUmodule m : modules.values()) {
         CudaErrors.call("cuModuleUnload", () -> cuModuleUnload(m));
       }

@@ -25,6 +25,8 @@ public final class ProgramBatch {
   private final Map<String, Column> columns;
   private final int threadsPerBlock;
   private final int blocks;
+  /** Which programs the transactions run; computed on first use. */
+  private volatile boolean[] used;
 
   private ProgramBatch(ProgramSet programs, int[] types, Map<String, Column> columns,
       int threadsPerBlock, int blocks) {
@@ -55,6 +57,19 @@ public final class ProgramBatch {
   /** Every transaction's type (a copy). */
   public int[] types() {
     return types.clone();
+  }
+
+  /** Which programs of the set some transaction of the batch runs (index: type). */
+  public boolean[] usedPrograms() {
+    boolean[] u = used;
+    if (u == null) {
+      u = new boolean[programs.size()];
+      for (int t : types) {
+        u[t] = true;
+      }
+      used = u;
+    }
+    return u.clone();
   }
 
   int[] typesView() {

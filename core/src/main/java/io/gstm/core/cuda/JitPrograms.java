@@ -1,0 +1,222 @@
+package io.gstm.core.cuda;
+
+import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
+import static jcuda.driver.JCudaDriver.cuModuleLoadData;
+import static jcuda.driver.JCudaDriver.cuModuleUnload;
+
+import io.gstm.core.cuda.ptx.ProgramPtx;
+import io.gstm.core.cuda.ptx.PtxModule;
+import io.gstm.core.engine.GstmException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import jcuda.CudaException;
+import jcuda.driver.CUfunction;
+import jcuda.driver.CUmodule;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Program sets compiled for the device ({@link ProgramPtx}) and loaded through the driver's JIT,
+ * kept in memory per engine and on disk by the hash of the device's architecture, the template
+ * and the image's program part, so that another process (another executor, a later job) skips
+ * generating the PTX, and the driver's own cache skips compiling it. The disk cache is
+ * {@code gstm.jit.cache} (a directory; "off" disables it), by default {@code
+ * ~/.cache/gstm-jit}. A set that cannot be compiled (its sets too large, PTX the linker
+ * refuses) runs on the interpreter; the reason is logged once.
+ */
+final class JitPrograms implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(JitPrograms.class);
+  static final String RESOURCE = "/gstm/kernels/program_jit.ptx";
+  /** Set capacities with a compiled kernel (ProgramPtx.MAX_CAPACITY). */
+  static final int MAX_CAPACITY = ProgramPtx.MAX_CAPACITY;
+  private static final int MEMORY_ENTRIES = 64;
+
+  /** What the last {@link #function} did, for benchmarks: compiled, loaded from disk, or held. */
+  enum Source { COMPILED, DISK, MEMORY }
+
+  /** A compiled kernel and how it was obtained. */
+  record Kernel(CUfunction function, Source source, long nanos) {}
+
+  private final String templateText;
+  private final String templateHash;
+  private PtxModule template;
+  private final Path cacheDir;
+  private final Map<String, CUmodule> modules = new LinkedHashMap<>();
+  private final Map<String, String> refused = new LinkedHashMap<>();
+
+  private JitPrograms(String templateText, String arch, Path cacheDir) {
+    this.templateText = templateText;
+    // A cubin is for one architecture: the device's is part of every key.
+    this.templateHash = sha256((arch + "\n" + templateText).getBytes(StandardCharsets.UTF_8));
+    this.cacheDir = cacheDir;
+  }
+
+  /** The template from the kernels jar, or null when the jar was built without it. */
+  static String templateText() {
+    try (InputStream in = JitPrograms.class.getResourceAsStream(RESOURCE)) {
+      return in == null ? null : new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    } catch (IOException e) {
+      throw new GstmException("cannot read " + RESOURCE, e);
+    }
+  }
+
+  /** The compiler of this kernels jar for a device of sm_{major}{minor}; null without a template. */
+  static JitPrograms open(int major, int minor) {
+    String text = templateText();
+    if (text == null) {
+      return null;
+    }
+    String dir = System.getProperty("gstm.jit.cache",
+        Path.of(System.getProperty("user.home"), ".cache", "gstm-jit").toString());
+    return new JitPrograms(text, "sm_" + major + minor, dir.equals("off") ? null : Path.of(dir));
+  }
+
+  /**
+   * The compiled kernel for this image and set capacity, or null where the interpreter must run
+   * it. Call with the engine's context current.
+   */
+  synchronized Kernel function(int[] image, int capacity, boolean retries) {
+    if (capacity > MAX_CAPACITY) {
+      return null;
+    }
+    String key = key(image, capacity, retries);
+    if (refused.containsKey(key)) {
+      return null;
+    }
+    String symbol = ProgramPtx.kernel(retries, capacity);
+    long t0 = System.nanoTime();
+    CUmodule module = modules.get(key);
+    Source source = Source.MEMORY;
+    if (module == null) {
+      byte[] ptx = readCache(key);
+      source = ptx != null ? Source.DISK : Source.COMPILED;
+      try {
+        if (ptx == null) {
+          ptx = (compile(image, capacity, retries) + "\0").getBytes(StandardCharsets.US_ASCII);
+          writeCache(key, ptx);
+        }
+        module = load(ptx);
+      } catch (GstmException e) {
+        refused.put(key, e.getMessage());
+        LOG.warn("programs run on the interpreter: cannot compile them ({})", e.getMessage());
+        return null;
+      }
+      modules.put(key, module);
+      evict();
+    }
+    CUfunction f = new CUfunction();
+    CUmodule m = module;
+    CudaErrors.call("cuModuleGetFunction(" + symbol + ")", () -> cuModuleGetFunction(f, m, symbol));
+    long nanos = System.nanoTime() - t0;
+    if (source != Source.MEMORY) {
+      LOG.info("compiled programs: {} ({}) in {} ms", symbol, source.name().toLowerCase(java.util.Locale.ROOT), nanos / 1_000_000);
+    }
+    return new Kernel(f, source, nanos);
+  }
+
+  private String compile(int[] image, int capacity, boolean retries) {
+    if (template == null) {
+      template = PtxModule.parse(templateText);
+    }
+    return ProgramPtx.compile(template, image, capacity, retries);
+  }
+
+  /**
+   * The driver's JIT: PTX (NUL-terminated) to a module for this device. The driver keeps what
+   * it compiled in its own cache (~/.nv/ComputeCache, keyed by the PTX), so loading the same PTX
+   * again, in any process, skips the compilation; JCuda cannot hand a linked cubin's bytes back
+   * to Java, so gstm's disk cache keeps the PTX and leaves the cubin to the driver.
+   */
+  private static CUmodule load(byte[] ptx) {
+    CUmodule module = new CUmodule();
+    try {
+      cuModuleLoadData(module, ptx);
+    } catch (CudaException e) {
+      throw new GstmException("the driver's JIT refused the compiled programs: " + e.getMessage());
+    }
+    return module;
+  }
+
+  private byte[] readCache(String key) {
+    if (cacheDir == null) {
+      return null;
+    }
+    Path file = cacheDir.resolve(key + ".ptx");
+    try {
+      return Files.exists(file) ? Files.readAllBytes(file) : null;
+    } catch (IOException e) {
+      LOG.debug("cannot read {}: {}", file, e.getMessage());
+      return null;
+    }
+  }
+
+  /** Written whole under a temporary name, then renamed: a reader never sees half a file. */
+  private void writeCache(String key, byte[] ptx) {
+    if (cacheDir == null) {
+      return;
+    }
+    try {
+      Files.createDirectories(cacheDir);
+      Path tmp = Files.createTempFile(cacheDir, key, ".tmp");
+      Files.write(tmp, ptx);
+      Files.move(tmp, cacheDir.resolve(key + ".ptx"), StandardCopyOption.REPLACE_EXISTING,
+          StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      LOG.debug("cannot write the compiled programs to {}: {}", cacheDir, e.getMessage());
+    }
+  }
+
+  /** The oldest modules go when more than MEMORY_ENTRIES sets were compiled. */
+  private void evict() {
+    while (modules.size() > MEMORY_ENTRIES) {
+      String oldest = modules.keySet().iterator().next();
+      CUmodule m = modules.remove(oldest);
+      CudaErrors.call("cuModuleUnload", () -> cuModuleUnload(m));
+    }
+  }
+
+  /**
+   * The template, the capacity, the kernel and the image without its column offsets (which
+   * follow the batch's size): what the compiled code depends on.
+   */
+  String key(int[] image, int capacity, boolean retries) {
+    int[] program = image.clone();
+    for (int c = 0; c < image[3]; c++) {
+      program[ProgramImage.HEADER_WORDS + 2 * c] = 0;
+    }
+    ByteBuffer buf = ByteBuffer.allocate(4 * program.length + 4).order(ByteOrder.LITTLE_ENDIAN);
+    buf.putInt(capacity | (retries ? 1 << 16 : 0));
+    for (int w : program) {
+      buf.putInt(w);
+    }
+    return sha256((templateHash + sha256(buf.array())).getBytes(StandardCharsets.US_ASCII))
+        .substring(0, 40);
+  }
+
+  private static String sha256(byte[] data) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    for (CUmodule m : modules.values()) {
+      CudaErrors.call("cuModuleUnload", () -> cuModuleUnload(m));
+    }
+    modules.clear();
+  }
+}

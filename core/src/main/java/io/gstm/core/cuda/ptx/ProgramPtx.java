@@ -1,0 +1,474 @@
+package io.gstm.core.cuda.ptx;
+
+import io.gstm.core.cuda.ptx.PtxModule.Function;
+import io.gstm.core.program.Opcodes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Compiles a program image (the words {@code gstm/program.cuh} interprets) to the PTX of a
+ * kernel: the body {@code gstm_jit_body_<tx>} that the template ({@code jit/program_jit.cu},
+ * compiled with -rdc) declares is written from the bytecode, one instruction after another,
+ * with what the interpreter decides at run time (opcodes, registers, constants, regions,
+ * lengths, jump targets, step bounds) fixed in the code; then {@link PtxInliner} inlines it and
+ * every operation it calls. The meaning is the interpreter's: the same checks in the same order,
+ * the same outcomes, the arithmetic through the very function the interpreter runs
+ * ({@code alu()}). Only the column offsets, which depend on the batch's size, are read from the
+ * image at run time.
+ */
+public final class ProgramPtx {
+  /**
+   * The largest set capacity compiled. Larger sets compile (and run correctly), but measured on
+   * an H200 they ran slower than the interpreter (hash map, 8 entries: 0.66-0.90x; tree, 16:
+   * 0.26x at full contention) and took seconds to compile: they stay with the interpreter.
+   */
+  public static final int MAX_CAPACITY = 4;
+  private static final int HEADER_WORDS = 8;
+  private static final int DIR_WORDS = 16;
+  private static final int OUT_OF_RANGE = 6;
+  private static final int USER_ABORT = 5;
+  private static final int LOOP_LIMIT = 8;
+
+  private final int[] img;
+  private final String sfx;
+  private final String name;
+  private final int txBytes;
+  private final StringBuilder b = new StringBuilder();
+  private int labels;
+
+  private ProgramPtx(int[] image, String sfx, int txBytes) {
+    this.img = image;
+    this.sfx = sfx;
+    this.name = "gstm_jit_body_" + sfx;
+    this.txBytes = txBytes;
+  }
+
+  /**
+   * Whether a program the batch runs ({@code used}, by type) may retry (a semantic conflict): it
+   * then needs run_semantic's postponing; otherwise each transaction retries in place.
+   */
+  public static boolean retries(int[] image, boolean[] used) {
+    int programs = image[2];
+    for (int p = 0; p < programs; p++) {
+      if (p < used.length && !used[p]) {
+        continue;
+      }
+      int dir = HEADER_WORDS + 2 * image[3] + DIR_WORDS * p;
+      int code = image[dir];
+      int len = image[dir + 1];
+      for (int pc = 0; pc < len; pc += length(image[code + pc])) {
+        if ((image[code + pc] & 0xff) == Opcodes.RETRY) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The kernel that runs programs with sets of {@code capacity}. */
+  public static String kernel(boolean retries, int capacity) {
+    return (retries ? "gstm_jit_prstm_s" : "gstm_jit_prstm_in_place_s") + capacity;
+  }
+
+  /**
+   * The PTX of {@link #kernel(boolean, int)} for this image, every call inlined.
+   *
+   * @param template the parsed template (jit/program_jit.ptx)
+   * @param image the program image; its column offsets are not read
+   * @param capacity the set capacity (at most MAX_CAPACITY)
+   * @param retries whether the batch's programs may retry ({@link #retries})
+   */
+  public static String compile(PtxModule template, int[] image, int capacity, boolean retries) {
+    if (capacity > MAX_CAPACITY) {
+      throw new PtxException("ptx: sets of " + capacity + " entries are not compiled (at most "
+          + MAX_CAPACITY + ")");
+    }
+    Map<String, Function> functions = new LinkedHashMap<>(template.functions());
+    for (String kind : List.of("o", "u")) {
+      String sfx = kind + capacity;
+      int txBytes = template.function("gstm_jit_rd_" + sfx).params().values().iterator().next();
+      ProgramPtx gen = new ProgramPtx(image, sfx, txBytes);
+      String text = gen.body();
+      Function f = parseFunction(text);
+      functions.put(f.name(), f);
+    }
+    PtxModule module = template.withFunctions(functions);
+    return PtxInliner.link(module, List.of(kernel(retries, capacity)));
+  }
+
+  private static Function parseFunction(String text) {
+    PtxModule m = PtxModule.parse(text);
+    return m.functions().values().iterator().next();
+  }
+
+  private static int length(int word) {
+    int op = word & 0xff;
+    return op == Opcodes.SUM || op == Opcodes.LOOP ? 2 : 1;
+  }
+
+  // ---- emission ---------------------------------------------------------------------------
+
+  private void line(String s) {
+    b.append('\t').append(s).append(";\n");
+  }
+
+  private void label(String l) {
+    b.append(l).append(":\n");
+  }
+
+  private String fresh() {
+    return "$J" + (labels++);
+  }
+
+  private int words() {
+    return txBytes / 4;
+  }
+
+  private String body() {
+    int programs = img[2];
+    int columns = img[3];
+    int maxRegs = 1;
+    for (int p = 0; p < programs; p++) {
+      maxRegs = Math.max(maxRegs, img[HEADER_WORDS + 2 * columns + DIR_WORDS * p + 12]);
+    }
+    b.append(".func (.param .align 8 .b8 func_retval0[").append(txBytes + 8).append("]) ")
+        .append(name).append("(\n\t.param .align 8 .b8 ").append(name).append("_param_0[")
+        .append(txBytes).append("],\n");
+    for (int i = 1; i <= 4; i++) {
+      b.append("\t.param .b64 ").append(name).append("_param_").append(i).append(",\n");
+    }
+    for (int i = 5; i <= 7; i++) {
+      b.append("\t.param .b32 ").append(name).append("_param_").append(i)
+          .append(i == 7 ? "\n" : ",\n");
+    }
+    b.append(")\n{\n");
+    line(".reg .b32 %x<" + words() + ">");
+    line(".reg .b64 %g<" + maxRegs + ">");
+    line(".reg .b64 %imgp, %colsp, %img, %cols, %outs, %codes, %t64, %res");
+    line(".reg .b64 %d<4>");
+    line(".reg .b32 %n, %t, %type, %fault, %budget, %active");
+    line(".reg .b32 %w<4>");
+    line(".reg .b32 %co<" + Math.max(1, columns) + ">");
+    line(".reg .pred %q<2>");
+    for (int i = 0; i < words(); i++) {
+      line("ld.param.b32 %x" + i + ", [" + name + "_param_0+" + 4 * i + "]");
+    }
+    line("ld.param.u64 %imgp, [" + name + "_param_1]");
+    line("ld.param.u64 %colsp, [" + name + "_param_2]");
+    line("ld.param.u64 %outs, [" + name + "_param_3]");
+    line("ld.param.u64 %codes, [" + name + "_param_4]");
+    line("ld.param.u32 %n, [" + name + "_param_5]");
+    line("ld.param.u32 %t, [" + name + "_param_6]");
+    line("ld.param.u32 %type, [" + name + "_param_7]");
+    line("cvta.to.global.u64 %img, %imgp");
+    line("cvta.to.global.u64 %cols, %colsp");
+    line("cvta.to.global.u64 %outs, %outs");
+    line("cvta.to.global.u64 %codes, %codes");
+    line("cvt.u64.u32 %t64, %t");
+    for (int p = 0; p < programs; p++) {
+      line("setp.eq.u32 %q0, %type, " + p);
+      line("@%q0 bra $P" + p);
+    }
+    line("mov.b32 %fault, " + OUT_OF_RANGE);
+    line("bra.uni $FAULT");
+    for (int p = 0; p < programs; p++) {
+      program(p, HEADER_WORDS + 2 * columns + DIR_WORDS * p);
+    }
+    label("$OOR");
+    line("mov.b32 %fault, " + OUT_OF_RANGE);
+    line("bra.uni $FAULT");
+    label("$LOOPLIMIT");
+    line("mov.b32 %fault, " + LOOP_LIMIT);
+    label("$FAULT");
+    callTx("end", List.of(".b32 %fault"), null);
+    label("$EXIT0");
+    line("mov.b64 %res, 0");
+    label("$EXIT");
+    for (int i = 0; i < words(); i++) {
+      line("st.param.b32 [func_retval0+" + 4 * i + "], %x" + i);
+    }
+    line("st.param.b64 [func_retval0+" + txBytes + "], %res");
+    line("ret");
+    b.append("}\n");
+    return b.toString();
+  }
+
+  /**
+   * A call of the transaction operation {@code op}: the transaction's words in and out, then
+   * {@code args} ("type operand"), the value read into {@code value} (null: none) and whether the
+   * transaction is still active into %active.
+   */
+  private void callTx(String op, List<String> args, String value) {
+    b.append("{\n");
+    line(".param .align 8 .b8 param0[" + txBytes + "]");
+    for (int i = 0; i < words(); i++) {
+      line("st.param.b32 [param0+" + 4 * i + "], %x" + i);
+    }
+    List<String> names = new ArrayList<>(List.of("param0"));
+    for (int i = 0; i < args.size(); i++) {
+      String[] typed = args.get(i).split(" ", 2);
+      line(".param " + typed[0] + " param" + (i + 1));
+      line("st.param" + typed[0] + " [param" + (i + 1) + "], " + typed[1]);
+      names.add("param" + (i + 1));
+    }
+    boolean hasValue = op.equals("rd") || op.equals("rds") || op.equals("sum");
+    line(".param .align 8 .b8 retval0[" + (txBytes + (hasValue ? 16 : 8)) + "]");
+    line("call.uni (retval0), gstm_jit_" + op + "_" + sfx + ", (" + String.join(", ", names) + ")");
+    for (int i = 0; i < words(); i++) {
+      line("ld.param.b32 %x" + i + ", [retval0+" + 4 * i + "]");
+    }
+    if (hasValue) {
+      line("ld.param.b64 " + (value == null ? "%d3" : value) + ", [retval0+" + txBytes + "]");
+    }
+    line("ld.param.b32 %active, [retval0+" + (txBytes + (hasValue ? 8 : 0)) + "]");
+    b.append("}\n");
+  }
+
+  /** Ends the body (result 0) unless the last operation left the transaction active. */
+  private void exitUnlessActive() {
+    line("setp.eq.u32 %q0, %active, 0");
+    line("@%q0 bra $EXIT0");
+  }
+
+  /** A helper function's call: typed arguments, a 64-bit result (or an Alu record). */
+  private void callHelper(String fn, List<String> args, int retBytes, List<String> loads) {
+    b.append("{\n");
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < args.size(); i++) {
+      String[] typed = args.get(i).split(" ", 2);
+      line(".param " + typed[0] + " param" + i);
+      line("st.param" + typed[0] + " [param" + i + "], " + typed[1]);
+      names.add("param" + i);
+    }
+    line(retBytes == 8 ? ".param .b64 retval0" : ".param .align 8 .b8 retval0[" + retBytes + "]");
+    line("call.uni (retval0), " + fn + ", (" + String.join(", ", names) + ")");
+    for (String l : loads) {
+      line(l);
+    }
+    b.append("}\n");
+  }
+
+  /** Bounds check: OUT_OF_RANGE unless {@code index} (int32, as unsigned) is below {@code len}. */
+  private void below(String index, long len) {
+    line("setp.ge.u32 %q0, " + index + ", " + len);
+    line("@%q0 bra $OOR");
+  }
+
+  private void program(int p, int dir) {
+    int code = img[dir];
+    int codeLen = img[dir + 1];
+    int consts = img[dir + 2];
+    int slots = img[dir + 4];
+    int arrays = img[dir + 6];
+    int regions = img[dir + 8];
+    int outs = img[dir + 10];
+    int outCount = img[dir + 11];
+    int registers = img[dir + 12];
+    long steps = img[dir + 13] & 0xffffffffL;
+    String at = "$P" + p + "_";
+    label("$P" + p);
+    for (int r = 0; r < registers; r++) {
+      line("mov.b64 %g" + r + ", 0");
+    }
+    // The offsets of the columns LDP reads, loaded together up front: each column load then
+    // waits for one load, not two in a row.
+    java.util.BitSet hoisted = new java.util.BitSet();
+    for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
+      int w = img[code + pc];
+      List<Integer> used = new ArrayList<>();
+      if ((w & 0xff) == Opcodes.LDP) {
+        used.add(img[slots + ((w >>> 16) & 0xff | (w >>> 24) << 8)]);
+      } else if ((w & 0xff) == Opcodes.LDPA && selectable(slots, arrays, (w >>> 16) & 0xff)) {
+        int b = (w >>> 16) & 0xff;
+        for (int i = 0; i < img[arrays + 2 * b + 1]; i++) {
+          used.add(img[slots + img[arrays + 2 * b] + i]);
+        }
+      }
+      for (int c : used) {
+        if (!hoisted.get(c)) {
+          hoisted.set(c);
+          line("ld.global.nc.u32 %co" + c + ", [%img+" + 4 * (HEADER_WORDS + 2 * c) + "]");
+        }
+      }
+    }
+    line("mov.u32 %budget, " + steps);
+    int pc = 0;
+    while (pc < codeLen) {
+      int w = img[code + pc];
+      int op = w & 0xff;
+      int a = (w >>> 8) & 0xff;
+      int bb = (w >>> 16) & 0xff;
+      int c = w >>> 24;
+      label(at + pc);
+      int next = pc + length(w);
+      String ga = "%g" + a;
+      String gb = "%g" + bb;
+      String gc = "%g" + c;
+      switch (op) {
+        case Opcodes.RET -> {
+          for (int o = 0; o < outCount; o++) {
+            line("mul.wide.u32 %d0, %n, " + o);
+            line("add.s64 %d0, %d0, %t64");
+            line("shl.b64 %d0, %d0, 3");
+            line("add.s64 %d0, %outs, %d0");
+            line("st.global.u64 [%d0], %g" + img[outs + o]);
+          }
+          line(outCount > 0 ? "mov.b64 %res, %g" + img[outs] : "mov.b64 %res, 0");
+          line("bra.uni $EXIT");
+        }
+        case Opcodes.RETRY -> {
+          callTx("retry", List.of(), null);
+          line("bra.uni $EXIT0");
+        }
+        case Opcodes.ABORT -> {
+          line("shl.b64 %d0, %t64, 2");
+          line("add.s64 %d0, %codes, %d0");
+          line("cvt.u32.u64 %w0, " + ga);
+          line("st.global.u32 [%d0], %w0");
+          line("mov.b32 %fault, " + USER_ABORT);
+          line("bra.uni $FAULT");
+        }
+        case Opcodes.JMP, Opcodes.JZ, Opcodes.JNZ -> {
+          int target = op == Opcodes.JMP ? w >>> 8 : (bb | c << 8);
+          boolean backward = target < pc + 1;
+          String skip = fresh();
+          if (op != Opcodes.JMP) {
+            // not taken: on to the next instruction
+            line("setp." + (op == Opcodes.JZ ? "ne" : "eq") + ".u64 %q1, " + ga + ", 0");
+            line("@%q1 bra " + skip);
+          }
+          if (backward) {
+            line("setp.eq.u32 %q0, %budget, 0");
+            line("@%q0 bra $LOOPLIMIT");
+            line("sub.u32 %budget, %budget, 1");
+          }
+          line("bra.uni " + at + target);
+          label(skip);
+        }
+        case Opcodes.MOV -> line("mov.b64 " + ga + ", " + gb);
+        case Opcodes.LDK -> {
+          int k = consts + 2 * (bb | c << 8);
+          long v = (img[k] & 0xffffffffL) | ((long) img[k + 1] << 32);
+          line("mov.b64 " + ga + ", " + String.format("0x%016x", v));
+        }
+        case Opcodes.LDP -> column(ga, img[slots + (bb | c << 8)]);
+        case Opcodes.LDPA -> {
+          line("cvt.u32.u64 %w0, " + gc);
+          below("%w0", img[arrays + 2 * bb + 1] & 0xffffffffL);
+          if (selectable(slots, arrays, bb)) {
+            // The element's column offset chosen among the offsets loaded up front.
+            int first = img[arrays + 2 * bb];
+            int len = img[arrays + 2 * bb + 1];
+            line("mov.b32 %w1, %co" + img[slots + first]);
+            for (int i = 1; i < len; i++) {
+              line("setp.eq.u32 %q0, %w0, " + i);
+              line("selp.b32 %w1, %co" + img[slots + first + i] + ", %w1, %q0");
+            }
+            columnAt(ga, "%w1", img[HEADER_WORDS + 2 * img[slots + first] + 1]);
+          } else {
+            line("add.u32 %w0, %w0, " + img[arrays + 2 * bb]);
+            callHelper("gstm_jit_column", List.of(".b64 %imgp", ".b64 %colsp", ".b32 %n",
+                ".b32 " + slots, ".b32 %w0", ".b32 %t"), 8,
+                List.of("ld.param.b64 " + ga + ", [retval0]"));
+          }
+        }
+        case Opcodes.RD, Opcodes.RDS -> {
+          line("cvt.u32.u64 %w0, " + gc);
+          below("%w0", img[regions + 2 * bb + 1] & 0xffffffffL);
+          callTx(op == Opcodes.RD ? "rd" : "rds",
+              List.of(".b32 " + img[regions + 2 * bb], ".b32 %w0"), ga);
+          exitUnlessActive();
+        }
+        case Opcodes.WR -> {
+          line("cvt.u32.u64 %w0, " + gb);
+          below("%w0", img[regions + 2 * a + 1] & 0xffffffffL);
+          callTx("wr", List.of(".b32 " + img[regions + 2 * a], ".b32 %w0", ".b64 " + gc), null);
+          exitUnlessActive();
+        }
+        case Opcodes.SUM -> {
+          long len = img[regions + 2 * bb + 1] & 0xffffffffL;
+          line("cvt.u32.u64 %w0, " + gc);
+          below("%w0", len);
+          line("cvt.u32.u64 %w1, %g" + img[code + pc + 1]);
+          line("setp.gt.u32 %q0, %w1, " + len); // a negative count is a large unsigned one
+          line("@%q0 bra $OOR");
+          callTx("sum", List.of(".b32 " + img[regions + 2 * bb], ".b32 %w0", ".b32 %w1",
+              ".b32 " + len), ga);
+          exitUnlessActive();
+        }
+        case Opcodes.LEN -> line("mov.b64 " + ga + ", " + (img[regions + 2 * bb + 1] & 0xffffffffL));
+        case Opcodes.LOOP -> {
+          line("cvt.u32.u64 %w0, " + gb);
+          line("cvt.s64.s32 %d0, %w0");
+          line("cvt.u32.u64 %w1, " + ga);
+          line("cvt.s64.s32 %d1, %w1");
+          line("sub.s64 %d0, %d0, %d1");
+          line("setp.gt.s64 %q0, %d0, " + img[code + pc + 1]);
+          line("@%q0 bra $LOOPLIMIT");
+        }
+        case Opcodes.NOT -> line("xor.b64 " + ga + ", " + gb + ", 1");
+        case Opcodes.CVT -> callHelper("gstm_jit_cvt", List.of(".b64 " + gb, ".b32 " + c), 8,
+            List.of("ld.param.b64 " + ga + ", [retval0]"));
+        default -> {
+          if (op < Opcodes.ADD || op >= Opcodes.COUNT) {
+            throw new PtxException("ptx: program " + p + " has no opcode " + op + " at " + pc);
+          }
+          callHelper("gstm_jit_alu_" + op, List.of(".b64 " + gb, ".b64 " + gc), 16,
+              List.of("ld.param.b64 %d0, [retval0+0]", "ld.param.b32 %fault, [retval0+8]"));
+          line("setp.ne.u32 %q0, %fault, 0");
+          line("@%q0 bra $FAULT");
+          line("mov.b64 " + ga + ", %d0");
+        }
+      }
+      pc = next;
+    }
+    // The verifier ends every program with a return or a jump; should one run off its end, it
+    // ends as the interpreter's unknown opcode does.
+    line("mov.b32 %fault, " + OUT_OF_RANGE);
+    line("bra.uni $FAULT");
+  }
+
+  /**
+   * Whether array parameter {@code b}'s element columns are few and of one width: its element
+   * is then read through offsets loaded up front, not the slot table.
+   */
+  private boolean selectable(int slots, int arrays, int b) {
+    int first = img[arrays + 2 * b];
+    int len = img[arrays + 2 * b + 1];
+    if (len < 1 || len > 16) {
+      return false;
+    }
+    int width = img[HEADER_WORDS + 2 * img[slots + first] + 1];
+    for (int i = 1; i < len; i++) {
+      if (img[HEADER_WORDS + 2 * img[slots + first + i] + 1] != width) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Register {@code dst} = column {@code c} of this transaction (its offset loaded in %co). */
+  private void column(String dst, int c) {
+    columnAt(dst, "%co" + c, img[HEADER_WORDS + 2 * c + 1]);
+  }
+
+  /** Register {@code dst} = this transaction's value in the column at word {@code offset}. */
+  private void columnAt(String dst, String offset, int width) {
+    line("cvt.u64.u32 %d0, " + offset);
+    if (width == 4) {
+      line("add.s64 %d0, %d0, %t64");
+      line("shl.b64 %d0, %d0, 2");
+      line("add.s64 %d0, %cols, %d0");
+      line("ld.global.nc.u32 %w1, [%d0]");
+      line("cvt.s64.s32 " + dst + ", %w1");
+    } else {
+      line("shl.b64 %d0, %d0, 2");
+      line("mul.wide.u32 %d1, %t, 8");
+      line("add.s64 %d0, %d0, %d1");
+      line("add.s64 %d0, %cols, %d0");
+      line("ld.global.nc.u64 " + dst + ", [%d0]");
+    }
+  }
+}

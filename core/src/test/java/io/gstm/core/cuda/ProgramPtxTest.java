@@ -1,0 +1,159 @@
+package io.gstm.core.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.gstm.core.cuda.ptx.ProgramPtx;
+import io.gstm.core.cuda.ptx.PtxException;
+import io.gstm.core.cuda.ptx.PtxModule;
+import io.gstm.core.program.ProgramBatch;
+import io.gstm.core.program.ProgramBinding;
+import io.gstm.core.soak.RandomPrograms;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.testing.ProgramCases;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Compiled programs without a GPU: the built-in workloads and random programs compile to PTX
+ * that ptxas accepts, with every call inlined and, for sets of 2, no stack frame (the
+ * transaction in registers). Needs the template (from the kernels jar, or compiled here when
+ * nvcc is on the PATH) and ptxas; skipped where the machine has neither.
+ */
+class ProgramPtxTest {
+  private static PtxModule template;
+  @TempDir
+  static Path dir;
+
+  @BeforeAll
+  static void loadTemplate() throws Exception {
+    String text = JitPrograms.templateText();
+    if (text == null && onPath("nvcc")) {
+      Path src = Path.of(System.getProperty("user.dir")).resolveSibling("kernels/src/main/cuda");
+      Path out = dir.resolve("program_jit.ptx");
+      int rc = run(List.of("nvcc", "-std=c++17", "-O3", "-rdc=true", "-ptx", "-arch=compute_90",
+          "-I", src.resolve("include").toString(), "-o", out.toString(),
+          src.resolve("jit/program_jit.cu").toString()), null);
+      assertThat(rc).as("nvcc on the template").isZero();
+      text = Files.readString(out);
+    }
+    template = text == null ? null : PtxModule.parse(text);
+  }
+
+  private static boolean onPath(String tool) {
+    try {
+      return run(List.of(tool, "--version"), null) == 0;
+    } catch (IOException | InterruptedException e) {
+      return false;
+    }
+  }
+
+  private static int run(List<String> cmd, StringBuilder output) throws IOException,
+      InterruptedException {
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (output != null) {
+      output.append(text);
+    }
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    return p.exitValue();
+  }
+
+  private static int[] image(ProgramBatch batch, StoreLayout layout) {
+    return ProgramImage.build(ProgramBinding.bind(batch, layout, Algorithm.prStm())).words();
+  }
+
+  /** ptxas's report on the PTX: asserts it assembles, returns the stack frame of each kernel. */
+  private static List<Integer> assemble(String ptx, String name) throws Exception {
+    Path file = dir.resolve(name + ".ptx");
+    Files.writeString(file, ptx);
+    String dump = System.getProperty("gstm.ptx.dump");
+    if (dump != null) {
+      Files.createDirectories(Path.of(dump));
+      Files.writeString(Path.of(dump, name + ".ptx"), ptx);
+    }
+    StringBuilder out = new StringBuilder();
+    int rc = run(List.of("ptxas", "-arch=sm_90", "-O3", "-v", file.toString(), "-o",
+        dir.resolve(name + ".cubin").toString()), out);
+    assertThat(rc).as("ptxas on %s:\n%s", name, out).isZero();
+    List<Integer> frames = new ArrayList<>();
+    Matcher m = Pattern.compile("(\\d+) bytes stack frame").matcher(out);
+    while (m.find()) {
+      frames.add(Integer.parseInt(m.group(1)));
+    }
+    return frames;
+  }
+
+  @Test
+  void builtinWorkloadsCompileWithEveryCallInlined() throws Exception {
+    assumeTrue(template != null && onPath("ptxas"), "needs the template and ptxas");
+    for (ProgramCases.Case c : ProgramCases.all(64, 4, 21)) {
+      ProgramBatch batch = c.programBatch(false);
+      ProgramBinding binding = ProgramBinding.bind(batch, c.layout(), Algorithm.prStm());
+      if (binding.capacity() > ProgramPtx.MAX_CAPACITY) {
+        continue;
+      }
+      int[] image = ProgramImage.build(binding).words();
+      String ptx = ProgramPtx.compile(template, image, binding.capacity(),
+          ProgramPtx.retries(image, batch.usedPrograms()));
+      assertThat(ptx).doesNotContain("call.uni").doesNotContain(".func");
+      List<Integer> frames = assemble(ptx, c.name().replaceAll("\\W", "_"));
+      if (binding.capacity() == 2) {
+        assertThat(frames).as(c.name()).containsOnly(0);
+      }
+    }
+  }
+
+  @Test
+  void randomProgramsCompile() throws Exception {
+    assumeTrue(template != null && onPath("ptxas"), "needs the template and ptxas");
+    for (long seed = 1; seed <= 12; seed++) {
+      RandomPrograms.Case c = RandomPrograms.generate(seed, 50, 1, 1, true);
+      ProgramBinding binding = ProgramBinding.bind(c.batch(), c.layout(), Algorithm.prStm());
+      if (binding.capacity() > ProgramPtx.MAX_CAPACITY) {
+        continue;
+      }
+      String ptx;
+      try {
+        int[] image = image(c.batch(), c.layout());
+        ptx = ProgramPtx.compile(template, image, binding.capacity(),
+            ProgramPtx.retries(image, c.batch().usedPrograms()));
+      } catch (PtxException e) {
+        throw new AssertionError("seed " + seed + ": " + e.getMessage(), e);
+      }
+      assemble(ptx, "random" + seed);
+    }
+  }
+
+  @Test
+  void aCallOfAnUndefinedFunctionIsRefused() {
+    PtxModule m = PtxModule.parse("""
+        .version 9.0
+        .target sm_90
+        .address_size 64
+        .visible .entry k()
+        {
+        \t{
+        \t.param .b32 param0;
+        \tst.param.b32 [param0], 1;
+        \tcall.uni nowhere, (param0);
+        \t}
+        \tret;
+        }
+        """);
+    assertThatThrownBy(() -> io.gstm.core.cuda.ptx.PtxInliner.link(m, List.of("k")))
+        .isInstanceOf(PtxException.class).hasMessageContaining("nowhere");
+  }
+}
