@@ -15,7 +15,27 @@
 
 #include "gstm/program_semantic.cuh"
 
+/// The store's view, copied into shared memory by each block (share_view). A transaction keeps
+/// a reference to its view; the operations, compiled apart from the kernel, would reach it (and
+/// every region's base, length and locks) through a generic pointer, one load at a time. Pointed
+/// at this symbol instead, they read shared memory, as fast as the kernel's own parameter.
+__shared__ gstm::StoreView gstm_jit_view;
+
 namespace gstm::program::jit {
+
+/// Copies the kernel's view into gstm_jit_view; the whole block waits for it.
+__device__ __forceinline__ void share_view(const StoreView& view) {
+  const uint32_t* src = reinterpret_cast<const uint32_t*>(&view);
+  uint32_t* dst = reinterpret_cast<uint32_t*>(&gstm_jit_view);
+  for (uint32_t i = threadIdx.x; i < sizeof(StoreView) / 4; i += blockDim.x) dst[i] = src[i];
+  __syncthreads();
+}
+
+/// Points a transaction's view reference (its first member, PrStmTx::view_) at gstm_jit_view.
+__device__ __forceinline__ void reseat_view(void* tx) {
+  const StoreView* shared = &gstm_jit_view;
+  memcpy(tx, &shared, sizeof shared);
+}
 
 /// A transaction's bytes as the calls pass them. Passed as the transaction type itself, nvcc
 /// would copy a modified one to local memory (from 4 set entries up); as words that the callee
@@ -49,7 +69,10 @@ struct Alu {
 template <class Tx>
 struct Local {
   alignas(Tx) unsigned char bytes[sizeof(Tx)];
-  __device__ __forceinline__ explicit Local(const Words<Tx>& in) { memcpy(bytes, &in, sizeof(Tx)); }
+  __device__ __forceinline__ explicit Local(const Words<Tx>& in) {
+    memcpy(bytes, &in, sizeof(Tx));
+    reseat_view(bytes);
+  }
   __device__ __forceinline__ Tx& tx() { return *reinterpret_cast<Tx*>(bytes); }
   __device__ __forceinline__ Words<Tx> words() const {
     Words<Tx> out;
@@ -76,6 +99,7 @@ struct Ops {
                                                   uint32_t type) {
     const Body<Tx> b = BodyOf<Tx>::call(words_of(tx), tab, t, type);
     memcpy(static_cast<void*>(&tx), &b.tx, sizeof(Tx));  // Tx has reference members: no operator=
+    reseat_view(&tx);
     return b.result;
   }
 };
@@ -226,12 +250,14 @@ using gstm::program::jit::Words;
       const __grid_constant__ gstm::StoreView view,                                                \
       const __grid_constant__ gstm::program::Table tab,                                            \
       const __grid_constant__ gstm::SemanticOut out) {                                             \
+    gstm::program::jit::share_view(view);                                                          \
     gstm::run_semantic<gstm::program::jit::Ops, CAP, gstm::program::Table>(view, tab, out);        \
   }                                                                                                \
   extern "C" __global__ void __launch_bounds__(256, IN_PLACE_BLOCKS) gstm_jit_prstm_in_place_s##CAP( \
       const __grid_constant__ gstm::StoreView view,                                                \
       const __grid_constant__ gstm::program::Table tab,                                            \
       const __grid_constant__ gstm::SemanticOut out) {                                             \
+    gstm::program::jit::share_view(view);                                                          \
     gstm::program::jit::run_in_place<CAP>(view, tab, out);                                         \
   }
 

@@ -31,6 +31,18 @@ __device__ __forceinline__ void store_relaxed(uint32_t* p, uint32_t v) {
   asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+/// Compare-and-swap at GPU scope on global memory (atomicCAS's atom.cas, relaxed), whatever
+/// the compiler knows of the pointer: code that reaches the lock table through a pointer it
+/// cannot trace to a kernel parameter (compiled programs, jit/program_jit.cu) would otherwise
+/// get a generic atomic. A compiler barrier as well, as every access here is.
+__device__ __forceinline__ unsigned long long cas(unsigned long long* p, unsigned long long expected,
+                                                  unsigned long long desired) {
+  unsigned long long seen;
+  asm volatile("atom.relaxed.gpu.global.cas.b64 %0, [%1], %2, %3;"
+               : "=l"(seen) : "l"(p), "l"(expected), "l"(desired) : "memory");
+  return seen;
+}
+
 /// Orders every earlier access of this thread before every later one, as seen at GPU scope by
 /// threads that synchronise through a later access (message passing). Cheaper than fence.sc.
 __device__ __forceinline__ void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }

@@ -270,7 +270,7 @@ class PrStmTx {
             failure = kAbortPreLockRefused;
             break;
           }
-          const word_t seen = atomicCAS(lock, w, mine);
+          const word_t seen = mem::cas(lock, w, mine);
           if (seen == w) break;
           w = seen;
         }
@@ -283,7 +283,7 @@ class PrStmTx {
     for (int s = 0; s < CAPACITY; ++s) {
       if (failure < 0 && ((written_ >> s) & 1u)) {
         const word_t mine = lock_word::pre_locked_by(lock_ver_[s], owner_);
-        if (atomicCAS(view_.locks + lock_idx_[s], mine, lock_word::locked_by(lock_ver_[s], owner_)) == mine) {
+        if (mem::cas(view_.locks + lock_idx_[s], mine, lock_word::locked_by(lock_ver_[s], owner_)) == mine) {
           held |= bit(s);
         } else {
           failure = kAbortStolen;
@@ -324,7 +324,7 @@ class PrStmTx {
         if ((written_ >> s) & 1u) {
           mem::store_relaxed(lock, lock_word::unlocked(lock_ver_[s] + 1));
         } else if (PRE_LOCK_READS || (URGENT && ((visible_ >> s) & 1u))) {
-          atomicCAS(lock, lock_word::pre_locked_by(lock_ver_[s], owner_),
+          mem::cas(lock, lock_word::pre_locked_by(lock_ver_[s], owner_),
                     lock_word::unlocked(lock_ver_[s]));
         }
       }
@@ -436,7 +436,7 @@ class PrStmTx {
         w = mem::load_relaxed(word);
         continue;
       }
-      const word_t seen = atomicCAS(word, w, lock_word::pre_locked_by(lock_word::version(w), owner));
+      const word_t seen = mem::cas(word, w, lock_word::pre_locked_by(lock_word::version(w), owner));
       if (seen == w) return w;
       w = seen;
     }
@@ -497,7 +497,7 @@ class PrStmTx {
       if ((held >> s) & 1u) {
         mem::store_relaxed(lock, lock_word::unlocked(lock_ver_[s]));
       } else if ((pre >> s) & 1u) {
-        atomicCAS(lock, lock_word::pre_locked_by(lock_ver_[s], owner_), lock_word::unlocked(lock_ver_[s]));
+        mem::cas(lock, lock_word::pre_locked_by(lock_ver_[s], owner_), lock_word::unlocked(lock_ver_[s]));
       }
     }
   }

@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
         + "pair of batches, one per side, alternating which goes first.")
 final class BenchProgramsCommand extends EngineCommand {
   @Option(names = "--workloads", split = ",", defaultValue = "bank,vacation",
-      description = "bank, vacation. Default ${DEFAULT-VALUE}.")
+      description = "bank, vacation, kmeans. Default ${DEFAULT-VALUE}.")
   List<String> workloads;
 
   @Mixin BankOptions bank = new BankOptions(2621440, 2, 0);
@@ -43,6 +43,10 @@ final class BenchProgramsCommand extends EngineCommand {
   @Option(names = "--customers", defaultValue = "150000",
       description = "Vacation customers (default ${DEFAULT-VALUE}, the paper's).")
   int customers;
+
+  @Option(names = "--kmeans-points", defaultValue = "262144",
+      description = "k-means: points (2-D, k = 16, 4 per transaction; default ${DEFAULT-VALUE}).")
+  int kmeansPoints;
 
   @Mixin GridOptions grid = new GridOptions(256, 2112, 8);
 
@@ -61,7 +65,7 @@ final class BenchProgramsCommand extends EngineCommand {
     // Checked before anything runs: a sweep must not fail half way.
     trials.check();
     for (String w : workloads) {
-      Checks.oneOf("workloads", "workload", w, "bank", "vacation");
+      Checks.oneOf("workloads", "workload", w, "bank", "vacation", "kmeans");
     }
     for (String alg : algorithms) {
       AlgorithmOption.parse("algorithms", alg);
@@ -83,10 +87,14 @@ final class BenchProgramsCommand extends EngineCommand {
       for (String w : workloads) {
         for (String alg : algorithms) {
           Algorithm algorithm = AlgorithmOption.parse("algorithms", alg);
-          if (w.equals("vacation") && algorithm.isCsmv()) {
-            continue; // vacation retries: PR-STM's semantic contention manager only
+          if (!w.equals("bank") && algorithm.isCsmv()) {
+            continue; // vacation retries, k-means runs under the semantic CM: PR-STM only
           }
-          allOk &= w.equals("bank") ? bank(e, algorithm) : vacation(e);
+          allOk &= switch (w) {
+            case "bank" -> bank(e, algorithm);
+            case "vacation" -> vacation(e);
+            default -> kmeans(e);
+          };
         }
       }
       System.out.println();
@@ -160,6 +168,58 @@ final class BenchProgramsCommand extends EngineCommand {
       store.writeInt32(1, custs);
     }, (store, r) -> VacationVerifier.verify(rooms, custs, batch, r, store.readInt32(0),
         store.readInt32(1)).ok());
+  }
+
+  /**
+   * The k-means update (accumulate each point into its centroid's sums, slices of 2 words) over
+   * {@code --kmeans-points} 2-D points, k = 16, 4 points per transaction: the semantic kernel's
+   * workload against its program.
+   */
+  private boolean kmeans(Engine e) {
+    int n = kmeansPoints;
+    int k = 16;
+    int dims = 2;
+    int perTx = 4;
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+    double[] points = new double[n * dims];
+    for (int i = 0; i < points.length; i++) {
+      points[i] = rnd.nextDouble(-10, 10);
+    }
+    int[] assign = new int[n];
+    for (int p = 0; p < n; p++) {
+      assign[p] = rnd.nextInt(k);
+    }
+    TxBatch batch = io.gstm.core.workload.kmeans.KMeansWorkload.batch(assign, k, dims, perTx, 2,
+        grid.threadsPerBlock());
+    ProgramBatch programs = io.gstm.core.workload.kmeans.KMeansPrograms.batch(batch,
+        io.gstm.core.workload.kmeans.KMeansPrograms.set(batch, perTx, false));
+    StoreLayout layout = StoreLayout.of(
+        new io.gstm.core.store.RegionSpec("accumulators", io.gstm.core.store.RegionType.FLOAT64,
+            k * (dims + 1), dims + 1),
+        new io.gstm.core.store.RegionSpec("points", io.gstm.core.store.RegionType.FLOAT64,
+            n * dims, n * dims),
+        new io.gstm.core.store.RegionSpec("assignment", io.gstm.core.store.RegionType.INT32, n,
+            n));
+    double[] expected = new double[k * (dims + 1)];
+    for (int p = 0; p < n; p++) {
+      expected[assign[p] * (dims + 1)] += 1;
+      for (int d = 0; d < dims; d++) {
+        expected[assign[p] * (dims + 1) + 1 + d] += points[p * dims + d];
+      }
+    }
+    return compare("kmeans", Algorithm.prStm(), e, layout, batch, programs, store -> {
+      store.writeFloat64(0, new double[k * (dims + 1)]);
+      store.writeFloat64(1, points);
+      store.writeInt32(2, assign);
+    }, (store, r) -> {
+      double[] got = store.readFloat64(0);
+      for (int i = 0; i < got.length; i++) {
+        if (Math.abs(got[i] - expected[i]) > 1e-9 * Math.max(1, Math.abs(expected[i]))) {
+          return false;
+        }
+      }
+      return r.commits() == batch.txCount();
+    });
   }
 
   private interface Init {

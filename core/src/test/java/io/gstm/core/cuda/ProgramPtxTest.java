@@ -1,7 +1,6 @@
 package io.gstm.core.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.gstm.core.cuda.ptx.ProgramPtx;
@@ -135,25 +134,5 @@ class ProgramPtxTest {
       }
       assemble(ptx, "random" + seed);
     }
-  }
-
-  @Test
-  void aCallOfAnUndefinedFunctionIsRefused() {
-    PtxModule m = PtxModule.parse("""
-        .version 9.0
-        .target sm_90
-        .address_size 64
-        .visible .entry k()
-        {
-        \t{
-        \t.param .b32 param0;
-        \tst.param.b32 [param0], 1;
-        \tcall.uni nowhere, (param0);
-        \t}
-        \tret;
-        }
-        """);
-    assertThatThrownBy(() -> io.gstm.core.cuda.ptx.PtxInliner.link(m, List.of("k")))
-        .isInstanceOf(PtxException.class).hasMessageContaining("nowhere");
   }
 }

@@ -151,6 +151,7 @@ public final class ProgramPtx {
     line(".reg .b32 %n, %t, %type, %fault, %budget, %active");
     line(".reg .b32 %w<4>");
     line(".reg .b32 %co<" + Math.max(1, columns) + ">");
+    line(".reg .b64 %cv<" + Math.max(1, columns) + ">");
     line(".reg .pred %q<2>");
     for (int i = 0; i < words(); i++) {
       line("ld.param.b32 %x" + i + ", [" + name + "_param_0+" + 4 * i + "]");
@@ -272,8 +273,10 @@ public final class ProgramPtx {
     for (int r = 0; r < registers; r++) {
       line("mov.b64 %g" + r + ", 0");
     }
-    // The offsets of the columns LDP reads, loaded together up front: each column load then
-    // waits for one load, not two in a row.
+    // The columns the program reads (LDP, and the elements of short arrays), loaded up front
+    // with their offsets, as a hand-written kernel loads its transaction before the attempt:
+    // their memory latencies overlap, instead of one after the other between the transaction's
+    // reads (whose acquire loads nothing later may pass).
     java.util.BitSet hoisted = new java.util.BitSet();
     for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
       int w = img[code + pc];
@@ -292,6 +295,9 @@ public final class ProgramPtx {
           line("ld.global.nc.u32 %co" + c + ", [%img+" + 4 * (HEADER_WORDS + 2 * c) + "]");
         }
       }
+    }
+    for (int c = hoisted.nextSetBit(0); c >= 0; c = hoisted.nextSetBit(c + 1)) {
+      columnAt("%cv" + c, "%co" + c, img[HEADER_WORDS + 2 * c + 1]);
     }
     line("mov.u32 %budget, " + steps);
     int pc = 0;
@@ -353,7 +359,7 @@ public final class ProgramPtx {
           long v = (img[k] & 0xffffffffL) | ((long) img[k + 1] << 32);
           line("mov.b64 " + ga + ", " + String.format("0x%016x", v));
         }
-        case Opcodes.LDP -> column(ga, img[slots + (bb | c << 8)]);
+        case Opcodes.LDP -> line("mov.b64 " + ga + ", %cv" + img[slots + (bb | c << 8)]);
         case Opcodes.LDPA -> {
           line("cvt.u32.u64 %w0, " + gc);
           below("%w0", img[arrays + 2 * bb + 1] & 0xffffffffL);
@@ -361,12 +367,12 @@ public final class ProgramPtx {
             // The element's column offset chosen among the offsets loaded up front.
             int first = img[arrays + 2 * bb];
             int len = img[arrays + 2 * bb + 1];
-            line("mov.b32 %w1, %co" + img[slots + first]);
+            line("mov.b64 %d2, %cv" + img[slots + first]);
             for (int i = 1; i < len; i++) {
               line("setp.eq.u32 %q0, %w0, " + i);
-              line("selp.b32 %w1, %co" + img[slots + first + i] + ", %w1, %q0");
+              line("selp.b64 %d2, %cv" + img[slots + first + i] + ", %d2, %q0");
             }
-            columnAt(ga, "%w1", img[HEADER_WORDS + 2 * img[slots + first] + 1]);
+            line("mov.b64 " + ga + ", %d2");
           } else {
             line("add.u32 %w0, %w0, " + img[arrays + 2 * bb]);
             callHelper("gstm_jit_column", List.of(".b64 %imgp", ".b64 %colsp", ".b32 %n",
@@ -431,13 +437,14 @@ public final class ProgramPtx {
   }
 
   /**
-   * Whether array parameter {@code b}'s element columns are few and of one width: its element
-   * is then read through offsets loaded up front, not the slot table.
+   * Whether array parameter {@code b}'s element columns are few (at most 8) and of one width:
+   * they are then loaded up front and an element chosen among them, not read through the slot
+   * table.
    */
   private boolean selectable(int slots, int arrays, int b) {
     int first = img[arrays + 2 * b];
     int len = img[arrays + 2 * b + 1];
-    if (len < 1 || len > 16) {
+    if (len < 1 || len > 8) {
       return false;
     }
     int width = img[HEADER_WORDS + 2 * img[slots + first] + 1];
@@ -447,11 +454,6 @@ public final class ProgramPtx {
       }
     }
     return true;
-  }
-
-  /** Register {@code dst} = column {@code c} of this transaction (its offset loaded in %co). */
-  private void column(String dst, int c) {
-    columnAt(dst, "%co" + c, img[HEADER_WORDS + 2 * c + 1]);
   }
 
   /** Register {@code dst} = this transaction's value in the column at word {@code offset}. */
