@@ -201,7 +201,7 @@ public final class PtxInliner {
     for (Item item : body) {
       if (item instanceof Label l) {
         exact.add(l.name());
-      } else if (item instanceof Stmt s) {
+      } else if (item instanceof Stmt s && s.text().startsWith(".")) {
         Matcher reg = REG_DECL.matcher(s.text());
         Matcher local = LOCAL_DECL.matcher(s.text());
         if (reg.matches()) {
@@ -219,22 +219,63 @@ public final class PtxInliner {
       if (item instanceof Label l) {
         out.add(new Label(renamed(l.name(), prefix)));
       } else if (item instanceof Stmt s) {
-        Matcher m = TOKEN.matcher(s.text());
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) {
-          String t = m.group();
-          String base = t.replaceAll("\\d+$", "");
-          boolean hit = exact.contains(t) || (!base.equals(t) && ranged.contains(base))
-              || ranged.contains(t);
-          m.appendReplacement(sb, Matcher.quoteReplacement(hit ? renamed(t, prefix) : t));
-        }
-        m.appendTail(sb);
-        out.add(new Stmt(sb.toString()));
+        out.add(new Stmt(renameTokens(s.text(), prefix, exact, ranged)));
       } else {
         out.add(item);
       }
     }
     return out;
+  }
+
+  /** The statement with every declared name renamed (one pass over its identifiers). */
+  private static String renameTokens(String text, String prefix, Set<String> exact,
+      Set<String> ranged) {
+    StringBuilder sb = null;
+    int n = text.length();
+    int i = 0;
+    int copied = 0;
+    while (i < n) {
+      char ch = text.charAt(i);
+      boolean start = ch == '%' || ch == '$' || ch == '_' || Character.isLetter(ch);
+      if (!start || (i > 0 && isIdent(text.charAt(i - 1)))) {
+        i++;
+        continue;
+      }
+      int j = i + 1;
+      while (j < n && isIdent(text.charAt(j))) {
+        j++;
+      }
+      String t = text.substring(i, j);
+      int k = t.length();
+      while (k > 0 && Character.isDigit(t.charAt(k - 1))) {
+        k--;
+      }
+      String base = t.substring(0, k);
+      if (exact.contains(t) || ranged.contains(t) || (k < t.length() && ranged.contains(base))) {
+        if (sb == null) {
+          sb = new StringBuilder(n + 16);
+        }
+        sb.append(text, copied, i).append(renamed(t, prefix));
+        copied = j;
+      }
+      i = j;
+    }
+    if (sb == null) {
+      return text;
+    }
+    return sb.append(text, copied, n).toString();
+  }
+
+  private static String stripDigits(String name) {
+    int k = name.length();
+    while (k > 0 && Character.isDigit(name.charAt(k - 1))) {
+      k--;
+    }
+    return name.substring(0, k);
+  }
+
+  private static boolean isIdent(char ch) {
+    return ch == '_' || ch == '$' || Character.isLetterOrDigit(ch);
   }
 
   private static String renamed(String name, String prefix) {
@@ -251,7 +292,7 @@ public final class PtxInliner {
   private static Map<String, Integer> registerBits(List<Item> body, Map<String, Integer> into) {
     Map<String, Integer> bits = into == null ? new HashMap<>() : into;
     for (Item item : body) {
-      if (item instanceof Stmt s) {
+      if (item instanceof Stmt s && s.text().startsWith(".reg")) {
         Matcher reg = REG_DECL.matcher(s.text());
         if (reg.matches()) {
           int width = widthOf(reg.group(1));
@@ -276,7 +317,7 @@ public final class PtxInliner {
   private static int bitsOf(String reg, Map<String, Integer> bits) {
     Integer b = bits.get(reg);
     if (b == null) {
-      b = bits.get(reg.replaceAll("\\d+$", ""));
+      b = bits.get(stripDigits(reg));
     }
     if (b == null) {
       throw new PtxException("ptx: register '" + reg + "' is not declared in its function");
@@ -289,15 +330,16 @@ public final class PtxInliner {
    * words; any other mention of such a parameter (its address taken) is refused.
    */
   static List<Item> rewriteAccess(String text, Map<String, Words> words, Map<String, Integer> bits) {
+    if (!mentionsAny(text, words)) {
+      return List.of(new Stmt(text));
+    }
     Matcher m = ACCESS.matcher(text);
     if (!m.matches()) {
-      if (!words.isEmpty()) {
-        Matcher t = TOKEN.matcher(text);
-        while (t.find()) {
-          if (words.containsKey(t.group())) {
-            throw new PtxException("ptx: cannot inline '" + text
-                + "': it uses the parameter's address");
-          }
+      Matcher t = TOKEN.matcher(text);
+      while (t.find()) {
+        if (words.containsKey(t.group())) {
+          throw new PtxException("ptx: cannot inline '" + text
+              + "': it uses the parameter's address");
         }
       }
       return List.of(new Stmt(text));
@@ -342,6 +384,16 @@ public final class PtxInliner {
       }
     }
     return out;
+  }
+
+  /** Whether the text holds any of the names (a cheap test before the tokenizing one). */
+  private static boolean mentionsAny(String text, Map<String, Words> words) {
+    for (String name : words.keySet()) {
+      if (text.contains(name)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void load(List<Item> out, String dst, Words w, int at, int width, boolean signed,
@@ -412,7 +464,7 @@ public final class PtxInliner {
   }
 
   private static boolean isDeclared(String name, Map<String, Integer> bits) {
-    return bits.containsKey(name) || bits.containsKey(name.replaceAll("\\d+$", ""));
+    return bits.containsKey(name) || bits.containsKey(stripDigits(name));
   }
 
   /** A 32-bit immediate as an integer literal (a float one's bits: 0fXXXXXXXX). */

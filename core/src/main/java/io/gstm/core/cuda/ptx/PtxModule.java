@@ -29,17 +29,62 @@ public final class PtxModule {
   public record Close() implements Item {}
 
   /**
-   * A function definition.
-   *
-   * @param header everything before the body's opening brace
-   * @param name the function's name
-   * @param entry whether it is a kernel ({@code .entry})
-   * @param params its parameters' names, in order, with their sizes in bytes
-   * @param retval the return parameter's name and size, or null
-   * @param body the items between the outer braces
+   * A function definition. Its body is split into items when first asked for: a template holds
+   * many functions and a compilation reads a few.
    */
-  public record Function(String header, String name, boolean entry,
-      LinkedHashMap<String, Integer> params, Map.Entry<String, Integer> retval, List<Item> body) {}
+  public static final class Function {
+    private final String header;
+    private final String name;
+    private final boolean entry;
+    private final LinkedHashMap<String, Integer> params;
+    private final Map.Entry<String, Integer> retval;
+    private final String text;
+    private volatile List<Item> body;
+
+    Function(String header, String name, boolean entry, LinkedHashMap<String, Integer> params,
+        Map.Entry<String, Integer> retval, String text) {
+      this.header = header;
+      this.name = name;
+      this.entry = entry;
+      this.params = params;
+      this.retval = retval;
+      this.text = text;
+    }
+
+    /** Everything before the body's opening brace. */
+    public String header() {
+      return header;
+    }
+
+    public String name() {
+      return name;
+    }
+
+    /** Whether it is a kernel ({@code .entry}). */
+    public boolean entry() {
+      return entry;
+    }
+
+    /** Its parameters' names, in order, with their sizes in bytes. */
+    public LinkedHashMap<String, Integer> params() {
+      return params;
+    }
+
+    /** The return parameter's name and size, or null. */
+    public Map.Entry<String, Integer> retval() {
+      return retval;
+    }
+
+    /** The items between the outer braces. */
+    public List<Item> body() {
+      List<Item> b = body;
+      if (b == null) {
+        b = items(text);
+        body = b;
+      }
+      return b;
+    }
+  }
 
   private static final Pattern HEADER = Pattern.compile(
       "^\\s*(?:\\.visible\\s+|\\.weak\\s+)?\\.(func|entry)\\s*(\\([^)]*\\))?\\s*([\\w$]+)\\s*"
@@ -135,7 +180,7 @@ public final class PtxModule {
     while (p.find()) {
       params.put(p.group(3), size(p));
     }
-    return new Function(header, m.group(3), entry, params, retval, items(bodyText));
+    return new Function(header, m.group(3), entry, params, retval, bodyText);
   }
 
   /** Bytes of a parameter declaration: the array's length, else the type's width. */
