@@ -193,13 +193,7 @@ final class BenchProgramsCommand extends EngineCommand {
         grid.threadsPerBlock());
     ProgramBatch programs = io.gstm.core.workload.kmeans.KMeansPrograms.batch(batch,
         io.gstm.core.workload.kmeans.KMeansPrograms.set(batch, perTx, false));
-    StoreLayout layout = StoreLayout.of(
-        new io.gstm.core.store.RegionSpec("accumulators", io.gstm.core.store.RegionType.FLOAT64,
-            k * (dims + 1), dims + 1),
-        new io.gstm.core.store.RegionSpec("points", io.gstm.core.store.RegionType.FLOAT64,
-            n * dims, n * dims),
-        new io.gstm.core.store.RegionSpec("assignment", io.gstm.core.store.RegionType.INT32, n,
-            n));
+    StoreLayout layout = io.gstm.core.workload.kmeans.KMeansWorkload.layout(n, dims, k);
     double[] expected = new double[k * (dims + 1)];
     for (int p = 0; p < n; p++) {
       expected[assign[p] * (dims + 1)] += 1;

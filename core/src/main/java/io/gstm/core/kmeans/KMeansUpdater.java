@@ -9,8 +9,6 @@ import io.gstm.core.cuda.CudaKMeans;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.GstmException;
 import io.gstm.core.engine.OpenState;
-import io.gstm.core.store.RegionSpec;
-import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.kmeans.KMeansWorkload;
@@ -387,10 +385,7 @@ public final class KMeansUpdater implements AutoCloseable {
     if ((long) n * dims > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("points: " + (long) n * dims + " words exceed a region");
     }
-    StoreLayout layout = StoreLayout.of(
-        new RegionSpec("accumulators", RegionType.FLOAT64, k * (dims + 1), dims + 1),
-        new RegionSpec("points", RegionType.FLOAT64, n * dims, n * dims),
-        new RegionSpec("assignment", RegionType.INT32, n, n));
+    StoreLayout layout = KMeansWorkload.layout(n, dims, k);
     store = engine.createStore(layout);
     storePoints = n;
     loadedOnDevice = false;

@@ -23,8 +23,6 @@ import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.Backoff;
 import io.gstm.core.store.CsmvVariant;
-import io.gstm.core.store.RegionSpec;
-import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.Verdict;
@@ -506,10 +504,7 @@ public final class SoakCases {
     }
     TxBatch batch = KMeansWorkload.batch(assign, k, dims, ppt, capacity, tpb);
     How how = how(rnd);
-    StoreLayout layout = StoreLayout.of(
-        new RegionSpec("accumulators", RegionType.FLOAT64, k * (dims + 1), dims + 1),
-        new RegionSpec("points", RegionType.FLOAT64, n * dims, n * dims),
-        new RegionSpec("assignment", RegionType.INT32, n, n));
+    StoreLayout layout = KMeansWorkload.layout(n, dims, k);
     String label = "batch: " + n + " points x " + dims + " dims, k=" + k + ", " + ppt
         + " points per transaction, slices of " + capacity + ", " + tpb + " threads per block"
         + how.label;

@@ -18,8 +18,6 @@ import io.gstm.core.program.ProgramResult;
 import io.gstm.core.program.ProgramSet;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.Algorithm;
-import io.gstm.core.store.RegionSpec;
-import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.Verdict;
@@ -254,10 +252,7 @@ public final class ProgramCases {
     int capacity = 2; // slices of 2 words: a record of dims + 1 words takes several
     TxBatch batch =
         KMeansWorkload.batch(assign, k, dims, pointsPerTx, capacity, threadsPerBlock);
-    StoreLayout layout = StoreLayout.of(
-        new RegionSpec("accumulators", RegionType.FLOAT64, k * (dims + 1), dims + 1),
-        new RegionSpec("points", RegionType.FLOAT64, n * dims, n * dims),
-        new RegionSpec("assignment", RegionType.INT32, n, n));
+    StoreLayout layout = KMeansWorkload.layout(n, dims, k);
     long[] pts = new long[points.length];
     for (int i = 0; i < pts.length; i++) {
       pts[i] = Double.doubleToRawLongBits(points[i]);

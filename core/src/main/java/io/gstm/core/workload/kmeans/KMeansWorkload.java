@@ -1,6 +1,7 @@
 package io.gstm.core.workload.kmeans;
 
 import io.gstm.core.batch.TxBatch;
+import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.BatchChecks;
@@ -56,6 +57,17 @@ public final class KMeansWorkload extends NamedWorkload {
 
   private KMeansWorkload() {
     super(NAME, 0);
+  }
+
+  /**
+   * The store {@link #batch} runs on: the accumulators (count and sums per centroid, a lock per
+   * record), the points and their assignment, read-only (one lock each region).
+   */
+  public static StoreLayout layout(int n, int dims, int k) {
+    return StoreLayout.of(
+        new RegionSpec("accumulators", RegionType.FLOAT64, k * (dims + 1), dims + 1),
+        new RegionSpec("points", RegionType.FLOAT64, n * dims, n * dims),
+        new RegionSpec("assignment", RegionType.INT32, n, n));
   }
 
   /**
