@@ -170,7 +170,7 @@ tags=${GSTM_TEST_TAGS-gpu & !slow & !poisons-context}
 
 # One flat class path (no launcher-created class loader), so JCuda loads its natives normally.
 # shellcheck disable=SC2086
-exec "$HERE/runtime/bin/java" ${GSTM_JAVA_OPTS--Xmx16g} -Dgstm.requireGpu=true \
+exec "$HERE/runtime/bin/java" ${GSTM_JAVA_OPTS--Xmx16g} -Dgstm.requireGpu=true -Dgstm.jit.background=false \
   -cp "$HERE/lib/*:$HERE/test/classes:$HERE/test/*" \
   org.junit.platform.console.ConsoleLauncher execute "${args[@]}" "$@"
 EOF

@@ -28,6 +28,12 @@ abstract class EngineCommand implements Callable<Integer> {
   public final Integer call() throws IOException {
     Run run = prepare();
     try (Engine e = engine.open().engine()) {
+      if (e instanceof io.gstm.core.cuda.CudaEngine cuda
+          && System.getProperty("gstm.jit.background") == null) {
+        // A command measures or checks what it runs: a program set is compiled before its
+        // first batch, not beside it (gstm.jit.background=true restores the library default).
+        cuda.setCompileInBackground(false);
+      }
       return run.on(e);
     }
   }

@@ -141,7 +141,7 @@ public final class CudaEngine implements Engine {
       for (String kernel : archs.kernels()) {
         e.modules.put(kernel, loadModule(kernel));
       }
-      e.jit = JitPrograms.open(major, minor);
+      e.jit = JitPrograms.open(major, minor, e::bind);
       return e;
     });
   }
@@ -191,6 +191,22 @@ public final class CudaEngine implements Engine {
    */
   public void setCompiledPrograms(boolean compiled) {
     this.compiledPrograms = compiled;
+  }
+
+  /**
+   * Whether a new program set compiles on a thread of its own while the interpreter runs its
+   * first batches (the default, {@code gstm.jit.background}), or the batch waits for it
+   * (deterministic: benchmarks, tests).
+   */
+  public void setCompileInBackground(boolean background) {
+    if (jit != null) {
+      jit.compileInBackground(background);
+    }
+  }
+
+  /** The largest set capacity run compiled (0 without a template in the kernels jar). */
+  public int maxCompiledCapacity() {
+    return jit == null ? 0 : jit.maxCapacity();
   }
 
   /**
@@ -383,17 +399,19 @@ public final class CudaEngine implements Engine {
     long interpreterShared = image.sharedBytes(registers, tpb);
     Algorithm algorithm = store.algorithm();
     boolean prStm = algorithm.kind() == Algorithm.Kind.PRSTM;
-    JitPrograms.Kernel compiled = prStm && compiledPrograms && jit != null
+    JitPrograms.Kernel jitted = prStm && compiledPrograms && jit != null
         ? jit.function(image.words(), cap,
             io.gstm.core.cuda.ptx.ProgramPtx.retries(image.words(), batch.usedPrograms()))
         : null;
+    JitPrograms.Kernel compiled = jitted != null && jitted.function() != null ? jitted : null;
     // The compiled code keeps its registers in registers and its image in its instructions.
     long shared = compiled != null ? 0 : interpreterShared;
     if (compiled != null) {
       lastProgramPath = "compiled (" + compiled.source().name().toLowerCase(java.util.Locale.ROOT)
           + ", " + compiled.nanos() / 1_000 + " us)";
     } else {
-      lastProgramPath = "interpreted";
+      lastProgramPath = jitted != null ? "interpreted (compiling in the background)"
+          : "interpreted";
     }
     CUfunction f = compiled != null ? compiled.function()
         : prStm ? function(ProgramKernel.MODULE, ProgramKernel.symbol(cap))

@@ -38,14 +38,21 @@ import org.slf4j.LoggerFactory;
 final class JitPrograms implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(JitPrograms.class);
   static final String RESOURCE = "/gstm/kernels/program_jit.ptx";
-  /** Set capacities with a compiled kernel (ProgramPtx.MAX_CAPACITY). */
-  static final int MAX_CAPACITY = ProgramPtx.MAX_CAPACITY;
+  /**
+   * The largest set capacity compiled by default: larger sets ran slower compiled than
+   * interpreted (docs/benchmark-log.md). {@code gstm.jit.maxCapacity} raises it up to what the
+   * template holds ({@link ProgramPtx#MAX_CAPACITY}), to measure.
+   */
+  static final int DEFAULT_MAX_CAPACITY = 4;
   private static final int MEMORY_ENTRIES = 64;
 
-  /** What the last {@link #function} did, for benchmarks: compiled, loaded from disk, or held. */
-  enum Source { COMPILED, DISK, MEMORY }
+  /**
+   * Where {@link #function}'s kernel came from: compiled now, loaded from disk, held in memory;
+   * or PENDING, being compiled in the background while the interpreter runs the batch.
+   */
+  enum Source { COMPILED, DISK, MEMORY, PENDING }
 
-  /** A compiled kernel and how it was obtained. */
+  /** A compiled kernel (null while PENDING) and how it was obtained. */
   record Kernel(CUfunction function, Source source, long nanos) {}
 
   private final String templateText;
@@ -54,8 +61,25 @@ final class JitPrograms implements AutoCloseable {
   private final Path cacheDir;
   private final Map<String, CUmodule> modules = new LinkedHashMap<>();
   private final Map<String, String> refused = new LinkedHashMap<>();
+  /** Sets being compiled in the background. */
+  private final java.util.Set<String> pending = new java.util.HashSet<>();
+  private final int maxCapacity;
+  /** Makes the engine's context current on the compiling thread. */
+  private final Runnable bindContext;
+  private final java.util.concurrent.ExecutorService compiler;
+  private volatile boolean background;
+  private boolean closed;
 
-  private JitPrograms(String templateText, String arch, Path cacheDir) {
+  private JitPrograms(String templateText, String arch, Path cacheDir, Runnable bindContext) {
+    this.bindContext = bindContext;
+    this.maxCapacity = Math.min(ProgramPtx.MAX_CAPACITY,
+        Integer.getInteger("gstm.jit.maxCapacity", DEFAULT_MAX_CAPACITY));
+    this.background = Boolean.parseBoolean(System.getProperty("gstm.jit.background", "true"));
+    this.compiler = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "gstm-jit");
+      t.setDaemon(true);
+      return t;
+    });
     this.templateText = templateText;
     // A cubin is for one architecture: the device's is part of every key.
     this.templateHash = sha256((arch + "\n" + templateText).getBytes(StandardCharsets.UTF_8));
@@ -71,28 +95,50 @@ final class JitPrograms implements AutoCloseable {
     }
   }
 
-  /** The compiler of this kernels jar for a device of sm_{major}{minor}; null without a template. */
-  static JitPrograms open(int major, int minor) {
+  /**
+   * The compiler of this kernels jar for a device of sm_{major}{minor}, or null without a
+   * template; {@code bindContext} makes the device's context current on a thread.
+   */
+  static JitPrograms open(int major, int minor, Runnable bindContext) {
     String text = templateText();
     if (text == null) {
       return null;
     }
     String dir = System.getProperty("gstm.jit.cache",
         Path.of(System.getProperty("user.home"), ".cache", "gstm-jit").toString());
-    return new JitPrograms(text, "sm_" + major + minor, dir.equals("off") ? null : Path.of(dir));
+    return new JitPrograms(text, "sm_" + major + minor, dir.equals("off") ? null : Path.of(dir),
+        bindContext);
+  }
+
+  /**
+   * Whether a new program set is compiled on a thread of its own while the interpreter runs the
+   * batches that need it (the default; {@code gstm.jit.background=false} makes the first batch
+   * wait for the compilation instead, as benchmarks and tests want).
+   */
+  void compileInBackground(boolean value) {
+    background = value;
+  }
+
+  /** The largest set capacity compiled. */
+  int maxCapacity() {
+    return maxCapacity;
   }
 
   /**
    * The compiled kernel for this image and set capacity, or null where the interpreter must run
-   * it. Call with the engine's context current.
+   * it; a Kernel of no function while it compiles in the background. Call with the engine's
+   * context current.
    */
   synchronized Kernel function(int[] image, int capacity, boolean retries) {
-    if (capacity > MAX_CAPACITY) {
+    if (capacity > maxCapacity || closed) {
       return null;
     }
     String key = key(image, capacity, retries);
     if (refused.containsKey(key)) {
       return null;
+    }
+    if (pending.contains(key)) {
+      return new Kernel(null, Source.PENDING, 0);
     }
     String symbol = ProgramPtx.kernel(retries, capacity);
     long t0 = System.nanoTime();
@@ -100,34 +146,81 @@ final class JitPrograms implements AutoCloseable {
     Source source = Source.MEMORY;
     if (module == null) {
       byte[] ptx = readCache(key);
+      if (ptx == null && background) {
+        pending.add(key);
+        int[] copy = image.clone();
+        compiler.execute(() -> compileAndLoad(key, copy, capacity, retries, symbol));
+        return new Kernel(null, Source.PENDING, 0);
+      }
       source = ptx != null ? Source.DISK : Source.COMPILED;
       try {
-        if (ptx == null) {
-          ptx = (compile(image, capacity, retries) + "\0").getBytes(StandardCharsets.US_ASCII);
-          writeCache(key, ptx);
-        }
-        module = load(ptx);
+        module = load(ptx != null ? ptx : compileToDisk(key, image, capacity, retries));
       } catch (GstmException e) {
-        refused.put(key, e.getMessage());
-        LOG.warn("programs run on the interpreter: cannot compile them ({})", e.getMessage());
+        refuse(key, e);
         return null;
       }
-      modules.put(key, module);
-      evict();
+      keep(key, module);
     }
     CUfunction f = new CUfunction();
     CUmodule m = module;
     CudaErrors.call("cuModuleGetFunction(" + symbol + ")", () -> cuModuleGetFunction(f, m, symbol));
     long nanos = System.nanoTime() - t0;
     if (source != Source.MEMORY) {
-      LOG.info("compiled programs: {} ({}) in {} ms", symbol, source.name().toLowerCase(java.util.Locale.ROOT), nanos / 1_000_000);
+      LOG.info("compiled programs: {} ({}) in {} ms", symbol,
+          source.name().toLowerCase(java.util.Locale.ROOT), nanos / 1_000_000);
     }
     return new Kernel(f, source, nanos);
   }
 
+  /** The background compilation of one set: its module is there for the next batch. */
+  private void compileAndLoad(String key, int[] image, int capacity, boolean retries,
+      String symbol) {
+    long t0 = System.nanoTime();
+    try {
+      bindContext.run();
+      byte[] ptx = compileToDisk(key, image, capacity, retries);
+      CUmodule module = load(ptx);
+      synchronized (this) {
+        pending.remove(key);
+        if (closed) {
+          CudaErrors.call("cuModuleUnload", () -> cuModuleUnload(module));
+          return;
+        }
+        keep(key, module);
+      }
+      LOG.info("compiled programs: {} (in the background) in {} ms", symbol,
+          (System.nanoTime() - t0) / 1_000_000);
+    } catch (RuntimeException e) {
+      synchronized (this) {
+        pending.remove(key);
+        refuse(key, e);
+      }
+    }
+  }
+
+  private byte[] compileToDisk(String key, int[] image, int capacity, boolean retries) {
+    byte[] ptx = (compile(image, capacity, retries) + "\0").getBytes(StandardCharsets.US_ASCII);
+    writeCache(key, ptx);
+    return ptx;
+  }
+
+  private void refuse(String key, RuntimeException e) {
+    refused.put(key, String.valueOf(e.getMessage()));
+    LOG.warn("programs run on the interpreter: cannot compile them ({})", e.getMessage());
+  }
+
+  private void keep(String key, CUmodule module) {
+    modules.put(key, module);
+    evict();
+  }
+
   private String compile(int[] image, int capacity, boolean retries) {
-    if (template == null) {
-      template = PtxModule.parse(templateText);
+    PtxModule template;
+    synchronized (this) {
+      if (this.template == null) {
+        this.template = PtxModule.parse(templateText);
+      }
+      template = this.template;
     }
     return ProgramPtx.compile(template, image, capacity, retries);
   }
@@ -212,8 +305,26 @@ final class JitPrograms implements AutoCloseable {
     }
   }
 
+  /** Waits for a compilation in flight (its module is unloaded), then unloads every module. */
   @Override
-  public synchronized void close() {
+  public void close() {
+    synchronized (this) {
+      closed = true;
+    }
+    compiler.shutdown();
+    try {
+      if (!compiler.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS)) {
+        LOG.warn("a program compilation did not end within 60 s of the engine's close");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    synchronized (this) {
+      unloadAll();
+    }
+  }
+
+  private void unloadAll() {
     for (CUmodule m : modules.values()) {
       CudaErrors.call("cuModuleUnload", () -> cuModuleUnload(m));
     }

@@ -101,7 +101,7 @@ class ProgramPtxTest {
     for (ProgramCases.Case c : ProgramCases.all(64, 4, 21)) {
       ProgramBatch batch = c.programBatch(false);
       ProgramBinding binding = ProgramBinding.bind(batch, c.layout(), Algorithm.prStm());
-      if (binding.capacity() > ProgramPtx.MAX_CAPACITY) {
+      if (binding.capacity() > JitPrograms.DEFAULT_MAX_CAPACITY) {
         continue;
       }
       int[] image = ProgramImage.build(binding).words();
@@ -121,7 +121,7 @@ class ProgramPtxTest {
     for (long seed = 1; seed <= 12; seed++) {
       RandomPrograms.Case c = RandomPrograms.generate(seed, 50, 1, 1, true);
       ProgramBinding binding = ProgramBinding.bind(c.batch(), c.layout(), Algorithm.prStm());
-      if (binding.capacity() > ProgramPtx.MAX_CAPACITY) {
+      if (binding.capacity() > JitPrograms.DEFAULT_MAX_CAPACITY) {
         continue;
       }
       String ptx;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.cuda.CudaEngine;
-import io.gstm.core.cuda.ptx.ProgramPtx;
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.testing.EnabledIfGpu;
@@ -32,9 +31,15 @@ class CudaCompiledProgramsTest {
     return (CudaEngine) engines.gpu();
   }
 
+  @org.junit.jupiter.api.BeforeEach
+  void compileBeforeRunning() {
+    cuda().setCompileInBackground(false); // each case checks that it ran compiled
+  }
+
   @AfterEach
   void compiledAgain() {
     cuda().setCompiledPrograms(true);
+    cuda().setCompileInBackground(true);
   }
 
   private <T> T interpreted(Supplier<T> run) {
@@ -46,9 +51,9 @@ class CudaCompiledProgramsTest {
     }
   }
 
-  private static boolean compilable(RandomPrograms.Case c) {
+  private boolean compilable(RandomPrograms.Case c) {
     return ProgramBinding.bind(c.batch(), c.layout(), Algorithm.prStm()).capacity()
-        <= ProgramPtx.MAX_CAPACITY;
+        <= cuda().maxCompiledCapacity();
   }
 
   // Every seed is a program set of its own, so a compilation (a few hundred ms of the driver's
@@ -86,5 +91,28 @@ class CudaCompiledProgramsTest {
           RunOptions.defaults().withHistory(true));
       assertThat(ProgramCases.verify(c, run)).as(c.name()).isNull();
     }
+  }
+
+  @Test
+  void aNewSetRunsInterpretedWhileItCompilesInTheBackgroundThenCompiled() throws Exception {
+    cuda().setCompileInBackground(true);
+    // A set no other case compiles (its seed), sets of 2 so that it compiles.
+    RandomPrograms.Case c = null;
+    for (long seed = 90_001; c == null || !compilable(c); seed++) {
+      c = RandomPrograms.generate(seed, 200, 1, 1, true);
+    }
+    RandomPrograms.Case set = c;
+    RunOptions options = RunOptions.defaults().withSemanticLimit(4);
+    RandomProgramRuns.Run first = RandomProgramRuns.run(cuda(), set, Algorithm.prStm(), options);
+    assertThat(cuda().lastProgramPath()).isEqualTo("interpreted (compiling in the background)");
+    RandomProgramRuns.Run later = first;
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (!cuda().lastProgramPath().startsWith("compiled") && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+      later = RandomProgramRuns.run(cuda(), set, Algorithm.prStm(), options);
+    }
+    assertThat(cuda().lastProgramPath()).startsWith("compiled");
+    ProgramCases.assertSame(later.result(), first.result());
+    assertThat(StoreContents.firstDifference(set.layout(), first.after(), later.after())).isNull();
   }
 }

@@ -19,12 +19,8 @@ import java.util.Map;
  * image at run time.
  */
 public final class ProgramPtx {
-  /**
-   * The largest set capacity compiled. Larger sets compile (and run correctly), but measured on
-   * an H200 they ran slower than the interpreter (hash map, 8 entries: 0.66-0.90x; tree, 16:
-   * 0.26x at full contention) and took seconds to compile: they stay with the interpreter.
-   */
-  public static final int MAX_CAPACITY = 4;
+  /** The largest set capacity the template has kernels for. */
+  public static final int MAX_CAPACITY = 16;
   private static final int HEADER_WORDS = 8;
   private static final int DIR_WORDS = 16;
   private static final int OUT_OF_RANGE = 6;
