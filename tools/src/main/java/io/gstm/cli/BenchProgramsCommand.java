@@ -3,6 +3,7 @@ package io.gstm.cli;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
+import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramResult;
@@ -14,11 +15,14 @@ import io.gstm.core.workload.bank.BankConfig;
 import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.core.workload.bank.BankVerifier;
 import io.gstm.core.workload.bank.BankWorkload;
+import io.gstm.core.workload.kmeans.KMeansPrograms;
+import io.gstm.core.workload.kmeans.KMeansWorkload;
 import io.gstm.core.workload.vacation.VacationConfig;
 import io.gstm.core.workload.vacation.VacationPrograms;
 import io.gstm.core.workload.vacation.VacationVerifier;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -180,7 +184,7 @@ final class BenchProgramsCommand extends EngineCommand {
     int k = 16;
     int dims = 2;
     int perTx = 4;
-    java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+    SplittableRandom rnd = new SplittableRandom(11);
     double[] points = new double[n * dims];
     for (int i = 0; i < points.length; i++) {
       points[i] = rnd.nextDouble(-10, 10);
@@ -189,11 +193,11 @@ final class BenchProgramsCommand extends EngineCommand {
     for (int p = 0; p < n; p++) {
       assign[p] = rnd.nextInt(k);
     }
-    TxBatch batch = io.gstm.core.workload.kmeans.KMeansWorkload.batch(assign, k, dims, perTx, 2,
+    TxBatch batch = KMeansWorkload.batch(assign, k, dims, perTx, 2,
         grid.threadsPerBlock());
-    ProgramBatch programs = io.gstm.core.workload.kmeans.KMeansPrograms.batch(batch,
-        io.gstm.core.workload.kmeans.KMeansPrograms.set(batch, perTx, false));
-    StoreLayout layout = io.gstm.core.workload.kmeans.KMeansWorkload.layout(n, dims, k);
+    ProgramBatch programs = KMeansPrograms.batch(batch,
+        KMeansPrograms.set(batch, perTx, false));
+    StoreLayout layout = KMeansWorkload.layout(n, dims, k);
     double[] expected = new double[k * (dims + 1)];
     for (int p = 0; p < n; p++) {
       expected[assign[p] * (dims + 1)] += 1;
@@ -260,7 +264,7 @@ final class BenchProgramsCommand extends EngineCommand {
         }
       }
     }
-    if (e instanceof io.gstm.core.cuda.CudaEngine cuda) {
+    if (e instanceof CudaEngine cuda) {
       details.add("programs of " + name + ": " + cuda.lastProgramPath());
     }
     System.out.printf("| %s | %s | %,d | %.3f M | %.3f M | **%.2f** (%.2f..%.2f) | %.2f | %s |%n",

@@ -1,5 +1,6 @@
 package io.gstm.cli;
 
+import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.engine.Engine;
 import java.io.IOException;
 import java.util.concurrent.Callable;
@@ -28,7 +29,7 @@ abstract class EngineCommand implements Callable<Integer> {
   public final Integer call() throws IOException {
     Run run = prepare();
     try (Engine e = engine.open().engine()) {
-      if (e instanceof io.gstm.core.cuda.CudaEngine cuda
+      if (e instanceof CudaEngine cuda
           && System.getProperty("gstm.jit.background") == null) {
         // A command measures or checks what it runs: a program set is compiled before its
         // first batch, not beside it (gstm.jit.background=true restores the library default).

@@ -28,6 +28,7 @@ import static jcuda.driver.JCudaDriver.cuModuleUnload;
 import io.gstm.core.batch.BatchResult;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxBatch;
+import io.gstm.core.cuda.ptx.ProgramPtx;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.GstmException;
 import io.gstm.core.engine.LimitsReport;
@@ -47,6 +48,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import jcuda.CudaException;
 import jcuda.Pointer;
@@ -400,14 +402,13 @@ public final class CudaEngine implements Engine {
     Algorithm algorithm = store.algorithm();
     boolean prStm = algorithm.kind() == Algorithm.Kind.PRSTM;
     JitPrograms.Kernel jitted = prStm && compiledPrograms && jit != null
-        ? jit.function(image.words(), cap,
-            io.gstm.core.cuda.ptx.ProgramPtx.retries(image.words(), batch.usedPrograms()))
+        ? jit.function(image.words(), cap, ProgramPtx.retries(image.words(), batch.usedPrograms()))
         : null;
     JitPrograms.Kernel compiled = jitted != null && jitted.function() != null ? jitted : null;
     // The compiled code keeps its registers in registers and its image in its instructions.
     long shared = compiled != null ? 0 : interpreterShared;
     if (compiled != null) {
-      lastProgramPath = "compiled (" + compiled.source().name().toLowerCase(java.util.Locale.ROOT)
+      lastProgramPath = "compiled (" + compiled.source().name().toLowerCase(Locale.ROOT)
           + ", " + compiled.nanos() / 1_000 + " us)";
     } else {
       lastProgramPath = jitted != null ? "interpreted (compiling in the background)"

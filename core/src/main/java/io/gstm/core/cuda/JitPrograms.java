@@ -17,9 +17,15 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import jcuda.CudaException;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
@@ -44,7 +50,6 @@ final class JitPrograms implements AutoCloseable {
    * template holds ({@link ProgramPtx#MAX_CAPACITY}), to measure.
    */
   static final int DEFAULT_MAX_CAPACITY = 4;
-  private static final int MEMORY_ENTRIES = 64;
 
   /**
    * Where {@link #function}'s kernel came from: compiled now, loaded from disk, held in memory;
@@ -62,11 +67,11 @@ final class JitPrograms implements AutoCloseable {
   private final Map<String, CUmodule> modules = new LinkedHashMap<>();
   private final Map<String, String> refused = new LinkedHashMap<>();
   /** Sets being compiled in the background. */
-  private final java.util.Set<String> pending = new java.util.HashSet<>();
+  private final Set<String> pending = new HashSet<>();
   private final int maxCapacity;
   /** Makes the engine's context current on the compiling thread. */
   private final Runnable bindContext;
-  private final java.util.concurrent.ExecutorService compiler;
+  private final ExecutorService compiler;
   private volatile boolean background;
   private boolean closed;
 
@@ -75,7 +80,7 @@ final class JitPrograms implements AutoCloseable {
     this.maxCapacity = Math.min(ProgramPtx.MAX_CAPACITY,
         Integer.getInteger("gstm.jit.maxCapacity", DEFAULT_MAX_CAPACITY));
     this.background = Boolean.parseBoolean(System.getProperty("gstm.jit.background", "true"));
-    this.compiler = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+    this.compiler = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "gstm-jit");
       t.setDaemon(true);
       return t;
@@ -167,7 +172,7 @@ final class JitPrograms implements AutoCloseable {
     long nanos = System.nanoTime() - t0;
     if (source != Source.MEMORY) {
       LOG.info("compiled programs: {} ({}) in {} ms", symbol,
-          source.name().toLowerCase(java.util.Locale.ROOT), nanos / 1_000_000);
+          source.name().toLowerCase(Locale.ROOT), nanos / 1_000_000);
     }
     return new Kernel(f, source, nanos);
   }
@@ -209,9 +214,12 @@ final class JitPrograms implements AutoCloseable {
     LOG.warn("programs run on the interpreter: cannot compile them ({})", e.getMessage());
   }
 
+  /**
+   * Held until the engine closes: a module unloaded earlier could be one whose kernel another
+   * thread is launching (a process compiles a few sets, each some hundred kB of device code).
+   */
   private void keep(String key, CUmodule module) {
     modules.put(key, module);
-    evict();
   }
 
   private String compile(int[] image, int capacity, boolean retries) {
@@ -270,15 +278,6 @@ final class JitPrograms implements AutoCloseable {
     }
   }
 
-  /** The oldest modules go when more than MEMORY_ENTRIES sets were compiled. */
-  private void evict() {
-    while (modules.size() > MEMORY_ENTRIES) {
-      String oldest = modules.keySet().iterator().next();
-      CUmodule m = modules.remove(oldest);
-      CudaErrors.call("cuModuleUnload", () -> cuModuleUnload(m));
-    }
-  }
-
   /**
    * The template, the capacity, the kernel and the image without its column offsets (which
    * follow the batch's size): what the compiled code depends on.
@@ -313,7 +312,7 @@ final class JitPrograms implements AutoCloseable {
     }
     compiler.shutdown();
     try {
-      if (!compiler.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS)) {
+      if (!compiler.awaitTermination(60, TimeUnit.SECONDS)) {
         LOG.warn("a program compilation did not end within 60 s of the engine's close");
       }
     } catch (InterruptedException e) {

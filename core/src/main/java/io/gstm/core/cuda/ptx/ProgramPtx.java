@@ -3,6 +3,7 @@ package io.gstm.core.cuda.ptx;
 import io.gstm.core.cuda.ptx.PtxModule.Function;
 import io.gstm.core.program.Opcodes;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -273,7 +274,7 @@ public final class ProgramPtx {
     // with their offsets, as a hand-written kernel loads its transaction before the attempt:
     // their memory latencies overlap, instead of one after the other between the transaction's
     // reads (whose acquire loads nothing later may pass).
-    java.util.BitSet hoisted = new java.util.BitSet();
+    BitSet hoisted = new BitSet();
     for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
       int w = img[code + pc];
       List<Integer> used = new ArrayList<>();
