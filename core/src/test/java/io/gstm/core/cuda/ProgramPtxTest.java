@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -134,5 +135,27 @@ class ProgramPtxTest {
       }
       assemble(ptx, "random" + seed);
     }
+  }
+
+  @Test
+  void theKernelRetriesInPlaceUnlessAProgramTheBatchRunsCanRetry() {
+    for (ProgramCases.Case c : ProgramCases.all(64, 4, 21)) {
+      ProgramBatch batch = c.programBatch(false);
+      int[] image = image(batch, c.layout());
+      boolean[] used = batch.usedPrograms();
+      boolean anyRetry = false;
+      for (int p = 0; p < used.length; p++) {
+        anyRetry |= used[p] && batch.programs().programs().get(p).analysis().retries();
+      }
+      assertThat(ProgramPtx.retries(image, used)).as(c.name()).isEqualTo(anyRetry);
+      assertThat(ProgramPtx.kernel(anyRetry, 2))
+          .isEqualTo(anyRetry ? "gstm_jit_prstm_s2" : "gstm_jit_prstm_in_place_s2");
+    }
+    // With every program of the bank's set counted, the withdrawal's retry is there.
+    ProgramCases.Case bank = ProgramCases.all(64, 4, 21).get(0);
+    ProgramBatch batch = bank.programBatch(false);
+    boolean[] all = new boolean[batch.programs().size()];
+    Arrays.fill(all, true);
+    assertThat(ProgramPtx.retries(image(batch, bank.layout()), all)).isTrue();
   }
 }
