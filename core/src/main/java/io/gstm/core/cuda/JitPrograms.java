@@ -73,6 +73,12 @@ final class JitPrograms implements AutoCloseable {
   private final Runnable bindContext;
   private final ExecutorService compiler;
   private volatile boolean background;
+  /**
+   * {@code gstm.jit.loop=semantic}: every compiled set runs under the semantic contention
+   * manager, even one that cannot retry (to compare the two loops; default "auto").
+   */
+  private final boolean alwaysSemantic =
+      "semantic".equals(System.getProperty("gstm.jit.loop", "auto"));
   private boolean closed;
 
   private JitPrograms(String templateText, String arch, Path cacheDir, Runnable bindContext) {
@@ -134,10 +140,11 @@ final class JitPrograms implements AutoCloseable {
    * it; a Kernel of no function while it compiles in the background. Call with the engine's
    * context current.
    */
-  synchronized Kernel function(int[] image, int capacity, boolean retries) {
+  synchronized Kernel function(int[] image, int capacity, boolean programsRetry) {
     if (capacity > maxCapacity || closed) {
       return null;
     }
+    boolean retries = programsRetry || alwaysSemantic;
     String key = key(image, capacity, retries);
     if (refused.containsKey(key)) {
       return null;
