@@ -32,8 +32,6 @@ import java.util.regex.Pattern;
 public final class PtxInliner {
   private static final Pattern CALL = Pattern.compile(
       "^call(?:\\.uni)?\\s+(?:\\(\\s*([\\w$]+)\\s*\\)\\s*,\\s*)?([\\w$]+)\\s*(?:,\\s*\\(([^)]*)\\))?$");
-  private static final Pattern PARAM_DECL = Pattern.compile(
-      "^\\.param\\s+(?:\\.align\\s+\\d+\\s+)?\\.([busf])(8|16|32|64)\\s+([\\w$]+)\\s*(?:\\[(\\d+)])?$");
   private static final Pattern ACCESS = Pattern.compile(
       "^(ld|st)\\.param(\\.v[24])?\\.([busf])(8|16|32|64)\\s+(.*)$");
   private static final Pattern ADDRESS = Pattern.compile("^\\[\\s*([\\w$]+)\\s*(?:\\+\\s*(\\d+))?\\s*]$");
@@ -88,7 +86,7 @@ public final class PtxInliner {
 
   /** A body with every call inlined and its own call sites' parameters in words. */
   private List<Item> expand(List<Item> body) {
-    Map<String, Integer> bits = registerBits(body, null);
+    Map<String, Integer> bits = registerBits(body);
     List<Item> out = new ArrayList<>(body.size());
     Deque<Map<String, Words>> scopes = new ArrayDeque<>();
     scopes.push(new HashMap<>());
@@ -101,10 +99,10 @@ public final class PtxInliner {
         out.add(item);
       } else if (item instanceof Stmt s) {
         String text = s.text();
-        Matcher decl = PARAM_DECL.matcher(text);
+        Matcher decl = PtxModule.PARAM.matcher(text);
         Matcher call = CALL.matcher(text);
         if (decl.matches()) {
-          Words w = new Words("%s" + (sites++) + "w", size(decl));
+          Words w = new Words("%s" + (sites++) + "w", PtxModule.size(decl));
           scopes.peek().put(decl.group(3), w);
           out.add(new Stmt(w.declaration()));
         } else if (text.startsWith("call")) {
@@ -122,12 +120,6 @@ public final class PtxInliner {
       }
     }
     return out;
-  }
-
-  private static int size(Matcher decl) {
-    return decl.group(4) != null
-        ? Integer.parseInt(decl.group(4)) * Integer.parseInt(decl.group(2)) / 8
-        : Integer.parseInt(decl.group(2)) / 8;
   }
 
   private List<Item> inlineCall(Matcher call, Deque<Map<String, Words>> scopes) {
@@ -164,7 +156,7 @@ public final class PtxInliner {
     String prefix = "i" + (sites++) + "_";
     List<Item> renamed = rename(body, prefix);
     String end = "$" + prefix + "ret";
-    Map<String, Integer> bits = registerBits(renamed, null);
+    Map<String, Integer> bits = registerBits(renamed);
     List<Item> out = new ArrayList<>(renamed.size() + 4);
     out.add(new Open());
     for (Item item : renamed) {
@@ -289,8 +281,8 @@ public final class PtxInliner {
   }
 
   /** Width in bits of each register a body declares (by name or by range base). */
-  private static Map<String, Integer> registerBits(List<Item> body, Map<String, Integer> into) {
-    Map<String, Integer> bits = into == null ? new HashMap<>() : into;
+  private static Map<String, Integer> registerBits(List<Item> body) {
+    Map<String, Integer> bits = new HashMap<>();
     for (Item item : body) {
       if (item instanceof Stmt s && s.text().startsWith(".reg")) {
         Matcher reg = REG_DECL.matcher(s.text());

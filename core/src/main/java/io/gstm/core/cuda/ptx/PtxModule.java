@@ -89,7 +89,8 @@ public final class PtxModule {
   private static final Pattern HEADER = Pattern.compile(
       "^\\s*(?:\\.visible\\s+|\\.weak\\s+)?\\.(func|entry)\\s*(\\([^)]*\\))?\\s*([\\w$]+)\\s*"
           + "\\(([^)]*)\\)", Pattern.DOTALL);
-  private static final Pattern PARAM = Pattern.compile(
+  /** A parameter declaration: type letter, width, name, array length (or none). */
+  static final Pattern PARAM = Pattern.compile(
       "\\.param\\s+(?:\\.align\\s+\\d+\\s+)?\\.([busf])(8|16|32|64)\\s+([\\w$]+)\\s*(?:\\[(\\d+)])?");
   private static final Pattern LABEL = Pattern.compile("^([$\\w]+)\\s*:\\s*");
 
