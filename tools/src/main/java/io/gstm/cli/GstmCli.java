@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
     subcommands = {RunCommand.class, BenchCommand.class, BankCommand.class, LimitsCommand.class,
         BenchBankCommand.class, VacationCommand.class, BenchSemanticCommand.class,
         BenchCsmvCommand.class, BenchGraphCommand.class, BenchKMeansCommand.class,
-        BenchProgramsCommand.class, BenchDsCommand.class, SoakCommand.class})
+        BenchProgramsCommand.class, BenchDsCommand.class, BenchTransfersCommand.class,
+        SoakCommand.class})
 public final class GstmCli extends CliMain.Top {
   /** Runs the CLI and exits with its status. */
   public static void main(String[] args) {

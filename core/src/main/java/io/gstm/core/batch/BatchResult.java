@@ -24,8 +24,9 @@ public final class BatchResult {
   private final String engine;
   private final byte[] outcomes;
   private final long[] counters;
-  private final long[] results;
-  private final int[] semanticConflicts;
+  /** Null until asked for when the engine left them all 0 (most batches: 8 B a transaction). */
+  private volatile long[] results;
+  private volatile int[] semanticConflicts;
   private final History history;
   private final long uploadNanos;
   private final long kernelNanos;
@@ -56,8 +57,8 @@ public final class BatchResult {
 
   /** A builder holding this result's values, to derive another. */
   public Builder toBuilder() {
-    return builder(engine, outcomes).counters(counters).results(results)
-        .semanticConflicts(semanticConflicts).history(history)
+    return builder(engine, outcomes).counters(counters).results(results())
+        .semanticConflicts(semanticConflicts()).history(history)
         .timings(uploadNanos, kernelNanos, downloadNanos).stamps(stamps);
   }
 
@@ -74,11 +75,29 @@ public final class BatchResult {
   }
 
   public long[] results() {
-    return results;
+    long[] r = results;
+    if (r == null) {
+      synchronized (this) {
+        if (results == null) {
+          results = new long[outcomes.length];
+        }
+        r = results;
+      }
+    }
+    return r;
   }
 
   public int[] semanticConflicts() {
-    return semanticConflicts;
+    int[] c = semanticConflicts;
+    if (c == null) {
+      synchronized (this) {
+        if (semanticConflicts == null) {
+          semanticConflicts = new int[outcomes.length];
+        }
+        c = semanticConflicts;
+      }
+    }
+    return c;
   }
 
   public History history() {
@@ -151,8 +170,6 @@ public final class BatchResult {
     private Builder(String engine, byte[] outcomes) {
       this.engine = engine;
       this.outcomes = outcomes;
-      this.results = new long[outcomes.length];
-      this.semanticConflicts = new int[outcomes.length];
     }
 
     /** Indexed by {@link Counter#ordinal()}. */
@@ -161,13 +178,13 @@ public final class BatchResult {
       return this;
     }
 
-    /** Per transaction, what a committed read-only transaction saw, or 0. */
+    /** Per transaction, what a committed read-only transaction saw, or 0 (null: all 0). */
     public Builder results(long[] values) {
       results = values;
       return this;
     }
 
-    /** Per transaction, how often it met a semantic conflict. */
+    /** Per transaction, how often it met a semantic conflict (null: never). */
     public Builder semanticConflicts(int[] values) {
       semanticConflicts = values;
       return this;

@@ -12,10 +12,15 @@ import jcuda.Pointer;
 /**
  * The device buffers of one batch: what every kernel writes (outcomes, counters, results,
  * semantic-conflict counts, optional history) plus the table buffers a launch adds with
- * {@link #table(long)}. Closing frees them all; setup that fails part-way frees what it took.
+ * {@link #table(long)}. They come from the engine's {@link DeviceBufferPool}; closing gives them
+ * all back, and setup that fails part-way gives back what it took. Large copies go through the
+ * engine's pinned staging buffer, and what the counters show the kernel left at zero (results,
+ * semantic conflicts) is not copied at all.
  */
 final class BatchBuffers implements AutoCloseable {
   private final List<DeviceBuffer> owned = new ArrayList<>();
+  private final DeviceBufferPool pool;
+  private final PinnedStaging staging;
   private final int n;
   private final int capacity;
   final DeviceBuffer outcomes;
@@ -32,7 +37,9 @@ final class BatchBuffers implements AutoCloseable {
   final DeviceBuffer histCounts;
 
   /** Zeroed output buffers for {@code n} transactions; history ones only if asked. */
-  BatchBuffers(int n, int capacity, boolean history) {
+  BatchBuffers(CudaEngine engine, int n, int capacity, boolean history) {
+    this.pool = engine.bufferPool();
+    this.staging = engine.staging();
     this.n = n;
     this.capacity = capacity;
     DeviceBuffer[] held = Resources.closeOnExcept(owned, all -> new DeviceBuffer[] {
@@ -52,9 +59,9 @@ final class BatchBuffers implements AutoCloseable {
     histCounts = held[6];
   }
 
-  /** Another buffer of {@code bytes}, freed with the others. */
+  /** Another buffer of at least {@code bytes}, given back with the others. */
   DeviceBuffer table(long bytes) {
-    DeviceBuffer b = new DeviceBuffer(bytes);
+    DeviceBuffer b = pool.take(bytes);
     owned.add(b);
     return b;
   }
@@ -65,21 +72,68 @@ final class BatchBuffers implements AutoCloseable {
     return b;
   }
 
+  /** Uploads {@code values} to 32-bit word {@code offsetWords} of {@code dst}. */
+  void upload(DeviceBuffer dst, long offsetWords, int[] values) {
+    staging.uploadArrayAt(dst, 4L * offsetWords, 4L * values.length, 4, Pointer.to(values),
+        (b, from, k) -> b.asIntBuffer().put(values, from, k));
+  }
+
+  /** Uploads {@code values} to byte {@code offset} of {@code dst}. */
+  void upload(DeviceBuffer dst, long offset, long[] values) {
+    staging.uploadArrayAt(dst, offset, 8L * values.length, 8, Pointer.to(values),
+        (b, from, k) -> b.asLongBuffer().put(values, from, k));
+  }
+
+  /** The first {@code into.length} values of {@code src}. */
+  void download(DeviceBuffer src, long[] into) {
+    staging.downloadArray(src, 8L * into.length, 8, Pointer.to(into),
+        (b, from, k) -> b.asLongBuffer().get(into, from, k));
+  }
+
+  /** The first {@code into.length} values of {@code src}. */
+  void download(DeviceBuffer src, int[] into) {
+    staging.downloadArray(src, 4L * into.length, 4, Pointer.to(into),
+        (b, from, k) -> b.asIntBuffer().get(into, from, k));
+  }
+
+  /** The first {@code into.length} bytes of {@code src}. */
+  void download(DeviceBuffer src, byte[] into) {
+    staging.downloadArray(src, into.length, 1, Pointer.to(into),
+        (b, from, k) -> b.get(into, from, k));
+  }
+
   static long addressOrZero(DeviceBuffer b) {
     return b == null ? 0 : b.address();
   }
 
-  /** Downloads everything the kernel wrote into a result. */
+  /**
+   * Downloads everything the kernel wrote into a result. Results are downloaded when some
+   * read-only transaction committed (the kernels write no others; CSMV writes every commit's:
+   * {@code everyCommitHasAResult}), semantic conflicts when the counters saw one.
+   */
   BatchResult collect(String engine, int[] initialVersions, long uploadNanos, long kernelNanos) {
+    return collect(engine, initialVersions, uploadNanos, kernelNanos, false);
+  }
+
+  BatchResult collect(String engine, int[] initialVersions, long uploadNanos, long kernelNanos,
+      boolean everyCommitHasAResult) {
     long t0 = System.nanoTime();
     byte[] outcomeCodes = new byte[n];
-    outcomes.download(Pointer.to(outcomeCodes), n);
+    download(outcomes, outcomeCodes);
     long[] counterValues = new long[Counter.COUNT];
     counters.download(Pointer.to(counterValues), 8L * Counter.COUNT);
-    long[] resultValues = new long[n];
-    results.download(Pointer.to(resultValues), 8L * n);
-    int[] semantic = new int[n];
-    semanticConflicts.download(Pointer.to(semantic), 4L * n);
+    long resultsWritten = counterValues[everyCommitHasAResult ? Counter.COMMITS.ordinal()
+        : Counter.READ_ONLY_COMMITS.ordinal()];
+    long[] resultValues = null;
+    if (resultsWritten > 0) {
+      resultValues = new long[n];
+      download(results, resultValues);
+    }
+    int[] semantic = null;
+    if (counterValues[Counter.SEMANTIC_CONFLICTS.ordinal()] > 0) {
+      semantic = new int[n];
+      download(semanticConflicts, semantic);
+    }
     History history = null;
     if (histCounts != null) {
       long[] reads = new long[n * capacity];
@@ -98,10 +152,21 @@ final class BatchBuffers implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      DeviceBuffer.closeAll(owned);
-    } finally {
-      owned.clear();
+    RuntimeException failure = null;
+    for (DeviceBuffer b : owned) {
+      try {
+        pool.give(b);
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    owned.clear();
+    if (failure != null) {
+      throw failure;
     }
   }
 }

@@ -125,7 +125,7 @@ final class CsmvKernel {
     checkNoHistory(options);
     int n = batch.txCount();
     int ncols = batch.columns().length;
-    try (BatchBuffers buf = new BatchBuffers(n, batch.capacity(), false)) {
+    try (BatchBuffers buf = new BatchBuffers(engine, n, batch.capacity(), false)) {
       long t0 = System.nanoTime();
       DeviceBuffer types = buf.table(4L * n);
       types.upload(Pointer.to(batch.types()), 4L * n);
@@ -148,7 +148,7 @@ final class CsmvKernel {
     int n = batch.txCount();
     ProgramImage image = ProgramImage.build(binding);
     int outSlots = Math.max(1, batch.programs().maxOutputs());
-    try (BatchBuffers buf = new BatchBuffers(n, binding.capacity(), false)) {
+    try (BatchBuffers buf = new BatchBuffers(engine, n, binding.capacity(), false)) {
       long t0 = System.nanoTime();
       ProgramBuffers pb = ProgramBuffers.upload(buf, binding, image, outSlots);
       byte[] tab = ProgramKernel.table(pb.image().address(), pb.types().address(),
@@ -246,9 +246,9 @@ final class CsmvKernel {
               + WAIT_MILLIS + " ms (gstm.csmv.waitMillis); the store may hold part of the "
               + "batch");
     }
-    BatchResult r = buf.collect(engine.name(), null, uploadNanos, kernelNanos);
+    BatchResult r = buf.collect(engine.name(), null, uploadNanos, kernelNanos, true);
     long[] st = new long[n];
-    stamps.download(Pointer.to(st), 8L * n);
+    buf.download(stamps, st);
     for (int i = 0; i < n; i++) {
       st[i] &= 0xffffffffL;
     }

@@ -77,6 +77,9 @@ public final class CudaEngine implements Engine {
   private final OpenState open = new OpenState("engine");
   /** Large copies between arrays and device memory go through it. */
   private final PinnedStaging staging = new PinnedStaging();
+  /** Batch buffers kept between batches (at most gstm.cuda.idleBufferBytes, default 2 GiB). */
+  private final DeviceBufferPool pool =
+      new DeviceBufferPool(Long.getLong("gstm.cuda.idleBufferBytes", 2L << 30));
   /** Program sets compiled for the device; null when the kernels jar has no template. */
   private JitPrograms jit;
   /** Whether PR-STM programs run compiled (where they can) or on the interpreter. */
@@ -173,6 +176,11 @@ public final class CudaEngine implements Engine {
   /** The pinned buffer large array copies go through (the caller has bound the context). */
   PinnedStaging staging() {
     return staging;
+  }
+
+  /** Where batches take their device buffers from (the caller has bound the context). */
+  DeviceBufferPool bufferPool() {
+    return pool;
   }
 
   /** Resolves a kernel symbol in a loaded module. */
@@ -307,6 +315,7 @@ public final class CudaEngine implements Engine {
   @Override
   public TxStore createStore(StoreLayout layout) {
     bind();
+    pool.trim(); // a store is large and lives long: idle batch buffers must not crowd it out
     return new CudaTxStore(this, layout, Algorithm.prStm());
   }
 
@@ -318,6 +327,7 @@ public final class CudaEngine implements Engine {
   @Override
   public TxStore createStore(StoreLayout layout, Algorithm algorithm) {
     bind();
+    pool.trim();
     if (algorithm.isGpuStm() || algorithm.isCederman()) {
       if (!modules.containsKey(LockTableKernel.module(algorithm))) {
         throw new IllegalArgumentException("algorithm: this kernels jar has no "
@@ -428,7 +438,7 @@ public final class CudaEngine implements Engine {
     int[] initialVersions = options.history() ? store.lockVersions() : null;
     int outSlots = Math.max(1, batch.programs().maxOutputs());
     long t0 = System.nanoTime();
-    try (BatchBuffers buf = new BatchBuffers(n, cap, options.history())) {
+    try (BatchBuffers buf = new BatchBuffers(this, n, cap, options.history())) {
       ProgramBuffers pb = ProgramBuffers.upload(buf, binding, image, outSlots);
       sync();
       long uploadNanos = System.nanoTime() - t0;
@@ -461,7 +471,7 @@ public final class CudaEngine implements Engine {
         SemanticKernel.symbol(batch.workload(), batch.capacity()));
     int[] initialVersions = options.history() ? store.lockVersions() : null;
     long t0 = System.nanoTime();
-    try (BatchBuffers buf = new BatchBuffers(n, batch.capacity(), options.history())) {
+    try (BatchBuffers buf = new BatchBuffers(this, n, batch.capacity(), options.history())) {
       DeviceBuffer types = buf.table(4L * n);
       types.upload(Pointer.to(batch.types()), 4L * n);
       DeviceBuffer cols = buf.table(4L * n * Math.max(1, ncols));
@@ -497,7 +507,7 @@ public final class CudaEngine implements Engine {
     CUfunction f = function(PrStmBankKernel.MODULE, PrStmBankKernel.symbol(batch.capacity()));
     int[] initialVersions = options.history() ? store.lockVersions() : null;
     long t0 = System.nanoTime();
-    try (BatchBuffers buf = new BatchBuffers(n, batch.capacity(), options.history())) {
+    try (BatchBuffers buf = new BatchBuffers(this, n, batch.capacity(), options.history())) {
       DeviceBuffer types = buf.table(4L * n);
       types.upload(Pointer.to(batch.types()), 4L * n);
       DeviceBuffer accounts = buf.table(4L * n * k);
@@ -585,6 +595,14 @@ public final class CudaEngine implements Engine {
     return new LimitsReport(device(), words, rates[0], rates[1], rates[2]);
   }
 
+  /**
+   * Copy rates between Java arrays and this device for {@code words} 32-bit words: the bounds a
+   * batch's upload and download are judged against.
+   */
+  public CopyProbe probeCopies(int words) {
+    return CopyProbe.measure(this, words);
+  }
+
   /** Free and total device memory, in bytes. */
   public record Memory(long freeBytes, long totalBytes) {}
 
@@ -615,6 +633,7 @@ public final class CudaEngine implements Engine {
     open.close();
     try {
       CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
+      pool.close();
       staging.close();
       if (jit != null) {
         jit.close();

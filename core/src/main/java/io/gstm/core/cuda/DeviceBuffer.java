@@ -7,6 +7,7 @@ import static jcuda.driver.JCudaDriver.cuMemFree;
 import static jcuda.driver.JCudaDriver.cuMemGetInfo;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
+import static jcuda.driver.JCudaDriver.cuMemsetD32;
 import static jcuda.driver.JCudaDriver.cuMemsetD8;
 
 import io.gstm.core.engine.LeakTracker;
@@ -120,6 +121,11 @@ final class DeviceBuffer implements AutoCloseable {
 
   void zero() {
     CudaErrors.call("cuMemsetD8", () -> cuMemsetD8(checkOpen(), (byte) 0, bytes));
+  }
+
+  /** Sets the first {@code count} 32-bit words to {@code value}. */
+  void fill32(int value, long count) {
+    CudaErrors.call("cuMemsetD32", () -> cuMemsetD32(checkOpen(), value, count));
   }
 
   private Ptr checkOpen() {

@@ -1,12 +1,20 @@
 package io.gstm.core.cuda;
 
+import static jcuda.driver.CUevent_flags.CU_EVENT_DISABLE_TIMING;
+import static jcuda.driver.JCudaDriver.cuEventCreate;
+import static jcuda.driver.JCudaDriver.cuEventDestroy;
+import static jcuda.driver.JCudaDriver.cuEventRecord;
+import static jcuda.driver.JCudaDriver.cuEventSynchronize;
 import static jcuda.driver.JCudaDriver.cuMemAllocHost;
 import static jcuda.driver.JCudaDriver.cuMemFreeHost;
+import static jcuda.driver.JCudaDriver.cuMemcpyHtoDAsync;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.stream.IntStream;
 import jcuda.Pointer;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUevent;
 
 /**
  * A page-locked host buffer that large copies between Java arrays and device memory go through.
@@ -36,6 +44,8 @@ final class PinnedStaging implements AutoCloseable {
 
   private Pointer host;
   private ByteBuffer view;
+  /** Per half of the buffer, recorded after the last DMA that reads it. */
+  private final CUevent[] drained = new CUevent[2];
 
   /** Copies {@code bytes} from the start of {@code src} into an array, chunk by chunk. */
   synchronized void download(DeviceBuffer src, long bytes, int elementBytes, Part into) {
@@ -43,19 +53,35 @@ final class PinnedStaging implements AutoCloseable {
     for (long at = 0; at < bytes; at += CHUNK_BYTES) {
       int n = (int) Math.min(CHUNK_BYTES, bytes - at);
       src.downloadAtByte(at, host, n);
-      copyInSlices(n, elementBytes, (int) (at / elementBytes), into);
+      copyInSlices(0, n, elementBytes, (int) (at / elementBytes), into);
     }
   }
 
-  /** Copies {@code bytes} of an array to byte {@code dstOffset} of {@code dst}, by chunks. */
+  /**
+   * Copies {@code bytes} of an array to byte {@code dstOffset} of {@code dst}, by half chunks:
+   * the DMA of one half (asynchronous, from pinned memory) runs while the cores fill the other.
+   * Returns once the last DMA has finished.
+   */
   synchronized void upload(DeviceBuffer dst, long dstOffset, long bytes, int elementBytes,
       Part from) {
     allocate();
-    for (long at = 0; at < bytes; at += CHUNK_BYTES) {
-      int n = (int) Math.min(CHUNK_BYTES, bytes - at);
-      copyInSlices(n, elementBytes, (int) (at / elementBytes), from);
-      // Synchronous from pinned memory: the chunk is free again when this returns.
-      dst.uploadAtByte(dstOffset + at, host, n);
+    int half = CHUNK_BYTES / 2;
+    try {
+      int k = 0;
+      for (long at = 0; at < bytes; at += half, k ^= 1) {
+        int n = (int) Math.min(half, bytes - at);
+        CUevent free = drained[k];
+        CudaErrors.call("cuEventSynchronize", () -> cuEventSynchronize(free));
+        copyInSlices(k * half, n, elementBytes, (int) (at / elementBytes), from);
+        CUdeviceptr to = dst.pointer().withByteOffset(dstOffset + at);
+        Pointer chunk = host.withByteOffset((long) k * half);
+        CudaErrors.call("cuMemcpyHtoDAsync", () -> cuMemcpyHtoDAsync(to, chunk, n, null));
+        CudaErrors.call("cuEventRecord", () -> cuEventRecord(free, null));
+      }
+    } finally {
+      for (CUevent e : drained) {
+        CudaErrors.call("cuEventSynchronize", () -> cuEventSynchronize(e));
+      }
     }
   }
 
@@ -91,21 +117,21 @@ final class PinnedStaging implements AutoCloseable {
    * element {@code first}: in one piece when small, else in slices on all cores (each slice a
    * view of its own, in native order, over disjoint elements).
    */
-  private void copyInSlices(int bytes, int elementBytes, int first, Part part) {
+  private void copyInSlices(int offset, int bytes, int elementBytes, int first, Part part) {
     int slices = Math.min(Runtime.getRuntime().availableProcessors(),
         Math.max(1, bytes / SLICE_BYTES));
-    if (slices == 1) {
-      view.clear().limit(bytes);
-      part.copy(view, first, bytes / elementBytes);
-      return;
-    }
     int elements = bytes / elementBytes;
     ByteBuffer whole = view;
+    if (slices == 1) {
+      part.copy(whole.duplicate().clear().position(offset).limit(offset + bytes).slice()
+          .order(ByteOrder.nativeOrder()), first, elements);
+      return;
+    }
     IntStream.range(0, slices).parallel().forEach(i -> {
       int from = (int) ((long) elements * i / slices);
       int to = (int) ((long) elements * (i + 1) / slices);
-      ByteBuffer slice = whole.duplicate().clear().position(from * elementBytes)
-          .limit(to * elementBytes).slice().order(ByteOrder.nativeOrder());
+      ByteBuffer slice = whole.duplicate().clear().position(offset + from * elementBytes)
+          .limit(offset + to * elementBytes).slice().order(ByteOrder.nativeOrder());
       part.copy(slice, first + from, to - from);
     });
   }
@@ -116,6 +142,11 @@ final class PinnedStaging implements AutoCloseable {
       CudaErrors.call("cuMemAllocHost", () -> cuMemAllocHost(p, CHUNK_BYTES));
       host = p;
       view = p.getByteBuffer(0, CHUNK_BYTES).order(ByteOrder.nativeOrder());
+      for (int k = 0; k < drained.length; k++) {
+        CUevent e = new CUevent();
+        CudaErrors.call("cuEventCreate", () -> cuEventCreate(e, CU_EVENT_DISABLE_TIMING));
+        drained[k] = e;
+      }
     }
   }
 
@@ -126,6 +157,11 @@ final class PinnedStaging implements AutoCloseable {
       Pointer p = host;
       host = null;
       view = null;
+      for (int k = 0; k < drained.length; k++) {
+        CUevent e = drained[k];
+        drained[k] = null;
+        CudaErrors.call("cuEventDestroy", () -> cuEventDestroy(e));
+      }
       CudaErrors.call("cuMemFreeHost", () -> cuMemFreeHost(p));
     }
   }

@@ -1,19 +1,25 @@
 package io.gstm.core.cuda;
 
 import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Outcome;
 import io.gstm.core.program.Column;
+import io.gstm.core.program.CompiledProgram;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramBinding;
 import io.gstm.core.program.ProgramResult;
 import java.util.List;
+import java.util.stream.IntStream;
 import jcuda.Pointer;
 
 /**
  * The device side of a program batch, owned by its {@link BatchBuffers}: the image, the types,
- * the columns at the image's offsets, and the outputs and abort codes the kernel writes.
+ * the columns at the image's offsets, and the outputs and abort codes the kernel writes. Only
+ * what the batch needs crosses the bus: one type for all (a device fill) when every transaction
+ * runs the same program, outputs when the programs have some, abort codes when one may abort.
  */
-record ProgramBuffers(DeviceBuffer image, DeviceBuffer types, DeviceBuffer columns,
-    DeviceBuffer outputs, DeviceBuffer abortCodes, int outputSlots, int txCount) {
+record ProgramBuffers(BatchBuffers buf, DeviceBuffer image, DeviceBuffer types,
+    DeviceBuffer columns, DeviceBuffer outputs, DeviceBuffer abortCodes, int outputSlots,
+    int txCount) {
 
   static ProgramBuffers upload(BatchBuffers buf, ProgramBinding binding, ProgramImage image,
       int outputSlots) {
@@ -22,31 +28,62 @@ record ProgramBuffers(DeviceBuffer image, DeviceBuffer types, DeviceBuffer colum
     DeviceBuffer img = buf.table(4L * image.words().length);
     img.upload(Pointer.to(image.words()), 4L * image.words().length);
     DeviceBuffer types = buf.table(4L * n);
-    types.upload(Pointer.to(batch.types()), 4L * n);
+    if (batch.uniformType() >= 0) {
+      types.fill32(batch.uniformType(), n);
+    } else {
+      buf.upload(types, 0, batch.typesView());
+    }
     DeviceBuffer cols = buf.table(Math.max(8, 4 * image.columnWords()));
     List<Column> columns = binding.columns();
     for (int c = 0; c < columns.size(); c++) {
       Column col = columns.get(c);
       long at = image.columnOffsets()[c];
       if (col.ints() != null) {
-        cols.uploadAt(at, col.ints());
+        buf.upload(cols, at, col.ints());
       } else {
-        cols.uploadAtByte(4 * at, Pointer.to(col.longs()), 8L * n);
+        buf.upload(cols, 4 * at, col.longs());
       }
     }
     DeviceBuffer outputs = buf.table(8L * outputSlots * n);
     outputs.zero();
     DeviceBuffer codes = buf.table(4L * n);
     codes.zero();
-    return new ProgramBuffers(img, types, cols, outputs, codes, outputSlots, n);
+    return new ProgramBuffers(buf, img, types, cols, outputs, codes, outputSlots, n);
   }
 
   /** Downloads outputs and abort codes beside the batch's statistics. */
   ProgramResult result(BatchResult stats, ProgramBatch batch) {
-    long[] out = new long[outputSlots * txCount];
-    outputs.download(Pointer.to(out), 8L * out.length);
-    int[] codes = new int[txCount];
-    abortCodes.download(Pointer.to(codes), 4L * txCount);
+    boolean[] used = batch.usedPrograms();
+    boolean outputsWritten = false;
+    boolean mayAbort = false;
+    for (int p = 0; p < used.length; p++) {
+      CompiledProgram prog = batch.programs().get(p);
+      outputsWritten |= used[p] && !prog.outputs().isEmpty();
+      mayAbort |= used[p] && prog.mayAbort();
+    }
+    long[] out = new long[outputsWritten ? outputSlots * txCount : 0];
+    if (outputsWritten && stats.commits() > 0) {
+      buf.download(outputs, out);
+    }
+    int[] codes = null;
+    if (mayAbort && any(stats.outcomes(), (byte) Outcome.USER_ABORT.code())) {
+      codes = new int[txCount];
+      buf.download(abortCodes, codes);
+    }
     return new ProgramResult(stats, batch, out, codes);
+  }
+
+  /** Whether some outcome is {@code code}: a scan of 1 MB slices on all cores. */
+  static boolean any(byte[] outcomes, byte code) {
+    int slice = 1 << 20;
+    int slices = (outcomes.length + slice - 1) / slice;
+    return IntStream.range(0, slices).parallel().anyMatch(i -> {
+      for (int t = i * slice, end = Math.min(outcomes.length, t + slice); t < end; t++) {
+        if (outcomes[t] == code) {
+          return true;
+        }
+      }
+      return false;
+    });
   }
 }

@@ -32,6 +32,20 @@ public final class Column {
     return new Column(name, ValueType.INT64, null, values.clone());
   }
 
+  /**
+   * An int32 column over {@code values} itself, not a copy: the batch reads the array when it
+   * runs, so it must not change until the last run of the batch has returned. For batches of
+   * millions, where the copy costs as much as running them.
+   */
+  public static Column wrapInt32(String name, int[] values) {
+    return new Column(name, ValueType.INT32, Objects.requireNonNull(values, "values"), null);
+  }
+
+  /** An int64 column over {@code values} itself, as {@link #wrapInt32}. */
+  public static Column wrapInt64(String name, long[] values) {
+    return new Column(name, ValueType.INT64, null, Objects.requireNonNull(values, "values"));
+  }
+
   public static Column ofFloat32(String name, float[] values) {
     int[] bits = new int[values.length];
     for (int i = 0; i < bits.length; i++) {

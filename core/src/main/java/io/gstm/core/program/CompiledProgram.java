@@ -54,6 +54,17 @@ public record CompiledProgram(String name, List<Program.Param> params,
     return body.outputRegisters();
   }
 
+  /** Whether the program can abort with a code of its own (it has an {@code abort}). */
+  public boolean mayAbort() {
+    int[] code = body.code();
+    for (int pc = 0; pc < code.length; pc += Opcodes.length(code[pc] & 0xff)) {
+      if ((code[pc] & 0xff) == Opcodes.ABORT) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** "GSTP". */
   public static final int MAGIC = 0x47535450;
   /** Registers a program may use (locals, parameters, outputs and temporaries). */

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.IntStream;
 
 /**
  * A batch of transaction programs: per transaction a type (which program of the set it runs)
@@ -25,16 +26,20 @@ public final class ProgramBatch {
   private final Map<String, Column> columns;
   private final int threadsPerBlock;
   private final int blocks;
-  /** Which programs the transactions run; computed on first use. */
-  private volatile boolean[] used;
+  /** Which programs the transactions run (index: type). */
+  private final boolean[] used;
+  /** The type every transaction runs, or -1 when they run several. */
+  private final int uniformType;
 
   private ProgramBatch(ProgramSet programs, int[] types, Map<String, Column> columns,
-      int threadsPerBlock, int blocks) {
+      int threadsPerBlock, int blocks, TypeScan scan) {
     this.programs = programs;
     this.types = types;
     this.columns = columns;
     this.threadsPerBlock = threadsPerBlock;
     this.blocks = blocks;
+    this.used = scan.used();
+    this.uniformType = scan.uniformType();
   }
 
   public static Builder builder(ProgramSet programs) {
@@ -61,18 +66,19 @@ public final class ProgramBatch {
 
   /** Which programs of the set some transaction of the batch runs (index: type). */
   public boolean[] usedPrograms() {
-    boolean[] u = used;
-    if (u == null) {
-      u = new boolean[programs.size()];
-      for (int t : types) {
-        u[t] = true;
-      }
-      used = u;
-    }
-    return u.clone();
+    return used.clone();
   }
 
-  int[] typesView() {
+  /**
+   * The type (program index) every transaction runs, or -1 when they run several: an engine
+   * then need not send a type per transaction.
+   */
+  public int uniformType() {
+    return uniformType;
+  }
+
+  /** Every transaction's type as stored (no copy: for the engines, not to be changed). */
+  public int[] typesView() {
     return types;
   }
 
@@ -100,7 +106,8 @@ public final class ProgramBatch {
   /** The same batch on another grid. */
   public ProgramBatch withGrid(int threadsPerBlock, int blocks) {
     TxBatch.checkThreads(threadsPerBlock, blocks);
-    return new ProgramBatch(programs, types, columns, threadsPerBlock, blocks);
+    return new ProgramBatch(programs, types, columns, threadsPerBlock, blocks,
+        new TypeScan(used, uniformType));
   }
 
   /**
@@ -127,8 +134,8 @@ public final class ProgramBatch {
     for (Column c : columns.values()) {
       cols.put(c.name(), c.permuted(perm));
     }
-    return new Sorted(new ProgramBatch(programs, sortedTypes, cols, threadsPerBlock, blocks),
-        perm);
+    return new Sorted(new ProgramBatch(programs, sortedTypes, cols, threadsPerBlock, blocks,
+        new TypeScan(used, uniformType)), perm);
   }
 
   /** A pre-sorted batch and where each of its transactions came from. */
@@ -146,9 +153,19 @@ public final class ProgramBatch {
       this.programs = Objects.requireNonNull(programs, "programs");
     }
 
-    /** Type code (program index) per transaction. */
+    /** Type code (program index) per transaction (copied). */
     public Builder types(int[] types) {
       this.types = types.clone();
+      return this;
+    }
+
+    /**
+     * Type code per transaction, read in place: the batch keeps {@code types} itself, so it
+     * must not change until the last run of the batch has returned (for batches of millions,
+     * where a copy costs as much as running them).
+     */
+    public Builder wrapTypes(int[] types) {
+      this.types = Objects.requireNonNull(types, "types");
       return this;
     }
 
@@ -166,7 +183,12 @@ public final class ProgramBatch {
     /** {@code n} transactions all running program {@code name}. */
     public Builder all(String name, int n) {
       int[] t = new int[n];
-      Arrays.fill(t, programs.type(name));
+      int type = programs.type(name);
+      if (n >= 1 << 20) {
+        Arrays.parallelSetAll(t, i -> type); // a batch of millions: idle cores
+      } else {
+        Arrays.fill(t, type);
+      }
       this.types = t;
       return this;
     }
@@ -185,6 +207,16 @@ public final class ProgramBatch {
 
     public Builder int64(String name, long[] values) {
       return column(Column.ofInt64(name, values));
+    }
+
+    /** An int32 column read in place ({@link Column#wrapInt32}). */
+    public Builder wrapInt32(String name, int[] values) {
+      return column(Column.wrapInt32(name, values));
+    }
+
+    /** An int64 column read in place ({@link Column#wrapInt64}). */
+    public Builder wrapInt64(String name, long[] values) {
+      return column(Column.wrapInt64(name, values));
     }
 
     public Builder float32(String name, float[] values) {
@@ -211,12 +243,7 @@ public final class ProgramBatch {
       if (n < 1) {
         throw new IllegalArgumentException("types: a batch needs at least 1 transaction");
       }
-      for (int t = 0; t < n; t++) {
-        if (types[t] < 0 || types[t] >= programs.size()) {
-          throw new IllegalArgumentException("types[" + t + "] = " + types[t] + " names no "
-              + "program: the set has type codes 0.." + (programs.size() - 1));
-        }
-      }
+      TypeScan scan = TypeScan.of(types, programs.size());
       for (Column c : columns.values()) {
         if (c.length() != n) {
           throw new IllegalArgumentException("column '" + c.name() + "' has " + c.length()
@@ -233,11 +260,7 @@ public final class ProgramBatch {
       // Every column a program of the set reads must be here with its type.
       for (int p = 0; p < programs.size(); p++) {
         CompiledProgram prog = programs.get(p);
-        boolean used = false;
-        for (int t = 0; t < n && !used; t++) {
-          used = types[t] == p;
-        }
-        if (!used) {
+        if (!scan.used()[p]) {
           continue;
         }
         List<String> names = prog.columnNames();
@@ -255,7 +278,63 @@ public final class ProgramBatch {
           }
         }
       }
-      return new ProgramBatch(programs, types.clone(), new LinkedHashMap<>(columns), tpb, b);
+      return new ProgramBatch(programs, types, new LinkedHashMap<>(columns), tpb, b, scan);
+    }
+  }
+
+  /** What one pass over the types found: the programs used and the one type, if only one. */
+  private record TypeScan(boolean[] used, int uniformType) {
+    /** Transactions from which the scan runs on the common pool. */
+    private static final int PARALLEL = 1 << 20;
+    private static final int SLICE = 1 << 18;
+
+    /** Scans {@code types}, throwing for the first one (lowest index) that names no program. */
+    static TypeScan of(int[] types, int programs) {
+      int n = types.length;
+      if (n < PARALLEL) {
+        return slice(types, 0, n, programs);
+      }
+      int slices = (n + SLICE - 1) / SLICE;
+      TypeScan[] parts = new TypeScan[slices];
+      IllegalArgumentException[] bad = new IllegalArgumentException[slices];
+      IntStream.range(0, slices).parallel().forEach(i -> {
+        try {
+          parts[i] = slice(types, i * SLICE, Math.min(n, (i + 1) * SLICE), programs);
+        } catch (IllegalArgumentException e) {
+          bad[i] = e;
+        }
+      });
+      boolean[] used = new boolean[programs];
+      for (int i = 0; i < slices; i++) {
+        if (bad[i] != null) {
+          throw bad[i];
+        }
+        for (int p = 0; p < programs; p++) {
+          used[p] |= parts[i].used[p];
+        }
+      }
+      return new TypeScan(used, uniform(used, types[0]));
+    }
+
+    private static TypeScan slice(int[] types, int from, int to, int programs) {
+      boolean[] used = new boolean[programs];
+      for (int t = from; t < to; t++) {
+        int type = types[t];
+        if (type < 0 || type >= programs) {
+          throw new IllegalArgumentException("types[" + t + "] = " + type + " names no "
+              + "program: the set has type codes 0.." + (programs - 1));
+        }
+        used[type] = true;
+      }
+      return new TypeScan(used, uniform(used, types[from]));
+    }
+
+    private static int uniform(boolean[] used, int first) {
+      int count = 0;
+      for (boolean u : used) {
+        count += u ? 1 : 0;
+      }
+      return count == 1 ? first : -1;
     }
   }
 }

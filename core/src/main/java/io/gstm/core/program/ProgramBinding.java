@@ -107,10 +107,7 @@ public final class ProgramBinding {
   public static ProgramBinding bind(ProgramBatch batch, StoreLayout layout, Algorithm algorithm) {
     ProgramSet set = batch.programs();
     List<Column> columns = batch.columns();
-    boolean[] used = new boolean[set.size()];
-    for (int type : batch.typesView()) {
-      used[type] = true;
-    }
+    boolean[] used = batch.usedPrograms();
     Bound[] bound = new Bound[set.size()];
     long setEntries = 1;
     long csmvReads = 0;

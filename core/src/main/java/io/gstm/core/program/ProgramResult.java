@@ -13,14 +13,16 @@ import java.util.Map;
  * @param stats outcomes, counters, semantic conflicts per transaction, history, timings
  * @param batch the batch that ran
  * @param outputs raw output bits, {@code [slot * txCount + t]}
- * @param abortCodes the code of each USER_ABORT transaction, else 0
+ * @param abortCodes the code of each USER_ABORT transaction, else 0; an engine passes null when no
+ *     transaction aborted with a code (the accessor then returns zeros)
  */
 public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] outputs,
     int[] abortCodes) {
 
   /** Zeroes what a transaction that did not commit (or abort) left behind. */
   public ProgramResult {
-    int n = batch.txCount();
+    // Nothing to zero when there are neither outputs nor codes: a batch of millions skips it.
+    int n = outputs.length == 0 && abortCodes == null ? 0 : batch.txCount();
     for (int t = 0; t < n; t++) {
       Outcome o = stats.outcome(t);
       if (o != Outcome.COMMITTED) {
@@ -28,7 +30,7 @@ public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] output
           outputs[s * n + t] = 0;
         }
       }
-      if (o != Outcome.USER_ABORT) {
+      if (o != Outcome.USER_ABORT && abortCodes != null) {
         abortCodes[t] = 0;
       }
     }
@@ -44,7 +46,13 @@ public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] output
   }
 
   public int abortCode(int t) {
-    return abortCodes[t];
+    return abortCodes == null ? 0 : abortCodes[t];
+  }
+
+  /** The code of each USER_ABORT transaction, else 0. */
+  @Override
+  public int[] abortCodes() {
+    return abortCodes == null ? new int[batch.txCount()] : abortCodes;
   }
 
   /** Raw bits of output {@code name} of transaction {@code t}'s program. */

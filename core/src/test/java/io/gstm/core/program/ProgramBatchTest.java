@@ -1,0 +1,85 @@
+package io.gstm.core.program;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gstm.core.batch.BatchResult;
+import io.gstm.core.batch.Outcome;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a program batch learns from its types in one pass (programs used, the one type when all
+ * run the same), the columns it reads in place when asked, and the zero results a result holds
+ * without storing them.
+ */
+class ProgramBatchTest {
+  private static final ProgramSet SET = ProgramSet.parse("""
+      program a(x: int32) regions r: int64 { r[x] = r[x] + 1; }
+      program b(x: int32) regions r: int64 { r[x] = r[x] - 1; }
+      program c(x: int32) regions r: int64 outputs v: int64 { v = r[x]; }
+      """);
+
+  private static ProgramBatch batch(int[] types) {
+    return ProgramBatch.builder(SET).types(types).int32("x", new int[types.length]).build();
+  }
+
+  @Test
+  void oneTypeForAllIsKnownAndSeveralAreNot() {
+    assertThat(batch(new int[] {1, 1, 1}).uniformType()).isEqualTo(1);
+    assertThat(batch(new int[] {1, 0, 1}).uniformType()).isEqualTo(-1);
+    assertThat(batch(new int[] {1, 0, 1}).usedPrograms()).containsExactly(true, true, false);
+    ProgramBatch all = ProgramBatch.builder(SET).all("c", 2_000_000)
+        .int32("x", new int[2_000_000]).build();
+    assertThat(all.uniformType()).isEqualTo(2);
+    assertThat(all.usedPrograms()).containsExactly(false, false, true);
+    assertThat(all.type(1_999_999)).isEqualTo(2);
+  }
+
+  @Test
+  void largeBatchesScanTheirTypesOnAllCoresAndNameTheFirstBadOne() {
+    int n = 3_000_000;
+    int[] types = new int[n];
+    types[2_999_000] = 1;
+    types[1_500_001] = 9;
+    types[2_000_000] = -1;
+    assertThatThrownBy(() -> batch(types)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("types[1500001] = 9 names no program: the set has type codes 0..2");
+    types[1_500_001] = 0;
+    types[2_000_000] = 0;
+    ProgramBatch ok = batch(types);
+    assertThat(ok.uniformType()).isEqualTo(-1);
+    assertThat(ok.usedPrograms()).containsExactly(true, true, false);
+  }
+
+  @Test
+  void wrappedColumnsAndTypesAreReadInPlaceOthersAreCopied() {
+    int[] types = {0, 1};
+    int[] x = {4, 5};
+    long[] y = {6, 7};
+    ProgramBatch wrapped = ProgramBatch.builder(SET).wrapTypes(types).wrapInt32("x", x)
+        .wrapInt64("y", y).build();
+    ProgramBatch copied = ProgramBatch.builder(SET).types(types).int32("x", x).int64("y", y)
+        .build();
+    x[0] = 40;
+    y[1] = 70;
+    types[1] = 0;
+    assertThat(wrapped.column("x").bits(0)).isEqualTo(40);
+    assertThat(wrapped.column("y").bits(1)).isEqualTo(70);
+    assertThat(wrapped.type(1)).isZero();
+    assertThat(copied.column("x").bits(0)).isEqualTo(4);
+    assertThat(copied.column("y").bits(1)).isEqualTo(7);
+    assertThat(copied.type(1)).isEqualTo(1);
+  }
+
+  @Test
+  void resultsAndConflictsLeftUnsetReadAsZeros() {
+    byte[] outcomes = {(byte) Outcome.COMMITTED.code(), (byte) Outcome.USER_ABORT.code()};
+    BatchResult r = BatchResult.builder("test", outcomes).build();
+    assertThat(r.results()).containsExactly(0, 0);
+    assertThat(r.semanticConflicts()).containsExactly(0, 0);
+    assertThat(r.results()).isSameAs(r.results());
+    ProgramResult p = new ProgramResult(r, batch(new int[] {0, 1}), new long[0], null);
+    assertThat(p.abortCodes()).containsExactly(0, 0);
+    assertThat(p.abortCode(1)).isZero();
+  }
+}
