@@ -633,14 +633,12 @@ public final class CudaEngine implements Engine {
     open.close();
     try {
       CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
-      pool.close();
-      staging.close();
-      if (jit != null) {
-        jit.close();
-      }
-      for (CUmodule m : modules.values()) {
-        CudaErrors.call("cuModuleUnload", () -> cuModuleUnload(m));
-      }
+      // Each part is freed even when another fails (a broken context fails them all).
+      Resources.closeAll(pool, staging, jit, () -> {
+        for (CUmodule m : modules.values()) {
+          CudaErrors.call("cuModuleUnload", () -> cuModuleUnload(m));
+        }
+      });
     } finally {
       modules.clear();
       CudaErrors.call("cuDevicePrimaryCtxRelease", () -> cuDevicePrimaryCtxRelease(device));

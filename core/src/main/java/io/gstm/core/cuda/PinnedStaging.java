@@ -46,10 +46,13 @@ final class PinnedStaging implements AutoCloseable {
   private ByteBuffer view;
   /** Per half of the buffer, recorded after the last DMA that reads it. */
   private final CUevent[] drained = new CUevent[2];
+  /** The half the next upload chunk goes through. */
+  private int nextHalf;
 
   /** Copies {@code bytes} from the start of {@code src} into an array, chunk by chunk. */
   synchronized void download(DeviceBuffer src, long bytes, int elementBytes, Part into) {
     allocate();
+    drain();
     for (long at = 0; at < bytes; at += CHUNK_BYTES) {
       int n = (int) Math.min(CHUNK_BYTES, bytes - at);
       src.downloadAtByte(at, host, n);
@@ -59,27 +62,31 @@ final class PinnedStaging implements AutoCloseable {
 
   /**
    * Copies {@code bytes} of an array to byte {@code dstOffset} of {@code dst}, by half chunks:
-   * the DMA of one half (asynchronous, from pinned memory) runs while the cores fill the other.
-   * Returns once the last DMA has finished.
+   * the DMA of one half (asynchronous, from pinned memory, on the default stream) runs while
+   * the cores fill the other. Returns once the array is copied, possibly before the last DMA
+   * has finished: the next upload keeps the pipeline going, and everything later on the
+   * default stream (kernels, copies) runs after it; {@link #download} and {@link #close} wait.
    */
   synchronized void upload(DeviceBuffer dst, long dstOffset, long bytes, int elementBytes,
       Part from) {
     allocate();
     int half = CHUNK_BYTES / 2;
-    try {
-      int k = 0;
-      for (long at = 0; at < bytes; at += half, k ^= 1) {
-        int n = (int) Math.min(half, bytes - at);
-        CUevent free = drained[k];
-        CudaErrors.call("cuEventSynchronize", () -> cuEventSynchronize(free));
-        copyInSlices(k * half, n, elementBytes, (int) (at / elementBytes), from);
-        CUdeviceptr to = dst.pointer().withByteOffset(dstOffset + at);
-        Pointer chunk = host.withByteOffset((long) k * half);
-        CudaErrors.call("cuMemcpyHtoDAsync", () -> cuMemcpyHtoDAsync(to, chunk, n, null));
-        CudaErrors.call("cuEventRecord", () -> cuEventRecord(free, null));
-      }
-    } finally {
-      for (CUevent e : drained) {
+    for (long at = 0; at < bytes; at += half, nextHalf ^= 1) {
+      int n = (int) Math.min(half, bytes - at);
+      CUevent free = drained[nextHalf];
+      CudaErrors.call("cuEventSynchronize", () -> cuEventSynchronize(free));
+      copyInSlices(nextHalf * half, n, elementBytes, (int) (at / elementBytes), from);
+      CUdeviceptr to = dst.pointer().withByteOffset(dstOffset + at);
+      Pointer chunk = host.withByteOffset((long) nextHalf * half);
+      CudaErrors.call("cuMemcpyHtoDAsync", () -> cuMemcpyHtoDAsync(to, chunk, n, null));
+      CudaErrors.call("cuEventRecord", () -> cuEventRecord(free, null));
+    }
+  }
+
+  /** Waits for the uploads' DMA still running: the buffer is free as a whole again. */
+  private void drain() {
+    for (CUevent e : drained) {
+      if (e != null) {
         CudaErrors.call("cuEventSynchronize", () -> cuEventSynchronize(e));
       }
     }
@@ -150,19 +157,30 @@ final class PinnedStaging implements AutoCloseable {
     }
   }
 
-  /** Frees the buffer (with the engine's context current). */
+  /**
+   * Frees the buffer (with the engine's context current) once its DMA has finished; frees what
+   * it can when the context is broken, and throws the first failure.
+   */
   @Override
   public synchronized void close() {
-    if (host != null) {
-      Pointer p = host;
-      host = null;
-      view = null;
-      for (int k = 0; k < drained.length; k++) {
-        CUevent e = drained[k];
-        drained[k] = null;
-        CudaErrors.call("cuEventDestroy", () -> cuEventDestroy(e));
+    if (host == null) {
+      return;
+    }
+    Pointer p = host;
+    host = null;
+    view = null;
+    try {
+      drain();
+    } finally {
+      try {
+        for (int k = 0; k < drained.length; k++) {
+          CUevent e = drained[k];
+          drained[k] = null;
+          CudaErrors.call("cuEventDestroy", () -> cuEventDestroy(e));
+        }
+      } finally {
+        CudaErrors.call("cuMemFreeHost", () -> cuMemFreeHost(p));
       }
-      CudaErrors.call("cuMemFreeHost", () -> cuMemFreeHost(p));
     }
   }
 }

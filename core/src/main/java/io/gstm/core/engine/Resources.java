@@ -47,6 +47,37 @@ public final class Resources {
     }
   }
 
+  /**
+   * Closes every non-null resource in order, even when some fail; then throws the first failure
+   * with the others suppressed (a checked one wrapped in an IllegalStateException).
+   */
+  public static void closeAll(AutoCloseable... resources) {
+    Throwable failure = null;
+    for (AutoCloseable r : resources) {
+      if (r == null) {
+        continue;
+      }
+      try {
+        r.close();
+      } catch (Throwable e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure instanceof RuntimeException re) {
+      throw re;
+    }
+    if (failure instanceof Error err) {
+      throw err;
+    }
+    if (failure != null) {
+      throw new IllegalStateException("closing: " + failure.getMessage(), failure);
+    }
+  }
+
   private static void closeSuppressed(AutoCloseable resource, Throwable primary) {
     if (resource == null) {
       return;

@@ -22,7 +22,9 @@ public final class ProgramBatch {
   public static final int DEFAULT_TX_PER_THREAD = 8;
 
   private final ProgramSet programs;
-  private final int[] types;
+  /** Null when every transaction runs {@link #uniformType}: made on first need. */
+  private volatile int[] types;
+  private final int txCount;
   private final Map<String, Column> columns;
   private final int threadsPerBlock;
   private final int blocks;
@@ -35,6 +37,7 @@ public final class ProgramBatch {
       int threadsPerBlock, int blocks, TypeScan scan) {
     this.programs = programs;
     this.types = types;
+    this.txCount = types != null ? types.length : scan.count();
     this.columns = columns;
     this.threadsPerBlock = threadsPerBlock;
     this.blocks = blocks;
@@ -51,17 +54,21 @@ public final class ProgramBatch {
   }
 
   public int txCount() {
-    return types.length;
+    return txCount;
   }
 
   /** The type (program index) of transaction {@code t}. */
   public int type(int t) {
+    if (uniformType >= 0) {
+      Objects.checkIndex(t, txCount);
+      return uniformType;
+    }
     return types[t];
   }
 
   /** Every transaction's type (a copy). */
   public int[] types() {
-    return types.clone();
+    return typesView().clone();
   }
 
   /** Which programs of the set some transaction of the batch runs (index: type). */
@@ -79,7 +86,26 @@ public final class ProgramBatch {
 
   /** Every transaction's type as stored (no copy: for the engines, not to be changed). */
   public int[] typesView() {
-    return types;
+    int[] t = types;
+    if (t == null) {
+      synchronized (this) {
+        if (types == null) {
+          int[] all = new int[txCount];
+          fill(all, uniformType);
+          types = all;
+        }
+        t = types;
+      }
+    }
+    return t;
+  }
+
+  private static void fill(int[] array, int value) {
+    if (array.length >= 1 << 20) {
+      Arrays.parallelSetAll(array, i -> value); // a batch of millions: idle cores
+    } else {
+      Arrays.fill(array, value);
+    }
   }
 
   /** The column named {@code name}, or null. */
@@ -107,7 +133,7 @@ public final class ProgramBatch {
   public ProgramBatch withGrid(int threadsPerBlock, int blocks) {
     TxBatch.checkThreads(threadsPerBlock, blocks);
     return new ProgramBatch(programs, types, columns, threadsPerBlock, blocks,
-        new TypeScan(used, uniformType));
+        new TypeScan(used, uniformType, txCount));
   }
 
   /**
@@ -117,6 +143,7 @@ public final class ProgramBatch {
    * {@code order()[i]} of this one.
    */
   public Sorted presort() {
+    int[] types = typesView();
     int n = types.length;
     int[] tags = programs.orderingTags();
     Integer[] order = new Integer[n];
@@ -135,7 +162,7 @@ public final class ProgramBatch {
       cols.put(c.name(), c.permuted(perm));
     }
     return new Sorted(new ProgramBatch(programs, sortedTypes, cols, threadsPerBlock, blocks,
-        new TypeScan(used, uniformType)), perm);
+        new TypeScan(used, uniformType, txCount)), perm);
   }
 
   /** A pre-sorted batch and where each of its transactions came from. */
@@ -145,6 +172,9 @@ public final class ProgramBatch {
   public static final class Builder {
     private final ProgramSet programs;
     private int[] types;
+    /** Set by {@link #all}: every transaction runs it, and no array is made unless asked. */
+    private int allType = -1;
+    private int allCount;
     private final Map<String, Column> columns = new LinkedHashMap<>();
     private int threadsPerBlock = DEFAULT_THREADS_PER_BLOCK;
     private int blocks = -1;
@@ -156,6 +186,7 @@ public final class ProgramBatch {
     /** Type code (program index) per transaction (copied). */
     public Builder types(int[] types) {
       this.types = types.clone();
+      allType = -1;
       return this;
     }
 
@@ -166,6 +197,7 @@ public final class ProgramBatch {
      */
     public Builder wrapTypes(int[] types) {
       this.types = Objects.requireNonNull(types, "types");
+      allType = -1;
       return this;
     }
 
@@ -177,19 +209,15 @@ public final class ProgramBatch {
         t[i] = index.computeIfAbsent(names[i], programs::type);
       }
       this.types = t;
+      allType = -1;
       return this;
     }
 
     /** {@code n} transactions all running program {@code name}. */
     public Builder all(String name, int n) {
-      int[] t = new int[n];
-      int type = programs.type(name);
-      if (n >= 1 << 20) {
-        Arrays.parallelSetAll(t, i -> type); // a batch of millions: idle cores
-      } else {
-        Arrays.fill(t, type);
-      }
-      this.types = t;
+      allType = programs.type(name);
+      allCount = n;
+      types = null;
       return this;
     }
 
@@ -235,15 +263,16 @@ public final class ProgramBatch {
     }
 
     public ProgramBatch build() {
-      if (types == null) {
+      if (types == null && allType < 0) {
         throw new IllegalArgumentException("types: a batch needs a type per transaction "
             + "(types(...) or all(...))");
       }
-      int n = types.length;
+      int n = types != null ? types.length : allCount;
       if (n < 1) {
         throw new IllegalArgumentException("types: a batch needs at least 1 transaction");
       }
-      TypeScan scan = TypeScan.of(types, programs.size());
+      TypeScan scan = types != null ? TypeScan.of(types, programs.size())
+          : TypeScan.all(allType, n, programs.size());
       for (Column c : columns.values()) {
         if (c.length() != n) {
           throw new IllegalArgumentException("column '" + c.name() + "' has " + c.length()
@@ -283,7 +312,7 @@ public final class ProgramBatch {
   }
 
   /** What one pass over the types found: the programs used and the one type, if only one. */
-  private record TypeScan(boolean[] used, int uniformType) {
+  private record TypeScan(boolean[] used, int uniformType, int count) {
     /** Transactions from which the scan runs on the common pool. */
     private static final int PARALLEL = 1 << 20;
     private static final int SLICE = 1 << 18;
@@ -313,7 +342,14 @@ public final class ProgramBatch {
           used[p] |= parts[i].used[p];
         }
       }
-      return new TypeScan(used, uniform(used, types[0]));
+      return new TypeScan(used, uniform(used, types[0]), n);
+    }
+
+    /** {@code n} transactions of type {@code type}. */
+    static TypeScan all(int type, int n, int programs) {
+      boolean[] used = new boolean[programs];
+      used[type] = true;
+      return new TypeScan(used, type, n);
     }
 
     private static TypeScan slice(int[] types, int from, int to, int programs) {
@@ -326,7 +362,7 @@ public final class ProgramBatch {
         }
         used[type] = true;
       }
-      return new TypeScan(used, uniform(used, types[from]));
+      return new TypeScan(used, uniform(used, types[from]), to - from);
     }
 
     private static int uniform(boolean[] used, int first) {

@@ -33,6 +33,12 @@ class ProgramBatchTest {
     assertThat(all.uniformType()).isEqualTo(2);
     assertThat(all.usedPrograms()).containsExactly(false, false, true);
     assertThat(all.type(1_999_999)).isEqualTo(2);
+    assertThatThrownBy(() -> all.type(2_000_000)).isInstanceOf(IndexOutOfBoundsException.class);
+    // The array is made only when an engine asks for it (the JVM engine's interpreter does).
+    assertThat(all.typesView()).hasSize(2_000_000).containsOnly(2);
+    assertThat(all.typesView()).isSameAs(all.typesView());
+    assertThatThrownBy(() -> ProgramBatch.builder(SET).all("c", 0).build())
+        .hasMessage("types: a batch needs at least 1 transaction");
   }
 
   @Test
