@@ -603,6 +603,16 @@ public final class CudaEngine implements Engine {
     return CopyProbe.measure(this, words);
   }
 
+  /**
+   * Frees the device buffers finished batches left for the next ones (at most
+   * {@code gstm.cuda.idleBufferBytes}, default 2 GiB): memory another process or a store made
+   * outside this engine may need. Creating a store here does it by itself.
+   */
+  public void releaseIdleMemory() {
+    bind();
+    pool.trim();
+  }
+
   /** Free and total device memory, in bytes. */
   public record Memory(long freeBytes, long totalBytes) {}
 

@@ -34,7 +34,9 @@ class CudaDeviceFailureTest {
 
   private static long free() {
     System.gc(); // leaked buffers of earlier tests, if any, go first
-    return engines.gpu().memoryInfo().freeBytes();
+    CudaEngine gpu = (CudaEngine) engines.gpu();
+    gpu.releaseIdleMemory(); // and the batch buffers earlier batches left for the next ones
+    return gpu.memoryInfo().freeBytes();
   }
 
   /** Int64 regions of at most 2^31 - 1 words (16 GiB) each, covering {@code bytes}. */
