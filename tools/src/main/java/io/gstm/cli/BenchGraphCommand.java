@@ -81,14 +81,17 @@ final class BenchGraphCommand extends EngineCommand {
           : order;
       long t0 = System.nanoTime();
       EdgeList generated = generate();
+      long t1 = System.nanoTime();
       int[] ids = numbering.equals("degree") ? DegreeOrder.newIds(generated) : null;
       CsrGraph g = (ids == null ? generated : DegreeOrder.relabel(generated, ids)).toCsr();
       if (k == RelaxationKind.CONNECTED_COMPONENTS) {
         g = g.undirected();
       }
+      long t2 = System.nanoTime();
       System.out.printf("graph: %s, %,d edges generated, %s, %s, vertices numbered "
-          + "by %s, built in %.1f s%n", describe(), generated.edgeCount(), g, k, numbering,
-          (System.nanoTime() - t0) / 1e9);
+          + "by %s, built in %.2f s (generated in %.2f s, CSR in %.2f s, on %d cores)%n",
+          describe(), generated.edgeCount(), g, k, numbering, (t2 - t0) / 1e9, (t1 - t0) / 1e9,
+          (t2 - t1) / 1e9, Runtime.getRuntime().availableProcessors());
       return relax(e, g, k, ids);
     };
   }

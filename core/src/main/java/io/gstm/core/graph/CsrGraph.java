@@ -79,13 +79,25 @@ public record CsrGraph(int vertexCount, int[] offsets, int[] targets, double[] w
           + "), got " + weightsOrNull.length);
     }
     int m = src.length;
-    for (int i = 0; i < m; i++) {
-      checkId("src", i, src[i], vertexCount);
-      checkId("dst", i, dst[i], vertexCount);
+    int badSrc = firstIndex(m, i -> src[i] < 0 || src[i] >= vertexCount);
+    int badDst = firstIndex(m, i -> dst[i] < 0 || dst[i] >= vertexCount);
+    if (badSrc >= 0 && (badDst < 0 || badSrc <= badDst)) {
+      checkId("src", badSrc, src[badSrc], vertexCount);
+    }
+    if (badDst >= 0) {
+      checkId("dst", badDst, dst[badDst], vertexCount);
     }
     if (weightsOrNull != null) {
       checkWeights(weightsOrNull);
     }
+    return m >= ParallelCsrBuild.MIN_EDGES
+        ? ParallelCsrBuild.build(vertexCount, src, dst, weightsOrNull)
+        : sequential(vertexCount, src, dst, weightsOrNull);
+  }
+
+  /** {@link #fromEdges} on this thread, the arguments checked. */
+  static CsrGraph sequential(int vertexCount, int[] src, int[] dst, double[] weightsOrNull) {
+    int m = src.length;
     // Counting sort by source, then sort each adjacency by (target, weight).
     int[] offsets = offsetsBySource(vertexCount, src, dst);
     int[] fill = Arrays.copyOf(offsets, vertexCount);
@@ -196,19 +208,27 @@ public record CsrGraph(int vertexCount, int[] offsets, int[] targets, double[] w
     int[] src = new int[2 * m];
     int[] dst = new int[2 * m];
     double[] w = weights == null ? null : new double[2 * m];
-    for (int u = 0; u < vertexCount; u++) {
-      for (int e = offsets[u]; e < offsets[u + 1]; e++) {
-        src[e] = u;
-        dst[e] = targets[e];
-        src[m + e] = targets[e];
-        dst[m + e] = u;
-        if (w != null) {
-          w[e] = weights[e];
-          w[m + e] = weights[e];
-        }
+    int slice = 1 << 14;
+    IntStream.range(0, (vertexCount + slice - 1) / slice).parallel().forEach(k -> {
+      for (int u = k * slice, end = Math.min(vertexCount, u + slice); u < end; u++) {
+        reverse(u, m, src, dst, w);
+      }
+    });
+    return fromEdges(vertexCount, src, dst, w);
+  }
+
+  /** Vertex {@code u}'s edges at their places in {@code src, dst, w}, and reversed {@code m} on. */
+  private void reverse(int u, int m, int[] src, int[] dst, double[] w) {
+    for (int e = offsets[u]; e < offsets[u + 1]; e++) {
+      src[e] = u;
+      dst[e] = targets[e];
+      src[m + e] = targets[e];
+      dst[m + e] = u;
+      if (w != null) {
+        w[e] = weights[e];
+        w[m + e] = weights[e];
       }
     }
-    return fromEdges(vertexCount, src, dst, w);
   }
 
   @Override

@@ -62,6 +62,17 @@ public final class Column {
     return new Column(name, ValueType.FLOAT64, null, bits);
   }
 
+  /**
+   * As {@link #ofBits}, but a 64-bit column reads {@code bits} in place (as {@link #wrapInt64});
+   * a 32-bit one is converted, as there.
+   */
+  public static Column wrapBits(String name, ValueType type, long[] bits) {
+    if (type != null && type.isNumeric() && type.isWide()) {
+      return new Column(name, type, null, Objects.requireNonNull(bits, "bits"));
+    }
+    return ofBits(name, type, bits);
+  }
+
   /** A column of {@code type} from raw bits (the low 32 for the 32-bit types). */
   public static Column ofBits(String name, ValueType type, long[] bits) {
     if (type == null || !type.isNumeric()) {

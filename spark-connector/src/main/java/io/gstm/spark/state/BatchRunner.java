@@ -119,10 +119,12 @@ final class BatchRunner {
     if (m == 0) {
       return new long[] {0, 0};
     }
-    ProgramBatch.Builder b = ProgramBatch.builder(plan.programs()).types(Arrays.copyOf(types, m));
+    // The arrays are this batch's own: the batch reads them in place.
+    ProgramBatch.Builder b = ProgramBatch.builder(plan.programs())
+        .wrapTypes(m == n ? types : Arrays.copyOf(types, m));
     for (int s = 0; s < slotCount; s++) {
       ApplyPlan.Slot slot = plan.slots[s];
-      b.column(Column.ofBits(slot.name(), slot.key() ? ValueType.INT32 : slot.type(),
+      b.column(Column.wrapBits(slot.name(), slot.key() ? ValueType.INT32 : slot.type(),
           m == n ? cols[s] : Arrays.copyOf(cols[s], m)));
     }
     int tpb = settings.transactions().threadsPerBlock();
