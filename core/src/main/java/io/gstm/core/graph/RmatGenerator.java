@@ -121,10 +121,15 @@ public final class RmatGenerator {
     }
   }
 
+  /** A, A + B and A + B + C as fractions of 2^32: a level's quadrant from 32 random bits. */
+  private static final long T_A = (long) (A * (1L << 32));
+  private static final long T_AB = (long) ((A + B) * (1L << 32));
+  private static final long T_ABC = (long) ((A + B + C) * (1L << 32));
+
   /**
-   * Draws edges {@code [first, first + count)} of {@code g} from {@code rnd}. The quadrant of
-   * each level is chosen without branches (a branch per level, taken at random, cost most of
-   * the time); the draws and their meaning are those of a branch per quadrant.
+   * Draws edges {@code [first, first + count)} of {@code g} from {@code rnd}: two levels from
+   * each random long (32 bits a level) and no branch per level (one taken at random cost most of
+   * the time).
    */
   private static void draw(int scale, SplittableRandom rnd, int[] perm, EdgeList g, int first,
       int count) {
@@ -134,12 +139,16 @@ public final class RmatGenerator {
     for (int e = first, end = first + count; e < end; e++) {
       int u = 0;
       int v = 0;
+      long bits = 0;
       for (int level = 0; level < scale; level++) {
-        double r = rnd.nextDouble();
+        if ((level & 1) == 0) {
+          bits = rnd.nextLong();
+        }
+        long r = (level & 1) == 0 ? bits >>> 32 : bits & 0xffffffffL;
         // a: neither bit; b: v's; c: u's; d: both.
-        int ab = r >= A ? 1 : 0;
-        int bc = r >= A + B ? 1 : 0;
-        int cd = r >= A + B + C ? 1 : 0;
+        int ab = r >= T_A ? 1 : 0;
+        int bc = r >= T_AB ? 1 : 0;
+        int cd = r >= T_ABC ? 1 : 0;
         u |= bc << level;
         v |= ((ab ^ bc) | cd) << level;
       }
