@@ -5,9 +5,15 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import io.gstm.spark.exec.ColumnarSource;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.SpecializedGetters;
 import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.unsafe.types.UTF8String;
 import scala.Tuple2;
 
@@ -19,23 +25,88 @@ import scala.Tuple2;
  * keys. One chunk per target per input partition, column by column.
  */
 final class Routing {
+  /** Applies whose input was read from column batches (for tests). */
+  static final java.util.concurrent.atomic.AtomicLong COLUMNAR_ROUTES =
+      new java.util.concurrent.atomic.AtomicLong();
+
   private Routing() {}
 
   static Iterator<Tuple2<Integer, TxChunk>> route(int inputPartition, Iterator<InternalRow> it,
       ApplyPlan plan) {
-    KeyPartitioner parts = plan.state.partitioner();
-    int p = parts.partitions();
-    int slotCount = plan.slots.length;
-    TxChunk[] out = new TxChunk[p + 1];
-    Map<UTF8String, Integer> byName = new HashMap<>();
-    for (int i = 0; i < plan.programNames.length; i++) {
-      byName.put(UTF8String.fromString(plan.programNames[i]), i);
-    }
-    long[] values = new long[slotCount];
-    int[] owners = new int[16];
-    long row = 0;
+    Router r = new Router(inputPartition, plan);
     while (it.hasNext()) {
-      InternalRow r = it.next();
+      r.row(it.next());
+    }
+    return r.finish();
+  }
+
+  /**
+   * As {@link #route}, from the column batches under the rows (a cached or Parquet input, see
+   * {@link #columnar}): a batch whose columns need no per-row check (no nulls, one program, no
+   * array elements) is taken a column at a time, others row by row as {@link #route} reads them.
+   */
+  static Iterator<Tuple2<Integer, TxChunk>> routeColumnar(int inputPartition,
+      Iterator<ColumnarBatch> it, ApplyPlan plan) {
+    Router r = new Router(inputPartition, plan);
+    while (it.hasNext()) {
+      ColumnarBatch b = it.next();
+      if (!r.bulk(b)) {
+        Iterator<InternalRow> rows = b.rowIterator();
+        while (rows.hasNext()) {
+          r.row(rows.next());
+        }
+      }
+    }
+    return r.finish();
+  }
+
+  /**
+   * The physical plan whose column batches hold {@code selected}'s rows, column for column (the
+   * plan's selection over a cached relation or a Parquet scan), or null: the caller reads rows.
+   */
+  static SparkPlan columnar(Dataset<Row> selected, ApplyPlan plan) {
+    SparkPlan p = ColumnarSource.of(selected);
+    if (p == null || p.output().size() != plan.selectNames.length) {
+      return null;
+    }
+    for (int i = 0; i < plan.selectNames.length; i++) {
+      org.apache.spark.sql.catalyst.expressions.Attribute a = p.output().apply(i);
+      if (!a.name().equals(plan.selectNames[i]) || !a.dataType().equals(plan.selectTypes[i])) {
+        return null;
+      }
+    }
+    COLUMNAR_ROUTES.incrementAndGet();
+    return p;
+  }
+
+  /** One input partition's routing: a chunk per target, filled row by row or batch by batch. */
+  private static final class Router {
+    private final int inputPartition;
+    private final ApplyPlan plan;
+    private final KeyPartitioner parts;
+    private final int p;
+    private final int slotCount;
+    private final TxChunk[] out;
+    private final Map<UTF8String, Integer> byName = new HashMap<>();
+    private final long[] values;
+    private int[] owners = new int[16];
+    private long row;
+
+    Router(int inputPartition, ApplyPlan plan) {
+      this.inputPartition = inputPartition;
+      this.plan = plan;
+      this.parts = plan.state.partitioner();
+      this.p = parts.partitions();
+      this.slotCount = plan.slots.length;
+      this.out = new TxChunk[p + 1];
+      this.values = new long[slotCount];
+      for (int i = 0; i < plan.programNames.length; i++) {
+        byName.put(UTF8String.fromString(plan.programNames[i]), i);
+      }
+    }
+
+    /** One transaction row. */
+    void row(InternalRow r) {
       long txId = plan.idIndex >= 0 && !r.isNullAt(plan.idIndex) ? r.getLong(plan.idIndex)
           : ((long) inputPartition << 40) | row;
       row++;
@@ -60,8 +131,6 @@ final class Routing {
               + " is not among " + java.util.Arrays.toString(plan.programNames);
         }
       }
-      int target = -1;
-      int nOwners = 0;
       if (status == 0) {
         for (int s : plan.slotsOf[type]) {
           ApplyPlan.Slot slot = plan.slots[s];
@@ -73,50 +142,137 @@ final class Routing {
         }
       }
       if (status == 0) {
-        for (int s : plan.keySlotsOf[type]) {
-          int o = parts.owner(values[s]);
-          boolean seen = false;
-          for (int k = 0; k < nOwners; k++) {
-            seen |= owners[k] == o;
-          }
-          if (!seen) {
-            if (nOwners == owners.length) {
-              owners = java.util.Arrays.copyOf(owners, nOwners * 2);
-            }
-            owners[nOwners++] = o;
-          }
-        }
-        target = nOwners == 0 ? (int) Math.floorMod(txId, (long) p)
-            : nOwners == 1 ? owners[0] : p;
-        if (target == p && plan.rejectCross) {
-          StringBuilder keys = new StringBuilder();
-          for (int s : plan.keySlotsOf[type]) {
-            keys.append(keys.length() == 0 ? "" : ", ").append(plan.slots[s].name()).append('=')
-                .append(values[s]).append(" (partition ").append(parts.owner(values[s]))
-                .append(')');
-          }
-          throw new IllegalArgumentException("transaction " + txId + " (program '"
-              + plan.programNames[type] + "') spans partitions of state '" + plan.state.name()
-              + "': " + keys + "; cross-partition transactions are rejected (crossPartition("
-              + "\"reject\")): allow them, or key the state so that they stay in one partition");
-        }
+        place(txId, type, values);
       } else {
-        target = (int) Math.floorMod(txId, (long) p);
+        chunk(out, (int) Math.floorMod(txId, (long) p), slotCount)
+            .add(txId, Math.max(type, -1), status, cause, values);
       }
-      chunk(out, target, slotCount).add(txId, Math.max(type, -1), status, cause, values);
+    }
+
+    /** A checked row of program {@code type} to the partition that owns its keys. */
+    private void place(long txId, int type, long[] vals) {
+      int nOwners = 0;
+      for (int s : plan.keySlotsOf[type]) {
+        int o = parts.owner(vals[s]);
+        boolean seen = false;
+        for (int k = 0; k < nOwners; k++) {
+          seen |= owners[k] == o;
+        }
+        if (!seen) {
+          if (nOwners == owners.length) {
+            owners = java.util.Arrays.copyOf(owners, nOwners * 2);
+          }
+          owners[nOwners++] = o;
+        }
+      }
+      int target = nOwners == 0 ? (int) Math.floorMod(txId, (long) p)
+          : nOwners == 1 ? owners[0] : p;
+      if (target == p && plan.rejectCross) {
+        StringBuilder keys = new StringBuilder();
+        for (int s : plan.keySlotsOf[type]) {
+          keys.append(keys.length() == 0 ? "" : ", ").append(plan.slots[s].name()).append('=')
+              .append(vals[s]).append(" (partition ").append(parts.owner(vals[s]))
+              .append(')');
+        }
+        throw new IllegalArgumentException("transaction " + txId + " (program '"
+            + plan.programNames[type] + "') spans partitions of state '" + plan.state.name()
+            + "': " + keys + "; cross-partition transactions are rejected (crossPartition("
+            + "\"reject\")): allow them, or key the state so that they stay in one partition");
+      }
+      chunk(out, target, slotCount).add(txId, type, (byte) 0, null, vals);
       if (target == p) {
         for (int s : plan.keySlotsOf[type]) {
-          chunk(out, parts.owner(values[s]), slotCount).request(values[s]);
+          chunk(out, parts.owner(vals[s]), slotCount).request(vals[s]);
         }
       }
     }
-    List<Tuple2<Integer, TxChunk>> list = new ArrayList<>();
-    for (int t = 0; t <= p; t++) {
-      if (out[t] != null) {
-        list.add(new Tuple2<>(t, out[t].trim()));
+
+    /**
+     * A whole column batch, when nothing in it needs a per-row check: one program (no program
+     * column), no array elements, no nulls in the columns it reads. False otherwise (the caller
+     * reads its rows).
+     */
+    boolean bulk(ColumnarBatch b) {
+      if (plan.typeIndex >= 0) {
+        return false;
+      }
+      int[] used = plan.slotsOf[0];
+      for (int s : used) {
+        ApplyPlan.Slot slot = plan.slots[s];
+        if (slot.element() >= 0 || b.column(slot.source()).hasNull()) {
+          return false;
+        }
+      }
+      if (plan.idIndex >= 0 && b.column(plan.idIndex).hasNull()) {
+        return false;
+      }
+      int n = b.numRows();
+      long[] ids = plan.idIndex >= 0 ? b.column(plan.idIndex).getLongs(0, n) : new long[n];
+      if (plan.idIndex < 0) {
+        long base = ((long) inputPartition << 40) | row;
+        for (int i = 0; i < n; i++) {
+          ids[i] = base + i;
+        }
+      }
+      row += n;
+      long[][] cols = new long[slotCount][];
+      for (int s : used) {
+        cols[s] = column(b.column(plan.slots[s].source()), plan.slots[s], n);
+      }
+      if (p == 1) {
+        // Every key is the one partition's: the columns go in whole.
+        chunk(out, 0, slotCount).addColumns(ids, 0, cols, n);
+        return true;
+      }
+      long[] vals = new long[slotCount];
+      for (int i = 0; i < n; i++) {
+        for (int s : used) {
+          vals[s] = cols[s][i];
+        }
+        place(ids[i], 0, vals);
+      }
+      return true;
+    }
+
+    Iterator<Tuple2<Integer, TxChunk>> finish() {
+      List<Tuple2<Integer, TxChunk>> list = new ArrayList<>();
+      for (int t = 0; t <= p; t++) {
+        if (out[t] != null) {
+          list.add(new Tuple2<>(t, out[t].trim()));
+        }
+      }
+      return list.iterator();
+    }
+  }
+
+  /** A slot's raw bits for rows {@code [0, n)} of a column without nulls. */
+  private static long[] column(ColumnVector v, ApplyPlan.Slot slot, int n) {
+    if (slot.key()) {
+      return v.getLongs(0, n);
+    }
+    long[] bits = new long[n];
+    switch (slot.type()) {
+      case INT32 -> {
+        int[] x = v.getInts(0, n);
+        for (int i = 0; i < n; i++) {
+          bits[i] = x[i];
+        }
+      }
+      case INT64 -> bits = v.getLongs(0, n);
+      case FLOAT32 -> {
+        float[] x = v.getFloats(0, n);
+        for (int i = 0; i < n; i++) {
+          bits[i] = Float.floatToRawIntBits(x[i]);
+        }
+      }
+      default -> {
+        double[] x = v.getDoubles(0, n);
+        for (int i = 0; i < n; i++) {
+          bits[i] = Double.doubleToRawLongBits(x[i]);
+        }
       }
     }
-    return list.iterator();
+    return bits;
   }
 
   private static TxChunk chunk(TxChunk[] out, int t, int slotCount) {

@@ -30,6 +30,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
@@ -234,9 +235,14 @@ final class StateJobs {
   static Applied apply(SparkSession spark, TxState.Ref ref, Dataset<Row> tx, ApplyPlan plan,
       long epoch, long base, GstmSettings settings) {
     int p = plan.state.partitions();
-    JavaRDD<InternalRow> in = tx.select(plan.selection()).queryExecution().toRdd().toJavaRDD();
-    JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = in.mapPartitionsWithIndex(
-        (i, it) -> Routing.route(i, it, plan), true);
+    Dataset<Row> selected = tx.select(plan.selection());
+    // A cached or Parquet input is read from its column batches: no row object per transaction.
+    SparkPlan columnar = Routing.columnar(selected, plan);
+    JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = columnar != null
+        ? columnar.executeColumnar().toJavaRDD().mapPartitionsWithIndex(
+            (i, it) -> Routing.routeColumnar(i, it, plan), true)
+        : selected.queryExecution().toRdd().toJavaRDD().mapPartitionsWithIndex(
+            (i, it) -> Routing.route(i, it, plan), true);
     if (p == 1) {
       JavaRDD<TxChunk> gathered = gatheredForOne(routedPairs, plan.state.name(), epoch);
       try {

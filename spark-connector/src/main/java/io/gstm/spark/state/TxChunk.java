@@ -52,6 +52,24 @@ final class TxChunk implements Serializable {
     n++;
   }
 
+  /**
+   * Appends {@code n} checked rows of program {@code type} at once: their ids and, per slot, its
+   * column ({@code cols[s]}; null leaves the slot 0, as a row of another program's slot).
+   */
+  void addColumns(long[] ids, int type, long[][] cols, int n) {
+    if (this.n + n > txIds.length) {
+      resize(Math.max(this.n + n, this.n * 2));
+    }
+    System.arraycopy(ids, 0, txIds, this.n, n);
+    Arrays.fill(types, this.n, this.n + n, type);
+    for (int s = 0; s < slots.length; s++) {
+      if (cols[s] != null) {
+        System.arraycopy(cols[s], 0, slots[s], this.n, n);
+      }
+    }
+    this.n += n;
+  }
+
   void request(long key) {
     if (requestCount == requests.length) {
       requests = Arrays.copyOf(requests, Math.max(16, requestCount * 2));

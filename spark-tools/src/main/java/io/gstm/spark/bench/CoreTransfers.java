@@ -1,6 +1,5 @@
 package io.gstm.spark.bench;
 
-import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.EngineChoice;
@@ -77,15 +76,12 @@ final class CoreTransfers {
         Batch b = batch.apply(i);
         long t0 = System.nanoTime();
         int m = b.src().length;
-        ProgramBatch pb = ProgramBatch.builder(programs).types(new int[m])
-            .int32("src", b.src()).int32("dst", b.dst()).int64("amount", b.amount())
+        // As a user with batches of millions would: the arrays read in place, one program.
+        ProgramBatch pb = ProgramBatch.builder(programs).all("transfer", m)
+            .wrapInt32("src", b.src()).wrapInt32("dst", b.dst()).wrapInt64("amount", b.amount())
             .grid(tpb, (int) Math.max(1, (m + perBlock - 1) / perBlock)).build();
         ProgramResult r = engine.run(store, pb, options);
-        for (int t = 0; t < m; t++) {
-          if (r.outcome(t) == Outcome.COMMITTED) {
-            committed++;
-          }
-        }
+        committed += r.commits();
         timed += System.nanoTime() - t0;
         kernel += r.stats().kernelNanos();
       }

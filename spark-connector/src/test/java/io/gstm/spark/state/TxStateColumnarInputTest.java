@@ -1,0 +1,83 @@
+package io.gstm.spark.state;
+
+import static io.gstm.spark.state.TxStateTest.BANK;
+import static io.gstm.spark.state.TxStateTest.accounts;
+import static io.gstm.spark.state.TxStateTest.transfers;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A cached input is routed from its column batches (no row object per transaction); the same
+ * transactions read as rows give the very same outcomes and state, with one or several
+ * partitions, a program column (the batches then go row by row) and null keys (the batch that
+ * holds them too).
+ */
+class TxStateColumnarInputTest extends StateSession {
+  /** The outcome rows by transaction id and the state's rows after the apply. */
+  private record Run(List<Row> outcomes, List<Row> state) {}
+
+  private static Run run(Dataset<Row> input, int partitions, String programs) {
+    try (TxState bank = TxState.from(accounts(40, 1_000)).key("id").partitions(partitions)
+        .create()) {
+      List<Row> outcomes = bank.transactions(input, programs).crossPartition("allow").run()
+          .outcomes().orderBy("txId").collectAsList();
+      return new Run(outcomes, bank.toDF().orderBy("id").collectAsList());
+    }
+  }
+
+  @ParameterizedTest(name = "{0} partition(s)")
+  @ValueSource(ints = {1, 3})
+  void aCachedInputGivesWhatItsRowsGive(int partitions) {
+    Dataset<Row> rows = transfers(3_000, 40, 300, 5, 0, false).repartition(4);
+    Dataset<Row> cached = rows.cache();
+    try {
+      cached.count();
+      long before = Routing.COLUMNAR_ROUTES.get();
+      Run fromBatches = run(cached, partitions, BANK);
+      assertThat(Routing.COLUMNAR_ROUTES.get()).as("routed from column batches")
+          .isEqualTo(before + 1);
+      Run fromRows = run(rows.localCheckpoint(), partitions, BANK);
+      assertThat(Routing.COLUMNAR_ROUTES.get()).isEqualTo(before + 1);
+      assertThat(fromBatches).isEqualTo(fromRows);
+    } finally {
+      cached.unpersist(true);
+    }
+  }
+
+  @ParameterizedTest(name = "{0} partition(s)")
+  @ValueSource(ints = {1, 3})
+  void nullKeysAndAProgramColumnAreReadRowByRowFromTheBatches(int partitions) {
+    String programs = BANK + """
+        program deposit(dst: int32, amount: int64)
+            regions balance: int64
+        {
+          balance[dst] = balance[dst] + amount;
+        }
+        """;
+    Dataset<Row> base = transfers(2_000, 40, 300, 9, 0, false);
+    Dataset<Row> rows = base.withColumn("src", functions.when(functions.col("id").mod(97)
+        .equalTo(3), functions.lit(null)).otherwise(functions.col("src")))
+        // A program column of indices (a string column would keep the cache in rows).
+        .withColumn("program", functions.when(functions.col("id").mod(5).equalTo(0),
+            functions.lit(1L)).otherwise(functions.lit(0L))).repartition(3);
+    Dataset<Row> cached = rows.cache();
+    try {
+      cached.count();
+      long before = Routing.COLUMNAR_ROUTES.get();
+      Run fromBatches = run(cached, partitions, programs);
+      assertThat(Routing.COLUMNAR_ROUTES.get()).as("routed from column batches")
+          .isEqualTo(before + 1);
+      Run fromRows = run(rows.localCheckpoint(), partitions, programs);
+      assertThat(fromBatches).isEqualTo(fromRows);
+      assertThat(fromBatches.outcomes().toString()).contains("NULL_KEY");
+    } finally {
+      cached.unpersist(true);
+    }
+  }
+}
