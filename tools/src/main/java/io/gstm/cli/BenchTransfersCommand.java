@@ -13,6 +13,7 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.bank.BankPrograms;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -34,17 +35,7 @@ import picocli.CommandLine.Option;
         + "the engine's share (upload, kernel, download), every account checked.")
 final class BenchTransfersCommand extends EngineCommand {
   /** The program: the one TxState's bank benchmark runs. */
-  static final String TRANSFER = """
-      program transfer(src: int32, dst: int32, amount: int64)
-          regions balance: int64
-      {
-        if (src == dst) { return; }
-        let have = balance[src];
-        if (have < amount) { abort(2); }  // would overdraw
-        balance[src] = have - amount;
-        balance[dst] = balance[dst] + amount;
-      }
-      """;
+  static final String TRANSFER = BankPrograms.KEYED_TRANSFER;
 
   @Option(names = "--accounts", defaultValue = "1000000",
       description = "Accounts (default ${DEFAULT-VALUE}).")

@@ -7,6 +7,7 @@ import static org.apache.spark.sql.functions.pmod;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.xxhash64;
 
+import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.spark.cli.SparkOptions;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
@@ -39,17 +40,7 @@ import picocli.CommandLine.Option;
 @Command(name = "tx-bench", mixinStandardHelpOptions = true,
     description = "TxState bank transfers vs a groupBy/join of net deltas, in Spark local mode.")
 public final class TxBenchmark implements Callable<Integer> {
-  static final String BANK = """
-      program transfer(src: int32, dst: int32, amount: int64)
-          regions balance: int64
-      {
-        if (src == dst) { return; }
-        let have = balance[src];
-        if (have < amount) { abort(2); }  // would overdraw
-        balance[src] = have - amount;
-        balance[dst] = balance[dst] + amount;
-      }
-      """;
+  static final String BANK = BankPrograms.KEYED_TRANSFER;
 
   @Mixin
   SparkOptions spark = new SparkOptions();

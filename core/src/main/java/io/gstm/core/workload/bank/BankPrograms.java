@@ -25,6 +25,23 @@ public final class BankPrograms {
   private BankPrograms() {}
 
   /**
+   * One transfer between two accounts of an int64 region {@code balance}: {@code amount} from
+   * {@code src} to {@code dst}, refused with code 2 when it would overdraw. The program of the
+   * TxState benchmark ({@code gstm-spark tx-bench}) and of {@code gstm bench-transfers}.
+   */
+  public static final String KEYED_TRANSFER = """
+      program transfer(src: int32, dst: int32, amount: int64)
+          regions balance: int64
+      {
+        if (src == dst) { return; }
+        let have = balance[src];
+        if (have < amount) { abort(2); }  // would overdraw
+        balance[src] = have - amount;
+        balance[dst] = balance[dst] + amount;
+      }
+      """;
+
+  /**
    * The four programs as text.
    *
    * @param k accounts per transfer or audit
