@@ -13,7 +13,7 @@ import jcuda.Pointer;
  * The device buffers of one batch: what every kernel writes (outcomes, counters, results,
  * semantic-conflict counts, optional history) plus the table buffers a launch adds with
  * {@link #table(long)}. They come from the engine's {@link DeviceBufferPool}; closing gives them
- * all back, and setup that fails part-way gives back what it took. Large copies go through the
+ * all back, and setup that fails part-way frees what it took. Large copies go through the
  * engine's pinned staging buffer, and what the counters show the kernel left at zero (results,
  * semantic conflicts) is not copied at all.
  */
