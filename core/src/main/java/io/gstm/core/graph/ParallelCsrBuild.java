@@ -8,22 +8,19 @@ import java.util.stream.IntStream;
  * arrays the sequential build makes: self-loops dropped, each vertex's out-edges sorted by
  * target (equal targets by input position), of duplicates the lightest weight kept. The edges
  * go in two steps: counted and scattered by ranges of sources (a task per slice of the input,
- * each range receiving its slices in input order; few ranges, so that the scatter's write
- * streams stay in cache), then by groups of ranges with about equal edge counts, a task each,
- * radix-sorted by target, counting-sorted by source (both stable) and closed up. The sequential build took
+ * each range receiving its slices in input order), then by groups of ranges with about equal
+ * edge counts, a task each, sorted by source and target and closed up. The sequential build took
  * 13 s for 65 M edges on one core of the 2-core machine.
  */
 final class ParallelCsrBuild {
   /** Edges from which {@link CsrGraph#fromEdges} builds here. */
   static final int MIN_EDGES = 1 << 20;
   /** At most this many ranges of sources (of a power-of-two span). */
-  private static final int RANGES = 256;
+  private static final int RANGES = 4096;
   /** Edges per slice of the input (a task each in the first step). */
   private static final int SLICE = 1 << 18;
   /** About this many groups of ranges, a task each in the second step. */
   private static final int GROUPS = 512;
-  private static final int RADIX_BITS = 11;
-  private static final int RADIX_MASK = (1 << RADIX_BITS) - 1;
 
   private ParallelCsrBuild() {}
 
@@ -36,7 +33,6 @@ final class ParallelCsrBuild {
     }
     int sh = shift;
     int ranges = n == 0 ? 0 : (int) (((n - 1L) >>> shift) + 1);
-    int targetBits = Math.max(1, 32 - Integer.numberOfLeadingZeros(Math.max(1, n - 1)));
     int slices = (m + SLICE - 1) / SLICE;
     // Step 1: each slice counts its edges per range, then scatters them to the range's place
     // (ranges in order, within a range the slices in order, within a slice input order).
@@ -63,8 +59,7 @@ final class ParallelCsrBuild {
     int kept = Math.toIntExact(total);
     rangeStart[ranges] = kept;
     int[] s = new int[kept];
-    int[] d = new int[kept];
-    double[] ws = w == null ? null : new double[kept];
+    long[] keys = new long[kept];
     IntStream.range(0, slices).parallel().forEach(c -> {
       int[] next = counts[c];
       for (int i = c * SLICE, end = Math.min(m, i + SLICE); i < end; i++) {
@@ -73,16 +68,12 @@ final class ParallelCsrBuild {
         if (a != b) {
           int at = next[a >>> sh]++;
           s[at] = a;
-          d[at] = b;
-          if (ws != null) {
-            ws[at] = w[i];
-          }
+          keys[at] = ((long) b << 32) | i;
         }
       }
     });
-    // Step 2: each group of ranges sorted by (source, target), ties in input order (the order
-    // the edges of one source already have here), duplicates merged; then the groups' kept edges
-    // closed up.
+    // Step 2: each group of ranges sorted by source, each vertex's edges by (target, position),
+    // duplicates merged; then the groups' kept edges closed up.
     int[] bounds = groups(rangeStart);
     int groups = bounds.length - 1;
     int[] offsets = new int[n + 1];
@@ -93,45 +84,40 @@ final class ParallelCsrBuild {
       int v0 = first(bounds[g], sh, n);
       int v1 = first(bounds[g + 1], sh, n);
       int from = rangeStart[bounds[g]];
-      int size = rangeStart[bounds[g + 1]] - from;
-      // By target first (stable radix passes over (target, place)), then stably by source:
-      // each source's targets rise, equal ones in input order.
-      long[] keys = new long[size];
-      for (int j = 0; j < size; j++) {
-        keys[j] = ((long) d[from + j] << 32) | j;
-      }
-      radixByTarget(keys, new long[size], targetBits);
+      int to = rangeStart[bounds[g + 1]];
       int[] start = new int[v1 - v0 + 1];
-      for (int j = from, end = from + size; j < end; j++) {
+      for (int j = from; j < to; j++) {
         start[s[j] - v0 + 1]++;
       }
       for (int v = 0; v < v1 - v0; v++) {
         start[v + 1] += start[v];
       }
       int[] next = Arrays.copyOf(start, v1 - v0);
-      int[] place = new int[size];
-      for (long k : keys) {
-        int j = (int) k;
-        place[next[s[from + j] - v0]++] = j;
+      long[] local = new long[to - from];
+      for (int j = from; j < to; j++) {
+        local[next[s[j] - v0]++] = keys[j];
       }
-      int[] t = new int[size];
-      double[] tw = w == null ? null : new double[size];
+      int[] t = new int[to - from];
+      double[] tw = w == null ? null : new double[to - from];
       int out = 0;
       for (int v = v0; v < v1; v++) {
+        int b = start[v - v0];
+        int e = start[v - v0 + 1];
+        Arrays.sort(local, b, e);
         offsets[v] = out;
         int first = out;
-        for (int q = start[v - v0], e = start[v - v0 + 1]; q < e; q++) {
-          int j = place[q];
-          int target = d[from + j];
+        for (int j = b; j < e; j++) {
+          int target = (int) (local[j] >>> 32);
+          int i = (int) local[j];
           if (out > first && t[out - 1] == target) {
-            if (tw != null && ws[from + j] < tw[out - 1]) {
-              tw[out - 1] = ws[from + j];
+            if (tw != null && w[i] < tw[out - 1]) {
+              tw[out - 1] = w[i];
             }
             continue;
           }
           t[out] = target;
           if (tw != null) {
-            tw[out] = ws[from + j];
+            tw[out] = w[i];
           }
           out++;
         }
@@ -159,39 +145,6 @@ final class ParallelCsrBuild {
       }
     });
     return new CsrGraph(n, offsets, targets, weights);
-  }
-
-  /**
-   * Sorts {@code keys} (a target in the high 32 bits, a place in the low) by target, stably:
-   * LSD passes of {@link #RADIX_BITS} bits over the target's {@code bits} bits, through
-   * {@code scratch} (as long).
-   */
-  static void radixByTarget(long[] keys, long[] scratch, int bits) {
-    int len = keys.length;
-    long[] from = keys;
-    long[] to = scratch;
-    int[] count = new int[1 << RADIX_BITS];
-    for (int shift = 32; shift < 32 + bits; shift += RADIX_BITS) {
-      Arrays.fill(count, 0);
-      for (int j = 0; j < len; j++) {
-        count[(int) (from[j] >>> shift) & RADIX_MASK]++;
-      }
-      for (int x = 0, sum = 0; x < count.length; x++) {
-        int c = count[x];
-        count[x] = sum;
-        sum += c;
-      }
-      for (int j = 0; j < len; j++) {
-        long k = from[j];
-        to[count[(int) (k >>> shift) & RADIX_MASK]++] = k;
-      }
-      long[] x = from;
-      from = to;
-      to = x;
-    }
-    if (from != keys) {
-      System.arraycopy(from, 0, keys, 0, len);
-    }
   }
 
   /** The first vertex of range {@code r}. */
