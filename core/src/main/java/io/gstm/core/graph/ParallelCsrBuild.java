@@ -27,12 +27,8 @@ final class ParallelCsrBuild {
   /** The CSR of {@code src[i] -> dst[i]} (weights {@code w}, or null); ids already checked. */
   static CsrGraph build(int n, int[] src, int[] dst, double[] w) {
     int m = src.length;
-    int shift = 0;
-    while (((n - 1L) >>> shift) + 1 > RANGES) {
-      shift++;
-    }
-    int sh = shift;
-    int ranges = n == 0 ? 0 : (int) (((n - 1L) >>> shift) + 1);
+    int sh = SourceRanges.shift(n, RANGES);
+    int ranges = SourceRanges.count(n, sh);
     int slices = (m + SLICE - 1) / SLICE;
     // Step 1: each slice counts its edges per range, then scatters them to the range's place
     // (ranges in order, within a range the slices in order, within a slice input order).
@@ -74,15 +70,15 @@ final class ParallelCsrBuild {
     });
     // Step 2: each group of ranges sorted by source, each vertex's edges by (target, position),
     // duplicates merged; then the groups' kept edges closed up.
-    int[] bounds = groups(rangeStart);
+    int[] bounds = SourceRanges.groups(rangeStart, GROUPS);
     int groups = bounds.length - 1;
     int[] offsets = new int[n + 1];
     int[] keptBefore = new int[groups + 1];
     int[][] groupTargets = new int[groups][];
     double[][] groupWeights = new double[groups][];
     IntStream.range(0, groups).parallel().forEach(g -> {
-      int v0 = first(bounds[g], sh, n);
-      int v1 = first(bounds[g + 1], sh, n);
+      int v0 = SourceRanges.first(bounds[g], sh, n);
+      int v1 = SourceRanges.first(bounds[g + 1], sh, n);
       int from = rangeStart[bounds[g]];
       int to = rangeStart[bounds[g + 1]];
       int[] start = new int[v1 - v0 + 1];
@@ -140,35 +136,11 @@ final class ParallelCsrBuild {
       if (weights != null) {
         System.arraycopy(groupWeights[g], 0, weights, o, len);
       }
-      for (int v = first(bounds[g], sh, n), v1 = first(bounds[g + 1], sh, n); v < v1; v++) {
+      int v1 = SourceRanges.first(bounds[g + 1], sh, n);
+      for (int v = SourceRanges.first(bounds[g], sh, n); v < v1; v++) {
         offsets[v] += o;
       }
     });
     return new CsrGraph(n, offsets, targets, weights);
-  }
-
-  /** The first vertex of range {@code r}. */
-  private static int first(int r, int shift, int n) {
-    return (int) Math.min(n, (long) r << shift);
-  }
-
-  /**
-   * Bounds (range indices, 0 to the range count) of consecutive ranges holding about equal
-   * numbers of edges, so that a range of hubs does not hold up a task of many light ranges.
-   */
-  private static int[] groups(int[] rangeStart) {
-    int ranges = rangeStart.length - 1;
-    if (ranges == 0) {
-      return new int[] {0};
-    }
-    long target = Math.max(1, rangeStart[ranges] / GROUPS);
-    int[] bounds = new int[ranges + 1];
-    int groups = 0;
-    for (int r = 1; r <= ranges; r++) {
-      if (r == ranges || rangeStart[r] - rangeStart[bounds[groups]] >= target) {
-        bounds[++groups] = r;
-      }
-    }
-    return Arrays.copyOf(bounds, groups + 1);
   }
 }

@@ -3,6 +3,7 @@ package io.gstm.spark.graph;
 import static io.gstm.spark.graph.ParallelBuild.ms;
 
 import io.gstm.core.graph.CsrGraph;
+import io.gstm.core.graph.SourceRanges;
 import io.gstm.spark.graph.ParallelBuild.Piece;
 import java.util.Arrays;
 import java.util.stream.IntStream;
@@ -37,12 +38,8 @@ final class ParallelCsr {
   static CsrGraph build(int n, int[] local, Piece[] pieces, boolean undirected,
       boolean weighted) {
     long t0 = System.nanoTime();
-    int shift = 0;
-    while (((n - 1L) >>> shift) + 1 > RANGES) {
-      shift++;
-    }
-    int sh = shift;
-    int ranges = n == 0 ? 0 : (int) (((n - 1L) >>> shift) + 1);
+    int sh = SourceRanges.shift(n, RANGES);
+    int ranges = SourceRanges.count(n, sh);
     int p = pieces.length;
     // Runs 0..p-1 the pieces' edges, runs p..2p-1 (undirected) the same reversed: each by
     // ranges of sources, made by one task per piece in arrays of its own.
@@ -61,7 +58,7 @@ final class ParallelCsr {
     int m = Math.toIntExact(total);
     rangeStart[ranges] = m;
     long t1 = System.nanoTime();
-    int[] bounds = groups(rangeStart);
+    int[] bounds = SourceRanges.groups(rangeStart, GROUPS);
     int groups = bounds.length - 1;
     int[] offsets = new int[n + 1];
     int[] kept = new int[groups + 1];
@@ -85,7 +82,8 @@ final class ParallelCsr {
       if (weighted) {
         System.arraycopy(groupWeights[g], 0, weights, o, kept[g + 1] - o);
       }
-      for (int v = first(bounds[g], sh, n), v1 = first(bounds[g + 1], sh, n); v < v1; v++) {
+      int v1 = SourceRanges.first(bounds[g + 1], sh, n);
+      for (int v = SourceRanges.first(bounds[g], sh, n); v < v1; v++) {
         offsets[v] += o;
       }
     });
@@ -155,28 +153,6 @@ final class ParallelCsr {
     return new Run(start, s, d, rw);
   }
 
-  /** The first vertex of range {@code r}. */
-  private static int first(int r, int shift, int n) {
-    return (int) Math.min(n, (long) r << shift);
-  }
-
-  /**
-   * Bounds (range indices, from 0 to the range count) of consecutive ranges holding about equal
-   * numbers of edges, so that a range of hubs does not hold up a task of many light ranges.
-   */
-  private static int[] groups(int[] rangeStart) {
-    int ranges = rangeStart.length - 1;
-    long target = Math.max(1, rangeStart[ranges] / GROUPS);
-    int[] bounds = new int[ranges + 1];
-    int groups = 0;
-    for (int r = 1; r <= ranges; r++) {
-      if (r == ranges || rangeStart[r] - rangeStart[bounds[groups]] >= target) {
-        bounds[++groups] = r;
-      }
-    }
-    return Arrays.copyOf(bounds, groups + 1);
-  }
-
   /**
    * Group {@code g}, the edges of ranges {@code [r0, r1)} of all runs: sorts them stably by
    * source into arrays of the group's size (small, and zeroed by this task's thread), then drops
@@ -186,8 +162,8 @@ final class ParallelCsr {
    */
   private static int bySource(int r0, int r1, int sh, int n, Run[] runs, boolean weighted,
       int[] rangeStart, int[] offsets, int[][] groupTargets, double[][] groupWeights, int g) {
-    int v0 = first(r0, sh, n);
-    int v1 = first(r1, sh, n);
+    int v0 = SourceRanges.first(r0, sh, n);
+    int v1 = SourceRanges.first(r1, sh, n);
     int size = rangeStart[r1] - rangeStart[r0];
     int[] start = new int[v1 - v0 + 1];
     for (Run run : runs) {
