@@ -61,13 +61,16 @@ final class ApplyPlan implements Serializable {
   final boolean presort;
   final SemanticPolicy policy;
   final int semanticLimit;
+  /** Per program: whether it runs behind the existence guard ({@link KeyExistence}). */
+  final boolean[] guarded;
   private transient ProgramSet programSet;
 
   private ApplyPlan(StateSchema state, int[][] images, String[] programNames, Slot[] slots,
       int[][] slotsOf, int[][] keySlotsOf, String[] selectNames, DataType[] selectTypes,
       int typeIndex, boolean typeByName, int idIndex, String[] outputNames,
-      ValueType[] outputTypes, int[][] outputIndex, TxApply options) {
+      ValueType[] outputTypes, int[][] outputIndex, boolean[] guarded, TxApply options) {
     this.state = state;
+    this.guarded = guarded;
     this.images = images;
     this.programNames = programNames;
     this.slots = slots;
@@ -117,6 +120,14 @@ final class ApplyPlan implements Serializable {
       TxApply options) {
     if (programs.isEmpty()) {
       throw new IllegalArgumentException("programs: at least 1 program is needed");
+    }
+    // A state with inserts and deletes checks or clears its rows' existence (KeyExistence).
+    boolean[] guarded = new boolean[programs.size()];
+    List<Program> given = programs;
+    programs = new ArrayList<>();
+    for (int i = 0; i < given.size(); i++) {
+      guarded[i] = KeyExistence.guarded(given.get(i), state);
+      programs.add(KeyExistence.rewrite(given.get(i), state));
     }
     List<CompiledProgram> compiled = new ArrayList<>();
     for (Program p : programs) {
@@ -268,7 +279,7 @@ final class ApplyPlan implements Serializable {
     }
     return new ApplyPlan(state, images, names, slotArray, slotsOf, keySlotsOf,
         selectNames.toArray(new String[0]), selectTypes.toArray(new DataType[0]), typeIndex,
-        typeByName, idIndex, outputNames, outputTypes, outputIndex, options);
+        typeByName, idIndex, outputNames, outputTypes, outputIndex, guarded, options);
   }
 
   /** The input columns, cast to what the tasks read. */

@@ -69,6 +69,13 @@ final class BatchRunner {
   private static void outcome(ApplyPlan plan, ProgramBatch batch, ProgramResult r, int t,
       int row, int m, OutcomeChunk out) {
     Outcome o = r.outcome(t);
+    if (o == Outcome.USER_ABORT && r.abortCode(t) == KeyExistence.MISSING
+        && plan.guarded[batch.type(t)]) {
+      out.codes[row] = OutcomeChunk.MISSING_KEY;
+      out.causes[row] = "a key of the transaction names no row of state '" + plan.state.name()
+          + "' (never inserted, or deleted)";
+      return;
+    }
     out.codes[row] = (byte) o.code();
     out.postponements[row] = r.postponements(t);
     out.abortCodes[row] = r.abortCode(t);

@@ -48,7 +48,7 @@ final class Checkpoints {
     m.put("key", schema.keyColumn());
     m.put("keyType", schema.intKey() ? "int" : "long");
     ArrayNode values = m.putArray("values");
-    for (int r = 0; r < schema.regions(); r++) {
+    for (int r = 0; r < schema.values(); r++) {
       values.addObject().put("name", schema.valueNames().get(r))
           .put("type", schema.valueTypes().get(r).keyword());
     }
@@ -58,6 +58,8 @@ final class Checkpoints {
       Arrays.stream(schema.partitioner().bounds()).forEach(b::add);
     }
     m.put("algorithm", schema.algorithm());
+    m.put("insertsAndDeletes", schema.insertsAndDeletes());
+    m.put("maxRowsPerPartition", schema.maxRows());
     ArrayNode ids = m.putArray("batchIds");
     batchIds.forEach(ids::add);
     Configuration conf = spark.sparkContext().hadoopConfiguration();
@@ -115,6 +117,12 @@ final class Checkpoints {
     TxState.Builder b = TxState.from(rows).key(m.get("key").asText()).values(values)
         .algorithm(m.get("algorithm").asText())
         .name(name != null ? name : m.get("name").asText());
+    if (m.path("insertsAndDeletes").asBoolean(false)) {
+      b.insertsAndDeletes();
+    }
+    if (m.has("maxRowsPerPartition")) {
+      b.maxRowsPerPartition(m.get("maxRowsPerPartition").asInt());
+    }
     if (m.has("rangeBounds")) {
       long[] bounds = new long[m.get("rangeBounds").size()];
       for (int i = 0; i < bounds.length; i++) {

@@ -9,10 +9,11 @@ import io.gstm.spark.exec.TaskEngine;
 import java.util.Arrays;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.IntStream;
 
 /**
- * One partition of a {@link TxState}, resident on its executor: its keys (ascending; a key's
- * local row is its rank), the store holding the value columns on the executor's engine, and the
+ * One partition of a {@link TxState}, resident on its executor: its keys and the rows that hold
+ * them ({@link KeySlots}), the store holding the value columns on the executor's engine, and the
  * epoch bookkeeping that makes every apply take effect once.
  *
  * <p>{@code applied} is the last epoch applied here; it may be ahead of the driver's committed
@@ -23,6 +24,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * a speculative copy, a recomputed stage) gets the recorded result and changes nothing. Every
  * method holds this object's lock; callers take their engine lease before calling (lease, then
  * lock: a task never waits for a GPU permit while it holds a partition).
+ *
+ * <p>With inserts and deletes, every key an epoch's transactions name gets a row before the
+ * batch runs (a row that does not exist yet: {@code exists} 0, every word 0); rows that do not
+ * exist are given back when rows run short, only then, and before the epoch's undo copy is
+ * taken; the store doubles when they run out ({@link #ensureRows}).
  */
 final class PartitionStore {
   private static final org.slf4j.Logger LOG =
@@ -31,8 +37,7 @@ final class PartitionStore {
   final int partition;
   final long incarnation;
   final StateSchema schema;
-  final long[] keys;
-  private final BatchRunner.KeyIndex index;
+  private final KeySlots slots;
   private volatile Engine engine;
   private TxStore store;
   private long applied;
@@ -45,13 +50,12 @@ final class PartitionStore {
   private boolean closed;
 
   private PartitionStore(long stateId, int partition, StateSchema schema, long epoch,
-      long[] keys, BatchRunner.KeyIndex index, Engine engine, TxStore store) {
+      KeySlots slots, Engine engine, TxStore store) {
     this.stateId = stateId;
     this.partition = partition;
     this.incarnation = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
     this.schema = schema;
-    this.keys = keys;
-    this.index = index;
+    this.slots = slots;
     this.engine = engine;
     this.store = store;
     this.applied = epoch;
@@ -71,25 +75,36 @@ final class PartitionStore {
     long[] in = rows.keys();
     Arrays.sort(order, (a, b) -> Long.compare(in[a], in[b]));
     long[] keys = new long[n];
-    int regions = schema.regions();
-    long[][] contents = new long[regions][Math.max(1, n)];
+    int values = schema.values();
+    // Room to insert into: a quarter more rows, at least 1,024 (the store doubles as it fills).
+    if (n > schema.maxRows()) {
+      throw new IllegalArgumentException("gstm state '" + schema.name() + "' partition "
+          + partition + ": " + n + " rows, more than maxRowsPerPartition (" + schema.maxRows()
+          + ")");
+    }
+    int capacity = !schema.insertsAndDeletes() ? Math.max(1, n)
+        : (int) Math.min(schema.maxRows(), n + Math.max(1024L, n / 4));
+    long[][] contents = new long[schema.regions()][capacity];
     for (int i = 0; i < n; i++) {
       keys[i] = in[order[i]];
       if (i > 0 && keys[i] == keys[i - 1]) {
         throw new IllegalArgumentException("column '" + schema.keyColumn() + "': key "
             + keys[i] + " appears more than once; a state needs distinct keys");
       }
-      for (int r = 0; r < regions; r++) {
+      for (int r = 0; r < values; r++) {
         contents[r][i] = rows.bits()[r][order[i]];
       }
     }
-    BatchRunner.KeyIndex index = KeyIndexes.of(keys);
-    TxStore store = engine.createStore(schema.layout(n), schema.storeAlgorithm());
+    if (schema.insertsAndDeletes()) {
+      Arrays.fill(contents[schema.existsRegion()], 0, n, 1);
+    }
+    TxStore store = engine.createStore(schema.layout(capacity), schema.storeAlgorithm());
     Resources.closeOnExcept(store, s -> {
       StoreContents.write(s, contents);
       return s;
     });
-    return new PartitionStore(stateId, partition, schema, epoch, keys, index, engine, store);
+    return new PartitionStore(stateId, partition, schema, epoch,
+        KeySlots.of(keys, schema.insertsAndDeletes()), engine, store);
   }
 
   Engine engine() {
@@ -100,8 +115,14 @@ final class PartitionStore {
     return applied;
   }
 
-  int rows() {
-    return keys.length;
+  /** Keys held (in a state with inserts and deletes, some may name rows that do not exist). */
+  synchronized int rows() {
+    return slots.count();
+  }
+
+  /** Rows of the store (held keys, free rows and room to insert). */
+  synchronized int capacity() {
+    return store.layout().region(0).length();
   }
 
   /** Phase 1 of epoch {@code epoch}: this partition's own transactions, then the keys asked. */
@@ -122,13 +143,16 @@ final class PartitionStore {
     for (int i = 0; i < in.n && !runs; i++) {
       runs = in.status[i] == 0;
     }
+    if (runs && slots.growable()) {
+      admit(in, plan);
+    }
     long t1 = System.nanoTime();
     if (runs) {
       keepUndo();
     }
     long t2 = System.nanoTime();
     if (runs) {
-      ran = BatchRunner.run(engine, store, plan, settings, in, index, out,
+      ran = BatchRunner.run(engine, store, plan, settings, in, slots, out,
           (long) partition << 40);
     }
     long t3 = System.nanoTime();
@@ -163,18 +187,7 @@ final class PartitionStore {
     if (writes.keys().length > 0) {
       onEngine(lease.engine());
       keepUndo();
-      long[][] contents = StoreContents.read(store);
-      for (int i = 0; i < writes.keys().length; i++) {
-        int local = index.local(writes.keys()[i]);
-        if (local < 0) {
-          throw new IllegalStateException("write-back names key " + writes.keys()[i]
-              + ", which partition " + partition + " does not hold");
-        }
-        for (int r = 0; r < contents.length; r++) {
-          contents[r][local] = writes.bits()[r][i];
-        }
-      }
-      StoreContents.write(store, contents);
+      writeRows(writes, "the write-back of epoch " + epoch);
     }
     writtenBack = epoch;
     return true;
@@ -194,10 +207,14 @@ final class PartitionStore {
     long[][] now = StoreContents.read(store);
     int m = 0;
     int[] at = new int[16];
-    for (int i = 0; i < keys.length; i++) {
+    for (int i = 0; i < slots.limit(); i++) {
+      if (!slots.holds(i)) {
+        continue;
+      }
       boolean changed = false;
       for (int r = 0; r < regions && !changed; r++) {
-        changed = now[r][i] != undo[r][i];
+        // A row past the undo copy was added by a growth after it: it did not exist then.
+        changed = now[r][i] != (i < undo[r].length ? undo[r][i] : 0);
       }
       if (changed) {
         if (m == at.length) {
@@ -209,7 +226,7 @@ final class PartitionStore {
     long[] k = new long[m];
     long[][] bits = new long[regions][m];
     for (int j = 0; j < m; j++) {
-      k[j] = keys[at[j]];
+      k[j] = slots.keyAt(at[j]);
       for (int r = 0; r < regions; r++) {
         bits[r][j] = now[r][at[j]];
       }
@@ -221,18 +238,7 @@ final class PartitionStore {
   synchronized void replay(long epoch, Exchange.KeyValues changes) {
     checkOpen();
     if (changes.keys().length > 0) {
-      long[][] contents = StoreContents.read(store);
-      for (int i = 0; i < changes.keys().length; i++) {
-        int local = index.local(changes.keys()[i]);
-        if (local < 0) {
-          throw new IllegalStateException("the epoch log of epoch " + epoch + " names key "
-              + changes.keys()[i] + ", which partition " + partition + " does not hold");
-        }
-        for (int r = 0; r < contents.length; r++) {
-          contents[r][local] = changes.bits()[r][i];
-        }
-      }
-      StoreContents.write(store, contents);
+      writeRows(changes, "the epoch log of epoch " + epoch);
     }
     applied = epoch;
   }
@@ -243,10 +249,23 @@ final class PartitionStore {
     settle(base);
     onEngine(lease.engine());
     long[][] contents = StoreContents.read(store);
-    for (int r = 0; r < contents.length; r++) {
-      contents[r] = Arrays.copyOf(contents[r], keys.length);
+    int exists = schema.existsRegion();
+    int n = 0;
+    int[] at = new int[slots.count()];
+    for (int i = 0; i < slots.limit(); i++) {
+      if (slots.holds(i) && (exists < 0 || contents[exists][i] != 0)) {
+        at[n++] = i;
+      }
     }
-    return new Exchange.Rows(partition, keys.clone(), contents);
+    long[] keys = new long[n];
+    long[][] bits = new long[contents.length][n];
+    for (int j = 0; j < n; j++) {
+      keys[j] = slots.keyAt(at[j]);
+      for (int r = 0; r < contents.length; r++) {
+        bits[r][j] = contents[r][at[j]];
+      }
+    }
+    return new Exchange.Rows(partition, keys, bits);
   }
 
   synchronized void close() {
@@ -266,8 +285,10 @@ final class PartitionStore {
     boolean[] found = new boolean[asked.length];
     long[][] bits = new long[contents.length][asked.length];
     for (int i = 0; i < asked.length; i++) {
-      int local = index.local(asked[i]);
-      found[i] = local >= 0;
+      int local = slots.local(asked[i]);
+      // With inserts and deletes every key has a row: one the state never held does not exist
+      // and holds zeros.
+      found[i] = local >= 0 || slots.growable();
       if (local >= 0) {
         for (int r = 0; r < contents.length; r++) {
           bits[r][i] = contents[r][local];
@@ -275,6 +296,128 @@ final class PartitionStore {
       }
     }
     return new Exchange.KeyValues(asked, found, bits);
+  }
+
+  /**
+   * Gives every key that {@code in}'s runnable rows name a row of the store (inserts and
+   * deletes), before the epoch's undo copy: looked up on all cores, then the keys not held
+   * added one by one.
+   */
+  private void admit(TxChunk in, ApplyPlan plan) {
+    int[] lacking = IntStream.range(0, in.n).parallel().filter(i -> {
+      if (in.status[i] != 0) {
+        return false;
+      }
+      for (int s : plan.keySlotsOf[in.types[i]]) {
+        if (slots.local(in.slots[s][i]) < 0) {
+          return true;
+        }
+      }
+      return false;
+    }).toArray();
+    if (lacking.length == 0) {
+      return;
+    }
+    long most = 0;
+    for (int i : lacking) {
+      most += plan.keySlotsOf[in.types[i]].length;
+    }
+    ensureRows((int) Math.min(Integer.MAX_VALUE, most), true);
+    for (int i : lacking) {
+      for (int s : plan.keySlotsOf[in.types[i]]) {
+        long key = in.slots[s][i];
+        if (slots.local(key) < 0) {
+          slots.add(key);
+        }
+      }
+    }
+  }
+
+  /**
+   * Room for {@code more} keys: the rows of keys whose row does not exist go back to the free
+   * list first when {@code mayRelease} (only before an epoch's undo copy: the epoch log compares
+   * rows by place), then the store doubles (at least) up to the state's row limit.
+   */
+  private void ensureRows(int more, boolean mayRelease) {
+    int capacity = store.layout().region(0).length();
+    if (slots.available(capacity) >= more) {
+      return;
+    }
+    if (mayRelease) {
+      int[] exists = store.readInt32(schema.existsRegion());
+      for (int i = 0; i < slots.limit(); i++) {
+        if (slots.holds(i) && exists[i] == 0) {
+          slots.release(i);
+        }
+      }
+      if (slots.available(capacity) >= more) {
+        return;
+      }
+    }
+    long needed = (long) slots.count() + more;
+    if (needed > schema.maxRows()) {
+      throw new IllegalArgumentException("gstm state '" + schema.name() + "' partition "
+          + partition + ": " + needed + " rows would be needed (" + slots.count() + " held, "
+          + more + " more named by this epoch) but maxRowsPerPartition is " + schema.maxRows()
+          + "; raise it, or spread the keys over more partitions. Nothing was applied");
+    }
+    int rows = (int) Math.max(needed, Math.min(2L * capacity, schema.maxRows()));
+    long t0 = System.nanoTime();
+    long[][] contents = StoreContents.read(store);
+    long[][] bigger = new long[contents.length][];
+    for (int r = 0; r < contents.length; r++) {
+      bigger[r] = Arrays.copyOf(contents[r], rows);
+    }
+    TxStore fresh = engine.createStore(schema.layout(rows), schema.storeAlgorithm());
+    Resources.closeOnExcept(fresh, f -> {
+      StoreContents.write(f, bigger);
+      return f;
+    });
+    store.close();
+    store = fresh;
+    LOG.info("gstm state '{}' partition {}: grew from {} to {} rows in {} ms", schema.name(),
+        partition, capacity, rows, (System.nanoTime() - t0) / 1_000_000);
+  }
+
+  /** Writes rows by key (a write-back, a logged epoch); with inserts, new keys get rows. */
+  private void writeRows(Exchange.KeyValues rows, String what) {
+    int n = rows.keys().length;
+    if (slots.growable()) {
+      int more = 0;
+      for (long k : rows.keys()) {
+        more += slots.local(k) < 0 ? 1 : 0;
+      }
+      ensureRows(more, false);
+    }
+    long[][] contents = StoreContents.read(store);
+    for (int i = 0; i < n; i++) {
+      long key = rows.keys()[i];
+      int local = slots.local(key);
+      if (local < 0 && slots.growable()) {
+        local = slots.add(key);
+      }
+      if (local < 0) {
+        throw new IllegalStateException(what + " names key " + key + ", which partition "
+            + partition + " does not hold");
+      }
+      for (int r = 0; r < contents.length; r++) {
+        contents[r][local] = rows.bits()[r][i];
+      }
+    }
+    StoreContents.write(store, contents);
+  }
+
+  /** An undo copy at the store's size now: rows added since did not exist then (zeros). */
+  private long[][] padded(long[][] copy) {
+    int rows = store.layout().region(0).length();
+    if (copy[0].length == rows) {
+      return copy;
+    }
+    long[][] out = new long[copy.length][];
+    for (int r = 0; r < copy.length; r++) {
+      out[r] = Arrays.copyOf(copy[r], rows);
+    }
+    return out;
   }
 
   /**
@@ -294,7 +437,7 @@ final class PartitionStore {
           throw new IllegalStateException("gstm state '" + schema.name() + "' partition "
               + partition + " can undo back to epoch " + undoBase + " only, not " + base);
         }
-        StoreContents.write(store, undo);
+        StoreContents.write(store, padded(undo));
       }
       applied = base;
       undo = null;

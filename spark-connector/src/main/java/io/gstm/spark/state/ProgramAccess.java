@@ -25,6 +25,13 @@ final class ProgramAccess {
   private final Map<String, String> aliases = new HashMap<>();
   private final Set<String> regions = new LinkedHashSet<>();
   private final Set<String> keys = new LinkedHashSet<>();
+  private final Set<String> written = new LinkedHashSet<>();
+
+  /**
+   * What a program touches: its key parameters (names, in order of first use), those of them
+   * whose rows it writes, and whether it declares the state's {@value StateSchema#EXISTS} region.
+   */
+  record Access(Set<String> keys, Set<String> written, boolean namesExists) {}
 
   private ProgramAccess(Program program, StateSchema state) {
     this.program = program;
@@ -36,6 +43,11 @@ final class ProgramAccess {
 
   /** The key parameters of {@code program} (names, in order of first use); checks access. */
   static Set<String> keys(Program program, StateSchema state) {
+    return of(program, state).keys();
+  }
+
+  /** What {@code program} touches; checks access. */
+  static Access of(Program program, StateSchema state) {
     ProgramAccess a = new ProgramAccess(program, state);
     for (Program.RegionDecl r : program.regions()) {
       int i = state.region(r.name());
@@ -43,9 +55,9 @@ final class ProgramAccess {
         throw a.error(r.loc(), "uses region '" + r.name() + "', which is not a column of state '"
             + state.name() + "' (its value columns: " + state.valueNames() + ")");
       }
-      if (state.valueTypes().get(i) != r.type()) {
+      if (state.regionType(i) != r.type()) {
         throw a.error(r.loc(), "declares region '" + r.name() + "' as " + r.type()
-            + " but state column '" + r.name() + "' holds " + state.valueTypes().get(i));
+            + " but state column '" + r.name() + "' holds " + state.regionType(i));
       }
       if (r.shared()) {
         throw a.error(r.loc(), "declares state column '" + r.name() + "' shared: state columns "
@@ -62,7 +74,8 @@ final class ProgramAccess {
             + "its column may hold int or long keys)");
       }
     }
-    return a.keys;
+    return new Access(a.keys, a.written, a.regions.contains(StateSchema.EXISTS)
+        && state.existsRegion() >= 0);
   }
 
   private void block(List<Ast.Stmt> stmts) {
@@ -80,7 +93,7 @@ final class ProgramAccess {
     } else if (s instanceof Ast.Assign a) {
       expr(a.value());
     } else if (s instanceof Ast.Store st) {
-      index(st.region(), st.index(), st.loc());
+      written.add(index(st.region(), st.index(), st.loc()));
       expr(st.value());
     } else if (s instanceof Ast.If i) {
       expr(i.condition());
@@ -126,15 +139,16 @@ final class ProgramAccess {
     return p != null && !p.isArray() ? name : null;
   }
 
-  private void index(String region, Ast.Expr index, Ast.Loc loc) {
+  /** Checks one index of a state column; returns the key parameter it names. */
+  private String index(String region, Ast.Expr index, Ast.Loc loc) {
     if (index instanceof Ast.Name n && keyName(n.name()) != null) {
       keys.add(keyName(n.name()));
-      return;
+      return keyName(n.name());
     }
     if (index instanceof Ast.Index ix && params.containsKey(ix.name())
         && params.get(ix.name()).isArray()) {
       keys.add(ix.name());
-      return;
+      return ix.name();
     }
     throw error(loc, "indexes state column '" + region + "' with a computed index: a state "
         + "row must be named by a key parameter (an int32 parameter whose column holds the "

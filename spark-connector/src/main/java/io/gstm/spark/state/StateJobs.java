@@ -98,9 +98,9 @@ final class StateJobs {
   static Exchange.Placement[] create(SparkSession spark, Dataset<Row> rows, StateSchema schema,
       long stateId, long epoch, GstmSettings settings, Replay replay) {
     int p = schema.partitions();
-    org.apache.spark.sql.Column[] sel = new org.apache.spark.sql.Column[1 + schema.regions()];
+    org.apache.spark.sql.Column[] sel = new org.apache.spark.sql.Column[1 + schema.values()];
     sel[0] = col("`" + schema.keyColumn() + "`").cast(DataTypes.LongType);
-    for (int r = 0; r < schema.regions(); r++) {
+    for (int r = 0; r < schema.values(); r++) {
       sel[1 + r] = col("`" + schema.valueNames().get(r) + "`")
           .cast(StateSchema.sparkType(schema.valueTypes().get(r)));
     }
@@ -118,7 +118,7 @@ final class StateJobs {
             none.add(null);
             return none.iterator();
           }
-          Exchange.Rows all = concat(i, parts, schema.regions());
+          Exchange.Rows all = concat(i, parts, schema.values());
           try (TaskEngine lease = ExecutorEngines.acquire(settings)) {
             PartitionStore ps = PartitionStore.create(stateId, i, schema, epoch, all,
                 lease.engine());
@@ -148,7 +148,7 @@ final class StateJobs {
   private static Iterator<Tuple2<Integer, Exchange.Rows>> splitRows(Iterator<InternalRow> it,
       StateSchema schema) {
     int p = schema.partitions();
-    int regions = schema.regions();
+    int regions = schema.values();
     long[][] keys = new long[p][];
     long[][][] bits = new long[p][][];
     int[] n = new int[p];
@@ -536,7 +536,7 @@ final class StateJobs {
   }
 
   private static Iterator<InternalRow> rowsOf(Exchange.Rows r, StateSchema schema) {
-    int regions = schema.regions();
+    int regions = schema.values();
     List<InternalRow> out = new ArrayList<>(r.keys().length);
     for (int i = 0; i < r.keys().length; i++) {
       Object[] v = new Object[1 + regions];

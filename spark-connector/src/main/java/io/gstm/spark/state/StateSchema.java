@@ -16,10 +16,19 @@ import org.apache.spark.sql.types.StructType;
  * What a {@link TxState} holds, the same on the driver and in every task: the key column (its
  * name and whether it is int or long), the value columns (each a store region of the same name),
  * how keys map to partitions, the algorithm of the partitions' stores and their lock coverage.
+ *
+ * <p>A state with {@code insertsAndDeletes} has one more store region after the value columns,
+ * {@value #EXISTS} (int32): 1 for a row that exists, 0 for one that does not. Transactions
+ * insert and delete rows by writing it ({@link KeyExistence}); it is not a column of the state's
+ * rows. A partition holds at most {@code maxRows} keys ({@link #defaultMaxRows} unless the
+ * state says).
  */
 record StateSchema(String name, String keyColumn, boolean intKey, List<String> valueNames,
-    List<ValueType> valueTypes, KeyPartitioner partitioner, String algorithm, int lockCoverage)
-    implements Serializable {
+    List<ValueType> valueTypes, KeyPartitioner partitioner, String algorithm, int lockCoverage,
+    boolean insertsAndDeletes, int maxRows) implements Serializable {
+
+  /** The region that says which rows exist, in a state with inserts and deletes. */
+  static final String EXISTS = "exists";
 
   /** The algorithms a state may use. */
   static final List<String> ALGORITHMS = List.of("prstm", "csmv");
@@ -30,9 +39,20 @@ record StateSchema(String name, String keyColumn, boolean intKey, List<String> v
     if (valueNames.isEmpty()) {
       throw new IllegalArgumentException("value columns: a state needs at least 1 value column");
     }
-    if (valueNames.size() > StoreLayout.MAX_REGIONS) {
-      throw new IllegalArgumentException("value columns: at most " + StoreLayout.MAX_REGIONS
-          + " value columns per state (one store region each), got " + valueNames);
+    int most = StoreLayout.MAX_REGIONS - (insertsAndDeletes ? 1 : 0);
+    if (valueNames.size() > most) {
+      throw new IllegalArgumentException("value columns: at most " + most + " value columns per "
+          + "state" + (insertsAndDeletes ? " with inserts and deletes" : "") + " (one store "
+          + "region each" + (insertsAndDeletes ? ", and one for '" + EXISTS + "'" : "")
+          + "), got " + valueNames);
+    }
+    if (maxRows < 1) {
+      throw new IllegalArgumentException("maxRowsPerPartition must be at least 1, got "
+          + maxRows);
+    }
+    if (insertsAndDeletes && valueNames.contains(EXISTS)) {
+      throw new IllegalArgumentException("value column '" + EXISTS + "': a state with inserts "
+          + "and deletes keeps which rows exist under that name; rename the column");
     }
     if (!ALGORITHMS.contains(algorithm)) {
       throw new IllegalArgumentException("algorithm: unknown algorithm '" + algorithm
@@ -49,6 +69,15 @@ record StateSchema(String name, String keyColumn, boolean intKey, List<String> v
     }
   }
 
+  /**
+   * The most rows one partition's store can hold: its lock table has at most
+   * {@code Integer.MAX_VALUE} locks, its regions as many words.
+   */
+  static int defaultMaxRows(int regions, int lockCoverage) {
+    return (int) Math.min(Integer.MAX_VALUE - 8, (long) Integer.MAX_VALUE * lockCoverage
+        / regions);
+  }
+
   static String parseAlgorithm(String s) {
     String v = s == null ? "" : s.trim().toLowerCase(Locale.ROOT);
     if (!ALGORITHMS.contains(v)) {
@@ -62,13 +91,39 @@ record StateSchema(String name, String keyColumn, boolean intKey, List<String> v
     return partitioner.partitions();
   }
 
+  /** The store regions: the value columns, then {@value #EXISTS} when there is one. */
   int regions() {
+    return valueNames.size() + (insertsAndDeletes ? 1 : 0);
+  }
+
+  /** The value columns (the state's rows hold these, after the key). */
+  int values() {
     return valueNames.size();
   }
 
-  /** The index of value column {@code name}, or -1. */
+  /** The store region of {@value #EXISTS}, or -1 in a state without inserts and deletes. */
+  int existsRegion() {
+    return insertsAndDeletes ? valueNames.size() : -1;
+  }
+
+  /** The store region of value column {@code name} (or of {@value #EXISTS}), or -1. */
   int region(String column) {
-    return valueNames.indexOf(column);
+    int i = valueNames.indexOf(column);
+    return i < 0 && insertsAndDeletes && EXISTS.equals(column) ? valueNames.size() : i;
+  }
+
+  /** The type of store region {@code region}. */
+  ValueType regionType(int region) {
+    return region == valueNames.size() ? ValueType.INT32 : valueTypes.get(region);
+  }
+
+  /** The store regions' names: the value columns, then {@value #EXISTS} when there is one. */
+  List<String> regionNames() {
+    List<String> names = new ArrayList<>(valueNames);
+    if (insertsAndDeletes) {
+      names.add(EXISTS);
+    }
+    return names;
   }
 
   Algorithm storeAlgorithm() {
@@ -79,9 +134,9 @@ record StateSchema(String name, String keyColumn, boolean intKey, List<String> v
   /** The layout of a partition store of {@code rows} rows (at least one word per region). */
   StoreLayout layout(int rows) {
     List<RegionSpec> specs = new ArrayList<>();
-    for (int r = 0; r < valueNames.size(); r++) {
-      specs.add(new RegionSpec(valueNames.get(r), valueTypes.get(r).regionType(),
-          Math.max(1, rows), lockCoverage));
+    for (int r = 0; r < regions(); r++) {
+      specs.add(new RegionSpec(r < valueNames.size() ? valueNames.get(r) : EXISTS,
+          regionType(r).regionType(), Math.max(1, rows), lockCoverage));
     }
     return new StoreLayout(specs);
   }
@@ -90,7 +145,7 @@ record StateSchema(String name, String keyColumn, boolean intKey, List<String> v
   StructType sparkSchema() {
     StructType s = new StructType().add(keyColumn, intKey ? DataTypes.IntegerType
         : DataTypes.LongType, false);
-    for (int r = 0; r < valueNames.size(); r++) {
+    for (int r = 0; r < values(); r++) {
       s = s.add(valueNames.get(r), sparkType(valueTypes.get(r)), false);
     }
     return s;

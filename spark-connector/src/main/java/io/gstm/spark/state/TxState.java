@@ -111,6 +111,8 @@ public final class TxState implements AutoCloseable {
     private long[] bounds;
     private String algorithm = "prstm";
     private String name;
+    private boolean insertsAndDeletes;
+    private Integer maxRows;
 
     private Builder(Dataset<Row> rows) {
       if (rows == null) {
@@ -163,6 +165,32 @@ public final class TxState implements AutoCloseable {
     /** "prstm" (default: PR-STM with the semantic contention manager) or "csmv". */
     public Builder algorithm(String value) {
       this.algorithm = StateSchema.parseAlgorithm(value);
+      return this;
+    }
+
+    /**
+     * Lets transactions insert and delete rows (default: the key set is fixed at creation).
+     * Programs see one more int32 region, {@code exists}: 1 for a row that exists, 0 for one
+     * that does not (a key never held, or deleted). An insert sets it to 1 and writes the row's
+     * values, a delete sets it to 0; a row that does not exist holds zeros. A program that does
+     * not declare {@code exists} runs only on rows that exist (MISSING_KEY otherwise). See
+     * docs/spark-transactions.md, "Inserts and deletes".
+     */
+    public Builder insertsAndDeletes() {
+      this.insertsAndDeletes = true;
+      return this;
+    }
+
+    /**
+     * The most keys one partition may hold (default: as many as one store can); an epoch whose
+     * inserts would pass it fails before it changes anything, naming this limit.
+     */
+    public Builder maxRowsPerPartition(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("maxRowsPerPartition must be at least 1, got "
+            + value);
+      }
+      this.maxRows = value;
       return this;
     }
 
@@ -230,8 +258,11 @@ public final class TxState implements AutoCloseable {
       }
       long id = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
       String n = name != null ? name : "state-" + Long.toHexString(id).substring(0, 6);
+      int coverage = settings.transactions().lockCoverage();
+      int regions = vals.size() + (insertsAndDeletes ? 1 : 0);
       StateSchema schema = new StateSchema(n, key, intKey, vals, types, parts, algorithm,
-          settings.transactions().lockCoverage());
+          coverage, insertsAndDeletes, maxRows != null ? maxRows
+              : StateSchema.defaultMaxRows(Math.max(1, regions), coverage));
       ExecutorEngines.checkBeforeJobs(spark.sparkContext(), settings);
       Exchange.Placement[] placed;
       try {

@@ -139,7 +139,7 @@ final class StateReplay {
 
   private static StateSchema schemaOf(List<String> names, List<ValueType> types) {
     return new StateSchema("replay", "id", false, names, types, KeyPartitioner.hash(1),
-        "prstm", 1);
+        "prstm", 1, false, Integer.MAX_VALUE);
   }
 
   private static long[][] contents(TreeMap<Long, long[]> m, List<Long> keys, int regions) {
