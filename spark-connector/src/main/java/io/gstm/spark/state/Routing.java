@@ -29,6 +29,10 @@ final class Routing {
   static final java.util.concurrent.atomic.AtomicLong COLUMNAR_ROUTES =
       new java.util.concurrent.atomic.AtomicLong();
 
+  /** Column batches taken whole (a test's check that the bulk path ran). */
+  static final java.util.concurrent.atomic.AtomicLong BULK_BATCHES =
+      new java.util.concurrent.atomic.AtomicLong();
+
   private Routing() {}
 
   static Iterator<Tuple2<Integer, TxChunk>> route(int inputPartition, Iterator<InternalRow> it,
@@ -188,15 +192,33 @@ final class Routing {
     }
 
     /**
-     * A whole column batch, when nothing in it needs a per-row check: one program (no program
-     * column), no array elements, no nulls in the columns it reads. False otherwise (the caller
-     * reads its rows).
+     * A whole column batch, when nothing in it needs a per-row check: every row's program known
+     * (one program, or a program column without nulls naming programs of the plan), no array
+     * elements, no nulls in the columns its programs read. False otherwise (the caller reads its
+     * rows).
      */
     boolean bulk(ColumnarBatch b) {
-      if (plan.typeIndex >= 0) {
+      int n = b.numRows();
+      int[] types = plan.typeIndex >= 0 ? types(b.column(plan.typeIndex), n) : null;
+      if (plan.typeIndex >= 0 && types == null) {
         return false;
       }
       int[] used = plan.slotsOf[0];
+      if (types != null) {
+        boolean[] present = new boolean[plan.programCount()];
+        for (int t : types) {
+          present[t] = true;
+        }
+        java.util.BitSet slots = new java.util.BitSet();
+        for (int t = 0; t < present.length; t++) {
+          if (present[t]) {
+            for (int s : plan.slotsOf[t]) {
+              slots.set(s);
+            }
+          }
+        }
+        used = slots.stream().toArray();
+      }
       for (int s : used) {
         ApplyPlan.Slot slot = plan.slots[s];
         if (slot.element() >= 0 || b.column(slot.source()).hasNull()) {
@@ -206,7 +228,6 @@ final class Routing {
       if (plan.idIndex >= 0 && b.column(plan.idIndex).hasNull()) {
         return false;
       }
-      int n = b.numRows();
       long[] ids = plan.idIndex >= 0 ? b.column(plan.idIndex).getLongs(0, n) : new long[n];
       if (plan.idIndex < 0) {
         long base = ((long) inputPartition << 40) | row;
@@ -215,23 +236,59 @@ final class Routing {
         }
       }
       row += n;
+      BULK_BATCHES.incrementAndGet();
       long[][] cols = new long[slotCount][];
       for (int s : used) {
         cols[s] = column(b.column(plan.slots[s].source()), plan.slots[s], n);
       }
       if (p == 1) {
-        // Every key is the one partition's: the columns go in whole.
-        chunk(out, 0, slotCount).addColumns(ids, 0, cols, n);
+        // Every key is the one partition's: the columns go in whole (a row's program reads only
+        // its own slots, whatever the others hold).
+        chunk(out, 0, slotCount).addColumns(ids, types, cols, n);
         return true;
       }
       long[] vals = new long[slotCount];
       for (int i = 0; i < n; i++) {
-        for (int s : used) {
+        int type = types == null ? 0 : types[i];
+        for (int s : plan.slotsOf[type]) {
           vals[s] = cols[s][i];
         }
-        place(ids[i], 0, vals);
+        place(ids[i], type, vals);
       }
       return true;
+    }
+
+    /** Each row's program from the program column, or null when one is null or unknown. */
+    private int[] types(ColumnVector v, int n) {
+      if (v.hasNull()) {
+        return null;
+      }
+      int[] t = new int[n];
+      if (!plan.typeByName) {
+        long[] codes = v.getLongs(0, n);
+        for (int i = 0; i < n; i++) {
+          t[i] = plan.typeOf(codes[i]);
+          if (t[i] < 0) {
+            return null;
+          }
+        }
+        return t;
+      }
+      UTF8String last = null;
+      int lastType = -1;
+      for (int i = 0; i < n; i++) {
+        UTF8String name = v.getUTF8String(i);
+        if (last == null || !last.equals(name)) {
+          Integer ty = byName.get(name);
+          if (ty == null) {
+            return null;
+          }
+          last = name.clone();
+          lastType = ty;
+        }
+        t[i] = lastType;
+      }
+      return t;
     }
 
     Iterator<Tuple2<Integer, TxChunk>> finish() {

@@ -53,15 +53,20 @@ final class TxChunk implements Serializable {
   }
 
   /**
-   * Appends {@code n} checked rows of program {@code type} at once: their ids and, per slot, its
-   * column ({@code cols[s]}; null leaves the slot 0, as a row of another program's slot).
+   * Appends {@code n} checked rows at once: their ids, their programs ({@code types}; null: all
+   * program 0) and, per slot, its column ({@code cols[s]}; null leaves the slot 0, as a row of
+   * another program's slot).
    */
-  void addColumns(long[] ids, int type, long[][] cols, int n) {
+  void addColumns(long[] ids, int[] types, long[][] cols, int n) {
     if (this.n + n > txIds.length) {
       resize(Math.max(this.n + n, this.n * 2));
     }
     System.arraycopy(ids, 0, txIds, this.n, n);
-    Arrays.fill(types, this.n, this.n + n, type);
+    if (types == null) {
+      Arrays.fill(this.types, this.n, this.n + n, 0);
+    } else {
+      System.arraycopy(types, 0, this.types, this.n, n);
+    }
     for (int s = 0; s < slots.length; s++) {
       if (cols[s] != null) {
         System.arraycopy(cols[s], 0, slots[s], this.n, n);

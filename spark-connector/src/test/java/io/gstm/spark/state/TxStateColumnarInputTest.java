@@ -54,6 +54,35 @@ class TxStateColumnarInputTest extends StateSession {
 
   @ParameterizedTest(name = "{0} partition(s)")
   @ValueSource(ints = {1, 3})
+  void aProgramColumnWithoutNullsIsTakenAColumnAtATime(int partitions) {
+    String programs = BANK + DEPOSIT;
+    Dataset<Row> rows = transfers(3_000, 40, 300, 11, 0, false)
+        .withColumn("program", functions.when(functions.col("id").mod(3).equalTo(0),
+            functions.lit(1L)).otherwise(functions.lit(0L))).repartition(3);
+    Dataset<Row> cached = rows.cache();
+    try {
+      cached.count();
+      long bulk = Routing.BULK_BATCHES.get();
+      Run fromBatches = run(cached, partitions, programs);
+      assertThat(Routing.BULK_BATCHES.get()).as("batches taken whole").isGreaterThan(bulk);
+      Run fromRows = run(rows.localCheckpoint(), partitions, programs);
+      assertThat(fromBatches).isEqualTo(fromRows);
+      assertThat(fromBatches.outcomes().toString()).contains("deposit", "transfer");
+    } finally {
+      cached.unpersist(true);
+    }
+  }
+
+  private static final String DEPOSIT = """
+      program deposit(dst: int32, amount: int64)
+          regions balance: int64
+      {
+        balance[dst] = balance[dst] + amount;
+      }
+      """;
+
+  @ParameterizedTest(name = "{0} partition(s)")
+  @ValueSource(ints = {1, 3})
   void nullKeysAndAProgramColumnAreReadRowByRowFromTheBatches(int partitions) {
     String programs = BANK + """
         program deposit(dst: int32, amount: int64)

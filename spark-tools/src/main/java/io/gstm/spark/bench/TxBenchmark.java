@@ -42,6 +42,23 @@ import picocli.CommandLine.Option;
 public final class TxBenchmark implements Callable<Integer> {
   static final String BANK = BankPrograms.KEYED_TRANSFER;
 
+  /** With --inserts or --deletes: accounts opened (new keys) and closed beside the transfers. */
+  static final String OPEN_CLOSE = """
+      program open(acct: int32, amount: int64) regions balance: int64, exists: int32
+          outputs opened: int64 {
+        if (exists[acct] == 1) { abort(3); }
+        exists[acct] = 1;
+        balance[acct] = amount;
+        opened = amount;
+      }
+      program close(acct: int32) regions balance: int64, exists: int32
+          outputs paidOut: int64 {
+        if (exists[acct] == 0) { abort(4); }
+        paidOut = balance[acct];
+        exists[acct] = 0;
+      }
+      """;
+
   @Mixin
   SparkOptions spark = new SparkOptions();
 
@@ -68,6 +85,16 @@ public final class TxBenchmark implements Callable<Integer> {
   @Option(names = "--input-partitions", description = "partitions of the transfers DataFrame "
       + "(default: --partitions)")
   int inputPartitions = -1;
+
+  @Option(names = "--inserts", description = "share of the transactions that open a new "
+      + "account (a key beyond --accounts) with a balance, 0..1 (default: ${DEFAULT-VALUE}); "
+      + "with --inserts or --deletes the state takes inserts and deletes, and the total is "
+      + "checked against what the committed opens and closes moved")
+  double inserts = 0;
+
+  @Option(names = "--deletes", description = "share of the transactions that close a random "
+      + "account and pay out its balance, 0..1 (default: ${DEFAULT-VALUE})")
+  double deletes = 0;
 
   @Option(names = "--no-baseline", description = "time gstm only")
   boolean noBaseline;
@@ -98,6 +125,21 @@ public final class TxBenchmark implements Callable<Integer> {
       throw new IllegalArgumentException("--accounts >= 2, --transfers >= 1, --batches >= 1 and "
           + "--max-amount >= 1 are needed");
     }
+    if (inserts < 0 || deletes < 0 || inserts + deletes > 1) {
+      throw new IllegalArgumentException("--inserts and --deletes are shares of the "
+          + "transactions: each at least 0, together at most 1; got " + inserts + " and "
+          + deletes);
+    }
+    boolean keysChange = inserts > 0 || deletes > 0;
+    if (keysChange && accounts + transfers > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("--accounts + --transfers must stay below 2^31 with "
+          + "--inserts or --deletes (new accounts are numbered after the old)");
+    }
+    if (keysChange && input != null) {
+      throw new IllegalArgumentException("--input holds transfers only: leave out --inserts and "
+          + "--deletes with it");
+    }
+    String programs = keysChange ? BANK + OPEN_CLOSE : BANK;
     SparkSession session = spark.session("gstm-tx-bench");
     try {
       int inParts = inputPartitions > 0 ? inputPartitions : spark.partitions;
@@ -112,6 +154,7 @@ public final class TxBenchmark implements Callable<Integer> {
         long to = Math.min(transfers, from + per);
         Dataset<Row> t = stored != null
             ? stored.where(col("id").geq(from).and(col("id").lt(to)))
+            : keysChange ? withOpensAndCloses(session.range(from, to, 1, inParts))
             : transfers(session.range(from, to, 1, inParts), accounts, maxAmount, seed);
         if (cache) {
           t = t.persist(StorageLevel.MEMORY_ONLY());
@@ -123,14 +166,18 @@ public final class TxBenchmark implements Callable<Integer> {
       System.out.printf(Locale.ROOT, "tx-bench: %,d accounts, %,d transfers in %d batches, "
               + "%d state partitions, %d input partitions, input %s, Spark %s (%s)%n", accounts,
           transfers, batches, spark.partitions, inParts,
-          (stored != null ? "from Parquet " + this.input + ", " : "")
+          (keysChange ? String.format(Locale.ROOT, "%.1f%% opens of new accounts and %.1f%% "
+              + "closes, ", 100 * inserts, 100 * deletes) : "")
+              + (stored != null ? "from Parquet " + this.input + ", " : "")
               + (cache ? "cached" : stored != null ? "read by each apply" : "generated as read"),
           session.version(), spark.master);
 
       warmUp(session, inParts);
       long t0 = System.nanoTime();
-      TxState state = TxState.from(start).key("id").values("balance")
-          .partitions(spark.partitions).name("bench").create();
+      TxState.Builder builder = TxState.from(start).key("id").values("balance")
+          .partitions(spark.partitions).name("bench");
+      TxState state = (keysChange ? builder.insertsAndDeletes() : builder).create();
+      List<ApplyResult> results = new ArrayList<>();
       long created = System.nanoTime();
       long committed = 0;
       long cross = 0;
@@ -140,7 +187,10 @@ public final class TxBenchmark implements Callable<Integer> {
       List<String> engines = new ArrayList<>();
       long applyStart = System.nanoTime();
       for (int b = 0; b < batches; b++) {
-        ApplyResult r = state.transactions(input.get(b), BANK).idColumn("id").run();
+        ApplyResult r = state.transactions(input.get(b), programs).idColumn("id").run();
+        if (keysChange) {
+          results.add(r);
+        }
         committed += r.committed();
         cross += r.crossPartition();
         kernel += r.kernelNanos();
@@ -154,7 +204,14 @@ public final class TxBenchmark implements Callable<Integer> {
       }
       long applied = System.nanoTime();
       long gstmTotal = state.toDF().agg(sum("balance")).first().getLong(0);
+      long rows = state.toDF().count();
       state.close();
+      long moved = 0;
+      for (ApplyResult r : results) {
+        Row m = r.outcomes().where(col("committed")).agg(coalesce(sum("opened"), lit(0L)),
+            coalesce(sum("paidOut"), lit(0L))).first();
+        moved += m.getLong(0) - m.getLong(1);
+      }
       double wall = (applied - applyStart) / 1e9;
       System.out.println("engine: " + String.join(" + ", engines));
       System.out.printf(Locale.ROOT, "gstm TxState: create %.2f s; %d applies %.2f s: %,.0f "
@@ -164,11 +221,17 @@ public final class TxBenchmark implements Callable<Integer> {
       System.out.printf(Locale.ROOT, "  engine time %.2f s (summed over tasks), task time %.2f s;"
               + " wall / engine = %.2fx%n", kernel / 1e9, task / 1e9,
           kernel == 0 ? 0 : (applied - applyStart) / (double) kernel);
-      boolean ok = gstmTotal == total;
-      System.out.printf(Locale.ROOT, "  total balance %,d (%s)%n", gstmTotal,
-          ok ? "conserved" : "NOT CONSERVED, expected " + total);
+      boolean ok = gstmTotal == total + moved;
+      System.out.printf(Locale.ROOT, "  total balance %,d (%s)%s%n", gstmTotal,
+          ok ? "conserved" : "NOT CONSERVED, expected " + (total + moved),
+          keysChange ? String.format(Locale.ROOT, ": %,d opened less paid out; %,d accounts "
+              + "now", moved, rows) : "");
+      if (keysChange && !noCore) {
+        System.out.println("(the raw core run is of transfers only: skipped with --inserts or "
+            + "--deletes)");
+      }
 
-      if (!noCore) {
+      if (!noCore && !keysChange) {
         ok &= core(session, input.get(0), per, wall);
       }
 
@@ -178,14 +241,25 @@ public final class TxBenchmark implements Callable<Integer> {
         long b0 = System.nanoTime();
         for (int b = 0; b < batches; b++) {
           Dataset<Row> t = input.get(b);
+          if (keysChange) {
+            t = t.where(col("program").equalTo(0L));
+          }
           Dataset<Row> deltas = t.select(col("src").as("id"), col("amount").multiply(-1)
                   .as("delta"))
               .union(t.select(col("dst").as("id"), col("amount").as("delta")))
               .groupBy("id").agg(sum("delta").as("delta"));
           Dataset<Row> next = balances.join(deltas, "id", "left_outer")
               .select(col("id"), col("balance").plus(coalesce(col("delta"), lit(0L)))
-                  .cast(DataTypes.LongType).as("balance"))
-              .persist(StorageLevel.MEMORY_ONLY());
+                  .cast(DataTypes.LongType).as("balance"));
+          if (keysChange) {
+            // Closes drop their accounts, opens add theirs (a MERGE without its checks).
+            Dataset<Row> all = input.get(b);
+            next = next.join(all.where(col("program").equalTo(2L)).select(col("acct").as("id")),
+                    "id", "left_anti")
+                .union(all.where(col("program").equalTo(1L)).select(col("acct").as("id"),
+                    col("amount").as("balance")));
+          }
+          next = next.persist(StorageLevel.MEMORY_ONLY());
           next.count();
           balances.unpersist(false);
           balances = next;
@@ -193,11 +267,12 @@ public final class TxBenchmark implements Callable<Integer> {
         long b1 = System.nanoTime();
         long baseTotal = balances.agg(sum("balance")).first().getLong(0);
         double bw = (b1 - b0) / 1e9;
-        System.out.printf(Locale.ROOT, "Spark groupBy+join (no isolation, no overdraft check): "
-            + "%.2f s: %,.0f transfers/s; total %,d%n", bw, transfers / bw, baseTotal);
+        System.out.printf(Locale.ROOT, "Spark groupBy+join%s (no isolation, no overdraft check): "
+            + "%.2f s: %,.0f transactions/s; total %,d%n", keysChange ? ", anti-join and union"
+            : "", bw, transfers / bw, baseTotal);
         System.out.printf(Locale.ROOT, "gstm / baseline throughput: %.2fx%n",
             (committed / wall) / (transfers / bw));
-        ok &= baseTotal == total;
+        ok &= keysChange || baseTotal == total;
       }
       return ok ? 0 : 1;
     } finally {
@@ -217,6 +292,27 @@ public final class TxBenchmark implements Callable<Integer> {
         pmod(xxhash64(col("id"), lit(seed)), lit(accounts)).as("src"),
         pmod(xxhash64(col("id"), lit(seed + 1)), lit(accounts)).as("dst"),
         pmod(xxhash64(col("id"), lit(seed + 2)), lit(maxAmount)).plus(1).as("amount"));
+  }
+
+  /**
+   * {@link #transfers} of ids {@code ids} with a program each (column "program", its index: 0
+   * transfer, 1 open, 2 close): a share
+   * --inserts opens account {@code accounts + id} (column "acct", a key no other transaction
+   * names) with the transfer's amount, a share --deletes closes account {@code src}, the rest
+   * are the transfers.
+   */
+  private Dataset<Row> withOpensAndCloses(Dataset<?> ids) {
+    org.apache.spark.sql.Column u = pmod(xxhash64(col("id"), lit(seed + 3)), lit(1_000_000L));
+    // The program's index in BANK + OPEN_CLOSE: an integral column keeps a cached input in
+    // column batches (routed a column at a time).
+    org.apache.spark.sql.Column program = org.apache.spark.sql.functions
+        .when(u.lt(Math.round(inserts * 1_000_000)), lit(1L))
+        .when(u.lt(Math.round((inserts + deletes) * 1_000_000)), lit(2L))
+        .otherwise(lit(0L));
+    return transfers(ids, accounts, maxAmount, seed).select(col("id"), col("src"), col("dst"),
+        col("amount"), program.as("program"),
+        org.apache.spark.sql.functions.when(program.equalTo(1L),
+            col("id").plus(accounts)).otherwise(col("src")).as("acct"));
   }
 
   /** The --input transfers, checked against the options: their columns, count and ids. */
