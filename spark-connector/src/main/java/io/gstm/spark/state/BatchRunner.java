@@ -44,11 +44,11 @@ final class BatchRunner {
    * its program. A key the store lacks sets the row's outcome (MISSING_KEY) instead.
    */
   private static int toColumns(ApplyPlan plan, TxChunk in, int i, KeyIndex index,
-      long[][] cols, OutcomeChunk out) {
+      int[][] locals, long[][] cols, OutcomeChunk out) {
     int type = in.types[i];
     for (int s : plan.keySlotsOf[type]) {
       long key = in.slots[s][i];
-      int local = index.local(key);
+      int local = locals != null ? locals[s][i] : index.local(key);
       if (local < 0) {
         out.codes[i] = OutcomeChunk.MISSING_KEY;
         out.causes[i] = "key " + key + " (column '" + plan.slots[s].name()
@@ -92,9 +92,12 @@ final class BatchRunner {
     }
   }
 
-  /** Returns the transactions run and the engine's kernel time. */
+  /**
+   * Returns the transactions run and the engine's kernel time. {@code locals}, when not null,
+   * holds each key slot's rows, per row, already looked up.
+   */
   static long[] run(Engine engine, TxStore store, ApplyPlan plan, GstmSettings settings,
-      TxChunk in, KeyIndex index, OutcomeChunk out, long serialBase) {
+      TxChunk in, KeyIndex index, int[][] locals, OutcomeChunk out, long serialBase) {
     long t0 = System.nanoTime();
     int n = in.n;
     int slotCount = plan.slots.length;
@@ -105,7 +108,7 @@ final class BatchRunner {
     rowRanges(n).forEach(range -> {
       for (int i = range * RANGE_ROWS, to = Math.min(n, i + RANGE_ROWS); i < to; i++) {
         if (out.codes[i] == 0) {
-          types[i] = toColumns(plan, in, i, index, cols, out);
+          types[i] = toColumns(plan, in, i, index, locals, cols, out);
         }
       }
     });

@@ -101,10 +101,10 @@ final class KeySlots implements BatchRunner.KeyIndex {
           map.put(key, slot);
           return;
         }
-        // Room to grow toward the side the key came from, within the spread allowed.
+        // Doubled toward the side the key came from (ids handed out in order widen it once
+        // per doubling); dense, so the table stays within twice the spread allowed.
         long span = hi - lo + 1;
-        long most = Math.min((long) KeyIndexes.DENSE_SPREAD * (count() + 1L), Integer.MAX_VALUE - 9);
-        long grown = Math.max(span, Math.min(most, span + span / 2));
+        long grown = Math.min(Integer.MAX_VALUE - 9, Math.max(span, 2L * table.length));
         long newBase = key < base ? hi - grown + 1 : lo;
         int[] t = new int[(int) grown];
         Arrays.fill(t, -1);

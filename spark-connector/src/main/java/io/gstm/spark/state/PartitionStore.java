@@ -143,16 +143,14 @@ final class PartitionStore {
     for (int i = 0; i < in.n && !runs; i++) {
       runs = in.status[i] == 0;
     }
-    if (runs && slots.growable()) {
-      admit(in, plan);
-    }
+    int[][] locals = runs && slots.growable() ? admit(in, plan) : null;
     long t1 = System.nanoTime();
     if (runs) {
       keepUndo();
     }
     long t2 = System.nanoTime();
     if (runs) {
-      ran = BatchRunner.run(engine, store, plan, settings, in, slots, out,
+      ran = BatchRunner.run(engine, store, plan, settings, in, slots, locals, out,
           (long) partition << 40);
     }
     long t3 = System.nanoTime();
@@ -301,57 +299,77 @@ final class PartitionStore {
   /**
    * Gives every key that {@code in}'s runnable rows name a row of the store (inserts and
    * deletes), before the epoch's undo copy: looked up on all cores, then the keys not held
-   * added one by one.
+   * added one by one. Returns each key slot's rows, per row (the batch reads them instead of
+   * looking the keys up again).
    */
-  private void admit(TxChunk in, ApplyPlan plan) {
-    int[] lacking = IntStream.range(0, in.n).parallel().filter(i -> {
-      if (in.status[i] != 0) {
-        return false;
+  private int[][] admit(TxChunk in, ApplyPlan plan) {
+    int[][] locals = new int[plan.slots.length][];
+    for (int s = 0; s < locals.length; s++) {
+      if (plan.slots[s].key()) {
+        locals[s] = new int[in.n];
       }
-      for (int s : plan.keySlotsOf[in.types[i]]) {
-        if (slots.local(in.slots[s][i]) < 0) {
-          return true;
-        }
-      }
-      return false;
-    }).toArray();
+    }
+    int[] lacking = lookUp(in, plan, locals);
     if (lacking.length == 0) {
-      return;
+      return locals;
     }
     long most = 0;
     for (int i : lacking) {
       most += plan.keySlotsOf[in.types[i]].length;
     }
-    ensureRows((int) Math.min(Integer.MAX_VALUE, most), true);
+    if (ensureRows((int) Math.min(Integer.MAX_VALUE, most), true)) {
+      lacking = lookUp(in, plan, locals); // rows were given back: keys found may be gone
+    }
     for (int i : lacking) {
       for (int s : plan.keySlotsOf[in.types[i]]) {
-        long key = in.slots[s][i];
-        if (slots.local(key) < 0) {
-          slots.add(key);
+        if (locals[s][i] < 0) {
+          long key = in.slots[s][i];
+          int local = slots.local(key); // a key named twice in the chunk was added before
+          locals[s][i] = local >= 0 ? local : slots.add(key);
         }
       }
     }
+    return locals;
+  }
+
+  /** Each runnable row's keys into {@code locals} (-1: none), on all cores; the rows lacking one. */
+  private int[] lookUp(TxChunk in, ApplyPlan plan, int[][] locals) {
+    return IntStream.range(0, in.n).parallel().filter(i -> {
+      if (in.status[i] != 0) {
+        return false;
+      }
+      boolean lacks = false;
+      for (int s : plan.keySlotsOf[in.types[i]]) {
+        int local = slots.local(in.slots[s][i]);
+        locals[s][i] = local;
+        lacks |= local < 0;
+      }
+      return lacks;
+    }).toArray();
   }
 
   /**
    * Room for {@code more} keys: the rows of keys whose row does not exist go back to the free
    * list first when {@code mayRelease} (only before an epoch's undo copy: the epoch log compares
-   * rows by place), then the store doubles (at least) up to the state's row limit.
+   * rows by place), then the store doubles (at least) up to the state's row limit. Returns
+   * whether rows were given back.
    */
-  private void ensureRows(int more, boolean mayRelease) {
+  private boolean ensureRows(int more, boolean mayRelease) {
     int capacity = store.layout().region(0).length();
     if (slots.available(capacity) >= more) {
-      return;
+      return false;
     }
+    boolean released = false;
     if (mayRelease) {
       int[] exists = store.readInt32(schema.existsRegion());
       for (int i = 0; i < slots.limit(); i++) {
         if (slots.holds(i) && exists[i] == 0) {
           slots.release(i);
+          released = true;
         }
       }
       if (slots.available(capacity) >= more) {
-        return;
+        return released;
       }
     }
     long needed = (long) slots.count() + more;
@@ -377,6 +395,7 @@ final class PartitionStore {
     store = fresh;
     LOG.info("gstm state '{}' partition {}: grew from {} to {} rows in {} ms", schema.name(),
         partition, capacity, rows, (System.nanoTime() - t0) / 1_000_000);
+    return released;
   }
 
   /** Writes rows by key (a write-back, a logged epoch); with inserts, new keys get rows. */

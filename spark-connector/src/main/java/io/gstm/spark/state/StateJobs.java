@@ -430,7 +430,7 @@ final class StateJobs {
       try (TxStore store = lease.engine().createStore(schema.layout(m),
           schema.storeAlgorithm())) {
         StoreContents.write(store, contents);
-        ran = BatchRunner.run(lease.engine(), store, plan, settings, in, index::get, out,
+        ran = BatchRunner.run(lease.engine(), store, plan, settings, in, index::get, null, out,
             (long) p << 40);
         after = StoreContents.read(store);
       }

@@ -243,6 +243,41 @@ class TxStateInsertDeleteTest extends StateSession {
     }
   }
 
+  /** Rows of deleted keys are given back when rows run short, even to keys the epoch names. */
+  @Test
+  void rowsOfDeletedKeysAreReusedAndTheirKeysStayMissing() {
+    try (TxState s = accountsState(20, 100, 1).maxRowsPerPartition(40).create()) {
+      List<Tx> closes = new ArrayList<>();
+      for (long k = 0; k < 10; k++) {
+        closes.add(close(k, k));
+      }
+      assertThat(run(s, closes).outcomeCounts()).containsOnlyKeys("COMMITTED");
+      // 25 new accounts need rows the closed ones hold; transfers name closed accounts too.
+      List<Tx> txs = new ArrayList<>();
+      for (long i = 0; i < 25; i++) {
+        txs.add(open(100 + i, 1_000 + i, i));
+      }
+      for (long k = 0; k < 5; k++) {
+        txs.add(transfer(200 + k, k, 10 + k, 1));   // from a closed account
+        txs.add(transfer(300 + k, 15 + k, k, 1));   // to a closed account
+        txs.add(transfer(400 + k, 10 + k, 15 + k, 7));
+      }
+      ApplyResult r = run(s, txs);
+      assertThat(r.outcomeCounts()).containsEntry("MISSING_KEY", 10L)
+          .containsEntry("COMMITTED", 30L);
+      TreeMap<Long, Long> expected = new TreeMap<>();
+      for (long k = 10; k < 20; k++) {
+        expected.put(k, k < 15 ? 93L : k < 20 ? 107L : 100L);
+      }
+      for (long i = 0; i < 25; i++) {
+        expected.put(1_000 + i, i);
+      }
+      assertThat(balances(s)).isEqualTo(expected);
+      assertThat(StateRegistry.get(s.id(), 0, s.ref().incarnation(0), s.name()).capacity())
+          .isEqualTo(40);
+    }
+  }
+
   @Test
   void programsThatMisuseExistsOrTheReservedCodeAreRefusedNamingThem() {
     try (TxState s = accountsState(4, 1, 1).create()) {
