@@ -127,6 +127,24 @@ final class CudaTxStore implements TxStore {
     return versions;
   }
 
+  /** On the device when {@code target} is another store of this engine. */
+  @Override
+  public void copyTo(TxStore target) {
+    checkOpen();
+    if (!(target instanceof CudaTxStore t) || t.engine != engine) {
+      TxStore.super.copyTo(target);
+      return;
+    }
+    TxStore.checkCopy(this, target);
+    t.checkOpen();
+    engine.bind();
+    // On the default stream, as the staging buffer's DMAs: ordered after the writes before it.
+    for (int r = 0; r < regions.length; r++) {
+      regions[r].copyTo(t.regions[r]);
+    }
+    locks.copyTo(t.locks);
+  }
+
   /** Writes a region from an array ({@code host} points at it, {@code part} copies a chunk). */
   private void put(int region, RegionType type, int length, Pointer host,
       PinnedStaging.Part part) {

@@ -5,6 +5,7 @@ import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
 import static jcuda.driver.JCudaDriver.cuMemAlloc;
 import static jcuda.driver.JCudaDriver.cuMemFree;
 import static jcuda.driver.JCudaDriver.cuMemGetInfo;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoD;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
 import static jcuda.driver.JCudaDriver.cuMemsetD32;
@@ -117,6 +118,16 @@ final class DeviceBuffer implements AutoCloseable {
 
   void download(Pointer host, long count) {
     CudaErrors.call("cuMemcpyDtoH", () -> cuMemcpyDtoH(host, checkOpen(), count));
+  }
+
+  /** Copies this buffer onto {@code target} (as large), on the device. */
+  void copyTo(DeviceBuffer target) {
+    if (target.bytes != bytes) {
+      throw new IllegalArgumentException("target: " + target.bytes + " bytes, this buffer "
+          + bytes);
+    }
+    CUdeviceptr to = target.checkOpen();
+    CudaErrors.call("cuMemcpyDtoD", () -> cuMemcpyDtoD(to, checkOpen(), bytes));
   }
 
   void zero() {

@@ -56,6 +56,34 @@ final class JvmTxStore implements TxStore {
     return engine;
   }
 
+  /** Word for word, in ranges on all cores, when {@code target} is another JVM store. */
+  @Override
+  public void copyTo(TxStore target) {
+    if (!(target instanceof JvmTxStore t)) {
+      TxStore.super.copyTo(target);
+      return;
+    }
+    TxStore.checkCopy(this, target);
+    checkOpen();
+    t.checkOpen();
+    for (int r = 0; r < data.length; r++) {
+      copy(data[r], t.data[r]);
+    }
+    copy(locks, t.locks);
+  }
+
+  private static void copy(AtomicLongArray from, AtomicLongArray to) {
+    int n = from.length();
+    int chunk = 1 << 16;
+    java.util.stream.IntStream ranges = java.util.stream.IntStream.range(0,
+        (n + chunk - 1) / chunk);
+    (n > chunk ? ranges.parallel() : ranges).forEach(c -> {
+      for (int i = c * chunk, end = Math.min(n, i + chunk); i < end; i++) {
+        to.setPlain(i, from.getPlain(i));
+      }
+    });
+  }
+
   @Override
   public Algorithm algorithm() {
     return algorithm;

@@ -53,6 +53,42 @@ public interface TxStore extends AutoCloseable {
    */
   int[] lockVersions();
 
+  /**
+   * Overwrites {@code target}'s contents with this store's, between batches: an undo copy that
+   * never leaves the engine (on the GPU a device-to-device copy of the regions and the lock
+   * table). {@code target} has the same layout and algorithm, on the same engine. This default
+   * goes through the host, region by region (the lock versions are not copied).
+   *
+   * @throws IllegalArgumentException if {@code target} has another layout
+   */
+  default void copyTo(TxStore target) {
+    checkCopy(this, target);
+    StoreLayout layout = layout();
+    for (int r = 0; r < layout.regionCount(); r++) {
+      switch (layout.region(r).type()) {
+        case INT32 -> target.writeInt32(r, readInt32(r));
+        case INT64 -> target.writeInt64(r, readInt64(r));
+        case FLOAT32 -> target.writeFloat32(r, readFloat32(r));
+        case FLOAT64 -> target.writeFloat64(r, readFloat64(r));
+      }
+    }
+  }
+
+  /** The checks of {@link #copyTo}: another store, of the same layout and algorithm. */
+  static void checkCopy(TxStore from, TxStore target) {
+    if (target == from) {
+      throw new IllegalArgumentException("target: a store cannot be copied onto itself");
+    }
+    if (!target.layout().equals(from.layout())) {
+      throw new IllegalArgumentException("target: its layout " + target.layout()
+          + " differs from this store's " + from.layout());
+    }
+    if (!target.algorithm().equals(from.algorithm())) {
+      throw new IllegalArgumentException("target: its algorithm " + target.algorithm()
+          + " differs from this store's " + from.algorithm());
+    }
+  }
+
   @Override
   void close();
 

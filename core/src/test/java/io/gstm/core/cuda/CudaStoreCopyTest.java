@@ -2,6 +2,9 @@ package io.gstm.core.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gstm.core.program.ProgramBatch;
+import io.gstm.core.program.ProgramSet;
+import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
@@ -86,6 +89,35 @@ class CudaStoreCopyTest {
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("offset: words " + (words - 1) + ".." + words);
       assertThat(store.readFloat64(0)).isEqualTo(expected);
+    }
+  }
+
+  /**
+   * A store copied onto another on the device holds the same regions and lock versions after
+   * a batch, runs the next batch to the state its source reaches (and to the JVM engine's), and
+   * is its own: the source's next batch leaves the copy as it was.
+   */
+  @org.junit.jupiter.api.Test
+  void aCopyOnTheDeviceHoldsTheStateAndRunsOnAsItsSourceDoes() {
+    ProgramSet inc = io.gstm.core.store.StoreCopyToTest.INC;
+    StoreLayout layout = io.gstm.core.store.StoreCopyToTest.LAYOUT;
+    try (TxStore a = gpu.createStore(layout); TxStore b = gpu.createStore(layout);
+        io.gstm.core.jvm.JvmEngine jvm = new io.gstm.core.jvm.JvmEngine(2);
+        TxStore j = jvm.createStore(layout)) {
+      gpu.run(a, io.gstm.core.store.StoreCopyToTest.batch(inc, 1, 50_000),
+          io.gstm.core.batch.RunOptions.defaults());
+      a.copyTo(b);
+      assertThat(StoreContents.read(b)).isDeepEqualTo(StoreContents.read(a));
+      assertThat(b.lockVersions()).isEqualTo(a.lockVersions());
+      long[][] copied = StoreContents.read(b);
+      StoreContents.write(j, copied);
+      ProgramBatch next = io.gstm.core.store.StoreCopyToTest.batch(inc, 2, 30_000);
+      gpu.run(a, next, io.gstm.core.batch.RunOptions.defaults());
+      assertThat(StoreContents.read(b)).as("the copy is its own").isDeepEqualTo(copied);
+      gpu.run(b, next, io.gstm.core.batch.RunOptions.defaults());
+      jvm.run(j, next, io.gstm.core.batch.RunOptions.defaults());
+      assertThat(StoreContents.read(b)).isDeepEqualTo(StoreContents.read(a))
+          .isDeepEqualTo(StoreContents.read(j));
     }
   }
 }

@@ -33,6 +33,9 @@ import java.util.stream.IntStream;
 final class PartitionStore {
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(PartitionStore.class);
+  /** Undo copies put back into a store that grew after them (a test's check). */
+  static final java.util.concurrent.atomic.AtomicLong UNDONE_INTO_GROWN =
+      new java.util.concurrent.atomic.AtomicLong();
   final long stateId;
   final int partition;
   final long incarnation;
@@ -44,7 +47,8 @@ final class PartitionStore {
   private long undoBase = -1;
   /** The committed epoch the epoch being applied builds on. */
   private long pendingBase = -1;
-  private long[][] undo;
+  /** The contents before the epoch being applied: a copy on the store's engine (on the GPU). */
+  private TxStore undo;
   private Exchange.LocalResult record;
   private long writtenBack = -1;
   private boolean closed;
@@ -203,6 +207,7 @@ final class PartitionStore {
       return new Exchange.KeyValues(new long[0], new boolean[0], new long[regions][0]);
     }
     long[][] now = StoreContents.read(store);
+    long[][] before = StoreContents.read(undo);
     int m = 0;
     int[] at = new int[16];
     for (int i = 0; i < slots.limit(); i++) {
@@ -212,7 +217,7 @@ final class PartitionStore {
       boolean changed = false;
       for (int r = 0; r < regions && !changed; r++) {
         // A row past the undo copy was added by a growth after it: it did not exist then.
-        changed = now[r][i] != (i < undo[r].length ? undo[r][i] : 0);
+        changed = now[r][i] != (i < before[r].length ? before[r][i] : 0);
       }
       if (changed) {
         if (m == at.length) {
@@ -269,6 +274,7 @@ final class PartitionStore {
   synchronized void close() {
     if (!closed) {
       closed = true;
+      dropUndo();
       store.close();
     }
   }
@@ -426,17 +432,33 @@ final class PartitionStore {
     StoreContents.write(store, contents);
   }
 
-  /** An undo copy at the store's size now: rows added since did not exist then (zeros). */
-  private long[][] padded(long[][] copy) {
-    int rows = store.layout().region(0).length();
-    if (copy[0].length == rows) {
-      return copy;
+  /**
+   * Puts the undo copy back: it becomes the store (the GPU copies nothing), unless the store
+   * grew since it was taken; then its rows go into the grown store, the rows added since as
+   * rows that did not exist (zeros).
+   */
+  private void restoreUndo() {
+    if (undo.layout().equals(store.layout())) {
+      store.close();
+      store = undo;
+    } else {
+      UNDONE_INTO_GROWN.incrementAndGet();
+      long[][] copy = StoreContents.read(undo);
+      int rows = store.layout().region(0).length();
+      for (int r = 0; r < copy.length; r++) {
+        copy[r] = Arrays.copyOf(copy[r], rows);
+      }
+      StoreContents.write(store, copy);
+      undo.close();
     }
-    long[][] out = new long[copy.length][];
-    for (int r = 0; r < copy.length; r++) {
-      out[r] = Arrays.copyOf(copy[r], rows);
+    undo = null;
+  }
+
+  private void dropUndo() {
+    if (undo != null) {
+      undo.close();
+      undo = null;
     }
-    return out;
   }
 
   /**
@@ -445,7 +467,7 @@ final class PartitionStore {
    */
   private void settle(long base) {
     if (applied == base) {
-      undo = null;
+      dropUndo();
       undoBase = -1;
       record = null;
       return;
@@ -456,10 +478,10 @@ final class PartitionStore {
           throw new IllegalStateException("gstm state '" + schema.name() + "' partition "
               + partition + " can undo back to epoch " + undoBase + " only, not " + base);
         }
-        StoreContents.write(store, padded(undo));
+        restoreUndo();
       }
       applied = base;
-      undo = null;
+      dropUndo();
       undoBase = -1;
       record = null;
       writtenBack = -1;
@@ -472,7 +494,11 @@ final class PartitionStore {
 
   private void keepUndo() {
     if (undoBase < 0) {
-      undo = StoreContents.read(store);
+      TxStore copy = engine.createStore(store.layout(), schema.storeAlgorithm());
+      undo = Resources.closeOnExcept(copy, c -> {
+        store.copyTo(c);
+        return c;
+      });
       undoBase = pendingBase;
     }
   }
@@ -482,16 +508,26 @@ final class PartitionStore {
     if (leased == engine) {
       return false;
     }
-    long[][] contents = StoreContents.read(store);
-    TxStore fresh = leased.createStore(store.layout(), schema.storeAlgorithm());
-    Resources.closeOnExcept(fresh, s -> {
+    TxStore fresh = moved(store, leased);
+    store.close();
+    store = fresh;
+    if (undo != null) {
+      TxStore undone = moved(undo, leased);
+      undo.close();
+      undo = undone;
+    }
+    engine = leased;
+    return true;
+  }
+
+  /** A copy of {@code from} on {@code to}, through the host. */
+  private TxStore moved(TxStore from, Engine to) {
+    long[][] contents = StoreContents.read(from);
+    TxStore fresh = to.createStore(from.layout(), schema.storeAlgorithm());
+    return Resources.closeOnExcept(fresh, s -> {
       StoreContents.write(s, contents);
       return s;
     });
-    store.close();
-    store = fresh;
-    engine = leased;
-    return true;
   }
 
   private void checkOpen() {

@@ -224,6 +224,49 @@ class TxStateInsertDeleteTest extends StateSession {
     }
   }
 
+  /**
+   * An epoch whose write-back grew a partition's store, then failed: the next apply puts the
+   * rows back as they were (the undo copy, smaller than the grown store) and goes on.
+   */
+  @Test
+  void aFailedEpochThatGrewAStoreIsUndone() {
+    String pay = ACCOUNTS + """
+        program pay(src: int32, dst: int32, amount: int64)
+            regions balance: int64, exists: int32 {
+          if (exists[src] == 0) { abort(5); }
+          exists[dst] = 1;
+          balance[src] = balance[src] - amount;
+          balance[dst] = balance[dst] + amount;
+        }
+        """;
+    try (TxState s = accountsState(4, 1_000_000, 2).create()) {
+      TreeMap<Long, Long> before = balances(s);
+      // Pays from the four accounts into 6,000 new ones, half in the other partition: the
+      // write-backs need more rows than the local phases left.
+      long undone = PartitionStore.UNDONE_INTO_GROWN.get();
+      List<Row> rows = new ArrayList<>();
+      for (long i = 0; i < 6_000; i++) {
+        rows.add(RowFactory.create(i, "pay", 0L, i % 4, 10_000 + i, 1L));
+      }
+      Dataset<Row> txs = TxStateTest.spark.createDataFrame(rows, TXS).repartition(2);
+      TxStateHooks.hook = (point, partition, epoch, attempt) -> {
+        if (point.equals("writeBack")) {
+          throw new IllegalStateException("injected: every write-back fails");
+        }
+      };
+      assertThatThrownBy(() -> s.transactions(txs, pay).idColumn("id").run())
+          .hasStackTraceContaining("injected");
+      TxStateHooks.hook = null;
+      assertThat(balances(s)).isEqualTo(before);
+      assertThat(PartitionStore.UNDONE_INTO_GROWN.get()).isGreaterThan(undone);
+      ApplyResult r = s.transactions(txs, pay).idColumn("id").run();
+      assertThat(r.outcomeCounts()).containsOnlyKeys("COMMITTED");
+      TreeMap<Long, Long> b = balances(s);
+      assertThat(b).hasSize(6_004);
+      assertThat(b.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(4_000_000L);
+    }
+  }
+
   @Test
   void anEpochPastTheRowLimitFailsNamingItAndChangesNothing() {
     try (TxState s = accountsState(10, 100, 1).maxRowsPerPartition(100).create()) {
