@@ -1,0 +1,201 @@
+package io.gstm.core.graph;
+
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.program.Column;
+import io.gstm.core.program.CompiledProgram;
+import io.gstm.core.program.Program;
+import io.gstm.core.program.ProgramBatch;
+import io.gstm.core.program.ProgramResult;
+import io.gstm.core.program.ProgramSet;
+import io.gstm.core.program.ValueType;
+import io.gstm.core.store.TxStore;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A relaxation the user writes: a transaction program run once for each out-edge {@code u -> v}
+ * of the vertices that changed in the last round, over the vertex values the user keeps in a
+ * store (one word per vertex in each of its regions), until a round changes nothing. Widest
+ * paths, shortest paths with their parent and hop count, reachability with labels: whatever a
+ * vertex's value tuple and an edge's weight decide, with every tuple updated atomically (the
+ * transactions keep a vertex's distance and parent consistent).
+ *
+ * <p>The program takes {@code src: int32} and {@code dst: int32} (the edge's ends), optionally
+ * {@code weight: float64} (1 on an unweighted graph), and has an int32 output {@code changed}:
+ * nonzero when the transaction improved {@code dst}'s values, which puts {@code dst} in the
+ * next round. For example, widest paths:
+ *
+ * <pre>
+ * program widest(src: int32, dst: int32, weight: float64)
+ *     regions width: float64 outputs changed: int32 {
+ *   let w = min(width[src], weight);
+ *   if (w &gt; width[dst]) { width[dst] = w; changed = 1; }
+ * }
+ * </pre>
+ *
+ * <p>Each round is one program batch on the engine (the same meaning on the JVM engine and the
+ * GPU): the batch's transactions are serializable, and a vertex whose value changed during a
+ * round, after an edge from it was relaxed, is in the next round, so the rounds end at the
+ * relaxation's fixpoint when the program only ever improves values (a monotone relaxation). A
+ * round is a host round trip: a program relaxation suits graphs of modest diameter and custom
+ * logic; the built-in {@link GraphRelaxer} kinds run their rounds on the device.
+ */
+public final class ProgramRelaxation {
+  /** What a relaxation did. */
+  public record Result(int rounds, long transactions, long changes,
+      Map<Outcome, Long> outcomes) {}
+
+  private ProgramRelaxation() {}
+
+  /**
+   * Relaxes {@code store}'s vertex values over {@code graph} with {@code program}, starting
+   * from the vertices {@code active}, for at most {@code maxRounds} rounds.
+   *
+   * @throws IllegalArgumentException if the program lacks the parameters or output above, a
+   *     vertex of {@code active} is not one of the graph's, or a store region the program uses
+   *     has fewer words than the graph has vertices
+   * @throws IllegalStateException if the rounds did not end within {@code maxRounds} (the
+   *     store then holds the values the last round left)
+   */
+  public static Result relax(Engine engine, TxStore store, CsrGraph graph, Program program,
+      int[] active, int maxRounds, RunOptions options) {
+    Objects.requireNonNull(engine, "engine");
+    Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(graph, "graph");
+    Objects.requireNonNull(options, "options");
+    CompiledProgram compiled = program.compile();
+    boolean weighted = check(compiled);
+    for (Program.RegionDecl r : program.regions()) {
+      int length = store.layout().region(store.layout().regionNamed(r.name(),
+          r.type().regionType(), "program '" + program.name() + "'")).length();
+      if (length < graph.vertexCount()) {
+        throw new IllegalArgumentException("program '" + program.name() + "': region '"
+            + r.name() + "' has " + length + " words, fewer than the graph's "
+            + graph.vertexCount() + " vertices");
+      }
+    }
+    if (maxRounds < 1) {
+      throw new IllegalArgumentException("maxRounds must be at least 1, got " + maxRounds);
+    }
+    int n = graph.vertexCount();
+    boolean[] next = new boolean[n];
+    for (int v : active) {
+      if (v < 0 || v >= n) {
+        throw new IllegalArgumentException("active: vertex " + v + " is not one of the graph's "
+            + n + " (0.." + (n - 1) + ")");
+      }
+      next[v] = true;
+    }
+    ProgramSet set = ProgramSet.of(compiled);
+    Map<Outcome, Long> outcomes = new EnumMap<>(Outcome.class);
+    long transactions = 0;
+    long changes = 0;
+    int rounds = 0;
+    int[] frontier = frontier(next);
+    while (frontier.length > 0) {
+      if (rounds == maxRounds) {
+        throw new IllegalStateException("program '" + program.name() + "': " + frontier.length
+            + " vertices still changed after " + maxRounds + " rounds (maxRounds); a "
+            + "relaxation that does not only improve values may never end");
+      }
+      rounds++;
+      int m = 0;
+      for (int v : frontier) {
+        m += graph.offsets()[v + 1] - graph.offsets()[v];
+      }
+      if (m == 0) {
+        break;
+      }
+      int[] src = new int[m];
+      int[] dst = new int[m];
+      double[] weight = weighted ? new double[m] : null;
+      int e = 0;
+      for (int v : frontier) {
+        for (int i = graph.offsets()[v]; i < graph.offsets()[v + 1]; i++) {
+          src[e] = v;
+          dst[e] = graph.targets()[i];
+          if (weighted) {
+            weight[e] = graph.weights() == null ? 1.0 : graph.weights()[i];
+          }
+          e++;
+        }
+      }
+      ProgramBatch.Builder b = ProgramBatch.builder(set).all(program.name(), m)
+          .column(Column.wrapInt32("src", src)).column(Column.wrapInt32("dst", dst));
+      if (weighted) {
+        b.column(Column.ofFloat64("weight", weight));
+      }
+      ProgramResult r = engine.run(store, b.build(), options);
+      transactions += m;
+      Arrays.fill(next, false);
+      for (int t = 0; t < m; t++) {
+        Outcome o = r.outcome(t);
+        outcomes.merge(o, 1L, Long::sum);
+        if (o == Outcome.COMMITTED && r.outputBits(t, "changed") != 0) {
+          next[dst[t]] = true;
+          changes++;
+        }
+      }
+      frontier = frontier(next);
+    }
+    return new Result(rounds, transactions, changes, outcomes);
+  }
+
+  /** Checks the program's interface; returns whether it takes a weight. */
+  private static boolean check(CompiledProgram p) {
+    boolean src = false;
+    boolean dst = false;
+    boolean weight = false;
+    for (Program.Param param : p.params()) {
+      switch (param.name()) {
+        case "src", "dst" -> {
+          if (param.type() != ValueType.INT32 || param.isArray()) {
+            throw new IllegalArgumentException("program '" + p.name() + "': parameter '"
+                + param.name() + "' must be a scalar int32 (a vertex), got " + param.type());
+          }
+          src |= param.name().equals("src");
+          dst |= param.name().equals("dst");
+        }
+        case "weight" -> {
+          if (param.type() != ValueType.FLOAT64 || param.isArray()) {
+            throw new IllegalArgumentException("program '" + p.name() + "': parameter 'weight' "
+                + "must be a scalar float64 (the edge's weight), got " + param.type());
+          }
+          weight = true;
+        }
+        default -> throw new IllegalArgumentException("program '" + p.name() + "': parameter '"
+            + param.name() + "' is none of a relaxation's (src: int32, dst: int32, weight: "
+            + "float64)");
+      }
+    }
+    if (!src || !dst) {
+      throw new IllegalArgumentException("program '" + p.name() + "': a relaxation takes "
+          + "parameters src: int32 and dst: int32 (the edge's ends)");
+    }
+    int changed = p.outputIndex("changed");
+    if (changed < 0 || p.outputs().get(changed).type() != ValueType.INT32) {
+      throw new IllegalArgumentException("program '" + p.name() + "': a relaxation needs an "
+          + "int32 output 'changed' (nonzero when it improved dst's values)");
+    }
+    return weight;
+  }
+
+  private static int[] frontier(boolean[] marked) {
+    int count = 0;
+    for (boolean b : marked) {
+      count += b ? 1 : 0;
+    }
+    int[] out = new int[count];
+    int k = 0;
+    for (int v = 0; v < marked.length; v++) {
+      if (marked[v]) {
+        out[k++] = v;
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,240 @@
+package io.gstm.core.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.program.Program;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.TxStore;
+import java.util.Arrays;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * User-written relaxations on the JVM engine's concurrent workers: widest paths against a serial
+ * fixpoint, shortest paths with parent and hop count kept consistent (each vertex's distance is
+ * its parent's plus the edge, its hops its parent's plus one) and equal to Dijkstra's, and the
+ * programs and inputs a relaxation refuses, naming why.
+ */
+public class ProgramRelaxationTest {
+  private static Engine jvm;
+
+  @BeforeAll
+  static void open() {
+    jvm = new JvmEngine(4);
+  }
+
+  @AfterAll
+  static void close() {
+    jvm.close();
+  }
+
+  public static final String WIDEST = """
+      program widest(src: int32, dst: int32, weight: float64)
+          regions width: float64 outputs changed: int32 {
+        let w = min(width[src], weight);
+        if (w > width[dst]) { width[dst] = w; changed = 1; }
+      }
+      """;
+
+  public static final String PATHS = """
+      program paths(src: int32, dst: int32, weight: float64)
+          regions dist: float64, parent: int32, hops: int32 outputs changed: int32 {
+        let d = dist[src] + weight;
+        if (d < dist[dst]) {
+          dist[dst] = d;
+          parent[dst] = src;
+          hops[dst] = hops[src] + 1;
+          changed = 1;
+        }
+      }
+      """;
+
+  /** A random weighted graph of {@code n} vertices and about {@code n * degree} edges. */
+  public static CsrGraph graph(int n, int degree, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int m = n * degree;
+    int[] src = new int[m];
+    int[] dst = new int[m];
+    double[] w = new double[m];
+    for (int i = 0; i < m; i++) {
+      src[i] = i < degree ? 0 : rnd.nextInt(n); // the source, vertex 0, has out-edges
+      dst[i] = rnd.nextInt(n);
+      w[i] = 1 + rnd.nextInt(100);
+    }
+    return CsrGraph.fromEdges(n, src, dst, w);
+  }
+
+  /** Widest paths from {@code source}, relaxed serially until nothing changes. */
+  public static double[] widestSerially(CsrGraph g, int source) {
+    double[] width = new double[g.vertexCount()];
+    width[source] = Double.POSITIVE_INFINITY;
+    for (boolean changed = true; changed; ) {
+      changed = false;
+      for (int u = 0; u < g.vertexCount(); u++) {
+        for (int i = g.offsets()[u]; i < g.offsets()[u + 1]; i++) {
+          double w = Math.min(width[u], g.weights()[i]);
+          if (w > width[g.targets()[i]]) {
+            width[g.targets()[i]] = w;
+            changed = true;
+          }
+        }
+      }
+    }
+    return width;
+  }
+
+  /** Dijkstra's distances from {@code source}. */
+  public static double[] dijkstra(CsrGraph g, int source) {
+    double[] dist = new double[g.vertexCount()];
+    Arrays.fill(dist, Double.POSITIVE_INFINITY);
+    dist[source] = 0;
+    PriorityQueue<double[]> q = new PriorityQueue<>((a, b) -> Double.compare(a[0], b[0]));
+    q.add(new double[] {0, source});
+    while (!q.isEmpty()) {
+      double[] top = q.poll();
+      int u = (int) top[1];
+      if (top[0] > dist[u]) {
+        continue;
+      }
+      for (int i = g.offsets()[u]; i < g.offsets()[u + 1]; i++) {
+        double d = dist[u] + g.weights()[i];
+        if (d < dist[g.targets()[i]]) {
+          dist[g.targets()[i]] = d;
+          q.add(new double[] {d, g.targets()[i]});
+        }
+      }
+    }
+    return dist;
+  }
+
+  static StoreLayout widestLayout(int n) {
+    return StoreLayout.of(new RegionSpec("width", RegionType.FLOAT64, n, 1));
+  }
+
+  static StoreLayout pathsLayout(int n) {
+    return StoreLayout.of(new RegionSpec("dist", RegionType.FLOAT64, n, 1),
+        new RegionSpec("parent", RegionType.INT32, n, 1),
+        new RegionSpec("hops", RegionType.INT32, n, 1));
+  }
+
+  /** Widest paths from vertex 0 on {@code engine}. */
+  public static double[] widest(Engine engine, CsrGraph g) {
+    try (TxStore store = engine.createStore(widestLayout(g.vertexCount()))) {
+      double[] width = new double[g.vertexCount()];
+      width[0] = Double.POSITIVE_INFINITY;
+      store.writeFloat64(0, width);
+      ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, g,
+          Program.parse(WIDEST).get(0), new int[] {0}, 10_000, RunOptions.defaults());
+      assertThat(r.outcomes().keySet()).containsOnly(Outcome.COMMITTED);
+      assertThat(r.changes()).as("changes").isGreaterThan(g.vertexCount() / 2);
+      assertThat(r.rounds()).isGreaterThan(3);
+      return store.readFloat64(0);
+    }
+  }
+
+  /** Shortest paths from vertex 0 on {@code engine}: distances, parents, hops. */
+  public static Object[] paths(Engine engine, CsrGraph g) {
+    int n = g.vertexCount();
+    try (TxStore store = engine.createStore(pathsLayout(n))) {
+      double[] dist = new double[n];
+      Arrays.fill(dist, Double.POSITIVE_INFINITY);
+      dist[0] = 0;
+      int[] parent = new int[n];
+      Arrays.fill(parent, -1);
+      store.writeFloat64(0, dist);
+      store.writeInt32(1, parent);
+      store.writeInt32(2, new int[n]);
+      ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, g,
+          Program.parse(PATHS).get(0), new int[] {0}, 10_000, RunOptions.defaults());
+      assertThat(r.changes()).as("changes").isGreaterThan(g.vertexCount() / 2);
+      return new Object[] {store.readFloat64(0), store.readInt32(1), store.readInt32(2)};
+    }
+  }
+
+  /** Every reached vertex but the source: distance and hops its parent's plus the edge's. */
+  public static void assertConsistentTree(CsrGraph g, double[] dist, int[] parent, int[] hops) {
+    for (int v = 1; v < g.vertexCount(); v++) {
+      if (dist[v] == Double.POSITIVE_INFINITY) {
+        assertThat(parent[v]).as("parent of unreached %d", v).isEqualTo(-1);
+        continue;
+      }
+      int p = parent[v];
+      boolean edge = false;
+      for (int i = g.offsets()[p]; i < g.offsets()[p + 1] && !edge; i++) {
+        edge = g.targets()[i] == v && dist[p] + g.weights()[i] == dist[v];
+      }
+      assertThat(edge).as("vertex %d: distance %s from parent %d at %s", v, dist[v], p, dist[p])
+          .isTrue();
+      assertThat(hops[v]).as("hops of %d", v).isEqualTo(hops[p] + 1);
+    }
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {1, 2, 3})
+  void widestPathsEqualTheSerialFixpoint(long seed) {
+    CsrGraph g = graph(3_000, 4, seed);
+    assertThat(widest(jvm, g)).isEqualTo(widestSerially(g, 0));
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {1, 2, 3})
+  void shortestPathsKeepParentAndHopsConsistentWithTheDistance(long seed) {
+    CsrGraph g = graph(3_000, 4, seed);
+    Object[] r = paths(jvm, g);
+    double[] dist = (double[]) r[0];
+    assertThat(dist).isEqualTo(dijkstra(g, 0));
+    assertConsistentTree(g, dist, (int[]) r[1], (int[]) r[2]);
+  }
+
+  @Test
+  void programsAndInputsARelaxationCannotRunAreRefusedNamingWhy() {
+    CsrGraph g = graph(10, 2, 1);
+    try (TxStore store = jvm.createStore(widestLayout(10));
+        TxStore small = jvm.createStore(widestLayout(9))) {
+      RunOptions o = RunOptions.defaults();
+      assertThatThrownBy(() -> ProgramRelaxation.relax(jvm, store, g, Program.parse("""
+          program p(src: int32, dst: int32) regions width: float64 {
+            width[dst] = width[src];
+          }
+          """).get(0), new int[] {0}, 10, o)).hasMessageContaining("int32 output 'changed'");
+      assertThatThrownBy(() -> ProgramRelaxation.relax(jvm, store, g, Program.parse("""
+          program p(src: int32, to: int32) regions width: float64 outputs changed: int32 {
+            width[to] = width[src];
+          }
+          """).get(0), new int[] {0}, 10, o)).hasMessageContaining("parameter 'to'");
+      assertThatThrownBy(() -> ProgramRelaxation.relax(jvm, store, g, Program.parse("""
+          program p(src: int32, dst: int32, weight: int32) regions width: float64
+              outputs changed: int32 {
+            width[dst] = width[src];
+          }
+          """).get(0), new int[] {0}, 10, o)).hasMessageContaining("'weight' must be");
+      Program widest = Program.parse(WIDEST).get(0);
+      assertThatThrownBy(() -> ProgramRelaxation.relax(jvm, store, g, widest, new int[] {10},
+          10, o)).hasMessageContaining("vertex 10 is not one of the graph's 10");
+      assertThatThrownBy(() -> ProgramRelaxation.relax(jvm, small, g, widest, new int[] {0},
+          10, o)).hasMessageContaining("9 words, fewer than the graph's 10 vertices");
+      // A relaxation that never stops improving (every round raises the values) ends at the
+      // round limit, naming it.
+      CsrGraph ring = CsrGraph.fromEdges(2, new int[] {0, 1}, new int[] {1, 0}, null);
+      assertThatThrownBy(() -> ProgramRelaxation.relax(jvm, store, ring, Program.parse("""
+          program up(src: int32, dst: int32) regions width: float64 outputs changed: int32 {
+            width[dst] = width[src] + 1.0;
+            changed = 1;
+          }
+          """).get(0), new int[] {0}, 50, o)).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("after 50 rounds (maxRounds)");
+    }
+  }
+}
