@@ -41,6 +41,8 @@ import java.util.Objects;
  * GPU): the batch's transactions are serializable, and a vertex whose value changed during a
  * round, after an edge from it was relaxed, is in the next round, so the rounds end at the
  * relaxation's fixpoint when the program only ever improves values (a monotone relaxation). A
+ * relaxation the engine gave up under contention (ABANDONED) puts its source in the next round,
+ * so its edge runs again; one the program aborted, or that overflowed, changes nothing. A
  * round is a host round trip: a program relaxation suits graphs of modest diameter and custom
  * logic; the built-in {@link GraphRelaxer} kinds run their rounds on the device.
  */
@@ -138,6 +140,12 @@ public final class ProgramRelaxation {
         if (o == Outcome.COMMITTED && r.outputBits(t, "changed") != 0) {
           next[dst[t]] = true;
           changes++;
+        } else if (o == Outcome.ABANDONED || o == Outcome.ABANDONED_SEMANTIC) {
+          next[src[t]] = true; // given up under contention: the edge runs again next round
+        } else if (o == Outcome.TOO_LARGE) {
+          throw new IllegalStateException("program '" + program.name() + "': a relaxation "
+              + "of edge " + src[t] + " -> " + dst[t] + " ended TOO_LARGE (more reads or "
+              + "writes than its set holds)");
         }
       }
       frontier = frontier(next);

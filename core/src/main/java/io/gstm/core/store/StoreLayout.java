@@ -140,6 +140,17 @@ public final class StoreLayout {
         + "lacks (its regions: " + names + ")");
   }
 
+  /** Layouts are equal when their regions are: the same names, types, lengths and coverage. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof StoreLayout other && regions.equals(other.regions);
+  }
+
+  @Override
+  public int hashCode() {
+    return regions.hashCode();
+  }
+
   @Override
   public String toString() {
     return "StoreLayout" + regions + " locks=" + lockCount;

@@ -198,6 +198,34 @@ public class ProgramRelaxationTest {
     assertConsistentTree(g, dist, (int[]) r[1], (int[]) r[2]);
   }
 
+  /**
+   * Edges crowding onto few targets with a retry limit of 1: relaxations the engine gives up
+   * run again in the next round, so the fixpoint is still the serial one.
+   */
+  @Test
+  void relaxationsGivenUpUnderContentionRunAgain() {
+    SplittableRandom rnd = new SplittableRandom(5);
+    int n = 400;
+    int m = 20_000;
+    int[] src = new int[m];
+    int[] dst = new int[m];
+    double[] w = new double[m];
+    for (int i = 0; i < m; i++) {
+      src[i] = i < 20 ? 0 : rnd.nextInt(n);
+      dst[i] = rnd.nextInt(8) == 0 ? rnd.nextInt(n) : rnd.nextInt(4);
+      w[i] = 1 + rnd.nextInt(100);
+    }
+    CsrGraph g = CsrGraph.fromEdges(n, src, dst, w);
+    try (TxStore store = jvm.createStore(widestLayout(n))) {
+      double[] width = new double[n];
+      width[0] = Double.POSITIVE_INFINITY;
+      store.writeFloat64(0, width);
+      ProgramRelaxation.relax(jvm, store, g, Program.parse(WIDEST).get(0), new int[] {0}, 10_000,
+          RunOptions.defaults().withMaxRetries(1));
+      assertThat(store.readFloat64(0)).isEqualTo(widestSerially(g, 0));
+    }
+  }
+
   @Test
   void programsAndInputsARelaxationCannotRunAreRefusedNamingWhy() {
     CsrGraph g = graph(10, 2, 1);

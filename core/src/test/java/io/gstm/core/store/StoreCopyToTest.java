@@ -86,6 +86,20 @@ public class StoreCopyToTest {
   }
 
   @Test
+  void aCopyOntoAnEqualLayoutBuiltApartIsTaken() {
+    StoreLayout same = StoreLayout.of(
+        new RegionSpec("n", RegionType.INT64, 70_000, 1),
+        new RegionSpec("f", RegionType.FLOAT32, 3, 1),
+        new RegionSpec("c", RegionType.INT32, 70_000, 4));
+    assertThat(same).isEqualTo(LAYOUT).hasSameHashCodeAs(LAYOUT);
+    try (TxStore a = jvm.createStore(LAYOUT); TxStore b = jvm.createStore(same)) {
+      a.writeFloat32(1, new float[] {1.5f, -2f, 3f});
+      a.copyTo(b);
+      assertThat(b.readFloat32(1)).containsExactly(1.5f, -2f, 3f);
+    }
+  }
+
+  @Test
   void aCopyOntoAnotherLayoutAnotherAlgorithmOrItselfIsRefused() {
     StoreLayout other = StoreLayout.of(new RegionSpec("n", RegionType.INT64, 69_999, 1));
     try (TxStore a = jvm.createStore(LAYOUT); TxStore b = jvm.createStore(other);

@@ -80,12 +80,12 @@ final class PartitionStore {
     Arrays.sort(order, (a, b) -> Long.compare(in[a], in[b]));
     long[] keys = new long[n];
     int values = schema.values();
-    // Room to insert into: a quarter more rows, at least 1,024 (the store doubles as it fills).
     if (n > schema.maxRows()) {
       throw new IllegalArgumentException("gstm state '" + schema.name() + "' partition "
           + partition + ": " + n + " rows, more than maxRowsPerPartition (" + schema.maxRows()
           + ")");
     }
+    // Room to insert into: a quarter more rows, at least 1,024 (the store doubles as it fills).
     int capacity = !schema.insertsAndDeletes() ? Math.max(1, n)
         : (int) Math.min(schema.maxRows(), n + Math.max(1024L, n / 4));
     long[][] contents = new long[schema.regions()][capacity];

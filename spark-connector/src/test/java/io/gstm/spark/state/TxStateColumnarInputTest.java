@@ -15,7 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A cached input is routed from its column batches (no row object per transaction); the same
  * transactions read as rows give the same outcomes and state, with one or several partitions, a
- * program column (the batches then go row by row) and null keys (the batch that holds them too).
+ * program column (taken a column at a time too, when it has no nulls) and null keys (a batch
+ * that holds them goes row by row).
  * Balances are large, so no transfer overdraws and the result does not depend on the order a
  * GPU commits in (the outputs, balances seen at commit, do: they are not compared).
  */
@@ -84,13 +85,7 @@ class TxStateColumnarInputTest extends StateSession {
   @ParameterizedTest(name = "{0} partition(s)")
   @ValueSource(ints = {1, 3})
   void nullKeysAndAProgramColumnAreReadRowByRowFromTheBatches(int partitions) {
-    String programs = BANK + """
-        program deposit(dst: int32, amount: int64)
-            regions balance: int64
-        {
-          balance[dst] = balance[dst] + amount;
-        }
-        """;
+    String programs = BANK + DEPOSIT;
     Dataset<Row> base = transfers(2_000, 40, 300, 9, 0, false);
     Dataset<Row> rows = base.withColumn("src", functions.when(functions.col("id").mod(97)
         .equalTo(3), functions.lit(null)).otherwise(functions.col("src")))
