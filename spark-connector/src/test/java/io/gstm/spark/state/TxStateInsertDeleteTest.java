@@ -391,6 +391,63 @@ class TxStateInsertDeleteTest extends StateSession {
     }
   }
 
+  /** Under CSMV too: inserts, deletes and a guarded program over 32-bit stock counts. */
+  @ParameterizedTest(name = "{0} partition(s)")
+  @ValueSource(ints = {1, 3})
+  void csmvStatesInsertAndDeleteAsPrStmOnes(int partitions) {
+    String stock = """
+        program restock(sku: int32, qty: int32) regions stock: int32, exists: int32 {
+          exists[sku] = 1;
+          stock[sku] = stock[sku] + qty;
+        }
+        program discontinue(sku: int32) regions stock: int32, exists: int32
+            outputs left: int32 {
+          if (exists[sku] == 0) { abort(4); }
+          left = stock[sku];
+          exists[sku] = 0;
+        }
+        program order(sku: int32, qty: int32) regions stock: int32 {
+          let have = stock[sku];
+          if (have < qty) { abort(2); }
+          stock[sku] = have - qty;
+        }
+        """;
+    List<Row> items = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      items.add(RowFactory.create(i, 10));
+    }
+    StructType itemSchema = new StructType().add("sku", DataTypes.IntegerType, false)
+        .add("stock", DataTypes.IntegerType, false);
+    StructType txSchema = new StructType().add("id", DataTypes.LongType)
+        .add("program", DataTypes.StringType).add("sku", DataTypes.IntegerType)
+        .add("qty", DataTypes.IntegerType);
+    try (TxState s = TxState.from(TxStateTest.spark.createDataFrame(items, itemSchema))
+        .key("sku").partitions(partitions).algorithm("csmv").insertsAndDeletes().create()) {
+      List<Row> txs = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        txs.add(RowFactory.create((long) i, "restock", 100, 1)); // 40 upserts of one new sku
+      }
+      txs.add(RowFactory.create(40L, "discontinue", 5, 0));
+      s.transactions(TxStateTest.spark.createDataFrame(txs, txSchema), stock).idColumn("id")
+          .run();
+      Map<Long, Row> out = outcomes(s.transactions(TxStateTest.spark.createDataFrame(List.of(
+              RowFactory.create(50L, "order", 5, 1), RowFactory.create(51L, "order", 100, 40),
+              RowFactory.create(52L, "order", 100, 41), RowFactory.create(53L, "order", 6, 3)),
+          txSchema), stock).idColumn("id").run());
+      assertThat(out.get(50L).getString(out.get(50L).fieldIndex("outcome")))
+          .isEqualTo("MISSING_KEY");
+      assertThat(out.get(51L).getString(out.get(51L).fieldIndex("outcome")))
+          .isEqualTo("COMMITTED");
+      assertThat(out.get(52L).getInt(out.get(52L).fieldIndex("abortCode"))).isEqualTo(2);
+      TreeMap<Long, Long> rows = new TreeMap<>();
+      for (Row r : s.toDF().collectAsList()) {
+        rows.put((long) r.getInt(0), (long) r.getInt(1));
+      }
+      assertThat(rows).hasSize(20).doesNotContainKey(5L).containsEntry(100L, 0L)
+          .containsEntry(6L, 7L).containsEntry(7L, 10L);
+    }
+  }
+
   /** Random epochs of every program over a key space half held, against a serial replay. */
   @ParameterizedTest(name = "{0} partition(s)")
   @ValueSource(ints = {1, 3})
