@@ -276,6 +276,15 @@ public final class GraphRelaxation {
   }
 
   /**
+   * A relaxation written as a transaction program over vertex values the caller gives
+   * ({@link GraphProgramRelaxation}; docs/programs.md, "Relaxations you write"), over these
+   * edges and their src, dst and weight columns.
+   */
+  public GraphProgramRelaxation program(String programText) {
+    return new GraphProgramRelaxation(edges, srcCol, dstCol, weightCol, programText);
+  }
+
+  /**
    * Runs to convergence (or the superstep bound). The result's DataFrame reads the last
    * superstep's locally checkpointed values (no job of its own here; each action on it turns
    * them into rows again, without rerunning the relaxation).
