@@ -145,6 +145,9 @@ public final class GraphProgramRelaxation {
       sel[1 + i] = col(names.get(i));
     }
     JavaRDD<Row> v = vertices.select(sel).toJavaRDD().coalesce(1);
+    // An input of no partitions (an empty one) stays empty under coalesce: one, to zip.
+    e = e.getNumPartitions() == 1 ? e : e.repartition(1);
+    v = v.getNumPartitions() == 1 ? v : v.repartition(1);
     SparkSession spark = vertices.sparkSession();
     GstmSettings settings = GstmConf.settings(spark.sparkContext().getConf());
     String text = programText;
@@ -190,24 +193,28 @@ public final class GraphProgramRelaxation {
         values[c][i] = bits(types.get(c), (Number) r.get(1 + c));
       }
     }
-    List<int[]> ends = new ArrayList<>();
-    List<Double> weights = new ArrayList<>();
+    int m = 0;
+    int[] src = new int[1024];
+    int[] dst = new int[1024];
+    double[] w = new double[1024];
     while (es.hasNext()) {
       Row r = es.next();
-      int s = vertex(sorted, r, 0);
-      int d = vertex(sorted, r, 1);
-      ends.add(new int[] {s, d});
-      weights.add(r.isNullAt(2) ? 1.0 : r.getDouble(2));
+      if (m == src.length) {
+        src = Arrays.copyOf(src, 2 * m);
+        dst = Arrays.copyOf(dst, 2 * m);
+        w = Arrays.copyOf(w, 2 * m);
+      }
+      src[m] = vertex(sorted, r, 0);
+      dst[m] = vertex(sorted, r, 1);
+      if (r.isNullAt(2)) {
+        throw new IllegalArgumentException("edges: edge " + r.getLong(0) + " -> " + r.getLong(1)
+            + " has a null weight");
+      }
+      w[m++] = r.getDouble(2);
     }
-    int m = ends.size();
-    int[] src = new int[m];
-    int[] dst = new int[m];
-    double[] w = new double[m];
-    for (int i = 0; i < m; i++) {
-      src[i] = ends.get(i)[0];
-      dst[i] = ends.get(i)[1];
-      w[i] = weights.get(i);
-    }
+    src = Arrays.copyOf(src, m);
+    dst = Arrays.copyOf(dst, m);
+    w = Arrays.copyOf(w, m);
     CsrGraph graph = CsrGraph.fromEdges(n, src, dst, w);
     int[] first;
     if (active == null) {

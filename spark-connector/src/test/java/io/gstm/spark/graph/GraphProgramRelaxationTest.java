@@ -77,6 +77,17 @@ class GraphProgramRelaxationTest {
   }
 
   @Test
+  void noEdgesLeaveTheValuesAsGiven() {
+    Dataset<Row> none = session.spark().createDataFrame(List.of(), EDGES).where("src < 0");
+    Dataset<Row> vertices = session.spark().createDataFrame(List.of(
+        RowFactory.create(3L, 1.5), RowFactory.create(4L, 0.0)), new StructType()
+        .add("id", DataTypes.LongType).add("width", DataTypes.DoubleType));
+    List<Row> out = GraphRelaxation.of(none).program(ProgramRelaxationTest.WIDEST)
+        .setVertices(vertices).run().orderBy("id").collectAsList();
+    assertThat(out).containsExactly(RowFactory.create(3L, 1.5), RowFactory.create(4L, 0.0));
+  }
+
+  @Test
   void badInputIsNamed() {
     CsrGraph g = ProgramRelaxationTest.graph(20, 2, 1);
     Dataset<Row> e = edges(g);
@@ -105,5 +116,11 @@ class GraphProgramRelaxationTest {
     assertThatThrownBy(() -> GraphRelaxation.of(e).program(widest)
         .setVertices(vertices.union(vertices)).run()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("appears more than once");
+    long present = 10L * (missing == 1 ? 2 : 1) + 7;
+    Dataset<Row> nullWeight = session.spark().createDataFrame(List.of(
+        RowFactory.create(7L, present, null)), EDGES);
+    assertThatThrownBy(() -> GraphRelaxation.of(nullWeight).program(widest)
+        .setVertices(vertices).run()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("edge 7 -> " + present + " has a null weight");
   }
 }
