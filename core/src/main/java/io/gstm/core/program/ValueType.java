@@ -63,6 +63,31 @@ public enum ValueType {
     };
   }
 
+  /**
+   * A value's register bits (as stores and batch columns hold them) from a number: 32-bit
+   * types sign-extended, floats by their raw bits. BOOL has none.
+   */
+  public long bits(Number v) {
+    return switch (this) {
+      case INT32 -> v.intValue();
+      case INT64 -> v.longValue();
+      case FLOAT32 -> Float.floatToRawIntBits(v.floatValue());
+      case FLOAT64 -> Double.doubleToRawLongBits(v.doubleValue());
+      case BOOL -> throw new IllegalArgumentException("bool has no register bits");
+    };
+  }
+
+  /** The boxed value ({@code Integer}, {@code Long}, {@code Float}, {@code Double}) of bits. */
+  public Object box(long bits) {
+    return switch (this) {
+      case INT32 -> (int) bits;
+      case INT64 -> bits;
+      case FLOAT32 -> Float.intBitsToFloat((int) bits);
+      case FLOAT64 -> Double.longBitsToDouble(bits);
+      case BOOL -> throw new IllegalArgumentException("bool has no boxed value");
+    };
+  }
+
   public static ValueType of(RegionType type) {
     return switch (type) {
       case INT32 -> INT32;

@@ -190,7 +190,7 @@ public final class GraphProgramRelaxation {
           throw new IllegalArgumentException("column '" + names.get(c) + "': null value for "
               + "vertex " + sorted[i]);
         }
-        values[c][i] = bits(types.get(c), (Number) r.get(1 + c));
+        values[c][i] = types.get(c).bits((Number) r.get(1 + c));
       }
     }
     int m = 0;
@@ -249,7 +249,7 @@ public final class GraphProgramRelaxation {
       Object[] row = new Object[1 + names.size()];
       row[0] = sorted[i];
       for (int c = 0; c < names.size(); c++) {
-        row[1 + c] = value(types.get(c), after[c][i]);
+        row[1 + c] = types.get(c).box(after[c][i]);
       }
       out.add(RowFactory.create(row));
     }
@@ -271,29 +271,7 @@ public final class GraphProgramRelaxation {
   }
 
   private static DataType sparkType(ValueType t) {
-    return switch (t) {
-      case INT32 -> DataTypes.IntegerType;
-      case INT64 -> DataTypes.LongType;
-      case FLOAT32 -> DataTypes.FloatType;
-      default -> DataTypes.DoubleType;
-    };
-  }
-
-  private static long bits(ValueType t, Number v) {
-    return switch (t) {
-      case INT32 -> v.intValue();
-      case INT64 -> v.longValue();
-      case FLOAT32 -> Float.floatToRawIntBits(v.floatValue());
-      default -> Double.doubleToRawLongBits(v.doubleValue());
-    };
-  }
-
-  private static Object value(ValueType t, long bits) {
-    return switch (t) {
-      case INT32 -> (int) bits;
-      case INT64 -> bits;
-      case FLOAT32 -> Float.intBitsToFloat((int) bits);
-      default -> Double.longBitsToDouble(bits);
-    };
+    return t == ValueType.INT32 ? DataTypes.IntegerType : t == ValueType.INT64
+        ? DataTypes.LongType : t == ValueType.FLOAT32 ? DataTypes.FloatType : DataTypes.DoubleType;
   }
 }

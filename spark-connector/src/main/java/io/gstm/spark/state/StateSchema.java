@@ -195,21 +195,11 @@ record StateSchema(String name, String keyColumn, boolean intKey, List<String> v
 
   /** A value's register bits from a number of type {@code t} (32-bit types sign-extended). */
   static long bits(ValueType t, Number v) {
-    return switch (t) {
-      case INT32 -> v.intValue();
-      case INT64 -> v.longValue();
-      case FLOAT32 -> Float.floatToRawIntBits(v.floatValue());
-      default -> Double.doubleToRawLongBits(v.doubleValue());
-    };
+    return t.bits(v);
   }
 
   /** A boxed value of type {@code t} from register bits. */
   static Object value(ValueType t, long bits) {
-    return switch (t) {
-      case INT32 -> (int) bits;
-      case INT64 -> bits;
-      case FLOAT32 -> Float.intBitsToFloat((int) bits);
-      default -> Double.longBitsToDouble(bits);
-    };
+    return t.box(bits);
   }
 }
