@@ -9,6 +9,7 @@ import io.gstm.spark.exec.ExecutorSpread;
 import io.gstm.spark.state.TxState;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,6 +40,8 @@ class ClusterResultsIT {
   private static TreeMap<Long, Double> components;
   private static List<double[]> centers;
   private static Workloads.StateRun state;
+  private static TreeMap<Long, Double> widest;
+  private static Map<String, Object> changes;
 
   /** The reference: every run in local mode, before the cluster application starts. */
   @BeforeAll
@@ -49,6 +52,8 @@ class ClusterResultsIT {
       components = Workloads.components(local);
       centers = Workloads.kmeansCenters(local);
       state = Workloads.stateRun(local, dir.resolve("local-checkpoint").toString());
+      widest = Workloads.widestPaths(local);
+      changes = Workloads.insertRun(local);
     } finally {
       local.stop();
     }
@@ -174,5 +179,25 @@ class ClusterResultsIT {
     assertThat(run.replayed()).isTrue();
     assertThat(run.restored()).isEqualTo(run.balances());
     assertThat(run.restoredEpoch()).isEqualTo(run.epoch());
+  }
+
+  @Test
+  void aProgramRelaxationEqualsLocalMode() {
+    assertThat(widest).hasSize(Workloads.VERTICES)
+        .containsEntry(0L, Double.POSITIVE_INFINITY);
+    assertThat(widest.values().stream().filter(w -> w > 0).count()).isGreaterThan(50);
+    assertThat(Workloads.widestPaths(cluster.spark())).isEqualTo(widest);
+  }
+
+  @Test
+  void insertsAndDeletesEqualLocalMode() {
+    @SuppressWarnings("unchecked")
+    TreeMap<Long, Long> balances = (TreeMap<Long, Long>) changes.get("balances");
+    // 60 accounts, 40 opened, 20 opened by deposits, 10 closed.
+    assertThat(balances).hasSize(110).containsEntry(10_039L, 39L).containsEntry(20_000L, 5L)
+        .doesNotContainKey(59 * 7L + 3);
+    assertThat(changes.get("committed")).isEqualTo(90L);
+    assertThat(changes.get("outcomes").toString()).contains("MISSING_KEY");
+    assertThat(Workloads.insertRun(cluster.spark())).isEqualTo(changes);
   }
 }

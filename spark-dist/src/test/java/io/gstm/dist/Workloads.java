@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.apache.spark.ml.linalg.VectorUDT;
@@ -58,6 +59,23 @@ final class Workloads {
   static TreeMap<Long, Double> components(SparkSession spark) {
     return values(GraphRelaxation.of(edges(spark)).connectedComponents().setPartitions(4).run()
         .values());
+  }
+
+  /** Widest paths from vertex 0, a relaxation written as a program ({@code program(...)}). */
+  static TreeMap<Long, Double> widestPaths(SparkSession spark) {
+    List<Row> vs = new ArrayList<>();
+    for (long v = 0; v < VERTICES; v++) {
+      vs.add(RowFactory.create(v, v == 0 ? Double.POSITIVE_INFINITY : 0.0));
+    }
+    Dataset<Row> vertices = spark.createDataFrame(vs, new StructType()
+        .add("id", DataTypes.LongType, false).add("width", DataTypes.DoubleType, false));
+    return values(GraphRelaxation.of(edges(spark)).program("""
+        program widest(src: int32, dst: int32, weight: float64)
+            regions width: float64 outputs changed: int32 {
+          let w = min(width[src], weight);
+          if (w > width[dst]) { width[dst] = w; changed = 1; }
+        }
+        """).setVertices(vertices).setActive(0).run());
   }
 
   private static TreeMap<Long, Double> values(Dataset<Row> values) {
@@ -187,6 +205,52 @@ final class Workloads {
 
   static long total(TreeMap<Long, Long> balances) {
     return balances.values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** Opens of new accounts, deposits that may open one, closes: order-free within a batch. */
+  static final String ACCOUNT_CHANGES = BANK + """
+      program open(acct: int32, amount: int64) regions balance: int64, exists: int32 {
+        if (exists[acct] == 1) { abort(3); }
+        exists[acct] = 1;
+        balance[acct] = amount;
+      }
+      program deposit(acct: int32, amount: int64) regions balance: int64, exists: int32 {
+        exists[acct] = 1;
+        balance[acct] = balance[acct] + amount;
+      }
+      program close(acct: int32) regions balance: int64, exists: int32 {
+        if (exists[acct] == 0) { abort(4); }
+        exists[acct] = 0;
+      }
+      """;
+
+  /**
+   * A state with inserts and deletes: 40 new accounts opened, 40 deposits (half into new
+   * accounts), the last 10 accounts closed, then transfer batch 0 (those naming a closed account
+   * end MISSING_KEY). Returns the balances and the transfer batch's outcome counts.
+   */
+  static Map<String, Object> insertRun(SparkSession spark) {
+    try (TxState bank = TxState.from(accounts(spark)).key("id").partitions(3).name("changes")
+        .insertsAndDeletes().create()) {
+      List<Row> rows = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        rows.add(RowFactory.create((long) i, "open", 10_000L + i, (long) i, 0L, 0L));
+        rows.add(RowFactory.create(100L + i, "deposit", i % 2 == 0 ? 20_000L + i : i * 7L + 3,
+            5L, 0L, 0L));
+      }
+      for (int i = ACCOUNTS - 10; i < ACCOUNTS; i++) {
+        rows.add(RowFactory.create(200L + i, "close", i * 7L + 3, 0L, 0L, 0L));
+      }
+      StructType schema = new StructType().add("id", DataTypes.LongType, false)
+          .add("program", DataTypes.StringType, false).add("acct", DataTypes.LongType, false)
+          .add("amount", DataTypes.LongType, false).add("src", DataTypes.LongType, false)
+          .add("dst", DataTypes.LongType, false);
+      long committed = bank.transactions(spark.createDataFrame(rows, schema).repartition(3),
+          ACCOUNT_CHANGES).idColumn("id").run().committed();
+      Map<String, Long> outcomes = bank.transactions(transfers(spark, 0), BANK).idColumn("id")
+          .run().outcomeCounts();
+      return Map.of("balances", balances(bank), "committed", committed, "outcomes", outcomes);
+    }
   }
 
   /** What {@link #stateRun} saw. */
