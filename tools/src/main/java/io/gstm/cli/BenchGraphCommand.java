@@ -1,6 +1,7 @@
 package io.gstm.cli;
 
 import io.gstm.core.cuda.BareRelaxKernel;
+import io.gstm.core.cuda.CudaCsrBuild;
 import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.graph.CsrGraph;
@@ -51,11 +52,20 @@ final class BenchGraphCommand extends EngineCommand {
           + "weights (narrower: less work, more rounds). Default ${DEFAULT-VALUE}.")
   double bucketEdges;
 
+  @Option(names = "--csr", defaultValue = "auto",
+      description = "Where the CSR is built: gpu (sorted and merged on the device), host (on "
+          + "every core), or auto: on the GPU engine's device from 2^20 edges on, else on the "
+          + "host. Default ${DEFAULT-VALUE}.")
+  String csr;
+
   @Mixin LockCoverageOption coverage = new LockCoverageOption();
 
   @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(64);
 
   @Mixin BestOfOption reps = new BestOfOption(3);
+
+  /** Edges from which {@code --csr auto} builds on the GPU. */
+  static final int AUTO_GPU_EDGES = 1 << 20;
 
   /** The vertex with the most out-edges, the lowest such index. */
   static int maxOutDegree(CsrGraph g) {
@@ -74,6 +84,7 @@ final class BenchGraphCommand extends EngineCommand {
     reps.check();
     blockSize.check();
     Checks.oneOf("--order", "numbering", order, "auto", "degree", "input");
+    Checks.oneOf("--csr", "where the CSR is built", csr, "auto", "gpu", "host");
     return e -> {
       // As the Spark connector's spark.gstm.graph.vertexOrder=auto: by global id on a GPU, by
       // degree on the JVM engine.
@@ -83,15 +94,30 @@ final class BenchGraphCommand extends EngineCommand {
       EdgeList generated = generate();
       long t1 = System.nanoTime();
       int[] ids = numbering.equals("degree") ? DegreeOrder.newIds(generated) : null;
-      CsrGraph g = (ids == null ? generated : DegreeOrder.relabel(generated, ids)).toCsr();
-      if (k == RelaxationKind.CONNECTED_COMPONENTS) {
-        g = g.undirected();
+      EdgeList edges = ids == null ? generated : DegreeOrder.relabel(generated, ids);
+      boolean cc = k == RelaxationKind.CONNECTED_COMPONENTS;
+      if (csr.equals("gpu") && !(e instanceof CudaEngine)) {
+        throw new IllegalArgumentException("--csr gpu: the engine is " + e.name()
+            + "; the CSR is built on a GPU engine's device (--engine gpu), or use --csr host");
+      }
+      CudaEngine device = e instanceof CudaEngine c && (csr.equals("gpu")
+          || csr.equals("auto") && edges.edgeCount() >= AUTO_GPU_EDGES) ? c : null;
+      CsrGraph g;
+      String phases = "";
+      if (device != null) {
+        CudaCsrBuild.Built built = CudaCsrBuild.build(device, edges.vertexCount(), edges.src(),
+            edges.dst(), edges.weights(), cc);
+        g = built.graph();
+        phases = ": " + built.phases();
+      } else {
+        g = cc ? edges.toCsr().undirected() : edges.toCsr();
       }
       long t2 = System.nanoTime();
       System.out.printf("graph: %s, %,d edges generated, %s, %s, vertices numbered "
-          + "by %s, built in %.2f s (generated in %.2f s, CSR in %.2f s, on %d cores)%n",
+          + "by %s, built in %.2f s (generated in %.2f s on %d cores, CSR in %.2f s %s%s)%n",
           describe(), generated.edgeCount(), g, k, numbering, (t2 - t0) / 1e9, (t1 - t0) / 1e9,
-          (t2 - t1) / 1e9, Runtime.getRuntime().availableProcessors());
+          Runtime.getRuntime().availableProcessors(), (t2 - t1) / 1e9,
+          device != null ? "on the GPU" : "on the host", phases);
       return relax(e, g, k, ids);
     };
   }

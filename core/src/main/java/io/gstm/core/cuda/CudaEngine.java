@@ -265,6 +265,7 @@ public final class CudaEngine implements Engine {
     symbols.put(CudaGraphRelax.MODULE,
         List.of(CudaGraphRelax.SYMBOL, CudaGraphRelax.SPLIT_SYMBOL));
     symbols.put(BareRelaxKernel.MODULE, List.of(BareRelaxKernel.SYMBOL));
+    symbols.put(CudaCsrBuild.MODULE, CudaCsrBuild.SYMBOLS);
     symbols.put(CudaKMeans.MODULE, List.of(CudaKMeans.ASSIGN_SYMBOL, CudaKMeans.SYMBOL));
     for (String workload : Workloads.semanticKernelNames()) {
       List<String> semantic = new ArrayList<>();

@@ -61,6 +61,32 @@ class CsrGraphTest {
     assertThat(new CsrGraph(2, offsets, targets, weights).edgeCount()).isEqualTo(m);
   }
 
+  /**
+   * A builder's arrays (ofBuiltArrays) keep the checks of shape, not the per-edge ones;
+   * checkEdgeArrays checks the arrays without reading the edges.
+   */
+  @Test
+  void builtArraysKeepTheChecksOfShapeOnly() {
+    assertThatThrownBy(() -> CsrGraph.ofBuiltArrays(2, new int[] {0, 1}, new int[] {1}, null))
+        .hasMessageStartingWith("offsets: expected vertexCount + 1 = 3 entries");
+    assertThatThrownBy(() -> CsrGraph.ofBuiltArrays(2, new int[] {0, 1, 2}, new int[] {1},
+        null)).hasMessageStartingWith("offsets: must run from 0 to the edge count 1");
+    assertThatThrownBy(() -> CsrGraph.ofBuiltArrays(2, new int[] {0, 1, 1}, new int[] {1},
+        new double[2])).hasMessageStartingWith("weights: expected one per edge (1)");
+    // The edges themselves are the builder's word: the constructor would refuse these.
+    int[] offsets = {0, 1, 1};
+    int[] targets = {5};
+    assertThat(CsrGraph.ofBuiltArrays(2, offsets, targets, null).targets()).containsExactly(5);
+    assertThatThrownBy(() -> new CsrGraph(2, offsets, targets, null))
+        .hasMessageStartingWith("targets[0] = 5 is out of range");
+
+    CsrGraph.checkEdgeArrays(2, new int[] {9}, new int[] {-1}, new double[] {Double.NaN});
+    assertThatThrownBy(() -> CsrGraph.checkEdgeArrays(2, new int[] {0}, new int[] {1, 1},
+        null)).hasMessageStartingWith("dst: expected one entry per src entry (1)");
+    assertThatThrownBy(() -> CsrGraph.checkEdges(2, new int[] {9}, new int[] {1}, null))
+        .hasMessageStartingWith("src[0] = 9 is out of range");
+  }
+
   @Test
   void rmatIsDeterministicAndSkewed() {
     EdgeList a = RmatGenerator.generate(10, 8000, 42, true);

@@ -1,0 +1,303 @@
+package io.gstm.core.cuda;
+
+import static jcuda.driver.JCudaDriver.cuLaunchKernel;
+
+import io.gstm.core.graph.CsrGraph;
+import java.util.ArrayList;
+import java.util.List;
+import jcuda.Pointer;
+import jcuda.driver.CUfunction;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * {@link CsrGraph#fromEdges} on the GPU ({@code csr_build.cu}): the edge list goes up through
+ * the engine's pinned staging, is sorted by (source, target) with a radix sort on the device,
+ * its duplicates merged at the lightest weight and its self-loops dropped, and the CSR comes
+ * back: the very arrays the host build makes, in a fraction of its time for large graphs
+ * (docs/benchmarks.md). {@link #undirected} builds the symmetric graph in the same pass (every
+ * edge in both directions), as {@code fromEdges(...).undirected()} does on the host in two.
+ *
+ * <p>Takes device memory for about 24 bytes per key (an edge, or two for {@link #undirected}:
+ * two key and two position buffers for the sort), 16 per edge for the edges in and their
+ * weights, and the result, all freed before it returns; a graph that does not fit throws
+ * {@link DeviceOutOfMemoryException} and leaves nothing allocated.
+ */
+public final class CudaCsrBuild {
+  static final String MODULE = "csr_build";
+  static final String PACK = "gstm_csr_pack";
+  static final String CHECK_WEIGHTS = "gstm_csr_check_weights";
+  static final String HISTOGRAM = "gstm_csr_histogram";
+  static final String SCAN_TILES = "gstm_csr_scan_tiles";
+  static final String SCAN_ADD = "gstm_csr_scan_add";
+  static final String SCATTER = "gstm_csr_scatter";
+  static final String HEADS = "gstm_csr_heads";
+  static final String COMPACT = "gstm_csr_compact";
+  static final String OFFSETS = "gstm_csr_offsets";
+  /** The kernels' symbols, for {@link CudaEngine#kernelSymbols()}. */
+  static final List<String> SYMBOLS =
+      List.of(PACK, CHECK_WEIGHTS, HISTOGRAM, SCAN_TILES, SCAN_ADD, SCATTER, HEADS, COMPACT, OFFSETS);
+
+  /** Threads per block of every kernel, and keys per tile (csr_build.cu's kTile). */
+  private static final int THREADS = 256;
+  static final int TILE = THREADS * 8;
+  private static final int DIGIT_BITS = 8;
+
+  private CudaCsrBuild() {}
+
+  /**
+   * A graph built, and where the build's time went (wall time of each phase, the device
+   * synchronized at their ends).
+   *
+   * @param checkNanos the edge list's checks (its arrays on the host, {@link
+   *     CsrGraph#checkEdgeArrays}; its ids and weights on the device, in the sort's time)
+   * @param uploadNanos the edges (and weights) to the device
+   * @param sortNanos keys packed and radix-sorted
+   * @param mergeNanos runs merged, offsets found
+   * @param downloadNanos the CSR's arrays back
+   * @param graphNanos the arrays made a {@link CsrGraph}
+   */
+  public record Built(CsrGraph graph, long checkNanos, long uploadNanos, long sortNanos,
+      long mergeNanos, long downloadNanos, long graphNanos) {
+    /** The phases in milliseconds, for a log line. */
+    public String phases() {
+      return String.format(java.util.Locale.ROOT,
+          "checks %.0f ms, upload %.0f ms, sort %.0f ms, merge %.0f ms, download %.0f ms, "
+              + "graph %.0f ms",
+          checkNanos / 1e6, uploadNanos / 1e6, sortNanos / 1e6, mergeNanos / 1e6,
+          downloadNanos / 1e6, graphNanos / 1e6);
+    }
+  }
+
+  /**
+   * {@link CsrGraph#fromEdges} on {@code engine}'s GPU, with its checks and the same result.
+   *
+   * @throws IllegalArgumentException as {@link CsrGraph#fromEdges}
+   */
+  public static CsrGraph fromEdges(CudaEngine engine, int vertexCount, int[] src, int[] dst,
+      double[] weightsOrNull) {
+    return build(engine, vertexCount, src, dst, weightsOrNull, false).graph();
+  }
+
+  /**
+   * {@code CsrGraph.fromEdges(vertexCount, src, dst, w).undirected()} in one build: every edge
+   * and its reverse, duplicates merged at the lightest weight, self-loops dropped.
+   *
+   * @throws IllegalArgumentException as {@link CsrGraph#fromEdges}, or when the edges in both
+   *     directions would number more than {@code Integer.MAX_VALUE}
+   */
+  public static CsrGraph undirected(CudaEngine engine, int vertexCount, int[] src, int[] dst,
+      double[] weightsOrNull) {
+    return build(engine, vertexCount, src, dst, weightsOrNull, true).graph();
+  }
+
+  /**
+   * {@link #fromEdges} ({@code undirected} false) or {@link #undirected}, with the time of each
+   * phase.
+   */
+  public static Built build(CudaEngine engine, int vertexCount, int[] src, int[] dst,
+      double[] weightsOrNull, boolean undirected) {
+    long t0 = System.nanoTime();
+    // The ids and weights are checked on the device, on their way into the sort.
+    CsrGraph.checkEdgeArrays(vertexCount, src, dst, weightsOrNull);
+    if (undirected && 2L * src.length > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("src: " + src.length + " edges are "
+          + 2L * src.length + " in both directions, more than a graph holds ("
+          + Integer.MAX_VALUE + ")");
+    }
+    long checks = System.nanoTime() - t0;
+    return run(engine, vertexCount, src, dst, weightsOrNull, undirected, checks);
+  }
+
+  /** Bits of a vertex id in a key: enough for {@code vertexCount - 1}, at least 1. */
+  static int idBits(int vertexCount) {
+    return Math.max(1, 32 - Integer.numberOfLeadingZeros(Math.max(0, vertexCount - 1)));
+  }
+
+  /** Radix passes over keys of {@code 2 * idBits} bits. */
+  static int passes(int vertexCount) {
+    return (2 * idBits(vertexCount) + DIGIT_BITS - 1) / DIGIT_BITS;
+  }
+
+  private static Built run(CudaEngine engine, int n, int[] src, int[] dst, double[] w,
+      boolean reversed, long checks) {
+    int m = src.length;
+    int keys = reversed ? 2 * m : m;
+    if (keys == 0) {
+      return new Built(new CsrGraph(n, new int[n + 1], new int[0],
+          w == null ? null : new double[0]), checks, 0, 0, 0, 0, 0);
+    }
+    engine.bind();
+    List<DeviceBuffer> held = new ArrayList<>();
+    try {
+      return new Run(engine, n, m, keys, reversed, held).build(src, dst, w, checks);
+    } finally {
+      DeviceBuffer.closeAll(held);
+    }
+  }
+
+  /** One build's device buffers and launches. */
+  private static final class Run {
+    private final CudaEngine engine;
+    private final int n;
+    private final int m;
+    private final int keys;
+    private final boolean reversed;
+    private final int shift;
+    private final List<DeviceBuffer> held;
+    private final int grid;
+
+    Run(CudaEngine engine, int n, int m, int keys, boolean reversed, List<DeviceBuffer> held) {
+      this.engine = engine;
+      this.n = n;
+      this.m = m;
+      this.keys = keys;
+      this.reversed = reversed;
+      this.shift = idBits(n);
+      this.held = held;
+      this.grid = engine.multiprocessors() * 8;
+    }
+
+    private DeviceBuffer take(long bytes) {
+      DeviceBuffer b = new DeviceBuffer(bytes);
+      held.add(b);
+      return b;
+    }
+
+    /** Waits for the device; the nanoseconds since {@code from}. */
+    private static long since(long from) {
+      CudaErrors.call("cuCtxSynchronize", JCudaDriver::cuCtxSynchronize);
+      return System.nanoTime() - from;
+    }
+
+    Built build(int[] src, int[] dst, double[] w, long checks) {
+      long t0 = System.nanoTime();
+      PinnedStaging staging = engine.staging();
+      DeviceBuffer keysA = take(8L * keys);
+      DeviceBuffer keysB = take(8L * keys);
+      DeviceBuffer posA = take(4L * keys);
+      DeviceBuffer posB = take(4L * keys);
+      // The edges in, where the sort's second key buffer will be: packed before it is used.
+      DeviceBuffer srcIn = take(4L * m);
+      DeviceBuffer dstIn = take(4L * m);
+      staging.uploadArray(srcIn, 4L * m, 4, Pointer.to(src),
+          (b, from, count) -> b.asIntBuffer().put(src, from, count));
+      staging.uploadArray(dstIn, 4L * m, 4, Pointer.to(dst),
+          (b, from, count) -> b.asIntBuffer().put(dst, from, count));
+      DeviceBuffer weightsIn = w == null ? null : take(8L * m);
+      if (w != null) {
+        staging.uploadArray(weightsIn, 8L * m, 8, Pointer.to(w),
+            (b, from, count) -> b.asDoubleBuffer().put(w, from, count));
+      }
+      long upload = since(t0);
+      t0 = System.nanoTime();
+      DeviceBuffer bad = take(12);
+      bad.fill32(-1, 3);
+      launch(PACK, grid, srcIn, dstIn, m, n, shift, reversed ? 1 : 0, keysA, posA, bad);
+      if (w != null) {
+        launch(CHECK_WEIGHTS, grid, weightsIn, m, bad);
+      }
+      int[] firstBad = new int[3];
+      bad.download(Pointer.to(firstBad), 12);
+      if (firstBad[0] != -1 || firstBad[1] != -1 || firstBad[2] != -1) {
+        // The host's checks find the same edge and say what is wrong with it.
+        CsrGraph.checkEdges(n, src, dst, w);
+        throw new IllegalStateException("the device found a bad edge (first src, dst, weight: "
+            + java.util.Arrays.toString(firstBad) + ") that the host's checks did not");
+      }
+      close(srcIn);
+      close(dstIn);
+
+      int tiles = (keys + TILE - 1) / TILE;
+      DeviceBuffer counts = take(4L * tiles * THREADS);
+      for (int pass = 0, passes = passes(n); pass < passes; pass++) {
+        int bit = pass * DIGIT_BITS;
+        launch(HISTOGRAM, tiles, keysA, keys, bit, tiles, counts);
+        scan(counts, tiles * THREADS);
+        launch(SCATTER, tiles, keysA, posA, keys, bit, tiles, counts, keysB, posB);
+        DeviceBuffer t = keysA;
+        keysA = keysB;
+        keysB = t;
+        t = posA;
+        posA = posB;
+        posB = t;
+      }
+      close(counts);
+      close(keysB);
+      long sort = since(t0);
+      t0 = System.nanoTime();
+
+      // Runs of equal keys: their first, unless a self-loop, is an edge of the CSR.
+      DeviceBuffer flags = posB; // free after the last pass
+      launch(HEADS, grid, keysA, keys, shift, flags);
+      DeviceBuffer at = take(4L * keys);
+      flags.copyTo(at);
+      scan(at, keys);
+      int[] lastFlag = new int[1];
+      int[] lastAt = new int[1];
+      flags.downloadAtByte(4L * (keys - 1), Pointer.to(lastFlag), 4);
+      at.downloadAtByte(4L * (keys - 1), Pointer.to(lastAt), 4);
+      int kept = lastAt[0] + lastFlag[0];
+      DeviceBuffer sources = take(4L * kept);
+      DeviceBuffer targets = take(4L * kept);
+      DeviceBuffer weightsOut = w == null ? null : take(8L * kept);
+      launch(COMPACT, grid, keysA, posA, flags, at, keys, shift, weightsIn, sources, targets,
+          weightsOut);
+      DeviceBuffer offsets = take(4L * (n + 1));
+      launch(OFFSETS, grid, sources, kept, n, offsets);
+      long merge = since(t0);
+      t0 = System.nanoTime();
+
+      int[] off = new int[n + 1];
+      int[] tgt = new int[kept];
+      double[] wt = w == null ? null : new double[kept];
+      staging.downloadArray(offsets, 4L * (n + 1), 4, Pointer.to(off),
+          (b, from, count) -> b.asIntBuffer().get(off, from, count));
+      staging.downloadArray(targets, 4L * kept, 4, Pointer.to(tgt),
+          (b, from, count) -> b.asIntBuffer().get(tgt, from, count));
+      if (wt != null) {
+        staging.downloadArray(weightsOut, 8L * kept, 8, Pointer.to(wt),
+            (b, from, count) -> b.asDoubleBuffer().get(wt, from, count));
+      }
+      long download = System.nanoTime() - t0;
+      t0 = System.nanoTime();
+      // Built from edges the device checked: the arrays are not checked again.
+      CsrGraph graph = CsrGraph.ofBuiltArrays(n, off, tgt, wt);
+      return new Built(graph, checks, upload, sort, merge, download, System.nanoTime() - t0);
+    }
+
+    /** Exclusive sums of the first {@code count} words of {@code data}, in place. */
+    private void scan(DeviceBuffer data, int count) {
+      int tiles = (count + TILE - 1) / TILE;
+      DeviceBuffer sums = take(4L * tiles);
+      launch(SCAN_TILES, tiles, data, count, sums);
+      if (tiles > 1) {
+        scan(sums, tiles);
+        launch(SCAN_ADD, tiles, data, count, sums);
+      }
+      close(sums);
+    }
+
+    private void close(DeviceBuffer b) {
+      held.remove(b);
+      b.close();
+    }
+
+    /** Launches {@code symbol} on {@code blocks} blocks; buffers (or null) and ints as its args. */
+    private void launch(String symbol, int blocks, Object... args) {
+      Pointer[] params = new Pointer[args.length];
+      for (int i = 0; i < args.length; i++) {
+        Object a = args[i];
+        if (a instanceof DeviceBuffer b) {
+          params[i] = Pointer.to(b.pointer());
+        } else if (a == null) {
+          params[i] = Pointer.to(new long[] {0});
+        } else {
+          params[i] = Pointer.to(new int[] {(Integer) a});
+        }
+      }
+      CUfunction f = engine.function(MODULE, symbol);
+      CudaErrors.call("launch " + symbol, () -> cuLaunchKernel(f, Math.max(1, blocks), 1, 1,
+          THREADS, 1, 1, 0, null, Pointer.to(params), null));
+    }
+  }
+}

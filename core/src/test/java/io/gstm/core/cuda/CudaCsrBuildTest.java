@@ -1,0 +1,130 @@
+package io.gstm.core.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gstm.core.graph.CsrGraph;
+import io.gstm.core.graph.EdgeList;
+import io.gstm.core.graph.RmatGenerator;
+import io.gstm.core.testing.EnabledIfGpu;
+import io.gstm.core.testing.GpuCondition;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The CSR built on the GPU is the host build's, array for array (offsets, targets sorted per
+ * vertex, duplicates merged at the lightest weight, the first in input order among equal
+ * weights, self-loops dropped), directed and undirected: over random graphs with hubs,
+ * duplicates and loops; one tile and many (the scan of the counts in one, two and three
+ * levels); ids of 1 to 25 bits (one to seven radix passes); R-MAT; no edges; bad input.
+ */
+@EnabledIfGpu
+class CudaCsrBuildTest {
+  private static CudaEngine gpu;
+
+  @BeforeAll
+  static void open() {
+    gpu = CudaEngine.open(GpuCondition.device());
+  }
+
+  @AfterAll
+  static void close() {
+    gpu.close();
+  }
+
+  /** Edges with a third from a few hubs, some loops, targets from a small set (duplicates). */
+  static EdgeList edges(int n, int m, boolean weighted, boolean negativeZero, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int[] src = new int[m];
+    int[] dst = new int[m];
+    double[] w = weighted ? new double[m] : null;
+    for (int i = 0; i < m; i++) {
+      src[i] = i % 3 == 0 ? rnd.nextInt(Math.min(n, 8)) : rnd.nextInt(n);
+      dst[i] = i % 17 == 0 ? src[i] : rnd.nextInt(Math.min(n, 5000));
+      if (w != null) {
+        // Ties: equal weights of one edge, and 0.0 against -0.0 (equal, not the same bits).
+        w[i] = negativeZero && rnd.nextInt(4) == 0 ? (rnd.nextBoolean() ? -0.0 : 0.0)
+            : rnd.nextInt(10);
+      }
+    }
+    return new EdgeList(n, src, dst, w);
+  }
+
+  static void assertSame(CsrGraph actual, CsrGraph expected) {
+    assertThat(actual.vertexCount()).isEqualTo(expected.vertexCount());
+    assertThat(actual.offsets()).isEqualTo(expected.offsets());
+    assertThat(actual.targets()).isEqualTo(expected.targets());
+    if (expected.weights() == null) {
+      assertThat(actual.weights()).isNull();
+    } else {
+      // Bit for bit: -0.0 and 0.0 are told apart.
+      double[] a = actual.weights();
+      double[] e = expected.weights();
+      assertThat(a).hasSameSizeAs(e);
+      for (int i = 0; i < e.length; i++) {
+        if (Double.doubleToRawLongBits(a[i]) != Double.doubleToRawLongBits(e[i])) {
+          throw new AssertionError("weights[" + i + "]: " + a[i] + ", expected " + e[i]);
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0} vertices, {1} edges, weighted {2}, seed {3}")
+  @CsvSource({"1, 5, true, 1", "2, 1, false, 2", "3, 2047, true, 3", "3, 2048, true, 4",
+      "1000, 2049, true, 5", "70000, 300000, false, 6", "2000000, 1100000, true, 7",
+      "1048576, 5000000, true, 8", "16777219, 100000, true, 9", "5000, 12000000, true, 10"})
+  void makesTheHostBuildsArrays(int n, int m, boolean weighted, long seed) {
+    EdgeList g = edges(n, m, weighted, true, seed);
+    CsrGraph expected = CsrGraph.fromEdges(n, g.src(), g.dst(), g.weights());
+    assertSame(CudaCsrBuild.fromEdges(gpu, n, g.src(), g.dst(), g.weights()), expected);
+  }
+
+  @ParameterizedTest(name = "{0} vertices, {1} edges, weighted {2}, seed {3}")
+  @CsvSource({"1, 5, true, 1", "3, 2047, true, 3", "70000, 300000, true, 6",
+      "1048576, 5000000, false, 8", "5000, 20000000, true, 11"})
+  void undirectedIsTheHostsUndirected(int n, int m, boolean weighted, long seed) {
+    // No -0.0 here: the host merges the two directions in another order, and of 0.0 and -0.0
+    // (equal weights) keeps whichever it meets first.
+    EdgeList g = edges(n, m, weighted, false, seed);
+    CsrGraph expected = CsrGraph.fromEdges(n, g.src(), g.dst(), g.weights()).undirected();
+    assertSame(CudaCsrBuild.undirected(gpu, n, g.src(), g.dst(), g.weights()), expected);
+  }
+
+  @Test
+  void rmatAsTheBenchmarkBuildsIt() {
+    EdgeList g = RmatGenerator.generate(18, 16 << 18, 42, true);
+    int n = g.vertexCount();
+    assertSame(CudaCsrBuild.fromEdges(gpu, n, g.src(), g.dst(), g.weights()), g.toCsr());
+    assertSame(CudaCsrBuild.undirected(gpu, n, g.src(), g.dst(), g.weights()),
+        g.toCsr().undirected());
+  }
+
+  @Test
+  void noEdgesNoVertices() {
+    assertSame(CudaCsrBuild.fromEdges(gpu, 0, new int[0], new int[0], null),
+        CsrGraph.fromEdges(0, new int[0], new int[0], null));
+    assertSame(CudaCsrBuild.undirected(gpu, 4, new int[0], new int[0], new double[0]),
+        CsrGraph.fromEdges(4, new int[0], new int[0], new double[0]));
+    // Only loops: every key flagged out.
+    assertSame(CudaCsrBuild.fromEdges(gpu, 3, new int[] {1, 2, 1}, new int[] {1, 2, 1}, null),
+        CsrGraph.fromEdges(3, new int[] {1, 2, 1}, new int[] {1, 2, 1}, null));
+  }
+
+  @Test
+  void badInputIsTheHostsError() {
+    assertThatThrownBy(() -> CudaCsrBuild.fromEdges(gpu, 3, new int[] {0, 3},
+        new int[] {1, 1}, null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("src[1] = 3 is out of range: vertexCount is 3, so ids 0..2");
+    assertThatThrownBy(() -> CudaCsrBuild.undirected(gpu, 3, new int[] {0},
+        new int[] {1}, new double[] {Double.NaN}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("weights[0]");
+    assertThatThrownBy(() -> CudaCsrBuild.fromEdges(gpu, 3, new int[] {0},
+        new int[] {1, 2}, null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("dst:");
+  }
+}
