@@ -30,6 +30,7 @@
 /// covers every edge, as a push round from every vertex would; a vertex it lowers is queued to
 /// push, so the later rounds run as usual.
 /// CSR offsets, targets and weights are read-only regions of the store: plain loads, no locks.
+#include <cooperative_groups.h>
 #include <cstdint>
 
 #include "gstm/batch.cuh"
@@ -320,8 +321,9 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
 /// Moves the far list's vertices now in [prev_bound, bound) into the bucket's first work items,
 /// drops those below prev_bound (relaxed in an earlier bucket) and keeps the others with finite
 /// values (distinct, under a new epoch), noting the lowest kept.
-__device__ __forceinline__ void split(const SplitArgs& a) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+/// Far vertex i of the list (i past its end: a lane with nothing to move); every lane of the
+/// warp calls this with the same warp-aligned base.
+__device__ __forceinline__ void split_item(const SplitArgs& a, uint32_t i) {
   const uint32_t lane = threadIdx.x & 31u;
   unsigned long long kept = ~0ull;
   uint32_t v = 0;
@@ -367,7 +369,181 @@ __device__ __forceinline__ void split(const SplitArgs& a) {
   if (lane == 0 && kept != ~0ull) atomicMin(a.far_min, kept);
 }
 
+/// The arguments of a whole relaxation in one launch (gstm_graph_relax_loop); the host packs
+/// this byte for byte.
+struct LoopArgs {
+  int2* queues[2];           ///< work items, alternately a round's input and output
+  uint32_t* far[2];          ///< far lists, alternately split's input and output
+  uint32_t* far_count;       ///< [2] their lengths (far[0]'s holds the first frontier's)
+  uint32_t* words;           ///< [3] queue lengths by step % 3, [3] taken, then the results:
+                             ///< [4] rounds, [5] the far list in use, [6] the queue's length,
+                             ///< [7] the last stamp, [8] the last far epoch
+  uint32_t* stamps;
+  uint32_t* far_stamps;
+  unsigned long long* counters;
+  unsigned long long* stats;
+  uint32_t* changed;
+  unsigned long long* far_min;
+  double bound;              ///< the bucket's end (before the first bucket: the frontier's
+                             ///< lowest value plus a width)
+  double prev_bound;         ///< the last bucket's end (-infinity before the first)
+  double width;              ///< a bucket's width (+infinity: one bucket)
+  uint32_t max_rounds;       ///< rounds at most, those run before the launch included
+  uint32_t stamp;            ///< the last stamp used: the loop's are above it (the host keeps room)
+  uint32_t far_epoch;        ///< the last far epoch used, likewise
+  uint32_t rounds;           ///< rounds the host ran before handing the run over
+  uint32_t in;               ///< the queue holding the next round's items (words[0] of them)
+  uint32_t fin;              ///< the far list the rounds add to
+  uint32_t first;            ///< 1: no bucket yet (the far list holds the first frontier)
+  uint32_t pad0;
+  uint32_t values_region;
+  uint32_t targets_region;
+  uint32_t weights_region;
+  uint32_t offsets_region;
+  uint32_t components;
+  uint32_t weighted;
+  uint32_t max_retries;
+  uint32_t symmetric;        ///< components on a graph holding each edge both ways: may pull
+  uint32_t vertices_with_edges;
+  uint32_t pad1;
+};
+static_assert(sizeof(LoopArgs) == 192, "host packer assumes 192 bytes");
+
+__device__ __forceinline__ uint32_t load_word(const uint32_t* p) {
+  return *reinterpret_cast<const volatile uint32_t*>(p);
+}
+
+/// The host's loop of splits and rounds (io.gstm.core.cuda.CudaGraphRelax) run on the device,
+/// the grid synchronised between steps: no launch and no host round trip per round, which a
+/// graph of high diameter (thousands of rounds of a few hundred items) paid at every round.
+/// Every thread keeps the loop's state; what decides it (queue and far lengths, the lowest
+/// value deferred) is read by all after a grid sync, so all take the same path. A step's queue
+/// length lives in words[step % 3]: a step appends to the next slot and clears the one after,
+/// which the step before last read, so a round needs one grid sync, not three.
+__device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs& a) {
+  namespace cg = cooperative_groups;
+  cg::grid_group grid = cg::this_grid();
+  const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+  const uint32_t threads = gridDim.x * blockDim.x;
+  const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
+  // Where the host left the run (at its start, or after rounds of its own): the queue's length
+  // in words[0], the other two zero.
+  uint32_t step = 0;
+  uint32_t in = a.in;
+  uint32_t fin = a.fin;
+  uint32_t n = load_word(a.words);
+  uint32_t rounds = a.rounds;
+  uint32_t stamp = a.stamp;
+  uint32_t epoch = a.far_epoch;
+  double bound = a.bound;
+  double prev_bound = a.prev_bound;
+  bool first = a.first != 0;
+  bool pull = false;
+  while (rounds < a.max_rounds) {
+    if (n == 0) {
+      const uint32_t far_n = load_word(a.far_count + fin);
+      if (far_n == 0) break;
+      if (!first) {
+        prev_bound = bound;
+        const double lowest_far =
+            as_double(*reinterpret_cast<const volatile unsigned long long*>(a.far_min));
+        bound = max(bound, lowest_far) + a.width;
+      }
+      first = false;
+      ++stamp;
+      ++epoch;
+      grid.sync();  // every thread has read the far list's length and its lowest value
+      if (leader) {
+        a.far_count[1 - fin] = 0;
+        *a.far_min = as_bits(INFINITY);
+        a.words[3] = 0;
+        // The split's queue length, and the first round's (read two steps ago, if at all).
+        a.words[(step + 1) % 3] = 0;
+        a.words[(step + 2) % 3] = 0;
+      }
+      grid.sync();
+      SplitArgs s;
+      s.far_in = a.far[fin];
+      s.far_out = a.far[1 - fin];
+      s.far_out_count = a.far_count + (1 - fin);
+      s.far_stamps = a.far_stamps;
+      s.out = a.queues[in];
+      s.out_count = a.words + (step + 1) % 3;
+      s.stamps = a.stamps;
+      s.far_min = a.far_min;
+      s.offsets = static_cast<const int32_t*>(view.regions[a.offsets_region].base);
+      s.values = static_cast<const unsigned long long*>(view.regions[a.values_region].base);
+      s.bound = bound;
+      s.prev_bound = prev_bound;
+      s.far_in_count = far_n;
+      s.far_epoch = epoch;
+      s.stamp = stamp;
+      s.pad = 0;
+      s.taken = a.words + 3;
+      for (uint32_t base = 0; base < far_n; base += threads) split_item(s, base + self);
+      grid.sync();
+      ++step;
+      fin = 1 - fin;
+      n = load_word(a.words + step % 3);
+      pull = a.components && a.symmetric && rounds == 0 &&
+             load_word(a.words + 3) == a.vertices_with_edges;
+      continue;
+    }
+    ++stamp;
+    // Read as the step before last's length: no thread reads it again.
+    if (leader) a.words[(step + 2) % 3] = 0;
+    RelaxArgs r;
+    r.in = a.queues[in];
+    r.out = a.queues[1 - in];
+    r.out_count = a.words + (step + 1) % 3;
+    r.stamps = a.stamps;
+    r.counters = a.counters;
+    r.stats = a.stats;
+    r.changed = a.changed;
+    r.far = a.far[fin];
+    r.far_count = a.far_count + fin;
+    r.far_stamps = a.far_stamps;
+    r.far_min = a.far_min;
+    r.bound = bound;
+    r.in_count = n;
+    r.stamp = stamp;
+    r.values_region = a.values_region;
+    r.targets_region = a.targets_region;
+    r.weights_region = a.weights_region;
+    r.offsets_region = a.offsets_region;
+    r.components = a.components;
+    r.weighted = a.weighted;
+    r.max_retries = a.max_retries;
+    r.far_epoch = epoch;
+    r.pull = pull ? 1u : 0u;
+    r.pad = 0;
+    relax_round(view, r);
+    grid.sync();
+    ++step;
+    in = 1 - in;
+    ++rounds;
+    pull = false;
+    n = load_word(a.words + step % 3);
+  }
+  if (leader) {
+    a.words[4] = rounds;
+    a.words[5] = fin;
+    a.words[6] = n;
+    a.words[7] = stamp;
+    a.words[8] = epoch;
+  }
+}
+
 }  // namespace gstm::graph_relax
+
+/// @brief A whole relaxation, its splits and rounds, in one cooperative launch (all blocks
+///        resident: the host sizes the grid by the occupancy). Launch with 256 threads a block.
+/// @param view the store; @param args the queues, far lists and settings (LoopArgs, 192 bytes)
+extern "C" __global__ void __launch_bounds__(256, 3) gstm_graph_relax_loop(
+    const __grid_constant__ gstm::StoreView view,
+    const __grid_constant__ gstm::graph_relax::LoopArgs args) {
+  gstm::graph_relax::relax_loop(view, args);
+}
 
 /// @brief One frontier round of graph relaxation, a warp per work item (a chunk of one vertex's
 ///        out-edges), a transaction per edge that may improve its target. Launch with a multiple of 32 threads per block.
@@ -384,7 +560,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) gstm_graph_relax_round(
 /// @param args the far lists, the queue and the bound (SplitArgs, 120 bytes)
 extern "C" __global__ void __launch_bounds__(256) gstm_graph_relax_split(
     const __grid_constant__ gstm::graph_relax::SplitArgs args) {
-  gstm::graph_relax::split(args);
+  gstm::graph_relax::split_item(args, blockIdx.x * blockDim.x + threadIdx.x);
 }
 
 /// @brief Sets *found to 1 if any of the n values is NaN: the host's check of a relaxation's

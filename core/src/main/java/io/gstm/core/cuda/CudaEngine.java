@@ -263,7 +263,8 @@ public final class CudaEngine implements Engine {
       symbols.put(LockTableKernel.module(a), lockTable);
     }
     symbols.put(CudaGraphRelax.MODULE,
-        List.of(CudaGraphRelax.SYMBOL, CudaGraphRelax.SPLIT_SYMBOL));
+        List.of(CudaGraphRelax.SYMBOL, CudaGraphRelax.SPLIT_SYMBOL,
+            CudaGraphRelax.LOOP_SYMBOL));
     symbols.put(BareRelaxKernel.MODULE, List.of(BareRelaxKernel.SYMBOL));
     symbols.put(CudaCsrBuild.MODULE, CudaCsrBuild.SYMBOLS);
     symbols.put(CudaKMeans.MODULE, List.of(CudaKMeans.ASSIGN_SYMBOL, CudaKMeans.SYMBOL));

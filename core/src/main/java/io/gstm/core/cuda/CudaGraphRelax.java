@@ -1,6 +1,8 @@
 package io.gstm.core.cuda;
 
+import static jcuda.driver.JCudaDriver.cuLaunchCooperativeKernel;
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
+import static jcuda.driver.JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor;
 
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.TxCounts;
@@ -31,6 +33,11 @@ import org.slf4j.LoggerFactory;
  * bucket after being listed: their edges ran then). The frontier itself starts as the far
  * list, so the host never builds work items.
  *
+ * <p>A run of many rounds (a grid, a road network) is handed over after {@value
+ * #HAND_OVER_ROUNDS} of them to {@code gstm_graph_relax_loop}, which runs the same splits and
+ * rounds in one cooperative launch, the grid synchronised between steps (see {@link
+ * #handOverAfter}).
+ *
  * <p>Components on a symmetric graph ({@link Settings#symmetric()}) pull their first round when
  * it covers every vertex with edges: each vertex takes its neighbours' lowest label in one
  * transaction, instead of every vertex pushing along every edge (on R-MAT 2^22, half the
@@ -45,7 +52,17 @@ public final class CudaGraphRelax implements AutoCloseable {
   static final String SYMBOL = "gstm_graph_relax_round";
   static final String SPLIT_SYMBOL = "gstm_graph_relax_split";
   static final String NAN_SYMBOL = "gstm_graph_find_nan";
+  static final String LOOP_SYMBOL = "gstm_graph_relax_loop";
   static final int ARGS_BYTES = 144;
+  static final int LOOP_ARGS_BYTES = 192;
+  /**
+   * Rounds the host runs before it hands a run over to the device's loop ({@code
+   * gstm.graph.loop=auto}): R-MAT graphs end within 9, in rounds of millions of items that a
+   * launch each serves best; grids and road networks take thousands of rounds of a few hundred.
+   */
+  static final int HAND_OVER_ROUNDS = 16;
+  /** Threads per block of the loop kernel (its launch bounds). */
+  private static final int LOOP_THREADS = 256;
   static final int SPLIT_ARGS_BYTES = 120;
   /** Out-edges of one vertex per work item ({@code kChunkEdges} in the kernel). */
   static final int CHUNK_EDGES = 256;
@@ -72,6 +89,8 @@ public final class CudaGraphRelax implements AutoCloseable {
   private final DeviceBuffer stats;
   /** A bit per vertex, set when a commit of the last run lowered it. */
   private final DeviceBuffer changed;
+  /** The loop kernel's queue lengths and results (its {@code LoopArgs.words}). */
+  private final DeviceBuffer loopWords;
   private int stamp;
   private int farEpoch;
   private final OpenState open = new OpenState("CUDA graph relaxation");
@@ -103,7 +122,7 @@ public final class CudaGraphRelax implements AutoCloseable {
     long perVertex = 4L * Math.max(1, vertexCount);
     long bitWords = 4L * Math.max(1, (vertexCount + 31) / 32);
     DeviceBuffer[] held = DeviceBuffer.allocate(false, room, room, perVertex, perVertex, 20,
-        perVertex, perVertex, 8, 8L * Counter.COUNT, 8L * STATS, bitWords);
+        perVertex, perVertex, 8, 8L * Counter.COUNT, 8L * STATS, bitWords, 4L * LOOP_WORDS);
     Resources.closeOnExcept(Arrays.asList(held), all -> {
       held[5].zero();
       held[6].zero();
@@ -120,6 +139,7 @@ public final class CudaGraphRelax implements AutoCloseable {
     this.counters = held[8];
     this.stats = held[9];
     this.changed = held[10];
+    this.loopWords = held[11];
   }
 
   /**
@@ -189,6 +209,7 @@ public final class CudaGraphRelax implements AutoCloseable {
           (b, from, n) -> b.asIntBuffer().put(frontier, from, n));
       count.uploadAtByte(4, Pointer.to(new int[] {frontier.length}), 4);
     }
+    int handOver = handOverAfter();
     double width = settings.bucketWidth();
     double bound = lowest + width;
     // The last bucket's end: a far vertex below it was lowered (and queued) since it was listed.
@@ -202,6 +223,11 @@ public final class CudaGraphRelax implements AutoCloseable {
     // Pull the first round when it runs over every vertex with edges of a symmetric graph.
     boolean pull = false;
     while (rounds < settings.maxRounds()) {
+      if (rounds >= handOver && !pull) {
+        Loop rest = runOnDevice(new State(in, fin, n, bound, prevBound, first, rounds), regions,
+            settings, view);
+        return finish(new Loop(rest.rounds(), rest.converged(), kernelNanos + rest.kernelNanos()));
+      }
       if (n == 0) {
         count.download(Pointer.to(words), 12);
         int farN = words[1 + fin];
@@ -274,6 +300,107 @@ public final class CudaGraphRelax implements AutoCloseable {
       rounds++;
     }
     boolean converged = n == 0 && farLength(fin) == 0;
+    return finish(new Loop(rounds, converged, kernelNanos));
+  }
+
+  /** What a run's rounds came to: their number, whether they converged, their GPU time. */
+  private record Loop(int rounds, boolean converged, long kernelNanos) {}
+
+  /** Words of {@link #loopWords}: three queue lengths, the vertices taken, five results. */
+  private static final int LOOP_WORDS = 9;
+
+  /**
+   * After how many rounds the device's loop takes a run over ({@link Integer#MAX_VALUE}: never).
+   * {@code gstm.graph.loop}: {@code auto} (the default) after {@value #HAND_OVER_ROUNDS};
+   * {@code device} from the start (one cooperative launch for the whole run); {@code host} never
+   * (a launch per round and split, the host reading each queue's length). On the H200 the
+   * device's loop took a road network's run from 625 to 296 ms and a grid's from 127 to 56 ms,
+   * but R-MAT's few large rounds 6-13% longer (docs/benchmark-log.md).
+   */
+  private int handOverAfter() {
+    String loop = System.getProperty("gstm.graph.loop", "auto");
+    int after = switch (loop) {
+      case "device" -> 0;
+      case "host" -> Integer.MAX_VALUE;
+      case "auto" -> HAND_OVER_ROUNDS;
+      default -> throw new IllegalArgumentException("gstm.graph.loop: expected auto, device or "
+          + "host, got " + loop);
+    };
+    return after == Integer.MAX_VALUE || loopBlocks() == 0 ? Integer.MAX_VALUE : after;
+  }
+
+  /** Where the host's loop stands when it hands the run over. */
+  private record State(int in, int fin, int n, double bound, double prevBound, boolean first,
+      int rounds) {}
+
+  /** Blocks of the loop kernel that fit on the device at once (0: it cannot run). */
+  private int loopBlocks() {
+    if (loopBlocks < 0) {
+      int[] perSm = new int[1];
+      CUfunction f = engine.function(MODULE, LOOP_SYMBOL);
+      CudaErrors.call("cuOccupancyMaxActiveBlocksPerMultiprocessor",
+          () -> cuOccupancyMaxActiveBlocksPerMultiprocessor(perSm, f, LOOP_THREADS, 0));
+      loopBlocks = perSm[0] * engine.multiprocessors();
+    }
+    return loopBlocks;
+  }
+
+  private int loopBlocks = -1;
+
+  /**
+   * The rest of a run, from where the host's loop stands, in one cooperative launch of {@code
+   * gstm_graph_relax_loop}: the splits and rounds of {@link #run} with a grid sync between steps
+   * instead of a launch and a host round trip (a road network's 10,943 rounds cost more on the
+   * host than on the GPU).
+   */
+  private Loop runOnDevice(State at, Regions regions, Settings settings, byte[] view) {
+    // The loop's stamps and far epochs are above the last ones: room for every step.
+    if ((long) stamp + 2L * settings.maxRounds() + 2 > Integer.MAX_VALUE) {
+      stamps.zero();
+      stamp = 0;
+    }
+    if ((long) farEpoch + settings.maxRounds() + 2 > Integer.MAX_VALUE) {
+      farStamps.zero();
+      farEpoch = 0;
+    }
+    int[] start = new int[LOOP_WORDS];
+    start[0] = at.n();
+    loopWords.upload(Pointer.to(start), 4L * LOOP_WORDS);
+    byte[] args = ByteBuffer.allocate(LOOP_ARGS_BYTES).order(ByteOrder.LITTLE_ENDIAN)
+        .putLong(queues[0].address()).putLong(queues[1].address())
+        .putLong(far[0].address()).putLong(far[1].address())
+        .putLong(count.address() + 4).putLong(loopWords.address())
+        .putLong(stamps.address()).putLong(farStamps.address())
+        .putLong(counters.address()).putLong(stats.address()).putLong(changed.address())
+        .putLong(farMin.address())
+        .putDouble(at.bound()).putDouble(at.prevBound()).putDouble(settings.bucketWidth())
+        .putInt(settings.maxRounds()).putInt(stamp).putInt(farEpoch).putInt(at.rounds())
+        .putInt(at.in()).putInt(at.fin()).putInt(at.first() ? 1 : 0).putInt(0)
+        .putInt(regions.values()).putInt(regions.targets()).putInt(regions.weights())
+        .putInt(regions.offsets())
+        .putInt(settings.components() ? 1 : 0).putInt(settings.weighted() ? 1 : 0)
+        .putInt(settings.maxRetries()).putInt(settings.symmetric() ? 1 : 0)
+        .putInt(verticesWithEdges).putInt(0).array();
+    CUfunction loop = engine.function(MODULE, LOOP_SYMBOL);
+    int blocks = loopBlocks();
+    Pointer params = Pointer.to(Pointer.to(view), Pointer.to(args));
+    long nanos = engine.timed(() -> CudaErrors.call("launch graph relaxation loop",
+        () -> cuLaunchCooperativeKernel(loop, blocks, 1, 1, LOOP_THREADS, 1, 1, 0, null,
+            params)));
+    int[] words = new int[LOOP_WORDS];
+    loopWords.download(Pointer.to(words), 4L * LOOP_WORDS);
+    int rounds = words[4];
+    int fin = words[5];
+    stamp = words[7];
+    farEpoch = words[8];
+    boolean converged = words[6] == 0 && farLength(fin) == 0;
+    LOG.debug("relaxation on the device: {} rounds in {} us on {} blocks", rounds,
+        nanos / 1000, blocks);
+    return new Loop(rounds, converged, nanos);
+  }
+
+  /** The run's statistics, read from the device. */
+  private RoundStats finish(Loop loop) {
     long[] c = new long[Counter.COUNT];
     counters.download(Pointer.to(c), 8L * c.length);
     long[] s = new long[STATS];
@@ -285,7 +412,7 @@ public final class CudaGraphRelax implements AutoCloseable {
       }
     }
     TxCounts tx = new TxCounts(s[0], c[Counter.COMMITS.ordinal()], aborts);
-    return new RoundStats(rounds, converged, tx, s[1], s[2], kernelNanos);
+    return new RoundStats(loop.rounds(), loop.converged(), tx, s[1], s[2], loop.kernelNanos());
   }
 
   private int farLength(int fin) {
@@ -366,6 +493,6 @@ public final class CudaGraphRelax implements AutoCloseable {
     open.close();
     engine.bind();
     DeviceBuffer.closeAll(List.of(queues[0], queues[1], far[0], far[1], count, stamps,
-        farStamps, farMin, counters, stats, changed));
+        farStamps, farMin, counters, stats, changed, loopWords));
   }
 }

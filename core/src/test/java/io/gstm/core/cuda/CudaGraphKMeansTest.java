@@ -135,6 +135,75 @@ class CudaGraphKMeansTest {
   }
 
   /**
+   * The rounds give the same fixpoint wherever their loop runs: on the host (a launch per round),
+   * on the device from the start (one cooperative launch) and handed over after 16 rounds (the
+   * default): shortest paths on a grid, a road-like grid, a path, a resumed path and R-MAT (which
+   * ends before the hand-over), components that pull on a grid; and a run cut by maxRounds ends
+   * after exactly that many rounds, unconverged, in each.
+   */
+  @ParameterizedTest(name = "{0}, seed {1}, loop on the {2}")
+  @CsvSource({"grid, 41, device", "grid, 41, auto", "grid, 41, host", "road, 42, device",
+      "road, 42, auto", "path, 43, device", "path, 43, auto", "path-resumed, 44, device",
+      "path-resumed, 44, auto", "rmat, 45, device", "rmat, 45, auto", "grid-components, 46, device",
+      "grid-components, 46, auto", "path-cut, 47, device", "path-cut, 47, auto",
+      "path-cut, 47, host"})
+  void everyLoopReachesTheSameFixpoint(String what, long seed, String loop) {
+    EdgeList edges = switch (what) {
+      case "grid", "grid-components" -> GridGenerator.grid(96, 96, seed);
+      case "road" -> GridGenerator.roadLike(96, 96, seed, 0.1, 16);
+      case "rmat" -> RmatGenerator.generate(12, 1 << 15, seed, true);
+      default -> GraphTestGraphs.path(3000, seed);
+    };
+    CsrGraph directed = GridGenerator.shuffled(edges, seed).toCsr();
+    boolean components = what.endsWith("components");
+    RelaxationKind kind = components ? RelaxationKind.CONNECTED_COMPONENTS
+        : RelaxationKind.SHORTEST_PATHS;
+    CsrGraph g = components ? directed.undirected() : directed;
+    int n = g.vertexCount();
+    double[] init = RelaxationVerifier.initialValues(kind, n, 0);
+    int[] active = components ? IntStream.range(0, n).toArray() : new int[] {0};
+    if (what.endsWith("resumed")) {
+      double[] exact = RelaxationVerifier.dijkstra(g, init.clone());
+      SplittableRandom rnd = new SplittableRandom(seed);
+      for (int v = 0; v < n; v++) {
+        init[v] = rnd.nextInt(10) == 0 ? exact[v] + rnd.nextInt(40_000) : Double.POSITIVE_INFINITY;
+      }
+      init[0] = 0;
+      active = IntStream.range(0, n).filter(v -> Double.isFinite(init[v])).toArray();
+    }
+    RelaxOptions opts = RelaxOptions.defaults().withSymmetric(components);
+    String before = System.getProperty("gstm.graph.loop");
+    System.setProperty("gstm.graph.loop", loop);
+    try {
+      if (what.endsWith("cut")) {
+        RelaxOptions cut = opts.withMaxRounds(40);
+        try (GraphRelaxer r = new GraphRelaxer(gpu, g, kind, cut)) {
+          double[] start = init;
+          int[] from = active;
+          assertThatThrownBy(() -> r.relax(start, from))
+              .isInstanceOf(IllegalStateException.class)
+              .hasMessage("maxRounds: no fixpoint after 40 rounds");
+        }
+        return;
+      }
+      RelaxResult onGpu;
+      try (GraphRelaxer r = new GraphRelaxer(gpu, g, kind, opts)) {
+        onGpu = r.relax(init, active);
+        // A second run on the same relaxer: stamps and far epochs carry on from the first.
+        RelaxResult again = r.relax(init, active);
+        assertThat(again.values()).isEqualTo(onGpu.values());
+      }
+      assertVerifiedAndEqualToTheJvmEngine(onGpu, g, kind, opts, init, active);
+    } finally {
+      if (before == null) {
+        System.clearProperty("gstm.graph.loop");
+      } else {
+        System.setProperty("gstm.graph.loop", before);
+      }
+    }
+  }
+
+  /**
    * Components whose first round pulls (a symmetric graph, every vertex active) reach the
    * fixpoint of pushed rounds, the JVM engine's and the verifier's: on random graphs, R-MAT
    * (hubs), grids and long paths. A frontier that misses a vertex or lists one twice must push
