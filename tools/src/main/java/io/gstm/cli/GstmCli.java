@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
         BenchBankCommand.class, VacationCommand.class, BenchSemanticCommand.class,
         BenchCsmvCommand.class, BenchGraphCommand.class, BenchKMeansCommand.class,
         BenchProgramsCommand.class, BenchDsCommand.class, BenchTransfersCommand.class,
-        SoakCommand.class})
+        SoakCommand.class, ExportGraphCommand.class, CheckPeerCommand.class})
 public final class GstmCli extends CliMain.Top {
   /** Runs the CLI and exits with its status. */
   public static void main(String[] args) {

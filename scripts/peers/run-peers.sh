@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# gstm and its peers on the very same graphs, in one call on the GPU machine, from the bundle's
+# root (scripts/peers/stage-peers.sh put the peers in peers/):
+#   bash peers/run-peers.sh [DIR]     graphs, answers and logs go to DIR (default $OUT, else
+#                                     /tmp/gstm-peers)
+# For each graph: `gstm export-graph` writes bench-graph's graph in the peer's format, the peer
+# runs it (its own timer, kernels only), `gstm check-peer` checks its answer against Dijkstra's
+# or union-find's, and `gstm bench-graph` relaxes the same graph (kernel and total, best of 3).
+# PEERS_GRAPHS overrides the graphs: lines of "graph scale kind" (kind sssp: ADDS; cc: ECL-CC).
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+dir=${1:-${OUT:-/tmp/gstm-peers}}
+mkdir -p "$dir"
+graphs=${PEERS_GRAPHS:-"grid 20 sssp
+road 24 sssp
+rmat 22 cc
+rmat 22 sssp"}
+# ECL-CC verifies its answer recursively: deep stacks on large components.
+ulimit -s unlimited 2>/dev/null || true
+status=0
+summary=()
+while read -r graph scale kind; do
+  [ -n "$graph" ] || continue
+  name=$graph-$scale-$kind
+  args=(--graph "$graph" --scale "$scale" --kind "$kind")
+  [ "$graph" = rmat ] && args+=(--edges -1)
+  echo "== $name"
+  if [ "$kind" = sssp ]; then
+    peer=adds file=$dir/$name.gr answer=$dir/adds-$name.txt
+    if ! "$root/gstm" export-graph "${args[@]}" --format gr --out "$file" >"$dir/export-$name.log" 2>&1; then
+      cat "$dir/export-$name.log"; status=1; continue
+    fi
+    cat "$dir/export-$name.log"
+    source=$(sed -n 's/^source: //p' "$dir/export-$name.log")
+    timeout 600 "$root/peers/adds-sssp" -s "$source" -o "$answer" "$file" \
+      >"$dir/adds-$name.log" 2>&1 3>"$dir/adds-$name.fd3"
+    rc=$?
+    peer_s=$(sed -n 's/.*Measured time for sample = \([0-9.]*\)s.*/\1/p' "$dir/adds-$name.log")
+  else
+    peer=ecl file=$dir/$name.egr answer=$dir/ecl-$name.bin
+    if ! "$root/gstm" export-graph "${args[@]}" --format ecl --out "$file" >"$dir/export-$name.log" 2>&1; then
+      cat "$dir/export-$name.log"; status=1; continue
+    fi
+    cat "$dir/export-$name.log"
+    GSTM_PEER_OUT=$answer timeout 600 "$root/peers/ecl-cc" "$file" >"$dir/ecl-$name.log" 2>&1
+    rc=$?
+    peer_s=$(sed -n 's/^compute time: \([0-9.]*\) s$/\1/p' "$dir/ecl-$name.log")
+  fi
+  if [ $rc -ne 0 ]; then
+    echo "$peer failed (status $rc):"; tail -5 "$dir/$peer-$name.log"; status=1
+    check="not checked"
+  else
+    check=$("$root/gstm" check-peer "${args[@]}" --peer "$peer" --values "$answer") || status=1
+    echo "$check"
+  fi
+  "$root/gstm" bench-graph --engine gpu "${args[@]}" --reps 3 >"$dir/gstm-$name.log" 2>&1 \
+    || status=1
+  grep -E "graph:|relaxed edges/s|rounds:|verifier" "$dir/gstm-$name.log"
+  gstm_ms=$(sed -n 's/.*in \([0-9.]*\) ms kernel time, \([0-9.]*\) ms total.*/\1 ms kernel, \2 ms total/p' \
+    "$dir/gstm-$name.log")
+  summary+=("$name: $peer ${peer_s:-?} s ($check); gstm $gstm_ms")
+done <<<"$graphs"
+echo
+echo "== same graphs, same call ($(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(nproc) cores)"
+printf '%s\n' "${summary[@]}"
+exit $status
