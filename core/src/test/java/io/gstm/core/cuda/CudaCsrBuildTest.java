@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.graph.CsrGraph;
 import io.gstm.core.graph.EdgeList;
+import io.gstm.core.graph.GraphTestGraphs;
 import io.gstm.core.graph.RmatGenerator;
 import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.GpuCondition;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,22 +36,8 @@ class CudaCsrBuildTest {
     gpu.close();
   }
 
-  /** Edges with a third from a few hubs, some loops, targets from a small set (duplicates). */
   static EdgeList edges(int n, int m, boolean weighted, boolean negativeZero, long seed) {
-    SplittableRandom rnd = new SplittableRandom(seed);
-    int[] src = new int[m];
-    int[] dst = new int[m];
-    double[] w = weighted ? new double[m] : null;
-    for (int i = 0; i < m; i++) {
-      src[i] = i % 3 == 0 ? rnd.nextInt(Math.min(n, 8)) : rnd.nextInt(n);
-      dst[i] = i % 17 == 0 ? src[i] : rnd.nextInt(Math.min(n, 5000));
-      if (w != null) {
-        // Ties: equal weights of one edge, and 0.0 against -0.0 (equal, not the same bits).
-        w[i] = negativeZero && rnd.nextInt(4) == 0 ? (rnd.nextBoolean() ? -0.0 : 0.0)
-            : rnd.nextInt(10);
-      }
-    }
-    return new EdgeList(n, src, dst, w);
+    return GraphTestGraphs.hubsLoopsAndDuplicates(n, m, weighted, negativeZero, seed);
   }
 
   static void assertSame(CsrGraph actual, CsrGraph expected) {

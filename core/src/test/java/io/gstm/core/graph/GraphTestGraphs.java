@@ -31,6 +31,29 @@ public final class GraphTestGraphs {
   }
 
   /**
+   * Edges that stress a CSR build: a third from a few hubs (the first 8 vertices), every 17th a
+   * loop, targets from the first 5,000 vertices (duplicates are common), weights 0..9 (ties
+   * among duplicates), and with {@code negativeZero} a quarter of them 0.0 or -0.0 (equal
+   * weights that are not the same bits).
+   */
+  public static EdgeList hubsLoopsAndDuplicates(int n, int m, boolean weighted,
+      boolean negativeZero, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int[] src = new int[m];
+    int[] dst = new int[m];
+    double[] w = weighted ? new double[m] : null;
+    for (int i = 0; i < m; i++) {
+      src[i] = i % 3 == 0 ? rnd.nextInt(Math.min(n, 8)) : rnd.nextInt(n);
+      dst[i] = i % 17 == 0 ? src[i] : rnd.nextInt(Math.min(n, 5000));
+      if (w != null) {
+        w[i] = negativeZero && rnd.nextInt(4) == 0 ? (rnd.nextBoolean() ? -0.0 : 0.0)
+            : rnd.nextInt(10);
+      }
+    }
+    return new EdgeList(n, src, dst, w);
+  }
+
+  /**
    * A path through all {@code vertexCount} vertices in a seeded random order (so ids say nothing
    * about the position), each step both ways with one integer weight 1..20, edges shuffled: the
    * diameter is the vertex count. Edge 0 leaves the path's first vertex.
