@@ -63,6 +63,8 @@ public final class CudaGraphRelax implements AutoCloseable {
   static final int HAND_OVER_ROUNDS = 16;
   /** Threads per block of the loop kernel (its launch bounds). */
   private static final int LOOP_THREADS = 256;
+  /** Words of {@link #loopWords}: three queue lengths, the vertices taken, five results. */
+  private static final int LOOP_WORDS = 9;
   static final int SPLIT_ARGS_BYTES = 120;
   /** Out-edges of one vertex per work item ({@code kChunkEdges} in the kernel). */
   static final int CHUNK_EDGES = 256;
@@ -91,6 +93,8 @@ public final class CudaGraphRelax implements AutoCloseable {
   private final DeviceBuffer changed;
   /** The loop kernel's queue lengths and results (its {@code LoopArgs.words}). */
   private final DeviceBuffer loopWords;
+  /** Blocks of the loop kernel resident at once, found at its first use (-1: not yet). */
+  private int loopBlocks = -1;
   private int stamp;
   private int farEpoch;
   private final OpenState open = new OpenState("CUDA graph relaxation");
@@ -306,16 +310,14 @@ public final class CudaGraphRelax implements AutoCloseable {
   /** What a run's rounds came to: their number, whether they converged, their GPU time. */
   private record Loop(int rounds, boolean converged, long kernelNanos) {}
 
-  /** Words of {@link #loopWords}: three queue lengths, the vertices taken, five results. */
-  private static final int LOOP_WORDS = 9;
-
   /**
    * After how many rounds the device's loop takes a run over ({@link Integer#MAX_VALUE}: never).
    * {@code gstm.graph.loop}: {@code auto} (the default) after {@value #HAND_OVER_ROUNDS};
    * {@code device} from the start (one cooperative launch for the whole run); {@code host} never
    * (a launch per round and split, the host reading each queue's length). On the H200 the
-   * device's loop took a road network's run from 625 to 296 ms and a grid's from 127 to 56 ms,
-   * but R-MAT's few large rounds 6-13% longer (docs/benchmark-log.md).
+   * hand-over took a road network's run from 671 to 307 ms and a grid's from 163 to 57 ms; run
+   * on the device from the start, R-MAT's few large rounds took 6-13% longer
+   * (docs/benchmark-log.md).
    */
   private int handOverAfter() {
     String loop = System.getProperty("gstm.graph.loop", "auto");
@@ -344,8 +346,6 @@ public final class CudaGraphRelax implements AutoCloseable {
     }
     return loopBlocks;
   }
-
-  private int loopBlocks = -1;
 
   /**
    * The rest of a run, from where the host's loop stands, in one cooperative launch of {@code
