@@ -91,7 +91,7 @@ final class BenchGraphCommand extends EngineCommand {
       String numbering = order.equals("auto") ? (e instanceof CudaEngine ? "input" : "degree")
           : order;
       long t0 = System.nanoTime();
-      EdgeList generated = generate();
+      EdgeList generated = graph.edges(unweighted);
       long t1 = System.nanoTime();
       int[] ids = numbering.equals("degree") ? DegreeOrder.newIds(generated) : null;
       EdgeList edges = ids == null ? generated : DegreeOrder.relabel(generated, ids);
@@ -120,13 +120,6 @@ final class BenchGraphCommand extends EngineCommand {
           device != null ? "on the GPU" : "on the host", phases);
       return relax(e, g, k, ids);
     };
-  }
-
-  /** The graph of {@code --graph}, with weights unless {@code --unweighted}. */
-  EdgeList generate() {
-    EdgeList g = graph.generate(!unweighted);
-    return unweighted && g.weights() != null
-        ? new EdgeList(g.vertexCount(), g.src(), g.dst(), null) : g;
   }
 
   private String describe() {

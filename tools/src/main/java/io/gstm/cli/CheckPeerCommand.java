@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
         + "Dijkstra's or union-find's: distances vertex by vertex, components as the same "
         + "split of the vertices. Status 1 when it differs.")
 final class CheckPeerCommand implements Callable<Integer> {
-  @Mixin GraphOptions graph = new GraphOptions(18, 4194304, 1);
+  @Mixin PeerGraph.Options input = new PeerGraph.Options();
 
   @Option(names = "--peer", required = true,
       description = "adds (its -o file: 'vertex distance' lines) or ecl (the staged ECL-CC's "
@@ -28,13 +28,10 @@ final class CheckPeerCommand implements Callable<Integer> {
   @Option(names = "--values", required = true, description = "The peer's answer file.")
   Path values;
 
-  @Option(names = "--unweighted", description = "Unit weights, as export-graph --unweighted.")
-  boolean unweighted;
-
   @Override
   public Integer call() throws Exception {
     String who = Checks.oneOf("--peer", "peer", peer.toLowerCase(Locale.ROOT), "adds", "ecl");
-    PeerGraph p = PeerGraph.of(graph, unweighted);
+    PeerGraph p = input.build();
     int n = p.graph().vertexCount();
     double[] expected = RelaxationVerifier.expected(p.graph(), p.kind(), p.initialValues());
     if (who.equals("adds")) {

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
         + "components: the undirected graph) in a peer's format for scripts/peers, and prints "
         + "its source vertex.")
 final class ExportGraphCommand implements Callable<Integer> {
-  @Mixin GraphOptions graph = new GraphOptions(18, 4194304, 1);
+  @Mixin PeerGraph.Options input = new PeerGraph.Options();
 
   @Option(names = "--format", required = true,
       description = "ecl (ECL's binary CSR, as ECL-CC reads it) or gr (the Galois binary graph, "
@@ -27,13 +27,10 @@ final class ExportGraphCommand implements Callable<Integer> {
   @Option(names = "--out", required = true, description = "The file to write.")
   Path out;
 
-  @Option(names = "--unweighted", description = "Unit weights, as bench-graph --unweighted.")
-  boolean unweighted;
-
   @Override
   public Integer call() throws Exception {
     String f = Checks.oneOf("--format", "format", format.toLowerCase(Locale.ROOT), "ecl", "gr");
-    PeerGraph p = PeerGraph.of(graph, unweighted);
+    PeerGraph p = input.build();
     // Components need no weights (ECL-CC reads none); shortest paths carry theirs.
     boolean weights = p.kind() == RelaxationKind.SHORTEST_PATHS && p.graph().weights() != null;
     if (f.equals("ecl")) {
@@ -42,7 +39,7 @@ final class ExportGraphCommand implements Callable<Integer> {
       PeerFormats.writeGr(p.graph(), weights, out);
     }
     System.out.printf("graph: %s, %s, %,d vertices, %,d edges%s, written to %s (%s)%n",
-        graph.describe(), p.kind(), p.graph().vertexCount(), p.graph().edgeCount(),
+        input.graph.describe(), p.kind(), p.graph().vertexCount(), p.graph().edgeCount(),
         weights ? ", weighted" : "", out, f);
     System.out.println("source: " + p.source());
     return 0;

@@ -82,6 +82,13 @@ public final class GraphOptions {
     return shuffle ? GridGenerator.shuffled(g, s + 1) : g;
   }
 
+  /** The graph of {@code --graph}, every weight 1 when {@code unweighted} (grids included). */
+  public EdgeList edges(boolean unweighted) {
+    EdgeList g = generate(!unweighted);
+    return unweighted && g.weights() != null
+        ? new EdgeList(g.vertexCount(), g.src(), g.dst(), null) : g;
+  }
+
   /** E.g. "R-MAT scale 18", "a weighted grid of about 2^20 cells". */
   public String describe() {
     return switch (graph()) {

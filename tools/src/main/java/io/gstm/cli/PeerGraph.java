@@ -4,6 +4,8 @@ import io.gstm.core.graph.CsrGraph;
 import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RelaxationVerifier;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * The graph {@code gstm bench-graph --engine gpu} relaxes for the same options (the generator's
@@ -15,17 +17,22 @@ import io.gstm.core.graph.RelaxationVerifier;
  */
 record PeerGraph(CsrGraph graph, RelaxationKind kind, int source) {
 
-  static PeerGraph of(GraphOptions options, boolean unweighted) {
-    RelaxationKind kind = options.kind();
-    EdgeList g = options.generate(!unweighted);
-    if (unweighted && g.weights() != null) {
-      g = new EdgeList(g.vertexCount(), g.src(), g.dst(), null);
+  /** The options that name the graph: bench-graph's, and its {@code --unweighted}. */
+  static final class Options {
+    @Mixin GraphOptions graph = new GraphOptions(18, 4194304, 1);
+
+    @Option(names = "--unweighted", description = "Unit weights, as bench-graph --unweighted.")
+    boolean unweighted;
+
+    PeerGraph build() {
+      RelaxationKind kind = graph.kind();
+      EdgeList g = graph.edges(unweighted);
+      CsrGraph csr = kind == RelaxationKind.CONNECTED_COMPONENTS ? g.toCsr().undirected()
+          : g.toCsr();
+      int source = kind == RelaxationKind.SHORTEST_PATHS && graph.isRmat()
+          ? BenchGraphCommand.maxOutDegree(csr) : 0;
+      return new PeerGraph(csr, kind, source);
     }
-    CsrGraph csr = kind == RelaxationKind.CONNECTED_COMPONENTS ? g.toCsr().undirected()
-        : g.toCsr();
-    int source = kind == RelaxationKind.SHORTEST_PATHS && options.isRmat()
-        ? BenchGraphCommand.maxOutDegree(csr) : 0;
-    return new PeerGraph(csr, kind, source);
   }
 
   /** The starting values of {@code bench-graph}'s relaxation. */

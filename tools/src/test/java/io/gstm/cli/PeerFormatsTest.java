@@ -113,10 +113,11 @@ class PeerFormatsTest {
     String out = CliRun.run(0, "export-graph", "--graph", "grid", "--scale", "6", "--format",
         "gr", "--out", gr.toString());
     assertThat(out).contains("source: 0").contains("64 vertices");
-    GraphOptions options = new GraphOptions(6, -1, 1);
-    options.graph = "grid";
-    options.kind = "sssp";
-    PeerGraph p = PeerGraph.of(options, false);
+    PeerGraph.Options options = new PeerGraph.Options();
+    options.graph = new GraphOptions(6, -1, 1);
+    options.graph.graph = "grid";
+    options.graph.kind = "sssp";
+    PeerGraph p = options.build();
     double[] exact = RelaxationVerifier.expected(p.graph(), RelaxationKind.SHORTEST_PATHS,
         p.initialValues());
     Path answer = dir.resolve("adds.txt");
