@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # gstm and its peers on the very same graphs, in one call on the GPU machine, from the bundle's
 # root (scripts/peers/stage-peers.sh put the peers in peers/):
-#   bash peers/run-peers.sh [DIR]     graphs, answers and logs go to DIR (default $OUT, else
-#                                     /tmp/gstm-peers)
+#   bash peers/run-peers.sh [DIR]     logs go to DIR (default $OUT, else /tmp/gstm-peers), the
+#                                     graphs and answers to PEERS_WORK (/tmp/gstm-peers-work)
 # For each graph: `gstm export-graph` writes bench-graph's graph in the peer's format, the peer
 # runs it (its own timer, kernels only), `gstm check-peer` checks its answer against Dijkstra's
 # or union-find's, and `gstm bench-graph` relaxes the same graph (kernel and total, best of 3).
 # PEERS_GRAPHS overrides the graphs: lines of "graph scale kind" (kind sssp: ADDS; cc: ECL-CC).
+# PEERS_TIMEOUT (seconds, default 90) bounds each peer's run: a peer that hangs (ADDS's
+# persistent kernels did, once, on the grid) costs that, not the call. Its output is line
+# buffered, so its log shows how far it got.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dir=${1:-${OUT:-/tmp/gstm-peers}}
+limit=${PEERS_TIMEOUT:-90}
+# The graphs and the peers' answers (hundreds of MB at 2^24) stay out of DIR: logs only there.
+work=${PEERS_WORK:-/tmp/gstm-peers-work}
+mkdir -p "$work"
+buffered=()
+command -v stdbuf >/dev/null && buffered=(stdbuf -oL -eL)
 mkdir -p "$dir"
 graphs=${PEERS_GRAPHS:-"grid 20 sssp
 road 24 sssp
@@ -26,27 +35,28 @@ while read -r graph scale kind; do
   [ "$graph" = rmat ] && args+=(--edges -1)
   echo "== $name"
   if [ "$kind" = sssp ]; then
-    peer=adds file=$dir/$name.gr answer=$dir/adds-$name.txt
+    peer=adds file=$work/$name.gr answer=$work/adds-$name.txt
     if ! "$root/gstm" export-graph "${args[@]}" --format gr --out "$file" >"$dir/export-$name.log" 2>&1; then
       cat "$dir/export-$name.log"; status=1; continue
     fi
     cat "$dir/export-$name.log"
     source=$(sed -n 's/^source: //p' "$dir/export-$name.log")
-    timeout 600 "$root/peers/adds-sssp" -s "$source" -o "$answer" "$file" \
+    timeout -k 5 "$limit" "${buffered[@]}" "$root/peers/adds-sssp" -s "$source" -o "$answer" "$file" \
       >"$dir/adds-$name.log" 2>&1 3>"$dir/adds-$name.fd3"
     rc=$?
     peer_s=$(sed -n 's/.*Measured time for sample = \([0-9.]*\)s.*/\1/p' "$dir/adds-$name.log")
   else
-    peer=ecl file=$dir/$name.egr answer=$dir/ecl-$name.bin
+    peer=ecl file=$work/$name.egr answer=$work/ecl-$name.bin
     if ! "$root/gstm" export-graph "${args[@]}" --format ecl --out "$file" >"$dir/export-$name.log" 2>&1; then
       cat "$dir/export-$name.log"; status=1; continue
     fi
     cat "$dir/export-$name.log"
-    GSTM_PEER_OUT=$answer timeout 600 "$root/peers/ecl-cc" "$file" >"$dir/ecl-$name.log" 2>&1
+    GSTM_PEER_OUT=$answer timeout -k 5 "$limit" "${buffered[@]}" "$root/peers/ecl-cc" "$file" >"$dir/ecl-$name.log" 2>&1
     rc=$?
     peer_s=$(sed -n 's/^compute time: \([0-9.]*\) s$/\1/p' "$dir/ecl-$name.log")
   fi
   if [ $rc -ne 0 ]; then
+    [ $rc -eq 124 ] || [ $rc -eq 137 ] && echo "$peer: no answer within ${limit} s"
     echo "$peer failed (status $rc):"; tail -5 "$dir/$peer-$name.log"; status=1
     check="not checked"
   else

@@ -72,6 +72,8 @@ echo "stage-peers: building ADDS and ECL-CC for sm_$ARCH ..."
   -gencode "arch=compute_$ARCH,code=sm_$ARCH" -rdc=true -lcudadevrt \
   -o "$bundle/peers/adds-sssp")
 nvcc "$ecl" -O3 -gencode "arch=compute_$ARCH,code=sm_$ARCH" -o "$bundle/peers/ecl-cc"
+# Host symbols out: the bundle and the tree travel to the GPU machine within 64 MiB.
+command -v strip >/dev/null && strip "$bundle/peers/adds-sssp" "$bundle/peers/ecl-cc"
 cp "$here/run-peers.sh" "$bundle/peers/"
 printf 'adds %s\necl-suite %s\n' "$ADDS_COMMIT" "$ECL_COMMIT" >"$bundle/peers/COMMITS"
 echo "stage-peers: $(du -sh "$bundle/peers" | cut -f1) in $bundle/peers; on the GPU machine: bash peers/run-peers.sh"

@@ -267,6 +267,7 @@ public final class CudaEngine implements Engine {
             CudaGraphRelax.LOOP_SYMBOL));
     symbols.put(BareRelaxKernel.MODULE, List.of(BareRelaxKernel.SYMBOL));
     symbols.put(CudaCsrBuild.MODULE, CudaCsrBuild.SYMBOLS);
+    symbols.put(CudaComponents.MODULE, CudaComponents.SYMBOLS);
     symbols.put(CudaKMeans.MODULE, List.of(CudaKMeans.ASSIGN_SYMBOL, CudaKMeans.SYMBOL));
     for (String workload : Workloads.semanticKernelNames()) {
       List<String> semantic = new ArrayList<>();

@@ -38,10 +38,13 @@ import org.slf4j.LoggerFactory;
  * rounds in one cooperative launch, the grid synchronised between steps (see {@link
  * #handOverAfter}).
  *
- * <p>Components on a symmetric graph ({@link Settings#symmetric()}) pull their first round when
- * it covers every vertex with edges: each vertex takes its neighbours' lowest label in one
- * transaction, instead of every vertex pushing along every edge (on R-MAT 2^22, half the
- * transactions and a fifteenth of the aborts). The later rounds push from the vertices lowered.
+ * <p>Components on a symmetric graph ({@link Settings#symmetric()}) from every vertex with edges
+ * (a first split that queues them all) are found by union-find instead of rounds ({@link
+ * CudaComponents}: the same values, most edges never read), reported as one round. With {@code
+ * -Dgstm.graph.components=rounds} such a run pulls its first round instead: each vertex takes its
+ * neighbours' lowest label in one transaction, rather than every vertex pushing along every edge
+ * (on R-MAT 2^22, half the transactions and a fifteenth of the aborts); the later rounds push
+ * from the vertices lowered.
  *
  * <p>Owns its queues, stamps and counters (device memory); the store stays owned by the caller.
  * {@link io.gstm.core.graph.GraphRelaxer} creates one per graph and closes it with itself.
@@ -93,6 +96,8 @@ public final class CudaGraphRelax implements AutoCloseable {
   private final DeviceBuffer changed;
   /** The loop kernel's queue lengths and results (its {@code LoopArgs.words}). */
   private final DeviceBuffer loopWords;
+  /** Union-find for components over every vertex, made at its first use (null: not yet). */
+  private CudaComponents components;
   /** Blocks of the loop kernel resident at once, found at its first use (-1: not yet). */
   private int loopBlocks = -1;
   private int stamp;
@@ -273,6 +278,9 @@ public final class CudaGraphRelax implements AutoCloseable {
         n = words[0];
         pull = settings.components() && settings.symmetric() && rounds == 0
             && words[4] == verticesWithEdges;
+        if (pull && unionFind()) {
+          return finish(new Loop(1, true, kernelNanos + components(regions, view)));
+        }
         continue;
       }
       nextStamp();
@@ -329,6 +337,35 @@ public final class CudaGraphRelax implements AutoCloseable {
           + "host, got " + loop);
     };
     return after == Integer.MAX_VALUE || loopBlocks() == 0 ? Integer.MAX_VALUE : after;
+  }
+
+  /**
+   * Whether components over every vertex of a symmetric graph run as union-find ({@link
+   * CudaComponents}) rather than rounds. {@code gstm.graph.components}: {@code union-find} (the
+   * default) or {@code rounds}. Same values either way; on R-MAT 2^22 with 16 edges a vertex the
+   * rounds took 7.7 ms of kernel on the H200 (docs/benchmarks.md has union-find's).
+   */
+  private static boolean unionFind() {
+    String how = System.getProperty("gstm.graph.components", "union-find");
+    return switch (how) {
+      case "union-find" -> true;
+      case "rounds" -> false;
+      default -> throw new IllegalArgumentException("gstm.graph.components: expected union-find "
+          + "or rounds, got " + how);
+    };
+  }
+
+  /** Components by union-find, with this run's changed bits and statistics; its GPU time. */
+  private long components(Regions regions, byte[] view) {
+    if (components == null) {
+      components = new CudaComponents(engine, vertexCount);
+    }
+    CudaComponents.Ran ran = components.run(new CudaComponents.Target(view,
+        storeRegion(regions.offsets()), storeRegion(regions.targets()), regions.values(),
+        changed.address(), counters.address(), stats.address()));
+    LOG.debug("components by union-find in {} us (root {} skipped its edges)",
+        ran.kernelNanos() / 1000, ran.skippedRoot());
+    return ran.kernelNanos();
   }
 
   /** Where the host's loop stands when it hands the run over. */
@@ -492,6 +529,9 @@ public final class CudaGraphRelax implements AutoCloseable {
   public void close() {
     open.close();
     engine.bind();
+    if (components != null) {
+      components.close();
+    }
     DeviceBuffer.closeAll(List.of(queues[0], queues[1], far[0], far[1], count, stamps,
         farStamps, farMin, counters, stats, changed, loopWords));
   }
