@@ -250,10 +250,12 @@ cat >"$BUNDLE/run-sanitizer.sh" <<'EOF'
 # variant (CSMV, CSMV-NoCV, CSMV-onlyCS, JVSTM-GPU, plus PR-STM) on the bank and memcached, and the
 # program interpreter kernels (PR-STM and every CSMV variant; bank and vacation as programs; the
 # four data structures, whose skip list runs the 64-entry PR-STM sets, also under GPU-STM and
-# Cederman's blocking and obstruction-free STMs), and the graph kernels
-# (gstm's relaxation and the bare-atomic bound of bench-graph, R-MAT and grid).
+# Cederman's blocking and obstruction-free STMs), and the graph kernels (the CSR built on the
+# GPU, gstm's relaxation rounds, the device loop a grid hands over to, components by union-find,
+# and the bare-atomic bound of bench-graph; R-MAT and grid).
 #   SANITIZER  path of compute-sanitizer (default /usr/local/cuda/bin/compute-sanitizer, else PATH)
 #   TOOLS      tools to run (default "memcheck racecheck")
+#   PARTS      which runs (default "csmv programs ds graphs")
 # Exit status: 0 when every tool reported no error.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -265,21 +267,25 @@ programs=(--engine gpu --accounts 64 --customers 64 --threads-per-block 64 --blo
           --tx-per-thread 2 --reps 1 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu)
 ds=(--engine gpu --transactions 512 --threads-per-block 64 --blocks 2 --reps 1 --warmups 0
     --local-work 4 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu,gpu-stm,blocking,obstruction-free,blocking:none,obstruction-free:linear)
-graphs=("--scale 10 --edges 16384" "--scale 10 --edges 16384 --kind cc" "--graph grid --scale 10" "--graph grid --scale 10 --kind cc")
+graphs=("--scale 10 --edges 16384 --csr gpu" "--scale 10 --edges 16384 --kind cc --csr gpu"
+        "--graph grid --scale 10" "--graph grid --scale 10 --kind cc")
+parts=" ${PARTS:-csmv programs ds graphs} "
 status=0
 for tool in ${TOOLS:-memcheck racecheck}; do
   echo "==> compute-sanitizer --tool $tool"
-  GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g -Dgstm.csmv.waitMillis=300000} "$SAN" --tool "$tool" --error-exitcode 9 \
-    --print-limit 20 "$HERE/gstm" bench-csmv "${small[@]}" || status=$?
-  GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g -Dgstm.csmv.waitMillis=300000} "$SAN" --tool "$tool" --error-exitcode 9 \
-    --print-limit 20 "$HERE/gstm" bench-programs "${programs[@]}" || status=$?
-  GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g -Dgstm.csmv.waitMillis=300000} "$SAN" --tool "$tool" --error-exitcode 9 \
-    --print-limit 20 "$HERE/gstm" bench-ds "${ds[@]}" || status=$?
-  for g in "${graphs[@]}"; do
-    # shellcheck disable=SC2086
-    GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g} "$SAN" --tool "$tool" --error-exitcode 9 \
-      --print-limit 20 "$HERE/gstm" bench-graph --engine gpu --reps 1 $g || status=$?
-  done
+  [[ $parts == *" csmv "* ]] && { GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g -Dgstm.csmv.waitMillis=300000} "$SAN" --tool "$tool" --error-exitcode 9 \
+    --print-limit 20 "$HERE/gstm" bench-csmv "${small[@]}" || status=$?; }
+  [[ $parts == *" programs "* ]] && { GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g -Dgstm.csmv.waitMillis=300000} "$SAN" --tool "$tool" --error-exitcode 9 \
+    --print-limit 20 "$HERE/gstm" bench-programs "${programs[@]}" || status=$?; }
+  [[ $parts == *" ds "* ]] && { GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g -Dgstm.csmv.waitMillis=300000} "$SAN" --tool "$tool" --error-exitcode 9 \
+    --print-limit 20 "$HERE/gstm" bench-ds "${ds[@]}" || status=$?; }
+  if [[ $parts == *" graphs "* ]]; then
+    for g in "${graphs[@]}"; do
+      # shellcheck disable=SC2086
+      GSTM_JAVA_OPTS=${GSTM_JAVA_OPTS--Xmx4g} "$SAN" --tool "$tool" --error-exitcode 9 \
+        --print-limit 20 "$HERE/gstm" bench-graph --engine gpu --reps 1 $g || status=$?
+    done
+  fi
   echo "==> $tool exit status: $status"
 done
 exit $status

@@ -75,6 +75,17 @@ extern "C" __global__ void __launch_bounds__(256)
 
 /// @brief bad[2] becomes the lowest edge whose weight is negative or NaN (the host set it to
 ///        all ones).
+/// @brief Maps each of the m ids through a table (ids[i] = table[ids[i]]): a caller's global ids
+///        to the graph's vertices, on the device, before the pack. An id outside the table
+///        becomes -1, which the pack reports as a bad edge.
+extern "C" __global__ void __launch_bounds__(256)
+    gstm_csr_map_ids(int32_t* ids, uint32_t m, const int32_t* table, uint32_t table_length) {
+  for (size_t i = gstm::csr::global_index(); i < m; i += gstm::csr::global_stride()) {
+    const uint32_t id = static_cast<uint32_t>(ids[i]);
+    ids[i] = id < table_length ? __ldg(table + id) : -1;
+  }
+}
+
 extern "C" __global__ void __launch_bounds__(256)
     gstm_csr_check_weights(const double* weights, uint32_t m, uint32_t* bad) {
   for (size_t i = gstm::csr::global_index(); i < m; i += gstm::csr::global_stride()) {

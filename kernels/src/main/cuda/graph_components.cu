@@ -7,8 +7,8 @@
 /// writing each one's lowest value. Rounds of propagation touch every edge once a round and run
 /// a transaction per edge that may improve its target; union-find touches most edges never:
 ///
-/// 1. Every vertex links to its first two neighbours (the CSR lists them ascending), one
-///    kernel per neighbour index, and the forest is compressed (each vertex to its root).
+/// 1. Every vertex links to its first two neighbours in the CSR, one kernel per neighbour
+///    index, and the forest is compressed (each vertex to its root).
 /// 2. The host samples a few hundred roots and takes the most common: on a graph with a giant
 ///    component (R-MAT, a social network) nearly every vertex is in it.
 /// 3. Every vertex whose root is not that one links to the rest of its neighbours (a warp per
@@ -36,7 +36,7 @@ enum Stat : int { kTransactions = 0, kRelaxations = 1, kImproved = 2 };
 /// The arguments of every kernel of a run; the host packs this byte for byte.
 struct ComponentsArgs {
   const int32_t* offsets;    ///< [vertices + 1] CSR offsets
-  const int32_t* targets;    ///< CSR targets, each vertex's ascending
+  const int32_t* targets;    ///< CSR targets
   uint32_t* parent;          ///< [vertices] the union-find forest
   unsigned long long* min_keys;  ///< [vertices] a root's lowest value, as an ordered key
   uint32_t* samples;         ///< [sample_count] roots of sampled vertices

@@ -33,9 +33,10 @@ public final class CudaCsrBuild {
   static final String HEADS = "gstm_csr_heads";
   static final String COMPACT = "gstm_csr_compact";
   static final String OFFSETS = "gstm_csr_offsets";
+  static final String MAP_IDS = "gstm_csr_map_ids";
   /** The kernels' symbols, for {@link CudaEngine#kernelSymbols()}. */
-  static final List<String> SYMBOLS =
-      List.of(PACK, CHECK_WEIGHTS, HISTOGRAM, SCAN_TILES, SCAN_ADD, SCATTER, HEADS, COMPACT, OFFSETS);
+  static final List<String> SYMBOLS = List.of(PACK, CHECK_WEIGHTS, HISTOGRAM, SCAN_TILES,
+      SCAN_ADD, SCATTER, HEADS, COMPACT, OFFSETS, MAP_IDS);
 
   /** Threads per block of every kernel, and keys per tile (csr_build.cu's kTile). */
   private static final int THREADS = 256;
@@ -105,7 +106,136 @@ public final class CudaCsrBuild {
           + Integer.MAX_VALUE + ")");
     }
     long checks = System.nanoTime() - t0;
-    return run(engine, vertexCount, src, dst, weightsOrNull, undirected, checks);
+    return run(engine, vertexCount, src.length, weightsOrNull != null, undirected, checks, null,
+        (staging, srcIn, dstIn, weightsIn) -> {
+          staging.uploadArray(srcIn, 4L * src.length, 4, Pointer.to(src),
+              (b, from, count) -> b.asIntBuffer().put(src, from, count));
+          staging.uploadArray(dstIn, 4L * dst.length, 4, Pointer.to(dst),
+              (b, from, count) -> b.asIntBuffer().put(dst, from, count));
+          if (weightsIn != null) {
+            staging.uploadArray(weightsIn, 8L * src.length, 8, Pointer.to(weightsOrNull),
+                (b, from, count) -> b.asDoubleBuffer().put(weightsOrNull, from, count));
+          }
+        },
+        firstBad -> {
+          // The host's checks find the same edge and say what is wrong with it.
+          CsrGraph.checkEdges(vertexCount, src, dst, weightsOrNull);
+          return new IllegalStateException("the device found a bad edge (first src, dst, "
+              + "weight: " + java.util.Arrays.toString(firstBad) + ") that the host's checks "
+              + "did not");
+        });
+  }
+
+  /**
+   * Edges {@code [0, size)} of these arrays: one run of a longer sequence of edges ({@link
+   * #fromParts}), such as one input partition's.
+   *
+   * @param weights the edges' weights, or null (for an unweighted build)
+   */
+  public record Part(int[] src, int[] dst, double[] weights, int size) {
+    public Part {
+      if (src == null || dst == null) {
+        throw new IllegalArgumentException("src and dst must not be null");
+      }
+      if (size < 0 || size > src.length || size > dst.length
+          || (weights != null && size > weights.length)) {
+        throw new IllegalArgumentException("size: " + size + " edges, but the arrays hold "
+            + src.length + " sources, " + dst.length + " targets"
+            + (weights == null ? "" : " and " + weights.length + " weights"));
+      }
+    }
+  }
+
+  /**
+   * The CSR of the edges of {@code parts}, taken in order as one list, each endpoint mapped on
+   * the device through {@code idTable} (a caller's id to its vertex in {@code [0,
+   * vertexCount)}): what {@link #fromEdges}, or {@link #undirected}, gives for the mapped edges,
+   * without an array of them on the host. An id outside the table or mapped outside the
+   * vertices, or a negative or NaN weight, throws IllegalArgumentException naming the edge.
+   *
+   * @param weighted take the parts' weights (each part must have them); false builds an
+   *     unweighted graph whatever the parts hold
+   */
+  public static Built fromParts(CudaEngine engine, int vertexCount, List<Part> parts,
+      int[] idTable, boolean weighted, boolean undirected) {
+    long t0 = System.nanoTime();
+    if (vertexCount < 0) {
+      throw new IllegalArgumentException("vertexCount must be non-negative, got " + vertexCount);
+    }
+    long m = 0;
+    for (int i = 0; i < parts.size(); i++) {
+      Part p = parts.get(i);
+      if (weighted && p.weights() == null) {
+        throw new IllegalArgumentException("parts[" + i + "]: no weights for a weighted build");
+      }
+      m += p.size();
+    }
+    if ((undirected ? 2 * m : m) > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("parts: " + m + " edges" + (undirected
+          ? " are " + 2 * m + " in both directions," : "") + " more than a graph holds ("
+          + Integer.MAX_VALUE + ")");
+    }
+    int edges = (int) m;
+    long checks = System.nanoTime() - t0;
+    return run(engine, vertexCount, edges, weighted, undirected, checks, idTable,
+        (staging, srcIn, dstIn, weightsIn) -> {
+          long at = 0;
+          for (Part p : parts) {
+            int[] ps = p.src();
+            int[] pd = p.dst();
+            staging.uploadArrayAt(srcIn, 4 * at, 4L * p.size(), 4, Pointer.to(ps),
+                (b, from, count) -> b.asIntBuffer().put(ps, from, count));
+            staging.uploadArrayAt(dstIn, 4 * at, 4L * p.size(), 4, Pointer.to(pd),
+                (b, from, count) -> b.asIntBuffer().put(pd, from, count));
+            if (weightsIn != null) {
+              double[] pw = p.weights();
+              staging.uploadArrayAt(weightsIn, 8 * at, 8L * p.size(), 8, Pointer.to(pw),
+                  (b, from, count) -> b.asDoubleBuffer().put(pw, from, count));
+            }
+            at += p.size();
+          }
+        },
+        firstBad -> badPart(parts, idTable, vertexCount, firstBad));
+  }
+
+  /** The error for the first bad edge the device found among {@code parts}. */
+  private static IllegalArgumentException badPart(List<Part> parts, int[] idTable,
+      int vertexCount, int[] firstBad) {
+    int which = firstBad[0] != -1 ? 0 : firstBad[1] != -1 ? 1 : 2;
+    long edge = Integer.toUnsignedLong(firstBad[which]);
+    long base = 0;
+    for (int i = 0; i < parts.size(); i++) {
+      Part p = parts.get(i);
+      if (edge < base + p.size()) {
+        int j = (int) (edge - base);
+        String where = "parts[" + i + "] edge " + j;
+        if (which == 2) {
+          return new IllegalArgumentException(where + ": weight " + p.weights()[j]
+              + " (weights must be non-negative numbers)");
+        }
+        int id = which == 0 ? p.src()[j] : p.dst()[j];
+        String end = which == 0 ? "source" : "target";
+        return new IllegalArgumentException(id < 0 || id >= idTable.length
+            ? where + ": " + end + " " + id + " is outside idTable (ids 0.." + (idTable.length - 1)
+                + ")"
+            : where + ": " + end + " " + id + " maps to " + idTable[id]
+                + ", outside the vertices 0.." + (vertexCount - 1));
+      }
+      base += p.size();
+    }
+    return new IllegalArgumentException("parts: the device found a bad edge at " + edge);
+  }
+
+  /** Puts the edges on the device: sources, targets and (when weighted) weights. */
+  @FunctionalInterface
+  private interface Upload {
+    void into(PinnedStaging staging, DeviceBuffer src, DeviceBuffer dst, DeviceBuffer weights);
+  }
+
+  /** The error for a bad edge the device found: the first bad source, target, weight (or -1). */
+  @FunctionalInterface
+  private interface BadEdge {
+    RuntimeException error(int[] firstBad);
   }
 
   /** Bits of a vertex id in a key: enough for {@code vertexCount - 1}, at least 1. */
@@ -118,18 +248,18 @@ public final class CudaCsrBuild {
     return (2 * idBits(vertexCount) + DIGIT_BITS - 1) / DIGIT_BITS;
   }
 
-  private static Built run(CudaEngine engine, int n, int[] src, int[] dst, double[] w,
-      boolean reversed, long checks) {
-    int m = src.length;
+  private static Built run(CudaEngine engine, int n, int m, boolean weighted, boolean reversed,
+      long checks, int[] idTable, Upload upload, BadEdge bad) {
     int keys = reversed ? 2 * m : m;
     if (keys == 0) {
       return new Built(new CsrGraph(n, new int[n + 1], new int[0],
-          w == null ? null : new double[0]), checks, 0, 0, 0, 0, 0);
+          weighted ? new double[0] : null), checks, 0, 0, 0, 0, 0);
     }
     engine.bind();
     List<DeviceBuffer> held = new ArrayList<>();
     try {
-      return new Run(engine, n, m, keys, reversed, held).build(src, dst, w, checks);
+      return new Run(engine, n, m, keys, reversed, held)
+          .build(upload, weighted, idTable, bad, checks);
     } finally {
       DeviceBuffer.closeAll(held);
     }
@@ -169,7 +299,7 @@ public final class CudaCsrBuild {
       return System.nanoTime() - from;
     }
 
-    Built build(int[] src, int[] dst, double[] w, long checks) {
+    Built build(Upload edges, boolean weighted, int[] idTable, BadEdge onBad, long checks) {
       long t0 = System.nanoTime();
       PinnedStaging staging = engine.staging();
       DeviceBuffer keysA = take(8L * keys);
@@ -179,30 +309,28 @@ public final class CudaCsrBuild {
       // The edges in, where the sort's second key buffer will be: packed before it is used.
       DeviceBuffer srcIn = take(4L * m);
       DeviceBuffer dstIn = take(4L * m);
-      staging.uploadArray(srcIn, 4L * m, 4, Pointer.to(src),
-          (b, from, count) -> b.asIntBuffer().put(src, from, count));
-      staging.uploadArray(dstIn, 4L * m, 4, Pointer.to(dst),
-          (b, from, count) -> b.asIntBuffer().put(dst, from, count));
-      DeviceBuffer weightsIn = w == null ? null : take(8L * m);
-      if (w != null) {
-        staging.uploadArray(weightsIn, 8L * m, 8, Pointer.to(w),
-            (b, from, count) -> b.asDoubleBuffer().put(w, from, count));
+      DeviceBuffer weightsIn = weighted ? take(8L * m) : null;
+      edges.into(staging, srcIn, dstIn, weightsIn);
+      if (idTable != null) {
+        DeviceBuffer table = take(4L * Math.max(1, idTable.length));
+        staging.uploadArray(table, 4L * idTable.length, 4, Pointer.to(idTable),
+            (b, from, count) -> b.asIntBuffer().put(idTable, from, count));
+        launch(MAP_IDS, grid, srcIn, m, table, idTable.length);
+        launch(MAP_IDS, grid, dstIn, m, table, idTable.length);
+        close(table);
       }
       long upload = since(t0);
       t0 = System.nanoTime();
       DeviceBuffer bad = take(12);
       bad.fill32(-1, 3);
       launch(PACK, grid, srcIn, dstIn, m, n, shift, reversed ? 1 : 0, keysA, posA, bad);
-      if (w != null) {
+      if (weightsIn != null) {
         launch(CHECK_WEIGHTS, grid, weightsIn, m, bad);
       }
       int[] firstBad = new int[3];
       bad.download(Pointer.to(firstBad), 12);
       if (firstBad[0] != -1 || firstBad[1] != -1 || firstBad[2] != -1) {
-        // The host's checks find the same edge and say what is wrong with it.
-        CsrGraph.checkEdges(n, src, dst, w);
-        throw new IllegalStateException("the device found a bad edge (first src, dst, weight: "
-            + java.util.Arrays.toString(firstBad) + ") that the host's checks did not");
+        throw onBad.error(firstBad);
       }
       close(srcIn);
       close(dstIn);
@@ -239,7 +367,7 @@ public final class CudaCsrBuild {
       int kept = lastAt[0] + lastFlag[0];
       DeviceBuffer sources = take(4L * kept);
       DeviceBuffer targets = take(4L * kept);
-      DeviceBuffer weightsOut = w == null ? null : take(8L * kept);
+      DeviceBuffer weightsOut = weightsIn == null ? null : take(8L * kept);
       launch(COMPACT, grid, keysA, posA, flags, at, keys, shift, weightsIn, sources, targets,
           weightsOut);
       DeviceBuffer offsets = take(4L * (n + 1));
@@ -249,7 +377,7 @@ public final class CudaCsrBuild {
 
       int[] off = new int[n + 1];
       int[] tgt = new int[kept];
-      double[] wt = w == null ? null : new double[kept];
+      double[] wt = weightsIn == null ? null : new double[kept];
       staging.downloadArray(offsets, 4L * (n + 1), 4, Pointer.to(off),
           (b, from, count) -> b.asIntBuffer().get(off, from, count));
       staging.downloadArray(targets, 4L * kept, 4, Pointer.to(tgt),

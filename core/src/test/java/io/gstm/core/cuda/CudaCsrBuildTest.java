@@ -113,4 +113,76 @@ class CudaCsrBuildTest {
         new int[] {1, 2}, null))
         .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("dst:");
   }
+
+  /**
+   * Edges in parts of an input (arrays longer than their parts, empty parts), ids mapped through
+   * a table on the device: the CSR of the mapped edges in order, directed and undirected,
+   * weighted or not (a weighted input built unweighted drops its weights).
+   */
+  @ParameterizedTest(name = "{0} ids, {1} edges in {2} parts, weighted {3}, undirected {4}")
+  @CsvSource({"10, 40, 3, true, false", "5000, 200000, 7, true, true",
+      "70000, 3000000, 4, false, false", "70000, 3000000, 5, false, true",
+      "100000, 600000, 2, true, false"})
+  void partsMappedThroughATableAreTheMappedEdgesBuild(int ids, int m, int partCount,
+      boolean weighted, boolean undirected) {
+    EdgeList g = edges(ids, m, true, false, ids + m);
+    // A table that renumbers the ids backwards.
+    int n = ids;
+    int[] table = new int[ids];
+    for (int id = 0; id < ids; id++) {
+      table[id] = ids - 1 - id;
+    }
+    int[] src = g.src();
+    int[] dst = g.dst();
+    java.util.List<CudaCsrBuild.Part> parts = new java.util.ArrayList<>();
+    int[] mappedSrc = new int[m];
+    int[] mappedDst = new int[m];
+    for (int i = 0; i < m; i++) {
+      mappedSrc[i] = table[src[i]];
+      mappedDst[i] = table[dst[i]];
+    }
+    for (int k = 0, from = 0; k < partCount; k++) {
+      int to = k == partCount - 1 ? m : from + (m / partCount) * (k % 2 == 0 ? 1 : 0);
+      int size = to - from;
+      // Arrays with room past the part's end, as a reader's chunk has.
+      int[] ps = java.util.Arrays.copyOf(java.util.Arrays.copyOfRange(src, from, to), size + 3);
+      int[] pd = java.util.Arrays.copyOf(java.util.Arrays.copyOfRange(dst, from, to), size + 3);
+      double[] pw = java.util.Arrays.copyOf(
+          java.util.Arrays.copyOfRange(g.weights(), from, to), size + 3);
+      parts.add(new CudaCsrBuild.Part(ps, pd, pw, size));
+      from = to;
+    }
+    double[] w = weighted ? g.weights() : null;
+    CsrGraph expected = CsrGraph.fromEdges(n, mappedSrc, mappedDst, w);
+    if (undirected) {
+      expected = expected.undirected();
+    }
+    assertSame(CudaCsrBuild.fromParts(gpu, n, parts, table, weighted, undirected).graph(),
+        expected);
+  }
+
+  /** A part's id outside the table, or mapped outside the vertices, or a bad weight, is named. */
+  @Test
+  void badPartsAreNamed() {
+    int[] table = {2, 0, 1, 7};
+    java.util.List<CudaCsrBuild.Part> parts = java.util.List.of(
+        new CudaCsrBuild.Part(new int[] {0, 1}, new int[] {1, 2}, new double[] {1, 2}, 2),
+        new CudaCsrBuild.Part(new int[] {2, 4}, new int[] {0, 1}, new double[] {1, 2}, 2));
+    assertThatThrownBy(() -> CudaCsrBuild.fromParts(gpu, 3, parts, table, true, false))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("parts[1] edge 1: source 4 is outside idTable (ids 0..3)");
+    java.util.List<CudaCsrBuild.Part> mappedOut = java.util.List.of(
+        new CudaCsrBuild.Part(new int[] {0, 1}, new int[] {3, 2}, null, 2));
+    assertThatThrownBy(() -> CudaCsrBuild.fromParts(gpu, 3, mappedOut, table, false, true))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("parts[0] edge 0: target 3 maps to 7, outside the vertices 0..2");
+    java.util.List<CudaCsrBuild.Part> badWeight = java.util.List.of(
+        new CudaCsrBuild.Part(new int[] {0, 1}, new int[] {1, 2}, new double[] {1, -2}, 2));
+    assertThatThrownBy(() -> CudaCsrBuild.fromParts(gpu, 3, badWeight, table, true, false))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("parts[0] edge 1: weight -2.0");
+    assertThatThrownBy(() -> CudaCsrBuild.fromParts(gpu, 3, mappedOut, table, true, false))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("parts[0]: no weights for a weighted build");
+  }
 }

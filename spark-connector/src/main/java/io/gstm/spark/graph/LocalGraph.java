@@ -99,6 +99,13 @@ final class LocalGraph implements Serializable {
   /** As above, built in parallel from {@code parallelEdges} edges, in pieces of so many. */
   static LocalGraph build(int p, int partitions, List<EdgeChunk> chunks, boolean undirected,
       boolean byDegree, int parallelEdges, int pieceEdges) {
+    return build(p, partitions, chunks, undirected, byDegree, parallelEdges, pieceEdges,
+        ParallelBuild.ON_HOST);
+  }
+
+  /** As above, a parallel build's CSR by {@code device} where it builds one. */
+  static LocalGraph build(int p, int partitions, List<EdgeChunk> chunks, boolean undirected,
+      boolean byDegree, int parallelEdges, int pieceEdges, ParallelBuild.CsrBuilder device) {
     if (chunks.isEmpty()) {
       throw new IllegalArgumentException("no edge chunks");
     }
@@ -109,7 +116,7 @@ final class LocalGraph implements Serializable {
     }
     if (m >= parallelEdges) {
       LocalGraph g = ParallelBuild.build(p, partitions, chunks, weighted, undirected, byDegree,
-          pieceEdges);
+          pieceEdges, device);
       if (g != null) {
         return g;
       }

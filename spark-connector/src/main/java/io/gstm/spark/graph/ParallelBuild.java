@@ -29,6 +29,19 @@ final class ParallelBuild {
   private ParallelBuild() {}
 
   /**
+   * Builds a subgraph's CSR from its chunks, their ids mapped through {@code table}, or returns
+   * null to leave it to the host's {@link ParallelCsr} ({@link DeviceCsrBuild}: on the GPU).
+   */
+  @FunctionalInterface
+  interface CsrBuilder {
+    CsrGraph build(int vertexCount, int[] table, List<EdgeChunk> chunks, boolean weighted,
+        boolean undirected);
+  }
+
+  /** Every CSR on the host. */
+  static final CsrBuilder ON_HOST = (n, table, chunks, weighted, undirected) -> null;
+
+  /**
    * A run of edges {@code [from, to)} of one chunk, whose edge 0 is edge {@code base} of the
    * whole sequence: the unit of parallel work.
    */
@@ -40,6 +53,12 @@ final class ParallelBuild {
    */
   static LocalGraph build(int p, int partitions, List<EdgeChunk> chunks, boolean weighted,
       boolean undirected, boolean byDegree, int pieceEdges) {
+    return build(p, partitions, chunks, weighted, undirected, byDegree, pieceEdges, ON_HOST);
+  }
+
+  /** As above, the CSR by {@code device} unless it returns null. */
+  static LocalGraph build(int p, int partitions, List<EdgeChunk> chunks, boolean weighted,
+      boolean undirected, boolean byDegree, int pieceEdges, CsrBuilder device) {
     long t0 = System.nanoTime();
     Piece[] pieces = pieces(chunks, pieceEdges);
     int m = pieces.length == 0 ? 0 : pieces[pieces.length - 1].base
@@ -72,10 +91,15 @@ final class ParallelBuild {
     long t1 = System.nanoTime();
     // The table now maps global ids to local ones: the CSR build maps the endpoints as it reads
     // them, with no arrays of the edges in local ids.
-    CsrGraph csr = ParallelCsr.build(ids.globalIds().length, table, pieces, undirected, weighted);
+    int n = ids.globalIds().length;
+    CsrGraph csr = device.build(n, table, chunks, weighted, undirected);
+    String where = csr == null ? "" : " on the GPU";
+    if (csr == null) {
+      csr = ParallelCsr.build(n, table, pieces, undirected, weighted);
+    }
     long t2 = System.nanoTime();
-    LOG.debug("gstm relaxation: subgraph {} in parallel: ids {} ms, csr {} ms", p,
-        ms(t1 - t0), ms(t2 - t1));
+    LOG.debug("gstm relaxation: subgraph {} in parallel: ids {} ms, csr{} {} ms", p,
+        ms(t1 - t0), where, ms(t2 - t1));
     return new LocalGraph(p, partitions, ids, csr);
   }
 

@@ -148,7 +148,7 @@ final class SubgraphPlanner {
           c.addVertex((int) src);
           chunks.add(c.trim());
         }
-        return List.of(build(i, p, chunks, w, undirected, byDegree(s), parallelEdges))
+        return List.of(build(i, p, chunks, w, undirected, s, parallelEdges))
             .iterator();
       }, true);
     }
@@ -167,7 +167,7 @@ final class SubgraphPlanner {
       ei.forEachRemaining(chunks::addAll);
       vi.forEachRemaining(chunks::add);
       int i = TaskContext.getPartitionId();
-      return List.of(build(i, p, chunks, w, undirected, byDegree(s), parallelEdges))
+      return List.of(build(i, p, chunks, w, undirected, s, parallelEdges))
             .iterator();
     });
   }
@@ -294,13 +294,16 @@ final class SubgraphPlanner {
   }
 
   private static LocalGraph build(int i, int p, List<EdgeChunk> chunks, boolean weighted,
-      boolean undirected, boolean byDegree, int parallelEdges) {
+      boolean undirected, GstmSettings settings, int parallelEdges) {
     long t0 = System.nanoTime();
     if (chunks.isEmpty()) {
       chunks.add(new EdgeChunk(weighted)); // no edges: still weighted or not as asked
     }
-    LocalGraph g = LocalGraph.build(i, p, chunks, undirected, byDegree, parallelEdges,
-        ParallelBuild.PIECE_EDGES);
+    // A subgraph per engine is its executor's only task: on a GPU its CSR is built there.
+    ParallelBuild.CsrBuilder device = parallelEdges == Integer.MAX_VALUE
+        ? ParallelBuild.ON_HOST : DeviceCsrBuild.forTask(settings);
+    LocalGraph g = LocalGraph.build(i, p, chunks, undirected, byDegree(settings), parallelEdges,
+        ParallelBuild.PIECE_EDGES, device);
     LOG.debug("gstm relaxation: subgraph {}: {} vertices, {} edges, built in {} ms", i, g.size(),
         g.edgeCount(), (System.nanoTime() - t0) / 1_000_000);
     return g;

@@ -101,6 +101,59 @@ class LocalGraphParallelTest {
     assertSame(actual, sequential(chunks, true, false, false), "default threshold");
   }
 
+  /**
+   * A CSR built elsewhere ({@link DeviceCsrBuild} on the GPU: {@code CudaCsrBuild.fromParts},
+   * whose arrays are those of {@code CsrGraph.fromEdges} over the mapped edges, a GPU test
+   * checks) gets the chunks as read and the numbering's table: modelled here by the host's
+   * {@code fromEdges}, the subgraph is the host build's, each vertex's edges sorted by target.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {31, 32, 33, 34})
+  void aCsrBuiltFromTheChunksAndTheTableIsTheSameGraph(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    int n = 2 + r.nextInt(seed % 2 == 0 ? 100_000 : 3000);
+    boolean weighted = seed != 33;
+    List<EdgeChunk> chunks = chunks(r, n, 1 + r.nextInt(40_000), weighted);
+    ParallelBuild.CsrBuilder model = (vertices, table, cs, w, undirected) -> {
+      EdgeChunk all = EdgeChunk.concat(cs, w);
+      int m = all.size();
+      int[] s = new int[m];
+      int[] d = new int[m];
+      for (int i = 0; i < m; i++) {
+        s[i] = table[all.src[i]];
+        d[i] = table[all.dst[i]];
+      }
+      io.gstm.core.graph.CsrGraph g = io.gstm.core.graph.CsrGraph.fromEdges(vertices, s, d,
+          w ? Arrays.copyOf(all.w, m) : null);
+      return undirected ? g.undirected() : g;
+    };
+    for (boolean undirected : new boolean[] {false, true}) {
+      for (boolean byDegree : new boolean[] {false, true}) {
+        String what = "undirected " + undirected + ", byDegree " + byDegree;
+        LocalGraph host = ParallelBuild.build(0, 1, chunks, weighted, undirected, byDegree, 997);
+        LocalGraph built = ParallelBuild.build(0, 1, chunks, weighted, undirected, byDegree,
+            997, model);
+        assertThat(built.globalIds).as("globalIds, %s", what).isEqualTo(host.globalIds);
+        assertThat(built.offsets).as("offsets, %s", what).isEqualTo(host.offsets);
+        for (int v = 0; v < host.size(); v++) {
+          assertThat(edges(built, v)).as("edges of %d, %s", v, what)
+              .isEqualTo(edges(host, v));
+        }
+      }
+    }
+  }
+
+  /** Vertex v's out-edges as "target:weight", sorted by target. */
+  private static List<String> edges(LocalGraph g, int v) {
+    List<String> out = new ArrayList<>();
+    for (int e = g.offsets[v]; e < g.offsets[v + 1]; e++) {
+      // 0.0 and -0.0 are equal weights: either may be kept of two duplicates.
+      out.add(g.targets[e] + ":" + (g.weights == null ? "" : g.weights[e] + 0.0));
+    }
+    out.sort(java.util.Comparator.comparingInt(x -> Integer.parseInt(x.split(":")[0])));
+    return out;
+  }
+
   private static LocalGraph sequential(List<EdgeChunk> chunks, boolean weighted,
       boolean undirected, boolean byDegree) {
     return LocalGraph.build(0, 1, EdgeChunk.concat(chunks, weighted), undirected, byDegree);
