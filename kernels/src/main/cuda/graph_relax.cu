@@ -4,8 +4,9 @@
 ///
 /// One round is one launch over a queue of work items, each a chunk of at most kChunkEdges
 /// out-edges of one vertex (a hub's edges spread over many warps). A warp takes up to 32 items
-/// and relaxes them in turn, its lanes over each item's edges (coalesced loads of targets and
-/// weights). A lane first filters its edge with plain loads: values only
+/// and relaxes their edges as one list, a lane an edge (consecutive edges of an item on
+/// consecutive lanes: coalesced loads of targets and weights). A lane first filters its edge
+/// with plain loads: values only
 /// ever decrease, so an edge whose candidate is not below the target's current value can never
 /// improve it, and most edges stop there. An edge that may improve runs one PR-STM transaction:
 /// it reads value(u) and value(v) and writes the candidate if it is still lower, so a relaxation
@@ -196,20 +197,55 @@ __device__ __forceinline__ void relax_edge(const StoreView& view, const RelaxArg
   }
 }
 
-/// Push: this lane's edges of u's chunk (every 32nd from first, below end): a plain-load filter
-/// (values only decrease, so an edge whose candidate is not below the target's value can never
-/// improve it), then a transaction for an edge that may improve its target.
-__device__ __forceinline__ void push_edges(const StoreView& view, const RelaxArgs& a,
+/// Push of edge e, u -> targets[e]: a plain-load filter (values only decrease, so an edge whose
+/// candidate is not below the target's value can never improve it), then a transaction for an
+/// edge that may improve its target.
+__device__ __forceinline__ void push_edge(const StoreView& view, const RelaxArgs& a,
+                                          const int32_t* offsets, const int32_t* targets,
+                                          const double* weights,
+                                          const unsigned long long* values, uint32_t self,
+                                          uint32_t u, int32_t e, Tally& t) {
+  const uint32_t v = static_cast<uint32_t>(__ldg(targets + e));
+  const double w = a.components ? 0.0 : (a.weighted ? __ldg(weights + e) : 1.0);
+  const uint64_t du0 = mem::load_relaxed(values + u);
+  if (!(as_double(du0) + w < as_double(mem::load_relaxed(values + v)))) return;
+  relax_edge(view, a, offsets, values, self, u, v, w, du0, t);
+}
+
+/// Push of the warp's items (this lane's: vertex `mine`, edges [begin, end)) as one list of
+/// edges, a lane an edge: an item of a few edges (a road network's vertices have about four,
+/// most of R-MAT's fewer than 32) no longer leaves most lanes idle while the warp walks the
+/// items one by one. Every lane of the warp calls this.
+__device__ __forceinline__ void push_items(const StoreView& view, const RelaxArgs& a,
                                            const int32_t* offsets, const int32_t* targets,
                                            const double* weights,
                                            const unsigned long long* values, uint32_t self,
-                                           uint32_t u, int32_t first, int32_t end, Tally& t) {
-  for (int32_t e = first; e < end; e += 32) {
-    const uint32_t v = static_cast<uint32_t>(__ldg(targets + e));
-    const double w = a.components ? 0.0 : (a.weighted ? __ldg(weights + e) : 1.0);
-    const uint64_t du0 = mem::load_relaxed(values + u);
-    if (!(as_double(du0) + w < as_double(mem::load_relaxed(values + v)))) continue;
-    relax_edge(view, a, offsets, values, self, u, v, w, du0, t);
+                                           uint32_t lane, uint32_t mine, int32_t begin,
+                                           int32_t end, Tally& t) {
+  const uint32_t count = static_cast<uint32_t>(end - begin);
+  uint32_t upto = count;  // inclusive sum of the lanes' edge counts
+  for (int off = 1; off < 32; off <<= 1) {
+    const uint32_t x = __shfl_up_sync(0xffffffffu, upto, off);
+    if (lane >= static_cast<uint32_t>(off)) upto += x;
+  }
+  const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
+  const uint32_t start = upto - count;  // this lane's first edge in the list
+  for (uint32_t base = 0; base < total; base += 32) {
+    const uint32_t at = base + lane;
+    // The item of edge `at`: the last lane whose first edge is at or before it (starts never
+    // decrease; an empty item shares its start with the next, and the last such lane is the
+    // one with edges).
+    uint32_t k = 0;
+    for (uint32_t step = 16; step > 0; step >>= 1) {
+      if (__shfl_sync(0xffffffffu, start, k + step) <= at) k += step;
+    }
+    const uint32_t u = __shfl_sync(0xffffffffu, mine, k);
+    const int32_t first = __shfl_sync(0xffffffffu, begin, k);
+    const uint32_t from = __shfl_sync(0xffffffffu, start, k);
+    if (at < total) {
+      push_edge(view, a, offsets, targets, weights, values, self, u,
+                first + static_cast<int32_t>(at - from), t);
+    }
   }
 }
 
@@ -258,11 +294,11 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
   const uint32_t lane = threadIdx.x & 31u;
   const uint32_t warp = self >> 5;
   const uint32_t warps = (gridDim.x * blockDim.x) >> 5;
-  // A warp takes up to 32 items at a time, a lane each, and relaxes them together one after the
-  // other (coalesced loads of each item's targets). A pull's one transaction per item then runs
-  // on the item's lane, the group's transactions at once rather than one lane at a time. A
-  // short queue (shortest paths' first rounds) gives each warp fewer items, so that every warp
-  // has one.
+  // A warp takes up to 32 items at a time, a lane each: a push relaxes their edges as one list,
+  // a pull walks the items one after the other (coalesced loads of each item's targets) and runs
+  // its one transaction per item on the item's lane, the group's transactions at once rather
+  // than one lane at a time. A short queue (shortest paths' first rounds) gives each warp fewer
+  // items, so that every warp has one.
   const uint32_t per = max(1u, min(32u, (a.in_count + warps - 1) / warps));
   for (uint32_t group = warp * per; group < a.in_count; group += warps * per) {
     const uint32_t i = group + lane;
@@ -276,21 +312,19 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
       end = min(__ldg(offsets + mine + 1), begin + kChunkEdges);
       t.relaxations += static_cast<uint32_t>(end - begin);
     }
+    if (!a.pull) {
+      push_items(view, a, offsets, targets, weights, values, self, lane, mine, begin, end, t);
+      continue;
+    }
     Lowest pulled;  // a pull: the lowest neighbour of this lane's item
     for (uint32_t todo = __ballot_sync(0xffffffffu, end > begin); todo != 0; todo &= todo - 1) {
       const int k = __ffs(todo) - 1;
-      const uint32_t v = __shfl_sync(0xffffffffu, mine, k);
       const int32_t b = __shfl_sync(0xffffffffu, begin, k);
       const int32_t e = __shfl_sync(0xffffffffu, end, k);
-      if (a.pull) {
-        Lowest l;
-        lowest_of(targets, values, b + static_cast<int32_t>(lane), e, l);
-        l = warp_lowest(l);
-        if (lane == static_cast<uint32_t>(k)) pulled = l;
-      } else {
-        push_edges(view, a, offsets, targets, weights, values, self, v,
-                   b + static_cast<int32_t>(lane), e, t);
-      }
+      Lowest l;
+      lowest_of(targets, values, b + static_cast<int32_t>(lane), e, l);
+      l = warp_lowest(l);
+      if (lane == static_cast<uint32_t>(k)) pulled = l;
     }
     // A pull's one transaction per item, on the item's lane.
     if (pulled.bits != ~0ull &&

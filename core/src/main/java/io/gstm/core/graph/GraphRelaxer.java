@@ -248,10 +248,26 @@ public final class GraphRelaxer implements AutoCloseable {
     return new RelaxResult(current, changed(values, current), stats);
   }
 
-  private static double meanWeight(double[] weights) {
+  /** Weights summed per block in parallel, then the blocks in order: the same sum every run. */
+  private static final int MEAN_BLOCK = 1 << 20;
+
+  /**
+   * The mean edge weight, for the bucket width. On all cores: one pass over the 263 M weights of
+   * an R-MAT graph of 2^24 vertices took 0.4 s of a Spark superstep (docs/benchmark-log.md).
+   */
+  static double meanWeight(double[] weights) {
+    int blocks = (weights.length + MEAN_BLOCK - 1) / MEAN_BLOCK;
+    double[] sums = new double[blocks];
+    java.util.stream.IntStream.range(0, blocks).parallel().forEach(b -> {
+      double sum = 0;
+      for (int i = b * MEAN_BLOCK, end = Math.min(weights.length, i + MEAN_BLOCK); i < end; i++) {
+        sum += weights[i];
+      }
+      sums[b] = sum;
+    });
     double sum = 0;
-    for (double w : weights) {
-      sum += w;
+    for (double s : sums) {
+      sum += s;
     }
     // A graph of zero-weight edges still needs a positive width.
     return weights.length == 0 || sum <= 0 ? 1.0 : sum / weights.length;
