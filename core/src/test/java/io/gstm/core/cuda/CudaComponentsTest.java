@@ -12,6 +12,7 @@ import io.gstm.core.graph.RelaxResult;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RelaxationVerifier;
 import io.gstm.core.graph.RmatGenerator;
+import io.gstm.core.graph.VertexIds;
 import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.GpuCondition;
@@ -181,14 +182,6 @@ class CudaComponentsTest {
   }
 
   private static int[] shuffledIds(int n, long seed) {
-    int[] id = IntStream.range(0, n).toArray();
-    SplittableRandom rnd = new SplittableRandom(seed * 31 + 7);
-    for (int i = n - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      int t = id[i];
-      id[i] = id[j];
-      id[j] = t;
-    }
-    return id;
+    return VertexIds.permutation(n, new SplittableRandom(seed * 31 + 7));
   }
 }
