@@ -75,6 +75,32 @@ extern "C" __global__ void __launch_bounds__(256)
 
 /// @brief bad[2] becomes the lowest edge whose weight is negative or NaN (the host set it to
 ///        all ones).
+/// @brief Marks each of the m ids present (present[id] = 1; racing writes of the same 1 are
+///        benign): the first step of numbering the ids on the device. An id outside
+///        [0, bound) is noted in bad[which] as its lowest index.
+extern "C" __global__ void __launch_bounds__(256)
+    gstm_csr_mark_ids(const int32_t* ids, uint32_t m, uint32_t* present, uint32_t bound,
+                      uint32_t* bad, uint32_t which) {
+  for (size_t i = gstm::csr::global_index(); i < m; i += gstm::csr::global_stride()) {
+    const uint32_t id = static_cast<uint32_t>(ids[i]);
+    if (id < bound) {
+      if (present[id] == 0u) present[id] = 1u;
+    } else {
+      atomicMin(bad + which, static_cast<uint32_t>(i));
+    }
+  }
+}
+
+/// @brief ids[at[id]] = id for every present id: the vertices' ids in ascending order, at
+///        (the exclusive scan of present) being each present id's vertex.
+extern "C" __global__ void __launch_bounds__(256)
+    gstm_csr_number_ids(const uint32_t* present, const uint32_t* at, uint32_t bound,
+                        int32_t* ids) {
+  for (size_t id = gstm::csr::global_index(); id < bound; id += gstm::csr::global_stride()) {
+    if (present[id] != 0u) ids[at[id]] = static_cast<int32_t>(id);
+  }
+}
+
 /// @brief Maps each of the m ids through a table (ids[i] = table[ids[i]]): a caller's global ids
 ///        to the graph's vertices, on the device, before the pack. An id outside the table
 ///        becomes -1, which the pack reports as a bad edge.

@@ -34,9 +34,11 @@ public final class CudaCsrBuild {
   static final String COMPACT = "gstm_csr_compact";
   static final String OFFSETS = "gstm_csr_offsets";
   static final String MAP_IDS = "gstm_csr_map_ids";
+  static final String MARK_IDS = "gstm_csr_mark_ids";
+  static final String NUMBER_IDS = "gstm_csr_number_ids";
   /** The kernels' symbols, for {@link CudaEngine#kernelSymbols()}. */
   static final List<String> SYMBOLS = List.of(PACK, CHECK_WEIGHTS, HISTOGRAM, SCAN_TILES,
-      SCAN_ADD, SCATTER, HEADS, COMPACT, OFFSETS, MAP_IDS);
+      SCAN_ADD, SCATTER, HEADS, COMPACT, OFFSETS, MAP_IDS, MARK_IDS, NUMBER_IDS);
 
   /** Threads per block of every kernel, and keys per tile (csr_build.cu's kTile). */
   private static final int THREADS = 256;
@@ -107,7 +109,7 @@ public final class CudaCsrBuild {
     }
     long checks = System.nanoTime() - t0;
     return run(engine, vertexCount, src.length, weightsOrNull != null, undirected, checks, null,
-        (staging, srcIn, dstIn, weightsIn) -> {
+        null, (staging, srcIn, dstIn, weightsIn) -> {
           staging.uploadArray(srcIn, 4L * src.length, 4, Pointer.to(src),
               (b, from, count) -> b.asIntBuffer().put(src, from, count));
           staging.uploadArray(dstIn, 4L * dst.length, 4, Pointer.to(dst),
@@ -123,7 +125,7 @@ public final class CudaCsrBuild {
           return new IllegalStateException("the device found a bad edge (first src, dst, "
               + "weight: " + java.util.Arrays.toString(firstBad) + ") that the host's checks "
               + "did not");
-        });
+        }).built();
   }
 
   /**
@@ -162,6 +164,40 @@ public final class CudaCsrBuild {
     if (vertexCount < 0) {
       throw new IllegalArgumentException("vertexCount must be non-negative, got " + vertexCount);
     }
+    long m = edgeCount(parts, weighted, undirected);
+    int edges = (int) m;
+    long checks = System.nanoTime() - t0;
+    return run(engine, vertexCount, edges, weighted, undirected, checks, idTable, null,
+        uploadParts(parts), firstBad -> badPart(parts, idTable, vertexCount, firstBad)).built();
+  }
+
+  /**
+   * A graph built by {@link #fromPartsNumbered}: the CSR, and the id of each of its vertices
+   * (ascending).
+   */
+  public record Numbered(Built built, int[] ids) {}
+
+  /**
+   * {@link #fromParts} with the numbering found on the device too: the vertices are the ids in
+   * {@code [0, idBound)} that some edge ends at or {@code extraIds} lists, numbered in ascending
+   * order of id, and each edge's ends are mapped to them there. An id outside {@code [0,
+   * idBound)} throws IllegalArgumentException naming it.
+   */
+  public static Numbered fromPartsNumbered(CudaEngine engine, int idBound, List<Part> parts,
+      int[] extraIds, boolean weighted, boolean undirected) {
+    long t0 = System.nanoTime();
+    if (idBound < 0) {
+      throw new IllegalArgumentException("idBound must be non-negative, got " + idBound);
+    }
+    long m = edgeCount(parts, weighted, undirected);
+    long checks = System.nanoTime() - t0;
+    return run(engine, -1, (int) m, weighted, undirected, checks, null,
+        new Renumber(idBound, extraIds.clone()), uploadParts(parts),
+        firstBad -> badNumbered(parts, extraIds, idBound, firstBad));
+  }
+
+  /** The parts' edge count, checked: a weighted build needs every part's weights. */
+  private static long edgeCount(List<Part> parts, boolean weighted, boolean undirected) {
     long m = 0;
     for (int i = 0; i < parts.size(); i++) {
       Part p = parts.get(i);
@@ -175,10 +211,39 @@ public final class CudaCsrBuild {
           ? " are " + 2 * m + " in both directions," : "") + " more than a graph holds ("
           + Integer.MAX_VALUE + ")");
     }
-    int edges = (int) m;
-    long checks = System.nanoTime() - t0;
-    return run(engine, vertexCount, edges, weighted, undirected, checks, idTable,
-        (staging, srcIn, dstIn, weightsIn) -> {
+    return m;
+  }
+
+  /** The ids the device numbers: those below the bound, and the vertices beyond the edges'. */
+  private record Renumber(int bound, int[] extraIds) {}
+
+  /** The error for the first id outside the bound: of a source, a target or an extra id. */
+  private static IllegalArgumentException badNumbered(List<Part> parts, int[] extraIds,
+      int idBound, int[] firstBad) {
+    String range = "outside the ids 0.." + (idBound - 1);
+    if (firstBad[0] == -1 && firstBad[1] == -1) {
+      int i = firstBad[2];
+      return new IllegalArgumentException("extraIds[" + i + "] = " + extraIds[i] + " is "
+          + range);
+    }
+    int which = firstBad[0] != -1 ? 0 : 1;
+    long edge = Integer.toUnsignedLong(firstBad[which]);
+    long base = 0;
+    for (int i = 0; i < parts.size(); i++) {
+      Part p = parts.get(i);
+      if (edge < base + p.size()) {
+        int j = (int) (edge - base);
+        return new IllegalArgumentException("parts[" + i + "] edge " + j + ": "
+            + (which == 0 ? "source " + p.src()[j] : "target " + p.dst()[j]) + " is " + range);
+      }
+      base += p.size();
+    }
+    return new IllegalArgumentException("parts: the device found an id " + range);
+  }
+
+  /** Uploads the parts' edges one after the other. */
+  private static Upload uploadParts(List<Part> parts) {
+    return (staging, srcIn, dstIn, weightsIn) -> {
           long at = 0;
           for (Part p : parts) {
             int[] ps = p.src();
@@ -194,8 +259,7 @@ public final class CudaCsrBuild {
             }
             at += p.size();
           }
-        },
-        firstBad -> badPart(parts, idTable, vertexCount, firstBad));
+    };
   }
 
   /** The error for the first bad edge the device found among {@code parts}. */
@@ -248,18 +312,37 @@ public final class CudaCsrBuild {
     return (2 * idBits(vertexCount) + DIGIT_BITS - 1) / DIGIT_BITS;
   }
 
-  private static Built run(CudaEngine engine, int n, int m, boolean weighted, boolean reversed,
-      long checks, int[] idTable, Upload upload, BadEdge bad) {
+  /**
+   * A build of {@code m} edges (twice as many keys when {@code reversed}), their ids mapped
+   * through {@code idTable} or numbered on the device ({@code renumber}, n then -1), or neither.
+   */
+  private static Numbered run(CudaEngine engine, int n, int m, boolean weighted,
+      boolean reversed, long checks, int[] idTable, Renumber renumber, Upload upload,
+      BadEdge bad) {
     int keys = reversed ? 2 * m : m;
     if (keys == 0) {
-      return new Built(new CsrGraph(n, new int[n + 1], new int[0],
-          weighted ? new double[0] : null), checks, 0, 0, 0, 0, 0);
+      int[] ids = null;
+      if (renumber != null) {
+        // No edges: the vertices are the extra ids alone.
+        for (int i = 0; i < renumber.extraIds().length; i++) {
+          int id = renumber.extraIds()[i];
+          if (id < 0 || id >= renumber.bound()) {
+            int[] first = {-1, -1, i};
+            throw bad.error(first);
+          }
+        }
+        ids = java.util.Arrays.stream(renumber.extraIds()).sorted().distinct().toArray();
+        n = ids.length;
+      }
+      return new Numbered(new Built(new CsrGraph(n, new int[n + 1], new int[0],
+          weighted ? new double[0] : null), checks, 0, 0, 0, 0, 0), ids);
     }
     engine.bind();
     List<DeviceBuffer> held = new ArrayList<>();
     try {
-      return new Run(engine, n, m, keys, reversed, held)
-          .build(upload, weighted, idTable, bad, checks);
+      Run r = new Run(engine, n, m, keys, reversed, held);
+      Built built = r.build(upload, weighted, idTable, renumber, bad, checks);
+      return new Numbered(built, r.ids);
     } finally {
       DeviceBuffer.closeAll(held);
     }
@@ -268,13 +351,16 @@ public final class CudaCsrBuild {
   /** One build's device buffers and launches. */
   private static final class Run {
     private final CudaEngine engine;
-    private final int n;
+    /** The vertices: given, or found by the numbering. */
+    private int n;
     private final int m;
     private final int keys;
     private final boolean reversed;
-    private final int shift;
+    private int shift;
     private final List<DeviceBuffer> held;
     private final int grid;
+    /** The numbering's ids of the vertices, ascending (null without one). */
+    private int[] ids;
 
     Run(CudaEngine engine, int n, int m, int keys, boolean reversed, List<DeviceBuffer> held) {
       this.engine = engine;
@@ -299,7 +385,8 @@ public final class CudaCsrBuild {
       return System.nanoTime() - from;
     }
 
-    Built build(Upload edges, boolean weighted, int[] idTable, BadEdge onBad, long checks) {
+    Built build(Upload edges, boolean weighted, int[] idTable, Renumber renumber,
+        BadEdge onBad, long checks) {
       long t0 = System.nanoTime();
       PinnedStaging staging = engine.staging();
       DeviceBuffer keysA = take(8L * keys);
@@ -318,6 +405,8 @@ public final class CudaCsrBuild {
         launch(MAP_IDS, grid, srcIn, m, table, idTable.length);
         launch(MAP_IDS, grid, dstIn, m, table, idTable.length);
         close(table);
+      } else if (renumber != null) {
+        number(srcIn, dstIn, renumber, onBad);
       }
       long upload = since(t0);
       t0 = System.nanoTime();
@@ -391,6 +480,55 @@ public final class CudaCsrBuild {
       // Built from edges the device checked: the arrays are not checked again.
       CsrGraph graph = CsrGraph.ofBuiltArrays(n, off, tgt, wt);
       return new Built(graph, checks, upload, sort, merge, download, System.nanoTime() - t0);
+    }
+
+    /**
+     * Numbers the ids the edges end at and the extra ids, ascending, on the device: each marked
+     * present, the marks scanned (an id's sum is its vertex), the edges' ends mapped through the
+     * sums; sets {@link #n}, {@link #shift} and {@link #ids}.
+     */
+    private void number(DeviceBuffer srcIn, DeviceBuffer dstIn, Renumber r, BadEdge onBad) {
+      int bound = r.bound();
+      int[] extra = r.extraIds();
+      DeviceBuffer present = take(4L * Math.max(1, bound));
+      present.zero();
+      DeviceBuffer bad = take(12);
+      bad.fill32(-1, 3);
+      launch(MARK_IDS, grid, srcIn, m, present, bound, bad, 0);
+      launch(MARK_IDS, grid, dstIn, m, present, bound, bad, 1);
+      if (extra.length > 0) {
+        DeviceBuffer extraIn = take(4L * extra.length);
+        extraIn.upload(Pointer.to(extra), 4L * extra.length);
+        launch(MARK_IDS, grid, extraIn, extra.length, present, bound, bad, 2);
+        close(extraIn);
+      }
+      int[] firstBad = new int[3];
+      bad.download(Pointer.to(firstBad), 12);
+      close(bad);
+      if (firstBad[0] != -1 || firstBad[1] != -1 || firstBad[2] != -1) {
+        throw onBad.error(firstBad);
+      }
+      DeviceBuffer at = take(present.bytes());
+      present.copyTo(at);
+      scan(at, bound);
+      int[] lastPresent = new int[1];
+      int[] lastAt = new int[1];
+      present.downloadAtByte(4L * (bound - 1), Pointer.to(lastPresent), 4);
+      at.downloadAtByte(4L * (bound - 1), Pointer.to(lastAt), 4);
+      int count = lastAt[0] + lastPresent[0];
+      DeviceBuffer idsOut = take(4L * Math.max(1, count));
+      launch(NUMBER_IDS, grid, present, at, bound, idsOut);
+      close(present);
+      launch(MAP_IDS, grid, srcIn, m, at, bound);
+      launch(MAP_IDS, grid, dstIn, m, at, bound);
+      close(at);
+      int[] out = new int[count];
+      engine.staging().downloadArray(idsOut, 4L * count, 4, Pointer.to(out),
+          (b, from, c) -> b.asIntBuffer().get(out, from, c));
+      close(idsOut);
+      ids = out;
+      n = count;
+      shift = idBits(count);
     }
 
     /** Exclusive sums of the first {@code count} words of {@code data}, in place. */

@@ -36,7 +36,19 @@ final class ParallelBuild {
   interface CsrBuilder {
     CsrGraph build(int vertexCount, int[] table, List<EdgeChunk> chunks, boolean weighted,
         boolean undirected);
+
+    /**
+     * The CSR with the numbering too, the vertices in ascending order of global id (ids below
+     * {@code idBound}); null to leave both to the host.
+     */
+    default Numbered buildNumbered(int idBound, List<EdgeChunk> chunks, boolean weighted,
+        boolean undirected) {
+      return null;
+    }
   }
+
+  /** A CSR and the global id of each of its vertices, ascending. */
+  record Numbered(CsrGraph csr, int[] globalIds) {}
 
   /** Every CSR on the host. */
   static final CsrBuilder ON_HOST = (n, table, chunks, weighted, undirected) -> null;
@@ -76,6 +88,19 @@ final class ParallelBuild {
     }
     if (maxId + 1L > 4L * (m + extra) + (1 << 20)) {
       return null; // the sequential build's bound: beyond it, sorting beats a table
+    }
+    if (!byDegree) {
+      // Numbered by global id: the device may find the numbering as well as the CSR.
+      Numbered built = device.buildNumbered(maxId + 1, chunks, weighted, undirected);
+      if (built != null) {
+        int[] globalIds = built.globalIds();
+        int[] sortedLocal = new int[globalIds.length];
+        java.util.Arrays.parallelSetAll(sortedLocal, i -> i);
+        LOG.debug("gstm relaxation: subgraph {}: ids and csr on the GPU {} ms", p,
+            ms(System.nanoTime() - t0));
+        return new LocalGraph(p, partitions, new LocalGraph.Numbering(globalIds,
+            globalIds.clone(), sortedLocal), built.csr());
+      }
     }
     int[] table = new int[maxId + 1];
     IntStream.range(0, pieces.length).parallel().forEach(k -> mark(pieces[k], table, byDegree));

@@ -103,9 +103,11 @@ class LocalGraphParallelTest {
 
   /**
    * A CSR built elsewhere ({@link DeviceCsrBuild} on the GPU: {@code CudaCsrBuild.fromParts},
-   * whose arrays are those of {@code CsrGraph.fromEdges} over the mapped edges, a GPU test
-   * checks) gets the chunks as read and the numbering's table: modelled here by the host's
-   * {@code fromEdges}, the subgraph is the host build's, each vertex's edges sorted by target.
+   * whose arrays are those of {@code CsrGraph.fromEdges} over the mapped edges, and
+   * {@code fromPartsNumbered}, which numbers the ids too, as GPU tests check) gets the chunks as
+   * read and the numbering's table, or numbers them itself when the numbering goes by global id:
+   * modelled here on the host, the subgraph is the host build's, each vertex's edges sorted by
+   * target.
    */
   @ParameterizedTest
   @ValueSource(longs = {31, 32, 33, 34})
@@ -114,19 +116,7 @@ class LocalGraphParallelTest {
     int n = 2 + r.nextInt(seed % 2 == 0 ? 100_000 : 3000);
     boolean weighted = seed != 33;
     List<EdgeChunk> chunks = chunks(r, n, 1 + r.nextInt(40_000), weighted);
-    ParallelBuild.CsrBuilder model = (vertices, table, cs, w, undirected) -> {
-      EdgeChunk all = EdgeChunk.concat(cs, w);
-      int m = all.size();
-      int[] s = new int[m];
-      int[] d = new int[m];
-      for (int i = 0; i < m; i++) {
-        s[i] = table[all.src[i]];
-        d[i] = table[all.dst[i]];
-      }
-      io.gstm.core.graph.CsrGraph g = io.gstm.core.graph.CsrGraph.fromEdges(vertices, s, d,
-          w ? Arrays.copyOf(all.w, m) : null);
-      return undirected ? g.undirected() : g;
-    };
+    ParallelBuild.CsrBuilder model = new DeviceModel();
     for (boolean undirected : new boolean[] {false, true}) {
       for (boolean byDegree : new boolean[] {false, true}) {
         String what = "undirected " + undirected + ", byDegree " + byDegree;
@@ -140,6 +130,48 @@ class LocalGraphParallelTest {
               .isEqualTo(edges(host, v));
         }
       }
+    }
+  }
+
+  /**
+   * The device build's contract on the host: the mapped edges' {@code CsrGraph.fromEdges} (its
+   * {@code undirected()}), and a numbering of the present ids in ascending order.
+   */
+  private static final class DeviceModel implements ParallelBuild.CsrBuilder {
+    @Override
+    public io.gstm.core.graph.CsrGraph build(int vertices, int[] table, List<EdgeChunk> cs,
+        boolean w, boolean undirected) {
+      EdgeChunk all = EdgeChunk.concat(cs, w);
+      int m = all.size();
+      int[] s = new int[m];
+      int[] d = new int[m];
+      for (int i = 0; i < m; i++) {
+        s[i] = table[all.src[i]];
+        d[i] = table[all.dst[i]];
+      }
+      io.gstm.core.graph.CsrGraph g = io.gstm.core.graph.CsrGraph.fromEdges(vertices, s, d,
+          w ? Arrays.copyOf(all.w, m) : null);
+      return undirected ? g.undirected() : g;
+    }
+
+    @Override
+    public ParallelBuild.Numbered buildNumbered(int idBound, List<EdgeChunk> cs, boolean w,
+        boolean undirected) {
+      EdgeChunk all = EdgeChunk.concat(cs, w);
+      int[] table = new int[idBound];
+      for (int i = 0; i < all.size(); i++) {
+        table[all.src[i]] = 1;
+        table[all.dst[i]] = 1;
+      }
+      for (int i = 0; i < all.vertexCount(); i++) {
+        table[all.vertices[i]] = 1;
+      }
+      int[] ids = java.util.stream.IntStream.range(0, idBound).filter(v -> table[v] != 0)
+          .toArray();
+      for (int k = 0; k < ids.length; k++) {
+        table[ids[k]] = k;
+      }
+      return new ParallelBuild.Numbered(build(ids.length, table, cs, w, undirected), ids);
     }
   }
 
