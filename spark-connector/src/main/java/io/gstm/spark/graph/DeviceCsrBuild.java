@@ -61,11 +61,16 @@ final class DeviceCsrBuild implements ParallelBuild.CsrBuilder {
 
   /**
    * The numbering too, on the device: the host's own (a table over the global ids, marked by
-   * every edge, then numbered) took 0.35-1.06 s of a 2^24 subgraph's build.
+   * every edge, then numbered) took 0.35-1.06 s of a 2^24 subgraph's build. Only with {@code
+   * -Dgstm.graph.numbering=device} for now: its GPU test ({@code CudaCsrNumberingTest}) has not
+   * run on a GPU yet; null (the host numbers) otherwise.
    */
   @Override
   public ParallelBuild.Numbered buildNumbered(int idBound, List<EdgeChunk> chunks,
       boolean weighted, boolean undirected) {
+    if (!"device".equals(System.getProperty("gstm.graph.numbering", "host"))) {
+      return null;
+    }
     int extra = 0;
     for (EdgeChunk c : chunks) {
       extra += c.vertexCount();
