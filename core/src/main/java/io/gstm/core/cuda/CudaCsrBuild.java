@@ -244,21 +244,21 @@ public final class CudaCsrBuild {
   /** Uploads the parts' edges one after the other. */
   private static Upload uploadParts(List<Part> parts) {
     return (staging, srcIn, dstIn, weightsIn) -> {
-          long at = 0;
-          for (Part p : parts) {
-            int[] ps = p.src();
-            int[] pd = p.dst();
-            staging.uploadArrayAt(srcIn, 4 * at, 4L * p.size(), 4, Pointer.to(ps),
-                (b, from, count) -> b.asIntBuffer().put(ps, from, count));
-            staging.uploadArrayAt(dstIn, 4 * at, 4L * p.size(), 4, Pointer.to(pd),
-                (b, from, count) -> b.asIntBuffer().put(pd, from, count));
-            if (weightsIn != null) {
-              double[] pw = p.weights();
-              staging.uploadArrayAt(weightsIn, 8 * at, 8L * p.size(), 8, Pointer.to(pw),
-                  (b, from, count) -> b.asDoubleBuffer().put(pw, from, count));
-            }
-            at += p.size();
-          }
+      long at = 0;
+      for (Part p : parts) {
+        int[] ps = p.src();
+        int[] pd = p.dst();
+        staging.uploadArrayAt(srcIn, 4 * at, 4L * p.size(), 4, Pointer.to(ps),
+            (b, from, count) -> b.asIntBuffer().put(ps, from, count));
+        staging.uploadArrayAt(dstIn, 4 * at, 4L * p.size(), 4, Pointer.to(pd),
+            (b, from, count) -> b.asIntBuffer().put(pd, from, count));
+        if (weightsIn != null) {
+          double[] pw = p.weights();
+          staging.uploadArrayAt(weightsIn, 8 * at, 8L * p.size(), 8, Pointer.to(pw),
+              (b, from, count) -> b.asDoubleBuffer().put(pw, from, count));
+        }
+        at += p.size();
+      }
     };
   }
 
