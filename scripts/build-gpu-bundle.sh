@@ -270,6 +270,9 @@ ds=(--engine gpu --transactions 512 --threads-per-block 64 --blocks 2 --reps 1 -
 graphs=("--scale 10 --edges 16384 --csr gpu" "--scale 10 --edges 16384 --kind cc --csr gpu"
         "--graph grid --scale 10" "--graph grid --scale 10 --kind cc")
 parts=" ${PARTS:-csmv programs ds graphs} "
+for p in $parts; do
+  case $p in csmv|programs|ds|graphs) ;; *) echo "PARTS: unknown part '$p' (csmv programs ds graphs)" >&2; exit 3 ;; esac
+done
 status=0
 for tool in ${TOOLS:-memcheck racecheck}; do
   echo "==> compute-sanitizer --tool $tool"

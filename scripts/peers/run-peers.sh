@@ -41,7 +41,8 @@ while read -r graph scale kind; do
     fi
     cat "$dir/export-$name.log"
     source=$(sed -n 's/^source: //p' "$dir/export-$name.log")
-    timeout -k 5 "$limit" "${buffered[@]}" "$root/peers/adds-sssp" -s "$source" -o "$answer" "$file" \
+    rm -f "$answer"
+    timeout -k 5 "$limit" ${buffered[@]+"${buffered[@]}"} "$root/peers/adds-sssp" -s "$source" -o "$answer" "$file" \
       >"$dir/adds-$name.log" 2>&1 3>"$dir/adds-$name.fd3"
     rc=$?
     peer_s=$(sed -n 's/.*Measured time for sample = \([0-9.]*\)s.*/\1/p' "$dir/adds-$name.log")
@@ -51,7 +52,8 @@ while read -r graph scale kind; do
       cat "$dir/export-$name.log"; status=1; continue
     fi
     cat "$dir/export-$name.log"
-    GSTM_PEER_OUT=$answer timeout -k 5 "$limit" "${buffered[@]}" "$root/peers/ecl-cc" "$file" >"$dir/ecl-$name.log" 2>&1
+    rm -f "$answer"
+    GSTM_PEER_OUT=$answer timeout -k 5 "$limit" ${buffered[@]+"${buffered[@]}"} "$root/peers/ecl-cc" "$file" >"$dir/ecl-$name.log" 2>&1
     rc=$?
     peer_s=$(sed -n 's/^compute time: \([0-9.]*\) s$/\1/p' "$dir/ecl-$name.log")
   fi

@@ -73,8 +73,6 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 }
 
-/// @brief bad[2] becomes the lowest edge whose weight is negative or NaN (the host set it to
-///        all ones).
 /// @brief Marks each of the m ids present (present[id] = 1; racing writes of the same 1 are
 ///        benign): the first step of numbering the ids on the device. An id outside
 ///        [0, bound) is noted in bad[which] as its lowest index.
@@ -112,6 +110,8 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 }
 
+/// @brief bad[2] becomes the lowest edge whose weight is negative or NaN (the host set it to
+///        all ones).
 extern "C" __global__ void __launch_bounds__(256)
     gstm_csr_check_weights(const double* weights, uint32_t m, uint32_t* bad) {
   for (size_t i = gstm::csr::global_index(); i < m; i += gstm::csr::global_stride()) {

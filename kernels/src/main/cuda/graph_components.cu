@@ -134,10 +134,21 @@ extern "C" __global__ void __launch_bounds__(256) gstm_components_link_one(
 }
 
 /// @brief Points every vertex at its root. Launch a thread per vertex (whole warps).
+///        Between links only: the roots stay put. A thread walks up with loads alone and writes
+///        only its own vertex's parent: find's path halving writes other vertices' parents, and
+///        a stale one of those, landing after that vertex's own thread wrote its root, would
+///        leave it pointing below the root, which the kernels after the last compress take
+///        parent[v] to be.
 extern "C" __global__ void __launch_bounds__(256) gstm_components_compress(
     const __grid_constant__ gstm::StoreView view, const __grid_constant__ ComponentsArgs a) {
   const uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v < a.vertices) a.parent[v] = gstm::components::find(a.parent, v);
+  if (v >= a.vertices) return;
+  uint32_t r = v;
+  for (uint32_t p = gstm::components::load(a.parent + r); p != r;
+       p = gstm::components::load(a.parent + r)) {
+    r = p;
+  }
+  a.parent[v] = r;
 }
 
 /// @brief The roots of a.sample_count vertices spread over the graph (a multiplicative hash of

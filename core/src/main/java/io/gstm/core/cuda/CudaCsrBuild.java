@@ -164,6 +164,9 @@ public final class CudaCsrBuild {
     if (vertexCount < 0) {
       throw new IllegalArgumentException("vertexCount must be non-negative, got " + vertexCount);
     }
+    if (idTable == null) {
+      throw new IllegalArgumentException("idTable must not be null");
+    }
     long m = edgeCount(parts, weighted, undirected);
     int edges = (int) m;
     long checks = System.nanoTime() - t0;
@@ -191,9 +194,10 @@ public final class CudaCsrBuild {
     }
     long m = edgeCount(parts, weighted, undirected);
     long checks = System.nanoTime() - t0;
+    int[] extra = extraIds.clone();
     return run(engine, -1, (int) m, weighted, undirected, checks, null,
-        new Renumber(idBound, extraIds.clone()), uploadParts(parts),
-        firstBad -> badNumbered(parts, extraIds, idBound, firstBad));
+        new Renumber(idBound, extra, firstBad -> badNumbered(parts, extra, idBound, firstBad)),
+        uploadParts(parts), firstBad -> badPart(parts, null, -1, firstBad));
   }
 
   /** The parts' edge count, checked: a weighted build needs every part's weights. */
@@ -214,8 +218,11 @@ public final class CudaCsrBuild {
     return m;
   }
 
-  /** The ids the device numbers: those below the bound, and the vertices beyond the edges'. */
-  private record Renumber(int bound, int[] extraIds) {}
+  /**
+   * The ids the device numbers: those below the bound, and the vertices beyond the edges'; the
+   * error for the first id outside the bound (of a source, a target, an extra id).
+   */
+  private record Renumber(int bound, int[] extraIds, BadEdge badId) {}
 
   /** The error for the first id outside the bound: of a source, a target or an extra id. */
   private static IllegalArgumentException badNumbered(List<Part> parts, int[] extraIds,
@@ -279,6 +286,10 @@ public final class CudaCsrBuild {
         }
         int id = which == 0 ? p.src()[j] : p.dst()[j];
         String end = which == 0 ? "source" : "target";
+        if (idTable == null) {
+          return new IllegalArgumentException(where + ": " + end + " " + id
+              + " was numbered outside the vertices");
+        }
         return new IllegalArgumentException(id < 0 || id >= idTable.length
             ? where + ": " + end + " " + id + " is outside idTable (ids 0.." + (idTable.length - 1)
                 + ")"
@@ -327,8 +338,7 @@ public final class CudaCsrBuild {
         for (int i = 0; i < renumber.extraIds().length; i++) {
           int id = renumber.extraIds()[i];
           if (id < 0 || id >= renumber.bound()) {
-            int[] first = {-1, -1, i};
-            throw bad.error(first);
+            throw renumber.badId().error(new int[] {-1, -1, i});
           }
         }
         ids = java.util.Arrays.stream(renumber.extraIds()).sorted().distinct().toArray();
@@ -406,7 +416,7 @@ public final class CudaCsrBuild {
         launch(MAP_IDS, grid, dstIn, m, table, idTable.length);
         close(table);
       } else if (renumber != null) {
-        number(srcIn, dstIn, renumber, onBad);
+        number(srcIn, dstIn, renumber);
       }
       long upload = since(t0);
       t0 = System.nanoTime();
@@ -487,7 +497,7 @@ public final class CudaCsrBuild {
      * present, the marks scanned (an id's sum is its vertex), the edges' ends mapped through the
      * sums; sets {@link #n}, {@link #shift} and {@link #ids}.
      */
-    private void number(DeviceBuffer srcIn, DeviceBuffer dstIn, Renumber r, BadEdge onBad) {
+    private void number(DeviceBuffer srcIn, DeviceBuffer dstIn, Renumber r) {
       int bound = r.bound();
       int[] extra = r.extraIds();
       DeviceBuffer present = take(4L * Math.max(1, bound));
@@ -506,7 +516,7 @@ public final class CudaCsrBuild {
       bad.download(Pointer.to(firstBad), 12);
       close(bad);
       if (firstBad[0] != -1 || firstBad[1] != -1 || firstBad[2] != -1) {
-        throw onBad.error(firstBad);
+        throw r.badId().error(firstBad);
       }
       DeviceBuffer at = take(present.bytes());
       present.copyTo(at);

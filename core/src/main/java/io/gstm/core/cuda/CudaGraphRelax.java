@@ -231,8 +231,11 @@ public final class CudaGraphRelax implements AutoCloseable {
     int[] words = new int[5];
     // Pull the first round when it runs over every vertex with edges of a symmetric graph.
     boolean pull = false;
+    // Components over a symmetric graph take their first split here even when the device's
+    // loop takes the run from the start: union-find may then replace the rounds.
+    boolean splitHere = settings.components() && settings.symmetric();
     while (rounds < settings.maxRounds()) {
-      if (rounds >= handOver && !pull) {
+      if (rounds >= handOver && !pull && !(first && splitHere)) {
         Loop rest = runOnDevice(new State(in, fin, n, bound, prevBound, first, rounds), regions,
             settings, view);
         return finish(new Loop(rest.rounds(), rest.converged(), kernelNanos + rest.kernelNanos()));

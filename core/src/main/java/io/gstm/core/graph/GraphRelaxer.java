@@ -256,11 +256,12 @@ public final class GraphRelaxer implements AutoCloseable {
    * an R-MAT graph of 2^24 vertices took 0.4 s of a Spark superstep (docs/benchmark-log.md).
    */
   static double meanWeight(double[] weights) {
-    int blocks = (weights.length + MEAN_BLOCK - 1) / MEAN_BLOCK;
+    int blocks = (int) ((weights.length + (long) MEAN_BLOCK - 1) / MEAN_BLOCK);
     double[] sums = new double[blocks];
     java.util.stream.IntStream.range(0, blocks).parallel().forEach(b -> {
       double sum = 0;
-      for (int i = b * MEAN_BLOCK, end = Math.min(weights.length, i + MEAN_BLOCK); i < end; i++) {
+      int end = (int) Math.min(weights.length, (long) b * MEAN_BLOCK + MEAN_BLOCK);
+      for (int i = b * MEAN_BLOCK; i < end; i++) {
         sum += weights[i];
       }
       sums[b] = sum;

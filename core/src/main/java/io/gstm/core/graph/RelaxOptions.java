@@ -17,10 +17,12 @@ import java.util.Objects;
  *     in mean edge weights, positive: narrower buckets relax less work over more rounds
  *     (components always take one bucket; the JVM engine relaxes in priority order)
  * @param symmetric the caller's promise that every edge's reverse is in the graph (an undirected
- *     graph, as components relax): the GPU then runs a components round over every vertex by
- *     pulling (each vertex takes its neighbours' lowest label in one transaction) instead of
- *     pushing along every edge. Same fixpoint; on a graph that is not symmetric the result
- *     would be wrong, so the default is false
+ *     graph, as components relax): the GPU then finds components from every vertex by
+ *     union-find (each vertex gets its component's lowest value, one transaction per vertex
+ *     lowered; with {@code -Dgstm.graph.components=rounds}, a first round that pulls: each
+ *     vertex takes its neighbours' lowest label in one transaction) instead of pushing along
+ *     every edge. Same fixpoint; on a graph that is not symmetric the result would be wrong, so
+ *     the default is false
  */
 public record RelaxOptions(int threadsPerBlock, int lockCoverage, int maxRounds, RunOptions run,
     double bucketEdges, boolean symmetric) {

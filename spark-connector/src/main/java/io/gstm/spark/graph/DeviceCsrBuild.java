@@ -27,6 +27,8 @@ final class DeviceCsrBuild implements ParallelBuild.CsrBuilder {
   private static final Logger LOG = LoggerFactory.getLogger(DeviceCsrBuild.class);
 
   private final GstmSettings settings;
+  /** A build ran out of device memory: the host builds the rest (no second attempt). */
+  private boolean tooLarge;
 
   private DeviceCsrBuild(GstmSettings settings) {
     this.settings = settings;
@@ -98,6 +100,9 @@ final class DeviceCsrBuild implements ParallelBuild.CsrBuilder {
   /** Runs a build on the task's GPU; null when the lease is not a GPU or the graph does not fit. */
   private CudaCsrBuild.Numbered onGpu(
       java.util.function.Function<CudaEngine, CudaCsrBuild.Numbered> build) {
+    if (tooLarge) {
+      return null;
+    }
     try (TaskEngine lease = ExecutorEngines.acquire(settings)) {
       if (!lease.gpu() || !(lease.engine() instanceof CudaEngine engine)) {
         return null;
@@ -107,6 +112,7 @@ final class DeviceCsrBuild implements ParallelBuild.CsrBuilder {
         built = build.apply(engine);
       } catch (DeviceOutOfMemoryException e) {
         // The sort takes about 24 bytes a key on the device: the host builds what does not fit.
+        tooLarge = true;
         LOG.info("gstm relaxation: the subgraph's CSR does not fit on the GPU ({}); built on "
             + "the host", e.getMessage());
         return null;
