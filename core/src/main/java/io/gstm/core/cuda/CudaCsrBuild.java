@@ -234,18 +234,33 @@ public final class CudaCsrBuild {
           + range);
     }
     int which = firstBad[0] != -1 ? 0 : 1;
-    long edge = Integer.toUnsignedLong(firstBad[which]);
-    long base = 0;
+    PartEdge e = locate(parts, firstBad[which]);
+    if (e == null) {
+      return new IllegalArgumentException("parts: the device found an id " + range);
+    }
+    return new IllegalArgumentException(e.where() + ": " + (which == 0
+        ? "source " + e.part().src()[e.index()] : "target " + e.part().dst()[e.index()]) + " is "
+        + range);
+  }
+
+  /** Edge {@code index} of part number {@code partIndex}. */
+  private record PartEdge(int partIndex, Part part, int index) {
+    String where() {
+      return "parts[" + partIndex + "] edge " + index;
+    }
+  }
+
+  /** Where edge {@code edge} (unsigned) of the parts taken in order lies; null past their end. */
+  private static PartEdge locate(List<Part> parts, int edge) {
+    long at = Integer.toUnsignedLong(edge);
     for (int i = 0; i < parts.size(); i++) {
       Part p = parts.get(i);
-      if (edge < base + p.size()) {
-        int j = (int) (edge - base);
-        return new IllegalArgumentException("parts[" + i + "] edge " + j + ": "
-            + (which == 0 ? "source " + p.src()[j] : "target " + p.dst()[j]) + " is " + range);
+      if (at < p.size()) {
+        return new PartEdge(i, p, (int) at);
       }
-      base += p.size();
+      at -= p.size();
     }
-    return new IllegalArgumentException("parts: the device found an id " + range);
+    return null;
   }
 
   /** Uploads the parts' edges one after the other. */
@@ -273,32 +288,28 @@ public final class CudaCsrBuild {
   private static IllegalArgumentException badPart(List<Part> parts, int[] idTable,
       int vertexCount, int[] firstBad) {
     int which = firstBad[0] != -1 ? 0 : firstBad[1] != -1 ? 1 : 2;
-    long edge = Integer.toUnsignedLong(firstBad[which]);
-    long base = 0;
-    for (int i = 0; i < parts.size(); i++) {
-      Part p = parts.get(i);
-      if (edge < base + p.size()) {
-        int j = (int) (edge - base);
-        String where = "parts[" + i + "] edge " + j;
-        if (which == 2) {
-          return new IllegalArgumentException(where + ": weight " + p.weights()[j]
-              + " (weights must be non-negative numbers)");
-        }
-        int id = which == 0 ? p.src()[j] : p.dst()[j];
-        String end = which == 0 ? "source" : "target";
-        if (idTable == null) {
-          return new IllegalArgumentException(where + ": " + end + " " + id
-              + " was numbered outside the vertices");
-        }
-        return new IllegalArgumentException(id < 0 || id >= idTable.length
-            ? where + ": " + end + " " + id + " is outside idTable (ids 0.." + (idTable.length - 1)
-                + ")"
-            : where + ": " + end + " " + id + " maps to " + idTable[id]
-                + ", outside the vertices 0.." + (vertexCount - 1));
-      }
-      base += p.size();
+    PartEdge e = locate(parts, firstBad[which]);
+    if (e == null) {
+      return new IllegalArgumentException("parts: the device found a bad edge at "
+          + Integer.toUnsignedLong(firstBad[which]));
     }
-    return new IllegalArgumentException("parts: the device found a bad edge at " + edge);
+    String where = e.where();
+    int j = e.index();
+    if (which == 2) {
+      return new IllegalArgumentException(where + ": weight " + e.part().weights()[j]
+          + " (weights must be non-negative numbers)");
+    }
+    int id = which == 0 ? e.part().src()[j] : e.part().dst()[j];
+    String end = which == 0 ? "source" : "target";
+    if (idTable == null) {
+      return new IllegalArgumentException(where + ": " + end + " " + id
+          + " was numbered outside the vertices");
+    }
+    return new IllegalArgumentException(id < 0 || id >= idTable.length
+        ? where + ": " + end + " " + id + " is outside idTable (ids 0.." + (idTable.length - 1)
+            + ")"
+        : where + ": " + end + " " + id + " maps to " + idTable[id]
+            + ", outside the vertices 0.." + (vertexCount - 1));
   }
 
   /** Puts the edges on the device: sources, targets and (when weighted) weights. */
@@ -420,17 +431,12 @@ public final class CudaCsrBuild {
       }
       long upload = since(t0);
       t0 = System.nanoTime();
-      DeviceBuffer bad = take(12);
-      bad.fill32(-1, 3);
+      DeviceBuffer bad = badWords();
       launch(PACK, grid, srcIn, dstIn, m, n, shift, reversed ? 1 : 0, keysA, posA, bad);
       if (weightsIn != null) {
         launch(CHECK_WEIGHTS, grid, weightsIn, m, bad);
       }
-      int[] firstBad = new int[3];
-      bad.download(Pointer.to(firstBad), 12);
-      if (firstBad[0] != -1 || firstBad[1] != -1 || firstBad[2] != -1) {
-        throw onBad.error(firstBad);
-      }
+      throwIfBad(bad, onBad);
       close(srcIn);
       close(dstIn);
 
@@ -456,14 +462,8 @@ public final class CudaCsrBuild {
       // Runs of equal keys: their first, unless a self-loop, is an edge of the CSR.
       DeviceBuffer flags = posB; // free after the last pass
       launch(HEADS, grid, keysA, keys, shift, flags);
-      DeviceBuffer at = take(4L * keys);
-      flags.copyTo(at);
-      scan(at, keys);
-      int[] lastFlag = new int[1];
-      int[] lastAt = new int[1];
-      flags.downloadAtByte(4L * (keys - 1), Pointer.to(lastFlag), 4);
-      at.downloadAtByte(4L * (keys - 1), Pointer.to(lastAt), 4);
-      int kept = lastAt[0] + lastFlag[0];
+      DeviceBuffer at = take(flags.bytes());
+      int kept = exclusiveSums(flags, at, keys);
       DeviceBuffer sources = take(4L * kept);
       DeviceBuffer targets = take(4L * kept);
       DeviceBuffer weightsOut = weightsIn == null ? null : take(8L * kept);
@@ -502,8 +502,7 @@ public final class CudaCsrBuild {
       int[] extra = r.extraIds();
       DeviceBuffer present = take(4L * Math.max(1, bound));
       present.zero();
-      DeviceBuffer bad = take(12);
-      bad.fill32(-1, 3);
+      DeviceBuffer bad = badWords();
       launch(MARK_IDS, grid, srcIn, m, present, bound, bad, 0);
       launch(MARK_IDS, grid, dstIn, m, present, bound, bad, 1);
       if (extra.length > 0) {
@@ -512,20 +511,9 @@ public final class CudaCsrBuild {
         launch(MARK_IDS, grid, extraIn, extra.length, present, bound, bad, 2);
         close(extraIn);
       }
-      int[] firstBad = new int[3];
-      bad.download(Pointer.to(firstBad), 12);
-      close(bad);
-      if (firstBad[0] != -1 || firstBad[1] != -1 || firstBad[2] != -1) {
-        throw r.badId().error(firstBad);
-      }
+      throwIfBad(bad, r.badId());
       DeviceBuffer at = take(present.bytes());
-      present.copyTo(at);
-      scan(at, bound);
-      int[] lastPresent = new int[1];
-      int[] lastAt = new int[1];
-      present.downloadAtByte(4L * (bound - 1), Pointer.to(lastPresent), 4);
-      at.downloadAtByte(4L * (bound - 1), Pointer.to(lastAt), 4);
-      int count = lastAt[0] + lastPresent[0];
+      int count = exclusiveSums(present, at, bound);
       DeviceBuffer idsOut = take(4L * Math.max(1, count));
       launch(NUMBER_IDS, grid, present, at, bound, idsOut);
       close(present);
@@ -539,6 +527,37 @@ public final class CudaCsrBuild {
       ids = out;
       n = count;
       shift = idBits(count);
+    }
+
+    /** Three words for the kernels' first bad source, target and weight (or id), all ones. */
+    private DeviceBuffer badWords() {
+      DeviceBuffer bad = take(12);
+      bad.fill32(-1, 3);
+      return bad;
+    }
+
+    /** Throws {@code onBad}'s error if a kernel noted a bad edge in {@code bad}; frees it. */
+    private void throwIfBad(DeviceBuffer bad, BadEdge onBad) {
+      int[] firstBad = new int[3];
+      bad.download(Pointer.to(firstBad), 12);
+      close(bad);
+      if (firstBad[0] != -1 || firstBad[1] != -1 || firstBad[2] != -1) {
+        throw onBad.error(firstBad);
+      }
+    }
+
+    /**
+     * The exclusive sums of the first {@code count} (at least 1) 0/1 words of {@code flags} into
+     * {@code at} (as large); their total.
+     */
+    private int exclusiveSums(DeviceBuffer flags, DeviceBuffer at, int count) {
+      flags.copyTo(at);
+      scan(at, count);
+      int[] lastFlag = new int[1];
+      int[] lastAt = new int[1];
+      flags.downloadAtByte(4L * (count - 1), Pointer.to(lastFlag), 4);
+      at.downloadAtByte(4L * (count - 1), Pointer.to(lastAt), 4);
+      return lastAt[0] + lastFlag[0];
     }
 
     /** Exclusive sums of the first {@code count} words of {@code data}, in place. */
