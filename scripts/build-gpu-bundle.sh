@@ -252,7 +252,8 @@ cat >"$BUNDLE/run-sanitizer.sh" <<'EOF'
 # four data structures, whose skip list runs the 64-entry PR-STM sets, also under GPU-STM and
 # Cederman's blocking and obstruction-free STMs), and the graph kernels (the CSR built on the
 # GPU, gstm's relaxation rounds, the device loop a grid hands over to, components by union-find,
-# and the bare-atomic bound of bench-graph; R-MAT and grid).
+# the bare-atomic bound of bench-graph, and a program relaxation's compiled rounds; R-MAT and
+# grid).
 #   SANITIZER  path of compute-sanitizer (default /usr/local/cuda/bin/compute-sanitizer, else PATH)
 #   TOOLS      tools to run (default "memcheck racecheck")
 #   PARTS      which runs (default "csmv programs ds graphs")
@@ -268,7 +269,8 @@ programs=(--engine gpu --accounts 64 --customers 64 --threads-per-block 64 --blo
 ds=(--engine gpu --transactions 512 --threads-per-block 64 --blocks 2 --reps 1 --warmups 0
     --local-work 4 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu,gpu-stm,blocking,obstruction-free,blocking:none,obstruction-free:linear)
 graphs=("--scale 10 --edges 16384 --csr gpu" "--scale 10 --edges 16384 --kind cc --csr gpu"
-        "--graph grid --scale 10" "--graph grid --scale 10 --kind cc")
+        "--graph grid --scale 10" "--graph grid --scale 10 --kind cc"
+        "--scale 10 --edges 16384 --program paths")
 parts=" ${PARTS:-csmv programs ds graphs} "
 for p in $parts; do
   case $p in csmv|programs|ds|graphs) ;; *) echo "PARTS: unknown part '$p' (csmv programs ds graphs)" >&2; exit 3 ;; esac

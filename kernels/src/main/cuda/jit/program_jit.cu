@@ -104,9 +104,77 @@ struct Ops {
   }
 };
 
-/// Programs that never retry: each transaction retried in place until it ends, in warp-wide
-/// rounds, as the hand-written PR-STM bank kernel (prstm_bank.cu) runs; no pending bits, no
-/// postponing. Outcomes, counters and history as run_semantic writes them.
+/// Runs transaction t (when `mine`) of program `type` until it ends: retried in place, in
+/// warp-wide rounds, as the hand-written PR-STM bank kernel (prstm_bank.cu) runs; no pending
+/// bits, no postponing. Returns its outcome (kCommitted for a lane without one). Counters,
+/// results and history as run_semantic writes them. Every lane of `warp` calls it together.
+/// PRE_LOCK_READS as PrStmTx's: a relaxation, whose transactions of one work item all read
+/// their source, leaves the read-only locks out of the pre-lock step (with them, each item's
+/// edges refused one another at its source's lock).
+template <int CAPACITY, bool PRE_LOCK_READS = true>
+__device__ __forceinline__ uint8_t run_one_in_place(const StoreView& view, const Table& tab,
+                                                    const SemanticOut& out,
+                                                    ThreadCounters<PrStmPolicy::kCounters>& counters,
+                                                    unsigned warp, uint32_t self, uint32_t t,
+                                                    uint32_t type, bool mine) {
+  uint8_t outcome = mine ? kPending : kCommitted;
+  uint32_t attempts = 0;
+  uint32_t owner = priority::ordinary(self);
+  while (__any_sync(warp, outcome == kPending)) {
+    if (outcome == kPending) {
+      with_attempt<CAPACITY, PRE_LOCK_READS>(view, owner, [&](auto& tx) __attribute__((always_inline)) {
+        const long long result = Ops::run(tx, tab, t, type);
+        bool concurrency_abort = false;
+        if (tx.ended() || tx.semantic()) {
+          // A program's abort or fault stands only if what it read was consistent; a retry
+          // (the host sends none here) abandons the transaction.
+          const uint8_t ended = tx.ended() ? tx.end_outcome() : kAbandonedSemantic;
+          if (tx.confirm_semantic()) {
+            outcome = ended;
+            if (ended == kAbandonedSemantic) ++counters.c[kAbandonedSemanticCount];
+          } else {
+            concurrency_abort = true;
+          }
+        } else if (tx.commit()) {
+          outcome = kCommitted;
+          ++counters.c[kCommits];
+          if (tx.read_only()) {
+            ++counters.c[kReadOnlyCommits];
+            if (tab.results != nullptr) tab.results[t] = result;  // a relaxation keeps none
+          }
+          if (out.hist_counts != nullptr) {
+            const size_t at = static_cast<size_t>(t) * CAPACITY;
+            out.hist_counts[t] = tx.record(out.hist_reads + at, out.hist_writes + at);
+          }
+        } else if (tx.overflowed()) {
+          outcome = kTooLarge;
+          ++counters.c[kTooLargeCount];
+        } else {
+          concurrency_abort = true;
+        }
+        if (concurrency_abort) {
+          counters.add(tx.abort_cause());
+          if (!tx.lost_in_line()) ++attempts;
+          if (attempts >= out.max_retries) {
+            outcome = kAbandoned;
+            ++counters.c[kAbandonedCount];
+          } else {
+            if (attempts == out.urgent_after && !tx.urgent()) {
+              owner = priority::urgent(out.counters);
+            }
+            const uint32_t pause = PrStmPolicy().backoff_ns(attempts);
+            if (pause != 0) __nanosleep(pause);
+          }
+        }
+      });
+    }
+    __syncwarp(warp);
+  }
+  return outcome;
+}
+
+/// Programs that never retry: each transaction retried in place until it ends
+/// (run_one_in_place). Outcomes, counters and history as run_semantic writes them.
 template <int CAPACITY>
 __device__ __forceinline__ void run_in_place(const StoreView& view, const Table& tab,
                                              const SemanticOut& out) {
@@ -119,62 +187,142 @@ __device__ __forceinline__ void run_in_place(const StoreView& view, const Table&
     const uint32_t t = self + round * threads;
     const bool mine = t < tab.tx_count;
     const uint32_t type = mine ? tab.type[t] : 0;
-    uint8_t outcome = mine ? kPending : kCommitted;
-    uint32_t attempts = 0;
-    uint32_t owner = priority::ordinary(self);
-    while (__any_sync(warp, outcome == kPending)) {
-      if (outcome == kPending) {
-        with_attempt<CAPACITY>(view, owner, [&](auto& tx) __attribute__((always_inline)) {
-          const long long result = Ops::run(tx, tab, t, type);
-          bool concurrency_abort = false;
-          if (tx.ended() || tx.semantic()) {
-            // A program's abort or fault stands only if what it read was consistent; a retry
-            // (the host sends none here) abandons the transaction.
-            const uint8_t ended = tx.ended() ? tx.end_outcome() : kAbandonedSemantic;
-            if (tx.confirm_semantic()) {
-              outcome = ended;
-              if (ended == kAbandonedSemantic) ++counters.c[kAbandonedSemanticCount];
-            } else {
-              concurrency_abort = true;
-            }
-          } else if (tx.commit()) {
-            outcome = kCommitted;
-            ++counters.c[kCommits];
-            if (tx.read_only()) {
-              ++counters.c[kReadOnlyCommits];
-              tab.results[t] = result;
-            }
-            if (out.hist_counts != nullptr) {
-              const size_t at = static_cast<size_t>(t) * CAPACITY;
-              out.hist_counts[t] = tx.record(out.hist_reads + at, out.hist_writes + at);
-            }
-          } else if (tx.overflowed()) {
-            outcome = kTooLarge;
-            ++counters.c[kTooLargeCount];
-          } else {
-            concurrency_abort = true;
-          }
-          if (concurrency_abort) {
-            counters.add(tx.abort_cause());
-            if (!tx.lost_in_line()) ++attempts;
-            if (attempts >= out.max_retries) {
-              outcome = kAbandoned;
-              ++counters.c[kAbandonedCount];
-            } else {
-              if (attempts == out.urgent_after && !tx.urgent()) {
-                owner = priority::urgent(out.counters);
-              }
-              const uint32_t pause = PrStmPolicy().backoff_ns(attempts);
-              if (pause != 0) __nanosleep(pause);
-            }
-          }
-        });
-      }
-      __syncwarp(warp);
-    }
+    const uint8_t outcome =
+        run_one_in_place<CAPACITY>(view, tab, out, counters, warp, self, t, type, mine);
     if (mine) out.outcome[t] = outcome;
   }
   counters.flush_to(out.counters);
+}
+
+/// A relaxation's look before its transaction: the program run over plain reads of the store,
+/// stopped at its first write, abort or retry. A look that runs to the end without any
+/// (quiet()) shows that the edge cannot improve its target: a relaxation only ever improves
+/// values, so what a later read would see could only make that truer, and a source improved
+/// after the look is in the next round (its commit marks it). Anything else runs the
+/// transaction. Same interface as PrStmTx for the generated body; the view reference first
+/// (reseat_view).
+class ProbeTx {
+ public:
+  __device__ __forceinline__ explicit ProbeTx(const StoreView& view) : view_(view) {}
+  __device__ __forceinline__ bool active() const { return status_ == 0; }
+  __device__ __forceinline__ bool quiet() const { return status_ == 0; }
+  __device__ __forceinline__ uint64_t read(uint32_t region, uint32_t index) {
+    return active() ? load_word(region, index) : 0;
+  }
+  __device__ __forceinline__ uint64_t read_shared(uint32_t region, uint32_t index) const {
+    return active() ? load_word(region, index) : 0;
+  }
+  __device__ __forceinline__ long long sum_range(uint32_t region, uint32_t first, uint32_t count,
+                                                 uint32_t wrap) {
+    long long sum = 0;
+    uint32_t index = first;
+    for (uint32_t j = 0; j < count && active(); ++j) {
+      sum += static_cast<long long>(static_cast<int64_t>(load_word(region, index)));
+      index = index + 1 == wrap ? 0 : index + 1;
+    }
+    return sum;
+  }
+  __device__ __forceinline__ void write(uint32_t, uint32_t, uint64_t) { status_ = 1; }
+  __device__ __forceinline__ void semantic_conflict() { status_ = 1; }
+  __device__ __forceinline__ void end(uint8_t) { status_ = 1; }
+
+ private:
+  __device__ __forceinline__ uint64_t load_word(uint32_t region, uint32_t index) const {
+    const RegionView& r = view_.regions[region];
+    if (r.word_bytes == 4) {
+      return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(
+          mem::load_relaxed(static_cast<const uint32_t*>(r.base) + index))));
+    }
+    return mem::load_relaxed(static_cast<const unsigned long long*>(r.base) + index);
+  }
+
+  const StoreView& view_;
+  uint32_t status_ = 0;  ///< 0 while the look may still run to the end
+  uint32_t pad_ = 0;     ///< the generated body passes whole 8-byte words
+};
+
+/// Out-edges of one vertex per work item of a relaxation round (CudaProgramRelax.CHUNK_EDGES).
+constexpr uint32_t kRelaxChunk = 256;
+
+/// Slots of RelaxArgs::stats: [0, 10) transactions by outcome code, then these.
+enum RelaxStat : int { kRelaxSkipped = 10, kRelaxChanges = 11, kRelaxStats = 12 };
+
+/// One round of a program relaxation (io.gstm.core.cuda.CudaProgramRelax). The batch's columns
+/// are the graph's edges (transaction t is edge t: its src, dst and weight); a work item is a
+/// run of at most kRelaxChunk consecutive out-edges of one vertex.
+struct RelaxArgs {
+  const uint2* items;        ///< [item_count] (first edge, edges)
+  uint2* next_items;         ///< the next round's items, appended
+  uint32_t* words;           ///< [0] next_items' length, [1] lowest edge that ended TOO_LARGE
+  const int32_t* offsets;    ///< [vertices + 1] the CSR's offsets
+  const int32_t* src;        ///< [edges] each edge's source (the src column)
+  const int32_t* dst;        ///< [edges] each edge's target (the dst column)
+  uint32_t* stamps;          ///< [vertices] the last round that queued each vertex
+  unsigned long long* stats; ///< [kRelaxStats]
+  uint32_t item_count;
+  uint32_t round;            ///< this round's number, from 1
+  uint32_t changed_output;   ///< the output slot of 'changed'
+  uint32_t type;             ///< the program's type in the image
+};
+static_assert(sizeof(RelaxArgs) == 80, "CudaProgramRelax packs 80 bytes");
+
+/// Queues vertex v's out-edges for the next round, once per round.
+__device__ __forceinline__ void queue_vertex(const RelaxArgs& a, uint32_t v) {
+  if (atomicExch(a.stamps + v, a.round) == a.round) return;
+  const uint32_t first = static_cast<uint32_t>(a.offsets[v]);
+  const uint32_t degree = static_cast<uint32_t>(a.offsets[v + 1]) - first;
+  if (degree == 0) return;
+  const uint32_t chunks = (degree + kRelaxChunk - 1) / kRelaxChunk;
+  const uint32_t at = atomicAdd(a.words, chunks);
+  for (uint32_t c = 0; c < chunks; ++c) {
+    a.next_items[at + c] = make_uint2(first + c * kRelaxChunk, min(kRelaxChunk, degree - c * kRelaxChunk));
+  }
+}
+
+/// A warp per work item, a lane per edge: each edge is looked at (ProbeTx) and, unless the look
+/// shows it cannot change anything, run as a transaction in place (run_one_in_place). A commit
+/// whose 'changed' output is nonzero queues the target; an abandoned one queues the source
+/// (its edge runs again); one that ended TOO_LARGE is noted in words[1]. (Probe is ProbeTx, a
+/// parameter so that its body's declaration, which follows, is looked up at instantiation.)
+template <int CAPACITY, class Probe = ProbeTx>
+__device__ __forceinline__ void relax_round(const StoreView& view, const Table& tab,
+                                            const SemanticOut& out, const RelaxArgs& a) {
+  const unsigned warp = __activemask();
+  ThreadCounters<PrStmPolicy::kCounters> counters;
+  ThreadCounters<kRelaxStats> stats;
+  const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t lane = threadIdx.x & 31u;
+  const uint32_t warps = gridDim.x * blockDim.x / 32u;
+  for (uint32_t item = self / 32u; item < a.item_count; item += warps) {
+    const uint2 it = a.items[item];
+    for (uint32_t base = 0; base < it.y; base += 32u) {
+      const uint32_t t = it.x + base + lane;
+      bool run = false;
+      if (base + lane < it.y) {
+        Probe probe(view);
+        const Body<Probe> look = BodyOf<Probe>::call(words_of(probe), tab, t, a.type);
+        Local<Probe> after(look.tx);
+        run = !after.tx().quiet();
+        if (!run) ++stats.c[kRelaxSkipped];
+      }
+      const uint8_t outcome = run_one_in_place<CAPACITY, false>(view, tab, out, counters, warp,
+                                                                 self, t, a.type, run);
+      if (!run) continue;
+      stats.add(outcome);
+      if (outcome == kCommitted) {
+        if (tab.outputs[static_cast<size_t>(a.changed_output) * tab.tx_count + t] != 0) {
+          ++stats.c[kRelaxChanges];
+          queue_vertex(a, static_cast<uint32_t>(a.dst[t]));
+        }
+      } else if (outcome == kAbandoned || outcome == kAbandonedSemantic) {
+        queue_vertex(a, static_cast<uint32_t>(a.src[t]));
+      } else if (outcome == kTooLarge) {
+        atomicMin(a.words + 1, t);
+      }
+    }
+  }
+  counters.flush_to(out.counters);
+  stats.flush_to(a.stats);
 }
 
 }  // namespace gstm::program::jit
@@ -240,12 +388,21 @@ using gstm::program::jit::Words;
     return {l.words(), 0};                                                                         \
   }
 
-/// The kernels of one set capacity: run_semantic (programs that may retry) and run_in_place.
+/// The relaxation's look (suffix p, one for every capacity).
+GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
+
+/// The kernels of one set capacity: run_semantic (programs that may retry), run_in_place and a
+/// round of a program relaxation (relax_round), whose attempts (r: ordinary, v: urgent) leave
+/// the read-only locks out of the pre-lock step.
 #define GSTM_JIT_CAPACITY(CAP, SEMANTIC_BLOCKS, IN_PLACE_BLOCKS)                                  \
   using TxO##CAP = gstm::PrStmTx<CAP, true, false>;                                               \
   using TxU##CAP = gstm::PrStmTx<CAP, true, true>;                                                \
+  using TxR##CAP = gstm::PrStmTx<CAP, false, false>;                                              \
+  using TxV##CAP = gstm::PrStmTx<CAP, false, true>;                                               \
   GSTM_JIT_TX(o##CAP, TxO##CAP)                                                                    \
   GSTM_JIT_TX(u##CAP, TxU##CAP)                                                                    \
+  GSTM_JIT_TX(r##CAP, TxR##CAP)                                                                    \
+  GSTM_JIT_TX(v##CAP, TxV##CAP)                                                                    \
   extern "C" __global__ void __launch_bounds__(256, SEMANTIC_BLOCKS) gstm_jit_prstm_s##CAP(       \
       const __grid_constant__ gstm::StoreView view,                                                \
       const __grid_constant__ gstm::program::Table tab,                                            \
@@ -259,6 +416,14 @@ using gstm::program::jit::Words;
       const __grid_constant__ gstm::SemanticOut out) {                                             \
     gstm::program::jit::share_view(view);                                                          \
     gstm::program::jit::run_in_place<CAP>(view, tab, out);                                         \
+  }                                                                                                \
+  extern "C" __global__ void __launch_bounds__(256, IN_PLACE_BLOCKS) gstm_jit_relax_s##CAP(        \
+      const __grid_constant__ gstm::StoreView view,                                                \
+      const __grid_constant__ gstm::program::Table tab,                                            \
+      const __grid_constant__ gstm::SemanticOut out,                                               \
+      const __grid_constant__ gstm::program::jit::RelaxArgs args) {                                \
+    gstm::program::jit::share_view(view);                                                          \
+    gstm::program::jit::relax_round<CAP>(view, tab, out, args);                                    \
   }
 
 /// @brief Compiled program batches under PR-STM with sets of at most 2, 4, 8 or 16 entries

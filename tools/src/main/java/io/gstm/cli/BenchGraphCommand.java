@@ -8,6 +8,7 @@ import io.gstm.core.graph.CsrGraph;
 import io.gstm.core.graph.DegreeOrder;
 import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.GraphRelaxer;
+import io.gstm.core.graph.ProgramRelaxation;
 import io.gstm.core.graph.RelaxOptions;
 import io.gstm.core.graph.RelaxResult;
 import io.gstm.core.graph.RelaxStats;
@@ -58,6 +59,14 @@ final class BenchGraphCommand extends EngineCommand {
           + "host. Default ${DEFAULT-VALUE}.")
   String csr;
 
+  @Option(names = "--program", defaultValue = "none",
+      description = "Shortest paths only: also relax the same graph with a transaction program "
+          + "(paths: distance, parent and hop count updated together), taking turns with the "
+          + "built-in relaxation, and print the program's speed as a fraction of the "
+          + "built-in's; none: compare with the bare relaxation instead. Default "
+          + "${DEFAULT-VALUE}.")
+  String program;
+
   @Mixin LockCoverageOption coverage = new LockCoverageOption();
 
   @Mixin ThreadsPerBlockOption blockSize = new ThreadsPerBlockOption(64);
@@ -85,6 +94,11 @@ final class BenchGraphCommand extends EngineCommand {
     blockSize.check();
     Checks.oneOf("--order", "numbering", order, "auto", "degree", "input");
     Checks.oneOf("--csr", "where the CSR is built", csr, "auto", "gpu", "host");
+    Checks.oneOf("--program", "relaxation program", program, "none", "paths");
+    if (!program.equals("none") && k != RelaxationKind.SHORTEST_PATHS) {
+      throw new IllegalArgumentException("--program " + program + ": shortest paths only "
+          + "(--kind sssp), got --kind " + k);
+    }
     return e -> {
       // As the Spark connector's spark.gstm.graph.vertexOrder=auto: by global id on a GPU, by
       // degree on the JVM engine.
@@ -153,6 +167,9 @@ final class BenchGraphCommand extends EngineCommand {
         .withThreadsPerBlock(blockSize.threadsPerBlock).withBucketEdges(bucketEdges);
     boolean cc = k == RelaxationKind.CONNECTED_COMPONENTS;
     opts = opts.withSymmetric(cc && !noPull); // components relax g.undirected()
+    if (!program.equals("none")) {
+      return relaxWithProgram(e, g, init, active, opts, source);
+    }
     try (GraphRelaxer relaxer = new GraphRelaxer(e, g, k, opts);
         BareRelaxKernel bare = e instanceof CudaEngine cuda ? new BareRelaxKernel(cuda, g, cc)
             : null) {
@@ -185,6 +202,51 @@ final class BenchGraphCommand extends EngineCommand {
       boolean bareOk = bare == null || compareWithBare(bareRuns, g, k, init, s.kernelNanos(),
           total, visitedEdges(g, best.values()));
       return report.ok() && bareOk ? 0 : 1;
+    }
+  }
+
+  /**
+   * The built-in shortest paths and the same as a program ({@link ProgramRelaxTrial}), taking
+   * turns, warm-ups first; each time the best of the runs. Returns 0 when both are verified.
+   */
+  private int relaxWithProgram(Engine e, CsrGraph g, double[] init, int[] active,
+      RelaxOptions opts, int source) {
+    try (GraphRelaxer relaxer = new GraphRelaxer(e, g, RelaxationKind.SHORTEST_PATHS, opts);
+        ProgramRelaxTrial trial = new ProgramRelaxTrial(e, g, source)) {
+      List<RelaxResult> runs = new ArrayList<>();
+      List<ProgramRelaxTrial.Run> programRuns = new ArrayList<>();
+      reps.alternate(() -> relaxer.relax(init, active), runs, trial::run, programRuns);
+      RelaxResult best = runs.stream()
+          .min(Comparator.comparingLong(r -> r.stats().kernelNanos())).orElseThrow();
+      long total = runs.stream().mapToLong(r -> r.stats().totalNanos()).min().orElseThrow();
+      ProgramRelaxTrial.Run fastest = programRuns.stream()
+          .min(Comparator.comparingLong(r -> r.result().kernelNanos())).orElseThrow();
+      long programTotal = programRuns.stream().mapToLong(ProgramRelaxTrial.Run::totalNanos)
+          .min().orElseThrow();
+      RelaxStats s = best.stats();
+      System.out.printf("built-in: %.3f ms kernel time, %.3f ms total, %d rounds, %,d "
+              + "transactions%n", s.kernelNanos() / 1e6, total / 1e6, s.rounds(),
+          s.transactions());
+      ProgramRelaxation.Result r = fastest.result();
+      System.out.printf("program 'paths': %.3f ms kernel time, %.3f ms total, %d rounds, %,d "
+              + "transactions, %,d edges skipped after a look, %,d changes, outcomes %s%n",
+          r.kernelNanos() / 1e6, programTotal / 1e6, r.rounds(), r.transactions(), r.skipped(),
+          r.changes(), r.outcomes());
+      System.out.printf("program speed as a fraction of the built-in's (each time the best of "
+              + "%d runs): %.2fx kernel, %.2fx total%n", runs.size(),
+          (double) s.kernelNanos() / Math.max(1, r.kernelNanos()),
+          (double) total / Math.max(1, programTotal));
+      RelaxationVerifier.Report report =
+          RelaxationVerifier.check(g, RelaxationKind.SHORTEST_PATHS, init, best.values());
+      System.out.println("verifier: " + report);
+      String broken = null;
+      for (ProgramRelaxTrial.Run run : programRuns) {
+        broken = broken != null ? broken : trial.check(run, best.values());
+      }
+      System.out.println("program verifier: " + (broken == null ? "OK: every run's distances "
+          + "equal the built-in's, its parents a shortest-path tree, its hops consistent"
+          : "FAILED: " + broken));
+      return report.ok() && broken == null ? 0 : 1;
     }
   }
 

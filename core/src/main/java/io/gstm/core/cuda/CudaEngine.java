@@ -173,6 +173,14 @@ public final class CudaEngine implements Engine {
     CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
   }
 
+  /**
+   * The compiled round of a program relaxation for this image ({@link
+   * JitPrograms#relaxFunction}), or null where programs are not compiled on this engine.
+   */
+  JitPrograms.Kernel relaxKernel(int[] image, int capacity) {
+    return compiledPrograms && jit != null ? jit.relaxFunction(image, capacity) : null;
+  }
+
   /** The pinned buffer large array copies go through (the caller has bound the context). */
   PinnedStaging staging() {
     return staging;

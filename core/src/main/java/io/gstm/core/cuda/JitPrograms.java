@@ -141,32 +141,51 @@ final class JitPrograms implements AutoCloseable {
    * context current.
    */
   synchronized Kernel function(int[] image, int capacity, boolean programsRetry) {
-    if (capacity > maxCapacity || closed) {
+    if (capacity > maxCapacity) {
       return null;
     }
     boolean retries = programsRetry || alwaysSemantic;
-    String key = key(image, capacity, retries);
+    return function(image, capacity, ProgramPtx.kernel(retries, capacity), background);
+  }
+
+  /**
+   * The compiled kernel of a program relaxation's round ({@link ProgramPtx#relaxKernel}) for
+   * this image, compiled now if it is new (a relaxation has no interpreted round to run
+   * meanwhile), for sets of up to {@link ProgramPtx#MAX_CAPACITY}; null where it cannot be
+   * compiled (the reason is logged once).
+   */
+  synchronized Kernel relaxFunction(int[] image, int capacity) {
+    if (capacity > ProgramPtx.MAX_CAPACITY) {
+      return null;
+    }
+    return function(image, capacity, ProgramPtx.relaxKernel(capacity), false);
+  }
+
+  private Kernel function(int[] image, int capacity, String symbol, boolean inBackground) {
+    if (closed) {
+      return null;
+    }
+    String key = key(image, capacity, symbol);
     if (refused.containsKey(key)) {
       return null;
     }
     if (pending.contains(key)) {
       return new Kernel(null, Source.PENDING, 0);
     }
-    String symbol = ProgramPtx.kernel(retries, capacity);
     long t0 = System.nanoTime();
     CUmodule module = modules.get(key);
     Source source = Source.MEMORY;
     if (module == null) {
       byte[] ptx = readCache(key);
-      if (ptx == null && background) {
+      if (ptx == null && inBackground) {
         pending.add(key);
         int[] copy = image.clone();
-        compiler.execute(() -> compileAndLoad(key, copy, capacity, retries, symbol));
+        compiler.execute(() -> compileAndLoad(key, copy, capacity, symbol));
         return new Kernel(null, Source.PENDING, 0);
       }
       source = ptx != null ? Source.DISK : Source.COMPILED;
       try {
-        module = load(ptx != null ? ptx : compileToDisk(key, image, capacity, retries));
+        module = load(ptx != null ? ptx : compileToDisk(key, image, capacity, symbol));
       } catch (GstmException e) {
         refuse(key, e);
         return null;
@@ -185,12 +204,11 @@ final class JitPrograms implements AutoCloseable {
   }
 
   /** The background compilation of one set: its module is there for the next batch. */
-  private void compileAndLoad(String key, int[] image, int capacity, boolean retries,
-      String symbol) {
+  private void compileAndLoad(String key, int[] image, int capacity, String symbol) {
     long t0 = System.nanoTime();
     try {
       bindContext.run();
-      byte[] ptx = compileToDisk(key, image, capacity, retries);
+      byte[] ptx = compileToDisk(key, image, capacity, symbol);
       CUmodule module = load(ptx);
       synchronized (this) {
         pending.remove(key);
@@ -210,8 +228,8 @@ final class JitPrograms implements AutoCloseable {
     }
   }
 
-  private byte[] compileToDisk(String key, int[] image, int capacity, boolean retries) {
-    byte[] ptx = (compile(image, capacity, retries) + "\0").getBytes(StandardCharsets.US_ASCII);
+  private byte[] compileToDisk(String key, int[] image, int capacity, String symbol) {
+    byte[] ptx = (compile(image, capacity, symbol) + "\0").getBytes(StandardCharsets.US_ASCII);
     writeCache(key, ptx);
     return ptx;
   }
@@ -229,7 +247,7 @@ final class JitPrograms implements AutoCloseable {
     modules.put(key, module);
   }
 
-  private String compile(int[] image, int capacity, boolean retries) {
+  private String compile(int[] image, int capacity, String symbol) {
     PtxModule template;
     synchronized (this) {
       if (this.template == null) {
@@ -237,7 +255,7 @@ final class JitPrograms implements AutoCloseable {
       }
       template = this.template;
     }
-    return ProgramPtx.compile(template, image, capacity, retries);
+    return ProgramPtx.compile(template, image, capacity, symbol);
   }
 
   /**
@@ -289,17 +307,17 @@ final class JitPrograms implements AutoCloseable {
    * The template, the capacity, the kernel and the image without its column offsets (which
    * follow the batch's size): what the compiled code depends on.
    */
-  String key(int[] image, int capacity, boolean retries) {
+  String key(int[] image, int capacity, String symbol) {
     int[] program = image.clone();
     for (int c = 0; c < image[3]; c++) {
       program[ProgramImage.HEADER_WORDS + 2 * c] = 0;
     }
     ByteBuffer buf = ByteBuffer.allocate(4 * program.length + 4).order(ByteOrder.LITTLE_ENDIAN);
-    buf.putInt(capacity | (retries ? 1 << 16 : 0));
+    buf.putInt(capacity);
     for (int w : program) {
       buf.putInt(w);
     }
-    return sha256((templateHash + sha256(buf.array())).getBytes(StandardCharsets.US_ASCII))
+    return sha256((templateHash + symbol + sha256(buf.array())).getBytes(StandardCharsets.US_ASCII))
         .substring(0, 40);
   }
 

@@ -24,8 +24,16 @@ record ProgramImage(int[] words, long[] columnOffsets, long columnWords) {
   static final int DIR_WORDS = 16;
 
   static ProgramImage build(ProgramBinding binding) {
+    return build(binding, binding.batch().txCount());
+  }
+
+  /**
+   * As {@link #build(ProgramBinding)}, the columns laid out for {@code rows} transactions rather
+   * than the batch's own (a program relaxation binds one row and runs one per edge).
+   */
+  static ProgramImage build(ProgramBinding binding, long rows) {
     List<Column> columns = binding.columns();
-    int n = binding.batch().txCount();
+    long n = rows;
     long[] offsets = new long[columns.size()];
     long at = 0;
     for (int c = 0; c < columns.size(); c++) {
@@ -34,7 +42,7 @@ record ProgramImage(int[] words, long[] columnOffsets, long columnWords) {
         at++;
       }
       offsets[c] = at;
-      at += (long) n * col.width() / 4;
+      at += n * col.width() / 4;
     }
     int programs = binding.programCount();
     List<Integer> w = new ArrayList<>();

@@ -2,6 +2,7 @@ package io.gstm.core.graph;
 
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
+import io.gstm.core.cuda.CudaProgramRelax;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.program.Column;
 import io.gstm.core.program.CompiledProgram;
@@ -42,14 +43,31 @@ import java.util.Objects;
  * round, after an edge from it was relaxed, is in the next round, so the rounds end at the
  * relaxation's fixpoint when the program only ever improves values (a monotone relaxation). A
  * relaxation the engine gave up under contention (ABANDONED) puts its source in the next round,
- * so its edge runs again; one the program aborted, or that overflowed, changes nothing. A
- * round is a host round trip: a program relaxation suits graphs of modest diameter and custom
- * logic; the built-in {@link GraphRelaxer} kinds run their rounds on the device.
+ * so its edge runs again; one the program aborted, or that overflowed, changes nothing.
+ *
+ * <p>On the GPU (a PR-STM store of the {@link io.gstm.core.cuda.CudaEngine}, programs compiled)
+ * the rounds run on the device ({@link CudaProgramRelax}): the edges are uploaded once as the
+ * batch's columns, each round is one launch, and each edge is first looked at over plain reads;
+ * an edge whose look would write nothing runs no transaction ({@link Result#skipped()}). For a
+ * relaxation that only ever improves values this skips only edges whose transaction would have
+ * changed nothing, so the fixpoint is the same. Elsewhere (the JVM engine, history asked for,
+ * a program that does not compile for the device) each round is one program batch on the
+ * engine, a host round trip.
  */
 public final class ProgramRelaxation {
-  /** What a relaxation did. */
-  public record Result(int rounds, long transactions, long changes,
-      Map<Outcome, Long> outcomes) {}
+  /**
+   * What a relaxation did.
+   *
+   * @param rounds rounds run
+   * @param transactions transactions run
+   * @param skipped edges that ran no transaction: on the GPU each edge is first looked at over
+   *     plain reads, and one that would write nothing is skipped (0 on other engines)
+   * @param changes commits that reported a change
+   * @param outcomes the transactions by outcome
+   * @param kernelNanos GPU time of the rounds (0 on the JVM engine)
+   */
+  public record Result(int rounds, long transactions, long skipped, long changes,
+      Map<Outcome, Long> outcomes, long kernelNanos) {}
 
   private ProgramRelaxation() {}
 
@@ -92,12 +110,21 @@ public final class ProgramRelaxation {
       }
       next[v] = true;
     }
+    int[] frontier = frontier(next);
+    try (CudaProgramRelax device = CudaProgramRelax.open(engine, store, graph, compiled,
+        weighted, options)) {
+      if (device != null) {
+        CudaProgramRelax.Rounds r = device.relax(frontier, maxRounds);
+        return new Result(r.rounds(), r.transactions(), r.skipped(), r.changes(), r.outcomes(),
+            r.kernelNanos());
+      }
+    }
     ProgramSet set = ProgramSet.of(compiled);
     Map<Outcome, Long> outcomes = new EnumMap<>(Outcome.class);
     long transactions = 0;
     long changes = 0;
+    long kernelNanos = 0;
     int rounds = 0;
-    int[] frontier = frontier(next);
     while (frontier.length > 0) {
       if (rounds == maxRounds) {
         throw new IllegalStateException("program '" + program.name() + "': " + frontier.length
@@ -133,6 +160,7 @@ public final class ProgramRelaxation {
       }
       ProgramResult r = engine.run(store, b.build(), options);
       transactions += m;
+      kernelNanos += r.stats().kernelNanos();
       Arrays.fill(next, false);
       for (int t = 0; t < m; t++) {
         Outcome o = r.outcome(t);
@@ -150,7 +178,7 @@ public final class ProgramRelaxation {
       }
       frontier = frontier(next);
     }
-    return new Result(rounds, transactions, changes, outcomes);
+    return new Result(rounds, transactions, 0, changes, outcomes, kernelNanos);
   }
 
   /** Checks the program's interface; returns whether it takes a weight. */

@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.gstm.core.cuda.ptx.ProgramPtx;
 import io.gstm.core.cuda.ptx.PtxException;
 import io.gstm.core.cuda.ptx.PtxModule;
+import io.gstm.core.graph.ProgramRelaxationTest;
+import io.gstm.core.program.Column;
+import io.gstm.core.program.Program;
 import io.gstm.core.program.ProgramBatch;
+import io.gstm.core.program.ProgramSet;
 import io.gstm.core.program.ProgramBinding;
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
@@ -134,6 +138,32 @@ class ProgramPtxTest {
         throw new AssertionError("seed " + seed + ": " + e.getMessage(), e);
       }
       assemble(ptx, "random" + seed);
+    }
+  }
+
+  /**
+   * A relaxation's round (its look and its transaction, each the generated body) compiles for
+   * the relaxation programs of the tests, bound as CudaProgramRelax binds them, every call
+   * inlined.
+   */
+  @Test
+  void relaxationRoundsCompileWithEveryCallInlined() throws Exception {
+    assumeTrue(template != null && onPath("ptxas"), "needs the template and ptxas");
+    for (String text : List.of(ProgramRelaxationTest.WIDEST, ProgramRelaxationTest.PATHS)) {
+      Program program = Program.parse(text).get(0);
+      StoreLayout layout = program.name().equals("widest")
+          ? ProgramRelaxationTest.widestLayout(100) : ProgramRelaxationTest.pathsLayout(100);
+      ProgramBatch batch = ProgramBatch.builder(ProgramSet.of(program.compile()))
+          .all(program.name(), 1).column(Column.wrapInt32("src", new int[1]))
+          .column(Column.wrapInt32("dst", new int[1]))
+          .column(Column.ofFloat64("weight", new double[1])).build();
+      ProgramBinding binding = ProgramBinding.bind(batch, layout, Algorithm.prStm());
+      int[] image = ProgramImage.build(binding, 1_000_000).words();
+      String ptx = ProgramPtx.compile(template, image, binding.capacity(),
+          ProgramPtx.relaxKernel(binding.capacity()));
+      assertThat(ptx).as(program.name()).contains(ProgramPtx.relaxKernel(binding.capacity()))
+          .doesNotContain("call.uni").doesNotContain(".func");
+      assemble(ptx, "relax_" + program.name());
     }
   }
 

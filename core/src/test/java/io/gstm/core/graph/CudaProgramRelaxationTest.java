@@ -1,32 +1,46 @@
 package io.gstm.core.graph;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gstm.core.batch.RunOptions;
 import io.gstm.core.cuda.CudaEngine;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.jvm.JvmEngine;
+import io.gstm.core.program.Program;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.GpuCondition;
 import org.junit.jupiter.api.AfterAll;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * User-written relaxations on the GPU: the same programs and graphs as
- * {@link ProgramRelaxationTest}, widest paths equal to the serial fixpoint, shortest paths equal
- * to Dijkstra's with a consistent parent and hop count.
+ * User-written relaxations on the GPU, their rounds on the device (CudaProgramRelax): the same
+ * programs and graphs as {@link ProgramRelaxationTest}, widest paths equal to the serial
+ * fixpoint, shortest paths equal to Dijkstra's with a consistent parent and hop count; hubs of
+ * more out-edges than a work item holds; relaxations given up under contention running again;
+ * the round limit; and the same values as the JVM engine and as the batch-per-round path.
  */
 @EnabledIfGpu
 class CudaProgramRelaxationTest {
   private static CudaEngine gpu;
+  private static JvmEngine jvm;
 
   @BeforeAll
   static void open() {
     gpu = CudaEngine.open(GpuCondition.device());
+    jvm = new JvmEngine(4);
   }
 
   @AfterAll
   static void close() {
     gpu.close();
+    jvm.close();
   }
 
   @ParameterizedTest(name = "seed {0}")
@@ -35,6 +49,104 @@ class CudaProgramRelaxationTest {
     CsrGraph g = ProgramRelaxationTest.graph(20_000, 4, seed);
     assertThat(ProgramRelaxationTest.widest(gpu, g))
         .isEqualTo(ProgramRelaxationTest.widestSerially(g, 0));
+  }
+
+  /** A graph with hubs: vertex 0 and a few others have thousands of out-edges. */
+  private static CsrGraph hubs(int n, int m, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int[] src = new int[m];
+    int[] dst = new int[m];
+    double[] w = new double[m];
+    for (int i = 0; i < m; i++) {
+      src[i] = i < 3_000 ? 0 : rnd.nextInt(4) == 0 ? rnd.nextInt(5) : rnd.nextInt(n);
+      dst[i] = rnd.nextInt(n);
+      w[i] = 1 + rnd.nextInt(1000) / 7.0;
+    }
+    return CsrGraph.fromEdges(n, src, dst, w);
+  }
+
+  /** Widest paths from vertex 0 (listed twice: taken once). */
+  private static ProgramRelaxation.Result widestOn(Engine engine, TxStore store, CsrGraph g,
+      RunOptions o) {
+    double[] width = new double[g.vertexCount()];
+    width[0] = Double.POSITIVE_INFINITY;
+    store.writeFloat64(0, width);
+    return ProgramRelaxation.relax(engine, store, g,
+        Program.parse(ProgramRelaxationTest.WIDEST).get(0), new int[] {0, 0}, 10_000, o);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {1, 2})
+  void hubsRunOnTheDeviceWithTheJvmEnginesValues(long seed) {
+    CsrGraph g = hubs(30_000, 400_000, seed);
+    StoreLayout layout = ProgramRelaxationTest.widestLayout(g.vertexCount());
+    try (TxStore onGpu = gpu.createStore(layout); TxStore onJvm = jvm.createStore(layout)) {
+      ProgramRelaxation.Result r = widestOn(gpu, onGpu, g, RunOptions.defaults());
+      ProgramRelaxation.Result j = widestOn(jvm, onJvm, g, RunOptions.defaults());
+      // The device's rounds: edges looked at and skipped, GPU time measured.
+      assertThat(r.skipped()).as("edges skipped after a look").isPositive();
+      assertThat(r.kernelNanos()).isPositive();
+      assertThat(r.transactions() + r.skipped()).isGreaterThanOrEqualTo(g.edgeCount() / 2);
+      assertThat(j.skipped()).isZero();
+      assertThat(onGpu.readFloat64(0)).isEqualTo(onJvm.readFloat64(0))
+          .isEqualTo(ProgramRelaxationTest.widestSerially(g, 0));
+    }
+  }
+
+  /** History asked for: a program batch per round, the same fixpoint. */
+  @Test
+  void withHistoryEachRoundIsABatchWithTheSameValues() {
+    CsrGraph g = ProgramRelaxationTest.graph(5_000, 4, 7);
+    try (TxStore store = gpu.createStore(ProgramRelaxationTest.widestLayout(5_000))) {
+      ProgramRelaxation.Result r = widestOn(gpu, store, g, RunOptions.defaults().withHistory(true));
+      assertThat(r.skipped()).isZero();
+      assertThat(store.readFloat64(0)).isEqualTo(ProgramRelaxationTest.widestSerially(g, 0));
+    }
+  }
+
+  /**
+   * Edges crowding onto few targets with a retry limit of 1: relaxations the GPU gives up run
+   * again in the next round, so the fixpoint is still the serial one.
+   */
+  @Test
+  void relaxationsGivenUpUnderContentionRunAgain() {
+    SplittableRandom rnd = new SplittableRandom(5);
+    int n = 400;
+    int m = 200_000;
+    int[] src = new int[m];
+    int[] dst = new int[m];
+    double[] w = new double[m];
+    for (int i = 0; i < m; i++) {
+      src[i] = i < 2_000 ? 0 : rnd.nextInt(n);
+      dst[i] = rnd.nextInt(8) == 0 ? rnd.nextInt(n) : rnd.nextInt(4);
+      w[i] = 1 + rnd.nextInt(100_000);
+    }
+    CsrGraph g = CsrGraph.fromEdges(n, src, dst, w);
+    try (TxStore store = gpu.createStore(ProgramRelaxationTest.widestLayout(n))) {
+      ProgramRelaxation.Result r = widestOn(gpu, store, g, RunOptions.defaults().withMaxRetries(1));
+      assertThat(r.skipped()).isPositive();
+      assertThat(store.readFloat64(0)).isEqualTo(ProgramRelaxationTest.widestSerially(g, 0));
+    }
+  }
+
+  /** A relaxation that never stops improving ends at the round limit, naming it. */
+  @Test
+  void theRoundLimitIsNamed() {
+    CsrGraph ring = CsrGraph.fromEdges(2, new int[] {0, 1}, new int[] {1, 0}, null);
+    try (TxStore store = gpu.createStore(ProgramRelaxationTest.widestLayout(2))) {
+      assertThatThrownBy(() -> ProgramRelaxation.relax(gpu, store, ring, Program.parse("""
+          program up(src: int32, dst: int32) regions width: float64 outputs changed: int32 {
+            width[dst] = width[src] + 1.0;
+            changed = 1;
+          }
+          """).get(0), new int[] {0}, 50, RunOptions.defaults()))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("after 50 rounds (maxRounds)");
+      // Round r raised one of the two values to r: the last round left 50 and 49.
+      double[] v = store.readFloat64(0);
+      assertThat(Math.max(v[0], v[1])).isEqualTo(50.0);
+      assertThat(v[0] + v[1]).isEqualTo(99.0);
+    }
   }
 
   @ParameterizedTest(name = "seed {0}")

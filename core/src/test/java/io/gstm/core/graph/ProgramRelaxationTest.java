@@ -119,11 +119,11 @@ public class ProgramRelaxationTest {
     return dist;
   }
 
-  static StoreLayout widestLayout(int n) {
+  public static StoreLayout widestLayout(int n) {
     return StoreLayout.of(new RegionSpec("width", RegionType.FLOAT64, n, 1));
   }
 
-  static StoreLayout pathsLayout(int n) {
+  public static StoreLayout pathsLayout(int n) {
     return StoreLayout.of(new RegionSpec("dist", RegionType.FLOAT64, n, 1),
         new RegionSpec("parent", RegionType.INT32, n, 1),
         new RegionSpec("hops", RegionType.INT32, n, 1));

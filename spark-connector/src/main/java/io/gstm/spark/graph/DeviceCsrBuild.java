@@ -63,15 +63,21 @@ final class DeviceCsrBuild implements ParallelBuild.CsrBuilder {
 
   /**
    * The numbering too, on the device: the host's own (a table over the global ids, marked by
-   * every edge, then numbered) took 0.35-1.06 s of a 2^24 subgraph's build. Only with {@code
-   * -Dgstm.graph.numbering=device} for now: its GPU test ({@code CudaCsrNumberingTest}) has not
-   * run on a GPU yet; null (the host numbers) otherwise.
+   * every edge, then numbered) took 0.35-1.06 s of a 2^24 subgraph's build. {@code
+   * -Dgstm.graph.numbering=host} keeps the host's numbering (this returns null).
    */
   @Override
   public ParallelBuild.Numbered buildNumbered(int idBound, List<EdgeChunk> chunks,
       boolean weighted, boolean undirected) {
-    if (!"device".equals(System.getProperty("gstm.graph.numbering", "host"))) {
-      return null;
+    String numbering = System.getProperty("gstm.graph.numbering", "device");
+    switch (numbering) {
+      case "device":
+        break;
+      case "host":
+        return null;
+      default:
+        throw new IllegalArgumentException("gstm.graph.numbering: expected device or host, got "
+            + numbering);
     }
     int extra = 0;
     for (EdgeChunk c : chunks) {

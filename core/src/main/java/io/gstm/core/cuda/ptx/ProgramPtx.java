@@ -70,6 +70,14 @@ public final class ProgramPtx {
   }
 
   /**
+   * The kernel of one round of a program relaxation with sets of {@code capacity}
+   * ({@code relax_round} of the template: each edge looked at, then run in place).
+   */
+  public static String relaxKernel(int capacity) {
+    return "gstm_jit_relax_s" + capacity;
+  }
+
+  /**
    * The PTX of {@link #kernel(boolean, int)} for this image, every call inlined.
    *
    * @param template the parsed template (jit/program_jit.ptx)
@@ -78,13 +86,28 @@ public final class ProgramPtx {
    * @param retries whether the batch's programs may retry ({@link #retries})
    */
   public static String compile(PtxModule template, int[] image, int capacity, boolean retries) {
+    return compile(template, image, capacity, kernel(retries, capacity));
+  }
+
+  /**
+   * The PTX of the template's kernel {@code kernel} (one of {@link #kernel} or {@link
+   * #relaxKernel} for {@code capacity}) for this image, every call inlined: the body is written
+   * for each transaction type the kernel may run (ordinary and urgent attempts of {@code
+   * capacity}; for a relaxation's round, its attempts and its look).
+   */
+  public static String compile(PtxModule template, int[] image, int capacity, String kernel) {
     if (capacity > MAX_CAPACITY) {
       throw new PtxException("ptx: sets of " + capacity + " entries are not compiled (at most "
           + MAX_CAPACITY + ")");
     }
     Map<String, Function> functions = new LinkedHashMap<>(template.functions());
-    for (String kind : List.of("o", "u")) {
-      String sfx = kind + capacity;
+    // Ordinary and urgent attempts (o, u); a relaxation's, without read pre-locks (r, v), and
+    // its look (p).
+    List<String> suffixes = new ArrayList<>(List.of("o" + capacity, "u" + capacity));
+    if (kernel.equals(relaxKernel(capacity))) {
+      suffixes.addAll(List.of("r" + capacity, "v" + capacity, "p"));
+    }
+    for (String sfx : suffixes) {
       int txBytes = template.function("gstm_jit_rd_" + sfx).params().values().iterator().next();
       ProgramPtx gen = new ProgramPtx(image, sfx, txBytes);
       String text = gen.body();
@@ -92,7 +115,7 @@ public final class ProgramPtx {
       functions.put(f.name(), f);
     }
     PtxModule module = template.withFunctions(functions);
-    return PtxInliner.link(module, List.of(kernel(retries, capacity)));
+    return PtxInliner.link(module, List.of(kernel));
   }
 
   private static Function parseFunction(String text) {

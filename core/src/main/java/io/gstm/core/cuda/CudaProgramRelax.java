@@ -1,0 +1,334 @@
+package io.gstm.core.cuda;
+
+import static jcuda.driver.JCudaDriver.cuLaunchKernel;
+
+import io.gstm.core.batch.Counter;
+import io.gstm.core.batch.Outcome;
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.engine.OpenState;
+import io.gstm.core.engine.Resources;
+import io.gstm.core.graph.CsrGraph;
+import io.gstm.core.program.Column;
+import io.gstm.core.program.CompiledProgram;
+import io.gstm.core.program.ProgramBatch;
+import io.gstm.core.program.ProgramBinding;
+import io.gstm.core.program.ProgramSet;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.TxStore;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import jcuda.Pointer;
+import jcuda.driver.CUfunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The rounds of a program relaxation ({@link io.gstm.core.graph.ProgramRelaxation}) on the
+ * device: the graph's edges are the batch's columns, uploaded once (transaction {@code t} is
+ * edge {@code t}: its {@code src}, {@code dst} and {@code weight}), and each round is one launch
+ * of the program's compiled round ({@code relax_round} of {@code jit/program_jit.cu}): a warp
+ * per work item of at most {@value #CHUNK_EDGES} out-edges of one queued vertex; each edge is
+ * first looked at over plain reads (the program run until its first write, abort or retry),
+ * and only an edge whose look would write runs its transaction, in place. A commit whose {@code
+ * changed} output is nonzero queues its target for the next round, an abandoned one its source;
+ * the host reads back only the next queue's length. Most edges of a relaxation near its
+ * fixpoint run no transaction, as in the built-in kinds' kernels.
+ *
+ * <p>Only where the program compiles for the device, on a PR-STM store of this engine, without
+ * history; {@link #open} answers null otherwise (the caller runs a program batch per round).
+ * Owns its device buffers; the store stays the caller's.
+ */
+public final class CudaProgramRelax implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(CudaProgramRelax.class);
+  /** Out-edges of one vertex per work item ({@code kRelaxChunk} in the kernel). */
+  static final int CHUNK_EDGES = 256;
+  private static final int ARGS_BYTES = 80;
+  /** {@code RelaxStat}: transactions by outcome code, then skipped edges and changes. */
+  private static final int STATS = 12;
+  private static final int SKIPPED = 10;
+  private static final int CHANGES = 11;
+  private static final int THREADS = 256;
+  private static final int NO_EDGE = -1;
+
+  /**
+   * What the rounds did.
+   *
+   * @param rounds rounds run
+   * @param transactions transactions run (edges whose look showed a write)
+   * @param skipped edges whose look showed they could not change anything
+   * @param changes commits that reported a change
+   * @param outcomes the transactions by outcome
+   * @param kernelNanos GPU time of the rounds
+   */
+  public record Rounds(int rounds, long transactions, long skipped, long changes,
+      Map<Outcome, Long> outcomes, long kernelNanos) {}
+
+  private final CudaEngine engine;
+  private final CudaTxStore store;
+  private final CsrGraph graph;
+  private final String programName;
+  private final CUfunction round;
+  private final ProgramImage image;
+  private final int registers;
+  private final int changedOutput;
+  private final RunOptions options;
+  private final List<DeviceBuffer> owned = new ArrayList<>();
+  private final DeviceBuffer columns;
+  private final DeviceBuffer imageBuffer;
+  private final DeviceBuffer offsets;
+  private final DeviceBuffer outputs;
+  private final DeviceBuffer abortCodes;
+  private final DeviceBuffer[] items = new DeviceBuffer[2];
+  private final DeviceBuffer words;
+  private final DeviceBuffer stamps;
+  private final DeviceBuffer stats;
+  private final DeviceBuffer counters;
+  private final long srcAddress;
+  private final long dstAddress;
+  private final int outputSlots;
+  private final OpenState open = new OpenState("CUDA program relaxation");
+
+  /**
+   * The device's rounds of {@code program} over {@code graph} and {@code store}, the graph's
+   * edges uploaded; null where they cannot run on the device (not the CUDA engine or a PR-STM
+   * store of it, history asked for, no edges, or the program does not compile for it).
+   *
+   * @param weighted whether the program takes a {@code weight} (1 for an unweighted graph)
+   */
+  public static CudaProgramRelax open(Engine engine, TxStore store, CsrGraph graph,
+      CompiledProgram program, boolean weighted, RunOptions options) {
+    if (!(engine instanceof CudaEngine cuda) || !(store instanceof CudaTxStore s)
+        || s.engine() != cuda || s.algorithm().kind() != Algorithm.Kind.PRSTM
+        || options.history() || graph.edgeCount() == 0) {
+      return null;
+    }
+    s.checkOpen();
+    // Bound to one row: the image's columns are then laid out for one row per edge.
+    ProgramBatch.Builder b = ProgramBatch.builder(ProgramSet.of(program)).all(program.name(), 1)
+        .column(Column.wrapInt32("src", new int[1])).column(Column.wrapInt32("dst", new int[1]));
+    if (weighted) {
+      b.column(Column.ofFloat64("weight", new double[1]));
+    }
+    ProgramBinding binding = ProgramBinding.bind(b.build(), s.layout(), s.algorithm());
+    ProgramImage image = ProgramImage.build(binding, graph.edgeCount());
+    cuda.bind();
+    JitPrograms.Kernel kernel = cuda.relaxKernel(image.words(), binding.capacity());
+    if (kernel == null || kernel.function() == null) {
+      LOG.info("program relaxation '{}': its round is not compiled for the device (sets of {} "
+          + "entries); a program batch per round", program.name(), binding.capacity());
+      return null;
+    }
+    return new CudaProgramRelax(cuda, s, graph, program, binding, image, kernel.function(),
+        options);
+  }
+
+  private CudaProgramRelax(CudaEngine engine, CudaTxStore store, CsrGraph graph,
+      CompiledProgram program, ProgramBinding binding, ProgramImage image, CUfunction round,
+      RunOptions options) {
+    this.engine = engine;
+    this.store = store;
+    this.graph = graph;
+    this.programName = program.name();
+    this.round = round;
+    this.image = image;
+    this.registers = binding.batch().programs().maxRegisters();
+    this.changedOutput = program.outputIndex("changed");
+    this.options = options;
+    this.outputSlots = Math.max(1, binding.batch().programs().maxOutputs());
+    int n = graph.vertexCount();
+    long e = graph.edgeCount();
+    long itemRoom = 8L * (n + (e + CHUNK_EDGES - 1) / CHUNK_EDGES);
+    DeviceBuffer[] held = Resources.closeOnExcept(owned, all -> {
+      DeviceBuffer[] d = DeviceBuffer.allocate(false, 4L * Math.max(2, image.columnWords()),
+          4L * image.words().length, 4L * (n + 1), 8L * outputSlots * e, 4L * e, itemRoom,
+          itemRoom, 8, 4L * n, 8L * STATS, 8L * (Counter.COUNT + BatchBuffers.QUIESCENCE_WORDS));
+      all.addAll(Arrays.asList(d));
+      d[8].zero();
+      return d;
+    });
+    columns = held[0];
+    imageBuffer = held[1];
+    offsets = held[2];
+    outputs = held[3];
+    abortCodes = held[4];
+    items[0] = held[5];
+    items[1] = held[6];
+    words = held[7];
+    stamps = held[8];
+    stats = held[9];
+    counters = held[10];
+    long src = 0;
+    long dst = 0;
+    try {
+      imageBuffer.upload(Pointer.to(image.words()), 4L * image.words().length);
+      offsets.upload(Pointer.to(graph.offsets()), 4L * (n + 1));
+      List<Column> cols = binding.columns();
+      for (int c = 0; c < cols.size(); c++) {
+        long at = 4 * image.columnOffsets()[c];
+        switch (cols.get(c).name()) {
+          case "src" -> {
+            src = columns.address() + at;
+            upload(at, 4, this::sources);
+          }
+          case "dst" -> {
+            dst = columns.address() + at;
+            upload(at, 4, (buf, from, k) -> buf.asIntBuffer().put(graph.targets(), from, k));
+          }
+          case "weight" -> upload(at, 8, graph.weights() == null
+              ? (buf, from, k) -> {
+                for (int i = 0; i < k; i++) {
+                  buf.putDouble(8 * i, 1.0);
+                }
+              }
+              : (buf, from, k) -> buf.asDoubleBuffer().put(graph.weights(), from, k));
+          default -> throw new IllegalStateException("column " + cols.get(c).name());
+        }
+      }
+    } catch (RuntimeException ex) {
+      DeviceBuffer.closeAll(owned);
+      throw ex;
+    }
+    this.srcAddress = src;
+    this.dstAddress = dst;
+  }
+
+  /** Uploads one column of {@code elementBytes} per edge to byte {@code at} of the columns. */
+  private void upload(long at, int elementBytes, PinnedStaging.Part part) {
+    long bytes = (long) elementBytes * graph.edgeCount();
+    if (bytes >= PinnedStaging.MIN_BYTES) {
+      engine.staging().upload(columns, at, bytes, elementBytes, part);
+    } else {
+      ByteBuffer small = ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
+      part.copy(small, 0, graph.edgeCount());
+      columns.uploadAtByte(at, Pointer.to(small), bytes);
+    }
+  }
+
+  /** Each edge's source, from edge {@code from} on: the src column, never built on the host. */
+  private void sources(ByteBuffer chunk, int from, int k) {
+    int[] off = graph.offsets();
+    int v = vertexOf(from);
+    for (int i = 0; i < k; i++) {
+      while (off[v + 1] <= from + i) {
+        v++;
+      }
+      chunk.putInt(4 * i, v);
+    }
+  }
+
+  /** The vertex whose out-edges hold edge {@code e}. */
+  private int vertexOf(int e) {
+    int[] off = graph.offsets();
+    int lo = 0;
+    int hi = graph.vertexCount() - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (off[mid] <= e) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * Runs rounds from the out-edges of {@code active} (distinct vertices of the graph) until a
+   * round queues nothing.
+   *
+   * @throws IllegalStateException if a round is still queued after {@code maxRounds}, or a
+   *     transaction ended TOO_LARGE (the store then holds what the rounds before left)
+   */
+  public Rounds relax(int[] active, int maxRounds) {
+    open.check();
+    store.checkOpen();
+    engine.bind();
+    int[] off = graph.offsets();
+    int[] first = new int[2 * active.length];
+    int count = 0;
+    for (int v : active) {
+      for (int at = off[v]; at < off[v + 1]; at += CHUNK_EDGES) {
+        if (2 * count + 2 > first.length) {
+          first = Arrays.copyOf(first, 2 * first.length + 2);
+        }
+        first[2 * count] = at;
+        first[2 * count + 1] = Math.min(CHUNK_EDGES, off[v + 1] - at);
+        count++;
+      }
+    }
+    if (count > 0) {
+      items[0].upload(Pointer.to(first), 8L * count);
+    }
+    stats.zero();
+    counters.zero();
+    stamps.zero();
+    byte[] view = CudaEngine.view(store);
+    byte[] table = ProgramKernel.table(imageBuffer.address(), 0, columns.address(), 0,
+        outputs.address(), abortCodes.address(), graph.edgeCount(), image.words().length,
+        registers, outputSlots);
+    byte[] out = KernelStructs.semanticOut(0, 0, counters.address(), 0, 0, 0, options);
+    int in = 0;
+    int rounds = 0;
+    long kernelNanos = 0;
+    int[] back = new int[2];
+    while (count > 0) {
+      if (rounds == maxRounds) {
+        throw new IllegalStateException("program '" + programName + "': " + count + " work "
+            + "items still queued after " + maxRounds + " rounds (maxRounds); a relaxation "
+            + "that does not only improve values may never end");
+      }
+      rounds++;
+      words.upload(Pointer.to(new int[] {0, NO_EDGE}), 8);
+      byte[] args = ByteBuffer.allocate(ARGS_BYTES).order(ByteOrder.LITTLE_ENDIAN)
+          .putLong(items[in].address()).putLong(items[1 - in].address())
+          .putLong(words.address()).putLong(offsets.address()).putLong(srcAddress)
+          .putLong(dstAddress).putLong(stamps.address()).putLong(stats.address())
+          .putInt(count).putInt(rounds).putInt(changedOutput).putInt(0).array();
+      int blocks = (int) Math.min(engine.multiprocessors() * (2048L / THREADS),
+          ((long) count * 32 + THREADS - 1) / THREADS);
+      Pointer params = Pointer.to(Pointer.to(view), Pointer.to(table), Pointer.to(out),
+          Pointer.to(args));
+      int itemsNow = count;
+      long nanos = engine.timed(() -> CudaErrors.call("launch program relaxation round",
+          () -> cuLaunchKernel(round, blocks, 1, 1, THREADS, 1, 1, 0, null, params, null)));
+      kernelNanos += nanos;
+      words.download(Pointer.to(back), 8);
+      if (back[1] != NO_EDGE) {
+        int e = back[1];
+        throw new IllegalStateException("program '" + programName + "': a relaxation of edge "
+            + vertexOf(e) + " -> " + graph.targets()[e] + " ended TOO_LARGE (more reads or "
+            + "writes than its set holds)");
+      }
+      count = back[0];
+      if (LOG.isDebugEnabled()) {
+        LOG.debug("program relaxation round {}: {} items in {} us, {} next", rounds, itemsNow,
+            nanos / 1000, count);
+      }
+      in = 1 - in;
+    }
+    long[] s = new long[STATS];
+    stats.download(Pointer.to(s), 8L * STATS);
+    Map<Outcome, Long> outcomes = new EnumMap<>(Outcome.class);
+    long transactions = 0;
+    for (int code = 0; code < SKIPPED; code++) {
+      if (s[code] != 0) {
+        outcomes.put(Outcome.ofCode(code), s[code]);
+        transactions += s[code];
+      }
+    }
+    return new Rounds(rounds, transactions, s[SKIPPED], s[CHANGES], outcomes, kernelNanos);
+  }
+
+  @Override
+  public void close() {
+    open.close();
+    engine.bind();
+    DeviceBuffer.closeAll(owned);
+  }
+}

@@ -1,0 +1,112 @@
+package io.gstm.cli;
+
+import io.gstm.core.batch.RunOptions;
+import io.gstm.core.engine.Engine;
+import io.gstm.core.graph.CsrGraph;
+import io.gstm.core.graph.ProgramRelaxation;
+import io.gstm.core.program.Program;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.store.TxStore;
+import java.util.Arrays;
+
+/**
+ * {@code bench-graph --program paths}: shortest paths written as a transaction program that
+ * keeps each vertex's distance, parent and hop count together ({@link #PATHS}), relaxed by
+ * {@link ProgramRelaxation} on the same graph, engine and source as the built-in relaxation;
+ * its distances must equal the built-in's (verified against Dijkstra) and its parents form a
+ * shortest-path tree with consistent hop counts.
+ */
+final class ProgramRelaxTrial implements AutoCloseable {
+  /** Shortest paths with parent and hop count, as docs/programs.md shows it. */
+  static final String PATHS = """
+      program paths(src: int32, dst: int32, weight: float64)
+          regions dist: float64, parent: int32, hops: int32 outputs changed: int32 {
+        let d = dist[src] + weight;
+        if (d < dist[dst]) {
+          dist[dst] = d;
+          parent[dst] = src;
+          hops[dst] = hops[src] + 1;
+          changed = 1;
+        }
+      }
+      """;
+
+  /** One run: the relaxation's report, its values, and its time in all. */
+  record Run(ProgramRelaxation.Result result, double[] dist, int[] parent, int[] hops,
+      long totalNanos) {}
+
+  private final Engine engine;
+  private final CsrGraph graph;
+  private final int source;
+  private final Program program = Program.parse(PATHS).get(0);
+  private final TxStore store;
+
+  ProgramRelaxTrial(Engine engine, CsrGraph graph, int source) {
+    this.engine = engine;
+    this.graph = graph;
+    this.source = source;
+    int n = graph.vertexCount();
+    this.store = engine.createStore(StoreLayout.of(
+        new RegionSpec("dist", RegionType.FLOAT64, n, 1),
+        new RegionSpec("parent", RegionType.INT32, n, 1),
+        new RegionSpec("hops", RegionType.INT32, n, 1)));
+  }
+
+  /** Relaxes from the source; the store's values are set afresh first. */
+  Run run() {
+    int n = graph.vertexCount();
+    double[] dist = new double[n];
+    Arrays.fill(dist, Double.POSITIVE_INFINITY);
+    dist[source] = 0;
+    int[] parent = new int[n];
+    Arrays.fill(parent, -1);
+    store.writeFloat64(0, dist);
+    store.writeInt32(1, parent);
+    store.writeInt32(2, new int[n]);
+    long t0 = System.nanoTime();
+    ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, graph, program,
+        new int[] {source}, 1_000_000, RunOptions.defaults());
+    long total = System.nanoTime() - t0;
+    return new Run(r, store.readFloat64(0), store.readInt32(1), store.readInt32(2), total);
+  }
+
+  /**
+   * Null if the run's distances equal {@code expected} and every reached vertex but the source
+   * has a parent whose distance plus an edge to it is its own and hops one more than its
+   * parent's; else the first vertex that breaks it.
+   */
+  String check(Run run, double[] expected) {
+    for (int v = 0; v < graph.vertexCount(); v++) {
+      if (Double.compare(run.dist()[v], expected[v]) != 0) {
+        return "vertex " + v + ": distance " + run.dist()[v] + ", expected " + expected[v];
+      }
+      if (v == source || run.dist()[v] == Double.POSITIVE_INFINITY) {
+        continue;
+      }
+      int p = run.parent()[v];
+      if (p < 0 || p >= graph.vertexCount()) {
+        return "vertex " + v + ": parent " + p;
+      }
+      boolean edge = false;
+      for (int i = graph.offsets()[p]; i < graph.offsets()[p + 1] && !edge; i++) {
+        double w = graph.weights() == null ? 1.0 : graph.weights()[i];
+        edge = graph.targets()[i] == v && run.dist()[p] + w == run.dist()[v];
+      }
+      if (!edge) {
+        return "vertex " + v + ": no edge from parent " + p + " gives its distance";
+      }
+      if (run.hops()[v] != run.hops()[p] + 1) {
+        return "vertex " + v + ": " + run.hops()[v] + " hops, its parent " + p + " "
+            + run.hops()[p];
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}
