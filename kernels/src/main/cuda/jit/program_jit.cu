@@ -247,24 +247,27 @@ constexpr uint32_t kRelaxChunk = 256;
 /// Slots of RelaxArgs::stats: [0, 10) transactions by outcome code, then these.
 enum RelaxStat : int { kRelaxSkipped = 10, kRelaxChanges = 11, kRelaxStats = 12 };
 
-/// One round of a program relaxation (io.gstm.core.cuda.CudaProgramRelax). The batch's columns
-/// are the graph's edges (transaction t is edge t: its src, dst and weight); a work item is a
-/// run of at most kRelaxChunk consecutive out-edges of one vertex.
+/// One round of a program relaxation (io.gstm.core.cuda.CudaProgramRelax), in two launches: the
+/// look (relax_look) lists the edges that would write, the transactions (relax_run) run them.
+/// The batch's columns are the graph's edges (transaction t is edge t: its src, dst and weight);
+/// a work item is a run of at most kRelaxChunk consecutive out-edges of one vertex.
 struct RelaxArgs {
   const uint2* items;        ///< [item_count] (first edge, edges)
   uint2* next_items;         ///< the next round's items, appended
-  uint32_t* words;           ///< [0] next_items' length, [1] lowest edge that ended TOO_LARGE
+  uint32_t* words;           ///< [0] next_items' length, [1] lowest edge that ended TOO_LARGE,
+                             ///< [2] run's length
   const int32_t* offsets;    ///< [vertices + 1] the CSR's offsets
   const int32_t* src;        ///< [edges] each edge's source (the src column)
   const int32_t* dst;        ///< [edges] each edge's target (the dst column)
   uint32_t* stamps;          ///< [vertices] the last round that queued each vertex
   unsigned long long* stats; ///< [kRelaxStats]
+  uint32_t* run;             ///< the edges whose look would write, appended by relax_look
   uint32_t item_count;
   uint32_t round;            ///< this round's number, from 1
   uint32_t changed_output;   ///< the output slot of 'changed'
   uint32_t type;             ///< the program's type in the image
 };
-static_assert(sizeof(RelaxArgs) == 80, "CudaProgramRelax packs 80 bytes");
+static_assert(sizeof(RelaxArgs) == 88, "CudaProgramRelax packs 88 bytes");
 
 /// Queues vertex v's out-edges for the next round, once per round.
 __device__ __forceinline__ void queue_vertex(const RelaxArgs& a, uint32_t v) {
@@ -279,16 +282,15 @@ __device__ __forceinline__ void queue_vertex(const RelaxArgs& a, uint32_t v) {
   }
 }
 
-/// A warp per work item, a lane per edge: each edge is looked at (ProbeTx) and, unless the look
-/// shows it cannot change anything, run as a transaction in place (run_one_in_place). A commit
-/// whose 'changed' output is nonzero queues the target; an abandoned one queues the source
-/// (its edge runs again); one that ended TOO_LARGE is noted in words[1]. (Probe is ProbeTx, a
-/// parameter so that its body's declaration, which follows, is looked up at instantiation.)
-template <int CAPACITY, class Probe = ProbeTx>
-__device__ __forceinline__ void relax_round(const StoreView& view, const Table& tab,
-                                            const SemanticOut& out, const RelaxArgs& a) {
-  const unsigned warp = __activemask();
-  ThreadCounters<PrStmPolicy::kCounters> counters;
+/// The look: a warp per work item, a lane per edge; each edge's program runs over plain reads
+/// (ProbeTx), and an edge whose look would write, abort or retry is listed in a.run (a warp's
+/// edges appended with one atomic). Kept apart from the transactions so that it runs with the
+/// few registers a look needs, at full occupancy: it reads every queued edge, the
+/// transactions only those listed. (Probe is ProbeTx, a parameter so that its body's
+/// declaration, which follows, is looked up at instantiation.)
+template <class Probe = ProbeTx>
+__device__ __forceinline__ void relax_look(const StoreView& view, const Table& tab,
+                                           const RelaxArgs& a) {
   ThreadCounters<kRelaxStats> stats;
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t lane = threadIdx.x & 31u;
@@ -305,20 +307,49 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const Table& 
         run = !after.tx().quiet();
         if (!run) ++stats.c[kRelaxSkipped];
       }
-      const uint8_t outcome = run_one_in_place<CAPACITY, false>(view, tab, out, counters, warp,
-                                                                 self, t, a.type, run);
-      if (!run) continue;
-      stats.add(outcome);
-      if (outcome == kCommitted) {
-        if (tab.outputs[static_cast<size_t>(a.changed_output) * tab.tx_count + t] != 0) {
-          ++stats.c[kRelaxChanges];
-          queue_vertex(a, static_cast<uint32_t>(a.dst[t]));
-        }
-      } else if (outcome == kAbandoned || outcome == kAbandonedSemantic) {
-        queue_vertex(a, static_cast<uint32_t>(a.src[t]));
-      } else if (outcome == kTooLarge) {
-        atomicMin(a.words + 1, t);
+      const unsigned listed = __ballot_sync(__activemask(), run);
+      if (listed == 0) continue;
+      const uint32_t leader = __ffs(listed) - 1;
+      uint32_t at = 0;
+      if (lane == leader) at = atomicAdd(a.words + 2, __popc(listed));
+      at = __shfl_sync(__activemask(), at, leader);
+      if (run) a.run[at + __popc(listed & ((1u << lane) - 1u))] = t;
+    }
+  }
+  stats.flush_to(a.stats);
+}
+
+/// The transactions of the edges relax_look listed, each run in place (run_one_in_place) in
+/// warp-wide rounds. A commit whose 'changed' output is nonzero queues the target; an
+/// abandoned one queues the source (its edge runs again); one that ended TOO_LARGE is noted in
+/// words[1].
+template <int CAPACITY>
+__device__ __forceinline__ void relax_run(const StoreView& view, const Table& tab,
+                                          const SemanticOut& out, const RelaxArgs& a) {
+  const unsigned warp = __activemask();
+  ThreadCounters<PrStmPolicy::kCounters> counters;
+  ThreadCounters<kRelaxStats> stats;
+  const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t threads = gridDim.x * blockDim.x;
+  const uint32_t listed = *reinterpret_cast<volatile uint32_t*>(a.words + 2);
+  const uint32_t rounds = (listed + threads - 1) / threads;
+  for (uint32_t r = 0; r < rounds; ++r) {
+    const uint32_t i = self + r * threads;
+    const bool mine = i < listed;
+    const uint32_t t = mine ? a.run[i] : 0;
+    const uint8_t outcome = run_one_in_place<CAPACITY, false>(view, tab, out, counters, warp,
+                                                               self, t, a.type, mine);
+    if (!mine) continue;
+    stats.add(outcome);
+    if (outcome == kCommitted) {
+      if (tab.outputs[static_cast<size_t>(a.changed_output) * tab.tx_count + t] != 0) {
+        ++stats.c[kRelaxChanges];
+        queue_vertex(a, static_cast<uint32_t>(a.dst[t]));
       }
+    } else if (outcome == kAbandoned || outcome == kAbandonedSemantic) {
+      queue_vertex(a, static_cast<uint32_t>(a.src[t]));
+    } else if (outcome == kTooLarge) {
+      atomicMin(a.words + 1, t);
     }
   }
   counters.flush_to(out.counters);
@@ -388,8 +419,16 @@ using gstm::program::jit::Words;
     return {l.words(), 0};                                                                         \
   }
 
-/// The relaxation's look (suffix p, one for every capacity).
+/// The relaxation's look (suffix p, one for every capacity) and its kernel.
 GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
+
+/// @brief The look of a program relaxation's round (relax_look): lists the edges to run.
+extern "C" __global__ void __launch_bounds__(256) gstm_jit_relax_look(
+    const __grid_constant__ gstm::StoreView view, const __grid_constant__ gstm::program::Table tab,
+    const __grid_constant__ gstm::program::jit::RelaxArgs args) {
+  gstm::program::jit::share_view(view);
+  gstm::program::jit::relax_look(view, tab, args);
+}
 
 /// The kernels of one set capacity: run_semantic (programs that may retry), run_in_place and a
 /// round of a program relaxation (relax_round), whose attempts (r: ordinary, v: urgent) leave
@@ -423,7 +462,7 @@ GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
       const __grid_constant__ gstm::SemanticOut out,                                               \
       const __grid_constant__ gstm::program::jit::RelaxArgs args) {                                \
     gstm::program::jit::share_view(view);                                                          \
-    gstm::program::jit::relax_round<CAP>(view, tab, out, args);                                    \
+    gstm::program::jit::relax_run<CAP>(view, tab, out, args);                                      \
   }
 
 /// @brief Compiled program batches under PR-STM with sets of at most 2, 4, 8 or 16 entries

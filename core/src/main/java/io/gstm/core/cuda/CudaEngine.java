@@ -181,6 +181,11 @@ public final class CudaEngine implements Engine {
     return compiledPrograms && jit != null ? jit.relaxFunction(image, capacity) : null;
   }
 
+  /** The look kernel beside {@link #relaxKernel}'s (same image and capacity, loaded by it). */
+  CUfunction relaxLook(int[] image, int capacity) {
+    return jit.relaxLook(image, capacity);
+  }
+
   /** The pinned buffer large array copies go through (the caller has bound the context). */
   PinnedStaging staging() {
     return staging;

@@ -31,13 +31,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The rounds of a program relaxation ({@link io.gstm.core.graph.ProgramRelaxation}) on the
  * device: the graph's edges are the batch's columns, uploaded once (transaction {@code t} is
- * edge {@code t}: its {@code src}, {@code dst} and {@code weight}), and each round is one launch
- * of the program's compiled round ({@code relax_round} of {@code jit/program_jit.cu}): a warp
- * per work item of at most {@value #CHUNK_EDGES} out-edges of one queued vertex; each edge is
- * first looked at over plain reads (the program run until its first write, abort or retry),
- * and only an edge whose look would write runs its transaction, in place. A commit whose {@code
- * changed} output is nonzero queues its target for the next round, an abandoned one its source;
- * the host reads back only the next queue's length. Most edges of a relaxation near its
+ * edge {@code t}: its {@code src}, {@code dst} and {@code weight}), and each round is two
+ * launches of the program's compiled kernels ({@code jit/program_jit.cu}): the look, a warp per
+ * work item of at most {@value #CHUNK_EDGES} out-edges of one queued vertex, runs each edge's
+ * program over plain reads until its first write, abort or retry and lists the edges that got
+ * that far; then only those run their transactions, in place. A commit whose {@code changed}
+ * output is nonzero queues its target for the next round, an abandoned one its source; the host
+ * reads back only the next queue's length. Most edges of a relaxation near its
  * fixpoint run no transaction, as in the built-in kinds' kernels.
  *
  * <p>Only where the program compiles for the device, on a PR-STM store of this engine, without
@@ -48,7 +48,7 @@ public final class CudaProgramRelax implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CudaProgramRelax.class);
   /** Out-edges of one vertex per work item ({@code kRelaxChunk} in the kernel). */
   static final int CHUNK_EDGES = 256;
-  private static final int ARGS_BYTES = 80;
+  private static final int ARGS_BYTES = 88;
   /** {@code RelaxStat}: transactions by outcome code, then skipped edges and changes. */
   private static final int STATS = 12;
   private static final int SKIPPED = 10;
@@ -73,6 +73,7 @@ public final class CudaProgramRelax implements AutoCloseable {
   private final CudaTxStore store;
   private final CsrGraph graph;
   private final String programName;
+  private final CUfunction look;
   private final CUfunction round;
   private final ProgramImage image;
   private final int registers;
@@ -85,6 +86,8 @@ public final class CudaProgramRelax implements AutoCloseable {
   private final DeviceBuffer outputs;
   private final DeviceBuffer abortCodes;
   private final DeviceBuffer[] items = new DeviceBuffer[2];
+  /** The edges a round's look listed for a transaction. */
+  private final DeviceBuffer run;
   private final DeviceBuffer words;
   private final DeviceBuffer stamps;
   private final DeviceBuffer stats;
@@ -124,17 +127,18 @@ public final class CudaProgramRelax implements AutoCloseable {
           + "entries); a program batch per round", program.name(), binding.capacity());
       return null;
     }
-    return new CudaProgramRelax(cuda, s, graph, program, binding, image, kernel.function(),
-        options);
+    return new CudaProgramRelax(cuda, s, graph, program, binding, image,
+        cuda.relaxLook(image.words(), binding.capacity()), kernel.function(), options);
   }
 
   private CudaProgramRelax(CudaEngine engine, CudaTxStore store, CsrGraph graph,
-      CompiledProgram program, ProgramBinding binding, ProgramImage image, CUfunction round,
-      RunOptions options) {
+      CompiledProgram program, ProgramBinding binding, ProgramImage image, CUfunction look,
+      CUfunction round, RunOptions options) {
     this.engine = engine;
     this.store = store;
     this.graph = graph;
     this.programName = program.name();
+    this.look = look;
     this.round = round;
     this.image = image;
     this.registers = binding.batch().programs().maxRegisters();
@@ -147,7 +151,8 @@ public final class CudaProgramRelax implements AutoCloseable {
     DeviceBuffer[] held = Resources.closeOnExcept(owned, all -> {
       DeviceBuffer[] d = DeviceBuffer.allocate(false, 4L * Math.max(2, image.columnWords()),
           4L * image.words().length, 4L * (n + 1), 8L * outputSlots * e, 4L * e, itemRoom,
-          itemRoom, 8, 4L * n, 8L * STATS, 8L * (Counter.COUNT + BatchBuffers.QUIESCENCE_WORDS));
+          itemRoom, 16, 4L * n, 8L * STATS, 8L * (Counter.COUNT + BatchBuffers.QUIESCENCE_WORDS),
+          4L * e);
       all.addAll(Arrays.asList(d));
       d[8].zero();
       return d;
@@ -163,6 +168,7 @@ public final class CudaProgramRelax implements AutoCloseable {
     stamps = held[8];
     stats = held[9];
     counters = held[10];
+    run = held[11];
     long src = 0;
     long dst = 0;
     try {
@@ -284,19 +290,27 @@ public final class CudaProgramRelax implements AutoCloseable {
             + "that does not only improve values may never end");
       }
       rounds++;
-      words.upload(Pointer.to(new int[] {0, NO_EDGE}), 8);
+      words.upload(Pointer.to(new int[] {0, NO_EDGE, 0, 0}), 16);
       byte[] args = ByteBuffer.allocate(ARGS_BYTES).order(ByteOrder.LITTLE_ENDIAN)
           .putLong(items[in].address()).putLong(items[1 - in].address())
           .putLong(words.address()).putLong(offsets.address()).putLong(srcAddress)
           .putLong(dstAddress).putLong(stamps.address()).putLong(stats.address())
+          .putLong(run.address())
           .putInt(count).putInt(rounds).putInt(changedOutput).putInt(0).array();
-      int blocks = (int) Math.min(engine.multiprocessors() * (2048L / THREADS),
+      int lookBlocks = (int) Math.min(engine.multiprocessors() * (2048L / THREADS),
           ((long) count * 32 + THREADS - 1) / THREADS);
+      // The transactions' kernel reads how many the look listed: a grid that fills the device.
+      int runBlocks = engine.multiprocessors() * 2;
+      Pointer lookParams = Pointer.to(Pointer.to(view), Pointer.to(table), Pointer.to(args));
       Pointer params = Pointer.to(Pointer.to(view), Pointer.to(table), Pointer.to(out),
           Pointer.to(args));
       int itemsNow = count;
-      long nanos = engine.timed(() -> CudaErrors.call("launch program relaxation round",
-          () -> cuLaunchKernel(round, blocks, 1, 1, THREADS, 1, 1, 0, null, params, null)));
+      long nanos = engine.timed(() -> {
+        CudaErrors.call("launch program relaxation look", () -> cuLaunchKernel(look, lookBlocks,
+            1, 1, THREADS, 1, 1, 0, null, lookParams, null));
+        CudaErrors.call("launch program relaxation round", () -> cuLaunchKernel(round,
+            runBlocks, 1, 1, THREADS, 1, 1, 0, null, params, null));
+      });
       kernelNanos += nanos;
       words.download(Pointer.to(back), 8);
       if (back[1] != NO_EDGE) {

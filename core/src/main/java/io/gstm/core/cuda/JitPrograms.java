@@ -161,6 +161,21 @@ final class JitPrograms implements AutoCloseable {
     return function(image, capacity, ProgramPtx.relaxKernel(capacity), false);
   }
 
+  /**
+   * The look kernel ({@link ProgramPtx#RELAX_LOOK}) of the module {@link #relaxFunction} loaded
+   * for this image and capacity.
+   */
+  synchronized CUfunction relaxLook(int[] image, int capacity) {
+    CUmodule m = modules.get(key(image, capacity, ProgramPtx.relaxKernel(capacity)));
+    if (m == null) {
+      throw new IllegalStateException("relaxLook: no relaxation module for this image");
+    }
+    CUfunction f = new CUfunction();
+    CudaErrors.call("cuModuleGetFunction(" + ProgramPtx.RELAX_LOOK + ")",
+        () -> cuModuleGetFunction(f, m, ProgramPtx.RELAX_LOOK));
+    return f;
+  }
+
   private Kernel function(int[] image, int capacity, String symbol, boolean inBackground) {
     if (closed) {
       return null;

@@ -142,7 +142,8 @@ class ProgramPtxTest {
   }
 
   /**
-   * A relaxation's round (its look and its transaction, each the generated body) compiles for
+   * A relaxation's round (its look and its transactions, two kernels of one module, each over
+   * the generated body) compiles for
    * the relaxation programs of the tests, bound as CudaProgramRelax binds them, every call
    * inlined.
    */
@@ -162,7 +163,7 @@ class ProgramPtxTest {
       String ptx = ProgramPtx.compile(template, image, binding.capacity(),
           ProgramPtx.relaxKernel(binding.capacity()));
       assertThat(ptx).as(program.name()).contains(ProgramPtx.relaxKernel(binding.capacity()))
-          .doesNotContain("call.uni").doesNotContain(".func");
+          .contains(ProgramPtx.RELAX_LOOK).doesNotContain("call.uni").doesNotContain(".func");
       assemble(ptx, "relax_" + program.name());
     }
   }

@@ -78,6 +78,12 @@ public final class ProgramPtx {
   }
 
   /**
+   * The look of a program relaxation's round, compiled into the module of every {@link
+   * #relaxKernel}: it lists the edges whose transactions that kernel runs.
+   */
+  public static final String RELAX_LOOK = "gstm_jit_relax_look";
+
+  /**
    * The PTX of {@link #kernel(boolean, int)} for this image, every call inlined.
    *
    * @param template the parsed template (jit/program_jit.ptx)
@@ -93,7 +99,8 @@ public final class ProgramPtx {
    * The PTX of the template's kernel {@code kernel} (one of {@link #kernel} or {@link
    * #relaxKernel} for {@code capacity}) for this image, every call inlined: the body is written
    * for each transaction type the kernel may run (ordinary and urgent attempts of {@code
-   * capacity}; for a relaxation's round, its attempts and its look).
+   * capacity}; for a relaxation's round, its attempts and its look, whose kernel {@link
+   * #RELAX_LOOK} the module then holds too).
    */
   public static String compile(PtxModule template, int[] image, int capacity, String kernel) {
     if (capacity > MAX_CAPACITY) {
@@ -115,7 +122,8 @@ public final class ProgramPtx {
       functions.put(f.name(), f);
     }
     PtxModule module = template.withFunctions(functions);
-    return PtxInliner.link(module, List.of(kernel));
+    return PtxInliner.link(module, kernel.equals(relaxKernel(capacity))
+        ? List.of(RELAX_LOOK, kernel) : List.of(kernel));
   }
 
   private static Function parseFunction(String text) {
