@@ -207,17 +207,17 @@ class ProbeTx {
   __device__ __forceinline__ bool active() const { return status_ == 0; }
   __device__ __forceinline__ bool quiet() const { return status_ == 0; }
   __device__ __forceinline__ uint64_t read(uint32_t region, uint32_t index) {
-    return active() ? load_word(region, index) : 0;
+    return active() ? view_.load_word(region, index) : 0;
   }
   __device__ __forceinline__ uint64_t read_shared(uint32_t region, uint32_t index) const {
-    return active() ? load_word(region, index) : 0;
+    return active() ? view_.load_word(region, index) : 0;
   }
   __device__ __forceinline__ long long sum_range(uint32_t region, uint32_t first, uint32_t count,
                                                  uint32_t wrap) {
     long long sum = 0;
     uint32_t index = first;
     for (uint32_t j = 0; j < count && active(); ++j) {
-      sum += static_cast<long long>(static_cast<int64_t>(load_word(region, index)));
+      sum += static_cast<long long>(static_cast<int64_t>(view_.load_word(region, index)));
       index = index + 1 == wrap ? 0 : index + 1;
     }
     return sum;
@@ -227,15 +227,6 @@ class ProbeTx {
   __device__ __forceinline__ void end(uint8_t) { status_ = 1; }
 
  private:
-  __device__ __forceinline__ uint64_t load_word(uint32_t region, uint32_t index) const {
-    const RegionView& r = view_.regions[region];
-    if (r.word_bytes == 4) {
-      return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(
-          mem::load_relaxed(static_cast<const uint32_t*>(r.base) + index))));
-    }
-    return mem::load_relaxed(static_cast<const unsigned long long*>(r.base) + index);
-  }
-
   const StoreView& view_;
   uint32_t status_ = 0;  ///< 0 while the look may still run to the end
   uint32_t pad_ = 0;     ///< the generated body passes whole 8-byte words
@@ -282,6 +273,17 @@ __device__ __forceinline__ void queue_vertex(const RelaxArgs& a, uint32_t v) {
   }
 }
 
+/// Whether transaction t's look (its program run by a Probe, a ProbeTx) got as far as a
+/// write, an abort or a retry: whether its transaction must run.
+template <class Probe>
+__device__ __forceinline__ bool look_writes(const StoreView& view, const Table& tab, uint32_t t,
+                                            uint32_t type) {
+  Probe probe(view);
+  const Body<Probe> look = BodyOf<Probe>::call(words_of(probe), tab, t, type);
+  Local<Probe> after(look.tx);
+  return !after.tx().quiet();
+}
+
 /// The look: a warp per work item, a lane per edge; each edge's program runs over plain reads
 /// (ProbeTx), and an edge whose look would write, abort or retry is listed in a.run (a warp's
 /// edges appended with one atomic). Kept apart from the transactions so that it runs with the
@@ -301,10 +303,7 @@ __device__ __forceinline__ void relax_look(const StoreView& view, const Table& t
       const uint32_t t = it.x + base + lane;
       bool run = false;
       if (base + lane < it.y) {
-        Probe probe(view);
-        const Body<Probe> look = BodyOf<Probe>::call(words_of(probe), tab, t, a.type);
-        Local<Probe> after(look.tx);
-        run = !after.tx().quiet();
+        run = look_writes<Probe>(view, tab, t, a.type);
         if (!run) ++stats.c[kRelaxSkipped];
       }
       const unsigned listed = __ballot_sync(__activemask(), run);
@@ -340,10 +339,7 @@ __device__ __forceinline__ void relax_run(const StoreView& view, const Table& ta
     const uint32_t t = i < listed ? a.run[i] : 0;
     bool mine = i < listed;
     if (mine) {
-      Probe probe(view);
-      const Body<Probe> look = BodyOf<Probe>::call(words_of(probe), tab, t, a.type);
-      Local<Probe> after(look.tx);
-      mine = !after.tx().quiet();
+      mine = look_writes<Probe>(view, tab, t, a.type);
       if (!mine) ++stats.c[kRelaxSkipped];
     }
     const uint8_t outcome = run_one_in_place<CAPACITY, false>(view, tab, out, counters, warp,

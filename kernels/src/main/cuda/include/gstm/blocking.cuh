@@ -71,7 +71,7 @@ class BlockingTx : public detail::LockTableTx<BlockingTx<CAPACITY>, CAPACITY> {
     for (uint32_t tries = 0; tries < kReadWaits; ++tries) {
       const word_t w = mem::load_acquire(this->view_.locks + lock);
       if (!lock_word::locked(w)) {
-        const uint64_t value = this->load_word(region, index);
+        const uint64_t value = this->view_.load_word(region, index);
         mem::fence_acq_rel();
         if (mem::load_relaxed(this->view_.locks + lock) == w) {
           this->join(lock, lock_word::version(w), false);

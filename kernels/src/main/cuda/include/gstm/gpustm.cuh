@@ -92,7 +92,7 @@ class GpuStmTx : public detail::LockTableTx<GpuStmTx<CAPACITY>, CAPACITY> {
   __device__ __forceinline__ uint64_t read_new(uint32_t region, uint32_t index) {
     const uint32_t lock = this->view_.lock_of(region, index);
     const word_t w = mem::load_acquire(this->view_.locks + lock);
-    const uint64_t value = this->load_word(region, index);
+    const uint64_t value = this->view_.load_word(region, index);
     mem::fence_acq_rel();
     if (lock_word::locked(w) || mem::load_relaxed(this->view_.locks + lock) != w) {
       this->abort(kAbortReadLocked);  // a writer was between its lock and its release
@@ -189,8 +189,8 @@ class GpuStmTx : public detail::LockTableTx<GpuStmTx<CAPACITY>, CAPACITY> {
           const bool ours = lock_word::locked(w) && lock_word::owner(w) == this->owner_;
           const bool moved = ours ? version_held(lock) != r_ver_[e]
                                   : lock_word::version(w) != r_ver_[e];
-          values = !moved ||
-                   this->load_word(this->r_region_[e], this->r_index_[e]) == this->r_value_[e];
+          values = !moved || this->view_.load_word(this->r_region_[e], this->r_index_[e]) ==
+                                 this->r_value_[e];
         }
       }
       if (!values) return false;  // changed in value

@@ -152,7 +152,7 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
         continue;
       }
       if (!lock_word::locked(w)) {
-        value = region == 0xffffffffu ? 0 : this->load_word(region, index);
+        value = region == 0xffffffffu ? 0 : this->view_.load_word(region, index);
         mem::fence_acq_rel();
         if (mem::load_relaxed(word) == w) return lock_word::version(w);
         continue;
@@ -165,7 +165,7 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
         continue;
       }
       const long long v = version_of(holder, lock);
-      value = region == 0xffffffffu ? 0 : this->load_word(region, index);
+      value = region == 0xffffffffu ? 0 : this->view_.load_word(region, index);
       mem::fence_acq_rel();
       // Unchanged status and word: the holder had not decided, so it had written nothing.
       if (v >= 0 && mem::load_relaxed(d_.status + holder) == s && mem::load_relaxed(word) == w) {
@@ -213,7 +213,7 @@ class ObstructionFreeTx : public detail::LockTableTx<ObstructionFreeTx<CAPACITY>
     word_t* word = this->view_.locks + lock;
     if (atomicCAS(word, w, lock_word::pre_locked_by(static_cast<uint32_t>(v), self_)) != w) return;
     mem::fence_acq_rel();
-    for (uint32_t i = 0; i < found; ++i) this->store_word(region[i], index[i], value[i]);
+    for (uint32_t i = 0; i < found; ++i) this->view_.store_word(region[i], index[i], value[i]);
     mem::fence_acq_rel();
     mem::store_relaxed(word, lock_word::unlocked(static_cast<uint32_t>(v) + 1));
     ++stolen_;

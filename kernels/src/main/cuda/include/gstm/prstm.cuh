@@ -159,7 +159,7 @@ class PrStmTx {
       abort(kAbortReadLocked);
       return 0;
     }
-    value = load_word(region, index);
+    value = view_.load_word(region, index);
     track(lock, lock_word::version(w), false);
     return value;
   }
@@ -167,7 +167,7 @@ class PrStmTx {
   /// Reads word `index` of `region` outside the read set: only for read-only data that no
   /// transaction writes (a graph's edges, k-means points); no lock, no validation, no set entry.
   __device__ __forceinline__ uint64_t read_shared(uint32_t region, uint32_t index) const {
-    return status_ == kActive ? load_word(region, index) : 0;
+    return status_ == kActive ? view_.load_word(region, index) : 0;
   }
 
   /// Reads `count` consecutive words of `region` from `first` (wrapping to 0 at `wrap`) and
@@ -191,7 +191,7 @@ class PrStmTx {
         return 0;
       }
       versions += lock_word::version(w);
-      sum += static_cast<long long>(static_cast<int64_t>(load_word(region, index)));
+      sum += static_cast<long long>(static_cast<int64_t>(view_.load_word(region, index)));
       index = index + 1 == wrap ? 0 : index + 1;
     }
     range_region_ = region;
@@ -314,7 +314,7 @@ class PrStmTx {
     mem::fence_acq_rel();  // locks are held before any value changes
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
-      if (s < n_writes_) store_word(w_region_[s], w_index_[s], w_value_[s]);
+      if (s < n_writes_) view_.store_word(w_region_[s], w_index_[s], w_value_[s]);
     }
     mem::fence_acq_rel();  // values are visible before the versions move
 #pragma unroll
@@ -514,23 +514,6 @@ class PrStmTx {
     if (URGENT && visible_ != 0) {  // only urgent attempts have any
       release(visible_, 0);
       visible_ = 0;
-    }
-  }
-
-  __device__ __forceinline__ uint64_t load_word(uint32_t region, uint32_t index) const {
-    const RegionView& r = view_.regions[region];
-    if (r.word_bytes == 4) {
-      return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(
-          mem::load_relaxed(static_cast<const uint32_t*>(r.base) + index))));
-    }
-    return mem::load_relaxed(static_cast<const unsigned long long*>(r.base) + index);
-  }
-  __device__ __forceinline__ void store_word(uint32_t region, uint32_t index, uint64_t bits) const {
-    const RegionView& r = view_.regions[region];
-    if (r.word_bytes == 4) {
-      mem::store_relaxed(static_cast<uint32_t*>(r.base) + index, static_cast<uint32_t>(bits));
-    } else {
-      mem::store_relaxed(static_cast<unsigned long long*>(r.base) + index, bits);
     }
   }
 

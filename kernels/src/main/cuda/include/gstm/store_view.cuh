@@ -6,6 +6,8 @@
 #pragma once
 #include <cstdint>
 
+#include "gstm/memory.cuh"
+
 namespace gstm {
 
 /// Region element types; the code is what the host sends.
@@ -31,6 +33,28 @@ struct StoreView {
 
   __device__ __forceinline__ uint32_t lock_of(uint32_t region, uint32_t index) const {
     return regions[region].lock_base + index / regions[region].coverage;
+  }
+
+  /// Word `index` of `region` as raw bits (a 32-bit word sign-extended), a relaxed load: what
+  /// every transaction type reads once it has checked the word's lock (or, for a look, not).
+  __device__ __forceinline__ uint64_t load_word(uint32_t region, uint32_t index) const {
+    const RegionView& r = regions[region];
+    if (r.word_bytes == 4) {
+      return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(
+          mem::load_relaxed(static_cast<const uint32_t*>(r.base) + index))));
+    }
+    return mem::load_relaxed(static_cast<const unsigned long long*>(r.base) + index);
+  }
+
+  /// Stores raw bits to word `index` of `region` (the low 32 bits to a 32-bit word), relaxed.
+  __device__ __forceinline__ void store_word(uint32_t region, uint32_t index,
+                                             uint64_t bits) const {
+    const RegionView& r = regions[region];
+    if (r.word_bytes == 4) {
+      mem::store_relaxed(static_cast<uint32_t*>(r.base) + index, static_cast<uint32_t>(bits));
+    } else {
+      mem::store_relaxed(static_cast<unsigned long long*>(r.base) + index, bits);
+    }
   }
 };
 

@@ -90,7 +90,7 @@ class LockTableTx {
 
   /// A read outside the sets, for data no transaction writes (prstm.cuh).
   __device__ __forceinline__ uint64_t read_shared(uint32_t region, uint32_t index) const {
-    return status_ == kActive ? load_word(region, index) : 0;
+    return status_ == kActive ? view_.load_word(region, index) : 0;
   }
 
   /// A read-only transaction's range as one entry, validated by the sum of its versions.
@@ -111,7 +111,7 @@ class LockTableTx {
         return 0;
       }
       versions += lock_word::version(w);
-      sum += static_cast<long long>(static_cast<int64_t>(load_word(region, index)));
+      sum += static_cast<long long>(static_cast<int64_t>(view_.load_word(region, index)));
       index = index + 1 == wrap ? 0 : index + 1;
     }
     range_region_ = region;
@@ -261,7 +261,7 @@ class LockTableTx {
     mem::fence_acq_rel();  // locks are held before any value changes
 #pragma unroll kUnroll
     for (int s = 0; s < CAPACITY; ++s) {
-      if (s < n_writes_) store_word(w_region_[s], w_index_[s], w_value_[s]);
+      if (s < n_writes_) view_.store_word(w_region_[s], w_index_[s], w_value_[s]);
     }
     mem::fence_acq_rel();  // values are visible before the versions move
   }
@@ -271,7 +271,7 @@ class LockTableTx {
 #pragma unroll kUnroll
     for (int s = 0; s < CAPACITY; ++s) {
       if (s < n_writes_ && view_.lock_of(w_region_[s], w_index_[s]) == lock) {
-        store_word(w_region_[s], w_index_[s], w_value_[s]);
+        view_.store_word(w_region_[s], w_index_[s], w_value_[s]);
       }
     }
   }
@@ -290,24 +290,6 @@ class LockTableTx {
       index = index + 1 == range_wrap_ ? 0 : index + 1;
     }
     return !locked && versions == range_versions_;
-  }
-
-  __device__ __forceinline__ uint64_t load_word(uint32_t region, uint32_t index) const {
-    const RegionView& r = view_.regions[region];
-    if (r.word_bytes == 4) {
-      return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(
-          mem::load_relaxed(static_cast<const uint32_t*>(r.base) + index))));
-    }
-    return mem::load_relaxed(static_cast<const unsigned long long*>(r.base) + index);
-  }
-  __device__ __forceinline__ void store_word(uint32_t region, uint32_t index,
-                                             uint64_t bits) const {
-    const RegionView& r = view_.regions[region];
-    if (r.word_bytes == 4) {
-      mem::store_relaxed(static_cast<uint32_t*>(r.base) + index, static_cast<uint32_t>(bits));
-    } else {
-      mem::store_relaxed(static_cast<unsigned long long*>(r.base) + index, bits);
-    }
   }
 
   __device__ __forceinline__ void abort(int cause) {
