@@ -91,8 +91,7 @@ final class ProgramRelaxTrial implements AutoCloseable {
       }
       boolean edge = false;
       for (int i = graph.offsets()[p]; i < graph.offsets()[p + 1] && !edge; i++) {
-        double w = graph.weights() == null ? 1.0 : graph.weights()[i];
-        edge = graph.targets()[i] == v && run.dist()[p] + w == run.dist()[v];
+        edge = graph.targets()[i] == v && run.dist()[p] + graph.weight(i) == run.dist()[v];
       }
       if (!edge) {
         return "vertex " + v + ": no edge from parent " + p + " gives its distance";

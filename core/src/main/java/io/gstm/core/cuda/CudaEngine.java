@@ -174,16 +174,11 @@ public final class CudaEngine implements Engine {
   }
 
   /**
-   * The compiled round of a program relaxation for this image ({@link
-   * JitPrograms#relaxFunction}), or null where programs are not compiled on this engine.
+   * The compiled kernels of a program relaxation's round for this image ({@link
+   * JitPrograms#relaxFunctions}), or null where programs are not compiled on this engine.
    */
-  JitPrograms.Kernel relaxKernel(int[] image, int capacity) {
-    return compiledPrograms && jit != null ? jit.relaxFunction(image, capacity) : null;
-  }
-
-  /** The look kernel beside {@link #relaxKernel}'s (same image and capacity, loaded by it). */
-  CUfunction relaxLook(int[] image, int capacity) {
-    return jit.relaxLook(image, capacity);
+  JitPrograms.RelaxKernels relaxKernels(int[] image, int capacity) {
+    return compiledPrograms && jit != null ? jit.relaxFunctions(image, capacity) : null;
   }
 
   /** The pinned buffer large array copies go through (the caller has bound the context). */

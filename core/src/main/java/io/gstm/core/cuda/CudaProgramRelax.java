@@ -121,25 +121,24 @@ public final class CudaProgramRelax implements AutoCloseable {
     ProgramBinding binding = ProgramBinding.bind(b.build(), s.layout(), s.algorithm());
     ProgramImage image = ProgramImage.build(binding, graph.edgeCount());
     cuda.bind();
-    JitPrograms.Kernel kernel = cuda.relaxKernel(image.words(), binding.capacity());
-    if (kernel == null || kernel.function() == null) {
+    JitPrograms.RelaxKernels kernels = cuda.relaxKernels(image.words(), binding.capacity());
+    if (kernels == null) {
       LOG.info("program relaxation '{}': its round is not compiled for the device (sets of {} "
           + "entries); a program batch per round", program.name(), binding.capacity());
       return null;
     }
-    return new CudaProgramRelax(cuda, s, graph, program, binding, image,
-        cuda.relaxLook(image.words(), binding.capacity()), kernel.function(), options);
+    return new CudaProgramRelax(cuda, s, graph, program, binding, image, kernels, options);
   }
 
   private CudaProgramRelax(CudaEngine engine, CudaTxStore store, CsrGraph graph,
-      CompiledProgram program, ProgramBinding binding, ProgramImage image, CUfunction look,
-      CUfunction round, RunOptions options) {
+      CompiledProgram program, ProgramBinding binding, ProgramImage image,
+      JitPrograms.RelaxKernels kernels, RunOptions options) {
     this.engine = engine;
     this.store = store;
     this.graph = graph;
     this.programName = program.name();
-    this.look = look;
-    this.round = round;
+    this.look = kernels.look();
+    this.round = kernels.round();
     this.image = image;
     this.registers = binding.batch().programs().maxRegisters();
     this.changedOutput = program.outputIndex("changed");
@@ -256,16 +255,16 @@ public final class CudaProgramRelax implements AutoCloseable {
     store.checkOpen();
     engine.bind();
     int[] off = graph.offsets();
-    int[] first = new int[2 * active.length];
     int count = 0;
     for (int v : active) {
-      for (int at = off[v]; at < off[v + 1]; at += CHUNK_EDGES) {
-        if (2 * count + 2 > first.length) {
-          first = Arrays.copyOf(first, 2 * first.length + 2);
-        }
-        first[2 * count] = at;
-        first[2 * count + 1] = Math.min(CHUNK_EDGES, off[v + 1] - at);
-        count++;
+      count += (graph.degree(v) + CHUNK_EDGES - 1) / CHUNK_EDGES;
+    }
+    int[] first = new int[2 * count];
+    int at = 0;
+    for (int v : active) {
+      for (int e = off[v]; e < off[v + 1]; e += CHUNK_EDGES, at += 2) {
+        first[at] = e;
+        first[at + 1] = Math.min(CHUNK_EDGES, off[v + 1] - e);
       }
     }
     if (count > 0) {

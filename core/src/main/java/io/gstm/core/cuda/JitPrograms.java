@@ -57,8 +57,11 @@ final class JitPrograms implements AutoCloseable {
    */
   enum Source { COMPILED, DISK, MEMORY, PENDING }
 
-  /** A compiled kernel (null while PENDING) and how it was obtained. */
-  record Kernel(CUfunction function, Source source, long nanos) {}
+  /** A compiled kernel and its module (null while PENDING), and how it was obtained. */
+  record Kernel(CUfunction function, CUmodule module, Source source, long nanos) {}
+
+  /** The two kernels of a program relaxation's round, from one module. */
+  record RelaxKernels(CUfunction look, CUfunction round) {}
 
   private final String templateText;
   private final String templateHash;
@@ -149,31 +152,18 @@ final class JitPrograms implements AutoCloseable {
   }
 
   /**
-   * The compiled kernel of a program relaxation's round ({@link ProgramPtx#relaxKernel}) for
-   * this image, compiled now if it is new (a relaxation has no interpreted round to run
-   * meanwhile), for sets of up to {@link ProgramPtx#MAX_CAPACITY}; null where it cannot be
-   * compiled (the reason is logged once).
+   * The compiled kernels of a program relaxation's round ({@link ProgramPtx#relaxKernel} and the
+   * look beside it, {@link ProgramPtx#RELAX_LOOK}) for this image, compiled now if they are new
+   * (a relaxation has no interpreted round to run meanwhile), for sets of up to {@link
+   * ProgramPtx#MAX_CAPACITY}; null where they cannot be compiled (the reason is logged once).
    */
-  synchronized Kernel relaxFunction(int[] image, int capacity) {
+  synchronized RelaxKernels relaxFunctions(int[] image, int capacity) {
     if (capacity > ProgramPtx.MAX_CAPACITY) {
       return null;
     }
-    return function(image, capacity, ProgramPtx.relaxKernel(capacity), false);
-  }
-
-  /**
-   * The look kernel ({@link ProgramPtx#RELAX_LOOK}) of the module {@link #relaxFunction} loaded
-   * for this image and capacity.
-   */
-  synchronized CUfunction relaxLook(int[] image, int capacity) {
-    CUmodule m = modules.get(key(image, capacity, ProgramPtx.relaxKernel(capacity)));
-    if (m == null) {
-      throw new IllegalStateException("relaxLook: no relaxation module for this image");
-    }
-    CUfunction f = new CUfunction();
-    CudaErrors.call("cuModuleGetFunction(" + ProgramPtx.RELAX_LOOK + ")",
-        () -> cuModuleGetFunction(f, m, ProgramPtx.RELAX_LOOK));
-    return f;
+    Kernel round = function(image, capacity, ProgramPtx.relaxKernel(capacity), false);
+    return round == null ? null
+        : new RelaxKernels(functionOf(round.module(), ProgramPtx.RELAX_LOOK), round.function());
   }
 
   private Kernel function(int[] image, int capacity, String symbol, boolean inBackground) {
@@ -185,7 +175,7 @@ final class JitPrograms implements AutoCloseable {
       return null;
     }
     if (pending.contains(key)) {
-      return new Kernel(null, Source.PENDING, 0);
+      return new Kernel(null, null, Source.PENDING, 0);
     }
     long t0 = System.nanoTime();
     CUmodule module = modules.get(key);
@@ -196,7 +186,7 @@ final class JitPrograms implements AutoCloseable {
         pending.add(key);
         int[] copy = image.clone();
         compiler.execute(() -> compileAndLoad(key, copy, capacity, symbol));
-        return new Kernel(null, Source.PENDING, 0);
+        return new Kernel(null, null, Source.PENDING, 0);
       }
       source = ptx != null ? Source.DISK : Source.COMPILED;
       try {
@@ -207,15 +197,20 @@ final class JitPrograms implements AutoCloseable {
       }
       keep(key, module);
     }
-    CUfunction f = new CUfunction();
-    CUmodule m = module;
-    CudaErrors.call("cuModuleGetFunction(" + symbol + ")", () -> cuModuleGetFunction(f, m, symbol));
+    CUfunction f = functionOf(module, symbol);
     long nanos = System.nanoTime() - t0;
     if (source != Source.MEMORY) {
       LOG.info("compiled programs: {} ({}) in {} ms", symbol,
           source.name().toLowerCase(Locale.ROOT), nanos / 1_000_000);
     }
-    return new Kernel(f, source, nanos);
+    return new Kernel(f, module, source, nanos);
+  }
+
+  private static CUfunction functionOf(CUmodule module, String symbol) {
+    CUfunction f = new CUfunction();
+    CudaErrors.call("cuModuleGetFunction(" + symbol + ")",
+        () -> cuModuleGetFunction(f, module, symbol));
+    return f;
   }
 
   /** The background compilation of one set: its module is there for the next batch. */

@@ -148,7 +148,7 @@ public final class ProgramRelaxation {
           src[e] = v;
           dst[e] = graph.targets()[i];
           if (weighted) {
-            weight[e] = graph.weights() == null ? 1.0 : graph.weights()[i];
+            weight[e] = graph.weight(i);
           }
           e++;
         }

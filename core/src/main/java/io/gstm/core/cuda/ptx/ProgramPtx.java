@@ -110,8 +110,9 @@ public final class ProgramPtx {
     Map<String, Function> functions = new LinkedHashMap<>(template.functions());
     // Ordinary and urgent attempts (o, u); a relaxation's, without read pre-locks (r, v), and
     // its look (p).
+    boolean relax = kernel.equals(relaxKernel(capacity));
     List<String> suffixes = new ArrayList<>(List.of("o" + capacity, "u" + capacity));
-    if (kernel.equals(relaxKernel(capacity))) {
+    if (relax) {
       suffixes.addAll(List.of("r" + capacity, "v" + capacity, "p"));
     }
     for (String sfx : suffixes) {
@@ -122,8 +123,7 @@ public final class ProgramPtx {
       functions.put(f.name(), f);
     }
     PtxModule module = template.withFunctions(functions);
-    return PtxInliner.link(module, kernel.equals(relaxKernel(capacity))
-        ? List.of(RELAX_LOOK, kernel) : List.of(kernel));
+    return PtxInliner.link(module, relax ? List.of(RELAX_LOOK, kernel) : List.of(kernel));
   }
 
   private static Function parseFunction(String text) {
