@@ -24,7 +24,10 @@ done
 cat >"$out/run-state-tests.sh" <<'RUN'
 #!/usr/bin/env bash
 # TxState's tests on the staged Spark (/tmp/gstm-spark) with every engine a GPU.
-# Usage: run-state-tests.sh [TIMEOUT_S]; JUnit reports in $OUT/junit.
+# Usage: run-state-tests.sh [TIMEOUT_S]; JUnit reports in $OUT/junit. GSTM_TEST_SELECT picks
+# other tests (default "--select-package io.gstm.spark.state"; e.g. "--select-package
+# io.gstm.spark.graph"), GSTM_TEST_OPTS adds JVM options (e.g. -Dspark.gstm.requireGpu=true, which
+# the sessions the graph tests open read).
 H=$(cd "$(dirname "$0")" && pwd)
 cd /tmp/gstm-spark || { echo "run-state-tests: stage Spark first (scripts/stage-spark-gpu.sh)" >&2; exit 2; }
 opens=""
@@ -34,9 +37,10 @@ for m in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio 
 export SPARK_LOCAL_IP=127.0.0.1
 # shellcheck disable=SC2086
 timeout -s QUIT -k 5 "${1:-400}" java/bin/java -Xmx32g $opens -Dgstm.requireGpu=true \
-  -Dlog4j2.configurationFile=/tmp/gstm-spark/log4j2-spark.properties \
+  ${GSTM_TEST_OPTS:-} -Dlog4j2.configurationFile=/tmp/gstm-spark/log4j2-spark.properties \
   -cp "/tmp/gstm-spark/gstm-spark-connector.jar:/tmp/gstm-spark/lib/*:$H/*" \
-  org.junit.platform.console.ConsoleLauncher execute --select-package io.gstm.spark.state \
+  org.junit.platform.console.ConsoleLauncher execute \
+  ${GSTM_TEST_SELECT:---select-package io.gstm.spark.state} \
   --details=summary --disable-ansi-colors --reports-dir "${OUT:-.}/junit"
 RUN
 chmod +x "$out/run-state-tests.sh"
