@@ -96,6 +96,23 @@ class ClusterResultsIT {
     assertThat(Workloads.components(cluster.spark())).isEqualTo(components);
   }
 
+  /**
+   * A subgraph per executor (what GPU executors get): two subgraphs whose supersteps run in one
+   * stage, trading boundary updates through the driver's hub.
+   */
+  @Test
+  void aSubgraphPerExecutorExchangesThroughTheHubAndEqualsLocalMode() {
+    Workloads.GraphRun sssp = Workloads.perExecutor(cluster.spark(), false);
+    Workloads.GraphRun cc = Workloads.perExecutor(cluster.spark(), true);
+    assertThat(sssp.subgraphs()).isEqualTo(Sessions.EXECUTORS);
+    assertThat(sssp.exchange()).isEqualTo("hub");
+    assertThat(cc.exchange()).isEqualTo("hub");
+    // Block 1's vertices are split between the subgraphs: their labels cross.
+    assertThat(cc.supersteps()).isGreaterThan(1);
+    assertThat(sssp.values()).isEqualTo(paths);
+    assertThat(cc.values()).isEqualTo(components);
+  }
+
   @Test
   void txKMeansEqualsLocalModeWithinFloatTolerance() {
     List<double[]> onCluster = Workloads.kmeansCenters(cluster.spark());

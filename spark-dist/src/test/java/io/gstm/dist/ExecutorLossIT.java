@@ -150,6 +150,25 @@ class ExecutorLossIT {
     assertThat(run.get(3, TimeUnit.MINUTES)).isEqualTo(expected);
   }
 
+  /**
+   * A subgraph per executor, supersteps through the driver's hub: the killed executor's
+   * subgraph is gone with it, the stage fails, and the run starts over with a job per superstep,
+   * ending on the same values.
+   */
+  @Test
+  void aRelaxationThroughTheHubWhoseExecutorIsKilledEndsWithTheSameValues() throws Exception {
+    SparkSession spark = cluster.spark();
+    // Components: shortest paths from 0 stay in one subgraph (block 0), labels cross.
+    TreeMap<Long, Double> expected = Workloads.components(spark);
+    KILL.arm("graph.hubStep", 1);
+    CompletableFuture<Workloads.GraphRun> run =
+        CompletableFuture.supplyAsync(() -> Workloads.perExecutor(spark, true));
+    KILL.whenHeld("graph.hubStep", 1, run);
+    Workloads.GraphRun r = run.get(3, TimeUnit.MINUTES);
+    assertThat(r.exchange()).isEqualTo("jobs");
+    assertThat(r.values()).isEqualTo(expected);
+  }
+
   @Test
   void aTxKMeansFitWhoseExecutorIsKilledEndsWithTheSameCenters() throws Exception {
     SparkSession spark = cluster.spark();

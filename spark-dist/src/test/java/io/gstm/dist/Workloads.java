@@ -1,6 +1,7 @@
 package io.gstm.dist;
 
 import io.gstm.spark.graph.GraphRelaxation;
+import io.gstm.spark.graph.RelaxationResult;
 import io.gstm.spark.ml.TxKMeans;
 import io.gstm.spark.ml.TxKMeansModel;
 import io.gstm.spark.state.TxState;
@@ -53,6 +54,21 @@ final class Workloads {
   static TreeMap<Long, Double> shortestPaths(SparkSession spark) {
     return values(GraphRelaxation.of(edges(spark)).shortestPaths(0).setPartitions(4).run()
         .values());
+  }
+
+  /** A relaxation's values by vertex and how its supersteps exchanged updates. */
+  record GraphRun(TreeMap<Long, Double> values, String exchange, int subgraphs,
+      int supersteps) {}
+
+  /**
+   * Shortest paths from vertex 0 ({@code components} false) or components, with a subgraph per
+   * executor (what GPU executors get): every superstep in one stage through the driver's hub.
+   */
+  static GraphRun perExecutor(SparkSession spark, boolean components) {
+    GraphRelaxation g = GraphRelaxation.of(edges(spark)).setSubgraphs("engines");
+    RelaxationResult r = (components ? g.connectedComponents() : g.shortestPaths(0)).run();
+    return new GraphRun(values(r.values()), r.report().progress().exchange(),
+        r.report().partitions(), r.report().supersteps());
   }
 
   /** Connected components, as each vertex's smallest id of its component. */

@@ -143,6 +143,20 @@ public final class GstmConf {
           + "(`setPartitions`, `spark.gstm.graph.partitions`), else `partitions`. It changes "
           + "speed and supersteps, never results.");
 
+  public static final ConfEntry<String> GRAPH_EXCHANGE = choice(
+      PREFIX + "graph.exchange", "exchange", List.of("auto", "hub", "jobs"),
+      "How `GraphRelaxation`'s subgraphs trade boundary updates between supersteps. `hub`: "
+          + "every superstep inside one Spark stage, a task per subgraph that keeps running and "
+          + "sends its updates to the driver over a socket of its own, which min-combines them "
+          + "and sends each subgraph its share (no Spark job per superstep; every subgraph needs "
+          + "a free task slot at once, else the run fails after 5 minutes saying so). `jobs`: a "
+          + "Spark job per superstep, the updates through the driver when few "
+          + "(`spark.gstm.graph.driverExchangeLimit`), else a shuffle. `auto`: `hub` with a "
+          + "subgraph per executor engine (`spark.gstm.graph.subgraphs`) when the cluster has a "
+          + "task slot for each, else `jobs`. An executor lost during a hub's supersteps takes "
+          + "its subgraph with it: the run starts over with a job per superstep. It changes "
+          + "speed, never results or supersteps.");
+
   public static final ConfEntry<String> VERTEX_ORDER = choice(
       PREFIX + "graph.vertexOrder", "vertex order", List.of("auto", "degree", "input"),
       "How `GraphRelaxation` numbers each subgraph's vertices. `degree`: highest degree first, "
@@ -276,6 +290,7 @@ public final class GstmConf {
     // Read where they are used, not kept in the settings; checked here before any job.
     value(conf, GRAPH_PARTITIONING);
     value(conf, GRAPH_SUBGRAPHS);
+    value(conf, GRAPH_EXCHANGE);
     value(conf, KMEANS_POINT_SETS);
     if (s.executors().requireGpu() && s.executors().engine() == EngineChoice.JVM) {
       throw new IllegalArgumentException(REQUIRE_GPU.key() + "=true contradicts "

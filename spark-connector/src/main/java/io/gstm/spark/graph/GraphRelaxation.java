@@ -14,6 +14,7 @@ import io.gstm.spark.exec.TaskErrors;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -112,6 +113,8 @@ public final class GraphRelaxation {
   private String vertexOrder;
   private String partitioning;
   private String subgraphs;
+  private String exchange;
+  private long hubStartMillis = HubSupersteps.START_TIMEOUT_MILLIS;
   private int mailInTasks = Supersteps.MAIL_IN_TASKS;
 
   private GraphRelaxation(Dataset<Row> edges) {
@@ -237,6 +240,23 @@ public final class GraphRelaxation {
     return this;
   }
 
+  /**
+   * How subgraphs trade boundary updates (default {@code spark.gstm.graph.exchange}): "hub",
+   * every superstep in one stage through the driver's socket; "jobs", a Spark job per
+   * superstep; "auto", the hub with a subgraph per engine when every subgraph gets a task slot.
+   * It changes speed, never results or supersteps.
+   */
+  public GraphRelaxation setExchange(String value) {
+    this.exchange = GstmConf.GRAPH_EXCHANGE.parse(value);
+    return this;
+  }
+
+  /** How long the hub waits for every subgraph's task to start (for tests). */
+  GraphRelaxation setHubStartMillis(long value) {
+    this.hubStartMillis = value;
+    return this;
+  }
+
   /** Driver-exchanged updates up to which they travel in the tasks (for tests). */
   GraphRelaxation setMailInTasks(int value) {
     this.mailInTasks = value;
@@ -351,7 +371,30 @@ public final class GraphRelaxation {
     Supersteps.StepContext step = new Supersteps.StepContext(run, replicas, k, settings);
     int restarts = 0;
     StepOutput onDriver = null; // a single subgraph's values, sent with its superstep
-    while (done < steps) {
+    String exchanged = single ? "none" : "jobs";
+    if (!single && hubExchange(spark.sparkContext(), count, p)) {
+      try {
+        HubSupersteps.Outcome o = HubSupersteps.run(spark.sparkContext(), graphs, step, src,
+            steps, hubStartMillis);
+        last = o.last();
+        total = o.total();
+        done = o.supersteps();
+        converged = o.converged();
+        exchanged = "hub";
+      } catch (HubSupersteps.SubgraphLostException e) {
+        // The lost executor's subgraph is rebuilt where it is missing; the fixpoint does not
+        // depend on the path, so the run starts over, a job per superstep.
+        LOG.warn("gstm relaxation: {}; starting again from superstep 0 with a job per superstep",
+            e.getMessage());
+      } catch (RuntimeException e) {
+        // Bad input, or subgraphs that could not all start: the relaxers the tasks left here go
+        // (an executor's go when its cache evicts them), and so do the subgraphs.
+        ResidentCache.release(run);
+        graphs.unpersist(false);
+        throw e;
+      }
+    }
+    while (!exchanged.equals("hub") && done < steps) {
       // The functions of a superstep's jobs are named classes on the Scala API: Spark's closure
       // cleaner reads and analyses the class file behind every lambda (the Java API wraps even
       // a named function in one) on every job, tens of ms per superstep on a 2-core machine.
@@ -506,7 +549,7 @@ public final class GraphRelaxation {
         planner.decision().byRange() ? "range" : "input", copies - vertexCount,
         count.mode() + " (" + count.why() + ")");
     RelaxationReport.Progress progress = new RelaxationReport.Progress(done, converged,
-        total.messages, total.edgeRelaxations);
+        total.messages, total.edgeRelaxations, exchanged);
     long planNanos = built - start;
     long superstepNanos = relaxed - built;
     long wallNanos = System.nanoTime() - start;
@@ -520,6 +563,20 @@ public final class GraphRelaxation {
         progress, new TxCounts(total.transactions, total.commits, total.aborts), timings);
     return new RelaxationResult(values, report, last.toJavaRDD(), replicas,
         converged ? onDriver : null);
+  }
+
+  /**
+   * Whether the supersteps run in one stage through the driver's hub: asked for, or ("auto") a
+   * subgraph per engine and a task slot for each (the hub needs every subgraph's task at once).
+   */
+  private boolean hubExchange(SparkContext sc, SubgraphCount.Choice count, int p) {
+    String asked = exchange != null ? exchange
+        : GstmConf.GRAPH_EXCHANGE.parse(sc.getConf().get(GstmConf.GRAPH_EXCHANGE.key(), null));
+    return switch (asked) {
+      case "hub" -> true;
+      case "jobs" -> false;
+      default -> count.mode().equals("engines") && p <= sc.defaultParallelism();
+    };
   }
 
   /**

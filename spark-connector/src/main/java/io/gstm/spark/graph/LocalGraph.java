@@ -6,6 +6,9 @@ import io.gstm.core.graph.VertexIds;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntConsumer;
+import org.roaringbitmap.PeekableIntIterator;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * One partition's subgraph (a vertex cut): the edges of one slice of the input, kept where they
@@ -30,6 +33,8 @@ final class LocalGraph implements Serializable {
   final double[] weights;
   /** The checked CSR these arrays came from; rebuilt (and checked again) after a copy. */
   private transient CsrGraph csr;
+  /** {@link Replicas#needMasks} of this subgraph, found once per cached copy. */
+  private transient int[] needMasks;
 
   private LocalGraph(int partition, int partitions, int[] globalIds, int[] sortedIds,
       int[] sortedLocal, CsrGraph csr) {
@@ -67,6 +72,33 @@ final class LocalGraph implements Serializable {
   int local(int globalId) {
     int i = Arrays.binarySearch(sortedIds, globalId);
     return i >= 0 ? sortedLocal[i] : -1;
+  }
+
+  /**
+   * Calls {@code action} with the local id of each global id of {@code ids} (all held here), in
+   * one walk along the sorted ids.
+   */
+  void forEachLocal(RoaringBitmap ids, IntConsumer action) {
+    int i = 0;
+    PeekableIntIterator it = ids.getIntIterator();
+    while (it.hasNext()) {
+      int v = it.next();
+      while (i < sortedIds.length && sortedIds[i] < v) {
+        i++;
+      }
+      if (i == sortedIds.length || sortedIds[i] != v) {
+        throw new IllegalStateException("partition " + partition + " does not hold vertex " + v);
+      }
+      action.accept(sortedLocal[i]);
+    }
+  }
+
+  /** {@code replicas.needMasks(this)}, kept with this copy of the subgraph (one run's). */
+  int[] needMasks(Replicas replicas) {
+    if (needMasks == null) {
+      needMasks = replicas.needMasks(this);
+    }
+    return needMasks;
   }
 
   /** The global ids this subgraph holds, ascending (this graph's own array: do not modify). */

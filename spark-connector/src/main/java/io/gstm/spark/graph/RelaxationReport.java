@@ -57,9 +57,12 @@ public record RelaxationReport(RelaxationKind kind, long vertices, long edges, P
    * @param boundaryMessages boundary updates (improved values of vertices that other subgraphs
    *     also hold) sent between supersteps, in all
    * @param edgeRelaxations edge relaxations performed
+   * @param exchange how the supersteps traded boundary updates: "none" (one subgraph), "hub"
+   *     (every superstep in one stage, through the driver's hub) or "jobs" (a Spark job per
+   *     superstep; {@code spark.gstm.graph.exchange})
    */
   public record Progress(int supersteps, boolean converged, long boundaryMessages,
-      long edgeRelaxations) implements Serializable {}
+      long edgeRelaxations, String exchange) implements Serializable {}
 
   /**
    * Where the time went, in nanoseconds.
@@ -94,13 +97,14 @@ public record RelaxationReport(RelaxationKind kind, long vertices, long edges, P
   @Override
   public String toString() {
     return String.format("%s: engine %s, %d partition(s) (%s, %d replicas), %d vertices, %d edges, "
-            + "%d superstep(s)%s,"
+            + "%d superstep(s)%s (exchange: %s),"
             + " %d boundary message(s), %d commits, %d aborts, %d edge relaxations,"
             + " kernel %.3f s, relax %.3f s, wall %.3f s (plan %.3f s, supersteps %.3f s);"
             + " subgraphs: %s",
         kind, String.join(" + ", engines()), partitions(), placement.partitioning(),
         placement.replicas(), vertices, edges, supersteps(),
-        converged() ? "" : " (NOT converged: superstep bound)", progress.boundaryMessages(),
+        converged() ? "" : " (NOT converged: superstep bound)", progress.exchange(),
+        progress.boundaryMessages(),
         commits(), aborts(), progress.edgeRelaxations(), timings.kernelNanos() / 1e9,
         timings.relaxNanos() / 1e9, timings.wallNanos() / 1e9, timings.planNanos() / 1e9,
         timings.superstepNanos() / 1e9, placement.subgraphs());

@@ -273,6 +273,10 @@ final class Supersteps {
       int partitions = g.partitions;
       int[] changed = res.changedVertices();
       if (partitions > 1 && changed.length > 0) {
+        int[] masks = g.needMasks(replicas);
+        if (masks != null) {
+          return addressed(g, values, changed, masks, st);
+        }
         int[] counts = new int[partitions];
         for (int c : changed) {
           for (int q = 0; q < partitions; q++) {
@@ -299,6 +303,39 @@ final class Supersteps {
             }
           }
         }
+      }
+    }
+    return new StepOutput(g.partition, values, ids, vals, st, g.globalIds);
+  }
+
+  /**
+   * The output of a relaxation whose {@code changed} vertices go to the partitions of their
+   * {@link Replicas#needMasks} bits, in the order of {@code changed}.
+   */
+  private static StepOutput addressed(LocalGraph g, double[] values, int[] changed, int[] masks,
+      StepStats st) {
+    int partitions = g.partitions;
+    int[] counts = new int[partitions];
+    for (int c : changed) {
+      for (int m = masks[c]; m != 0; m &= m - 1) {
+        counts[Integer.numberOfTrailingZeros(m)]++;
+      }
+    }
+    int[][] ids = new int[partitions][];
+    double[][] vals = new double[partitions][];
+    for (int q = 0; q < partitions; q++) {
+      if (counts[q] > 0) {
+        ids[q] = new int[counts[q]];
+        vals[q] = new double[counts[q]];
+        st.messages += counts[q];
+      }
+    }
+    int[] fill = new int[partitions];
+    for (int c : changed) {
+      for (int m = masks[c]; m != 0; m &= m - 1) {
+        int q = Integer.numberOfTrailingZeros(m);
+        ids[q][fill[q]] = g.globalIds[c];
+        vals[q][fill[q]++] = values[c];
       }
     }
     return new StepOutput(g.partition, values, ids, vals, st, g.globalIds);

@@ -1,121 +1,51 @@
 package io.gstm.spark.ml;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
+import io.gstm.spark.exec.TaskHub;
 import java.io.Closeable;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.ObjectInputFilter;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.Serializable;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.security.SecureRandom;
 import java.util.concurrent.Future;
+import org.apache.spark.SparkContext;
 
 /**
  * Every iteration of a fit over several point sets inside one Spark stage: the point sets'
  * tasks stay running and trade each iteration's partials for the next centroids with the driver
- * over a socket of its own ({@link Hub}), instead of one Spark job per iteration (about 75 ms each
- * on a two-executor standalone cluster, longer than a GPU's iteration on 50 M points). Only the
- * k partial sums and counts cross, a few KB an iteration. A task reaches the hub through its
- * {@link Address}; the hub takes only connections that present the fit's random token.
+ * over a {@link TaskHub} ({@link Hub}), instead of one Spark job per iteration. Only the k
+ * partial sums and counts cross, a few KB an iteration.
  */
 final class CentroidExchange {
   private CentroidExchange() {}
 
-  /** Where the tasks of a fit find its hub, and the token they show it. */
-  record Address(String host, int port, long token) implements Serializable {}
+  private static final String OWNER = "TxKMeans";
+  private static final String WHAT = "point set";
 
   /** The driver's end: takes one connection per point set, merges partials, hands out centroids. */
   static final class Hub implements Closeable {
-    private final ServerSocket server;
-    private final Address address;
-    private final Peer[] peers;
+    private final TaskHub hub;
 
-    /** A hub for {@code sets} point-set tasks, listening on {@code host} (the driver's). */
+    /** A hub for {@code sets} point-set tasks, listening on {@code host}. */
     Hub(String host, int sets) {
-      this(host, host, sets);
+      hub = new TaskHub(host, host, sets, OWNER, WHAT);
     }
 
-    /**
-     * A hub listening on {@code bind} (Spark's {@code spark.driver.bindAddress}) that the tasks
-     * reach at {@code host} ({@code spark.driver.host}): the two differ behind a NAT or in a pod.
-     */
-    Hub(String bind, String host, int sets) {
-      try {
-        server = new ServerSocket();
-        server.bind(new InetSocketAddress(InetAddress.getByName(bind), 0));
-        server.setSoTimeout(200);
-      } catch (IOException e) {
-        throw new UncheckedIOException("TxKMeans: cannot listen on the driver's address " + bind
-            + " for the point sets' tasks: " + e.getMessage(), e);
-      }
-      address = new Address(host, server.getLocalPort(), new SecureRandom().nextLong());
-      peers = new Peer[sets];
+    /** A hub for {@code sets} point-set tasks on the driver of {@code sc}. */
+    Hub(SparkContext sc, int sets) {
+      hub = TaskHub.onDriver(sc, sets, OWNER, WHAT);
     }
 
-    Address address() {
-      return address;
+    TaskHub.Address address() {
+      return hub.address();
     }
 
-    /**
-     * Waits until every point set's task has connected, or the job has ended (its failure then
-     * rethrown by the caller), or {@code timeoutMillis} have passed.
-     *
-     * @throws IllegalStateException if not every task connected in time
-     */
+    /** See {@link TaskHub#awaitAll}. */
     void awaitAll(Future<?> job, long timeoutMillis) throws IOException {
-      long deadline = System.currentTimeMillis() + timeoutMillis;
-      int connected = 0;
-      while (connected < peers.length) {
-        if (job.isDone()) {
-          return;
-        }
-        if (System.currentTimeMillis() > deadline) {
-          throw new IllegalStateException("TxKMeans: only " + connected + " of " + peers.length
-              + " point sets' tasks started within " + timeoutMillis / 1000 + " s; every set "
-              + "needs a free task slot on its executor at once (or use setPointSets"
-              + "(\"partitions\"))");
-        }
-        Socket s;
-        try {
-          s = server.accept();
-        } catch (SocketTimeoutException e) {
-          continue;
-        }
-        // The hello is plain data: nothing is deserialized before the token is checked.
-        int set = -1;
-        try {
-          s.setSoTimeout(10_000);
-          DataInputStream hello = new DataInputStream(s.getInputStream());
-          if (hello.readLong() == address.token()) {
-            set = hello.readInt();
-          }
-          s.setSoTimeout(0);
-        } catch (IOException e) {
-          set = -1;
-        }
-        if (set < 0 || set >= peers.length || peers[set] != null) {
-          s.close(); // not one of this fit's tasks
-          continue;
-        }
-        peers[set] = new Peer(s);
-        connected++;
-      }
+      hub.awaitAll(job, timeoutMillis, " (or use setPointSets(\"partitions\"))");
     }
 
     /** Every set's partial of this iteration, merged in set order. */
     TxKMeans.Partial gather() throws IOException {
       TxKMeans.Partial total = null;
-      for (Peer p : peers) {
-        TxKMeans.Partial partial = (TxKMeans.Partial) p.read();
+      for (int s = 0; s < hub.tasks(); s++) {
+        TxKMeans.Partial partial = (TxKMeans.Partial) hub.read(s);
         total = total == null ? partial : TxKMeans.Partial.merge(total, partial);
       }
       return total;
@@ -123,100 +53,35 @@ final class CentroidExchange {
 
     /** Sends the next iteration's centroids, or null: stop. */
     void scatter(double[] centroids) throws IOException {
-      for (Peer p : peers) {
-        p.write(centroids);
+      for (int s = 0; s < hub.tasks(); s++) {
+        hub.write(s, centroids);
       }
     }
 
-    /** Closes the hub and its connections (a task still waiting on one then fails). */
     @Override
     public void close() {
-      for (Peer p : peers) {
-        if (p != null) {
-          p.close();
-        }
-      }
-      try {
-        server.close();
-      } catch (IOException ignored) {
-        // closing
-      }
+      hub.close();
     }
   }
 
   /** A task's end: sends its partials, receives centroids. */
   static final class Link implements Closeable {
-    private final Peer peer;
+    private final TaskHub.Link link;
 
     /** Connects point set {@code set}'s task to the hub at {@code to}. */
-    Link(Address to, int set) {
-      try {
-        Socket s = new Socket(to.host(), to.port());
-        DataOutputStream hello = new DataOutputStream(s.getOutputStream());
-        hello.writeLong(to.token());
-        hello.writeInt(set);
-        hello.flush();
-        peer = new Peer(s);
-      } catch (IOException e) {
-        throw new UncheckedIOException("TxKMeans: point set " + set + " cannot reach the "
-            + "driver's hub at " + to.host() + ":" + to.port() + ": " + e.getMessage(), e);
-      }
+    Link(TaskHub.Address to, int set) {
+      link = new TaskHub.Link(to, set, OWNER, WHAT);
     }
 
     /** Sends this iteration's partial; the next centroids, or null when the fit is done. */
     double[] exchange(TxKMeans.Partial partial) throws IOException {
-      peer.write(partial);
-      return (double[]) peer.read();
+      link.write(partial);
+      return (double[]) link.read();
     }
 
     @Override
     public void close() {
-      peer.close();
-    }
-  }
-
-  /** What a partial or a centroid array is made of; anything else is refused. */
-  private static final ObjectInputFilter ALLOWED = ObjectInputFilter.Config.createFilter(
-      "io.gstm.**;java.lang.*;java.util.*;[D;[J;maxdepth=20;!*");
-
-  /** One connection, objects both ways. */
-  private static final class Peer implements Closeable {
-    private final Socket socket;
-    private final ObjectOutputStream out;
-    private ObjectInputStream in;
-
-    Peer(Socket socket) throws IOException {
-      this.socket = socket;
-      socket.setTcpNoDelay(true);
-      out = new ObjectOutputStream(new BufferedOutputStream(socket.getOutputStream()));
-      out.flush();
-    }
-
-    void write(Object o) throws IOException {
-      out.reset(); // no back-references to earlier iterations' arrays
-      out.writeObject(o);
-      out.flush();
-    }
-
-    Object read() throws IOException {
-      if (in == null) {
-        in = new ObjectInputStream(new BufferedInputStream(socket.getInputStream()));
-        in.setObjectInputFilter(ALLOWED);
-      }
-      try {
-        return in.readObject();
-      } catch (ClassNotFoundException e) {
-        throw new IOException(e);
-      }
-    }
-
-    @Override
-    public void close() {
-      try {
-        socket.close();
-      } catch (IOException ignored) {
-        // closing
-      }
+      link.close();
     }
   }
 }

@@ -4,6 +4,7 @@ import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.PinnedRDD;
 import io.gstm.spark.exec.ResidentCache;
 import io.gstm.spark.exec.TaskErrors;
+import io.gstm.spark.exec.TaskHub;
 import io.gstm.spark.exec.ThisExecutor;
 import java.io.IOException;
 import java.io.Serializable;
@@ -98,14 +99,12 @@ final class PointSetJobs {
       done.sets = 1;
       return done;
     }
-    String host = sc.getConf().get("spark.driver.host", "localhost");
-    String bind = sc.getConf().get("spark.driver.bindAddress", host);
     ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "gstm-kmeans-point-sets");
       t.setDaemon(true);
       return t;
     });
-    try (CentroidExchange.Hub hub = new CentroidExchange.Hub(bind, host, specs.size())) {
+    try (CentroidExchange.Hub hub = new CentroidExchange.Hub(sc, specs.size())) {
       SetTask task = new SetTask(loop, hub.address());
       ClassTag<TxKMeans.Progress> tag = ClassTag$.MODULE$.apply(TxKMeans.Progress.class);
       String group = "gstm-kmeans-" + Long.toHexString(run);
@@ -233,10 +232,10 @@ final class PointSetJobs {
       implements Serializable {
     private static final long serialVersionUID = 1L;
     private final TxKMeans.Loop loop;
-    private final CentroidExchange.Address hub;
+    private final TaskHub.Address hub;
 
     /** With {@code hub} null the set iterates alone. */
-    SetTask(TxKMeans.Loop loop, CentroidExchange.Address hub) {
+    SetTask(TxKMeans.Loop loop, TaskHub.Address hub) {
       this.loop = loop;
       this.hub = hub;
     }

@@ -122,7 +122,7 @@ class PointSetJobsTest {
   @Test
   void theHubRefusesConnectionsWithoutTheFitsToken() throws Exception {
     try (CentroidExchange.Hub hub = new CentroidExchange.Hub("127.0.0.1", 1)) {
-      CentroidExchange.Address at = hub.address();
+      io.gstm.spark.exec.TaskHub.Address at = hub.address();
       try (Socket rogue = new Socket(at.host(), at.port())) {
         DataOutputStream out = new DataOutputStream(rogue.getOutputStream());
         out.writeLong(at.token() + 1);

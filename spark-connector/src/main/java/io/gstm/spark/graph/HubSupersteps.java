@@ -1,0 +1,227 @@
+package io.gstm.spark.graph;
+
+import io.gstm.spark.exec.TaskErrors;
+import io.gstm.spark.exec.TaskHold;
+import io.gstm.spark.exec.TaskHub;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.rdd.RDD;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.runtime.AbstractFunction1;
+
+/**
+ * Every superstep of a relaxation inside one Spark stage ({@code spark.gstm.graph.exchange=hub}):
+ * a task per subgraph relaxes it, sends its boundary updates to the driver's {@link TaskHub} and
+ * waits there for the min-combined updates addressed to it, superstep after superstep, until no
+ * subgraph sends any. A Spark job per superstep (the {@code jobs} exchange) cost a job, a local
+ * checkpoint of every subgraph's values and, past the driver's limit, a shuffle, each superstep;
+ * here only the updates cross. The stage's output is each subgraph's last values, locally
+ * checkpointed as the jobs' are, so the result reads them the same way.
+ */
+final class HubSupersteps {
+  private static final Logger LOG = LoggerFactory.getLogger(HubSupersteps.class);
+  static final String OWNER = "GraphRelaxation";
+  static final String WHAT = "subgraph";
+  /** How long the driver waits for every subgraph's task to start. */
+  static final long START_TIMEOUT_MILLIS = 5 * 60_000;
+  private static final StepOutput.Messages NONE =
+      new StepOutput.Messages(new int[0], new double[0]);
+
+  private HubSupersteps() {}
+
+  /** What the supersteps ended with: each subgraph's last output, and their counters. */
+  record Outcome(RDD<StepOutput> last, StepStats total, int supersteps, boolean converged) {}
+
+  /**
+   * The hub's supersteps ended without a result because an executor, and its subgraph, was
+   * lost: the caller starts over another way.
+   */
+  static final class SubgraphLostException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    SubgraphLostException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /**
+   * Runs up to {@code maxSteps} supersteps over {@code graphs} (built and cached; one task slot
+   * free per subgraph).
+   *
+   * @throws SubgraphLostException if a subgraph's task or its connection was lost
+   * @throws IllegalArgumentException for bad input a task found
+   */
+  static Outcome run(SparkContext sc, JavaRDD<LocalGraph> graphs, Supersteps.StepContext step,
+      long source, int maxSteps, long startTimeoutMillis) {
+    int p = graphs.getNumPartitions();
+    ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "gstm-graph-supersteps");
+      t.setDaemon(true);
+      return t;
+    });
+    String group = "gstm-graph-" + Long.toHexString(step.run());
+    try (TaskHub hub = TaskHub.onDriver(sc, p, OWNER, WHAT)) {
+      RDD<StepOutput> out = graphs.rdd().mapPartitions(new Task(step, source, hub.address()),
+          true, Supersteps.STEP_OUTPUT);
+      out.localCheckpoint();
+      CompletableFuture<Object> job = CompletableFuture.supplyAsync(() -> {
+        sc.setJobGroup(group, "GraphRelaxation: every superstep over " + p + " subgraphs", true);
+        return sc.runJob(out, new Supersteps.Summary(0, false), Supersteps.STEP_OUTPUT);
+      }, thread);
+      job.whenComplete((r, e) -> {
+        if (e != null) {
+          hub.close(); // wakes the loop below, which then throws the job's failure
+        }
+      });
+      int talking = -1; // the subgraph the driver was reading from or writing to
+      try {
+        hub.awaitAll(job, startTimeoutMillis, " (or set spark.gstm.graph.exchange=jobs)");
+        StepStats total = new StepStats();
+        int done = 0;
+        boolean converged = false;
+        while (!job.isDone()) {
+          long t0 = System.nanoTime();
+          List<StepOutput> sent = new ArrayList<>(p);
+          StepStats st = new StepStats();
+          for (int q = 0; q < p; q++) {
+            talking = q;
+            StepOutput o = (StepOutput) hub.read(q);
+            sent.add(o);
+            st = st.merge(o.stats);
+          }
+          done++;
+          total = total.merge(st);
+          total.rounds += st.rounds;
+          converged = st.messages == 0;
+          boolean stop = converged || done == maxSteps;
+          StepOutput.Messages[] mail = stop ? null : Supersteps.minCombine(sent, p);
+          for (int q = 0; q < p; q++) {
+            talking = q;
+            hub.write(q, stop ? null : mail[q] == null ? NONE : mail[q]);
+          }
+          talking = -1;
+          LOG.debug("gstm relaxation: superstep {}: {} active vertices, {} messages (hub), {} "
+                  + "rounds, {} transactions, {} edges examined, relax {} ms (tasks; kernel {} "
+                  + "ms), {} ms", done - 1, st.activeVertices, st.messages, st.rounds,
+              st.transactions, st.edgeRelaxations, st.relaxNanos / 1_000_000,
+              st.kernelNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000);
+          if (stop) {
+            break;
+          }
+        }
+        job.join();
+        return new Outcome(out, total, done, converged);
+      } catch (IOException | RuntimeException e) {
+        // A subgraph's connection dropped (its executor died), or the job failed: the other
+        // tasks are released by closing the hub, and the job ends.
+        hub.close();
+        sc.cancelJobGroup(group);
+        if (!(e instanceof IOException) && !(e instanceof CompletionException)) {
+          throw (RuntimeException) e; // the driver's own error (tasks that did not start)
+        }
+        Throwable failed = failureOf(job);
+        if (failed != null && badInputOrFatal(failed)) {
+          throw TaskErrors.badInput(failed instanceof Exception x ? x
+              : new RuntimeException(failed));
+        }
+        // A dropped connection names the subgraph; the job's failure is then its cancellation.
+        Throwable why = e instanceof IOException || failed == null ? e : failed;
+        String whose = e instanceof IOException && talking >= 0
+            ? "subgraph " + talking + "'s task was lost" : "a subgraph's task was lost";
+        throw new SubgraphLostException(whose + " ("
+            + String.valueOf(why.getMessage()).lines().findFirst().orElse("") + ")", why);
+      } finally {
+        job.whenComplete((r, e) -> thread.shutdown());
+        if (!job.isDone()) {
+          sc.cancelJobGroup(group);
+        }
+      }
+    }
+  }
+
+  /** The job's failure once it has ended (waiting up to a minute), or null. */
+  private static Throwable failureOf(CompletableFuture<Object> job) {
+    try {
+      job.get(60, TimeUnit.SECONDS);
+      return null;
+    } catch (ExecutionException e) {
+      return e.getCause();
+    } catch (TimeoutException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  /** Whether a task found bad input or lost its GPU context (no point starting over). */
+  private static boolean badInputOrFatal(Throwable t) {
+    if (TaskErrors.fatalIn(t) != null) {
+      return true;
+    }
+    for (; t != null; t = t.getCause()) {
+      if (t instanceof IllegalArgumentException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A subgraph's task: superstep 0, then each later superstep with the updates the hub sends,
+   * until it sends none (null); returns the last output. A named class, so that Spark's
+   * closure cleaner does not analyse its bytecode.
+   */
+  static final class Task
+      extends AbstractFunction1<scala.collection.Iterator<LocalGraph>,
+          scala.collection.Iterator<StepOutput>> implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final Supersteps.StepContext c;
+    private final long source;
+    private final TaskHub.Address hub;
+
+    Task(Supersteps.StepContext c, long source, TaskHub.Address hub) {
+      this.c = c;
+      this.source = source;
+      this.hub = hub;
+    }
+
+    @Override
+    public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> gi) {
+      LocalGraph g = gi.next();
+      Replicas replicas = c.replicas().value();
+      try (TaskHub.Link link = new TaskHub.Link(hub, g.partition, OWNER, WHAT)) {
+        StepOutput o = Supersteps.firstStep(c.run(), g, replicas, c.kind(), source,
+            c.settings());
+        while (true) {
+          link.write(o.summary(Integer.MAX_VALUE, false));
+          StepOutput.Messages mail = (StepOutput.Messages) link.read();
+          if (mail == null) {
+            break;
+          }
+          // Where the cluster suite kills an executor in the middle of the supersteps.
+          TaskHold.at("graph.hubStep", g.partition);
+          o = Supersteps.nextStep(c.run(), g, replicas,
+              new Supersteps.StepInput(o, List.of(mail)), c.kind(), c.settings());
+        }
+        return scala.collection.Iterator$.MODULE$.single(o);
+      } catch (IOException e) {
+        throw new UncheckedIOException(OWNER + ": subgraph " + g.partition + " lost the "
+            + "driver's hub: " + e.getMessage(), e);
+      }
+    }
+  }
+}
