@@ -176,6 +176,11 @@ public final class TaskHub implements Closeable {
       peer.write(o);
     }
 
+    /** The address this end reaches the driver from (one other tasks can likely reach too). */
+    public InetAddress localAddress() {
+      return peer.socket.getLocalAddress();
+    }
+
     public Object read() throws IOException {
       return peer.read();
     }

@@ -24,12 +24,14 @@ import scala.runtime.AbstractFunction1;
 
 /**
  * Every superstep of a relaxation inside one Spark stage ({@code spark.gstm.graph.exchange=hub}):
- * a task per subgraph relaxes it, sends its boundary updates to the driver's {@link TaskHub} and
- * waits there for the min-combined updates addressed to it, superstep after superstep, until no
- * subgraph sends any. A Spark job per superstep (the {@code jobs} exchange) cost a job, a local
- * checkpoint of every subgraph's values and, past the driver's limit, a shuffle, each superstep;
- * here only the updates cross. The stage's output is each subgraph's last values, locally
- * checkpointed as the jobs' are, so the result reads them the same way.
+ * a task per subgraph relaxes it, sends its boundary updates straight to the other subgraphs'
+ * tasks ({@link BoundaryMesh}) and its counters to the driver's {@link TaskHub}, which tells every
+ * task whether to go on (some subgraph sent updates, and the superstep bound is not reached);
+ * each then takes the min of what it received and relaxes again. A Spark job per superstep (the
+ * {@code jobs} exchange) cost a job, a local checkpoint of every subgraph's values and, past the
+ * driver's limit, a shuffle, each superstep; here only the updates cross, once. The stage's
+ * output is each subgraph's last values, locally checkpointed as the jobs' are, so the result
+ * reads them the same way.
  */
 final class HubSupersteps {
   private static final Logger LOG = LoggerFactory.getLogger(HubSupersteps.class);
@@ -37,8 +39,6 @@ final class HubSupersteps {
   static final String WHAT = "subgraph";
   /** How long the driver waits for every subgraph's task to start. */
   static final long START_TIMEOUT_MILLIS = 5 * 60_000;
-  private static final StepOutput.Messages NONE =
-      new StepOutput.Messages(new int[0], new double[0]);
 
   private HubSupersteps() {}
 
@@ -89,28 +89,34 @@ final class HubSupersteps {
       int talking = -1; // the subgraph the driver was reading from or writing to
       try {
         hub.awaitAll(job, startTimeoutMillis, " (or set spark.gstm.graph.exchange=jobs)");
+        // Where each subgraph's task listens for the others' updates (BoundaryMesh).
+        ArrayList<String> listening = new ArrayList<>(p);
+        for (int q = 0; q < p; q++) {
+          talking = q;
+          listening.add((String) hub.read(q));
+        }
+        for (int q = 0; q < p; q++) {
+          talking = q;
+          hub.write(q, listening);
+        }
         StepStats total = new StepStats();
         int done = 0;
         boolean converged = false;
         while (!job.isDone()) {
           long t0 = System.nanoTime();
-          List<StepOutput> sent = new ArrayList<>(p);
           StepStats st = new StepStats();
           for (int q = 0; q < p; q++) {
             talking = q;
-            StepOutput o = (StepOutput) hub.read(q);
-            sent.add(o);
-            st = st.merge(o.stats);
+            st = st.merge(((StepOutput) hub.read(q)).stats);
           }
           done++;
           total = total.merge(st);
           total.rounds += st.rounds;
           converged = st.messages == 0;
           boolean stop = converged || done == maxSteps;
-          StepOutput.Messages[] mail = stop ? null : Supersteps.minCombine(sent, p);
           for (int q = 0; q < p; q++) {
             talking = q;
-            hub.write(q, stop ? null : mail[q] == null ? NONE : mail[q]);
+            hub.write(q, !stop);
           }
           talking = -1;
           LOG.debug("gstm relaxation: superstep {}: {} active vertices, {} messages (hub), {} "
@@ -203,24 +209,30 @@ final class HubSupersteps {
     public scala.collection.Iterator<StepOutput> apply(scala.collection.Iterator<LocalGraph> gi) {
       LocalGraph g = gi.next();
       Replicas replicas = c.replicas().value();
-      try (TaskHub.Link link = new TaskHub.Link(hub, g.partition, OWNER, WHAT)) {
+      try (TaskHub.Link link = new TaskHub.Link(hub, g.partition, OWNER, WHAT);
+          BoundaryMesh mesh = BoundaryMesh.open(link, hub.token(), g.partition, g.partitions)) {
         StepOutput o = Supersteps.firstStep(c.run(), g, replicas, c.kind(), source,
             c.settings());
         while (true) {
-          link.write(o.summary(Integer.MAX_VALUE, false));
-          StepOutput.Messages mail = (StepOutput.Messages) link.read();
-          if (mail == null) {
+          mesh.send(o); // the others' updates, before the counters: they decide on them
+          link.write(o.summary(0, false));
+          if (!(Boolean) link.read()) {
             break;
           }
+          List<StepOutput.Messages> in = mesh.receive();
           // Where the cluster suite kills an executor in the middle of the supersteps.
           TaskHold.at("graph.hubStep", g.partition);
-          o = Supersteps.nextStep(c.run(), g, replicas,
-              new Supersteps.StepInput(o, List.of(mail)), c.kind(), c.settings());
+          o = Supersteps.nextStep(c.run(), g, replicas, new Supersteps.StepInput(o, in),
+              c.kind(), c.settings(), true);
         }
         return scala.collection.Iterator$.MODULE$.single(o);
       } catch (IOException e) {
         throw new UncheckedIOException(OWNER + ": subgraph " + g.partition + " lost the "
-            + "driver's hub: " + e.getMessage(), e);
+            + "driver's hub or another subgraph: " + e.getMessage(), e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(OWNER + ": subgraph " + g.partition + "'s task was "
+            + "interrupted", e);
       }
     }
   }

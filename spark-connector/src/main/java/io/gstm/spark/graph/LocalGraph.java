@@ -35,6 +35,8 @@ final class LocalGraph implements Serializable {
   private transient CsrGraph csr;
   /** {@link Replicas#needMasks} of this subgraph, found once per cached copy. */
   private transient int[] needMasks;
+  /** {@link #localTable}, found once per cached copy. */
+  private transient int[] localTable;
 
   private LocalGraph(int partition, int partitions, int[] globalIds, int[] sortedIds,
       int[] sortedLocal, CsrGraph csr) {
@@ -73,6 +75,30 @@ final class LocalGraph implements Serializable {
     int i = Arrays.binarySearch(sortedIds, globalId);
     return i >= 0 ? sortedLocal[i] : -1;
   }
+
+  /**
+   * The local id of each global id up to the largest held, -1 for those not held, when that
+   * span is at most {@link #DENSE_SPAN} times the vertices (a direct lookup for the boundary
+   * updates of every superstep: a binary search over millions of ids costs a cache miss per
+   * level); else null. Built once per cached copy.
+   */
+  int[] localTable() {
+    if (localTable == null && sortedIds.length > 0) {
+      long span = (long) sortedIds[sortedIds.length - 1] + 1;
+      if (span <= (long) DENSE_SPAN * sortedIds.length && span <= Integer.MAX_VALUE - 8) {
+        int[] t = new int[(int) span];
+        Arrays.fill(t, -1);
+        for (int i = 0; i < sortedIds.length; i++) {
+          t[sortedIds[i]] = sortedLocal[i];
+        }
+        localTable = t;
+      }
+    }
+    return localTable;
+  }
+
+  /** Largest id span, in vertices held, that {@link #localTable} covers directly. */
+  static final int DENSE_SPAN = 4;
 
   /**
    * Calls {@code action} with the local id of each global id of {@code ids} (all held here), in

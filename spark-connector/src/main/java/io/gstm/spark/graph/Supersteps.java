@@ -211,13 +211,24 @@ final class Supersteps {
   /** Applies the min of the incoming values; the local vertices that improved become active. */
   static StepOutput nextStep(long run, LocalGraph g, Replicas replicas, StepInput in,
       RelaxationKind kind, GstmSettings settings) {
-    double[] values = in.previous().values.clone();
+    return nextStep(run, g, replicas, in, kind, settings, false);
+  }
+
+  /**
+   * As above; with {@code reuse} the previous output's values are updated in place (its caller
+   * keeps no other reference to them), else copied.
+   */
+  static StepOutput nextStep(long run, LocalGraph g, Replicas replicas, StepInput in,
+      RelaxationKind kind, GstmSettings settings, boolean reuse) {
+    double[] values = reuse ? in.previous().values : in.previous().values.clone();
     boolean[] mark = new boolean[g.size()];
     int[] active = new int[16];
     int n = 0;
+    int[] table = g.localTable();
     for (StepOutput.Messages m : in.messages()) {
       for (int i = 0; i < m.ids().length; i++) {
-        int local = g.local(m.ids()[i]);
+        int id = m.ids()[i];
+        int local = table != null ? (id < table.length ? table[id] : -1) : g.local(id);
         if (local < 0) {
           throw new IllegalStateException("partition " + g.partition + " got an update for vertex "
               + m.ids()[i] + ", which it does not hold");
