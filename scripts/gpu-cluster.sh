@@ -121,7 +121,7 @@ scaling() {
     graphs)
       [ -d "$d/r24" ] || cluster gen rmat --scale 24 --files 64 --out "$d/r24"
       [ -d "$d/r23" ] || cluster gen rmat --scale 23 --files 32 --out "$d/r23"
-      local g="--only sssp,cc --no-baselines --warmups 0 --reps 1 --partitions 32"
+      local g="--only sssp,cc --no-baselines --warmups 1 --reps 3 --partitions 32"
       cluster bench --input "$d/r24" $g "$@"
       cluster bench --input "$d/r24" $g $one "$@"
       cluster bench --input "$d/r23" $g $one "$@" ;;
