@@ -59,8 +59,8 @@ public final class CudaCsrBuild {
    * @param downloadNanos the CSR's arrays back
    * @param graphNanos the arrays made a {@link CsrGraph}
    */
-  public record Built(CsrGraph graph, long checkNanos, long uploadNanos, long sortNanos,
-      long mergeNanos, long downloadNanos, long graphNanos) {
+  public record Built(CsrGraph graph, DeviceCsr device, long checkNanos, long uploadNanos,
+      long sortNanos, long mergeNanos, long downloadNanos, long graphNanos) {
     /** The phases in milliseconds, for a log line. */
     public String phases() {
       return String.format(java.util.Locale.ROOT,
@@ -188,6 +188,15 @@ public final class CudaCsrBuild {
    */
   public static Numbered fromPartsNumbered(CudaEngine engine, int idBound, List<Part> parts,
       int[] extraIds, boolean weighted, boolean undirected) {
+    return fromPartsNumbered(engine, idBound, parts, extraIds, weighted, undirected, false);
+  }
+
+  /**
+   * As above; with {@code onDevice} the CSR's targets and weights stay on the GPU: the result's
+   * {@link Built#device()} holds them (the caller closes it) and its graph is null.
+   */
+  public static Numbered fromPartsNumbered(CudaEngine engine, int idBound, List<Part> parts,
+      int[] extraIds, boolean weighted, boolean undirected, boolean onDevice) {
     long t0 = System.nanoTime();
     if (idBound < 0) {
       throw new IllegalArgumentException("idBound must be non-negative, got " + idBound);
@@ -197,7 +206,25 @@ public final class CudaCsrBuild {
     int[] extra = extraIds.clone();
     return run(engine, -1, (int) m, weighted, undirected, checks, null,
         new Renumber(idBound, extra, firstBad -> badNumbered(parts, extra, idBound, firstBad)),
-        uploadParts(parts), firstBad -> badPart(parts, null, -1, firstBad));
+        uploadParts(parts), firstBad -> badPart(parts, null, -1, firstBad), onDevice,
+        onDevice && weighted ? meanWeight(parts) : 1.0);
+  }
+
+  /**
+   * The parts' mean weight, summed on all cores (a bucket width for the relaxation: the input's
+   * duplicates and loops count; 1 when there are no edges or the sum is not positive).
+   */
+  private static double meanWeight(List<Part> parts) {
+    double sum = parts.parallelStream().mapToDouble(p -> {
+      double s = 0;
+      double[] w = p.weights();
+      for (int i = 0; i < p.size(); i++) {
+        s += w[i];
+      }
+      return s;
+    }).sum();
+    long m = parts.stream().mapToLong(Part::size).sum();
+    return m == 0 || !(sum > 0) ? 1.0 : sum / m;
   }
 
   /** The parts' edge count, checked: a weighted build needs every part's weights. */
@@ -341,6 +368,17 @@ public final class CudaCsrBuild {
   private static Numbered run(CudaEngine engine, int n, int m, boolean weighted,
       boolean reversed, long checks, int[] idTable, Renumber renumber, Upload upload,
       BadEdge bad) {
+    return run(engine, n, m, weighted, reversed, checks, idTable, renumber, upload, bad, false,
+        1.0);
+  }
+
+  /**
+   * As above; with {@code keep} the targets and weights stay on the device ({@link DeviceCsr},
+   * {@code meanWeight} its bucket width's mean) and only the offsets come back.
+   */
+  private static Numbered run(CudaEngine engine, int n, int m, boolean weighted,
+      boolean reversed, long checks, int[] idTable, Renumber renumber, Upload upload,
+      BadEdge bad, boolean keep, double meanWeight) {
     int keys = reversed ? 2 * m : m;
     if (keys == 0) {
       int[] ids = null;
@@ -355,14 +393,17 @@ public final class CudaCsrBuild {
         ids = java.util.Arrays.stream(renumber.extraIds()).sorted().distinct().toArray();
         n = ids.length;
       }
-      return new Numbered(new Built(new CsrGraph(n, new int[n + 1], new int[0],
-          weighted ? new double[0] : null), checks, 0, 0, 0, 0, 0), ids);
+      Built empty = keep
+          ? new Built(null, DeviceCsr.empty(engine, n, weighted), checks, 0, 0, 0, 0, 0)
+          : new Built(new CsrGraph(n, new int[n + 1], new int[0],
+              weighted ? new double[0] : null), null, checks, 0, 0, 0, 0, 0);
+      return new Numbered(empty, ids);
     }
     engine.bind();
     List<DeviceBuffer> held = new ArrayList<>();
     try {
       Run r = new Run(engine, n, m, keys, reversed, held);
-      Built built = r.build(upload, weighted, idTable, renumber, bad, checks);
+      Built built = r.build(upload, weighted, idTable, renumber, bad, checks, keep, meanWeight);
       return new Numbered(built, r.ids);
     } finally {
       DeviceBuffer.closeAll(held);
@@ -407,7 +448,7 @@ public final class CudaCsrBuild {
     }
 
     Built build(Upload edges, boolean weighted, int[] idTable, Renumber renumber,
-        BadEdge onBad, long checks) {
+        BadEdge onBad, long checks, boolean keep, double meanWeight) {
       long t0 = System.nanoTime();
       PinnedStaging staging = engine.staging();
       DeviceBuffer keysA = take(8L * keys);
@@ -475,10 +516,18 @@ public final class CudaCsrBuild {
       t0 = System.nanoTime();
 
       int[] off = new int[n + 1];
-      int[] tgt = new int[kept];
-      double[] wt = weightsIn == null ? null : new double[kept];
       staging.downloadArray(offsets, 4L * (n + 1), 4, Pointer.to(off),
           (b, from, count) -> b.asIntBuffer().get(off, from, count));
+      if (keep) {
+        // The targets and weights are the device CSR's now, not this build's to free.
+        held.remove(targets);
+        held.remove(weightsOut);
+        DeviceCsr device = new DeviceCsr(engine, off, kept, targets, weightsOut, weighted,
+            meanWeight);
+        return new Built(null, device, checks, upload, sort, merge, System.nanoTime() - t0, 0);
+      }
+      int[] tgt = new int[kept];
+      double[] wt = weightsIn == null ? null : new double[kept];
       staging.downloadArray(targets, 4L * kept, 4, Pointer.to(tgt),
           (b, from, count) -> b.asIntBuffer().get(tgt, from, count));
       if (wt != null) {
@@ -489,7 +538,8 @@ public final class CudaCsrBuild {
       t0 = System.nanoTime();
       // Built from edges the device checked: the arrays are not checked again.
       CsrGraph graph = CsrGraph.ofBuiltArrays(n, off, tgt, wt);
-      return new Built(graph, checks, upload, sort, merge, download, System.nanoTime() - t0);
+      return new Built(graph, null, checks, upload, sort, merge, download,
+          System.nanoTime() - t0);
     }
 
     /**

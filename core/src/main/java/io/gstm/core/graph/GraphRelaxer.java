@@ -6,6 +6,7 @@ import io.gstm.core.batch.TxBatch;
 import io.gstm.core.batch.TxCounts;
 import io.gstm.core.cuda.CudaEngine;
 import io.gstm.core.cuda.CudaGraphRelax;
+import io.gstm.core.cuda.DeviceCsr;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.OpenState;
 import io.gstm.core.engine.Resources;
@@ -53,7 +54,11 @@ public final class GraphRelaxer implements AutoCloseable {
   private static final int VALUES = REGIONS.values();
 
   private final Engine engine;
+  /** The graph on the host; null when it came from a {@link DeviceCsr}. */
   private final CsrGraph graph;
+  private final int vertexCount;
+  private final int edgeCount;
+  private final int[] offsets;
   private final RelaxationKind kind;
   private final RelaxOptions options;
   private final TxStore store;
@@ -77,47 +82,69 @@ public final class GraphRelaxer implements AutoCloseable {
    * @throws IllegalArgumentException if the graph is too large for one store
    */
   public GraphRelaxer(Engine engine, CsrGraph graph, RelaxationKind kind, RelaxOptions options) {
+    this(engine, Objects.requireNonNull(graph, "graph"), null, kind, options);
+  }
+
+  /**
+   * A relaxer of a CSR built on the GPU ({@link DeviceCsr}), on the engine that built it: its
+   * targets and weights are copied into the store on the device, never through the host. The
+   * device CSR stays its caller's (to close once this has copied it).
+   */
+  public static GraphRelaxer onDevice(DeviceCsr csr, RelaxationKind kind, RelaxOptions options) {
+    return new GraphRelaxer(Objects.requireNonNull(csr, "csr").engine(), null, csr, kind,
+        options);
+  }
+
+  private GraphRelaxer(Engine engine, CsrGraph graph, DeviceCsr onDevice, RelaxationKind kind,
+      RelaxOptions options) {
     this.engine = Objects.requireNonNull(engine, "engine");
-    this.graph = Objects.requireNonNull(graph, "graph");
+    this.graph = graph;
+    this.vertexCount = graph != null ? graph.vertexCount() : onDevice.vertexCount();
+    this.edgeCount = graph != null ? graph.edgeCount() : onDevice.edgeCount();
+    this.offsets = graph != null ? graph.offsets() : onDevice.offsets();
     this.kind = Objects.requireNonNull(kind, "kind");
     this.options = Objects.requireNonNull(options, "options");
-    this.weighted = kind == RelaxationKind.SHORTEST_PATHS && graph.weights() != null;
+    boolean hasWeights = graph != null ? graph.weights() != null : onDevice.weighted();
+    this.weighted = kind == RelaxationKind.SHORTEST_PATHS && hasWeights;
+    double mean = !weighted ? 1.0
+        : graph != null ? meanWeight(graph.weights()) : onDevice.meanWeight();
     this.bucketWidth = kind == RelaxationKind.CONNECTED_COMPONENTS ? Double.POSITIVE_INFINITY
-        : options.bucketEdges() * (weighted ? meanWeight(graph.weights()) : 1.0);
+        : options.bucketEdges() * mean;
     // The JVM engine's rounds read the edges from the graph's arrays: its store holds only the
     // values (the edge regions shrink to one word each).
     long t0 = System.nanoTime();
     boolean onJvm = engine instanceof JvmEngine;
-    int edgeWords = onJvm ? 1 : Math.max(1, graph.edgeCount());
+    int edgeWords = onJvm ? 1 : Math.max(1, edgeCount);
     int weightWords = weighted ? edgeWords : 1;
     // Edge data is read-only: one lock covers each of those regions, and it is never taken.
     StoreLayout layout = StoreLayout.of(
-        new RegionSpec("values", RegionType.FLOAT64, Math.max(1, graph.vertexCount()),
+        new RegionSpec("values", RegionType.FLOAT64, Math.max(1, vertexCount),
             options.lockCoverage()),
         new RegionSpec("targets", RegionType.INT32, edgeWords, edgeWords),
         new RegionSpec("weights", RegionType.FLOAT64, weightWords, weightWords),
-        new RegionSpec("offsets", RegionType.INT32, graph.vertexCount() + 1,
-            graph.vertexCount() + 1));
+        new RegionSpec("offsets", RegionType.INT32, vertexCount + 1, vertexCount + 1));
     TxStore s = engine.createStore(layout);
     this.jvm = Resources.closeOnExcept(s, st -> {
-      if (graph.edgeCount() > 0 && !onJvm) {
+      if (onDevice != null) {
+        onDevice.copyInto(st, REGIONS.targets(), weighted ? REGIONS.weights() : -1);
+      } else if (edgeCount > 0 && !onJvm) {
         st.writeInt32(REGIONS.targets(), graph.targets());
         if (weighted) {
           st.writeFloat64(REGIONS.weights(), graph.weights());
         }
       }
-      st.writeInt32(REGIONS.offsets(), graph.offsets());
+      st.writeInt32(REGIONS.offsets(), offsets);
       return onJvm
           ? new JvmGraphRelax(st, VALUES, graph.offsets(), graph.targets(), graph.weights())
           : null;
     });
     this.store = s;
     if (engine instanceof CudaEngine) {
-      device = Resources.closeOnExcept(s, st -> new CudaGraphRelax(st, graph.offsets()));
+      device = Resources.closeOnExcept(s, st -> new CudaGraphRelax(st, offsets));
     }
     if (LOG.isDebugEnabled()) {
-      LOG.debug("graph of {} vertices and {} edges on {} in {} ms", graph.vertexCount(),
-          graph.edgeCount(), engine.name(), ms(System.nanoTime() - t0));
+      LOG.debug("graph of {} vertices and {} edges on {} in {} ms{}", vertexCount, edgeCount,
+          engine.name(), ms(System.nanoTime() - t0), onDevice != null ? " (from the GPU)" : "");
     }
   }
 
@@ -135,7 +162,7 @@ public final class GraphRelaxer implements AutoCloseable {
   public RelaxResult relax(double[] values, int[] activeVertices) {
     checkOpen();
     long start = System.nanoTime();
-    int n = graph.vertexCount();
+    int n = vertexCount;
     checkInputs(values, activeVertices, n);
     if (device == null) {
       checkNotNaN(values);
@@ -248,6 +275,23 @@ public final class GraphRelaxer implements AutoCloseable {
     return new RelaxResult(current, changed(values, current), stats);
   }
 
+  /**
+   * The graph on the host: the one given, or the targets and weights read back from the store
+   * (for a relaxer made {@link #onDevice}).
+   */
+  public CsrGraph graph() {
+    checkOpen();
+    if (graph != null) {
+      return graph;
+    }
+    int[] targets = edgeCount > 0 ? store.readInt32(REGIONS.targets()) : new int[0];
+    double[] weights = null;
+    if (kind == RelaxationKind.SHORTEST_PATHS && weighted) {
+      weights = edgeCount > 0 ? store.readFloat64(REGIONS.weights()) : new double[0];
+    }
+    return CsrGraph.ofBuiltArrays(vertexCount, offsets, targets, weights);
+  }
+
   /** Weights summed per block in parallel, then the blocks in order: the same sum every run. */
   private static final int MEAN_BLOCK = 1 << 20;
 
@@ -304,7 +348,7 @@ public final class GraphRelaxer implements AutoCloseable {
       throw new IllegalStateException("maxRounds: no fixpoint after " + st.rounds() + " rounds");
     }
     long t0 = System.nanoTime();
-    double[] current = graph.vertexCount() > 0 ? store.readFloat64(VALUES) : new double[0];
+    double[] current = vertexCount > 0 ? store.readFloat64(VALUES) : new double[0];
     long t1 = System.nanoTime();
     // The device marks what its commits lowered: no pass over every value on the host.
     int[] changed = device != null ? device.changedVertices() : changed(values, current);

@@ -98,36 +98,67 @@ public final class ResidentCache {
       if (cached != null && cached.engine == lease.engine()) {
         return new Handle<>(lease, (T) cached.value, cached);
       }
-      if (cached != null) {
-        synchronized (ENTRIES) {
-          ENTRIES.remove(key, cached);
+      T value;
+      try {
+        // Made before the value of another engine is closed: it may read from it (a subgraph's
+        // edges kept on the GPU that built them).
+        value = create.apply(lease.engine());
+      } finally {
+        if (cached != null) {
+          synchronized (ENTRIES) {
+            ENTRIES.remove(key, cached);
+          }
+          closeQuietly(cached.value);
         }
-        closeQuietly(cached.value);
       }
-      T value = create.apply(lease.engine());
       if (key == null) {
         return new Handle<>(lease, value, null);
       }
       Entry fresh = new Entry(value, lease.engine());
       fresh.inUse = true;
-      List<Entry> evicted = new ArrayList<>();
-      synchronized (ENTRIES) {
-        ENTRIES.put(key, fresh);
-        Iterator<Map.Entry<Key, Entry>> it = ENTRIES.entrySet().iterator();
-        while (ENTRIES.size() > MAX_ENTRIES && it.hasNext()) {
-          Map.Entry<Key, Entry> e = it.next();
-          if (!e.getValue().inUse) {
-            evicted.add(e.getValue());
-            it.remove();
-          }
-        }
-      }
-      evicted.forEach(e -> closeQuietly(e.value));
+      cache(key, fresh);
       return new Handle<>(lease, value, fresh);
     } catch (RuntimeException e) {
       lease.close();
       throw e;
     }
+  }
+
+  /**
+   * Caches {@code value}, made on {@code engine} under a lease the caller holds, for ({@code
+   * run}, {@code partition}) (closing a value cached there before): the next {@link #acquire} on
+   * that engine finds it. A subgraph built on the GPU leaves its relaxer so.
+   */
+  public static void put(long run, int partition, Engine engine, AutoCloseable value) {
+    Entry old;
+    synchronized (ENTRIES) {
+      old = ENTRIES.get(new Key(run, partition));
+    }
+    if (old != null && old.inUse) {
+      closeQuietly(value); // a task of this partition holds the entry: keep it
+      return;
+    }
+    cache(new Key(run, partition), new Entry(value, engine));
+    if (old != null) {
+      closeQuietly(old.value);
+    }
+  }
+
+  /** Puts {@code entry}, then closes the least recently used idle entries beyond the bound. */
+  private static void cache(Key key, Entry entry) {
+    List<Entry> evicted = new ArrayList<>();
+    synchronized (ENTRIES) {
+      ENTRIES.put(key, entry);
+      Iterator<Map.Entry<Key, Entry>> it = ENTRIES.entrySet().iterator();
+      while (ENTRIES.size() > MAX_ENTRIES && it.hasNext()) {
+        Map.Entry<Key, Entry> e = it.next();
+        if (!e.getValue().inUse) {
+          evicted.add(e.getValue());
+          it.remove();
+        }
+      }
+    }
+    evicted.forEach(e -> closeQuietly(e.value));
   }
 
   /** Closes the values of run {@code run} held by this JVM. */

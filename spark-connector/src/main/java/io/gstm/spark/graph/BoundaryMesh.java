@@ -13,7 +13,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -33,15 +32,12 @@ import java.util.concurrent.LinkedBlockingQueue;
  * two tasks writing large frames to each other never wait on each other.
  */
 final class BoundaryMesh implements Closeable {
-  /** Bytes converted at a time between arrays and a stream. */
-  private static final int CHUNK = 1 << 20;
   private static final long ACCEPT_TIMEOUT_MILLIS = 60_000;
 
   private final int me;
   private final Socket[] peers;
   private final DataOutputStream[] out;
   private final List<BlockingQueue<Object>> inbox = new ArrayList<>();
-  private final byte[] buffer = new byte[CHUNK];
   private volatile boolean closing;
 
   private BoundaryMesh(int me, int p) {
@@ -110,10 +106,9 @@ final class BoundaryMesh implements Closeable {
     BlockingQueue<Object> box = inbox.get(q);
     Thread reader = new Thread(() -> {
       DataInputStream din = new DataInputStream(in);
-      byte[] buf = new byte[CHUNK];
       try {
         while (true) {
-          box.put(readFrame(din, buf));
+          box.put(readFrame(din));
         }
       } catch (IOException e) {
         if (!closing) {
@@ -135,23 +130,10 @@ final class BoundaryMesh implements Closeable {
         continue;
       }
       int[] ids = o.messageIds == null ? null : o.messageIds[q];
-      double[] values = ids == null ? null : o.messageValues[q];
       int n = ids == null ? 0 : ids.length;
       DataOutputStream d = out[q];
-      d.writeInt(n);
-      ByteBuffer b = ByteBuffer.wrap(buffer);
-      for (int i = 0; i < n; i += CHUNK / Integer.BYTES) {
-        int len = Math.min(n - i, CHUNK / Integer.BYTES);
-        b.clear();
-        b.asIntBuffer().put(ids, i, len);
-        d.write(buffer, 0, len * Integer.BYTES);
-      }
-      for (int i = 0; i < n; i += CHUNK / Double.BYTES) {
-        int len = Math.min(n - i, CHUNK / Double.BYTES);
-        b.clear();
-        b.asDoubleBuffer().put(values, i, len);
-        d.write(buffer, 0, len * Double.BYTES);
-      }
+      PackedArrays.writeInts(d, ids, n);
+      PackedArrays.writeDoubles(d, n == 0 ? null : o.messageValues[q], n);
       d.flush();
     }
   }
@@ -172,22 +154,8 @@ final class BoundaryMesh implements Closeable {
     return in;
   }
 
-  private static StepOutput.Messages readFrame(DataInputStream in, byte[] buf)
-      throws IOException {
-    int n = in.readInt();
-    int[] ids = new int[n];
-    double[] values = new double[n];
-    for (int i = 0; i < n; i += CHUNK / Integer.BYTES) {
-      int len = Math.min(n - i, CHUNK / Integer.BYTES);
-      in.readFully(buf, 0, len * Integer.BYTES);
-      ByteBuffer.wrap(buf, 0, len * Integer.BYTES).asIntBuffer().get(ids, i, len);
-    }
-    for (int i = 0; i < n; i += CHUNK / Double.BYTES) {
-      int len = Math.min(n - i, CHUNK / Double.BYTES);
-      in.readFully(buf, 0, len * Double.BYTES);
-      ByteBuffer.wrap(buf, 0, len * Double.BYTES).asDoubleBuffer().get(values, i, len);
-    }
-    return new StepOutput.Messages(ids, values);
+  private static StepOutput.Messages readFrame(DataInputStream in) throws IOException {
+    return new StepOutput.Messages(PackedArrays.readInts(in), PackedArrays.readDoubles(in));
   }
 
   @Override

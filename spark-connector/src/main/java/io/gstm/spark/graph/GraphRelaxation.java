@@ -338,8 +338,10 @@ public final class GraphRelaxation {
     int p = count.subgraphs();
     LOG.debug("gstm relaxation: {} subgraphs ({})", p, count.why());
     RelaxationKind k = kind;
+    // The run's id first: a subgraph built on a GPU leaves its relaxer cached under it.
+    long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);
     SubgraphPlanner planner = new SubgraphPlanner(input, source, p, weighted, placement,
-        settings, count.mode().equals("engines"));
+        settings, count.mode().equals("engines"), run);
     JavaRDD<LocalGraph> graphs = planner.build();
     graphs.persist(StorageLevel.MEMORY_AND_DISK());
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -347,7 +349,13 @@ public final class GraphRelaxation {
     // find, so no job of its own builds it and collects its ids; the first superstep's job
     // builds it and reports its size.
     boolean single = p == 1;
-    Cut cut = single ? null : Cut.collect(graphs, planner, p);
+    Cut cut;
+    try {
+      cut = single ? null : Cut.collect(graphs, planner, p);
+    } catch (RuntimeException e) {
+      ResidentCache.release(run); // relaxers the builds left here
+      throw e;
+    }
     long localEdges = single ? 0 : cut.edges();
     Broadcast<Replicas> replicas = jsc.broadcast(single ? Replicas.one() : cut.replicas());
     long built = System.nanoTime();
@@ -357,7 +365,6 @@ public final class GraphRelaxation {
     }
 
     long src = source;
-    long run = RUNS.incrementAndGet() ^ (System.nanoTime() << 20);
     StepStats total = new StepStats();
     RDD<StepOutput> last = null;
     JavaPairRDD<Integer, StepOutput.Messages> inbox = null;
@@ -436,6 +443,7 @@ public final class GraphRelaxation {
           onDriver = sent.get(0).globalIds != null ? sent.get(0) : null;
         } catch (Exception e) { // a failed job is a SparkException, which Java sees as checked
           graphs.unpersist(false);
+          ResidentCache.release(run); // a relaxer its build left here
           throw badInput(e);
         } finally {
           planner.release();

@@ -6,6 +6,7 @@ import io.gstm.core.graph.VertexIds;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.function.IntConsumer;
 import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
@@ -19,7 +20,7 @@ import org.roaringbitmap.RoaringBitmap;
  * ids (for components, every edge in both directions). Cached across supersteps.
  */
 final class LocalGraph implements Serializable {
-  private static final long serialVersionUID = 3L;
+  private static final long serialVersionUID = 4L;
 
   final int partition;
   final int partitions;
@@ -29,10 +30,20 @@ final class LocalGraph implements Serializable {
   private final int[] sortedIds;
   private final int[] sortedLocal;
   final int[] offsets;
-  final int[] targets;
-  final double[] weights;
+  /**
+   * The targets and weights; null while they are only on the GPU that built them ({@link
+   * #onDevice}), until something asks for them on the host ({@link #csr}, a copy).
+   */
+  private int[] targets;
+  private double[] weights;
+  private final int edges;
   /** The checked CSR these arrays came from; rebuilt (and checked again) after a copy. */
   private transient CsrGraph csr;
+  /**
+   * Reads the edges back from the GPU that built them (from the relaxer that holds them there);
+   * null when they are on the host.
+   */
+  private transient Supplier<CsrGraph> onDevice;
   /** {@link Replicas#needMasks} of this subgraph, found once per cached copy. */
   private transient int[] needMasks;
   /** {@link #localTable}, found once per cached copy. */
@@ -48,7 +59,24 @@ final class LocalGraph implements Serializable {
     this.offsets = csr.offsets();
     this.targets = csr.targets();
     this.weights = csr.weights();
+    this.edges = targets.length;
     this.csr = csr;
+  }
+
+  /**
+   * A subgraph whose edges stayed on the GPU that built them: {@code offsets} on the host,
+   * {@code edges} edges, read back by {@code onDevice} only when the host needs them.
+   */
+  LocalGraph(int partition, int partitions, Numbering ids, int[] offsets, int edges,
+      Supplier<CsrGraph> onDevice) {
+    this.partition = partition;
+    this.partitions = partitions;
+    this.globalIds = ids.globalIds;
+    this.sortedIds = ids.sortedIds;
+    this.sortedLocal = ids.sortedLocal;
+    this.offsets = offsets;
+    this.edges = edges;
+    this.onDevice = onDevice;
   }
 
   LocalGraph(int partition, int partitions, Numbering ids, CsrGraph csr) {
@@ -60,14 +88,50 @@ final class LocalGraph implements Serializable {
   }
 
   int edgeCount() {
-    return targets.length;
+    return edges;
   }
 
+  /** The targets on the host (read back first when they are only on the GPU). */
+  int[] targets() {
+    csr();
+    return targets;
+  }
+
+  /** The weights on the host, or null (read back first when they are only on the GPU). */
+  double[] weights() {
+    csr();
+    return weights;
+  }
+
+  /** Whether the edges are only on the GPU that built them (so far). */
+  boolean edgesOnDevice() {
+    return targets == null;
+  }
+
+  /** The CSR on the host (read back from the GPU first when the edges are only there). */
   CsrGraph csr() {
-    if (csr == null) {
+    if (csr == null && targets == null) {
+      CsrGraph back;
+      try {
+        back = onDevice.get();
+      } catch (RuntimeException e) {
+        throw new IllegalStateException("subgraph " + partition + ": its edges were kept on "
+            + "the GPU that built them and cannot be read back there (" + e.getMessage() + ")",
+            e);
+      }
+      targets = back.targets();
+      weights = back.weights();
+      csr = back;
+    } else if (csr == null) {
       csr = new CsrGraph(globalIds.length, offsets, targets, weights);
     }
     return csr;
+  }
+
+  /** A copy (a cache block spilled or sent to another executor) carries the edges. */
+  private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+    csr();
+    out.defaultWriteObject();
   }
 
   /** The local id of a global id, or -1 if this subgraph does not hold it. */

@@ -47,8 +47,14 @@ final class ParallelBuild {
     }
   }
 
-  /** A CSR and the global id of each of its vertices, ascending. */
-  record Numbered(CsrGraph csr, int[] globalIds) {}
+  /**
+   * A CSR and the global id of each of its vertices, ascending; the CSR on the host, or (csr
+   * null) its edges left on the GPU ({@code onDevice}).
+   */
+  record Numbered(CsrGraph csr, int[] globalIds, OnDevice onDevice) {}
+
+  /** A CSR whose edges stayed on the GPU: its offsets, its edge count, how to read it back. */
+  record OnDevice(int[] offsets, int edges, java.util.function.Supplier<CsrGraph> download) {}
 
   /** Every CSR on the host. */
   static final CsrBuilder ON_HOST = (n, table, chunks, weighted, undirected) -> null;
@@ -98,8 +104,12 @@ final class ParallelBuild {
         java.util.Arrays.parallelSetAll(sortedLocal, i -> i);
         LOG.debug("gstm relaxation: subgraph {}: ids and csr on the GPU {} ms", p,
             ms(System.nanoTime() - t0));
-        return new LocalGraph(p, partitions, new LocalGraph.Numbering(globalIds,
-            globalIds.clone(), sortedLocal), built.csr());
+        LocalGraph.Numbering numbering = new LocalGraph.Numbering(globalIds, globalIds.clone(),
+            sortedLocal);
+        OnDevice d = built.onDevice();
+        return d != null
+            ? new LocalGraph(p, partitions, numbering, d.offsets(), d.edges(), d.download())
+            : new LocalGraph(p, partitions, numbering, built.csr());
       }
     }
     int[] table = new int[maxId + 1];

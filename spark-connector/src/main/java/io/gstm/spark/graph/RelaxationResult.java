@@ -1,5 +1,9 @@
 package io.gstm.spark.graph;
 
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -66,15 +70,15 @@ public final class RelaxationResult {
     long t0 = System.nanoTime();
     Broadcast<Replicas> r = replicas;
     // A single subgraph reports every vertex it holds, and its values may be here already.
-    List<Object[]> parts = onDriver != null
-        ? List.<Object[]>of(new Object[] {onDriver.globalIds, onDriver.values})
+    List<Reported> parts = onDriver != null
+        ? List.of(new Reported(onDriver.globalIds, onDriver.values))
         : last.map(o -> reported(o, r.value())).collect();
     long t1 = System.nanoTime();
     double[] out = new double[size];
     Arrays.fill(out, Double.POSITIVE_INFINITY);
-    for (Object[] part : parts) {
-      int[] ids = (int[]) part[0];
-      double[] vs = (double[]) part[1];
+    for (Reported part : parts) {
+      int[] ids = part.ids;
+      double[] vs = part.values;
       for (int i = 0; i < ids.length; i++) {
         if (ids[i] >= size) {
           throw new IllegalArgumentException("size: vertex id " + ids[i] + " is not below "
@@ -89,18 +93,43 @@ public final class RelaxationResult {
   }
 
   /** The (global id, value) pairs this subgraph reports, as two arrays. */
-  private static Object[] reported(StepOutput o, Replicas replicas) {
+  private static Reported reported(StepOutput o, Replicas replicas) {
     int n = o.globalIds.length;
     int[] ids = new int[n];
     double[] vs = new double[n];
     int k = 0;
+    java.util.function.IntPredicate reports = replicas.reporter(o.partition);
     for (int i = 0; i < n; i++) {
-      if (replicas.reports(o.partition, o.globalIds[i])) {
+      if (reports.test(o.globalIds[i])) {
         ids[k] = o.globalIds[i];
         vs[k++] = o.values[i];
       }
     }
-    return new Object[] {Arrays.copyOf(ids, k), Arrays.copyOf(vs, k)};
+    return new Reported(Arrays.copyOf(ids, k), Arrays.copyOf(vs, k));
+  }
+
+  /** A subgraph's reported ids and values, sent to the driver as raw bytes ({@link PackedArrays}). */
+  static final class Reported implements Serializable {
+    private static final long serialVersionUID = 1L;
+    transient int[] ids;
+    transient double[] values;
+
+    Reported(int[] ids, double[] values) {
+      this.ids = ids;
+      this.values = values;
+    }
+
+    private void writeObject(ObjectOutputStream out) throws IOException {
+      out.defaultWriteObject();
+      PackedArrays.writeInts(out, ids);
+      PackedArrays.writeDoubles(out, values);
+    }
+
+    private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+      in.defaultReadObject();
+      ids = PackedArrays.readInts(in);
+      values = PackedArrays.readDoubles(in);
+    }
   }
 
   @Override

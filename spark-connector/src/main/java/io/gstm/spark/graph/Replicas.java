@@ -1,6 +1,7 @@
 package io.gstm.spark.graph;
 
 import java.io.Serializable;
+import java.util.function.IntPredicate;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -93,6 +94,27 @@ final class Replicas implements Serializable {
       lower.or(held[q]);
     }
     return masks;
+  }
+
+  /**
+   * {@link #reports} for partition {@code p} over many vertices: the ids held below {@code p} as a
+   * plain bit set over their span (one bit test a vertex instead of a bitmap lookup per lower
+   * partition; a subgraph's result has millions of vertices).
+   */
+  IntPredicate reporter(int p) {
+    if (p == 0) {
+      return v -> true;
+    }
+    RoaringBitmap below = new RoaringBitmap();
+    for (int q = 0; q < p; q++) {
+      below.or(held[q]);
+    }
+    if (below.isEmpty()) {
+      return v -> true;
+    }
+    long[] bits = new long[(int) ((below.last() & 0xffffffffL) >>> 6) + 1];
+    below.forEach((int v) -> bits[v >>> 6] |= 1L << v);
+    return v -> (v >>> 6) >= bits.length || (bits[v >>> 6] & (1L << v)) == 0;
   }
 
   /** Whether partition {@code p}, which holds {@code v}, is the lowest one that does. */

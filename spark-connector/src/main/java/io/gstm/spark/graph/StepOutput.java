@@ -1,5 +1,8 @@
 package io.gstm.spark.graph;
 
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.io.Serializable;
 
 /**
@@ -7,22 +10,24 @@ import java.io.Serializable;
  * updates it sends (one chunk per target partition) and its counters.
  */
 final class StepOutput implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
   final int partition;
-  final double[] values;
+  // The arrays go as raw bytes (writeObject): Java serialization of a large primitive array
+  // runs at a few hundred MB/s, and these are a subgraph's values, ids and updates.
+  transient double[] values;
   /**
    * Per target partition: global ids and values of the vertices that improved here and that
    * partition also holds (or null).
    */
-  final int[][] messageIds;
-  final double[][] messageValues;
+  transient int[][] messageIds;
+  transient double[][] messageValues;
   final StepStats stats;
   /**
    * The subgraph's global ids ({@link LocalGraph#globalIds}, the same array, not a copy), so
    * that the result rows need only this output; null in a {@link #summary}.
    */
-  final int[] globalIds;
+  transient int[] globalIds;
 
   StepOutput(int partition, double[] values, int[][] messageIds, double[][] messageValues,
       StepStats stats) {
@@ -54,6 +59,22 @@ final class StepOutput implements Serializable {
     boolean values = withValues && globalIds != null && globalIds.length <= VALUES_WITH_SUMMARY;
     return new StepOutput(partition, values ? this.values : null, small ? messageIds : null,
         small ? messageValues : null, stats, values ? globalIds : null);
+  }
+
+  private void writeObject(ObjectOutputStream out) throws IOException {
+    out.defaultWriteObject();
+    PackedArrays.writeDoubles(out, values);
+    PackedArrays.writeIntRows(out, messageIds);
+    PackedArrays.writeDoubleRows(out, messageValues);
+    PackedArrays.writeInts(out, globalIds);
+  }
+
+  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    values = PackedArrays.readDoubles(in);
+    messageIds = PackedArrays.readIntRows(in);
+    messageValues = PackedArrays.readDoubleRows(in);
+    globalIds = PackedArrays.readInts(in);
   }
 
   /** A packed batch of boundary updates for one partition. */

@@ -43,6 +43,8 @@ final class SubgraphPlanner {
    * partition every core has a task of its own, and the sequential build does less work.
    */
   private final boolean perEngine;
+  /** The run the subgraphs are built for: a GPU build leaves its relaxer cached for it. */
+  private final long run;
   private EdgePlacement.Decision decision;
   /** The input's edges, cached while they are sampled and placed; null when not cached. */
   private JavaRDD<EdgeChunk> read;
@@ -52,7 +54,8 @@ final class SubgraphPlanner {
    * @param partitioning "auto", "input" or "range" ({@code spark.gstm.graph.partitioning})
    */
   SubgraphPlanner(EdgeInput input, long source, int partitions, boolean weighted,
-      String partitioning, GstmSettings settings, boolean perEngine) {
+      String partitioning, GstmSettings settings, boolean perEngine, long run) {
+    this.run = run;
     this.perEngine = perEngine;
     this.input = input;
     this.source = source;
@@ -138,6 +141,8 @@ final class SubgraphPlanner {
     }
     GstmSettings s = settings;
     long src = source;
+    long r = run;
+    RelaxationKind k = input.kind;
     int parallelEdges = perEngine ? ParallelBuild.MIN_EDGES : Integer.MAX_VALUE;
     JavaRDD<List<Long>> extraIds = input.vertexIds();
     if (extraIds == null) {
@@ -148,7 +153,7 @@ final class SubgraphPlanner {
           c.addVertex((int) src);
           chunks.add(c.trim());
         }
-        return List.of(build(i, p, chunks, w, undirected, s, parallelEdges))
+        return List.of(build(i, p, chunks, w, undirected, s, parallelEdges, r, k))
             .iterator();
       }, true);
     }
@@ -167,7 +172,7 @@ final class SubgraphPlanner {
       ei.forEachRemaining(chunks::addAll);
       vi.forEachRemaining(chunks::add);
       int i = TaskContext.getPartitionId();
-      return List.of(build(i, p, chunks, w, undirected, s, parallelEdges))
+      return List.of(build(i, p, chunks, w, undirected, s, parallelEdges, r, k))
             .iterator();
     });
   }
@@ -294,14 +299,16 @@ final class SubgraphPlanner {
   }
 
   private static LocalGraph build(int i, int p, List<EdgeChunk> chunks, boolean weighted,
-      boolean undirected, GstmSettings settings, int parallelEdges) {
+      boolean undirected, GstmSettings settings, int parallelEdges, long run,
+      RelaxationKind kind) {
     long t0 = System.nanoTime();
     if (chunks.isEmpty()) {
       chunks.add(new EdgeChunk(weighted)); // no edges: still weighted or not as asked
     }
     // A subgraph per engine is its executor's only task: on a GPU its CSR is built there.
     ParallelBuild.CsrBuilder device = parallelEdges == Integer.MAX_VALUE
-        ? ParallelBuild.ON_HOST : DeviceCsrBuild.forTask(settings);
+        ? ParallelBuild.ON_HOST
+        : DeviceCsrBuild.forTask(settings, new DeviceCsrBuild.Resident(run, i, kind));
     LocalGraph g = LocalGraph.build(i, p, chunks, undirected, byDegree(settings), parallelEdges,
         ParallelBuild.PIECE_EDGES, device);
     LOG.debug("gstm relaxation: subgraph {}: {} vertices, {} edges, built in {} ms", i, g.size(),

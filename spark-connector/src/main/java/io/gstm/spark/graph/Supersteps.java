@@ -160,6 +160,12 @@ final class Supersteps {
     return scala.collection.Iterator$.MODULE$.single(value);
   }
 
+  /** {@link #relaxOptions(GstmSettings)} for {@code kind}'s subgraphs. */
+  static RelaxOptions relaxOptions(GstmSettings s, RelaxationKind kind) {
+    // A components subgraph holds every edge both ways (LocalGraph's undirected build).
+    return relaxOptions(s).withSymmetric(kind == RelaxationKind.CONNECTED_COMPONENTS);
+  }
+
   static RelaxOptions relaxOptions(GstmSettings s) {
     return new RelaxOptions(s.graph().threadsPerBlock(), s.transactions().lockCoverage(),
         s.graph().maxLocalRounds(),
@@ -264,9 +270,8 @@ final class Supersteps {
       long t0 = System.nanoTime();
       RelaxResult res;
       try (ResidentCache.Handle<GraphRelaxer> h = ResidentCache.acquire(run, g.partition,
-          settings, engine -> new GraphRelaxer(engine, g.csr(), kind, relaxOptions(settings)
-              // A components subgraph holds every edge both ways (LocalGraph's undirected build).
-              .withSymmetric(kind == RelaxationKind.CONNECTED_COMPONENTS)))) {
+          settings, engine -> new GraphRelaxer(engine, g.csr(), kind,
+              relaxOptions(settings, kind)))) {
         res = h.value().relax(values, active);
         st.engines.add(h.lease().engine().name() + " (" + h.lease().reason() + ")");
         st.fellBack = !h.lease().gpu() && settings.executors().engine() != EngineChoice.JVM;
@@ -436,6 +441,7 @@ final class Supersteps {
   static Iterator<InternalRow> rows(StepOutput o, Replicas replicas) {
     int[] ids = o.globalIds;
     double[] values = o.values;
+    java.util.function.IntPredicate reports = replicas.reporter(o.partition);
     UnsafeRow row = new UnsafeRow(2);
     row.pointTo(new byte[24], 24);
     return new Iterator<>() {
@@ -443,7 +449,7 @@ final class Supersteps {
 
       private int advance(int from) {
         int i = from;
-        while (i < ids.length && !replicas.reports(o.partition, ids[i])) {
+        while (i < ids.length && !reports.test(ids[i])) {
           i++;
         }
         return i;

@@ -43,6 +43,44 @@ class ResidentCacheTest {
     assertThat(ResidentCache.size()).isZero();
   }
 
+  /**
+   * A value put under a lease (a subgraph's relaxer left by its GPU build) is what the next
+   * acquire on that engine finds; on another engine the new value is made before the old one is
+   * closed (it may read from it), and the old one is closed.
+   */
+  @Test
+  void aValuePutIsFoundAndOneOfAnotherEngineIsReadBeforeItCloses() {
+    GstmSettings jvm = GstmConf.settings(Map.of("spark.gstm.engine", "jvm"));
+    long run = 434343;
+    Thing put = new Thing();
+    io.gstm.core.engine.Engine engine;
+    try (ResidentCache.Handle<Thing> h = ResidentCache.acquire(run, 9, jvm, e -> new Thing())) {
+      engine = h.lease().engine();
+    }
+    ResidentCache.put(run, 1, engine, put);
+    try (ResidentCache.Handle<Thing> h = ResidentCache.acquire(run, 1, jvm, e -> new Thing())) {
+      assertThat(h.value()).isSameAs(put);
+    }
+    // Put again for partition 1 under another engine: the next acquire makes its own value,
+    // and the put one is still open while it is made.
+    Thing other = new Thing();
+    io.gstm.core.jvm.JvmEngine elsewhere = new io.gstm.core.jvm.JvmEngine(1);
+    ResidentCache.put(run, 1, elsewhere, other);
+    assertThat(put.closed).isTrue(); // replaced
+    boolean[] openWhileMade = new boolean[1];
+    try (ResidentCache.Handle<Thing> h = ResidentCache.acquire(run, 1, jvm, e -> {
+      openWhileMade[0] = !other.closed;
+      return new Thing();
+    })) {
+      assertThat(h.value()).isNotSameAs(other);
+    }
+    assertThat(openWhileMade[0]).isTrue();
+    assertThat(other.closed).isTrue();
+    elsewhere.close();
+    ResidentCache.release(run);
+    assertThat(ResidentCache.size()).isZero();
+  }
+
   private static Thing add(List<Thing> made) {
     Thing t = new Thing();
     made.add(t);

@@ -120,9 +120,9 @@ public final class BuildProbe {
           byDegree);
       boolean same = Arrays.equals(e.globalIds, g.globalIds)
           && Arrays.equals(e.sortedGlobalIds(), g.sortedGlobalIds())
-          && Arrays.equals(e.offsets, g.offsets) && Arrays.equals(e.targets, g.targets)
-          && (e.weights == null ? g.weights == null : g.weights != null
-              && Arrays.equals(bits(e.weights), bits(g.weights)));
+          && Arrays.equals(e.offsets, g.offsets) && Arrays.equals(e.targets(), g.targets())
+          && (e.weights() == null ? g.weights() == null : g.weights() != null
+              && Arrays.equals(bits(e.weights()), bits(g.weights())));
       for (int v : e.sortedGlobalIds()) {
         same &= e.local(v) == g.local(v);
       }

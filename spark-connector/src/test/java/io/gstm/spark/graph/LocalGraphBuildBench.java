@@ -72,7 +72,7 @@ class LocalGraphBuildBench {
           System.out.printf("bench: undirected %s, round %d: parallel list build in a pool of %d"
               + " threads %d ms%n", undirected, round, threads, best / 1_000_000);
         }
-        assertThat(b.targets).isEqualTo(a.targets);
+        assertThat(b.targets()).isEqualTo(a.targets());
         assertThat(b.offsets).isEqualTo(a.offsets);
         System.out.printf("bench: undirected %s, round %d (best of 5): concat %d ms + sequential"
             + " build %d ms = %d ms; parallel list build %d ms (%d vertices, %d edges kept)%n",

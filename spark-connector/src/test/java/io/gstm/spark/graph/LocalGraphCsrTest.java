@@ -97,7 +97,7 @@ class LocalGraphCsrTest {
     for (int v = 0; v < g.size(); v++) {
       assertThat(g.local(g.globalIds[v])).isEqualTo(v);
       for (int e = g.offsets[v]; e < g.offsets[v + 1]; e++) {
-        actual.put(((long) g.globalIds[v] << 32) | g.globalIds[g.targets[e]], g.weights[e]);
+        actual.put(((long) g.globalIds[v] << 32) | g.globalIds[g.targets()[e]], g.weights()[e]);
       }
     }
     assertThat(actual).isEqualTo(expected);
@@ -139,7 +139,7 @@ class LocalGraphCsrTest {
     Map<Long, Double> out = new TreeMap<>();
     for (int v = 0; v < g.size(); v++) {
       for (int e = g.offsets[v]; e < g.offsets[v + 1]; e++) {
-        out.put(((long) g.globalIds[v] << 32) | g.globalIds[g.targets[e]], g.weights[e]);
+        out.put(((long) g.globalIds[v] << 32) | g.globalIds[g.targets()[e]], g.weights()[e]);
       }
     }
     return out;

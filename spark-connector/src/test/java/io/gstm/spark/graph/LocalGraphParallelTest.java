@@ -171,7 +171,7 @@ class LocalGraphParallelTest {
       for (int k = 0; k < ids.length; k++) {
         table[ids[k]] = k;
       }
-      return new ParallelBuild.Numbered(build(ids.length, table, cs, w, undirected), ids);
+      return new ParallelBuild.Numbered(build(ids.length, table, cs, w, undirected), ids, null);
     }
   }
 
@@ -180,7 +180,7 @@ class LocalGraphParallelTest {
     List<String> out = new ArrayList<>();
     for (int e = g.offsets[v]; e < g.offsets[v + 1]; e++) {
       // 0.0 and -0.0 are equal weights: either may be kept of two duplicates.
-      out.add(g.targets[e] + ":" + (g.weights == null ? "" : g.weights[e] + 0.0));
+      out.add(g.targets()[e] + ":" + (g.weights() == null ? "" : g.weights()[e] + 0.0));
     }
     out.sort(null);
     return out;
@@ -199,12 +199,12 @@ class LocalGraphParallelTest {
     assertThat(Arrays.stream(ids).map(actual::local).toArray()).as("sortedLocal, %s", what)
         .isEqualTo(sortedLocal);
     assertThat(actual.offsets).as("offsets, %s", what).isEqualTo(expected.offsets);
-    assertThat(actual.targets).as("targets, %s", what).isEqualTo(expected.targets);
-    assertThat(actual.weights == null).as("weighted, %s", what)
-        .isEqualTo(expected.weights == null);
-    if (expected.weights != null) {
-      assertThat(bits(actual.weights)).as("weight bits, %s", what)
-          .isEqualTo(bits(expected.weights));
+    assertThat(actual.targets()).as("targets, %s", what).isEqualTo(expected.targets());
+    assertThat(actual.weights() == null).as("weighted, %s", what)
+        .isEqualTo(expected.weights() == null);
+    if (expected.weights() != null) {
+      assertThat(bits(actual.weights())).as("weight bits, %s", what)
+          .isEqualTo(bits(expected.weights()));
     }
   }
 
