@@ -59,8 +59,8 @@ public final class CudaCsrBuild {
    * @param downloadNanos the CSR's arrays back
    * @param graphNanos the arrays made a {@link CsrGraph}
    */
-  public record Built(CsrGraph graph, DeviceCsr device, long checkNanos, long uploadNanos,
-      long sortNanos, long mergeNanos, long downloadNanos, long graphNanos) {
+  public record Built(CsrGraph graph, long checkNanos, long uploadNanos, long sortNanos,
+      long mergeNanos, long downloadNanos, long graphNanos) {
     /** The phases in milliseconds, for a log line. */
     public String phases() {
       return String.format(java.util.Locale.ROOT,
@@ -175,10 +175,11 @@ public final class CudaCsrBuild {
   }
 
   /**
-   * A graph built by {@link #fromPartsNumbered}: the CSR, and the id of each of its vertices
-   * (ascending).
+   * A graph built by {@link #fromPartsNumbered}: the CSR, the id of each of its vertices
+   * (ascending), and, for a build that keeps the CSR on the GPU, its {@link DeviceCsr} (the
+   * caller closes it; {@code built.graph()} is then null).
    */
-  public record Numbered(Built built, int[] ids) {}
+  public record Numbered(Built built, int[] ids, DeviceCsr device) {}
 
   /**
    * {@link #fromParts} with the numbering found on the device too: the vertices are the ids in
@@ -193,7 +194,7 @@ public final class CudaCsrBuild {
 
   /**
    * As above; with {@code onDevice} the CSR's targets and weights stay on the GPU: the result's
-   * {@link Built#device()} holds them (the caller closes it) and its graph is null.
+   * {@link Numbered#device()} holds them (the caller closes it) and its graph is null.
    */
   public static Numbered fromPartsNumbered(CudaEngine engine, int idBound, List<Part> parts,
       int[] extraIds, boolean weighted, boolean undirected, boolean onDevice) {
@@ -393,18 +394,19 @@ public final class CudaCsrBuild {
         ids = java.util.Arrays.stream(renumber.extraIds()).sorted().distinct().toArray();
         n = ids.length;
       }
-      Built empty = keep
-          ? new Built(null, DeviceCsr.empty(engine, n, weighted), checks, 0, 0, 0, 0, 0)
-          : new Built(new CsrGraph(n, new int[n + 1], new int[0],
-              weighted ? new double[0] : null), null, checks, 0, 0, 0, 0, 0);
-      return new Numbered(empty, ids);
+      if (keep) {
+        return new Numbered(new Built(null, checks, 0, 0, 0, 0, 0), ids,
+            DeviceCsr.empty(engine, n, weighted));
+      }
+      return new Numbered(new Built(new CsrGraph(n, new int[n + 1], new int[0],
+          weighted ? new double[0] : null), checks, 0, 0, 0, 0, 0), ids, null);
     }
     engine.bind();
     List<DeviceBuffer> held = new ArrayList<>();
     try {
       Run r = new Run(engine, n, m, keys, reversed, held);
       Built built = r.build(upload, weighted, idTable, renumber, bad, checks, keep, meanWeight);
-      return new Numbered(built, r.ids);
+      return new Numbered(built, r.ids, r.onDevice);
     } finally {
       DeviceBuffer.closeAll(held);
     }
@@ -423,6 +425,8 @@ public final class CudaCsrBuild {
     private final int grid;
     /** The numbering's ids of the vertices, ascending (null without one). */
     private int[] ids;
+    /** The CSR left on the device by a build that keeps it; else null. */
+    private DeviceCsr onDevice;
 
     Run(CudaEngine engine, int n, int m, int keys, boolean reversed, List<DeviceBuffer> held) {
       this.engine = engine;
@@ -522,9 +526,8 @@ public final class CudaCsrBuild {
         // The targets and weights are the device CSR's now, not this build's to free.
         held.remove(targets);
         held.remove(weightsOut);
-        DeviceCsr device = new DeviceCsr(engine, off, kept, targets, weightsOut, weighted,
-            meanWeight);
-        return new Built(null, device, checks, upload, sort, merge, System.nanoTime() - t0, 0);
+        onDevice = new DeviceCsr(engine, off, kept, targets, weightsOut, weighted, meanWeight);
+        return new Built(null, checks, upload, sort, merge, System.nanoTime() - t0, 0);
       }
       int[] tgt = new int[kept];
       double[] wt = weightsIn == null ? null : new double[kept];
@@ -538,8 +541,7 @@ public final class CudaCsrBuild {
       t0 = System.nanoTime();
       // Built from edges the device checked: the arrays are not checked again.
       CsrGraph graph = CsrGraph.ofBuiltArrays(n, off, tgt, wt);
-      return new Built(graph, null, checks, upload, sort, merge, download,
-          System.nanoTime() - t0);
+      return new Built(graph, checks, upload, sort, merge, download, System.nanoTime() - t0);
     }
 
     /**

@@ -74,7 +74,7 @@ class CudaDeviceCsrTest {
     RelaxationKind kind = undirected ? RelaxationKind.CONNECTED_COMPONENTS
         : RelaxationKind.SHORTEST_PATHS;
     RelaxOptions options = RelaxOptions.defaults().withSymmetric(undirected);
-    try (DeviceCsr csr = kept.built().device()) {
+    try (DeviceCsr csr = kept.device()) {
       assertThat(csr.vertexCount()).isEqualTo(expected.vertexCount());
       assertThat(csr.edgeCount()).isEqualTo(expected.edgeCount());
       assertThat(csr.offsets()).isEqualTo(expected.offsets());
@@ -112,7 +112,7 @@ class CudaDeviceCsrTest {
         List.of(new CudaCsrBuild.Part(new int[0], new int[0], new double[0], 0)),
         new int[] {7, 3}, true, false, true);
     assertThat(kept.ids()).containsExactly(3, 7);
-    try (DeviceCsr csr = kept.built().device();
+    try (DeviceCsr csr = kept.device();
         GraphRelaxer r = GraphRelaxer.onDevice(csr, RelaxationKind.SHORTEST_PATHS,
             RelaxOptions.defaults())) {
       assertThat(csr.edgeCount()).isZero();
@@ -127,7 +127,7 @@ class CudaDeviceCsrTest {
     EdgeList g = GraphTestGraphs.hubsLoopsAndDuplicates(100, 500, true, false, 9);
     CudaCsrBuild.Numbered kept = CudaCsrBuild.fromPartsNumbered(gpu, 100, parts(g),
         new int[0], true, false, true);
-    try (DeviceCsr csr = kept.built().device();
+    try (DeviceCsr csr = kept.device();
         io.gstm.core.jvm.JvmEngine jvm = new io.gstm.core.jvm.JvmEngine(1);
         io.gstm.core.store.TxStore other = jvm.createStore(io.gstm.core.store.StoreLayout.of(
             new io.gstm.core.store.RegionSpec("t", io.gstm.core.store.RegionType.INT32,

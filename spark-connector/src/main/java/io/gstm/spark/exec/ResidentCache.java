@@ -128,20 +128,23 @@ public final class ResidentCache {
    * Caches {@code value}, made on {@code engine} under a lease the caller holds, for ({@code
    * run}, {@code partition}) (closing a value cached there before): the next {@link #acquire} on
    * that engine finds it. A subgraph built on the GPU leaves its relaxer so.
+   *
+   * @return false, with {@code value} closed, when a task of that partition holds the entry
    */
-  public static void put(long run, int partition, Engine engine, AutoCloseable value) {
+  public static boolean put(long run, int partition, Engine engine, AutoCloseable value) {
     Entry old;
     synchronized (ENTRIES) {
       old = ENTRIES.get(new Key(run, partition));
     }
     if (old != null && old.inUse) {
-      closeQuietly(value); // a task of this partition holds the entry: keep it
-      return;
+      closeQuietly(value);
+      return false;
     }
     cache(new Key(run, partition), new Entry(value, engine));
     if (old != null) {
       closeQuietly(old.value);
     }
+    return true;
   }
 
   /** Puts {@code entry}, then closes the least recently used idle entries beyond the bound. */

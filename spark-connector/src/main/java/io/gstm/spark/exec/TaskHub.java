@@ -125,12 +125,21 @@ public final class TaskHub implements Closeable {
 
   /** The next object task {@code task} sends (blocking). */
   public Object read(int task) throws IOException {
-    return peers[task].read();
+    return peer(task).read();
   }
 
   /** Sends {@code o} (null allowed) to task {@code task}. */
   public void write(int task, Object o) throws IOException {
-    peers[task].write(o);
+    peer(task).write(o);
+  }
+
+  /** A task's connection; an IOException when it never connected (its job ended first). */
+  private Peer peer(int task) throws IOException {
+    Peer p = peers[task];
+    if (p == null) {
+      throw new IOException(owner + ": " + what + " " + task + "'s task never reached the hub");
+    }
+    return p;
   }
 
   /** Closes the hub and its connections (a task still waiting on one then fails). */

@@ -77,7 +77,7 @@ final class DeviceCsrBuild implements ParallelBuild.CsrBuilder {
       boolean undirected) {
     CudaCsrBuild.Numbered built = onGpu(engine -> new CudaCsrBuild.Numbered(
         CudaCsrBuild.fromParts(engine, vertexCount, parts(chunks, weighted), table, weighted,
-            undirected), null));
+            undirected), null, null));
     return built == null ? null : built.built().graph();
   }
 
@@ -116,21 +116,28 @@ final class DeviceCsrBuild implements ParallelBuild.CsrBuilder {
           : new ParallelBuild.Numbered(built.built().graph(), built.ids(), null);
     }
     GraphRelaxer[] relaxer = new GraphRelaxer[1];
+    CsrGraph[] onHost = new CsrGraph[1];
     CudaCsrBuild.Numbered built = onGpu(engine -> {
       CudaCsrBuild.Numbered b = CudaCsrBuild.fromPartsNumbered(engine, idBound,
           parts(chunks, weighted), extraIds, weighted, undirected, true);
-      try (DeviceCsr csr = b.built().device()) {
+      try (DeviceCsr csr = b.device()) {
         GraphRelaxer r = GraphRelaxer.onDevice(csr, resident.kind(),
             Supersteps.relaxOptions(settings, resident.kind()));
-        ResidentCache.put(resident.run(), resident.partition(), engine, r);
-        relaxer[0] = r;
+        if (ResidentCache.put(resident.run(), resident.partition(), engine, r)) {
+          relaxer[0] = r;
+        } else {
+          onHost[0] = csr.download(); // not cached (r closed): the host keeps the edges
+        }
       }
       return b;
     });
     if (built == null) {
       return null;
     }
-    DeviceCsr csr = built.built().device();
+    if (onHost[0] != null) {
+      return new ParallelBuild.Numbered(onHost[0], built.ids(), null);
+    }
+    DeviceCsr csr = built.device();
     GraphRelaxer r = relaxer[0];
     CudaEngine on = csr.engine();
     GstmSettings s = settings;

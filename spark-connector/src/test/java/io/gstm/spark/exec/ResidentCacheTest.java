@@ -57,9 +57,13 @@ class ResidentCacheTest {
     try (ResidentCache.Handle<Thing> h = ResidentCache.acquire(run, 9, jvm, e -> new Thing())) {
       engine = h.lease().engine();
     }
-    ResidentCache.put(run, 1, engine, put);
+    assertThat(ResidentCache.put(run, 1, engine, put)).isTrue();
     try (ResidentCache.Handle<Thing> h = ResidentCache.acquire(run, 1, jvm, e -> new Thing())) {
       assertThat(h.value()).isSameAs(put);
+      // While a task holds the entry, a value put is refused and closed.
+      Thing refused = new Thing();
+      assertThat(ResidentCache.put(run, 1, engine, refused)).isFalse();
+      assertThat(refused.closed).isTrue();
     }
     // Put again for partition 1 under another engine: the next acquire makes its own value,
     // and the put one is still open while it is made.
