@@ -303,7 +303,9 @@ class GraphRelaxationTest {
     EdgeList g = RmatGenerator.generate(12, 30_000, 11, true);
     Dataset<Row> df = TestFrames.edges(session.spark(), g, 3);
     int source = g.src()[0];
-    RelaxationResult sp = GraphRelaxation.of(df).shortestPaths(source).run();
+    // A subgraph per partition, also on GPU executors (where auto cuts one per GPU).
+    RelaxationResult sp = GraphRelaxation.of(df).setSubgraphs("partitions").shortestPaths(source)
+        .run();
     double[] dist = References.dijkstra(g.vertexCount(), g.src(), g.dst(), g.weights(), source);
     double[] actual = dense(sp.values(), g.vertexCount());
     for (int v = 0; v < g.vertexCount(); v++) {

@@ -89,8 +89,15 @@ class GraphSubgraphsTest {
     EdgeList g = graph("rmat");
     Dataset<Row> df = TestFrames.edges(session.spark(), g, 2);
     RelaxationReport auto = GraphRelaxation.of(df).shortestPaths(g.src()[0]).run().report();
-    assertThat(auto.partitions()).isEqualTo(2);
-    assertThat(auto.placement().subgraphs()).startsWith("partitions").contains("JVM engines");
+    org.apache.spark.SparkContext sc = session.spark().sparkContext();
+    if (io.gstm.spark.exec.EngineCount.gpuExecutors(sc, GstmConf.settings(sc.getConf()))) {
+      // A GPU executor (the suite run on a GPU machine): a subgraph per GPU.
+      assertThat(auto.partitions()).isEqualTo(1);
+      assertThat(auto.placement().subgraphs()).startsWith("engines").contains("GPU");
+    } else {
+      assertThat(auto.partitions()).isEqualTo(2);
+      assertThat(auto.placement().subgraphs()).startsWith("partitions").contains("JVM engines");
+    }
     RelaxationReport jvm = GraphRelaxation.of(df).setEngine("jvm").connectedComponents().run()
         .report();
     assertThat(jvm.partitions()).isEqualTo(2);
