@@ -160,6 +160,8 @@ class ExecutorLossIT {
     SparkSession spark = cluster.spark();
     // Components: shortest paths from 0 stay in one subgraph (block 0), labels cross.
     TreeMap<Long, Double> expected = Workloads.components(spark);
+    // Both executors back (an earlier test may have killed one): a subgraph on each.
+    Sessions.awaitBlockManagers(spark, Sessions.EXECUTORS);
     KILL.arm("graph.hubStep", 1);
     CompletableFuture<Workloads.GraphRun> run =
         CompletableFuture.supplyAsync(() -> Workloads.perExecutor(spark, true));
