@@ -1,6 +1,10 @@
 package io.gstm.spark.exec;
 
 import io.gstm.core.cuda.CudaFatalException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.spark.SparkThrowable;
 
 /**
@@ -54,6 +58,40 @@ public final class TaskErrors {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether {@code t} is a task's bad input (an IllegalArgumentException among its causes) or a
+   * lost GPU context: a failure that starting over would only meet again.
+   */
+  public static boolean badInputOrFatal(Throwable t) {
+    if (fatalIn(t) != null) {
+      return true;
+    }
+    for (; t != null; t = t.getCause()) {
+      if (t instanceof IllegalArgumentException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The failure of a job run in the background once it has ended (waiting up to a minute), or
+   * null (it succeeded, or did not end in time).
+   */
+  public static Throwable failureOf(Future<?> job) {
+    try {
+      job.get(60, TimeUnit.SECONDS);
+      return null;
+    } catch (ExecutionException e) {
+      return e.getCause();
+    } catch (TimeoutException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
   }
 
   @SuppressWarnings("unchecked")

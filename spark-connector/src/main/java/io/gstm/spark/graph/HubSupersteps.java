@@ -10,11 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.rdd.RDD;
@@ -138,8 +135,8 @@ final class HubSupersteps {
         if (!(e instanceof IOException) && !(e instanceof CompletionException)) {
           throw (RuntimeException) e; // the driver's own error (tasks that did not start)
         }
-        Throwable failed = failureOf(job);
-        if (failed != null && badInputOrFatal(failed)) {
+        Throwable failed = TaskErrors.failureOf(job);
+        if (failed != null && TaskErrors.badInputOrFatal(failed)) {
           throw TaskErrors.badInput(failed instanceof Exception x ? x
               : new RuntimeException(failed));
         }
@@ -156,34 +153,6 @@ final class HubSupersteps {
         }
       }
     }
-  }
-
-  /** The job's failure once it has ended (waiting up to a minute), or null. */
-  private static Throwable failureOf(CompletableFuture<Object> job) {
-    try {
-      job.get(60, TimeUnit.SECONDS);
-      return null;
-    } catch (ExecutionException e) {
-      return e.getCause();
-    } catch (TimeoutException e) {
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
-    }
-  }
-
-  /** Whether a task found bad input or lost its GPU context (no point starting over). */
-  private static boolean badInputOrFatal(Throwable t) {
-    if (TaskErrors.fatalIn(t) != null) {
-      return true;
-    }
-    for (; t != null; t = t.getCause()) {
-      if (t instanceof IllegalArgumentException) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**

@@ -262,8 +262,6 @@ final class Supersteps {
   static StepOutput relax(long run, LocalGraph g, Replicas replicas, double[] values,
       int[] active, RelaxationKind kind, GstmSettings settings) {
     StepStats st = new StepStats();
-    int[][] ids = null;
-    double[][] vals = null;
     if (active.length > 0) {
       st.activePartitions = 1;
       st.activeVertices = active.length;
@@ -286,55 +284,37 @@ final class Supersteps {
       st.edgeRelaxations = rs.edgeRelaxations();
       st.improvedWrites = rs.improvedWrites();
       st.kernelNanos = rs.kernelNanos();
-      int partitions = g.partitions;
       int[] changed = res.changedVertices();
-      if (partitions > 1 && changed.length > 0) {
-        int[] masks = g.needMasks(replicas);
-        if (masks != null) {
-          return addressed(g, values, changed, masks, st);
-        }
-        int[] counts = new int[partitions];
-        for (int c : changed) {
-          for (int q = 0; q < partitions; q++) {
-            if (q != g.partition && replicas.needs(q, g.globalIds[c])) {
-              counts[q]++;
-            }
-          }
-        }
-        ids = new int[partitions][];
-        vals = new double[partitions][];
-        for (int q = 0; q < partitions; q++) {
-          if (counts[q] > 0) {
-            ids[q] = new int[counts[q]];
-            vals[q] = new double[counts[q]];
-            st.messages += counts[q];
-          }
-        }
-        int[] fill = new int[partitions];
-        for (int c : changed) {
-          for (int q = 0; q < partitions; q++) {
-            if (counts[q] > 0 && q != g.partition && replicas.needs(q, g.globalIds[c])) {
-              ids[q][fill[q]] = g.globalIds[c];
-              vals[q][fill[q]++] = values[c];
-            }
-          }
-        }
+      if (g.partitions > 1 && changed.length > 0) {
+        return addressed(g, replicas, values, changed, st);
       }
     }
-    return new StepOutput(g.partition, values, ids, vals, st, g.globalIds);
+    return new StepOutput(g.partition, values, null, null, st, g.globalIds);
+  }
+
+  /** Whether partition {@code q} needs the update of local vertex {@code c}. */
+  @FunctionalInterface
+  private interface Needs {
+    boolean test(int q, int c);
   }
 
   /**
-   * The output of a relaxation whose {@code changed} vertices go to the partitions of their
-   * {@link Replicas#needMasks} bits, in the order of {@code changed}.
+   * The output of a relaxation whose {@code changed} vertices go to every other partition that
+   * needs them, in the order of {@code changed}: by the subgraph's {@link Replicas#needMasks}
+   * bits, or (beyond 32 partitions) by {@link Replicas#needs}.
    */
-  private static StepOutput addressed(LocalGraph g, double[] values, int[] changed, int[] masks,
-      StepStats st) {
+  private static StepOutput addressed(LocalGraph g, Replicas replicas, double[] values,
+      int[] changed, StepStats st) {
     int partitions = g.partitions;
+    int[] masks = g.needMasks(replicas);
+    Needs needs = masks != null ? (q, c) -> (masks[c] & (1 << q)) != 0
+        : (q, c) -> q != g.partition && replicas.needs(q, g.globalIds[c]);
     int[] counts = new int[partitions];
     for (int c : changed) {
-      for (int m = masks[c]; m != 0; m &= m - 1) {
-        counts[Integer.numberOfTrailingZeros(m)]++;
+      for (int q = 0; q < partitions; q++) {
+        if (needs.test(q, c)) {
+          counts[q]++;
+        }
       }
     }
     int[][] ids = new int[partitions][];
@@ -348,10 +328,11 @@ final class Supersteps {
     }
     int[] fill = new int[partitions];
     for (int c : changed) {
-      for (int m = masks[c]; m != 0; m &= m - 1) {
-        int q = Integer.numberOfTrailingZeros(m);
-        ids[q][fill[q]] = g.globalIds[c];
-        vals[q][fill[q]++] = values[c];
+      for (int q = 0; q < partitions; q++) {
+        if (counts[q] > 0 && needs.test(q, c)) {
+          ids[q][fill[q]] = g.globalIds[c];
+          vals[q][fill[q]++] = values[c];
+        }
       }
     }
     return new StepOutput(g.partition, values, ids, vals, st, g.globalIds);
