@@ -1,6 +1,6 @@
 package io.gstm.spark.graph;
 
-import io.gstm.spark.exec.TaskErrors;
+import io.gstm.spark.exec.HubJob;
 import io.gstm.spark.exec.TaskHold;
 import io.gstm.spark.exec.TaskHub;
 import java.io.IOException;
@@ -8,10 +8,6 @@ import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.rdd.RDD;
@@ -64,94 +60,74 @@ final class HubSupersteps {
   static Outcome run(SparkContext sc, JavaRDD<LocalGraph> graphs, Supersteps.StepContext step,
       long source, int maxSteps, long startTimeoutMillis) {
     int p = graphs.getNumPartitions();
-    ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "gstm-graph-supersteps");
-      t.setDaemon(true);
-      return t;
-    });
-    String group = "gstm-graph-" + Long.toHexString(step.run());
     try (TaskHub hub = TaskHub.onDriver(sc, p, OWNER, WHAT)) {
       RDD<StepOutput> out = graphs.rdd().mapPartitions(new Task(step, source, hub.address()),
           true, Supersteps.STEP_OUTPUT);
       out.localCheckpoint();
-      CompletableFuture<Object> job = CompletableFuture.supplyAsync(() -> {
-        sc.setJobGroup(group, "GraphRelaxation: every superstep over " + p + " subgraphs", true);
-        return sc.runJob(out, new Supersteps.Summary(0, false), Supersteps.STEP_OUTPUT);
-      }, thread);
-      job.whenComplete((r, e) -> {
-        if (e != null) {
-          hub.close(); // wakes the loop below, which then throws the job's failure
-        }
-      });
-      int talking = -1; // the subgraph the driver was reading from or writing to
-      try {
-        hub.awaitAll(job, startTimeoutMillis, " (or set spark.gstm.graph.exchange=jobs)");
-        // Where each subgraph's task listens for the others' updates (BoundaryMesh).
-        ArrayList<String> listening = new ArrayList<>(p);
+      try (HubJob job = HubJob.start(sc, hub, "gstm-graph-" + Long.toHexString(step.run()),
+          "GraphRelaxation: every superstep over " + p + " subgraphs",
+          () -> sc.runJob(out, new Supersteps.Summary(0, false), Supersteps.STEP_OUTPUT))) {
+        return supersteps(hub, job, out, p, maxSteps, startTimeoutMillis);
+      }
+    }
+  }
+
+  /** The driver's side of the supersteps, over the job's tasks. */
+  private static Outcome supersteps(TaskHub hub, HubJob job, RDD<StepOutput> out, int p,
+      int maxSteps, long startTimeoutMillis) {
+    int talking = -1; // the subgraph the driver was reading from or writing to
+    try {
+      hub.awaitAll(job.future(), startTimeoutMillis, " (or set spark.gstm.graph.exchange=jobs)");
+      // Where each subgraph's task listens for the others' updates (BoundaryMesh).
+      ArrayList<String> listening = new ArrayList<>(p);
+      for (int q = 0; q < p; q++) {
+        talking = q;
+        listening.add((String) hub.read(q));
+      }
+      for (int q = 0; q < p; q++) {
+        talking = q;
+        hub.write(q, listening);
+      }
+      StepStats total = new StepStats();
+      int done = 0;
+      boolean converged = false;
+      while (!job.future().isDone()) {
+        long t0 = System.nanoTime();
+        StepStats st = new StepStats();
         for (int q = 0; q < p; q++) {
           talking = q;
-          listening.add((String) hub.read(q));
+          st = st.merge(((StepOutput) hub.read(q)).stats);
         }
+        done++;
+        total = total.merge(st);
+        total.rounds += st.rounds;
+        converged = st.messages == 0;
+        boolean stop = converged || done == maxSteps;
         for (int q = 0; q < p; q++) {
           talking = q;
-          hub.write(q, listening);
+          hub.write(q, !stop);
         }
-        StepStats total = new StepStats();
-        int done = 0;
-        boolean converged = false;
-        while (!job.isDone()) {
-          long t0 = System.nanoTime();
-          StepStats st = new StepStats();
-          for (int q = 0; q < p; q++) {
-            talking = q;
-            st = st.merge(((StepOutput) hub.read(q)).stats);
-          }
-          done++;
-          total = total.merge(st);
-          total.rounds += st.rounds;
-          converged = st.messages == 0;
-          boolean stop = converged || done == maxSteps;
-          for (int q = 0; q < p; q++) {
-            talking = q;
-            hub.write(q, !stop);
-          }
-          talking = -1;
-          LOG.debug("gstm relaxation: superstep {}: {} active vertices, {} messages (hub), {} "
-                  + "rounds, {} transactions, {} edges examined, relax {} ms (tasks; kernel {} "
-                  + "ms), {} ms", done - 1, st.activeVertices, st.messages, st.rounds,
-              st.transactions, st.edgeRelaxations, st.relaxNanos / 1_000_000,
-              st.kernelNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000);
-          if (stop) {
-            break;
-          }
-        }
-        job.join();
-        return new Outcome(out, total, done, converged);
-      } catch (IOException | RuntimeException e) {
-        // A subgraph's connection dropped (its executor died), or the job failed: the other
-        // tasks are released by closing the hub, and the job ends.
-        hub.close();
-        sc.cancelJobGroup(group);
-        if (!(e instanceof IOException) && !(e instanceof CompletionException)) {
-          throw (RuntimeException) e; // the driver's own error (tasks that did not start)
-        }
-        Throwable failed = TaskErrors.failureOf(job);
-        if (failed != null && TaskErrors.badInputOrFatal(failed)) {
-          throw TaskErrors.badInput(failed instanceof Exception x ? x
-              : new RuntimeException(failed));
-        }
-        // A dropped connection names the subgraph; the job's failure is then its cancellation.
-        Throwable why = e instanceof IOException || failed == null ? e : failed;
-        String whose = e instanceof IOException && talking >= 0
-            ? "subgraph " + talking + "'s task was lost" : "a subgraph's task was lost";
-        throw new SubgraphLostException(whose + " ("
-            + String.valueOf(why.getMessage()).lines().findFirst().orElse("") + ")", why);
-      } finally {
-        job.whenComplete((r, e) -> thread.shutdown());
-        if (!job.isDone()) {
-          sc.cancelJobGroup(group);
+        talking = -1;
+        LOG.debug("gstm relaxation: superstep {}: {} active vertices, {} messages (hub), {} "
+                + "rounds, {} transactions, {} edges examined, relax {} ms (tasks; kernel {} "
+                + "ms), {} ms", done - 1, st.activeVertices, st.messages, st.rounds,
+            st.transactions, st.edgeRelaxations, st.relaxNanos / 1_000_000,
+            st.kernelNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000);
+        if (stop) {
+          break;
         }
       }
+      job.join();
+      return new Outcome(out, total, done, converged);
+    } catch (IOException | RuntimeException e) {
+      // A subgraph's connection dropped (its executor died), or the job failed.
+      Throwable failed = job.failed(e, hub);
+      // A dropped connection names the subgraph; the job's failure is then its cancellation.
+      Throwable why = e instanceof IOException || failed == null ? e : failed;
+      String whose = e instanceof IOException && talking >= 0
+          ? "subgraph " + talking + "'s task was lost" : "a subgraph's task was lost";
+      throw new SubgraphLostException(whose + " ("
+          + String.valueOf(why.getMessage()).lines().findFirst().orElse("") + ")", why);
     }
   }
 

@@ -1,9 +1,9 @@
 package io.gstm.spark.ml;
 
 import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.HubJob;
 import io.gstm.spark.exec.PinnedRDD;
 import io.gstm.spark.exec.ResidentCache;
-import io.gstm.spark.exec.TaskErrors;
 import io.gstm.spark.exec.TaskHub;
 import io.gstm.spark.exec.ThisExecutor;
 import java.io.IOException;
@@ -13,10 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.apache.spark.SparkContext;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
@@ -96,28 +92,14 @@ final class PointSetJobs {
       done.sets = 1;
       return done;
     }
-    ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "gstm-kmeans-point-sets");
-      t.setDaemon(true);
-      return t;
-    });
-    try (CentroidExchange.Hub hub = new CentroidExchange.Hub(sc, specs.size())) {
-      SetTask task = new SetTask(loop, hub.address());
-      ClassTag<TxKMeans.Progress> tag = ClassTag$.MODULE$.apply(TxKMeans.Progress.class);
-      String group = "gstm-kmeans-" + Long.toHexString(run);
-      CompletableFuture<Object> job = CompletableFuture.supplyAsync(() -> {
-        sc.setJobGroup(group, "TxKMeans: every iteration over " + specs.size() + " point sets",
-            true);
-        return sc.runJob(rdd.rdd(), task, tag);
-      }, thread);
-      job.whenComplete((r, e) -> {
-        if (e != null) {
-          hub.close(); // wakes the loop below, which then throws the job's failure
-        }
-      });
+    ClassTag<TxKMeans.Progress> tag = ClassTag$.MODULE$.apply(TxKMeans.Progress.class);
+    try (CentroidExchange.Hub hub = new CentroidExchange.Hub(sc, specs.size());
+        HubJob job = HubJob.start(sc, hub, "gstm-kmeans-" + Long.toHexString(run),
+            "TxKMeans: every iteration over " + specs.size() + " point sets",
+            () -> sc.runJob(rdd.rdd(), new SetTask(loop, hub.address()), tag))) {
       try {
-        hub.awaitAll(job, startTimeoutMillis);
-        while (!job.isDone() && f.iterations < maxIter && !f.converged) {
+        hub.awaitAll(job.future(), startTimeoutMillis);
+        while (!job.future().isDone() && f.iterations < maxIter && !f.converged) {
           long t0 = System.nanoTime();
           f.advance(hub.gather(), tolSq);
           hub.scatter(f.iterations < maxIter && !f.converged ? f.centroids : null);
@@ -128,27 +110,12 @@ final class PointSetJobs {
         f.dropped = java.util.Arrays.stream(ends)
             .allMatch(d -> ((TxKMeans.Progress) d).dropped);
       } catch (IOException | RuntimeException e) {
-        // A set's connection dropped (its executor died), or the job failed: the other sets'
-        // tasks are released by closing the hub, and the job ends.
-        hub.close();
-        sc.cancelJobGroup(group);
-        if (!(e instanceof IOException) && !(e instanceof CompletionException)) {
-          throw (RuntimeException) e; // the driver's own error (tasks that did not start)
-        }
-        Throwable failed = TaskErrors.failureOf(job);
-        if (failed != null && TaskErrors.badInputOrFatal(failed)) {
-          throw TaskErrors.badInput(failed instanceof Exception x ? x
-              : new RuntimeException(failed));
-        }
-        // The points of the lost set's executor are gone with it: the fit starts over.
+        // A set's connection dropped (its executor died), or the job failed. The points of
+        // the lost set's executor are gone with it: the fit starts over.
+        Throwable failed = job.failed(e, hub);
         Throwable why = failed != null ? failed : e;
         throw new ResidentPoints.PointsLostException("a point set's task was lost ("
             + String.valueOf(why.getMessage()).lines().findFirst().orElse("") + ")", why);
-      } finally {
-        job.whenComplete((r, e) -> thread.shutdown());
-        if (!job.isDone()) {
-          sc.cancelJobGroup(group); // tasks not started yet; the others' sockets are closed
-        }
       }
     }
     return f;
