@@ -94,6 +94,9 @@ public final class RelaxationResult {
 
   /** The (global id, value) pairs this subgraph reports, as two arrays. */
   private static Reported reported(StepOutput o, Replicas replicas) {
+    if (o.partition == 0) {
+      return new Reported(o.globalIds, o.values); // the lowest holder reports all it holds
+    }
     int n = o.globalIds.length;
     int[] ids = new int[n];
     double[] vs = new double[n];
