@@ -1,5 +1,6 @@
 package io.gstm.dist;
 
+import io.gstm.core.workload.graph.GraphPrograms;
 import io.gstm.spark.graph.GraphRelaxation;
 import io.gstm.spark.graph.RelaxationResult;
 import io.gstm.spark.ml.TxKMeans;
@@ -85,13 +86,8 @@ final class Workloads {
     }
     Dataset<Row> vertices = spark.createDataFrame(vs, new StructType()
         .add("id", DataTypes.LongType, false).add("width", DataTypes.DoubleType, false));
-    return values(GraphRelaxation.of(edges(spark)).program("""
-        program widest(src: int32, dst: int32, weight: float64)
-            regions width: float64 outputs changed: int32 {
-          let w = min(width[src], weight);
-          if (w > width[dst]) { width[dst] = w; changed = 1; }
-        }
-        """).setVertices(vertices).setActive(0).run());
+    return values(GraphRelaxation.of(edges(spark)).program(GraphPrograms.WIDEST)
+        .setVertices(vertices).setActive(0).run());
   }
 
   private static TreeMap<Long, Double> values(Dataset<Row> values) {

@@ -9,30 +9,17 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.graph.GraphPrograms;
 import java.util.Arrays;
 
 /**
  * {@code bench-graph --program paths}: shortest paths written as a transaction program that
- * keeps each vertex's distance, parent and hop count together ({@link #PATHS}), relaxed by
+ * keeps each vertex's distance, parent and hop count together ({@link GraphPrograms#PATHS}), relaxed by
  * {@link ProgramRelaxation} on the same graph, engine and source as the built-in relaxation;
  * its distances must equal the built-in's (verified against Dijkstra) and its parents form a
  * shortest-path tree with consistent hop counts.
  */
 final class ProgramRelaxTrial implements AutoCloseable {
-  /** Shortest paths with parent and hop count, as docs/programs.md shows it. */
-  static final String PATHS = """
-      program paths(src: int32, dst: int32, weight: float64)
-          regions dist: float64, parent: int32, hops: int32 outputs changed: int32 {
-        let d = dist[src] + weight;
-        if (d < dist[dst]) {
-          dist[dst] = d;
-          parent[dst] = src;
-          hops[dst] = hops[src] + 1;
-          changed = 1;
-        }
-      }
-      """;
-
   /** One run: the relaxation's report, its values, and its time in all. */
   record Run(ProgramRelaxation.Result result, double[] dist, int[] parent, int[] hops,
       long totalNanos) {}
@@ -40,7 +27,7 @@ final class ProgramRelaxTrial implements AutoCloseable {
   private final Engine engine;
   private final CsrGraph graph;
   private final int source;
-  private final Program program = Program.parse(PATHS).get(0);
+  private final Program program = Program.parse(GraphPrograms.PATHS).get(0);
   private final TxStore store;
 
   ProgramRelaxTrial(Engine engine, CsrGraph graph, int source) {

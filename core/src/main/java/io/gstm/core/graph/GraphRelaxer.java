@@ -286,7 +286,7 @@ public final class GraphRelaxer implements AutoCloseable {
     }
     int[] targets = edgeCount > 0 ? store.readInt32(REGIONS.targets()) : new int[0];
     double[] weights = null;
-    if (kind == RelaxationKind.SHORTEST_PATHS && weighted) {
+    if (weighted) { // shortest paths over weights: the store holds them
       weights = edgeCount > 0 ? store.readFloat64(REGIONS.weights()) : new double[0];
     }
     return CsrGraph.ofBuiltArrays(vertexCount, offsets, targets, weights);

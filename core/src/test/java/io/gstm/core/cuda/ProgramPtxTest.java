@@ -16,6 +16,7 @@ import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.testing.ProgramCases;
+import io.gstm.core.workload.graph.GraphPrograms;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -150,7 +151,7 @@ class ProgramPtxTest {
   @Test
   void relaxationRoundsCompileWithEveryCallInlined() throws Exception {
     assumeTrue(template != null && onPath("ptxas"), "needs the template and ptxas");
-    for (String text : List.of(ProgramRelaxationTest.WIDEST, ProgramRelaxationTest.PATHS)) {
+    for (String text : List.of(GraphPrograms.WIDEST, GraphPrograms.PATHS)) {
       Program program = Program.parse(text).get(0);
       StoreLayout layout = program.name().equals("widest")
           ? ProgramRelaxationTest.widestLayout(100) : ProgramRelaxationTest.pathsLayout(100);

@@ -12,6 +12,7 @@ import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.testing.EnabledIfGpu;
 import io.gstm.core.testing.GpuCondition;
+import io.gstm.core.workload.graph.GraphPrograms;
 import org.junit.jupiter.api.AfterAll;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeAll;
@@ -72,7 +73,7 @@ class CudaProgramRelaxationTest {
     width[0] = Double.POSITIVE_INFINITY;
     store.writeFloat64(0, width);
     return ProgramRelaxation.relax(engine, store, g,
-        Program.parse(ProgramRelaxationTest.WIDEST).get(0), new int[] {0, 0}, 10_000, o);
+        Program.parse(GraphPrograms.WIDEST).get(0), new int[] {0, 0}, 10_000, o);
   }
 
   @ParameterizedTest(name = "seed {0}")

@@ -12,6 +12,7 @@ import io.gstm.core.store.RegionSpec;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
+import io.gstm.core.workload.graph.GraphPrograms;
 import java.util.Arrays;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
@@ -39,27 +40,6 @@ public class ProgramRelaxationTest {
   static void close() {
     jvm.close();
   }
-
-  public static final String WIDEST = """
-      program widest(src: int32, dst: int32, weight: float64)
-          regions width: float64 outputs changed: int32 {
-        let w = min(width[src], weight);
-        if (w > width[dst]) { width[dst] = w; changed = 1; }
-      }
-      """;
-
-  public static final String PATHS = """
-      program paths(src: int32, dst: int32, weight: float64)
-          regions dist: float64, parent: int32, hops: int32 outputs changed: int32 {
-        let d = dist[src] + weight;
-        if (d < dist[dst]) {
-          dist[dst] = d;
-          parent[dst] = src;
-          hops[dst] = hops[src] + 1;
-          changed = 1;
-        }
-      }
-      """;
 
   /** A random weighted graph of {@code n} vertices and about {@code n * degree} edges. */
   public static CsrGraph graph(int n, int degree, long seed) {
@@ -136,7 +116,7 @@ public class ProgramRelaxationTest {
       width[0] = Double.POSITIVE_INFINITY;
       store.writeFloat64(0, width);
       ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, g,
-          Program.parse(WIDEST).get(0), new int[] {0}, 10_000, RunOptions.defaults());
+          Program.parse(GraphPrograms.WIDEST).get(0), new int[] {0}, 10_000, RunOptions.defaults());
       assertThat(r.outcomes().keySet()).containsOnly(Outcome.COMMITTED);
       assertThat(r.changes()).as("changes").isGreaterThan(g.vertexCount() / 2);
       assertThat(r.rounds()).isGreaterThan(3);
@@ -157,7 +137,7 @@ public class ProgramRelaxationTest {
       store.writeInt32(1, parent);
       store.writeInt32(2, new int[n]);
       ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, g,
-          Program.parse(PATHS).get(0), new int[] {0}, 10_000, RunOptions.defaults());
+          Program.parse(GraphPrograms.PATHS).get(0), new int[] {0}, 10_000, RunOptions.defaults());
       assertThat(r.changes()).as("changes").isGreaterThan(g.vertexCount() / 2);
       return new Object[] {store.readFloat64(0), store.readInt32(1), store.readInt32(2)};
     }
@@ -220,7 +200,7 @@ public class ProgramRelaxationTest {
       double[] width = new double[n];
       width[0] = Double.POSITIVE_INFINITY;
       store.writeFloat64(0, width);
-      ProgramRelaxation.relax(jvm, store, g, Program.parse(WIDEST).get(0), new int[] {0}, 10_000,
+      ProgramRelaxation.relax(jvm, store, g, Program.parse(GraphPrograms.WIDEST).get(0), new int[] {0}, 10_000,
           RunOptions.defaults().withMaxRetries(1));
       assertThat(store.readFloat64(0)).isEqualTo(widestSerially(g, 0));
     }
@@ -248,7 +228,7 @@ public class ProgramRelaxationTest {
             width[dst] = width[src];
           }
           """).get(0), new int[] {0}, 10, o)).hasMessageContaining("'weight' must be");
-      Program widest = Program.parse(WIDEST).get(0);
+      Program widest = Program.parse(GraphPrograms.WIDEST).get(0);
       assertThatThrownBy(() -> ProgramRelaxation.relax(jvm, store, g, widest, new int[] {10},
           10, o)).hasMessageContaining("vertex 10 is not one of the graph's 10");
       assertThatThrownBy(() -> ProgramRelaxation.relax(jvm, small, g, widest, new int[] {0},

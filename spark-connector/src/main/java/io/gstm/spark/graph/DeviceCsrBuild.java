@@ -31,7 +31,7 @@ final class DeviceCsrBuild implements ParallelBuild.CsrBuilder {
   private static final Logger LOG = LoggerFactory.getLogger(DeviceCsrBuild.class);
 
   private final GstmSettings settings;
-  /** Where a numbered build leaves its relaxer on the GPU; null: the CSR comes back. */
+  /** Where a numbered build leaves its relaxer on the GPU. */
   private final Resident resident;
   /** A build ran out of device memory: the host builds the rest (no second attempt). */
   private boolean tooLarge;
@@ -51,13 +51,9 @@ final class DeviceCsrBuild implements ParallelBuild.CsrBuilder {
 
   /**
    * The device build for this task when its executor's GPU is usable and {@code
-   * gstm.graph.build} (auto, the default; host) allows it, else {@link ParallelBuild#ON_HOST}.
+   * gstm.graph.build} (auto, the default; host) allows it, else {@link ParallelBuild#ON_HOST};
+   * a numbered build leaves its edges on the GPU for {@code resident}.
    */
-  static ParallelBuild.CsrBuilder forTask(GstmSettings settings) {
-    return forTask(settings, null);
-  }
-
-  /** As above; a numbered build leaves its edges on the GPU for {@code resident} (or null). */
   static ParallelBuild.CsrBuilder forTask(GstmSettings settings, Resident resident) {
     String how = System.getProperty("gstm.graph.build", "auto");
     switch (how) {
@@ -108,12 +104,6 @@ final class DeviceCsrBuild implements ParallelBuild.CsrBuilder {
     for (EdgeChunk c : chunks) {
       System.arraycopy(c.vertices, 0, extraIds, at, c.vertexCount());
       at += c.vertexCount();
-    }
-    if (resident == null) {
-      CudaCsrBuild.Numbered built = onGpu(engine -> CudaCsrBuild.fromPartsNumbered(engine,
-          idBound, parts(chunks, weighted), extraIds, weighted, undirected));
-      return built == null ? null
-          : new ParallelBuild.Numbered(built.built().graph(), built.ids(), null);
     }
     GraphRelaxer[] relaxer = new GraphRelaxer[1];
     CsrGraph[] onHost = new CsrGraph[1];

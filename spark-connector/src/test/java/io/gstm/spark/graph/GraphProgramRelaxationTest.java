@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.graph.CsrGraph;
 import io.gstm.core.graph.ProgramRelaxationTest;
+import io.gstm.core.workload.graph.GraphPrograms;
 import io.gstm.spark.SharedSpark;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +49,7 @@ class GraphProgramRelaxationTest {
     }
     Dataset<Row> vertices = session.spark().createDataFrame(vs, new StructType()
         .add("id", DataTypes.LongType).add("width", DataTypes.DoubleType)).repartition(3);
-    List<Row> out = GraphRelaxation.of(edges(g)).program(ProgramRelaxationTest.WIDEST)
+    List<Row> out = GraphRelaxation.of(edges(g)).program(GraphPrograms.WIDEST)
         .setVertices(vertices).setActive(7).run().orderBy("id").collectAsList();
     double[] width = out.stream().mapToDouble(r -> r.getDouble(1)).toArray();
     assertThat(out.get(5).getLong(0)).isEqualTo(57L);
@@ -67,7 +68,7 @@ class GraphProgramRelaxationTest {
     Dataset<Row> vertices = session.spark().createDataFrame(vs, new StructType()
         .add("id", DataTypes.LongType).add("dist", DataTypes.DoubleType)
         .add("parent", DataTypes.IntegerType).add("hops", DataTypes.IntegerType));
-    List<Row> out = GraphRelaxation.of(edges(g)).program(ProgramRelaxationTest.PATHS)
+    List<Row> out = GraphRelaxation.of(edges(g)).program(GraphPrograms.PATHS)
         .setVertices(vertices).setActive(7).run().orderBy("id").collectAsList();
     double[] dist = out.stream().mapToDouble(r -> r.getDouble(1)).toArray();
     int[] parent = out.stream().mapToInt(r -> r.getInt(2)).toArray();
@@ -82,7 +83,7 @@ class GraphProgramRelaxationTest {
     Dataset<Row> vertices = session.spark().createDataFrame(List.of(
         RowFactory.create(3L, 1.5), RowFactory.create(4L, 0.0)), new StructType()
         .add("id", DataTypes.LongType).add("width", DataTypes.DoubleType));
-    List<Row> out = GraphRelaxation.of(none).program(ProgramRelaxationTest.WIDEST)
+    List<Row> out = GraphRelaxation.of(none).program(GraphPrograms.WIDEST)
         .setVertices(vertices).run().orderBy("id").collectAsList();
     assertThat(out).containsExactly(RowFactory.create(3L, 1.5), RowFactory.create(4L, 0.0));
   }
@@ -101,7 +102,7 @@ class GraphProgramRelaxationTest {
     StructType schema = new StructType().add("id", DataTypes.LongType)
         .add("width", DataTypes.DoubleType);
     Dataset<Row> vertices = session.spark().createDataFrame(vs, schema);
-    String widest = ProgramRelaxationTest.WIDEST;
+    String widest = GraphPrograms.WIDEST;
     assertThatThrownBy(() -> GraphRelaxation.of(e).program(widest).run())
         .hasMessageContaining("setVertices");
     assertThatThrownBy(() -> GraphRelaxation.of(e).program(widest)
