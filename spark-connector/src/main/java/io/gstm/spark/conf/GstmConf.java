@@ -157,6 +157,23 @@ public final class GstmConf {
           + "its subgraph with it: the run starts over with a job per superstep. It changes "
           + "speed, never results or supersteps.");
 
+  public static final ConfEntry<String> STATE_EXCHANGE = choice(
+      PREFIX + "state.exchange", "exchange", List.of("auto", "mesh", "jobs"),
+      "How a `TxState` of several partitions runs the transactions whose keys have several "
+          + "owners. `mesh`: the whole epoch in one Spark stage, a task per partition that runs "
+          + "its own transactions, then the cross-partition ones in rounds with the other "
+          + "partitions' tasks over connections of their own: each key's owner sends its value "
+          + "to the transaction's coordinator when every earlier transaction on that key is "
+          + "done, the coordinators run the transactions whose keys all came (no two share a "
+          + "key) and send the new values back; every partition works in parallel (every "
+          + "partition needs a free task slot at once, else the apply fails after 5 minutes "
+          + "saying so). `jobs`: four Spark jobs per epoch, the cross-partition transactions "
+          + "in one task. `auto`: `mesh` when the cluster has a task slot for every partition, "
+          + "else `jobs`. Both give the outcomes of a serial order: every partition's own "
+          + "transactions, then the cross-partition ones (by `mesh`, in the order of their "
+          + "rows on each key). An executor lost in a `mesh` epoch fails the epoch; its "
+          + "partitions are rebuilt as after any loss and the epoch runs again.");
+
   public static final ConfEntry<String> VERTEX_ORDER = choice(
       PREFIX + "graph.vertexOrder", "vertex order", List.of("auto", "degree", "input"),
       "How `GraphRelaxation` numbers each subgraph's vertices. `degree`: highest degree first, "
@@ -291,6 +308,7 @@ public final class GstmConf {
     value(conf, GRAPH_PARTITIONING);
     value(conf, GRAPH_SUBGRAPHS);
     value(conf, GRAPH_EXCHANGE);
+    value(conf, STATE_EXCHANGE);
     value(conf, KMEANS_POINT_SETS);
     if (s.executors().requireGpu() && s.executors().engine() == EngineChoice.JVM) {
       throw new IllegalArgumentException(REQUIRE_GPU.key() + "=true contradicts "

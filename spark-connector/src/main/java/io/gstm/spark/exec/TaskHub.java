@@ -69,6 +69,19 @@ public final class TaskHub implements Closeable {
     peers = new Peer[tasks];
   }
 
+  /**
+   * The tasks the cluster can run at once now (the executors' cores over the cores a task
+   * takes), which a loop in one stage needs one of per task; {@code spark.default.parallelism}
+   * is no measure of it (a setting, often larger).
+   */
+  public static int taskSlots(SparkContext sc) {
+    try {
+      return sc.maxNumConcurrentTasks(sc.resourceProfileManager().defaultResourceProfile());
+    } catch (RuntimeException | LinkageError e) {
+      return sc.defaultParallelism(); // not in this Spark version
+    }
+  }
+
   public Address address() {
     return address;
   }

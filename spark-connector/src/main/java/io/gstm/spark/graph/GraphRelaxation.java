@@ -11,6 +11,7 @@ import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.IndexPartitioner;
 import io.gstm.spark.exec.ResidentCache;
 import io.gstm.spark.exec.TaskErrors;
+import io.gstm.spark.exec.TaskHub;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -583,7 +584,7 @@ public final class GraphRelaxation {
     return switch (asked) {
       case "hub" -> true;
       case "jobs" -> false;
-      default -> count.mode().equals("engines") && p <= sc.defaultParallelism();
+      default -> count.mode().equals("engines") && p <= TaskHub.taskSlots(sc);
     };
   }
 

@@ -1,5 +1,6 @@
 package io.gstm.spark.graph;
 
+import io.gstm.spark.exec.PackedArrays;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;

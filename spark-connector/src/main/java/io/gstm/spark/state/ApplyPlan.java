@@ -58,6 +58,8 @@ final class ApplyPlan implements Serializable {
   final int[][] outputIndex;
   final boolean rejectCross;
   final boolean recordOrder;
+  /** How cross-partition transactions run: null (the setting), auto, mesh or jobs. */
+  final String exchange;
   final boolean presort;
   final SemanticPolicy policy;
   final int semanticLimit;
@@ -86,6 +88,7 @@ final class ApplyPlan implements Serializable {
     this.outputIndex = outputIndex;
     this.rejectCross = options.rejectCross;
     this.recordOrder = options.recordOrder;
+    this.exchange = options.exchange;
     this.presort = options.presort;
     this.policy = options.policy;
     this.semanticLimit = options.semanticLimit;

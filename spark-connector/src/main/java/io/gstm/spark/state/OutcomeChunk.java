@@ -54,6 +54,26 @@ final class OutcomeChunk implements Serializable {
     this.outputs = new long[outputColumns][n];
   }
 
+  /** Puts {@code part}'s outcomes (of rows {@code rows} of this chunk's input) in place. */
+  void place(OutcomeChunk part, int[] rows) {
+    if (part.serial != null && serial == null) {
+      serial = new long[n];
+    }
+    for (int k = 0; k < rows.length; k++) {
+      int i = rows[k];
+      codes[i] = part.codes[k];
+      postponements[i] = part.postponements[k];
+      abortCodes[i] = part.abortCodes[k];
+      causes[i] = part.causes[k];
+      for (int c = 0; c < outputs.length; c++) {
+        outputs[c][i] = part.outputs[c][k];
+      }
+      if (part.serial != null) {
+        serial[i] = part.serial[k];
+      }
+    }
+  }
+
   static String name(byte code) {
     return switch (code) {
       case MISSING_KEY -> "MISSING_KEY";

@@ -195,6 +195,56 @@ final class PartitionStore {
     return true;
   }
 
+  /** Each key's row ({@code -1}: not held) and the contents, read once (see {@link #crossRows}). */
+  record CrossRows(int[] rows, long[][] contents) {}
+
+  /**
+   * The rows of {@code keys} (a key may repeat) and a host copy of the contents, for the
+   * cross-partition rounds of epoch {@code epoch} after its own transactions ({@link
+   * CrossRounds}, which then changes the copy alone and hands it to {@link #crossWrite}). With
+   * inserts and deletes every key gets a row (one that does not exist: zeros).
+   */
+  synchronized CrossRows crossRows(long epoch, long[] keys, TaskEngine lease) {
+    checkOpen();
+    checkApplying(epoch, "the cross-partition rounds");
+    onEngine(lease.engine());
+    int[] rows = new int[keys.length];
+    IntStream.range(0, keys.length).parallel().forEach(i -> rows[i] = slots.local(keys[i]));
+    if (slots.growable()) {
+      int more = 0;
+      for (int r : rows) {
+        more += r < 0 ? 1 : 0;
+      }
+      if (more > 0) {
+        ensureRows(more, false);
+        for (int i = 0; i < keys.length; i++) {
+          if (rows[i] < 0) {
+            int local = slots.local(keys[i]); // a repeated key was added before
+            rows[i] = local >= 0 ? local : slots.add(keys[i]);
+          }
+        }
+      }
+    }
+    return new CrossRows(rows, StoreContents.read(store));
+  }
+
+  /** The contents the cross-partition rounds of epoch {@code epoch} left (undo copy first). */
+  synchronized void crossWrite(long epoch, long[][] contents, TaskEngine lease) {
+    checkOpen();
+    checkApplying(epoch, "the cross-partition rounds' write");
+    onEngine(lease.engine());
+    keepUndo();
+    StoreContents.write(store, contents);
+  }
+
+  private void checkApplying(long epoch, String what) {
+    if (applied != epoch) {
+      throw new IllegalStateException("gstm state '" + schema.name() + "' partition "
+          + partition + ": " + what + " of epoch " + epoch + " but the partition is at epoch "
+          + applied);
+    }
+  }
+
   /** The rows epoch {@code epoch} changed here (against the undo copy), for the epoch log. */
   synchronized Exchange.KeyValues changes(long epoch) {
     checkOpen();

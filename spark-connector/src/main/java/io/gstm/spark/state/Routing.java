@@ -22,7 +22,9 @@ import scala.Tuple2;
  * (a null key or value, an unknown program: per-row outcomes), and sends the row to the
  * partition that owns all its keys, or, when its keys have several owners, to the
  * cross-partition phase (bucket {@code P}) with a request to each owner for the values of its
- * keys. One chunk per target per input partition, column by column.
+ * keys; for an epoch in one stage ({@code mesh}), to the owner of its first key, which
+ * coordinates it ({@link CrossRounds}), in a chunk marked cross. One chunk per target per input
+ * partition, column by column.
  */
 final class Routing {
   /** Applies whose input was read from column batches (for tests). */
@@ -36,8 +38,8 @@ final class Routing {
   private Routing() {}
 
   static Iterator<Tuple2<Integer, TxChunk>> route(int inputPartition, Iterator<InternalRow> it,
-      ApplyPlan plan) {
-    Router r = new Router(inputPartition, plan);
+      ApplyPlan plan, boolean mesh) {
+    Router r = new Router(inputPartition, plan, mesh);
     while (it.hasNext()) {
       r.row(it.next());
     }
@@ -50,8 +52,8 @@ final class Routing {
    * array elements) is taken a column at a time, others row by row as {@link #route} reads them.
    */
   static Iterator<Tuple2<Integer, TxChunk>> routeColumnar(int inputPartition,
-      Iterator<ColumnarBatch> it, ApplyPlan plan) {
-    Router r = new Router(inputPartition, plan);
+      Iterator<ColumnarBatch> it, ApplyPlan plan, boolean mesh) {
+    Router r = new Router(inputPartition, plan, mesh);
     while (it.hasNext()) {
       ColumnarBatch b = it.next();
       if (!r.bulk(b)) {
@@ -90,19 +92,22 @@ final class Routing {
     private final KeyPartitioner parts;
     private final int p;
     private final int slotCount;
+    private final boolean mesh;
+    /** Per target: partitions 0..P-1, then the cross phase (P) or, meshed, each coordinator's. */
     private final TxChunk[] out;
     private final Map<UTF8String, Integer> byName = new HashMap<>();
     private final long[] values;
     private int[] owners = new int[16];
     private long row;
 
-    Router(int inputPartition, ApplyPlan plan) {
+    Router(int inputPartition, ApplyPlan plan, boolean mesh) {
       this.inputPartition = inputPartition;
       this.plan = plan;
       this.parts = plan.state.partitioner();
       this.p = parts.partitions();
       this.slotCount = plan.slots.length;
-      this.out = new TxChunk[p + 1];
+      this.mesh = mesh;
+      this.out = new TxChunk[mesh ? 2 * p : p + 1];
       this.values = new long[slotCount];
       for (int i = 0; i < plan.programNames.length; i++) {
         byName.put(UTF8String.fromString(plan.programNames[i]), i);
@@ -182,6 +187,12 @@ final class Routing {
             + plan.programNames[type] + "') spans partitions of state '" + plan.state.name()
             + "': " + keys + "; cross-partition transactions are rejected (crossPartition("
             + "\"reject\")): allow them, or key the state so that they stay in one partition");
+      }
+      if (target == p && mesh) {
+        TxChunk c = chunk(out, p + owners[0], slotCount);
+        c.cross = true;
+        c.add(txId, type, (byte) 0, null, vals);
+        return;
       }
       chunk(out, target, slotCount).add(txId, type, (byte) 0, null, vals);
       if (target == p) {
@@ -293,9 +304,9 @@ final class Routing {
 
     Iterator<Tuple2<Integer, TxChunk>> finish() {
       List<Tuple2<Integer, TxChunk>> list = new ArrayList<>();
-      for (int t = 0; t <= p; t++) {
+      for (int t = 0; t < out.length; t++) {
         if (out[t] != null) {
-          list.add(new Tuple2<>(t, out[t].trim()));
+          list.add(new Tuple2<>(mesh && t >= p ? t - p : t, out[t].trim()));
         }
       }
       return list.iterator();

@@ -230,19 +230,21 @@ final class StateJobs {
    * values they asked where each partition ran (job 2), runs them in one task over a store of
    * just the keys they touch (job 3, after every partition's own: the epoch's serial order is
    * every partition's transactions, then the cross-partition ones) and sends each owner its new
-   * values (job 4). The driver sees summaries only.
+   * values (job 4). With {@link EpochMesh} (the {@code mesh} exchange, unless {@code jobsOnly})
+   * the same epoch is one stage after the routing. The driver sees summaries only.
    */
   static Applied apply(SparkSession spark, TxState.Ref ref, Dataset<Row> tx, ApplyPlan plan,
-      long epoch, long base, GstmSettings settings) {
+      long epoch, long base, GstmSettings settings, boolean jobsOnly) {
     int p = plan.state.partitions();
+    boolean mesh = !jobsOnly && EpochMesh.wanted(spark.sparkContext(), plan, p);
     Dataset<Row> selected = tx.select(plan.selection());
     // A cached or Parquet input is read from its column batches: no row object per transaction.
     SparkPlan columnar = Routing.columnar(selected, plan);
     JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = columnar != null
         ? columnar.executeColumnar().toJavaRDD().mapPartitionsWithIndex(
-            (i, it) -> Routing.routeColumnar(i, it, plan), true)
+            (i, it) -> Routing.routeColumnar(i, it, plan, mesh), true)
         : selected.queryExecution().toRdd().toJavaRDD().mapPartitionsWithIndex(
-            (i, it) -> Routing.route(i, it, plan), true);
+            (i, it) -> Routing.route(i, it, plan, mesh), true);
     if (p == 1) {
       JavaRDD<TxChunk> gathered = gatheredForOne(routedPairs, plan.state.name(), epoch);
       try {
@@ -250,6 +252,11 @@ final class StateJobs {
       } finally {
         gathered.unpersist(false);
       }
+    }
+    if (mesh) {
+      RDD<TxChunk> routed = JavaPairRDD.fromJavaRDD(routedPairs)
+          .partitionBy(new IndexPartitioner(p)).values().rdd();
+      return EpochMesh.apply(spark, ref, plan, epoch, base, settings, routed);
     }
     RDD<TxChunk> routed = JavaPairRDD.fromJavaRDD(routedPairs)
         .partitionBy(new IndexPartitioner(p + 1)).values().rdd();
@@ -360,7 +367,7 @@ final class StateJobs {
         cross == null ? 0 : cross.transactions());
   }
 
-  private static Exchange.LocalResult local(TxState.Ref ref, int i, long epoch, long base,
+  static Exchange.LocalResult local(TxState.Ref ref, int i, long epoch, long base,
       TxChunk in, ApplyPlan plan, GstmSettings settings) {
     PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
     Thread duplicate = null;

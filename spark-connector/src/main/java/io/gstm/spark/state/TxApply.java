@@ -31,6 +31,7 @@ public final class TxApply {
   Long batchId;
   boolean rejectCross;
   boolean recordOrder;
+  String exchange;
   boolean presort;
   SemanticPolicy policy = SemanticPolicy.POSTPONE;
   int semanticLimit;
@@ -92,6 +93,16 @@ public final class TxApply {
       default -> throw new IllegalArgumentException("crossPartition: expected allow or reject, "
           + "got '" + mode + "'");
     }
+    return this;
+  }
+
+  /**
+   * How the transactions whose keys have several owners run (default {@code
+   * spark.gstm.state.exchange}): "mesh" (the epoch in one stage, every partition's task taking
+   * part), "jobs" (one task runs them all) or "auto".
+   */
+  public TxApply exchange(String value) {
+    this.exchange = io.gstm.spark.conf.GstmConf.STATE_EXCHANGE.parse(value);
     return this;
   }
 

@@ -9,7 +9,9 @@ import java.util.stream.IntStream;
  * Transactions routed to one partition (or to the cross-partition phase), column by column: per
  * row its id, program, a status (0, or the outcome the routing already decided: a null key, an
  * unknown program) and the raw bits of every slot of the plan; key slots hold the keys. An owner
- * partition's chunk also carries the keys that cross-partition transactions need from it.
+ * partition's chunk also carries the keys that cross-partition transactions need from it. In
+ * an epoch run in one stage ({@link EpochMesh}) a partition's task gets its own chunks and, marked
+ * {@link #cross}, those of the cross-partition transactions it coordinates.
  */
 final class TxChunk implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -24,6 +26,8 @@ final class TxChunk implements Serializable {
   long[][] slots;
   long[] requests = new long[0];
   int requestCount;
+  /** Cross-partition transactions this partition coordinates (an epoch in one stage). */
+  boolean cross;
 
   TxChunk(int slotCount, int capacity) {
     int c = Math.max(1, capacity);
@@ -121,6 +125,29 @@ final class TxChunk implements Serializable {
     return this;
   }
 
+  /** Rows {@code rows} (ascending) as a chunk of their own, without requests. */
+  TxChunk select(int[] rows) {
+    TxChunk out = new TxChunk(slots.length, rows.length);
+    for (int k = 0; k < rows.length; k++) {
+      int i = rows[k];
+      out.txIds[k] = txIds[i];
+      out.types[k] = types[i];
+      out.status[k] = status[i];
+      for (int s = 0; s < slots.length; s++) {
+        out.slots[s][k] = slots[s][i];
+      }
+    }
+    if (causes != null) {
+      out.causes = new String[Math.max(1, rows.length)];
+      for (int k = 0; k < rows.length; k++) {
+        out.causes[k] = causes[rows[k]];
+      }
+    }
+    out.n = rows.length;
+    out.cross = cross;
+    return out;
+  }
+
   /** The chunks as one, in order. */
   static TxChunk concat(List<TxChunk> chunks, int slotCount) {
     if (chunks.size() == 1) {
@@ -166,6 +193,7 @@ final class TxChunk implements Serializable {
     });
     out.n = total;
     out.requestCount = requests;
+    out.cross = chunks.get(0).cross;
     return out;
   }
 }

@@ -64,6 +64,8 @@ public final class TxState implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TxState.class);
   /** Outcome DataFrames of batch-id applies kept for replays. */
   static final int KEEP_RESULTS = 8;
+  /** How long a broken epoch in one stage waits for the driver to hear of a lost executor. */
+  static final long LOSS_NOTICE_MILLIS = 15_000;
   /** Partitions rebuilt from a checkpoint and the epoch log (for tests). */
   static final java.util.concurrent.atomic.AtomicLong RECOVERIES =
       new java.util.concurrent.atomic.AtomicLong();
@@ -386,10 +388,12 @@ public final class TxState implements AutoCloseable {
       // Partitions rebuilt during this apply: each at most once, so that the retries end.
       Set<Integer> rebuilt = new java.util.TreeSet<>();
       boolean rerunLostResult = false;
+      boolean jobsOnly = false;
       while (a == null) {
         epoch = nextEpoch++;
         try {
-          a = StateJobs.apply(spark, ref(), transactions, plan, epoch, committed, settings);
+          a = StateJobs.apply(spark, ref(), transactions, plan, epoch, committed, settings,
+              jobsOnly);
           if (logEpochs && logValid) {
             StateJobs.log(spark, ref(), schema.partitions(), epoch, checkpointPath, settings);
             EpochLog.commit(checkpointPath, epoch, batchId,
@@ -402,6 +406,17 @@ public final class TxState implements AutoCloseable {
           StateLostException gone = lostIn(e);
           if (gone == null && lostBlock != null) {
             gone = lostWithCheckpoint(lostBlock, epoch);
+          }
+          if (gone == null && brokenMesh(e)) {
+            // A task of the epoch in one stage, or its connection, was lost: an executor that
+            // died takes its partitions with it; otherwise the epoch runs again with jobs.
+            gone = lostInEpoch(epoch);
+            if (gone == null && !jobsOnly) {
+              LOG.warn("gstm state '{}': epoch {} in one stage broke off ({}); running it "
+                  + "again with the jobs exchange", schema.name(), epoch, e.getMessage());
+              jobsOnly = true;
+              continue;
+            }
           }
           if (gone != null && ownerAlive(gone.partition())) {
             throw new IllegalStateException("gstm state '" + schema.name() + "': a task of "
@@ -421,7 +436,7 @@ public final class TxState implements AutoCloseable {
           }
           Set<Integer> lost = lostWith(gone.partition());
           if (!recover(lost, gone)) {
-            throw translate(e);
+            throw lostIn(e) != null ? translate(e) : markLost(gone.partition(), gone.getMessage());
           }
           rebuilt.addAll(lost);
         }
@@ -698,6 +713,41 @@ public final class TxState implements AutoCloseable {
     return new StateLostException("gstm state '" + schema.name() + "': epoch " + epoch
         + " lost a result of its own jobs with the executor of partition(s) " + gone + " ("
         + block + ")", first);
+  }
+
+  private static boolean brokenMesh(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof EpochMesh.BrokenException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * After an epoch in one stage broke off: the loss of the first partition whose executor is
+   * gone, waiting a little for the driver to hear of it (a task's connection drops at once, the
+   * executor's removal comes later); null when none is.
+   */
+  private StateLostException lostInEpoch(long epoch) {
+    long deadline = System.currentTimeMillis() + LOSS_NOTICE_MILLIS;
+    Set<Integer> gone = onLostExecutors();
+    while (gone.isEmpty() && !spark.sparkContext().isLocal()
+        && System.currentTimeMillis() < deadline) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      gone = onLostExecutors();
+    }
+    if (gone.isEmpty()) {
+      return null;
+    }
+    return new StateLostException("gstm state '" + schema.name() + "': epoch " + epoch
+        + " lost the executor of partition(s) " + gone + " while it ran in one stage",
+        gone.iterator().next());
   }
 
   private static StateLostException lostIn(Throwable e) {

@@ -2,6 +2,7 @@ package io.gstm.spark.graph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gstm.spark.exec.PackedArrays;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -452,6 +452,11 @@ class TxStateInsertDeleteTest extends StateSession {
   @ParameterizedTest(name = "{0} partition(s)")
   @ValueSource(ints = {1, 3})
   void randomEpochsEqualASerialReplay(int partitions) {
+    randomEpochs(partitions, null);
+  }
+
+  /** As {@link #randomEpochsEqualASerialReplay}, with an exchange (null: the setting's). */
+  static void randomEpochs(int partitions, String exchange) {
     SplittableRandom rnd = new SplittableRandom(partitions);
     int keys = 120;
     try (TxState s = accountsState(keys / 2, 50, partitions).create()) {
@@ -469,7 +474,9 @@ class TxStateInsertDeleteTest extends StateSession {
             default -> transfer(id, a, b, rnd.nextInt(60));
           });
         }
-        ApplyResult r = run(s, txs);
+        TxApply apply = s.transactions(frame(txs, 3), ACCOUNTS).idColumn("id")
+            .recordOrder(true);
+        ApplyResult r = (exchange == null ? apply : apply.exchange(exchange)).run();
         Map<Long, Row> out = outcomes(r);
         // Replay the committed transactions in the recorded serial order.
         List<Tx> committed = txs.stream()

@@ -1,4 +1,4 @@
-package io.gstm.spark.graph;
+package io.gstm.spark.exec;
 
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -6,25 +6,24 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Large int and double arrays on a stream as raw bytes, converted a chunk at a time in bulk.
- * Java serialization writes a primitive array element by element (a few hundred MB/s): a
+ * Large int, long and double arrays on a stream as raw bytes, converted a chunk at a time in
+ * bulk. Java serialization writes a primitive array element by element (a few hundred MB/s): a
  * subgraph's values (12 bytes a vertex, 107 MB at R-MAT 2^24) took half a second to reach the
- * driver that way. Used by the graph's task results ({@link StepOutput}, the collected values)
- * and the executors' boundary updates ({@link BoundaryMesh}). A null array is written as length
- * -1.
+ * driver that way. Used by the graph's task results and boundary updates, and by the frames a
+ * {@link TaskMesh} carries. A null array is written as length -1.
  */
-final class PackedArrays {
+public final class PackedArrays {
   /** Bytes converted at a time. */
-  static final int CHUNK = 1 << 20;
+  public static final int CHUNK = 1 << 20;
 
   private PackedArrays() {}
 
-  static void writeInts(DataOutput out, int[] a) throws IOException {
+  public static void writeInts(DataOutput out, int[] a) throws IOException {
     writeInts(out, a, a == null ? -1 : a.length);
   }
 
   /** The first {@code n} elements of {@code a} (n = -1: a null array). */
-  static void writeInts(DataOutput out, int[] a, int n) throws IOException {
+  public static void writeInts(DataOutput out, int[] a, int n) throws IOException {
     out.writeInt(n);
     byte[] buf = new byte[(int) Math.min(CHUNK, (long) Math.max(0, n) * Integer.BYTES)];
     ByteBuffer b = ByteBuffer.wrap(buf);
@@ -36,12 +35,12 @@ final class PackedArrays {
     }
   }
 
-  static void writeDoubles(DataOutput out, double[] a) throws IOException {
+  public static void writeDoubles(DataOutput out, double[] a) throws IOException {
     writeDoubles(out, a, a == null ? -1 : a.length);
   }
 
   /** The first {@code n} elements of {@code a} (n = -1: a null array). */
-  static void writeDoubles(DataOutput out, double[] a, int n) throws IOException {
+  public static void writeDoubles(DataOutput out, double[] a, int n) throws IOException {
     out.writeInt(n);
     byte[] buf = new byte[(int) Math.min(CHUNK, (long) Math.max(0, n) * Double.BYTES)];
     ByteBuffer b = ByteBuffer.wrap(buf);
@@ -53,7 +52,57 @@ final class PackedArrays {
     }
   }
 
-  static int[] readInts(DataInput in) throws IOException {
+  public static void writeLongs(DataOutput out, long[] a) throws IOException {
+    writeLongs(out, a, a == null ? -1 : a.length);
+  }
+
+  /** The first {@code n} elements of {@code a} (n = -1: a null array). */
+  public static void writeLongs(DataOutput out, long[] a, int n) throws IOException {
+    out.writeInt(n);
+    byte[] buf = new byte[(int) Math.min(CHUNK, (long) Math.max(0, n) * Long.BYTES)];
+    ByteBuffer b = ByteBuffer.wrap(buf);
+    for (int i = 0; i < n; i += CHUNK / Long.BYTES) {
+      int len = Math.min(n - i, CHUNK / Long.BYTES);
+      b.clear();
+      b.asLongBuffer().put(a, i, len);
+      out.write(buf, 0, len * Long.BYTES);
+    }
+  }
+
+  public static long[] readLongs(DataInput in) throws IOException {
+    int n = in.readInt();
+    if (n < 0) {
+      return null;
+    }
+    long[] a = new long[n];
+    byte[] buf = new byte[(int) Math.min(CHUNK, (long) n * Long.BYTES)];
+    for (int i = 0; i < n; i += CHUNK / Long.BYTES) {
+      int len = Math.min(n - i, CHUNK / Long.BYTES);
+      in.readFully(buf, 0, len * Long.BYTES);
+      ByteBuffer.wrap(buf, 0, len * Long.BYTES).asLongBuffer().get(a, i, len);
+    }
+    return a;
+  }
+
+  /** The first {@code n} bytes of {@code a} (n = -1: a null array). */
+  public static void writeBytes(DataOutput out, byte[] a, int n) throws IOException {
+    out.writeInt(n);
+    if (n > 0) {
+      out.write(a, 0, n);
+    }
+  }
+
+  public static byte[] readBytes(DataInput in) throws IOException {
+    int n = in.readInt();
+    if (n < 0) {
+      return null;
+    }
+    byte[] a = new byte[n];
+    in.readFully(a);
+    return a;
+  }
+
+  public static int[] readInts(DataInput in) throws IOException {
     int n = in.readInt();
     if (n < 0) {
       return null;
@@ -68,7 +117,7 @@ final class PackedArrays {
     return a;
   }
 
-  static double[] readDoubles(DataInput in) throws IOException {
+  public static double[] readDoubles(DataInput in) throws IOException {
     int n = in.readInt();
     if (n < 0) {
       return null;
@@ -84,7 +133,7 @@ final class PackedArrays {
   }
 
   /** An array per partition (null entries and a null whole allowed). */
-  static void writeIntRows(DataOutput out, int[][] rows) throws IOException {
+  public static void writeIntRows(DataOutput out, int[][] rows) throws IOException {
     out.writeInt(rows == null ? -1 : rows.length);
     if (rows != null) {
       for (int[] r : rows) {
@@ -93,7 +142,7 @@ final class PackedArrays {
     }
   }
 
-  static int[][] readIntRows(DataInput in) throws IOException {
+  public static int[][] readIntRows(DataInput in) throws IOException {
     int n = in.readInt();
     if (n < 0) {
       return null;
@@ -105,7 +154,7 @@ final class PackedArrays {
     return rows;
   }
 
-  static void writeDoubleRows(DataOutput out, double[][] rows) throws IOException {
+  public static void writeDoubleRows(DataOutput out, double[][] rows) throws IOException {
     out.writeInt(rows == null ? -1 : rows.length);
     if (rows != null) {
       for (double[] r : rows) {
@@ -114,7 +163,7 @@ final class PackedArrays {
     }
   }
 
-  static double[][] readDoubleRows(DataInput in) throws IOException {
+  public static double[][] readDoubleRows(DataInput in) throws IOException {
     int n = in.readInt();
     if (n < 0) {
       return null;

@@ -1,0 +1,328 @@
+package io.gstm.spark.state;
+
+import io.gstm.spark.conf.GstmConf;
+import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.HubJob;
+import io.gstm.spark.exec.TaskHub;
+import io.gstm.spark.exec.TaskMesh;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.SparkContext;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import scala.runtime.AbstractFunction1;
+
+/**
+ * An epoch of a state of several partitions in one Spark stage ({@code
+ * spark.gstm.state.exchange=mesh}): a task per partition, where the partition lives, runs the
+ * partition's own transactions and then, with the other partitions' tasks over a {@link
+ * TaskMesh}, the cross-partition transactions in rounds ({@link CrossRounds}), every partition
+ * at once. The {@code jobs} exchange instead runs four jobs and all the cross-partition
+ * transactions in one task. The driver's {@link TaskHub} only introduces the tasks and hears
+ * each one finish; the stage's output (outcomes and counters) is locally checkpointed, and the
+ * driver collects the counters.
+ */
+final class EpochMesh {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EpochMesh.class);
+  static final String OWNER = "TxState";
+  static final String WHAT = "partition";
+  /** How long the driver waits for every partition's task to start. */
+  static final long START_TIMEOUT_MILLIS = 5 * 60_000;
+
+  /** Epochs run in one stage, and the rounds of the last one (for tests). */
+  static final java.util.concurrent.atomic.AtomicLong EPOCHS =
+      new java.util.concurrent.atomic.AtomicLong();
+  static final java.util.concurrent.atomic.AtomicLong LAST_ROUNDS =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  private EpochMesh() {}
+
+  /** The epoch in one stage broke off (a task or its connection lost); see its cause. */
+  static final class BrokenException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    BrokenException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /**
+   * Why a partition's task failed, as it tells the driver before it ends: the driver would
+   * otherwise see the other tasks' lost connections, or Spark's retries, first.
+   */
+  record Failure(String message, boolean badInput, boolean fatal) implements Serializable {
+    static Failure of(Throwable t) {
+      String m = String.valueOf(t.getMessage());
+      for (Throwable c = t; c != null; c = c.getCause()) {
+        if (c instanceof io.gstm.core.cuda.CudaFatalException) {
+          return new Failure(String.valueOf(c.getMessage()), false, true);
+        }
+        if (c instanceof IllegalArgumentException) {
+          return new Failure(String.valueOf(c.getMessage()), true, false);
+        }
+      }
+      return new Failure(m, false, false);
+    }
+
+    /** Bad input or a lost GPU context, as the caller sees it; null for anything else. */
+    RuntimeException asInputOrFatal() {
+      return badInput ? new IllegalArgumentException(message)
+          : fatal ? new io.gstm.core.cuda.CudaFatalException(message, null) : null;
+    }
+  }
+
+  /** Whether {@code plan}'s epochs over {@code p} partitions run in one stage. */
+  static boolean wanted(SparkContext sc, ApplyPlan plan, int p) {
+    if (p < 2) {
+      return false;
+    }
+    String asked = plan.exchange != null ? plan.exchange
+        : GstmConf.STATE_EXCHANGE.parse(sc.getConf().get(GstmConf.STATE_EXCHANGE.key(), null));
+    return switch (asked) {
+      case "mesh" -> true;
+      case "jobs" -> false;
+      default -> p <= TaskHub.taskSlots(sc);
+    };
+  }
+
+  /** What one partition's task gives back: its own and its coordinated transactions' results. */
+  record Part(Exchange.LocalResult local, OutcomeChunk cross, Exchange.TaskStats crossStats,
+      int rounds) implements Serializable {
+    Summary summary() {
+      Map<String, Long> counts = new TreeMap<>();
+      cross.count(counts);
+      return new Summary(local.summary(), cross.n, counts, crossStats, rounds);
+    }
+  }
+
+  /** A partition's part as the driver sees it. */
+  record Summary(Exchange.LocalSummary local, long crossTransactions,
+      Map<String, Long> crossCounts, Exchange.TaskStats crossStats, int rounds)
+      implements Serializable {}
+
+  /** Epoch {@code epoch} over {@code routed}: partition i's own chunks and, marked, its coordinated ones. */
+  static StateJobs.Applied apply(SparkSession spark, TxState.Ref ref, ApplyPlan plan, long epoch,
+      long base, GstmSettings settings, RDD<TxChunk> routed) {
+    SparkContext sc = spark.sparkContext();
+    int p = plan.state.partitions();
+    long t0 = System.nanoTime();
+    try (TaskHub hub = TaskHub.onDriver(sc, p, OWNER, WHAT)) {
+      JavaRDD<TxChunk> pinned = StateJobs.pinned(routed, StateJobs.range(0, p), ref.locations(),
+          TxChunk.class);
+      RDD<Part> out = pinned.rdd().mapPartitions(
+          new Task(ref, plan, epoch, base, settings, hub.address()), true,
+          StateJobs.tag(Part.class));
+      out.localCheckpoint();
+      Object[] parts;
+      try (HubJob job = HubJob.start(sc, hub, "gstm-state-" + ref.id() + "-epoch-" + epoch,
+          "TxState '" + plan.state.name() + "' epoch " + epoch + " in one stage over " + p
+              + " partitions",
+          () -> sc.runJob(out, new Summarize(), StateJobs.tag(Summary.class)))) {
+        parts = (Object[]) run(hub, job, p);
+      }
+      List<Exchange.LocalSummary> local = new ArrayList<>();
+      Map<String, Long> counts = new TreeMap<>();
+      long crossed = 0;
+      long ran = 0;
+      long kernel = 0;
+      long task = 0;
+      String engine = null;
+      boolean gpu = false;
+      int rounds = 0;
+      for (Object o : parts) {
+        Summary s = (Summary) o;
+        ref.check(s.local().placement());
+        local.add(s.local());
+        s.crossCounts().forEach((k, v) -> counts.merge(k, v, Long::sum));
+        crossed += s.crossTransactions();
+        ran += s.crossStats().transactions();
+        kernel += s.crossStats().kernelNanos();
+        task += s.crossStats().taskNanos();
+        engine = engine != null ? engine : s.crossStats().engine();
+        gpu |= s.crossStats().gpu();
+        rounds = Math.max(rounds, s.rounds());
+      }
+      EPOCHS.incrementAndGet();
+      LAST_ROUNDS.set(rounds);
+      Exchange.CrossSummary cross = new Exchange.CrossSummary(crossed, counts,
+          new Exchange.TaskStats(ran, kernel, task, engine, gpu, false));
+      LOG.debug("gstm state '{}' epoch {}: one stage over {} partitions, {} cross-partition "
+          + "transactions in {} rounds, {} ms", plan.state.name(), epoch, p, crossed, rounds,
+          (System.nanoTime() - t0) / 1_000_000);
+      JavaRDD<InternalRow> rows = JavaRDD.fromRDD(out, StateJobs.tag(Part.class))
+          .flatMap(part -> new Rows(part, plan));
+      return new StateJobs.Applied(StateJobs.frame(spark, rows, OutcomeChunk.schema(plan)),
+          local, crossed > 0 ? cross : null, crossed);
+    }
+  }
+
+  /** The driver's side: introduces the tasks to each other, then hears each one finish. */
+  private static Object run(TaskHub hub, HubJob job, int p) {
+    int talking = -1;
+    try {
+      hub.awaitAll(job.future(), START_TIMEOUT_MILLIS,
+          " (or set spark.gstm.state.exchange=jobs)");
+      ArrayList<String> listening = new ArrayList<>(p);
+      for (int q = 0; q < p; q++) {
+        talking = q;
+        listening.add((String) hub.read(q));
+      }
+      for (int q = 0; q < p; q++) {
+        talking = q;
+        hub.write(q, listening);
+      }
+      // Each task says it is done, or why it failed; a connection that drops: it was lost.
+      Object[] ends = new Object[p];
+      IOException dropped = null;
+      for (int q = 0; q < p; q++) {
+        try {
+          ends[q] = hub.read(q);
+        } catch (IOException e) {
+          dropped = dropped != null ? dropped : new IOException("partition " + q
+              + "'s task was lost: " + e.getMessage(), e);
+          ends[q] = dropped;
+        }
+      }
+      Failure failure = null;
+      for (Object end : ends) {
+        if (end instanceof Failure f && (failure == null || f.asInputOrFatal() != null)) {
+          failure = f;
+        }
+      }
+      if (failure != null && failure.asInputOrFatal() != null) {
+        job.failed(new IOException(failure.message()), hub); // cancels the job
+        throw failure.asInputOrFatal();
+      }
+      if (dropped != null) {
+        throw dropped;
+      }
+      if (failure != null) {
+        throw new IOException(failure.message()); // a task failed: the epoch broke off
+      }
+      return job.join();
+    } catch (IOException | RuntimeException e) {
+      Throwable failed = job.failed(e, hub);
+      Throwable why = e instanceof IOException || failed == null ? e : failed;
+      String whose = e instanceof IOException && talking >= 0
+          ? "partition " + talking + "'s task was lost" : "a partition's task failed";
+      throw new BrokenException("the epoch in one stage broke off: " + whose + " ("
+          + String.valueOf(why.getMessage()).lines().findFirst().orElse("") + ")",
+          failed != null ? failed : e);
+    }
+  }
+
+  /** A partition's outcome rows: its own transactions', then its coordinated ones'. */
+  private static final class Rows implements java.util.Iterator<InternalRow> {
+    private final java.util.Iterator<InternalRow> own;
+    private final java.util.Iterator<InternalRow> cross;
+
+    Rows(Part part, ApplyPlan plan) {
+      own = part.local().outcomes().rows(plan);
+      cross = part.cross().rows(plan);
+    }
+
+    @Override
+    public boolean hasNext() {
+      return own.hasNext() || cross.hasNext();
+    }
+
+    @Override
+    public InternalRow next() {
+      return own.hasNext() ? own.next() : cross.next();
+    }
+  }
+
+  /** The driver's summary of a task's part (a named class: no closure analysis per job). */
+  static final class Summarize
+      extends AbstractFunction1<scala.collection.Iterator<Part>, Summary>
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Summary apply(scala.collection.Iterator<Part> it) {
+      return it.next().summary();
+    }
+  }
+
+  /** A partition's task: its own transactions, then the rounds with the other partitions. */
+  static final class Task
+      extends AbstractFunction1<scala.collection.Iterator<TxChunk>, scala.collection.Iterator<Part>>
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final TxState.Ref ref;
+    private final ApplyPlan plan;
+    private final long epoch;
+    private final long base;
+    private final GstmSettings settings;
+    private final TaskHub.Address hub;
+
+    Task(TxState.Ref ref, ApplyPlan plan, long epoch, long base, GstmSettings settings,
+        TaskHub.Address hub) {
+      this.ref = ref;
+      this.plan = plan;
+      this.epoch = epoch;
+      this.base = base;
+      this.settings = settings;
+      this.hub = hub;
+    }
+
+    /** Tells the driver why this task fails (if it can still be reached). */
+    private static void tell(TaskHub.Link link, Exception e) {
+      try {
+        link.write(Failure.of(e));
+      } catch (IOException | RuntimeException ignored) {
+        // the driver is gone or closed the hub: it knows
+      }
+    }
+
+    @Override
+    public scala.collection.Iterator<Part> apply(scala.collection.Iterator<TxChunk> it) {
+      int i = TaskContext.getPartitionId();
+      int p = plan.state.partitions();
+      List<TxChunk> own = new ArrayList<>();
+      List<TxChunk> coordinated = new ArrayList<>();
+      while (it.hasNext()) {
+        TxChunk c = it.next();
+        (c.cross ? coordinated : own).add(c);
+      }
+      int slots = plan.slots.length;
+      TxChunk mine = own.isEmpty() ? new TxChunk(slots, 1) : TxChunk.concat(own, slots);
+      TxChunk cross = coordinated.isEmpty() ? new TxChunk(slots, 1)
+          : TxChunk.concat(coordinated, slots);
+      cross.cross = true;
+      try (TaskHub.Link link = new TaskHub.Link(hub, i, OWNER, WHAT)) {
+        Part part;
+        try (TaskMesh<CrossRounds.Frame> mesh = TaskMesh.open(link, hub.token(), i, p, WHAT,
+            CrossRounds.CODEC)) {
+          Exchange.LocalResult local = StateJobs.local(ref, i, epoch, base, mine, plan,
+              settings);
+          PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
+          CrossRounds.Result r = new CrossRounds(ps, plan, settings, epoch, i, cross, mesh)
+              .run();
+          part = new Part(local, r.outcomes(), r.stats(), r.rounds());
+        } catch (IOException | RuntimeException e) {
+          tell(link, e);
+          throw e;
+        }
+        link.write(Boolean.TRUE);
+        return scala.collection.Iterator$.MODULE$.single(part);
+      } catch (IOException e) {
+        throw new UncheckedIOException(OWNER + " '" + plan.state.name() + "' epoch " + epoch
+            + ": partition " + i + " lost the driver's hub or another partition: "
+            + e.getMessage(), e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(OWNER + ": partition " + i + "'s task was interrupted",
+            e);
+      }
+    }
+  }
+}
