@@ -15,12 +15,16 @@ GSTM_KERNEL_ARCHS=${GSTM_KERNEL_ARCHS:-90} mvn -B -q -DskipTests package -pl spa
 rm -rf "$out" && mkdir -p "$out"
 cp "core/target/gstm-core-$version-tests.jar" \
   "spark-connector/target/gstm-spark-connector-$version-tests.jar" "$out/"
-# The launcher and AssertJ at the versions the build's tests use.
-for a in org/junit/platform/junit-platform-console-standalone org/assertj/assertj-core; do
-  jar=$(find "$m2/$a" -name '*.jar' ! -name '*sources*' | sort -V | tail -n 1)
-  [ -n "$jar" ] || { echo "stage-spark-gpu-tests: no $a in $m2" >&2; exit 2; }
-  cp "$jar" "$out/"
-done
+# The launcher at the JUnit Platform version of the build's junit-bom (fetched when this
+# machine's repository lacks it), and AssertJ as the build's tests resolved it.
+platform=$(sed -n 's/^JUNIT_PLATFORM_VERSION=\([^ ]*\).*/\1/p' scripts/build-gpu-bundle.sh)
+mvn -B -q -N dependency:copy \
+  -Dartifact=org.junit.platform:junit-platform-console-standalone:"$platform" \
+  -DoutputDirectory="$out" >&2 \
+  || { echo "stage-spark-gpu-tests: could not fetch the JUnit console $platform" >&2; exit 2; }
+jar=$(find "$m2/org/assertj/assertj-core" -name '*.jar' ! -name '*sources*' | sort -V | tail -n 1)
+[ -n "$jar" ] || { echo "stage-spark-gpu-tests: no AssertJ in $m2" >&2; exit 2; }
+cp "$jar" "$out/"
 cat >"$out/run-state-tests.sh" <<'RUN'
 #!/usr/bin/env bash
 # TxState's tests on the staged Spark (/tmp/gstm-spark) with every engine a GPU.

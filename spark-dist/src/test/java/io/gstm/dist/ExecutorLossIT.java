@@ -21,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * An executor JVM killed (SIGKILL) while one of its tasks is in the middle of a TxState apply, a
@@ -101,6 +102,40 @@ class ExecutorLossIT {
       bank.apply(transfers(spark, 3), BANK, 3);
       TreeMap<Long, Long> balances = Workloads.balances(bank);
       assertThat(balances).isEqualTo(never);
+      assertThat(bank.appliedBatchIds()).containsExactlyInAnyOrder(0L, 1L, 2L, 3L);
+    }
+  }
+
+  /**
+   * An executor killed in an epoch run in one stage (a task per partition; the cross-partition
+   * transactions in rounds between the two executors), in its own transactions or in the
+   * rounds: the epoch breaks off, every partition goes back to the last committed epoch, the
+   * lost one is rebuilt from the log, and the epoch runs again, to the balances of a run without
+   * failure.
+   */
+  @ParameterizedTest(name = "{0} of partition 1")
+  @ValueSource(strings = {"state.local", "state.cross"})
+  void anExecutorKilledInAnEpochInOneStageLosesNothing(String point) throws Exception {
+    SparkSession spark = cluster.spark();
+    TreeMap<Long, Long> never = Workloads.balancesAfter(3);
+    String checkpoint = dir.resolve("mesh").toString();
+    // Both executors (the one an earlier test killed is replaced), so that each holds one.
+    Sessions.awaitBlockManagers(spark, Sessions.EXECUTORS);
+    try (TxState bank = Workloads.bank(spark, "mesh", 2).logEpochs(true)) {
+      ApplyResult first = bank.apply(transfers(spark, 0), BANK, 0);
+      // One partition per executor, each with a task slot: the epoch runs in one stage.
+      assertThat(first.exchange()).isEqualTo("mesh");
+      assertThat(first.crossPartition()).isPositive();
+      bank.checkpoint(checkpoint);
+      bank.apply(transfers(spark, 1), BANK, 1);
+      KILL.arm(point, 1);
+      CompletableFuture<ApplyResult> apply =
+          CompletableFuture.supplyAsync(() -> bank.apply(transfers(spark, 2), BANK, 2));
+      KILL.whenHeld(point, 1, apply);
+      ApplyResult r = apply.get(3, TimeUnit.MINUTES);
+      assertThat(r.replayed()).isFalse();
+      bank.apply(transfers(spark, 3), BANK, 3);
+      assertThat(Workloads.balances(bank)).isEqualTo(never);
       assertThat(bank.appliedBatchIds()).containsExactlyInAnyOrder(0L, 1L, 2L, 3L);
     }
   }

@@ -199,7 +199,11 @@ final class Workloads {
 
   /** A new state of the accounts in 3 partitions. */
   static TxState bank(SparkSession spark, String name) {
-    return TxState.from(accounts(spark)).key("id").partitions(3).name(name).create();
+    return bank(spark, name, 3);
+  }
+
+  static TxState bank(SparkSession spark, String name, int partitions) {
+    return TxState.from(accounts(spark)).key("id").partitions(partitions).name(name).create();
   }
 
   /** Balances by account at the state's last committed epoch. */

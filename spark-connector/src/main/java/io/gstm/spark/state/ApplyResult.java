@@ -27,10 +27,11 @@ public final class ApplyResult {
   private final long wallNanos;
   private final List<String> engines;
   private final boolean fellBack;
+  private final String exchange;
 
   ApplyResult(Dataset<Row> outcomes, long epoch, Long batchId, boolean replayed,
       Map<String, Long> counts, long crossPartition, long kernelNanos, long taskNanos,
-      long wallNanos, List<String> engines, boolean fellBack) {
+      long wallNanos, List<String> engines, boolean fellBack, String exchange) {
     this.outcomes = outcomes;
     this.epoch = epoch;
     this.batchId = batchId;
@@ -42,12 +43,13 @@ public final class ApplyResult {
     this.wallNanos = wallNanos;
     this.engines = List.copyOf(engines);
     this.fellBack = fellBack;
+    this.exchange = exchange;
   }
 
   /** This result as returned again for a replayed batch id (nothing was applied). */
   ApplyResult asReplay() {
     return new ApplyResult(outcomes, epoch, batchId, true, counts, crossPartition, kernelNanos,
-        taskNanos, wallNanos, engines, fellBack);
+        taskNanos, wallNanos, engines, fellBack, exchange);
   }
 
   /** A row per transaction (see the class comment); null for a replayed batch id whose
@@ -114,10 +116,19 @@ public final class ApplyResult {
     return fellBack;
   }
 
+  /**
+   * How the epoch ran: "one" (a state of one partition), "mesh" (one stage, the cross-partition
+   * transactions in rounds over every partition) or "jobs" (see {@code
+   * spark.gstm.state.exchange}).
+   */
+  public String exchange() {
+    return exchange;
+  }
+
   @Override
   public String toString() {
     return "ApplyResult{epoch=" + epoch + (batchId == null ? "" : ", batchId=" + batchId)
         + (replayed ? ", replayed" : "") + ", outcomes=" + counts + ", crossPartition="
-        + crossPartition + ", wall=" + wallNanos / 1_000_000 + " ms, engines=" + engines + "}";
+        + crossPartition + ", exchange=" + exchange + ", wall=" + wallNanos / 1_000_000 + " ms, engines=" + engines + "}";
   }
 }

@@ -10,7 +10,10 @@ import io.gstm.spark.exec.TaskMesh;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
 import org.apache.spark.TaskContext;
 
 /**
@@ -43,7 +46,37 @@ final class CrossRounds {
    * it; a write names the row it came from), and its value per region (raw bits). {@code
    * count}: with writes, the transactions the sender still has to run.
    */
-  record Frame(long count, int n, long[] seqs, long[] keys, int[] rows, long[][] bits) {}
+  record Frame(long count, int n, long[] seqs, long[] keys, int[] rows, long[][] bits) {
+    Frame counting(long c) {
+      return new Frame(c, n, seqs, keys, rows, bits);
+    }
+
+    /** {@code a}'s entries, then {@code b}'s (both with values). */
+    static Frame concat(Frame a, Frame b, int regions) {
+      if (a.n == 0) {
+        return b;
+      }
+      int n = a.n + b.n;
+      long[][] bits = new long[regions][];
+      for (int r = 0; r < regions; r++) {
+        bits[r] = join(a.bits[r], a.n, b.bits[r], b.n);
+      }
+      int[] rows = Arrays.copyOf(a.rows, n);
+      System.arraycopy(b.rows, 0, rows, a.n, b.n);
+      return new Frame(0, n, join(a.seqs, a.n, b.seqs, b.n), join(a.keys, a.n, b.keys, b.n),
+          rows, bits);
+    }
+
+    private static long[] join(long[] a, int na, long[] b, int nb) {
+      long[] all = Arrays.copyOf(a, na + nb);
+      System.arraycopy(b, 0, all, na, nb);
+      return all;
+    }
+  }
+
+  /** Atomic increments of {@link #got}: two owners' values of one transaction may meet. */
+  private static final java.lang.invoke.VarHandle GOT =
+      java.lang.invoke.MethodHandles.arrayElementVarHandle(int[].class);
 
   static final TaskMesh.Codec<Frame> CODEC = new TaskMesh.Codec<>() {
     @Override
@@ -99,8 +132,6 @@ final class CrossRounds {
   private int[] valQueue;
   private long[][] valBits;
   private int[] got;
-  private int[] ready;
-  private int readyCount;
 
   // As owner: a queue per key named (qRow, qKey; the waiting transactions' sequences qSeq
   // [qStart[d]..], ascending; head[d] the next) and the host copy of the rows.
@@ -110,10 +141,10 @@ final class CrossRounds {
   private long[] qSeq;
   private int[] head;
   private long[][] contents;
-  private int[] fresh;
-  private int freshCount;
+  /** The queues whose next transaction has not had the key's value yet. */
+  private int[] fresh = new int[0];
   /** The first round's answers for keys this partition does not hold. */
-  private Builder[] missing;
+  private Frame[] missing;
 
   CrossRounds(PartitionStore ps, ApplyPlan plan, GstmSettings settings, long epoch, int me,
       TxChunk coordinated, TaskMesh<Frame> mesh) {
@@ -152,34 +183,37 @@ final class CrossRounds {
     while (true) {
       long ta = System.nanoTime();
       sendValues(round == 0);
-      receiveValues();
+      int[] rows = receiveValues();
       long tb = System.nanoTime();
       valuesNanos += tb - ta;
-      Builder[] writes = builders(true);
-      int[] rows = Arrays.copyOf(ready, readyCount);
-      readyCount = 0;
+      Frame[] writes;
       if (rows.length > 0) {
-        Arrays.sort(rows);
+        Arrays.parallelSort(rows);
         try (TaskEngine lease = ExecutorEngines.acquire(settings, ps.engine())) {
-          long[] r = runBatch(rows, round, lease, writes);
-          ran[0] += r[0];
-          ran[1] += r[1];
+          Batch b = runBatch(rows, round, lease);
+          ran[0] += b.ran()[0];
+          ran[1] += b.ran()[1];
+          writes = b.writes();
           engineName = lease.engine().name() + " (" + lease.reason() + ")";
           gpu = lease.gpu();
         }
         pendingHere -= rows.length;
+      } else {
+        writes = FrameScatter.scatter(0, p, regions, (i, sink) -> { });
       }
       long tw = System.nanoTime();
       batchNanos += tw - tb;
       for (int q = 0; q < p; q++) {
-        mesh.send(q, writes[q].frame(pendingHere));
+        mesh.send(q, writes[q].counting(pendingHere));
       }
       long left = 0;
+      List<int[]> moved = new ArrayList<>();
       for (int q = 0; q < p; q++) {
         Frame f = mesh.receive(q);
         left += f.count();
-        applyWrites(f);
+        moved.add(applyWrites(f));
       }
+      fresh = concat(moved);
       writesNanos += System.nanoTime() - tw;
       if (round == 0) {
         TaskContext tc = TaskContext.get();
@@ -196,9 +230,10 @@ final class CrossRounds {
       }
       pendingAll = left;
     }
-    if (freshCount > 0) {
+    if (fresh.length > 0) {
       throw new IllegalStateException("gstm state '" + plan.state.name() + "' epoch " + epoch
-          + ": partition " + me + " still has " + freshCount + " keys waiting after the rounds");
+          + ": partition " + me + " still has " + fresh.length + " keys waiting after the "
+          + "rounds");
     }
     TaskContext tc = TaskContext.get();
     TxStateHooks.at("writeBack", me, epoch, tc == null ? 0 : tc.attemptNumber());
@@ -217,48 +252,63 @@ final class CrossRounds {
         engineName, gpu, false), round);
   }
 
-  /** Each coordinated transaction's distinct keys. */
+  /** Each coordinated transaction's distinct keys (counted, then placed, on all cores). */
   private void indexCoordinated() {
     int n = cx.n;
     keyFrom = new int[n + 1];
-    txKey = new long[Math.max(16, n * 2)];
-    int k = 0;
-    for (int j = 0; j < n; j++) {
-      int start = k;
-      for (int s : plan.keySlotsOf[cx.types[j]]) {
-        long key = cx.slots[s][j];
-        boolean seen = false;
-        for (int x = start; x < k && !seen; x++) {
-          seen = txKey[x] == key;
-        }
-        if (!seen) {
-          if (k == txKey.length) {
-            txKey = Arrays.copyOf(txKey, k * 2);
+    FrameScatter.chunks(n).forEach(c -> {
+      for (int j = FrameScatter.from(c), to = FrameScatter.to(c, n); j < to; j++) {
+        int[] slots = plan.keySlotsOf[cx.types[j]];
+        int k = 0;
+        for (int a = 0; a < slots.length; a++) {
+          boolean seen = false;
+          for (int b = 0; b < a && !seen; b++) {
+            seen = cx.slots[slots[b]][j] == cx.slots[slots[a]][j];
           }
-          txKey[k++] = key;
+          k += seen ? 0 : 1;
+        }
+        keyFrom[j + 1] = k;
+      }
+    });
+    for (int j = 0; j < n; j++) {
+      keyFrom[j + 1] += keyFrom[j];
+    }
+    int k = keyFrom[n];
+    txKey = new long[k];
+    FrameScatter.chunks(n).forEach(c -> {
+      for (int j = FrameScatter.from(c), to = FrameScatter.to(c, n); j < to; j++) {
+        int[] slots = plan.keySlotsOf[cx.types[j]];
+        int x = keyFrom[j];
+        for (int a = 0; a < slots.length; a++) {
+          long key = cx.slots[slots[a]][j];
+          boolean seen = false;
+          for (int y = keyFrom[j]; y < x && !seen; y++) {
+            seen = txKey[y] == key;
+          }
+          if (!seen) {
+            txKey[x++] = key;
+          }
         }
       }
-      keyFrom[j + 1] = k;
-    }
+    });
     valQueue = new int[k];
     valBits = new long[regions][k];
     got = new int[n];
-    ready = new int[Math.max(1, n)];
   }
 
   /**
    * Tells every owner which coordinated transactions name its keys, learns which name this
-   * partition's, and builds a queue per key (sequences ascending), by the key's row.
+   * partition's, and builds a queue per key (sequences ascending), in the order of the keys'
+   * rows.
    */
   private void announce() throws IOException, InterruptedException {
-    Builder[] to = builders(false);
-    for (int j = 0; j < cx.n; j++) {
+    Frame[] to = FrameScatter.scatter(cx.n, p, -1, (j, sink) -> {
       for (int x = keyFrom[j]; x < keyFrom[j + 1]; x++) {
-        to[owners.owner(txKey[x])].add(seq(j), txKey[x], 0, null, 0);
+        sink.put(owners.owner(txKey[x]), seq(j), txKey[x], 0, null, 0);
       }
-    }
+    });
     for (int q = 0; q < p; q++) {
-      mesh.send(q, to[q].frame(0));
+      mesh.send(q, to[q]);
     }
     Frame[] in = new Frame[p];
     int total = 0;
@@ -274,162 +324,158 @@ final class CrossRounds {
       System.arraycopy(f.seqs(), 0, pairSeq, x, f.n());
       x += f.n();
     }
-    missing = builders(true);
-    if (total == 0) {
-      qRow = new int[0];
-      qKey = new long[0];
-      qStart = new int[1];
-      qSeq = new long[0];
-      head = new int[0];
-      fresh = new int[1];
-      return;
-    }
-    int[] pairRow;
-    try (TaskEngine lease = ExecutorEngines.acquire(settings, ps.engine())) {
-      PartitionStore.CrossRows rows = ps.crossRows(epoch, pairKey, lease);
-      pairRow = rows.rows();
-      contents = rows.contents();
-    }
-    // A counting sort of the pairs by row, then each row's sequences in order.
-    int capacity = contents[0].length;
-    int[] count = new int[capacity + 1];
-    for (int i = 0; i < total; i++) {
-      if (pairRow[i] >= 0) {
-        count[pairRow[i] + 1]++;
-      } else {
-        missing[(int) (pairSeq[i] % p)].add(pairSeq[i], pairKey[i], -1, null, 0);
+    int[] pairRow = new int[0];
+    if (total > 0) {
+      try (TaskEngine lease = ExecutorEngines.acquire(settings, ps.engine())) {
+        PartitionStore.CrossRows rows = ps.crossRows(epoch, pairKey, lease);
+        pairRow = rows.rows();
+        contents = rows.contents();
       }
     }
+    int[] rowOf = pairRow;
+    // Keys this partition does not hold: answered in the first round, without a queue.
+    missing = FrameScatter.scatter(total, p, regions, (i, sink) -> {
+      if (rowOf[i] < 0) {
+        sink.put((int) (pairSeq[i] % p), pairSeq[i], pairKey[i], -1, null, 0);
+      }
+    });
+    // The pairs by row (then by arrival), as row << 32 | pair, sorted on all cores.
+    long[] byRow = IntStream.range(0, total).parallel().filter(i -> rowOf[i] >= 0)
+        .mapToLong(i -> ((long) rowOf[i] << 32) | i).toArray();
+    Arrays.parallelSort(byRow);
+    int m = byRow.length;
     int d = 0;
-    for (int r = 0; r < capacity; r++) {
-      d += count[r + 1] > 0 ? 1 : 0;
-      count[r + 1] += count[r];
+    for (int i = 0; i < m; i++) {
+      d += i == 0 || (byRow[i] >>> 32) != (byRow[i - 1] >>> 32) ? 1 : 0;
     }
-    qSeq = new long[count[capacity]];
     qRow = new int[d];
     qKey = new long[d];
     qStart = new int[d + 1];
-    int[] at = Arrays.copyOf(count, capacity);
-    for (int i = 0; i < total; i++) {
-      if (pairRow[i] >= 0) {
-        qSeq[at[pairRow[i]]++] = pairSeq[i];
+    qSeq = new long[m];
+    int q = -1;
+    for (int i = 0; i < m; i++) {
+      int pair = (int) byRow[i];
+      if (i == 0 || (byRow[i] >>> 32) != (byRow[i - 1] >>> 32)) {
+        q++;
+        qRow[q] = (int) (byRow[i] >>> 32);
+        qKey[q] = pairKey[pair];
+        qStart[q] = i;
       }
+      qSeq[i] = pairSeq[pair];
     }
-    int[] queueOfRow = at; // reused: a row's queue
-    int q = 0;
-    for (int r = 0; r < capacity; r++) {
-      if (count[r + 1] > count[r]) {
-        qRow[q] = r;
-        qStart[q] = count[r];
-        queueOfRow[r] = q++;
-      }
-    }
-    qStart[d] = count[capacity];
-    for (int i = 0; i < total; i++) {
-      if (pairRow[i] >= 0) {
-        qKey[queueOfRow[pairRow[i]]] = pairKey[i];
-      }
-    }
+    qStart[d] = m;
     head = Arrays.copyOf(qStart, d);
-    fresh = new int[Math.max(1, d)];
-    for (q = 0; q < d; q++) {
-      if (qStart[q + 1] - qStart[q] > 1) {
-        Arrays.sort(qSeq, qStart[q], qStart[q + 1]);
+    IntStream.range(0, d).parallel().forEach(r -> {
+      if (qStart[r + 1] - qStart[r] > 1) {
+        Arrays.sort(qSeq, qStart[r], qStart[r + 1]);
       }
-      fresh[freshCount++] = q;
-    }
+    });
+    fresh = IntStream.range(0, d).toArray();
   }
 
   /**
    * To each coordinator, the values of the keys whose next transaction is its own (with the
    * key's queue, which the write names); in the first round also, for every key this partition
    * does not hold, that it is missing (such a key has no queue: the transaction ends
-   * MISSING_KEY).
+   * MISSING_KEY). Keys go in row order, so that the rows are read in order.
    */
   private void sendValues(boolean first) throws IOException {
-    Builder[] to = first ? missing : builders(true);
-    for (int i = 0; i < freshCount; i++) {
-      int q = fresh[i];
+    int[] keys = fresh;
+    Arrays.parallelSort(keys);
+    Frame[] to = FrameScatter.scatter(keys.length, p, regions, (i, sink) -> {
+      int q = keys[i];
       long s = qSeq[head[q]];
-      to[(int) (s % p)].add(s, qKey[q], q, contents, qRow[q]);
-    }
-    freshCount = 0;
+      sink.put((int) (s % p), s, qKey[q], q, contents, qRow[q]);
+    });
     for (int c = 0; c < p; c++) {
-      mesh.send(c, to[c].frame(0));
+      mesh.send(c, first ? Frame.concat(missing[c], to[c], regions) : to[c]);
     }
     missing = null;
-  }
-
-  /** Places every value received; a transaction that now holds all its keys' is ready. */
-  private void receiveValues() throws IOException, InterruptedException {
-    for (int q = 0; q < p; q++) {
-      Frame f = mesh.receive(q);
-      for (int i = 0; i < f.n(); i++) {
-        int j = (int) (f.seqs()[i] / p);
-        int x = keyFrom[j];
-        while (txKey[x] != f.keys()[i]) {
-          x++;
-        }
-        valQueue[x] = f.rows()[i];
-        for (int r = 0; r < regions; r++) {
-          valBits[r][x] = f.bits()[r][i];
-        }
-        if (++got[j] == keyFrom[j + 1] - keyFrom[j]) {
-          ready[readyCount++] = j;
-        }
-      }
-    }
+    fresh = new int[0];
   }
 
   /**
-   * Runs coordinated rows {@code rows} (no two share a key) as one batch over a store of their
-   * keys, their outcomes into place, their keys' new values into {@code writes}; returns the
-   * transactions run and the kernel time.
+   * Places every value received (on all cores); returns the transactions that now hold all
+   * their keys' values.
    */
-  private long[] runBatch(int[] rows, int round, TaskEngine lease, Builder[] writes) {
-    // The store's rows: each held key once, in transaction order (at[t] + its place among the
-    // transaction's keys); keys the owners lack have none (their transactions end MISSING_KEY).
-    int[] at = new int[rows.length + 1];
-    for (int t = 0; t < rows.length; t++) {
+  private int[] receiveValues() throws IOException, InterruptedException {
+    List<int[]> ready = new ArrayList<>();
+    for (int q = 0; q < p; q++) {
+      Frame f = mesh.receive(q);
+      int[][] parts = new int[FrameScatter.chunkCount(f.n())][];
+      FrameScatter.chunks(f.n()).forEach(c -> {
+        int[] mine = new int[16];
+        int k = 0;
+        for (int i = FrameScatter.from(c), to = FrameScatter.to(c, f.n()); i < to; i++) {
+          int j = (int) (f.seqs()[i] / p);
+          int x = keyFrom[j];
+          while (txKey[x] != f.keys()[i]) {
+            x++;
+          }
+          valQueue[x] = f.rows()[i];
+          for (int r = 0; r < regions; r++) {
+            valBits[r][x] = f.bits()[r][i];
+          }
+          if ((int) GOT.getAndAdd(got, j, 1) + 1 == keyFrom[j + 1] - keyFrom[j]) {
+            if (k == mine.length) {
+              mine = Arrays.copyOf(mine, k * 2);
+            }
+            mine[k++] = j;
+          }
+        }
+        parts[c] = Arrays.copyOf(mine, k);
+      });
+      ready.addAll(Arrays.asList(parts));
+    }
+    return concat(ready);
+  }
+
+  /** A round's batch run: the transactions run and the kernel time, and the writes by owner. */
+  private record Batch(long[] ran, Frame[] writes) {}
+
+  /**
+   * Runs coordinated rows {@code rows} (no two share a key) as one batch over a store of their
+   * keys (key {@code x} of row {@code rows[t]} at store row {@code at[t] + x - keyFrom[j]}; the
+   * keys the owners lack have a row no transaction reads: theirs end MISSING_KEY), their
+   * outcomes into place, their keys' new values to their owners.
+   */
+  private Batch runBatch(int[] rows, int round, TaskEngine lease) {
+    int n = rows.length;
+    int[] at = new int[n + 1];
+    for (int t = 0; t < n; t++) {
       at[t + 1] = at[t] + keyFrom[rows[t] + 1] - keyFrom[rows[t]];
     }
-    int[] storeRow = new int[at[rows.length]];
-    int m = 0;
-    for (int t = 0; t < rows.length; t++) {
-      for (int x = keyFrom[rows[t]], y = at[t]; y < at[t + 1]; x++, y++) {
-        storeRow[y] = valQueue[x] >= 0 ? m++ : -1;
-      }
-    }
-    long[][] values = new long[regions][Math.max(1, m)];
+    int m = Math.max(1, at[n]);
+    long[][] values = new long[regions][m];
     int[][] locals = new int[plan.slots.length][];
     for (int s = 0; s < locals.length; s++) {
       if (plan.slots[s].key()) {
-        locals[s] = new int[rows.length];
+        locals[s] = new int[n];
       }
     }
-    for (int t = 0; t < rows.length; t++) {
-      int j = rows[t];
-      for (int x = keyFrom[j], y = at[t]; y < at[t + 1]; x++, y++) {
-        if (storeRow[y] >= 0) {
+    FrameScatter.chunks(n).forEach(c -> {
+      for (int t = FrameScatter.from(c), to = FrameScatter.to(c, n); t < to; t++) {
+        int j = rows[t];
+        for (int x = keyFrom[j], y = at[t]; x < keyFrom[j + 1]; x++, y++) {
           for (int r = 0; r < regions; r++) {
-            values[r][storeRow[y]] = valBits[r][x];
+            values[r][y] = valBits[r][x];
           }
         }
-      }
-      for (int s : plan.keySlotsOf[cx.types[j]]) {
-        int x = keyFrom[j];
-        while (txKey[x] != cx.slots[s][j]) {
-          x++;
+        for (int s : plan.keySlotsOf[cx.types[j]]) {
+          int x = keyFrom[j];
+          while (txKey[x] != cx.slots[s][j]) {
+            x++;
+          }
+          locals[s][t] = valQueue[x] >= 0 ? at[t] + x - keyFrom[j] : -1;
         }
-        locals[s][t] = storeRow[at[t] + x - keyFrom[j]];
       }
-    }
+    });
     TxChunk sub = cx.select(rows);
     OutcomeChunk part = new OutcomeChunk(epoch, -1, sub, plan.outputNames.length);
     long[] ran;
     long[][] after;
     StateSchema schema = plan.state;
-    try (TxStore store = lease.engine().createStore(schema.layout(Math.max(1, m)),
+    try (TxStore store = lease.engine().createStore(schema.layout(m),
         schema.storeAlgorithm())) {
       StoreContents.write(store, values);
       long serialBase = ((long) (p + round) << 40) + (long) me * ((1L << 40) / p);
@@ -438,85 +484,61 @@ final class CrossRounds {
       after = StoreContents.read(store);
     }
     out.place(part, rows);
-    for (int t = 0; t < rows.length; t++) {
+    Frame[] writes = FrameScatter.scatter(n, p, regions, (t, sink) -> {
       int j = rows[t];
-      for (int x = keyFrom[j], y = at[t]; y < at[t + 1]; x++, y++) {
-        if (storeRow[y] >= 0) {
-          writes[owners.owner(txKey[x])].add(seq(j), txKey[x], valQueue[x], after, storeRow[y]);
+      for (int x = keyFrom[j], y = at[t]; x < keyFrom[j + 1]; x++, y++) {
+        if (valQueue[x] >= 0) {
+          sink.put(owners.owner(txKey[x]), seq(j), txKey[x], valQueue[x], after, y);
         }
       }
-    }
-    return ran;
+    });
+    return new Batch(ran, writes);
   }
 
-  /** The new values of this partition's keys: each key moves on to its next transaction. */
-  private void applyWrites(Frame f) {
-    for (int i = 0; i < f.n(); i++) {
-      int q = f.rows()[i];
-      if (q < 0 || q >= qKey.length || qKey[q] != f.keys()[i] || head[q] >= qStart[q + 1]
-          || qSeq[head[q]] != f.seqs()[i]) {
-        throw new IllegalStateException("gstm state '" + plan.state.name() + "' epoch " + epoch
-            + ": partition " + me + " got a write of key " + f.keys()[i] + " by a transaction "
-            + "that does not hold it");
-      }
-      int row = qRow[q];
-      for (int r = 0; r < regions; r++) {
-        contents[r][row] = f.bits()[r][i];
-      }
-      if (++head[q] < qStart[q + 1]) {
-        fresh[freshCount++] = q;
-      }
-    }
-  }
-
-  private Builder[] builders(boolean values) {
-    Builder[] b = new Builder[p];
-    for (int q = 0; q < p; q++) {
-      b[q] = new Builder(values);
-    }
-    return b;
-  }
-
-  /** A frame being filled. */
-  private final class Builder {
-    private long[] seqs = new long[16];
-    private long[] keys = new long[16];
-    private int[] rows;
-    private long[][] bits;
-    private int n;
-
-    Builder(boolean values) {
-      if (values) {
-        rows = new int[16];
-        bits = new long[regions][16];
-      }
-    }
-
-    /** An entry; with values, its row or queue and {@code from[r][at]} (null: zeros). */
-    void add(long seq, long key, int row, long[][] from, int at) {
-      if (n == seqs.length) {
-        seqs = Arrays.copyOf(seqs, n * 2);
-        keys = Arrays.copyOf(keys, n * 2);
-        if (rows != null) {
-          rows = Arrays.copyOf(rows, n * 2);
-          for (int r = 0; r < regions; r++) {
-            bits[r] = Arrays.copyOf(bits[r], n * 2);
-          }
+  /**
+   * The new values of this partition's keys (on all cores: a round writes each queue once):
+   * each key moves on to its next transaction; returns the queues that did.
+   */
+  private int[] applyWrites(Frame f) {
+    int[][] parts = new int[FrameScatter.chunkCount(f.n())][];
+    FrameScatter.chunks(f.n()).forEach(c -> {
+      int[] mine = new int[16];
+      int k = 0;
+      for (int i = FrameScatter.from(c), to = FrameScatter.to(c, f.n()); i < to; i++) {
+        int q = f.rows()[i];
+        if (q < 0 || q >= qKey.length || qKey[q] != f.keys()[i] || head[q] >= qStart[q + 1]
+            || qSeq[head[q]] != f.seqs()[i]) {
+          throw new IllegalStateException("gstm state '" + plan.state.name() + "' epoch "
+              + epoch + ": partition " + me + " got a write of key " + f.keys()[i]
+              + " by a transaction that does not hold it");
         }
-      }
-      seqs[n] = seq;
-      keys[n] = key;
-      if (rows != null) {
-        rows[n] = row;
+        int row = qRow[q];
         for (int r = 0; r < regions; r++) {
-          bits[r][n] = from == null ? 0 : from[r][at];
+          contents[r][row] = f.bits()[r][i];
+        }
+        if (++head[q] < qStart[q + 1]) {
+          if (k == mine.length) {
+            mine = Arrays.copyOf(mine, k * 2);
+          }
+          mine[k++] = q;
         }
       }
-      n++;
-    }
+      parts[c] = Arrays.copyOf(mine, k);
+    });
+    return concat(Arrays.asList(parts));
+  }
 
-    Frame frame(long count) {
-      return new Frame(count, n, seqs, keys, rows, bits);
+  private static int[] concat(List<int[]> parts) {
+    int n = 0;
+    for (int[] a : parts) {
+      n += a.length;
     }
+    int[] all = new int[n];
+    int k = 0;
+    for (int[] a : parts) {
+      System.arraycopy(a, 0, all, k, a.length);
+      k += a.length;
+    }
+    return all;
   }
 }

@@ -79,8 +79,12 @@ final class EpochMesh {
     }
   }
 
-  /** Whether {@code plan}'s epochs over {@code p} partitions run in one stage. */
-  static boolean wanted(SparkContext sc, ApplyPlan plan, int p) {
+  /**
+   * Whether {@code plan}'s epochs over {@code p} partitions, placed at {@code locations} (null
+   * in local mode), run in one stage: asked for, or {@code auto} and every partition's task can
+   * run at once (the executor holding the most partitions has a task slot for each).
+   */
+  static boolean wanted(SparkContext sc, ApplyPlan plan, int p, String[] locations) {
     if (p < 2) {
       return false;
     }
@@ -89,7 +93,19 @@ final class EpochMesh {
     return switch (asked) {
       case "mesh" -> true;
       case "jobs" -> false;
-      default -> p <= TaskHub.taskSlots(sc);
+      default -> {
+        int slots = TaskHub.taskSlots(sc);
+        if (locations == null) {
+          yield p <= slots;
+        }
+        Map<String, Integer> held = new java.util.HashMap<>();
+        int most = 0;
+        for (String l : locations) {
+          most = Math.max(most, held.merge(l, 1, Integer::sum));
+        }
+        int executors = Math.max(1, io.gstm.spark.exec.ExecutorSpread.registered(sc).size());
+        yield p <= slots && most <= slots / executors;
+      }
     };
   }
 
@@ -160,7 +176,7 @@ final class EpochMesh {
       JavaRDD<InternalRow> rows = JavaRDD.fromRDD(out, StateJobs.tag(Part.class))
           .flatMap(part -> new Rows(part, plan));
       return new StateJobs.Applied(StateJobs.frame(spark, rows, OutcomeChunk.schema(plan)),
-          local, crossed > 0 ? cross : null, crossed);
+          local, crossed > 0 ? cross : null, crossed, "mesh");
     }
   }
 

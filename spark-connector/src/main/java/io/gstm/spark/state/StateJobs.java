@@ -109,7 +109,18 @@ final class StateJobs {
         it -> splitRows(it, schema), true);
     RDD<Exchange.Rows> byOwner = JavaPairRDD.fromJavaRDD(split)
         .partitionBy(new IndexPartitioner(p)).values().rdd();
-    List<Exchange.Placement> placed = pinned(byOwner, range(0, p), null, Exchange.Rows.class)
+    // Each partition on executor i mod E of those registered: a state's tasks then spread over
+    // the cluster (Spark would place them by where the rows were read, often on one executor).
+    List<io.gstm.spark.exec.ExecutorSpread.Executor> executors =
+        io.gstm.spark.exec.ExecutorSpread.registered(spark.sparkContext());
+    String[] spread = null;
+    if (executors.size() > 1) {
+      spread = new String[p];
+      for (int i = 0; i < p; i++) {
+        spread[i] = executors.get(i % executors.size()).location();
+      }
+    }
+    List<Exchange.Placement> placed = pinned(byOwner, range(0, p), spread, Exchange.Rows.class)
         .mapPartitionsWithIndex((i, it) -> {
           List<Exchange.Rows> parts = new ArrayList<>();
           it.forEachRemaining(x -> parts.add((Exchange.Rows) x));
@@ -222,7 +233,7 @@ final class StateJobs {
 
   /** Everything one apply did. */
   record Applied(Dataset<Row> outcomes, List<Exchange.LocalSummary> local,
-      Exchange.CrossSummary cross, long crossTransactions) {}
+      Exchange.CrossSummary cross, long crossTransactions, String exchange) {}
 
   /**
    * Epoch {@code epoch} over committed epoch {@code base}: routes the transactions (one
@@ -236,7 +247,8 @@ final class StateJobs {
   static Applied apply(SparkSession spark, TxState.Ref ref, Dataset<Row> tx, ApplyPlan plan,
       long epoch, long base, GstmSettings settings, boolean jobsOnly) {
     int p = plan.state.partitions();
-    boolean mesh = !jobsOnly && EpochMesh.wanted(spark.sparkContext(), plan, p);
+    boolean mesh = !jobsOnly && EpochMesh.wanted(spark.sparkContext(), plan, p,
+        ref.locations());
     Dataset<Row> selected = tx.select(plan.selection());
     // A cached or Parquet input is read from its column batches: no row object per transaction.
     SparkPlan columnar = Routing.columnar(selected, plan);
@@ -364,7 +376,7 @@ final class StateJobs {
     }
     StructType schema = OutcomeChunk.schema(plan);
     return new Applied(frame(spark, rows, schema), results, cross,
-        cross == null ? 0 : cross.transactions());
+        cross == null ? 0 : cross.transactions(), p == 1 ? "one" : "jobs");
   }
 
   static Exchange.LocalResult local(TxState.Ref ref, int i, long epoch, long base,

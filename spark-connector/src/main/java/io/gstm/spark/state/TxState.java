@@ -378,7 +378,7 @@ public final class TxState implements AutoCloseable {
         LOG.info("gstm state '{}': batch {} was applied before; nothing applied",
             schema.name(), batchId);
         return earlier != null ? earlier.asReplay() : new ApplyResult(null, -1, batchId, true,
-            Map.of(), 0, 0, 0, System.nanoTime() - start, List.of(), false);
+            Map.of(), 0, 0, 0, System.nanoTime() - start, List.of(), false, "none");
       }
       GstmSettings settings = GstmConf.settings(spark.sparkContext().getConf());
       ExecutorEngines.checkBeforeJobs(spark.sparkContext(), settings);
@@ -463,7 +463,7 @@ public final class TxState implements AutoCloseable {
       }
       ApplyResult r = new ApplyResult(a.outcomes(), epoch, batchId, false,
           StateJobs.counts(a.local(), a.cross()), a.crossTransactions(), kernel, task,
-          System.nanoTime() - start, new ArrayList<>(engines), fellBack);
+          System.nanoTime() - start, new ArrayList<>(engines), fellBack, a.exchange());
       if (batchId != null) {
         batchIds.add(batchId);
         results.put(batchId, r);
