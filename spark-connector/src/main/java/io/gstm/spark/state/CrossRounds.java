@@ -132,6 +132,9 @@ final class CrossRounds {
   private int[] valQueue;
   private long[][] valBits;
   private int[] got;
+  /** The rounds' store: row x holds coordinated key x. */
+  private TxStore store;
+  private io.gstm.core.engine.Engine storeEngine;
 
   // As owner: a queue per key named (qRow, qKey; the waiting transactions' sequences qSeq
   // [qStart[d]..], ascending; head[d] the next) and the host copy of the rows.
@@ -167,6 +170,16 @@ final class CrossRounds {
 
   /** Runs every round with the other partitions' tasks; returns when all are done. */
   Result run() throws IOException, InterruptedException {
+    try {
+      return rounds();
+    } finally {
+      if (store != null) {
+        store.close();
+      }
+    }
+  }
+
+  private Result rounds() throws IOException, InterruptedException {
     long t0 = System.nanoTime();
     indexCoordinated();
     announce();
@@ -434,19 +447,15 @@ final class CrossRounds {
   private record Batch(long[] ran, Frame[] writes) {}
 
   /**
-   * Runs coordinated rows {@code rows} (no two share a key) as one batch over a store of their
-   * keys (key {@code x} of row {@code rows[t]} at store row {@code at[t] + x - keyFrom[j]}; the
-   * keys the owners lack have a row no transaction reads: theirs end MISSING_KEY), their
-   * outcomes into place, their keys' new values to their owners.
+   * Runs coordinated rows {@code rows} (no two share a key) as one batch on the epoch's store
+   * of every coordinated key (key {@code x} at store row {@code x}: the values received are
+   * {@link #valBits}, written whole; the keys the owners lack have a row no transaction reads:
+   * theirs end MISSING_KEY), their outcomes into place, their keys' new values to their owners.
+   * One store for all the rounds: creating one a round (device memory, the engine's buffers
+   * freed for it) cost more than the rounds' batches.
    */
   private Batch runBatch(int[] rows, int round, TaskEngine lease) {
     int n = rows.length;
-    int[] at = new int[n + 1];
-    for (int t = 0; t < n; t++) {
-      at[t + 1] = at[t] + keyFrom[rows[t] + 1] - keyFrom[rows[t]];
-    }
-    int m = Math.max(1, at[n]);
-    long[][] values = new long[regions][m];
     int[][] locals = new int[plan.slots.length][];
     for (int s = 0; s < locals.length; s++) {
       if (plan.slots[s].key()) {
@@ -456,43 +465,48 @@ final class CrossRounds {
     FrameScatter.chunks(n).forEach(c -> {
       for (int t = FrameScatter.from(c), to = FrameScatter.to(c, n); t < to; t++) {
         int j = rows[t];
-        for (int x = keyFrom[j], y = at[t]; x < keyFrom[j + 1]; x++, y++) {
-          for (int r = 0; r < regions; r++) {
-            values[r][y] = valBits[r][x];
-          }
-        }
         for (int s : plan.keySlotsOf[cx.types[j]]) {
           int x = keyFrom[j];
           while (txKey[x] != cx.slots[s][j]) {
             x++;
           }
-          locals[s][t] = valQueue[x] >= 0 ? at[t] + x - keyFrom[j] : -1;
+          locals[s][t] = valQueue[x] >= 0 ? x : -1;
         }
       }
     });
     TxChunk sub = cx.select(rows);
     OutcomeChunk part = new OutcomeChunk(epoch, -1, sub, plan.outputNames.length);
-    long[] ran;
-    long[][] after;
-    StateSchema schema = plan.state;
-    try (TxStore store = lease.engine().createStore(schema.layout(m),
-        schema.storeAlgorithm())) {
-      StoreContents.write(store, values);
-      long serialBase = ((long) (p + round) << 40) + (long) me * ((1L << 40) / p);
-      ran = BatchRunner.run(lease.engine(), store, plan, settings, sub, null, locals, part,
-          serialBase);
-      after = StoreContents.read(store);
-    }
+    TxStore store = store(lease);
+    StoreContents.write(store, valBits);
+    long serialBase = ((long) (p + round) << 40) + (long) me * ((1L << 40) / p);
+    long[] ran = BatchRunner.run(lease.engine(), store, plan, settings, sub, null, locals, part,
+        serialBase);
+    long[][] after = StoreContents.read(store);
     out.place(part, rows);
     Frame[] writes = FrameScatter.scatter(n, p, regions, (t, sink) -> {
       int j = rows[t];
-      for (int x = keyFrom[j], y = at[t]; x < keyFrom[j + 1]; x++, y++) {
+      for (int x = keyFrom[j]; x < keyFrom[j + 1]; x++) {
         if (valQueue[x] >= 0) {
-          sink.put(owners.owner(txKey[x]), seq(j), txKey[x], valQueue[x], after, y);
+          sink.put(owners.owner(txKey[x]), seq(j), txKey[x], valQueue[x], after, x);
         }
       }
     });
     return new Batch(ran, writes);
+  }
+
+  /** The epoch's store of every coordinated key, on {@code lease}'s engine. */
+  private TxStore store(TaskEngine lease) {
+    if (store != null && storeEngine != lease.engine()) {
+      store.close(); // the lease fell back to another engine: the values are on the host
+      store = null;
+    }
+    if (store == null) {
+      StateSchema schema = plan.state;
+      store = lease.engine().createStore(schema.layout(Math.max(1, txKey.length)),
+          schema.storeAlgorithm());
+      storeEngine = lease.engine();
+    }
+    return store;
   }
 
   /**

@@ -301,6 +301,7 @@ final class EpochMesh {
 
     @Override
     public scala.collection.Iterator<Part> apply(scala.collection.Iterator<TxChunk> it) {
+      long t0 = System.nanoTime();
       int i = TaskContext.getPartitionId();
       int p = plan.state.partitions();
       List<TxChunk> own = new ArrayList<>();
@@ -314,12 +315,18 @@ final class EpochMesh {
       TxChunk cross = coordinated.isEmpty() ? new TxChunk(slots, 1)
           : TxChunk.concat(coordinated, slots);
       cross.cross = true;
+      long t1 = System.nanoTime();
       try (TaskHub.Link link = new TaskHub.Link(hub, i, OWNER, WHAT)) {
         Part part;
         try (TaskMesh<CrossRounds.Frame> mesh = TaskMesh.open(link, hub.token(), i, p, WHAT,
             CrossRounds.CODEC)) {
+          long t2 = System.nanoTime();
           Exchange.LocalResult local = StateJobs.local(ref, i, epoch, base, mine, plan,
               settings);
+          LOG.debug("gstm state '{}' epoch {} partition {}: {} own and {} coordinated "
+                  + "transactions read in {} ms, the other tasks met in {} ms, own run in {} ms",
+              plan.state.name(), epoch, i, mine.n, cross.n, (t1 - t0) / 1_000_000,
+              (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
           PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
           CrossRounds.Result r = new CrossRounds(ps, plan, settings, epoch, i, cross, mesh)
               .run();
