@@ -12,11 +12,17 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * SharedSpark session = new SharedSpark();}, and use {@link #spark()}.
  */
 public final class SharedSpark implements BeforeAllCallback, AfterAllCallback {
+  private final String[] settings;
   private SparkSession spark;
+
+  /** A session with {@code settings} (key, value, ...) beside the test defaults. */
+  public SharedSpark(String... settings) {
+    this.settings = settings.clone();
+  }
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    spark = SparkTestSession.start();
+    spark = SparkTestSession.start(settings);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package io.gstm.spark.conf;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.core.engine.EngineChoice;
 import java.io.Serializable;
 
@@ -15,6 +17,7 @@ import java.io.Serializable;
  * @param graph {@code spark.gstm.graph.*}, read by {@code GraphRelaxation}
  * @param kmeans {@code spark.gstm.kmeans.*}, read by {@code TxKMeans}
  */
+@DefaultSerializer(JavaSerializer.class)
 public record GstmSettings(Executors executors, Transactions transactions, Graph graph,
     KMeans kmeans) implements Serializable {
 
@@ -28,6 +31,7 @@ public record GstmSettings(Executors executors, Transactions transactions, Graph
    * @param concurrentGpuTasks {@code spark.gstm.concurrentGpuTasks}
    * @param jvmWorkers {@code spark.gstm.jvmWorkers}
    */
+  @DefaultSerializer(JavaSerializer.class)
   public record Executors(EngineChoice engine, boolean requireGpu, int deviceOrdinal,
       int devices, int concurrentGpuTasks, int jvmWorkers) implements Serializable {}
 
@@ -38,6 +42,7 @@ public record GstmSettings(Executors executors, Transactions transactions, Graph
    * @param threadsPerBlock {@code spark.gstm.threadsPerBlock}
    * @param retryLimit {@code spark.gstm.retryLimit}
    */
+  @DefaultSerializer(JavaSerializer.class)
   public record Transactions(int lockCoverage, int threadsPerBlock, int retryLimit)
       implements Serializable {}
 
@@ -51,6 +56,7 @@ public record GstmSettings(Executors executors, Transactions transactions, Graph
    * @param threadsPerBlock {@code spark.gstm.graph.threadsPerBlock}
    * @param vertexOrder {@code spark.gstm.graph.vertexOrder}
    */
+  @DefaultSerializer(JavaSerializer.class)
   public record Graph(int maxSupersteps, int maxLocalRounds, int partitions,
       int driverExchangeLimit, int threadsPerBlock, String vertexOrder) implements Serializable {}
 
@@ -59,6 +65,7 @@ public record GstmSettings(Executors executors, Transactions transactions, Graph
    *
    * @param pointsPerTransaction {@code spark.gstm.kmeans.pointsPerTransaction}
    */
+  @DefaultSerializer(JavaSerializer.class)
   public record KMeans(int pointsPerTransaction) implements Serializable {}
 
   /** These settings with another engine choice. */

@@ -1,5 +1,7 @@
 package io.gstm.spark.exec;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
 import java.io.Serializable;
@@ -29,6 +31,7 @@ public final class EngineSurvey {
    * @param reason why that engine: "GPU 1 from TaskContext resources", or the fallback's cause
    * @param tasks how many of the survey's tasks ran there
    */
+  @DefaultSerializer(JavaSerializer.class)
   public record Executor(String executorId, String host, long pid, boolean gpu, String device,
       String reason, int tasks) implements Serializable {}
 

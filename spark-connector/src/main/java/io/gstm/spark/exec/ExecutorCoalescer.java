@@ -1,5 +1,7 @@
 package io.gstm.spark.exec;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +29,7 @@ import scala.collection.Seq;
  * partitions stay together, in order. Partitions not cached anywhere are grouped by their host
  * preference, else spread evenly.
  */
+@DefaultSerializer(JavaSerializer.class)
 public final class ExecutorCoalescer implements PartitionCoalescer, Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.gstm.spark.exec;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
@@ -32,6 +34,7 @@ import org.apache.spark.SparkContext;
  */
 public final class TaskHub implements Closeable {
   /** Where the tasks of a loop find its hub, and the token they show it. */
+  @DefaultSerializer(JavaSerializer.class)
   public record Address(String host, int port, long token) implements Serializable {}
 
   private final ServerSocket server;

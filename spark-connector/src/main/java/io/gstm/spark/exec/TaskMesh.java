@@ -78,11 +78,16 @@ public final class TaskMesh<T> implements Closeable {
         String a = all.get(q);
         int colon = a.lastIndexOf(':');
         Socket s = new Socket(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1)));
-        DataOutputStream hello = new DataOutputStream(s.getOutputStream());
-        hello.writeLong(token);
-        hello.writeInt(me);
-        hello.flush();
-        mesh.add(q, s);
+        try {
+          DataOutputStream hello = new DataOutputStream(s.getOutputStream());
+          hello.writeLong(token);
+          hello.writeInt(me);
+          hello.flush();
+          mesh.add(q, s);
+        } catch (IOException e) {
+          s.close();
+          throw e;
+        }
       }
       for (int left = p - 1 - me; left > 0; ) {
         Socket s;

@@ -1,5 +1,7 @@
 package io.gstm.spark.graph;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
@@ -8,6 +10,7 @@ import java.util.List;
  * A packed batch of edges (and bare vertex ids) bound for one partition: primitive arrays cross
  * the shuffle instead of a row per edge.
  */
+@DefaultSerializer(JavaSerializer.class)
 final class EdgeChunk implements Serializable {
   private static final long serialVersionUID = 1L;
 

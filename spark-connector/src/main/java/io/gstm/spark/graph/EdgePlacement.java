@@ -1,5 +1,7 @@
 package io.gstm.spark.graph;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -36,6 +38,7 @@ final class EdgePlacement {
   private EdgePlacement() {}
 
   /** Every {@code stride}-th edge of one input partition, and how many edges it has. */
+  @DefaultSerializer(JavaSerializer.class)
   record Sample(long edges, int[] src, int[] dst) implements Serializable {}
 
   /**

@@ -1,5 +1,7 @@
 package io.gstm.spark.graph;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.spark.exec.HubJob;
 import io.gstm.spark.exec.TaskHold;
 import io.gstm.spark.exec.TaskHub;
@@ -136,6 +138,7 @@ final class HubSupersteps {
    * until it sends none (null); returns the last output. A named class, so that Spark's
    * closure cleaner does not analyse its bytecode.
    */
+  @DefaultSerializer(JavaSerializer.class)
   static final class Task
       extends AbstractFunction1<scala.collection.Iterator<LocalGraph>,
           scala.collection.Iterator<StepOutput>> implements Serializable {

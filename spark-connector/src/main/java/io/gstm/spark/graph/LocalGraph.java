@@ -1,5 +1,7 @@
 package io.gstm.spark.graph;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.core.graph.CsrGraph;
 import io.gstm.core.graph.DegreeOrder;
 import io.gstm.core.graph.VertexIds;
@@ -19,6 +21,8 @@ import org.roaringbitmap.RoaringBitmap;
  * global id ({@code spark.gstm.graph.vertexOrder}). The CSR holds the local out-edges in local
  * ids (for components, every edge in both directions). Cached across supersteps.
  */
+// Kryo (spark.serializer) would skip the edges on the GPU: it serializes this class as Java does.
+@DefaultSerializer(JavaSerializer.class)
 final class LocalGraph implements Serializable {
   private static final long serialVersionUID = 4L;
 

@@ -1,5 +1,7 @@
 package io.gstm.spark.graph;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.core.batch.TxCounts;
 import io.gstm.core.batch.WithTxCounts;
 import io.gstm.spark.exec.WithEngines;
@@ -23,6 +25,7 @@ import java.util.List;
  * @param tx relaxation transactions run, committed, aborted (conflicts; retried)
  * @param timings where the time went
  */
+@DefaultSerializer(JavaSerializer.class)
 public record RelaxationReport(RelaxationKind kind, long vertices, long edges, Placement placement,
     Progress progress, TxCounts tx, Timings timings) implements Serializable, WithTxCounts,
     WithEngines {
@@ -41,6 +44,7 @@ public record RelaxationReport(RelaxationKind kind, long vertices, long edges, P
    * @param subgraphs how the subgraph count was chosen ({@code setSubgraphs}): "partitions" or
    *     "engines", and why
    */
+  @DefaultSerializer(JavaSerializer.class)
   public record Placement(List<String> engines, boolean fellBackToJvm, int partitions,
       String partitioning, long replicas, String subgraphs)
       implements Serializable, WithEngines.Placement {
@@ -61,6 +65,7 @@ public record RelaxationReport(RelaxationKind kind, long vertices, long edges, P
    *     (every superstep in one stage, through the driver's hub) or "jobs" (a Spark job per
    *     superstep; {@code spark.gstm.graph.exchange})
    */
+  @DefaultSerializer(JavaSerializer.class)
   public record Progress(int supersteps, boolean converged, long boundaryMessages,
       long edgeRelaxations, String exchange) implements Serializable {}
 
@@ -76,6 +81,7 @@ public record RelaxationReport(RelaxationKind kind, long vertices, long edges, P
    *     over tasks
    * @param wallNanos wall time of {@code run()}, from validation to the cached result
    */
+  @DefaultSerializer(JavaSerializer.class)
   public record Timings(long planNanos, long superstepNanos, long relaxNanos, long kernelNanos,
       long wallNanos) implements Serializable {}
 

@@ -1,5 +1,7 @@
 package io.gstm.spark.graph;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.spark.exec.PackedArrays;
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -113,6 +115,8 @@ public final class RelaxationResult {
   }
 
   /** A subgraph's reported ids and values, sent to the driver as raw bytes ({@link PackedArrays}). */
+  // Kryo (spark.serializer) would skip the transient arrays: it serializes this class as Java does.
+  @DefaultSerializer(JavaSerializer.class)
   static final class Reported implements Serializable {
     private static final long serialVersionUID = 1L;
     transient int[] ids;

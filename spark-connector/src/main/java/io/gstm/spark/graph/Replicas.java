@@ -1,5 +1,7 @@
 package io.gstm.spark.graph;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import java.io.Serializable;
 import java.util.function.IntPredicate;
 import org.roaringbitmap.RoaringBitmap;
@@ -13,6 +15,7 @@ import org.roaringbitmap.RoaringBitmap;
  * compares its value with the candidates of its in-edges; a stale value there can at worst
  * produce an update the others ignore (each takes the min), never a wrong result.
  */
+@DefaultSerializer(JavaSerializer.class)
 final class Replicas implements Serializable {
   private static final long serialVersionUID = 2L;
 

@@ -1,5 +1,7 @@
 package io.gstm.spark.graph;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.spark.exec.PackedArrays;
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -10,6 +12,8 @@ import java.io.Serializable;
  * What one partition's superstep leaves: its values (one per local vertex), the boundary
  * updates it sends (one chunk per target partition) and its counters.
  */
+// Kryo (spark.serializer) would skip the transient arrays: it serializes this class as Java does.
+@DefaultSerializer(JavaSerializer.class)
 final class StepOutput implements Serializable {
   private static final long serialVersionUID = 2L;
 
@@ -79,5 +83,6 @@ final class StepOutput implements Serializable {
   }
 
   /** A packed batch of boundary updates for one partition. */
+  @DefaultSerializer(JavaSerializer.class)
   record Messages(int[] ids, double[] values) implements Serializable {}
 }

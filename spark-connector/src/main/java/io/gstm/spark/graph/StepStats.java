@@ -1,10 +1,13 @@
 package io.gstm.spark.graph;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import java.io.Serializable;
 import java.util.Set;
 import java.util.TreeSet;
 
 /** Counters of one superstep, summed over partitions. */
+@DefaultSerializer(JavaSerializer.class)
 final class StepStats implements Serializable {
   private static final long serialVersionUID = 2L;
 

@@ -1,5 +1,7 @@
 package io.gstm.spark.graph;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.engine.EngineChoice;
 import io.gstm.core.graph.GraphRelaxer;
@@ -44,10 +46,12 @@ final class Supersteps {
   static final ClassTag<StepInput> STEP_INPUT = ClassTag$.MODULE$.apply(StepInput.class);
 
   /** What every superstep's function carries: the run, where vertices live, kind, settings. */
+  @DefaultSerializer(JavaSerializer.class)
   record StepContext(long run, Broadcast<Replicas> replicas, RelaxationKind kind,
       GstmSettings settings) implements Serializable {}
 
   /** Superstep 0 of a partition. */
+  @DefaultSerializer(JavaSerializer.class)
   static final class FirstStep
       extends AbstractFunction1<scala.collection.Iterator<LocalGraph>,
           scala.collection.Iterator<StepOutput>> implements Serializable {
@@ -74,6 +78,7 @@ final class Supersteps {
    * A later superstep of a partition: its subgraph zipped with what brings its updates
    * ({@code T}).
    */
+  @DefaultSerializer(JavaSerializer.class)
   abstract static class LaterStep<T>
       extends AbstractFunction2<scala.collection.Iterator<LocalGraph>,
           scala.collection.Iterator<T>, scala.collection.Iterator<StepOutput>>
@@ -137,6 +142,7 @@ final class Supersteps {
   }
 
   /** What the driver collects after a superstep ({@link StepOutput#summary}). */
+  @DefaultSerializer(JavaSerializer.class)
   static final class Summary
       extends AbstractFunction2<TaskContext, scala.collection.Iterator<StepOutput>, StepOutput>
       implements Serializable {

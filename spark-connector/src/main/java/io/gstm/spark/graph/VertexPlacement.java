@@ -1,5 +1,7 @@
 package io.gstm.spark.graph;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -9,6 +11,7 @@ import java.util.Arrays;
  * edges stay where they were read) or ranges of ids ({@link EdgePlacement}): subgraph {@code q}
  * owns the ids in {@code [bounds[q - 1], bounds[q])}.
  */
+@DefaultSerializer(JavaSerializer.class)
 final class VertexPlacement implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.gstm.spark.ml;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.HubJob;
 import io.gstm.spark.exec.PinnedRDD;
@@ -44,6 +46,7 @@ final class PointSetJobs {
    * One point set: blocks {@code set}, {@code set + sets}, ... of {@code partitions} (the input
    * partitions whose blocks executor {@code executor} holds), as set {@code index} of the fit.
    */
+  @DefaultSerializer(JavaSerializer.class)
   record SetSpec(int index, String executor, String host, int[] partitions, int set, int sets)
       implements Serializable {}
 
@@ -166,6 +169,7 @@ final class PointSetJobs {
    * A point set's task: its blocks, then every iteration, alone or through the hub. A
    * named class, so that Spark's closure cleaner does not analyse its bytecode.
    */
+  @DefaultSerializer(JavaSerializer.class)
   static final class SetTask
       extends AbstractFunction2<TaskContext, Iterator<SetSpec>, TxKMeans.Progress>
       implements Serializable {

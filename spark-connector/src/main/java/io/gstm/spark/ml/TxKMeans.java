@@ -1,5 +1,7 @@
 package io.gstm.spark.ml;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.batch.TxCounts;
 import io.gstm.core.engine.EngineChoice;
@@ -295,6 +297,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   }
 
   /** A partition's points, row-major. */
+  @DefaultSerializer(JavaSerializer.class)
   record Block(double[] points, int n, int dims) implements Serializable {
     /** The points of several blocks, in order (empty blocks may have any dims). */
     static long points(List<Block> all) {
@@ -407,6 +410,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   }
 
   /** Where an input partition's block was left: its executor, host and points. */
+  @DefaultSerializer(JavaSerializer.class)
   record Placed(int partition, String executor, String host, long n, int dims)
       implements Serializable {}
 
@@ -593,6 +597,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   }
 
   /** The centroids so far and what the iterations did; advanced on the driver or in a task. */
+  @DefaultSerializer(JavaSerializer.class)
   static final class Progress implements Serializable {
     private static final long serialVersionUID = 1L;
     double[] centroids;
@@ -651,6 +656,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
    * What a task that runs a fit's iterations needs: the run, the centroids it starts from, the
    * shape, the settings and when to stop.
    */
+  @DefaultSerializer(JavaSerializer.class)
   record Loop(long run, double[] centroids, int k, int dims, GstmSettings settings, int maxIter,
       double tolSq) implements Serializable {
     /** One iteration's partial of point set {@code set} ({@code b}) under {@code at}. */
@@ -672,6 +678,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   }
 
   /** Every iteration of a fit over one point set, inside its one task. A named class, as below. */
+  @DefaultSerializer(JavaSerializer.class)
   static final class AllIterations
       extends AbstractFunction2<TaskContext, Iterator<Block>, Progress> implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -724,6 +731,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
    * once to the executors anyway, so a broadcast of their own (created, then destroyed, every
    * iteration) would only add its own round trips.
    */
+  @DefaultSerializer(JavaSerializer.class)
   static final class UpdateTask extends AbstractFunction2<TaskContext, Iterator<Block>, Partial>
       implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -777,6 +785,7 @@ public final class TxKMeans extends Estimator<TxKMeansModel> {
   }
 
   /** A partial (its fields: the core record is not Serializable) plus where it was computed. */
+  @DefaultSerializer(JavaSerializer.class)
   static final class Partial implements Serializable {
     private static final long serialVersionUID = 1L;
     int k;

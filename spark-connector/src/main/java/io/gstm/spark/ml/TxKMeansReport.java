@@ -1,5 +1,7 @@
 package io.gstm.spark.ml;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.core.batch.TxCounts;
 import io.gstm.core.batch.WithTxCounts;
 import io.gstm.spark.exec.WithEngines;
@@ -21,6 +23,7 @@ import java.util.List;
  * @param tx update transactions run, committed, aborted (conflicts on the accumulators; retried)
  * @param timings where the time went
  */
+@DefaultSerializer(JavaSerializer.class)
 public record TxKMeansReport(Placement placement, long points, int iterations, boolean converged,
     double trainingCost, TxCounts tx, Timings timings) implements Serializable, WithTxCounts,
     WithEngines {
@@ -33,6 +36,7 @@ public record TxKMeansReport(Placement placement, long points, int iterations, b
    * @param pointSets point sets the iterations ran over (a task each per iteration; with one,
    *     every iteration ran inside one task)
    */
+  @DefaultSerializer(JavaSerializer.class)
   public record Placement(List<String> engines, boolean fellBackToJvm, int pointSets)
       implements Serializable, WithEngines.Placement {
     public Placement {
@@ -51,6 +55,7 @@ public record TxKMeansReport(Placement placement, long points, int iterations, b
    *     sets and their copy to the engines
    * @param wallNanos wall time of {@code fit}
    */
+  @DefaultSerializer(JavaSerializer.class)
   public record Timings(long kernelNanos, long prepareNanos, long iterateNanos, long wallNanos)
       implements Serializable {}
 

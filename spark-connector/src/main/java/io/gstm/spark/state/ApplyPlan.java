@@ -1,5 +1,7 @@
 package io.gstm.spark.state;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import static org.apache.spark.sql.functions.col;
 
 import io.gstm.core.batch.SemanticPolicy;
@@ -28,6 +30,7 @@ import org.apache.spark.sql.types.StructType;
  * batch columns they read ("slots": each a DataFrame column, or an element of an array column),
  * which slots hold keys, and the outcome columns.
  */
+@DefaultSerializer(JavaSerializer.class)
 final class ApplyPlan implements Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -36,6 +39,7 @@ final class ApplyPlan implements Serializable {
       "outcome", "committed", "postponements", "abortCode", "cause", "serial");
 
   /** A batch column a program reads. */
+  @DefaultSerializer(JavaSerializer.class)
   record Slot(String name, ValueType type, boolean key, int source, int element)
       implements Serializable {}
 

@@ -129,6 +129,7 @@ public final class ApplyResult {
   public String toString() {
     return "ApplyResult{epoch=" + epoch + (batchId == null ? "" : ", batchId=" + batchId)
         + (replayed ? ", replayed" : "") + ", outcomes=" + counts + ", crossPartition="
-        + crossPartition + ", exchange=" + exchange + ", wall=" + wallNanos / 1_000_000 + " ms, engines=" + engines + "}";
+        + crossPartition + ", exchange=" + exchange + ", wall=" + wallNanos / 1_000_000
+        + " ms, engines=" + engines + "}";
   }
 }

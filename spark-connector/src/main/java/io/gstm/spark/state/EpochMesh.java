@@ -1,5 +1,7 @@
 package io.gstm.spark.state;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.HubJob;
@@ -58,6 +60,7 @@ final class EpochMesh {
    * Why a partition's task failed, as it tells the driver before it ends: the driver would
    * otherwise see the other tasks' lost connections, or Spark's retries, first.
    */
+  @DefaultSerializer(JavaSerializer.class)
   record Failure(String message, boolean badInput, boolean fatal) implements Serializable {
     static Failure of(Throwable t) {
       String m = String.valueOf(t.getMessage());
@@ -110,6 +113,7 @@ final class EpochMesh {
   }
 
   /** What one partition's task gives back: its own and its coordinated transactions' results. */
+  @DefaultSerializer(JavaSerializer.class)
   record Part(Exchange.LocalResult local, OutcomeChunk cross, Exchange.TaskStats crossStats,
       int rounds) implements Serializable {
     Summary summary() {
@@ -120,11 +124,15 @@ final class EpochMesh {
   }
 
   /** A partition's part as the driver sees it. */
+  @DefaultSerializer(JavaSerializer.class)
   record Summary(Exchange.LocalSummary local, long crossTransactions,
       Map<String, Long> crossCounts, Exchange.TaskStats crossStats, int rounds)
       implements Serializable {}
 
-  /** Epoch {@code epoch} over {@code routed}: partition i's own chunks and, marked, its coordinated ones. */
+  /**
+   * Epoch {@code epoch} over {@code routed}: partition i's own chunks and, marked cross, those
+   * it coordinates.
+   */
   static StateJobs.Applied apply(SparkSession spark, TxState.Ref ref, ApplyPlan plan, long epoch,
       long base, GstmSettings settings, RDD<TxChunk> routed) {
     SparkContext sc = spark.sparkContext();
@@ -184,8 +192,12 @@ final class EpochMesh {
   private static Object run(TaskHub hub, HubJob job, int p) {
     int talking = -1;
     try {
-      hub.awaitAll(job.future(), START_TIMEOUT_MILLIS,
-          " (or set spark.gstm.state.exchange=jobs)");
+      try {
+        hub.awaitAll(job.future(), START_TIMEOUT_MILLIS,
+            " (or set spark.gstm.state.exchange=jobs)");
+      } catch (IllegalStateException e) {
+        throw new IOException(e.getMessage(), e); // broken: the epoch runs again with jobs
+      }
       ArrayList<String> listening = new ArrayList<>(p);
       for (int q = 0; q < p; q++) {
         talking = q;
@@ -195,6 +207,7 @@ final class EpochMesh {
         talking = q;
         hub.write(q, listening);
       }
+      talking = -1;
       // Each task says it is done, or why it failed; a connection that drops: it was lost.
       Object[] ends = new Object[p];
       IOException dropped = null;
@@ -257,6 +270,7 @@ final class EpochMesh {
   }
 
   /** The driver's summary of a task's part (a named class: no closure analysis per job). */
+  @DefaultSerializer(JavaSerializer.class)
   static final class Summarize
       extends AbstractFunction1<scala.collection.Iterator<Part>, Summary>
       implements Serializable {
@@ -269,6 +283,7 @@ final class EpochMesh {
   }
 
   /** A partition's task: its own transactions, then the rounds with the other partitions. */
+  @DefaultSerializer(JavaSerializer.class)
   static final class Task
       extends AbstractFunction1<scala.collection.Iterator<TxChunk>, scala.collection.Iterator<Part>>
       implements Serializable {
@@ -303,6 +318,13 @@ final class EpochMesh {
     public scala.collection.Iterator<Part> apply(scala.collection.Iterator<TxChunk> it) {
       long t0 = System.nanoTime();
       int i = TaskContext.getPartitionId();
+      if (TaskContext.get().attemptNumber() > 0) {
+        // The other tasks and the hub moved on without it (the first attempt met them, or its
+        // executor went after it finished): it cannot rejoin, and the epoch runs again.
+        throw new IllegalStateException(OWNER + " '" + plan.state.name() + "' epoch " + epoch
+            + ": partition " + i + "'s task was retried; an epoch in one stage runs again "
+            + "as a whole");
+      }
       int p = plan.state.partitions();
       List<TxChunk> own = new ArrayList<>();
       List<TxChunk> coordinated = new ArrayList<>();

@@ -1,5 +1,7 @@
 package io.gstm.spark.state;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -11,10 +13,12 @@ final class Exchange {
    * Where a partition lives: its executor, the executor's block manager ({@code host:port}),
    * and the incarnation of its store there.
    */
+  @DefaultSerializer(JavaSerializer.class)
   record Placement(int partition, String executorId, String host, long incarnation, int rows,
       String engine) implements Serializable {}
 
   /** Values of keys, per region as raw bits; {@code found[i]} false for a key the state lacks. */
+  @DefaultSerializer(JavaSerializer.class)
   record KeyValues(long[] keys, boolean[] found, long[][] bits) implements Serializable {
     static KeyValues empty(int regions) {
       return new KeyValues(new long[0], new boolean[0], new long[regions][0]);
@@ -55,6 +59,7 @@ final class Exchange {
   }
 
   /** Engine work of one task. */
+  @DefaultSerializer(JavaSerializer.class)
   record TaskStats(long transactions, long kernelNanos, long taskNanos, String engine,
       boolean gpu, boolean migrated) implements Serializable {
     static TaskStats none() {
@@ -67,6 +72,7 @@ final class Exchange {
    * transactions asked of it (both kept in the task's output, left out of the {@link #summary()}
    * the driver collects), and where it ran.
    */
+  @DefaultSerializer(JavaSerializer.class)
   record LocalResult(int partition, long epoch, OutcomeChunk outcomes, KeyValues requested,
       TaskStats stats, Placement placement, boolean replayed, java.util.Map<String, Long> counts)
       implements Serializable {
@@ -78,6 +84,7 @@ final class Exchange {
   }
 
   /** A partition's phase 1 as the driver sees it: {@code asked} keys for the cross phase. */
+  @DefaultSerializer(JavaSerializer.class)
   record LocalSummary(int partition, long epoch, int asked, TaskStats stats, Placement placement,
       boolean replayed, java.util.Map<String, Long> counts) implements Serializable {}
 
@@ -85,6 +92,7 @@ final class Exchange {
    * What the cross-partition phase computes: outcomes and the new values per owner. It stays on
    * the executor that ran the phase; the owners fetch their writes, the driver a summary.
    */
+  @DefaultSerializer(JavaSerializer.class)
   record CrossResult(OutcomeChunk outcomes, KeyValues[] writes, TaskStats stats)
       implements Serializable {
     CrossSummary summary() {
@@ -95,9 +103,11 @@ final class Exchange {
   }
 
   /** The cross-partition phase as the driver sees it. */
+  @DefaultSerializer(JavaSerializer.class)
   record CrossSummary(long transactions, java.util.Map<String, Long> counts, TaskStats stats)
       implements Serializable {}
 
   /** A partition's rows: keys ascending, values per region as raw bits. */
+  @DefaultSerializer(JavaSerializer.class)
   record Rows(int partition, long[] keys, long[][] bits) implements Serializable {}
 }

@@ -1,5 +1,7 @@
 package io.gstm.spark.state;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -8,6 +10,7 @@ import java.util.Arrays;
  * by range ({@code bounds}: {@code partitions - 1} ascending split points; partition {@code i}
  * holds the keys in {@code [bounds[i-1], bounds[i])}).
  */
+@DefaultSerializer(JavaSerializer.class)
 record KeyPartitioner(int partitions, long[] bounds) implements Serializable {
 
   KeyPartitioner {

@@ -1,5 +1,7 @@
 package io.gstm.spark.state;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.program.ValueType;
 import java.io.Serializable;
@@ -17,6 +19,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * row for row as in the {@link TxChunk} they came from; turned into rows of the outcome
  * DataFrame ({@link #schema}).
  */
+@DefaultSerializer(JavaSerializer.class)
 final class OutcomeChunk implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -137,6 +137,12 @@ final class PartitionStore {
       return new Exchange.LocalResult(record.partition(), epoch, record.outcomes(),
           record.requested(), record.stats(), placement, true, record.counts());
     }
+    if (epoch < applied) {
+      // A task of an epoch that broke off, come late: settling it would undo a newer one.
+      throw new IllegalStateException("gstm state '" + schema.name() + "' partition "
+          + partition + ": a task of epoch " + epoch + " came after epoch " + applied
+          + "; it applies nothing");
+    }
     settle(base);
     pendingBase = base;
     long t0 = System.nanoTime();

@@ -1,5 +1,7 @@
 package io.gstm.spark.state;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import static org.apache.spark.sql.functions.col;
 
 import io.gstm.core.program.StoreContents;
@@ -82,6 +84,7 @@ final class StateJobs {
   // create
 
   /** What a rebuilt partition replays after the checkpoint's rows. */
+  @DefaultSerializer(JavaSerializer.class)
   record Replay(Set<Integer> only, String checkpoint, long[] epochs,
       Broadcast<SerializableConfiguration> conf) implements Serializable {}
 

@@ -1,5 +1,7 @@
 package io.gstm.spark.state;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.core.program.ValueType;
 import io.gstm.core.store.Algorithm;
 import io.gstm.core.store.RegionSpec;
@@ -23,6 +25,7 @@ import org.apache.spark.sql.types.StructType;
  * rows. A partition holds at most {@code maxRows} keys ({@link #defaultMaxRows} unless the
  * state says).
  */
+@DefaultSerializer(JavaSerializer.class)
 record StateSchema(String name, String keyColumn, boolean intKey, List<String> valueNames,
     List<ValueType> valueTypes, KeyPartitioner partitioner, String algorithm, int lockCoverage,
     boolean insertsAndDeletes, int maxRows) implements Serializable {

@@ -1,5 +1,7 @@
 package io.gstm.spark.state;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.spark.exec.PackedArrays;
 import java.io.Serializable;
 import java.util.Arrays;
@@ -14,6 +16,8 @@ import java.util.stream.IntStream;
  * an epoch run in one stage ({@link EpochMesh}) a partition's task gets its own chunks and, marked
  * {@link #cross}, those of the cross-partition transactions it coordinates.
  */
+// Kryo (spark.serializer) would skip the transient arrays: it serializes this class as Java does.
+@DefaultSerializer(JavaSerializer.class)
 final class TxChunk implements Serializable {
   private static final long serialVersionUID = 1L;
   /** Rows from which copying and building batches use the executor's other cores. */

@@ -1,5 +1,7 @@
 package io.gstm.spark.state;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.core.program.Program;
 import io.gstm.core.program.ValueType;
 import io.gstm.spark.conf.GstmConf;
@@ -307,6 +309,7 @@ public final class TxState implements AutoCloseable {
   }
 
   /** What tasks need to find the partitions: the state's id and where each partition lives. */
+  @DefaultSerializer(JavaSerializer.class)
   record Ref(long id, String name, long[] incarnations, String[] locations)
       implements Serializable {
     long incarnation(int partition) {
