@@ -139,6 +139,27 @@ public final class TaskHub implements Closeable {
     }
   }
 
+  /**
+   * Introduces the tasks of a {@link TaskMesh} to each other: reads where each one listens, then
+   * sends every task the list of all, in task order.
+   *
+   * @throws IOException naming the task whose connection failed
+   */
+  public void introduceMesh() throws IOException {
+    java.util.ArrayList<String> listening = new java.util.ArrayList<>(peers.length);
+    int q = 0;
+    try {
+      for (; q < peers.length; q++) {
+        listening.add((String) read(q));
+      }
+      for (q = 0; q < peers.length; q++) {
+        write(q, listening);
+      }
+    } catch (IOException e) {
+      throw new IOException(what + " " + q + "'s task was lost: " + e.getMessage(), e);
+    }
+  }
+
   /** The next object task {@code task} sends (blocking). */
   public Object read(int task) throws IOException {
     return peer(task).read();

@@ -8,7 +8,6 @@ import io.gstm.spark.exec.TaskHub;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
@@ -80,16 +79,7 @@ final class HubSupersteps {
     int talking = -1; // the subgraph the driver was reading from or writing to
     try {
       hub.awaitAll(job.future(), startTimeoutMillis, " (or set spark.gstm.graph.exchange=jobs)");
-      // Where each subgraph's task listens for the others' updates (BoundaryMesh).
-      ArrayList<String> listening = new ArrayList<>(p);
-      for (int q = 0; q < p; q++) {
-        talking = q;
-        listening.add((String) hub.read(q));
-      }
-      for (int q = 0; q < p; q++) {
-        talking = q;
-        hub.write(q, listening);
-      }
+      hub.introduceMesh(); // where each subgraph's task listens for the others' updates
       StepStats total = new StepStats();
       int done = 0;
       boolean converged = false;

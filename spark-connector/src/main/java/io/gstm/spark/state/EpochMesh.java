@@ -190,7 +190,6 @@ final class EpochMesh {
 
   /** The driver's side: introduces the tasks to each other, then hears each one finish. */
   private static Object run(TaskHub hub, HubJob job, int p) {
-    int talking = -1;
     try {
       try {
         hub.awaitAll(job.future(), START_TIMEOUT_MILLIS,
@@ -198,16 +197,7 @@ final class EpochMesh {
       } catch (IllegalStateException e) {
         throw new IOException(e.getMessage(), e); // broken: the epoch runs again with jobs
       }
-      ArrayList<String> listening = new ArrayList<>(p);
-      for (int q = 0; q < p; q++) {
-        talking = q;
-        listening.add((String) hub.read(q));
-      }
-      for (int q = 0; q < p; q++) {
-        talking = q;
-        hub.write(q, listening);
-      }
-      talking = -1;
+      hub.introduceMesh();
       // Each task says it is done, or why it failed; a connection that drops: it was lost.
       Object[] ends = new Object[p];
       IOException dropped = null;
@@ -240,8 +230,8 @@ final class EpochMesh {
     } catch (IOException | RuntimeException e) {
       Throwable failed = job.failed(e, hub);
       Throwable why = e instanceof IOException || failed == null ? e : failed;
-      String whose = e instanceof IOException && talking >= 0
-          ? "partition " + talking + "'s task was lost" : "a partition's task failed";
+      String whose = e instanceof IOException ? "a partition's task was lost"
+          : "a partition's task failed";
       throw new BrokenException("the epoch in one stage broke off: " + whose + " ("
           + String.valueOf(why.getMessage()).lines().findFirst().orElse("") + ")",
           failed != null ? failed : e);
