@@ -119,7 +119,7 @@ public final class ApplyResult {
   /**
    * How the epoch ran: "one" (a state of one partition), "mesh" (one stage, the cross-partition
    * transactions in rounds over every partition) or "jobs" (see {@code
-   * spark.gstm.state.exchange}).
+   * spark.gstm.state.exchange}); "none" for a replayed batch id whose result is no longer held.
    */
   public String exchange() {
     return exchange;

@@ -1,9 +1,9 @@
 package io.gstm.spark.state;
 
-import com.esotericsoftware.kryo.DefaultSerializer;
-import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import static org.apache.spark.sql.functions.col;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.program.ValueType;
 import io.gstm.core.store.TxStore;
