@@ -237,6 +237,27 @@ public final class TaskHub implements Closeable {
     }
   }
 
+  /**
+   * Readies a connection of a loop: no delay for small frames, and TCP keepalive probes after
+   * 30 s of silence (every 10 s, 6 unanswered: the connection fails), so that a peer whose host
+   * vanished without closing its sockets (a network split, a machine lost) fails the loop within
+   * about a minute and a half instead of leaving its tasks waiting. The probes are answered by
+   * the peer's kernel, so a task busy for long is never taken for lost.
+   */
+  static void ready(Socket s) throws IOException {
+    s.setTcpNoDelay(true);
+    s.setKeepAlive(true);
+    try {
+      if (s.supportedOptions().contains(jdk.net.ExtendedSocketOptions.TCP_KEEPIDLE)) {
+        s.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPIDLE, 30);
+        s.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPINTERVAL, 10);
+        s.setOption(jdk.net.ExtendedSocketOptions.TCP_KEEPCOUNT, 6);
+      }
+    } catch (LinkageError | UnsupportedOperationException e) {
+      // a runtime without the jdk.net module: the system's keepalive times
+    }
+  }
+
   /** What the loops send; anything else is refused. */
   private static final ObjectInputFilter ALLOWED = ObjectInputFilter.Config.createFilter(
       "io.gstm.**;java.lang.*;java.util.*;[D;[J;[I;maxdepth=20;!*");
@@ -249,7 +270,7 @@ public final class TaskHub implements Closeable {
 
     Peer(Socket socket) throws IOException {
       this.socket = socket;
-      socket.setTcpNoDelay(true);
+      ready(socket);
       out = new ObjectOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
       out.flush();
     }

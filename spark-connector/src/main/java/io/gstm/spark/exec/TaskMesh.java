@@ -120,7 +120,7 @@ public final class TaskMesh<T> implements Closeable {
   }
 
   private void add(int q, Socket s) throws IOException {
-    s.setTcpNoDelay(true);
+    TaskHub.ready(s);
     peers[q] = s;
     out[q] = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), 1 << 16));
     InputStream in = new BufferedInputStream(s.getInputStream(), 1 << 16);
