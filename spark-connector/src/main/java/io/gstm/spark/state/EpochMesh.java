@@ -4,6 +4,7 @@ import com.esotericsoftware.kryo.DefaultSerializer;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.ExecutorSpread;
 import io.gstm.spark.exec.HubJob;
 import io.gstm.spark.exec.TaskHub;
 import io.gstm.spark.exec.TaskMesh;
@@ -106,7 +107,7 @@ final class EpochMesh {
         for (String l : locations) {
           most = Math.max(most, held.merge(l, 1, Integer::sum));
         }
-        int executors = Math.max(1, io.gstm.spark.exec.ExecutorSpread.registered(sc).size());
+        int executors = Math.max(1, ExecutorSpread.registered(sc).size());
         yield p <= slots && most <= slots / executors;
       }
     };

@@ -9,6 +9,7 @@ import io.gstm.core.program.ValueType;
 import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorEngines;
+import io.gstm.spark.exec.ExecutorSpread;
 import io.gstm.spark.exec.IndexPartitioner;
 import io.gstm.spark.exec.PinnedRDD;
 import io.gstm.spark.exec.TaskEngine;
@@ -114,8 +115,7 @@ final class StateJobs {
         .partitionBy(new IndexPartitioner(p)).values().rdd();
     // Each partition on executor i mod E of those registered: a state's tasks then spread over
     // the cluster (Spark would place them by where the rows were read, often on one executor).
-    List<io.gstm.spark.exec.ExecutorSpread.Executor> executors =
-        io.gstm.spark.exec.ExecutorSpread.registered(spark.sparkContext());
+    List<ExecutorSpread.Executor> executors = ExecutorSpread.registered(spark.sparkContext());
     String[] spread = null;
     if (executors.size() > 1) {
       spread = new String[p];
