@@ -11,7 +11,7 @@
 #   inlocal relax --scale 20        # ...and in local mode on this machine
 #   submit example.GstmApp 1000000 1000000   # spark-submit of a user's jar (examples/spark-app)
 #   scaling kmeans                  # 2 executors against 1 (issue 33's pairs; graphs, state too)
-#   stop
+#   stop                            # (GC_JFR=1 before start: the executors' profiles, summed up)
 [ -n "${BASH_SOURCE[0]:-}" ] || { echo "source this file" >&2; return 2 2>/dev/null || exit 2; }
 GC_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 GC_SPARK=/tmp/gstm-spark
@@ -62,6 +62,39 @@ JAVA
   echo "$home/bin/java"
 }
 
+# With GC_JFR=1, every executor records a JFR profile (/tmp/gstm-jfr), summed up by stop.
+gc_jfr_option() {
+  [ "${GC_JFR:-0}" = 1 ] || return 0
+  mkdir -p /tmp/gstm-jfr
+  echo " -XX:StartFlightRecording=filename=/tmp/gstm-jfr/,settings=profile,dumponexit=true"
+}
+
+# The executors' profiles as text: per recording, the sampled top frames and the first gstm
+# frame of each sample (where gstm's own code spends the executor's time), most first.
+gc_jfr_summary() {
+  local f jfr=$GC_SPARK/java/bin/jfr
+  [ -x "$jfr" ] || jfr=$(dirname "$GC_JAVA")/jfr
+  for f in /tmp/gstm-jfr/*.jfr; do
+    [ -f "$f" ] || continue
+    echo "== $(basename "$f") ($(du -h "$f" | cut -f1))"
+    "$jfr" print --events jdk.ExecutionSample --stack-depth 40 "$f" | awk '
+      /stackTrace = \[/ { inst = 1; first = 1; gstm = 0; next }
+      inst && /^[[:space:]]*\]/ { inst = 0; next }
+      inst {
+        line = $0; sub(/^[[:space:]]+/, "", line); sub(/[[:space:]]+line:.*/, "", line)
+        if (first) { top[line]++; n++; first = 0 }
+        if (!gstm && line ~ /^io\.gstm\./) { own[line]++; gstm = 1 }
+      }
+      END {
+        print "samples: " n
+        print "-- top frames"; for (k in top) printf "%7d %s\n", top[k], k | "sort -rn | head -n 45"
+        close("sort -rn | head -n 45")
+        print "-- first gstm frame"; for (k in own) printf "%7d %s\n", own[k], k | "sort -rn | head -n 45"
+        close("sort -rn | head -n 45")
+      }'
+  done
+}
+
 # start WORKERS CORES [EXECUTOR_MEMORY]: the cluster, one GPU per worker and executor.
 start() {
   local workers=$1 cores=$2 mem=${3:-64g}
@@ -74,7 +107,7 @@ start() {
     --conf "spark.executor.cores=$cores" --conf "spark.cores.max=$((workers * cores))"
     --conf "spark.executor.memory=$mem"
     --conf spark.scheduler.minRegisteredResourcesRatio=1.0
-    --conf "spark.executor.extraJavaOptions=-Dlog4j2.configurationFile=$GC_SPARK/log4j2-spark.properties -Djava.util.concurrent.ForkJoinPool.common.parallelism=$cores"
+    --conf "spark.executor.extraJavaOptions=-Dlog4j2.configurationFile=$GC_SPARK/log4j2-spark.properties -Djava.util.concurrent.ForkJoinPool.common.parallelism=$cores$(gc_jfr_option)"
     --conf spark.gstm.requireGpu=true)
   GC_CORES=$cores
   echo "cluster: $GC_MASTER, $workers worker(s) x $cores cores, one GPU each"
@@ -169,4 +202,7 @@ stop() {
   find "$GC_WORK" -name stderr 2>/dev/null | xargs -r grep -h " DEBUG .*gstm\| DEBUG .*TxKMeans" \
     2>/dev/null | tail -n 4000 >"$GC_OUT/executor-debug.txt"
   [ -s "$GC_OUT/executor-debug.txt" ] || rm -f "$GC_OUT/executor-debug.txt"
+  if [ "${GC_JFR:-0}" = 1 ]; then
+    gc_jfr_summary >"$GC_OUT/executor-profile.txt" 2>&1
+  fi
 }

@@ -59,7 +59,7 @@ public final class ExecutorCoalescer implements PartitionCoalescer, Serializable
    * Where a partition is: its executor's location ("executor_HOST_ID"), else its first host,
    * else "" (anywhere).
    */
-  static String place(Seq<TaskLocation> locations) {
+  public static String place(Seq<TaskLocation> locations) {
     String host = "";
     for (int i = 0; i < locations.size(); i++) {
       TaskLocation l = locations.apply(i);

@@ -13,13 +13,13 @@ import scala.reflect.ClassTag;
 /**
  * Some partitions of a parent RDD, each pinned to an executor (its preferred location), so that
  * a task runs where its data are resident: a TxState partition's stores, a k-means point set.
- * Partition {@code i} is the parent's partition {@code parentIndex[i]}; {@code locations[i]} may be null
- * (no preference: local mode, or the cross-partition phase).
+ * Partition {@code i} is the parent's partitions {@code groups[i]}, read in turn (usually one);
+ * {@code locations[i]} may be null (no preference: local mode, or the cross-partition phase).
  */
 public final class PinnedRDD<T> extends RDD<T> {
   private static final long serialVersionUID = 1L;
   private final RDD<T> parent;
-  private final int[] parentIndex;
+  private final int[][] groups;
   private final String[] locations;
 
   /**
@@ -32,35 +32,52 @@ public final class PinnedRDD<T> extends RDD<T> {
   }
 
   public PinnedRDD(RDD<T> parent, int[] parentIndex, String[] locations, ClassTag<T> tag) {
-    super(parent.context(), seq(List.of(new Select<>(parent, parentIndex))), tag);
+    this(parent, singles(parentIndex), locations, tag);
+  }
+
+  /** Partition {@code i} reads the parent's partitions {@code groups[i]} in turn. */
+  public PinnedRDD(RDD<T> parent, int[][] groups, String[] locations, ClassTag<T> tag) {
+    super(parent.context(), seq(List.of(new Select<>(parent, groups))), tag);
     this.parent = parent;
-    this.parentIndex = parentIndex.clone();
-    this.locations = locations == null ? new String[parentIndex.length] : locations.clone();
+    this.groups = groups.clone();
+    this.locations = locations == null ? new String[groups.length] : locations.clone();
+  }
+
+  private static int[][] singles(int[] parentIndex) {
+    int[][] g = new int[parentIndex.length][];
+    for (int i = 0; i < g.length; i++) {
+      g[i] = new int[] {parentIndex[i]};
+    }
+    return g;
   }
 
   private static final class Select<T> extends NarrowDependency<T> {
     private static final long serialVersionUID = 1L;
-    private final int[] parentIndex;
+    private final int[][] groups;
 
-    Select(RDD<T> parent, int[] parentIndex) {
+    Select(RDD<T> parent, int[][] groups) {
       super(parent);
-      this.parentIndex = parentIndex.clone();
+      this.groups = groups.clone();
     }
 
     @Override
     public Seq<Object> getParents(int partitionId) {
-      return seq(List.of((Object) parentIndex[partitionId]));
+      List<Object> l = new ArrayList<>();
+      for (int g : groups[partitionId]) {
+        l.add(g);
+      }
+      return seq(l);
     }
   }
 
   private static final class Pinned implements Partition {
     private static final long serialVersionUID = 1L;
     private final int index;
-    final Partition parent;
+    final Partition[] parents;
 
-    Pinned(int index, Partition parent) {
+    Pinned(int index, Partition[] parents) {
       this.index = index;
-      this.parent = parent;
+      this.parents = parents;
     }
 
     @Override
@@ -75,21 +92,37 @@ public final class PinnedRDD<T> extends RDD<T> {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Pinned p && p.index == index && p.parent.equals(parent);
+      return o instanceof Pinned p && p.index == index
+          && java.util.Arrays.equals(p.parents, parents);
     }
   }
 
   @Override
   public scala.collection.Iterator<T> compute(Partition split, TaskContext context) {
-    return parent.iterator(((Pinned) split).parent, context);
+    Partition[] from = ((Pinned) split).parents;
+    if (from.length == 1) {
+      return parent.iterator(from[0], context);
+    }
+    List<Partition> l = java.util.Arrays.asList(from);
+    return CollectionConverters.asScala(l.iterator()).flatMap(
+        new scala.runtime.AbstractFunction1<Partition, scala.collection.IterableOnce<T>>() {
+          @Override
+          public scala.collection.IterableOnce<T> apply(Partition p) {
+            return parent.iterator(p, context);
+          }
+        });
   }
 
   @Override
   public Partition[] getPartitions() {
     Partition[] all = parent.partitions();
-    Partition[] out = new Partition[parentIndex.length];
+    Partition[] out = new Partition[groups.length];
     for (int i = 0; i < out.length; i++) {
-      out[i] = new Pinned(i, all[parentIndex[i]]);
+      Partition[] from = new Partition[groups[i].length];
+      for (int k = 0; k < from.length; k++) {
+        from[k] = all[groups[i][k]];
+      }
+      out[i] = new Pinned(i, from);
     }
     return out;
   }

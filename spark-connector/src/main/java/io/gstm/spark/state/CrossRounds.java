@@ -121,7 +121,8 @@ final class CrossRounds {
   private final int p;
   private final int regions;
   private final KeyPartitioner owners;
-  private final TaskMesh<Frame> mesh;
+  /** The epoch's mesh ({@link EpochMesh#CODEC}): frames, once the routed chunks are traded. */
+  private final TaskMesh<Object> mesh;
 
   // As coordinator: the transactions it holds, their distinct keys (txKey[keyFrom[j]..]) and,
   // per key, the value received and the owner's queue it came from (-1: the owner lacks it).
@@ -132,9 +133,6 @@ final class CrossRounds {
   private int[] valQueue;
   private long[][] valBits;
   private int[] got;
-  /** The rounds' store: row x holds coordinated key x. */
-  private TxStore store;
-  private io.gstm.core.engine.Engine storeEngine;
 
   // As owner: a queue per key named (qRow, qKey; the waiting transactions' sequences qSeq
   // [qStart[d]..], ascending; head[d] the next) and the host copy of the rows.
@@ -150,7 +148,7 @@ final class CrossRounds {
   private Frame[] missing;
 
   CrossRounds(PartitionStore ps, ApplyPlan plan, GstmSettings settings, long epoch, int me,
-      TxChunk coordinated, TaskMesh<Frame> mesh) {
+      TxChunk coordinated, TaskMesh<Object> mesh) {
     this.ps = ps;
     this.plan = plan;
     this.settings = settings;
@@ -164,22 +162,16 @@ final class CrossRounds {
     this.out = new OutcomeChunk(epoch, -1, coordinated, plan.outputNames.length);
   }
 
+  private Frame receive(int q) throws IOException, InterruptedException {
+    return (Frame) mesh.receive(q);
+  }
+
   private long seq(int j) {
     return (long) j * p + me;
   }
 
   /** Runs every round with the other partitions' tasks; returns when all are done. */
   Result run() throws IOException, InterruptedException {
-    try {
-      return rounds();
-    } finally {
-      if (store != null) {
-        store.close();
-      }
-    }
-  }
-
-  private Result rounds() throws IOException, InterruptedException {
     long t0 = System.nanoTime();
     indexCoordinated();
     announce();
@@ -193,6 +185,8 @@ final class CrossRounds {
     long pendingHere = cx.n;
     long pendingAll = Long.MAX_VALUE;
     int round = 0;
+    // Per round, for the debug line: transactions run, then ms of values, batch and writes.
+    StringBuilder perRound = LOG.isDebugEnabled() ? new StringBuilder() : null;
     while (true) {
       long ta = System.nanoTime();
       sendValues(round == 0);
@@ -222,12 +216,17 @@ final class CrossRounds {
       long left = 0;
       List<int[]> moved = new ArrayList<>();
       for (int q = 0; q < p; q++) {
-        Frame f = mesh.receive(q);
+        Frame f = receive(q);
         left += f.count();
         moved.add(applyWrites(f));
       }
       fresh = concat(moved);
-      writesNanos += System.nanoTime() - tw;
+      long te = System.nanoTime();
+      writesNanos += te - tw;
+      if (perRound != null) {
+        perRound.append(String.format(java.util.Locale.ROOT, " %d:%d/%d/%d/%d", round,
+            rows.length, (tb - ta) / 1_000_000, (tw - tb) / 1_000_000, (te - tw) / 1_000_000));
+      }
       if (round == 0) {
         TaskContext tc = TaskContext.get();
         TxStateHooks.at("cross", me, epoch, tc == null ? 0 : tc.attemptNumber());
@@ -261,6 +260,10 @@ final class CrossRounds {
         cx.n, qKey.length, round, (System.nanoTime() - t0) / 1_000_000,
         (tAnnounced - t0) / 1_000_000, valuesNanos / 1_000_000, batchNanos / 1_000_000,
         ran[1] / 1_000_000, writesNanos / 1_000_000);
+    if (perRound != null) {
+      LOG.debug("gstm state '{}' partition {} epoch {}: rounds (round:run/values/batch/writes "
+          + "ms){}", plan.state.name(), me, epoch, perRound);
+    }
     return new Result(out, new Exchange.TaskStats(ran[0], ran[1], System.nanoTime() - t0,
         engineName, gpu, false), round);
   }
@@ -326,7 +329,7 @@ final class CrossRounds {
     Frame[] in = new Frame[p];
     int total = 0;
     for (int q = 0; q < p; q++) {
-      in[q] = mesh.receive(q);
+      in[q] = receive(q);
       total += in[q].n();
     }
     long[] pairKey = new long[total];
@@ -414,7 +417,7 @@ final class CrossRounds {
   private int[] receiveValues() throws IOException, InterruptedException {
     List<int[]> ready = new ArrayList<>();
     for (int q = 0; q < p; q++) {
-      Frame f = mesh.receive(q);
+      Frame f = receive(q);
       int[][] parts = new int[FrameScatter.chunkCount(f.n())][];
       FrameScatter.chunks(f.n()).forEach(c -> {
         int[] mine = new int[16];
@@ -447,15 +450,21 @@ final class CrossRounds {
   private record Batch(long[] ran, Frame[] writes) {}
 
   /**
-   * Runs coordinated rows {@code rows} (no two share a key) as one batch on the epoch's store
-   * of every coordinated key (key {@code x} at store row {@code x}: the values received are
-   * {@link #valBits}, written whole; the keys the owners lack have a row no transaction reads:
-   * theirs end MISSING_KEY), their outcomes into place, their keys' new values to their owners.
-   * One store for all the rounds: creating one a round (device memory, the engine's buffers
-   * freed for it) cost more than the rounds' batches.
+   * Runs coordinated rows {@code rows} (no two share a key) as one batch on a store of just
+   * their keys ({@link RoundStores}: transaction {@code t}'s keys at rows {@code at[t]..}, the
+   * values received written, the rest of the store unread; a key its owner lacks has a row no
+   * transaction reads: its transaction ends MISSING_KEY), their outcomes into place, their keys'
+   * new values to their owners.
    */
   private Batch runBatch(int[] rows, int round, TaskEngine lease) {
     int n = rows.length;
+    int[] at = new int[n + 1];
+    for (int t = 0; t < n; t++) {
+      at[t + 1] = at[t] + keyFrom[rows[t] + 1] - keyFrom[rows[t]];
+    }
+    TxStore store = ps.roundStores().forRows(at[n], plan.state, lease.engine());
+    int size = store.layout().region(0).length();
+    long[][] values = new long[regions][size];
     int[][] locals = new int[plan.slots.length][];
     for (int s = 0; s < locals.length; s++) {
       if (plan.slots[s].key()) {
@@ -465,19 +474,23 @@ final class CrossRounds {
     FrameScatter.chunks(n).forEach(c -> {
       for (int t = FrameScatter.from(c), to = FrameScatter.to(c, n); t < to; t++) {
         int j = rows[t];
+        for (int x = keyFrom[j]; x < keyFrom[j + 1]; x++) {
+          for (int r = 0; r < regions; r++) {
+            values[r][at[t] + x - keyFrom[j]] = valBits[r][x];
+          }
+        }
         for (int s : plan.keySlotsOf[cx.types[j]]) {
           int x = keyFrom[j];
           while (txKey[x] != cx.slots[s][j]) {
             x++;
           }
-          locals[s][t] = valQueue[x] >= 0 ? x : -1;
+          locals[s][t] = valQueue[x] >= 0 ? at[t] + x - keyFrom[j] : -1;
         }
       }
     });
     TxChunk sub = cx.select(rows);
     OutcomeChunk part = new OutcomeChunk(epoch, -1, sub, plan.outputNames.length);
-    TxStore store = store(lease);
-    StoreContents.write(store, valBits);
+    StoreContents.write(store, values);
     long serialBase = ((long) (p + round) << 40) + (long) me * ((1L << 40) / p);
     long[] ran = BatchRunner.run(lease.engine(), store, plan, settings, sub, null, locals, part,
         serialBase);
@@ -487,26 +500,12 @@ final class CrossRounds {
       int j = rows[t];
       for (int x = keyFrom[j]; x < keyFrom[j + 1]; x++) {
         if (valQueue[x] >= 0) {
-          sink.put(owners.owner(txKey[x]), seq(j), txKey[x], valQueue[x], after, x);
+          sink.put(owners.owner(txKey[x]), seq(j), txKey[x], valQueue[x], after,
+              at[t] + x - keyFrom[j]);
         }
       }
     });
     return new Batch(ran, writes);
-  }
-
-  /** The epoch's store of every coordinated key, on {@code lease}'s engine. */
-  private TxStore store(TaskEngine lease) {
-    if (store != null && storeEngine != lease.engine()) {
-      store.close(); // the lease fell back to another engine: the values are on the host
-      store = null;
-    }
-    if (store == null) {
-      StateSchema schema = plan.state;
-      store = lease.engine().createStore(schema.layout(Math.max(1, txKey.length)),
-          schema.storeAlgorithm());
-      storeEngine = lease.engine();
-    }
-    return store;
   }
 
   /**

@@ -4,8 +4,10 @@ import com.esotericsoftware.kryo.DefaultSerializer;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.spark.conf.GstmConf;
 import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.ExecutorCoalescer;
 import io.gstm.spark.exec.ExecutorSpread;
 import io.gstm.spark.exec.HubJob;
+import io.gstm.spark.exec.PinnedRDD;
 import io.gstm.spark.exec.TaskHub;
 import io.gstm.spark.exec.TaskMesh;
 import java.io.IOException;
@@ -21,14 +23,16 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
+import scala.Tuple2;
 import scala.runtime.AbstractFunction1;
 
 /**
  * An epoch of a state of several partitions in one Spark stage ({@code
- * spark.gstm.state.exchange=mesh}): a task per partition, where the partition lives, runs the
- * partition's own transactions and then, with the other partitions' tasks over a {@link
- * TaskMesh}, the cross-partition transactions in rounds ({@link CrossRounds}), every partition
- * at once. The {@code jobs} exchange instead runs four jobs and all the cross-partition
+ * spark.gstm.state.exchange=mesh}): the input is routed into the cache where it is read (one job
+ * on every core), then a task per partition, where the partition lives, reads the routed chunks
+ * cached on its executor, trades them with the other partitions' tasks over a {@link TaskMesh}
+ * (no shuffle), runs the partition's own transactions and then, with the other tasks, the
+ * cross-partition transactions in rounds ({@link CrossRounds}), every partition at once. The {@code jobs} exchange instead runs four jobs and all the cross-partition
  * transactions in one task. The driver's {@link TaskHub} only introduces the tasks and hears
  * each one finish; the stage's output (outcomes and counters) is locally checkpointed, and the
  * driver collects the counters.
@@ -113,6 +117,82 @@ final class EpochMesh {
     };
   }
 
+  /**
+   * Which cached input partitions each state partition's task reads: those cached on its own
+   * executor, shared out evenly among the partitions there; any other (on an executor holding
+   * no partition, or no longer cached) to the partition with the fewest. In local mode, all
+   * evenly.
+   */
+  static int[][] groups(SparkContext sc, RDD<?> routed, String[] locations, int p) {
+    String[] blockAt = new String[routed.getNumPartitions()];
+    for (int k = 0; k < blockAt.length && locations != null; k++) {
+      blockAt[k] = ExecutorCoalescer.place(sc.getPreferredLocs(routed, k));
+    }
+    return groups(blockAt, locations, p);
+  }
+
+  /** As above, input partition k cached at {@code blockAt[k]} (null: anywhere). */
+  static int[][] groups(String[] blockAt, String[] locations, int p) {
+    List<List<Integer>> g = new ArrayList<>();
+    for (int i = 0; i < p; i++) {
+      g.add(new ArrayList<>());
+    }
+    for (int k = 0; k < blockAt.length; k++) {
+      String at = locations == null ? null : blockAt[k];
+      int best = -1;
+      for (int pass = 0; pass < 2 && best < 0; pass++) {
+        for (int i = 0; i < p; i++) {
+          boolean here = pass == 1 || at == null || at.equals(locations[i]);
+          if (here && (best < 0 || g.get(i).size() < g.get(best).size())) {
+            best = i;
+          }
+        }
+      }
+      g.get(best).add(k);
+    }
+    int[][] out = new int[p][];
+    for (int i = 0; i < p; i++) {
+      out[i] = g.get(i).stream().mapToInt(Integer::intValue).toArray();
+    }
+    return out;
+  }
+
+  /** The chunks one partition's task hands another, read from the input partitions it read. */
+  record Routed(List<TxChunk> chunks) {}
+
+  /**
+   * What the tasks trade over the mesh: first each other's routed chunks ({@link Routed}), then
+   * the rounds' frames ({@link CrossRounds.Frame}).
+   */
+  static final TaskMesh.Codec<Object> CODEC = new TaskMesh.Codec<>() {
+    @Override
+    public void write(java.io.DataOutputStream out, Object m) throws IOException {
+      if (m instanceof Routed r) {
+        out.writeByte(1);
+        out.writeInt(r.chunks().size());
+        for (TxChunk c : r.chunks()) {
+          c.write(out);
+        }
+      } else {
+        out.writeByte(0);
+        CrossRounds.CODEC.write(out, (CrossRounds.Frame) m);
+      }
+    }
+
+    @Override
+    public Object read(java.io.DataInputStream in) throws IOException {
+      if (in.readByte() == 1) {
+        int k = in.readInt();
+        List<TxChunk> chunks = new ArrayList<>(k);
+        for (int c = 0; c < k; c++) {
+          chunks.add(TxChunk.read(in));
+        }
+        return new Routed(chunks);
+      }
+      return CrossRounds.CODEC.read(in);
+    }
+  };
+
   /** What one partition's task gives back: its own and its coordinated transactions' results. */
   @DefaultSerializer(JavaSerializer.class)
   record Part(Exchange.LocalResult local, OutcomeChunk cross, Exchange.TaskStats crossStats,
@@ -131,18 +211,20 @@ final class EpochMesh {
       implements Serializable {}
 
   /**
-   * Epoch {@code epoch} over {@code routed}: partition i's own chunks and, marked cross, those
-   * it coordinates.
+   * Epoch {@code epoch} over {@code routed}, the input partitions' chunks (each keyed by the
+   * partition that runs it, marked cross when it coordinates them) cached where they were
+   * routed: partition i's task reads the input partitions {@code groups[i]} and trades the
+   * chunks with the other tasks over the mesh, instead of a shuffle.
    */
   static StateJobs.Applied apply(SparkSession spark, TxState.Ref ref, ApplyPlan plan, long epoch,
-      long base, GstmSettings settings, RDD<TxChunk> routed) {
+      long base, GstmSettings settings, RDD<Tuple2<Integer, TxChunk>> routed, int[][] groups) {
     SparkContext sc = spark.sparkContext();
     int p = plan.state.partitions();
     long t0 = System.nanoTime();
     try (TaskHub hub = TaskHub.onDriver(sc, p, OWNER, WHAT)) {
-      JavaRDD<TxChunk> pinned = StateJobs.pinned(routed, StateJobs.range(0, p), ref.locations(),
-          TxChunk.class);
-      RDD<Part> out = pinned.rdd().mapPartitions(
+      RDD<Tuple2<Integer, TxChunk>> pinned = new PinnedRDD<>(routed, groups, ref.locations(),
+          StateJobs.tag(Tuple2.class));
+      RDD<Part> out = pinned.mapPartitions(
           new Task(ref, plan, epoch, base, settings, hub.address()), true,
           StateJobs.tag(Part.class));
       out.localCheckpoint();
@@ -276,7 +358,8 @@ final class EpochMesh {
   /** A partition's task: its own transactions, then the rounds with the other partitions. */
   @DefaultSerializer(JavaSerializer.class)
   static final class Task
-      extends AbstractFunction1<scala.collection.Iterator<TxChunk>, scala.collection.Iterator<Part>>
+      extends AbstractFunction1<scala.collection.Iterator<Tuple2<Integer, TxChunk>>,
+          scala.collection.Iterator<Part>>
       implements Serializable {
     private static final long serialVersionUID = 1L;
     private final TxState.Ref ref;
@@ -306,7 +389,8 @@ final class EpochMesh {
     }
 
     @Override
-    public scala.collection.Iterator<Part> apply(scala.collection.Iterator<TxChunk> it) {
+    public scala.collection.Iterator<Part> apply(
+        scala.collection.Iterator<Tuple2<Integer, TxChunk>> it) {
       long t0 = System.nanoTime();
       int i = TaskContext.getPartitionId();
       if (TaskContext.get().attemptNumber() > 0) {
@@ -317,29 +401,51 @@ final class EpochMesh {
             + "as a whole");
       }
       int p = plan.state.partitions();
-      List<TxChunk> own = new ArrayList<>();
-      List<TxChunk> coordinated = new ArrayList<>();
-      while (it.hasNext()) {
-        TxChunk c = it.next();
-        (c.cross ? coordinated : own).add(c);
+      List<List<TxChunk>> byTask = new ArrayList<>();
+      for (int q = 0; q < p; q++) {
+        byTask.add(new ArrayList<>());
       }
-      int slots = plan.slots.length;
-      TxChunk mine = own.isEmpty() ? new TxChunk(slots, 1) : TxChunk.concat(own, slots);
-      TxChunk cross = coordinated.isEmpty() ? new TxChunk(slots, 1)
-          : TxChunk.concat(coordinated, slots);
-      cross.cross = true;
+      while (it.hasNext()) {
+        Tuple2<Integer, TxChunk> c = it.next();
+        byTask.get(c._1()).add(c._2());
+      }
       long t1 = System.nanoTime();
       try (TaskHub.Link link = new TaskHub.Link(hub, i, OWNER, WHAT)) {
         Part part;
-        try (TaskMesh<CrossRounds.Frame> mesh = TaskMesh.open(link, hub.token(), i, p, WHAT,
-            CrossRounds.CODEC)) {
+        try (TaskMesh<Object> mesh = TaskMesh.open(link, hub.token(), i, p, WHAT, CODEC)) {
           long t2 = System.nanoTime();
+          List<TxChunk> all = new ArrayList<>(byTask.get(i));
+          for (int q = 0; q < p; q++) {
+            if (q != i) {
+              mesh.send(q, new Routed(byTask.get(q)));
+            }
+          }
+          for (int q = 0; q < p; q++) {
+            if (q != i) {
+              all.addAll(((Routed) mesh.receive(q)).chunks());
+            }
+          }
+          byTask = null;
+          // In input order, whichever task read them: the epoch's order does not depend on it.
+          all.sort(java.util.Comparator.comparingInt((TxChunk c) -> c.source));
+          List<TxChunk> own = new ArrayList<>();
+          List<TxChunk> coordinated = new ArrayList<>();
+          for (TxChunk c : all) {
+            (c.cross ? coordinated : own).add(c);
+          }
+          int slots = plan.slots.length;
+          TxChunk mine = own.isEmpty() ? new TxChunk(slots, 1) : TxChunk.concat(own, slots);
+          TxChunk cross = coordinated.isEmpty() ? new TxChunk(slots, 1)
+              : TxChunk.concat(coordinated, slots);
+          cross.cross = true;
+          long t3 = System.nanoTime();
           Exchange.LocalResult local = StateJobs.local(ref, i, epoch, base, mine, plan,
               settings);
           LOG.debug("gstm state '{}' epoch {} partition {}: {} own and {} coordinated "
-                  + "transactions read in {} ms, the other tasks met in {} ms, own run in {} ms",
-              plan.state.name(), epoch, i, mine.n, cross.n, (t1 - t0) / 1_000_000,
-              (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
+                  + "transactions read in {} ms, the other tasks met in {} ms, traded in {} ms, "
+                  + "own run in {} ms", plan.state.name(), epoch, i, mine.n, cross.n,
+              (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
+              (System.nanoTime() - t3) / 1_000_000);
           PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
           CrossRounds.Result r = new CrossRounds(ps, plan, settings, epoch, i, cross, mesh)
               .run();

@@ -52,6 +52,8 @@ final class PartitionStore {
   private Exchange.LocalResult record;
   private long writtenBack = -1;
   private boolean closed;
+  /** The stores the cross-partition rounds run on (an epoch in one stage). */
+  private final RoundStores roundStores = new RoundStores();
 
   private PartitionStore(long stateId, int partition, StateSchema schema, long epoch,
       KeySlots slots, Engine engine, TxStore store) {
@@ -331,8 +333,13 @@ final class PartitionStore {
     if (!closed) {
       closed = true;
       dropUndo();
+      roundStores.close();
       store.close();
     }
+  }
+
+  RoundStores roundStores() {
+    return roundStores;
   }
 
   synchronized boolean isClosed() {

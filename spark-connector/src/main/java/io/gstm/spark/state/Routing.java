@@ -306,6 +306,7 @@ final class Routing {
       List<Tuple2<Integer, TxChunk>> list = new ArrayList<>();
       for (int t = 0; t < out.length; t++) {
         if (out[t] != null) {
+          out[t].source = inputPartition;
           list.add(new Tuple2<>(mesh && t >= p ? t - p : t, out[t].trim()));
         }
       }

@@ -36,6 +36,8 @@ final class TxChunk implements Serializable {
   int requestCount;
   /** Cross-partition transactions this partition coordinates (an epoch in one stage). */
   boolean cross;
+  /** The input partition it was routed from (its place in the epoch's order). */
+  int source;
 
   TxChunk(int slotCount, int capacity) {
     int c = Math.max(1, capacity);
@@ -135,6 +137,54 @@ final class TxChunk implements Serializable {
 
   private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
     out.defaultWriteObject();
+    writeColumns(out);
+  }
+
+  private void readObject(java.io.ObjectInputStream in)
+      throws java.io.IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    readColumns(in);
+  }
+
+  /** The chunk on a task-to-task connection ({@link EpochMesh}): the whole of it, raw. */
+  void write(java.io.DataOutput out) throws java.io.IOException {
+    out.writeInt(n);
+    out.writeInt(requestCount);
+    out.writeBoolean(cross);
+    out.writeInt(source);
+    int withCause = 0;
+    for (int i = 0; causes != null && i < n; i++) {
+      withCause += causes[i] != null ? 1 : 0;
+    }
+    out.writeInt(withCause);
+    for (int i = 0; withCause > 0 && i < n; i++) {
+      if (causes[i] != null) {
+        out.writeInt(i);
+        out.writeUTF(causes[i]);
+      }
+    }
+    writeColumns(out);
+  }
+
+  static TxChunk read(java.io.DataInput in) throws java.io.IOException {
+    TxChunk c = new TxChunk(0, 1);
+    c.n = in.readInt();
+    c.requestCount = in.readInt();
+    c.cross = in.readBoolean();
+    c.source = in.readInt();
+    int withCause = in.readInt();
+    if (withCause > 0) {
+      c.causes = new String[Math.max(1, c.n)];
+      for (int k = 0; k < withCause; k++) {
+        int i = in.readInt();
+        c.causes[i] = in.readUTF();
+      }
+    }
+    c.readColumns(in);
+    return c;
+  }
+
+  private void writeColumns(java.io.DataOutput out) throws java.io.IOException {
     PackedArrays.writeLongs(out, txIds, n);
     PackedArrays.writeInts(out, types, n);
     PackedArrays.writeBytes(out, status, n);
@@ -145,9 +195,7 @@ final class TxChunk implements Serializable {
     PackedArrays.writeLongs(out, requests, requestCount);
   }
 
-  private void readObject(java.io.ObjectInputStream in)
-      throws java.io.IOException, ClassNotFoundException {
-    in.defaultReadObject();
+  private void readColumns(java.io.DataInput in) throws java.io.IOException {
     txIds = PackedArrays.readLongs(in);
     types = PackedArrays.readInts(in);
     status = PackedArrays.readBytes(in);
