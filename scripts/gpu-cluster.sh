@@ -159,10 +159,11 @@ scaling() {
       cluster bench --input "$d/r24" $g $one "$@"
       cluster bench --input "$d/r23" $g $one "$@" ;;
     state)
+      # Written in 10 batches (a directory each, 64 files): an apply reads one batch on all cores.
       local t="--accounts 10000000 --transfers 100000000"
-      [ -d "$d/t100m" ] || cluster gen transfers $t --files 64 --out "$d/t100m"
-      cluster tx-bench --input "$d/t100m" $t --batches 10 --partitions 2 --no-baseline --no-core "$@"
-      cluster tx-bench --input "$d/t100m" $t --batches 10 --partitions 1 --no-baseline --no-core $one "$@" ;;
+      [ -d "$d/t100m-b10" ] || cluster gen transfers $t --batches 10 --files 64 --out "$d/t100m-b10"
+      cluster tx-bench --input "$d/t100m-b10" $t --batches 10 --partitions 2 --no-baseline --no-core "$@"
+      cluster tx-bench --input "$d/t100m-b10" $t --batches 10 --partitions 1 --no-baseline --no-core $one "$@" ;;
     *) echo "scaling: kmeans, graphs or state, got '$what'" >&2; return 2 ;;
   esac
 }

@@ -318,20 +318,24 @@ final class CrossRounds {
    * rows.
    */
   private void announce() throws IOException, InterruptedException {
+    long t0 = System.nanoTime();
     Frame[] to = FrameScatter.scatter(cx.n, p, -1, (j, sink) -> {
       for (int x = keyFrom[j]; x < keyFrom[j + 1]; x++) {
         sink.put(owners.owner(txKey[x]), seq(j), txKey[x], 0, null, 0);
       }
     });
+    long t1 = System.nanoTime();
     for (int q = 0; q < p; q++) {
       mesh.send(q, to[q]);
     }
+    long t2 = System.nanoTime();
     Frame[] in = new Frame[p];
     int total = 0;
     for (int q = 0; q < p; q++) {
       in[q] = receive(q);
       total += in[q].n();
     }
+    long t3 = System.nanoTime();
     long[] pairKey = new long[total];
     long[] pairSeq = new long[total];
     int x = 0;
@@ -349,6 +353,7 @@ final class CrossRounds {
       }
     }
     int[] rowOf = pairRow;
+    long t4 = System.nanoTime();
     // Keys this partition does not hold: answered in the first round, without a queue.
     missing = FrameScatter.scatter(total, p, regions, (i, sink) -> {
       if (rowOf[i] < 0) {
@@ -360,25 +365,27 @@ final class CrossRounds {
         .mapToLong(i -> ((long) rowOf[i] << 32) | i).toArray();
     Arrays.parallelSort(byRow);
     int m = byRow.length;
-    int d = 0;
-    for (int i = 0; i < m; i++) {
-      d += i == 0 || (byRow[i] >>> 32) != (byRow[i - 1] >>> 32) ? 1 : 0;
-    }
+    // Where each queue starts, found and filled on all cores (the gathers are random reads).
+    int[] starts = IntStream.range(0, m).parallel()
+        .filter(i -> i == 0 || (byRow[i] >>> 32) != (byRow[i - 1] >>> 32)).toArray();
+    int d = starts.length;
     qRow = new int[d];
     qKey = new long[d];
     qStart = new int[d + 1];
     qSeq = new long[m];
-    int q = -1;
-    for (int i = 0; i < m; i++) {
-      int pair = (int) byRow[i];
-      if (i == 0 || (byRow[i] >>> 32) != (byRow[i - 1] >>> 32)) {
-        q++;
+    FrameScatter.chunks(d).forEach(c -> {
+      for (int q = FrameScatter.from(c), end = FrameScatter.to(c, d); q < end; q++) {
+        int i = starts[q];
         qRow[q] = (int) (byRow[i] >>> 32);
-        qKey[q] = pairKey[pair];
+        qKey[q] = pairKey[(int) byRow[i]];
         qStart[q] = i;
       }
-      qSeq[i] = pairSeq[pair];
-    }
+    });
+    FrameScatter.chunks(m).forEach(c -> {
+      for (int i = FrameScatter.from(c), end = FrameScatter.to(c, m); i < end; i++) {
+        qSeq[i] = pairSeq[(int) byRow[i]];
+      }
+    });
     qStart[d] = m;
     head = Arrays.copyOf(qStart, d);
     IntStream.range(0, d).parallel().forEach(r -> {
@@ -387,6 +394,10 @@ final class CrossRounds {
       }
     });
     fresh = IntStream.range(0, d).toArray();
+    LOG.debug("gstm state '{}' partition {} epoch {}: announced {} keys in {} ms (scatter {}, "
+        + "send {}, receive {}, rows {}, queues {})", plan.state.name(), me, epoch, total,
+        (System.nanoTime() - t0) / 1_000_000, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000,
+        (t3 - t2) / 1_000_000, (t4 - t3) / 1_000_000, (System.nanoTime() - t4) / 1_000_000);
   }
 
   /**

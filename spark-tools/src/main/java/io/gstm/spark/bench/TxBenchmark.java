@@ -149,11 +149,16 @@ public final class TxBenchmark implements Callable<Integer> {
       boolean cache = cacheInput != null ? cacheInput : transfers <= 20_000_000L;
       long per = (transfers + batches - 1) / batches;
       Dataset<Row> stored = this.input == null ? null : checkedInput(session);
+      boolean batched = stored != null
+          && java.util.Arrays.asList(stored.columns()).contains("batch");
       for (int b = 0; b < batches; b++) {
         long from = b * per;
         long to = Math.min(transfers, from + per);
+        // A batched input: the batch's own directory (its files alone are read).
         Dataset<Row> t = stored != null
-            ? stored.where(col("id").geq(from).and(col("id").lt(to)))
+            ? (batched ? stored.where(col("batch").equalTo(b)) : stored)
+                .where(col("id").geq(from).and(col("id").lt(to)))
+                .select("id", "src", "dst", "amount")
             : keysChange ? withOpensAndCloses(session.range(from, to, 1, inParts))
             : transfers(session.range(from, to, 1, inParts), accounts, maxAmount, seed);
         if (cache) {
@@ -295,6 +300,20 @@ public final class TxBenchmark implements Callable<Integer> {
   }
 
   /**
+   * {@link #transfers} in {@code batches} batches of {@code per} ids (column "batch", to write
+   * partitioned by it): row i of {@code rows} (a column "id" of 0 .. batches * per - 1) is id
+   * {@code (i % batches) * per + i / batches}, so that every partition of {@code rows} holds ids
+   * of every batch and every writer writes a file into each batch's directory.
+   */
+  public static Dataset<Row> batchedTransfers(Dataset<?> rows, int batches, long per,
+      long accounts, long maxAmount, long seed) {
+    Dataset<Row> ids = rows.select(org.apache.spark.sql.functions.expr(
+        "pmod(id, " + batches + "L) * " + per + "L + (id div " + batches + "L)").as("id"));
+    return transfers(ids, accounts, maxAmount, seed).withColumn("batch",
+        org.apache.spark.sql.functions.expr("cast(id div " + per + "L as int)"));
+  }
+
+  /**
    * {@link #transfers} of ids {@code ids} with a program each (column "program", its index: 0
    * transfer, 1 open, 2 close): a share
    * --inserts opens account {@code accounts + id} (column "acct", a key no other transaction
@@ -323,9 +342,11 @@ public final class TxBenchmark implements Callable<Integer> {
       throw new IllegalArgumentException("--input: " + input + " needs columns id, src, dst, "
           + "amount; it has " + java.util.Arrays.toString(t.columns()));
     }
+    boolean batched = java.util.Arrays.asList(t.columns()).contains("batch");
     Row r = t.agg(org.apache.spark.sql.functions.count(lit(1)),
         org.apache.spark.sql.functions.max(org.apache.spark.sql.functions.greatest(col("src"),
-            col("dst")))).first();
+            col("dst"))),
+        org.apache.spark.sql.functions.max(batched ? col("batch") : lit(0))).first();
     if (r.getLong(0) != transfers) {
       throw new IllegalArgumentException("--input: " + input + " holds " + r.getLong(0)
           + " transfers, --transfers says " + transfers);
@@ -334,7 +355,13 @@ public final class TxBenchmark implements Callable<Integer> {
       throw new IllegalArgumentException("--input: account " + r.getLong(1) + " is beyond "
           + "--accounts " + accounts);
     }
-    return t.select("id", "src", "dst", "amount");
+    if (batched && !r.isNullAt(2) && r.getInt(2) + 1 != batches) {
+      throw new IllegalArgumentException("--input: " + input + " was written in "
+          + (r.getInt(2) + 1) + " batches (gen transfers --batches); give --batches "
+          + (r.getInt(2) + 1) + ", got " + batches);
+    }
+    return batched ? t.select("id", "src", "dst", "amount", "batch")
+        : t.select("id", "src", "dst", "amount");
   }
 
   /** One untimed apply of {@code --warmup-transfers} to a throwaway state of as many accounts. */

@@ -82,6 +82,13 @@ public final class GenCommand implements Callable<Integer> {
       + "${DEFAULT-VALUE})")
   long maxAmount = 100;
 
+  @Option(names = "--batches", description = "transfers: written as this many batches, "
+      + "directories batch=0.. (tx-bench --batches reads one per apply), every file writer "
+      + "holding rows of each, so that an apply reads as many files as the whole; ids "
+      + "[b * n / batches, (b + 1) * n / batches) in batch b (default: ${DEFAULT-VALUE}: one "
+      + "directory of files that each hold a run of ids)")
+  int batches = 1;
+
   @Option(names = "--seed", description = "seed (default: ${DEFAULT-VALUE})")
   long seed = 42;
 
@@ -116,15 +123,24 @@ public final class GenCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--accounts >= 2, --transfers >= 1 and "
                 + "--max-amount >= 1 are needed");
           }
-          df = TxBenchmark.transfers(session.range(0, transfers, 1, tasks), accounts,
-              maxAmount, seed);
-          shape = String.format(Locale.ROOT, "%,d transfers over %,d accounts (tx-bench's)",
-              transfers, accounts);
+          if (batches < 1 || transfers % batches != 0) {
+            throw new IllegalArgumentException("--batches must be at least 1 and divide "
+                + "--transfers (" + transfers + "), got " + batches);
+          }
+          df = batches == 1
+              ? TxBenchmark.transfers(session.range(0, transfers, 1, tasks), accounts,
+                  maxAmount, seed)
+              : TxBenchmark.batchedTransfers(session.range(0, transfers, 1, tasks), batches,
+                  transfers / batches, accounts, maxAmount, seed);
+          shape = String.format(Locale.ROOT, "%,d transfers over %,d accounts (tx-bench's)%s",
+              transfers, accounts, batches == 1 ? "" : " in " + batches + " batches");
         }
         default -> throw new IllegalArgumentException("expected rmat, points or transfers, got '"
             + what + "'");
       }
-      df.write().mode(overwrite ? SaveMode.Overwrite : SaveMode.ErrorIfExists).parquet(out);
+      org.apache.spark.sql.DataFrameWriter<Row> w = df.write()
+          .mode(overwrite ? SaveMode.Overwrite : SaveMode.ErrorIfExists);
+      (what.equals("transfers") && batches > 1 ? w.partitionBy("batch") : w).parquet(out);
       System.out.printf(Locale.ROOT, "wrote %s (seed %d) to %s in %d file(s) in %.1f s%n", shape,
           seed, out, tasks, (System.nanoTime() - t0) / 1e9);
       return 0;

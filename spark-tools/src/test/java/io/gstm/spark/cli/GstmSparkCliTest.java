@@ -131,6 +131,41 @@ class GstmSparkCliTest {
     assertThat(mismatch.err()).contains("holds 20000 transfers, --transfers says 30000");
   }
 
+  /**
+   * Transfers written in batches: a directory per batch with a file from every writer, read by
+   * tx-bench one batch an apply; the ids are those of the unbatched transfers.
+   */
+  @Test
+  void txBenchReadsTransfersWrittenInBatches(@TempDir Path dir) throws java.io.IOException {
+    String transfers = dir.resolve("batched").toString();
+    Run g = run("gen", "transfers", "--accounts", "1000", "--transfers", "20000", "--files", "3",
+        "--batches", "2", "--out", transfers);
+    assertThat(g.status()).as(g.err()).isZero();
+    for (String b : new String[] {"batch=0", "batch=1"}) {
+      try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir.resolve("batched")
+          .resolve(b))) {
+        assertThat(files.filter(f -> f.toString().endsWith(".parquet")).count()).isEqualTo(3);
+      }
+    }
+    String[] args = {"tx-bench", "--engine", "jvm", "--accounts", "1000", "--transfers",
+        "20000", "--batches", "2", "--no-baseline", "--warmup-transfers", "0", "--input",
+        transfers};
+    Run read = run(args);
+    assertThat(read.status()).as(read.out() + read.err()).isZero();
+    assertThat(read.out()).contains("raw core engine", "(conserved)")
+        .doesNotContain("NOT CONSERVED");
+    args[8] = "4"; // --batches
+    Run mismatch = run(args);
+    assertThat(mismatch.status()).isEqualTo(2);
+    assertThat(mismatch.err()).contains("was written in 2 batches (gen transfers --batches); "
+        + "give --batches 2, got 4");
+    Run uneven = run("gen", "transfers", "--transfers", "20000", "--batches", "3", "--out",
+        dir.resolve("uneven").toString());
+    assertThat(uneven.status()).isEqualTo(2);
+    assertThat(uneven.err()).contains("--batches must be at least 1 and divide --transfers "
+        + "(20000), got 3");
+  }
+
   @Test
   void genRefusesAnExistingOutputAndBadArguments(@TempDir Path dir) {
     Run r = run("gen", "points", "--points", "10", "--out", dir.toString());
