@@ -62,19 +62,23 @@ final class OutcomeChunk implements Serializable {
     if (part.serial != null && serial == null) {
       serial = new long[n];
     }
-    for (int k = 0; k < rows.length; k++) {
-      int i = rows[k];
-      codes[i] = part.codes[k];
-      postponements[i] = part.postponements[k];
-      abortCodes[i] = part.abortCodes[k];
-      causes[i] = part.causes[k];
-      for (int c = 0; c < outputs.length; c++) {
-        outputs[c][i] = part.outputs[c][k];
+    // A cross-partition round's first batch is a million rows: placed on all cores.
+    FrameScatter.chunks(rows.length).forEach(chunk -> {
+      for (int k = FrameScatter.from(chunk), to = FrameScatter.to(chunk, rows.length); k < to;
+          k++) {
+        int i = rows[k];
+        codes[i] = part.codes[k];
+        postponements[i] = part.postponements[k];
+        abortCodes[i] = part.abortCodes[k];
+        causes[i] = part.causes[k];
+        for (int c = 0; c < outputs.length; c++) {
+          outputs[c][i] = part.outputs[c][k];
+        }
+        if (part.serial != null) {
+          serial[i] = part.serial[k];
+        }
       }
-      if (part.serial != null) {
-        serial[i] = part.serial[k];
-      }
-    }
+    });
   }
 
   static String name(byte code) {

@@ -336,6 +336,11 @@ public final class TxBenchmark implements Callable<Integer> {
 
   /** The --input transfers, checked against the options: their columns, count and ids. */
   private Dataset<Row> checkedInput(SparkSession session) {
+    // The input read in a task a core: --partitions sets spark.default.parallelism, and Spark
+    // would pack an apply's files into that many reading (routing) tasks.
+    session.conf().set("spark.sql.files.minPartitionNum",
+        String.valueOf(Math.max(1, io.gstm.spark.exec.TaskHub.taskSlots(
+            session.sparkContext()))));
     Dataset<Row> t = session.read().parquet(input);
     if (!java.util.Arrays.asList(t.columns()).containsAll(List.of("id", "src", "dst",
         "amount"))) {
