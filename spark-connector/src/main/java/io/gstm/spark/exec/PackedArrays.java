@@ -4,6 +4,7 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.stream.IntStream;
 
 /**
  * Large int, long and double arrays on a stream as raw bytes, converted a chunk at a time in
@@ -18,21 +19,73 @@ public final class PackedArrays {
 
   private PackedArrays() {}
 
+  /**
+   * Arrays of at least this many bytes are converted on all cores, whole, and go to or come
+   * from the stream in one piece: one core converts about 1 GB/s, and a cross-partition round's
+   * frames are tens of MB on the critical path of every partition's task.
+   */
+  public static final long PARALLEL_BYTES = 4 << 20;
+
+  /** Puts elements {@code [from, from + len)} into a buffer (at its position), or gets them. */
+  private interface Convert {
+    void apply(ByteBuffer b, int from, int len);
+  }
+
+  /** {@code n} elements of {@code width} bytes, {@code put} converting them (n = -1: null). */
+  private static void write(DataOutput out, int n, int width, Convert put) throws IOException {
+    out.writeInt(n);
+    if (n <= 0) {
+      return;
+    }
+    int per = CHUNK / width;
+    long bytes = (long) n * width;
+    if (bytes >= PARALLEL_BYTES && bytes <= Integer.MAX_VALUE - 8) {
+      byte[] all = new byte[(int) bytes];
+      IntStream.range(0, (n + per - 1) / per).parallel().forEach(c -> {
+        int from = c * per;
+        int len = Math.min(n - from, per);
+        put.apply(ByteBuffer.wrap(all, from * width, len * width), from, len);
+      });
+      out.write(all);
+      return;
+    }
+    byte[] buf = new byte[(int) Math.min(CHUNK, bytes)];
+    for (int i = 0; i < n; i += per) {
+      int len = Math.min(n - i, per);
+      put.apply(ByteBuffer.wrap(buf), i, len);
+      out.write(buf, 0, len * width);
+    }
+  }
+
+  /** Reads what {@link #write} wrote of {@code n} elements, {@code get} converting them. */
+  private static void read(DataInput in, int n, int width, Convert get) throws IOException {
+    int per = CHUNK / width;
+    long bytes = (long) n * width;
+    if (bytes >= PARALLEL_BYTES && bytes <= Integer.MAX_VALUE - 8) {
+      byte[] all = new byte[(int) bytes];
+      in.readFully(all);
+      IntStream.range(0, (n + per - 1) / per).parallel().forEach(c -> {
+        int from = c * per;
+        int len = Math.min(n - from, per);
+        get.apply(ByteBuffer.wrap(all, from * width, len * width), from, len);
+      });
+      return;
+    }
+    byte[] buf = new byte[(int) Math.min(CHUNK, bytes)];
+    for (int i = 0; i < n; i += per) {
+      int len = Math.min(n - i, per);
+      in.readFully(buf, 0, len * width);
+      get.apply(ByteBuffer.wrap(buf, 0, len * width), i, len);
+    }
+  }
+
   public static void writeInts(DataOutput out, int[] a) throws IOException {
     writeInts(out, a, a == null ? -1 : a.length);
   }
 
   /** The first {@code n} elements of {@code a} (n = -1: a null array). */
   public static void writeInts(DataOutput out, int[] a, int n) throws IOException {
-    out.writeInt(n);
-    byte[] buf = new byte[(int) Math.min(CHUNK, (long) Math.max(0, n) * Integer.BYTES)];
-    ByteBuffer b = ByteBuffer.wrap(buf);
-    for (int i = 0; i < n; i += CHUNK / Integer.BYTES) {
-      int len = Math.min(n - i, CHUNK / Integer.BYTES);
-      b.clear();
-      b.asIntBuffer().put(a, i, len);
-      out.write(buf, 0, len * Integer.BYTES);
-    }
+    write(out, n, Integer.BYTES, (b, from, len) -> b.asIntBuffer().put(a, from, len));
   }
 
   public static void writeDoubles(DataOutput out, double[] a) throws IOException {
@@ -41,15 +94,7 @@ public final class PackedArrays {
 
   /** The first {@code n} elements of {@code a} (n = -1: a null array). */
   public static void writeDoubles(DataOutput out, double[] a, int n) throws IOException {
-    out.writeInt(n);
-    byte[] buf = new byte[(int) Math.min(CHUNK, (long) Math.max(0, n) * Double.BYTES)];
-    ByteBuffer b = ByteBuffer.wrap(buf);
-    for (int i = 0; i < n; i += CHUNK / Double.BYTES) {
-      int len = Math.min(n - i, CHUNK / Double.BYTES);
-      b.clear();
-      b.asDoubleBuffer().put(a, i, len);
-      out.write(buf, 0, len * Double.BYTES);
-    }
+    write(out, n, Double.BYTES, (b, from, len) -> b.asDoubleBuffer().put(a, from, len));
   }
 
   public static void writeLongs(DataOutput out, long[] a) throws IOException {
@@ -58,15 +103,7 @@ public final class PackedArrays {
 
   /** The first {@code n} elements of {@code a} (n = -1: a null array). */
   public static void writeLongs(DataOutput out, long[] a, int n) throws IOException {
-    out.writeInt(n);
-    byte[] buf = new byte[(int) Math.min(CHUNK, (long) Math.max(0, n) * Long.BYTES)];
-    ByteBuffer b = ByteBuffer.wrap(buf);
-    for (int i = 0; i < n; i += CHUNK / Long.BYTES) {
-      int len = Math.min(n - i, CHUNK / Long.BYTES);
-      b.clear();
-      b.asLongBuffer().put(a, i, len);
-      out.write(buf, 0, len * Long.BYTES);
-    }
+    write(out, n, Long.BYTES, (b, from, len) -> b.asLongBuffer().put(a, from, len));
   }
 
   public static long[] readLongs(DataInput in) throws IOException {
@@ -75,12 +112,7 @@ public final class PackedArrays {
       return null;
     }
     long[] a = new long[n];
-    byte[] buf = new byte[(int) Math.min(CHUNK, (long) n * Long.BYTES)];
-    for (int i = 0; i < n; i += CHUNK / Long.BYTES) {
-      int len = Math.min(n - i, CHUNK / Long.BYTES);
-      in.readFully(buf, 0, len * Long.BYTES);
-      ByteBuffer.wrap(buf, 0, len * Long.BYTES).asLongBuffer().get(a, i, len);
-    }
+    read(in, n, Long.BYTES, (b, from, len) -> b.asLongBuffer().get(a, from, len));
     return a;
   }
 
@@ -108,12 +140,7 @@ public final class PackedArrays {
       return null;
     }
     int[] a = new int[n];
-    byte[] buf = new byte[(int) Math.min(CHUNK, (long) n * Integer.BYTES)];
-    for (int i = 0; i < n; i += CHUNK / Integer.BYTES) {
-      int len = Math.min(n - i, CHUNK / Integer.BYTES);
-      in.readFully(buf, 0, len * Integer.BYTES);
-      ByteBuffer.wrap(buf, 0, len * Integer.BYTES).asIntBuffer().get(a, i, len);
-    }
+    read(in, n, Integer.BYTES, (b, from, len) -> b.asIntBuffer().get(a, from, len));
     return a;
   }
 
@@ -123,12 +150,7 @@ public final class PackedArrays {
       return null;
     }
     double[] a = new double[n];
-    byte[] buf = new byte[(int) Math.min(CHUNK, (long) n * Double.BYTES)];
-    for (int i = 0; i < n; i += CHUNK / Double.BYTES) {
-      int len = Math.min(n - i, CHUNK / Double.BYTES);
-      in.readFully(buf, 0, len * Double.BYTES);
-      ByteBuffer.wrap(buf, 0, len * Double.BYTES).asDoubleBuffer().get(a, i, len);
-    }
+    read(in, n, Double.BYTES, (b, from, len) -> b.asDoubleBuffer().get(a, from, len));
     return a;
   }
 

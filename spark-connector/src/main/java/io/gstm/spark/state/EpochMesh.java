@@ -439,6 +439,9 @@ final class EpochMesh {
               : TxChunk.concat(coordinated, slots);
           cross.cross = true;
           long t3 = System.nanoTime();
+          PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
+          CrossRounds rounds = new CrossRounds(ps, plan, settings, epoch, i, cross, mesh);
+          rounds.start();
           Exchange.LocalResult local = StateJobs.local(ref, i, epoch, base, mine, plan,
               settings);
           LOG.debug("gstm state '{}' epoch {} partition {}: {} own and {} coordinated "
@@ -446,9 +449,7 @@ final class EpochMesh {
                   + "own run in {} ms", plan.state.name(), epoch, i, mine.n, cross.n,
               (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
               (System.nanoTime() - t3) / 1_000_000);
-          PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
-          CrossRounds.Result r = new CrossRounds(ps, plan, settings, epoch, i, cross, mesh)
-              .run();
+          CrossRounds.Result r = rounds.run();
           part = new Part(local, r.outcomes(), r.stats(), r.rounds());
         } catch (IOException | RuntimeException e) {
           tell(link, e);

@@ -69,6 +69,33 @@ class PackedArraysTest {
     assertThat(bare.globalIds).isNull();
   }
 
+  /** Arrays from the size converted on all cores, whole, on a plain data stream. */
+  @Test
+  void largeArraysComeBackAsTheyWent() throws Exception {
+    SplittableRandom rnd = new SplittableRandom(5);
+    int longs = (int) (PackedArrays.PARALLEL_BYTES / Long.BYTES);
+    for (int n : new int[] {longs - 1, longs, longs + 1, 5 * longs + 3}) {
+      long[] l = rnd.longs(n).toArray();
+      int[] i = ints(2 * n, rnd);
+      double[] d = doubles(n, rnd);
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+        PackedArrays.writeLongs(out, l, n - 1); // a prefix
+        PackedArrays.writeInts(out, i);
+        PackedArrays.writeDoubles(out, d);
+        PackedArrays.writeLongs(out, null);
+      }
+      try (java.io.DataInputStream in = new java.io.DataInputStream(
+          new ByteArrayInputStream(bytes.toByteArray()))) {
+        assertThat(PackedArrays.readLongs(in)).isEqualTo(java.util.Arrays.copyOf(l, n - 1));
+        assertThat(PackedArrays.readInts(in)).isEqualTo(i);
+        assertThat(PackedArrays.readDoubles(in)).isEqualTo(d);
+        assertThat(PackedArrays.readLongs(in)).isNull();
+        assertThat(in.read()).isEqualTo(-1);
+      }
+    }
+  }
+
   @Test
   void collectedValuesKeepTheirIds() throws Exception {
     SplittableRandom rnd = new SplittableRandom(4);
