@@ -32,8 +32,9 @@ import scala.runtime.AbstractFunction1;
  * on every core), then a task per partition, where the partition lives, reads the routed chunks
  * cached on its executor, trades them with the other partitions' tasks over a {@link TaskMesh}
  * (no shuffle), runs the partition's own transactions and then, with the other tasks, the
- * cross-partition transactions in rounds ({@link CrossRounds}), every partition at once. The {@code jobs} exchange instead runs four jobs and all the cross-partition
- * transactions in one task. The driver's {@link TaskHub} only introduces the tasks and hears
+ * cross-partition transactions in rounds ({@link CrossRounds}), every partition at once. The
+ * {@code jobs} exchange instead runs four jobs and all the cross-partition transactions in one
+ * task. The driver's {@link TaskHub} only introduces the tasks and hears
  * each one finish; the stage's output (outcomes and counters) is locally checkpointed, and the
  * driver collects the counters.
  */
@@ -273,6 +274,7 @@ final class EpochMesh {
 
   /** The driver's side: introduces the tasks to each other, then hears each one finish. */
   private static Object run(TaskHub hub, HubJob job, int p) {
+    long t0 = System.nanoTime();
     try {
       try {
         hub.awaitAll(job.future(), START_TIMEOUT_MILLIS,
@@ -280,6 +282,7 @@ final class EpochMesh {
       } catch (IllegalStateException e) {
         throw new IOException(e.getMessage(), e); // broken: the epoch runs again with jobs
       }
+      long t1 = System.nanoTime();
       hub.introduceMesh();
       // Each task says it is done, or why it failed; a connection that drops: it was lost.
       Object[] ends = new Object[p];
@@ -309,7 +312,12 @@ final class EpochMesh {
       if (failure != null) {
         throw new IOException(failure.message()); // a task failed: the epoch broke off
       }
-      return job.join();
+      long t2 = System.nanoTime();
+      Object done = job.join();
+      LOG.debug("one stage over {} partitions: every task started {} ms after the job, ran {} "
+          + "ms, results {} ms", p, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000,
+          (System.nanoTime() - t2) / 1_000_000);
+      return done;
     } catch (IOException | RuntimeException e) {
       Throwable failed = job.failed(e, hub);
       Throwable why = e instanceof IOException || failed == null ? e : failed;

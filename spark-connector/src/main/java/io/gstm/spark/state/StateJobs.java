@@ -249,6 +249,7 @@ final class StateJobs {
    */
   static Applied apply(SparkSession spark, TxState.Ref ref, Dataset<Row> tx, ApplyPlan plan,
       long epoch, long base, GstmSettings settings, boolean jobsOnly) {
+    long planned = System.nanoTime();
     int p = plan.state.partitions();
     boolean mesh = !jobsOnly && EpochMesh.wanted(spark.sparkContext(), plan, p,
         ref.locations());
@@ -277,11 +278,18 @@ final class StateJobs {
       try {
         long t0 = System.nanoTime();
         routed.count();
+        long routedNanos = System.nanoTime() - t0;
         LOG.debug("gstm state '{}' epoch {}: routed in {} tasks in {} ms", plan.state.name(),
-            epoch, routed.getNumPartitions(), (System.nanoTime() - t0) / 1_000_000);
+            epoch, routed.getNumPartitions(), routedNanos / 1_000_000);
         int[][] groups = EpochMesh.groups(spark.sparkContext(), routed.rdd(), ref.locations(),
             p);
-        return EpochMesh.apply(spark, ref, plan, epoch, base, settings, routed.rdd(), groups);
+        long t1 = System.nanoTime();
+        Applied a = EpochMesh.apply(spark, ref, plan, epoch, base, settings, routed.rdd(), groups);
+        LOG.debug("gstm state '{}' epoch {}: planned in {} ms, routed {} ms, placed {} ms, one "
+                + "stage {} ms", plan.state.name(), epoch, (t0 - planned) / 1_000_000,
+            routedNanos / 1_000_000, (t1 - t0 - routedNanos) / 1_000_000,
+            (System.nanoTime() - t1) / 1_000_000);
+        return a;
       } finally {
         routed.unpersist(false);
       }

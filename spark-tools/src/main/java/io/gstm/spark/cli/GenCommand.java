@@ -98,6 +98,9 @@ public final class GenCommand implements Callable<Integer> {
     if (files == 0 || files < -1) {
       throw new IllegalArgumentException("--files must be at least 1, got " + files);
     }
+    if (batches != 1 && !what.equals("transfers")) {
+      throw new IllegalArgumentException("--batches is for transfers, not " + what);
+    }
     SparkSession session = spark.session("gstm-gen");
     try {
       checkOut(session);
