@@ -15,6 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.SparkContext;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.AfterAll;
@@ -71,6 +75,44 @@ class TxStateMeshTest {
         TreeMap<Long, long[]> after = StateReplay.snapshot(bank.toDF(), LONGS);
         assertReplays(BANK, List.of("balance"), LONGS, before, after, txs, r);
         assertThat(r.outcomes().where("partition = -1").count()).isEqualTo(r.crossPartition());
+      }
+    }
+  }
+
+  /**
+   * An epoch in one stage routes into the cache and trades the chunks between the partitions'
+   * tasks: its jobs write no shuffle (the jobs exchange shuffles the routed rows).
+   */
+  @Test
+  void anEpochInOneStageWritesNoShuffle() throws Exception {
+    AtomicLong shuffled = new AtomicLong();
+    SparkListener counter = new SparkListener() {
+      @Override
+      public void onTaskEnd(SparkListenerTaskEnd end) {
+        if (end.taskMetrics() != null) {
+          shuffled.addAndGet(end.taskMetrics().shuffleWriteMetrics().bytesWritten());
+        }
+      }
+    };
+    SparkContext sc = TxStateTest.spark.sparkContext();
+    try (TxState bank = TxState.from(accounts(64, 100)).key("id").partitions(3).create()) {
+      Dataset<Row> txs = transfers(400, 64, 150, 7, 0, true).cache();
+      txs.count();
+      sc.listenerBus().waitUntilEmpty();
+      sc.addSparkListener(counter);
+      try {
+        ApplyResult r = bank.transactions(txs, BANK).idColumn("id").exchange("mesh").run();
+        assertThat(r.exchange()).isEqualTo("mesh");
+        assertThat(r.crossPartition()).isGreaterThan(100);
+        sc.listenerBus().waitUntilEmpty();
+        assertThat(shuffled.get()).isZero();
+        ApplyResult j = bank.transactions(txs, BANK).idColumn("id").exchange("jobs").run();
+        assertThat(j.exchange()).isEqualTo("jobs");
+        sc.listenerBus().waitUntilEmpty();
+        assertThat(shuffled.get()).isPositive();
+      } finally {
+        sc.removeSparkListener(counter);
+        txs.unpersist();
       }
     }
   }
