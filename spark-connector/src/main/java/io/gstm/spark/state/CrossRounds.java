@@ -146,8 +146,7 @@ final class CrossRounds {
   private int[] fresh = new int[0];
   /** The first round's answers for keys this partition does not hold. */
   private Frame[] missing;
-  /** When {@link #start} began, and how long it took. */
-  private long startNanos;
+  /** How long {@link #start} took. */
   private long startedNanos;
 
   CrossRounds(PartitionStore ps, ApplyPlan plan, GstmSettings settings, long epoch, int me,
@@ -175,7 +174,7 @@ final class CrossRounds {
 
   /** Runs every round with the other partitions' tasks; returns when all are done. */
   Result run() throws IOException, InterruptedException {
-    if (startNanos == 0) {
+    if (keyFrom == null) {
       start();
     }
     // The time of the rounds, from the announce sent before the own transactions (not those).
@@ -324,7 +323,7 @@ final class CrossRounds {
    * travel ({@link #run} then waits for the others').
    */
   void start() throws IOException {
-    startNanos = System.nanoTime();
+    long startNanos = System.nanoTime();
     indexCoordinated();
     Frame[] to = FrameScatter.scatter(cx.n, p, -1, (j, sink) -> {
       for (int x = keyFrom[j]; x < keyFrom[j + 1]; x++) {

@@ -23,21 +23,22 @@ final class TxChunk implements Serializable {
   /** Rows from which copying and building batches use the executor's other cores. */
   static final int PARALLEL_ROWS = 1 << 18;
 
-  int n;
-  // The columns travel as raw bytes (writeObject): Java serialization writes a primitive array
-  // element by element, and a state partition's task read its 5 M routed rows at a few hundred
-  // MB/s that way.
+  // Every field travels by write/read, the columns as raw bytes, whether through Java
+  // serialization (writeObject) or a task-to-task connection: Java serialization writes a
+  // primitive array element by element, and a state partition's task read its 5 M routed rows
+  // at a few hundred MB/s that way.
+  transient int n;
   transient long[] txIds;
   transient int[] types;
   transient byte[] status;
-  String[] causes;
+  transient String[] causes;
   transient long[][] slots;
   transient long[] requests = new long[0];
-  int requestCount;
+  transient int requestCount;
   /** Cross-partition transactions this partition coordinates (an epoch in one stage). */
-  boolean cross;
+  transient boolean cross;
   /** The input partition it was routed from (its place in the epoch's order). */
-  int source;
+  transient int source;
 
   TxChunk(int slotCount, int capacity) {
     int c = Math.max(1, capacity);
@@ -136,17 +137,14 @@ final class TxChunk implements Serializable {
   }
 
   private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
-    out.defaultWriteObject();
-    writeColumns(out);
+    write(out);
   }
 
-  private void readObject(java.io.ObjectInputStream in)
-      throws java.io.IOException, ClassNotFoundException {
-    in.defaultReadObject();
-    readColumns(in);
+  private void readObject(java.io.ObjectInputStream in) throws java.io.IOException {
+    readFields(in);
   }
 
-  /** The chunk on a task-to-task connection ({@link EpochMesh}): the whole of it, raw. */
+  /** The whole chunk, raw: for Java serialization and task-to-task connections. */
   void write(java.io.DataOutput out) throws java.io.IOException {
     out.writeInt(n);
     out.writeInt(requestCount);
@@ -166,22 +164,25 @@ final class TxChunk implements Serializable {
     writeColumns(out);
   }
 
+  /** A chunk as {@link #write} wrote it. */
   static TxChunk read(java.io.DataInput in) throws java.io.IOException {
     TxChunk c = new TxChunk(0, 1);
-    c.n = in.readInt();
-    c.requestCount = in.readInt();
-    c.cross = in.readBoolean();
-    c.source = in.readInt();
-    int withCause = in.readInt();
-    if (withCause > 0) {
-      c.causes = new String[Math.max(1, c.n)];
-      for (int k = 0; k < withCause; k++) {
-        int i = in.readInt();
-        c.causes[i] = in.readUTF();
-      }
-    }
-    c.readColumns(in);
+    c.readFields(in);
     return c;
+  }
+
+  private void readFields(java.io.DataInput in) throws java.io.IOException {
+    n = in.readInt();
+    requestCount = in.readInt();
+    cross = in.readBoolean();
+    source = in.readInt();
+    int withCause = in.readInt();
+    causes = withCause > 0 ? new String[Math.max(1, n)] : null;
+    for (int k = 0; k < withCause; k++) {
+      int i = in.readInt();
+      causes[i] = in.readUTF();
+    }
+    readColumns(in);
   }
 
   private void writeColumns(java.io.DataOutput out) throws java.io.IOException {
