@@ -31,10 +31,10 @@ import scala.runtime.AbstractFunction1;
  * spark.gstm.state.exchange=mesh}): the input is routed into the cache where it is read (one job
  * on every core), then a task per partition, where the partition lives, reads the routed chunks
  * cached on its executor, trades them with the other partitions' tasks over a {@link TaskMesh}
- * (no shuffle), runs the partition's own transactions and then, with the other tasks, the
- * cross-partition transactions in rounds ({@link CrossRounds}), every partition at once. The
- * {@code jobs} exchange instead runs four jobs and all the cross-partition transactions in one
- * task. The driver's {@link TaskHub} only introduces the tasks and hears
+ * (no shuffle), runs the partition's own transactions and then the cross-partition ones: the
+ * epoch's coordinator runs them as one batch over the rows it gathers from their owners ({@link
+ * CrossBatch}). The {@code jobs} exchange instead runs four jobs and the cross-partition
+ * transactions in one task of their own. The driver's {@link TaskHub} only introduces the tasks and hears
  * each one finish; the stage's output (outcomes and counters) is locally checkpointed, and the
  * driver collects the counters.
  */
@@ -45,10 +45,10 @@ final class EpochMesh {
   /** How long the driver waits for every partition's task to start. */
   static final long START_TIMEOUT_MILLIS = 5 * 60_000;
 
-  /** Epochs run in one stage, and the rounds of the last one (for tests). */
+  /** Epochs run in one stage, and the cross-partition batches of the last one (for tests). */
   static final java.util.concurrent.atomic.AtomicLong EPOCHS =
       new java.util.concurrent.atomic.AtomicLong();
-  static final java.util.concurrent.atomic.AtomicLong LAST_ROUNDS =
+  static final java.util.concurrent.atomic.AtomicLong LAST_CROSS_BATCHES =
       new java.util.concurrent.atomic.AtomicLong();
 
   private EpochMesh() {}
@@ -163,7 +163,7 @@ final class EpochMesh {
 
   /**
    * What the tasks trade over the mesh: first each other's routed chunks ({@link Routed}), then
-   * the rounds' frames ({@link CrossRounds.Frame}).
+   * the cross-partition batch's frames ({@link CrossBatch.Frame}).
    */
   static final TaskMesh.Codec<Object> CODEC = new TaskMesh.Codec<>() {
     @Override
@@ -176,7 +176,7 @@ final class EpochMesh {
         }
       } else {
         out.writeByte(0);
-        CrossRounds.CODEC.write(out, (CrossRounds.Frame) m);
+        CrossBatch.CODEC.write(out, (CrossBatch.Frame) m);
       }
     }
 
@@ -190,25 +190,25 @@ final class EpochMesh {
         }
         return new Routed(chunks);
       }
-      return CrossRounds.CODEC.read(in);
+      return CrossBatch.CODEC.read(in);
     }
   };
 
   /** What one partition's task gives back: its own and its coordinated transactions' results. */
   @DefaultSerializer(JavaSerializer.class)
   record Part(Exchange.LocalResult local, OutcomeChunk cross, Exchange.TaskStats crossStats,
-      int rounds) implements Serializable {
+      int batches) implements Serializable {
     Summary summary() {
       Map<String, Long> counts = new TreeMap<>();
       cross.count(counts);
-      return new Summary(local.summary(), cross.n, counts, crossStats, rounds);
+      return new Summary(local.summary(), cross.n, counts, crossStats, batches);
     }
   }
 
   /** A partition's part as the driver sees it. */
   @DefaultSerializer(JavaSerializer.class)
   record Summary(Exchange.LocalSummary local, long crossTransactions,
-      Map<String, Long> crossCounts, Exchange.TaskStats crossStats, int rounds)
+      Map<String, Long> crossCounts, Exchange.TaskStats crossStats, int batches)
       implements Serializable {}
 
   /**
@@ -244,7 +244,7 @@ final class EpochMesh {
       long task = 0;
       String engine = null;
       boolean gpu = false;
-      int rounds = 0;
+      int batches = 0;
       for (Object o : parts) {
         Summary s = (Summary) o;
         ref.check(s.local().placement());
@@ -256,14 +256,14 @@ final class EpochMesh {
         task += s.crossStats().taskNanos();
         engine = engine != null ? engine : s.crossStats().engine();
         gpu |= s.crossStats().gpu();
-        rounds = Math.max(rounds, s.rounds());
+        batches += s.batches();
       }
       EPOCHS.incrementAndGet();
-      LAST_ROUNDS.set(rounds);
+      LAST_CROSS_BATCHES.set(batches);
       Exchange.CrossSummary cross = new Exchange.CrossSummary(crossed, counts,
           new Exchange.TaskStats(ran, kernel, task, engine, gpu, false));
       LOG.debug("gstm state '{}' epoch {}: one stage over {} partitions, {} cross-partition "
-          + "transactions in {} rounds, {} ms", plan.state.name(), epoch, p, crossed, rounds,
+          + "transactions in {} batch(es), {} ms", plan.state.name(), epoch, p, crossed, batches,
           (System.nanoTime() - t0) / 1_000_000);
       JavaRDD<InternalRow> rows = JavaRDD.fromRDD(out, StateJobs.tag(Part.class))
           .flatMap(part -> new Rows(part, plan));
@@ -363,7 +363,7 @@ final class EpochMesh {
     }
   }
 
-  /** A partition's task: its own transactions, then the rounds with the other partitions. */
+  /** A partition's task: its own transactions, then its part in the cross-partition batch. */
   @DefaultSerializer(JavaSerializer.class)
   static final class Task
       extends AbstractFunction1<scala.collection.Iterator<Tuple2<Integer, TxChunk>>,
@@ -448,8 +448,8 @@ final class EpochMesh {
           cross.cross = true;
           long t3 = System.nanoTime();
           PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
-          CrossRounds rounds = new CrossRounds(ps, plan, settings, epoch, i, cross, mesh);
-          rounds.start();
+          CrossBatch crossing = new CrossBatch(ps, plan, settings, epoch, i, cross, mesh);
+          crossing.start();
           Exchange.LocalResult local = StateJobs.local(ref, i, epoch, base, mine, plan,
               settings);
           LOG.debug("gstm state '{}' epoch {} partition {}: {} own and {} coordinated "
@@ -457,8 +457,8 @@ final class EpochMesh {
                   + "own run in {} ms", plan.state.name(), epoch, i, mine.n, cross.n,
               (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
               (System.nanoTime() - t3) / 1_000_000);
-          CrossRounds.Result r = rounds.run();
-          part = new Part(local, r.outcomes(), r.stats(), r.rounds());
+          CrossBatch.Result r = crossing.run();
+          part = new Part(local, r.outcomes(), r.stats(), r.batches());
         } catch (IOException | RuntimeException e) {
           tell(link, e);
           throw e;

@@ -57,30 +57,6 @@ final class OutcomeChunk implements Serializable {
     this.outputs = new long[outputColumns][n];
   }
 
-  /** Puts {@code part}'s outcomes (of rows {@code rows} of this chunk's input) in place. */
-  void place(OutcomeChunk part, int[] rows) {
-    if (part.serial != null && serial == null) {
-      serial = new long[n];
-    }
-    // A cross-partition round's first batch is a million rows: placed on all cores.
-    FrameScatter.chunks(rows.length).forEach(chunk -> {
-      for (int k = FrameScatter.from(chunk), to = FrameScatter.to(chunk, rows.length); k < to;
-          k++) {
-        int i = rows[k];
-        codes[i] = part.codes[k];
-        postponements[i] = part.postponements[k];
-        abortCodes[i] = part.abortCodes[k];
-        causes[i] = part.causes[k];
-        for (int c = 0; c < outputs.length; c++) {
-          outputs[c][i] = part.outputs[c][k];
-        }
-        if (part.serial != null) {
-          serial[i] = part.serial[k];
-        }
-      }
-    });
-  }
-
   static String name(byte code) {
     return switch (code) {
       case MISSING_KEY -> "MISSING_KEY";

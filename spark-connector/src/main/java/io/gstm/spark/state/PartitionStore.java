@@ -52,8 +52,8 @@ final class PartitionStore {
   private Exchange.LocalResult record;
   private long writtenBack = -1;
   private boolean closed;
-  /** The stores the cross-partition rounds run on (an epoch in one stage). */
-  private final RoundStores roundStores = new RoundStores();
+  /** The stores the cross-partition batches coordinated here run on (an epoch in one stage). */
+  private final CrossStores crossStores = new CrossStores();
 
   private PartitionStore(long stateId, int partition, StateSchema schema, long epoch,
       KeySlots slots, Engine engine, TxStore store) {
@@ -208,13 +208,13 @@ final class PartitionStore {
 
   /**
    * The rows of {@code keys} (a key may repeat) and a host copy of the contents, for the
-   * cross-partition rounds of epoch {@code epoch} after its own transactions ({@link
-   * CrossRounds}, which then changes the copy alone and hands it to {@link #crossWrite}). With
+   * cross-partition batch of epoch {@code epoch} after its own transactions ({@link
+   * CrossBatch}, which then changes the copy alone and hands it to {@link #crossWrite}). With
    * inserts and deletes every key gets a row (one that does not exist: zeros).
    */
   synchronized CrossRows crossRows(long epoch, long[] keys, TaskEngine lease) {
     checkOpen();
-    checkApplying(epoch, "the cross-partition rounds");
+    checkApplying(epoch, "the cross-partition batch");
     onEngine(lease.engine());
     int[] rows = new int[keys.length];
     IntStream.range(0, keys.length).parallel().forEach(i -> rows[i] = slots.local(keys[i]));
@@ -236,10 +236,10 @@ final class PartitionStore {
     return new CrossRows(rows, StoreContents.read(store));
   }
 
-  /** The contents the cross-partition rounds of epoch {@code epoch} left (undo copy first). */
+  /** The contents the cross-partition batch of epoch {@code epoch} left (undo copy first). */
   synchronized void crossWrite(long epoch, long[][] contents, TaskEngine lease) {
     checkOpen();
-    checkApplying(epoch, "the cross-partition rounds' write");
+    checkApplying(epoch, "the cross-partition batch's write");
     onEngine(lease.engine());
     keepUndo();
     StoreContents.write(store, contents);
@@ -333,13 +333,13 @@ final class PartitionStore {
     if (!closed) {
       closed = true;
       dropUndo();
-      roundStores.close();
+      crossStores.close();
       store.close();
     }
   }
 
-  RoundStores roundStores() {
-    return roundStores;
+  CrossStores crossStores() {
+    return crossStores;
   }
 
   synchronized boolean isClosed() {

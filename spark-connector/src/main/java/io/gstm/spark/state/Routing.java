@@ -22,8 +22,8 @@ import scala.Tuple2;
  * (a null key or value, an unknown program: per-row outcomes), and sends the row to the
  * partition that owns all its keys, or, when its keys have several owners, to the
  * cross-partition phase (bucket {@code P}) with a request to each owner for the values of its
- * keys; for an epoch in one stage ({@code mesh}), to the owner of its first key, which
- * coordinates it ({@link CrossRounds}), in a chunk marked cross. One chunk per target per input
+ * keys; for an epoch in one stage ({@code mesh}), to the epoch's coordinator ({@link
+ * CrossBatch#coordinator}), in a chunk marked cross. One chunk per target per input
  * partition, column by column.
  */
 final class Routing {
@@ -35,11 +35,13 @@ final class Routing {
   static final java.util.concurrent.atomic.AtomicLong BULK_BATCHES =
       new java.util.concurrent.atomic.AtomicLong();
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Routing.class);
+
   private Routing() {}
 
   static Iterator<Tuple2<Integer, TxChunk>> route(int inputPartition, Iterator<InternalRow> it,
-      ApplyPlan plan, boolean mesh) {
-    Router r = new Router(inputPartition, plan, mesh);
+      ApplyPlan plan, int coordinator) {
+    Router r = new Router(inputPartition, plan, coordinator);
     while (it.hasNext()) {
       r.row(it.next());
     }
@@ -52,8 +54,8 @@ final class Routing {
    * array elements) is taken a column at a time, others row by row as {@link #route} reads them.
    */
   static Iterator<Tuple2<Integer, TxChunk>> routeColumnar(int inputPartition,
-      Iterator<ColumnarBatch> it, ApplyPlan plan, boolean mesh) {
-    Router r = new Router(inputPartition, plan, mesh);
+      Iterator<ColumnarBatch> it, ApplyPlan plan, int coordinator) {
+    Router r = new Router(inputPartition, plan, coordinator);
     while (it.hasNext()) {
       ColumnarBatch b = it.next();
       if (!r.bulk(b)) {
@@ -92,6 +94,8 @@ final class Routing {
     private final KeyPartitioner parts;
     private final int p;
     private final int slotCount;
+    /** An epoch in one stage: the partition that coordinates the cross-partition ones (or -1). */
+    private final int coordinator;
     private final boolean mesh;
     /** Per target: partitions 0..P-1, then the cross phase (P) or, meshed, each coordinator's. */
     private final TxChunk[] out;
@@ -99,14 +103,17 @@ final class Routing {
     private final long[] values;
     private int[] owners = new int[16];
     private long row;
+    private final long started = System.nanoTime();
+    private int bulkBatches;
 
-    Router(int inputPartition, ApplyPlan plan, boolean mesh) {
+    Router(int inputPartition, ApplyPlan plan, int coordinator) {
       this.inputPartition = inputPartition;
       this.plan = plan;
       this.parts = plan.state.partitioner();
       this.p = parts.partitions();
       this.slotCount = plan.slots.length;
-      this.mesh = mesh;
+      this.coordinator = coordinator;
+      this.mesh = coordinator >= 0;
       this.out = new TxChunk[mesh ? 2 * p : p + 1];
       this.values = new long[slotCount];
       for (int i = 0; i < plan.programNames.length; i++) {
@@ -189,7 +196,7 @@ final class Routing {
             + "\"reject\")): allow them, or key the state so that they stay in one partition");
       }
       if (target == p && mesh) {
-        TxChunk c = chunk(out, p + owners[0], slotCount);
+        TxChunk c = chunk(out, p + coordinator, slotCount);
         c.cross = true;
         c.add(txId, type, (byte) 0, null, vals);
         return;
@@ -247,6 +254,7 @@ final class Routing {
         }
       }
       row += n;
+      bulkBatches++;
       BULK_BATCHES.incrementAndGet();
       long[][] cols = new long[slotCount][];
       for (int s : used) {
@@ -310,6 +318,9 @@ final class Routing {
           list.add(new Tuple2<>(mesh && t >= p ? t - p : t, out[t].trim()));
         }
       }
+      LOG.debug("gstm state '{}': input partition {} routed, {} rows ({} column batches taken "
+          + "whole) in {} ms", plan.state.name(), inputPartition, row, bulkBatches,
+          (System.nanoTime() - started) / 1_000_000);
       return list.iterator();
     }
   }

@@ -253,14 +253,15 @@ final class StateJobs {
     int p = plan.state.partitions();
     boolean mesh = !jobsOnly && EpochMesh.wanted(spark.sparkContext(), plan, p,
         ref.locations());
+    int coordinator = mesh ? CrossBatch.coordinator(epoch, p) : -1;
     Dataset<Row> selected = tx.select(plan.selection());
     // A cached or Parquet input is read from its column batches: no row object per transaction.
     SparkPlan columnar = Routing.columnar(selected, plan);
     JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = columnar != null
         ? columnar.executeColumnar().toJavaRDD().mapPartitionsWithIndex(
-            (i, it) -> Routing.routeColumnar(i, it, plan, mesh), true)
+            (i, it) -> Routing.routeColumnar(i, it, plan, coordinator), true)
         : selected.queryExecution().toRdd().toJavaRDD().mapPartitionsWithIndex(
-            (i, it) -> Routing.route(i, it, plan, mesh), true);
+            (i, it) -> Routing.route(i, it, plan, coordinator), true);
     if (p == 1) {
       JavaRDD<TxChunk> gathered = gatheredForOne(routedPairs, plan.state.name(), epoch);
       try {

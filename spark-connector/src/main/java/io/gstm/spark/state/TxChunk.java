@@ -207,33 +207,6 @@ final class TxChunk implements Serializable {
     requests = PackedArrays.readLongs(in);
   }
 
-  /** Rows {@code rows} (ascending) as a chunk of their own, without requests. */
-  TxChunk select(int[] rows) {
-    TxChunk out = new TxChunk(slots.length, rows.length);
-    IntStream ranges = IntStream.range(0, (rows.length + PARALLEL_ROWS - 1) / PARALLEL_ROWS);
-    (rows.length > PARALLEL_ROWS ? ranges.parallel() : ranges).forEach(r -> {
-      for (int k = r * PARALLEL_ROWS, to = Math.min(rows.length, k + PARALLEL_ROWS); k < to;
-          k++) {
-        int i = rows[k];
-        out.txIds[k] = txIds[i];
-        out.types[k] = types[i];
-        out.status[k] = status[i];
-        for (int s = 0; s < slots.length; s++) {
-          out.slots[s][k] = slots[s][i];
-        }
-      }
-    });
-    if (causes != null) {
-      out.causes = new String[Math.max(1, rows.length)];
-      for (int k = 0; k < rows.length; k++) {
-        out.causes[k] = causes[rows[k]];
-      }
-    }
-    out.n = rows.length;
-    out.cross = cross;
-    return out;
-  }
-
   /** The chunks as one, in order. */
   static TxChunk concat(List<TxChunk> chunks, int slotCount) {
     if (chunks.size() == 1) {

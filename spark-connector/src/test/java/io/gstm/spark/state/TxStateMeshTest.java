@@ -30,9 +30,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Epochs in one stage ({@code exchange("mesh")}): every partition's task runs its own
- * transactions, then the cross-partition ones in rounds with the others. Random transfers over
- * two to four partitions, a few hot keys (many rounds), unknown keys, semantic conflicts, inserts
- * and deletes, each against a serial replay of the recorded order; a task failing in the rounds
+ * transactions, then the epoch's coordinator runs the cross-partition ones as one batch over the
+ * rows the owners send it. Random transfers over two to four partitions, a few hot keys (long
+ * chains of conflicts in the batch), unknown keys, semantic conflicts, inserts and deletes, each
+ * against a serial replay of the recorded order; a task failing in the cross-partition phase
  * (the epoch runs again with jobs, nothing applied twice); the setting's values.
  */
 class TxStateMeshTest {
@@ -54,7 +55,7 @@ class TxStateMeshTest {
 
   @ParameterizedTest(name = "{0} partitions")
   @ValueSource(ints = {2, 3, 4})
-  void randomTransfersInRoundsEqualTheSerialReplay(int partitions) {
+  void randomTransfersAcrossPartitionsEqualTheSerialReplay(int partitions) {
     try (TxState bank = TxState.from(accounts(64, 100)).key("id").partitions(partitions)
         .name("bank").create()) {
       long total = total(bank);
@@ -118,13 +119,14 @@ class TxStateMeshTest {
   }
 
   @Test
-  void aFewHotKeysTakeManyRoundsAndStillEqualTheReplay() {
+  void aFewHotKeysInOneCrossPartitionBatchStillEqualTheReplay() {
     try (TxState bank = TxState.from(accounts(6, 1_000)).key("id").partitions(3).create()) {
       TreeMap<Long, long[]> before = StateReplay.snapshot(bank.toDF(), LONGS);
       Dataset<Row> txs = transfers(300, 6, 400, 5, 0, false);
       ApplyResult r = bank.transactions(txs, BANK).idColumn("id").recordOrder(true)
           .exchange("mesh").run();
-      assertThat(EpochMesh.LAST_ROUNDS.get()).isGreaterThan(20);
+      assertThat(EpochMesh.LAST_CROSS_BATCHES.get()).isEqualTo(1);
+      assertThat(r.crossPartition()).isGreaterThan(100);
       TreeMap<Long, long[]> after = StateReplay.snapshot(bank.toDF(), LONGS);
       assertReplays(BANK, List.of("balance"), LONGS, before, after, txs, r);
       assertThat(r.outcomeCounts().get("COMMITTED")).isGreaterThan(100);
@@ -153,14 +155,14 @@ class TxStateMeshTest {
   }
 
   @Test
-  void aTaskFailingInTheRoundsRunsTheEpochAgainWithJobsAndAppliesOnce() {
+  void aTaskFailingInTheCrossPartitionPhaseRunsTheEpochAgainWithJobsAndAppliesOnce() {
     try (TxState bank = TxState.from(accounts(48, 200)).key("id").partitions(3).create()) {
       TreeMap<Long, long[]> before = StateReplay.snapshot(bank.toDF(), LONGS);
       AtomicInteger failures = new AtomicInteger();
       TxStateHooks.hook = (point, partition, epoch, attempt) -> {
         if (point.equals("cross") && partition == 1 && failures.get() == 0) {
           failures.incrementAndGet();
-          throw new IllegalStateException("injected: a task lost in the rounds");
+          throw new IllegalStateException("injected: a task lost in the cross-partition phase");
         }
       };
       Dataset<Row> txs = transfers(300, 48, 120, 3, 0, false);
@@ -175,7 +177,7 @@ class TxStateMeshTest {
   }
 
   @Test
-  void badInputInTheRoundsFailsTheApplyNamingItAndChangesNothing() {
+  void badInputInTheCrossPartitionPhaseFailsTheApplyNamingItAndChangesNothing() {
     try (TxState bank = TxState.from(accounts(48, 200)).key("id").partitions(2).create()) {
       List<Row> committed = bank.toDF().orderBy("id").collectAsList();
       TxStateHooks.hook = (point, partition, epoch, attempt) -> {

@@ -154,10 +154,11 @@ public final class TxBenchmark implements Callable<Integer> {
       for (int b = 0; b < batches; b++) {
         long from = b * per;
         long to = Math.min(transfers, from + per);
-        // A batched input: the batch's own directory (its files alone are read).
+        // A batched input: the batch's own directory, read as it is (its files alone, column
+        // batches straight from the scan); else the batch's range of ids.
         Dataset<Row> t = stored != null
-            ? (batched ? stored.where(col("batch").equalTo(b)) : stored)
-                .where(col("id").geq(from).and(col("id").lt(to)))
+            ? (batched ? stored.where(col("batch").equalTo(b))
+                : stored.where(col("id").geq(from).and(col("id").lt(to))))
                 .select("id", "src", "dst", "amount")
             : keysChange ? withOpensAndCloses(session.range(from, to, 1, inParts))
             : transfers(session.range(from, to, 1, inParts), accounts, maxAmount, seed);

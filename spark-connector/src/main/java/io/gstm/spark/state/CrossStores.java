@@ -6,25 +6,24 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The stores a partition's cross-partition rounds ({@link CrossRounds}) run their batches on:
- * one per size class (powers of four, from {@link #MIN_ROWS} rows), created when first needed and
- * kept across epochs until the partition closes. A round writes, runs and reads a store sized to
- * its own keys: with one store of every key the epoch's transactions name, the last rounds, a
- * few transactions each, cost as much as the first.
+ * The stores a partition runs the cross-partition batches it coordinates on ({@link CrossBatch}):
+ * one per size class (powers of two, from {@link #MIN_ROWS} rows), created when first needed and
+ * kept across epochs until the partition closes, so that an epoch neither allocates a store nor
+ * writes and reads one much larger than the rows its batch names.
  */
-final class RoundStores implements AutoCloseable {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RoundStores.class);
+final class CrossStores implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CrossStores.class);
   static final int MIN_ROWS = 1 << 10;
 
   private final Map<Integer, TxStore> byRows = new TreeMap<>();
   private Engine engine;
   private boolean closed;
 
-  /** The rows of the class that holds {@code rows}: a power of four, at least {@link #MIN_ROWS}. */
+  /** The rows of the class that holds {@code rows}: a power of two, at least {@link #MIN_ROWS}. */
   static int classRows(int rows) {
     long c = MIN_ROWS;
     while (c < rows) {
-      c <<= 2;
+      c <<= 1;
     }
     return (int) Math.min(c, Integer.MAX_VALUE - 8);
   }
@@ -32,8 +31,8 @@ final class RoundStores implements AutoCloseable {
   /** A store of {@link #classRows}({@code rows}) rows of {@code schema}'s layout on {@code on}. */
   synchronized TxStore forRows(int rows, StateSchema schema, Engine on) {
     if (closed) {
-      throw new IllegalStateException("gstm state '" + schema.name() + "': its round stores are "
-          + "closed");
+      throw new IllegalStateException("gstm state '" + schema.name() + "': its cross-partition stores "
+          + "are closed");
     }
     if (engine != on) {
       closeAll(); // the partition moved to another engine (a GPU lost: the JVM's)
@@ -53,7 +52,7 @@ final class RoundStores implements AutoCloseable {
       try {
         s.close();
       } catch (RuntimeException e) { // its engine went with its GPU: nothing more to free
-        LOG.debug("a round store did not close: {}", e.getMessage());
+        LOG.debug("a cross-partition store did not close: {}", e.getMessage());
       }
     }
     byRows.clear();
