@@ -387,6 +387,26 @@ final class EpochMesh {
       this.hub = hub;
     }
 
+    /** Waits for the keys sent beside the own transactions; their failure is the task's. */
+    private static void awaitSent(java.util.concurrent.FutureTask<Void> sending)
+        throws IOException, InterruptedException {
+      try {
+        sending.get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        Throwable c = e.getCause();
+        if (c instanceof IOException io) {
+          throw io;
+        }
+        if (c instanceof RuntimeException re) {
+          throw re;
+        }
+        if (c instanceof Error err) {
+          throw err;
+        }
+        throw new IllegalStateException(c);
+      }
+    }
+
     /** Tells the driver why this task fails (if it can still be reached). */
     private static void tell(TaskHub.Link link, Exception e) {
       try {
@@ -449,9 +469,18 @@ final class EpochMesh {
           long t3 = System.nanoTime();
           PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
           CrossBatch crossing = new CrossBatch(ps, plan, settings, epoch, i, cross, mesh);
-          crossing.start();
+          // The coordinator's keys go to their owners while the own transactions run.
+          java.util.concurrent.FutureTask<Void> sending = new java.util.concurrent.FutureTask<>(
+              () -> {
+                crossing.start();
+                return null;
+              });
+          Thread sender = new Thread(sending, "gstm-cross-keys-" + i);
+          sender.setDaemon(true);
+          sender.start();
           Exchange.LocalResult local = StateJobs.local(ref, i, epoch, base, mine, plan,
               settings);
+          awaitSent(sending);
           LOG.debug("gstm state '{}' epoch {} partition {}: {} own and {} coordinated "
                   + "transactions read in {} ms, the other tasks met in {} ms, traded in {} ms, "
                   + "own run in {} ms", plan.state.name(), epoch, i, mine.n, cross.n,

