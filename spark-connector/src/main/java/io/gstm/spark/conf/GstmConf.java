@@ -161,17 +161,15 @@ public final class GstmConf {
       PREFIX + "state.exchange", "exchange", List.of("auto", "mesh", "jobs"),
       "How a `TxState` of several partitions runs the transactions whose keys have several "
           + "owners. `mesh`: the whole epoch in one Spark stage, a task per partition that runs "
-          + "its own transactions, then the cross-partition ones in rounds with the other "
-          + "partitions' tasks over connections of their own: each key's owner sends its value "
-          + "to the transaction's coordinator when every earlier transaction on that key is "
-          + "done, the coordinators run the transactions whose keys all came (no two share a "
-          + "key) and send the new values back; every partition works in parallel (every "
-          + "partition needs a free task slot at once: when they do not all start within 5 "
-          + "minutes the epoch runs with `jobs`). `jobs`: four Spark jobs per epoch, the cross-partition transactions "
-          + "in one task. `auto`: `mesh` when the cluster has a task slot for every partition, "
-          + "else `jobs`. Both give the outcomes of a serial order: every partition's own "
-          + "transactions, then the cross-partition ones (by `mesh`, in the order of their "
-          + "rows on each key). An executor lost in a `mesh` epoch fails the epoch; its "
+          + "its own transactions; the cross-partition ones all go to one partition's task, the "
+          + "epoch's coordinator (the partitions take turns), which gathers the rows they name "
+          + "from their owners over connections between the tasks, runs them as one batch and "
+          + "sends the new values back (every partition needs a free task slot at once: when "
+          + "they do not all start within 5 minutes the epoch runs with `jobs`). `jobs`: four "
+          + "Spark jobs per epoch, the cross-partition transactions in one task. `auto`: `mesh` "
+          + "when the cluster has a task slot for every partition, else `jobs`. Both give the "
+          + "outcomes of a serial order: every partition's own transactions, then the "
+          + "cross-partition ones. An executor lost in a `mesh` epoch fails the epoch; its "
           + "partitions are rebuilt as after any loss and the epoch runs again.");
 
   public static final ConfEntry<String> VERTEX_ORDER = choice(

@@ -118,7 +118,7 @@ public final class ApplyResult {
 
   /**
    * How the epoch ran: "one" (a state of one partition), "mesh" (one stage, the cross-partition
-   * transactions in rounds over every partition) or "jobs" (see {@code
+   * transactions as one batch on the epoch's coordinator) or "jobs" (see {@code
    * spark.gstm.state.exchange}); "none" for a replayed batch id whose result is no longer held.
    */
   public String exchange() {
