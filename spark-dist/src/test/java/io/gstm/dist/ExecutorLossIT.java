@@ -109,9 +109,9 @@ class ExecutorLossIT {
   /**
    * An executor killed in an epoch run in one stage (a task per partition; the cross-partition
    * transactions as one batch on the epoch's coordinator), in its own transactions or in the
-   * cross-partition phase: the epoch breaks off, every partition goes back to the last committed epoch, the
-   * lost one is rebuilt from the log, and the epoch runs again, to the balances of a run without
-   * failure.
+   * cross-partition phase: the epoch breaks off, every partition goes back to the last committed
+   * epoch, the lost one is rebuilt from the log, and the epoch runs again, to the balances of a
+   * run without failure.
    */
   @ParameterizedTest(name = "{0} of partition 1")
   @ValueSource(strings = {"state.local", "state.cross"})

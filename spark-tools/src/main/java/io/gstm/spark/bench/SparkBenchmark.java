@@ -105,7 +105,17 @@ public final class SparkBenchmark implements Callable<Integer> {
       + "(default: ${DEFAULT-VALUE})")
   int warmups = 3;
 
+  @Option(names = "--baseline-warmups", description = "untimed runs of the baselines (GraphX, "
+      + "MLlib) before their timed ones, for baselines that run minutes and warm up within "
+      + "their first run (default: as --warmups)")
+  Integer baselineWarmups;
+
   private boolean allEqual = true;
+
+  /** Whether iteration {@code i} (negative: a warm-up) runs the baseline too. */
+  private boolean baselineRuns(int i) {
+    return !noBaselines && i >= -(baselineWarmups == null ? warmups : baselineWarmups);
+  }
 
   @Override
   public Integer call() {
@@ -114,6 +124,10 @@ public final class SparkBenchmark implements Callable<Integer> {
     }
     if (warmups < 0) {
       throw new IllegalArgumentException("--warmups must be at least 0, got " + warmups);
+    }
+    if (baselineWarmups != null && (baselineWarmups < 0 || baselineWarmups > warmups)) {
+      throw new IllegalArgumentException("--baseline-warmups must be between 0 and --warmups ("
+          + warmups + "), got " + baselineWarmups);
     }
     SparkSession session = spark.session("gstm-bench");
     try {
@@ -210,7 +224,7 @@ public final class SparkBenchmark implements Callable<Integer> {
       if (i >= 0) {
         tg[i] = (System.nanoTime() - t0) / 1e9;
       }
-      if (!noBaselines) {
+      if (baselineRuns(i)) {
         t0 = System.nanoTime();
         Graph<Double, Double> graph = GraphXBaselines.graph(df);
         double[] expected = GraphXBaselines.within(df.sparkSession().sparkContext(),
@@ -348,7 +362,7 @@ public final class SparkBenchmark implements Callable<Integer> {
         tg[i] = (System.nanoTime() - t0) / 1e9;
       }
       details = ours.report().toString();
-      if (noBaselines) {
+      if (!baselineRuns(i)) {
         continue;
       }
       t0 = System.nanoTime();

@@ -82,10 +82,16 @@ class GstmSparkCliTest {
     Run g = run("gen", "rmat", "--scale", "8", "--edges", "3000", "--files", "3", "--out", edges);
     assertThat(g.status()).as(g.err()).isZero();
     assertThat(g.out()).contains("wrote R-MAT 2^8 vertices, 3,000 edges", "in 3 file(s)");
-    Run b = run("bench", "--engine", "jvm", "--input", edges, "--reps", "1", "--warmups", "0");
+    // gstm warmed up once, GraphX (minutes at scale, warm within its run) timed cold.
+    Run b = run("bench", "--engine", "jvm", "--input", edges, "--reps", "1", "--warmups", "1",
+        "--baseline-warmups", "0");
     assertThat(b.status()).as(b.out() + b.err()).isZero();
     assertThat(b.out()).contains("weighted SSSP, Parquet " + edges, "components, Parquet")
         .contains("| yes |", "finite values, sum").doesNotContain("k-means");
+    Run bad = run("bench", "--engine", "jvm", "--input", edges, "--warmups", "0",
+        "--baseline-warmups", "1");
+    assertThat(bad.status()).isEqualTo(2);
+    assertThat(bad.err()).contains("--baseline-warmups must be between 0 and --warmups (0), got 1");
 
     String points = dir.resolve("points").toString();
     g = run("gen", "points", "--points", "3000", "--dims", "3", "--k", "4", "--out", points);
