@@ -34,9 +34,9 @@ import scala.runtime.AbstractFunction1;
  * (no shuffle), runs the partition's own transactions and then the cross-partition ones: the
  * epoch's coordinator runs them as one batch over the rows it gathers from their owners ({@link
  * CrossBatch}). The {@code jobs} exchange instead runs four jobs and the cross-partition
- * transactions in one task of their own. The driver's {@link TaskHub} only introduces the tasks and hears
- * each one finish; the stage's output (outcomes and counters) is locally checkpointed, and the
- * driver collects the counters.
+ * transactions in one task of their own. The driver's {@link TaskHub} only introduces the tasks
+ * and hears each one finish; the stage's output (outcomes and counters) is locally checkpointed,
+ * and the driver collects the counters.
  */
 final class EpochMesh {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EpochMesh.class);

@@ -97,7 +97,7 @@ final class Routing {
     /** An epoch in one stage: the partition that coordinates the cross-partition ones (or -1). */
     private final int coordinator;
     private final boolean mesh;
-    /** Per target: partitions 0..P-1, then the cross phase (P) or, meshed, each coordinator's. */
+    /** Per target: partitions 0..P-1, then the cross-partition ones (P). */
     private final TxChunk[] out;
     private final Map<UTF8String, Integer> byName = new HashMap<>();
     private final long[] values;
@@ -114,7 +114,7 @@ final class Routing {
       this.slotCount = plan.slots.length;
       this.coordinator = coordinator;
       this.mesh = coordinator >= 0;
-      this.out = new TxChunk[mesh ? 2 * p : p + 1];
+      this.out = new TxChunk[p + 1];
       this.values = new long[slotCount];
       for (int i = 0; i < plan.programNames.length; i++) {
         byName.put(UTF8String.fromString(plan.programNames[i]), i);
@@ -196,7 +196,7 @@ final class Routing {
             + "\"reject\")): allow them, or key the state so that they stay in one partition");
       }
       if (target == p && mesh) {
-        TxChunk c = chunk(out, p + coordinator, slotCount);
+        TxChunk c = chunk(out, p, slotCount);
         c.cross = true;
         c.add(txId, type, (byte) 0, null, vals);
         return;
@@ -315,7 +315,7 @@ final class Routing {
       for (int t = 0; t < out.length; t++) {
         if (out[t] != null) {
           out[t].source = inputPartition;
-          list.add(new Tuple2<>(mesh && t >= p ? t - p : t, out[t].trim()));
+          list.add(new Tuple2<>(mesh && t == p ? coordinator : t, out[t].trim()));
         }
       }
       LOG.debug("gstm state '{}': input partition {} routed, {} rows ({} column batches taken "
