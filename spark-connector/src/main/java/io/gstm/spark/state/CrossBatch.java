@@ -21,10 +21,8 @@ import org.apache.spark.TaskContext;
  * <ol>
  *   <li>before its own transactions run, the coordinator sends every other partition the keys
  *       it owns that the transactions name, one entry per use;
- *   <li>each owner finds those keys' rows (while its own transactions run, in a key set fixed
- *       at creation; after them, with inserts and deletes) and, once its own transactions ran,
- *       sends back, per use, the place of its row among the distinct rows named, and those
- *       rows' values;
+ *   <li>once its own transactions ran, each owner finds those keys' rows, and sends back, per
+ *       use, the place of its row among the distinct rows named, and those rows' values;
  *   <li>the coordinator runs the batch (the engine resolves the conflicts among them, as in any
  *       batch) and sends each owner its rows' new values, which the owner writes.
  * </ol>
@@ -96,10 +94,6 @@ final class CrossBatch {
   private int[][] namedTx;
   private int[][] namedSlot;
   private long startNanos;
-  /** An owner's: the keys the coordinator asked for (received by {@link #start}). */
-  private long[] asked;
-  /** The rows of this partition's keys named, when found beside the own transactions. */
-  private Distinct found;
 
   CrossBatch(PartitionStore ps, ApplyPlan plan, GstmSettings settings, long epoch, int me,
       TxChunk coordinated, TaskMesh<Object> mesh) {
@@ -127,18 +121,14 @@ final class CrossBatch {
   }
 
   /**
-   * What needs nothing of the own transactions, which the task runs meanwhile: the coordinator
-   * sends every owner the keys it is asked for; each owner receives them; with a key set fixed at
-   * creation, each finds the rows of its keys named.
+   * The coordinator sends every owner the keys it is asked for (it needs nothing of the own
+   * transactions: the task sends this first and runs those while the frames travel).
    */
-  void start() throws IOException, InterruptedException {
-    long t0 = System.nanoTime();
+  void start() throws IOException {
     if (me != coordinator) {
-      asked = ((Frame) mesh.receive(coordinator)).keys();
-      found = distinctFixed(asked);
-      startNanos = System.nanoTime() - t0;
       return;
     }
+    long t0 = System.nanoTime();
     int n = cx.n;
     int chunks = Chunks.count(n);
     int[][] count = new int[chunks][p];
@@ -183,24 +173,7 @@ final class CrossBatch {
         mesh.send(q, new Frame(named[q], null, null));
       }
     }
-    found = distinctFixed(named[me]);
     startNanos = System.nanoTime() - t0;
-  }
-
-  /** The distinct rows of {@code keys} in a key set fixed at creation; else null. */
-  private Distinct distinctFixed(long[] keys) {
-    int[] rows = keys.length == 0 ? null : ps.fixedRows(keys);
-    if (rows == null) {
-      return null;
-    }
-    int limit = Chunks.of(rows.length).map(c -> {
-      int m = -1;
-      for (int i = Chunks.from(c), to = Chunks.to(c, rows.length); i < to; i++) {
-        m = Math.max(m, rows[i]);
-      }
-      return m;
-    }).max().orElse(-1) + 1;
-    return distinct(rows, limit);
   }
 
   /** This partition's part, after its own transactions ran; returns when it is done. */
@@ -210,8 +183,10 @@ final class CrossBatch {
 
   /** An owner's part: its rows to the coordinator, then their new values written. */
   private Result serve() throws IOException, InterruptedException {
+    long t0 = System.nanoTime();
+    Frame asked = (Frame) mesh.receive(coordinator);
     long t1 = System.nanoTime();
-    Held held = held(asked);
+    Held held = held(asked.keys());
     mesh.send(coordinator, new Frame(null, held.distinct.index(), held.values()));
     long t2 = System.nanoTime();
     hook("cross");
@@ -219,14 +194,13 @@ final class CrossBatch {
     long t3 = System.nanoTime();
     hook("writeBack");
     held.write(written.bits());
-    LOG.debug("gstm state '{}' epoch {} partition {}: {} keys asked by coordinator {}, received "
-            + "(and their rows found: {}) beside the own transactions in {} ms, rows sent in {} "
-            + "ms ({} distinct), new values waited {} ms, written in {} ms", plan.state.name(),
-        epoch, me, asked.length, coordinator, found != null, startNanos / 1_000_000,
-        (t2 - t1) / 1_000_000,
+    LOG.debug("gstm state '{}' epoch {} partition {}: {} keys asked by coordinator {}, waited "
+            + "{} ms, rows found and sent in {} ms ({} distinct), new values waited {} ms, "
+            + "written in {} ms", plan.state.name(), epoch, me, asked.keys().length,
+        coordinator, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000,
         held.distinct.rows().length, (t3 - t2) / 1_000_000,
         (System.nanoTime() - t3) / 1_000_000);
-    return new Result(out, new Exchange.TaskStats(0, 0, System.nanoTime() - t1, null, false,
+    return new Result(out, new Exchange.TaskStats(0, 0, System.nanoTime() - t0, null, false,
         false), 0);
   }
 
@@ -384,21 +358,16 @@ final class CrossBatch {
     }
   }
 
-  /**
-   * The rows of {@code keys} here, after the own transactions (none asked: nothing read, nothing
-   * written back): as {@link #start} found them, or found now.
-   */
+  /** The rows of {@code keys} here (none asked: nothing read, nothing written back). */
   private Held held(long[] keys) {
     if (keys.length == 0) {
       return new Held(null, new Distinct(new int[0], new int[0]));
     }
+    PartitionStore.CrossRows rows;
     try (TaskEngine lease = ExecutorEngines.acquire(settings, ps.engine())) {
-      if (found != null) {
-        return new Held(ps.crossContents(epoch, lease), found);
-      }
-      PartitionStore.CrossRows rows = ps.crossRows(epoch, keys, lease);
-      return new Held(rows.contents(), distinct(rows.rows(), rows.contents()[0].length));
+      rows = ps.crossRows(epoch, keys, lease);
     }
+    return new Held(rows.contents(), distinct(rows.rows(), rows.contents()[0].length));
   }
 
   /**

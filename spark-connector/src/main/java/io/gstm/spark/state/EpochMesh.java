@@ -387,7 +387,7 @@ final class EpochMesh {
       this.hub = hub;
     }
 
-    /** Waits for {@link CrossBatch#start}, run beside the own transactions; fails as it did. */
+    /** Waits for the keys sent beside the own transactions; their failure is the task's. */
     private static void awaitSent(java.util.concurrent.FutureTask<Void> sending)
         throws IOException, InterruptedException {
       try {
@@ -469,13 +469,13 @@ final class EpochMesh {
           long t3 = System.nanoTime();
           PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
           CrossBatch crossing = new CrossBatch(ps, plan, settings, epoch, i, cross, mesh);
-          // The keys asked and their rows, while the own transactions run.
+          // The coordinator's keys go to their owners while the own transactions run.
           java.util.concurrent.FutureTask<Void> sending = new java.util.concurrent.FutureTask<>(
               () -> {
                 crossing.start();
                 return null;
               });
-          Thread sender = new Thread(sending, "gstm-cross-rows-" + i);
+          Thread sender = new Thread(sending, "gstm-cross-keys-" + i);
           sender.setDaemon(true);
           sender.start();
           Exchange.LocalResult local = StateJobs.local(ref, i, epoch, base, mine, plan,

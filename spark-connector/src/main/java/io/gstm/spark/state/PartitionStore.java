@@ -236,29 +236,6 @@ final class PartitionStore {
     return new CrossRows(rows, StoreContents.read(store));
   }
 
-  /**
-   * The rows of {@code keys} (-1: not held) in a key set fixed at creation, found without the
-   * partition's lock, so that the cross-partition batch finds them while the own transactions
-   * run; null for a state with inserts and deletes, whose own transactions may change its rows
-   * (then {@link #crossRows} finds them after).
-   */
-  int[] fixedRows(long[] keys) {
-    if (slots.growable()) {
-      return null;
-    }
-    int[] rows = new int[keys.length];
-    IntStream.range(0, keys.length).parallel().forEach(i -> rows[i] = slots.local(keys[i]));
-    return rows;
-  }
-
-  /** A host copy of the contents after epoch {@code epoch}'s own transactions. */
-  synchronized long[][] crossContents(long epoch, TaskEngine lease) {
-    checkOpen();
-    checkApplying(epoch, "the cross-partition batch");
-    onEngine(lease.engine());
-    return StoreContents.read(store);
-  }
-
   /** The contents the cross-partition batch of epoch {@code epoch} left (undo copy first). */
   synchronized void crossWrite(long epoch, long[][] contents, TaskEngine lease) {
     checkOpen();
