@@ -11,7 +11,8 @@
 #   inlocal relax --scale 20        # ...and in local mode on this machine
 #   submit example.GstmApp 1000000 1000000   # spark-submit of a user's jar (examples/spark-app)
 #   scaling kmeans                  # 2 executors against 1 (issue 33's pairs; graphs, state too)
-#   stop                            # (GC_JFR=1 before start: the executors' profiles, summed up)
+#   stop                            # (GC_JFR=1 before start: the executors' profiles, summed up;
+#                                   #  GC_EVENTS=1: Spark's event logs in $OUT/events.tgz)
 [ -n "${BASH_SOURCE[0]:-}" ] || { echo "source this file" >&2; return 2 2>/dev/null || exit 2; }
 GC_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 GC_SPARK=/tmp/gstm-spark
@@ -109,6 +110,11 @@ start() {
     --conf spark.scheduler.minRegisteredResourcesRatio=1.0
     --conf "spark.executor.extraJavaOptions=-Dlog4j2.configurationFile=$GC_SPARK/log4j2-spark.properties -Djava.util.concurrent.ForkJoinPool.common.parallelism=$cores$(gc_jfr_option)"
     --conf spark.gstm.requireGpu=true)
+  if [ "${GC_EVENTS:-0}" = 1 ]; then
+    # Spark's event logs (every job, stage and task with its metrics), archived by stop.
+    mkdir -p /tmp/gstm-events
+    GC_CONF+=(--conf spark.eventLog.enabled=true --conf spark.eventLog.dir=file:///tmp/gstm-events)
+  fi
   GC_CORES=$cores
   echo "cluster: $GC_MASTER, $workers worker(s) x $cores cores, one GPU each"
 }
@@ -205,5 +211,9 @@ stop() {
   [ -s "$GC_OUT/executor-debug.txt" ] || rm -f "$GC_OUT/executor-debug.txt"
   if [ "${GC_JFR:-0}" = 1 ]; then
     gc_jfr_summary >"$GC_OUT/executor-profile.txt" 2>&1
+  fi
+  # One file, not one per application (a call brings back only so many files).
+  if [ -d /tmp/gstm-events ]; then
+    tar czf "$GC_OUT/events.tgz" -C /tmp gstm-events && rm -rf /tmp/gstm-events
   fi
 }
