@@ -266,6 +266,9 @@ final class Routing {
         chunk(out, 0, slotCount).addColumns(ids, types, cols, n);
         return true;
       }
+      if (!plan.rejectCross && placeColumns(ids, types, cols, used, n)) {
+        return true;
+      }
       long[] vals = new long[slotCount];
       for (int i = 0; i < n; i++) {
         int type = types == null ? 0 : types[i];
@@ -273,6 +276,67 @@ final class Routing {
           vals[s] = cols[s][i];
         }
         place(ids[i], type, vals);
+      }
+      return true;
+    }
+
+    /**
+     * Places a checked batch's rows as {@link #place} does, a column at a time: every row's
+     * target in one pass, each target's chunk grown once, then the columns scattered (no row
+     * object, no per-row append). False, placing nothing, when a row spans partitions outside an
+     * epoch in one stage (its owners get requests: row by row).
+     */
+    private boolean placeColumns(long[] ids, int[] types, long[][] cols, int[] used, int n) {
+      int[] target = new int[n];
+      int[] count = new int[p + 1];
+      for (int i = 0; i < n; i++) {
+        int[] keys = plan.keySlotsOf[types == null ? 0 : types[i]];
+        int t;
+        if (keys.length == 0) {
+          t = (int) Math.floorMod(ids[i], (long) p);
+        } else {
+          t = parts.owner(cols[keys[0]][i]);
+          for (int k = 1; k < keys.length && t < p; k++) {
+            if (parts.owner(cols[keys[k]][i]) != t) {
+              t = p;
+            }
+          }
+        }
+        if (t == p && !mesh) {
+          return false;
+        }
+        target[i] = t;
+        count[t]++;
+      }
+      TxChunk[] to = new TxChunk[p + 1];
+      int[] next = new int[p + 1];
+      for (int t = 0; t <= p; t++) {
+        if (count[t] > 0) {
+          to[t] = chunk(out, t, slotCount);
+          to[t].reserve(count[t]);
+          to[t].cross |= t == p;
+          next[t] = to[t].n;
+        }
+      }
+      int[] at = new int[n];
+      for (int i = 0; i < n; i++) {
+        TxChunk c = to[target[i]];
+        int k = next[target[i]]++;
+        at[i] = k;
+        c.txIds[k] = ids[i];
+        c.types[k] = types == null ? 0 : types[i];
+        c.status[k] = 0;
+      }
+      for (int s : used) {
+        long[] col = cols[s];
+        for (int i = 0; i < n; i++) {
+          to[target[i]].slots[s][at[i]] = col[i];
+        }
+      }
+      for (int t = 0; t <= p; t++) {
+        if (to[t] != null) {
+          to[t].n = next[t];
+        }
       }
       return true;
     }

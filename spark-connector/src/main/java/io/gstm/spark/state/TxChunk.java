@@ -90,6 +90,13 @@ final class TxChunk implements Serializable {
     this.n += n;
   }
 
+  /** Room for {@code more} rows past {@code n}, grown at most once (at least doubling). */
+  void reserve(int more) {
+    if (n + more > txIds.length) {
+      resize(Math.max(n + more, n * 2));
+    }
+  }
+
   void request(long key) {
     if (requestCount == requests.length) {
       requests = Arrays.copyOf(requests, Math.max(16, requestCount * 2));

@@ -119,6 +119,39 @@ class TxStateMeshTest {
     }
   }
 
+  /**
+   * A cached input is routed a column batch at a time (each row's target found for the whole
+   * batch, the columns scattered): it gives what its rows give. Balances are large, so no
+   * transfer overdraws and the result does not depend on the order the batches commit in.
+   */
+  @ParameterizedTest(name = "{0} partitions")
+  @ValueSource(ints = {2, 3})
+  void aCachedInputRoutedByColumnsGivesWhatItsRowsGive(int partitions) {
+    Dataset<Row> rows = transfers(3_000, 40, 300, 13, 0, false).repartition(4);
+    Dataset<Row> cached = rows.cache();
+    try {
+      cached.count();
+      long bulk = Routing.BULK_BATCHES.get();
+      List<List<Row>> fromBatches = inOneStage(cached, partitions);
+      assertThat(Routing.BULK_BATCHES.get()).as("batches taken whole").isGreaterThan(bulk);
+      assertThat(inOneStage(rows.localCheckpoint(), partitions)).isEqualTo(fromBatches);
+    } finally {
+      cached.unpersist(true);
+    }
+  }
+
+  /** The outcome rows by transaction id and the state's rows after one epoch in one stage. */
+  private static List<List<Row>> inOneStage(Dataset<Row> input, int partitions) {
+    try (TxState bank = TxState.from(accounts(40, 1_000_000)).key("id").partitions(partitions)
+        .create()) {
+      ApplyResult r = bank.transactions(input, BANK).idColumn("id").exchange("mesh").run();
+      assertThat(r.exchange()).isEqualTo("mesh");
+      assertThat(r.crossPartition()).isGreaterThan(1_000);
+      return List.of(r.outcomes().select("txId", "program", "outcome", "abortCode", "cause")
+          .orderBy("txId").collectAsList(), bank.toDF().orderBy("id").collectAsList());
+    }
+  }
+
   @Test
   void aFewHotKeysInOneCrossPartitionBatchStillEqualTheReplay() {
     try (TxState bank = TxState.from(accounts(6, 1_000)).key("id").partitions(3).create()) {
