@@ -21,8 +21,8 @@ public final class PackedArrays {
 
   /**
    * Arrays of at least this many bytes are converted on all cores, whole, and go to or come
-   * from the stream in one piece: one core converts about 1 GB/s, and a cross-partition round's
-   * frames are tens of MB on the critical path of every partition's task.
+   * from the stream in one piece: one core converts about 1 GB/s, and the frames of a TxState
+   * epoch's or a relaxation's exchange are tens of MB on the critical path of every task.
    */
   public static final long PARALLEL_BYTES = 4 << 20;
 

@@ -129,13 +129,14 @@ final class CrossBatch {
       return;
     }
     long t0 = System.nanoTime();
+    KeyPartitioner owners = plan.state.partitioner();
     int n = cx.n;
     int chunks = Chunks.count(n);
     int[][] count = new int[chunks][p];
     Chunks.of(n).forEach(c -> {
       for (int j = Chunks.from(c), to = Chunks.to(c, n); j < to; j++) {
         for (int s : plan.keySlotsOf[cx.types[j]]) {
-          count[c][plan.state.partitioner().owner(cx.slots[s][j])]++;
+          count[c][owners.owner(cx.slots[s][j])]++;
         }
       }
     });
@@ -160,7 +161,7 @@ final class CrossBatch {
       for (int j = Chunks.from(c), to = Chunks.to(c, n); j < to; j++) {
         for (int s : plan.keySlotsOf[cx.types[j]]) {
           long key = cx.slots[s][j];
-          int q = plan.state.partitioner().owner(key);
+          int q = owners.owner(key);
           int k = next[q]++;
           named[q][k] = key;
           namedTx[q][k] = j;

@@ -73,9 +73,7 @@ final class TxChunk implements Serializable {
    * another program's slot).
    */
   void addColumns(long[] ids, int[] types, long[][] cols, int n) {
-    if (this.n + n > txIds.length) {
-      resize(Math.max(this.n + n, this.n * 2));
-    }
+    reserve(n);
     System.arraycopy(ids, 0, txIds, this.n, n);
     if (types == null) {
       Arrays.fill(this.types, this.n, this.n + n, 0);
