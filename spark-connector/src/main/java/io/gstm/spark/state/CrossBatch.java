@@ -4,7 +4,7 @@ import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorEngines;
-import io.gstm.spark.exec.PackedArrays;
+import io.gstm.spark.exec.NarrowArrays;
 import io.gstm.spark.exec.TaskEngine;
 import io.gstm.spark.exec.TaskMesh;
 import java.io.DataInputStream;
@@ -46,24 +46,24 @@ final class CrossBatch {
   static final TaskMesh.Codec<Frame> CODEC = new TaskMesh.Codec<>() {
     @Override
     public void write(DataOutputStream out, Frame f) throws IOException {
-      PackedArrays.writeLongs(out, f.keys());
-      PackedArrays.writeInts(out, f.index());
+      NarrowArrays.writeLongs(out, f.keys());
+      NarrowArrays.writeInts(out, f.index());
       out.writeInt(f.bits() == null ? -1 : f.bits().length);
       if (f.bits() != null) {
         for (long[] b : f.bits()) {
-          PackedArrays.writeLongs(out, b);
+          NarrowArrays.writeLongs(out, b);
         }
       }
     }
 
     @Override
     public Frame read(DataInputStream in) throws IOException {
-      long[] keys = PackedArrays.readLongs(in);
-      int[] index = PackedArrays.readInts(in);
+      long[] keys = NarrowArrays.readLongs(in);
+      int[] index = NarrowArrays.readInts(in);
       int regions = in.readInt();
       long[][] bits = regions < 0 ? null : new long[regions][];
       for (int r = 0; r < regions; r++) {
-        bits[r] = PackedArrays.readLongs(in);
+        bits[r] = NarrowArrays.readLongs(in);
       }
       return new Frame(keys, index, bits);
     }

@@ -1,0 +1,248 @@
+package io.gstm.spark.exec;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.stream.IntStream;
+
+/**
+ * Long, int and byte arrays on a stream in the fewest whole bytes their values need: the least
+ * value, then each element's distance from it in 0, 1, 2, 4 or 8 bytes (a frame of reference).
+ * A TxState epoch's routed transactions hold ids from one epoch's range, keys and amounts far
+ * inside a long's, one program and no early outcome: what crosses between executors shrinks to
+ * about a third of {@link PackedArrays}' raw bytes. Arrays past {@link
+ * PackedArrays#PARALLEL_BYTES} are scanned and converted on all cores. A null array is written
+ * as length -1.
+ */
+public final class NarrowArrays {
+  private static final VarHandle SHORT =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  /** Elements scanned or converted at a time. */
+  static final int BLOCK = 1 << 16;
+
+  private NarrowArrays() {}
+
+  /** Element {@code i} of the array being written, as a long. */
+  private interface Source {
+    long get(int i);
+  }
+
+  /** Stores element {@code i} of the array being read. */
+  private interface Sink {
+    void set(int i, long v);
+  }
+
+  public static void writeLongs(DataOutput out, long[] a) throws IOException {
+    writeLongs(out, a, a == null ? -1 : a.length);
+  }
+
+  /** The first {@code n} elements of {@code a} (n = -1: a null array). */
+  public static void writeLongs(DataOutput out, long[] a, int n) throws IOException {
+    write(out, n, i -> a[i]);
+  }
+
+  public static long[] readLongs(DataInput in) throws IOException {
+    int n = in.readInt();
+    if (n < 0) {
+      return null;
+    }
+    long[] a = new long[n];
+    read(in, n, (i, v) -> a[i] = v);
+    return a;
+  }
+
+  public static void writeInts(DataOutput out, int[] a) throws IOException {
+    writeInts(out, a, a == null ? -1 : a.length);
+  }
+
+  /** The first {@code n} elements of {@code a} (n = -1: a null array). */
+  public static void writeInts(DataOutput out, int[] a, int n) throws IOException {
+    write(out, n, i -> a[i]);
+  }
+
+  public static int[] readInts(DataInput in) throws IOException {
+    int n = in.readInt();
+    if (n < 0) {
+      return null;
+    }
+    int[] a = new int[n];
+    read(in, n, (i, v) -> a[i] = (int) v);
+    return a;
+  }
+
+  /** The first {@code n} bytes of {@code a} (n = -1: a null array). */
+  public static void writeBytes(DataOutput out, byte[] a, int n) throws IOException {
+    write(out, n, i -> a[i]);
+  }
+
+  public static byte[] readBytes(DataInput in) throws IOException {
+    int n = in.readInt();
+    if (n < 0) {
+      return null;
+    }
+    byte[] a = new byte[n];
+    read(in, n, (i, v) -> a[i] = (byte) v);
+    return a;
+  }
+
+  /** Bytes per distance from {@code min} that hold every value up to {@code max}. */
+  static int width(long min, long max) {
+    // The span as an unsigned number is exact: it lies in [0, 2^64 - 1].
+    long span = max - min;
+    if (span == 0) {
+      return 0;
+    }
+    if (Long.compareUnsigned(span, 0xffL) <= 0) {
+      return 1;
+    }
+    if (Long.compareUnsigned(span, 0xffffL) <= 0) {
+      return 2;
+    }
+    return Long.compareUnsigned(span, 0xffffffffL) <= 0 ? 4 : 8;
+  }
+
+  private static boolean parallel(int n, int width) {
+    long bytes = (long) n * Math.max(width, 1);
+    return bytes >= PackedArrays.PARALLEL_BYTES && bytes <= Integer.MAX_VALUE - 8;
+  }
+
+  private static void write(DataOutput out, int n, Source src) throws IOException {
+    out.writeInt(n);
+    if (n <= 0) {
+      return;
+    }
+    int blocks = (n + BLOCK - 1) / BLOCK;
+    IntStream scan = IntStream.range(0, blocks);
+    long[] range = (parallel(n, 8) ? scan.parallel() : scan).mapToObj(b -> {
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      for (int i = b * BLOCK, end = Math.min(n, i + BLOCK); i < end; i++) {
+        long v = src.get(i);
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+      }
+      return new long[] {min, max};
+    }).reduce((x, y) -> new long[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])}).orElseThrow();
+    long base = range[0];
+    int width = width(base, range[1]);
+    out.writeByte(width);
+    out.writeLong(base);
+    if (width == 0) {
+      return;
+    }
+    if (parallel(n, width)) {
+      byte[] all = new byte[n * width];
+      IntStream.range(0, blocks).parallel().forEach(b -> {
+        int from = b * BLOCK;
+        encode(src, from, Math.min(n - from, BLOCK), base, width, all, from * width);
+      });
+      out.write(all);
+      return;
+    }
+    byte[] buf = new byte[Math.min(n, BLOCK) * width];
+    for (int from = 0; from < n; from += BLOCK) {
+      int len = Math.min(n - from, BLOCK);
+      encode(src, from, len, base, width, buf, 0);
+      out.write(buf, 0, len * width);
+    }
+  }
+
+  private static void read(DataInput in, int n, Sink dst) throws IOException {
+    if (n == 0) {
+      return;
+    }
+    int width = in.readUnsignedByte();
+    long base = in.readLong();
+    if (width != 0 && width != 1 && width != 2 && width != 4 && width != 8) {
+      throw new IOException("a narrowed array of width " + width + ": not written by this class");
+    }
+    int blocks = (n + BLOCK - 1) / BLOCK;
+    if (width == 0) {
+      IntStream fill = IntStream.range(0, blocks);
+      (parallel(n, 8) ? fill.parallel() : fill).forEach(b -> {
+        int from = b * BLOCK;
+        decode(null, 0, 0, base, dst, from, Math.min(n - from, BLOCK));
+      });
+      return;
+    }
+    if (parallel(n, width)) {
+      byte[] all = new byte[n * width];
+      in.readFully(all);
+      IntStream.range(0, blocks).parallel().forEach(b -> {
+        int from = b * BLOCK;
+        decode(all, from * width, width, base, dst, from, Math.min(n - from, BLOCK));
+      });
+      return;
+    }
+    byte[] buf = new byte[Math.min(n, BLOCK) * width];
+    for (int from = 0; from < n; from += BLOCK) {
+      int len = Math.min(n - from, BLOCK);
+      in.readFully(buf, 0, len * width);
+      decode(buf, 0, width, base, dst, from, len);
+    }
+  }
+
+  private static void encode(Source src, int from, int len, long base, int width, byte[] dst,
+      int at) {
+    switch (width) {
+      case 1 -> {
+        for (int i = 0; i < len; i++) {
+          dst[at + i] = (byte) (src.get(from + i) - base);
+        }
+      }
+      case 2 -> {
+        for (int i = 0; i < len; i++) {
+          SHORT.set(dst, at + 2 * i, (short) (src.get(from + i) - base));
+        }
+      }
+      case 4 -> {
+        for (int i = 0; i < len; i++) {
+          INT.set(dst, at + 4 * i, (int) (src.get(from + i) - base));
+        }
+      }
+      default -> {
+        for (int i = 0; i < len; i++) {
+          LONG.set(dst, at + 8 * i, src.get(from + i) - base);
+        }
+      }
+    }
+  }
+
+  private static void decode(byte[] src, int at, int width, long base, Sink dst, int from,
+      int len) {
+    switch (width) {
+      case 0 -> {
+        for (int i = 0; i < len; i++) {
+          dst.set(from + i, base);
+        }
+      }
+      case 1 -> {
+        for (int i = 0; i < len; i++) {
+          dst.set(from + i, base + (src[at + i] & 0xffL));
+        }
+      }
+      case 2 -> {
+        for (int i = 0; i < len; i++) {
+          dst.set(from + i, base + ((short) SHORT.get(src, at + 2 * i) & 0xffffL));
+        }
+      }
+      case 4 -> {
+        for (int i = 0; i < len; i++) {
+          dst.set(from + i, base + ((int) INT.get(src, at + 4 * i) & 0xffffffffL));
+        }
+      }
+      default -> {
+        for (int i = 0; i < len; i++) {
+          dst.set(from + i, base + (long) LONG.get(src, at + 8 * i));
+        }
+      }
+    }
+  }
+}
