@@ -1,30 +1,84 @@
 package io.gstm.spark.exec;
 
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.AttributeReference;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.execution.ColumnarToRowExec;
 import org.apache.spark.sql.execution.InputAdapter;
+import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.WholeStageCodegenExec;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * The column batches under a Dataset's rows: a Parquet scan or a cached relation yields batches
  * that Spark turns into rows one by one; reading the batches' columns in bulk skips a row
- * object per record (edges, points).
+ * object per record (edges, points, transactions). A selection of plain columns above the scan
+ * (a Parquet scan of a partitioned directory adds the partition column to every batch, which a
+ * projection then drops) picks the batches' columns instead of turning them into rows.
  */
 public final class ColumnarSource {
-  private ColumnarSource() {}
+  private final SparkPlan plan;
+  /** Per column of the Dataset, its place in the plan's batches; null: the same places. */
+  private final int[] columns;
+  private final Attribute[] output;
+
+  private ColumnarSource(SparkPlan plan, int[] columns, Attribute[] output) {
+    this.plan = plan;
+    this.columns = columns;
+    this.output = output;
+  }
 
   /**
-   * The physical plan of {@code ds} below its conversion to rows, when it yields column batches;
-   * else null (the caller reads rows). The caller checks the plan's output columns.
+   * The column batches under {@code ds}'s rows, or null when its plan yields none (the caller
+   * reads rows). The caller checks the columns' names and types.
    */
-  public static SparkPlan of(Dataset<?> ds) {
+  public static ColumnarSource of(Dataset<?> ds) {
     SparkPlan plan;
     try {
       plan = ds.queryExecution().executedPlan();
     } catch (RuntimeException e) {
       return null;
     }
+    plan = unwrap(plan);
+    if (plan.supportsColumnar()) {
+      return new ColumnarSource(plan, null, attributes(plan));
+    }
+    if (!(plan instanceof ProjectExec project)) {
+      return null;
+    }
+    SparkPlan child = unwrap(project.child());
+    if (!child.supportsColumnar()) {
+      return null;
+    }
+    Attribute[] below = attributes(child);
+    int k = project.projectList().size();
+    int[] columns = new int[k];
+    Attribute[] output = new Attribute[k];
+    for (int i = 0; i < k; i++) {
+      NamedExpression e = project.projectList().apply(i);
+      if (!(e instanceof AttributeReference a)) {
+        return null; // computed: rows
+      }
+      columns[i] = -1;
+      for (int j = 0; j < below.length; j++) {
+        if (below[j].exprId().equals(a.exprId())) {
+          columns[i] = j;
+        }
+      }
+      if (columns[i] < 0) {
+        return null;
+      }
+      output[i] = a;
+    }
+    return new ColumnarSource(child, columns, output);
+  }
+
+  private static SparkPlan unwrap(SparkPlan plan) {
     while (true) {
       if (plan instanceof WholeStageCodegenExec x) {
         plan = x.child();
@@ -33,9 +87,48 @@ public final class ColumnarSource {
       } else if (plan instanceof InputAdapter x) {
         plan = x.child();
       } else {
-        break;
+        return plan;
       }
     }
-    return plan.supportsColumnar() ? plan : null;
+  }
+
+  private static Attribute[] attributes(SparkPlan plan) {
+    Attribute[] a = new Attribute[plan.output().size()];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = plan.output().apply(i);
+    }
+    return a;
+  }
+
+  /** The Dataset's columns. */
+  public int width() {
+    return output.length;
+  }
+
+  public String name(int column) {
+    return output[column].name();
+  }
+
+  public DataType type(int column) {
+    return output[column].dataType();
+  }
+
+  /**
+   * The batches, their columns those of the Dataset in its order. A batch is valid until the
+   * iterator's next one (a scan refills its vectors).
+   */
+  public JavaRDD<ColumnarBatch> batches() {
+    JavaRDD<ColumnarBatch> all = plan.executeColumnar().toJavaRDD();
+    if (columns == null) {
+      return all;
+    }
+    int[] picked = columns;
+    return all.map(b -> {
+      ColumnVector[] v = new ColumnVector[picked.length];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = b.column(picked[i]);
+      }
+      return new ColumnarBatch(v, b.numRows());
+    });
   }
 }

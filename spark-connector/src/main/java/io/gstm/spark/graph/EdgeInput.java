@@ -15,7 +15,6 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.IntegralType;
@@ -220,12 +219,12 @@ final class EdgeInput {
         return null;
       }
     }
-    SparkPlan plan = ColumnarSource.of(raw);
-    if (plan == null || plan.output().size() != width) {
+    ColumnarSource source = ColumnarSource.of(raw);
+    if (source == null || source.width() != width) {
       return null;
     }
     for (int i = 0; i < wanted.length; i++) {
-      if (!plan.output().apply(column[i]).name().equals(wanted[i])) {
+      if (!source.name(column[i]).equals(wanted[i])) {
         return null;
       }
     }
@@ -233,7 +232,7 @@ final class EdgeInput {
     String dc = dstCol;
     String wc = weightCol;
     COLUMNAR_READS.incrementAndGet();
-    return plan.executeColumnar().toJavaRDD().mapPartitions(it -> {
+    return source.batches().mapPartitions(it -> {
       long t0 = System.nanoTime();
       // One chunk per batch, concatenated once at the end at its exact size.
       List<EdgeChunk> batches = new ArrayList<>();

@@ -14,7 +14,6 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
-import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
@@ -112,18 +111,18 @@ final class PointBlocks {
     }
     Column[] cols = Arrays.stream(names).map(n -> col("`" + n.replace("`", "``") + "`"))
         .toArray(Column[]::new);
-    SparkPlan plan = ColumnarSource.of(dataset.select(cols));
-    if (plan == null || plan.output().size() != names.length) {
+    ColumnarSource source = ColumnarSource.of(dataset.select(cols));
+    if (source == null || source.width() != names.length) {
       return null;
     }
     for (int d = 0; d < names.length; d++) {
-      if (!plan.output().apply(d).name().equals(names[d])) {
+      if (!source.name(d).equals(names[d])) {
         return null;
       }
     }
     COLUMNAR_READS.incrementAndGet();
     int dims = names.length;
-    return plan.executeColumnar().toJavaRDD().mapPartitions(it -> {
+    return source.batches().mapPartitions(it -> {
       List<double[]> parts = new ArrayList<>();
       long n = 0;
       while (it.hasNext()) {

@@ -11,7 +11,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.SpecializedGetters;
 import org.apache.spark.sql.catalyst.util.ArrayData;
-import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.unsafe.types.UTF8String;
@@ -69,22 +68,22 @@ final class Routing {
   }
 
   /**
-   * The physical plan whose column batches hold {@code selected}'s rows, column for column (the
-   * plan's selection over a cached relation or a Parquet scan), or null: the caller reads rows.
+   * The column batches that hold {@code selected}'s rows, column for column (the plan's
+   * selection over a cached relation or a Parquet scan), or null: the caller reads rows.
    */
-  static SparkPlan columnar(Dataset<Row> selected, ApplyPlan plan) {
-    SparkPlan p = ColumnarSource.of(selected);
-    if (p == null || p.output().size() != plan.selectNames.length) {
+  static ColumnarSource columnar(Dataset<Row> selected, ApplyPlan plan) {
+    ColumnarSource c = ColumnarSource.of(selected);
+    boolean fits = c != null && c.width() == plan.selectNames.length;
+    for (int i = 0; fits && i < plan.selectNames.length; i++) {
+      fits = c.name(i).equals(plan.selectNames[i]) && c.type(i).equals(plan.selectTypes[i]);
+    }
+    if (!fits) {
+      LOG.debug("gstm state '{}': the input is read row by row (no column batches under its "
+          + "selection):\n{}", plan.state.name(), selected.queryExecution().executedPlan());
       return null;
     }
-    for (int i = 0; i < plan.selectNames.length; i++) {
-      org.apache.spark.sql.catalyst.expressions.Attribute a = p.output().apply(i);
-      if (!a.name().equals(plan.selectNames[i]) || !a.dataType().equals(plan.selectTypes[i])) {
-        return null;
-      }
-    }
     COLUMNAR_ROUTES.incrementAndGet();
-    return p;
+    return c;
   }
 
   /** One input partition's routing: a chunk per target, filled row by row or batch by batch. */

@@ -8,6 +8,7 @@ import io.gstm.core.program.StoreContents;
 import io.gstm.core.program.ValueType;
 import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.ColumnarSource;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ExecutorSpread;
 import io.gstm.spark.exec.IndexPartitioner;
@@ -33,7 +34,6 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
@@ -256,9 +256,9 @@ final class StateJobs {
     int coordinator = mesh ? CrossBatch.coordinator(epoch, p) : -1;
     Dataset<Row> selected = tx.select(plan.selection());
     // A cached or Parquet input is read from its column batches: no row object per transaction.
-    SparkPlan columnar = Routing.columnar(selected, plan);
+    ColumnarSource columnar = Routing.columnar(selected, plan);
     JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = columnar != null
-        ? columnar.executeColumnar().toJavaRDD().mapPartitionsWithIndex(
+        ? columnar.batches().mapPartitionsWithIndex(
             (i, it) -> Routing.routeColumnar(i, it, plan, coordinator), true)
         : selected.queryExecution().toRdd().toJavaRDD().mapPartitionsWithIndex(
             (i, it) -> Routing.route(i, it, plan, coordinator), true);

@@ -5,15 +5,19 @@ import static io.gstm.spark.state.TxStateTest.accounts;
 import static io.gstm.spark.state.TxStateTest.transfers;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A cached input is routed from its column batches (no row object per transaction); the same
+ * A cached or Parquet input is routed from its column batches (no row object per transaction,
+ * the columns picked from the batches when the selection drops others, such as a partitioned
+ * directory's partition column); the same
  * transactions read as rows give the same outcomes and state, with one or several partitions, a
  * program column (taken a column at a time too, when it has no nulls) and null keys (a batch
  * that holds them goes row by row).
@@ -72,6 +76,32 @@ class TxStateColumnarInputTest extends StateSession {
     } finally {
       cached.unpersist(true);
     }
+  }
+
+  /**
+   * One batch of a directory written by partition (as gen transfers --batches writes it): the
+   * scan adds the partition column to every batch, the selection drops it, and the transactions
+   * are still taken from the batches' columns.
+   */
+  @ParameterizedTest(name = "{0} partition(s)")
+  @ValueSource(ints = {1, 3})
+  void aBatchOfAPartitionedParquetDirectoryIsRoutedFromItsColumns(int partitions,
+      @TempDir Path dir) {
+    String out = dir.resolve("t").toString();
+    transfers(3_000, 40, 300, 17, 0, false)
+        .withColumn("batch", functions.col("id").mod(2).cast("int")).repartition(3)
+        .write().partitionBy("batch").parquet(out);
+    Dataset<Row> batch = TxStateTest.spark.read().parquet(out)
+        .where(functions.col("batch").equalTo(1)).select("id", "src", "dst", "amount");
+    long before = Routing.COLUMNAR_ROUTES.get();
+    long bulk = Routing.BULK_BATCHES.get();
+    Run fromBatches = run(batch, partitions, BANK);
+    assertThat(Routing.COLUMNAR_ROUTES.get()).as("routed from column batches")
+        .isEqualTo(before + 1);
+    assertThat(Routing.BULK_BATCHES.get()).as("batches taken whole").isGreaterThan(bulk);
+    Run fromRows = run(batch.localCheckpoint(), partitions, BANK);
+    assertThat(fromBatches).isEqualTo(fromRows);
+    assertThat(fromBatches.outcomes()).hasSize(1_500);
   }
 
   private static final String DEPOSIT = """
