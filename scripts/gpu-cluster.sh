@@ -12,7 +12,8 @@
 #   submit example.GstmApp 1000000 1000000   # spark-submit of a user's jar (examples/spark-app)
 #   scaling kmeans                  # 2 executors against 1 (issue 33's pairs; graphs, state too)
 #   stop                            # (GC_JFR=1 before start: the executors' profiles, summed up;
-#                                   #  GC_EVENTS=1: Spark's event logs in $OUT/events.tgz)
+#                                   #  GC_EVENTS=1: Spark's event logs in $OUT/events.tgz;
+#                                   #  GC_EXECUTOR_OPTS: more executor JVM options)
 [ -n "${BASH_SOURCE[0]:-}" ] || { echo "source this file" >&2; return 2 2>/dev/null || exit 2; }
 GC_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 GC_SPARK=/tmp/gstm-spark
@@ -108,7 +109,7 @@ start() {
     --conf "spark.executor.cores=$cores" --conf "spark.cores.max=$((workers * cores))"
     --conf "spark.executor.memory=$mem"
     --conf spark.scheduler.minRegisteredResourcesRatio=1.0
-    --conf "spark.executor.extraJavaOptions=-Dlog4j2.configurationFile=$GC_SPARK/log4j2-spark.properties -Djava.util.concurrent.ForkJoinPool.common.parallelism=$cores$(gc_jfr_option)"
+    --conf "spark.executor.extraJavaOptions=-Dlog4j2.configurationFile=$GC_SPARK/log4j2-spark.properties -Djava.util.concurrent.ForkJoinPool.common.parallelism=$cores$(gc_jfr_option) ${GC_EXECUTOR_OPTS:-}"
     --conf spark.gstm.requireGpu=true)
   if [ "${GC_EVENTS:-0}" = 1 ]; then
     # Spark's event logs (every job, stage and task with its metrics), archived by stop.

@@ -15,7 +15,8 @@ import java.util.stream.IntStream;
  * inside a long's, one program and no early outcome: what crosses between executors shrinks to
  * about a third of {@link PackedArrays}' raw bytes. Arrays past {@link
  * PackedArrays#PARALLEL_BYTES} are scanned and converted on all cores. A null array is written
- * as length -1.
+ * as length -1. {@code -Dgstm.exchange.raw=true} on every executor writes and reads {@link
+ * PackedArrays}' raw bytes instead (to compare the two).
  */
 public final class NarrowArrays {
   private static final VarHandle SHORT =
@@ -24,6 +25,7 @@ public final class NarrowArrays {
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final boolean RAW = Boolean.getBoolean("gstm.exchange.raw");
   /** Elements scanned or converted at a time. */
   static final int BLOCK = 1 << 16;
 
@@ -45,10 +47,17 @@ public final class NarrowArrays {
 
   /** The first {@code n} elements of {@code a} (n = -1: a null array). */
   public static void writeLongs(DataOutput out, long[] a, int n) throws IOException {
+    if (RAW) {
+      PackedArrays.writeLongs(out, a, n);
+      return;
+    }
     write(out, n, i -> a[i]);
   }
 
   public static long[] readLongs(DataInput in) throws IOException {
+    if (RAW) {
+      return PackedArrays.readLongs(in);
+    }
     int n = in.readInt();
     if (n < 0) {
       return null;
@@ -64,10 +73,17 @@ public final class NarrowArrays {
 
   /** The first {@code n} elements of {@code a} (n = -1: a null array). */
   public static void writeInts(DataOutput out, int[] a, int n) throws IOException {
+    if (RAW) {
+      PackedArrays.writeInts(out, a, n);
+      return;
+    }
     write(out, n, i -> a[i]);
   }
 
   public static int[] readInts(DataInput in) throws IOException {
+    if (RAW) {
+      return PackedArrays.readInts(in);
+    }
     int n = in.readInt();
     if (n < 0) {
       return null;
@@ -79,10 +95,17 @@ public final class NarrowArrays {
 
   /** The first {@code n} bytes of {@code a} (n = -1: a null array). */
   public static void writeBytes(DataOutput out, byte[] a, int n) throws IOException {
+    if (RAW) {
+      PackedArrays.writeBytes(out, a, n);
+      return;
+    }
     write(out, n, i -> a[i]);
   }
 
   public static byte[] readBytes(DataInput in) throws IOException {
+    if (RAW) {
+      return PackedArrays.readBytes(in);
+    }
     int n = in.readInt();
     if (n < 0) {
       return null;
