@@ -206,8 +206,8 @@ stop() {
     >>"$GC_OUT/crashed-executors.txt"
   [ -s "$GC_OUT/crashed-executors.txt" ] || rm -f "$GC_OUT/crashed-executors.txt"
   # gstm's own debug lines of the executors (with debug loggers on, e.g. io.gstm.spark.graph):
-  # the builds' and point sets' timings, small beside the whole archive.
-  find "$GC_WORK" -name stderr 2>/dev/null | xargs -r grep -h " DEBUG .*gstm\| DEBUG .*TxKMeans" \
+  # the builds', point sets' and state batches' timings, small beside the whole archive.
+  find "$GC_WORK" -name stderr 2>/dev/null | xargs -r grep -h " DEBUG .*gstm\| DEBUG .*TxKMeans\| DEBUG BatchRunner" \
     2>/dev/null | tail -n 4000 >"$GC_OUT/executor-debug.txt"
   [ -s "$GC_OUT/executor-debug.txt" ] || rm -f "$GC_OUT/executor-debug.txt"
   if [ "${GC_JFR:-0}" = 1 ]; then

@@ -233,6 +233,8 @@ final class CrossBatch {
       at[q + 1] = at[q] + bits[q][0].length;
     }
     long[] ran = {0, 0};
+    // Of the batch: gathering the rows and their uses, the store written, the run, read back.
+    long[] storeNanos = new long[4];
     String engineName = null;
     boolean gpu = false;
     long[][] after = new long[regions][0];
@@ -264,10 +266,14 @@ final class CrossBatch {
             }
           });
         }
+        long w0 = System.nanoTime();
         StoreContents.write(store, values);
+        long w1 = System.nanoTime();
         ran = BatchRunner.run(lease.engine(), store, plan, settings, cx, null, locals, out,
             (long) p << 40);
+        long w2 = System.nanoTime();
         after = StoreContents.read(store);
+        storeNanos = new long[] {w0 - t2, w1 - w0, w2 - w1, System.nanoTime() - w2};
         engineName = lease.engine().name() + " (" + lease.reason() + ")";
         gpu = lease.gpu();
       }
@@ -284,11 +290,13 @@ final class CrossBatch {
     own.write(slice(after, at[me], at[me + 1]));
     LOG.debug("gstm state '{}' epoch {} partition {}: coordinated {} cross-partition "
             + "transactions over {} rows: keys sent before the own transactions in {} ms, own "
-            + "rows {} ms, the others' waited {} ms, batch {} ms (engine {} ms), new values sent "
-            + "in {} ms, own written in {} ms", plan.state.name(), epoch, me, cx.n, at[p],
+            + "rows {} ms, the others' waited {} ms, batch {} ms (rows placed {} ms, store "
+            + "written {} ms, run {} ms with {} ms of kernel, read {} ms), new values sent in {} "
+            + "ms, own written in {} ms", plan.state.name(), epoch, me, cx.n, at[p],
         startNanos / 1_000_000, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000,
-        (t3 - t2) / 1_000_000, ran[1] / 1_000_000, (t4 - t3) / 1_000_000,
-        (System.nanoTime() - t4) / 1_000_000);
+        (t3 - t2) / 1_000_000, storeNanos[0] / 1_000_000, storeNanos[1] / 1_000_000,
+        storeNanos[2] / 1_000_000, ran[1] / 1_000_000, storeNanos[3] / 1_000_000,
+        (t4 - t3) / 1_000_000, (System.nanoTime() - t4) / 1_000_000);
     return new Result(out, new Exchange.TaskStats(ran[0], ran[1],
         System.nanoTime() - t0 + startNanos, engineName, gpu, false), cx.n > 0 ? 1 : 0);
   }
