@@ -10,8 +10,8 @@ import java.util.stream.IntStream;
  * Large int, long and double arrays on a stream as raw bytes, converted a chunk at a time in
  * bulk. Java serialization writes a primitive array element by element (a few hundred MB/s): a
  * subgraph's values (12 bytes a vertex, 107 MB at R-MAT 2^24) took half a second to reach the
- * driver that way. Used by the graph's task results and boundary updates, and by the frames a
- * {@link TaskMesh} carries. A null array is written as length -1.
+ * driver that way. Used by the graph's task results and boundary updates ({@link NarrowArrays}
+ * narrows a TxState epoch's frames). A null array is written as length -1.
  */
 public final class PackedArrays {
   /** Bytes converted at a time. */

@@ -21,8 +21,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  * Connections between every two tasks of a loop that runs inside one stage ({@link TaskHub}),
  * for what the tasks trade among themselves each step (a subgraph's boundary updates, a state
  * partition's values and writes) without the driver reading and writing it once more, alone.
- * Frames are written and read by a {@link Codec} (raw arrays: {@link PackedArrays}); a frame a
- * task sends itself is handed over in memory.
+ * Frames are written and read by a {@link Codec} (arrays in bulk: {@link PackedArrays}, {@link
+ * NarrowArrays}); a frame a task sends itself is handed over in memory.
  *
  * <p>Each task listens on the address it reaches the driver from, tells the hub, learns the
  * others' addresses from it, connects to those with a lower index and accepts the others, each

@@ -23,7 +23,7 @@ final class TxChunk implements Serializable {
   /** Rows from which copying and building batches use the executor's other cores. */
   static final int PARALLEL_ROWS = 1 << 18;
 
-  // Every field travels by write/read, the columns as raw bytes, whether through Java
+  // Every field travels by write/read, the columns in bulk (NarrowArrays), whether through Java
   // serialization (writeObject) or a task-to-task connection: Java serialization writes a
   // primitive array element by element, and a state partition's task read its 5 M routed rows
   // at a few hundred MB/s that way.
@@ -149,7 +149,7 @@ final class TxChunk implements Serializable {
     readFields(in);
   }
 
-  /** The whole chunk, raw: for Java serialization and task-to-task connections. */
+  /** The whole chunk, in bulk: for Java serialization and task-to-task connections. */
   void write(java.io.DataOutput out) throws java.io.IOException {
     out.writeInt(n);
     out.writeInt(requestCount);
