@@ -15,8 +15,8 @@ import java.util.stream.IntStream;
  * inside a long's, one program and no early outcome: what crosses between executors shrinks to
  * about a third of {@link PackedArrays}' raw bytes. Arrays past {@link
  * PackedArrays#PARALLEL_BYTES} are scanned and converted on all cores. A null array is written
- * as length -1. {@code -Dgstm.exchange.raw=true} on every executor writes and reads {@link
- * PackedArrays}' raw bytes instead (to compare the two).
+ * as length -1. {@code -Dgstm.exchange.raw=true} writes {@link PackedArrays}' raw bytes
+ * instead (to compare the two), marked as such: a reader reads either, whatever its own setting.
  */
 public final class NarrowArrays {
   private static final VarHandle SHORT =
@@ -26,6 +26,8 @@ public final class NarrowArrays {
   private static final VarHandle LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final boolean RAW = Boolean.getBoolean("gstm.exchange.raw");
+  /** The width byte that says PackedArrays' raw array follows (its own length first). */
+  static final int RAW_WIDTH = 0xff;
   /** Elements scanned or converted at a time. */
   static final int BLOCK = 1 << 16;
 
@@ -47,7 +49,11 @@ public final class NarrowArrays {
 
   /** The first {@code n} elements of {@code a} (n = -1: a null array). */
   public static void writeLongs(DataOutput out, long[] a, int n) throws IOException {
-    if (RAW) {
+    writeLongs(out, a, n, RAW);
+  }
+
+  static void writeLongs(DataOutput out, long[] a, int n, boolean raw) throws IOException {
+    if (raw && rawFollows(out, n)) {
       PackedArrays.writeLongs(out, a, n);
       return;
     }
@@ -55,16 +61,12 @@ public final class NarrowArrays {
   }
 
   public static long[] readLongs(DataInput in) throws IOException {
-    if (RAW) {
-      return PackedArrays.readLongs(in);
-    }
     int n = in.readInt();
     if (n < 0) {
       return null;
     }
     long[] a = new long[n];
-    read(in, n, (i, v) -> a[i] = v);
-    return a;
+    return read(in, n, (i, v) -> a[i] = v) ? a : PackedArrays.readLongs(in);
   }
 
   public static void writeInts(DataOutput out, int[] a) throws IOException {
@@ -73,7 +75,11 @@ public final class NarrowArrays {
 
   /** The first {@code n} elements of {@code a} (n = -1: a null array). */
   public static void writeInts(DataOutput out, int[] a, int n) throws IOException {
-    if (RAW) {
+    writeInts(out, a, n, RAW);
+  }
+
+  static void writeInts(DataOutput out, int[] a, int n, boolean raw) throws IOException {
+    if (raw && rawFollows(out, n)) {
       PackedArrays.writeInts(out, a, n);
       return;
     }
@@ -81,38 +87,40 @@ public final class NarrowArrays {
   }
 
   public static int[] readInts(DataInput in) throws IOException {
-    if (RAW) {
-      return PackedArrays.readInts(in);
-    }
     int n = in.readInt();
     if (n < 0) {
       return null;
     }
     int[] a = new int[n];
-    read(in, n, (i, v) -> a[i] = (int) v);
-    return a;
+    return read(in, n, (i, v) -> a[i] = (int) v) ? a : PackedArrays.readInts(in);
   }
 
   /** The first {@code n} bytes of {@code a} (n = -1: a null array). */
   public static void writeBytes(DataOutput out, byte[] a, int n) throws IOException {
-    if (RAW) {
+    if (RAW && rawFollows(out, n)) {
       PackedArrays.writeBytes(out, a, n);
       return;
     }
     write(out, n, i -> a[i]);
   }
 
-  public static byte[] readBytes(DataInput in) throws IOException {
-    if (RAW) {
-      return PackedArrays.readBytes(in);
+  /** For a non-empty array, its length and the raw mark: true, the raw array goes next. */
+  private static boolean rawFollows(DataOutput out, int n) throws IOException {
+    if (n <= 0) {
+      return false;
     }
+    out.writeInt(n);
+    out.writeByte(RAW_WIDTH);
+    return true;
+  }
+
+  public static byte[] readBytes(DataInput in) throws IOException {
     int n = in.readInt();
     if (n < 0) {
       return null;
     }
     byte[] a = new byte[n];
-    read(in, n, (i, v) -> a[i] = (byte) v);
-    return a;
+    return read(in, n, (i, v) -> a[i] = (byte) v) ? a : PackedArrays.readBytes(in);
   }
 
   /** Bytes per distance from {@code min} that hold every value up to {@code max}. */
@@ -177,15 +185,19 @@ public final class NarrowArrays {
     }
   }
 
-  private static void read(DataInput in, int n, Sink dst) throws IOException {
+  /** Reads the {@code n} elements into {@code dst}; false: a raw array follows instead. */
+  private static boolean read(DataInput in, int n, Sink dst) throws IOException {
     if (n == 0) {
-      return;
+      return true;
     }
     int width = in.readUnsignedByte();
-    long base = in.readLong();
+    if (width == RAW_WIDTH) {
+      return false;
+    }
     if (width != 0 && width != 1 && width != 2 && width != 4 && width != 8) {
       throw new IOException("a narrowed array of width " + width + ": not written by this class");
     }
+    long base = in.readLong();
     int blocks = (n + BLOCK - 1) / BLOCK;
     if (width == 0) {
       IntStream fill = IntStream.range(0, blocks);
@@ -193,7 +205,7 @@ public final class NarrowArrays {
         int from = b * BLOCK;
         decode(null, 0, 0, base, dst, from, Math.min(n - from, BLOCK));
       });
-      return;
+      return true;
     }
     if (parallel(n, width)) {
       byte[] all = new byte[n * width];
@@ -202,7 +214,7 @@ public final class NarrowArrays {
         int from = b * BLOCK;
         decode(all, from * width, width, base, dst, from, Math.min(n - from, BLOCK));
       });
-      return;
+      return true;
     }
     byte[] buf = new byte[Math.min(n, BLOCK) * width];
     for (int from = 0; from < n; from += BLOCK) {
@@ -210,6 +222,7 @@ public final class NarrowArrays {
       in.readFully(buf, 0, len * width);
       decode(buf, 0, width, base, dst, from, len);
     }
+    return true;
   }
 
   private static void encode(Source src, int from, int len, long base, int width, byte[] dst,

@@ -129,6 +129,26 @@ class NarrowArraysTest {
     assertThat(NarrowArrays.readBytes(in)).isNull();
   }
 
+  /** The raw form (-Dgstm.exchange.raw=true) is marked: a reader without the setting reads it. */
+  @Test
+  void rawArraysAreReadWhateverTheReadersSetting() throws Exception {
+    SplittableRandom rnd = new SplittableRandom(7);
+    long[] longs = rnd.longs(3 * NarrowArrays.BLOCK).toArray();
+    int[] ints = rnd.ints(1000, 0, 10).toArray();
+    byte[] b = bytes(out -> {
+      NarrowArrays.writeLongs(out, longs, longs.length, true);
+      NarrowArrays.writeInts(out, ints, ints.length, true);
+      NarrowArrays.writeLongs(out, new long[0], 0, true);
+      NarrowArrays.writeInts(out, null, -1, true);
+    });
+    DataInputStream in = in(b);
+    assertThat(NarrowArrays.readLongs(in)).isEqualTo(longs);
+    assertThat(NarrowArrays.readInts(in)).isEqualTo(ints);
+    assertThat(NarrowArrays.readLongs(in)).isEmpty();
+    assertThat(NarrowArrays.readInts(in)).isNull();
+    assertThat(in.read()).isEqualTo(-1);
+  }
+
   @Test
   void aWidthItNeverWritesIsRefused() {
     byte[] b = {0, 0, 0, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6};
