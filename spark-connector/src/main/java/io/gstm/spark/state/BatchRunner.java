@@ -39,6 +39,18 @@ final class BatchRunner {
     return ranges > 1 ? r.parallel() : r;
   }
 
+  /** Whether some of the first {@code n} rows already has its outcome (a scan on all cores). */
+  private static boolean anyDecided(byte[] codes, int n) {
+    return rowRanges(n).anyMatch(range -> {
+      for (int i = range * RANGE_ROWS, to = Math.min(n, i + RANGE_ROWS); i < to; i++) {
+        if (codes[i] != 0) {
+          return true;
+        }
+      }
+      return false;
+    });
+  }
+
   /**
    * Row {@code i}'s slots into column position {@code i}, its keys as local indices; returns
    * its program. A key the store lacks sets the row's outcome (MISSING_KEY) instead.
@@ -51,8 +63,8 @@ final class BatchRunner {
       int local = locals != null ? locals[s][i] : index.local(key);
       if (local < 0) {
         out.codes[i] = OutcomeChunk.MISSING_KEY;
-        out.causes[i] = "key " + key + " (column '" + plan.slots[s].name()
-            + "') is not in state '" + plan.state.name() + "'";
+        out.cause(i, "key " + key + " (column '" + plan.slots[s].name()
+            + "') is not in state '" + plan.state.name() + "'");
         return type;
       }
       cols[s][i] = local;
@@ -72,13 +84,13 @@ final class BatchRunner {
     if (o == Outcome.USER_ABORT && r.abortCode(t) == KeyExistence.MISSING
         && plan.guarded[batch.type(t)]) {
       out.codes[row] = OutcomeChunk.MISSING_KEY;
-      out.causes[row] = "a key of the transaction names no row of state '" + plan.state.name()
-          + "' (never inserted, or deleted)";
+      out.cause(row, "a key of the transaction names no row of state '" + plan.state.name()
+          + "' (never inserted, or deleted)");
       return;
     }
     out.codes[row] = (byte) o.code();
-    out.postponements[row] = r.postponements(t);
-    out.abortCodes[row] = r.abortCode(t);
+    out.postponed(row, r.postponements(t));
+    out.abortCode(row, r.abortCode(t));
     if (o == Outcome.COMMITTED) {
       int type = batch.type(t);
       CompiledProgram p = plan.programs().get(type);
@@ -112,18 +124,23 @@ final class BatchRunner {
         }
       }
     });
-    // The rows to run, in order: usually every row, else the others packed to the front.
-    int[] rows = new int[n];
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-      if (out.codes[i] == 0) {
-        if (m < i) {
-          types[m] = types[i];
-          for (int s = 0; s < slotCount; s++) {
-            cols[s][m] = cols[s][i];
+    // The rows to run, in order: usually every row (rows stays null: row t is transaction t),
+    // else the others packed to the front.
+    int[] rows = null;
+    int m = n;
+    if (anyDecided(out.codes, n)) {
+      rows = new int[n];
+      m = 0;
+      for (int i = 0; i < n; i++) {
+        if (out.codes[i] == 0) {
+          if (m < i) {
+            types[m] = types[i];
+            for (int s = 0; s < slotCount; s++) {
+              cols[s][m] = cols[s][i];
+            }
           }
+          rows[m++] = i;
         }
-        rows[m++] = i;
       }
     }
     if (m == 0) {
@@ -155,15 +172,24 @@ final class BatchRunner {
     long t1 = System.nanoTime();
     ProgramResult r = engine.run(store, batch, options);
     long t2 = System.nanoTime();
-    int[] rowOf = new int[m];
-    for (int t = 0; t < m; t++) {
-      rowOf[t] = rows[order == null ? t : order[t]];
+    // The row of transaction t (null: row t).
+    int[] rowOf = rows == null && order == null ? null : new int[m];
+    if (rowOf != null) {
+      int[] packed = rows;
+      int[] sorted = order;
+      rowRanges(m).forEach(range -> {
+        for (int t = range * RANGE_ROWS, to = Math.min(rowOf.length, t + RANGE_ROWS); t < to;
+            t++) {
+          int k = sorted == null ? t : sorted[t];
+          rowOf[t] = packed == null ? k : packed[k];
+        }
+      });
     }
     int ran = m;
     ProgramBatch run = batch;
     rowRanges(m).forEach(range -> {
       for (int t = range * RANGE_ROWS, to = Math.min(ran, t + RANGE_ROWS); t < to; t++) {
-        outcome(plan, run, r, t, rowOf[t], ran, out);
+        outcome(plan, run, r, t, rowOf == null ? t : rowOf[t], ran, out);
       }
     });
     if (plan.recordOrder) {
@@ -175,7 +201,7 @@ final class BatchRunner {
       out.serial = new long[out.n];
       int[] serial = h.serialOrder();
       for (int pos = 0; pos < serial.length; pos++) {
-        out.serial[rowOf[serial[pos]]] = serialBase + pos;
+        out.serial[rowOf == null ? serial[pos] : rowOf[serial[pos]]] = serialBase + pos;
       }
     }
     LOG.debug("batch of {}: build {} ms, Engine.run {} ms (kernel {} ms), outcomes {} ms", m,

@@ -36,9 +36,12 @@ final class OutcomeChunk implements Serializable {
   final long[] txIds;
   final int[] types;
   final byte[] codes;
-  final int[] postponements;
-  final int[] abortCodes;
-  final String[] causes;
+  // Null until a transaction has one: most have none, and a chunk of ten million transactions
+  // would allocate (and zero) 120 MB for them every epoch. Set from the batch's threads, each
+  // row by one; the array itself published once.
+  private volatile int[] postponements;
+  private volatile int[] abortCodes;
+  private volatile String[] causes;
   /** A serial position per transaction when the order was recorded, else null. */
   long[] serial;
   /** Per output column: bits in the column's type, for committed rows whose program has it. */
@@ -51,10 +54,69 @@ final class OutcomeChunk implements Serializable {
     this.txIds = in.txIds.length == n ? in.txIds : java.util.Arrays.copyOf(in.txIds, n);
     this.types = java.util.Arrays.copyOf(in.types, n);
     this.codes = java.util.Arrays.copyOf(in.status, n);
-    this.postponements = new int[n];
-    this.abortCodes = new int[n];
-    this.causes = in.causes == null ? new String[n] : java.util.Arrays.copyOf(in.causes, n);
+    this.causes = in.causes == null ? null : java.util.Arrays.copyOf(in.causes, n);
     this.outputs = new long[outputColumns][n];
+  }
+
+  /** Row {@code i} was postponed {@code count} times (semantic conflicts). */
+  void postponed(int i, int count) {
+    if (count != 0) {
+      int[] p = postponements;
+      if (p == null) {
+        synchronized (this) {
+          if (postponements == null) {
+            postponements = new int[n];
+          }
+          p = postponements;
+        }
+      }
+      p[i] = count;
+    }
+  }
+
+  /** Row {@code i}'s abort code (0: none). */
+  void abortCode(int i, int code) {
+    if (code != 0) {
+      int[] a = abortCodes;
+      if (a == null) {
+        synchronized (this) {
+          if (abortCodes == null) {
+            abortCodes = new int[n];
+          }
+          a = abortCodes;
+        }
+      }
+      a[i] = code;
+    }
+  }
+
+  /** Why row {@code i} ended as it did, when gstm decided it (a missing key). */
+  void cause(int i, String cause) {
+    String[] c = causes;
+    if (c == null) {
+      synchronized (this) {
+        if (causes == null) {
+          causes = new String[n];
+        }
+        c = causes;
+      }
+    }
+    c[i] = cause;
+  }
+
+  int postponements(int i) {
+    int[] p = postponements;
+    return p == null ? 0 : p[i];
+  }
+
+  int abortCode(int i) {
+    int[] a = abortCodes;
+    return a == null ? 0 : a[i];
+  }
+
+  String cause(int i) {
+    String[] c = causes;
+    return c == null ? null : c[i];
   }
 
   static String name(byte code) {
@@ -127,9 +189,10 @@ final class OutcomeChunk implements Serializable {
       }
       v[4] = outcomeNames[codes[i]];
       v[5] = committed;
-      v[6] = postponements[i];
-      v[7] = codes[i] == Outcome.USER_ABORT.code() ? abortCodes[i] : null;
-      v[8] = causes[i] == null ? null : UTF8String.fromString(causes[i]);
+      v[6] = postponements(i);
+      v[7] = codes[i] == Outcome.USER_ABORT.code() ? abortCode(i) : null;
+      String cause = cause(i);
+      v[8] = cause == null ? null : UTF8String.fromString(cause);
       v[9] = serial == null || !committed ? null : serial[i];
       for (int c = 0; c < outputs.length; c++) {
         boolean has = committed && types[i] >= 0 && plan.outputIndex[types[i]][c] >= 0;
