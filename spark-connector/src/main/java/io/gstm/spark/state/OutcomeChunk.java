@@ -36,11 +36,11 @@ final class OutcomeChunk implements Serializable {
   final long[] txIds;
   final int[] types;
   final byte[] codes;
-  // Null until a transaction has one: most have none, and a chunk of ten million transactions
-  // would allocate (and zero) 120 MB for them every epoch. Set from the batch's threads, each
-  // row by one; the array itself published once.
-  private volatile int[] postponements;
-  private volatile int[] abortCodes;
+  // Allocated when a transaction first has one: most have none, and a chunk of ten million
+  // transactions would allocate (and zero) 120 MB for them every epoch. Set from the batch's
+  // threads, each row by one; each array published once.
+  private final RareInts postponements;
+  private final RareInts abortCodes;
   private volatile String[] causes;
   /** A serial position per transaction when the order was recorded, else null. */
   long[] serial;
@@ -54,40 +54,51 @@ final class OutcomeChunk implements Serializable {
     this.txIds = in.txIds.length == n ? in.txIds : java.util.Arrays.copyOf(in.txIds, n);
     this.types = java.util.Arrays.copyOf(in.types, n);
     this.codes = java.util.Arrays.copyOf(in.status, n);
+    this.postponements = new RareInts(n);
+    this.abortCodes = new RareInts(n);
     this.causes = in.causes == null ? null : java.util.Arrays.copyOf(in.causes, n);
     this.outputs = new long[outputColumns][n];
   }
 
+  /** An int per row, most of them 0: the array is made when a row first has another. */
+  private static final class RareInts implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final int n;
+    private volatile int[] values;
+
+    RareInts(int n) {
+      this.n = n;
+    }
+
+    void set(int i, int v) {
+      if (v != 0) {
+        int[] a = values;
+        if (a == null) {
+          synchronized (this) {
+            if (values == null) {
+              values = new int[n];
+            }
+            a = values;
+          }
+        }
+        a[i] = v;
+      }
+    }
+
+    int get(int i) {
+      int[] a = values;
+      return a == null ? 0 : a[i];
+    }
+  }
+
   /** Row {@code i} was postponed {@code count} times (semantic conflicts). */
   void postponed(int i, int count) {
-    if (count != 0) {
-      int[] p = postponements;
-      if (p == null) {
-        synchronized (this) {
-          if (postponements == null) {
-            postponements = new int[n];
-          }
-          p = postponements;
-        }
-      }
-      p[i] = count;
-    }
+    postponements.set(i, count);
   }
 
   /** Row {@code i}'s abort code (0: none). */
   void abortCode(int i, int code) {
-    if (code != 0) {
-      int[] a = abortCodes;
-      if (a == null) {
-        synchronized (this) {
-          if (abortCodes == null) {
-            abortCodes = new int[n];
-          }
-          a = abortCodes;
-        }
-      }
-      a[i] = code;
-    }
+    abortCodes.set(i, code);
   }
 
   /** Why row {@code i} ended as it did, when gstm decided it (a missing key). */
@@ -105,13 +116,11 @@ final class OutcomeChunk implements Serializable {
   }
 
   int postponements(int i) {
-    int[] p = postponements;
-    return p == null ? 0 : p[i];
+    return postponements.get(i);
   }
 
   int abortCode(int i) {
-    int[] a = abortCodes;
-    return a == null ? 0 : a[i];
+    return abortCodes.get(i);
   }
 
   String cause(int i) {
