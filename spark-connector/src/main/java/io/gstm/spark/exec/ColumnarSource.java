@@ -78,6 +78,15 @@ public final class ColumnarSource {
     return new ColumnarSource(child, columns, output);
   }
 
+  /** {@code ds}'s physical plan as text, for a log line (or why it has none). */
+  public static String explain(Dataset<?> ds) {
+    try {
+      return ds.queryExecution().executedPlan().toString();
+    } catch (RuntimeException e) {
+      return "(no physical plan: " + e.getMessage() + ")";
+    }
+  }
+
   private static SparkPlan unwrap(SparkPlan plan) {
     while (true) {
       if (plan instanceof WholeStageCodegenExec x) {

@@ -78,8 +78,10 @@ final class Routing {
       fits = c.name(i).equals(plan.selectNames[i]) && c.type(i).equals(plan.selectTypes[i]);
     }
     if (!fits) {
-      LOG.debug("gstm state '{}': the input is read row by row (no column batches under its "
-          + "selection):\n{}", plan.state.name(), selected.queryExecution().executedPlan());
+      if (LOG.isDebugEnabled()) {
+        LOG.debug("gstm state '{}': the input is read row by row (no column batches under its "
+            + "selection):\n{}", plan.state.name(), ColumnarSource.explain(selected));
+      }
       return null;
     }
     COLUMNAR_ROUTES.incrementAndGet();
