@@ -7,6 +7,7 @@ import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.ExecutorCoalescer;
 import io.gstm.spark.exec.ExecutorSpread;
 import io.gstm.spark.exec.HubJob;
+import io.gstm.spark.exec.ParallelFrames;
 import io.gstm.spark.exec.PinnedRDD;
 import io.gstm.spark.exec.TaskHub;
 import io.gstm.spark.exec.TaskMesh;
@@ -162,18 +163,16 @@ final class EpochMesh {
   record Routed(List<TxChunk> chunks) {}
 
   /**
-   * What the tasks trade over the mesh: first each other's routed chunks ({@link Routed}), then
-   * the cross-partition batch's frames ({@link CrossBatch.Frame}).
+   * What the tasks trade over the mesh: first each other's routed chunks ({@link Routed}, each
+   * chunk encoded and decoded on all cores), then the cross-partition batch's frames ({@link
+   * CrossBatch.Frame}).
    */
   static final TaskMesh.Codec<Object> CODEC = new TaskMesh.Codec<>() {
     @Override
     public void write(java.io.DataOutputStream out, Object m) throws IOException {
       if (m instanceof Routed r) {
         out.writeByte(1);
-        out.writeInt(r.chunks().size());
-        for (TxChunk c : r.chunks()) {
-          c.write(out);
-        }
+        ParallelFrames.write(out, r.chunks(), (o, c) -> c.write(o));
       } else {
         out.writeByte(0);
         CrossBatch.CODEC.write(out, (CrossBatch.Frame) m);
@@ -183,12 +182,7 @@ final class EpochMesh {
     @Override
     public Object read(java.io.DataInputStream in) throws IOException {
       if (in.readByte() == 1) {
-        int k = in.readInt();
-        List<TxChunk> chunks = new ArrayList<>(k);
-        for (int c = 0; c < k; c++) {
-          chunks.add(TxChunk.read(in));
-        }
-        return new Routed(chunks);
+        return new Routed(ParallelFrames.read(in, TxChunk::read));
       }
       return CrossBatch.CODEC.read(in);
     }
@@ -387,7 +381,10 @@ final class EpochMesh {
       this.hub = hub;
     }
 
-    /** Waits for the keys sent beside the own transactions; their failure is the task's. */
+    /**
+     * Waits for the cross-partition batch's start beside the own transactions (the keys sent or
+     * received, their rows found); its failure is the task's.
+     */
     private static void awaitSent(java.util.concurrent.FutureTask<Void> sending)
         throws IOException, InterruptedException {
       try {
@@ -448,11 +445,13 @@ final class EpochMesh {
               mesh.send(q, new Routed(byTask.get(q)));
             }
           }
+          long sent = System.nanoTime();
           for (int q = 0; q < p; q++) {
             if (q != i) {
               all.addAll(((Routed) mesh.receive(q)).chunks());
             }
           }
+          long received = System.nanoTime();
           byTask = null;
           // In input order, whichever task read them: the epoch's order does not depend on it.
           all.sort(java.util.Comparator.comparingInt((TxChunk c) -> c.source));
@@ -469,7 +468,8 @@ final class EpochMesh {
           long t3 = System.nanoTime();
           PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
           CrossBatch crossing = new CrossBatch(ps, plan, settings, epoch, i, cross, mesh);
-          // The coordinator's keys go to their owners while the own transactions run.
+          // The coordinator's keys go to their owners while the own transactions run, and each
+          // partition finds the rows of those it holds.
           java.util.concurrent.FutureTask<Void> sending = new java.util.concurrent.FutureTask<>(
               () -> {
                 crossing.start();
@@ -482,9 +482,11 @@ final class EpochMesh {
               settings);
           awaitSent(sending);
           LOG.debug("gstm state '{}' epoch {} partition {}: {} own and {} coordinated "
-                  + "transactions read in {} ms, the other tasks met in {} ms, traded in {} ms, "
-                  + "own run in {} ms", plan.state.name(), epoch, i, mine.n, cross.n,
-              (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
+                  + "transactions read in {} ms, the other tasks met in {} ms, traded in {} ms "
+                  + "(sent {} ms, the others' received {} ms, in order {} ms), own run in {} ms",
+              plan.state.name(), epoch, i, mine.n, cross.n, (t1 - t0) / 1_000_000,
+              (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, (sent - t2) / 1_000_000,
+              (received - sent) / 1_000_000, (t3 - received) / 1_000_000,
               (System.nanoTime() - t3) / 1_000_000);
           CrossBatch.Result r = crossing.run();
           part = new Part(local, r.outcomes(), r.stats(), r.batches());

@@ -213,11 +213,18 @@ final class PartitionStore {
    * inserts and deletes every key gets a row (one that does not exist: zeros).
    */
   synchronized CrossRows crossRows(long epoch, long[] keys, TaskEngine lease) {
+    return crossRows(epoch, keys, null, lease);
+  }
+
+  /**
+   * As {@link #crossRows(long, long[], TaskEngine)}, with the rows {@link #rowsAhead} found
+   * ({@code ahead}; null: found now).
+   */
+  synchronized CrossRows crossRows(long epoch, long[] keys, int[] ahead, TaskEngine lease) {
     checkOpen();
     checkApplying(epoch, "the cross-partition batch");
     onEngine(lease.engine());
-    int[] rows = new int[keys.length];
-    IntStream.range(0, keys.length).parallel().forEach(i -> rows[i] = slots.local(keys[i]));
+    int[] rows = ahead != null ? ahead : rowsOf(keys);
     if (slots.growable()) {
       int more = 0;
       for (int r : rows) {
@@ -234,6 +241,21 @@ final class PartitionStore {
       }
     }
     return new CrossRows(rows, StoreContents.read(store));
+  }
+
+  /**
+   * The rows of {@code keys} found before the epoch's own transactions end, while they run (not
+   * synchronized: the key set of a state without inserts and deletes never changes, and its
+   * index is only read); null for a state whose own transactions may add keys.
+   */
+  int[] rowsAhead(long[] keys) {
+    return slots.growable() ? null : rowsOf(keys);
+  }
+
+  private int[] rowsOf(long[] keys) {
+    int[] rows = new int[keys.length];
+    IntStream.range(0, keys.length).parallel().forEach(i -> rows[i] = slots.local(keys[i]));
+    return rows;
   }
 
   /** The contents the cross-partition batch of epoch {@code epoch} left (undo copy first). */
