@@ -205,7 +205,9 @@ final class CrossBatch {
     long[] keys = asked != null ? asked : ((Frame) mesh.receive(coordinator)).keys();
     long t1 = System.nanoTime();
     Held held = held(keys, ahead);
-    mesh.send(coordinator, new Frame(null, held.distinct.index(), held.values()));
+    long[][] values = held.values();
+    long read = System.nanoTime();
+    mesh.send(coordinator, new Frame(null, held.distinct.index(), values));
     long t2 = System.nanoTime();
     hook("cross");
     Frame written = (Frame) mesh.receive(coordinator);
@@ -213,10 +215,10 @@ final class CrossBatch {
     hook("writeBack");
     held.write(written.bits());
     LOG.debug("gstm state '{}' epoch {} partition {}: {} keys asked by coordinator {}, waited "
-            + "{} ms (and {} ms beside the own transactions), {}, rows read and sent in {} ms "
-            + "({} distinct), new values waited {} ms, written in {} ms", plan.state.name(), epoch,
-        me, keys.length, coordinator, (t1 - t0) / 1_000_000, askedWaitNanos / 1_000_000,
-        foundAhead(), (t2 - t1) / 1_000_000,
+            + "{} ms (and {} ms beside the own transactions), {}, rows read in {} ms and sent in "
+            + "{} ms ({} distinct), new values waited {} ms, written in {} ms", plan.state.name(),
+        epoch, me, keys.length, coordinator, (t1 - t0) / 1_000_000, askedWaitNanos / 1_000_000,
+        foundAhead(), (read - t1) / 1_000_000, (t2 - read) / 1_000_000,
         held.distinct.rows().length, (t3 - t2) / 1_000_000,
         (System.nanoTime() - t3) / 1_000_000);
     return new Result(out, new Exchange.TaskStats(0, 0, System.nanoTime() - t0, null, false,
