@@ -7,6 +7,16 @@ import static jcuda.driver.JCudaDriver.cuModuleUnload;
 import io.gstm.core.cuda.ptx.ProgramPtx;
 import io.gstm.core.cuda.ptx.PtxModule;
 import io.gstm.core.engine.GstmException;
+import io.gstm.core.program.Column;
+import io.gstm.core.program.Program;
+import io.gstm.core.program.ProgramBatch;
+import io.gstm.core.program.ProgramBinding;
+import io.gstm.core.program.ProgramSet;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.bank.BankPrograms;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -23,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -63,9 +74,15 @@ final class JitPrograms implements AutoCloseable {
   /** The two kernels of a program relaxation's round, from one module. */
   record RelaxKernels(CUfunction look, CUfunction round) {}
 
-  private final String templateText;
   private final String templateHash;
-  private PtxModule template;
+  /** The parsed template, shared by the process's engines ({@link #prepared}). */
+  private final CompletableFuture<PtxModule> template;
+  /**
+   * The template parsed, once per process, on a thread of its own from the first engine's
+   * opening on: 0.1-0.3 s of parsing, and as long again for the generator's first set in a cold
+   * JVM, were most of a first set's 0.6 s to compile on the H200 (ptxas 0.29 s).
+   */
+  private static CompletableFuture<PtxModule> prepared;
   private final Path cacheDir;
   private final Map<String, CUmodule> modules = new LinkedHashMap<>();
   private final Map<String, String> refused = new LinkedHashMap<>();
@@ -94,7 +111,7 @@ final class JitPrograms implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    this.templateText = templateText;
+    this.template = prepared(templateText);
     // A cubin is for one architecture: the device's is part of every key.
     this.templateHash = sha256((arch + "\n" + templateText).getBytes(StandardCharsets.UTF_8));
     this.cacheDir = cacheDir;
@@ -122,6 +139,55 @@ final class JitPrograms implements AutoCloseable {
         Path.of(System.getProperty("user.home"), ".cache", "gstm-jit").toString());
     return new JitPrograms(text, "sm_" + major + minor, dir.equals("off") ? null : Path.of(dir),
         bindContext);
+  }
+
+  /**
+   * The template of this kernels jar ({@code text}), parsed on a daemon thread started by the
+   * first call, which then generates (and drops) the PTX of a small set, so that the JVM has
+   * compiled the generator before the first set a batch brings: a cold generator took 0.2-0.3 s
+   * for its first bank set, 15-30 ms once warm. An engine's close does not wait for it.
+   */
+  static synchronized CompletableFuture<PtxModule> prepared(String text) {
+    if (prepared == null) {
+      CompletableFuture<PtxModule> future = new CompletableFuture<>();
+      Thread t = new Thread(() -> {
+        long t0 = System.nanoTime();
+        PtxModule parsed;
+        try {
+          parsed = PtxModule.parse(text);
+        } catch (RuntimeException e) {
+          future.completeExceptionally(e);
+          return;
+        }
+        future.complete(parsed);
+        long t1 = System.nanoTime();
+        try {
+          warmUp(parsed);
+          LOG.debug("compiled programs: template parsed in {} ms, the generator warmed in {} ms",
+              (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000);
+        } catch (RuntimeException e) {
+          LOG.debug("compiled programs: the generator's warm-up failed ({})", e.getMessage());
+        }
+      }, "gstm-jit-template");
+      t.setDaemon(true);
+      t.start();
+      prepared = future;
+    }
+    return prepared;
+  }
+
+  /** The PTX of one transfer program (as a TxState's), generated and inlined (then dropped). */
+  static String warmUp(PtxModule template) {
+    Program transfer = Program.parse(BankPrograms.KEYED_TRANSFER).get(0);
+    ProgramBatch batch = ProgramBatch.builder(ProgramSet.of(transfer.compile()))
+        .all(transfer.name(), 1).column(Column.wrapInt32("src", new int[1]))
+        .column(Column.wrapInt32("dst", new int[1]))
+        .column(Column.wrapInt64("amount", new long[1])).build();
+    ProgramBinding binding = ProgramBinding.bind(batch,
+        StoreLayout.of(new RegionSpec("balance", RegionType.INT64, 16, 1)), Algorithm.prStm());
+    int[] image = ProgramImage.build(binding).words();
+    return ProgramPtx.compile(template, image, binding.capacity(), ProgramPtx.kernel(false,
+        binding.capacity()));
   }
 
   /**
@@ -258,14 +324,17 @@ final class JitPrograms implements AutoCloseable {
   }
 
   private String compile(int[] image, int capacity, String symbol) {
-    PtxModule template;
-    synchronized (this) {
-      if (this.template == null) {
-        this.template = PtxModule.parse(templateText);
-      }
-      template = this.template;
+    return ProgramPtx.compile(parsedTemplate(), image, capacity, symbol);
+  }
+
+  /** The template, once {@link #prepared} has parsed it (waiting for it if it has not yet). */
+  PtxModule parsedTemplate() {
+    try {
+      return template.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r
+          : new GstmException("cannot parse " + RESOURCE, e.getCause());
     }
-    return ProgramPtx.compile(template, image, capacity, symbol);
   }
 
   /**

@@ -121,6 +121,19 @@ class ProgramPtxTest {
     }
   }
 
+  /**
+   * The set an engine's template preparation compiles to warm the generator: the in-place
+   * kernel of sets of 2, every call inlined, accepted by ptxas.
+   */
+  @Test
+  void theGeneratorsWarmUpSetCompiles() throws Exception {
+    assumeTrue(template != null && onPath("ptxas"), "needs the template and ptxas");
+    String ptx = JitPrograms.warmUp(template);
+    assertThat(ptx).contains(ProgramPtx.kernel(false, 2)).doesNotContain("call.uni")
+        .doesNotContain(".func");
+    assertThat(assemble(ptx, "warm_up")).containsOnly(0);
+  }
+
   @Test
   void randomProgramsCompile() throws Exception {
     assumeTrue(template != null && onPath("ptxas"), "needs the template and ptxas");
