@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * A list of items on a stream, each encoded into a frame of its own on all cores: a count, then
@@ -32,6 +33,12 @@ public final class ParallelFrames {
     T read(DataInputStream in) throws IOException;
   }
 
+  /**
+   * The common pool, named: {@code supplyAsync} without it starts a thread per item where the
+   * pool has one worker (a 2-core machine).
+   */
+  private static final ForkJoinPool POOL = ForkJoinPool.commonPool();
+
   private ParallelFrames() {}
 
   /** Writes {@code items}, encoded in parallel, in their order. */
@@ -47,7 +54,7 @@ public final class ParallelFrames {
           throw new UncheckedIOException(e);
         }
         return bytes;
-      }));
+      }, POOL));
     }
     out.writeInt(items.size());
     for (CompletableFuture<ByteArrayOutputStream> f : frames) {
@@ -77,7 +84,7 @@ public final class ParallelFrames {
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
-      }));
+      }, POOL));
     }
     List<T> out = new ArrayList<>(count);
     for (CompletableFuture<T> f : items) {
