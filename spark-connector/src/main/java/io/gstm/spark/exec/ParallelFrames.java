@@ -70,7 +70,7 @@ public final class ParallelFrames {
     if (count < 0) {
       throw new IOException("a list of " + count + " frames");
     }
-    List<CompletableFuture<T>> items = new ArrayList<>(count);
+    List<CompletableFuture<T>> items = new ArrayList<>(Math.min(count, 1 << 10));
     for (int i = 0; i < count; i++) {
       int length = in.readInt();
       if (length < 0) {
