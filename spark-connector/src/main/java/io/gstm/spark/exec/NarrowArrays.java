@@ -190,14 +190,7 @@ public final class NarrowArrays {
     }
     long base = in.readLong();
     int blocks = (n + BLOCK - 1) / BLOCK;
-    if (width == 0) {
-      IntStream fill = IntStream.range(0, blocks);
-      (parallel(n, 8) ? fill.parallel() : fill).forEach(b -> {
-        int from = b * BLOCK;
-        decode(null, 0, 0, base, dst, from, Math.min(n - from, BLOCK));
-      });
-      return true;
-    }
+    // Width 0 (every element the base) reads no bytes: decode fills the base.
     if (parallel(n, width)) {
       byte[] all = new byte[n * width];
       in.readFully(all);
