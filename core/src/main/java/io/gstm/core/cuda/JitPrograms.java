@@ -384,13 +384,12 @@ final class JitPrograms implements AutoCloseable {
 
   /**
    * The template, the capacity, the kernel and the image without its column offsets (which
-   * follow the batch's size): what the compiled code depends on.
+   * follow the batch's size) and its regions' lengths (the store's size; the compiled code reads
+   * both at run time): what the compiled code depends on. A store that grows, or the same
+   * programs over another store, reuse the set.
    */
   String key(int[] image, int capacity, String symbol) {
-    int[] program = image.clone();
-    for (int c = 0; c < image[3]; c++) {
-      program[ProgramImage.HEADER_WORDS + 2 * c] = 0;
-    }
+    int[] program = programPart(image);
     ByteBuffer buf = ByteBuffer.allocate(4 * program.length + 4).order(ByteOrder.LITTLE_ENDIAN);
     buf.putInt(capacity);
     for (int w : program) {
@@ -398,6 +397,22 @@ final class JitPrograms implements AutoCloseable {
     }
     return sha256((templateHash + symbol + sha256(buf.array())).getBytes(StandardCharsets.US_ASCII))
         .substring(0, 40);
+  }
+
+  /** The image with its column offsets and regions' lengths zeroed. */
+  static int[] programPart(int[] image) {
+    int[] program = image.clone();
+    int columns = image[3];
+    for (int c = 0; c < columns; c++) {
+      program[ProgramImage.HEADER_WORDS + 2 * c] = 0;
+    }
+    for (int p = 0; p < image[2]; p++) {
+      int dir = ProgramImage.HEADER_WORDS + 2 * columns + ProgramImage.DIR_WORDS * p;
+      for (int r = 0; r < image[dir + 9]; r++) {
+        program[image[dir + 8] + 2 * r + 1] = 0;
+      }
+    }
+    return program;
   }
 
   private static String sha256(byte[] data) {

@@ -14,8 +14,11 @@ import io.gstm.core.program.ProgramSet;
 import io.gstm.core.program.ProgramBinding;
 import io.gstm.core.soak.RandomPrograms;
 import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.RegionSpec;
+import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.testing.ProgramCases;
+import io.gstm.core.workload.bank.BankPrograms;
 import io.gstm.core.workload.graph.GraphPrograms;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -202,5 +205,36 @@ class ProgramPtxTest {
     boolean[] all = new boolean[batch.programs().size()];
     Arrays.fill(all, true);
     assertThat(ProgramPtx.retries(image(batch, bank.layout()), all)).isTrue();
+  }
+
+  /**
+   * The compiled code reads the regions' lengths from the store's view: the same programs over
+   * stores of other sizes compile to the same PTX and share one cache key, and an index at the
+   * end of a region is still checked (against the length read, not a constant).
+   */
+  @Test
+  void oneCompiledSetServesStoresOfEverySize() {
+    assumeTrue(template != null, "needs the template");
+    Program transfer = Program.parse(BankPrograms.KEYED_TRANSFER)
+        .get(0);
+    ProgramBatch batch = ProgramBatch.builder(ProgramSet.of(transfer.compile()))
+        .all(transfer.name(), 1).column(Column.wrapInt32("src", new int[1]))
+        .column(Column.wrapInt32("dst", new int[1]))
+        .column(Column.wrapInt64("amount", new long[1])).build();
+    List<String> ptx = new ArrayList<>();
+    List<int[]> images = new ArrayList<>();
+    for (int length : new int[] {16, 10_000_000}) {
+      StoreLayout layout = StoreLayout.of(new RegionSpec("balance", RegionType.INT64,
+          length, 1));
+      ProgramBinding binding = ProgramBinding.bind(batch, layout, Algorithm.prStm());
+      int[] image = ProgramImage.build(binding).words();
+      images.add(image);
+      ptx.add(ProgramPtx.compile(template, image, binding.capacity(), false));
+    }
+    assertThat(images.get(0)).as("the lengths are in the image").isNotEqualTo(images.get(1));
+    assertThat(ptx.get(0)).isEqualTo(ptx.get(1)).contains("[gstm_jit_view+24]")
+        .doesNotContain("10000000");
+    assertThat(JitPrograms.programPart(images.get(0)))
+        .isEqualTo(JitPrograms.programPart(images.get(1)));
   }
 }

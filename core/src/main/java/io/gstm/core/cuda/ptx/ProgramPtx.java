@@ -13,11 +13,12 @@ import java.util.Map;
  * kernel: the body {@code gstm_jit_body_<tx>} that the template ({@code jit/program_jit.cu},
  * compiled with -rdc) declares is written from the bytecode, one instruction after another,
  * with what the interpreter decides at run time (opcodes, registers, constants, regions,
- * lengths, jump targets, step bounds) fixed in the code; then {@link PtxInliner} inlines it and
- * every operation it calls. The meaning is the interpreter's: the same checks in the same order,
- * the same outcomes, the arithmetic through the very function the interpreter runs
- * ({@code alu()}). Only the column offsets, which depend on the batch's size, are read from the
- * image at run time.
+ * jump targets, step bounds) fixed in the code; then {@link PtxInliner} inlines it and every
+ * operation it calls. The meaning is the interpreter's: the same checks in the same order, the
+ * same outcomes, the arithmetic through the very function the interpreter runs ({@code alu()}).
+ * What depends on the data is read at run time: the column offsets (the batch's size) from the
+ * image, the regions' lengths (the store's size) from the block's shared view of the store, so
+ * that one compiled set serves stores of every size.
  */
 public final class ProgramPtx {
   /** The largest set capacity the template has kernels for. */
@@ -27,6 +28,12 @@ public final class ProgramPtx {
   private static final int OUT_OF_RANGE = 6;
   private static final int USER_ABORT = 5;
   private static final int LOOP_LIMIT = 8;
+  /** The template's shared copy of the store's view ({@code gstm::StoreView}). */
+  private static final String VIEW = "gstm_jit_view";
+  /** Where region r's length ({@code RegionView::words}) lies in it: 24 + 24 r. */
+  private static final int VIEW_REGIONS = 16;
+  private static final int REGION_VIEW_BYTES = 24;
+  private static final int REGION_WORDS_AT = 8;
 
   private final int[] img;
   private final String sfx;
@@ -158,8 +165,11 @@ public final class ProgramPtx {
     int programs = img[2];
     int columns = img[3];
     int maxRegs = 1;
+    int maxRegions = 1;
     for (int p = 0; p < programs; p++) {
-      maxRegs = Math.max(maxRegs, img[HEADER_WORDS + 2 * columns + DIR_WORDS * p + 12]);
+      int dir = HEADER_WORDS + 2 * columns + DIR_WORDS * p;
+      maxRegs = Math.max(maxRegs, img[dir + 12]);
+      maxRegions = Math.max(maxRegions, img[dir + 9]);
     }
     b.append(".func (.param .align 8 .b8 func_retval0[").append(txBytes + 8).append("]) ")
         .append(name).append("(\n\t.param .align 8 .b8 ").append(name).append("_param_0[")
@@ -180,6 +190,7 @@ public final class ProgramPtx {
     line(".reg .b32 %w<4>");
     line(".reg .b32 %co<" + Math.max(1, columns) + ">");
     line(".reg .b64 %cv<" + Math.max(1, columns) + ">");
+    line(".reg .b32 %rl<" + maxRegions + ">");
     line(".reg .pred %q<2>");
     for (int i = 0; i < words(); i++) {
       line("ld.param.b32 %x" + i + ", [" + name + "_param_0+" + 4 * i + "]");
@@ -280,7 +291,7 @@ public final class ProgramPtx {
   }
 
   /** Bounds check: OUT_OF_RANGE unless {@code index} (int32, as unsigned) is below {@code len}. */
-  private void below(String index, long len) {
+  private void below(String index, String len) {
     line("setp.ge.u32 %q0, " + index + ", " + len);
     line("@%q0 bra $OOR");
   }
@@ -326,6 +337,15 @@ public final class ProgramPtx {
     }
     for (int c = hoisted.nextSetBit(0); c >= 0; c = hoisted.nextSetBit(c + 1)) {
       columnAt("%cv" + c, "%co" + c, img[HEADER_WORDS + 2 * c + 1]);
+    }
+    // The lengths of the regions the program names, as the store's view has them (a region
+    // the store lacks has none: every access to it is out of range).
+    for (int r = 0; r < img[dir + 9]; r++) {
+      int storeRegion = img[regions + 2 * r];
+      if (storeRegion >= 0) {
+        line("ld.shared.u32 %rl" + r + ", [" + VIEW + "+"
+            + (VIEW_REGIONS + REGION_VIEW_BYTES * storeRegion + REGION_WORDS_AT) + "]");
+      }
     }
     line("mov.u32 %budget, " + steps);
     int pc = 0;
@@ -390,7 +410,7 @@ public final class ProgramPtx {
         case Opcodes.LDP -> line("mov.b64 " + ga + ", %cv" + img[slots + (bb | c << 8)]);
         case Opcodes.LDPA -> {
           line("cvt.u32.u64 %w0, " + gc);
-          below("%w0", img[arrays + 2 * bb + 1] & 0xffffffffL);
+          below("%w0", Long.toString(img[arrays + 2 * bb + 1] & 0xffffffffL));
           if (selectable(slots, arrays, bb)) {
             // The element's column offset chosen among the offsets loaded up front.
             int first = img[arrays + 2 * bb];
@@ -410,19 +430,19 @@ public final class ProgramPtx {
         }
         case Opcodes.RD, Opcodes.RDS -> {
           line("cvt.u32.u64 %w0, " + gc);
-          below("%w0", img[regions + 2 * bb + 1] & 0xffffffffL);
+          below("%w0", length(regions, bb));
           callTx(op == Opcodes.RD ? "rd" : "rds",
               List.of(".b32 " + img[regions + 2 * bb], ".b32 %w0"), ga);
           exitUnlessActive();
         }
         case Opcodes.WR -> {
           line("cvt.u32.u64 %w0, " + gb);
-          below("%w0", img[regions + 2 * a + 1] & 0xffffffffL);
+          below("%w0", length(regions, a));
           callTx("wr", List.of(".b32 " + img[regions + 2 * a], ".b32 %w0", ".b64 " + gc), null);
           exitUnlessActive();
         }
         case Opcodes.SUM -> {
-          long len = img[regions + 2 * bb + 1] & 0xffffffffL;
+          String len = length(regions, bb);
           line("cvt.u32.u64 %w0, " + gc);
           below("%w0", len);
           line("cvt.u32.u64 %w1, %g" + img[code + pc + 1]);
@@ -432,7 +452,8 @@ public final class ProgramPtx {
               ".b32 " + len), ga);
           exitUnlessActive();
         }
-        case Opcodes.LEN -> line("mov.b64 " + ga + ", " + (img[regions + 2 * bb + 1] & 0xffffffffL));
+        case Opcodes.LEN -> line(img[regions + 2 * bb] >= 0
+            ? "cvt.u64.u32 " + ga + ", %rl" + bb : "mov.b64 " + ga + ", 0");
         case Opcodes.LOOP -> {
           line("cvt.u32.u64 %w0, " + gb);
           line("cvt.s64.s32 %d0, %w0");
@@ -462,6 +483,11 @@ public final class ProgramPtx {
     // ends as the interpreter's unknown opcode does.
     line("mov.b32 %fault, " + OUT_OF_RANGE);
     line("bra.uni $FAULT");
+  }
+
+  /** Program region {@code r}'s length: its register, or 0 where the store lacks the region. */
+  private String length(int regions, int r) {
+    return img[regions + 2 * r] >= 0 ? "%rl" + r : "0";
   }
 
   /**
