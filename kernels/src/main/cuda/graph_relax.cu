@@ -606,3 +606,76 @@ extern "C" __global__ void __launch_bounds__(256) gstm_graph_find_nan(
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n && isnan(gstm::graph_relax::as_double(values[i]))) *found = 1;
 }
+
+namespace gstm::graph_relax {
+
+/// Threads of a block of the changed list's kernels (one bitmap word each).
+constexpr uint32_t kListThreads = 256;
+
+/// The exclusive prefix sum of v over the block (kListThreads threads) and, in *total, the
+/// block's sum. Every thread of the block calls it.
+__device__ __forceinline__ uint32_t block_exclusive_scan(uint32_t v, uint32_t* total) {
+  __shared__ uint32_t warp_sums[kListThreads / 32];
+  const uint32_t lane = threadIdx.x & 31u;
+  const uint32_t warp = threadIdx.x >> 5;
+  uint32_t x = v;
+  for (uint32_t o = 1; o < 32; o <<= 1) {
+    const uint32_t y = __shfl_up_sync(0xffffffffu, x, o);
+    if (lane >= o) x += y;
+  }
+  if (lane == 31) warp_sums[warp] = x;
+  __syncthreads();
+  if (warp == 0) {
+    uint32_t s = lane < kListThreads / 32 ? warp_sums[lane] : 0;
+    for (uint32_t o = 1; o < 32; o <<= 1) {
+      const uint32_t y = __shfl_up_sync(0xffffffffu, s, o);
+      if (lane >= o) s += y;
+    }
+    if (lane < kListThreads / 32) warp_sums[lane] = s;
+  }
+  __syncthreads();
+  const uint32_t prefix = (warp > 0 ? warp_sums[warp - 1] : 0) + x - v;
+  *total = warp_sums[kListThreads / 32 - 1];
+  __syncthreads();  // warp_sums free for the next call
+  return prefix;
+}
+
+}  // namespace gstm::graph_relax
+
+/// @brief The changed list, step 1 of 3: the set bits of each block's kListThreads words.
+/// @param bits [words] the changed bits; @param counts [gridDim.x] each block's count
+extern "C" __global__ void __launch_bounds__(256) gstm_graph_list_count(
+    const uint32_t* __restrict__ bits, uint32_t words, uint32_t* __restrict__ counts) {
+  const uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t total;
+  gstm::graph_relax::block_exclusive_scan(w < words ? __popc(bits[w]) : 0u, &total);
+  if (threadIdx.x == 0) counts[blockIdx.x] = total;
+}
+
+/// @brief Step 2: the blocks' counts turned into their first places (exclusive prefix sums), in
+///        one block of kListThreads threads; counts[n] gets the list's length.
+extern "C" __global__ void __launch_bounds__(256) gstm_graph_list_scan(uint32_t* counts,
+                                                                      uint32_t n) {
+  uint32_t carry = 0;
+  for (uint32_t base = 0; base < n; base += blockDim.x) {
+    const uint32_t i = base + threadIdx.x;
+    const uint32_t v = i < n ? counts[i] : 0u;
+    uint32_t total;
+    const uint32_t prefix = gstm::graph_relax::block_exclusive_scan(v, &total);
+    if (i < n) counts[i] = carry + prefix;
+    carry += total;
+  }
+  if (threadIdx.x == 0) counts[n] = carry;
+}
+
+/// @brief Step 3: each word's set bits written at its place, in ascending order of vertex.
+/// @param firsts [gridDim.x] each block's first place (step 2); @param list the vertices
+extern "C" __global__ void __launch_bounds__(256) gstm_graph_list_write(
+    const uint32_t* __restrict__ bits, uint32_t words, const uint32_t* __restrict__ firsts,
+    uint32_t* __restrict__ list) {
+  const uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t word = w < words ? bits[w] : 0u;
+  uint32_t total;
+  uint32_t at = firsts[blockIdx.x] + gstm::graph_relax::block_exclusive_scan(__popc(word), &total);
+  for (; word != 0; word &= word - 1) list[at++] = (w << 5) + __ffs(word) - 1;
+}

@@ -115,6 +115,16 @@ final class CudaTxStore implements TxStore {
   }
 
   @Override
+  public void readFloat64(int region, double[] into) {
+    int n = length(region, RegionType.FLOAT64);
+    if (into.length != n) {
+      throw new IllegalArgumentException("into: region " + region + " holds " + n
+          + " words, the array " + into.length);
+    }
+    get(region, Pointer.to(into), 8, (b, from, k) -> b.asDoubleBuffer().get(into, from, k));
+  }
+
+  @Override
   public int[] lockVersions() {
     checkOpen();
     engine.bind();

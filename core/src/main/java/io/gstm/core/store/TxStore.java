@@ -48,6 +48,20 @@ public interface TxStore extends AutoCloseable {
   double[] readFloat64(int region);
 
   /**
+   * As {@link #readFloat64(int)}, into {@code into} (one element per word of the region): a
+   * caller that made the array ahead (allocating and zeroing a large one takes milliseconds)
+   * reads into it.
+   */
+  default void readFloat64(int region, double[] into) {
+    double[] values = readFloat64(region);
+    if (into.length != values.length) {
+      throw new IllegalArgumentException("into: region " + region + " holds " + values.length
+          + " words, the array " + into.length);
+    }
+    System.arraycopy(values, 0, into, 0, values.length);
+  }
+
+  /**
    * The version field of every lock word (history mode starts from these); for a CSMV store, the
    * number of versions each item has had.
    */

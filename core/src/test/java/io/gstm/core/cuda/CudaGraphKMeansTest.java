@@ -51,11 +51,16 @@ class CudaGraphKMeansTest {
     gpu.close();
   }
 
+  /**
+   * From 2^18 vertices (GraphRelaxer.AHEAD_VALUES) the result is read into an array made
+   * beside the run, and the active list range-checked on all cores.
+   */
   @ParameterizedTest(name = "{0} on {1} vertices / {2} edges, {3} parts, coverage {4}")
   @CsvSource({"SHORTEST_PATHS, 2000, 20000, 3, 1, 1", "SHORTEST_PATHS, 5000, 60000, 1, 4, 2",
       "CONNECTED_COMPONENTS, 3000, 6000, 5, 1, 3", "SHORTEST_PATHS, 1, 0, 1, 1, 4",
       "CONNECTED_COMPONENTS, 100, 0, 1, 1, 5", "RMAT_SSSP, 4096, 65536, 1, 1, 6",
-      "RMAT_CC, 4096, 65536, 1, 2, 7"})
+      "RMAT_CC, 4096, 65536, 1, 2, 7", "RMAT_SSSP, 262144, 2097152, 1, 1, 8",
+      "RMAT_CC, 262144, 2097152, 1, 1, 9"})
   void gpuEqualsJvmAndTheVerifier(String what, int n, int m, int parts, int coverage,
       long seed) {
     RelaxationKind kind = what.endsWith("CC") || what.startsWith("CONNECTED")

@@ -96,6 +96,24 @@ class GraphRelaxerJvmTest {
         .isTrue();
   }
 
+  /**
+   * A long active list (every vertex, as components start) is range-checked on all cores; a bad
+   * id is still refused naming the first one.
+   */
+  @Test
+  void longActiveListsAreCheckedNamingTheFirstBadId() {
+    int n = 3 * GraphRelaxer.PARALLEL_CHECK + 5;
+    double[] values = new double[n];
+    int[] active = IntStream.range(0, n).toArray();
+    GraphRelaxer.checkInputs(values, active, n);
+    active[n - 1] = n;
+    active[2 * GraphRelaxer.PARALLEL_CHECK + 1] = -7;
+    assertThatThrownBy(() -> GraphRelaxer.checkInputs(values, active, n))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("activeVertices[" + (2 * GraphRelaxer.PARALLEL_CHECK + 1) + "] = -7 is out "
+            + "of range: vertices 0.." + (n - 1));
+  }
+
   @Test
   void singleVertexAndNoEdges() {
     CsrGraph one = CsrGraph.fromEdges(1, new int[0], new int[0], null);

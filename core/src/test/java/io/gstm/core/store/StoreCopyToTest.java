@@ -111,4 +111,19 @@ public class StoreCopyToTest {
       assertThatThrownBy(() -> a.copyTo(a)).hasMessageContaining("onto itself");
     }
   }
+
+  /** A FLOAT64 region read into an array the caller made: its words, or a clear refusal. */
+  @Test
+  void aRegionReadsIntoAGivenArray() {
+    StoreLayout layout = StoreLayout.of(new RegionSpec("v", RegionType.FLOAT64, 1000, 1));
+    try (TxStore s = jvm.createStore(layout)) {
+      double[] v = new SplittableRandom(5).doubles(1000).toArray();
+      s.writeFloat64(0, v);
+      double[] into = new double[1000];
+      s.readFloat64(0, into);
+      assertThat(into).isEqualTo(v);
+      assertThatThrownBy(() -> s.readFloat64(0, new double[999]))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("into");
+    }
+  }
 }
