@@ -52,11 +52,11 @@ final class BatchRunner {
   }
 
   /**
-   * Row {@code i}'s slots into column position {@code i}, its keys as local indices; returns
-   * its program. A key the store lacks sets the row's outcome (MISSING_KEY) instead.
+   * Row {@code i}'s keys into position {@code i} of their columns as local indices; returns its
+   * program. A key the store lacks sets the row's outcome (MISSING_KEY) instead.
    */
-  private static int toColumns(ApplyPlan plan, TxChunk in, int i, KeyIndex index,
-      int[][] locals, long[][] cols, OutcomeChunk out) {
+  private static int keysToColumns(ApplyPlan plan, TxChunk in, int i, KeyIndex index,
+      int[][] locals, int[][] keyCols, OutcomeChunk out) {
     int type = in.types[i];
     for (int s : plan.keySlotsOf[type]) {
       long key = in.slots[s][i];
@@ -67,14 +67,21 @@ final class BatchRunner {
             + "') is not in state '" + plan.state.name() + "'");
         return type;
       }
-      cols[s][i] = local;
-    }
-    for (int s : plan.slotsOf[type]) {
-      if (!plan.slots[s].key()) {
-        cols[s][i] = in.slots[s][i];
-      }
+      keyCols[s][i] = local;
     }
     return type;
+  }
+
+  /**
+   * Slot {@code s}'s column of the batch: its local indices (a key slot), else the routed raw
+   * bits, read in place when every row runs.
+   */
+  private static Column column(ApplyPlan.Slot slot, int[] keys, long[] bits, int n) {
+    if (slot.key()) {
+      return Column.wrapInt32(slot.name(), keys);
+    }
+    return Column.wrapBits(slot.name(), slot.type(),
+        bits.length == n ? bits : Arrays.copyOf(bits, n));
   }
 
   /** Transaction {@code t} of the batch ({@code m} in all) into the outcome of row {@code row}. */
@@ -113,46 +120,80 @@ final class BatchRunner {
     long t0 = System.nanoTime();
     int n = in.n;
     int slotCount = plan.slots.length;
-    long[][] cols = new long[slotCount][n];
-    int[] types = new int[n];
+    // Only the keys are new columns (local indices, int32); the other slots go in as routed.
+    int[][] keyCols = new int[slotCount][];
+    for (int s = 0; s < slotCount; s++) {
+      if (plan.slots[s].key()) {
+        keyCols[s] = new int[n];
+      }
+    }
+    boolean oneProgram = plan.programCount() == 1;
+    int[] types = oneProgram ? null : new int[n];
     // Row by row, each on its own (a large batch on the executor's idle cores): keys become
     // local indices, and a key the store lacks decides its row's outcome.
     rowRanges(n).forEach(range -> {
       for (int i = range * RANGE_ROWS, to = Math.min(n, i + RANGE_ROWS); i < to; i++) {
         if (out.codes[i] == 0) {
-          types[i] = toColumns(plan, in, i, index, locals, cols, out);
+          int type = keysToColumns(plan, in, i, index, locals, keyCols, out);
+          if (types != null) {
+            types[i] = type;
+          }
         }
       }
     });
     // The rows to run, in order: usually every row (rows stays null: row t is transaction t),
-    // else the others packed to the front.
+    // else the others packed to the front (into copies: the routed slots are the chunk's).
     int[] rows = null;
     int m = n;
+    long[][] bits = new long[slotCount][];
+    for (int s = 0; s < slotCount; s++) {
+      bits[s] = plan.slots[s].key() ? null : in.slots[s];
+    }
     if (anyDecided(out.codes, n)) {
       rows = new int[n];
       m = 0;
       for (int i = 0; i < n; i++) {
         if (out.codes[i] == 0) {
-          if (m < i) {
-            types[m] = types[i];
-            for (int s = 0; s < slotCount; s++) {
-              cols[s][m] = cols[s][i];
-            }
-          }
           rows[m++] = i;
+        }
+      }
+      int[] kept = rows;
+      int count = m;
+      for (int s = 0; s < slotCount; s++) {
+        if (keyCols[s] != null) {
+          int[] from = keyCols[s];
+          int[] to = new int[count];
+          for (int t = 0; t < count; t++) {
+            to[t] = from[kept[t]];
+          }
+          keyCols[s] = to;
+        } else {
+          long[] from = bits[s];
+          long[] to = new long[count];
+          for (int t = 0; t < count; t++) {
+            to[t] = from[kept[t]];
+          }
+          bits[s] = to;
+        }
+      }
+      if (types != null) {
+        for (int t = 0; t < count; t++) {
+          types[t] = types[kept[t]];
         }
       }
     }
     if (m == 0) {
       return new long[] {0, 0};
     }
-    // The arrays are this batch's own: the batch reads them in place.
-    ProgramBatch.Builder b = ProgramBatch.builder(plan.programs())
-        .wrapTypes(m == n ? types : Arrays.copyOf(types, m));
+    // The arrays are this batch's own or the chunk's, unchanged until it ran: read in place.
+    ProgramBatch.Builder b = ProgramBatch.builder(plan.programs());
+    if (oneProgram) {
+      b.all(plan.programs().get(0).name(), m);
+    } else {
+      b.wrapTypes(m == n ? types : Arrays.copyOf(types, m));
+    }
     for (int s = 0; s < slotCount; s++) {
-      ApplyPlan.Slot slot = plan.slots[s];
-      b.column(Column.wrapBits(slot.name(), slot.key() ? ValueType.INT32 : slot.type(),
-          m == n ? cols[s] : Arrays.copyOf(cols[s], m)));
+      b.column(column(plan.slots[s], keyCols[s], bits[s], m));
     }
     int tpb = settings.transactions().threadsPerBlock();
     long perBlock = (long) tpb * ProgramBatch.DEFAULT_TX_PER_THREAD;
