@@ -115,4 +115,68 @@ class CudaCompiledProgramsTest {
     ProgramCases.assertSame(later.result(), first.result());
     assertThat(StoreContents.firstDifference(set.layout(), first.after(), later.after())).isNull();
   }
+
+  /**
+   * Shared reads (no set entry) of 32-bit and 64-bit regions, in range and out of it (negative,
+   * at the region's length, past it; the compiled code reads the length from the store's view),
+   * the same as the interpreter's and the JVM engine's: outcomes, outputs and states.
+   */
+  @Test
+  void sharedReadsOfBothWordSizesAgreeWithTheInterpreterAndTheJvm() {
+    ProgramSet set = ProgramSet.parse("""
+        program wide(i: int32, k: int32) regions out: int64, shared b: int64
+            outputs seen: int64 {
+          out[k] = out[k] + b[i] + 1;
+          seen = b[i];
+        }
+        program narrow(i: int32, k: int32) regions small: int32, shared a: int32
+            outputs seen: int32 {
+          small[k] = small[k] + a[i] - 2;
+          seen = a[i];
+        }
+        """);
+    int n = 20_000;
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(17);
+    int[] types = new int[n];
+    int[] i = new int[n];
+    int[] k = new int[n];
+    for (int t = 0; t < n; t++) {
+      types[t] = rnd.nextInt(2);
+      int len = types[t] == 0 ? 5_000 : 3_000;
+      i[t] = rnd.nextInt(50) == 0 ? len + rnd.nextInt(3) - (rnd.nextBoolean() ? len + 1 : 0)
+          : rnd.nextInt(len);
+      k[t] = rnd.nextInt(64);
+    }
+    ProgramBatch batch = ProgramBatch.builder(set).types(types)
+        .column(Column.ofInt32("i", i)).column(Column.ofInt32("k", k)).build();
+    io.gstm.core.store.StoreLayout layout = io.gstm.core.store.StoreLayout.of(
+        new io.gstm.core.store.RegionSpec("out", io.gstm.core.store.RegionType.INT64, 64, 1),
+        new io.gstm.core.store.RegionSpec("b", io.gstm.core.store.RegionType.INT64, 5_000, 1),
+        new io.gstm.core.store.RegionSpec("small", io.gstm.core.store.RegionType.INT32, 64, 1),
+        new io.gstm.core.store.RegionSpec("a", io.gstm.core.store.RegionType.INT32, 3_000, 1));
+    // Small values: the sums commute and never overflow, whatever order the threads take.
+    long[][] start = {new long[64], rnd.longs(5_000, 0, 1_000).toArray(), new long[64],
+        rnd.ints(3_000, -1_000, 1_000).asLongStream().toArray()};
+    java.util.function.Function<io.gstm.core.engine.Engine, Object[]> run = engine -> {
+      try (io.gstm.core.store.TxStore store = engine.createStore(layout)) {
+        StoreContents.write(store, start);
+        ProgramResult r = engine.run(store, batch, RunOptions.defaults());
+        return new Object[] {r, StoreContents.read(store)};
+      }
+    };
+    Object[] compiled = run.apply(cuda());
+    assertThat(cuda().lastProgramPath()).startsWith("compiled");
+    Object[] interp = interpreted(() -> run.apply(cuda()));
+    Object[] jvm = run.apply(engines.jvm());
+    ProgramCases.assertSame((ProgramResult) compiled[0], (ProgramResult) interp[0]);
+    ProgramCases.assertSame((ProgramResult) compiled[0], (ProgramResult) jvm[0]);
+    assertThat(StoreContents.firstDifference(layout, (long[][]) interp[1], (long[][]) compiled[1]))
+        .isNull();
+    assertThat(StoreContents.firstDifference(layout, (long[][]) jvm[1], (long[][]) compiled[1]))
+        .isNull();
+    long outOfRange = java.util.stream.IntStream.range(0, n)
+        .filter(t -> ((ProgramResult) compiled[0]).outcome(t)
+            == io.gstm.core.batch.Outcome.OUT_OF_RANGE).count();
+    assertThat(outOfRange).as("transactions out of range").isGreaterThan(50);
+  }
 }
