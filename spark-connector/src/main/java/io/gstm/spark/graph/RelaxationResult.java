@@ -55,6 +55,9 @@ public final class RelaxationResult {
     return report;
   }
 
+  /** Reported values placed per unit of parallel work. */
+  private static final int PLACE_SLICE = 1 << 16;
+
   /**
    * The values on the driver, indexed by vertex id: {@code out[id]} for every vertex of the
    * graph, +infinity for ids in {@code [0, size)} that are not vertices. One job that sends each
@@ -78,16 +81,27 @@ public final class RelaxationResult {
         : last.map(o -> reported(o, r.value())).collect();
     long t1 = System.nanoTime();
     double[] out = new double[size];
-    Arrays.fill(out, Double.POSITIVE_INFINITY);
+    Arrays.parallelSetAll(out, i -> Double.POSITIVE_INFINITY);
     for (Reported part : parts) {
       int[] ids = part.ids;
       double[] vs = part.values;
-      for (int i = 0; i < ids.length; i++) {
-        if (ids[i] >= size) {
-          throw new IllegalArgumentException("size: vertex id " + ids[i] + " is not below "
-              + size);
-        }
-        out[ids[i]] = vs[i];
+      // Ids are distinct (each vertex reported once): slices of them are placed on all cores
+      // (8.9 M random ids took 80-120 ms on one).
+      int slices = (ids.length + PLACE_SLICE - 1) / PLACE_SLICE;
+      java.util.OptionalInt bad = java.util.stream.IntStream.range(0, slices).parallel()
+          .map(c -> {
+            for (int i = c * PLACE_SLICE, end = Math.min(ids.length, i + PLACE_SLICE); i < end;
+                i++) {
+              if (ids[i] < 0 || ids[i] >= size) {
+                return i;
+              }
+              out[ids[i]] = vs[i];
+            }
+            return -1;
+          }).filter(i -> i >= 0).min();
+      if (bad.isPresent()) {
+        throw new IllegalArgumentException("size: vertex id " + ids[bad.getAsInt()]
+            + " is not below " + size);
       }
     }
     LOG.debug("gstm relaxation: values of {} subgraphs collected in {} ms, placed in {} ms",
