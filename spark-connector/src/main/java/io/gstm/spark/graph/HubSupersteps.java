@@ -149,17 +149,32 @@ final class HubSupersteps {
       Replicas replicas = c.replicas().value();
       try (TaskHub.Link link = new TaskHub.Link(hub, g.partition, OWNER, WHAT);
           BoundaryMesh mesh = BoundaryMesh.open(link, hub.token(), g.partition, g.partitions)) {
+        long t0 = System.nanoTime();
         StepOutput o = Supersteps.firstStep(c.run(), g, replicas, c.kind(), source,
             c.settings());
-        while (true) {
+        for (int step = 0; ; step++) {
+          long t1 = System.nanoTime();
           mesh.send(o); // the others' updates, before the counters: they decide on them
           link.write(o.summary(0, false));
-          if (!(Boolean) link.read()) {
+          long t2 = System.nanoTime();
+          boolean more = (Boolean) link.read();
+          long t3 = System.nanoTime();
+          List<StepOutput.Messages> in = more ? mesh.receive() : List.of();
+          long t4 = System.nanoTime();
+          if (LOG.isDebugEnabled()) {
+            LOG.debug("gstm relaxation: subgraph {} superstep {}: step {} ms (relax {} ms), "
+                    + "{} updates sent in {} ms, the others waited {} ms, {} received in {} ms",
+                g.partition, step, (t1 - t0) / 1_000_000, o.stats.relaxNanos / 1_000_000,
+                o.stats.messages, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
+                in.stream().mapToLong(m -> m.ids() == null ? 0 : m.ids().length).sum(),
+                (t4 - t3) / 1_000_000);
+          }
+          if (!more) {
             break;
           }
-          List<StepOutput.Messages> in = mesh.receive();
           // Where the cluster suite kills an executor in the middle of the supersteps.
           TaskHold.at("graph.hubStep", g.partition);
+          t0 = System.nanoTime();
           o = Supersteps.nextStep(c.run(), g, replicas, new Supersteps.StepInput(o, in),
               c.kind(), c.settings(), true);
         }

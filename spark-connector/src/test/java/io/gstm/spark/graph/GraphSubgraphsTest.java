@@ -193,13 +193,13 @@ class GraphSubgraphsTest {
     };
   }
 
-  /** {@code expected} where the vertex is in some edge (or is the source), NaN elsewhere. */
   /** {@link #present}'s NaN (no such vertex) as {@code collectById} gives it: +infinity. */
   private static double[] absentAsInfinity(double[] values) {
     return Arrays.stream(values).map(v -> Double.isNaN(v) ? Double.POSITIVE_INFINITY : v)
         .toArray();
   }
 
+  /** {@code expected} where the vertex is in some edge (or is the source), NaN elsewhere. */
   private static double[] present(double[] expected, EdgeList g, int source) {
     boolean[] seen = new boolean[expected.length];
     for (int e = 0; e < g.edgeCount(); e++) {
