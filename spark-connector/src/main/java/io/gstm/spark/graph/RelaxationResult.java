@@ -115,17 +115,33 @@ public final class RelaxationResult {
       return new Reported(o.globalIds, o.values); // the lowest holder reports all it holds
     }
     int n = o.globalIds.length;
-    int[] ids = new int[n];
-    double[] vs = new double[n];
-    int k = 0;
     java.util.function.IntPredicate reports = replicas.reporter(o.partition);
-    for (int i = 0; i < n; i++) {
-      if (reports.test(o.globalIds[i])) {
-        ids[k] = o.globalIds[i];
-        vs[k++] = o.values[i];
+    // Counted per slice, then copied per slice from its offset, on all cores (7.4 M vertices a
+    // subgraph at 2^24), in the subgraph's order.
+    int slices = n == 0 ? 0 : (n - 1) / PLACE_SLICE + 1;
+    int[] first = new int[slices + 1];
+    java.util.stream.IntStream.range(0, slices).parallel().forEach(c -> {
+      int k = 0;
+      for (int i = c * PLACE_SLICE, end = Math.min(n, i + PLACE_SLICE); i < end; i++) {
+        k += reports.test(o.globalIds[i]) ? 1 : 0;
       }
+      first[c + 1] = k;
+    });
+    for (int c = 0; c < slices; c++) {
+      first[c + 1] += first[c];
     }
-    return new Reported(Arrays.copyOf(ids, k), Arrays.copyOf(vs, k));
+    int[] ids = new int[first[slices]];
+    double[] vs = new double[ids.length];
+    java.util.stream.IntStream.range(0, slices).parallel().forEach(c -> {
+      int k = first[c];
+      for (int i = c * PLACE_SLICE, end = Math.min(n, i + PLACE_SLICE); i < end; i++) {
+        if (reports.test(o.globalIds[i])) {
+          ids[k] = o.globalIds[i];
+          vs[k++] = o.values[i];
+        }
+      }
+    });
+    return new Reported(ids, vs);
   }
 
   /** A subgraph's reported ids and values, sent to the driver as raw bytes ({@link PackedArrays}). */
