@@ -8,7 +8,6 @@ import io.gstm.core.program.Column;
 import io.gstm.core.program.CompiledProgram;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramResult;
-import io.gstm.core.program.ValueType;
 import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
 import java.util.Arrays;
