@@ -13,6 +13,8 @@
 #   scaling kmeans                  # 2 executors against 1 (issue 33's pairs; graphs, state too)
 #   stop                            # (GC_JFR=1 before start: the executors' profiles, summed up;
 #                                   #  GC_EVENTS=1: Spark's event logs in $OUT/events.tgz;
+#                                   #  GC_GCLOG=1: each executor's collector pauses, the longest
+#                                   #  in $OUT/gc-pauses.txt;
 #                                   #  GC_EXECUTOR_OPTS: more executor JVM options)
 [ -n "${BASH_SOURCE[0]:-}" ] || { echo "source this file" >&2; return 2 2>/dev/null || exit 2; }
 GC_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -71,6 +73,13 @@ gc_jfr_option() {
   echo " -XX:StartFlightRecording=filename=/tmp/gstm-jfr/,settings=profile,dumponexit=true"
 }
 
+# With GC_GCLOG=1, every executor logs its collector's pauses (/tmp/gstm-gc, a file per JVM).
+gc_gclog_option() {
+  [ "${GC_GCLOG:-0}" = 1 ] || return 0
+  mkdir -p /tmp/gstm-gc
+  echo " -Xlog:gc:file=/tmp/gstm-gc/gc-%p.log"
+}
+
 # The executors' profiles as text: per recording, the sampled top frames and the first gstm
 # frame of each sample (where gstm's own code spends the executor's time), most first.
 gc_jfr_summary() {
@@ -109,7 +118,7 @@ start() {
     --conf "spark.executor.cores=$cores" --conf "spark.cores.max=$((workers * cores))"
     --conf "spark.executor.memory=$mem"
     --conf spark.scheduler.minRegisteredResourcesRatio=1.0
-    --conf "spark.executor.extraJavaOptions=-Dlog4j2.configurationFile=$GC_SPARK/log4j2-spark.properties -Djava.util.concurrent.ForkJoinPool.common.parallelism=$cores$(gc_jfr_option) ${GC_EXECUTOR_OPTS:-}"
+    --conf "spark.executor.extraJavaOptions=-Dlog4j2.configurationFile=$GC_SPARK/log4j2-spark.properties -Djava.util.concurrent.ForkJoinPool.common.parallelism=$cores$(gc_jfr_option)$(gc_gclog_option) ${GC_EXECUTOR_OPTS:-}"
     --conf spark.gstm.requireGpu=true)
   if [ "${GC_EVENTS:-0}" = 1 ]; then
     # Spark's event logs (every job, stage and task with its metrics), archived by stop.
@@ -212,6 +221,15 @@ stop() {
   [ -s "$GC_OUT/executor-debug.txt" ] || rm -f "$GC_OUT/executor-debug.txt"
   if [ "${GC_JFR:-0}" = 1 ]; then
     gc_jfr_summary >"$GC_OUT/executor-profile.txt" 2>&1
+  fi
+  if [ "${GC_GCLOG:-0}" = 1 ]; then
+    # Per executor JVM (one per application), its pauses and the five longest (whole lines).
+    for f in /tmp/gstm-gc/gc-*.log; do
+      [ -f "$f" ] || continue
+      echo "== $f: $(grep -c ' Pause ' "$f") pauses"
+      grep ' Pause ' "$f" | awk '{ms = $NF; sub(/ms$/, "", ms); print ms "\t" $0}' \
+        | sort -rn | head -n 5 | cut -f2-
+    done >"$GC_OUT/gc-pauses.txt" 2>&1
   fi
   # One file, not one per application (a call brings back only so many files).
   if [ -d /tmp/gstm-events ]; then
