@@ -2,6 +2,7 @@ package io.gstm.spark.graph;
 
 import com.esotericsoftware.kryo.DefaultSerializer;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
+import io.gstm.spark.exec.Chunks;
 import io.gstm.spark.exec.PackedArrays;
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -55,9 +56,6 @@ public final class RelaxationResult {
     return report;
   }
 
-  /** Reported values placed per unit of parallel work. */
-  private static final int PLACE_SLICE = 1 << 16;
-
   /**
    * The values on the driver, indexed by vertex id: {@code out[id]} for every vertex of the
    * graph, +infinity for ids in {@code [0, size)} that are not vertices. One job that sends each
@@ -87,18 +85,15 @@ public final class RelaxationResult {
       double[] vs = part.values;
       // Ids are distinct (each vertex reported once): slices of them are placed on all cores
       // (8.9 M random ids took 80-120 ms on one).
-      int slices = (ids.length + PLACE_SLICE - 1) / PLACE_SLICE;
-      java.util.OptionalInt bad = java.util.stream.IntStream.range(0, slices).parallel()
-          .map(c -> {
-            for (int i = c * PLACE_SLICE, end = Math.min(ids.length, i + PLACE_SLICE); i < end;
-                i++) {
-              if (ids[i] < 0 || ids[i] >= size) {
-                return i;
-              }
-              out[ids[i]] = vs[i];
-            }
-            return -1;
-          }).filter(i -> i >= 0).min();
+      java.util.OptionalInt bad = Chunks.of(ids.length).map(c -> {
+        for (int i = Chunks.from(c), end = Chunks.to(c, ids.length); i < end; i++) {
+          if (ids[i] < 0 || ids[i] >= size) {
+            return i;
+          }
+          out[ids[i]] = vs[i];
+        }
+        return -1;
+      }).filter(i -> i >= 0).min();
       if (bad.isPresent()) {
         throw new IllegalArgumentException("size: vertex id " + ids[bad.getAsInt()]
             + " is not below " + size);
@@ -118,11 +113,11 @@ public final class RelaxationResult {
     java.util.function.IntPredicate reports = replicas.reporter(o.partition);
     // Counted per slice, then copied per slice from its offset, on all cores (7.4 M vertices a
     // subgraph at 2^24), in the subgraph's order.
-    int slices = n == 0 ? 0 : (n - 1) / PLACE_SLICE + 1;
+    int slices = Chunks.count(n);
     int[] first = new int[slices + 1];
-    java.util.stream.IntStream.range(0, slices).parallel().forEach(c -> {
+    Chunks.of(n).forEach(c -> {
       int k = 0;
-      for (int i = c * PLACE_SLICE, end = Math.min(n, i + PLACE_SLICE); i < end; i++) {
+      for (int i = Chunks.from(c), end = Chunks.to(c, n); i < end; i++) {
         k += reports.test(o.globalIds[i]) ? 1 : 0;
       }
       first[c + 1] = k;
@@ -132,9 +127,9 @@ public final class RelaxationResult {
     }
     int[] ids = new int[first[slices]];
     double[] vs = new double[ids.length];
-    java.util.stream.IntStream.range(0, slices).parallel().forEach(c -> {
+    Chunks.of(n).forEach(c -> {
       int k = first[c];
-      for (int i = c * PLACE_SLICE, end = Math.min(n, i + PLACE_SLICE); i < end; i++) {
+      for (int i = Chunks.from(c), end = Chunks.to(c, n); i < end; i++) {
         if (reports.test(o.globalIds[i])) {
           ids[k] = o.globalIds[i];
           vs[k++] = o.values[i];

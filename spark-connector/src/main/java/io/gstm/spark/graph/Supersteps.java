@@ -10,6 +10,7 @@ import io.gstm.core.graph.RelaxResult;
 import io.gstm.core.graph.RelaxStats;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.Chunks;
 import io.gstm.spark.exec.ResidentCache;
 import io.gstm.spark.exec.TaskHold;
 import java.io.Serializable;
@@ -18,7 +19,6 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.IntUnaryOperator;
-import java.util.stream.IntStream;
 import org.apache.spark.TaskContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -269,12 +269,11 @@ final class Supersteps {
       if (ids == null) {
         continue;
       }
-      int slices = ids.length == 0 ? 0 : (ids.length - 1) / slice + 1;
-      IntStream range = IntStream.range(0, slices);
-      int[][] bySlice = (slices > 1 ? range.parallel() : range).mapToObj(c -> {
+      int[][] bySlice = Chunks.of(ids.length, slice).mapToObj(c -> {
         int[] found = new int[16];
         int k = 0;
-        for (int i = c * slice, end = Math.min(ids.length, i + slice); i < end; i++) {
+        for (int i = Chunks.from(c, slice), end = Chunks.to(c, ids.length, slice); i < end;
+            i++) {
           int local = localOf.applyAsInt(ids[i]);
           if (vals[i] < values[local]) {
             values[local] = vals[i];
@@ -377,12 +376,11 @@ final class Supersteps {
    */
   static Lists address(int[] changed, int partitions, Needs needs, int[] globalIds,
       double[] values, int slice) {
-    int slices = changed.length == 0 ? 0 : (changed.length - 1) / slice + 1;
-    int[][] sliceCounts = new int[slices][partitions];
-    IntStream countRange = IntStream.range(0, slices);
-    (slices > 1 ? countRange.parallel() : countRange).forEach(sl -> {
+    int n = changed.length;
+    int[][] sliceCounts = new int[Chunks.count(n, slice)][partitions];
+    Chunks.of(n, slice).forEach(sl -> {
       int[] cnt = sliceCounts[sl];
-      for (int i = sl * slice, end = Math.min(changed.length, i + slice); i < end; i++) {
+      for (int i = Chunks.from(sl, slice), end = Chunks.to(sl, n, slice); i < end; i++) {
         for (int q = 0; q < partitions; q++) {
           if (needs.test(q, changed[i])) {
             cnt[q]++;
@@ -406,10 +404,9 @@ final class Supersteps {
         vals[q] = new double[counts[q]];
       }
     }
-    IntStream fillRange = IntStream.range(0, slices);
-    (slices > 1 ? fillRange.parallel() : fillRange).forEach(sl -> {
+    Chunks.of(n, slice).forEach(sl -> {
       int[] fill = sliceCounts[sl];
-      for (int i = sl * slice, end = Math.min(changed.length, i + slice); i < end; i++) {
+      for (int i = Chunks.from(sl, slice), end = Chunks.to(sl, n, slice); i < end; i++) {
         int c = changed[i];
         for (int q = 0; q < partitions; q++) {
           if (counts[q] > 0 && needs.test(q, c)) {

@@ -3,6 +3,7 @@ package io.gstm.spark.state;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.Chunks;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.NarrowArrays;
 import io.gstm.spark.exec.TaskEngine;
