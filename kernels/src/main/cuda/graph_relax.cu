@@ -80,7 +80,8 @@ static_assert(sizeof(RelaxArgs) == 144, "host packer assumes 144 bytes");
 /// The arguments of a split: the far list against a new bound, before a bucket's rounds.
 struct SplitArgs {
   const uint32_t* far_in;    ///< [far_in_count] the far list so far (a vertex the first
-                             ///< frontier lists twice is taken once: stamps, far stamps)
+                             ///< frontier lists twice is taken once: stamps, far stamps);
+                             ///< null: entry i is vertex i (a first frontier of every vertex)
   uint32_t* far_out;         ///< the vertices still at or above the bound
   uint32_t* far_out_count;   ///< their number (zeroed by the host)
   uint32_t* far_stamps;      ///< [vertices] as RelaxArgs
@@ -364,7 +365,7 @@ __device__ __forceinline__ void split_item(const SplitArgs& a, uint32_t i) {
   int32_t begin = 0;
   uint32_t chunks = 0;
   if (i < a.far_in_count) {
-    v = a.far_in[i];
+    v = a.far_in != nullptr ? a.far_in[i] : i;
     const unsigned long long bits = mem::load_relaxed(a.values + v);
     if (as_double(bits) < a.prev_bound) {
       // Lowered into an earlier bucket after it was listed: the commit that lowered it queued

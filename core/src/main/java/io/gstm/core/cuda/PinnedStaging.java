@@ -25,17 +25,30 @@ import jcuda.driver.CUevent;
  * its first large copy and freed with the engine; copies through it take turns (one buffer).
  */
 final class PinnedStaging implements AutoCloseable {
-  /** Bytes of the buffer: larger copies go through it a chunk at a time. */
+  /** Bytes of the buffer: larger copies go through it a piece at a time. */
   static final int CHUNK_BYTES = 32 << 20;
   /**
-   * Bytes one core copies between a chunk and the array: a chunk is cut into slices of at least
-   * this many, copied on all cores. One core moves 4-5 GB/s between the Java heap and pinned
-   * memory, a tenth of the DMA's rate: 100 M 8-D k-means points (6.4 GB) took 1.6 s to reach
-   * the GPU on one core.
+   * The smallest and largest piece. The buffer is a ring of pieces, each copied by the cores
+   * while the DMA moves others, so a copy costs about the larger of the two plus one piece, and
+   * each piece a few tens of microseconds of hand-offs: a copy is cut into about {@value
+   * #PIECES_PER_COPY} pieces within these bounds. On the H200 node a components relaxation at
+   * R-MAT 2^22 (32 MB of values up and down) took 5.4-7.5 ms in all with pieces of 4 MB and
+   * 6.2-7.3 ms with 16 MB, the JVM's heap touched at start (docs/benchmark-log.md).
    */
-  static final int SLICE_BYTES = 2 << 20;
+  static final int MIN_PIECE_BYTES = 4 << 20;
+  static final int MAX_PIECE_BYTES = 16 << 20;
+  private static final int PIECES_PER_COPY = 8;
+  /**
+   * The smallest slice of a piece: a piece is cut into slices of at least this many bytes, up to
+   * one per core, copied on all cores. One core moves 4-5 GB/s between the Java heap and pinned
+   * memory, a tenth of the DMA's rate: 100 M 8-D k-means points (6.4 GB) took 1.6 s to reach the
+   * GPU on one core.
+   */
+  static final int MIN_SLICE_BYTES = 512 << 10;
   /** Smaller copies go straight between the array and the device: staging would not pay. */
   static final long MIN_BYTES = 1 << 20;
+  /** Pieces of the ring at most (of the smallest size). */
+  private static final int MAX_PIECES = CHUNK_BYTES / MIN_PIECE_BYTES;
 
   /** Copies {@code elements} elements of an array, from element {@code from}, to or from one. */
   @FunctionalInterface
@@ -45,68 +58,82 @@ final class PinnedStaging implements AutoCloseable {
 
   private Pointer host;
   private ByteBuffer view;
-  /** Per half of the buffer, recorded after the last DMA that reads it. */
-  private final CUevent[] drained = new CUevent[2];
-  /** The half the next upload chunk goes through. */
-  private int nextHalf;
+  /** Per slot of the ring, recorded after the last DMA that reads or writes it. */
+  private final CUevent[] drained = new CUevent[MAX_PIECES];
+  /** The piece size of the uploads in flight, and the slot the next one goes through. */
+  private int uploadPiece = MIN_PIECE_BYTES;
+  private int nextSlot;
+
+  /** The piece size for a copy of {@code bytes}: a power of two within the bounds. */
+  static int pieceBytes(long bytes) {
+    long piece = Long.highestOneBit(Math.max(1, bytes / PIECES_PER_COPY - 1)) << 1;
+    return (int) Math.max(MIN_PIECE_BYTES, Math.min(MAX_PIECE_BYTES, piece));
+  }
 
   /**
-   * Copies {@code bytes} from the start of {@code src} into an array, by half chunks: the DMA of
-   * the next half (asynchronous, into pinned memory) runs while the cores copy the last one out
+   * Copies {@code bytes} from the start of {@code src} into an array, piece by piece: the DMA of
+   * the next pieces (asynchronous, into pinned memory) runs while the cores copy the last one out
    * (one after the other, 32 MB of graph values took the DMA's time and the copy's).
    */
   synchronized void download(DeviceBuffer src, long bytes, int elementBytes, Part into) {
     allocate();
     drain();
-    int half = CHUNK_BYTES / 2;
-    long pieces = (bytes + half - 1) / half;
-    if (pieces > 0) {
-      fetch(src, 0, bytes);
+    int piece = pieceBytes(bytes);
+    int slots = CHUNK_BYTES / piece;
+    long pieces = (bytes + piece - 1) / piece;
+    for (long k = 0; k < Math.min(slots, pieces); k++) {
+      fetch(src, k, bytes, piece);
     }
     for (long k = 0; k < pieces; k++) {
-      if (k + 1 < pieces) {
-        fetch(src, k + 1, bytes);
-      }
-      int h = (int) (k & 1);
-      CUevent done = drained[h];
+      int slot = (int) (k % slots);
+      CUevent done = drained[slot];
       CudaErrors.call("cuEventSynchronize", () -> cuEventSynchronize(done));
-      long at = k * half;
-      copyInSlices(h * half, (int) Math.min(half, bytes - at), elementBytes,
+      long at = k * piece;
+      copyInSlices(slot * piece, (int) Math.min(piece, bytes - at), elementBytes,
           (int) (at / elementBytes), into);
+      if (k + slots < pieces) {
+        fetch(src, k + slots, bytes, piece); // the slot just copied out is free again
+      }
     }
   }
 
-  /** Starts the DMA of piece {@code k} (half a chunk) of {@code src} into half {@code k % 2}. */
-  private void fetch(DeviceBuffer src, long k, long bytes) {
-    int half = CHUNK_BYTES / 2;
-    int h = (int) (k & 1);
-    long at = k * half;
-    long n = Math.min(half, bytes - at);
+  /** Starts the DMA of piece {@code k} of {@code src} into its slot of the ring. */
+  private void fetch(DeviceBuffer src, long k, long bytes, int piece) {
+    int slot = (int) (k % (CHUNK_BYTES / piece));
+    long at = k * piece;
+    long n = Math.min(piece, bytes - at);
     CUdeviceptr from = src.pointer().withByteOffset(at);
-    Pointer to = host.withByteOffset((long) h * half);
+    Pointer to = host.withByteOffset((long) slot * piece);
     CudaErrors.call("cuMemcpyDtoHAsync", () -> cuMemcpyDtoHAsync(to, from, n, null));
-    CUevent done = drained[h];
+    CUevent done = drained[slot];
     CudaErrors.call("cuEventRecord", () -> cuEventRecord(done, null));
   }
 
   /**
-   * Copies {@code bytes} of an array to byte {@code dstOffset} of {@code dst}, by half chunks:
-   * the DMA of one half (asynchronous, from pinned memory, on the default stream) runs while
-   * the cores fill the other. Returns once the array is copied, possibly before the last DMA
-   * has finished: the next upload keeps the pipeline going, and everything later on the
+   * Copies {@code bytes} of an array to byte {@code dstOffset} of {@code dst}, piece by piece:
+   * the DMA of the pieces filled (asynchronous, from pinned memory, on the default stream) runs
+   * while the cores fill the next. Returns once the array is copied, possibly before the last
+   * DMA has finished: the next upload keeps the pipeline going, and everything later on the
    * default stream (kernels, copies) runs after it; {@link #download} and {@link #close} wait.
    */
   synchronized void upload(DeviceBuffer dst, long dstOffset, long bytes, int elementBytes,
       Part from) {
     allocate();
-    int half = CHUNK_BYTES / 2;
-    for (long at = 0; at < bytes; at += half, nextHalf ^= 1) {
-      int n = (int) Math.min(half, bytes - at);
-      CUevent free = drained[nextHalf];
+    int piece = pieceBytes(bytes);
+    if (piece != uploadPiece) {
+      drain(); // the ring is cut anew: no DMA may still read the old slots
+      uploadPiece = piece;
+      nextSlot = 0;
+    }
+    int slots = CHUNK_BYTES / piece;
+    for (long at = 0; at < bytes; at += piece, nextSlot = (nextSlot + 1) % slots) {
+      int n = (int) Math.min(piece, bytes - at);
+      int slot = nextSlot;
+      CUevent free = drained[slot];
       CudaErrors.call("cuEventSynchronize", () -> cuEventSynchronize(free));
-      copyInSlices(nextHalf * half, n, elementBytes, (int) (at / elementBytes), from);
+      copyInSlices(slot * piece, n, elementBytes, (int) (at / elementBytes), from);
       CUdeviceptr to = dst.pointer().withByteOffset(dstOffset + at);
-      Pointer chunk = host.withByteOffset((long) nextHalf * half);
+      Pointer chunk = host.withByteOffset((long) slot * piece);
       CudaErrors.call("cuMemcpyHtoDAsync", () -> cuMemcpyHtoDAsync(to, chunk, n, null));
       CudaErrors.call("cuEventRecord", () -> cuEventRecord(free, null));
     }
@@ -155,7 +182,7 @@ final class PinnedStaging implements AutoCloseable {
    */
   private void copyInSlices(int offset, int bytes, int elementBytes, int first, Part part) {
     int slices = Math.min(Runtime.getRuntime().availableProcessors(),
-        Math.max(1, bytes / SLICE_BYTES));
+        Math.max(1, bytes / MIN_SLICE_BYTES));
     int elements = bytes / elementBytes;
     ByteBuffer whole = view;
     if (slices == 1) {

@@ -74,6 +74,8 @@ public final class GraphRelaxer implements AutoCloseable {
   private CudaGraphRelax device;
   /** The JVM engine's rounds; null on other engines. */
   private final JvmGraphRelax jvm;
+  /** The last GPU result's changed vertices while the device still holds their bits. */
+  private ChangedVertices pending;
   private final OpenState open = new OpenState("graph relaxer");
 
   /**
@@ -161,17 +163,47 @@ public final class GraphRelaxer implements AutoCloseable {
    * @throws IllegalStateException if no fixpoint is reached within {@code maxRounds}
    */
   public RelaxResult relax(double[] values, int[] activeVertices) {
+    if (activeVertices == null) {
+      throw new IllegalArgumentException("activeVertices must not be null");
+    }
+    return run(values, activeVertices);
+  }
+
+  /**
+   * As {@link #relax} with every vertex active (components from scratch, or a fixpoint over
+   * values that may be inconsistent anywhere), without a list to make, check or send: the GPU
+   * takes every vertex from its own index, and components over a {@linkplain
+   * RelaxOptions#symmetric() symmetric} graph go straight to union-find.
+   *
+   * @throws IllegalArgumentException naming {@code values}
+   * @throws IllegalStateException if no fixpoint is reached within {@code maxRounds}
+   */
+  public RelaxResult relaxAll(double[] values) {
+    return run(values, null);
+  }
+
+  /** A relax from {@code activeVertices}, or from every vertex when it is null. */
+  private RelaxResult run(double[] values, int[] activeVertices) {
     checkOpen();
     long start = System.nanoTime();
     int n = vertexCount;
-    checkInputs(values, activeVertices, n);
+    // The last result's changed vertices, if not yet listed, keep a copy of the bits this run
+    // clears.
+    detachChanged();
+    if (activeVertices != null) {
+      checkInputs(values, activeVertices, n);
+    } else {
+      checkValues(values, n);
+    }
     if (device == null) {
       checkNotNaN(values);
     }
     // The device's first split takes each vertex once whatever the list holds (its stamps), so
     // a list no longer than the graph goes as it is: sorting out the duplicates of every vertex
-    // active (components) cost 14-45 ms at 2^22 on the host.
-    int[] frontier = device != null && activeVertices.length <= n ? activeVertices
+    // active (components) cost 14-45 ms at 2^22 on the host. Every vertex goes as no list.
+    int[] frontier = activeVertices == null
+        ? (device != null ? null : java.util.stream.IntStream.range(0, n).toArray())
+        : device != null && activeVertices.length <= n ? activeVertices
         : dedupe(activeVertices, n);
     long checked = System.nanoTime();
     // The result's array is made (and zeroed) on another core while the values go up and the
@@ -332,13 +364,18 @@ public final class GraphRelaxer implements AutoCloseable {
     return String.format("%.2f", nanos / 1e6);
   }
 
+  /** The relaxer's run, from {@code frontier} (null: every vertex). */
   private RelaxResult relaxOnDevice(double[] values, int[] frontier, long start,
       CompletableFuture<double[]> ahead) {
     // The first bucket starts at the lowest active value; one bucket (components) needs none.
     double lowest = Double.isInfinite(bucketWidth) ? 0 : Double.POSITIVE_INFINITY;
     if (!Double.isInfinite(bucketWidth)) {
-      for (int u : frontier) {
-        lowest = Math.min(lowest, values[u]);
+      if (frontier == null) {
+        lowest = java.util.Arrays.stream(values).parallel().min().orElse(lowest);
+      } else {
+        for (int u : frontier) {
+          lowest = Math.min(lowest, values[u]);
+        }
       }
     }
     return finish(values, device.run(frontier, lowest,
@@ -368,13 +405,26 @@ public final class GraphRelaxer implements AutoCloseable {
       current = vertexCount > 0 ? store.readFloat64(VALUES) : new double[0];
     }
     long t1 = System.nanoTime();
-    // The device marks what its commits lowered: no pass over every value on the host.
-    int[] changed = device != null ? device.changedVertices() : changed(values, current);
+    if (device != null) {
+      // The device marks what its commits lowered; the list is made when the caller asks.
+      pending = new ChangedVertices(device, vertexCount);
+      LOG.debug("after {} rounds: values down {} ms", st.rounds(), ms(t1 - t0));
+      return new RelaxResult(current, pending, st.withTotal(System.nanoTime() - start));
+    }
+    int[] changed = changed(values, current);
     if (LOG.isDebugEnabled()) {
       LOG.debug("after {} rounds: values down {} ms, changed vertices {} ms", st.rounds(),
           ms(t1 - t0), ms(System.nanoTime() - t1));
     }
     return new RelaxResult(current, changed, st.withTotal(System.nanoTime() - start));
+  }
+
+  /** Lets the last GPU result keep its changed bits before a run or the close clears them. */
+  private void detachChanged() {
+    if (pending != null) {
+      pending.detach();
+      pending = null;
+    }
   }
 
   private static int[] changed(double[] values, double[] current) {
@@ -405,13 +455,7 @@ public final class GraphRelaxer implements AutoCloseable {
 
   /** Shapes and ranges of a relax call's inputs (NaN values are checked where they lie). */
   static void checkInputs(double[] values, int[] activeVertices, int n) {
-    if (values == null) {
-      throw new IllegalArgumentException("values must not be null");
-    }
-    if (values.length != n) {
-      throw new IllegalArgumentException(
-          "values: expected one per vertex (" + n + "), got " + values.length);
-    }
+    checkValues(values, n);
     if (activeVertices == null) {
       throw new IllegalArgumentException("activeVertices must not be null");
     }
@@ -423,6 +467,16 @@ public final class GraphRelaxer implements AutoCloseable {
         throw new IllegalArgumentException("activeVertices[" + i + "] = " + activeVertices[i]
             + " is out of range: vertices 0.." + (n - 1));
       }
+    }
+  }
+
+  private static void checkValues(double[] values, int n) {
+    if (values == null) {
+      throw new IllegalArgumentException("values must not be null");
+    }
+    if (values.length != n) {
+      throw new IllegalArgumentException(
+          "values: expected one per vertex (" + n + "), got " + values.length);
     }
   }
 
@@ -479,13 +533,17 @@ public final class GraphRelaxer implements AutoCloseable {
     open.check();
   }
 
-  /** Frees the store. A second close throws. */
+  /** Frees the store (the last result keeps its changed vertices). A second close throws. */
   @Override
   public void close() {
     open.close();
     try (store) { // closed even when the device's buffers fail to close
       if (device != null) {
-        device.close();
+        try {
+          detachChanged();
+        } finally {
+          device.close();
+        }
       }
     }
   }

@@ -67,6 +67,27 @@ class GraphRelaxerJvmTest {
     assertThat(report.ok()).as(report.toString()).isTrue();
   }
 
+  /** Every vertex active without a list: the same values and changed vertices as the list. */
+  @ParameterizedTest(name = "{0}, seed {1}")
+  @CsvSource({"CONNECTED_COMPONENTS, 11", "SHORTEST_PATHS, 12"})
+  void everyVertexEqualsTheListOfEvery(RelaxationKind kind, long seed) {
+    CsrGraph g = GraphTestGraphs.random(400, 1500, 5, seed).toCsr();
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+    double[] init = new double[g.vertexCount()];
+    Arrays.setAll(init, v -> rnd.nextInt(4) == 0 ? Double.POSITIVE_INFINITY : rnd.nextInt(500));
+    int[] every = IntStream.range(0, g.vertexCount()).toArray();
+    RelaxResult fromList = relax(g, kind, 1, init, every);
+    try (GraphRelaxer relaxer = new GraphRelaxer(engine, g, kind, RelaxOptions.defaults())) {
+      RelaxResult fromAll = relaxer.relaxAll(copy(init));
+      assertThat(fromAll.values()).isEqualTo(fromList.values());
+      assertThat(fromAll.changedVertices()).isEqualTo(fromList.changedVertices()).isNotEmpty();
+      assertThatThrownBy(() -> relaxer.relaxAll(new double[3]))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("values");
+      assertThatThrownBy(() -> relaxer.relaxAll(null))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("values");
+    }
+  }
+
   @Test
   void unweightedCountsHops() {
     CsrGraph g = CsrGraph.fromEdges(4, new int[] {0, 1, 2, 0}, new int[] {1, 2, 3, 2}, null);

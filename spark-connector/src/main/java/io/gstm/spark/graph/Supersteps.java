@@ -187,7 +187,7 @@ final class Supersteps {
   static StepOutput firstStep(long run, LocalGraph g, Replicas replicas, RelaxationKind kind,
       long source, GstmSettings settings) {
     double[] values = new double[g.size()];
-    int[] active;
+    int[] active = null; // every vertex
     if (kind == RelaxationKind.SHORTEST_PATHS) {
       Arrays.fill(values, Double.POSITIVE_INFINITY);
       int s = source <= GraphRelaxation.MAX_VERTEX_ID ? g.local((int) source) : -1;
@@ -200,10 +200,6 @@ final class Supersteps {
     } else {
       for (int i = 0; i < values.length; i++) {
         values[i] = g.globalIds[i];
-      }
-      active = new int[g.size()];
-      for (int i = 0; i < active.length; i++) {
-        active[i] = i;
       }
     }
     StepOutput out = relax(run, g, replicas, values, active, kind, settings);
@@ -303,22 +299,23 @@ final class Supersteps {
   }
 
   /**
-   * Relaxes to the local fixpoint; every vertex that improved here becomes a message to each
-   * other partition that needs it ({@link Replicas#needs}: it has out-edges there, or that
-   * partition reports it).
+   * Relaxes to the local fixpoint from {@code active} (null: every vertex); every vertex that
+   * improved here becomes a message to each other partition that needs it ({@link
+   * Replicas#needs}: it has out-edges there, or that partition reports it).
    */
   static StepOutput relax(long run, LocalGraph g, Replicas replicas, double[] values,
       int[] active, RelaxationKind kind, GstmSettings settings) {
     StepStats st = new StepStats();
-    if (active.length > 0) {
+    int activeCount = active == null ? g.size() : active.length;
+    if (activeCount > 0) {
       st.activePartitions = 1;
-      st.activeVertices = active.length;
+      st.activeVertices = activeCount;
       long t0 = System.nanoTime();
       RelaxResult res;
       try (ResidentCache.Handle<GraphRelaxer> h = ResidentCache.acquire(run, g.partition,
           settings, engine -> new GraphRelaxer(engine, g.csr(), kind,
               relaxOptions(settings, kind)))) {
-        res = h.value().relax(values, active);
+        res = active == null ? h.value().relaxAll(values) : h.value().relax(values, active);
         st.engines.add(h.lease().engine().name() + " (" + h.lease().reason() + ")");
         st.fellBack = !h.lease().gpu() && settings.executors().engine() != EngineChoice.JVM;
       }
@@ -332,8 +329,9 @@ final class Supersteps {
       st.edgeRelaxations = rs.edgeRelaxations();
       st.improvedWrites = rs.improvedWrites();
       st.kernelNanos = rs.kernelNanos();
-      int[] changed = res.changedVertices();
-      if (g.partitions > 1 && changed.length > 0) {
+      // A single subgraph sends no messages: its changed vertices are never listed.
+      int[] changed = g.partitions > 1 ? res.changedVertices() : null;
+      if (changed != null && changed.length > 0) {
         return addressed(g, replicas, values, changed, st);
       }
     }
