@@ -76,7 +76,7 @@ public final class CudaEngine implements Engine {
   private final Map<String, CUmodule> modules = new LinkedHashMap<>();
   private final OpenState open = new OpenState("engine");
   /** Large copies between arrays and device memory go through it. */
-  private final PinnedStaging staging = new PinnedStaging();
+  private final PinnedStaging staging;
   /** Batch buffers kept between batches (at most gstm.cuda.idleBufferBytes, default 2 GiB). */
   private final DeviceBufferPool pool =
       new DeviceBufferPool(Long.getLong("gstm.cuda.idleBufferBytes", 2L << 30));
@@ -92,6 +92,9 @@ public final class CudaEngine implements Engine {
       int sms) {
     this.device = device;
     this.context = context;
+    // The staging's cores start DMAs themselves: each binds the context first.
+    this.staging = new PinnedStaging(
+        () -> CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context)));
     this.deviceName = name;
     this.major = major;
     this.minor = minor;

@@ -37,7 +37,7 @@ class CudaStoreCopyTest {
 
   @ParameterizedTest(name = "{0} words")
   @ValueSource(ints = {1, 1000, (int) (PinnedStaging.MIN_BYTES / 8),
-      // Pieces of 4 MB filling the ring once, of 8 MB going round it, of 16 MB going round it.
+      // A round that nearly fills the ring (its last piece short), two rounds, four rounds.
       PinnedStaging.CHUNK_BYTES / 8 - 7, PinnedStaging.CHUNK_BYTES / 8 * 2 - 3,
       PinnedStaging.CHUNK_BYTES / 8 * 3 + 13})
   void everyTypeRoundTrips(int words) {

@@ -2,17 +2,22 @@ package io.gstm.core.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The staging ring's piece size for a copy: about eight pieces, a power of two in bounds. */
+/** The staging ring's pieces: a round's count, and sizes that every element size divides. */
 class PinnedStagingPiecesTest {
-  @ParameterizedTest(name = "{0} bytes: pieces of {1}")
-  @CsvSource({"1, 4194304", "1048576, 4194304", "33554432, 4194304", "33554433, 4194304", "33554448, 8388608",
-      "67108864, 8388608", "67108865, 8388608", "134217728, 16777216", "6400000000, 16777216"})
-  void aboutEightPiecesWithinBounds(long bytes, int expected) {
-    int piece = PinnedStaging.pieceBytes(bytes);
-    assertThat(piece).isEqualTo(expected);
-    assertThat(PinnedStaging.CHUNK_BYTES % piece).isZero();
+  @ParameterizedTest(name = "{0} bytes: {1} pieces")
+  @CsvSource({"1, 1", "1048576, 1", "1048577, 2", "33554432, 32", "33554424, 32"})
+  void aRoundIsCutIntoWholePieces(long bytes, int expected) {
+    assertThat(PinnedStaging.pieces(bytes)).isEqualTo(expected);
+  }
+
+  @Test
+  void piecesTileTheRingAndHoldWholeElements() {
+    assertThat(PinnedStaging.CHUNK_BYTES % PinnedStaging.PIECE_BYTES).isZero();
+    assertThat(PinnedStaging.PIECES).isEqualTo(PinnedStaging.CHUNK_BYTES / PinnedStaging.PIECE_BYTES);
+    assertThat(PinnedStaging.PIECE_BYTES % 8).isZero();
   }
 }
