@@ -4,6 +4,7 @@ import com.esotericsoftware.kryo.DefaultSerializer;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.spark.exec.Chunks;
 import io.gstm.spark.exec.PackedArrays;
+import io.gstm.spark.exec.SameJvm;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
@@ -62,7 +63,9 @@ public final class RelaxationResult {
    * subgraph's arrays, not rows: for a driver-side consumer of a whole result (a million
    * vertices), much less than collecting {@link #values()}, whose rows the driver converts one
    * by one. A single subgraph (one GPU executor) of up to 4 M vertices sends its arrays with its
-   * superstep, which the result keeps (12 bytes per vertex): then no job runs here.
+   * superstep, which the result keeps (12 bytes per vertex): then no job runs here. In local
+   * mode (tasks in the driver's JVM) every array comes by reference, not serialized, and a single
+   * subgraph of any size sends its arrays with its superstep.
    *
    * @param size one more than the largest vertex id
    * @throws IllegalArgumentException if a vertex id is not below {@code size}
@@ -106,6 +109,12 @@ public final class RelaxationResult {
 
   /** The (global id, value) pairs this subgraph reports, as two arrays. */
   private static Reported reported(StepOutput o, Replicas replicas) {
+    Reported r = reportedArrays(o, replicas);
+    r.inProcess = SameJvm.taskInDriverJvm(); // local mode: by reference
+    return r;
+  }
+
+  private static Reported reportedArrays(StepOutput o, Replicas replicas) {
     if (o.partition == 0) {
       return new Reported(o.globalIds, o.values); // the lowest holder reports all it holds
     }
@@ -146,6 +155,8 @@ public final class RelaxationResult {
     private static final long serialVersionUID = 1L;
     transient int[] ids;
     transient double[] values;
+    /** A task's result in the driver's JVM: the arrays go by reference ({@link SameJvm}). */
+    transient boolean inProcess;
 
     Reported(int[] ids, double[] values) {
       this.ids = ids;
@@ -154,14 +165,18 @@ public final class RelaxationResult {
 
     private void writeObject(ObjectOutputStream out) throws IOException {
       out.defaultWriteObject();
-      PackedArrays.writeInts(out, ids);
-      PackedArrays.writeDoubles(out, values);
+      SameJvm.writeHeld(out, inProcess, new Object[] {ids, values});
+      if (!inProcess) {
+        PackedArrays.writeInts(out, ids);
+        PackedArrays.writeDoubles(out, values);
+      }
     }
 
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
       in.defaultReadObject();
-      ids = PackedArrays.readInts(in);
-      values = PackedArrays.readDoubles(in);
+      Object[] held = SameJvm.readHeld(in);
+      ids = held != null ? (int[]) held[0] : PackedArrays.readInts(in);
+      values = held != null ? (double[]) held[1] : PackedArrays.readDoubles(in);
     }
   }
 

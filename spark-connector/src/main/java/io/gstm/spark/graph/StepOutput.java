@@ -3,6 +3,7 @@ package io.gstm.spark.graph;
 import com.esotericsoftware.kryo.DefaultSerializer;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.spark.exec.PackedArrays;
+import io.gstm.spark.exec.SameJvm;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
@@ -33,6 +34,11 @@ final class StepOutput implements Serializable {
    * that the result rows need only this output; null in a {@link #summary}.
    */
   transient int[] globalIds;
+  /**
+   * A result of a task in the driver's JVM (local mode): its values and global ids reach the
+   * driver by reference ({@link SameJvm}), not serialized.
+   */
+  private transient boolean inProcess;
 
   StepOutput(int partition, double[] values, int[][] messageIds, double[][] messageValues,
       StepStats stats) {
@@ -49,37 +55,54 @@ final class StepOutput implements Serializable {
     this.stats = stats;
   }
 
-  /** A single subgraph's values come back with its superstep up to this many vertices. */
+  /**
+   * A single subgraph's values come back with its superstep up to this many vertices (any
+   * number in local mode, where they come by reference).
+   */
   static final int VALUES_WITH_SUMMARY = 1 << 22;
 
   /**
    * What the driver collects after a superstep: the counters and, when this partition sends no
    * more than {@code limit} updates, the updates too (else none, and the exchange is a shuffle);
    * {@code withValues} (a single subgraph, whose first superstep is its last) adds the values
-   * and global ids of up to {@link #VALUES_WITH_SUMMARY} vertices, so that collecting them
-   * later needs no job of its own.
+   * and global ids of up to {@link #VALUES_WITH_SUMMARY} vertices, or of any number when the
+   * task runs in the driver's JVM, so that collecting them later needs no job of its own.
    */
   StepOutput summary(int limit, boolean withValues) {
     boolean small = stats.messages > 0 && stats.messages <= limit;
-    boolean values = withValues && globalIds != null && globalIds.length <= VALUES_WITH_SUMMARY;
-    return new StepOutput(partition, values ? this.values : null, small ? messageIds : null,
-        small ? messageValues : null, stats, values ? globalIds : null);
+    boolean inDriverJvm = withValues && SameJvm.taskInDriverJvm();
+    boolean values = withValues && globalIds != null
+        && (globalIds.length <= VALUES_WITH_SUMMARY || inDriverJvm);
+    StepOutput s = new StepOutput(partition, values ? this.values : null,
+        small ? messageIds : null, small ? messageValues : null, stats,
+        values ? globalIds : null);
+    s.inProcess = values && inDriverJvm;
+    return s;
   }
 
   private void writeObject(ObjectOutputStream out) throws IOException {
     out.defaultWriteObject();
-    PackedArrays.writeDoubles(out, values);
+    SameJvm.writeHeld(out, inProcess, new Object[] {values, globalIds});
+    if (!inProcess) {
+      PackedArrays.writeDoubles(out, values);
+      PackedArrays.writeInts(out, globalIds);
+    }
     PackedArrays.writeIntRows(out, messageIds);
     PackedArrays.writeDoubleRows(out, messageValues);
-    PackedArrays.writeInts(out, globalIds);
   }
 
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
-    values = PackedArrays.readDoubles(in);
+    Object[] held = SameJvm.readHeld(in);
+    if (held != null) {
+      values = (double[]) held[0];
+      globalIds = (int[]) held[1];
+    } else {
+      values = PackedArrays.readDoubles(in);
+      globalIds = PackedArrays.readInts(in);
+    }
     messageIds = PackedArrays.readIntRows(in);
     messageValues = PackedArrays.readDoubleRows(in);
-    globalIds = PackedArrays.readInts(in);
   }
 
   /** A packed batch of boundary updates for one partition. */
