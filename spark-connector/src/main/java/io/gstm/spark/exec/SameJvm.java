@@ -15,7 +15,9 @@ import org.apache.spark.TaskContext;
  * 0.35 s to reach the driver of a {@code local[16]} job, copied several times on one core. The
  * task's {@code writeObject} {@link #hold}s the arrays and writes a key; the driver's {@code
  * readObject}, in the same process, {@link #take}s them. A task result is deserialized once, by
- * the driver; only results are marked for it, never blocks a cache may write to disk.
+ * the driver; only results are marked for it, never blocks a cache may write to disk. A result
+ * that Spark drops after serializing it (a job cancelled as its last task ends) leaves its
+ * arrays held until the process ends: they are arrays the task's cached output holds too.
  */
 public final class SameJvm {
   private static final ConcurrentHashMap<Long, Object> HELD = new ConcurrentHashMap<>();
