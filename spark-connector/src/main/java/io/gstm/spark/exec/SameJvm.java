@@ -17,7 +17,7 @@ import org.apache.spark.TaskContext;
  * readObject}, in the same process, {@link #take}s them. A task result is deserialized once, by
  * the driver; only results are marked for it, never blocks a cache may write to disk. A result
  * that Spark drops after serializing it (a job cancelled as its last task ends) leaves its
- * arrays held until the process ends: they are arrays the task's cached output holds too.
+ * arrays held until the process ends.
  */
 public final class SameJvm {
   private static final ConcurrentHashMap<Long, Object> HELD = new ConcurrentHashMap<>();
