@@ -110,7 +110,7 @@ final class CudaTxStore implements TxStore {
   @Override
   public double[] readFloat64(int region) {
     double[] out = new double[length(region, RegionType.FLOAT64)];
-    get(region, Pointer.to(out), 8, (b, from, n) -> b.asDoubleBuffer().get(out, from, n));
+    readFloat64(region, out);
     return out;
   }
 

@@ -66,21 +66,15 @@ final class PinnedStaging implements AutoCloseable {
   synchronized void download(DeviceBuffer src, long bytes, int elementBytes, Part into) {
     allocate();
     drain(); // uploads still reading the ring
-    for (long round = 0; round < bytes; round += CHUNK_BYTES) {
-      long at = round;
-      int pieces = pieces(Math.min(CHUNK_BYTES, bytes - at));
-      forEachPiece(pieces, k -> {
-        long offset = at + (long) k * PIECE_BYTES;
-        int n = (int) Math.min(PIECE_BYTES, bytes - offset);
-        Pointer to = host.withByteOffset((long) k * PIECE_BYTES);
-        CudaErrors.call("cuMemcpyDtoHAsync", () -> cuMemcpyDtoHAsync(to,
-            src.pointer().withByteOffset(offset), n, null));
-        CUevent landed = drained[k];
-        CudaErrors.call("cuEventRecord", () -> cuEventRecord(landed, null));
-        CudaErrors.call("cuEventSynchronize", () -> cuEventSynchronize(landed));
-        into.copy(piece(k, n), (int) (offset / elementBytes), n / elementBytes);
-      });
-    }
+    forEachPiece(bytes, (k, offset, n) -> {
+      Pointer to = host.withByteOffset((long) k * PIECE_BYTES);
+      CudaErrors.call("cuMemcpyDtoHAsync", () -> cuMemcpyDtoHAsync(to,
+          src.pointer().withByteOffset(offset), n, null));
+      CUevent landed = drained[k];
+      CudaErrors.call("cuEventRecord", () -> cuEventRecord(landed, null));
+      CudaErrors.call("cuEventSynchronize", () -> cuEventSynchronize(landed));
+      into.copy(piece(k, n), (int) (offset / elementBytes), n / elementBytes);
+    });
   }
 
   /**
@@ -94,21 +88,15 @@ final class PinnedStaging implements AutoCloseable {
   synchronized void upload(DeviceBuffer dst, long dstOffset, long bytes, int elementBytes,
       Part from) {
     allocate();
-    for (long round = 0; round < bytes; round += CHUNK_BYTES) {
-      long at = round;
-      int pieces = pieces(Math.min(CHUNK_BYTES, bytes - at));
-      forEachPiece(pieces, k -> {
-        long offset = at + (long) k * PIECE_BYTES;
-        int n = (int) Math.min(PIECE_BYTES, bytes - offset);
-        CUevent free = drained[k];
-        CudaErrors.call("cuEventSynchronize", () -> cuEventSynchronize(free));
-        from.copy(piece(k, n), (int) (offset / elementBytes), n / elementBytes);
-        Pointer chunk = host.withByteOffset((long) k * PIECE_BYTES);
-        CudaErrors.call("cuMemcpyHtoDAsync", () -> cuMemcpyHtoDAsync(
-            dst.pointer().withByteOffset(dstOffset + offset), chunk, n, null));
-        CudaErrors.call("cuEventRecord", () -> cuEventRecord(free, null));
-      });
-    }
+    forEachPiece(bytes, (k, offset, n) -> {
+      CUevent free = drained[k];
+      CudaErrors.call("cuEventSynchronize", () -> cuEventSynchronize(free));
+      from.copy(piece(k, n), (int) (offset / elementBytes), n / elementBytes);
+      Pointer chunk = host.withByteOffset((long) k * PIECE_BYTES);
+      CudaErrors.call("cuMemcpyHtoDAsync", () -> cuMemcpyHtoDAsync(
+          dst.pointer().withByteOffset(dstOffset + offset), chunk, n, null));
+      CudaErrors.call("cuEventRecord", () -> cuEventRecord(free, null));
+    });
   }
 
   /** Pieces of a round of {@code bytes} (at most the whole ring). */
@@ -117,18 +105,36 @@ final class PinnedStaging implements AutoCloseable {
   }
 
   /**
-   * Runs {@code piece} for pieces {@code [0, pieces)}, on all cores when there are several; each
-   * core binds the engine's context first (a context is current per thread).
+   * What a core does with one piece: its slot in the ring, its first byte in the copy, its size.
    */
-  private void forEachPiece(int pieces, java.util.function.IntConsumer piece) {
-    if (pieces == 1) {
-      piece.accept(0);
-      return;
+  @FunctionalInterface
+  private interface PieceWork {
+    void run(int slot, long offset, int bytes);
+  }
+
+  /**
+   * Runs {@code work} for every piece of a copy of {@code bytes}, a round of up to the whole ring
+   * at a time (the next round starts once every piece of the last is done); a round's pieces
+   * on all cores when there are several, each core binding the engine's context first (a
+   * context is current per thread).
+   */
+  private void forEachPiece(long bytes, PieceWork work) {
+    for (long round = 0; round < bytes; round += CHUNK_BYTES) {
+      long at = round;
+      int pieces = pieces(Math.min(CHUNK_BYTES, bytes - at));
+      java.util.function.IntConsumer piece = k -> {
+        long offset = at + (long) k * PIECE_BYTES;
+        work.run(k, offset, (int) Math.min(PIECE_BYTES, bytes - offset));
+      };
+      if (pieces == 1) {
+        piece.accept(0);
+      } else {
+        IntStream.range(0, pieces).parallel().forEach(k -> {
+          bindContext.run();
+          piece.accept(k);
+        });
+      }
     }
-    IntStream.range(0, pieces).parallel().forEach(k -> {
-      bindContext.run();
-      piece.accept(k);
-    });
   }
 
   /** A view of the first {@code bytes} of piece {@code k} of the ring, in native order. */

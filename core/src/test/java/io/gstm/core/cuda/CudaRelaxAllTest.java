@@ -10,13 +10,11 @@ import io.gstm.core.graph.RelaxOptions;
 import io.gstm.core.graph.RelaxResult;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RmatGenerator;
-import io.gstm.core.jvm.JvmEngine;
 import io.gstm.core.testing.EnabledIfGpu;
-import io.gstm.core.testing.GpuCondition;
+import io.gstm.core.testing.SharedEngines;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -29,20 +27,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @EnabledIfGpu
 class CudaRelaxAllTest {
-  private static CudaEngine gpu;
-  private static JvmEngine jvm;
-
-  @BeforeAll
-  static void open() {
-    gpu = CudaEngine.open(GpuCondition.device());
-    jvm = new JvmEngine(4);
-  }
-
-  @AfterAll
-  static void close() {
-    jvm.close();
-    gpu.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofGpuAndJvm(4);
 
   @ParameterizedTest(name = "{0}, {1}, symmetric {2}, seed {3}")
   @CsvSource({"rmat, cc, true, 1", "rmat, cc, false, 2", "rmat, sssp, false, 3",
@@ -75,14 +61,14 @@ class CudaRelaxAllTest {
     RelaxResult fromList;
     RelaxResult again;
     int[] listedAtOnce;
-    try (GraphRelaxer r = new GraphRelaxer(gpu, g, kind, opts)) {
+    try (GraphRelaxer r = new GraphRelaxer(engines.gpu(), g, kind, opts)) {
       fromAll = r.relaxAll(init);
       fromList = r.relax(init, every); // fromAll's changed bits are kept as this run starts
       listedAtOnce = fromList.changedVertices();
       again = r.relaxAll(fromAll.values());
     } // again's changed bits are kept at the close
     RelaxResult onJvm;
-    try (GraphRelaxer r = new GraphRelaxer(jvm, g, kind, opts)) {
+    try (GraphRelaxer r = new GraphRelaxer(engines.jvm(), g, kind, opts)) {
       onJvm = r.relaxAll(init);
     }
     assertThat(fromAll.values()).isEqualTo(fromList.values()).isEqualTo(onJvm.values());
