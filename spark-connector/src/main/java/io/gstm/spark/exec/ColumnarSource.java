@@ -10,6 +10,7 @@ import org.apache.spark.sql.execution.InputAdapter;
 import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.WholeStageCodegenExec;
+import org.apache.spark.sql.execution.columnar.InMemoryTableScanExec;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
@@ -120,6 +121,37 @@ public final class ColumnarSource {
 
   public DataType type(int column) {
     return output[column].dataType();
+  }
+
+  /**
+   * The Dataset's columns as Spark's cached bytes ({@link CachedColumns}), partitioned as
+   * {@link #batches}; null unless the plan is a plain scan of a relation that Spark's default
+   * serializer cached.
+   */
+  public CachedColumns cachedColumns() {
+    if (!(plan instanceof InMemoryTableScanExec scan)) {
+      return null;
+    }
+    Attribute[] cached = new Attribute[scan.relation().output().size()];
+    for (int j = 0; j < cached.length; j++) {
+      cached[j] = scan.relation().output().apply(j);
+    }
+    int[] buffer = new int[output.length];
+    DataType[] types = new DataType[output.length];
+    for (int i = 0; i < output.length; i++) {
+      Attribute a = scan.output().apply(columns == null ? i : columns[i]);
+      buffer[i] = -1;
+      for (int j = 0; j < cached.length; j++) {
+        if (cached[j].exprId().equals(a.exprId())) {
+          buffer[i] = j;
+        }
+      }
+      if (buffer[i] < 0) {
+        return null;
+      }
+      types[i] = a.dataType();
+    }
+    return CachedColumns.of(scan, buffer, types);
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
 import io.gstm.core.graph.RelaxationKind;
+import io.gstm.spark.exec.CachedColumns;
 import io.gstm.spark.exec.ColumnarSource;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +16,7 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.columnar.CachedBatch;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.IntegralType;
@@ -232,44 +234,90 @@ final class EdgeInput {
     String dc = dstCol;
     String wc = weightCol;
     COLUMNAR_READS.incrementAndGet();
-    return source.batches().mapPartitions(it -> {
-      long t0 = System.nanoTime();
-      // One chunk per batch, concatenated once at the end at its exact size.
-      List<EdgeChunk> batches = new ArrayList<>();
-      while (it.hasNext()) {
-        ColumnarBatch b = it.next();
-        ColumnVector s = b.column(column[0]);
-        ColumnVector d = b.column(column[1]);
-        ColumnVector wv = weighted ? b.column(column[2]) : null;
-        int rows = b.numRows();
-        if (kinds[0] == INT && kinds[1] == INT && (!weighted || kinds[2] == DOUBLE)
-            && !s.hasNull() && !d.hasNull() && (!weighted || !wv.hasNull())) {
-          // Bulk: whole columns at once (array copies for the usual on-heap vectors).
-          batches.add(EdgeChunk.adopt(s.getInts(0, rows), d.getInts(0, rows),
-              weighted ? wv.getDoubles(0, rows) : null, sc, dc, wc));
-          continue;
+    // -Dgstm.graph.cachedBytes=false reads Spark's column batches instead (to compare).
+    CachedColumns cached = Boolean.parseBoolean(System.getProperty("gstm.graph.cachedBytes",
+        "true")) ? source.cachedColumns() : null;
+    if (cached != null) {
+      return cached.partitions().zipPartitions(source.batches(), (lists, batches) -> {
+        long t0 = System.nanoTime();
+        EdgeChunk c = fromCachedBytes(cached, lists.next(), column, weighted, sc, dc, wc);
+        if (c != null) {
+          CACHED_BYTE_READS.incrementAndGet();
+          LOG.debug("gstm relaxation: read {} edges from cached bytes in {} ms", c.size(),
+              (System.nanoTime() - t0) / 1_000_000);
+          return List.of(c).iterator();
         }
-        EdgeChunk c = new EdgeChunk(weighted);
-        batches.add(c);
-        c.ensure(rows);
-        for (int i = 0; i < rows; i++) {
-          long sv = s.isNullAt(i) ? 0 : integral(s, kinds[0], i);
-          checkId(s.isNullAt(i), sv, sc);
-          long dv = d.isNullAt(i) ? 0 : integral(d, kinds[1], i);
-          checkId(d.isNullAt(i), dv, dc);
-          double wt = 1.0;
-          if (weighted) {
-            boolean isNull = wv.isNullAt(i);
-            wt = checkWeight(isNull, isNull ? 0 : number(wv, kinds[2], i), wc);
-          }
-          c.addEdge((int) sv, (int) dv, wt);
-        }
+        return List.of(fromBatches(batches, column, kinds, weighted, sc, dc, wc)).iterator();
+      });
+    }
+    return source.batches().mapPartitions(
+        it -> List.of(fromBatches(it, column, kinds, weighted, sc, dc, wc)).iterator(), true);
+  }
+
+  /** Partitions whose edges were decoded from Spark's cached bytes (for tests). */
+  static final AtomicLong CACHED_BYTE_READS = new AtomicLong();
+
+  /**
+   * One partition's edges decoded from its cached batches into arrays of their exact size;
+   * null when a buffer holds what the decoder leaves to Spark (nulls, an id beyond an int, a
+   * shape it does not know), for the column batches' path to read (and report).
+   */
+  private static EdgeChunk fromCachedBytes(CachedColumns cached, List<CachedBatch> batches,
+      int[] column, boolean weighted, String sc, String dc, String wc) {
+    long rows = CachedColumns.rows(batches);
+    if (rows < 0 || rows > Integer.MAX_VALUE - 8) {
+      return null;
+    }
+    int n = (int) rows;
+    int[] s = new int[n];
+    int[] d = new int[n];
+    double[] w = weighted ? new double[n] : null;
+    if (!cached.readInts(batches, column[0], s) || !cached.readInts(batches, column[1], d)
+        || (weighted && !cached.readDoubles(batches, column[2], w))) {
+      return null;
+    }
+    return EdgeChunk.adopt(s, d, w, sc, dc, wc);
+  }
+
+  /** One partition's edges from its column batches. */
+  private static EdgeChunk fromBatches(Iterator<ColumnarBatch> it, int[] column, int[] kinds,
+      boolean weighted, String sc, String dc, String wc) {
+    long t0 = System.nanoTime();
+    // One chunk per batch, concatenated once at the end at its exact size.
+    List<EdgeChunk> batches = new ArrayList<>();
+    while (it.hasNext()) {
+      ColumnarBatch b = it.next();
+      ColumnVector s = b.column(column[0]);
+      ColumnVector d = b.column(column[1]);
+      ColumnVector wv = weighted ? b.column(column[2]) : null;
+      int rows = b.numRows();
+      if (kinds[0] == INT && kinds[1] == INT && (!weighted || kinds[2] == DOUBLE)
+          && !s.hasNull() && !d.hasNull() && (!weighted || !wv.hasNull())) {
+        // Bulk: whole columns at once (array copies for the usual on-heap vectors).
+        batches.add(EdgeChunk.adopt(s.getInts(0, rows), d.getInts(0, rows),
+            weighted ? wv.getDoubles(0, rows) : null, sc, dc, wc));
+        continue;
       }
-      EdgeChunk all = batches.size() == 1 ? batches.get(0) : EdgeChunk.concat(batches, weighted);
-      LOG.debug("gstm relaxation: read {} edges from column batches in {} ms", all.size(),
-          (System.nanoTime() - t0) / 1_000_000);
-      return List.of(all).iterator();
-    }, true);
+      EdgeChunk c = new EdgeChunk(weighted);
+      batches.add(c);
+      c.ensure(rows);
+      for (int i = 0; i < rows; i++) {
+        long sv = s.isNullAt(i) ? 0 : integral(s, kinds[0], i);
+        checkId(s.isNullAt(i), sv, sc);
+        long dv = d.isNullAt(i) ? 0 : integral(d, kinds[1], i);
+        checkId(d.isNullAt(i), dv, dc);
+        double wt = 1.0;
+        if (weighted) {
+          boolean isNull = wv.isNullAt(i);
+          wt = checkWeight(isNull, isNull ? 0 : number(wv, kinds[2], i), wc);
+        }
+        c.addEdge((int) sv, (int) dv, wt);
+      }
+    }
+    EdgeChunk all = batches.size() == 1 ? batches.get(0) : EdgeChunk.concat(batches, weighted);
+    LOG.debug("gstm relaxation: read {} edges from column batches in {} ms", all.size(),
+        (System.nanoTime() - t0) / 1_000_000);
+    return all;
   }
 
   private static final int BYTE = 0;

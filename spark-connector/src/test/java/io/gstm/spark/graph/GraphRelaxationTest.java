@@ -214,8 +214,9 @@ class GraphRelaxationTest {
   }
 
   /**
-   * A cached DataFrame is read from its column batches: int, long, short ids and float, int or
-   * double weights give the references' results, and bad values the same named errors.
+   * A cached DataFrame is read from its column batches (decoded from Spark's cached bytes):
+   * int, long, short ids and float, int or double weights give the references' results, and bad
+   * values the same named errors.
    */
   @Test
   void cachedEdgesAreReadFromColumnBatches() {
@@ -228,6 +229,7 @@ class GraphRelaxationTest {
     String[][] types = {{"int", "double"}, {"long", "float"}, {"short", "int"}, {"reordered"}};
     for (String[] t : types) {
       long columnar = GraphRelaxation.COLUMNAR_READS.get();
+      long decoded = EdgeInput.CACHED_BYTE_READS.get();
       Dataset<Row> df = (t.length == 1
           ? edges(g[0], g[1], w, 3).select(col("weight"), lit(7).as("label"), col("dst"),
               col("src"))
@@ -246,6 +248,8 @@ class GraphRelaxationTest {
       }
       assertThat(GraphRelaxation.COLUMNAR_READS.get()).as("column batches read")
           .isEqualTo(columnar + 2);
+      assertThat(EdgeInput.CACHED_BYTE_READS.get()).as("partitions decoded from cached bytes")
+          .isEqualTo(decoded + 2L * df.rdd().getNumPartitions());
       df.unpersist();
     }
     StructType nullable = new StructType().add("src", DataTypes.IntegerType)
