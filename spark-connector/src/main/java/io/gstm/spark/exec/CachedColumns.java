@@ -6,7 +6,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.columnar.CachedBatch;
 import org.apache.spark.sql.execution.columnar.DefaultCachedBatch;
@@ -14,6 +17,8 @@ import org.apache.spark.sql.execution.columnar.DefaultCachedBatchSerializer;
 import org.apache.spark.sql.execution.columnar.InMemoryTableScanExec;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * A cached DataFrame's primitive columns decoded from Spark's own cached bytes. Spark keeps a
@@ -82,6 +87,131 @@ public final class CachedColumns implements Serializable {
           it.forEachRemaining(all::add);
           return List.of(all).iterator();
         }, true);
+  }
+
+  /** Whether {@link #batches} decodes every column here (int, long, float and double ones). */
+  public boolean decodesBatches() {
+    for (DataType t : types) {
+      if (t != DataTypes.IntegerType && t != DataTypes.LongType && t != DataTypes.DoubleType
+          && t != DataTypes.FloatType) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Cached batches decoded by {@link #batches} (for tests). */
+  public static final AtomicLong DECODED_BATCHES = new AtomicLong();
+
+  /**
+   * The Dataset's column batches, each decoded from its cached bytes into arrays of its own
+   * ({@link ArrayColumn}), in place of {@code spark}'s: the same partitions' batches as Spark
+   * decodes them (the Dataset's columns, in its order). From the first batch it leaves to Spark
+   * on, a partition continues with Spark's batches. Needs {@link #decodesBatches}.
+   */
+  public JavaRDD<ColumnarBatch> batches(JavaRDD<ColumnarBatch> spark) {
+    if (!decodesBatches()) {
+      throw new IllegalStateException("columns of types " + Arrays.toString(types)
+          + " are not decoded here");
+    }
+    CachedColumns self = this;
+    return partitions().zipPartitions(spark, (lists, theirs) -> self.decoded(lists.next(), theirs));
+  }
+
+  private Iterator<ColumnarBatch> decoded(List<CachedBatch> batches, Iterator<ColumnarBatch> spark) {
+    return new Iterator<>() {
+      private int next;
+      private boolean onSpark;
+
+      @Override
+      public boolean hasNext() {
+        return onSpark ? spark.hasNext() : next < batches.size();
+      }
+
+      @Override
+      public ColumnarBatch next() {
+        if (!onSpark) {
+          if (next >= batches.size()) {
+            throw new NoSuchElementException();
+          }
+          ColumnarBatch b = decode(batches.get(next));
+          if (b != null) {
+            next++;
+            DECODED_BATCHES.incrementAndGet();
+            return b;
+          }
+          // Spark's batches from here: skip those already decoded (the same sequence).
+          onSpark = true;
+          for (int k = 0; k < next; k++) {
+            spark.next();
+          }
+        }
+        return spark.next();
+      }
+    };
+  }
+
+  /** One cached batch as a column batch of arrays; null when a column is left to Spark. */
+  private ColumnarBatch decode(CachedBatch b) {
+    int n = b.numRows();
+    List<CachedBatch> one = List.of(b);
+    ColumnVector[] columns = new ColumnVector[types.length];
+    for (int c = 0; c < types.length; c++) {
+      DataType t = types[c];
+      Object values;
+      boolean ok;
+      if (t == DataTypes.IntegerType) {
+        int[] a = new int[n];
+        ok = readInts(one, c, a);
+        values = a;
+      } else if (t == DataTypes.LongType) {
+        long[] a = new long[n];
+        ok = readLongs(b, c, a);
+        values = a;
+      } else if (t == DataTypes.DoubleType) {
+        double[] a = new double[n];
+        ok = readDoubles(one, c, a);
+        values = a;
+      } else {
+        float[] a = new float[n];
+        ok = readFloats(b, c, a);
+        values = a;
+      }
+      if (!ok) {
+        return null;
+      }
+      columns[c] = new ArrayColumn(t, values);
+    }
+    return new ColumnarBatch(columns, n);
+  }
+
+  /** Column c of one batch as longs (a long column); false as {@link #readInts}. */
+  private boolean readLongs(CachedBatch b, int c, long[] into) {
+    ByteBuffer in = values(b, c);
+    int n = b.numRows();
+    if (in == null) {
+      return false;
+    }
+    if (in.getInt(in.position()) == PASS_THROUGH) {
+      in.getInt();
+      if (in.remaining() != (long) n * LONG) {
+        return false;
+      }
+      in.asLongBuffer().get(into, 0, n);
+      return true;
+    }
+    return longs(in, LONG, into, n);
+  }
+
+  /** Column c of one batch as floats (a float column); false as {@link #readInts}. */
+  private boolean readFloats(CachedBatch b, int c, float[] into) {
+    ByteBuffer in = values(b, c);
+    int n = b.numRows();
+    if (in == null || in.getInt() != PASS_THROUGH || in.remaining() != (long) n * 4) {
+      return false;
+    }
+    in.asFloatBuffer().get(into, 0, n);
+    return true;
   }
 
   /** The rows of these batches, or -1 when one is not a batch of the default serializer. */

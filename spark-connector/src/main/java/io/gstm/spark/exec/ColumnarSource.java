@@ -155,10 +155,21 @@ public final class ColumnarSource {
   }
 
   /**
-   * The batches, their columns those of the Dataset in its order. A batch is valid until the
-   * iterator's next one (a scan refills its vectors).
+   * The batches, their columns those of the Dataset in its order: a cached relation's decoded
+   * here from its cached bytes where {@link CachedColumns} can ({@link CachedColumns#batches}),
+   * else as Spark's plan decodes them. A batch is valid until the iterator's next one (a scan
+   * refills its vectors).
    */
   public JavaRDD<ColumnarBatch> batches() {
+    JavaRDD<ColumnarBatch> spark = sparkBatches();
+    // -Dgstm.cachedBytes=false keeps Spark's own decoding of a cached relation (to compare).
+    CachedColumns cached = Boolean.parseBoolean(System.getProperty("gstm.cachedBytes", "true"))
+        ? cachedColumns() : null;
+    return cached != null && cached.decodesBatches() ? cached.batches(spark) : spark;
+  }
+
+  /** The batches as Spark's plan decodes them, the Dataset's columns in its order. */
+  public JavaRDD<ColumnarBatch> sparkBatches() {
     JavaRDD<ColumnarBatch> all = plan.executeColumnar().toJavaRDD();
     if (columns == null) {
       return all;

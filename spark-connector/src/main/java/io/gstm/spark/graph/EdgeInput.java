@@ -238,7 +238,7 @@ final class EdgeInput {
     CachedColumns cached = Boolean.parseBoolean(System.getProperty("gstm.graph.cachedBytes",
         "true")) ? source.cachedColumns() : null;
     if (cached != null) {
-      return cached.partitions().zipPartitions(source.batches(), (lists, batches) -> {
+      return cached.partitions().zipPartitions(source.sparkBatches(), (lists, batches) -> {
         long t0 = System.nanoTime();
         EdgeChunk c = fromCachedBytes(cached, lists.next(), column, weighted, sc, dc, wc);
         if (c != null) {
@@ -250,7 +250,7 @@ final class EdgeInput {
         return List.of(fromBatches(batches, column, kinds, weighted, sc, dc, wc)).iterator();
       });
     }
-    return source.batches().mapPartitions(
+    return source.sparkBatches().mapPartitions(
         it -> List.of(fromBatches(it, column, kinds, weighted, sc, dc, wc)).iterator(), true);
   }
 

@@ -7,12 +7,14 @@ import io.gstm.spark.SharedSpark;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -20,6 +22,8 @@ import org.apache.spark.sql.columnar.CachedBatch;
 import org.apache.spark.sql.execution.columnar.DefaultCachedBatch;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,7 +38,7 @@ class CachedColumnsTest {
   @RegisterExtension
   static final SharedSpark session = new SharedSpark();
 
-  private static final int ROWS = 25_000; // three batches of Spark's 10,000 rows per partition
+  private static final int ROWS = 25_000; // two partitions of 10,000 and 2,500 rows' batches
 
   private static final StructType SCHEMA = new StructType()
       .add("rnd", DataTypes.IntegerType, false) // random: pass-through
@@ -48,7 +52,8 @@ class CachedColumnsTest {
       .add("by", DataTypes.ByteType, false)
       .add("d", DataTypes.DoubleType, false)
       .add("f", DataTypes.FloatType, false)
-      .add("nul", DataTypes.IntegerType, true);
+      .add("nul", DataTypes.IntegerType, true)
+      .add("late", DataTypes.IntegerType, true); // a null in each partition's last batch only
 
   private Dataset<Row> cached;
 
@@ -68,7 +73,7 @@ class CachedColumnsTest {
       rows.add(RowFactory.create(r.nextInt(), 5 * i - 60_000 + r.nextInt(3), i / 1000,
           far[r.nextInt(far.length)], (long) r.nextInt(), 1_000_000_000L + 3L * i,
           r.nextLong(), (short) (i % 100 - 50), (byte) r.nextInt(256), r.nextDouble() * 1e6,
-          (float) r.nextGaussian(), i % 7 == 0 ? null : i));
+          (float) r.nextGaussian(), i % 7 == 0 ? null : i, i % (ROWS / 2) == ROWS / 2 - 1 ? null : i));
     }
     // Two partitions of contiguous rows (a repartition would shuffle them: no runs, no steps).
     JavaRDD<Row> rdd = JavaSparkContext.fromSparkContext(session.spark().sparkContext())
@@ -110,7 +115,7 @@ class CachedColumnsTest {
         String name = SCHEMA.fields()[k].name();
         boolean integral = !name.equals("d") && !name.equals("f");
         boolean fitsInt = integral && !name.equals("lbig");
-        boolean nulls = name.equals("nul");
+        boolean nulls = name.equals("nul") || name.equals("late");
         assertThat(part[2 * k] != null).as("%s read as ints", name)
             .isEqualTo(fitsInt && !nulls);
         assertThat(part[2 * k + 1] != null).as("%s read as doubles", name).isEqualTo(!nulls);
@@ -161,6 +166,68 @@ class CachedColumnsTest {
       }
     }
     assertThat(at).isEqualTo(ROWS);
+  }
+
+  /**
+   * Decoded column batches give Spark's rows; a partition whose later batches hold a null goes
+   * on with Spark's batches from there, the values still in order.
+   */
+  @Test
+  void decodedBatchesEqualSparksRows() {
+    cached = table(5);
+    List<Row> rows = cached.collectAsList();
+    String[][] picks = {{"rnd", "lseq", "d", "f", "runs"}, {"seq", "late"}, {"seq", "nul"}};
+    long[] expected = {4, 2, 0};
+    for (int pick = 0; pick < picks.length; pick++) {
+      String[] names = picks[pick];
+      Dataset<Row> picked = cached.select(
+          Arrays.stream(names).map(n -> col(n)).toArray(Column[]::new));
+      ColumnarSource source = ColumnarSource.of(picked);
+      assertThat(source.cachedColumns().decodesBatches()).isTrue();
+      long decoded = CachedColumns.DECODED_BATCHES.get();
+      int width = names.length;
+      List<double[]> parts = source.batches().mapPartitions(it -> {
+        List<Double> out = new ArrayList<>();
+        while (it.hasNext()) {
+          ColumnarBatch b = it.next();
+          for (int i = 0; i < b.numRows(); i++) {
+            for (int k = 0; k < width; k++) {
+              ColumnVector v = b.column(k);
+              if (v.isNullAt(i)) {
+                out.add(Double.NaN);
+              } else if (v.dataType() == DataTypes.IntegerType) {
+                out.add((double) v.getInt(i));
+              } else if (v.dataType() == DataTypes.LongType) {
+                out.add((double) v.getLong(i));
+              } else if (v.dataType() == DataTypes.FloatType) {
+                out.add((double) v.getFloat(i));
+              } else {
+                out.add(v.getDouble(i));
+              }
+            }
+          }
+        }
+        return List.of(out.stream().mapToDouble(Double::doubleValue).toArray()).iterator();
+      }).collect();
+      int at = 0;
+      for (double[] part : parts) {
+        for (int i = 0; i < part.length / width; i++, at++) {
+          for (int k = 0; k < width; k++) {
+            Object v = rows.get(at).get(SCHEMA.fieldIndex(names[k]));
+            // A null as NaN (no value of these columns is NaN).
+            double want = v == null ? Double.NaN : ((Number) v).doubleValue();
+            assertThat(Double.compare(part[i * width + k], want))
+                .as("%s row %d: %s against %s", names[k], at, part[i * width + k], want)
+                .isZero();
+          }
+        }
+      }
+      assertThat(at).isEqualTo(ROWS);
+      // Two batches a partition: all four decoded; with a null in each partition's last batch,
+      // the first of each; with nulls in every batch, none.
+      assertThat(CachedColumns.DECODED_BATCHES.get() - decoded).as("%s", (Object) names)
+          .isEqualTo(expected[pick]);
+    }
   }
 
   @Test

@@ -5,6 +5,7 @@ import static io.gstm.spark.state.TxStateTest.accounts;
 import static io.gstm.spark.state.TxStateTest.transfers;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gstm.spark.exec.CachedColumns;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
@@ -68,8 +69,11 @@ class TxStateColumnarInputTest extends StateSession {
     try {
       cached.count();
       long bulk = Routing.BULK_BATCHES.get();
+      long decoded = CachedColumns.DECODED_BATCHES.get();
       Run fromBatches = run(cached, partitions, programs);
       assertThat(Routing.BULK_BATCHES.get()).as("batches taken whole").isGreaterThan(bulk);
+      assertThat(CachedColumns.DECODED_BATCHES.get()).as("batches decoded from the cached bytes")
+          .isGreaterThan(decoded);
       Run fromRows = run(rows.localCheckpoint(), partitions, programs);
       assertThat(fromBatches).isEqualTo(fromRows);
       assertThat(fromBatches.outcomes().toString()).contains("deposit", "transfer");
