@@ -126,10 +126,12 @@ public final class ColumnarSource {
   /**
    * The Dataset's columns as Spark's cached bytes ({@link CachedColumns}), partitioned as
    * {@link #batches}; null unless the plan is a plain scan of a relation that Spark's default
-   * serializer cached.
+   * serializer cached (and {@code gstm.cachedBytes} is not false).
    */
   public CachedColumns cachedColumns() {
-    if (!(plan instanceof InMemoryTableScanExec scan)) {
+    // -Dgstm.cachedBytes=false keeps Spark's own decoding of cached relations (to compare).
+    if (!(plan instanceof InMemoryTableScanExec scan)
+        || !Boolean.parseBoolean(System.getProperty("gstm.cachedBytes", "true"))) {
       return null;
     }
     Attribute[] cached = new Attribute[scan.relation().output().size()];
@@ -162,9 +164,7 @@ public final class ColumnarSource {
    */
   public JavaRDD<ColumnarBatch> batches() {
     JavaRDD<ColumnarBatch> spark = sparkBatches();
-    // -Dgstm.cachedBytes=false keeps Spark's own decoding of a cached relation (to compare).
-    CachedColumns cached = Boolean.parseBoolean(System.getProperty("gstm.cachedBytes", "true"))
-        ? cachedColumns() : null;
+    CachedColumns cached = cachedColumns();
     return cached != null && cached.decodesBatches() ? cached.batches(spark) : spark;
   }
 

@@ -234,9 +234,7 @@ final class EdgeInput {
     String dc = dstCol;
     String wc = weightCol;
     COLUMNAR_READS.incrementAndGet();
-    // -Dgstm.graph.cachedBytes=false reads Spark's column batches instead (to compare).
-    CachedColumns cached = Boolean.parseBoolean(System.getProperty("gstm.graph.cachedBytes",
-        "true")) ? source.cachedColumns() : null;
+    CachedColumns cached = source.cachedColumns();
     if (cached != null) {
       return cached.partitions().zipPartitions(source.sparkBatches(), (lists, batches) -> {
         long t0 = System.nanoTime();

@@ -235,6 +235,12 @@ class CachedColumnsTest {
     cached = table(3);
     cached.count();
     assertThat(columns(cached.select(col("lseq"), col("rnd")))).isNotNull();
+    System.setProperty("gstm.cachedBytes", "false"); // Spark's own decoding, to compare
+    try {
+      assertThat(columns(cached.select(col("lseq"), col("rnd")))).isNull();
+    } finally {
+      System.clearProperty("gstm.cachedBytes");
+    }
     Dataset<Row> plain = session.spark().createDataFrame(List.of(RowFactory.create(1, 2)),
         new StructType().add("a", DataTypes.IntegerType).add("b", DataTypes.IntegerType));
     ColumnarSource source = ColumnarSource.of(plain);
