@@ -33,7 +33,7 @@ final class ArrayColumn extends ColumnVector {
   }
 
   private UnsupportedOperationException wrongType(String what) {
-    return new UnsupportedOperationException("a " + type.simpleString() + " column read as "
+    return new UnsupportedOperationException(type.simpleString() + " column read as "
         + what);
   }
 
