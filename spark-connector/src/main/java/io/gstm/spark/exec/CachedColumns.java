@@ -115,10 +115,12 @@ public final class CachedColumns implements Serializable {
           + " are not decoded here");
     }
     CachedColumns self = this;
-    return partitions().zipPartitions(spark, (lists, theirs) -> self.decoded(lists.next(), theirs));
+    return partitions().zipPartitions(spark,
+        (lists, theirs) -> self.decoded(lists.next(), theirs));
   }
 
-  private Iterator<ColumnarBatch> decoded(List<CachedBatch> batches, Iterator<ColumnarBatch> spark) {
+  private Iterator<ColumnarBatch> decoded(List<CachedBatch> batches,
+      Iterator<ColumnarBatch> spark) {
     return new Iterator<>() {
       private int next;
       private boolean onSpark;

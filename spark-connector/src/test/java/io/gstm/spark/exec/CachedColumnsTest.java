@@ -73,7 +73,8 @@ class CachedColumnsTest {
       rows.add(RowFactory.create(r.nextInt(), 5 * i - 60_000 + r.nextInt(3), i / 1000,
           far[r.nextInt(far.length)], (long) r.nextInt(), 1_000_000_000L + 3L * i,
           r.nextLong(), (short) (i % 100 - 50), (byte) r.nextInt(256), r.nextDouble() * 1e6,
-          (float) r.nextGaussian(), i % 7 == 0 ? null : i, i % (ROWS / 2) == ROWS / 2 - 1 ? null : i));
+          (float) r.nextGaussian(), i % 7 == 0 ? null : i,
+          i % (ROWS / 2) == ROWS / 2 - 1 ? null : i));
     }
     // Two partitions of contiguous rows (a repartition would shuffle them: no runs, no steps).
     JavaRDD<Row> rdd = JavaSparkContext.fromSparkContext(session.spark().sparkContext())
