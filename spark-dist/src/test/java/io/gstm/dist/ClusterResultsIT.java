@@ -96,6 +96,14 @@ class ClusterResultsIT {
     assertThat(Workloads.components(cluster.spark())).isEqualTo(components);
   }
 
+  /** Cached edges, decoded from Spark's cached bytes by each executor: the same values. */
+  @Test
+  void cachedEdgesEqualLocalMode() {
+    List<TreeMap<Long, Double>> cached = Workloads.fromCachedEdges(cluster.spark());
+    assertThat(cached.get(0)).isEqualTo(paths);
+    assertThat(cached.get(1)).isEqualTo(components);
+  }
+
   /**
    * A subgraph per executor (what GPU executors get): two subgraphs whose supersteps run in one
    * stage, trading boundary updates through the driver's hub.
