@@ -56,8 +56,15 @@ final class BenchGraphCommand extends EngineCommand {
   @Option(names = "--csr", defaultValue = "auto",
       description = "Where the CSR is built: gpu (sorted and merged on the device), host (on "
           + "every core), or auto: on the GPU engine's device from 2^20 edges on, else on the "
-          + "host. Default ${DEFAULT-VALUE}.")
+          + "host; resident: as a Spark GPU executor's superstep, the edges in --parts parts "
+          + "numbered and built on the device and relaxed there, each run timed whole. Default "
+          + "${DEFAULT-VALUE}.")
   String csr;
+
+  @Option(names = "--parts", defaultValue = "16",
+      description = "With --csr resident: the parts the edges come in, as a Spark task's input "
+          + "partitions. Default ${DEFAULT-VALUE}.")
+  int parts;
 
   @Option(names = "--program", defaultValue = "none",
       description = "Shortest paths only: also relax the same graph with a transaction program "
@@ -93,7 +100,12 @@ final class BenchGraphCommand extends EngineCommand {
     reps.check();
     blockSize.check();
     Checks.oneOf("--order", "numbering", order, "auto", "degree", "input");
-    Checks.oneOf("--csr", "where the CSR is built", csr, "auto", "gpu", "host");
+    Checks.oneOf("--csr", "where the CSR is built", csr, "auto", "gpu", "host", "resident");
+    Checks.atLeast("parts", parts, 1);
+    if (csr.equals("resident") && !program.equals("none")) {
+      throw new IllegalArgumentException("--csr resident: relaxes with the built-in relaxation "
+          + "only, got --program " + program);
+    }
     Checks.oneOf("--program", "relaxation program", program, "none", "paths");
     if (!program.equals("none") && k != RelaxationKind.SHORTEST_PATHS) {
       throw new IllegalArgumentException("--program " + program + ": shortest paths only "
@@ -110,9 +122,12 @@ final class BenchGraphCommand extends EngineCommand {
       int[] ids = numbering.equals("degree") ? DegreeOrder.newIds(generated) : null;
       EdgeList edges = ids == null ? generated : DegreeOrder.relabel(generated, ids);
       boolean cc = k == RelaxationKind.CONNECTED_COMPONENTS;
-      if (csr.equals("gpu") && !(e instanceof CudaEngine)) {
-        throw new IllegalArgumentException("--csr gpu: the engine is " + e.name()
+      if ((csr.equals("gpu") || csr.equals("resident")) && !(e instanceof CudaEngine)) {
+        throw new IllegalArgumentException("--csr " + csr + ": the engine is " + e.name()
             + "; the CSR is built on a GPU engine's device (--engine gpu), or use --csr host");
+      }
+      if (csr.equals("resident")) {
+        return resident((CudaEngine) e, edges, k);
       }
       CudaEngine device = e instanceof CudaEngine c && (csr.equals("gpu")
           || csr.equals("auto") && edges.edgeCount() >= AUTO_GPU_EDGES) ? c : null;
@@ -134,6 +149,17 @@ final class BenchGraphCommand extends EngineCommand {
           device != null ? "on the GPU" : "on the host", phases);
       return relax(e, g, k, ids);
     };
+  }
+
+  private int resident(CudaEngine e, EdgeList edges, RelaxationKind k) {
+    int source = graph.isRmat() ? ResidentBuildTrial.largestOutDegree(edges) : 0;
+    boolean cc = k == RelaxationKind.CONNECTED_COMPONENTS;
+    System.out.printf("graph: %s, %,d edges, %s, ids kept (numbered on the device)%s%n",
+        describe(), edges.edgeCount(), k, cc ? "" : ", source " + source);
+    RelaxOptions opts = RelaxOptions.defaults().withLockCoverage(coverage.lockCoverage)
+        .withThreadsPerBlock(blockSize.threadsPerBlock).withBucketEdges(bucketEdges)
+        .withSymmetric(cc && !noPull);
+    return new ResidentBuildTrial(e, edges, source, k, opts, parts).report(reps.reps);
   }
 
   private String describe() {

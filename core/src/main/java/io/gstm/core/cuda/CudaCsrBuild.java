@@ -58,16 +58,24 @@ public final class CudaCsrBuild {
    * @param mergeNanos runs merged, offsets found
    * @param downloadNanos the CSR's arrays back
    * @param graphNanos the arrays made a {@link CsrGraph}
+   * @param memoryNanos time in device memory calls, within the phases and after them (the
+   *     build's buffers go back to the engine's pool before it returns; a free of a small buffer
+   *     waits for the kernels before it)
    */
   public record Built(CsrGraph graph, long checkNanos, long uploadNanos, long sortNanos,
-      long mergeNanos, long downloadNanos, long graphNanos) {
+      long mergeNanos, long downloadNanos, long graphNanos, long memoryNanos) {
+    /** A build that took no device memory. */
+    Built(CsrGraph graph, long checkNanos) {
+      this(graph, checkNanos, 0, 0, 0, 0, 0, 0);
+    }
+
     /** The phases in milliseconds, for a log line. */
     public String phases() {
       return String.format(java.util.Locale.ROOT,
           "checks %.0f ms, upload %.0f ms, sort %.0f ms, merge %.0f ms, download %.0f ms, "
-              + "graph %.0f ms",
+              + "graph %.0f ms; in device memory calls %.0f ms",
           checkNanos / 1e6, uploadNanos / 1e6, sortNanos / 1e6, mergeNanos / 1e6,
-          downloadNanos / 1e6, graphNanos / 1e6);
+          downloadNanos / 1e6, graphNanos / 1e6, memoryNanos / 1e6);
     }
   }
 
@@ -395,11 +403,10 @@ public final class CudaCsrBuild {
         n = ids.length;
       }
       if (keep) {
-        return new Numbered(new Built(null, checks, 0, 0, 0, 0, 0), ids,
-            DeviceCsr.empty(engine, n, weighted));
+        return new Numbered(new Built(null, checks), ids, DeviceCsr.empty(engine, n, weighted));
       }
       return new Numbered(new Built(new CsrGraph(n, new int[n + 1], new int[0],
-          weighted ? new double[0] : null), checks, 0, 0, 0, 0, 0), ids, null);
+          weighted ? new double[0] : null), checks), ids, null);
     }
     engine.bind();
     List<DeviceBuffer> held = new ArrayList<>();
@@ -408,7 +415,7 @@ public final class CudaCsrBuild {
       Built built = r.build(upload, weighted, idTable, renumber, bad, checks, keep, meanWeight);
       return new Numbered(built, r.ids, r.onDevice);
     } finally {
-      DeviceBuffer.closeAll(held);
+      engine.bufferPool().giveAll(held); // a build that failed (bad input) leaves them too
     }
   }
 
@@ -439,10 +446,28 @@ public final class CudaCsrBuild {
       this.grid = engine.multiprocessors() * 8;
     }
 
+    /** Time spent taking and giving back device memory. */
+    private long memoryNanos;
+
+    /**
+     * A buffer of at least {@code bytes} from the engine's pool (the next build of the same
+     * size takes it again): the kernels are given sizes and counts, never its own size.
+     */
     private DeviceBuffer take(long bytes) {
-      DeviceBuffer b = new DeviceBuffer(bytes);
+      long t0 = System.nanoTime();
+      DeviceBuffer b = engine.bufferPool().take(bytes);
       held.add(b);
+      memoryNanos += System.nanoTime() - t0;
       return b;
+    }
+
+    /** Gives back the buffers the build still holds (its result's are no longer among them). */
+    private void freeHeld() {
+      long t0 = System.nanoTime();
+      List<DeviceBuffer> all = new ArrayList<>(held);
+      held.clear();
+      engine.bufferPool().giveAll(all);
+      memoryNanos += System.nanoTime() - t0;
     }
 
     /** Waits for the device; the nanoseconds since {@code from}. */
@@ -507,7 +532,7 @@ public final class CudaCsrBuild {
       // Runs of equal keys: their first, unless a self-loop, is an edge of the CSR.
       DeviceBuffer flags = posB; // free after the last pass
       launch(HEADS, grid, keysA, keys, shift, flags);
-      DeviceBuffer at = take(flags.bytes());
+      DeviceBuffer at = take(4L * keys);
       int kept = exclusiveSums(flags, at, keys);
       DeviceBuffer sources = take(4L * kept);
       DeviceBuffer targets = take(4L * kept);
@@ -527,7 +552,9 @@ public final class CudaCsrBuild {
         held.remove(targets);
         held.remove(weightsOut);
         onDevice = new DeviceCsr(engine, off, kept, targets, weightsOut, weighted, meanWeight);
-        return new Built(null, checks, upload, sort, merge, System.nanoTime() - t0, 0);
+        long download = System.nanoTime() - t0;
+        freeHeld();
+        return new Built(null, checks, upload, sort, merge, download, 0, memoryNanos);
       }
       int[] tgt = new int[kept];
       double[] wt = weightsIn == null ? null : new double[kept];
@@ -538,10 +565,12 @@ public final class CudaCsrBuild {
             (b, from, count) -> b.asDoubleBuffer().get(wt, from, count));
       }
       long download = System.nanoTime() - t0;
+      freeHeld();
       t0 = System.nanoTime();
       // Built from edges the device checked: the arrays are not checked again.
       CsrGraph graph = CsrGraph.ofBuiltArrays(n, off, tgt, wt);
-      return new Built(graph, checks, upload, sort, merge, download, System.nanoTime() - t0);
+      return new Built(graph, checks, upload, sort, merge, download, System.nanoTime() - t0,
+          memoryNanos);
     }
 
     /**
@@ -564,7 +593,7 @@ public final class CudaCsrBuild {
         close(extraIn);
       }
       throwIfBad(bad, r.badId());
-      DeviceBuffer at = take(present.bytes());
+      DeviceBuffer at = take(4L * Math.max(1, bound));
       int count = exclusiveSums(present, at, bound);
       DeviceBuffer idsOut = take(4L * Math.max(1, count));
       launch(NUMBER_IDS, grid, present, at, bound, idsOut);
@@ -603,7 +632,7 @@ public final class CudaCsrBuild {
      * {@code at} (as large); their total.
      */
     private int exclusiveSums(DeviceBuffer flags, DeviceBuffer at, int count) {
-      flags.copyTo(at);
+      flags.copyTo(at, 4L * count);
       scan(at, count);
       int[] lastFlag = new int[1];
       int[] lastAt = new int[1];
@@ -625,8 +654,10 @@ public final class CudaCsrBuild {
     }
 
     private void close(DeviceBuffer b) {
+      long t0 = System.nanoTime();
       held.remove(b);
-      b.close();
+      engine.bufferPool().give(b);
+      memoryNanos += System.nanoTime() - t0;
     }
 
     /** Launches {@code symbol} on {@code blocks} blocks; buffers (or null) and ints as its args. */

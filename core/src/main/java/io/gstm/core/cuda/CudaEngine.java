@@ -6,6 +6,7 @@ import static jcuda.driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BY
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT;
 import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
+import static jcuda.driver.JCudaDriver.cuDeviceTotalMem;
 import static jcuda.driver.JCudaDriver.cuMemGetInfo;
 import static jcuda.driver.JCudaDriver.cuCtxSynchronize;
 import static jcuda.driver.JCudaDriver.cuDeviceGet;
@@ -77,9 +78,14 @@ public final class CudaEngine implements Engine {
   private final OpenState open = new OpenState("engine");
   /** Large copies between arrays and device memory go through it. */
   private final PinnedStaging staging;
-  /** Batch buffers kept between batches (at most gstm.cuda.idleBufferBytes, default 2 GiB). */
-  private final DeviceBufferPool pool =
-      new DeviceBufferPool(Long.getLong("gstm.cuda.idleBufferBytes", 2L << 30));
+  /**
+   * Batch and CSR-build buffers kept for the next ones: at most {@code
+   * gstm.cuda.idleBufferBytes}, by default a quarter of the device's memory; freed before an
+   * allocation in this context would fail for want of memory.
+   */
+  private final DeviceBufferPool pool;
+  /** Unregisters the pool's reclaimer. */
+  private final Runnable unregisterReclaim;
   /** Program sets compiled for the device; null when the kernels jar has no template. */
   private JitPrograms jit;
   /** Whether PR-STM programs run compiled (where they can) or on the interpreter. */
@@ -89,9 +95,11 @@ public final class CudaEngine implements Engine {
   private volatile String lastProgramPath = "none";
 
   private CudaEngine(CUdevice device, CUcontext context, String name, int major, int minor,
-      int sms) {
+      int sms, long totalBytes) {
     this.device = device;
     this.context = context;
+    this.pool = new DeviceBufferPool(Long.getLong("gstm.cuda.idleBufferBytes", totalBytes / 4));
+    this.unregisterReclaim = DeviceBuffer.reclaimOnOutOfMemory(context, pool::trim);
     // The staging's cores start DMAs themselves: each binds the context first.
     this.staging = new PinnedStaging(
         () -> CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context)));
@@ -117,6 +125,7 @@ public final class CudaEngine implements Engine {
     int major;
     int minor;
     int sms;
+    long[] total = new long[1];
     try {
       JCudaDriver.setExceptionsEnabled(true);
       cuInit(0);
@@ -135,6 +144,7 @@ public final class CudaEngine implements Engine {
       minor = v[0];
       cuDeviceGetAttribute(v, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
       sms = v[0];
+      cuDeviceTotalMem(total, dev);
     } catch (CudaException e) {
       throw CudaErrors.wrap("CUDA driver", e);
     }
@@ -143,7 +153,8 @@ public final class CudaEngine implements Engine {
     }
     CUcontext ctx = new CUcontext();
     CudaErrors.call("cuDevicePrimaryCtxRetain", () -> cuDevicePrimaryCtxRetain(ctx, dev));
-    CudaEngine engine = new CudaEngine(dev, ctx, name.replace("\0", ""), major, minor, sms);
+    CudaEngine engine = new CudaEngine(dev, ctx, name.replace("\0", ""), major, minor, sms,
+        total[0]);
     return Resources.closeOnExcept(engine, e -> {
       e.bind();
       for (String kernel : archs.kernels()) {
@@ -329,7 +340,7 @@ public final class CudaEngine implements Engine {
   @Override
   public TxStore createStore(StoreLayout layout) {
     bind();
-    pool.trim(); // a store is large and lives long: idle batch buffers must not crowd it out
+    // Idle buffers do not crowd a store out: an allocation that does not fit frees them first.
     return new CudaTxStore(this, layout, Algorithm.prStm());
   }
 
@@ -341,7 +352,6 @@ public final class CudaEngine implements Engine {
   @Override
   public TxStore createStore(StoreLayout layout, Algorithm algorithm) {
     bind();
-    pool.trim();
     if (algorithm.isGpuStm() || algorithm.isCederman()) {
       if (!modules.containsKey(LockTableKernel.module(algorithm))) {
         throw new IllegalArgumentException("algorithm: this kernels jar has no "
@@ -618,9 +628,10 @@ public final class CudaEngine implements Engine {
   }
 
   /**
-   * Frees the device buffers finished batches left for the next ones (at most
-   * {@code gstm.cuda.idleBufferBytes}, default 2 GiB): memory another process or a store made
-   * outside this engine may need. Creating a store here does it by itself.
+   * Frees the device buffers finished batches and CSR builds left for the next ones (at most
+   * {@code gstm.cuda.idleBufferBytes}, by default a quarter of the device's memory): memory
+   * another process may need. An allocation of this engine's context that would not fit does it
+   * by itself.
    */
   public void releaseIdleMemory() {
     bind();
@@ -658,6 +669,7 @@ public final class CudaEngine implements Engine {
     try {
       CudaErrors.call("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
       // Each part is freed even when another fails (a broken context fails them all).
+      unregisterReclaim.run();
       Resources.closeAll(pool, staging, jit, () -> {
         for (CUmodule m : modules.values()) {
           CudaErrors.call("cuModuleUnload", () -> cuModuleUnload(m));

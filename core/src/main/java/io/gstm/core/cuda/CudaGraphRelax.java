@@ -7,13 +7,13 @@ import static jcuda.driver.JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocess
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.TxCounts;
 import io.gstm.core.engine.OpenState;
-import io.gstm.core.engine.Resources;
 import io.gstm.core.graph.RoundStats;
 import io.gstm.core.store.TxStore;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 import jcuda.Pointer;
 import jcuda.driver.CUfunction;
 import org.slf4j.Logger;
@@ -123,13 +123,12 @@ public final class CudaGraphRelax implements AutoCloseable {
     if (!(store instanceof CudaTxStore s)) {
       throw new IllegalArgumentException("store: not a CUDA store");
     }
-    long items = 0;
-    int withEdges = 0;
-    for (int v = 0; v + 1 < offsets.length; v++) {
-      int degree = offsets[v + 1] - offsets[v];
-      items += (degree + CHUNK_EDGES - 1) / CHUNK_EDGES;
-      withEdges += degree > 0 ? 1 : 0;
-    }
+    // On every core: a Spark run makes a relaxer of each subgraph (8.9 M vertices at 2^24).
+    int vertices = Math.max(0, offsets.length - 1);
+    long items = IntStream.range(0, vertices).parallel()
+        .mapToLong(v -> (offsets[v + 1] - offsets[v] + CHUNK_EDGES - 1) / CHUNK_EDGES).sum();
+    int withEdges = (int) IntStream.range(0, vertices).parallel()
+        .filter(v -> offsets[v + 1] > offsets[v]).count();
     if (items > Integer.MAX_VALUE / 2) {
       throw new IllegalArgumentException("graph: " + items + " edge chunks exceed a queue");
     }
@@ -141,13 +140,17 @@ public final class CudaGraphRelax implements AutoCloseable {
     long room = 8L * Math.max(1, items);
     long perVertex = 4L * Math.max(1, vertexCount);
     long bitWords = 4L * Math.max(1, (vertexCount + 31) / 32);
-    DeviceBuffer[] held = DeviceBuffer.allocate(false, room, room, perVertex, perVertex, 20,
+    // From the engine's pool, as the store: a Spark run makes a relaxer of each subgraph.
+    DeviceBufferPool pool = engine.bufferPool();
+    DeviceBuffer[] held = pool.takeAll(false, room, room, perVertex, perVertex, 20,
         perVertex, perVertex, 8, 8L * Counter.COUNT, 8L * STATS, bitWords, 4L * LOOP_WORDS);
-    Resources.closeOnExcept(Arrays.asList(held), all -> {
+    try {
       held[5].zero();
       held[6].zero();
-      return all;
-    });
+    } catch (RuntimeException e) {
+      pool.giveAll(Arrays.asList(held));
+      throw e;
+    }
     queues[0] = held[0];
     queues[1] = held[1];
     far[0] = held[2];
@@ -608,6 +611,6 @@ public final class CudaGraphRelax implements AutoCloseable {
       held.add(listFirsts);
       held.add(list);
     }
-    DeviceBuffer.closeAll(held);
+    engine.bufferPool().giveAll(held);
   }
 }

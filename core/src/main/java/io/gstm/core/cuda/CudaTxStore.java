@@ -22,6 +22,8 @@ final class CudaTxStore implements TxStore {
   private final Algorithm algorithm;
   final DeviceBuffer locks;
   final DeviceBuffer[] regions;
+  /** Each region's bytes (its buffer, from the engine's pool, may be larger). */
+  final long[] regionBytes;
   private final OpenState open = new OpenState("store");
 
   CudaTxStore(CudaEngine engine, StoreLayout layout, Algorithm algorithm) {
@@ -34,9 +36,12 @@ final class CudaTxStore implements TxStore {
       RegionSpec spec = layout.region(r);
       bytes[1 + r] = (long) spec.type().wordBytes() * spec.length();
     }
-    DeviceBuffer[] held = DeviceBuffer.allocate(true, bytes);
+    // From the engine's pool (a graph relaxer's store of GBs is made for every Spark run):
+    // a buffer may be larger than its region, whose own size is kept here.
+    DeviceBuffer[] held = engine.bufferPool().takeAll(true, bytes);
     this.locks = held[0];
     this.regions = Arrays.copyOfRange(held, 1, held.length);
+    this.regionBytes = Arrays.copyOfRange(bytes, 1, bytes.length);
   }
 
   CudaEngine engine() {
@@ -150,9 +155,9 @@ final class CudaTxStore implements TxStore {
     engine.bind();
     // On the default stream, as the staging buffer's DMAs: ordered after the writes before it.
     for (int r = 0; r < regions.length; r++) {
-      regions[r].copyTo(t.regions[r]);
+      regions[r].copyTo(t.regions[r], regionBytes[r]);
     }
-    locks.copyTo(t.locks);
+    locks.copyTo(t.locks, 8L * layout.lockCount());
   }
 
   /** Writes a region from an array ({@code host} points at it, {@code part} copies a chunk). */
@@ -175,7 +180,7 @@ final class CudaTxStore implements TxStore {
   /** Reads a region into an array, as {@link #put} writes one. */
   private void get(int region, Pointer host, int wordBytes, PinnedStaging.Part part) {
     engine.bind();
-    engine.staging().downloadArray(regions[region], regions[region].bytes(), wordBytes, host,
+    engine.staging().downloadArray(regions[region], regionBytes[region], wordBytes, host,
         part);
   }
 
@@ -189,6 +194,6 @@ final class CudaTxStore implements TxStore {
     engine.bind();
     List<DeviceBuffer> all = new ArrayList<>(Arrays.asList(regions));
     all.add(locks);
-    DeviceBuffer.closeAll(all);
+    engine.bufferPool().giveAll(all);
   }
 }

@@ -15,6 +15,10 @@ import io.gstm.core.engine.LeakTracker;
 import io.gstm.core.engine.Resources;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongSupplier;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdeviceptr;
@@ -43,8 +47,10 @@ final class DeviceBuffer implements AutoCloseable {
   DeviceBuffer(long bytes) {
     this.bytes = Math.max(1, bytes);
     Ptr p = new Ptr();
+    CUcontext context = new CUcontext();
+    CudaErrors.call("cuCtxGetCurrent", () -> cuCtxGetCurrent(context));
     try {
-      CudaErrors.call("cuMemAlloc(" + this.bytes + " bytes)", () -> cuMemAlloc(p, this.bytes));
+      allocate(p, context);
     } catch (DeviceOutOfMemoryException e) {
       long[] free = {0};
       long[] total = {0};
@@ -53,14 +59,45 @@ final class DeviceBuffer implements AutoCloseable {
           + "; the device has " + free[0] + " of " + total[0] + " bytes free", e);
     }
     this.ptr = p;
-    CUcontext context = new CUcontext();
-    CudaErrors.call("cuCtxGetCurrent", () -> cuCtxGetCurrent(context));
     long size = this.bytes;
     this.leak = LeakTracker.track(this, "a device buffer of " + size + " bytes",
         () -> CudaErrors.call("free a leaked device buffer", () -> {
           cuCtxSetCurrent(context); // the tracker's thread has no context of its own
           cuMemFree(p);
         }));
+  }
+
+  /** cuMemAlloc; when it fails for want of memory, once more after the context's reclaimers. */
+  private void allocate(Ptr p, CUcontext context) {
+    try {
+      CudaErrors.call("cuMemAlloc(" + bytes + " bytes)", () -> cuMemAlloc(p, bytes));
+    } catch (DeviceOutOfMemoryException e) {
+      List<LongSupplier> reclaimers = RECLAIMERS.getOrDefault(context, List.of());
+      long reclaimed = 0;
+      for (LongSupplier r : reclaimers) {
+        reclaimed += r.getAsLong();
+      }
+      if (reclaimed == 0) {
+        throw e;
+      }
+      CudaErrors.call("cuMemAlloc(" + bytes + " bytes)", () -> cuMemAlloc(p, bytes));
+    }
+  }
+
+  /** Per context, what frees idle memory there (each returns the bytes it freed). */
+  private static final Map<CUcontext, List<LongSupplier>> RECLAIMERS = new ConcurrentHashMap<>();
+
+  /**
+   * Registers {@code reclaim} (freeing memory kept idle in {@code context}, with that context
+   * current; returning the bytes freed): an allocation there that does not fit runs it and tries
+   * once more. Returns what unregisters it.
+   */
+  static Runnable reclaimOnOutOfMemory(CUcontext context, LongSupplier reclaim) {
+    RECLAIMERS.computeIfAbsent(context, c -> new CopyOnWriteArrayList<>()).add(reclaim);
+    return () -> RECLAIMERS.computeIfPresent(context, (c, list) -> {
+      list.remove(reclaim);
+      return list.isEmpty() ? null : list;
+    });
   }
 
   /**
@@ -126,8 +163,17 @@ final class DeviceBuffer implements AutoCloseable {
       throw new IllegalArgumentException("target: " + target.bytes + " bytes, this buffer "
           + bytes);
     }
+    copyTo(target, bytes);
+  }
+
+  /** Copies the first {@code count} bytes of this buffer onto {@code target}, on the device. */
+  void copyTo(DeviceBuffer target, long count) {
+    if (count > bytes || count > target.bytes) {
+      throw new IllegalArgumentException("count: " + count + " bytes, more than this buffer ("
+          + bytes + ") or the target (" + target.bytes + ") holds");
+    }
     CUdeviceptr to = target.checkOpen();
-    CudaErrors.call("cuMemcpyDtoD", () -> cuMemcpyDtoD(to, checkOpen(), bytes));
+    CudaErrors.call("cuMemcpyDtoD", () -> cuMemcpyDtoD(to, checkOpen(), count));
   }
 
   void zero() {

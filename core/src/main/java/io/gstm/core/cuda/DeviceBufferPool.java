@@ -3,17 +3,24 @@ package io.gstm.core.cuda;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The device buffers of finished batches, kept for the next ones. A batch of 10 M transactions
- * takes about ten buffers, some of hundreds of MB; allocating and freeing them each time costs
- * more than the kernel (cuMemFree also waits for the device). Epochs of a workload have the
- * same sizes, so a buffer is reused when it is at least the size asked and at most a quarter
- * larger. At most {@code limit} bytes stay idle here; {@link #trim} frees them all (before a
- * large allocation elsewhere, or when one failed), and so does closing the engine.
+ * Device buffers kept for the next batch or build. A batch of 10 M transactions takes about ten
+ * buffers, some of hundreds of MB, and a CSR build of 263 M edges about 14 GB in a dozen;
+ * allocating and freeing them each time costs more than their kernels (cuMemFree also waits for
+ * the device; 84-160 ms a build at R-MAT 2^24 on an H200). Repeated work has the same sizes, so
+ * a buffer is reused when it is at least the size asked and at most a quarter larger: a taker
+ * must use the bytes it asked for, not {@link DeviceBuffer#bytes()}. At most {@code limit}
+ * bytes stay idle here, the least recently returned freed first to make room; {@link #trim}
+ * frees them all, and the engine does it before an allocation fails for want of memory
+ * ({@link DeviceBuffer#reclaimOnOutOfMemory}) and when it closes.
+ *
+ * <p>No lock is held across a CUDA call: an allocation that fails may trim this pool from the
+ * same thread or another pool of the context from another.
  */
 final class DeviceBufferPool implements AutoCloseable {
   /** Smaller buffers are allocated each time: cheap, and not worth holding. */
@@ -21,6 +28,8 @@ final class DeviceBufferPool implements AutoCloseable {
 
   private final long limit;
   private final TreeMap<Long, Deque<DeviceBuffer>> idle = new TreeMap<>();
+  /** The idle buffers, least recently returned first. */
+  private final Deque<DeviceBuffer> byAge = new ArrayDeque<>();
   private long idleBytes;
 
   DeviceBufferPool(long limit) {
@@ -28,37 +37,99 @@ final class DeviceBufferPool implements AutoCloseable {
   }
 
   /** A buffer of at least {@code bytes}: an idle one of at most 5/4 of that, else a new one. */
-  synchronized DeviceBuffer take(long bytes) {
-    if (bytes >= MIN_POOLED) {
-      Map.Entry<Long, Deque<DeviceBuffer>> e = idle.ceilingEntry(bytes);
-      if (e != null && e.getKey() <= bytes + bytes / 4) {
-        DeviceBuffer b = e.getValue().pop();
-        if (e.getValue().isEmpty()) {
-          idle.remove(e.getKey());
+  DeviceBuffer take(long bytes) {
+    DeviceBuffer reused = bytes >= MIN_POOLED ? takeIdle(bytes) : null;
+    return reused != null ? reused : new DeviceBuffer(bytes);
+  }
+
+  /**
+   * A buffer for each size in turn, zero-filled when {@code zeroed}; all or none: when one
+   * fails, those already taken are given back. The caller gives them back.
+   */
+  DeviceBuffer[] takeAll(boolean zeroed, long... bytes) {
+    List<DeviceBuffer> taken = new ArrayList<>(bytes.length);
+    try {
+      for (long b : bytes) {
+        DeviceBuffer d = take(b);
+        taken.add(d);
+        if (zeroed) {
+          d.zero();
         }
-        idleBytes -= b.bytes();
-        return b;
+      }
+    } catch (RuntimeException e) {
+      try {
+        giveAll(taken);
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+    return taken.toArray(new DeviceBuffer[0]);
+  }
+
+  private synchronized DeviceBuffer takeIdle(long bytes) {
+    Map.Entry<Long, Deque<DeviceBuffer>> e = idle.ceilingEntry(bytes);
+    if (e == null || e.getKey() > bytes + bytes / 4) {
+      return null;
+    }
+    DeviceBuffer b = e.getValue().pop();
+    if (e.getValue().isEmpty()) {
+      idle.remove(e.getKey());
+    }
+    byAge.removeFirstOccurrence(b);
+    idleBytes -= b.bytes();
+    return b;
+  }
+
+  /**
+   * Takes {@code b} back: kept, freeing the least recently returned buffers while the idle bytes
+   * would pass the limit; freed when it is small or alone larger than the limit.
+   */
+  void give(DeviceBuffer b) {
+    List<DeviceBuffer> freed = new ArrayList<>();
+    synchronized (this) {
+      if (b.bytes() < MIN_POOLED || b.bytes() > limit) {
+        freed.add(b);
+      } else {
+        while (idleBytes + b.bytes() > limit) {
+          freed.add(evictOldest());
+        }
+        idle.computeIfAbsent(b.bytes(), k -> new ArrayDeque<>()).push(b);
+        byAge.addLast(b);
+        idleBytes += b.bytes();
       }
     }
-    try {
-      return new DeviceBuffer(bytes);
-    } catch (DeviceOutOfMemoryException e) {
-      if (idleBytes == 0) {
-        throw e;
+    DeviceBuffer.closeAll(freed);
+  }
+
+  /** Gives back every buffer of {@code buffers}, even when freeing one fails. */
+  void giveAll(Iterable<DeviceBuffer> buffers) {
+    RuntimeException failure = null;
+    for (Iterator<DeviceBuffer> it = buffers.iterator(); it.hasNext(); ) {
+      try {
+        give(it.next());
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
       }
-      trim();
-      return new DeviceBuffer(bytes);
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 
-  /** Takes {@code b} back: kept while the idle bytes stay within the limit, else freed. */
-  synchronized void give(DeviceBuffer b) {
-    if (b.bytes() < MIN_POOLED || idleBytes + b.bytes() > limit) {
-      b.close();
-      return;
+  private DeviceBuffer evictOldest() {
+    DeviceBuffer b = byAge.removeFirst();
+    Deque<DeviceBuffer> same = idle.get(b.bytes());
+    same.removeFirstOccurrence(b);
+    if (same.isEmpty()) {
+      idle.remove(b.bytes());
     }
-    idle.computeIfAbsent(b.bytes(), k -> new ArrayDeque<>()).push(b);
-    idleBytes += b.bytes();
+    idleBytes -= b.bytes();
+    return b;
   }
 
   /** Bytes held idle. */
@@ -66,13 +137,24 @@ final class DeviceBufferPool implements AutoCloseable {
     return idleBytes;
   }
 
-  /** Frees every idle buffer (the engine's context current). */
-  synchronized void trim() {
-    List<DeviceBuffer> all = new ArrayList<>();
-    idle.values().forEach(all::addAll);
-    idle.clear();
-    idleBytes = 0;
+  /** The most bytes held idle. */
+  long limit() {
+    return limit;
+  }
+
+  /** Frees every idle buffer (the engine's context current); the bytes freed. */
+  long trim() {
+    List<DeviceBuffer> all;
+    long bytes;
+    synchronized (this) {
+      all = new ArrayList<>(byAge);
+      bytes = idleBytes;
+      idle.clear();
+      byAge.clear();
+      idleBytes = 0;
+    }
     DeviceBuffer.closeAll(all);
+    return bytes;
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.gstm.core.cuda;
 import io.gstm.core.engine.OpenState;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.graph.CsrGraph;
+import java.util.List;
 import jcuda.Pointer;
 
 /**
@@ -80,10 +81,23 @@ public final class DeviceCsr implements AutoCloseable {
     if (edgeCount == 0) {
       return;
     }
-    engine.bind();
-    targets.copyTo(s.regions[targetsRegion]);
+    checkHoldsEdges(s, targetsRegion, 4);
     if (weights != null && weightsRegion >= 0) {
-      weights.copyTo(s.regions[weightsRegion]);
+      checkHoldsEdges(s, weightsRegion, 8);
+    }
+    engine.bind();
+    // The buffers came from the engine's pool and may be larger than the edges.
+    targets.copyTo(s.regions[targetsRegion], 4L * edgeCount);
+    if (weights != null && weightsRegion >= 0) {
+      weights.copyTo(s.regions[weightsRegion], 8L * edgeCount);
+    }
+  }
+
+  private void checkHoldsEdges(CudaTxStore s, int region, int wordBytes) {
+    long bytes = s.regionBytes[region];
+    if (bytes != (long) wordBytes * edgeCount) {
+      throw new IllegalArgumentException("store: region " + region + " holds " + bytes
+          + " bytes, not the " + edgeCount + " edges' " + (long) wordBytes * edgeCount);
     }
   }
 
@@ -110,7 +124,7 @@ public final class DeviceCsr implements AutoCloseable {
     return CsrGraph.ofBuiltArrays(vertexCount(), offsets, tgt, wt);
   }
 
-  /** Frees the device memory. A second close throws. */
+  /** Gives the device memory back to the engine's pool. A second close throws. */
   @Override
   public void close() {
     open.close();
@@ -118,10 +132,6 @@ public final class DeviceCsr implements AutoCloseable {
       return; // no edges: nothing on the device
     }
     engine.bind();
-    try (targets) {
-      if (weights != null) {
-        weights.close();
-      }
-    }
+    engine.bufferPool().giveAll(weights == null ? List.of(targets) : List.of(targets, weights));
   }
 }
