@@ -141,8 +141,16 @@ public final class CudaCsrBuild {
    * #fromParts}), such as one input partition's.
    *
    * @param weights the edges' weights, or null (for an unweighted build)
+   * @param weightSum the sum of the weights {@code [0, size)}, when the caller found it as it
+   *     read them (a build that keeps its CSR on the GPU then needs no pass for its mean); NaN
+   *     when not known
    */
-  public record Part(int[] src, int[] dst, double[] weights, int size) {
+  public record Part(int[] src, int[] dst, double[] weights, int size, double weightSum) {
+    /** A part whose weights' sum is not known (found when needed). */
+    public Part(int[] src, int[] dst, double[] weights, int size) {
+      this(src, dst, weights, size, Double.NaN);
+    }
+
     public Part {
       if (src == null || dst == null) {
         throw new IllegalArgumentException("src and dst must not be null");
@@ -220,11 +228,15 @@ public final class CudaCsrBuild {
   }
 
   /**
-   * The parts' mean weight, summed on all cores (a bucket width for the relaxation: the input's
-   * duplicates and loops count; 1 when there are no edges or the sum is not positive).
+   * The parts' mean weight (a bucket width for the relaxation: the input's duplicates and loops
+   * count; 1 when there are no edges or the sum is not positive): from the sums the parts
+   * carry, the others summed on all cores.
    */
   private static double meanWeight(List<Part> parts) {
     double sum = parts.parallelStream().mapToDouble(p -> {
+      if (!Double.isNaN(p.weightSum())) {
+        return p.weightSum();
+      }
       double s = 0;
       double[] w = p.weights();
       for (int i = 0; i < p.size(); i++) {

@@ -143,7 +143,8 @@ final class DeviceCsrBuild implements ParallelBuild.CsrBuilder {
   private static List<CudaCsrBuild.Part> parts(List<EdgeChunk> chunks, boolean weighted) {
     List<CudaCsrBuild.Part> parts = new ArrayList<>(chunks.size());
     for (EdgeChunk c : chunks) {
-      parts.add(new CudaCsrBuild.Part(c.src, c.dst, weighted ? c.w : null, c.size()));
+      parts.add(new CudaCsrBuild.Part(c.src, c.dst, weighted ? c.w : null, c.size(),
+          weighted ? c.weightSum() : Double.NaN));
     }
     return parts;
   }

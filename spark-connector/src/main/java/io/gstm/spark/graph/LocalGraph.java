@@ -259,13 +259,7 @@ final class LocalGraph implements Serializable {
       boolean byDegree) {
     int m = all.size();
     int extra = all.vertexCount();
-    int maxId = -1;
-    for (int i = 0; i < m; i++) {
-      maxId = Math.max(maxId, Math.max(all.src[i], all.dst[i]));
-    }
-    for (int i = 0; i < extra; i++) {
-      maxId = Math.max(maxId, all.vertices[i]);
-    }
+    int maxId = all.maxId(); // found as the chunk was read
     int n;
     int[] globalIds;
     int[] sortedIds;

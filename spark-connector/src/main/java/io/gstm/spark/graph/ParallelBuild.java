@@ -85,12 +85,10 @@ final class ParallelBuild {
     for (EdgeChunk c : chunks) {
       extra += c.vertexCount();
     }
-    int maxId = IntStream.range(0, pieces.length).parallel().map(k -> maxId(pieces[k]))
-        .max().orElse(-1);
+    // Each chunk found its largest id as it was read: no pass over the edges here.
+    int maxId = -1;
     for (EdgeChunk c : chunks) {
-      for (int i = 0; i < c.vertexCount(); i++) {
-        maxId = Math.max(maxId, c.vertices[i]);
-      }
+      maxId = Math.max(maxId, c.maxId());
     }
     if (maxId + 1L > 4L * (m + extra) + (1 << 20)) {
       return null; // the sequential build's bound: beyond it, sorting beats a table
@@ -156,14 +154,6 @@ final class ParallelBuild {
     }
     Math.toIntExact(base); // the edges are indexed by int, as in one chunk
     return out.toArray(new Piece[0]);
-  }
-
-  private static int maxId(Piece piece) {
-    int max = -1;
-    for (int i = piece.from; i < piece.to; i++) {
-      max = Math.max(max, Math.max(piece.chunk.src[i], piece.chunk.dst[i]));
-    }
-    return max;
   }
 
   /**
