@@ -50,9 +50,18 @@ final class ResidentBuildTrial {
     for (int k = 0; k < partCount; k++) {
       int from = (int) ((long) m * k / partCount);
       int to = (int) ((long) m * (k + 1) / partCount);
+      double[] w = weighted ? Arrays.copyOfRange(edges.weights(), from, to) : null;
+      // What the connector's reader finds as it reads a partition: the weights' sum, and
+      // whether each is a float (the generator's are whole numbers: they go up as floats).
+      double sum = 0;
+      boolean floats = weighted;
+      for (int i = 0; w != null && i < w.length; i++) {
+        sum += w[i];
+        floats &= (float) w[i] == w[i];
+      }
       parts.add(new CudaCsrBuild.Part(Arrays.copyOfRange(edges.src(), from, to),
-          Arrays.copyOfRange(edges.dst(), from, to),
-          weighted ? Arrays.copyOfRange(edges.weights(), from, to) : null, to - from));
+          Arrays.copyOfRange(edges.dst(), from, to), w, to - from,
+          weighted ? sum : Double.NaN, floats));
     }
   }
 
