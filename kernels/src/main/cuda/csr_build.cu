@@ -110,15 +110,6 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 }
 
-/// @brief The m weights uploaded as floats (the host found each one exact as a float) widened
-///        to the doubles the build works on: a quarter fewer bytes across the bus.
-extern "C" __global__ void __launch_bounds__(256)
-    gstm_csr_widen_weights(const float* in, uint32_t m, double* out) {
-  for (size_t i = gstm::csr::global_index(); i < m; i += gstm::csr::global_stride()) {
-    out[i] = static_cast<double>(in[i]);
-  }
-}
-
 /// @brief bad[2] becomes the lowest edge whose weight is negative or NaN (the host set it to
 ///        all ones).
 extern "C" __global__ void __launch_bounds__(256)

@@ -51,17 +51,14 @@ final class ResidentBuildTrial {
       int from = (int) ((long) m * k / partCount);
       int to = (int) ((long) m * (k + 1) / partCount);
       double[] w = weighted ? Arrays.copyOfRange(edges.weights(), from, to) : null;
-      // What the connector's reader finds as it reads a partition: the weights' sum, and
-      // whether each is a float (the generator's are whole numbers: they go up as floats).
+      // The weights' sum, as the connector's reader finds it while it reads a partition.
       double sum = 0;
-      boolean floats = weighted;
       for (int i = 0; w != null && i < w.length; i++) {
         sum += w[i];
-        floats &= (float) w[i] == w[i];
       }
       parts.add(new CudaCsrBuild.Part(Arrays.copyOfRange(edges.src(), from, to),
           Arrays.copyOfRange(edges.dst(), from, to), w, to - from,
-          weighted ? sum : Double.NaN, floats));
+          weighted ? sum : Double.NaN));
     }
   }
 

@@ -3,10 +3,8 @@ package io.gstm.core.cuda;
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
 
 import io.gstm.core.graph.CsrGraph;
-import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import jcuda.Pointer;
 import jcuda.driver.CUfunction;
 import jcuda.driver.JCudaDriver;
@@ -28,7 +26,6 @@ public final class CudaCsrBuild {
   static final String MODULE = "csr_build";
   static final String PACK = "gstm_csr_pack";
   static final String CHECK_WEIGHTS = "gstm_csr_check_weights";
-  static final String WIDEN_WEIGHTS = "gstm_csr_widen_weights";
   static final String HISTOGRAM = "gstm_csr_histogram";
   static final String SCAN_TILES = "gstm_csr_scan_tiles";
   static final String SCAN_ADD = "gstm_csr_scan_add";
@@ -40,8 +37,7 @@ public final class CudaCsrBuild {
   static final String MARK_IDS = "gstm_csr_mark_ids";
   static final String NUMBER_IDS = "gstm_csr_number_ids";
   /** The kernels' symbols, for {@link CudaEngine#kernelSymbols()}. */
-  static final List<String> SYMBOLS = List.of(PACK, CHECK_WEIGHTS, WIDEN_WEIGHTS, HISTOGRAM,
-      SCAN_TILES,
+  static final List<String> SYMBOLS = List.of(PACK, CHECK_WEIGHTS, HISTOGRAM, SCAN_TILES,
       SCAN_ADD, SCATTER, HEADS, COMPACT, OFFSETS, MAP_IDS, MARK_IDS, NUMBER_IDS);
 
   /** Threads per block of every kernel, and keys per tile (csr_build.cu's kTile). */
@@ -121,7 +117,7 @@ public final class CudaCsrBuild {
     }
     long checks = System.nanoTime() - t0;
     return run(engine, vertexCount, src.length, weightsOrNull != null, undirected, checks, null,
-        null, (staging, srcIn, dstIn, weightsIn, floats) -> {
+        null, (staging, srcIn, dstIn, weightsIn) -> {
           staging.uploadArray(srcIn, 4L * src.length, 4, Pointer.to(src),
               (b, from, count) -> b.asIntBuffer().put(src, from, count));
           staging.uploadArray(dstIn, 4L * dst.length, 4, Pointer.to(dst),
@@ -130,7 +126,6 @@ public final class CudaCsrBuild {
             staging.uploadArray(weightsIn, 8L * src.length, 8, Pointer.to(weightsOrNull),
                 (b, from, count) -> b.asDoubleBuffer().put(weightsOrNull, from, count));
           }
-          return false; // doubles
         },
         firstBad -> {
           // The host's checks find the same edge and say what is wrong with it.
@@ -149,16 +144,11 @@ public final class CudaCsrBuild {
    * @param weightSum the sum of the weights {@code [0, size)}, when the caller found it as it
    *     read them (a build that keeps its CSR on the GPU then needs no pass for its mean); NaN
    *     when not known
-   * @param floatWeights every weight of {@code [0, size)} is expected to be exactly a float (its
-   *     reader found so): when every part's is, the weights cross the bus as floats, half their
-   *     bytes, and are widened on the device; each is checked as it is copied, and one that is
-   *     not a float sends them all again as doubles
    */
-  public record Part(int[] src, int[] dst, double[] weights, int size, double weightSum,
-      boolean floatWeights) {
-    /** A part whose weights' sum is not known (found when needed), sent as doubles. */
+  public record Part(int[] src, int[] dst, double[] weights, int size, double weightSum) {
+    /** A part whose weights' sum is not known (found when needed). */
     public Part(int[] src, int[] dst, double[] weights, int size) {
-      this(src, dst, weights, size, Double.NaN, false);
+      this(src, dst, weights, size, Double.NaN);
     }
 
     public Part {
@@ -321,96 +311,25 @@ public final class CudaCsrBuild {
     return null;
   }
 
-  /**
-   * Uploads the parts' edges one after the other; the weights as floats into {@code floats}
-   * (non-null when every part's weights are exact floats), for the device to widen.
-   */
+  /** Uploads the parts' edges one after the other. */
   private static Upload uploadParts(List<Part> parts) {
-    boolean asFloats = parts.stream().allMatch(Part::floatWeights);
-    return new Upload() {
-      @Override
-      public boolean floatWeights() {
-        return asFloats;
-      }
-
-      @Override
-      public boolean into(PinnedStaging staging, DeviceBuffer srcIn, DeviceBuffer dstIn,
-          DeviceBuffer weightsIn, DeviceBuffer floats) {
-        return parts(parts, staging, srcIn, dstIn, weightsIn, floats);
-      }
-    };
-  }
-
-  /** What {@link #uploadParts}'s upload does; whether the weights went up as floats. */
-  private static boolean parts(List<Part> parts, PinnedStaging staging, DeviceBuffer srcIn,
-      DeviceBuffer dstIn, DeviceBuffer weightsIn, DeviceBuffer floats) {
-    long at = 0;
-    for (Part p : parts) {
-      int[] ps = p.src();
-      int[] pd = p.dst();
-      staging.uploadArrayAt(srcIn, 4 * at, 4L * p.size(), 4, Pointer.to(ps),
-          (b, from, count) -> b.asIntBuffer().put(ps, from, count));
-      staging.uploadArrayAt(dstIn, 4 * at, 4L * p.size(), 4, Pointer.to(pd),
-          (b, from, count) -> b.asIntBuffer().put(pd, from, count));
-      at += p.size();
-    }
-    if (weightsIn == null) {
-      return false;
-    }
-    if (floats != null) {
-      // Each weight is checked as it is copied: one that is not a float sends them all again
-      // as doubles (the parts' flags are what their readers found, not taken on trust).
-      AtomicBoolean inexact = new AtomicBoolean();
-      at = 0;
+    return (staging, srcIn, dstIn, weightsIn) -> {
+      long at = 0;
       for (Part p : parts) {
-        uploadAsFloats(staging, floats, 4 * at, p.weights(), p.size(), inexact);
+        int[] ps = p.src();
+        int[] pd = p.dst();
+        staging.uploadArrayAt(srcIn, 4 * at, 4L * p.size(), 4, Pointer.to(ps),
+            (b, from, count) -> b.asIntBuffer().put(ps, from, count));
+        staging.uploadArrayAt(dstIn, 4 * at, 4L * p.size(), 4, Pointer.to(pd),
+            (b, from, count) -> b.asIntBuffer().put(pd, from, count));
+        if (weightsIn != null) {
+          double[] pw = p.weights();
+          staging.uploadArrayAt(weightsIn, 8 * at, 8L * p.size(), 8, Pointer.to(pw),
+              (b, from, count) -> b.asDoubleBuffer().put(pw, from, count));
+        }
         at += p.size();
       }
-      if (!inexact.get()) {
-        return true;
-      }
-    }
-    at = 0;
-    for (Part p : parts) {
-      double[] pw = p.weights();
-      staging.uploadArrayAt(weightsIn, 8 * at, 8L * p.size(), 8, Pointer.to(pw),
-          (b, from, count) -> b.asDoubleBuffer().put(pw, from, count));
-      at += p.size();
-    }
-    return false;
-  }
-
-  /**
-   * The first {@code n} of {@code w} as floats at byte {@code offset}; {@code inexact} set when
-   * one of them is not exactly a float.
-   */
-  private static void uploadAsFloats(PinnedStaging staging, DeviceBuffer floats, long offset,
-      double[] w, int n, AtomicBoolean inexact) {
-    if (4L * n < PinnedStaging.MIN_BYTES) {
-      float[] small = new float[n]; // goes straight from the array
-      boolean exact = true;
-      for (int i = 0; i < n; i++) {
-        small[i] = (float) w[i];
-        exact &= small[i] == w[i];
-      }
-      if (!exact) {
-        inexact.set(true);
-      }
-      staging.uploadArrayAt(floats, offset, 4L * n, 4, Pointer.to(small), null);
-      return;
-    }
-    staging.uploadArrayAt(floats, offset, 4L * n, 4, null, (b, from, count) -> {
-      FloatBuffer f = b.asFloatBuffer();
-      boolean exact = true;
-      for (int i = 0; i < count; i++) {
-        float v = (float) w[from + i];
-        f.put(i, v);
-        exact &= v == w[from + i];
-      }
-      if (!exact) {
-        inexact.set(true);
-      }
-    });
+    };
   }
 
   /** The error for the first bad edge the device found among {@code parts}. */
@@ -441,20 +360,10 @@ public final class CudaCsrBuild {
             + ", outside the vertices 0.." + (vertexCount - 1));
   }
 
-  /**
-   * Puts the edges on the device: sources, targets and (when weighted) weights, as doubles into
-   * {@code weights}, or as floats into {@code floats} (non-null when {@link #floatWeights});
-   * returns whether they went up as floats, for the build to widen into {@code weights}.
-   */
+  /** Puts the edges on the device: sources, targets and (when weighted) weights. */
   @FunctionalInterface
   private interface Upload {
-    boolean into(PinnedStaging staging, DeviceBuffer src, DeviceBuffer dst, DeviceBuffer weights,
-        DeviceBuffer floats);
-
-    /** Whether to try the weights as floats (every one expected exact as a float). */
-    default boolean floatWeights() {
-      return false;
-    }
+    void into(PinnedStaging staging, DeviceBuffer src, DeviceBuffer dst, DeviceBuffer weights);
   }
 
   /** The error for a bad edge the device found: the first bad source, target, weight (or -1). */
@@ -591,13 +500,7 @@ public final class CudaCsrBuild {
       DeviceBuffer srcIn = take(4L * m);
       DeviceBuffer dstIn = take(4L * m);
       DeviceBuffer weightsIn = weighted ? take(8L * m) : null;
-      DeviceBuffer floats = weighted && edges.floatWeights() ? take(4L * m) : null;
-      if (edges.into(staging, srcIn, dstIn, weightsIn, floats)) {
-        launch(WIDEN_WEIGHTS, grid, floats, m, weightsIn);
-      }
-      if (floats != null) {
-        close(floats);
-      }
+      edges.into(staging, srcIn, dstIn, weightsIn);
       if (idTable != null) {
         DeviceBuffer table = take(4L * Math.max(1, idTable.length));
         staging.uploadArray(table, 4L * idTable.length, 4, Pointer.to(idTable),

@@ -106,45 +106,6 @@ class CudaDeviceCsrTest {
     }
   }
 
-  /**
-   * Parts whose readers found every weight a float send them as floats, widened on the device:
-   * the same CSR, bit for bit, as the doubles give; a part that said so of weights that are not
-   * floats (n + 0.1) is caught as it is copied, and the weights go up as doubles, unrounded.
-   */
-  @ParameterizedTest(name = "weights {0}, parts of {1} edges")
-  @CsvSource({"integral, 3000", "integral, 400000", "halves, 400000", "one tenth, 3000",
-      "one tenth, 400000"})
-  void weightsSentAsFloatsGiveTheSameCsr(String weights, int perPart) {
-    EdgeList g = GraphTestGraphs.hubsLoopsAndDuplicates(50000, 3 * perPart, true, false, 11);
-    double[] w = g.weights();
-    for (int i = 0; i < w.length; i++) {
-      w[i] = switch (weights) {
-        case "integral" -> w[i];
-        case "halves" -> i % 2 == 1 ? w[i] + 0.5 : w[i];
-        default -> i >= w.length - 100 ? w[i] + 0.1 : w[i]; // the last part's last edges
-      };
-    }
-    List<CudaCsrBuild.Part> asDoubles = parts(g);
-    List<CudaCsrBuild.Part> asFloats = new ArrayList<>();
-    for (CudaCsrBuild.Part p : asDoubles) {
-      asFloats.add(new CudaCsrBuild.Part(p.src(), p.dst(), p.weights(), p.size(), Double.NaN,
-          true));
-    }
-    int[] extra = {0};
-    CsrGraph expected = CudaCsrBuild.fromPartsNumbered(gpu, 50000, asDoubles, extra, true,
-        false).built().graph();
-    CudaCsrBuild.Numbered kept = CudaCsrBuild.fromPartsNumbered(gpu, 50000, asFloats, extra,
-        true, false, true);
-    try (DeviceCsr csr = kept.device()) {
-      CudaCsrBuildTest.assertSame(csr.download(), expected);
-    }
-    CudaCsrBuildTest.assertSame(CudaCsrBuild.fromPartsNumbered(gpu, 50000, asFloats, extra,
-        true, false).built().graph(), expected);
-    if (weights.equals("one tenth")) {
-      assertThat(Arrays.stream(expected.weights()).anyMatch(x -> (float) x != x)).isTrue();
-    }
-  }
-
   @Test
   void aGraphWithoutEdgesKeepsNothingOnTheDevice() {
     CudaCsrBuild.Numbered kept = CudaCsrBuild.fromPartsNumbered(gpu, 10,

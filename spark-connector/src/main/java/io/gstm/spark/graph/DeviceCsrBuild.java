@@ -144,7 +144,7 @@ final class DeviceCsrBuild implements ParallelBuild.CsrBuilder {
     List<CudaCsrBuild.Part> parts = new ArrayList<>(chunks.size());
     for (EdgeChunk c : chunks) {
       parts.add(new CudaCsrBuild.Part(c.src, c.dst, weighted ? c.w : null, c.size(),
-          weighted ? c.weightSum() : Double.NaN, weighted && c.floatWeights()));
+          weighted ? c.weightSum() : Double.NaN));
     }
     return parts;
   }

@@ -21,15 +21,13 @@ final class EdgeChunk implements Serializable {
   private int edges;
   private int vertexIds;
   /**
-   * The largest id among the edges' ends and the bare vertices, -1 when there are none; the sum
-   * of the weights (0 when unweighted); whether each weight is exactly a float. Kept as the chunk fills, in the pass that reads and
+   * The largest id among the edges' ends and the bare vertices, -1 when there are none; and the
+   * sum of the weights (0 when unweighted). Kept as the chunk fills, in the pass that reads and
    * checks the values anyway, so that a subgraph's build needs no pass of its own for its id
    * bound and its mean weight (two scans of 263 M edges at R-MAT 2^24).
    */
   private int maxId = -1;
   private double weightSum;
-  /** Every weight is exactly a float: a GPU build sends them as floats (half the bytes). */
-  private boolean floatWeights = true;
 
   EdgeChunk(boolean weighted) {
     src = new int[16];
@@ -54,11 +52,6 @@ final class EdgeChunk implements Serializable {
   /** The sum of the edges' weights, in edge order (0 when unweighted). */
   double weightSum() {
     return weightSum;
-  }
-
-  /** Whether every weight is exactly a float (true when unweighted or empty). */
-  boolean floatWeights() {
-    return floatWeights;
   }
 
   /** Room for {@code more} edges without growing. */
@@ -87,7 +80,6 @@ final class EdgeChunk implements Serializable {
     if (w != null) {
       w[edges] = weight;
       weightSum += weight;
-      floatWeights &= (float) weight == weight;
     }
     maxId = Math.max(maxId, Math.max(s, d));
     edges++;
@@ -120,19 +112,16 @@ final class EdgeChunk implements Serializable {
       max = Math.max(max, Math.max(src[i], dst[i]));
     }
     double sum = 0;
-    boolean exact = true;
     if (w != null) {
       for (int i = 0; i < edges; i++) {
         if (!(w[i] >= 0 && w[i] < Double.POSITIVE_INFINITY)) {
           EdgeInput.checkWeight(false, w[i], wc);
         }
         sum += w[i];
-        exact &= (float) w[i] == w[i];
       }
     }
     maxId = max;
     weightSum = sum;
-    floatWeights = exact;
   }
 
   void addVertex(int v) {
@@ -175,7 +164,6 @@ final class EdgeChunk implements Serializable {
       all.vertexIds += c.vertexIds;
       all.maxId = Math.max(all.maxId, c.maxId);
       all.weightSum += weighted ? c.weightSum : 0;
-      all.floatWeights &= !weighted || c.floatWeights;
     }
     return all;
   }

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A chunk's largest id, weights' sum and whether its weights are floats, kept as it fills (a subgraph's build reads them instead
+ * A chunk's largest id and weights' sum, kept as it fills (a subgraph's build reads them instead
  * of scanning its edges): equal to a scan of its arrays whichever way it was filled (adopted
  * columns, edges added one by one, bare vertices, chunks concatenated, serialized), and a bad
  * value still refused by name.
@@ -66,18 +66,6 @@ class EdgeChunkTest {
     assertThat(b.maxId()).isEqualTo(scannedMax(b));
     assertThat(b.weightSum()).isEqualTo(scannedSum(b));
 
-    assertThat(a.floatWeights()).isTrue(); // whole numbers
-    assertThat(b.floatWeights()).isTrue();
-    EdgeChunk tenth = new EdgeChunk(true);
-    tenth.addEdge(1, 2, 0.5);
-    assertThat(tenth.floatWeights()).isTrue();
-    tenth.addEdge(2, 3, 0.1); // not a float
-    assertThat(tenth.floatWeights()).isFalse();
-    assertThat(EdgeChunk.adopt(new int[] {1}, new int[] {2}, new double[] {0.1}, "s", "d", "w")
-        .floatWeights()).isFalse();
-    assertThat(EdgeChunk.concat(List.of(a, tenth), true).floatWeights()).isFalse();
-    assertThat(EdgeChunk.concat(List.of(a, tenth), false).floatWeights()).isTrue();
-
     EdgeChunk all = EdgeChunk.concat(List.of(a, b, new EdgeChunk(true)), true);
     assertThat(all.maxId()).isEqualTo(Math.max(a.maxId(), b.maxId()));
     assertThat(all.weightSum()).isEqualTo(a.weightSum() + b.weightSum());
@@ -94,7 +82,6 @@ class EdgeChunkTest {
     }
     assertThat(back.maxId()).isEqualTo(all.maxId());
     assertThat(back.weightSum()).isEqualTo(all.weightSum());
-    assertThat(back.floatWeights()).isEqualTo(all.floatWeights());
   }
 
   @ParameterizedTest(name = "{0}")
