@@ -47,9 +47,21 @@ public final class CudaCsrBuild {
 
   private CudaCsrBuild() {}
 
+  /** A graph built (null when its CSR stayed on the device), and where the build's time went. */
+  public record Built(CsrGraph graph, Times times) {
+    /** A build that took no device memory. */
+    Built(CsrGraph graph, long checkNanos) {
+      this(graph, new Times(checkNanos, 0, 0, 0, 0, 0, 0));
+    }
+
+    /** The phases in milliseconds, for a log line. */
+    public String phases() {
+      return times.toString();
+    }
+  }
+
   /**
-   * A graph built, and where the build's time went (wall time of each phase, the device
-   * synchronized at their ends).
+   * Where a build's time went (wall time of each phase, the device synchronized at their ends).
    *
    * @param checkNanos the edge list's checks (its arrays on the host, {@link
    *     CsrGraph#checkEdgeArrays}; its ids and weights on the device, in the sort's time)
@@ -62,15 +74,10 @@ public final class CudaCsrBuild {
    *     build's buffers go back to the engine's pool before it returns; a free of a small buffer
    *     waits for the kernels before it)
    */
-  public record Built(CsrGraph graph, long checkNanos, long uploadNanos, long sortNanos,
-      long mergeNanos, long downloadNanos, long graphNanos, long memoryNanos) {
-    /** A build that took no device memory. */
-    Built(CsrGraph graph, long checkNanos) {
-      this(graph, checkNanos, 0, 0, 0, 0, 0, 0);
-    }
-
-    /** The phases in milliseconds, for a log line. */
-    public String phases() {
+  public record Times(long checkNanos, long uploadNanos, long sortNanos, long mergeNanos,
+      long downloadNanos, long graphNanos, long memoryNanos) {
+    @Override
+    public String toString() {
       return String.format(java.util.Locale.ROOT,
           "checks %.0f ms, upload %.0f ms, sort %.0f ms, merge %.0f ms, download %.0f ms, "
               + "graph %.0f ms; in device memory calls %.0f ms",
@@ -566,7 +573,8 @@ public final class CudaCsrBuild {
         onDevice = new DeviceCsr(engine, off, kept, targets, weightsOut, weighted, meanWeight);
         long download = System.nanoTime() - t0;
         freeHeld();
-        return new Built(null, checks, upload, sort, merge, download, 0, memoryNanos);
+        return new Built(null, new Times(checks, upload, sort, merge, download, 0,
+            memoryNanos));
       }
       int[] tgt = new int[kept];
       double[] wt = weightsIn == null ? null : new double[kept];
@@ -581,8 +589,8 @@ public final class CudaCsrBuild {
       t0 = System.nanoTime();
       // Built from edges the device checked: the arrays are not checked again.
       CsrGraph graph = CsrGraph.ofBuiltArrays(n, off, tgt, wt);
-      return new Built(graph, checks, upload, sort, merge, download, System.nanoTime() - t0,
-          memoryNanos);
+      return new Built(graph, new Times(checks, upload, sort, merge, download,
+          System.nanoTime() - t0, memoryNanos));
     }
 
     /**
