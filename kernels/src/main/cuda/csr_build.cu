@@ -8,7 +8,8 @@
 /// by a least-significant-digit radix sort of 8-bit digits: per digit, each tile counts its
 /// digits (gstm_csr_histogram), an exclusive scan over the digit-major counts gives every
 /// (digit, tile) its place (gstm_csr_scan_*), and each tile sorts itself by the digit with
-/// CUB's block radix sort (stable) and writes each key to its place (gstm_csr_scatter). Stable
+/// CUB's block radix sort (stable, loaded and sorted through shared memory so that a warp reads
+/// and writes consecutive keys) and writes each key to its place (gstm_csr_scatter). Stable
 /// digit by digit, the sort keeps input order among equal keys. Then the first key of each run
 /// is flagged (gstm_csr_heads), the flags scanned, the runs written out with their lightest
 /// weight (gstm_csr_compact), and each vertex's offset found by binary search
@@ -172,9 +173,15 @@ extern "C" __global__ void __launch_bounds__(256)
                      uint32_t* pos_out) {
   using Sort = cub::BlockRadixSort<Key, kThreads, kItems, uint32_t>;
   using Scan = cub::BlockScan<uint32_t, kThreads>;
+  // Loaded through shared memory: a warp reads consecutive keys (a thread's own eight,
+  // loaded directly, were 64 bytes apart across the warp).
+  using LoadKeys = cub::BlockLoad<Key, kThreads, kItems, cub::BLOCK_LOAD_TRANSPOSE>;
+  using LoadPositions = cub::BlockLoad<uint32_t, kThreads, kItems, cub::BLOCK_LOAD_TRANSPOSE>;
   __shared__ union {
     typename Sort::TempStorage sort;
     typename Scan::TempStorage scan;
+    typename LoadKeys::TempStorage keys;
+    typename LoadPositions::TempStorage positions;
   } tmp;
   __shared__ uint32_t hist[kDigits];
   __shared__ uint32_t start[kDigits];  ///< where each digit starts in the sorted tile
@@ -188,13 +195,17 @@ extern "C" __global__ void __launch_bounds__(256)
   uint32_t p[kItems];
   // Blocked: thread t holds tile positions t * kItems + j, the order the sort keeps for ties.
   // Past the end, keys of all ones: digit kDigits - 1, after every real key of that digit.
-  cub::LoadDirectBlocked(threadIdx.x, keys_in + first, k, static_cast<int>(valid), ~0ull);
-  cub::LoadDirectBlocked(threadIdx.x, pos_in + first, p, static_cast<int>(valid), 0u);
+  LoadKeys(tmp.keys).Load(keys_in + first, k, static_cast<int>(valid), ~0ull);
+  __syncthreads();
+  LoadPositions(tmp.positions).Load(pos_in + first, p, static_cast<int>(valid), 0u);
   for (int j = 0; j < kItems; ++j) {
     if (threadIdx.x * kItems + j < valid) atomicAdd(&hist[gstm::csr::digit(k[j], bit)], 1u);
   }
   __syncthreads();
-  Sort(tmp.sort).Sort(k, p, static_cast<int>(bit), static_cast<int>(bit) + gstm::csr::kDigitBits);
+  // Sorted into the striped arrangement: thread t holds sorted ranks j * kThreads + t, so a
+  // warp writes consecutive places of a digit's run.
+  Sort(tmp.sort).SortBlockedToStriped(k, p, static_cast<int>(bit),
+                                      static_cast<int>(bit) + gstm::csr::kDigitBits);
   __syncthreads();
   uint32_t s;
   Scan(tmp.scan).ExclusiveSum(hist[threadIdx.x], s);
@@ -202,7 +213,7 @@ extern "C" __global__ void __launch_bounds__(256)
   place[threadIdx.x] = places[static_cast<size_t>(threadIdx.x) * tiles + blockIdx.x];
   __syncthreads();
   for (int j = 0; j < kItems; ++j) {
-    const uint32_t at = threadIdx.x * kItems + j;
+    const uint32_t at = j * kThreads + threadIdx.x;
     if (at < valid) {
       const uint32_t d = gstm::csr::digit(k[j], bit);
       const size_t to = static_cast<size_t>(place[d]) + (at - start[d]);
