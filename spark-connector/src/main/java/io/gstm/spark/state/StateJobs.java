@@ -263,11 +263,16 @@ final class StateJobs {
         : selected.queryExecution().toRdd().toJavaRDD().mapPartitionsWithIndex(
             (i, it) -> Routing.route(i, it, plan, coordinator), true);
     if (p == 1) {
+      long t0 = System.nanoTime();
       JavaRDD<TxChunk> gathered = gatheredForOne(routedPairs, plan.state.name(), epoch);
+      long t1 = System.nanoTime();
       try {
         return apply(spark, ref, plan, epoch, base, settings, gathered.coalesce(1).rdd());
       } finally {
         gathered.unpersist(false);
+        LOG.debug("gstm state '{}' epoch {}: planned in {} ms, routed {} ms, applied {} ms",
+            plan.state.name(), epoch, (t0 - planned) / 1_000_000, (t1 - t0) / 1_000_000,
+            (System.nanoTime() - t1) / 1_000_000);
       }
     }
     if (mesh) {

@@ -22,6 +22,9 @@ import org.apache.spark.sql.Row;
  * happen in {@link #run()}, before any task.
  */
 public final class TxApply {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(TxApply.class);
+
   private final TxState state;
   private final Dataset<Row> transactions;
   private final List<Program> programs;
@@ -139,7 +142,10 @@ public final class TxApply {
   /** Checks, then applies the transactions as one epoch; see {@link TxState}. */
   public ApplyResult run() {
     state.checkOpen();
+    long t0 = System.nanoTime();
     ApplyPlan plan = ApplyPlan.of(state.schema(), programs, transactions.schema(), this);
+    LOG.debug("gstm state '{}': apply planned in {} ms", state.schema().name(),
+        (System.nanoTime() - t0) / 1_000_000);
     return state.run(transactions, plan, batchId);
   }
 }

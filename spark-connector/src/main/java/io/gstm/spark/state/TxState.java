@@ -464,6 +464,8 @@ public final class TxState implements AutoCloseable {
               && settings.executors().engine() != io.gstm.core.engine.EngineChoice.JVM;
         }
       }
+      LOG.debug("gstm state '{}' epoch {}: applied in {} ms", schema.name(), epoch,
+          (System.nanoTime() - start) / 1_000_000);
       ApplyResult r = new ApplyResult(a.outcomes(), epoch, batchId, false,
           StateJobs.counts(a.local(), a.cross()), a.crossTransactions(), kernel, task,
           System.nanoTime() - start, new ArrayList<>(engines), fellBack, a.exchange());
