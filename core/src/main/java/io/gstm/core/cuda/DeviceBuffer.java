@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
@@ -208,10 +209,18 @@ final class DeviceBuffer implements AutoCloseable {
    * suppressed.
    */
   static void closeAll(Iterable<DeviceBuffer> buffers) {
+    forEach(buffers, DeviceBuffer::close);
+  }
+
+  /**
+   * Runs {@code action} on every buffer, even when it fails on some; throws the first failure
+   * with the others suppressed.
+   */
+  static void forEach(Iterable<DeviceBuffer> buffers, Consumer<DeviceBuffer> action) {
     RuntimeException failure = null;
     for (DeviceBuffer b : buffers) {
       try {
-        b.close();
+        action.accept(b);
       } catch (RuntimeException e) {
         if (failure == null) {
           failure = e;

@@ -3,7 +3,6 @@ package io.gstm.core.cuda;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -104,21 +103,7 @@ final class DeviceBufferPool implements AutoCloseable {
 
   /** Gives back every buffer of {@code buffers}, even when freeing one fails. */
   void giveAll(Iterable<DeviceBuffer> buffers) {
-    RuntimeException failure = null;
-    for (Iterator<DeviceBuffer> it = buffers.iterator(); it.hasNext(); ) {
-      try {
-        give(it.next());
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    DeviceBuffer.forEach(buffers, this::give);
   }
 
   private DeviceBuffer evictOldest() {
