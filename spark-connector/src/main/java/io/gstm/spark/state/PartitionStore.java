@@ -400,10 +400,12 @@ final class PartitionStore {
         locals[s] = new int[in.n];
       }
     }
+    long t0 = System.nanoTime();
     int[] lacking = lookUp(in, plan, locals);
     if (lacking.length == 0) {
       return locals;
     }
+    long t1 = System.nanoTime();
     long most = 0;
     for (int i : lacking) {
       most += plan.keySlotsOf[in.types[i]].length;
@@ -411,6 +413,20 @@ final class PartitionStore {
     if (ensureRows((int) Math.min(Integer.MAX_VALUE, most), true)) {
       lacking = lookUp(in, plan, locals); // rows were given back: keys found may be gone
     }
+    long t2 = System.nanoTime();
+    try {
+      addLacking(in, plan, locals, lacking);
+    } finally {
+      LOG.debug("gstm state '{}' partition {}: keys looked up in {} ms, rows ensured in {} ms, "
+          + "{} rows' new keys given rows in {} ms", schema.name(), partition,
+          (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, lacking.length,
+          (System.nanoTime() - t2) / 1_000_000);
+    }
+    return locals;
+  }
+
+  /** Gives the keys of {@code lacking}'s rows that no slot holds a slot each, in row order. */
+  private void addLacking(TxChunk in, ApplyPlan plan, int[][] locals, int[] lacking) {
     for (int i : lacking) {
       for (int s : plan.keySlotsOf[in.types[i]]) {
         if (locals[s][i] < 0) {
@@ -420,7 +436,6 @@ final class PartitionStore {
         }
       }
     }
-    return locals;
   }
 
   /** Each runnable row's keys into {@code locals} (-1: none), on all cores; the rows lacking one. */
