@@ -65,12 +65,7 @@ public final class ColumnarSource {
       if (!(e instanceof AttributeReference a)) {
         return null; // computed: rows
       }
-      columns[i] = -1;
-      for (int j = 0; j < below.length; j++) {
-        if (below[j].exprId().equals(a.exprId())) {
-          columns[i] = j;
-        }
-      }
+      columns[i] = indexOf(below, a);
       if (columns[i] < 0) {
         return null;
       }
@@ -142,12 +137,7 @@ public final class ColumnarSource {
     DataType[] types = new DataType[output.length];
     for (int i = 0; i < output.length; i++) {
       Attribute a = scan.output().apply(columns == null ? i : columns[i]);
-      buffer[i] = -1;
-      for (int j = 0; j < cached.length; j++) {
-        if (cached[j].exprId().equals(a.exprId())) {
-          buffer[i] = j;
-        }
-      }
+      buffer[i] = indexOf(cached, a);
       if (buffer[i] < 0) {
         return null;
       }
@@ -182,5 +172,16 @@ public final class ColumnarSource {
       }
       return new ColumnarBatch(v, b.numRows());
     });
+  }
+
+  /** The last of {@code among} that is {@code a} (the same expression id); -1 when none is. */
+  private static int indexOf(Attribute[] among, Attribute a) {
+    int at = -1;
+    for (int j = 0; j < among.length; j++) {
+      if (among[j].exprId().equals(a.exprId())) {
+        at = j;
+      }
+    }
+    return at;
   }
 }
