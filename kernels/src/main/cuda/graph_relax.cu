@@ -35,6 +35,7 @@
 #include <cstdint>
 
 #include "gstm/batch.cuh"
+#include "gstm/bucket_rings.cuh"
 #include "gstm/prstm.cuh"
 #include "gstm/store_view.cuh"
 
@@ -73,7 +74,7 @@ struct RelaxArgs {
   uint32_t max_retries;      ///< concurrency aborts before the vertex is queued again
   uint32_t far_epoch;        ///< the far list's epoch (it changes at every split)
   uint32_t pull;             ///< 1: each item's vertex pulls from its chunk (see the file doc)
-  uint32_t pad;
+  uint32_t chain;            ///< hops a warp follows within the round (see relax_round)
 };
 static_assert(sizeof(RelaxArgs) == 144, "host packer assumes 144 bytes");
 
@@ -142,14 +143,18 @@ struct Tally {
   unsigned long long deferred_min = ~0ull;  // values are nonnegative: bits order them
 };
 
+/// No vertex held for the warp's next hop (relax_round).
+constexpr uint32_t kNoVertex = 0xffffffffu;
+
 /// Relaxes edge u -> v (weight w) in one PR-STM transaction, retried on conflicts; du0 is u's
 /// value as the caller's filter saw it (a lower one later in the round was written by a commit
-/// that queued u again).
+/// that queued u again). A v lowered within the bucket is queued for the next round, or, if
+/// *held is free and v's edges fit one item, held there for the warp's next hop in this round.
 __device__ __forceinline__ void relax_edge(const StoreView& view, const RelaxArgs& a,
                                            const int32_t* offsets,
                                            const unsigned long long* values, uint32_t self,
                                            uint32_t u, uint32_t v, double w, uint64_t du0,
-                                           Tally& t) {
+                                           Tally& t, uint32_t* held) {
   ++t.transactions;
   for (uint32_t conflicts = 0;;) {
     PrStmTx<kCapacity, false> tx(view, priority::ordinary(self));
@@ -169,6 +174,12 @@ __device__ __forceinline__ void relax_edge(const StoreView& view, const RelaxArg
         if (!(candidate < a.bound)) {
           defer(a.far, a.far_count, a.far_stamps, a.far_epoch, v);
           t.deferred_min = min(t.deferred_min, static_cast<unsigned long long>(as_bits(candidate)));
+          ++t.improved;
+        } else if (*held == kNoVertex && a.chain != 0 &&
+                   __ldg(offsets + v + 1) - __ldg(offsets + v) <= kChunkEdges &&
+                   mem::load_relaxed(a.stamps + v) != a.stamp) {
+          // Not stamped: a commit that lowers v again in this round still queues it.
+          *held = v;
           ++t.improved;
         } else if (enqueue(a, offsets, v)) {
           ++t.improved;
@@ -205,12 +216,12 @@ __device__ __forceinline__ void push_edge(const StoreView& view, const RelaxArgs
                                           const int32_t* offsets, const int32_t* targets,
                                           const double* weights,
                                           const unsigned long long* values, uint32_t self,
-                                          uint32_t u, int32_t e, Tally& t) {
+                                          uint32_t u, int32_t e, Tally& t, uint32_t* held) {
   const uint32_t v = static_cast<uint32_t>(__ldg(targets + e));
   const double w = a.components ? 0.0 : (a.weighted ? __ldg(weights + e) : 1.0);
   const uint64_t du0 = mem::load_relaxed(values + u);
   if (!(as_double(du0) + w < as_double(mem::load_relaxed(values + v)))) return;
-  relax_edge(view, a, offsets, values, self, u, v, w, du0, t);
+  relax_edge(view, a, offsets, values, self, u, v, w, du0, t, held);
 }
 
 /// Push of the warp's items (this lane's: vertex `mine`, edges [begin, end)) as one list of
@@ -222,7 +233,7 @@ __device__ __forceinline__ void push_items(const StoreView& view, const RelaxArg
                                            const double* weights,
                                            const unsigned long long* values, uint32_t self,
                                            uint32_t lane, uint32_t mine, int32_t begin,
-                                           int32_t end, Tally& t) {
+                                           int32_t end, Tally& t, uint32_t* held) {
   const uint32_t count = static_cast<uint32_t>(end - begin);
   uint32_t upto = count;  // inclusive sum of the lanes' edge counts
   for (int off = 1; off < 32; off <<= 1) {
@@ -245,7 +256,7 @@ __device__ __forceinline__ void push_items(const StoreView& view, const RelaxArg
     const uint32_t from = __shfl_sync(0xffffffffu, start, k);
     if (at < total) {
       push_edge(view, a, offsets, targets, weights, values, self, u,
-                first + static_cast<int32_t>(at - from), t);
+                first + static_cast<int32_t>(at - from), t, held);
     }
   }
 }
@@ -349,7 +360,26 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
       t.relaxations += static_cast<uint32_t>(end - begin);
     }
     if (!a.pull) {
-      push_items(view, a, offsets, targets, weights, values, self, lane, mine, begin, end, t);
+      // Hops within the round: a vertex a lane lowered within the bucket becomes its item for
+      // the warp's next pass, up to a.chain passes, instead of waiting for the next round (on
+      // a grid or a road network a round moves the frontier one hop: its launch or grid sync
+      // and queue trip then cost more than the relaxations).
+      uint32_t held = kNoVertex;
+      for (uint32_t hop = 0;; ++hop) {
+        push_items(view, a, offsets, targets, weights, values, self, lane, mine, begin, end, t,
+                   &held);
+        if (hop == a.chain || !__any_sync(0xffffffffu, held != kNoVertex)) break;
+        mine = held;
+        held = kNoVertex;
+        begin = 0;
+        end = 0;
+        if (mine != kNoVertex) {
+          begin = __ldg(offsets + mine);
+          end = __ldg(offsets + mine + 1);
+          t.relaxations += static_cast<uint32_t>(end - begin);
+        }
+      }
+      if (held != kNoVertex) enqueue(a, offsets, held);
       continue;
     }
     Lowest pulled;  // a pull: the lowest neighbour of this lane's item
@@ -365,7 +395,8 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
     // A pull's one transaction per item, on the item's lane.
     if (pulled.bits != ~0ull &&
         as_double(pulled.bits) < as_double(mem::load_relaxed(values + mine))) {
-      relax_edge(view, a, offsets, values, self, pulled.from, mine, 0.0, pulled.bits, t);
+      uint32_t none = kNoVertex;  // a pull round queues what it lowers (chain is 0)
+      relax_edge(view, a, offsets, values, self, pulled.from, mine, 0.0, pulled.bits, t, &none);
     }
   }
 }
@@ -447,7 +478,7 @@ struct LoopArgs {
   uint32_t in;               ///< the queue holding the next round's items (words[0] of them)
   uint32_t fin;              ///< the far list the rounds add to
   uint32_t first;            ///< 1: no bucket yet (the far list holds the first frontier)
-  uint32_t pad0;
+  uint32_t chain;            ///< RelaxArgs.chain
   uint32_t values_region;
   uint32_t targets_region;
   uint32_t weights_region;
@@ -575,7 +606,7 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs
     r.max_retries = a.max_retries;
     r.far_epoch = epoch;
     r.pull = pull ? 1u : 0u;
-    r.pad = 0;
+    r.chain = pull ? 0u : a.chain;
     relax_round(view, r, tally);
     publish_deferred(r, tally);  // the next split reads it
     grid.sync();
@@ -624,6 +655,349 @@ extern "C" __global__ void __launch_bounds__(256, 3) gstm_graph_relax_round(
 extern "C" __global__ void __launch_bounds__(256) gstm_graph_relax_split(
     const __grid_constant__ gstm::graph_relax::SplitArgs args) {
   gstm::graph_relax::split_item(args, blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+namespace gstm::graph_relax {
+
+/// The bucket a vertex waits in after its value is found in none (gstm_graph_relax_async).
+constexpr uint32_t kNoBucket = 0xffffffffu;
+
+/// The arguments of an asynchronous run (gstm_graph_relax_async); the host packs this byte for
+/// byte (io.gstm.core.cuda.CudaAsyncRelax).
+struct AsyncArgs {
+  const int2* seed_items;     ///< [seed_item_count] work items the rounds left (chunks: a
+                              ///< vertex may be listed more than once)
+  const uint32_t* seed_far;   ///< [seed_far_count] vertices listed far
+  unsigned long long* cells;  ///< the rings' items (bucket_rings::Rings)
+  uint32_t* seqs;             ///< the rings' sequence numbers
+  uint32_t* ctl;              ///< the rings' control block
+  uint32_t* flags;            ///< [vertices] the lowest bucket a vertex is queued in, kNoBucket
+                              ///< if none (all kNoBucket when a run ends)
+  unsigned long long* counters;
+  unsigned long long* stats;
+  uint32_t* changed;
+  uint32_t* far;              ///< vertices lowered past the rings' window, for the next run
+  uint32_t* far_count;
+  uint32_t* far_stamps;
+  unsigned long long* far_min;  ///< the lowest value listed far, as bits
+  double base;                ///< where bucket 0 starts
+  double width;               ///< a bucket's width (+infinity: one bucket)
+  uint32_t seed_item_count;
+  uint32_t seed_far_count;
+  uint32_t capacity;          ///< cells per ring, a power of two
+  uint32_t slots;             ///< rings (the window holds slots - 1 buckets)
+  uint32_t lookahead;         ///< buckets past the current one an idle warp may take from
+  uint32_t max_buckets;       ///< the run gives up on reaching this bucket (the rounds' limit)
+  uint32_t far_epoch;
+  uint32_t values_region;
+  uint32_t targets_region;
+  uint32_t weights_region;
+  uint32_t offsets_region;
+  uint32_t components;
+  uint32_t weighted;
+  uint32_t max_retries;
+  uint32_t batch;             ///< items a warp takes at a time, at most 32
+  uint32_t pad;
+};
+static_assert(sizeof(AsyncArgs) == 184, "host packer assumes 184 bytes");
+
+/// What relaxing one edge came to.
+enum EdgeOutcome : int { kEdgeDone = 0, kEdgeLowered = 1, kEdgeRetry = 2 };
+
+/// Relaxes u -> v (weight w) in one PR-STM transaction, as relax_edge, but leaves the queueing
+/// to the caller: kEdgeLowered with the new value in *lowered, or kEdgeRetry when u's edges
+/// must run again (the retry limit reached).
+__device__ __forceinline__ int relax_edge_async(const StoreView& view, const AsyncArgs& a,
+                                                const unsigned long long* values, uint32_t self,
+                                                uint32_t u, uint32_t v, double w, uint64_t du0,
+                                                Tally& t, double* lowered) {
+  ++t.transactions;
+  for (uint32_t conflicts = 0;;) {
+    PrStmTx<kCapacity, false> tx(view, priority::ordinary(self));
+    const double candidate = as_double(tx.read(a.values_region, u)) + w;
+    bool wrote = false;
+    if (candidate < as_double(tx.read(a.values_region, v))) {
+      tx.write(a.values_region, v, as_bits(candidate));
+      wrote = true;
+    }
+    if (tx.commit()) {
+      ++t.counters.c[kCommits];
+      if (tx.read_only()) ++t.counters.c[kReadOnlyCommits];
+      if (!wrote) return kEdgeDone;
+      atomicOr(a.changed + (v >> 5), 1u << (v & 31u));
+      ++t.improved;
+      *lowered = candidate;
+      return kEdgeLowered;
+    }
+    t.counters.add(tx.abort_cause());
+    if (++conflicts >= a.max_retries) {
+      ++t.counters.c[kAbandonedCount];
+      return kEdgeRetry;
+    }
+    // As relax_edge: a u lowered since was queued again by its commit; a v at or below the
+    // candidate needs nothing.
+    const uint64_t du_now = mem::load_relaxed(values + u);
+    if (du_now != du0 || !(as_double(du_now) + w < as_double(mem::load_relaxed(values + v)))) {
+      return kEdgeDone;
+    }
+    if (conflicts > 1) {
+      const uint32_t cap = 64u << min(conflicts, 4u);
+      __nanosleep(cap / 2 + (((self + conflicts) * 2654435761u) >> 16) % (cap / 2));
+    }
+  }
+}
+
+/// The bucket of value x (finite): 0 below the base, 0 always with one bucket.
+__device__ __forceinline__ uint32_t bucket_of(const AsyncArgs& a, double x) {
+  const double b = floor((x - a.base) / a.width);
+  return b <= 0.0 ? 0u : (b >= 2.0e9 ? 2000000000u : static_cast<uint32_t>(b));
+}
+
+/// Queues each calling lane's vertex v (value x, bucket b) unless it already waits in a bucket
+/// at or below b; a bucket past the window (`cur` may be stale: that only narrows it) lists v
+/// far instead. Every lane of the warp calls this.
+__device__ __forceinline__ void push_vertices(const AsyncArgs& a, const bucket_rings::Rings& q,
+                                              uint32_t cur, bool want, uint32_t b, uint32_t v,
+                                              double x, Tally& t) {
+  using namespace bucket_rings;
+  bool ring = false;
+  if (want) {
+    if (b >= cur + q.slots - 1) {
+      if (mem::load_relaxed(a.flags + v) == kNoBucket) {
+        defer(a.far, a.far_count, a.far_stamps, a.far_epoch, v);
+        t.deferred_min = min(t.deferred_min, static_cast<unsigned long long>(as_bits(x)));
+      }
+    } else {
+      // The new value before the flag: a taker that clears the flag after this reads it, and
+      // one that cleared it before makes this call queue v again.
+      mem::fence_acq_rel();
+      ring = atomicMin(a.flags + v, b) > b;
+    }
+  }
+  const uint32_t mask = __ballot_sync(0xffffffffu, ring);
+  if (mask == 0) return;
+  const uint32_t lane = threadIdx.x & 31u;
+  // Live and pending rise before an item can be seen: no worker may find the run (or the
+  // bucket) empty while it is in a ring.
+  if (lane == static_cast<uint32_t>(__ffs(mask) - 1)) {
+    atomicAdd(q.ctl + kLive, static_cast<uint32_t>(__popc(mask)));
+  }
+  __syncwarp();
+  if (!ring) return;
+  const uint32_t peers = __match_any_sync(mask, b);
+  const uint32_t leader = static_cast<uint32_t>(__ffs(peers) - 1);
+  const uint32_t slot = b % q.slots;
+  uint32_t pos = 0;
+  if (lane == leader) {
+    atomicAdd(q.word(slot, kRingPending), static_cast<uint32_t>(__popc(peers)));
+    mem::fence_acq_rel();
+    pos = atomicAdd(q.word(slot, kRingTail), static_cast<uint32_t>(__popc(peers)));
+  }
+  pos = __shfl_sync(peers, pos, leader) + __popc(peers & ((1u << lane) - 1u));
+  q.write(slot, pos, (static_cast<unsigned long long>(b) << 32) | v);
+}
+
+/// Relaxes the out-edges of the warp's items (this lane's: vertex `mine` of bucket b, edges
+/// [begin, end)) as one list, a lane an edge (as push_items), and queues what they lowered.
+/// Every lane of the warp calls this.
+__device__ __forceinline__ void relax_items(const StoreView& view, const AsyncArgs& a,
+                                            const bucket_rings::Rings& q,
+                                            const int32_t* targets, const double* weights,
+                                            const unsigned long long* values, uint32_t self,
+                                            uint32_t lane, uint32_t cur, uint32_t mine,
+                                            uint32_t b, int32_t begin, int32_t end, Tally& t) {
+  const uint32_t count = static_cast<uint32_t>(end - begin);
+  uint32_t upto = count;
+  for (int off = 1; off < 32; off <<= 1) {
+    const uint32_t y = __shfl_up_sync(0xffffffffu, upto, off);
+    if (lane >= static_cast<uint32_t>(off)) upto += y;
+  }
+  const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
+  const uint32_t start = upto - count;
+  for (uint32_t base = 0; base < total; base += 32) {
+    const uint32_t at = base + lane;
+    uint32_t k = 0;
+    for (uint32_t step = 16; step > 0; step >>= 1) {
+      if (__shfl_sync(0xffffffffu, start, k + step) <= at) k += step;
+    }
+    const uint32_t u = __shfl_sync(0xffffffffu, mine, k);
+    const int32_t first = __shfl_sync(0xffffffffu, begin, k);
+    const uint32_t from = __shfl_sync(0xffffffffu, start, k);
+    const uint32_t ub = __shfl_sync(0xffffffffu, b, k);
+    bool want = false;
+    uint32_t target = 0;
+    double x = 0.0;
+    if (at < total) {
+      const int32_t e = first + static_cast<int32_t>(at - from);
+      const uint32_t v = static_cast<uint32_t>(__ldg(targets + e));
+      const double w = a.components ? 0.0 : (a.weighted ? __ldg(weights + e) : 1.0);
+      const uint64_t du0 = mem::load_relaxed(values + u);
+      if (as_double(du0) + w < as_double(mem::load_relaxed(values + v))) {
+        double lowered = 0.0;
+        const int outcome = relax_edge_async(view, a, values, self, u, v, w, du0, t, &lowered);
+        if (outcome == kEdgeLowered) {
+          want = true;
+          target = v;
+          x = lowered;
+        } else if (outcome == kEdgeRetry) {
+          want = true;
+          target = u;
+          x = as_double(mem::load_relaxed(values + u));
+        }
+      }
+    }
+    // A value never goes below the bucket of the item that lowered it: the bucket is not done.
+    push_vertices(a, q, cur, want, want ? max(bucket_of(a, x), ub) : 0u, target, x, t);
+  }
+}
+
+/// Lane 0 of a warp that found nothing to take: 1 if the run is over (or gave up), else 0
+/// after moving the current bucket on when it is done, or a wait that doubles while the warp
+/// stays idle (*idle_ns; hundreds of idle warps polling the same lines slow the busy ones).
+__device__ __forceinline__ uint32_t idle(const AsyncArgs& a, const bucket_rings::Rings& q,
+                                         uint32_t cur, uint32_t* idle_ns) {
+  using namespace bucket_rings;
+  // The bucket is done when nothing of it is queued or being relaxed: only its own items (and
+  // the seeds, all in) queue into it.
+  if (mem::load_relaxed(q.word(cur % q.slots, kRingPending)) == 0) {
+    if (q.aborted()) return 1;
+    if (mem::load_relaxed(a.ctl + kSeeding) == 0) {
+      mem::fence_acq_rel();  // the seeds' live count is read after their blocks were done
+      if (mem::load_relaxed(a.ctl + kLive) == 0) return 1;
+      if (cur + 1 >= a.max_buckets) {
+        atomicOr(a.ctl + kAbort, kAbortLimit);
+        return 1;
+      }
+      atomicCAS(a.ctl + kCur, cur, cur + 1);
+      return 0;
+    }
+  } else if (*idle_ns >= 1024 && q.aborted()) {
+    return 1;
+  }
+  __nanosleep(*idle_ns);
+  *idle_ns = min(*idle_ns * 2, 2048u);
+  return 0;
+}
+
+/// An asynchronous run (see gstm_graph_relax_async).
+__device__ __forceinline__ void relax_async(const StoreView& view, const AsyncArgs& a) {
+  using namespace bucket_rings;
+  const Rings q{a.cells, a.seqs, a.ctl, a.capacity, a.slots};
+  const int32_t* offsets = static_cast<const int32_t*>(view.regions[a.offsets_region].base);
+  const int32_t* targets = static_cast<const int32_t*>(view.regions[a.targets_region].base);
+  const double* weights = static_cast<const double*>(view.regions[a.weights_region].base);
+  const unsigned long long* values =
+      static_cast<const unsigned long long*>(view.regions[a.values_region].base);
+  const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t lane = threadIdx.x & 31u;
+  const uint32_t threads = gridDim.x * blockDim.x;
+  Tally t;
+  // The seeds into their buckets (a warp's lanes together), then this block is done seeding.
+  const uint32_t seeds = a.seed_item_count + a.seed_far_count;
+  for (uint32_t base = self - lane; base < seeds; base += threads) {
+    const uint32_t i = base + lane;
+    bool want = false;
+    uint32_t v = 0;
+    double x = 0.0;
+    if (i < seeds) {
+      v = i < a.seed_item_count ? static_cast<uint32_t>(a.seed_items[i].x)
+                                : a.seed_far[i - a.seed_item_count];
+      x = as_double(mem::load_relaxed(values + v));
+      want = x < INFINITY;  // +infinity: nothing to relax from it
+    }
+    push_vertices(a, q, 0, want, want ? bucket_of(a, x) : 0u, v, x, t);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    mem::fence_acq_rel();
+    atomicSub(a.ctl + kSeeding, 1u);
+  }
+  uint32_t idle_ns = 32;
+  for (;;) {
+    uint32_t n = 0;
+    uint32_t pos = 0;
+    uint32_t slot = 0;
+    uint32_t cur = 0;
+    uint32_t leave = 0;
+    if (lane == 0) {
+      cur = mem::load_relaxed(a.ctl + kCur);
+      for (uint32_t j = 0; j <= a.lookahead && n == 0; ++j) {
+        slot = (cur + j) % q.slots;
+        n = q.take(slot, a.batch, &pos);
+      }
+      if (n == 0) {
+        leave = idle(a, q, cur, &idle_ns);
+      } else {
+        idle_ns = 32;
+      }
+    }
+    n = __shfl_sync(0xffffffffu, n, 0);
+    if (n == 0) {
+      if (__shfl_sync(0xffffffffu, leave, 0) != 0) break;
+      continue;
+    }
+    pos = __shfl_sync(0xffffffffu, pos, 0);
+    slot = __shfl_sync(0xffffffffu, slot, 0);
+    cur = __shfl_sync(0xffffffffu, cur, 0);
+    uint32_t mine = 0;
+    uint32_t b = 0;
+    int32_t begin = 0;
+    int32_t end = 0;
+    unsigned long long item = 0;
+    if (lane < n && q.read(slot, pos + lane, &item)) {
+      mine = static_cast<uint32_t>(item);
+      b = static_cast<uint32_t>(item >> 32);
+      // The flag cleared before the value is read (a commit after this queues the vertex
+      // again); a flag that moved means the vertex was queued lower since, and that item
+      // relaxes it.
+      if (atomicCAS(a.flags + mine, b, kNoBucket) == b) {
+        mem::fence_acq_rel();
+        begin = __ldg(offsets + mine);
+        end = __ldg(offsets + mine + 1);
+        t.relaxations += static_cast<uint32_t>(end - begin);
+      }
+    }
+    relax_items(view, a, q, targets, weights, values, self, lane, cur, mine, b, begin, end, t);
+    __syncwarp();
+    if (lane == 0) {
+      // After every item this batch queued rose the counts: the bucket and the run are done
+      // only when nothing is left.
+      mem::fence_acq_rel();
+      atomicSub(q.word(slot, kRingPending), n);
+      atomicSub(a.ctl + kLive, n);
+    }
+  }
+  RelaxArgs r{};
+  r.counters = a.counters;
+  r.stats = a.stats;
+  r.far_min = a.far_min;
+  flush_tally(r, t);
+}
+
+}  // namespace gstm::graph_relax
+
+/// @brief A relaxation with no rounds: a persistent kernel whose warps take vertices from
+///        priority buckets (bucket_rings.cuh), relax their out-edges with a PR-STM transaction
+///        each, and queue the vertices they lower, with no grid-wide barrier: on a graph of high
+///        diameter a vertex lowered is relaxed from as soon as a warp is free, not a round
+///        later. Buckets are taken in order (and up to `lookahead` past the current one by an
+///        idle warp); a value past the window is listed far for the host's next launch.
+///        Launch cooperatively (all blocks resident: warps wait on each other), 256 threads a
+///        block, with the control block's current bucket, live count and abort zeroed and its
+///        seeding count set to the grid's blocks.
+extern "C" __global__ void __launch_bounds__(256, 2) gstm_graph_relax_async(
+    const __grid_constant__ gstm::StoreView view,
+    const __grid_constant__ gstm::graph_relax::AsyncArgs args) {
+  gstm::graph_relax::relax_async(view, args);
+}
+
+/// @brief Readies the rings' cells for their first lap: cell i of a ring (i = index & mask)
+///        is free for position i. Launch one thread per cell, any block size.
+extern "C" __global__ void __launch_bounds__(256) gstm_graph_async_init(uint32_t* seqs,
+                                                                       uint32_t n,
+                                                                       uint32_t mask) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) seqs[i] = i & mask;
 }
 
 /// @brief Sets *found to 1 if any of the n values is NaN: the host's check of a relaxation's
