@@ -111,10 +111,6 @@ public final class CudaGraphRelax implements AutoCloseable {
   private DeviceBuffer list;
   /** Union-find for components over every vertex, made at its first use (null: not yet). */
   private CudaComponents components;
-  /** The rings of runs without rounds, made at the first such run (null: not yet). */
-  private CudaAsyncRelax async;
-  /** A ring of this relaxer ran full once: its runs take the cooperative loop's rounds. */
-  private boolean asyncFull;
   /** Blocks of the loop kernel resident at once, found at its first use (-1: not yet). */
   private int loopBlocks = -1;
   private int stamp;
@@ -226,7 +222,14 @@ public final class CudaGraphRelax implements AutoCloseable {
     stats.zero();
     changed.zero();
     count.zero();
+    int tpb = Math.min(256, (settings.threadsPerBlock() + 31) / 32 * 32);
+    int warpsPerBlock = tpb / 32;
+    // Enough resident warps to fill every SM (2,048 threads each), a warp per work item.
+    int maxBlocks = engine.multiprocessors() * (2048 / tpb);
+    CUfunction round = engine.function(MODULE, SYMBOL);
+    CUfunction split = engine.function(MODULE, SPLIT_SYMBOL);
     byte[] view = CudaEngine.view(store);
+    int fin = 0;
     if (all) {
       // Every vertex: the first split takes far list index i as vertex i (no list to send).
       count.uploadAtByte(4, Pointer.to(new int[] {vertexCount}), 4);
@@ -240,22 +243,6 @@ public final class CudaGraphRelax implements AutoCloseable {
       // Every vertex with edges would be queued: union-find needs no split.
       return finish(new Loop(1, true, components(regions, view)));
     }
-    return finish(relax(all, lowest, regions, settings, view));
-  }
-
-  /**
-   * The splits and rounds of {@link #run} from the frontier already on the device (far list 0,
-   * or every vertex if {@code all}), adding to the run's counters and changed bits.
-   */
-  private Loop relax(boolean all, double lowest, Regions regions, Settings settings,
-      byte[] view) {
-    CUfunction round = engine.function(MODULE, SYMBOL);
-    CUfunction split = engine.function(MODULE, SPLIT_SYMBOL);
-    int tpb = Math.min(256, (settings.threadsPerBlock() + 31) / 32 * 32);
-    int warpsPerBlock = tpb / 32;
-    // Enough resident warps to fill every SM (2,048 threads each), a warp per work item.
-    int maxBlocks = engine.multiprocessors() * (2048 / tpb);
-    int fin = 0;
     int handOver = handOverAfter();
     double width = settings.bucketWidth();
     double bound = lowest + width;
@@ -275,23 +262,9 @@ public final class CudaGraphRelax implements AutoCloseable {
     boolean splitHere = settings.components() && settings.symmetric() || all;
     while (rounds < settings.maxRounds()) {
       if (rounds >= handOver && !pull && !(first && splitHere)) {
-        State at = new State(in, fin, n, bound, prevBound, first, rounds);
-        boolean tryAsync = asynchronous();
-        Loop rest = tryAsync ? runAsync(at, regions, settings, view) : null;
-        if (tryAsync && rest == null) {
-          // A ring ran full: every vertex again from the values (all valid), in rounds.
-          LOG.warn("asynchronous relaxation: a ring of {} cells ran full; the run goes on in "
-              + "rounds from every vertex", CudaAsyncRelax.capacityFor(vertexCount));
-          count.zero();
-          count.uploadAtByte(4, Pointer.to(new int[] {vertexCount}), 4);
-          Loop again = relax(true, lowest, regions, settings, view);
-          return new Loop(rounds + again.rounds(), again.converged(),
-              kernelNanos + again.kernelNanos());
-        }
-        if (rest == null) {
-          rest = runOnDevice(at, regions, settings, view);
-        }
-        return new Loop(rest.rounds(), rest.converged(), kernelNanos + rest.kernelNanos());
+        Loop rest = runOnDevice(new State(in, fin, n, bound, prevBound, first, rounds), regions,
+            settings, view);
+        return finish(new Loop(rest.rounds(), rest.converged(), kernelNanos + rest.kernelNanos()));
       }
       if (n == 0) {
         count.download(Pointer.to(words), 12);
@@ -337,7 +310,7 @@ public final class CudaGraphRelax implements AutoCloseable {
         pull = settings.components() && settings.symmetric() && rounds == 0
             && words[4] == verticesWithEdges;
         if (pull && unionFind()) {
-          return new Loop(1, true, kernelNanos + components(regions, view));
+          return finish(new Loop(1, true, kernelNanos + components(regions, view)));
         }
         continue;
       }
@@ -371,7 +344,7 @@ public final class CudaGraphRelax implements AutoCloseable {
       rounds++;
     }
     boolean converged = n == 0 && farLength(fin) == 0;
-    return new Loop(rounds, converged, kernelNanos);
+    return finish(new Loop(rounds, converged, kernelNanos));
   }
 
   /** What a run's rounds came to: their number, whether they converged, their GPU time. */
@@ -387,10 +360,13 @@ public final class CudaGraphRelax implements AutoCloseable {
    * (docs/benchmark-log.md).
    */
   private int handOverAfter() {
-    int after = switch (loopMode()) {
-      case "device", "async" -> 0;
+    String loop = System.getProperty("gstm.graph.loop", "auto");
+    int after = switch (loop) {
+      case "device" -> 0;
       case "host" -> Integer.MAX_VALUE;
-      default -> HAND_OVER_ROUNDS;
+      case "auto" -> HAND_OVER_ROUNDS;
+      default -> throw new IllegalArgumentException("gstm.graph.loop: expected auto, device or "
+          + "host, got " + loop);
     };
     return after == Integer.MAX_VALUE || loopBlocks() == 0 ? Integer.MAX_VALUE : after;
   }
@@ -411,81 +387,6 @@ public final class CudaGraphRelax implements AutoCloseable {
       throw new IllegalArgumentException("gstm.graph.chain: expected 0..1024, got " + hops);
     }
     return hops;
-  }
-
-  private static String loopMode() {
-    String loop = System.getProperty("gstm.graph.loop", "auto");
-    return switch (loop) {
-      case "auto", "device", "async", "host" -> loop;
-      default -> throw new IllegalArgumentException("gstm.graph.loop: expected auto, device, "
-          + "async or host, got " + loop);
-    };
-  }
-
-  /**
-   * Whether a run handed over to the device goes on without rounds ({@link CudaAsyncRelax})
-   * rather than in the cooperative loop's rounds: {@code gstm.graph.loop} {@code async}, or
-   * {@code auto} (a run still going after {@value #HAND_OVER_ROUNDS} rounds has a high
-   * diameter); not after a ring of this relaxer ran full.
-   */
-  private boolean asynchronous() {
-    String mode = loopMode();
-    return !asyncFull && mode.equals("async");
-  }
-
-  /**
-   * The rest of a run without rounds: launches of {@link CudaAsyncRelax} seeded by the
-   * queue's items and the far list where the host's loop stands, then by the far list each
-   * launch leaves (values past its window of buckets), until none is left. Null if a ring ran
-   * full ({@link #asyncFull} set): the caller starts over from the values.
-   */
-  private Loop runAsync(State at, Regions regions, Settings settings, byte[] view) {
-    if (async == null) {
-      async = new CudaAsyncRelax(engine, vertexCount);
-    }
-    double base = Double.isInfinite(settings.bucketWidth()) ? 0
-        : at.bound() - settings.bucketWidth();
-    // Tuning: buckets of a multiple of the rounds' width.
-    double width = settings.bucketWidth()
-        * Double.parseDouble(System.getProperty("gstm.graph.asyncWidth", "1"));
-    int fin = at.fin();
-    int items = at.n();
-    int rounds = at.rounds();
-    long nanos = 0;
-    while (true) {
-      int farN = farLength(fin);
-      if (items == 0 && farN == 0) {
-        return new Loop(rounds, true, nanos);
-      }
-      if (rounds >= settings.maxRounds()) {
-        return new Loop(rounds, false, nanos);
-      }
-      nextFarEpoch();
-      count.uploadAtByte(4L * (2 - fin), Pointer.to(new int[] {0}), 4);
-      farMin.upload(Pointer.to(new long[] {Double.doubleToRawLongBits(Double.POSITIVE_INFINITY)}),
-          8);
-      CudaAsyncRelax.Ran ran = async.launch(view, new CudaAsyncRelax.Launch(
-          items == 0 ? 0 : queues[at.in()].address(), items, far[fin].address(), farN,
-          far[1 - fin].address(), count.address() + 4L * (2 - fin), farStamps.address(),
-          farMin.address(), counters.address(), stats.address(), changed.address(), base, width,
-          settings.maxRounds() - rounds, farEpoch), regions, settings);
-      nanos += ran.kernelNanos();
-      rounds += ran.buckets();
-      LOG.debug("asynchronous relaxation: {} seeds, {} buckets in {} us{}", items + farN,
-          ran.buckets(), ran.kernelNanos() / 1000, ran.full() ? " (a ring ran full)" : "");
-      if (ran.full()) {
-        asyncFull = true;
-        return null;
-      }
-      if (ran.limit()) {
-        return new Loop(rounds, false, nanos);
-      }
-      fin = 1 - fin;
-      items = 0;
-      long[] min = new long[1];
-      farMin.download(Pointer.to(min), 8);
-      base = Double.longBitsToDouble(min[0]);
-    }
   }
 
   /**
@@ -724,9 +625,6 @@ public final class CudaGraphRelax implements AutoCloseable {
     engine.bind();
     if (components != null) {
       components.close();
-    }
-    if (async != null) {
-      async.close();
     }
     List<DeviceBuffer> held = new java.util.ArrayList<>(List.of(queues[0], queues[1], far[0],
         far[1], count, stamps, farStamps, farMin, counters, stats, changed, loopWords));
