@@ -145,6 +145,15 @@ struct Tally {
 /// No vertex held for the warp's next hop (relax_round).
 constexpr uint32_t kNoVertex = 0xffffffffu;
 
+/// Whether a warp may take v as its next hop: its edges fit one item and no commit of this
+/// round queued it already (the three loads issued together: a hop's latency is the round's).
+__device__ __forceinline__ bool may_hold(const RelaxArgs& a, const int32_t* offsets, uint32_t v) {
+  const int32_t begin = __ldg(offsets + v);
+  const int32_t end = __ldg(offsets + v + 1);
+  const uint32_t stamp = mem::load_relaxed(a.stamps + v);
+  return end - begin <= kChunkEdges && stamp != a.stamp;
+}
+
 /// Relaxes edge u -> v (weight w) in one PR-STM transaction, retried on conflicts; du0 is u's
 /// value as the caller's filter saw it (a lower one later in the round was written by a commit
 /// that queued u again). A v lowered within the bucket is queued for the next round, or, if
@@ -174,9 +183,7 @@ __device__ __forceinline__ void relax_edge(const StoreView& view, const RelaxArg
           defer(a.far, a.far_count, a.far_stamps, a.far_epoch, v);
           t.deferred_min = min(t.deferred_min, static_cast<unsigned long long>(as_bits(candidate)));
           ++t.improved;
-        } else if (*held == kNoVertex && a.chain != 0 &&
-                   __ldg(offsets + v + 1) - __ldg(offsets + v) <= kChunkEdges &&
-                   mem::load_relaxed(a.stamps + v) != a.stamp) {
+        } else if (*held == kNoVertex && a.chain != 0 && may_hold(a, offsets, v)) {
           // Not stamped: a commit that lowers v again in this round still queues it.
           *held = v;
           ++t.improved;
