@@ -215,25 +215,45 @@ __device__ __forceinline__ void relax_edge(const StoreView& view, const RelaxArg
   }
 }
 
-/// Push of edge e, u -> targets[e]: a plain-load filter (values only decrease, so an edge whose
-/// candidate is not below the target's value can never improve it), then a transaction for an
-/// edge that may improve its target.
-__device__ __forceinline__ void push_edge(const StoreView& view, const RelaxArgs& a,
-                                          const int32_t* offsets, const int32_t* targets,
-                                          const double* weights,
-                                          const unsigned long long* values, uint32_t self,
-                                          uint32_t u, int32_t e, Tally& t, uint32_t* held) {
-  const uint32_t v = static_cast<uint32_t>(__ldg(targets + e));
-  const double w = a.components ? 0.0 : (a.weighted ? __ldg(weights + e) : 1.0);
-  const uint64_t du0 = mem::load_relaxed(values + u);
-  if (!(as_double(du0) + w < as_double(mem::load_relaxed(values + v)))) return;
-  relax_edge(view, a, offsets, values, self, u, v, w, du0, t, held);
+/// An edge that passed the filter, waiting in a lane for its transaction (push_items).
+struct Survivor {
+  uint32_t u = 0;
+  uint32_t v = 0;
+  double w = 0.0;
+  uint64_t du0 = 0;  ///< u's value as the filter saw it
+  bool has = false;
+};
+
+/// Runs the transaction of this lane's survivor, if it has one. Every lane of the warp calls
+/// this (the lanes without one wait for those with one).
+__device__ __forceinline__ void flush_survivor(const StoreView& view, const RelaxArgs& a,
+                                               const int32_t* offsets,
+                                               const unsigned long long* values, uint32_t self,
+                                               Survivor& s, Tally& t, uint32_t* held) {
+  if (s.has) relax_edge(view, a, offsets, values, self, s.u, s.v, s.w, s.du0, t, held);
+  s.has = false;
+}
+
+/// The lane of the n-th (from 0) set bit of mask (which has more than n).
+__device__ __forceinline__ uint32_t nth_set_lane(uint32_t mask, uint32_t n) {
+  uint32_t p = 0;
+  for (uint32_t step = 16; step > 0; step >>= 1) {
+    const uint32_t q = p + step - 1;
+    const uint32_t upto = q >= 31 ? mask : mask & ((2u << q) - 1u);
+    if (static_cast<uint32_t>(__popc(upto)) <= n) p += step;
+  }
+  return p;
 }
 
 /// Push of the warp's items (this lane's: vertex `mine`, edges [begin, end)) as one list of
 /// edges, a lane an edge: an item of a few edges (a road network's vertices have about four,
 /// most of R-MAT's fewer than 32) no longer leaves most lanes idle while the warp walks the
-/// items one by one. Every lane of the warp calls this.
+/// items one by one. Each edge first passes a plain-load filter (values only decrease, so an
+/// edge whose candidate is not below the target's value can never improve it); the few that
+/// pass wait in the warp's lanes, one each, and run their transactions together when the lanes
+/// are full or the list ends: a transaction run as soon as its edge passed held the warp's 31
+/// other lanes for its whole latency, and in R-MAT's large rounds most passes of 32 edges have
+/// one. Every lane of the warp calls this.
 __device__ __forceinline__ void push_items(const StoreView& view, const RelaxArgs& a,
                                            const int32_t* offsets, const int32_t* targets,
                                            const double* weights,
@@ -248,6 +268,7 @@ __device__ __forceinline__ void push_items(const StoreView& view, const RelaxArg
   }
   const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
   const uint32_t start = upto - count;  // this lane's first edge in the list
+  Survivor s;
   for (uint32_t base = 0; base < total; base += 32) {
     const uint32_t at = base + lane;
     // The item of edge `at`: the last lane whose first edge is at or before it (starts never
@@ -260,11 +281,41 @@ __device__ __forceinline__ void push_items(const StoreView& view, const RelaxArg
     const uint32_t u = __shfl_sync(0xffffffffu, mine, k);
     const int32_t first = __shfl_sync(0xffffffffu, begin, k);
     const uint32_t from = __shfl_sync(0xffffffffu, start, k);
+    bool passed = false;
+    uint32_t v = 0;
+    double w = 0.0;
+    uint64_t du0 = 0;
     if (at < total) {
-      push_edge(view, a, offsets, targets, weights, values, self, u,
-                first + static_cast<int32_t>(at - from), t, held);
+      const int32_t e = first + static_cast<int32_t>(at - from);
+      v = static_cast<uint32_t>(__ldg(targets + e));
+      w = a.components ? 0.0 : (a.weighted ? __ldg(weights + e) : 1.0);
+      du0 = mem::load_relaxed(values + u);
+      passed = as_double(du0) + w < as_double(mem::load_relaxed(values + v));
+    }
+    const uint32_t fresh = __ballot_sync(0xffffffffu, passed);
+    if (fresh == 0) continue;
+    uint32_t open = __ballot_sync(0xffffffffu, !s.has);
+    if (__popc(fresh) > __popc(open)) {
+      flush_survivor(view, a, offsets, values, self, s, t, held);
+      open = 0xffffffffu;
+    }
+    // The r-th open lane takes the r-th edge that passed.
+    const uint32_t rank = __popc(open & ((1u << lane) - 1u));
+    const bool take = !s.has && rank < static_cast<uint32_t>(__popc(fresh));
+    const uint32_t src = take ? nth_set_lane(fresh, rank) : lane;
+    const uint32_t su = __shfl_sync(0xffffffffu, u, src);
+    const uint32_t sv = __shfl_sync(0xffffffffu, v, src);
+    const double sw = __shfl_sync(0xffffffffu, w, src);
+    const uint64_t sd = __shfl_sync(0xffffffffu, du0, src);
+    if (take) {
+      s.u = su;
+      s.v = sv;
+      s.w = sw;
+      s.du0 = sd;
+      s.has = true;
     }
   }
+  flush_survivor(view, a, offsets, values, self, s, t, held);
 }
 
 /// The lowest value among some targets (a pull), and whose it is (~0: none seen).
