@@ -6,14 +6,17 @@
 /// out-edges of one vertex (a hub's edges spread over many warps). A warp takes up to 32 items
 /// and relaxes their edges as one list, a lane an edge (consecutive edges of an item on
 /// consecutive lanes: coalesced loads of targets and weights). A lane first filters its edge
-/// with plain loads: values only
-/// ever decrease, so an edge whose candidate is not below the target's current value can never
-/// improve it, and most edges stop there. An edge that may improve runs one PR-STM transaction:
-/// it reads value(u) and value(v) and writes the candidate if it is still lower, so a relaxation
-/// commits only against the source's current value. A lane that aborts drops its edge if u has
+/// with plain loads: values only ever decrease, so an edge whose candidate is not below the
+/// target's current value can never improve it, and most edges stop there; those that pass wait
+/// in the warp's lanes and run their transactions together (push_items). An edge that may
+/// improve runs one PR-STM transaction: it reads value(u) and value(v) and writes the
+/// candidate if it is still lower, so a relaxation commits only against the source's current
+/// value. A lane that aborts drops its edge if u has
 /// dropped since it read it (whoever lowered u queued it again) or if the edge can no longer
 /// improve v, else retries, and after the retry limit queues u for the next round. A vertex
-/// lowered in a round is stamped once and its chunks are queued for the next.
+/// lowered in a round is stamped once and its chunks are queued for the next; in the device's
+/// loop a warp may instead take it as its own next item in the same round, up to `chain` hops
+/// (relax_round), so that a grid's frontier moves more than one hop a round.
 ///
 /// Near-far buckets (Davidson et al.'s near-far delta-stepping): the rounds relax only values
 /// below the bucket's end, `bound`; a vertex lowered to the bound or above goes on the far list.

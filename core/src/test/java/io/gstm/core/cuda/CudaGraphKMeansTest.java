@@ -152,9 +152,9 @@ class CudaGraphKMeansTest {
       "road, 42, auto", "path, 43, device", "path, 43, auto", "path-resumed, 44, device",
       "path-resumed, 44, auto", "rmat, 45, device", "rmat, 45, auto", "grid-components, 46, device",
       "grid-components, 46, auto", "path-cut, 47, device", "path-cut, 47, auto",
-      "path-cut, 47, host", "grid, 50, device:0", "grid, 50, auto:2", "road, 51, auto:8", "path, 52, device:64",
-      "path-resumed, 53, auto:0", "rmat, 54, device:8", "grid-components, 55, device:16",
-      "path-cut, 47, device:0"})
+      "path-cut, 47, host", "grid, 50, device:0", "grid, 50, auto:2", "road, 51, auto:8",
+      "path, 52, device:64", "path-resumed, 53, auto:0", "rmat, 54, device:8",
+      "grid-components, 55, device:16", "path-cut, 47, device:0"})
   void everyLoopReachesTheSameFixpoint(String what, long seed, String loop) {
     EdgeList edges = switch (what) {
       case "grid", "grid-components" -> GridGenerator.grid(96, 96, seed);
