@@ -9,7 +9,6 @@ import static io.gstm.core.program.ValueType.INT64;
 import io.gstm.core.program.Ast.Loc;
 import io.gstm.core.store.StoreLayout;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -84,83 +83,21 @@ final class ProgramCompiler {
     }
   }
 
-  /** Bounds over the code compiled so far (one path: branches take the larger side). */
-  private static final class Counts {
-    long reads;
-    long lockEntries;
-    long writeEntries;
-    long sums;
-    long steps;
-
-    void add(Counts o) {
-      reads = sat(reads + o.reads);
-      lockEntries = sat(lockEntries + o.lockEntries);
-      writeEntries = sat(writeEntries + o.writeEntries);
-      sums = sat(sums + o.sums);
-      steps = sat(steps + o.steps);
-    }
-
-    void addMax(Counts a, Counts b) {
-      reads = sat(reads + Math.max(a.reads, b.reads));
-      lockEntries = sat(lockEntries + Math.max(a.lockEntries, b.lockEntries));
-      writeEntries = sat(writeEntries + Math.max(a.writeEntries, b.writeEntries));
-      sums = sat(sums + Math.max(a.sums, b.sums));
-      steps = sat(steps + Math.max(a.steps, b.steps));
-    }
-
-    void addTimes(Counts o, long times) {
-      reads = sat(reads + mul(o.reads, times));
-      lockEntries = sat(lockEntries + mul(o.lockEntries, times));
-      writeEntries = sat(writeEntries + mul(o.writeEntries, times));
-      sums = sat(sums + mul(o.sums, times));
-      steps = sat(steps + mul(o.steps, times));
-    }
-
-    private static long mul(long a, long b) {
-      return a != 0 && b > Long.MAX_VALUE / 4 / a ? Long.MAX_VALUE / 4 : a * b;
-    }
-
-    private static long sat(long v) {
-      return Math.min(v, Long.MAX_VALUE / 4);
-    }
-  }
-
-  /** Words whose lock is already in the set, and words already written, by stable key. */
-  private static final class Known {
-    final Set<String> locked;
-    final Set<String> written;
-
-    Known(Set<String> locked, Set<String> written) {
-      this.locked = locked;
-      this.written = written;
-    }
-
-    Known copy() {
-      return new Known(new HashSet<>(locked), new HashSet<>(written));
-    }
-  }
-
   private final Program program;
   private final String name;
   /** Constants loaded once in the prologue, and their registers. */
   private final List<Long> hoist;
   private final Map<Long, Integer> hoisted = new HashMap<>();
-  private final List<Integer> code = new ArrayList<>();
-  private final List<Long> constants = new ArrayList<>();
-  private final Map<Long, Integer> constantIndex = new HashMap<>();
+  private final CodeWriter out = new CodeWriter();
   private final Map<String, Sym> globals = new LinkedHashMap<>();
   private final Deque<Map<String, Sym>> scopes = new ArrayDeque<>();
   private final Set<String> declared = new HashSet<>();
-  private Counts counts = new Counts();
-  private Known known = new Known(new HashSet<>(), new HashSet<>());
+  private PathCounts counts = new PathCounts();
+  private KnownWords known = new KnownWords(new HashSet<>(), new HashSet<>());
   private int nextId;
   /** First register above every live local. */
   private int top;
   private int maxRegisters;
-  /** Code position of the last bound label: an instruction there may be a jump target. */
-  private int lastLabel = -1;
-  /** Where the last instruction starts. */
-  private int lastStart = -1;
   /** Registers below this hold outputs, parameters and live locals; temporaries are above. */
   private int localsBase;
   private boolean writes;
@@ -272,8 +209,8 @@ final class ProgramCompiler {
     block(program.body());
     scopes.pop();
     emit(Opcodes.RET, 0, 0, 0);
-    if (code.size() > CompiledProgram.MAX_CODE) {
-      throw error(program.loc(), "the program compiles to " + code.size()
+    if (out.here() > CompiledProgram.MAX_CODE) {
+      throw error(program.loc(), "the program compiles to " + out.here()
           + " instruction words, more than the limit " + CompiledProgram.MAX_CODE);
     }
     if (counts.steps > CompiledProgram.MAX_STEPS) {
@@ -297,8 +234,8 @@ final class ProgramCompiler {
       throw error(program.loc(), "sum() may run " + counts.sums + " times in one attempt; a "
           + "transaction holds one range");
     }
-    int[] words = code.stream().mapToInt(Integer::intValue).toArray();
-    long[] pool = constants.stream().mapToLong(Long::longValue).toArray();
+    int[] words = out.words();
+    long[] pool = out.pool();
     return new CompiledProgram(name, program.params(), program.regions(), program.outputs(),
         program.tag(),
         new CompiledProgram.Body(words, pool, Math.max(maxRegisters, 1), outputRegisters),
@@ -365,21 +302,15 @@ final class ProgramCompiler {
   }
 
   private int constant(long bits, Loc loc) {
-    Integer k = constantIndex.get(bits);
-    if (k == null) {
-      k = constants.size();
-      if (k >= CompiledProgram.MAX_CONSTANTS) {
-        throw error(loc, "more than " + CompiledProgram.MAX_CONSTANTS + " distinct constants");
-      }
-      constants.add(bits);
-      constantIndex.put(bits, k);
+    int k = out.constant(bits, CompiledProgram.MAX_CONSTANTS);
+    if (k < 0) {
+      throw error(loc, "more than " + CompiledProgram.MAX_CONSTANTS + " distinct constants");
     }
     return k;
   }
 
   private void emit(int op, int a, int b, int c) {
-    lastStart = code.size();
-    code.add(Opcodes.encode(op, a, b, c));
+    out.emit(op, a, b, c);
     counts.steps++;
   }
 
@@ -391,31 +322,11 @@ final class ProgramCompiler {
     emit(op, a, wide & 0xff, wide >>> 8);
   }
 
-  private void word(int w) {
-    code.add(w);
-  }
-
-  private int here() {
-    return code.size();
-  }
-
   /** Emits a branch to a later label; returns the position to patch. */
   private int branch(int op, int reg) {
-    int at = here();
+    int at = out.here();
     emit(op, reg, 0, 0);
     return at;
-  }
-
-  private void bind(int at) {
-    int target = here();
-    int w = code.get(at);
-    int op = w & 0xff;
-    if (op == Opcodes.JMP) {
-      code.set(at, Opcodes.JMP | target << 8);
-    } else {
-      code.set(at, (w & 0xffff) | (target & 0xff) << 16 | (target >>> 8 & 0xff) << 24);
-    }
-    lastLabel = target;
   }
 
   private void jumpBack(int target) {
@@ -467,11 +378,10 @@ final class ProgramCompiler {
       emit(Opcodes.LDK, target, constant(v.constant, loc), loc);
       return;
     }
-    int last = here() - 1;
-    if (v.reg >= localsBase && last >= 0 && lastStart == last && here() != lastLabel
-        && writesA(code.get(last)) && (code.get(last) >>> 8 & 0xff) == v.reg) {
-      int w = code.get(last);
-      code.set(last, (w & ~0xff00) | target << 8);
+    int last = out.rewritableLast();
+    if (v.reg >= localsBase && last >= 0 && writesA(out.wordAt(last))
+        && (out.wordAt(last) >>> 8 & 0xff) == v.reg) {
+      out.setWord(last, (out.wordAt(last) & ~0xff00) | target << 8);
       return;
     }
     emit(Opcodes.MOV, target, v.reg, 0);
@@ -599,26 +509,26 @@ final class ProgramCompiler {
     }
     int jz = branch(Opcodes.JZ, c.reg);
     top = localsBase;
-    Counts before = counts;
-    Known knownBefore = known;
-    counts = new Counts();
+    PathCounts before = counts;
+    KnownWords knownBefore = known;
+    counts = new PathCounts();
     known = knownBefore.copy();
     nested(i.then());
-    Counts thenCounts = counts;
-    Known thenKnown = known;
-    counts = new Counts();
+    PathCounts thenCounts = counts;
+    KnownWords thenKnown = known;
+    counts = new PathCounts();
     known = knownBefore.copy();
     if (i.otherwise().isEmpty()) {
-      bind(jz);
+      out.bind(jz);
     } else {
-      int jmp = here();
+      int jmp = out.here();
       emit(Opcodes.JMP, 0, 0, 0);
-      bind(jz);
+      out.bind(jz);
       nested(i.otherwise());
-      bind(jmp);
+      out.bind(jmp);
     }
-    Counts elseCounts = counts;
-    Known elseKnown = known;
+    PathCounts elseCounts = counts;
+    KnownWords elseKnown = known;
     before.addMax(thenCounts, elseCounts);
     counts = before;
     Set<String> locked = new HashSet<>(thenKnown.locked);
@@ -636,28 +546,21 @@ final class ProgramCompiler {
    * but it adds no instructions and nothing to the bounds.
    */
   private void unreachable(Runnable compile) {
-    int codeSize = code.size();
-    int constantCount = constants.size();
-    Counts savedCounts = counts;
-    Known savedKnown = known;
+    CodeWriter.Mark mark = out.mark();
+    PathCounts savedCounts = counts;
+    KnownWords savedKnown = known;
     int savedTop = top;
     int savedBase = localsBase;
-    int savedLabel = lastLabel;
-    int savedStart = lastStart;
     boolean savedWrites = writes;
     boolean savedRetries = retries;
-    counts = new Counts();
+    counts = new PathCounts();
     known = savedKnown.copy();
     compile.run();
-    code.subList(codeSize, code.size()).clear();
-    constants.subList(constantCount, constants.size()).clear();
-    constantIndex.values().removeIf(k -> k >= constantCount);
+    out.reset(mark);
     counts = savedCounts;
     known = savedKnown;
     top = savedTop;
     localsBase = savedBase;
-    lastLabel = savedLabel;
-    lastStart = savedStart;
     writes = savedWrites;
     retries = savedRetries;
   }
@@ -732,17 +635,17 @@ final class ProgramCompiler {
     moveInto(rEnd, to, f.loc());
     if (checked) {
       emit(Opcodes.LOOP, ri, rEnd, 0);
-      word((int) trips);
+      out.word((int) trips);
     }
     emit(Opcodes.LDK, rOne, constant(1L, f.loc()), f.loc());
     Sym v = new Sym(Kind.LOOP, f.variable(), INT32, nextId++);
     v.reg = ri;
-    Counts before = counts;
-    Known knownBefore = known;
-    counts = new Counts();
+    PathCounts before = counts;
+    KnownWords knownBefore = known;
+    counts = new PathCounts();
     known = knownBefore.copy();
-    int loopTop = here();
-    lastLabel = loopTop;
+    int loopTop = out.here();
+    out.label();
     int rc = allocate(f.loc());
     emit(Opcodes.LT, rc, ri, rEnd);
     int exit = branch(Opcodes.JZ, rc);
@@ -757,8 +660,8 @@ final class ProgramCompiler {
     top = localsBase;
     emit(Opcodes.WADD, ri, ri, rOne); // i < end, so i + 1 cannot overflow: no check needed
     jumpBack(loopTop);
-    bind(exit);
-    Counts body = counts;
+    out.bind(exit);
+    PathCounts body = counts;
     counts = before;
     counts.addTimes(body, trips);
     counts.steps += 2; // the last check of the condition, which leaves the loop
@@ -1081,9 +984,9 @@ final class ProgramCompiler {
     int result = allocate(b.loc());
     moveInto(result, l, b.loc());
     int skip = branch(and ? Opcodes.JZ : Opcodes.JNZ, result);
-    Counts before = counts;
-    Known knownBefore = known;
-    counts = new Counts();
+    PathCounts before = counts;
+    KnownWords knownBefore = known;
+    counts = new PathCounts();
     known = knownBefore.copy();
     int savedTop = top;
     Val r = expr(b.right());
@@ -1092,7 +995,7 @@ final class ProgramCompiler {
     }
     moveInto(result, r, b.loc());
     top = savedTop;
-    bind(skip);
+    out.bind(skip);
     before.add(counts);
     counts = before;
     known = knownBefore;
@@ -1171,7 +1074,7 @@ final class ProgramCompiler {
         int rc = reg(count, c.loc());
         int r = result(c.loc(), new Val(INT32, rf, null, null), new Val(INT32, rc, null, null));
         emit(Opcodes.SUM, r, s.index, rf);
-        word(rc);
+        out.word(rc);
         counts.sums++;
         return new Val(INT64, r, null, null);
       }
