@@ -235,20 +235,26 @@ public final class CachedColumns implements Serializable {
    * shape not known here.
    */
   public boolean readInts(List<CachedBatch> batches, int c, int[] into) {
+    int at = 0;
+    for (CachedBatch b : batches) {
+      if (!readInts(b, c, into, at)) {
+        return false;
+      }
+      at += b.numRows();
+    }
+    return true;
+  }
+
+  /**
+   * Column {@code c} of one batch into {@code into} from index {@code at}, as {@link #readInts}.
+   */
+  public boolean readInts(CachedBatch b, int c, int[] into, int at) {
     int width = integralWidth(types[c]);
     if (width == 0) {
       return false;
     }
-    int at = 0;
-    for (CachedBatch b : batches) {
-      ByteBuffer in = values(b, c);
-      int n = b.numRows();
-      if (in == null || !ints(in, width, into, at, n)) {
-        return false;
-      }
-      at += n;
-    }
-    return true;
+    ByteBuffer in = values(b, c);
+    return in != null && ints(in, width, into, at, b.numRows());
   }
 
   /**
@@ -256,45 +262,54 @@ public final class CachedColumns implements Serializable {
    * column converted as Spark's cast to double converts it). False as {@link #readInts}.
    */
   public boolean readDoubles(List<CachedBatch> batches, int c, double[] into) {
+    int at = 0;
+    for (CachedBatch b : batches) {
+      if (!readDoubles(b, c, into, at)) {
+        return false;
+      }
+      at += b.numRows();
+    }
+    return true;
+  }
+
+  /**
+   * Column {@code c} of one batch into {@code into} from index {@code at}, as {@link
+   * #readDoubles}.
+   */
+  public boolean readDoubles(CachedBatch b, int c, double[] into, int at) {
     DataType t = types[c];
     int width = integralWidth(t);
-    int at = 0;
-    long[] scratch = null;
-    for (CachedBatch b : batches) {
-      ByteBuffer in = values(b, c);
-      int n = b.numRows();
-      if (in == null) {
+    ByteBuffer in = values(b, c);
+    int n = b.numRows();
+    if (in == null) {
+      return false;
+    }
+    if (t == DataTypes.DoubleType || t == DataTypes.FloatType) {
+      if (in.getInt() != PASS_THROUGH) {
+        return false; // Spark compresses neither: a shape not known here
+      }
+      int bytes = t == DataTypes.DoubleType ? 8 : 4;
+      if (in.remaining() != (long) n * bytes) {
         return false;
       }
-      if (t == DataTypes.DoubleType || t == DataTypes.FloatType) {
-        if (in.getInt() != PASS_THROUGH) {
-          return false; // Spark compresses neither: a shape not known here
-        }
-        int bytes = t == DataTypes.DoubleType ? 8 : 4;
-        if (in.remaining() != (long) n * bytes) {
-          return false;
-        }
-        if (bytes == 8) {
-          in.asDoubleBuffer().get(into, at, n);
-        } else {
-          for (int i = 0; i < n; i++) {
-            into[at + i] = in.getFloat();
-          }
-        }
-      } else if (width != 0) {
-        if (scratch == null || scratch.length < n) {
-          scratch = new long[n];
-        }
-        if (!longs(in, width, scratch, n)) {
-          return false;
-        }
-        for (int i = 0; i < n; i++) {
-          into[at + i] = scratch[i];
-        }
+      if (bytes == 8) {
+        in.asDoubleBuffer().get(into, at, n);
       } else {
-        return false;
+        for (int i = 0; i < n; i++) {
+          into[at + i] = in.getFloat();
+        }
       }
-      at += n;
+      return true;
+    }
+    if (width == 0) {
+      return false;
+    }
+    long[] values = new long[n];
+    if (!longs(in, width, values, n)) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      into[at + i] = values[i];
     }
     return true;
   }

@@ -92,36 +92,55 @@ final class EdgeChunk implements Serializable {
    * weight is the same IllegalArgumentException); {@code ws} null means unweighted.
    */
   static EdgeChunk adopt(int[] ss, int[] ds, double[] ws, String sc, String dc, String wc) {
+    int max = checkIds(ss, ds, 0, ss.length, -1, sc, dc);
+    double sum = ws == null ? 0 : checkWeights(ws, 0, ws.length, 0, wc);
+    return adoptChecked(ss, ds, ws, max, sum);
+  }
+
+  /**
+   * A chunk of these edges, already checked by {@link #checkIds} and {@link #checkWeights}
+   * (which found {@code maxId} and {@code weightSum}): a reader that checks each batch as it
+   * decodes it, while the batch is still in the core's cache, saves a pass over the arrays.
+   */
+  static EdgeChunk adoptChecked(int[] ss, int[] ds, double[] ws, int maxId, double weightSum) {
     EdgeChunk c = new EdgeChunk(ws != null);
     c.src = ss;
     c.dst = ds;
     c.w = ws;
     c.edges = ss.length;
-    c.check(sc, dc, wc);
+    c.maxId = maxId;
+    c.weightSum = weightSum;
     return c;
   }
 
-  /** Checks the edges (as the row path does) and finds the largest id and the weights' sum. */
-  private void check(String sc, String dc, String wc) {
-    int max = -1;
-    for (int i = 0; i < edges; i++) {
-      if ((src[i] | dst[i]) < 0) {
-        EdgeInput.checkId(false, src[i], sc);
-        EdgeInput.checkId(false, dst[i], dc);
+  /**
+   * Checks the ids of edges [from, to) as the row path does (an id below 0 is its
+   * IllegalArgumentException); returns the largest of them and {@code max}.
+   */
+  static int checkIds(int[] ss, int[] ds, int from, int to, int max, String sc, String dc) {
+    for (int i = from; i < to; i++) {
+      if ((ss[i] | ds[i]) < 0) {
+        EdgeInput.checkId(false, ss[i], sc);
+        EdgeInput.checkId(false, ds[i], dc);
       }
-      max = Math.max(max, Math.max(src[i], dst[i]));
+      max = Math.max(max, Math.max(ss[i], ds[i]));
     }
-    double sum = 0;
-    if (w != null) {
-      for (int i = 0; i < edges; i++) {
-        if (!(w[i] >= 0 && w[i] < Double.POSITIVE_INFINITY)) {
-          EdgeInput.checkWeight(false, w[i], wc);
-        }
-        sum += w[i];
+    return max;
+  }
+
+  /**
+   * Checks the weights of edges [from, to) as the row path does (negative or not finite: its
+   * IllegalArgumentException); returns {@code sum} plus each of them, in order (the same sum
+   * however the edges are cut into ranges).
+   */
+  static double checkWeights(double[] ws, int from, int to, double sum, String wc) {
+    for (int i = from; i < to; i++) {
+      if (!(ws[i] >= 0 && ws[i] < Double.POSITIVE_INFINITY)) {
+        EdgeInput.checkWeight(false, ws[i], wc);
       }
+      sum += ws[i];
     }
-    maxId = max;
-    weightSum = sum;
+    return sum;
   }
 
   void addVertex(int v) {
