@@ -48,10 +48,14 @@ class KernelArchitecturesTest {
     // Built here with nvcc when present; without it the list is empty and that is reported.
     if (!k.kernels().isEmpty()) {
       assertThat(k.kernels()).containsAll(List.of("prstm_bank", "limits"));
-      // The architectures the build was asked for (GSTM_KERNEL_ARCHS narrows the default 80 90).
-      String asked = System.getenv().getOrDefault("GSTM_KERNEL_ARCHS", "80 90").trim();
-      assertThat(k.cubins()).containsExactlyInAnyOrder(java.util.Arrays.stream(asked.split("\\s+"))
-          .map(Integer::valueOf).toArray(Integer[]::new));
+      assertThat(k.cubins()).isNotEmpty().allSatisfy(a -> assertThat(a).isBetween(50, 200));
+      // The architectures asked for, when this run names them as the build did (a jar built
+      // with another GSTM_KERNEL_ARCHS, for this machine's GPU or by -Pkernels, is not wrong).
+      String asked = System.getenv("GSTM_KERNEL_ARCHS");
+      if (asked != null && !asked.isBlank() && !asked.trim().equals("none")) {
+        assertThat(k.cubins()).containsExactlyInAnyOrder(java.util.Arrays.stream(
+            asked.trim().split("\\s+")).map(Integer::valueOf).toArray(Integer[]::new));
+      }
     }
   }
 }
