@@ -12,11 +12,10 @@ import io.gstm.core.graph.RelaxationVerifier;
 import io.gstm.core.graph.RmatGenerator;
 import io.gstm.core.graph.EdgeList;
 import io.gstm.core.testing.EnabledIfGpu;
-import io.gstm.core.testing.GpuCondition;
+import io.gstm.core.testing.SharedEngines;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The engine's pool of idle device buffers: a buffer is taken again at its size or up to a
@@ -27,21 +26,12 @@ import org.junit.jupiter.api.Test;
 @EnabledIfGpu
 class DeviceBufferPoolTest {
   private static final long MB = 1 << 20;
-  private static CudaEngine gpu;
-
-  @BeforeAll
-  static void open() {
-    gpu = CudaEngine.open(GpuCondition.device());
-  }
-
-  @AfterAll
-  static void close() {
-    gpu.close();
-  }
+  @RegisterExtension
+  static final SharedEngines engines = SharedEngines.ofGpu();
 
   @Test
   void aBufferIsTakenAgainAtItsSizeOrAQuarterLarger() {
-    gpu.bind();
+    engines.gpu().bind();
     try (DeviceBufferPool pool = new DeviceBufferPool(64 * MB)) {
       DeviceBuffer b = pool.take(8 * MB);
       long address = b.address();
@@ -60,7 +50,7 @@ class DeviceBufferPoolTest {
 
   @Test
   void pastTheLimitTheLeastRecentlyReturnedAreFreed() {
-    gpu.bind();
+    engines.gpu().bind();
     try (DeviceBufferPool pool = new DeviceBufferPool(20 * MB)) {
       DeviceBuffer a = pool.take(8 * MB);
       DeviceBuffer b = pool.take(9 * MB);
@@ -82,7 +72,7 @@ class DeviceBufferPoolTest {
 
   @Test
   void smallBuffersAreNotKept() {
-    gpu.bind();
+    engines.gpu().bind();
     try (DeviceBufferPool pool = new DeviceBufferPool(64 * MB)) {
       pool.give(pool.take(DeviceBufferPool.MIN_POOLED - 1));
       assertThat(pool.idleBytes()).isZero();
@@ -95,23 +85,23 @@ class DeviceBufferPoolTest {
    */
   @Test
   void idleMemoryIsFreedBeforeAnAllocationFails() {
-    gpu.bind();
-    DeviceBufferPool pool = gpu.bufferPool();
+    engines.gpu().bind();
+    DeviceBufferPool pool = engines.gpu().bufferPool();
     pool.trim();
-    long free = gpu.memoryInfo().freeBytes();
+    long free = engines.gpu().memoryInfo().freeBytes();
     long chunk = Math.min(pool.limit() / 2, free / 4) & ~(MB - 1);
     DeviceBuffer first = pool.take(chunk);
     DeviceBuffer second = pool.take(chunk);
     pool.give(first);
     pool.give(second);
     assertThat(pool.idleBytes()).isEqualTo(2 * chunk);
-    long nowFree = gpu.memoryInfo().freeBytes();
+    long nowFree = engines.gpu().memoryInfo().freeBytes();
     // More than is free while the pool holds its two buffers, less than free without them.
     try (DeviceBuffer big = new DeviceBuffer(nowFree + chunk)) {
       assertThat(big.bytes()).isEqualTo(nowFree + chunk);
     }
     assertThat(pool.idleBytes()).isZero();
-    long total = gpu.memoryInfo().totalBytes();
+    long total = engines.gpu().memoryInfo().totalBytes();
     assertThatThrownBy(() -> new DeviceBuffer(2 * total))
         .isInstanceOf(DeviceOutOfMemoryException.class)
         .hasMessageContaining("bytes free");
@@ -125,8 +115,8 @@ class DeviceBufferPoolTest {
         new CudaCsrBuild.Part(g.src(), g.dst(), g.weights(), g.edgeCount()));
     double[] first = null;
     for (int run = 0; run < 3; run++) {
-      CudaCsrBuild.Numbered b = CudaCsrBuild.fromPartsNumbered(gpu, g.vertexCount(), parts,
-          new int[] {0}, true, false, true);
+      CudaCsrBuild.Numbered b = CudaCsrBuild.fromPartsNumbered(engines.gpu(), g.vertexCount(),
+          parts, new int[] {0}, true, false, true);
       try (DeviceCsr csr = b.device();
           GraphRelaxer r = GraphRelaxer.onDevice(csr, RelaxationKind.SHORTEST_PATHS,
               RelaxOptions.defaults())) {
@@ -142,8 +132,8 @@ class DeviceBufferPoolTest {
           assertThat(result.values()).containsExactly(first);
         }
       }
-      gpu.bind();
-      assertThat(gpu.bufferPool().idleBytes()).as("run %d leaves its buffers idle", run)
+      engines.gpu().bind();
+      assertThat(engines.gpu().bufferPool().idleBytes()).as("run %d leaves its buffers idle", run)
           .isPositive();
     }
   }
