@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One apply of transactions to a {@link TxState}, configured fluently and run by {@link #run()}:
@@ -22,8 +24,7 @@ import org.apache.spark.sql.Row;
  * happen in {@link #run()}, before any task.
  */
 public final class TxApply {
-  private static final org.slf4j.Logger LOG =
-      org.slf4j.LoggerFactory.getLogger(TxApply.class);
+  private static final Logger LOG = LoggerFactory.getLogger(TxApply.class);
 
   private final TxState state;
   private final Dataset<Row> transactions;
