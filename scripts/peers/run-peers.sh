@@ -8,8 +8,8 @@
 # or union-find's, and `gstm bench-graph` relaxes the same graph (kernel and total, best of 3).
 # PEERS_GRAPHS overrides the graphs: lines of "graph scale kind" (kind sssp: ADDS; cc: ECL-CC).
 # PEERS_TIMEOUT (seconds, default 90) bounds each peer's run: a peer that hangs (ADDS's
-# persistent kernels did, once, on the grid) costs that, not the call. Its output is line
-# buffered, so its log shows how far it got.
+# persistent kernels do when ptxas optimises them: stage-peers.sh) costs that, not the call. Its
+# output is line buffered, so its log shows how far it got.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dir=${1:-${OUT:-/tmp/gstm-peers}}
@@ -45,7 +45,9 @@ while read -r graph scale kind; do
     timeout -k 5 "$limit" ${buffered[@]+"${buffered[@]}"} "$root/peers/adds-sssp" -s "$source" -o "$answer" "$file" \
       >"$dir/adds-$name.log" 2>&1 3>"$dir/adds-$name.fd3"
     rc=$?
-    peer_s=$(sed -n 's/.*Measured time for sample = \([0-9.]*\)s.*/\1/p' "$dir/adds-$name.log")
+    # It times each of its runs (RUN_LOOP of them): the best, as gstm's best of 3.
+    peer_s=$(sed -n 's/.*Measured time for sample = \([0-9.]*\)s.*/\1/p' "$dir/adds-$name.log" \
+      | sort -g | head -1)
   else
     peer=ecl file=$work/$name.egr answer=$work/ecl-$name.bin
     if ! "$root/gstm" export-graph "${args[@]}" --format ecl --out "$file" >"$dir/export-$name.log" 2>&1; then
@@ -74,5 +76,6 @@ while read -r graph scale kind; do
 done <<<"$graphs"
 echo
 echo "== same graphs, same call ($(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(nproc) cores)"
+[ -f "$root/peers/COMMITS" ] && echo "peers built from: $(paste -sd ';' "$root/peers/COMMITS")"
 printf '%s\n' "${summary[@]}"
 exit $status

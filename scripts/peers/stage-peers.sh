@@ -12,7 +12,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 bundle=${BUNDLE:-$repo/target/gpu-bundle}
-ADDS_COMMIT=9ef8166e87d3f13cb458ce2f128bc862e841200b
+# ADDS's first commit (its artifact, imported from Zenodo): the later one (9ef8166) keeps a parent
+# beside each distance and prints that pair with %f, so its answers cannot be read back.
+ADDS_COMMIT=dd2132c19d471f9a46a724b00fb01d2af379cc28
 ECL_COMMIT=b75017e983cdd457ac126c933fdb3aef992712b0
 ARCH=${PEERS_ARCH:-90}
 [ -d "$bundle" ] || { echo "stage-peers: no bundle at $bundle (scripts/build-gpu-bundle.sh)" >&2; exit 2; }
@@ -46,7 +48,10 @@ sed -i 's|cub::LaneId()|(threadIdx.x % 32)|g' "$adds/kernel.cu"
 # An unused Boost include (Boost is not on the GPU machine).
 sed -i '\|#include <boost/mpl/if.hpp>|d' "$adds/csr_graph.cu"
 # Room for the thread blocks of 132 SMs (it asserts num_tb < MAX_TB).
-sed -i 's|^#define MAX_TB 256.*|#define MAX_TB 1024|' "$adds/wl.h"
+sed -i 's|^#define MAX_TB [0-9]*.*|#define MAX_TB 1024|' "$adds/wl.h"
+# Blocks of 768 threads exceed what its kernel's registers allow under CUDA 13 (640); 448 is
+# what its own later commit uses.
+sed -i 's|^#define TB_SIZE 768|#define TB_SIZE 448|' "$adds/kernel.cu"
 # Its device-side launch of the two persistent kernels did not run on the H200; launched from
 # the host on two non-blocking streams they do (they then run concurrently, as it intends).
 grep -q 'driver_kernel<<<1, 1>>>' "$adds/kernel.cu" \
@@ -68,12 +73,18 @@ sed -i '/number of connected components/a\  { const char* gstm_out = getenv("GST
 
 mkdir -p "$bundle/peers"
 echo "stage-peers: building ADDS and ECL-CC for sm_$ARCH ..."
-(cd "$adds" && nvcc kernel.cu support.cu csr_graph.cu -O3 -std=c++17 \
+# Its persistent kernels hang under CUDA 13's ptxas at -O1 and above (on the H200; -O1 to -O3
+# at its later commit, -O3 at this one; even on a 2^16 grid: set-up printed, no time in 10 s);
+# with ptxas at -O0 they run and give the right distances. So ADDS runs unoptimised here, and
+# its time in run-peers.sh is a bound from above: ADDS_PTXAS_OPT picks the level to try.
+ADDS_PTXAS_OPT=${ADDS_PTXAS_OPT:-0}
+(cd "$adds" && nvcc kernel.cu support.cu csr_graph.cu -O3 -std=c++17 -Xptxas "-O$ADDS_PTXAS_OPT" \
   -gencode "arch=compute_$ARCH,code=sm_$ARCH" -rdc=true -lcudadevrt \
   -o "$bundle/peers/adds-sssp")
 nvcc "$ecl" -O3 -gencode "arch=compute_$ARCH,code=sm_$ARCH" -o "$bundle/peers/ecl-cc"
 # Host symbols out: the bundle and the tree travel to the GPU machine within 64 MiB.
 command -v strip >/dev/null && strip "$bundle/peers/adds-sssp" "$bundle/peers/ecl-cc"
 cp "$here/run-peers.sh" "$bundle/peers/"
-printf 'adds %s\necl-suite %s\n' "$ADDS_COMMIT" "$ECL_COMMIT" >"$bundle/peers/COMMITS"
+printf 'adds %s (ptxas -O%s)\necl-suite %s\n' "$ADDS_COMMIT" "$ADDS_PTXAS_OPT" "$ECL_COMMIT" \
+  >"$bundle/peers/COMMITS"
 echo "stage-peers: $(du -sh "$bundle/peers" | cut -f1) in $bundle/peers; on the GPU machine: bash peers/run-peers.sh"
