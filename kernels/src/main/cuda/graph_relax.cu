@@ -8,7 +8,8 @@
 /// consecutive lanes: coalesced loads of targets and weights). A lane first filters its edge
 /// with plain loads: values only ever decrease, so an edge whose candidate is not below the
 /// target's current value can never improve it, and most edges stop there; those that pass wait
-/// in the warp's lanes and run their transactions together (push_items). An edge that may
+/// in the warp's lanes and run their transactions together, one per target: the lowest
+/// candidate's (push_items, flush_survivor). An edge that may
 /// improve runs one PR-STM transaction: it reads value(u) and value(v) and writes the
 /// candidate if it is still lower, so a relaxation commits only against the source's current
 /// value. A lane that aborts drops its edge if u has
@@ -229,10 +230,27 @@ struct Survivor {
 
 /// Runs the transaction of this lane's survivor, if it has one. Every lane of the warp calls
 /// this (the lanes without one wait for those with one).
+///
+/// Survivors of one warp with the same target would pre-lock it at once and all but one abort
+/// (on grids and road networks, whose neighbouring vertices a warp takes together, most of the
+/// aborts were such refusals): only the lowest candidate runs, the others are dropped as the
+/// filter drops an edge, since v ends at or below that candidate whether its transaction
+/// commits, finds v already lower, or gives up and queues its u again.
 __device__ __forceinline__ void flush_survivor(const StoreView& view, const RelaxArgs& a,
                                                const int32_t* offsets,
                                                const unsigned long long* values, uint32_t self,
                                                Survivor& s, Tally& t, uint32_t* held) {
+  const uint32_t lane = threadIdx.x & 31u;
+  const uint32_t same = __match_any_sync(0xffffffffu, s.has ? s.v : kNoVertex);
+  if (__any_sync(0xffffffffu, s.has && same != (1u << lane))) {
+    const double mine = as_double(s.du0) + s.w;
+    bool beaten = false;
+    for (uint32_t j = 0; j < 32; ++j) {
+      const double other = __shfl_sync(0xffffffffu, mine, j);
+      beaten = beaten || (((same >> j) & 1u) && (other < mine || (other == mine && j < lane)));
+    }
+    if (beaten) s.has = false;
+  }
   if (s.has) relax_edge(view, a, offsets, values, self, s.u, s.v, s.w, s.du0, t, held);
   s.has = false;
 }

@@ -498,6 +498,16 @@ public final class CudaGraphRelax implements AutoCloseable {
         aborts += c[k.ordinal()];
       }
     }
+    if (LOG.isDebugEnabled()) {
+      StringBuilder counts = new StringBuilder();
+      for (Counter k : Counter.values()) {
+        if (c[k.ordinal()] != 0) {
+          counts.append(counts.isEmpty() ? "" : ", ").append(k).append(' ')
+              .append(c[k.ordinal()]);
+        }
+      }
+      LOG.debug("run: {} rounds, counters: {}", loop.rounds(), counts);
+    }
     TxCounts tx = new TxCounts(s[0], c[Counter.COMMITS.ordinal()], aborts);
     return new RoundStats(loop.rounds(), loop.converged(), tx, s[1], s[2], loop.kernelNanos());
   }
