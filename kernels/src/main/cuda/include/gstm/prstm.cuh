@@ -248,7 +248,17 @@ class PrStmTx {
       release_visible();  // an attempt that aborted or overflowed in its body
       return false;
     }
-    mem::fence_acq_rel();  // the reads above happen before the checks below
+    // Without read pre-locks (an ordinary attempt), a set that writes and also only reads some
+    // words meets a fence.sc below before it validates those and before it stores, which orders
+    // the reads and lock CASes as the two acquire-release fences it then skips would: a word it
+    // writes cannot change between its read and its lock CAS, which checks the version read,
+    // and the words it only reads are validated after the fence.sc. Two fences of four a
+    // commit: R-MAT's rounds waited on these fences for 38% of their stall samples (H200).
+    const mask_t in_set =
+        n_locks_ == static_cast<int>(8 * sizeof(mask_t)) ? ~static_cast<mask_t>(0) : bit(n_locks_) - 1;
+    const bool sc_fenced =
+        !PRE_LOCK_READS && !URGENT && written_ != 0 && (written_ & in_set) != in_set;
+    if (!sc_fenced) mem::fence_acq_rel();  // the reads above happen before the checks below
     if (written_ == 0) return commit_read_only();
 
     // Pre-lock every lock in the set; the CAS succeeds only on the version we read. No early
@@ -294,8 +304,6 @@ class PrStmTx {
     // writer (TL2-style; a stolen read-only pre-lock alone is no reason to abort: requiring it
     // let a higher priority that stole it, then met our locked write, abort us both forever).
     // fence.sc: our lock CASes and these loads must not pass each other (store buffering).
-    const mask_t in_set =
-        n_locks_ == static_cast<int>(8 * sizeof(mask_t)) ? ~static_cast<mask_t>(0) : bit(n_locks_) - 1;
     if (failure < 0 && (written_ & in_set) != in_set) mem::fence_sc();  // only with read-only locks
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
@@ -311,7 +319,9 @@ class PrStmTx {
       abort(failure);
       return false;
     }
-    mem::fence_acq_rel();  // locks are held before any value changes
+    // Locks are held before any value changes (after the fence.sc, already so; the stores wait
+    // for the validation's loads, on which they depend).
+    if (!sc_fenced) mem::fence_acq_rel();
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
       if (s < n_writes_) view_.store_word(w_region_[s], w_index_[s], w_value_[s]);
