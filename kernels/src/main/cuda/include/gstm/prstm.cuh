@@ -12,7 +12,10 @@
 ///   (version unchanged, not locked): two transactions that read what the other writes cannot
 ///   both commit, and a stolen read-only pre-lock does not abort its owner (no livelock).
 /// - Reads load the lock word with acquire semantics before the value, and commits fence before
-///   and after write-back, so a value and its version are seen together (message passing).
+///   and after write-back, so a value and its version are seen together (message passing). An
+///   ordinary commit that writes and also validates read-only words without pre-locks lets its
+///   fence.sc stand for the fence before its lock CASes and the one before its write-back
+///   (commit()).
 ///
 /// Progress for every transaction (the paper's static priorities can starve the highest ids: a
 /// transaction whose reads are invalidated again and again never uses its priority, which only
@@ -253,7 +256,7 @@ class PrStmTx {
     // the reads and lock CASes as the two acquire-release fences it then skips would: a word it
     // writes cannot change between its read and its lock CAS, which checks the version read,
     // and the words it only reads are validated after the fence.sc. Two fences of four a
-    // commit: R-MAT's rounds waited on these fences for 38% of their stall samples (H200).
+    // commit (a graph round's transaction): the grids' relaxations 9% faster on the H200.
     const mask_t in_set =
         n_locks_ == static_cast<int>(8 * sizeof(mask_t)) ? ~static_cast<mask_t>(0) : bit(n_locks_) - 1;
     const bool sc_fenced =
