@@ -17,6 +17,11 @@ limit=${PEERS_TIMEOUT:-90}
 # The graphs and the peers' answers (hundreds of MB at 2^24) stay out of DIR: logs only there.
 work=${PEERS_WORK:-/tmp/gstm-peers-work}
 mkdir -p "$work"
+# The peers travel compressed (stage-peers.sh): unpacked into the work directory.
+for peer in adds-sssp ecl-cc; do
+  gunzip -c "$root/peers/$peer.gz" >"$work/$peer" && chmod +x "$work/$peer" \
+    || { echo "run-peers: cannot unpack peers/$peer.gz" >&2; exit 2; }
+done
 buffered=()
 command -v stdbuf >/dev/null && buffered=(stdbuf -oL -eL)
 mkdir -p "$dir"
@@ -42,7 +47,7 @@ while read -r graph scale kind; do
     cat "$dir/export-$name.log"
     source=$(sed -n 's/^source: //p' "$dir/export-$name.log")
     rm -f "$answer"
-    timeout -k 5 "$limit" ${buffered[@]+"${buffered[@]}"} "$root/peers/adds-sssp" -s "$source" -o "$answer" "$file" \
+    timeout -k 5 "$limit" ${buffered[@]+"${buffered[@]}"} "$work/adds-sssp" -s "$source" -o "$answer" "$file" \
       >"$dir/adds-$name.log" 2>&1 3>"$dir/adds-$name.fd3"
     rc=$?
     # It times each of its runs (RUN_LOOP of them): the best, as gstm's best of 3.
@@ -55,7 +60,7 @@ while read -r graph scale kind; do
     fi
     cat "$dir/export-$name.log"
     rm -f "$answer"
-    GSTM_PEER_OUT=$answer timeout -k 5 "$limit" ${buffered[@]+"${buffered[@]}"} "$root/peers/ecl-cc" "$file" >"$dir/ecl-$name.log" 2>&1
+    GSTM_PEER_OUT=$answer timeout -k 5 "$limit" ${buffered[@]+"${buffered[@]}"} "$work/ecl-cc" "$file" >"$dir/ecl-$name.log" 2>&1
     rc=$?
     peer_s=$(sed -n 's/^compute time: \([0-9.]*\) s$/\1/p' "$dir/ecl-$name.log")
   fi
