@@ -156,7 +156,6 @@ public final class CachedColumns implements Serializable {
   /** One cached batch as a column batch of arrays; null when a column is left to Spark. */
   private ColumnarBatch decode(CachedBatch b) {
     int n = b.numRows();
-    List<CachedBatch> one = List.of(b);
     ColumnVector[] columns = new ColumnVector[types.length];
     for (int c = 0; c < types.length; c++) {
       DataType t = types[c];
@@ -164,7 +163,7 @@ public final class CachedColumns implements Serializable {
       boolean ok;
       if (t == DataTypes.IntegerType) {
         int[] a = new int[n];
-        ok = readInts(one, c, a);
+        ok = readInts(b, c, a, 0);
         values = a;
       } else if (t == DataTypes.LongType) {
         long[] a = new long[n];
@@ -172,7 +171,7 @@ public final class CachedColumns implements Serializable {
         values = a;
       } else if (t == DataTypes.DoubleType) {
         double[] a = new double[n];
-        ok = readDoubles(one, c, a);
+        ok = readDoubles(b, c, a, 0);
         values = a;
       } else {
         float[] a = new float[n];
@@ -229,24 +228,10 @@ public final class CachedColumns implements Serializable {
   }
 
   /**
-   * Column {@code c} of the batches into {@code into} from index 0: an integral column as ints
-   * (a long column's values must fit in an int). False, with {@code into} partly written, when
-   * the column is not integral, holds a null or a value that does not fit, or a buffer is in a
-   * shape not known here.
-   */
-  public boolean readInts(List<CachedBatch> batches, int c, int[] into) {
-    int at = 0;
-    for (CachedBatch b : batches) {
-      if (!readInts(b, c, into, at)) {
-        return false;
-      }
-      at += b.numRows();
-    }
-    return true;
-  }
-
-  /**
-   * Column {@code c} of one batch into {@code into} from index {@code at}, as {@link #readInts}.
+   * Column {@code c} of one batch into {@code into} from index {@code at}: an integral column as
+   * ints (a long column's values must fit in an int). False, with {@code into} partly written,
+   * when the column is not integral, holds a null or a value that does not fit, or a buffer is
+   * in a shape not known here.
    */
   public boolean readInts(CachedBatch b, int c, int[] into, int at) {
     int width = integralWidth(types[c]);
@@ -258,23 +243,9 @@ public final class CachedColumns implements Serializable {
   }
 
   /**
-   * Column {@code c} of the batches into {@code into} from index 0 as doubles (an integral
-   * column converted as Spark's cast to double converts it). False as {@link #readInts}.
-   */
-  public boolean readDoubles(List<CachedBatch> batches, int c, double[] into) {
-    int at = 0;
-    for (CachedBatch b : batches) {
-      if (!readDoubles(b, c, into, at)) {
-        return false;
-      }
-      at += b.numRows();
-    }
-    return true;
-  }
-
-  /**
-   * Column {@code c} of one batch into {@code into} from index {@code at}, as {@link
-   * #readDoubles}.
+   * Column {@code c} of one batch into {@code into} from index {@code at} as doubles (an
+   * integral column converted as Spark's cast to double converts it). False as {@link
+   * #readInts}.
    */
   public boolean readDoubles(CachedBatch b, int c, double[] into, int at) {
     DataType t = types[c];

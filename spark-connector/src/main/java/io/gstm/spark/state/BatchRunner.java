@@ -89,6 +89,17 @@ final class BatchRunner {
     return to;
   }
 
+  /** As {@link #gather(int[], int[])}, for a raw column. */
+  private static long[] gather(long[] from, int[] kept) {
+    long[] to = new long[kept.length];
+    rowRanges(kept.length).forEach(range -> {
+      for (int t = range * RANGE_ROWS, e = Math.min(kept.length, t + RANGE_ROWS); t < e; t++) {
+        to[t] = from[kept[t]];
+      }
+    });
+    return to;
+  }
+
   /**
    * Row {@code i}'s keys into position {@code i} of their columns as local indices; returns its
    * program. A key the store lacks sets the row's outcome (MISSING_KEY) instead.
@@ -196,15 +207,7 @@ final class BatchRunner {
         if (keyCols[s] != null) {
           keyCols[s] = gather(keyCols[s], kept);
         } else {
-          long[] from = bits[s];
-          long[] to = new long[kept.length];
-          rowRanges(kept.length).forEach(range -> {
-            for (int t = range * RANGE_ROWS, e = Math.min(kept.length, t + RANGE_ROWS); t < e;
-                t++) {
-              to[t] = from[kept[t]];
-            }
-          });
-          bits[s] = to;
+          bits[s] = gather(bits[s], kept);
         }
       }
       if (types != null) {

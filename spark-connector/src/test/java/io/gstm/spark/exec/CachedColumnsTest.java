@@ -103,8 +103,8 @@ class CachedColumnsTest {
       for (int k = 0; k < width; k++) {
         int[] ints = new int[n];
         double[] doubles = new double[n];
-        out[2 * k] = c.readInts(batches, k, ints) ? ints : null;
-        out[2 * k + 1] = c.readDoubles(batches, k, doubles) ? doubles : null;
+        out[2 * k] = readInts(c, batches, k, ints) ? ints : null;
+        out[2 * k + 1] = readDoubles(c, batches, k, doubles) ? doubles : null;
       }
       return out;
     }).collect();
@@ -149,9 +149,9 @@ class CachedColumnsTest {
     List<double[]> seq = c.partitions().map(b -> {
       int n = (int) CachedColumns.rows(b);
       int[] ints = new int[n];
-      assertThat(c.readInts(b, 0, ints)).isTrue();
+      assertThat(readInts(c, b, 0, ints)).isTrue();
       double[] d = new double[n];
-      assertThat(c.readDoubles(b, 1, d)).isTrue();
+      assertThat(readDoubles(c, b, 1, d)).isTrue();
       double[] both = new double[2 * n];
       for (int i = 0; i < n; i++) {
         both[2 * i] = ints[i];
@@ -265,5 +265,29 @@ class CachedColumnsTest {
       return out.iterator();
     }).collect();
     return new TreeSet<>(ids);
+  }
+
+  /** Column k of a partition's batches, one batch after the other, as the edge input reads it. */
+  private static boolean readInts(CachedColumns c, List<CachedBatch> batches, int k, int[] into) {
+    int at = 0;
+    for (CachedBatch b : batches) {
+      if (!c.readInts(b, k, into, at)) {
+        return false;
+      }
+      at += b.numRows();
+    }
+    return true;
+  }
+
+  private static boolean readDoubles(CachedColumns c, List<CachedBatch> batches, int k,
+      double[] into) {
+    int at = 0;
+    for (CachedBatch b : batches) {
+      if (!c.readDoubles(b, k, into, at)) {
+        return false;
+      }
+      at += b.numRows();
+    }
+    return true;
   }
 }
