@@ -87,6 +87,12 @@ public final class BatchResult {
     return r;
   }
 
+  /** Semantic conflicts of transaction {@code tx} (0 when none was counted: no array made). */
+  public int semanticConflicts(int tx) {
+    int[] c = semanticConflicts;
+    return c == null ? 0 : c[tx];
+  }
+
   public int[] semanticConflicts() {
     int[] c = semanticConflicts;
     if (c == null) {
