@@ -201,7 +201,7 @@ public final class CachedColumns implements Serializable {
       in.asLongBuffer().get(into, 0, n);
       return true;
     }
-    return longs(in, LONG, into, n);
+    return longs(in, LONG, into, 0, n);
   }
 
   /** Column c of one batch as floats (a float column); false as {@link #readInts}. */
@@ -213,6 +213,44 @@ public final class CachedColumns implements Serializable {
     }
     in.asFloatBuffer().get(into, 0, n);
     return true;
+  }
+
+  /**
+   * Column {@code c} of one batch into {@code into} from index {@code at} as 64-bit raw bits, as
+   * a transaction's parameter holds them: an integral column's values sign-extended, a double's
+   * bits, a float's bits sign-extended from 32. False as {@link #readInts}.
+   */
+  public boolean readBits(CachedBatch b, int c, long[] into, int at) {
+    DataType t = types[c];
+    ByteBuffer in = values(b, c);
+    int n = b.numRows();
+    if (in == null) {
+      return false;
+    }
+    if (t == DataTypes.DoubleType || t == DataTypes.FloatType) {
+      int bytes = t == DataTypes.DoubleType ? 8 : 4;
+      if (in.getInt() != PASS_THROUGH || in.remaining() != (long) n * bytes) {
+        return false;
+      }
+      if (bytes == 8) {
+        in.asLongBuffer().get(into, at, n);
+      } else {
+        for (int i = 0; i < n; i++) {
+          into[at + i] = in.getInt();
+        }
+      }
+      return true;
+    }
+    int width = integralWidth(t);
+    if (width == LONG && in.getInt(in.position()) == PASS_THROUGH) {
+      in.getInt();
+      if (in.remaining() != (long) n * LONG) {
+        return false;
+      }
+      in.asLongBuffer().get(into, at, n);
+      return true;
+    }
+    return width != 0 && longs(in, width, into, at, n);
   }
 
   /** The rows of these batches, or -1 when one is not a batch of the default serializer. */
@@ -276,7 +314,7 @@ public final class CachedColumns implements Serializable {
       return false;
     }
     long[] values = new long[n];
-    if (!longs(in, width, values, n)) {
+    if (!longs(in, width, values, 0, n)) {
       return false;
     }
     for (int i = 0; i < n; i++) {
@@ -325,7 +363,7 @@ public final class CachedColumns implements Serializable {
       return true;
     }
     long[] values = new long[n];
-    if (!longs(in, width, values, n)) {
+    if (!longs(in, width, values, 0, n)) {
       return false;
     }
     for (int i = 0; i < n; i++) {
@@ -338,8 +376,11 @@ public final class CachedColumns implements Serializable {
     return true;
   }
 
-  /** n integral values of this width, decoded by the buffer's scheme; false on any mismatch. */
-  private static boolean longs(ByteBuffer in, int width, long[] into, int n) {
+  /**
+   * n integral values of this width into {@code into} from index {@code at}, decoded by the
+   * buffer's scheme; false on any mismatch.
+   */
+  private static boolean longs(ByteBuffer in, int width, long[] into, int at, int n) {
     try {
       int scheme = in.getInt();
       switch (scheme) {
@@ -348,7 +389,7 @@ public final class CachedColumns implements Serializable {
             return false;
           }
           for (int i = 0; i < n; i++) {
-            into[i] = value(in, width);
+            into[at + i] = value(in, width);
           }
         }
         case RUN_LENGTH -> {
@@ -359,7 +400,7 @@ public final class CachedColumns implements Serializable {
             if (run <= 0 || run > n - i) {
               return false;
             }
-            Arrays.fill(into, i, i + run, v);
+            Arrays.fill(into, at + i, at + i + run, v);
             i += run;
           }
         }
@@ -380,7 +421,7 @@ public final class CachedColumns implements Serializable {
             if (k < 0 || k >= size) {
               return false;
             }
-            into[i] = dictionary[k];
+            into[at + i] = dictionary[k];
           }
         }
         case INT_DELTA, LONG_DELTA -> {
@@ -395,7 +436,7 @@ public final class CachedColumns implements Serializable {
             } else {
               prev = value(in, width);
             }
-            into[i] = prev;
+            into[at + i] = prev;
           }
         }
         default -> {

@@ -5,12 +5,14 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import io.gstm.spark.exec.CachedColumns;
 import io.gstm.spark.exec.ColumnarSource;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.SpecializedGetters;
 import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.columnar.CachedBatch;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.unsafe.types.UTF8String;
@@ -32,6 +34,10 @@ final class Routing {
 
   /** Column batches taken whole (a test's check that the bulk path ran). */
   static final java.util.concurrent.atomic.AtomicLong BULK_BATCHES =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** Cached batches decoded straight into a one-partition state's chunk (for tests). */
+  static final java.util.concurrent.atomic.AtomicLong DIRECT_BATCHES =
       new java.util.concurrent.atomic.AtomicLong();
 
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Routing.class);
@@ -65,6 +71,56 @@ final class Routing {
       }
     }
     return r.finish();
+  }
+
+  /**
+   * As {@link #routeColumnar} for a state of one partition over a cached input: the chunk
+   * sized once for the partition's rows and each cached batch's columns decoded straight into
+   * it ({@link CachedColumns#readBits}), not into a batch's own arrays copied into a chunk that
+   * grows ({@link #routesCached} says when); from the first batch that a decode leaves to Spark
+   * (nulls, an unknown program, a shape not known here) on, Spark's batches, as {@link
+   * #routeColumnar} takes them.
+   */
+  static Iterator<Tuple2<Integer, TxChunk>> routeCached(int inputPartition,
+      List<CachedBatch> cached, Iterator<ColumnarBatch> spark, CachedColumns columns,
+      ApplyPlan plan) {
+    Router r = new Router(inputPartition, plan, -1);
+    r.presize(CachedColumns.rows(cached));
+    int decoded = 0;
+    while (decoded < cached.size() && r.direct(columns, cached.get(decoded))) {
+      decoded++;
+    }
+    if (decoded < cached.size()) {
+      for (int k = 0; k < decoded; k++) {
+        spark.next(); // the same sequence of batches: skip those decoded
+      }
+      while (spark.hasNext()) {
+        ColumnarBatch b = spark.next();
+        if (!r.bulk(b)) {
+          Iterator<InternalRow> rows = b.rowIterator();
+          while (rows.hasNext()) {
+            r.row(rows.next());
+          }
+        }
+      }
+    }
+    return r.finish();
+  }
+
+  /**
+   * Whether {@link #routeCached} serves this plan: one partition, one program or a column of
+   * program indices, no array elements.
+   */
+  static boolean routesCached(ApplyPlan plan) {
+    if (plan.state.partitions() != 1 || (plan.typeIndex >= 0 && plan.typeByName)) {
+      return false;
+    }
+    for (ApplyPlan.Slot slot : plan.slots) {
+      if (slot.element() >= 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -278,6 +334,74 @@ final class Routing {
         }
         place(ids[i], type, vals);
       }
+      return true;
+    }
+
+    /** Room for {@code rows} rows in the one partition's chunk (none when unknown, -1). */
+    void presize(long rows) {
+      if (rows > 0 && rows <= Integer.MAX_VALUE - 8) {
+        chunk(out, 0, slotCount).reserve((int) rows);
+      }
+    }
+
+    /**
+     * A cached batch of a one-partition state's input ({@link #routeCached}): its id column and
+     * the program's slots decoded into the chunk's arrays at its end. False, having added
+     * nothing, when a column is left to Spark.
+     */
+    boolean direct(CachedColumns columns, CachedBatch b) {
+      int n = b.numRows();
+      TxChunk c = chunk(out, 0, slotCount);
+      c.reserve(n);
+      int at = c.n;
+      int[] used = plan.slotsOf[0];
+      if (plan.typeIndex >= 0) {
+        // Program indices: decoded through the ids' place (written over below), checked.
+        if (!columns.readBits(b, plan.typeIndex, c.txIds, at)) {
+          return false;
+        }
+        boolean[] present = new boolean[plan.programCount()];
+        for (int i = at; i < at + n; i++) {
+          int type = plan.typeOf(c.txIds[i]);
+          if (type < 0) {
+            return false; // an unknown program: its row's outcome comes from the row path
+          }
+          c.types[i] = type;
+          present[type] = true;
+        }
+        java.util.BitSet slots = new java.util.BitSet();
+        for (int t = 0; t < present.length; t++) {
+          if (present[t]) {
+            for (int s : plan.slotsOf[t]) {
+              slots.set(s);
+            }
+          }
+        }
+        used = slots.stream().toArray();
+      } else {
+        java.util.Arrays.fill(c.types, at, at + n, 0);
+      }
+      if (plan.idIndex >= 0) {
+        if (!columns.readBits(b, plan.idIndex, c.txIds, at)) {
+          return false;
+        }
+      } else {
+        long base = ((long) inputPartition << 40) | row;
+        for (int i = 0; i < n; i++) {
+          c.txIds[at + i] = base + i;
+        }
+      }
+      for (int s : used) {
+        if (!columns.readBits(b, plan.slots[s].source(), c.slots[s], at)) {
+          return false;
+        }
+      }
+      // Runnable, whatever a decode that fell back to Spark's batches left there.
+      java.util.Arrays.fill(c.status, at, at + n, (byte) 0);
+      c.n += n;
+      row += n;
+      bulkBatches++;
+      DIRECT_BATCHES.incrementAndGet();
       return true;
     }
 

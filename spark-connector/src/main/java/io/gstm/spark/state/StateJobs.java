@@ -8,6 +8,7 @@ import io.gstm.core.program.StoreContents;
 import io.gstm.core.program.ValueType;
 import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.CachedColumns;
 import io.gstm.spark.exec.ColumnarSource;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ExecutorSpread;
@@ -257,7 +258,16 @@ final class StateJobs {
     Dataset<Row> selected = tx.select(plan.selection());
     // A cached or Parquet input is read from its column batches: no row object per transaction.
     ColumnarSource columnar = Routing.columnar(selected, plan);
-    JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = columnar != null
+    // -Dgstm.state.directRouting=false routes a one-partition state's cached input as any
+    // other's (to compare).
+    CachedColumns cached = columnar == null || !Routing.routesCached(plan)
+        || !Boolean.parseBoolean(System.getProperty("gstm.state.directRouting", "true"))
+        ? null : columnar.cachedColumns();
+    JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = cached != null && cached.decodesBatches()
+        ? cached.partitions().zipPartitions(columnar.sparkBatches(),
+            (lists, theirs) -> Routing.routeCached(TaskContext.getPartitionId(), lists.next(),
+                theirs, cached, plan))
+        : columnar != null
         ? columnar.batches().mapPartitionsWithIndex(
             (i, it) -> Routing.routeColumnar(i, it, plan, coordinator), true)
         : selected.queryExecution().toRdd().toJavaRDD().mapPartitionsWithIndex(
@@ -339,16 +349,26 @@ final class StateJobs {
     // Job 1: every partition's own transactions.
     JavaRDD<Exchange.LocalResult> local = pinned(routed, range(0, p), ref.locations(),
         TxChunk.class).mapPartitionsWithIndex((i, it) -> {
+          long started = System.nanoTime();
           List<TxChunk> chunks = new ArrayList<>();
           it.forEachRemaining(c -> chunks.add((TxChunk) c));
+          long read = System.nanoTime();
           TxChunk all = chunks.isEmpty() ? new TxChunk(plan.slots.length, 1)
               : TxChunk.concat(chunks, plan.slots.length);
-          return List.of(local(ref, i, epoch, base, all, plan, settings)).iterator();
+          long joined = System.nanoTime();
+          Exchange.LocalResult r = local(ref, i, epoch, base, all, plan, settings);
+          LOG.debug("gstm state '{}' partition {} epoch {}: {} routed chunks read in {} ms, "
+                  + "joined in {} ms, applied in {} ms", plan.state.name(), i, epoch,
+              chunks.size(), (read - started) / 1_000_000, (joined - read) / 1_000_000,
+              (System.nanoTime() - joined) / 1_000_000);
+          return List.of(r).iterator();
         }, true);
     local.rdd().localCheckpoint();
     long t0 = System.nanoTime();
     List<Exchange.LocalSummary> results = local.map(Exchange.LocalResult::summary).collect();
     long t1 = System.nanoTime();
+    LOG.debug("gstm state '{}' epoch {}: every partition's own transactions in {} ms (a job)",
+        plan.state.name(), epoch, (t1 - t0) / 1_000_000);
     long askedKeys = 0;
     for (Exchange.LocalSummary r : results) {
       ref.check(r.placement());
