@@ -4,10 +4,12 @@ import com.esotericsoftware.kryo.DefaultSerializer;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.program.ValueType;
+import io.gstm.spark.exec.FreshArrays;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataTypes;
@@ -51,13 +53,14 @@ final class OutcomeChunk implements Serializable {
     this.epoch = epoch;
     this.partition = partition;
     this.n = in.n;
+    // The routed ids and programs are not written after routing: shared when of the size.
     this.txIds = in.txIds.length == n ? in.txIds : java.util.Arrays.copyOf(in.txIds, n);
-    this.types = java.util.Arrays.copyOf(in.types, n);
+    this.types = in.types.length == n ? in.types : java.util.Arrays.copyOf(in.types, n);
     this.codes = java.util.Arrays.copyOf(in.status, n);
     this.postponements = new RareInts(n);
     this.abortCodes = new RareInts(n);
     this.causes = in.causes == null ? null : java.util.Arrays.copyOf(in.causes, n);
-    this.outputs = new long[outputColumns][n];
+    this.outputs = FreshArrays.longs(outputColumns, n);
   }
 
   /** An int per row, most of them 0: the array is made when a row first has another. */
@@ -148,10 +151,21 @@ final class OutcomeChunk implements Serializable {
 
   /** Counts per outcome name, into {@code counts}. */
   void count(java.util.Map<String, Long> counts) {
-    long[] byCode = new long[128];
-    for (int i = 0; i < n; i++) {
-      byCode[codes[i]]++;
-    }
+    int slice = FreshArrays.PARALLEL_ELEMENTS;
+    IntStream slices = IntStream.range(0, (n + slice - 1) / slice);
+    long[] byCode = (n >= 2 * slice ? slices.parallel() : slices).mapToObj(k -> {
+      long[] c = new long[128];
+      for (int i = k * slice, to = Math.min(n, i + slice); i < to; i++) {
+        c[codes[i]]++;
+      }
+      return c;
+    }).reduce(new long[128], (a, b) -> {
+      long[] sum = a.clone();
+      for (int c = 0; c < sum.length; c++) {
+        sum[c] += b[c];
+      }
+      return sum;
+    });
     for (int c = 0; c < byCode.length; c++) {
       if (byCode[c] > 0) {
         counts.merge(name((byte) c), byCode[c], Long::sum);

@@ -145,6 +145,7 @@ final class PartitionStore {
           + partition + ": a task of epoch " + epoch + " came after epoch " + applied
           + "; it applies nothing");
     }
+    long settling = System.nanoTime();
     settle(base);
     pendingBase = base;
     long t0 = System.nanoTime();
@@ -169,12 +170,15 @@ final class PartitionStore {
     long[] asked = in.distinctRequests();
     Exchange.KeyValues requested = asked.length == 0
         ? Exchange.KeyValues.empty(schema.regions()) : values(asked);
-    LOG.debug("gstm state '{}' partition {} epoch {}: {} transactions; settle {} ms, undo copy "
-            + "{} ms, batch {} ms (engine {} ms), {} keys asked {} ms", schema.name(), partition,
-        epoch, in.n, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
-        ran[1] / 1_000_000, asked.length, (System.nanoTime() - t3) / 1_000_000);
+    long t4 = System.nanoTime();
     java.util.Map<String, Long> counts = new TreeMap<>();
     out.count(counts);
+    LOG.debug("gstm state '{}' partition {} epoch {}: {} transactions; settle {} ms, outcome "
+            + "rows and keys {} ms, undo copy {} ms, batch {} ms (engine {} ms), {} keys asked {} "
+            + "ms, counted {} ms", schema.name(), partition, epoch, in.n,
+        (t0 - settling) / 1_000_000, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000,
+        (t3 - t2) / 1_000_000, ran[1] / 1_000_000, asked.length, (t4 - t3) / 1_000_000,
+        (System.nanoTime() - t4) / 1_000_000);
     Exchange.TaskStats stats = new Exchange.TaskStats(ran[0], ran[1], System.nanoTime() - t0,
         lease.engine().name() + " (" + lease.reason() + ")", lease.gpu(), migrated);
     applied = epoch;

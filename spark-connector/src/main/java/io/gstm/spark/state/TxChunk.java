@@ -2,6 +2,7 @@ package io.gstm.spark.state;
 
 import com.esotericsoftware.kryo.DefaultSerializer;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
+import io.gstm.spark.exec.FreshArrays;
 import io.gstm.spark.exec.NarrowArrays;
 import java.io.Serializable;
 import java.util.Arrays;
@@ -42,10 +43,9 @@ final class TxChunk implements Serializable {
 
   TxChunk(int slotCount, int capacity) {
     int c = Math.max(1, capacity);
-    txIds = new long[c];
-    types = new int[c];
-    status = new byte[c];
-    slots = new long[slotCount][c];
+    slots = FreshArrays.longs(slotCount, c);
+    FreshArrays.together(c, () -> txIds = new long[c], () -> types = new int[c],
+        () -> status = new byte[c]);
   }
 
   void add(long txId, int type, byte st, String cause, long[] values) {
