@@ -36,4 +36,16 @@ public final class FreshArrays {
     together(n, each);
     return out;
   }
+
+  /** {@code count} zeroed arrays of {@code n} ints. */
+  public static int[][] ints(int count, int n) {
+    int[][] out = new int[count][];
+    Runnable[] each = new Runnable[count];
+    for (int k = 0; k < count; k++) {
+      int at = k;
+      each[k] = () -> out[at] = new int[n];
+    }
+    together(n, each);
+    return out;
+  }
 }

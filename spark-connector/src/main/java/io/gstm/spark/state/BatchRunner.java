@@ -170,21 +170,19 @@ final class BatchRunner {
     int n = in.n;
     int slotCount = plan.slots.length;
     // Only the keys are new columns (local indices, int32); the other slots go in as routed.
-    int[][] keyCols = new int[slotCount][];
     boolean oneProgram = plan.programCount() == 1;
-    int[][] typesHeld = new int[1][];
-    java.util.List<Runnable> fresh = new java.util.ArrayList<>();
-    for (int s = 0; s < slotCount; s++) {
-      int at = s;
+    int keys = 0;
+    for (ApplyPlan.Slot slot : plan.slots) {
+      keys += slot.key() ? 1 : 0;
+    }
+    int[][] fresh = FreshArrays.ints(keys + (oneProgram ? 0 : 1), n);
+    int[][] keyCols = new int[slotCount][];
+    for (int s = 0, k = 0; s < slotCount; s++) {
       if (plan.slots[s].key()) {
-        fresh.add(() -> keyCols[at] = new int[n]);
+        keyCols[s] = fresh[k++];
       }
     }
-    if (!oneProgram) {
-      fresh.add(() -> typesHeld[0] = new int[n]);
-    }
-    FreshArrays.together(n, fresh.toArray(new Runnable[0]));
-    int[] types = typesHeld[0];
+    int[] types = oneProgram ? null : fresh[keys];
     // Row by row, each on its own (a large batch on the executor's idle cores): keys become
     // local indices, and a key the store lacks decides its row's outcome.
     rowRanges(n).forEach(range -> {
