@@ -62,13 +62,7 @@ final class Routing {
       Iterator<ColumnarBatch> it, ApplyPlan plan, int coordinator) {
     Router r = new Router(inputPartition, plan, coordinator);
     while (it.hasNext()) {
-      ColumnarBatch b = it.next();
-      if (!r.bulk(b)) {
-        Iterator<InternalRow> rows = b.rowIterator();
-        while (rows.hasNext()) {
-          r.row(rows.next());
-        }
-      }
+      r.batch(it.next());
     }
     return r.finish();
   }
@@ -95,13 +89,7 @@ final class Routing {
         spark.next(); // the same sequence of batches: skip those decoded
       }
       while (spark.hasNext()) {
-        ColumnarBatch b = spark.next();
-        if (!r.bulk(b)) {
-          Iterator<InternalRow> rows = b.rowIterator();
-          while (rows.hasNext()) {
-            r.row(rows.next());
-          }
-        }
+        r.batch(spark.next());
       }
     }
     return r.finish();
@@ -335,6 +323,16 @@ final class Routing {
         place(ids[i], type, vals);
       }
       return true;
+    }
+
+    /** One column batch: taken whole when it can be ({@link #bulk}), else row by row. */
+    void batch(ColumnarBatch b) {
+      if (!bulk(b)) {
+        Iterator<InternalRow> rows = b.rowIterator();
+        while (rows.hasNext()) {
+          row(rows.next());
+        }
+      }
     }
 
     /** Room for {@code rows} rows in the one partition's chunk (none when unknown, -1). */
