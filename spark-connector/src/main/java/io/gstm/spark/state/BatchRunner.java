@@ -109,7 +109,7 @@ final class BatchRunner {
       int[][] locals, int[][] keyCols, OutcomeChunk out) {
     int type = in.types[i];
     for (int s : plan.keySlotsOf[type]) {
-      long key = in.slots[s][i];
+      long key = in.slot(s, i);
       int local = locals != null ? locals[s][i] : index.local(key);
       if (local < 0) {
         out.codes[i] = OutcomeChunk.MISSING_KEY;

@@ -434,7 +434,7 @@ final class PartitionStore {
     for (int i : lacking) {
       for (int s : plan.keySlotsOf[in.types[i]]) {
         if (locals[s][i] < 0) {
-          long key = in.slots[s][i];
+          long key = in.slot(s, i);
           int local = slots.local(key); // a key named twice in the chunk was added before
           locals[s][i] = local >= 0 ? local : slots.add(key);
         }
@@ -450,7 +450,7 @@ final class PartitionStore {
       }
       boolean lacks = false;
       for (int s : plan.keySlotsOf[in.types[i]]) {
-        int local = slots.local(in.slots[s][i]);
+        int local = slots.local(in.slot(s, i));
         locals[s][i] = local;
         lacks |= local < 0;
       }

@@ -353,8 +353,13 @@ final class StateJobs {
           List<TxChunk> chunks = new ArrayList<>();
           it.forEachRemaining(c -> chunks.add((TxChunk) c));
           long read = System.nanoTime();
+          // The keys are read once (each row's local index): left in the routed chunks.
+          boolean[] keys = new boolean[plan.slots.length];
+          for (int s = 0; s < keys.length; s++) {
+            keys[s] = plan.slots[s].key();
+          }
           TxChunk all = chunks.isEmpty() ? new TxChunk(plan.slots.length, 1)
-              : TxChunk.concat(chunks, plan.slots.length);
+              : TxChunk.concat(chunks, plan.slots.length, keys);
           long joined = System.nanoTime();
           Exchange.LocalResult r = local(ref, i, epoch, base, all, plan, settings);
           LOG.debug("gstm state '{}' partition {} epoch {}: {} routed chunks read in {} ms, "

@@ -40,12 +40,61 @@ final class TxChunk implements Serializable {
   transient boolean cross;
   /** The input partition it was routed from (its place in the epoch's order). */
   transient int source;
+  /**
+   * Slots a join left in the joined chunks' own arrays ({@link #concat(List, int, boolean[])}):
+   * per slot, each part's column, or null; {@link #partStarts} the parts' first rows.
+   */
+  private transient long[][][] apart;
+  private transient int[] partStarts;
 
   TxChunk(int slotCount, int capacity) {
+    this(slotCount, capacity, new boolean[slotCount]);
+  }
+
+  /** A chunk whose slots marked in {@code none} get no column (a join holds them apart). */
+  private TxChunk(int slotCount, int capacity, boolean[] none) {
     int c = Math.max(1, capacity);
-    slots = FreshArrays.longs(slotCount, c);
-    FreshArrays.together(c, () -> txIds = new long[c], () -> types = new int[c],
-        () -> status = new byte[c]);
+    slots = new long[slotCount][];
+    java.util.List<Runnable> fresh = new java.util.ArrayList<>(java.util.List.of(
+        () -> txIds = new long[c], () -> types = new int[c], () -> status = new byte[c]));
+    for (int s = 0; s < slotCount; s++) {
+      int at = s;
+      if (!none[at]) {
+        fresh.add(() -> slots[at] = new long[c]);
+      }
+    }
+    FreshArrays.together(c, fresh.toArray(new Runnable[0]));
+  }
+
+  /** Slot {@code s} of row {@code i}, wherever it is held (see {@link #apart}). */
+  long slot(int s, int i) {
+    long[] own = slots[s];
+    if (own != null) {
+      return own[i];
+    }
+    int k = Arrays.binarySearch(partStarts, i);
+    k = k >= 0 ? k : -k - 2;
+    return apart[s][k][i - partStarts[k]];
+  }
+
+  /** Copies the slots held apart into columns of this chunk's own (before it grows or leaves). */
+  private void joinApart() {
+    if (apart == null) {
+      return;
+    }
+    for (int s = 0; s < slots.length; s++) {
+      if (slots[s] == null) {
+        long[] col = new long[txIds.length];
+        for (int k = 0; k < partStarts.length; k++) {
+          long[] part = apart[s][k];
+          int end = k + 1 < partStarts.length ? partStarts[k + 1] : n;
+          System.arraycopy(part, 0, col, partStarts[k], end - partStarts[k]);
+        }
+        slots[s] = col;
+      }
+    }
+    apart = null;
+    partStarts = null;
   }
 
   void add(long txId, int type, byte st, String cause, long[] values) {
@@ -121,6 +170,7 @@ final class TxChunk implements Serializable {
 
   /** Every per-transaction column at capacity {@code c}. */
   private void resize(int c) {
+    joinApart();
     txIds = Arrays.copyOf(txIds, c);
     types = Arrays.copyOf(types, c);
     status = Arrays.copyOf(status, c);
@@ -151,6 +201,7 @@ final class TxChunk implements Serializable {
 
   /** The whole chunk, in bulk: for Java serialization and task-to-task connections. */
   void write(java.io.DataOutput out) throws java.io.IOException {
+    joinApart();
     out.writeInt(n);
     out.writeInt(requestCount);
     out.writeBoolean(cross);
@@ -216,14 +267,33 @@ final class TxChunk implements Serializable {
 
   /** The chunks as one, in order. */
   static TxChunk concat(List<TxChunk> chunks, int slotCount) {
+    return concat(chunks, slotCount, null);
+  }
+
+  /**
+   * The chunks as one, in order, the slots marked in {@code apart} (when not null) left in the
+   * chunks' own arrays and read through {@link #slot}: a one-partition state joins every input
+   * partition's chunk, and its key slots are only read, once, to find each row's keys.
+   */
+  static TxChunk concat(List<TxChunk> chunks, int slotCount, boolean[] apart) {
     if (chunks.size() == 1) {
       return chunks.get(0);
     }
     int total = 0;
+    List<TxChunk> parts = new java.util.ArrayList<>();
     for (TxChunk c : chunks) {
       total += c.n;
+      if (c.n > 0) {
+        parts.add(c);
+      }
     }
-    TxChunk out = new TxChunk(slotCount, total);
+    boolean[] keep = new boolean[slotCount];
+    boolean anyApart = false;
+    for (int s = 0; apart != null && s < slotCount; s++) {
+      keep[s] = apart[s] && !parts.isEmpty();
+      anyApart |= keep[s];
+    }
+    TxChunk out = new TxChunk(slotCount, total, keep);
     int requests = 0;
     boolean causes = false;
     for (TxChunk c : chunks) {
@@ -240,6 +310,21 @@ final class TxChunk implements Serializable {
       rowAt[k] = rowAt[k - 1] + chunks.get(k - 1).n;
       requestAt[k] = requestAt[k - 1] + chunks.get(k - 1).requestCount;
     }
+    if (anyApart) {
+      out.apart = new long[slotCount][][];
+      out.partStarts = new int[parts.size()];
+      for (int k = 0, at = 0; k < parts.size(); at += parts.get(k).n, k++) {
+        out.partStarts[k] = at;
+      }
+      for (int s = 0; s < slotCount; s++) {
+        if (keep[s]) {
+          out.apart[s] = new long[parts.size()][];
+          for (int k = 0; k < parts.size(); k++) {
+            out.apart[s][k] = parts.get(k).slots[s];
+          }
+        }
+      }
+    }
     // A one-partition state gathers every input partition's chunk here: ten million rows are
     // hundreds of MB, copied chunk by chunk on the executor's idle cores.
     IntStream ks = IntStream.range(0, chunks.size());
@@ -253,7 +338,9 @@ final class TxChunk implements Serializable {
         System.arraycopy(c.causes, 0, out.causes, f, c.n);
       }
       for (int s = 0; s < slotCount; s++) {
-        System.arraycopy(c.slots[s], 0, out.slots[s], f, c.n);
+        if (!keep[s]) {
+          System.arraycopy(c.slots[s], 0, out.slots[s], f, c.n);
+        }
       }
       System.arraycopy(c.requests, 0, out.requests, requestAt[k], c.requestCount);
     });
