@@ -105,11 +105,11 @@ final class BatchRunner {
    * Row {@code i}'s keys into position {@code i} of their columns as local indices; returns its
    * program. A key the store lacks sets the row's outcome (MISSING_KEY) instead.
    */
-  private static int keysToColumns(ApplyPlan plan, TxChunk in, int i, KeyIndex index,
-      int[][] locals, int[][] keyCols, OutcomeChunk out) {
+  private static int keysToColumns(ApplyPlan plan, TxChunk in, TxChunk.Slots slots, int i,
+      KeyIndex index, int[][] locals, int[][] keyCols, OutcomeChunk out) {
     int type = in.types[i];
     for (int s : plan.keySlotsOf[type]) {
-      long key = in.slot(s, i);
+      long key = slots.get(s, i);
       int local = locals != null ? locals[s][i] : index.local(key);
       if (local < 0) {
         out.codes[i] = OutcomeChunk.MISSING_KEY;
@@ -186,9 +186,10 @@ final class BatchRunner {
     // Row by row, each on its own (a large batch on the executor's idle cores): keys become
     // local indices, and a key the store lacks decides its row's outcome.
     rowRanges(n).forEach(range -> {
+      TxChunk.Slots slots = in.slots();
       for (int i = range * RANGE_ROWS, to = Math.min(n, i + RANGE_ROWS); i < to; i++) {
         if (out.codes[i] == 0) {
-          int type = keysToColumns(plan, in, i, index, locals, keyCols, out);
+          int type = keysToColumns(plan, in, slots, i, index, locals, keyCols, out);
           if (types != null) {
             types[i] = type;
           }

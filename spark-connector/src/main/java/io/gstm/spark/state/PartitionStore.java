@@ -431,10 +431,11 @@ final class PartitionStore {
 
   /** Gives the keys of {@code lacking}'s rows that no slot holds a slot each, in row order. */
   private void addLacking(TxChunk in, ApplyPlan plan, int[][] locals, int[] lacking) {
+    TxChunk.Slots keys = in.slots();
     for (int i : lacking) {
       for (int s : plan.keySlotsOf[in.types[i]]) {
         if (locals[s][i] < 0) {
-          long key = in.slot(s, i);
+          long key = keys.get(s, i);
           int local = slots.local(key); // a key named twice in the chunk was added before
           locals[s][i] = local >= 0 ? local : slots.add(key);
         }
@@ -442,20 +443,31 @@ final class PartitionStore {
     }
   }
 
-  /** Each runnable row's keys into {@code locals} (-1: none), on all cores; the rows lacking one. */
+  /**
+   * Each runnable row's keys into {@code locals} (-1: none), in ranges of rows on all cores; the
+   * rows lacking one, ascending.
+   */
   private int[] lookUp(TxChunk in, ApplyPlan plan, int[][] locals) {
-    return IntStream.range(0, in.n).parallel().filter(i -> {
-      if (in.status[i] != 0) {
-        return false;
+    int range = 1 << 16;
+    return IntStream.range(0, (in.n + range - 1) / range).parallel().mapToObj(r -> {
+      TxChunk.Slots keys = in.slots();
+      IntStream.Builder lacking = IntStream.builder();
+      for (int i = r * range, to = Math.min(in.n, i + range); i < to; i++) {
+        if (in.status[i] != 0) {
+          continue;
+        }
+        boolean lacks = false;
+        for (int s : plan.keySlotsOf[in.types[i]]) {
+          int local = slots.local(keys.get(s, i));
+          locals[s][i] = local;
+          lacks |= local < 0;
+        }
+        if (lacks) {
+          lacking.add(i);
+        }
       }
-      boolean lacks = false;
-      for (int s : plan.keySlotsOf[in.types[i]]) {
-        int local = slots.local(in.slot(s, i));
-        locals[s][i] = local;
-        lacks |= local < 0;
-      }
-      return lacks;
-    }).toArray();
+      return lacking.build();
+    }).flatMapToInt(x -> x).toArray();
   }
 
   /**

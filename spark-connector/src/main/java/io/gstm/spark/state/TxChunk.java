@@ -72,9 +72,42 @@ final class TxChunk implements Serializable {
     if (own != null) {
       return own[i];
     }
-    int k = Arrays.binarySearch(partStarts, i);
-    k = k >= 0 ? k : -k - 2;
+    int k = part(i);
     return apart[s][k][i - partStarts[k]];
+  }
+
+  /** The part that holds row {@code i} of slots held apart. */
+  private int part(int i) {
+    int k = Arrays.binarySearch(partStarts, i);
+    return k >= 0 ? k : -k - 2;
+  }
+
+  /**
+   * A reader of the slots for one thread walking rows in order: the part that holds the rows
+   * found once per part, not per row as {@link #slot} finds it.
+   */
+  Slots slots() {
+    return new Slots();
+  }
+
+  /** See {@link #slots()}. */
+  final class Slots {
+    private int first = 1;
+    private int end;
+    private int part;
+
+    long get(int s, int i) {
+      long[] own = slots[s];
+      if (own != null) {
+        return own[i];
+      }
+      if (i < first || i >= end) {
+        part = part(i);
+        first = partStarts[part];
+        end = part + 1 < partStarts.length ? partStarts[part + 1] : n;
+      }
+      return apart[s][part][i - first];
+    }
   }
 
   /** Copies the slots held apart into columns of this chunk's own (before it grows or leaves). */

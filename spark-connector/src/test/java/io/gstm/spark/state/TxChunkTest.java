@@ -39,6 +39,13 @@ class TxChunkTest {
         assertThat(c.slot(s, r)).as("row %d slot %d", r, s).isEqualTo(1000L * r + s);
       }
     }
+    // A reader walking forward, then back and forth across the parts.
+    TxChunk.Slots slots = c.slots();
+    for (int r : new int[] {0, 1, 2, 3, 4, 9, n - 1, 0, n / 2, 2, n - 1}) {
+      if (r < n) {
+        assertThat(slots.get(2, r)).as("read row %d", r).isEqualTo(1000L * r + 2);
+      }
+    }
   }
 
   @ParameterizedTest(name = "keys apart: {0}")
