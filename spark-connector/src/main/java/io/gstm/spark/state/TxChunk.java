@@ -131,6 +131,7 @@ final class TxChunk implements Serializable {
   }
 
   void add(long txId, int type, byte st, String cause, long[] values) {
+    joinApart();
     if (n == txIds.length) {
       resize(n * 2);
     }
@@ -172,6 +173,7 @@ final class TxChunk implements Serializable {
 
   /** Room for {@code more} rows past {@code n}, grown at most once (at least doubling). */
   void reserve(int more) {
+    joinApart(); // a chunk that grows holds every slot in its own columns
     if (n + more > txIds.length) {
       resize(Math.max(n + more, n * 2));
     }
@@ -315,6 +317,7 @@ final class TxChunk implements Serializable {
     int total = 0;
     List<TxChunk> parts = new java.util.ArrayList<>();
     for (TxChunk c : chunks) {
+      c.joinApart(); // a part read whole
       total += c.n;
       if (c.n > 0) {
         parts.add(c);
