@@ -228,8 +228,8 @@ public final class CachedColumns implements Serializable {
       return false;
     }
     if (t == DataTypes.DoubleType || t == DataTypes.FloatType) {
-      int bytes = t == DataTypes.DoubleType ? 8 : 4;
-      if (in.getInt() != PASS_THROUGH || in.remaining() != (long) n * bytes) {
+      int bytes = floating(in, t, n);
+      if (bytes == 0) {
         return false;
       }
       if (bytes == 8) {
@@ -294,11 +294,8 @@ public final class CachedColumns implements Serializable {
       return false;
     }
     if (t == DataTypes.DoubleType || t == DataTypes.FloatType) {
-      if (in.getInt() != PASS_THROUGH) {
-        return false; // Spark compresses neither: a shape not known here
-      }
-      int bytes = t == DataTypes.DoubleType ? 8 : 4;
-      if (in.remaining() != (long) n * bytes) {
+      int bytes = floating(in, t, n);
+      if (bytes == 0) {
         return false;
       }
       if (bytes == 8) {
@@ -321,6 +318,15 @@ public final class CachedColumns implements Serializable {
       into[at + i] = values[i];
     }
     return true;
+  }
+
+  /**
+   * A float or double column's buffer past its scheme id: the width of its n values, or 0 when
+   * it is not passed through (Spark compresses neither: a shape not known here) or not of n.
+   */
+  private static int floating(ByteBuffer in, DataType t, int n) {
+    int bytes = t == DataTypes.DoubleType ? 8 : 4;
+    return in.getInt() == PASS_THROUGH && in.remaining() == (long) n * bytes ? bytes : 0;
   }
 
   private static int integralWidth(DataType t) {

@@ -272,15 +272,7 @@ final class Routing {
         for (int t : types) {
           present[t] = true;
         }
-        java.util.BitSet slots = new java.util.BitSet();
-        for (int t = 0; t < present.length; t++) {
-          if (present[t]) {
-            for (int s : plan.slotsOf[t]) {
-              slots.set(s);
-            }
-          }
-        }
-        used = slots.stream().toArray();
+        used = slotsOf(present);
       }
       for (int s : used) {
         ApplyPlan.Slot slot = plan.slots[s];
@@ -325,6 +317,19 @@ final class Routing {
       return true;
     }
 
+    /** The slots that the programs marked {@code present} read, ascending. */
+    private int[] slotsOf(boolean[] present) {
+      java.util.BitSet slots = new java.util.BitSet();
+      for (int t = 0; t < present.length; t++) {
+        if (present[t]) {
+          for (int s : plan.slotsOf[t]) {
+            slots.set(s);
+          }
+        }
+      }
+      return slots.stream().toArray();
+    }
+
     /** One column batch: taken whole when it can be ({@link #bulk}), else row by row. */
     void batch(ColumnarBatch b) {
       if (!bulk(b)) {
@@ -367,15 +372,7 @@ final class Routing {
           c.types[i] = type;
           present[type] = true;
         }
-        java.util.BitSet slots = new java.util.BitSet();
-        for (int t = 0; t < present.length; t++) {
-          if (present[t]) {
-            for (int s : plan.slotsOf[t]) {
-              slots.set(s);
-            }
-          }
-        }
-        used = slots.stream().toArray();
+        used = slotsOf(present);
       } else {
         java.util.Arrays.fill(c.types, at, at + n, 0);
       }

@@ -96,15 +96,22 @@ class CachedColumnsTest {
     assertThat(c).isNotNull();
     int width = SCHEMA.size();
     JavaRDD<List<CachedBatch>> parts = c.partitions();
-    // Per partition, in order: each column as ints (or null where refused) and as doubles.
+    // Per partition, in order: each column as ints (or null where refused), as doubles and as
+    // a parameter's raw bits.
     List<Object[]> decoded = parts.map(batches -> {
       int n = (int) CachedColumns.rows(batches);
-      Object[] out = new Object[2 * width];
+      Object[] out = new Object[3 * width];
       for (int k = 0; k < width; k++) {
         int[] ints = new int[n];
         double[] doubles = new double[n];
+        long[] bits = new long[n];
         out[2 * k] = readInts(c, batches, k, ints) ? ints : null;
         out[2 * k + 1] = readDoubles(c, batches, k, doubles) ? doubles : null;
+        boolean ok = true;
+        for (int b = 0, at = 0; b < batches.size() && ok; at += batches.get(b).numRows(), b++) {
+          ok = c.readBits(batches.get(b), k, bits, at);
+        }
+        out[2 * width + k] = ok ? bits : null;
       }
       return out;
     }).collect();
@@ -120,8 +127,13 @@ class CachedColumnsTest {
         assertThat(part[2 * k] != null).as("%s read as ints", name)
             .isEqualTo(fitsInt && !nulls);
         assertThat(part[2 * k + 1] != null).as("%s read as doubles", name).isEqualTo(!nulls);
+        assertThat(part[2 * width + k] != null).as("%s read as bits", name).isEqualTo(!nulls);
         for (int i = 0; i < n && !nulls; i++) {
           Object v = rows.get(at + i).get(k);
+          long bits = v instanceof Double x ? Double.doubleToRawLongBits(x)
+              : v instanceof Float x ? Float.floatToRawIntBits(x) : ((Number) v).longValue();
+          assertThat(((long[]) part[2 * width + k])[i]).as("%s bits of row %d", name, at + i)
+              .isEqualTo(bits);
           double expected = ((Number) v).doubleValue();
           assertThat(((double[]) part[2 * k + 1])[i]).as("%s row %d", name, at + i)
               .isEqualTo(expected);
