@@ -66,16 +66,6 @@ final class TxChunk implements Serializable {
     FreshArrays.together(c, fresh.toArray(new Runnable[0]));
   }
 
-  /** Slot {@code s} of row {@code i}, wherever it is held (see {@link #apart}). */
-  long slot(int s, int i) {
-    long[] own = slots[s];
-    if (own != null) {
-      return own[i];
-    }
-    int k = part(i);
-    return apart[s][k][i - partStarts[k]];
-  }
-
   /** The part that holds row {@code i} of slots held apart. */
   private int part(int i) {
     int k = Arrays.binarySearch(partStarts, i);
@@ -83,8 +73,8 @@ final class TxChunk implements Serializable {
   }
 
   /**
-   * A reader of the slots for one thread walking rows in order: the part that holds the rows
-   * found once per part, not per row as {@link #slot} finds it.
+   * A reader of the slots, wherever they are held (see {@link #apart}), for one thread walking
+   * rows in order: the part that holds the rows is found once per part.
    */
   Slots slots() {
     return new Slots();
@@ -307,7 +297,7 @@ final class TxChunk implements Serializable {
 
   /**
    * The chunks as one, in order, the slots marked in {@code apart} (when not null) left in the
-   * chunks' own arrays and read through {@link #slot}: a one-partition state joins every input
+   * chunks' own arrays and read through {@link #slots()}: a one-partition state joins every input
    * partition's chunk, and its key slots are only read, once, to find each row's keys.
    */
   static TxChunk concat(List<TxChunk> chunks, int slotCount, boolean[] apart) {

@@ -36,7 +36,7 @@ class TxChunkTest {
       assertThat(c.txIds[r]).isEqualTo(r);
       assertThat(c.types[r]).isEqualTo(r % 2);
       for (int s = 0; s < 3; s++) {
-        assertThat(c.slot(s, r)).as("row %d slot %d", r, s).isEqualTo(1000L * r + s);
+        assertThat(c.slots().get(s, r)).as("row %d slot %d", r, s).isEqualTo(1000L * r + s);
       }
     }
     // A reader walking forward, then back and forth across the parts.
