@@ -207,6 +207,12 @@ class ClusterResultsIT {
   }
 
   @Test
+  void aOnePartitionStateOverACachedInputGivesTheSerialBalances() {
+    assertThat(Workloads.cachedOnePartitionRun(cluster.spark()))
+        .isEqualTo(Workloads.balancesAfter(0));
+  }
+
+  @Test
   void aProgramRelaxationEqualsLocalMode() {
     assertThat(widest).hasSize(Workloads.VERTICES)
         .containsEntry(0L, Double.POSITIVE_INFINITY);

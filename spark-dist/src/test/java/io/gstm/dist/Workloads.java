@@ -287,6 +287,22 @@ final class Workloads {
   }
 
   /** What {@link #stateRun} saw. */
+  /**
+   * Batch 0 applied once to a bank of one partition from a cached input (each executor's cached
+   * batches decoded straight into the routed chunks, which the state's task then reads from
+   * wherever they were cached): its balances.
+   */
+  static TreeMap<Long, Long> cachedOnePartitionRun(SparkSession spark) {
+    Dataset<Row> input = transfers(spark, 0).cache();
+    try (TxState bank = bank(spark, "cached", 1)) {
+      input.count();
+      bank.transactions(input, BANK).idColumn("id").run();
+      return balances(bank);
+    } finally {
+      input.unpersist(false);
+    }
+  }
+
   record StateRun(TreeMap<Long, Long> balances, long epoch, List<Long> committed,
       boolean replayed, TreeMap<Long, Long> restored, long restoredEpoch) {}
 
