@@ -160,6 +160,22 @@ final class CudaTxStore implements TxStore {
     locks.copyTo(t.locks, 8L * layout.lockCount());
   }
 
+  /** On the device when {@code larger} is another store of this engine. */
+  @Override
+  public void copyInto(TxStore larger) {
+    checkOpen();
+    if (!(larger instanceof CudaTxStore t) || t.engine != engine) {
+      TxStore.super.copyInto(larger);
+      return;
+    }
+    TxStore.checkCopyInto(this, larger);
+    t.checkOpen();
+    engine.bind();
+    for (int r = 0; r < regions.length; r++) {
+      regions[r].copyTo(t.regions[r], regionBytes[r]);
+    }
+  }
+
   /** Writes a region from an array ({@code host} points at it, {@code part} copies a chunk). */
   private void put(int region, RegionType type, int length, Pointer host,
       PinnedStaging.Part part) {

@@ -72,6 +72,22 @@ final class JvmTxStore implements TxStore {
     copy(locks, t.locks);
   }
 
+  /** Word for word onto the first words, in ranges on all cores, into another JVM store. */
+  @Override
+  public void copyInto(TxStore larger) {
+    if (!(larger instanceof JvmTxStore t)) {
+      TxStore.super.copyInto(larger);
+      return;
+    }
+    TxStore.checkCopyInto(this, larger);
+    checkOpen();
+    t.checkOpen();
+    for (int r = 0; r < data.length; r++) {
+      copy(data[r], t.data[r]);
+    }
+  }
+
+  /** The words of {@code from} onto the first of {@code to} (as long or longer). */
   private static void copy(AtomicLongArray from, AtomicLongArray to) {
     int n = from.length();
     int chunk = 1 << 16;

@@ -122,4 +122,26 @@ class CudaStoreCopyTest {
           .isDeepEqualTo(StoreContents.read(j));
     }
   }
+
+  /**
+   * A store copied into a larger one on the device (a state that grows): its words first, zeros
+   * after, as the JVM engine's copy leaves them.
+   */
+  @org.junit.jupiter.api.Test
+  void aCopyIntoALargerStoreOnTheDeviceHoldsItsWordsFirstAndZerosAfter() {
+    ProgramSet inc = io.gstm.core.store.StoreCopyToTest.INC;
+    StoreLayout layout = io.gstm.core.store.StoreCopyToTest.LAYOUT;
+    StoreLayout big = io.gstm.core.store.StoreCopyToTest.grown(9_000);
+    try (TxStore a = gpu.createStore(layout); TxStore b = gpu.createStore(big);
+        io.gstm.core.jvm.JvmEngine jvm = new io.gstm.core.jvm.JvmEngine(2);
+        TxStore j = jvm.createStore(layout); TxStore jb = jvm.createStore(big)) {
+      ProgramBatch first = io.gstm.core.store.StoreCopyToTest.batch(inc, 1, 50_000);
+      gpu.run(a, first, io.gstm.core.batch.RunOptions.defaults());
+      jvm.run(j, first, io.gstm.core.batch.RunOptions.defaults());
+      a.copyInto(b);
+      j.copyInto(jb);
+      assertThat(StoreContents.read(b)).isDeepEqualTo(StoreContents.read(jb));
+      assertThat(StoreContents.read(b)[0][70_000]).isZero();
+    }
+  }
 }

@@ -112,6 +112,44 @@ public class StoreCopyToTest {
     }
   }
 
+  /** The layout of {@link #LAYOUT} with every region {@code more} words longer. */
+  public static StoreLayout grown(int more) {
+    return StoreLayout.of(
+        new RegionSpec("n", RegionType.INT64, 70_000 + more, 1),
+        new RegionSpec("f", RegionType.FLOAT32, 3 + more, 1),
+        new RegionSpec("c", RegionType.INT32, 70_000 + more, 4));
+  }
+
+  /**
+   * {@link TxStore#copyInto}, as a store grows: the larger store's first words are the source's,
+   * the rest zeros, and it runs on; a store that cannot hold it is refused naming why.
+   */
+  @Test
+  void aStoreCopiedIntoALargerOneHoldsItsWordsFirstAndZerosAfter() {
+    try (TxStore a = jvm.createStore(LAYOUT); TxStore big = jvm.createStore(grown(5_000));
+        TxStore small = jvm.createStore(StoreLayout.of(
+            new RegionSpec("n", RegionType.INT64, 70_000, 1),
+            new RegionSpec("f", RegionType.FLOAT32, 2, 1),
+            new RegionSpec("c", RegionType.INT32, 70_000, 4)));
+        TxStore gpuStm = jvm.createStore(grown(1), Algorithm.gpuStm())) {
+      jvm.run(a, batch(INC, 3, 40_000), RunOptions.defaults());
+      a.writeFloat32(1, new float[] {1.5f, -2f, 3f});
+      a.copyInto(big);
+      long[][] from = StoreContents.read(a);
+      long[][] to = StoreContents.read(big);
+      for (int r = 0; r < from.length; r++) {
+        assertThat(java.util.Arrays.copyOf(to[r], from[r].length)).isEqualTo(from[r]);
+        assertThat(java.util.Arrays.copyOfRange(to[r], from[r].length, to[r].length))
+            .containsOnly(0L);
+      }
+      jvm.run(big, batch(INC, 4, 10_000), RunOptions.defaults());
+      assertThatThrownBy(() -> a.copyInto(small)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("cannot hold");
+      assertThatThrownBy(() -> a.copyInto(gpuStm)).hasMessageContaining("algorithm");
+      assertThatThrownBy(() -> a.copyInto(a)).hasMessageContaining("into itself");
+    }
+  }
+
   /** A FLOAT64 region read into an array the caller made: its words, or a clear refusal. */
   @Test
   void aRegionReadsIntoAGivenArray() {
