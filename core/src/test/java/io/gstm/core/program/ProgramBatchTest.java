@@ -88,4 +88,31 @@ class ProgramBatchTest {
     assertThat(p.abortCodes()).containsExactly(0, 0);
     assertThat(p.abortCode(1)).isZero();
   }
+
+  /**
+   * What a transaction that did not commit left in the outputs, and a code of one that did not
+   * abort, read as zeros; over enough rows for the pass to run in slices on several threads.
+   */
+  @Test
+  void outputsOfUncommittedAndCodesOfUnabortedAreZeroed() {
+    int n = 300_000;
+    Outcome[] kinds = Outcome.values();
+    byte[] outcomes = new byte[n];
+    long[] outputs = new long[2 * n];
+    int[] codes = new int[n];
+    for (int t = 0; t < n; t++) {
+      outcomes[t] = (byte) kinds[(t * 7 + t / 1000) % kinds.length].code();
+      outputs[t] = t + 1;
+      outputs[n + t] = -(t + 1);
+      codes[t] = t + 5;
+    }
+    ProgramResult p = new ProgramResult(BatchResult.builder("test", outcomes).build(),
+        ProgramBatch.builder(SET).all("c", n).int32("x", new int[n]).build(), outputs, codes);
+    for (int t = 0; t < n; t++) {
+      boolean committed = outcomes[t] == Outcome.COMMITTED.code();
+      assertThat(p.outputs()[t]).isEqualTo(committed ? t + 1 : 0);
+      assertThat(p.outputs()[n + t]).isEqualTo(committed ? -(t + 1) : 0);
+      assertThat(p.abortCode(t)).isEqualTo(outcomes[t] == Outcome.USER_ABORT.code() ? t + 5 : 0);
+    }
+  }
 }
