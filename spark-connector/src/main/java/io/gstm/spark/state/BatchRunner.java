@@ -8,6 +8,7 @@ import io.gstm.core.program.Column;
 import io.gstm.core.program.CompiledProgram;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramResult;
+import io.gstm.core.program.ValueType;
 import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.FreshArrays;
@@ -109,15 +110,14 @@ final class BatchRunner {
       KeyIndex index, int[][] locals, int[][] keyCols, OutcomeChunk out) {
     int type = in.types[i];
     for (int s : plan.keySlotsOf[type]) {
-      long key = slots.get(s, i);
-      int local = locals != null ? locals[s][i] : index.local(key);
+      int local = locals != null ? locals[s][i] : index.local(slots.get(s, i));
       if (local < 0) {
         out.codes[i] = OutcomeChunk.MISSING_KEY;
-        out.cause(i, "key " + key + " (column '" + plan.slots[s].name()
+        out.cause(i, "key " + slots.get(s, i) + " (column '" + plan.slots[s].name()
             + "') is not in state '" + plan.state.name() + "'");
         return type;
       }
-      keyCols[s][i] = local;
+      keyCols[s][i] = local; // with locals, the same array: already there
     }
     return type;
   }
@@ -134,9 +134,13 @@ final class BatchRunner {
         bits.length == n ? bits : Arrays.copyOf(bits, n));
   }
 
-  /** Transaction {@code t} of the batch ({@code m} in all) into the outcome of row {@code row}. */
+  /**
+   * Transaction {@code t} of the batch ({@code m} in all) into the outcome of row {@code row};
+   * {@code outputFrom[type][c]}: the type of output column {@code c} in program {@code type}
+   * (null: it has none).
+   */
   private static void outcome(ApplyPlan plan, ProgramBatch batch, ProgramResult r, int t,
-      int row, int m, OutcomeChunk out, String missing) {
+      int row, int m, OutcomeChunk out, String missing, ValueType[][] outputFrom) {
     Outcome o = r.outcome(t);
     if (o == Outcome.USER_ABORT && r.abortCode(t) == KeyExistence.MISSING
         && plan.guarded[batch.type(t)]) {
@@ -149,12 +153,11 @@ final class BatchRunner {
     out.abortCode(row, r.abortCode(t));
     if (o == Outcome.COMMITTED) {
       int type = batch.type(t);
-      CompiledProgram p = plan.programs().get(type);
-      for (int c = 0; c < plan.outputNames.length; c++) {
-        int oi = plan.outputIndex[type][c];
-        if (oi >= 0) {
-          out.outputs[c][row] = OutcomeChunk.convert(p.outputs().get(oi).type(),
-              plan.outputTypes[c], r.outputs()[oi * m + t]);
+      ValueType[] from = outputFrom[type];
+      for (int c = 0; from != null && c < from.length; c++) {
+        if (from[c] != null) {
+          out.outputs[c][row] = OutcomeChunk.convert(from[c], plan.outputTypes[c],
+              r.outputs()[plan.outputIndex[type][c] * m + t]);
         }
       }
     }
@@ -175,14 +178,15 @@ final class BatchRunner {
     for (ApplyPlan.Slot slot : plan.slots) {
       keys += slot.key() ? 1 : 0;
     }
-    int[][] fresh = FreshArrays.ints(keys + (oneProgram ? 0 : 1), n);
+    // Rows already looked up (a state with inserts): the key columns are those rows.
+    int[][] fresh = FreshArrays.ints((locals != null ? 0 : keys) + (oneProgram ? 0 : 1), n);
     int[][] keyCols = new int[slotCount][];
     for (int s = 0, k = 0; s < slotCount; s++) {
       if (plan.slots[s].key()) {
-        keyCols[s] = fresh[k++];
+        keyCols[s] = locals != null ? locals[s] : fresh[k++];
       }
     }
-    int[] types = oneProgram ? null : fresh[keys];
+    int[] types = oneProgram ? null : fresh[fresh.length - 1];
     // Row by row, each on its own (a large batch on the executor's idle cores): keys become
     // local indices, and a key the store lacks decides its row's outcome.
     rowRanges(n).forEach(range -> {
@@ -269,9 +273,22 @@ final class BatchRunner {
     // One cause for every row a missing key ended (a few percent of an epoch with deletes).
     String missing = "a key of the transaction names no row of state '" + plan.state.name()
         + "' (never inserted, or deleted)";
+    ValueType[][] outputFrom = new ValueType[plan.programCount()][];
+    for (int type = 0; type < outputFrom.length; type++) {
+      CompiledProgram p = plan.programs().get(type);
+      for (int c = 0; c < plan.outputNames.length; c++) {
+        int oi = plan.outputIndex[type][c];
+        if (oi >= 0) {
+          if (outputFrom[type] == null) {
+            outputFrom[type] = new ValueType[plan.outputNames.length];
+          }
+          outputFrom[type][c] = p.outputs().get(oi).type();
+        }
+      }
+    }
     rowRanges(m).forEach(range -> {
       for (int t = range * RANGE_ROWS, to = Math.min(ran, t + RANGE_ROWS); t < to; t++) {
-        outcome(plan, run, r, t, rowOf == null ? t : rowOf[t], ran, out, missing);
+        outcome(plan, run, r, t, rowOf == null ? t : rowOf[t], ran, out, missing, outputFrom);
       }
     });
     if (plan.recordOrder) {

@@ -5,6 +5,7 @@ import io.gstm.core.engine.Resources;
 import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
+import io.gstm.spark.exec.FreshArrays;
 import io.gstm.spark.exec.TaskEngine;
 import java.util.Arrays;
 import java.util.TreeMap;
@@ -399,13 +400,18 @@ final class PartitionStore {
    */
   private int[][] admit(TxChunk in, ApplyPlan plan) {
     int[][] locals = new int[plan.slots.length][];
-    for (int s = 0; s < locals.length; s++) {
+    int keyed = 0;
+    for (ApplyPlan.Slot slot : plan.slots) {
+      keyed += slot.key() ? 1 : 0;
+    }
+    int[][] fresh = FreshArrays.ints(keyed, in.n);
+    for (int s = 0, k = 0; s < locals.length; s++) {
       if (plan.slots[s].key()) {
-        locals[s] = new int[in.n];
+        locals[s] = fresh[k++];
       }
     }
     long t0 = System.nanoTime();
-    int[] lacking = lookUp(in, plan, locals);
+    int[] lacking = lookUp(in, plan, locals, false);
     if (lacking.length == 0) {
       return locals;
     }
@@ -415,7 +421,7 @@ final class PartitionStore {
       most += plan.keySlotsOf[in.types[i]].length;
     }
     if (ensureRows((int) Math.min(Integer.MAX_VALUE, most), true)) {
-      lacking = lookUp(in, plan, locals); // rows were given back: keys found may be gone
+      lacking = lookUp(in, plan, locals, true); // rows were given back: keys found may be gone
     }
     long t2 = System.nanoTime();
     try {
@@ -429,8 +435,33 @@ final class PartitionStore {
     return locals;
   }
 
-  /** Gives the keys of {@code lacking}'s rows that no slot holds a slot each, in row order. */
+  /**
+   * Gives the keys of {@code lacking}'s rows that no slot holds a slot each, in row order: their
+   * range and count found on all cores first, so that the index grows once for all of them.
+   */
   private void addLacking(TxChunk in, ApplyPlan plan, int[][] locals, int[] lacking) {
+    int range = 1 << 16;
+    long[] span = IntStream.range(0, (lacking.length + range - 1) / range).parallel()
+        .mapToObj(r -> {
+          TxChunk.Slots keys = in.slots();
+          long lo = Long.MAX_VALUE;
+          long hi = Long.MIN_VALUE;
+          long count = 0;
+          for (int j = r * range, to = Math.min(lacking.length, j + range); j < to; j++) {
+            int i = lacking[j];
+            for (int s : plan.keySlotsOf[in.types[i]]) {
+              if (locals[s][i] < 0) {
+                long key = keys.get(s, i);
+                lo = Math.min(lo, key);
+                hi = Math.max(hi, key);
+                count++;
+              }
+            }
+          }
+          return new long[] {lo, hi, count};
+        }).reduce(new long[] {Long.MAX_VALUE, Long.MIN_VALUE, 0}, (a, b) -> new long[] {
+            Math.min(a[0], b[0]), Math.max(a[1], b[1]), a[2] + b[2]});
+    slots.reserve((int) Math.min(Integer.MAX_VALUE, span[2]), span[0], span[1]);
     TxChunk.Slots keys = in.slots();
     for (int i : lacking) {
       for (int s : plan.keySlotsOf[in.types[i]]) {
@@ -445,29 +476,48 @@ final class PartitionStore {
 
   /**
    * Each runnable row's keys into {@code locals} (-1: none), in ranges of rows on all cores; the
-   * rows lacking one, ascending.
+   * rows lacking one, ascending. {@code again}: the rows were looked up before some were given
+   * back; only those found in a slot given back are lost (the keys are not read again).
    */
-  private int[] lookUp(TxChunk in, ApplyPlan plan, int[][] locals) {
+  private int[] lookUp(TxChunk in, ApplyPlan plan, int[][] locals, boolean again) {
     int range = 1 << 16;
-    return IntStream.range(0, (in.n + range - 1) / range).parallel().mapToObj(r -> {
+    int ranges = (in.n + range - 1) / range;
+    int[][] lacking = new int[ranges][];
+    int[] counts = new int[ranges];
+    IntStream.range(0, ranges).parallel().forEach(r -> {
       TxChunk.Slots keys = in.slots();
-      IntStream.Builder lacking = IntStream.builder();
+      int[] rows = new int[64];
+      int c = 0;
       for (int i = r * range, to = Math.min(in.n, i + range); i < to; i++) {
         if (in.status[i] != 0) {
           continue;
         }
         boolean lacks = false;
         for (int s : plan.keySlotsOf[in.types[i]]) {
-          int local = slots.local(keys.get(s, i));
+          int local = !again ? slots.local(keys.get(s, i))
+              : locals[s][i] >= 0 && slots.holds(locals[s][i]) ? locals[s][i] : -1;
           locals[s][i] = local;
           lacks |= local < 0;
         }
         if (lacks) {
-          lacking.add(i);
+          if (c == rows.length) {
+            rows = Arrays.copyOf(rows, 2 * c);
+          }
+          rows[c++] = i;
         }
       }
-      return lacking.build();
-    }).flatMapToInt(x -> x).toArray();
+      lacking[r] = rows;
+      counts[r] = c;
+    });
+    int total = 0;
+    for (int c : counts) {
+      total += c;
+    }
+    int[] all = new int[total];
+    for (int r = 0, at = 0; r < ranges; at += counts[r], r++) {
+      System.arraycopy(lacking[r], 0, all, at, counts[r]);
+    }
+    return all;
   }
 
   /**
@@ -484,11 +534,10 @@ final class PartitionStore {
     boolean released = false;
     if (mayRelease) {
       int[] exists = store.readInt32(schema.existsRegion());
-      for (int i = 0; i < slots.limit(); i++) {
-        if (slots.holds(i) && exists[i] == 0) {
-          slots.release(i);
-          released = true;
-        }
+      released = release(exists);
+      if (slots.available(capacity) < more && slots.count() + (long) more > schema.maxRows()
+          && slots.dissolveRun()) {
+        released |= release(exists); // at the row limit: the ids' own rows are given back too
       }
       if (slots.available(capacity) >= more) {
         return released;
@@ -503,20 +552,30 @@ final class PartitionStore {
     }
     int rows = (int) Math.max(needed, Math.min(2L * capacity, schema.maxRows()));
     long t0 = System.nanoTime();
-    long[][] contents = StoreContents.read(store);
-    long[][] bigger = new long[contents.length][];
-    for (int r = 0; r < contents.length; r++) {
-      bigger[r] = Arrays.copyOf(contents[r], rows);
-    }
     TxStore fresh = engine.createStore(schema.layout(rows), schema.storeAlgorithm());
     Resources.closeOnExcept(fresh, f -> {
-      StoreContents.write(f, bigger);
+      store.copyInto(f); // on the engine (the GPU's own copy), the new rows zeros
       return f;
     });
     store.close();
     store = fresh;
     LOG.info("gstm state '{}' partition {}: grew from {} to {} rows in {} ms", schema.name(),
         partition, capacity, rows, (System.nanoTime() - t0) / 1_000_000);
+    return released;
+  }
+
+  /**
+   * Gives back the slots whose row does not exist ({@code exists} 0) that {@link
+   * KeySlots#release} takes; returns whether it took any.
+   */
+  private boolean release(int[] exists) {
+    // Found on all cores (a state of tens of millions of rows), given back in slot order.
+    int[] gone = IntStream.range(0, slots.limit()).parallel()
+        .filter(i -> exists[i] == 0 && slots.holds(i)).toArray();
+    boolean released = false;
+    for (int i : gone) {
+      released |= slots.release(i);
+    }
     return released;
   }
 

@@ -160,7 +160,7 @@ public final class TxBenchmark implements Callable<Integer> {
             ? (batched ? stored.where(col("batch").equalTo(b))
                 : stored.where(col("id").geq(from).and(col("id").lt(to))))
                 .select("id", "src", "dst", "amount")
-            : keysChange ? withOpensAndCloses(session.range(from, to, 1, inParts))
+            : keysChange ? withOpensAndCloses(session.range(from, to, 1, inParts), accounts, seed)
             : transfers(session.range(from, to, 1, inParts), accounts, maxAmount, seed);
         if (cache) {
           t = t.persist(StorageLevel.MEMORY_ONLY());
@@ -178,7 +178,7 @@ public final class TxBenchmark implements Callable<Integer> {
               + (cache ? "cached" : stored != null ? "read by each apply" : "generated as read"),
           session.version(), spark.master);
 
-      warmUp(session, inParts);
+      warmUp(session, inParts, programs, keysChange);
       long t0 = System.nanoTime();
       TxState.Builder builder = TxState.from(start).key("id").values("balance")
           .partitions(spark.partitions).name("bench");
@@ -315,13 +315,13 @@ public final class TxBenchmark implements Callable<Integer> {
   }
 
   /**
-   * {@link #transfers} of ids {@code ids} with a program each (column "program", its index: 0
-   * transfer, 1 open, 2 close): a share
-   * --inserts opens account {@code accounts + id} (column "acct", a key no other transaction
-   * names) with the transfer's amount, a share --deletes closes account {@code src}, the rest
-   * are the transfers.
+   * {@link #transfers} of ids {@code ids} over {@code accounts} accounts, drawn with {@code
+   * seed}, with a program each (column "program", its index: 0 transfer, 1 open, 2 close): a
+   * share --inserts opens account {@code accounts + id} (column "acct", a key no other
+   * transaction names) with the transfer's amount, a share --deletes closes account {@code src},
+   * the rest are the transfers.
    */
-  private Dataset<Row> withOpensAndCloses(Dataset<?> ids) {
+  private Dataset<Row> withOpensAndCloses(Dataset<?> ids, long accounts, long seed) {
     org.apache.spark.sql.Column u = pmod(xxhash64(col("id"), lit(seed + 3)), lit(1_000_000L));
     // The program's index in BANK + OPEN_CLOSE: an integral column keeps a cached input in
     // column batches (routed a column at a time).
@@ -371,25 +371,34 @@ public final class TxBenchmark implements Callable<Integer> {
   }
 
   /**
-   * Untimed applies of {@code --warmup-transfers} to a throwaway state of as many accounts: one
-   * per state partition, so that with the epoch's cross-partition transactions run by each
-   * partition in turn, every partition's task has coordinated them once (with one apply, the
-   * timed run's second epoch paid the other partition's first coordination, 0.3-0.4 s on the
-   * node of two H200s).
+   * Untimed applies of {@code --warmup-transfers} to a throwaway state of as many accounts, of
+   * the timed run's shape: its programs, its kind of state (with inserts and deletes when the
+   * run has them), a quarter of the accounts starting empty so that some transfers abort. The
+   * JIT compiles a hot loop without the branches it never saw taken; the first row that takes
+   * one (the first abort, the first released row) sends it back to the interpreter, and a timed
+   * epoch paid 0.3-0.5 s for that. One apply per state partition, so that with the epoch's
+   * cross-partition transactions run by each partition in turn, every partition's task has
+   * coordinated them once (with one apply, the timed run's second epoch paid the other
+   * partition's first coordination, 0.3-0.4 s on the node of two H200s); with inserts and
+   * deletes at least four, so that rows run short and the state grows once.
    */
-  private void warmUp(SparkSession session, int inParts) {
+  private void warmUp(SparkSession session, int inParts, String programs, boolean keysChange) {
     if (warmupTransfers <= 0) {
       return;
     }
     long n = Math.min(accounts, warmupTransfers);
-    Dataset<Row> t = session.range(0, warmupTransfers, 1, inParts).select(col("id"),
-        pmod(xxhash64(col("id"), lit(seed + 7)), lit(n)).as("src"),
-        pmod(xxhash64(col("id"), lit(seed + 8)), lit(n)).as("dst"), lit(1L).as("amount"));
-    try (TxState warm = TxState.from(session.range(0, n, 1, inParts)
-        .select(col("id"), lit(balance).as("balance"))).key("id").values("balance")
-        .partitions(spark.partitions).name("bench-warm-up").create()) {
-      for (int e = 0; e < spark.partitions; e++) {
-        warm.transactions(t, BANK).idColumn("id").run();
+    int applies = keysChange ? Math.max(4, spark.partitions) : spark.partitions;
+    TxState.Builder b = TxState.from(session.range(0, n, 1, inParts).select(col("id"),
+            org.apache.spark.sql.functions.when(col("id").mod(4).equalTo(0), lit(0L))
+                .otherwise(lit(balance)).as("balance")))
+        .key("id").values("balance").partitions(spark.partitions).name("bench-warm-up");
+    try (TxState warm = (keysChange ? b.insertsAndDeletes() : b).create()) {
+      for (int e = 0; e < applies; e++) {
+        Dataset<Long> ids = session.range(e * warmupTransfers, (e + 1) * warmupTransfers, 1,
+            inParts);
+        Dataset<Row> t = keysChange ? withOpensAndCloses(ids, n, seed + 7)
+            : transfers(ids, n, maxAmount, seed + 7);
+        warm.transactions(t, programs).idColumn("id").run();
       }
     }
   }
