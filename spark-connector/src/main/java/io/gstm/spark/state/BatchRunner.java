@@ -144,8 +144,7 @@ final class BatchRunner {
     Outcome o = r.outcome(t);
     if (o == Outcome.USER_ABORT && r.abortCode(t) == KeyExistence.MISSING
         && plan.guarded[batch.type(t)]) {
-      out.codes[row] = OutcomeChunk.MISSING_KEY;
-      out.cause(row, missing);
+      out.missing(row, missing);
       return;
     }
     out.codes[row] = (byte) o.code();

@@ -44,6 +44,12 @@ final class OutcomeChunk implements Serializable {
   private final RareInts postponements;
   private final RareInts abortCodes;
   private volatile String[] causes;
+  /**
+   * The cause of the MISSING_KEY rows the batch decided that have none of their own: one for
+   * all (a tenth of an epoch's ten million rows can miss a key, and a cause array of references
+   * written row by row cost tens of milliseconds).
+   */
+  private volatile String missingCause;
   /** A serial position per transaction when the order was recorded, else null. */
   long[] serial;
   /** Per output column: bits in the column's type, for committed rows whose program has it. */
@@ -118,6 +124,14 @@ final class OutcomeChunk implements Serializable {
     c[i] = cause;
   }
 
+  /** Row {@code i} ended MISSING_KEY for {@code cause}, the batch's one cause for them. */
+  void missing(int i, String cause) {
+    codes[i] = MISSING_KEY;
+    if (missingCause == null) {
+      missingCause = cause; // every caller of a batch passes the same
+    }
+  }
+
   int postponements(int i) {
     return postponements.get(i);
   }
@@ -128,7 +142,8 @@ final class OutcomeChunk implements Serializable {
 
   String cause(int i) {
     String[] c = causes;
-    return c == null ? null : c[i];
+    String own = c == null ? null : c[i];
+    return own != null || codes[i] != MISSING_KEY ? own : missingCause;
   }
 
   static String name(byte code) {
