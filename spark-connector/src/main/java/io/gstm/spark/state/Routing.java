@@ -95,6 +95,67 @@ final class Routing {
     return r.finish();
   }
 
+  /** Applies whose one state task decoded every input partition itself (for tests). */
+  static final java.util.concurrent.atomic.AtomicLong IN_TASK_ROUTES =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * {@link #routeCached} of every input partition inside the state's one task, on all cores: the
+   * partitions' cached batches ({@code lists}, in partition order) and Spark's batches of the
+   * same partitions in the same order ({@code spark}, read only when a partition has a batch the
+   * decoder leaves to Spark: then every batch before that partition's last is read to reach
+   * it). One chunk per input partition, in order.
+   */
+  static Iterator<TxChunk> routeCachedInTask(Iterator<List<CachedBatch>> lists,
+      Iterator<ColumnarBatch> spark, CachedColumns columns, ApplyPlan plan) {
+    long started = System.nanoTime();
+    List<List<CachedBatch>> parts = new ArrayList<>();
+    lists.forEachRemaining(parts::add);
+    Router[] routers = new Router[parts.size()];
+    int[] decoded = new int[parts.size()];
+    java.util.stream.IntStream.range(0, parts.size()).parallel().forEach(k -> {
+      List<CachedBatch> batches = parts.get(k);
+      Router r = new Router(k, plan, -1);
+      r.presize(CachedColumns.rows(batches));
+      int d = 0;
+      while (d < batches.size() && r.direct(columns, batches.get(d))) {
+        d++;
+      }
+      routers[k] = r;
+      decoded[k] = d;
+    });
+    int last = -1;
+    for (int k = 0; k < parts.size(); k++) {
+      last = decoded[k] < parts.get(k).size() ? k : last;
+    }
+    for (int k = 0; k <= last; k++) {
+      for (int b = 0; b < parts.get(k).size(); b++) {
+        ColumnarBatch theirs = spark.next();
+        if (b >= decoded[k] && decoded[k] < parts.get(k).size()) {
+          routers[k].batch(theirs);
+        }
+      }
+    }
+    IN_TASK_ROUTES.incrementAndGet();
+    List<TxChunk> chunks = new ArrayList<>();
+    for (Router r : routers) {
+      r.finish().forEachRemaining(t -> chunks.add(t._2()));
+    }
+    LOG.debug("gstm state '{}': {} input partitions routed in its task in {} ms ({} went on "
+        + "with Spark's batches)", plan.state.name(), parts.size(),
+        (System.nanoTime() - started) / 1_000_000, countShort(decoded, parts));
+    return chunks.iterator();
+  }
+
+  /** Partitions with batches the decoder left to Spark. */
+  private static int countShort(int[] decoded, List<List<CachedBatch>> parts) {
+    int c = 0;
+    for (int k = 0; k < decoded.length; k++) {
+      c += decoded[k] < parts.get(k).size() ? 1 : 0;
+    }
+    return c;
+  }
+
   /**
    * Whether {@link #routeCached} serves this plan: one partition, one program or a column of
    * program indices, no array elements.

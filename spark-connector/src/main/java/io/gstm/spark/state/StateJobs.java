@@ -35,8 +35,10 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.columnar.CachedBatch;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.SerializableConfiguration;
 import scala.Tuple2;
@@ -64,6 +66,15 @@ final class StateJobs {
   static <T> JavaRDD<T> pinned(RDD<T> parent, int[] index, String[] locations, Class<?> c) {
     ClassTag<T> t = tag(c);
     return new JavaRDD<>(new PinnedRDD<>(parent, index, locations, t), t);
+  }
+
+  /**
+   * Whether the application runs on one executor (local mode, or a cluster of one): a task there
+   * reads every cached partition from its own memory.
+   */
+  private static boolean oneExecutor(SparkSession spark) {
+    return spark.sparkContext().isLocal()
+        || spark.sparkContext().statusTracker().getExecutorInfos().length - 1 == 1;
   }
 
   static int[] range(int from, int to) {
@@ -272,6 +283,30 @@ final class StateJobs {
             (i, it) -> Routing.routeColumnar(i, it, plan, coordinator), true)
         : selected.queryExecution().toRdd().toJavaRDD().mapPartitionsWithIndex(
             (i, it) -> Routing.route(i, it, plan, coordinator), true);
+    // -Dgstm.state.routeInTask=false keeps the routing job (to compare).
+    if (p == 1 && cached != null && cached.decodesBatches() && oneExecutor(spark)
+        && Boolean.parseBoolean(System.getProperty("gstm.state.routeInTask", "true"))) {
+      // One job: the state's task decodes every input partition's cached batches itself, on
+      // all cores (the routing job, the routed chunks' cache and a job's scheduling saved).
+      JavaRDD<ColumnarBatch> sparkBatches = columnar.sparkBatches();
+      int[][] all = {range(0, sparkBatches.getNumPartitions())};
+      ClassTag<List<CachedBatch>> listTag = tag(List.class);
+      ClassTag<ColumnarBatch> batchTag = tag(ColumnarBatch.class);
+      JavaRDD<List<CachedBatch>> lists = new JavaRDD<>(new PinnedRDD<>(
+          cached.partitions().rdd(), all, ref.locations(), listTag), listTag);
+      JavaRDD<ColumnarBatch> theirs = new JavaRDD<>(new PinnedRDD<>(sparkBatches.rdd(), all,
+          ref.locations(), batchTag), batchTag);
+      JavaRDD<TxChunk> inTask = lists.zipPartitions(theirs,
+          (ls, th) -> Routing.routeCachedInTask(ls, th, cached, plan));
+      long t0 = System.nanoTime();
+      try {
+        return apply(spark, ref, plan, epoch, base, settings, inTask.rdd());
+      } finally {
+        LOG.debug("gstm state '{}' epoch {}: planned in {} ms, routed and applied in one job {} "
+            + "ms", plan.state.name(), epoch, (t0 - planned) / 1_000_000,
+            (System.nanoTime() - t0) / 1_000_000);
+      }
+    }
     if (p == 1) {
       long t0 = System.nanoTime();
       JavaRDD<TxChunk> gathered = gatheredForOne(routedPairs, plan.state.name(), epoch);

@@ -77,14 +77,57 @@ class TxStateColumnarInputTest extends StateSession {
       cached.count();
       long direct = Routing.DIRECT_BATCHES.get();
       long bulk = Routing.BULK_BATCHES.get();
+      long inTask = Routing.IN_TASK_ROUTES.get();
       Run fromBatches = run(cached, 1, BANK);
       assertThat(Routing.DIRECT_BATCHES.get()).as("cached batches decoded into the chunk")
           .isGreaterThan(direct);
+      assertThat(Routing.IN_TASK_ROUTES.get()).as("decoded by the state's task")
+          .isGreaterThan(inTask);
       assertThat(Routing.BULK_BATCHES.get()).as("Spark's batches after a null")
           .isGreaterThan(bulk);
       Run fromRows = run(rows.localCheckpoint(), 1, BANK);
       assertThat(fromBatches).isEqualTo(fromRows);
       assertThat(fromBatches.outcomes()).hasSize(3_000);
+      assertThat(fromBatches.outcomes().toString()).contains("NULL_KEY");
+    } finally {
+      cached.unpersist(true);
+      TxStateTest.spark.conf().set(key, size);
+    }
+  }
+
+  /**
+   * The state's one task decodes every input partition; a null key only in the last partition
+   * (ids in ranges) sends that partition on with Spark's batches, read past the earlier
+   * partitions' whole ones. Same outcomes and state as the rows give, and as the routing job
+   * gives (-Dgstm.state.directRouting=false).
+   */
+  @Test
+  void aNullOnlyInTheLastPartitionIsReadPastTheOthersBatches() {
+    String key = "spark.sql.inMemoryColumnarStorage.batchSize";
+    String size = TxStateTest.spark.conf().get(key);
+    TxStateTest.spark.conf().set(key, "100");
+    Dataset<Row> rows = transfers(3_000, 40, 300, 29, 0, false)
+        .withColumn("src", functions.when(functions.col("id").equalTo(2_950),
+            functions.lit(null)).otherwise(functions.col("src")))
+        .repartitionByRange(3, functions.col("id"));
+    Dataset<Row> cached = rows.cache();
+    try {
+      cached.count();
+      long bulk = Routing.BULK_BATCHES.get();
+      long inTask = Routing.IN_TASK_ROUTES.get();
+      Run fromBatches = run(cached, 1, BANK);
+      assertThat(Routing.IN_TASK_ROUTES.get()).isGreaterThan(inTask);
+      assertThat(Routing.BULK_BATCHES.get()).as("Spark's batches after the null")
+          .isGreaterThan(bulk);
+      Run fromRows = run(rows.localCheckpoint(), 1, BANK);
+      System.setProperty("gstm.state.directRouting", "false");
+      Run routedApart;
+      try {
+        routedApart = run(cached, 1, BANK);
+      } finally {
+        System.clearProperty("gstm.state.directRouting");
+      }
+      assertThat(fromBatches).isEqualTo(fromRows).isEqualTo(routedApart);
       assertThat(fromBatches.outcomes().toString()).contains("NULL_KEY");
     } finally {
       cached.unpersist(true);
