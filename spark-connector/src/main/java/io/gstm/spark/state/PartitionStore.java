@@ -435,43 +435,73 @@ final class PartitionStore {
     return locals;
   }
 
+  /** A range of lacking rows' keys that no slot holds: their rows, slots and keys, in order. */
+  private record Lacks(int[] rows, int[] slotOf, long[] keys, int count, long lo, long hi) {}
+
   /**
-   * Gives the keys of {@code lacking}'s rows that no slot holds a slot each, in row order: their
-   * range and count found on all cores first, so that the index grows once for all of them.
+   * Gives the keys of {@code lacking}'s rows that no slot holds a slot each, in row order: the
+   * keys gathered on all cores with their range (the index grows once for all of them), then
+   * given slots one after another (the only part that must be), then written into the rows'
+   * columns on all cores.
    */
   private void addLacking(TxChunk in, ApplyPlan plan, int[][] locals, int[] lacking) {
     int range = 1 << 16;
-    long[] span = IntStream.range(0, (lacking.length + range - 1) / range).parallel()
+    Lacks[] parts = IntStream.range(0, (lacking.length + range - 1) / range).parallel()
         .mapToObj(r -> {
           TxChunk.Slots keys = in.slots();
+          int from = r * range;
+          int to = Math.min(lacking.length, from + range);
+          int most = (to - from) * 2;
+          int[] rows = new int[most];
+          int[] slotOf = new int[most];
+          long[] ks = new long[most];
+          int c = 0;
           long lo = Long.MAX_VALUE;
           long hi = Long.MIN_VALUE;
-          long count = 0;
-          for (int j = r * range, to = Math.min(lacking.length, j + range); j < to; j++) {
+          for (int j = from; j < to; j++) {
             int i = lacking[j];
             for (int s : plan.keySlotsOf[in.types[i]]) {
               if (locals[s][i] < 0) {
+                if (c == rows.length) {
+                  rows = Arrays.copyOf(rows, 2 * c);
+                  slotOf = Arrays.copyOf(slotOf, 2 * c);
+                  ks = Arrays.copyOf(ks, 2 * c);
+                }
                 long key = keys.get(s, i);
+                rows[c] = i;
+                slotOf[c] = s;
+                ks[c++] = key;
                 lo = Math.min(lo, key);
                 hi = Math.max(hi, key);
-                count++;
               }
             }
           }
-          return new long[] {lo, hi, count};
-        }).reduce(new long[] {Long.MAX_VALUE, Long.MIN_VALUE, 0}, (a, b) -> new long[] {
-            Math.min(a[0], b[0]), Math.max(a[1], b[1]), a[2] + b[2]});
-    slots.reserve((int) Math.min(Integer.MAX_VALUE, span[2]), span[0], span[1]);
-    TxChunk.Slots keys = in.slots();
-    for (int i : lacking) {
-      for (int s : plan.keySlotsOf[in.types[i]]) {
-        if (locals[s][i] < 0) {
-          long key = keys.get(s, i);
-          int local = slots.local(key); // a key named twice in the chunk was added before
-          locals[s][i] = local >= 0 ? local : slots.add(key);
-        }
+          return new Lacks(rows, slotOf, ks, c, lo, hi);
+        }).toArray(Lacks[]::new);
+    long count = 0;
+    long lo = Long.MAX_VALUE;
+    long hi = Long.MIN_VALUE;
+    for (Lacks l : parts) {
+      count += l.count();
+      lo = Math.min(lo, l.lo());
+      hi = Math.max(hi, l.hi());
+    }
+    slots.reserve((int) Math.min(Integer.MAX_VALUE, count), lo, hi);
+    int[][] given = new int[parts.length][];
+    for (int r = 0; r < parts.length; r++) {
+      Lacks l = parts[r];
+      int[] g = given[r] = new int[l.count()];
+      for (int e = 0; e < l.count(); e++) {
+        int local = slots.local(l.keys()[e]); // a key named twice in the chunk was added before
+        g[e] = local >= 0 ? local : slots.add(l.keys()[e]);
       }
     }
+    IntStream.range(0, parts.length).parallel().forEach(r -> {
+      Lacks l = parts[r];
+      for (int e = 0; e < l.count(); e++) {
+        locals[l.slotOf()[e]][l.rows()[e]] = given[r][e];
+      }
+    });
   }
 
   /**

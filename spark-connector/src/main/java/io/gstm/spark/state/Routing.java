@@ -95,6 +95,10 @@ final class Routing {
     return r.finish();
   }
 
+  /** Of those, applies decoded into one chunk (no partition left to Spark; for tests). */
+  static final java.util.concurrent.atomic.AtomicLong ONE_CHUNK_ROUTES =
+      new java.util.concurrent.atomic.AtomicLong();
+
   /** Applies whose one state task decoded every input partition itself (for tests). */
   static final java.util.concurrent.atomic.AtomicLong IN_TASK_ROUTES =
       new java.util.concurrent.atomic.AtomicLong();
@@ -111,6 +115,14 @@ final class Routing {
     long started = System.nanoTime();
     List<List<CachedBatch>> parts = new ArrayList<>();
     lists.forEachRemaining(parts::add);
+    TxChunk one = decodedIntoOne(parts, columns, plan);
+    if (one != null) {
+      IN_TASK_ROUTES.incrementAndGet();
+      ONE_CHUNK_ROUTES.incrementAndGet();
+      LOG.debug("gstm state '{}': {} input partitions decoded into one chunk in its task in {} "
+          + "ms", plan.state.name(), parts.size(), (System.nanoTime() - started) / 1_000_000);
+      return List.of(one).iterator();
+    }
     Router[] routers = new Router[parts.size()];
     int[] decoded = new int[parts.size()];
     java.util.stream.IntStream.range(0, parts.size()).parallel().forEach(k -> {
@@ -145,6 +157,40 @@ final class Routing {
         + "with Spark's batches)", plan.state.name(), parts.size(),
         (System.nanoTime() - started) / 1_000_000, countShort(decoded, parts));
     return chunks.iterator();
+  }
+
+  /**
+   * Every partition's cached batches decoded side by side into one chunk, each partition into
+   * its rows (no chunk per partition to join after); null when a batch is not the default
+   * serializer's or one the decoder leaves to Spark (the caller then routes per partition).
+   */
+  private static TxChunk decodedIntoOne(List<List<CachedBatch>> parts, CachedColumns columns,
+      ApplyPlan plan) {
+    int[] first = new int[parts.size() + 1];
+    for (int k = 0; k < parts.size(); k++) {
+      long rows = CachedColumns.rows(parts.get(k));
+      if (rows < 0 || first[k] + rows > Integer.MAX_VALUE - 8) {
+        return null;
+      }
+      first[k + 1] = (int) (first[k] + rows);
+    }
+    TxChunk one = new TxChunk(plan.slots.length, first[parts.size()]);
+    boolean decoded = java.util.stream.IntStream.range(0, parts.size()).parallel().allMatch(k -> {
+      Router r = new Router(k, plan, -1);
+      int at = first[k];
+      for (CachedBatch b : parts.get(k)) {
+        if (!r.directInto(columns, b, one, at)) {
+          return false;
+        }
+        at += b.numRows();
+      }
+      return true;
+    });
+    if (!decoded) {
+      return null;
+    }
+    one.n = first[parts.size()];
+    return one;
   }
 
   /** Partitions with batches the decoder left to Spark. */
@@ -414,10 +460,21 @@ final class Routing {
      * nothing, when a column is left to Spark.
      */
     boolean direct(CachedColumns columns, CachedBatch b) {
-      int n = b.numRows();
       TxChunk c = chunk(out, 0, slotCount);
-      c.reserve(n);
-      int at = c.n;
+      c.reserve(b.numRows());
+      if (!directInto(columns, b, c, c.n)) {
+        return false;
+      }
+      c.n += b.numRows();
+      return true;
+    }
+
+    /**
+     * As {@link #direct}, into rows {@code at}.. of {@code c} (which has room for them), leaving
+     * its row count to the caller: partitions decoded side by side into one chunk.
+     */
+    boolean directInto(CachedColumns columns, CachedBatch b, TxChunk c, int at) {
+      int n = b.numRows();
       int[] used = plan.slotsOf[0];
       if (plan.typeIndex >= 0) {
         // Program indices: decoded through the ids' place (written over below), checked.
@@ -454,7 +511,6 @@ final class Routing {
       }
       // Runnable, whatever a decode that fell back to Spark's batches left there.
       java.util.Arrays.fill(c.status, at, at + n, (byte) 0);
-      c.n += n;
       row += n;
       bulkBatches++;
       DIRECT_BATCHES.incrementAndGet();

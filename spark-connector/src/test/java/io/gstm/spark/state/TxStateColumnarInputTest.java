@@ -115,8 +115,11 @@ class TxStateColumnarInputTest extends StateSession {
       cached.count();
       long bulk = Routing.BULK_BATCHES.get();
       long inTask = Routing.IN_TASK_ROUTES.get();
+      long oneChunk = Routing.ONE_CHUNK_ROUTES.get();
       Run fromBatches = run(cached, 1, BANK);
       assertThat(Routing.IN_TASK_ROUTES.get()).isGreaterThan(inTask);
+      assertThat(Routing.ONE_CHUNK_ROUTES.get()).as("a partition left to Spark: a chunk each")
+          .isEqualTo(oneChunk);
       assertThat(Routing.BULK_BATCHES.get()).as("Spark's batches after the null")
           .isGreaterThan(bulk);
       Run fromRows = run(rows.localCheckpoint(), 1, BANK);
@@ -148,10 +151,13 @@ class TxStateColumnarInputTest extends StateSession {
       long bulk = Routing.BULK_BATCHES.get();
       long decoded = CachedColumns.DECODED_BATCHES.get();
       long direct = Routing.DIRECT_BATCHES.get();
+      long oneChunk = Routing.ONE_CHUNK_ROUTES.get();
       Run fromBatches = run(cached, partitions, programs);
       if (partitions == 1) {
         assertThat(Routing.DIRECT_BATCHES.get()).as("cached batches decoded into the chunk")
             .isGreaterThan(direct);
+        assertThat(Routing.ONE_CHUNK_ROUTES.get()).as("every partition into one chunk")
+            .isEqualTo(oneChunk + 1);
       } else {
         assertThat(Routing.BULK_BATCHES.get()).as("batches taken whole").isGreaterThan(bulk);
         assertThat(CachedColumns.DECODED_BATCHES.get())

@@ -178,7 +178,7 @@ public final class TxBenchmark implements Callable<Integer> {
               + (cache ? "cached" : stored != null ? "read by each apply" : "generated as read"),
           session.version(), spark.master);
 
-      warmUp(session, inParts, programs, keysChange);
+      warmUp(session, inParts, programs, keysChange, cache);
       long t0 = System.nanoTime();
       TxState.Builder builder = TxState.from(start).key("id").values("balance")
           .partitions(spark.partitions).name("bench");
@@ -373,7 +373,8 @@ public final class TxBenchmark implements Callable<Integer> {
   /**
    * Untimed applies of {@code --warmup-transfers} to a throwaway state of as many accounts, of
    * the timed run's shape: its programs, its kind of state (with inserts and deletes when the
-   * run has them), a quarter of the accounts starting empty so that some transfers abort. The
+   * run has them), its input cached when the run's is ({@code cache}: another reading path), a
+   * quarter of the accounts starting empty so that some transfers abort. The
    * JIT compiles a hot loop without the branches it never saw taken; the first row that takes
    * one (the first abort, the first released row) sends it back to the interpreter, and a timed
    * epoch paid 0.3-0.5 s for that. One apply per state partition, so that with the epoch's
@@ -382,7 +383,8 @@ public final class TxBenchmark implements Callable<Integer> {
    * partition's first coordination, 0.3-0.4 s on the node of two H200s); with inserts and
    * deletes at least four, so that rows run short and the state grows once.
    */
-  private void warmUp(SparkSession session, int inParts, String programs, boolean keysChange) {
+  private void warmUp(SparkSession session, int inParts, String programs, boolean keysChange,
+      boolean cache) {
     if (warmupTransfers <= 0) {
       return;
     }
@@ -398,7 +400,17 @@ public final class TxBenchmark implements Callable<Integer> {
             inParts);
         Dataset<Row> t = keysChange ? withOpensAndCloses(ids, n, seed + 7)
             : transfers(ids, n, maxAmount, seed + 7);
-        warm.transactions(t, programs).idColumn("id").run();
+        if (cache) {
+          t = t.persist(StorageLevel.MEMORY_ONLY());
+          t.count();
+        }
+        try {
+          warm.transactions(t, programs).idColumn("id").run();
+        } finally {
+          if (cache) {
+            t.unpersist(false);
+          }
+        }
       }
     }
   }
