@@ -146,17 +146,13 @@ final class CudaTxStore implements TxStore {
   @Override
   public void copyTo(TxStore target) {
     checkOpen();
-    if (!(target instanceof CudaTxStore t) || t.engine != engine) {
+    if (!sameEngine(target)) {
       TxStore.super.copyTo(target);
       return;
     }
     TxStore.checkCopy(this, target);
-    t.checkOpen();
-    engine.bind();
-    // On the default stream, as the staging buffer's DMAs: ordered after the writes before it.
-    for (int r = 0; r < regions.length; r++) {
-      regions[r].copyTo(t.regions[r], regionBytes[r]);
-    }
+    CudaTxStore t = (CudaTxStore) target;
+    copyRegions(t);
     locks.copyTo(t.locks, 8L * layout.lockCount());
   }
 
@@ -164,13 +160,23 @@ final class CudaTxStore implements TxStore {
   @Override
   public void copyInto(TxStore larger) {
     checkOpen();
-    if (!(larger instanceof CudaTxStore t) || t.engine != engine) {
+    if (!sameEngine(larger)) {
       TxStore.super.copyInto(larger);
       return;
     }
     TxStore.checkCopyInto(this, larger);
+    copyRegions((CudaTxStore) larger);
+  }
+
+  private boolean sameEngine(TxStore other) {
+    return other instanceof CudaTxStore t && t.engine == engine;
+  }
+
+  /** Each region onto the first bytes of {@code t}'s, device to device. */
+  private void copyRegions(CudaTxStore t) {
     t.checkOpen();
     engine.bind();
+    // On the default stream, as the staging buffer's DMAs: ordered after the writes before it.
     for (int r = 0; r < regions.length; r++) {
       regions[r].copyTo(t.regions[r], regionBytes[r]);
     }

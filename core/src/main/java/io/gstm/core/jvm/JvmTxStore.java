@@ -64,11 +64,7 @@ final class JvmTxStore implements TxStore {
       return;
     }
     TxStore.checkCopy(this, target);
-    checkOpen();
-    t.checkOpen();
-    for (int r = 0; r < data.length; r++) {
-      copy(data[r], t.data[r]);
-    }
+    copyRegions(t);
     copy(locks, t.locks);
   }
 
@@ -80,6 +76,10 @@ final class JvmTxStore implements TxStore {
       return;
     }
     TxStore.checkCopyInto(this, larger);
+    copyRegions(t);
+  }
+
+  private void copyRegions(JvmTxStore t) {
     checkOpen();
     t.checkOpen();
     for (int r = 0; r < data.length; r++) {

@@ -66,15 +66,10 @@ class TxStateColumnarInputTest extends StateSession {
    */
   @Test
   void aOnePartitionStateDecodesTheCachedBatchesIntoItsChunk() {
-    String key = "spark.sql.inMemoryColumnarStorage.batchSize";
-    String size = TxStateTest.spark.conf().get(key);
-    TxStateTest.spark.conf().set(key, "100");
     Dataset<Row> rows = transfers(3_000, 40, 300, 23, 0, false)
         .withColumn("dst", functions.when(functions.col("id").mod(997).equalTo(500),
             functions.lit(null)).otherwise(functions.col("dst"))).repartition(3);
-    Dataset<Row> cached = rows.cache();
-    try {
-      cached.count();
+    inBatchesOf100(rows, cached -> {
       long direct = Routing.DIRECT_BATCHES.get();
       long bulk = Routing.BULK_BATCHES.get();
       long inTask = Routing.IN_TASK_ROUTES.get();
@@ -89,10 +84,7 @@ class TxStateColumnarInputTest extends StateSession {
       assertThat(fromBatches).isEqualTo(fromRows);
       assertThat(fromBatches.outcomes()).hasSize(3_000);
       assertThat(fromBatches.outcomes().toString()).contains("NULL_KEY");
-    } finally {
-      cached.unpersist(true);
-      TxStateTest.spark.conf().set(key, size);
-    }
+    });
   }
 
   /**
@@ -103,16 +95,11 @@ class TxStateColumnarInputTest extends StateSession {
    */
   @Test
   void aNullOnlyInTheLastPartitionIsReadPastTheOthersBatches() {
-    String key = "spark.sql.inMemoryColumnarStorage.batchSize";
-    String size = TxStateTest.spark.conf().get(key);
-    TxStateTest.spark.conf().set(key, "100");
     Dataset<Row> rows = transfers(3_000, 40, 300, 29, 0, false)
         .withColumn("src", functions.when(functions.col("id").equalTo(2_950),
             functions.lit(null)).otherwise(functions.col("src")))
         .repartitionByRange(3, functions.col("id"));
-    Dataset<Row> cached = rows.cache();
-    try {
-      cached.count();
+    inBatchesOf100(rows, cached -> {
       long bulk = Routing.BULK_BATCHES.get();
       long inTask = Routing.IN_TASK_ROUTES.get();
       long oneChunk = Routing.ONE_CHUNK_ROUTES.get();
@@ -132,6 +119,19 @@ class TxStateColumnarInputTest extends StateSession {
       }
       assertThat(fromBatches).isEqualTo(fromRows).isEqualTo(routedApart);
       assertThat(fromBatches.outcomes().toString()).contains("NULL_KEY");
+    });
+  }
+
+  /** {@code rows} cached in batches of 100 rows (several a partition) while {@code body} runs. */
+  private static void inBatchesOf100(Dataset<Row> rows,
+      java.util.function.Consumer<Dataset<Row>> body) {
+    String key = "spark.sql.inMemoryColumnarStorage.batchSize";
+    String size = TxStateTest.spark.conf().get(key);
+    TxStateTest.spark.conf().set(key, "100");
+    Dataset<Row> cached = rows.cache();
+    try {
+      cached.count();
+      body.accept(cached);
     } finally {
       cached.unpersist(true);
       TxStateTest.spark.conf().set(key, size);
