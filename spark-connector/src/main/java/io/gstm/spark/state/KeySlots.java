@@ -105,13 +105,20 @@ final class KeySlots implements BatchRunner.KeyIndex {
     if (table != null) {
       if (dense(Math.min(keyLo, lo), Math.max(keyHi, hi), (long) count() + more)) {
         table.cover(lo, hi);
-        table.allocate(lo, hi);
+        if (more >= 64 * (((hi - lo) >>> PagedTable.PAGE_BITS) + 1)) {
+          table.allocate(lo, hi); // pages filled well enough to make them all now, side by side
+        }
         keyLo = Math.min(keyLo, lo);
         keyHi = Math.max(keyHi, hi);
       } else {
         toMap();
       }
     }
+  }
+
+  /** Pages of the direct table made (for tests), or -1 once the keys are in a map. */
+  int tablePages() {
+    return table == null ? -1 : table.pagesMade();
   }
 
   /** Whether keys from {@code lo} to {@code hi} ({@code n} of them) fit a direct table. */

@@ -104,4 +104,13 @@ final class PagedTable {
       }
     });
   }
+
+  /** Pages made so far (for tests: the memory the table holds). */
+  int pagesMade() {
+    int c = 0;
+    for (int[] p : pages) {
+      c += p == null ? 0 : 1;
+    }
+    return c;
+  }
 }

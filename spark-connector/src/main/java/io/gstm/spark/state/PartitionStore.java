@@ -451,7 +451,7 @@ final class PartitionStore {
           TxChunk.Slots keys = in.slots();
           int from = r * range;
           int to = Math.min(lacking.length, from + range);
-          int most = (to - from) * 2;
+          int most = Math.max(16, (to - from) * 2);
           int[] rows = new int[most];
           int[] slotOf = new int[most];
           long[] ks = new long[most];

@@ -128,4 +128,30 @@ class KeySlotsTest {
     assertThat(slots.local(-1)).isEqualTo(-1);
     assertThat(slots.local(n + 50_000)).isEqualTo(-1);
   }
+
+  /**
+   * Room reserved for many new ids makes their pages at once; for a few ids spread over a wide
+   * range it makes only the pages they land in (memory in proportion to the keys).
+   */
+  @org.junit.jupiter.api.Test
+  void roomForFewKeysOverAWideRangeMakesOnlyTheirPages() {
+    int n = 1_000_000;
+    long[] sorted = new long[n];
+    for (int i = 0; i < n; i++) {
+      sorted[i] = 3L * i; // dense, not a run: every key in the table
+    }
+    KeySlots slots = KeySlots.of(sorted, true);
+    int before = slots.tablePages();
+    long lo = 3L * n + PagedTable.PAGE; // past the last page the loaded keys fill
+    long hi = lo + 40L * PagedTable.PAGE;
+    slots.reserve(2, lo, hi);
+    slots.add(lo);
+    slots.add(hi);
+    assertThat(slots.tablePages()).isEqualTo(before + 2);
+    assertThat(slots.local(lo)).isEqualTo(n);
+    assertThat(slots.local(hi)).isEqualTo(n + 1);
+    long many = hi + 1;
+    slots.reserve(64 * 5, many, many + 5L * PagedTable.PAGE - 1);
+    assertThat(slots.tablePages()).isGreaterThanOrEqualTo(before + 2 + 5);
+  }
 }
