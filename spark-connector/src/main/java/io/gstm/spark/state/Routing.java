@@ -239,6 +239,12 @@ final class Routing {
     return c;
   }
 
+  /** Rows of a one-partition state's routed chunk, read row by row, before another begins. */
+  static final int SEGMENT = 1 << 18;
+  /** Routed chunks set aside whole at {@link #SEGMENT} rows (for tests). */
+  static final java.util.concurrent.atomic.AtomicLong SEGMENTS =
+      new java.util.concurrent.atomic.AtomicLong();
+
   /** One input partition's routing: a chunk per target, filled row by row or batch by batch. */
   private static final class Router {
     private final int inputPartition;
@@ -251,6 +257,8 @@ final class Routing {
     private final boolean mesh;
     /** Per target: partitions 0..P-1, then the cross-partition ones (P). */
     private final TxChunk[] out;
+    /** One partition: the chunks of {@link #SEGMENT} rows set aside, in order. */
+    private final List<TxChunk> full = new ArrayList<>();
     private final Map<UTF8String, Integer> byName = new HashMap<>();
     private final long[] values;
     private int[] owners = new int[16];
@@ -353,7 +361,7 @@ final class Routing {
         c.add(txId, type, (byte) 0, null, vals);
         return;
       }
-      chunk(out, target, slotCount).add(txId, type, (byte) 0, null, vals);
+      (p == 1 ? segment() : chunk(out, target, slotCount)).add(txId, type, (byte) 0, null, vals);
       if (target == p) {
         for (int s : plan.keySlotsOf[type]) {
           chunk(out, parts.owner(vals[s]), slotCount).request(vals[s]);
@@ -611,8 +619,28 @@ final class Routing {
       return t;
     }
 
+    /**
+     * A one-partition state's chunk for the next row read one by one: a chunk that reached
+     * {@link #SEGMENT} rows is set aside whole and the rows go on in a new one, so that the
+     * rows are not copied again each time the chunk doubles, nor once more to trim it (the
+     * state's task joins the chunks anyway).
+     */
+    private TxChunk segment() {
+      TxChunk c = out[0];
+      if (c != null && c.n >= SEGMENT) {
+        c.source = inputPartition;
+        full.add(c);
+        SEGMENTS.incrementAndGet();
+        c = out[0] = new TxChunk(slotCount, SEGMENT);
+      }
+      return c != null ? c : chunk(out, 0, slotCount);
+    }
+
     Iterator<Tuple2<Integer, TxChunk>> finish() {
       List<Tuple2<Integer, TxChunk>> list = new ArrayList<>();
+      for (TxChunk c : full) {
+        list.add(new Tuple2<>(0, c));
+      }
       for (int t = 0; t < out.length; t++) {
         if (out[t] != null) {
           out[t].source = inputPartition;

@@ -122,6 +122,28 @@ class TxStateColumnarInputTest extends StateSession {
     });
   }
 
+  /**
+   * A one-partition state's input partition of more rows than a routed chunk holds, read row by
+   * row: its rows go in several chunks, joined by the state's task; the same outcomes and state
+   * as the cached input decoded into one chunk.
+   */
+  @Test
+  void aLargeInputPartitionReadRowByRowIsRoutedInSeveralChunks() {
+    int n = Routing.SEGMENT + 40_000;
+    Dataset<Row> rows = transfers(n, 40, 300, 31, 0, false).coalesce(1);
+    long segments = Routing.SEGMENTS.get();
+    Run fromRows = run(rows, 1, BANK);
+    assertThat(Routing.SEGMENTS.get()).as("chunks set aside whole").isGreaterThan(segments);
+    Dataset<Row> cached = rows.cache();
+    try {
+      cached.count();
+      assertThat(run(cached, 1, BANK)).isEqualTo(fromRows);
+    } finally {
+      cached.unpersist(true);
+    }
+    assertThat(fromRows.outcomes()).hasSize(n);
+  }
+
   /** {@code rows} cached in batches of 100 rows (several a partition) while {@code body} runs. */
   private static void inBatchesOf100(Dataset<Row> rows,
       java.util.function.Consumer<Dataset<Row>> body) {
