@@ -629,7 +629,7 @@ final class Routing {
       TxChunk c = out[0];
       if (c != null && c.n >= SEGMENT) {
         c.source = inputPartition;
-        full.add(c);
+        full.add(c.trim()); // full: no copy (a decided row may have doubled it past the mark)
         SEGMENTS.incrementAndGet();
         c = out[0] = new TxChunk(slotCount, SEGMENT);
       }
