@@ -257,7 +257,9 @@ final class StateJobs {
    * just the keys they touch (job 3, after every partition's own: the epoch's serial order is
    * every partition's transactions, then the cross-partition ones) and sends each owner its new
    * values (job 4). With {@link EpochMesh} (the {@code mesh} exchange, unless {@code jobsOnly})
-   * the same epoch is one stage after the routing. The driver sees summaries only.
+   * the same epoch is one stage after the routing; a one-partition state over a cached input
+   * on one executor is one job, its task decoding the input itself. The driver sees summaries
+   * only.
    */
   static Applied apply(SparkSession spark, TxState.Ref ref, Dataset<Row> tx, ApplyPlan plan,
       long epoch, long base, GstmSettings settings, boolean jobsOnly) {
@@ -274,15 +276,6 @@ final class StateJobs {
     CachedColumns cached = columnar == null || !Routing.routesCached(plan)
         || !Boolean.parseBoolean(System.getProperty("gstm.state.directRouting", "true"))
         ? null : columnar.cachedColumns();
-    JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = cached != null && cached.decodesBatches()
-        ? cached.partitions().zipPartitions(columnar.sparkBatches(),
-            (lists, theirs) -> Routing.routeCached(TaskContext.getPartitionId(), lists.next(),
-                theirs, cached, plan))
-        : columnar != null
-        ? columnar.batches().mapPartitionsWithIndex(
-            (i, it) -> Routing.routeColumnar(i, it, plan, coordinator), true)
-        : selected.queryExecution().toRdd().toJavaRDD().mapPartitionsWithIndex(
-            (i, it) -> Routing.route(i, it, plan, coordinator), true);
     // -Dgstm.state.routeInTask=false keeps the routing job (to compare).
     if (p == 1 && cached != null && cached.decodesBatches() && oneExecutor(spark)
         && Boolean.parseBoolean(System.getProperty("gstm.state.routeInTask", "true"))) {
@@ -307,6 +300,15 @@ final class StateJobs {
             (System.nanoTime() - t0) / 1_000_000);
       }
     }
+    JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = cached != null && cached.decodesBatches()
+        ? cached.partitions().zipPartitions(columnar.sparkBatches(),
+            (lists, theirs) -> Routing.routeCached(TaskContext.getPartitionId(), lists.next(),
+                theirs, cached, plan))
+        : columnar != null
+        ? columnar.batches().mapPartitionsWithIndex(
+            (i, it) -> Routing.routeColumnar(i, it, plan, coordinator), true)
+        : selected.queryExecution().toRdd().toJavaRDD().mapPartitionsWithIndex(
+            (i, it) -> Routing.route(i, it, plan, coordinator), true);
     if (p == 1) {
       long t0 = System.nanoTime();
       JavaRDD<TxChunk> gathered = gatheredForOne(routedPairs, plan.state.name(), epoch);
