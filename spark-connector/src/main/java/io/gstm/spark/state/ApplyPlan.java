@@ -60,6 +60,11 @@ final class ApplyPlan implements Serializable {
   final ValueType[] outputTypes;
   /** Per program and output column: the program's output index, or -1. */
   final int[][] outputIndex;
+  /**
+   * Per program and output column: the type the program gives it (null: it has none); a program
+   * with no output column at all has null.
+   */
+  final ValueType[][] outputFrom;
   final boolean rejectCross;
   final boolean recordOrder;
   /** How cross-partition transactions run: null (the setting), auto, mesh or jobs. */
@@ -74,7 +79,8 @@ final class ApplyPlan implements Serializable {
   private ApplyPlan(StateSchema state, int[][] images, String[] programNames, Slot[] slots,
       int[][] slotsOf, int[][] keySlotsOf, String[] selectNames, DataType[] selectTypes,
       int typeIndex, boolean typeByName, int idIndex, String[] outputNames,
-      ValueType[] outputTypes, int[][] outputIndex, boolean[] guarded, TxApply options) {
+      ValueType[] outputTypes, int[][] outputIndex, ValueType[][] outputFrom, boolean[] guarded,
+      TxApply options) {
     this.state = state;
     this.guarded = guarded;
     this.images = images;
@@ -90,6 +96,7 @@ final class ApplyPlan implements Serializable {
     this.outputNames = outputNames;
     this.outputTypes = outputTypes;
     this.outputIndex = outputIndex;
+    this.outputFrom = outputFrom;
     this.rejectCross = options.rejectCross;
     this.recordOrder = options.recordOrder;
     this.exchange = options.exchange;
@@ -273,9 +280,17 @@ final class ApplyPlan implements Serializable {
     String[] outputNames = outputs.keySet().toArray(new String[0]);
     ValueType[] outputTypes = outputs.values().toArray(new ValueType[0]);
     int[][] outputIndex = new int[n][outputNames.length];
+    ValueType[][] outputFrom = new ValueType[n][];
     for (int ty = 0; ty < n; ty++) {
       for (int c = 0; c < outputNames.length; c++) {
-        outputIndex[ty][c] = compiled.get(ty).outputIndex(outputNames[c]);
+        int oi = compiled.get(ty).outputIndex(outputNames[c]);
+        outputIndex[ty][c] = oi;
+        if (oi >= 0) {
+          if (outputFrom[ty] == null) {
+            outputFrom[ty] = new ValueType[outputNames.length];
+          }
+          outputFrom[ty][c] = compiled.get(ty).outputs().get(oi).type();
+        }
       }
     }
     int[][] images = new int[n][];
@@ -286,7 +301,7 @@ final class ApplyPlan implements Serializable {
     }
     return new ApplyPlan(state, images, names, slotArray, slotsOf, keySlotsOf,
         selectNames.toArray(new String[0]), selectTypes.toArray(new DataType[0]), typeIndex,
-        typeByName, idIndex, outputNames, outputTypes, outputIndex, guarded, options);
+        typeByName, idIndex, outputNames, outputTypes, outputIndex, outputFrom, guarded, options);
   }
 
   /** The input columns, cast to what the tasks read. */

@@ -5,7 +5,6 @@ import io.gstm.core.batch.RunOptions;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.program.Column;
-import io.gstm.core.program.CompiledProgram;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramResult;
 import io.gstm.core.program.ValueType;
@@ -117,7 +116,9 @@ final class BatchRunner {
             + "') is not in state '" + plan.state.name() + "'");
         return type;
       }
-      keyCols[s][i] = local; // with locals, the same array: already there
+      if (locals == null) {
+        keyCols[s][i] = local; // with locals, the key columns are those rows already
+      }
     }
     return type;
   }
@@ -134,13 +135,9 @@ final class BatchRunner {
         bits.length == n ? bits : Arrays.copyOf(bits, n));
   }
 
-  /**
-   * Transaction {@code t} of the batch ({@code m} in all) into the outcome of row {@code row};
-   * {@code outputFrom[type][c]}: the type of output column {@code c} in program {@code type}
-   * (null: it has none).
-   */
+  /** Transaction {@code t} of the batch ({@code m} in all) into the outcome of row {@code row}. */
   private static void outcome(ApplyPlan plan, ProgramBatch batch, ProgramResult r, int t,
-      int row, int m, OutcomeChunk out, String missing, ValueType[][] outputFrom) {
+      int row, int m, OutcomeChunk out, String missing) {
     Outcome o = r.outcome(t);
     if (o == Outcome.USER_ABORT && r.abortCode(t) == KeyExistence.MISSING
         && plan.guarded[batch.type(t)]) {
@@ -152,7 +149,7 @@ final class BatchRunner {
     out.abortCode(row, r.abortCode(t));
     if (o == Outcome.COMMITTED) {
       int type = batch.type(t);
-      ValueType[] from = outputFrom[type];
+      ValueType[] from = plan.outputFrom[type];
       for (int c = 0; from != null && c < from.length; c++) {
         if (from[c] != null) {
           out.outputs[c][row] = OutcomeChunk.convert(from[c], plan.outputTypes[c],
@@ -272,22 +269,9 @@ final class BatchRunner {
     // One cause for every row a missing key ended (a few percent of an epoch with deletes).
     String missing = "a key of the transaction names no row of state '" + plan.state.name()
         + "' (never inserted, or deleted)";
-    ValueType[][] outputFrom = new ValueType[plan.programCount()][];
-    for (int type = 0; type < outputFrom.length; type++) {
-      CompiledProgram p = plan.programs().get(type);
-      for (int c = 0; c < plan.outputNames.length; c++) {
-        int oi = plan.outputIndex[type][c];
-        if (oi >= 0) {
-          if (outputFrom[type] == null) {
-            outputFrom[type] = new ValueType[plan.outputNames.length];
-          }
-          outputFrom[type][c] = p.outputs().get(oi).type();
-        }
-      }
-    }
     rowRanges(m).forEach(range -> {
       for (int t = range * RANGE_ROWS, to = Math.min(ran, t + RANGE_ROWS); t < to; t++) {
-        outcome(plan, run, r, t, rowOf == null ? t : rowOf[t], ran, out, missing, outputFrom);
+        outcome(plan, run, r, t, rowOf == null ? t : rowOf[t], ran, out, missing);
       }
     });
     if (plan.recordOrder) {

@@ -79,11 +79,7 @@ final class Routing {
       List<CachedBatch> cached, Iterator<ColumnarBatch> spark, CachedColumns columns,
       ApplyPlan plan) {
     Router r = new Router(inputPartition, plan, -1);
-    r.presize(CachedColumns.rows(cached));
-    int decoded = 0;
-    while (decoded < cached.size() && r.direct(columns, cached.get(decoded))) {
-      decoded++;
-    }
+    int decoded = r.directAll(columns, cached);
     if (decoded < cached.size()) {
       for (int k = 0; k < decoded; k++) {
         spark.next(); // the same sequence of batches: skip those decoded
@@ -126,15 +122,8 @@ final class Routing {
     Router[] routers = new Router[parts.size()];
     int[] decoded = new int[parts.size()];
     java.util.stream.IntStream.range(0, parts.size()).parallel().forEach(k -> {
-      List<CachedBatch> batches = parts.get(k);
-      Router r = new Router(k, plan, -1);
-      r.presize(CachedColumns.rows(batches));
-      int d = 0;
-      while (d < batches.size() && r.direct(columns, batches.get(d))) {
-        d++;
-      }
-      routers[k] = r;
-      decoded[k] = d;
+      routers[k] = new Router(k, plan, -1);
+      decoded[k] = routers[k].directAll(columns, parts.get(k));
     });
     int last = -1;
     for (int k = 0; k < parts.size(); k++) {
@@ -460,6 +449,19 @@ final class Routing {
       if (rows > 0 && rows <= Integer.MAX_VALUE - 8) {
         chunk(out, 0, slotCount).reserve((int) rows);
       }
+    }
+
+    /**
+     * A partition's cached batches into its chunk, sized once for their rows, up to the first
+     * that {@link #direct} leaves to Spark; returns how many it decoded.
+     */
+    int directAll(CachedColumns columns, List<CachedBatch> batches) {
+      presize(CachedColumns.rows(batches));
+      int d = 0;
+      while (d < batches.size() && direct(columns, batches.get(d))) {
+        d++;
+      }
+      return d;
     }
 
     /**
