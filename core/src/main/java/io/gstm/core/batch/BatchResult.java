@@ -93,6 +93,14 @@ public final class BatchResult {
     return c == null ? 0 : c[tx];
   }
 
+  /**
+   * Whether the per-transaction counts were recorded: an engine may leave them out when no
+   * transaction met a conflict (then every {@link #semanticConflicts(int)} is 0).
+   */
+  public boolean semanticConflictsCounted() {
+    return semanticConflicts != null;
+  }
+
   public int[] semanticConflicts() {
     int[] c = semanticConflicts;
     if (c == null) {

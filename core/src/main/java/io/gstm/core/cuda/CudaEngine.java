@@ -483,6 +483,9 @@ public final class CudaEngine implements Engine {
           LockTableKernel.launch(f, batch.blocks(), tpb, (int) shared, view, table, out, args);
         }
       });
+      if (!ProgramBuffers.outputsWritten(batch)) {
+        buf.resultsAllZero();
+      }
       BatchResult stats = buf.collect(name(), initialVersions, uploadNanos, kernelNanos);
       return pb.result(stats, batch);
     }

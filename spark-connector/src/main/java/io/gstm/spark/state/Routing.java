@@ -163,7 +163,8 @@ final class Routing {
       }
       first[k + 1] = (int) (first[k] + rows);
     }
-    TxChunk one = new TxChunk(plan.slots.length, first[parts.size()]);
+    // Recycled columns (every row of each is written below), given back once the batch ran.
+    TxChunk one = TxChunk.recycled(plan.slots.length, first[parts.size()]);
     boolean decoded = java.util.stream.IntStream.range(0, parts.size()).parallel().allMatch(k -> {
       Router r = new Router(k, plan, -1);
       int at = first[k];
@@ -517,6 +518,19 @@ final class Routing {
       for (int s : used) {
         if (!columns.readBits(b, plan.slots[s].source(), c.slots[s], at)) {
           return false;
+        }
+      }
+      if (used.length < c.slots.length) {
+        // The slots of programs this batch lacks: zeros, as a fresh chunk's (a recycled one's
+        // hold an earlier epoch's values).
+        boolean[] written = new boolean[c.slots.length];
+        for (int s : used) {
+          written[s] = true;
+        }
+        for (int s = 0; s < c.slots.length; s++) {
+          if (!written[s]) {
+            java.util.Arrays.fill(c.slots[s], at, at + n, 0L);
+          }
         }
       }
       // Runnable, whatever a decode that fell back to Spark's batches left there.

@@ -399,6 +399,9 @@ final class StateJobs {
               : TxChunk.concat(chunks, plan.slots.length, keys);
           long joined = System.nanoTime();
           Exchange.LocalResult r = local(ref, i, epoch, base, all, plan, settings);
+          for (TxChunk c : chunks) {
+            c.recycle(); // its batch ran: the next epoch's decoding reuses its columns
+          }
           LOG.debug("gstm state '{}' partition {} epoch {}: {} routed chunks read in {} ms, "
                   + "joined in {} ms, applied in {} ms", plan.state.name(), i, epoch,
               chunks.size(), (read - started) / 1_000_000, (joined - read) / 1_000_000,

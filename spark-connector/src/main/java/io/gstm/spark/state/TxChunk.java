@@ -4,6 +4,7 @@ import com.esotericsoftware.kryo.DefaultSerializer;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.gstm.spark.exec.FreshArrays;
 import io.gstm.spark.exec.NarrowArrays;
+import io.gstm.spark.exec.RecycledArrays;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
@@ -46,6 +47,8 @@ final class TxChunk implements Serializable {
    */
   private transient long[][][] apart;
   private transient int[] partStarts;
+  /** Its slots and status are {@link RecycledArrays}'s, to give back ({@link #recycled}). */
+  private transient boolean recyclable;
 
   TxChunk(int slotCount, int capacity) {
     this(slotCount, capacity, new boolean[slotCount]);
@@ -53,10 +56,18 @@ final class TxChunk implements Serializable {
 
   /** A chunk whose slots marked in {@code none} get no column (a join holds them apart). */
   private TxChunk(int slotCount, int capacity, boolean[] none) {
+    this(slotCount, capacity, none, false);
+  }
+
+  /** As above; {@code noStatus}: the caller gives it one. */
+  private TxChunk(int slotCount, int capacity, boolean[] none, boolean noStatus) {
     int c = Math.max(1, capacity);
     slots = new long[slotCount][];
     java.util.List<Runnable> fresh = new java.util.ArrayList<>(java.util.List.of(
-        () -> txIds = new long[c], () -> types = new int[c], () -> status = new byte[c]));
+        () -> txIds = new long[c], () -> types = new int[c]));
+    if (!noStatus) {
+      fresh.add(() -> status = new byte[c]);
+    }
     for (int s = 0; s < slotCount; s++) {
       int at = s;
       if (!none[at]) {
@@ -64,6 +75,41 @@ final class TxChunk implements Serializable {
       }
     }
     FreshArrays.together(c, fresh.toArray(new Runnable[0]));
+  }
+
+  /**
+   * A chunk of {@code capacity} rows whose slot columns and status come from {@link
+   * RecycledArrays}, of undefined contents (the caller writes every row of each: one epoch's
+   * decoding into one chunk), and go back there at {@link #recycle}. The ids and programs are
+   * fresh: an epoch's outcomes keep them.
+   */
+  static TxChunk recycled(int slotCount, int capacity) {
+    boolean[] none = new boolean[slotCount];
+    Arrays.fill(none, true);
+    TxChunk c = new TxChunk(slotCount, capacity, none, true);
+    for (int s = 0; s < slotCount; s++) {
+      c.slots[s] = RecycledArrays.longs(Math.max(1, capacity));
+    }
+    c.status = RecycledArrays.bytes(Math.max(1, capacity));
+    c.recyclable = true;
+    return c;
+  }
+
+  /**
+   * Gives a {@link #recycled} chunk's slot columns and status back, once its batch has run and
+   * nothing reads them (its outcomes copy the status); a no-op for any other chunk.
+   */
+  void recycle() {
+    if (!recyclable) {
+      return;
+    }
+    recyclable = false;
+    for (long[] col : slots) {
+      RecycledArrays.give(col);
+    }
+    RecycledArrays.give(status);
+    slots = null;
+    status = null;
   }
 
   /** The part that holds row {@code i} of slots held apart. */

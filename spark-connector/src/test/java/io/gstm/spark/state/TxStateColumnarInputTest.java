@@ -6,6 +6,7 @@ import static io.gstm.spark.state.TxStateTest.transfers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.spark.exec.CachedColumns;
+import io.gstm.spark.exec.RecycledArrays;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
@@ -96,7 +97,9 @@ class TxStateColumnarInputTest extends StateSession {
   @Test
   void aNullOnlyInTheLastPartitionIsReadPastTheOthersBatches() {
     Dataset<Row> rows = transfers(3_000, 40, 300, 29, 0, false)
-        .withColumn("src", functions.when(functions.col("id").equalTo(2_950),
+        // In a middle batch of the last partition (whose bounds the range partitioner samples):
+        // batches without a null follow it.
+        .withColumn("src", functions.when(functions.col("id").equalTo(2_500),
             functions.lit(null)).otherwise(functions.col("src")))
         .repartitionByRange(3, functions.col("id"));
     inBatchesOf100(rows, cached -> {
@@ -142,6 +145,47 @@ class TxStateColumnarInputTest extends StateSession {
       cached.unpersist(true);
     }
     assertThat(fromRows.outcomes()).hasSize(n);
+  }
+
+  /**
+   * A one-partition state's epochs over a cached input decode into recycled columns (the
+   * recycling bound lowered to these small epochs): each epoch's columns are the last one's,
+   * written over, and the slots of a program a batch lacks are zeros again (batches of deposits
+   * alone, which have no source). The same outcomes and state, epoch by epoch, as fresh columns.
+   */
+  @Test
+  void epochsOfAOneChunkStateDecodeIntoTheColumnsOfTheEpochBefore() {
+    String programs = BANK + DEPOSIT;
+    Dataset<Row> rows = transfers(3_000, 40, 300, 37, 0, false)
+        .withColumn("program", functions.when(functions.col("id").mod(1_000).lt(400),
+            functions.lit(1L)).otherwise(functions.lit(0L)))
+        .repartitionByRange(3, functions.col("id")).sortWithinPartitions("id");
+    inBatchesOf100(rows, cached -> {
+      int bound = RecycledArrays.keepFrom(1);
+      List<List<Row>> recycled;
+      long reused = RecycledArrays.REUSED.get();
+      try {
+        recycled = epochs(cached, programs, 3);
+      } finally {
+        RecycledArrays.keepFrom(bound);
+      }
+      assertThat(RecycledArrays.REUSED.get()).as("columns recycled").isGreaterThan(reused);
+      assertThat(epochs(cached, programs, 3)).isEqualTo(recycled);
+      assertThat(recycled.get(0).toString()).contains("deposit", "transfer");
+    });
+  }
+
+  /** Each epoch's outcomes, {@code n} applies of {@code input} to one state, then its rows. */
+  private static List<List<Row>> epochs(Dataset<Row> input, String programs, int n) {
+    List<List<Row>> out = new java.util.ArrayList<>();
+    try (TxState bank = TxState.from(accounts(40, 1_000_000)).key("id").create()) {
+      for (int e = 0; e < n; e++) {
+        out.add(bank.transactions(input, programs).run().outcomes()
+            .select("txId", "program", "outcome", "abortCode").orderBy("txId").collectAsList());
+      }
+      out.add(bank.toDF().orderBy("id").collectAsList());
+    }
+    return out;
   }
 
   /** {@code rows} cached in batches of 100 rows (several a partition) while {@code body} runs. */
