@@ -11,9 +11,12 @@ package io.gstm.core.batch;
  * @param urgentAfter PR-STM: concurrency aborts in a row after which a transaction turns urgent
  *     (outranks ordinary ones and reads visibly, so that it commits; docs/design.md, "Progress"),
  *     at least 1; {@link Integer#MAX_VALUE} keeps the paper's static priorities alone
+ * @param results bring back each transaction's result ({@link BatchResult#results()}); false
+ *     for a caller that reads a program batch's outputs alone: the GPU then leaves the results
+ *     on the device (every one reads 0), ten million of which were 80 MB to download a batch
  */
 public record RunOptions(int maxRetries, boolean history, SemanticPolicy policy,
-    int semanticLimit, int urgentAfter) {
+    int semanticLimit, int urgentAfter, boolean results) {
   /** Enough for any contention PR-STM's priority rule resolves; a bound so a batch always ends. */
   public static final int DEFAULT_MAX_RETRIES = 1_000_000;
   /**
@@ -41,6 +44,12 @@ public record RunOptions(int maxRetries, boolean history, SemanticPolicy policy,
     }
   }
 
+  /** These limits and policy, the results brought back. */
+  public RunOptions(int maxRetries, boolean history, SemanticPolicy policy, int semanticLimit,
+      int urgentAfter) {
+    this(maxRetries, history, policy, semanticLimit, urgentAfter, true);
+  }
+
   /** These limits and policy, with {@link #DEFAULT_URGENT_AFTER}. */
   public RunOptions(int maxRetries, boolean history, SemanticPolicy policy, int semanticLimit) {
     this(maxRetries, history, policy, semanticLimit, DEFAULT_URGENT_AFTER);
@@ -56,24 +65,30 @@ public record RunOptions(int maxRetries, boolean history, SemanticPolicy policy,
   }
 
   public RunOptions withMaxRetries(int value) {
-    return new RunOptions(value, history, policy, semanticLimit, urgentAfter);
+    return new RunOptions(value, history, policy, semanticLimit, urgentAfter, results);
   }
 
   public RunOptions withHistory(boolean value) {
-    return new RunOptions(maxRetries, value, policy, semanticLimit, urgentAfter);
+    return new RunOptions(maxRetries, value, policy, semanticLimit, urgentAfter, results);
   }
 
   /** This policy with its default limit. */
   public RunOptions withPolicy(SemanticPolicy value) {
-    return new RunOptions(maxRetries, history, value, value.defaultLimit(), urgentAfter);
+    return new RunOptions(maxRetries, history, value, value.defaultLimit(), urgentAfter,
+        results);
   }
 
   public RunOptions withSemanticLimit(int value) {
-    return new RunOptions(maxRetries, history, policy, value, urgentAfter);
+    return new RunOptions(maxRetries, history, policy, value, urgentAfter, results);
   }
 
   /** {@link Integer#MAX_VALUE}: never urgent (the paper's static priorities alone). */
   public RunOptions withUrgentAfter(int value) {
-    return new RunOptions(maxRetries, history, policy, semanticLimit, value);
+    return new RunOptions(maxRetries, history, policy, semanticLimit, value, results);
+  }
+
+  /** Results left on the device (each reads 0): see {@link #results()}. */
+  public RunOptions withoutResults() {
+    return new RunOptions(maxRetries, history, policy, semanticLimit, urgentAfter, false);
   }
 }

@@ -61,9 +61,10 @@ final class BatchBuffers implements AutoCloseable {
   }
 
   /**
-   * The kernel writes only zeros as results (a program's result is its first output, and no
-   * program of the batch has one): {@link #collect} then leaves them on the device. A batch of
-   * ten million transfers with one read-only commit downloaded 80 MB of zeros.
+   * The results stay on the device and read 0: the kernel writes only zeros (a program's result
+   * is its first output, and no program of the batch has one; a batch of ten million transfers
+   * with one read-only commit downloaded 80 MB of zeros), or the caller reads none
+   * ({@code RunOptions.withoutResults}).
    */
   void resultsAllZero() {
     resultsAllZero = true;

@@ -483,7 +483,7 @@ public final class CudaEngine implements Engine {
           LockTableKernel.launch(f, batch.blocks(), tpb, (int) shared, view, table, out, args);
         }
       });
-      if (!ProgramBuffers.outputsWritten(batch)) {
+      if (!options.results() || !ProgramBuffers.outputsWritten(batch)) {
         buf.resultsAllZero();
       }
       BatchResult stats = buf.collect(name(), initialVersions, uploadNanos, kernelNanos);

@@ -57,6 +57,23 @@ class CudaProgramTest {
     assertThat(StoreContents.firstDifference(c.layout(), onJvm.after(), onGpu.after())).isNull();
   }
 
+  /**
+   * Results left on the device ({@code withoutResults}, as TxState runs its batches): the same
+   * outcomes, outputs and store as a run that brings them back, and every result reads 0.
+   */
+  @ParameterizedTest(name = "{0}, builder={1}")
+  @MethodSource("builtins")
+  void resultsLeftOnTheDeviceChangeNothingElse(ProgramCases.Case c, boolean builder) {
+    ProgramCases.Case single = c.onGrid(1, 1);
+    RunOptions options = RunOptions.defaults().withSemanticLimit(64);
+    ProgramCases.Run kept = ProgramCases.program(engines.gpu(), single, builder, options);
+    ProgramCases.Run left = ProgramCases.program(engines.gpu(), single, builder,
+        options.withoutResults());
+    ProgramCases.assertSame(left.programResult(), kept.programResult());
+    assertThat(left.stats().results()).containsOnly(0L);
+    assertThat(StoreContents.firstDifference(c.layout(), kept.after(), left.after())).isNull();
+  }
+
   @SeedTest(seeds = 150)
   void randomProgramsOnOneThreadMatchTheJvmEngine(long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 200, 1, 1, true);

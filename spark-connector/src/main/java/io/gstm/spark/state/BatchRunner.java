@@ -347,8 +347,9 @@ final class BatchRunner {
       batch = sorted.batch();
       order = sorted.order();
     }
+    // The outcomes read the programs' outputs, never the per-transaction results.
     RunOptions options = RunOptions.defaults().withMaxRetries(settings.transactions().retryLimit())
-        .withPolicy(plan.policy).withHistory(plan.recordOrder);
+        .withPolicy(plan.policy).withHistory(plan.recordOrder).withoutResults();
     if (plan.semanticLimit > 0) {
       options = options.withSemanticLimit(plan.semanticLimit);
     }

@@ -104,9 +104,10 @@ public final class TxBenchmark implements Callable<Integer> {
   boolean noCore;
 
   @Option(names = "--warmup-transfers", description = "transfers each gstm side (the TxState, "
-      + "once per state partition, and the raw core run) applies to a throwaway state before it "
-      + "is timed, so that neither times the JIT's warm-up (default: ${DEFAULT-VALUE}; 0: none)")
-  long warmupTransfers = 2_000_000;
+      + "at least twice, and the raw core run) applies to a throwaway state before it is timed, "
+      + "so that neither times the JIT's warm-up nor an executor's first arrays of the batch's "
+      + "size (default: one timed batch, --transfers / --batches; 0: none)")
+  long warmupTransfers = -1;
 
   @Option(names = "--input", description = "a Parquet directory of transfers (id, src, dst, "
       + "amount) as `gen transfers` writes them, read by the applies instead of generating "
@@ -129,6 +130,9 @@ public final class TxBenchmark implements Callable<Integer> {
       throw new IllegalArgumentException("--inserts and --deletes are shares of the "
           + "transactions: each at least 0, together at most 1; got " + inserts + " and "
           + deletes);
+    }
+    if (warmupTransfers < 0) {
+      warmupTransfers = (transfers + batches - 1) / batches;
     }
     boolean keysChange = inserts > 0 || deletes > 0;
     if (keysChange && accounts + transfers > Integer.MAX_VALUE) {
@@ -389,7 +393,8 @@ public final class TxBenchmark implements Callable<Integer> {
       return;
     }
     long n = Math.min(accounts, warmupTransfers);
-    int applies = keysChange ? Math.max(4, spark.partitions) : spark.partitions;
+    // Twice at least: the second apply decodes into the columns the first gave back.
+    int applies = Math.max(keysChange ? 4 : 2, spark.partitions);
     TxState.Builder b = TxState.from(session.range(0, n, 1, inParts).select(col("id"),
             org.apache.spark.sql.functions.when(col("id").mod(4).equalTo(0), lit(0L))
                 .otherwise(lit(balance)).as("balance")))
