@@ -183,10 +183,6 @@ public final class TxBenchmark implements Callable<Integer> {
           session.version(), spark.master);
 
       warmUp(session, inParts, programs, keysChange, cache);
-      // The cached input (1.5 GB at 100 M transfers), made just before, would otherwise still be
-      // young: the timed epochs' young collections copied 0.3-0.7 GB of it each time (50-80 ms a
-      // pause, two or three in ten epochs) until it was old, as a long job's input already is.
-      System.gc();
       long t0 = System.nanoTime();
       TxState.Builder builder = TxState.from(start).key("id").values("balance")
           .partitions(spark.partitions).name("bench");
