@@ -137,13 +137,10 @@ final class BatchRunner {
   }
 
   /**
-   * Transactions {@code [from, to)} of the batch ({@code m} in all) into their rows' outcome
-   * codes and outputs, with no branch on what they ended as: the outputs of a transaction that
-   * did not commit are zeros ({@link ProgramResult}) and nothing reads them. The rows with more
-   * to say are {@link #rare}'s.
+   * Transactions {@code [from, to)} of the batch into their rows' outcome codes, with no branch
+   * on what they ended as. The rows with more to say are {@link #rare}'s.
    */
-  private static void codesAndOutputs(ApplyPlan plan, ProgramBatch batch, ProgramResult r,
-      int[] rowOf, int from, int to, int m, OutcomeChunk out) {
+  private static void codes(ProgramResult r, int[] rowOf, int from, int to, OutcomeChunk out) {
     byte[] codes = r.stats().outcomes();
     if (rowOf == null) {
       System.arraycopy(codes, from, out.codes, from, to - from);
@@ -152,30 +149,76 @@ final class BatchRunner {
         out.codes[rowOf[t]] = codes[t];
       }
     }
-    if (out.outputs.length == 0) {
-      return;
-    }
+  }
+
+  /**
+   * Each output column's rows and values: the transactions whose program has the output (the
+   * value of one that did not commit is 0, {@link ProgramResult}, and never read), counted per
+   * range, then listed in order on all cores; {@code sorted}: the rows of transactions in batch
+   * order ascend (not after a presort).
+   */
+  private static void outputs(ApplyPlan plan, ProgramBatch batch, ProgramResult r, int[] rowOf,
+      boolean sorted, int m, OutcomeChunk out) {
     long[] raw = r.outputs();
-    if (rowOf == null) {
-      for (int t = from; t < to; t++) {
-        output(plan, batch.type(t), raw, t, t, m, out);
+    int programs = plan.programCount();
+    for (int c = 0; c < out.outputColumns(); c++) {
+      int[] has = new int[programs];
+      int[] slot = new int[programs];
+      ValueType[] from = new ValueType[programs];
+      int any = 0;
+      for (int type = 0; type < programs; type++) {
+        ValueType[] f = plan.outputFrom[type];
+        if (f != null && c < f.length && f[c] != null) {
+          has[type] = 1;
+          slot[type] = plan.outputIndex[type][c];
+          from[type] = f[c];
+          any++;
+        }
       }
-    } else {
-      for (int t = from; t < to; t++) {
-        output(plan, batch.type(t), raw, t, rowOf[t], m, out);
+      if (any == 0) {
+        continue;
       }
+      ValueType to = plan.outputTypes[c];
+      int ranges = (m + RANGE_ROWS - 1) / RANGE_ROWS;
+      int[] firsts = new int[ranges + 1];
+      rowRanges(m).forEach(range -> {
+        int k = 0;
+        for (int t = range * RANGE_ROWS, e = Math.min(m, t + RANGE_ROWS); t < e; t++) {
+          k += has[batch.type(t)];
+        }
+        firsts[range + 1] = k;
+      });
+      Arrays.parallelPrefix(firsts, Integer::sum);
+      int[] rows = new int[firsts[ranges]];
+      long[] values = new long[rows.length];
+      rowRanges(m).forEach(range -> {
+        int at = firsts[range];
+        for (int t = range * RANGE_ROWS, e = Math.min(m, t + RANGE_ROWS); t < e; t++) {
+          int type = batch.type(t);
+          if (has[type] != 0) {
+            rows[at] = rowOf == null ? t : rowOf[t];
+            values[at++] = OutcomeChunk.convert(from[type], to, raw[slot[type] * m + t]);
+          }
+        }
+      });
+      if (!sorted) {
+        sortByRow(rows, values);
+      }
+      out.outputs(c, rows, values);
     }
   }
 
-  /** Transaction t's outputs into row {@code row}. */
-  private static void output(ApplyPlan plan, int type, long[] raw, int t, int row, int m,
-      OutcomeChunk out) {
-    ValueType[] types = plan.outputFrom[type];
-    for (int c = 0; types != null && c < types.length; c++) {
-      if (types[c] != null) {
-        out.outputs[c][row] = OutcomeChunk.convert(types[c], plan.outputTypes[c],
-            raw[plan.outputIndex[type][c] * m + t]);
-      }
+  /** {@code rows} ascending, {@code values} moved with them. */
+  private static void sortByRow(int[] rows, long[] values) {
+    long[] keyed = new long[rows.length];
+    for (int k = 0; k < rows.length; k++) {
+      keyed[k] = (long) rows[k] << 32 | k;
+    }
+    Arrays.parallelSort(keyed);
+    long[] was = values.clone();
+    for (int k = 0; k < keyed.length; k++) {
+      rows[k] = (int) (keyed[k] >>> 32);
+      values[k] = was[(int) keyed[k]];
     }
   }
 
@@ -377,8 +420,9 @@ final class BatchRunner {
     // Two passes, so that no loop over every transaction branches on how one ended: the JIT
     // compiles a branch that its profile never took as a trap, and the first batch with an
     // abort sent the outcome loop back to the interpreter (0.1-0.2 s on ten million rows).
-    rowRanges(m).forEach(range -> codesAndOutputs(plan, run, r, rowOf, range * RANGE_ROWS,
-        Math.min(ran, (range + 1) * RANGE_ROWS), ran, out));
+    rowRanges(m).forEach(range -> codes(r, rowOf, range * RANGE_ROWS,
+        Math.min(ran, (range + 1) * RANGE_ROWS), out));
+    outputs(plan, run, r, rowOf, order == null, m, out);
     int[] conflicts = r.stats().semanticConflictsCounted() ? r.stats().semanticConflicts() : null;
     int[] rare = rare(r.stats().outcomes(), conflicts, m);
     IntStream each = IntStream.range(0, rare.length);

@@ -52,8 +52,13 @@ final class OutcomeChunk implements Serializable {
   private volatile String missingCause;
   /** A serial position per transaction when the order was recorded, else null. */
   long[] serial;
-  /** Per output column: bits in the column's type, for committed rows whose program has it. */
-  final long[][] outputs;
+  /**
+   * Per output column, the rows whose program has the output, ascending, and their values (bits
+   * in the column's type; read for the committed ones): a tenth of an epoch's ten million rows
+   * may have one, and a column of a value per row was 80 MB an epoch, kept with its outcomes.
+   */
+  private final int[][] outputRows;
+  private final long[][] outputValues;
 
   OutcomeChunk(long epoch, int partition, TxChunk in, int outputColumns) {
     this.epoch = epoch;
@@ -66,7 +71,24 @@ final class OutcomeChunk implements Serializable {
     this.postponements = new RareInts(n);
     this.abortCodes = new RareInts(n);
     this.causes = in.causes == null ? null : java.util.Arrays.copyOf(in.causes, n);
-    this.outputs = FreshArrays.longs(outputColumns, n);
+    this.outputRows = new int[outputColumns][];
+    this.outputValues = new long[outputColumns][];
+    java.util.Arrays.fill(outputRows, new int[0]);
+    java.util.Arrays.fill(outputValues, new long[0]);
+  }
+
+  int outputColumns() {
+    return outputRows.length;
+  }
+
+  /** Output column {@code c}'s rows (ascending) and their values, as {@link #outputRows}. */
+  void outputs(int c, int[] rows, long[] values) {
+    if (rows.length != values.length) {
+      throw new IllegalArgumentException("output " + c + ": " + rows.length + " rows and "
+          + values.length + " values");
+    }
+    outputRows[c] = rows;
+    outputValues[c] = values;
   }
 
   /** An int per row, most of them 0: the array is made when a row first has another. */
@@ -213,8 +235,9 @@ final class OutcomeChunk implements Serializable {
       names[i] = UTF8String.fromString(plan.programNames[i]);
     }
     UTF8String[] outcomeNames = new UTF8String[32];
-    int width = 10 + outputs.length;
+    int width = 10 + outputRows.length;
     List<InternalRow> rows = new ArrayList<>(n);
+    int[] next = new int[outputRows.length]; // per output column, its first row not before i
     for (int i = 0; i < n; i++) {
       Object[] v = new Object[width];
       boolean committed = codes[i] == Outcome.COMMITTED.code();
@@ -232,9 +255,15 @@ final class OutcomeChunk implements Serializable {
       String cause = cause(i);
       v[8] = cause == null ? null : UTF8String.fromString(cause);
       v[9] = serial == null || !committed ? null : serial[i];
-      for (int c = 0; c < outputs.length; c++) {
-        boolean has = committed && types[i] >= 0 && plan.outputIndex[types[i]][c] >= 0;
-        v[10 + c] = has ? StateSchema.value(plan.outputTypes[c], outputs[c][i]) : null;
+      for (int c = 0; c < outputRows.length; c++) {
+        int[] at = outputRows[c];
+        int k = next[c];
+        while (k < at.length && at[k] < i) {
+          k++;
+        }
+        next[c] = k;
+        boolean has = committed && k < at.length && at[k] == i;
+        v[10 + c] = has ? StateSchema.value(plan.outputTypes[c], outputValues[c][k]) : null;
       }
       rows.add(new GenericInternalRow(v));
     }

@@ -184,6 +184,62 @@ class TxStateTest {
         .add("to", DataTypes.IntegerType, false).add("qty", DataTypes.IntegerType, false));
   }
 
+  /**
+   * Each output lands on its own transaction's row, whatever order the batch ran in: presorted
+   * (a program of a higher tag first: its transactions' rows no longer ascend), with rows a
+   * missing key decided before the batch (the others packed), and outputs that depend on the
+   * transaction alone (twice its amount).
+   */
+  @Test
+  void outputsLandOnTheirOwnRowsWhenTheBatchIsPresorted() {
+    String echo = """
+        program later(src: int32, dst: int32, amount: int64)
+            regions balance: int64
+            outputs twice: int64
+        {
+          balance[src] = balance[src] - amount;
+          balance[dst] = balance[dst] + amount;
+          twice = amount * 2;
+        }
+        program first(dst: int32, amount: int64)
+            regions balance: int64
+            outputs twice: int64
+            tag 1
+        {
+          balance[dst] = balance[dst] + amount;
+          twice = amount * 2;
+        }
+        """;
+    // Every third transaction a 'first' (tag 1): presorted, those run before the others.
+    Dataset<Row> input = transfers(2_000, 40, 300, 41, 0, true).withColumn("program",
+        org.apache.spark.sql.functions.when(org.apache.spark.sql.functions.col("id").mod(3)
+            .equalTo(0), 1L).otherwise(0L));
+    Map<Long, Long> amounts = new TreeMap<>();
+    for (Row r : input.collectAsList()) {
+      amounts.put(r.getLong(0), r.getLong(3));
+    }
+    for (boolean presort : new boolean[] {true, false}) {
+      try (TxState bank = TxState.from(accounts(40, 1_000_000)).key("id").create()) {
+        List<Row> rows = bank.transactions(input, echo).idColumn("id").presort(presort).run()
+            .outcomes()
+            .select("txId", "outcome", "twice").collectAsList();
+        assertThat(rows).hasSize(2_000);
+        int committed = 0;
+        for (Row r : rows) {
+          if (r.getString(1).equals("COMMITTED")) {
+            committed++;
+            assertThat(r.getLong(2)).as("presort %s, tx %d", presort, r.getLong(0))
+                .isEqualTo(2 * amounts.get(r.getLong(0)));
+          } else {
+            assertThat(r.getString(1)).isEqualTo("MISSING_KEY");
+            assertThat(r.isNullAt(2)).isTrue();
+          }
+        }
+        assertThat(committed).isBetween(1_900, 1_999);
+      }
+    }
+  }
+
   @Test
   void inventoryWithSemanticConflictsEndsAsTheReplaySays() {
     List<ValueType> ints = List.of(ValueType.INT32);
