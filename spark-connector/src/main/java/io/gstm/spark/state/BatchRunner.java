@@ -154,57 +154,82 @@ final class BatchRunner {
   /**
    * Each output column's rows and values: the transactions whose program has the output (the
    * value of one that did not commit is 0, {@link ProgramResult}, and never read), counted per
-   * range, then listed in order on all cores; {@code sorted}: the rows of transactions in batch
-   * order ascend (not after a presort).
+   * range, then listed in order on all cores, every column in the same two passes; {@code
+   * sorted}: the rows of transactions in batch order ascend (not after a presort).
    */
   private static void outputs(ApplyPlan plan, ProgramBatch batch, ProgramResult r, int[] rowOf,
       boolean sorted, int m, OutcomeChunk out) {
-    long[] raw = r.outputs();
+    int columns = out.outputColumns();
     int programs = plan.programCount();
-    for (int c = 0; c < out.outputColumns(); c++) {
-      int[] has = new int[programs];
-      int[] slot = new int[programs];
-      ValueType[] from = new ValueType[programs];
-      int any = 0;
-      for (int type = 0; type < programs; type++) {
-        ValueType[] f = plan.outputFrom[type];
-        if (f != null && c < f.length && f[c] != null) {
-          has[type] = 1;
-          slot[type] = plan.outputIndex[type][c];
-          from[type] = f[c];
-          any++;
+    // Per program: the output columns it has, each with its slot in the raw outputs and type.
+    int[][] cols = new int[programs][];
+    int[][] slots = new int[programs][];
+    ValueType[][] from = new ValueType[programs][];
+    boolean any = false;
+    for (int type = 0; type < programs; type++) {
+      ValueType[] f = plan.outputFrom[type];
+      int k = 0;
+      for (int c = 0; f != null && c < Math.min(columns, f.length); c++) {
+        k += f[c] != null ? 1 : 0;
+      }
+      cols[type] = new int[k];
+      slots[type] = new int[k];
+      from[type] = new ValueType[k];
+      for (int c = 0, j = 0; f != null && c < Math.min(columns, f.length); c++) {
+        if (f[c] != null) {
+          cols[type][j] = c;
+          slots[type][j] = plan.outputIndex[type][c];
+          from[type][j++] = f[c];
         }
       }
-      if (any == 0) {
-        continue;
+      any |= k > 0;
+    }
+    if (!any) {
+      return;
+    }
+    long[] raw = r.outputs();
+    int ranges = (m + RANGE_ROWS - 1) / RANGE_ROWS;
+    // firsts[c][range]: where the range's rows of column c begin.
+    int[][] firsts = new int[columns][ranges + 1];
+    rowRanges(m).forEach(range -> {
+      int[] counts = new int[columns];
+      for (int t = range * RANGE_ROWS, e = Math.min(m, t + RANGE_ROWS); t < e; t++) {
+        for (int c : cols[batch.type(t)]) {
+          counts[c]++;
+        }
       }
-      ValueType to = plan.outputTypes[c];
-      int ranges = (m + RANGE_ROWS - 1) / RANGE_ROWS;
-      int[] firsts = new int[ranges + 1];
-      rowRanges(m).forEach(range -> {
-        int k = 0;
-        for (int t = range * RANGE_ROWS, e = Math.min(m, t + RANGE_ROWS); t < e; t++) {
-          k += has[batch.type(t)];
+      for (int c = 0; c < columns; c++) {
+        firsts[c][range + 1] = counts[c];
+      }
+    });
+    int[][] rows = new int[columns][];
+    long[][] values = new long[columns][];
+    for (int c = 0; c < columns; c++) {
+      Arrays.parallelPrefix(firsts[c], Integer::sum);
+      rows[c] = new int[firsts[c][ranges]];
+      values[c] = new long[rows[c].length];
+    }
+    rowRanges(m).forEach(range -> {
+      int[] at = new int[columns];
+      for (int c = 0; c < columns; c++) {
+        at[c] = firsts[c][range];
+      }
+      for (int t = range * RANGE_ROWS, e = Math.min(m, t + RANGE_ROWS); t < e; t++) {
+        int type = batch.type(t);
+        int[] own = cols[type];
+        for (int j = 0; j < own.length; j++) {
+          int c = own[j];
+          rows[c][at[c]] = rowOf == null ? t : rowOf[t];
+          values[c][at[c]++] = OutcomeChunk.convert(from[type][j], plan.outputTypes[c],
+              raw[slots[type][j] * m + t]);
         }
-        firsts[range + 1] = k;
-      });
-      Arrays.parallelPrefix(firsts, Integer::sum);
-      int[] rows = new int[firsts[ranges]];
-      long[] values = new long[rows.length];
-      rowRanges(m).forEach(range -> {
-        int at = firsts[range];
-        for (int t = range * RANGE_ROWS, e = Math.min(m, t + RANGE_ROWS); t < e; t++) {
-          int type = batch.type(t);
-          if (has[type] != 0) {
-            rows[at] = rowOf == null ? t : rowOf[t];
-            values[at++] = OutcomeChunk.convert(from[type], to, raw[slot[type] * m + t]);
-          }
-        }
-      });
+      }
+    });
+    for (int c = 0; c < columns; c++) {
       if (!sorted) {
-        sortByRow(rows, values);
+        sortByRow(rows[c], values[c]);
       }
-      out.outputs(c, rows, values);
+      out.outputs(c, rows[c], values[c]);
     }
   }
 
