@@ -1,13 +1,11 @@
 package io.gstm.spark.state;
 
-import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.history.HistoryChecker;
 import io.gstm.core.program.Column;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramResult;
-import io.gstm.core.program.ValueType;
 import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.FreshArrays;
@@ -29,12 +27,12 @@ final class BatchRunner {
   }
 
   /** Rows per unit of parallel work (and the size below which a batch stays on one thread). */
-  private static final int RANGE_ROWS = 1 << 16;
+  static final int RANGE_ROWS = 1 << 16;
 
   private BatchRunner() {}
 
   /** The ranges of {@link #RANGE_ROWS} rows of {@code n}, in parallel when there are several. */
-  private static IntStream rowRanges(int n) {
+  static IntStream rowRanges(int n) {
     int ranges = (n + RANGE_ROWS - 1) / RANGE_ROWS;
     IntStream r = IntStream.range(0, ranges);
     return ranges > 1 ? r.parallel() : r;
@@ -134,185 +132,6 @@ final class BatchRunner {
     }
     return Column.wrapBits(slot.name(), slot.type(),
         bits.length == n ? bits : Arrays.copyOf(bits, n));
-  }
-
-  /**
-   * Transactions {@code [from, to)} of the batch into their rows' outcome codes, with no branch
-   * on what they ended as. The rows with more to say are {@link #rare}'s.
-   */
-  private static void codes(ProgramResult r, int[] rowOf, int from, int to, OutcomeChunk out) {
-    byte[] codes = r.stats().outcomes();
-    if (rowOf == null) {
-      System.arraycopy(codes, from, out.codes, from, to - from);
-    } else {
-      for (int t = from; t < to; t++) {
-        out.codes[rowOf[t]] = codes[t];
-      }
-    }
-  }
-
-  /**
-   * Each output column's rows and values: the transactions whose program has the output (the
-   * value of one that did not commit is 0, {@link ProgramResult}, and never read), counted per
-   * range, then listed in order on all cores, every column in the same two passes; {@code
-   * sorted}: the rows of transactions in batch order ascend (not after a presort).
-   */
-  private static void outputs(ApplyPlan plan, ProgramBatch batch, ProgramResult r, int[] rowOf,
-      boolean sorted, int m, OutcomeChunk out) {
-    int columns = out.outputColumns();
-    int programs = plan.programCount();
-    // Per program: the output columns it has, each with its slot in the raw outputs and type.
-    int[][] cols = new int[programs][];
-    int[][] slots = new int[programs][];
-    ValueType[][] from = new ValueType[programs][];
-    boolean any = false;
-    for (int type = 0; type < programs; type++) {
-      ValueType[] f = plan.outputFrom[type];
-      int k = 0;
-      for (int c = 0; f != null && c < Math.min(columns, f.length); c++) {
-        k += f[c] != null ? 1 : 0;
-      }
-      cols[type] = new int[k];
-      slots[type] = new int[k];
-      from[type] = new ValueType[k];
-      for (int c = 0, j = 0; f != null && c < Math.min(columns, f.length); c++) {
-        if (f[c] != null) {
-          cols[type][j] = c;
-          slots[type][j] = plan.outputIndex[type][c];
-          from[type][j++] = f[c];
-        }
-      }
-      any |= k > 0;
-    }
-    if (!any) {
-      return;
-    }
-    long[] raw = r.outputs();
-    int ranges = (m + RANGE_ROWS - 1) / RANGE_ROWS;
-    // firsts[c][range]: where the range's rows of column c begin.
-    int[][] firsts = new int[columns][ranges + 1];
-    rowRanges(m).forEach(range -> {
-      int[] counts = new int[columns];
-      for (int t = range * RANGE_ROWS, e = Math.min(m, t + RANGE_ROWS); t < e; t++) {
-        for (int c : cols[batch.type(t)]) {
-          counts[c]++;
-        }
-      }
-      for (int c = 0; c < columns; c++) {
-        firsts[c][range + 1] = counts[c];
-      }
-    });
-    int[][] rows = new int[columns][];
-    long[][] values = new long[columns][];
-    for (int c = 0; c < columns; c++) {
-      Arrays.parallelPrefix(firsts[c], Integer::sum);
-      rows[c] = new int[firsts[c][ranges]];
-      values[c] = new long[rows[c].length];
-    }
-    rowRanges(m).forEach(range -> {
-      int[] at = new int[columns];
-      for (int c = 0; c < columns; c++) {
-        at[c] = firsts[c][range];
-      }
-      for (int t = range * RANGE_ROWS, e = Math.min(m, t + RANGE_ROWS); t < e; t++) {
-        int type = batch.type(t);
-        int[] own = cols[type];
-        for (int j = 0; j < own.length; j++) {
-          int c = own[j];
-          rows[c][at[c]] = rowOf == null ? t : rowOf[t];
-          values[c][at[c]++] = OutcomeChunk.convert(from[type][j], plan.outputTypes[c],
-              raw[slots[type][j] * m + t]);
-        }
-      }
-    });
-    for (int c = 0; c < columns; c++) {
-      if (!sorted) {
-        sortByRow(rows[c], values[c]);
-      }
-      out.outputs(c, rows[c], values[c]);
-    }
-  }
-
-  /** {@code rows} ascending, {@code values} moved with them. */
-  private static void sortByRow(int[] rows, long[] values) {
-    long[] keyed = new long[rows.length];
-    for (int k = 0; k < rows.length; k++) {
-      keyed[k] = (long) rows[k] << 32 | k;
-    }
-    Arrays.parallelSort(keyed);
-    long[] was = values.clone();
-    for (int k = 0; k < keyed.length; k++) {
-      rows[k] = (int) (keyed[k] >>> 32);
-      values[k] = was[(int) keyed[k]];
-    }
-  }
-
-  /**
-   * The transactions that aborted with a code or met semantic conflicts ({@code conflicts}, or
-   * null where none were counted), ascending: counted per range without a branch on the data,
-   * then listed only in the ranges that have some (an epoch of ten million transfers has a few
-   * hundred).
-   */
-  private static int[] rare(byte[] codes, int[] conflicts, int m) {
-    int ranges = (m + RANGE_ROWS - 1) / RANGE_ROWS;
-    int[] firsts = new int[ranges + 1];
-    rowRanges(m).forEach(range -> {
-      int from = range * RANGE_ROWS;
-      int to = Math.min(m, from + RANGE_ROWS);
-      firsts[range + 1] = conflicts == null ? countUserAborts(codes, from, to)
-          : countRare(codes, conflicts, from, to);
-    });
-    Arrays.parallelPrefix(firsts, Integer::sum);
-    int[] rare = new int[firsts[ranges]];
-    if (rare.length > 0) {
-      rowRanges(m).forEach(range -> {
-        if (firsts[range + 1] > firsts[range]) {
-          int at = firsts[range];
-          for (int t = range * RANGE_ROWS, to = Math.min(m, t + RANGE_ROWS); t < to; t++) {
-            if (codes[t] == USER_ABORT || conflicts != null && conflicts[t] != 0) {
-              rare[at++] = t;
-            }
-          }
-        }
-      });
-    }
-    return rare;
-  }
-
-  /** The USER_ABORTs among {@code [from, to)}, without a branch per transaction. */
-  private static int countUserAborts(byte[] codes, int from, int to) {
-    int c = 0;
-    for (int t = from; t < to; t++) {
-      c += (((codes[t] ^ USER_ABORT) & 0xFF) - 1) >>> 31;
-    }
-    return c;
-  }
-
-  /** The USER_ABORTs and the conflicted among {@code [from, to)}, without a branch. */
-  private static int countRare(byte[] codes, int[] conflicts, int from, int to) {
-    int c = 0;
-    for (int t = from; t < to; t++) {
-      int userAbort = (((codes[t] ^ USER_ABORT) & 0xFF) - 1) >>> 31;
-      c += userAbort | (conflicts[t] | -conflicts[t]) >>> 31;
-    }
-    return c;
-  }
-
-  private static final byte USER_ABORT = (byte) Outcome.USER_ABORT.code();
-
-  /**
-   * A rare transaction {@code t} (see {@link #rare}) into row {@code row}: its abort code and
-   * postponements, or MISSING_KEY where a guarded program found a key missing.
-   */
-  private static void rareOutcome(ApplyPlan plan, ProgramBatch batch, ProgramResult r, int t,
-      int row, OutcomeChunk out, String missing) {
-    if (r.outcome(t) == Outcome.USER_ABORT && r.abortCode(t) == KeyExistence.MISSING
-        && plan.guarded[batch.type(t)]) {
-      out.missing(row, missing);
-      return;
-    }
-    out.postponed(row, r.postponements(t));
-    out.abortCode(row, r.abortCode(t));
   }
 
   /** The batch's own key and type columns, to {@link RecycledArrays}: its batch has run. */
@@ -437,22 +256,10 @@ final class BatchRunner {
         }
       });
     }
-    int ran = m;
-    ProgramBatch run = batch;
     // One cause for every row a missing key ended (a few percent of an epoch with deletes).
     String missing = "a key of the transaction names no row of state '" + plan.state.name()
         + "' (never inserted, or deleted)";
-    // Two passes, so that no loop over every transaction branches on how one ended: the JIT
-    // compiles a branch that its profile never took as a trap, and the first batch with an
-    // abort sent the outcome loop back to the interpreter (0.1-0.2 s on ten million rows).
-    rowRanges(m).forEach(range -> codes(r, rowOf, range * RANGE_ROWS,
-        Math.min(ran, (range + 1) * RANGE_ROWS), out));
-    outputs(plan, run, r, rowOf, order == null, m, out);
-    int[] conflicts = r.stats().semanticConflictsCounted() ? r.stats().semanticConflicts() : null;
-    int[] rare = rare(r.stats().outcomes(), conflicts, m);
-    IntStream each = IntStream.range(0, rare.length);
-    (rare.length > RANGE_ROWS ? each.parallel() : each).forEach(k -> rareOutcome(plan, run, r,
-        rare[k], rowOf == null ? rare[k] : rowOf[rare[k]], out, missing));
+    BatchOutcomes.into(plan, batch, r, rowOf, order == null, out, missing);
     if (plan.recordOrder) {
       HistoryChecker.Verdict h = HistoryChecker.check(r.stats().history());
       if (!h.serializable()) {

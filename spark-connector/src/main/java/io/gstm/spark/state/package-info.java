@@ -12,7 +12,8 @@
  *   <li>Executor side: {@code StateRegistry} (the partitions this JVM holds),
  *       {@code PartitionStore} (a partition's store, keys and epoch bookkeeping: undo copy,
  *       recorded result), {@code BatchRunner} (a chunk as one program batch),
- *       {@code KeyIndexes}, {@code OutcomeChunk}.</li>
+ *       {@code BatchOutcomes} (its result into the rows' outcomes), {@code KeyIndexes},
+ *       {@code OutcomeChunk}.</li>
  *   <li>Jobs: {@code StateJobs} (create, apply in up to three jobs, log, read, close) over
  *       {@code io.gstm.spark.exec.PinnedRDD} (partitions pinned to their executors).</li>
  *   <li>Durability: {@code Checkpoints} (Parquet plus metadata), {@code EpochLog} (the epochs
