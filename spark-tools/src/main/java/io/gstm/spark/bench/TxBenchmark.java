@@ -131,8 +131,12 @@ public final class TxBenchmark implements Callable<Integer> {
           + "transactions: each at least 0, together at most 1; got " + inserts + " and "
           + deletes);
     }
+    if (warmupTransfers < -1) {
+      throw new IllegalArgumentException("--warmup-transfers must be 0 (no warm-up) or more; "
+          + "got " + warmupTransfers);
+    }
     if (warmupTransfers < 0) {
-      warmupTransfers = (transfers + batches - 1) / batches;
+      warmupTransfers = (transfers + batches - 1) / batches; // the default: one timed batch
     }
     boolean keysChange = inserts > 0 || deletes > 0;
     if (keysChange && accounts + transfers > Integer.MAX_VALUE) {

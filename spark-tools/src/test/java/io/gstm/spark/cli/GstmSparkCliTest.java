@@ -75,6 +75,15 @@ class GstmSparkCliTest {
         .doesNotContain("\tat ");
   }
 
+  /** A negative warm-up is one line naming the option, before any Spark work. */
+  @Test
+  void aNegativeWarmUpIsRefused() {
+    Run r = run("tx-bench", "--warmup-transfers", "-5");
+    assertThat(r.status()).as(r.err()).isNotZero();
+    assertThat(r.err()).contains("--warmup-transfers must be 0 (no warm-up) or more; got -5")
+        .doesNotContain("\tat ");
+  }
+
   /** {@code gen} writes Parquet that {@code bench --input} reads, for graphs and for points. */
   @Test
   void benchReadsWhatGenWrites(@TempDir Path dir) {
