@@ -43,6 +43,12 @@ final class ApplyPlan implements Serializable {
   record Slot(String name, ValueType type, boolean key, int source, int element)
       implements Serializable {}
 
+  /**
+   * A program's output columns: {@code columns[j]} (an index into {@link #outputNames}) is its
+   * output {@code slots[j]}, of type {@code types[j]} (converted to the column's type).
+   */
+  record Outputs(int[] columns, int[] slots, ValueType[] types) implements Serializable {}
+
   final StateSchema state;
   final int[][] images;
   final String[] programNames;
@@ -58,13 +64,8 @@ final class ApplyPlan implements Serializable {
   final int idIndex;
   final String[] outputNames;
   final ValueType[] outputTypes;
-  /** Per program and output column: the program's output index, or -1. */
-  final int[][] outputIndex;
-  /**
-   * Per program and output column: the type the program gives it (null: it has none); a program
-   * with no output column at all has null.
-   */
-  final ValueType[][] outputFrom;
+  /** Per program: the output columns it writes (see {@link Outputs}). */
+  final Outputs[] outputsOf;
   final boolean rejectCross;
   final boolean recordOrder;
   /** How cross-partition transactions run: null (the setting), auto, mesh or jobs. */
@@ -79,8 +80,7 @@ final class ApplyPlan implements Serializable {
   private ApplyPlan(StateSchema state, int[][] images, String[] programNames, Slot[] slots,
       int[][] slotsOf, int[][] keySlotsOf, String[] selectNames, DataType[] selectTypes,
       int typeIndex, boolean typeByName, int idIndex, String[] outputNames,
-      ValueType[] outputTypes, int[][] outputIndex, ValueType[][] outputFrom, boolean[] guarded,
-      TxApply options) {
+      ValueType[] outputTypes, Outputs[] outputsOf, boolean[] guarded, TxApply options) {
     this.state = state;
     this.guarded = guarded;
     this.images = images;
@@ -95,8 +95,7 @@ final class ApplyPlan implements Serializable {
     this.idIndex = idIndex;
     this.outputNames = outputNames;
     this.outputTypes = outputTypes;
-    this.outputIndex = outputIndex;
-    this.outputFrom = outputFrom;
+    this.outputsOf = outputsOf;
     this.rejectCross = options.rejectCross;
     this.recordOrder = options.recordOrder;
     this.exchange = options.exchange;
@@ -279,19 +278,18 @@ final class ApplyPlan implements Serializable {
     checkBinding(state, set, slotArray);
     String[] outputNames = outputs.keySet().toArray(new String[0]);
     ValueType[] outputTypes = outputs.values().toArray(new ValueType[0]);
-    int[][] outputIndex = new int[n][outputNames.length];
-    ValueType[][] outputFrom = new ValueType[n][];
+    Outputs[] outputsOf = new Outputs[n];
     for (int ty = 0; ty < n; ty++) {
-      for (int c = 0; c < outputNames.length; c++) {
-        int oi = compiled.get(ty).outputIndex(outputNames[c]);
-        outputIndex[ty][c] = oi;
-        if (oi >= 0) {
-          if (outputFrom[ty] == null) {
-            outputFrom[ty] = new ValueType[outputNames.length];
-          }
-          outputFrom[ty][c] = compiled.get(ty).outputs().get(oi).type();
-        }
+      int program = ty;
+      int[] cols = java.util.stream.IntStream.range(0, outputNames.length)
+          .filter(c -> compiled.get(program).outputIndex(outputNames[c]) >= 0).toArray();
+      int[] slotOf = new int[cols.length];
+      ValueType[] types = new ValueType[cols.length];
+      for (int j = 0; j < cols.length; j++) {
+        slotOf[j] = compiled.get(ty).outputIndex(outputNames[cols[j]]);
+        types[j] = compiled.get(ty).outputs().get(slotOf[j]).type();
       }
+      outputsOf[ty] = new Outputs(cols, slotOf, types);
     }
     int[][] images = new int[n][];
     String[] names = new String[n];
@@ -301,7 +299,7 @@ final class ApplyPlan implements Serializable {
     }
     return new ApplyPlan(state, images, names, slotArray, slotsOf, keySlotsOf,
         selectNames.toArray(new String[0]), selectTypes.toArray(new DataType[0]), typeIndex,
-        typeByName, idIndex, outputNames, outputTypes, outputIndex, outputFrom, guarded, options);
+        typeByName, idIndex, outputNames, outputTypes, outputsOf, guarded, options);
   }
 
   /** The input columns, cast to what the tasks read. */

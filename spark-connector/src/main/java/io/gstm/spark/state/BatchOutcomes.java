@@ -6,7 +6,6 @@ import static io.gstm.spark.state.BatchRunner.rowRanges;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramResult;
-import io.gstm.core.program.ValueType;
 import java.util.Arrays;
 import java.util.stream.IntStream;
 
@@ -65,34 +64,11 @@ final class BatchOutcomes {
    */
   private static void outputs(ApplyPlan plan, ProgramBatch batch, ProgramResult r, int[] rowOf,
       boolean sorted, int m, OutcomeChunk out) {
-    int columns = out.outputColumns();
-    int programs = plan.programCount();
-    // Per program: the output columns it has, each with its slot in the raw outputs and type.
-    int[][] cols = new int[programs][];
-    int[][] slots = new int[programs][];
-    ValueType[][] from = new ValueType[programs][];
-    boolean any = false;
-    for (int type = 0; type < programs; type++) {
-      ValueType[] f = plan.outputFrom[type];
-      int k = 0;
-      for (int c = 0; f != null && c < Math.min(columns, f.length); c++) {
-        k += f[c] != null ? 1 : 0;
-      }
-      cols[type] = new int[k];
-      slots[type] = new int[k];
-      from[type] = new ValueType[k];
-      for (int c = 0, j = 0; f != null && c < Math.min(columns, f.length); c++) {
-        if (f[c] != null) {
-          cols[type][j] = c;
-          slots[type][j] = plan.outputIndex[type][c];
-          from[type][j++] = f[c];
-        }
-      }
-      any |= k > 0;
-    }
-    if (!any) {
+    int columns = out.outputColumns(); // the union of the programs' outputs
+    if (columns == 0) {
       return;
     }
+    ApplyPlan.Outputs[] of = plan.outputsOf;
     long[] raw = r.outputs();
     int ranges = (m + RANGE_ROWS - 1) / RANGE_ROWS;
     // firsts[c][range]: where the range's rows of column c begin.
@@ -100,7 +76,7 @@ final class BatchOutcomes {
     rowRanges(m).forEach(range -> {
       int[] counts = new int[columns];
       for (int t = range * RANGE_ROWS, e = Math.min(m, t + RANGE_ROWS); t < e; t++) {
-        for (int c : cols[batch.type(t)]) {
+        for (int c : of[batch.type(t)].columns()) {
           counts[c]++;
         }
       }
@@ -121,13 +97,12 @@ final class BatchOutcomes {
         at[c] = firsts[c][range];
       }
       for (int t = range * RANGE_ROWS, e = Math.min(m, t + RANGE_ROWS); t < e; t++) {
-        int type = batch.type(t);
-        int[] own = cols[type];
-        for (int j = 0; j < own.length; j++) {
-          int c = own[j];
+        ApplyPlan.Outputs own = of[batch.type(t)];
+        for (int j = 0; j < own.columns().length; j++) {
+          int c = own.columns()[j];
           rows[c][at[c]] = rowOf == null ? t : rowOf[t];
-          values[c][at[c]++] = OutcomeChunk.convert(from[type][j], plan.outputTypes[c],
-              raw[slots[type][j] * m + t]);
+          values[c][at[c]++] = OutcomeChunk.convert(own.types()[j], plan.outputTypes[c],
+              raw[own.slots()[j] * m + t]);
         }
       }
     });
