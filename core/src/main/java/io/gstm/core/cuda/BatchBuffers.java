@@ -107,6 +107,29 @@ final class BatchBuffers implements AutoCloseable {
         (b, from, k) -> b.asIntBuffer().get(into, from, k));
   }
 
+  /**
+   * Values {@code rows} (ascending) of the first {@code n} ints of {@code src}: the others are
+   * not kept (through the staging buffer, each piece read for its rows as it lands).
+   */
+  int[] downloadPicked(DeviceBuffer src, int n, int[] rows) {
+    int[] picked = new int[rows.length];
+    if (4L * n < PinnedStaging.MIN_BYTES) {
+      int[] all = new int[n];
+      download(src, all);
+      for (int k = 0; k < rows.length; k++) {
+        picked[k] = all[rows[k]];
+      }
+      return picked;
+    }
+    staging.downloadArray(src, 4L * n, 4, null, (b, from, k) -> {
+      int j = java.util.Arrays.binarySearch(rows, from);
+      for (j = j >= 0 ? j : -j - 1; j < rows.length && rows[j] < from + k; j++) {
+        picked[j] = b.getInt(4 * (rows[j] - from));
+      }
+    });
+    return picked;
+  }
+
   /** The first {@code into.length} bytes of {@code src}. */
   void download(DeviceBuffer src, byte[] into) {
     staging.downloadArray(src, into.length, 1, Pointer.to(into),

@@ -72,12 +72,14 @@ record ProgramBuffers(BatchBuffers buf, DeviceBuffer image, DeviceBuffer types,
     if (outputsWritten && stats.commits() > 0) {
       buf.download(outputs, out);
     }
-    int[] codes = null;
+    ProgramResult.AbortCodes aborts = ProgramResult.AbortCodes.NONE;
     if (mayAbort && any(stats.outcomes(), (byte) Outcome.USER_ABORT.code())) {
-      codes = new int[txCount];
-      buf.download(abortCodes, codes);
+      // Only the aborted transactions' codes are kept, picked as the copy lands.
+      int[] rows = ProgramResult.userAborts(stats.outcomes());
+      aborts = ProgramResult.AbortCodes.of(rows, buf.downloadPicked(abortCodes, txCount, rows),
+          false);
     }
-    return new ProgramResult(stats, batch, out, codes);
+    return new ProgramResult(stats, batch, out, aborts);
   }
 
   /** Whether some outcome is {@code code}: a scan of 1 MB slices on all cores. */

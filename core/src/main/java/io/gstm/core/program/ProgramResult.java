@@ -14,41 +14,125 @@ import java.util.stream.IntStream;
  * @param stats outcomes, counters, semantic conflicts per transaction, history, timings
  * @param batch the batch that ran
  * @param outputs raw output bits, {@code [slot * txCount + t]}
- * @param abortCodes the code of each USER_ABORT transaction, else 0; an engine passes null when no
- *     transaction aborted with a code (the accessor then returns zeros)
+ * @param aborts the USER_ABORT transactions that aborted with a code other than 0, and their codes
  */
 public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] outputs,
-    int[] abortCodes) {
+    AbortCodes aborts) {
 
-  /** Rows per unit of the parallel pass below (and the size under which it stays on one core). */
+  /** Rows per unit of the parallel passes below (and the size under which they stay on one core). */
   private static final int SLICE = 1 << 16;
 
   /**
-   * Zeroes what a transaction that did not commit (or abort) left behind: a pass over the
-   * outcomes, in slices on all cores (a batch of ten million took tens of ms on one).
+   * Zeroes what a transaction that did not commit left in the outputs: a pass over the outcomes,
+   * in slices on all cores (a batch of ten million took tens of ms on one).
    */
   public ProgramResult {
-    // Nothing to zero when there are neither outputs nor codes: a batch of millions skips it.
-    int n = outputs.length == 0 && abortCodes == null ? 0 : batch.txCount();
+    java.util.Objects.requireNonNull(aborts, "aborts");
+    // Nothing to zero when there are no outputs: a batch of millions skips it.
+    int n = outputs.length == 0 ? 0 : batch.txCount();
     byte[] codes = stats.outcomes();
     byte committed = (byte) Outcome.COMMITTED.code();
-    byte userAbort = (byte) Outcome.USER_ABORT.code();
     int slices = (n + SLICE - 1) / SLICE;
     IntStream each = IntStream.range(0, slices);
     // Masks, not branches: the JIT compiles a branch never taken as a trap, and the first
     // batch with an abort sent this loop back to the interpreter (0.3 s on a 10 M batch).
     (slices > 1 ? each.parallel() : each).forEach(k -> {
       for (int t = k * SLICE, to = Math.min(n, t + SLICE); t < to; t++) {
-        byte o = codes[t];
-        long keepOutputs = (((o ^ committed) & 0xFF) - 1L) >> 63; // all ones when committed
+        long keepOutputs = (((codes[t] ^ committed) & 0xFF) - 1L) >> 63; // all ones if committed
         for (int s = 0; s * n < outputs.length; s++) {
           outputs[s * n + t] &= keepOutputs;
         }
-        if (abortCodes != null) {
-          abortCodes[t] &= (((o ^ userAbort) & 0xFF) - 1) >> 31; // kept when USER_ABORT
+      }
+    });
+  }
+
+  /**
+   * As the canonical constructor, from a code per transaction ({@code abortCodes}, or null when
+   * no transaction aborted with a code); a code of a transaction that did not end USER_ABORT is
+   * ignored.
+   */
+  public ProgramResult(BatchResult stats, ProgramBatch batch, long[] outputs, int[] abortCodes) {
+    this(stats, batch, outputs, abortCodes == null ? AbortCodes.NONE
+        : AbortCodes.of(userAborts(stats.outcomes()), abortCodes, true));
+  }
+
+  /**
+   * The transactions with a user abort code, as rows (ascending) and codes: an epoch of ten
+   * million transfers has a few hundred, and a code per transaction was 40 MB.
+   *
+   * @param rows the transactions, ascending
+   * @param codes their codes, none of them 0
+   */
+  public record AbortCodes(int[] rows, int[] codes) implements java.io.Serializable {
+    /** No transaction aborted with a code. */
+    public static final AbortCodes NONE = new AbortCodes(new int[0], new int[0]);
+
+    public AbortCodes {
+      if (rows.length != codes.length) {
+        throw new IllegalArgumentException("abort codes: " + rows.length + " rows and "
+            + codes.length + " codes");
+      }
+    }
+
+    /**
+     * The codes of transactions {@code rows} (ascending), {@code values[k]} being row {@code k}'s
+     * ({@code dense}: false) or transaction {@code rows[k]}'s ({@code dense}: true, a code per
+     * transaction); the rows whose code is 0 are left out.
+     */
+    public static AbortCodes of(int[] rows, int[] values, boolean dense) {
+      int kept = 0;
+      for (int k = 0; k < rows.length; k++) {
+        kept += (dense ? values[rows[k]] : values[k]) != 0 ? 1 : 0;
+      }
+      int[] r = new int[kept];
+      int[] c = new int[kept];
+      for (int k = 0, o = 0; k < rows.length; k++) {
+        int v = dense ? values[rows[k]] : values[k];
+        if (v != 0) {
+          r[o] = rows[k];
+          c[o++] = v;
+        }
+      }
+      return kept == 0 ? NONE : new AbortCodes(r, c);
+    }
+
+    /** Transaction {@code t}'s code, 0 when it has none. */
+    public int get(int t) {
+      int k = java.util.Arrays.binarySearch(rows, t);
+      return k >= 0 ? codes[k] : 0;
+    }
+  }
+
+  /**
+   * The transactions that ended USER_ABORT, ascending: counted per slice on all cores, then
+   * listed in the slices that have some (without a branch per transaction in the count, for
+   * the reason above).
+   */
+  public static int[] userAborts(byte[] outcomes) {
+    byte userAbort = (byte) Outcome.USER_ABORT.code();
+    int n = outcomes.length;
+    int slices = (n + SLICE - 1) / SLICE;
+    int[] firsts = new int[slices + 1];
+    IntStream each = IntStream.range(0, slices);
+    (slices > 1 ? each.parallel() : each).forEach(k -> {
+      int c = 0;
+      for (int t = k * SLICE, to = Math.min(n, t + SLICE); t < to; t++) {
+        c += (((outcomes[t] ^ userAbort) & 0xFF) - 1) >>> 31;
+      }
+      firsts[k + 1] = c;
+    });
+    java.util.Arrays.parallelPrefix(firsts, Integer::sum);
+    int[] rows = new int[firsts[slices]];
+    IntStream listed = IntStream.range(0, slices).filter(k -> firsts[k + 1] > firsts[k]);
+    (slices > 1 ? listed.parallel() : listed).forEach(k -> {
+      int at = firsts[k];
+      for (int t = k * SLICE, to = Math.min(n, t + SLICE); t < to; t++) {
+        if (outcomes[t] == userAbort) {
+          rows[at++] = t;
         }
       }
     });
+    return rows;
   }
 
   public Outcome outcome(int t) {
@@ -60,14 +144,18 @@ public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] output
     return stats.semanticConflicts(t);
   }
 
+  /** Transaction {@code t}'s user abort code, 0 when it did not abort with one. */
   public int abortCode(int t) {
-    return abortCodes == null ? 0 : abortCodes[t];
+    return aborts.get(t);
   }
 
-  /** The code of each USER_ABORT transaction, else 0. */
-  @Override
+  /** The code of each USER_ABORT transaction, else 0: an array per transaction, made here. */
   public int[] abortCodes() {
-    return abortCodes == null ? new int[batch.txCount()] : abortCodes;
+    int[] all = new int[batch.txCount()];
+    for (int k = 0; k < aborts.rows().length; k++) {
+      all[aborts.rows()[k]] = aborts.codes()[k];
+    }
+    return all;
   }
 
   /** Raw bits of output {@code name} of transaction {@code t}'s program. */

@@ -84,7 +84,7 @@ class ProgramBatchTest {
     assertThat(r.results()).containsExactly(0, 0);
     assertThat(r.semanticConflicts()).containsExactly(0, 0);
     assertThat(r.results()).isSameAs(r.results());
-    ProgramResult p = new ProgramResult(r, batch(new int[] {0, 1}), new long[0], null);
+    ProgramResult p = new ProgramResult(r, batch(new int[] {0, 1}), new long[0], (int[]) null);
     assertThat(p.abortCodes()).containsExactly(0, 0);
     assertThat(p.abortCode(1)).isZero();
   }
@@ -113,6 +113,49 @@ class ProgramBatchTest {
       assertThat(p.outputs()[t]).isEqualTo(committed ? t + 1 : 0);
       assertThat(p.outputs()[n + t]).isEqualTo(committed ? -(t + 1) : 0);
       assertThat(p.abortCode(t)).isEqualTo(outcomes[t] == Outcome.USER_ABORT.code() ? t + 5 : 0);
+    }
+  }
+
+  /**
+   * A batch's user abort codes kept as the aborted rows and their codes: the rows listed over
+   * several slices equal a plain scan's, a code left in a row that did not abort is dropped, and
+   * a code of 0 leaves its row out; picked codes (one per listed row) read the same.
+   */
+  @Test
+  void abortCodesKeepTheAbortedRowsWithACode() {
+    int n = 200_000;
+    byte userAbort = (byte) Outcome.USER_ABORT.code();
+    byte[] outcomes = new byte[n];
+    int[] codes = new int[n];
+    java.util.Random random = new java.util.Random(3);
+    java.util.List<Integer> expected = new java.util.ArrayList<>();
+    for (int t = 0; t < n; t++) {
+      boolean aborted = random.nextInt(50) == 0 || t == n - 1;
+      outcomes[t] = aborted ? userAbort : (byte) Outcome.COMMITTED.code();
+      codes[t] = random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(100); // stale where not aborted
+      if (aborted) {
+        expected.add(t);
+      }
+    }
+    int[] rows = ProgramResult.userAborts(outcomes);
+    assertThat(rows).containsExactly(expected.stream().mapToInt(Integer::intValue).toArray());
+    ProgramResult.AbortCodes dense = ProgramResult.AbortCodes.of(rows, codes, true);
+    int[] picked = new int[rows.length];
+    for (int k = 0; k < rows.length; k++) {
+      picked[k] = codes[rows[k]];
+    }
+    ProgramResult.AbortCodes sparse = ProgramResult.AbortCodes.of(rows, picked, false);
+    assertThat(dense.codes()).doesNotContain(0);
+    assertThat(sparse.rows()).containsExactly(dense.rows());
+    assertThat(sparse.codes()).containsExactly(dense.codes());
+    ProgramResult p = new ProgramResult(BatchResult.builder("test", outcomes).build(),
+        ProgramBatch.builder(SET).all("c", n).int32("x", new int[n]).build(), new long[0], codes);
+    int[] all = p.abortCodes();
+    for (int t = 0; t < n; t++) {
+      int want = outcomes[t] == userAbort ? codes[t] : 0;
+      assertThat(dense.get(t)).isEqualTo(want);
+      assertThat(p.abortCode(t)).isEqualTo(want);
+      assertThat(all[t]).isEqualTo(want);
     }
   }
 }
