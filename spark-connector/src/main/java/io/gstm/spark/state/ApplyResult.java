@@ -16,7 +16,8 @@ import org.apache.spark.sql.Row;
  * apply runs, and kept on the executors until the DataFrame is no longer referenced.
  */
 public final class ApplyResult {
-  private final Dataset<Row> outcomes;
+  /** Makes the outcome DataFrame, once, when first asked ({@link #outcomes()}). */
+  private final java.util.function.Supplier<Dataset<Row>> outcomes;
   private final long epoch;
   private final Long batchId;
   private final boolean replayed;
@@ -29,10 +30,10 @@ public final class ApplyResult {
   private final boolean fellBack;
   private final String exchange;
 
-  ApplyResult(Dataset<Row> outcomes, long epoch, Long batchId, boolean replayed,
-      Map<String, Long> counts, long crossPartition, long kernelNanos, long taskNanos,
-      long wallNanos, List<String> engines, boolean fellBack, String exchange) {
-    this.outcomes = outcomes;
+  ApplyResult(java.util.function.Supplier<Dataset<Row>> outcomes, long epoch, Long batchId,
+      boolean replayed, Map<String, Long> counts, long crossPartition, long kernelNanos,
+      long taskNanos, long wallNanos, List<String> engines, boolean fellBack, String exchange) {
+    this.outcomes = outcomes == null ? () -> null : once(outcomes);
     this.epoch = epoch;
     this.batchId = batchId;
     this.replayed = replayed;
@@ -55,7 +56,22 @@ public final class ApplyResult {
   /** A row per transaction (see the class comment); null for a replayed batch id whose
    * outcomes are no longer held. */
   public Dataset<Row> outcomes() {
-    return outcomes;
+    return outcomes.get();
+  }
+
+  /** {@code make}'s value, made by the first call. */
+  private static <T> java.util.function.Supplier<T> once(java.util.function.Supplier<T> make) {
+    return new java.util.function.Supplier<>() {
+      private T made;
+
+      @Override
+      public synchronized T get() {
+        if (made == null) {
+          made = make.get();
+        }
+        return made;
+      }
+    };
   }
 
   /** The epoch this apply was (every apply is one, numbered from 1 after creation). */

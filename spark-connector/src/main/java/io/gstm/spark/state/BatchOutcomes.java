@@ -36,9 +36,25 @@ final class BatchOutcomes {
     outputs(plan, batch, r, rowOf, sorted, m, out);
     int[] conflicts = r.stats().semanticConflictsCounted() ? r.stats().semanticConflicts() : null;
     int[] rare = rare(r.stats().outcomes(), conflicts, m);
+    int[] rows = new int[rare.length];
+    int[] counts = new int[rare.length];
+    int[] abortCodes = new int[rare.length];
     IntStream each = IntStream.range(0, rare.length);
-    (rare.length > RANGE_ROWS ? each.parallel() : each).forEach(k -> rareOutcome(plan, batch, r,
-        rare[k], rowOf == null ? rare[k] : rowOf[rare[k]], out, missing));
+    (rare.length > RANGE_ROWS ? each.parallel() : each).forEach(k -> {
+      int t = rare[k];
+      rows[k] = rowOf == null ? t : rowOf[t];
+      if (r.outcome(t) == Outcome.USER_ABORT && r.abortCode(t) == KeyExistence.MISSING
+          && plan.guarded[batch.type(t)]) {
+        out.missing(rows[k], missing); // a guarded program found a key missing
+      } else {
+        counts[k] = r.postponements(t);
+        abortCodes[k] = r.abortCode(t);
+      }
+    });
+    if (!sorted) {
+      sortByRow(rows, counts, abortCodes);
+    }
+    out.rare(rows, counts, abortCodes);
   }
 
   /**
@@ -114,6 +130,22 @@ final class BatchOutcomes {
     }
   }
 
+  /** {@code rows} ascending, {@code a} and {@code b} moved with them (a few rows: rare ones). */
+  private static void sortByRow(int[] rows, int[] a, int[] b) {
+    long[] keyed = new long[rows.length];
+    for (int k = 0; k < rows.length; k++) {
+      keyed[k] = (long) rows[k] << 32 | k;
+    }
+    Arrays.sort(keyed);
+    int[] wasA = a.clone();
+    int[] wasB = b.clone();
+    for (int k = 0; k < keyed.length; k++) {
+      rows[k] = (int) (keyed[k] >>> 32);
+      a[k] = wasA[(int) keyed[k]];
+      b[k] = wasB[(int) keyed[k]];
+    }
+  }
+
   /** {@code rows} ascending, {@code values} moved with them. */
   private static void sortByRow(int[] rows, long[] values) {
     long[] keyed = new long[rows.length];
@@ -177,20 +209,5 @@ final class BatchOutcomes {
       c += userAbort | (conflicts[t] | -conflicts[t]) >>> 31;
     }
     return c;
-  }
-
-  /**
-   * A rare transaction {@code t} (see {@link #rare}) into row {@code row}: its abort code and
-   * postponements, or MISSING_KEY where a guarded program found a key missing.
-   */
-  private static void rareOutcome(ApplyPlan plan, ProgramBatch batch, ProgramResult r, int t,
-      int row, OutcomeChunk out, String missing) {
-    if (r.outcome(t) == Outcome.USER_ABORT && r.abortCode(t) == KeyExistence.MISSING
-        && plan.guarded[batch.type(t)]) {
-      out.missing(row, missing);
-      return;
-    }
-    out.postponed(row, r.postponements(t));
-    out.abortCode(row, r.abortCode(t));
   }
 }

@@ -114,7 +114,7 @@ final class CrossBatch {
     this.coordinator = coordinator(epoch, p);
     this.mesh = mesh;
     this.cx = coordinated;
-    this.out = new OutcomeChunk(epoch, -1, coordinated, plan.outputNames.length);
+    this.out = new OutcomeChunk(epoch, -1, coordinated, plan);
     if (me != coordinator && coordinated.n > 0) {
       throw new IllegalStateException("gstm state '" + plan.state.name() + "' epoch " + epoch
           + ": partition " + me + " got " + coordinated.n + " cross-partition transactions; "

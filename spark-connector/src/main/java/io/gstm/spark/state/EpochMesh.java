@@ -261,7 +261,7 @@ final class EpochMesh {
           (System.nanoTime() - t0) / 1_000_000);
       JavaRDD<InternalRow> rows = JavaRDD.fromRDD(out, StateJobs.tag(Part.class))
           .flatMap(part -> new Rows(part, plan));
-      return new StateJobs.Applied(StateJobs.frame(spark, rows, OutcomeChunk.schema(plan)),
+      return new StateJobs.Applied(() -> StateJobs.frame(spark, rows, OutcomeChunk.schema(plan)),
           local, crossed > 0 ? cross : null, crossed, "mesh");
     }
   }

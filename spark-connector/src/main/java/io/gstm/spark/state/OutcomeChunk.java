@@ -35,12 +35,11 @@ final class OutcomeChunk implements Serializable {
   /** The owner partition, or -1 for the cross-partition phase. */
   final int partition;
   final int n;
-  final long[] txIds;
-  final int[] types;
+  private final TxIds txIds;
+  /** Each row's program, or null: every row's is program 0 (an input without a program column). */
+  private final int[] types;
   final byte[] codes;
-  // Allocated when a transaction first has one: most have none, and a chunk of ten million
-  // transactions would allocate (and zero) 120 MB for them every epoch. Set from the batch's
-  // threads, each row by one; each array published once.
+  // Kept for the rows that have one: most have none.
   private final RareInts postponements;
   private final RareInts abortCodes;
   private volatile String[] causes;
@@ -60,16 +59,24 @@ final class OutcomeChunk implements Serializable {
   private final int[][] outputRows;
   private final long[][] outputValues;
 
-  OutcomeChunk(long epoch, int partition, TxChunk in, int outputColumns) {
+  /**
+   * The outcomes of {@code in}'s rows under {@code plan}, each row's code its routing status
+   * until its batch ran. The routed ids and programs are not written after routing: kept
+   * as runs of ids, or shared ({@link TxChunk#keptIds}).
+   */
+  OutcomeChunk(long epoch, int partition, TxChunk in, ApplyPlan plan) {
     this.epoch = epoch;
     this.partition = partition;
     this.n = in.n;
-    // The routed ids and programs are not written after routing: shared when of the size.
-    this.txIds = in.txIds.length == n ? in.txIds : java.util.Arrays.copyOf(in.txIds, n);
-    this.types = in.types.length == n ? in.types : java.util.Arrays.copyOf(in.types, n);
+    int outputColumns = plan.outputNames.length;
+    this.txIds = TxIds.of(in.txIds, n);
+    in.keptIds = txIds.holds(in.txIds);
+    this.types = plan.typeIndex < 0 ? null
+        : in.types.length == n ? in.types : java.util.Arrays.copyOf(in.types, n);
+    in.keptTypes = types == in.types;
     this.codes = java.util.Arrays.copyOf(in.status, n);
-    this.postponements = new RareInts(n);
-    this.abortCodes = new RareInts(n);
+    this.postponements = new RareInts();
+    this.abortCodes = new RareInts();
     this.causes = in.causes == null ? null : java.util.Arrays.copyOf(in.causes, n);
     this.outputRows = new int[outputColumns][];
     this.outputValues = new long[outputColumns][];
@@ -91,45 +98,13 @@ final class OutcomeChunk implements Serializable {
     outputValues[c] = values;
   }
 
-  /** An int per row, most of them 0: the array is made when a row first has another. */
-  private static final class RareInts implements Serializable {
-    private static final long serialVersionUID = 1L;
-    private final int n;
-    private volatile int[] values;
-
-    RareInts(int n) {
-      this.n = n;
-    }
-
-    void set(int i, int v) {
-      if (v != 0) {
-        int[] a = values;
-        if (a == null) {
-          synchronized (this) {
-            if (values == null) {
-              values = new int[n];
-            }
-            a = values;
-          }
-        }
-        a[i] = v;
-      }
-    }
-
-    int get(int i) {
-      int[] a = values;
-      return a == null ? 0 : a[i];
-    }
-  }
-
-  /** Row {@code i} was postponed {@code count} times (semantic conflicts). */
-  void postponed(int i, int count) {
-    postponements.set(i, count);
-  }
-
-  /** Row {@code i}'s abort code (0: none). */
-  void abortCode(int i, int code) {
-    abortCodes.set(i, code);
+  /**
+   * Rows {@code rows} (ascending, each given once per chunk) were postponed {@code counts}
+   * times (semantic conflicts) and aborted with codes {@code abortCodes} (0: none).
+   */
+  void rare(int[] rows, int[] counts, int[] abortCodes) {
+    postponements.set(rows, counts);
+    this.abortCodes.set(rows, abortCodes);
   }
 
   /** Why row {@code i} ended as it did, when gstm decided it (a missing key). */
@@ -241,10 +216,11 @@ final class OutcomeChunk implements Serializable {
     for (int i = 0; i < n; i++) {
       Object[] v = new Object[width];
       boolean committed = codes[i] == Outcome.COMMITTED.code();
-      v[0] = txIds[i];
+      v[0] = txIds.get(i);
       v[1] = epoch;
       v[2] = partition;
-      v[3] = types[i] >= 0 ? names[types[i]] : null;
+      int type = types == null ? 0 : types[i];
+      v[3] = type >= 0 ? names[type] : null;
       if (outcomeNames[codes[i]] == null) {
         outcomeNames[codes[i]] = UTF8String.fromString(name(codes[i]));
       }

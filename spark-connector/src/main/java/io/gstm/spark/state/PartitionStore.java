@@ -151,7 +151,7 @@ final class PartitionStore {
     pendingBase = base;
     long t0 = System.nanoTime();
     boolean migrated = onEngine(lease.engine());
-    OutcomeChunk out = new OutcomeChunk(epoch, partition, in, plan.outputNames.length);
+    OutcomeChunk out = new OutcomeChunk(epoch, partition, in, plan);
     long[] ran = {0, 0};
     boolean runs = false;
     for (int i = 0; i < in.n && !runs; i++) {

@@ -229,6 +229,27 @@ final class Routing {
     return c;
   }
 
+  /**
+   * The plan's columns of {@code tx} as the batches of the cached relation {@code tx} is as a
+   * whole ({@link ColumnarSource#cached}), or null: the caller selects them and plans the query
+   * ({@link #columnar}). {@code -Dgstm.state.cacheLookup=false} always plans (to compare).
+   */
+  static ColumnarSource cachedColumnar(Dataset<Row> tx, ApplyPlan plan) {
+    if (!Boolean.parseBoolean(System.getProperty("gstm.state.cacheLookup", "true"))) {
+      return null;
+    }
+    ColumnarSource c = ColumnarSource.cached(tx, plan.selectNames, plan.selectTypes);
+    if (c != null) {
+      COLUMNAR_ROUTES.incrementAndGet();
+      CACHE_LOOKUPS.incrementAndGet();
+    }
+    return c;
+  }
+
+  /** Inputs found as a whole in Spark's cache ({@link #cachedColumnar}; for tests). */
+  static final java.util.concurrent.atomic.AtomicLong CACHE_LOOKUPS =
+      new java.util.concurrent.atomic.AtomicLong();
+
   /** Rows of a one-partition state's routed chunk, read row by row, before another begins. */
   static final int SEGMENT = 1 << 18;
   /** Routed chunks set aside whole at {@link #SEGMENT} rows (for tests). */

@@ -246,9 +246,13 @@ final class StateJobs {
   // ---------------------------------------------------------------------------------------
   // apply
 
-  /** Everything one apply did. */
-  record Applied(Dataset<Row> outcomes, List<Exchange.LocalSummary> local,
-      Exchange.CrossSummary cross, long crossTransactions, String exchange) {}
+  /**
+   * Everything one apply did; {@code outcomes} makes the outcome DataFrame (its analysis, a few
+   * milliseconds, paid only when a caller asks for it).
+   */
+  record Applied(java.util.function.Supplier<Dataset<Row>> outcomes,
+      List<Exchange.LocalSummary> local, Exchange.CrossSummary cross, long crossTransactions,
+      String exchange) {}
 
   /**
    * Epoch {@code epoch} over committed epoch {@code base}: routes the transactions (one
@@ -268,9 +272,11 @@ final class StateJobs {
     boolean mesh = !jobsOnly && EpochMesh.wanted(spark.sparkContext(), plan, p,
         ref.locations());
     int coordinator = mesh ? CrossBatch.coordinator(epoch, p) : -1;
-    Dataset<Row> selected = tx.select(plan.selection());
     // A cached or Parquet input is read from its column batches: no row object per transaction.
-    ColumnarSource columnar = Routing.columnar(selected, plan);
+    // A cached input as a whole is found in Spark's cache, with no query planned for it.
+    ColumnarSource columnar = Routing.cachedColumnar(tx, plan);
+    Dataset<Row> selected = columnar != null ? null : tx.select(plan.selection());
+    columnar = columnar != null ? columnar : Routing.columnar(selected, plan);
     // -Dgstm.state.directRouting=false routes a one-partition state's cached input as any
     // other's (to compare).
     CachedColumns cached = columnar == null || !Routing.routesCached(plan)
@@ -470,7 +476,8 @@ final class StateJobs {
       }
     }
     StructType schema = OutcomeChunk.schema(plan);
-    return new Applied(frame(spark, rows, schema), results, cross,
+    JavaRDD<InternalRow> all = rows;
+    return new Applied(() -> frame(spark, all, schema), results, cross,
         cross == null ? 0 : cross.transactions(), p == 1 ? "one" : "jobs");
   }
 
@@ -532,7 +539,7 @@ final class StateJobs {
         }
       }
     }
-    OutcomeChunk out = new OutcomeChunk(epoch, -1, in, plan.outputNames.length);
+    OutcomeChunk out = new OutcomeChunk(epoch, -1, in, plan);
     int p = schema.partitions();
     long[] ran;
     long[][] after;

@@ -47,8 +47,11 @@ final class TxChunk implements Serializable {
    */
   private transient long[][][] apart;
   private transient int[] partStarts;
-  /** Its slots and status are {@link RecycledArrays}'s, to give back ({@link #recycled}). */
+  /** Its columns are {@link RecycledArrays}'s, to give back ({@link #recycled}). */
   private transient boolean recyclable;
+  /** Its outcomes hold its ids, or its programs ({@link OutcomeChunk}): not given back. */
+  transient boolean keptIds;
+  transient boolean keptTypes;
 
   TxChunk(int slotCount, int capacity) {
     this(slotCount, capacity, new boolean[slotCount]);
@@ -56,18 +59,10 @@ final class TxChunk implements Serializable {
 
   /** A chunk whose slots marked in {@code none} get no column (a join holds them apart). */
   private TxChunk(int slotCount, int capacity, boolean[] none) {
-    this(slotCount, capacity, none, false);
-  }
-
-  /** As above; {@code noStatus}: the caller gives it one. */
-  private TxChunk(int slotCount, int capacity, boolean[] none, boolean noStatus) {
     int c = Math.max(1, capacity);
     slots = new long[slotCount][];
     java.util.List<Runnable> fresh = new java.util.ArrayList<>(java.util.List.of(
-        () -> txIds = new long[c], () -> types = new int[c]));
-    if (!noStatus) {
-      fresh.add(() -> status = new byte[c]);
-    }
+        () -> txIds = new long[c], () -> types = new int[c], () -> status = new byte[c]));
     for (int s = 0; s < slotCount; s++) {
       int at = s;
       if (!none[at]) {
@@ -78,26 +73,34 @@ final class TxChunk implements Serializable {
   }
 
   /**
-   * A chunk of {@code capacity} rows whose slot columns and status come from {@link
-   * RecycledArrays}, of undefined contents (the caller writes every row of each: one epoch's
-   * decoding into one chunk), and go back there at {@link #recycle}. The ids and programs are
-   * fresh: an epoch's outcomes keep them.
+   * A chunk of {@code capacity} rows whose columns come from {@link RecycledArrays}, of
+   * undefined contents (the caller writes every row of each: one epoch's decoding into one
+   * chunk), and go back there at {@link #recycle}.
    */
   static TxChunk recycled(int slotCount, int capacity) {
-    boolean[] none = new boolean[slotCount];
-    Arrays.fill(none, true);
-    TxChunk c = new TxChunk(slotCount, capacity, none, true);
+    int c = Math.max(1, capacity);
+    TxChunk chunk = new TxChunk();
+    chunk.slots = new long[slotCount][];
+    Runnable[] take = new Runnable[slotCount + 3];
     for (int s = 0; s < slotCount; s++) {
-      c.slots[s] = RecycledArrays.longs(Math.max(1, capacity));
+      int at = s;
+      take[s] = () -> chunk.slots[at] = RecycledArrays.longs(c);
     }
-    c.status = RecycledArrays.bytes(Math.max(1, capacity));
-    c.recyclable = true;
-    return c;
+    take[slotCount] = () -> chunk.txIds = RecycledArrays.longs(c);
+    take[slotCount + 1] = () -> chunk.types = RecycledArrays.ints(c);
+    take[slotCount + 2] = () -> chunk.status = RecycledArrays.bytes(c);
+    FreshArrays.together(c, take);
+    chunk.recyclable = true;
+    return chunk;
   }
 
+  /** An empty chunk, its columns set by the caller. */
+  private TxChunk() {}
+
   /**
-   * Gives a {@link #recycled} chunk's slot columns and status back, once its batch has run and
-   * nothing reads them (its outcomes copy the status); a no-op for any other chunk.
+   * Gives a {@link #recycled} chunk's columns back, once its batch has run and nothing reads
+   * them (its outcomes copy the status, and keep the ids and programs only where marked {@link
+   * #keptIds}, {@link #keptTypes}); a no-op for any other chunk.
    */
   void recycle() {
     if (!recyclable) {
@@ -108,8 +111,16 @@ final class TxChunk implements Serializable {
       RecycledArrays.give(col);
     }
     RecycledArrays.give(status);
+    if (!keptIds) {
+      RecycledArrays.give(txIds);
+    }
+    if (!keptTypes) {
+      RecycledArrays.give(types);
+    }
     slots = null;
     status = null;
+    txIds = null;
+    types = null;
   }
 
   /** The part that holds row {@code i} of slots held apart. */

@@ -61,6 +61,51 @@ class TxStateColumnarInputTest extends StateSession {
   }
 
   /**
+   * A cached input as a whole is found in Spark's cache, with no query planned for it; one whose
+   * column has another type than the programs read (an int amount, cast) or a filter above the
+   * cached relation is planned as before. The same outcomes and state each way, and as with
+   * the lookup off ({@code -Dgstm.state.cacheLookup=false}), whose planned query is routed from
+   * the same batches.
+   */
+  @ParameterizedTest(name = "{0} partition(s)")
+  @ValueSource(ints = {1, 3})
+  void aCachedInputIsFoundInSparksCacheWithoutAQueryPlanned(int partitions) {
+    Dataset<Row> rows = transfers(3_000, 40, 300, 41, 0, false).repartition(4);
+    Dataset<Row> cached = rows.cache();
+    Dataset<Row> narrow = rows.withColumn("amount", functions.col("amount").cast("int")).cache();
+    try {
+      cached.count();
+      narrow.count();
+      long lookups = Routing.CACHE_LOOKUPS.get();
+      Run found = run(cached, partitions, BANK);
+      assertThat(Routing.CACHE_LOOKUPS.get()).as("found in the cache").isEqualTo(lookups + 1);
+      Run cast = run(narrow, partitions, BANK);
+      Run filtered = run(cached.where("id >= 0"), partitions, BANK);
+      assertThat(Routing.CACHE_LOOKUPS.get()).as("planned").isEqualTo(lookups + 1);
+      long columnar = Routing.COLUMNAR_ROUTES.get();
+      String was = System.setProperty("gstm.state.cacheLookup", "false");
+      Run planned;
+      try {
+        planned = run(cached, partitions, BANK);
+      } finally {
+        if (was == null) {
+          System.clearProperty("gstm.state.cacheLookup");
+        } else {
+          System.setProperty("gstm.state.cacheLookup", was);
+        }
+      }
+      assertThat(Routing.CACHE_LOOKUPS.get()).isEqualTo(lookups + 1);
+      assertThat(Routing.COLUMNAR_ROUTES.get()).as("planned, from the batches")
+          .isEqualTo(columnar + 1);
+      assertThat(found).isEqualTo(planned).isEqualTo(cast).isEqualTo(filtered);
+      assertThat(found.outcomes()).hasSize(3_000);
+    } finally {
+      cached.unpersist(true);
+      narrow.unpersist(true);
+    }
+  }
+
+  /**
    * A one-partition state over a cached input decodes each cached batch into its one chunk;
    * from a batch with a null key on (cached batches of 100 rows, a few nulls), a partition goes
    * on with Spark's batches. Same outcomes and state as the rows give.
