@@ -14,9 +14,14 @@ package io.gstm.core.batch;
  * @param results bring back each transaction's result ({@link BatchResult#results()}); false
  *     for a caller that reads a program batch's outputs alone: the GPU then leaves the results
  *     on the device (every one reads 0), ten million of which were 80 MB to download a batch
+ * @param allOutputs a program batch's outputs for every transaction ({@code
+ *     ProgramResult.outputs()}); false for a caller that reads the committed transactions'
+ *     alone ({@code ProgramResult.committedOutputs()}): the GPU then brings back only those
+ *     (two outputs of ten million transactions were 160 MB of Java array a batch, most of it
+ *     for transactions whose program has no output)
  */
 public record RunOptions(int maxRetries, boolean history, SemanticPolicy policy,
-    int semanticLimit, int urgentAfter, boolean results) {
+    int semanticLimit, int urgentAfter, boolean results, boolean allOutputs) {
   /** Enough for any contention PR-STM's priority rule resolves; a bound so a batch always ends. */
   public static final int DEFAULT_MAX_RETRIES = 1_000_000;
   /**
@@ -44,10 +49,16 @@ public record RunOptions(int maxRetries, boolean history, SemanticPolicy policy,
     }
   }
 
-  /** These limits and policy, the results brought back. */
+  /** These limits and policy, the results and every transaction's outputs brought back. */
   public RunOptions(int maxRetries, boolean history, SemanticPolicy policy, int semanticLimit,
       int urgentAfter) {
-    this(maxRetries, history, policy, semanticLimit, urgentAfter, true);
+    this(maxRetries, history, policy, semanticLimit, urgentAfter, true, true);
+  }
+
+  /** As the canonical constructor, every transaction's outputs brought back. */
+  public RunOptions(int maxRetries, boolean history, SemanticPolicy policy, int semanticLimit,
+      int urgentAfter, boolean results) {
+    this(maxRetries, history, policy, semanticLimit, urgentAfter, results, true);
   }
 
   /** These limits and policy, with {@link #DEFAULT_URGENT_AFTER}. */
@@ -65,30 +76,41 @@ public record RunOptions(int maxRetries, boolean history, SemanticPolicy policy,
   }
 
   public RunOptions withMaxRetries(int value) {
-    return new RunOptions(value, history, policy, semanticLimit, urgentAfter, results);
+    return new RunOptions(value, history, policy, semanticLimit, urgentAfter, results,
+        allOutputs);
   }
 
   public RunOptions withHistory(boolean value) {
-    return new RunOptions(maxRetries, value, policy, semanticLimit, urgentAfter, results);
+    return new RunOptions(maxRetries, value, policy, semanticLimit, urgentAfter, results,
+        allOutputs);
   }
 
   /** This policy with its default limit. */
   public RunOptions withPolicy(SemanticPolicy value) {
     return new RunOptions(maxRetries, history, value, value.defaultLimit(), urgentAfter,
-        results);
+        results, allOutputs);
   }
 
   public RunOptions withSemanticLimit(int value) {
-    return new RunOptions(maxRetries, history, policy, value, urgentAfter, results);
+    return new RunOptions(maxRetries, history, policy, value, urgentAfter, results,
+        allOutputs);
   }
 
   /** {@link Integer#MAX_VALUE}: never urgent (the paper's static priorities alone). */
   public RunOptions withUrgentAfter(int value) {
-    return new RunOptions(maxRetries, history, policy, semanticLimit, value, results);
+    return new RunOptions(maxRetries, history, policy, semanticLimit, value, results,
+        allOutputs);
   }
 
   /** Results left on the device (each reads 0): see {@link #results()}. */
   public RunOptions withoutResults() {
-    return new RunOptions(maxRetries, history, policy, semanticLimit, urgentAfter, false);
+    return new RunOptions(maxRetries, history, policy, semanticLimit, urgentAfter, false,
+        allOutputs);
+  }
+
+  /** Only the committed transactions' outputs brought back: see {@link #allOutputs()}. */
+  public RunOptions withCommittedOutputsOnly() {
+    return new RunOptions(maxRetries, history, policy, semanticLimit, urgentAfter, results,
+        false);
   }
 }

@@ -130,6 +130,46 @@ final class BatchBuffers implements AutoCloseable {
     return picked;
   }
 
+  /**
+   * Per region {@code s} of {@code n} longs of {@code src} (an output slot of every
+   * transaction), the values {@code rows[s]} (ascending): the others are not kept.
+   */
+  long[][] downloadPicked(DeviceBuffer src, int n, int[][] rows) {
+    long[][] picked = new long[rows.length][];
+    int total = 0;
+    for (int s = 0; s < rows.length; s++) {
+      picked[s] = new long[rows[s].length];
+      total += rows[s].length;
+    }
+    if (total == 0) {
+      return picked;
+    }
+    long bytes = 8L * n * rows.length;
+    if (bytes < PinnedStaging.MIN_BYTES) {
+      long[] all = new long[n * rows.length];
+      download(src, all);
+      for (int s = 0; s < rows.length; s++) {
+        for (int k = 0; k < rows[s].length; k++) {
+          picked[s][k] = all[s * n + rows[s][k]];
+        }
+      }
+      return picked;
+    }
+    staging.downloadArray(src, bytes, 8, null, (b, from, k) -> {
+      // The piece holds elements [from, from + k): parts of one or more slots' regions.
+      for (int s = from / n; s < rows.length && (long) s * n < from + k; s++) {
+        long base = (long) s * n; // the slot's first element
+        int lo = (int) (Math.max(from, base) - base);
+        int hi = (int) (Math.min((long) from + k, base + n) - base);
+        int j = java.util.Arrays.binarySearch(rows[s], lo);
+        for (j = j >= 0 ? j : -j - 1; j < rows[s].length && rows[s][j] < hi; j++) {
+          picked[s][j] = b.getLong((int) (8 * (base + rows[s][j] - from)));
+        }
+      }
+    });
+    return picked;
+  }
+
   /** The first {@code into.length} bytes of {@code src}. */
   void download(DeviceBuffer src, byte[] into) {
     staging.downloadArray(src, into.length, 1, Pointer.to(into),

@@ -161,7 +161,7 @@ final class CsmvKernel {
           batch.blocks(), pb.types().address(), pb.columns().address(), 0, new int[0],
           binding.csmvReadCapacity(), ext.address());
       BatchResult stats = launch(engine, store, buf, table, options, t0);
-      return pb.result(stats, batch);
+      return pb.result(stats, batch, options.allOutputs());
     }
   }
 

@@ -487,7 +487,7 @@ public final class CudaEngine implements Engine {
         buf.resultsAllZero();
       }
       BatchResult stats = buf.collect(name(), initialVersions, uploadNanos, kernelNanos);
-      return pb.result(stats, batch);
+      return pb.result(stats, batch, options.allOutputs());
     }
   }
 

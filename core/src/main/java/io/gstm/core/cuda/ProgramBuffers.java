@@ -60,17 +60,27 @@ record ProgramBuffers(BatchBuffers buf, DeviceBuffer image, DeviceBuffer types,
     return written;
   }
 
-  /** Downloads outputs and abort codes beside the batch's statistics. */
-  ProgramResult result(BatchResult stats, ProgramBatch batch) {
+  /**
+   * Downloads outputs and abort codes beside the batch's statistics: every transaction's outputs
+   * ({@code allOutputs}), else the committed transactions' alone, picked as the copy lands.
+   */
+  ProgramResult result(BatchResult stats, ProgramBatch batch, boolean allOutputs) {
     boolean[] used = batch.usedPrograms();
     boolean outputsWritten = outputsWritten(batch);
     boolean mayAbort = false;
     for (int p = 0; p < used.length; p++) {
       mayAbort |= used[p] && batch.programs().get(p).mayAbort();
     }
-    long[] out = new long[outputsWritten ? outputSlots * txCount : 0];
-    if (outputsWritten && stats.commits() > 0) {
+    long[] out = new long[outputsWritten && allOutputs ? outputSlots * txCount : 0];
+    ProgramResult.CommittedOutputs committed = null;
+    if (allOutputs && outputsWritten && stats.commits() > 0) {
       buf.download(outputs, out);
+    } else if (!allOutputs) {
+      int[][] rows = outputsWritten && stats.commits() > 0
+          ? ProgramResult.committedWithOutputs(stats.outcomes(), batch)
+          : new int[batch.programs().maxOutputs()][0];
+      committed = new ProgramResult.CommittedOutputs(rows,
+          buf.downloadPicked(outputs, txCount, rows));
     }
     ProgramResult.AbortCodes aborts = ProgramResult.AbortCodes.NONE;
     if (mayAbort && any(stats.outcomes(), (byte) Outcome.USER_ABORT.code())) {
@@ -79,7 +89,7 @@ record ProgramBuffers(BatchBuffers buf, DeviceBuffer image, DeviceBuffer types,
       aborts = ProgramResult.AbortCodes.of(rows, buf.downloadPicked(abortCodes, txCount, rows),
           false);
     }
-    return new ProgramResult(stats, batch, out, aborts);
+    return new ProgramResult(stats, batch, out, aborts, committed);
   }
 
   /** Whether some outcome is {@code code}: a scan of 1 MB slices on all cores. */

@@ -13,11 +13,15 @@ import java.util.stream.IntStream;
  *
  * @param stats outcomes, counters, semantic conflicts per transaction, history, timings
  * @param batch the batch that ran
- * @param outputs raw output bits, {@code [slot * txCount + t]}
+ * @param outputs raw output bits, {@code [slot * txCount + t]}; empty when the committed
+ *     transactions' outputs alone were brought back ({@code committed})
  * @param aborts the USER_ABORT transactions that aborted with a code other than 0, and their codes
+ * @param committed the committed transactions' outputs, when only they were brought back
+ *     ({@link io.gstm.core.batch.RunOptions#allOutputs()} false), else null: see {@link
+ *     #committedOutputs()}
  */
 public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] outputs,
-    AbortCodes aborts) {
+    AbortCodes aborts, CommittedOutputs committed) {
 
   /** Rows per unit of the parallel passes below (and the size under which they stay on one core). */
   private static final int SLICE = 1 << 16;
@@ -28,17 +32,21 @@ public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] output
    */
   public ProgramResult {
     java.util.Objects.requireNonNull(aborts, "aborts");
+    if (committed != null && outputs.length > 0) {
+      throw new IllegalArgumentException("outputs: both every transaction's and the committed "
+          + "ones'");
+    }
     // Nothing to zero when there are no outputs: a batch of millions skips it.
     int n = outputs.length == 0 ? 0 : batch.txCount();
     byte[] codes = stats.outcomes();
-    byte committed = (byte) Outcome.COMMITTED.code();
+    byte ok = (byte) Outcome.COMMITTED.code();
     int slices = (n + SLICE - 1) / SLICE;
     IntStream each = IntStream.range(0, slices);
     // Masks, not branches: the JIT compiles a branch never taken as a trap, and the first
     // batch with an abort sent this loop back to the interpreter (0.3 s on a 10 M batch).
     (slices > 1 ? each.parallel() : each).forEach(k -> {
       for (int t = k * SLICE, to = Math.min(n, t + SLICE); t < to; t++) {
-        long keepOutputs = (((codes[t] ^ committed) & 0xFF) - 1L) >> 63; // all ones if committed
+        long keepOutputs = (((codes[t] ^ ok) & 0xFF) - 1L) >> 63; // all ones if committed
         for (int s = 0; s * n < outputs.length; s++) {
           outputs[s * n + t] &= keepOutputs;
         }
@@ -53,7 +61,120 @@ public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] output
    */
   public ProgramResult(BatchResult stats, ProgramBatch batch, long[] outputs, int[] abortCodes) {
     this(stats, batch, outputs, abortCodes == null ? AbortCodes.NONE
-        : AbortCodes.of(userAborts(stats.outcomes()), abortCodes, true));
+        : AbortCodes.of(userAborts(stats.outcomes()), abortCodes, true), null);
+  }
+
+  /** Every transaction's outputs ({@code outputs}) and these abort codes. */
+  public ProgramResult(BatchResult stats, ProgramBatch batch, long[] outputs,
+      AbortCodes aborts) {
+    this(stats, batch, outputs, aborts, null);
+  }
+
+  /**
+   * The committed transactions' outputs, per output slot: the committed transactions whose
+   * program has the slot, ascending, and their raw bits.
+   *
+   * @param rows per slot, the transactions
+   * @param values per slot, their outputs' raw bits
+   */
+  public record CommittedOutputs(int[][] rows, long[][] values) {
+    public CommittedOutputs {
+      if (rows.length != values.length) {
+        throw new IllegalArgumentException("committed outputs: " + rows.length + " slots of "
+            + "rows and " + values.length + " of values");
+      }
+      for (int s = 0; s < rows.length; s++) {
+        if (rows[s].length != values[s].length) {
+          throw new IllegalArgumentException("committed outputs, slot " + s + ": "
+              + rows[s].length + " rows and " + values[s].length + " values");
+        }
+      }
+    }
+
+    /** Slot {@code slot} of transaction {@code t}: 0 when it has none, or did not commit. */
+    public long get(int slot, int t) {
+      int k = java.util.Arrays.binarySearch(rows[slot], t);
+      return k >= 0 ? values[slot][k] : 0;
+    }
+  }
+
+  /**
+   * The committed transactions' outputs: as brought back ({@code committed}), or listed from
+   * every transaction's ({@code outputs}).
+   */
+  public CommittedOutputs committedOutputs() {
+    if (committed != null) {
+      return committed;
+    }
+    int[][] rows = committedWithOutputs(stats.outcomes(), batch);
+    int n = batch.txCount();
+    long[][] values = new long[rows.length][];
+    for (int s = 0; s < rows.length; s++) {
+      values[s] = new long[rows[s].length];
+      for (int k = 0; k < rows[s].length; k++) {
+        values[s][k] = outputs[s * n + rows[s][k]];
+      }
+    }
+    return new CommittedOutputs(rows, values);
+  }
+
+  /**
+   * Per output slot of the batch's programs, the committed transactions whose program has it,
+   * ascending: counted per slice on all cores without a branch per transaction, then listed.
+   */
+  public static int[][] committedWithOutputs(byte[] outcomes, ProgramBatch batch) {
+    int slots = batch.programs().maxOutputs();
+    int[] outputsOf = new int[batch.programs().size()];
+    for (int p = 0; p < outputsOf.length; p++) {
+      outputsOf[p] = batch.programs().get(p).outputs().size();
+    }
+    byte committed = (byte) Outcome.COMMITTED.code();
+    int n = outcomes.length;
+    int pieces = (n + SLICE - 1) / SLICE;
+    int[][] firsts = new int[slots][pieces + 1];
+    IntStream each = IntStream.range(0, pieces);
+    (pieces > 1 ? each.parallel() : each).forEach(k -> {
+      int[] c = new int[slots];
+      for (int t = k * SLICE, to = Math.min(n, t + SLICE); t < to; t++) {
+        int yes = (((outcomes[t] ^ committed) & 0xFF) - 1) >>> 31;
+        int has = outputsOf[batch.type(t)];
+        for (int s = 0; s < slots; s++) {
+          c[s] += yes & ((s - has) >>> 31); // committed and the program has slot s
+        }
+      }
+      for (int s = 0; s < slots; s++) {
+        firsts[s][k + 1] = c[s];
+      }
+    });
+    int[][] rows = new int[slots][];
+    for (int s = 0; s < slots; s++) {
+      java.util.Arrays.parallelPrefix(firsts[s], Integer::sum);
+      rows[s] = new int[firsts[s][pieces]];
+    }
+    IntStream listed = IntStream.range(0, pieces).filter(k -> {
+      boolean some = false;
+      for (int s = 0; s < slots; s++) {
+        some |= firsts[s][k + 1] > firsts[s][k];
+      }
+      return some;
+    });
+    (pieces > 1 ? listed.parallel() : listed).forEach(k -> {
+      int[] at = new int[slots];
+      for (int s = 0; s < slots; s++) {
+        at[s] = firsts[s][k];
+      }
+      for (int t = k * SLICE, to = Math.min(n, t + SLICE); t < to; t++) {
+        int yes = (((outcomes[t] ^ committed) & 0xFF) - 1) >>> 31;
+        int has = outputsOf[batch.type(t)];
+        for (int s = 0; s < slots; s++) {
+          if (at[s] < firsts[s][k + 1]) {
+            rows[s][at[s]] = t; // written over by the slice's next taken row when not taken
+            at[s] += yes & ((s - has) >>> 31);
+          }
+        }
+      }
+    });
+    return rows;
   }
 
   /**
@@ -166,7 +287,7 @@ public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] output
       throw new IllegalArgumentException("output '" + name + "': program '" + p.name()
           + "' has outputs " + p.outputs().stream().map(Program.Output::name).toList());
     }
-    return outputs[o * batch.txCount() + t];
+    return committed != null ? committed.get(o, t) : outputs[o * batch.txCount() + t];
   }
 
   /**

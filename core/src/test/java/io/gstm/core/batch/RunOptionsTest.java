@@ -19,4 +19,16 @@ class RunOptionsTest {
     assertThat(changed).isEqualTo(new RunOptions(2, true, SemanticPolicy.RETRY_IN_PLACE, 4, 3,
         false));
   }
+
+  @Test
+  void everyOutputIsBroughtBackUnlessOnlyTheCommittedOnesAreAsked() {
+    assertThat(RunOptions.defaults().allOutputs()).isTrue();
+    assertThat(RunOptions.defaults().withoutResults().allOutputs()).isTrue();
+    RunOptions committed = RunOptions.defaults().withCommittedOutputsOnly();
+    assertThat(committed.allOutputs()).isFalse();
+    RunOptions changed = committed.withoutResults().withHistory(true).withSemanticLimit(4)
+        .withPolicy(SemanticPolicy.RETRY_IN_PLACE).withUrgentAfter(3).withMaxRetries(2);
+    assertThat(changed.allOutputs()).as("kept through every other change").isFalse();
+    assertThat(changed.results()).isFalse();
+  }
 }

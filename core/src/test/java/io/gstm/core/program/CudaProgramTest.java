@@ -74,6 +74,30 @@ class CudaProgramTest {
     assertThat(StoreContents.firstDifference(c.layout(), kept.after(), left.after())).isNull();
   }
 
+  /**
+   * Only the committed transactions' outputs brought back ({@code withCommittedOutputsOnly}, as
+   * TxState runs its batches): the same outcomes and store, and the same committed outputs as
+   * a run that brings every transaction's back.
+   */
+  @ParameterizedTest(name = "{0}, builder={1}")
+  @MethodSource("builtins")
+  void committedOutputsAloneAreThoseOfEveryOutputsRun(ProgramCases.Case c, boolean builder) {
+    ProgramCases.Case single = c.onGrid(1, 1);
+    RunOptions options = RunOptions.defaults().withSemanticLimit(64);
+    ProgramCases.Run all = ProgramCases.program(engines.gpu(), single, builder, options);
+    ProgramCases.Run committed = ProgramCases.program(engines.gpu(), single, builder,
+        options.withCommittedOutputsOnly());
+    ProgramResult a = all.programResult();
+    ProgramResult b = committed.programResult();
+    assertThat(b.stats().outcomes()).isEqualTo(a.stats().outcomes());
+    assertThat(b.outputs()).isEmpty();
+    assertThat(b.committedOutputs().rows()).isDeepEqualTo(a.committedOutputs().rows());
+    assertThat(b.committedOutputs().values()).isDeepEqualTo(a.committedOutputs().values());
+    assertThat(b.abortCodes()).isEqualTo(a.abortCodes());
+    assertThat(StoreContents.firstDifference(c.layout(), all.after(), committed.after()))
+        .isNull();
+  }
+
   @SeedTest(seeds = 150)
   void randomProgramsOnOneThreadMatchTheJvmEngine(long seed) {
     RandomPrograms.Case c = RandomPrograms.generate(seed, 200, 1, 1, true);

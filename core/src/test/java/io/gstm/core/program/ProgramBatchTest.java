@@ -158,4 +158,63 @@ class ProgramBatchTest {
       assertThat(all[t]).isEqualTo(want);
     }
   }
+
+  /**
+   * The committed transactions' outputs, listed per slot from every transaction's: the
+   * committed transactions whose program has the slot, in order, over several slices, with
+   * their values; programs with two, one and no outputs.
+   */
+  @Test
+  void committedOutputsListTheCommittedTransactionsOfEachSlot() {
+    ProgramSet set = ProgramSet.parse("""
+        program two(x: int32) regions r: int64 outputs v: int64, w: int64 { v = r[x]; w = 1; }
+        program one(x: int32) regions r: int64 outputs u: int64 { u = r[x]; }
+        program none(x: int32) regions r: int64 { r[x] = 1; }
+        """);
+    int n = 200_000;
+    java.util.Random random = new java.util.Random(5);
+    int[] types = new int[n];
+    byte[] outcomes = new byte[n];
+    long[] outputs = new long[2 * n];
+    for (int t = 0; t < n; t++) {
+      types[t] = random.nextInt(3);
+      outcomes[t] = (byte) (random.nextInt(4) == 0 ? Outcome.USER_ABORT : Outcome.COMMITTED)
+          .code();
+      outputs[t] = t + 1;
+      outputs[n + t] = -(t + 1);
+    }
+    ProgramBatch batch = ProgramBatch.builder(set).types(types).int32("x", new int[n]).build();
+    ProgramResult dense = new ProgramResult(BatchResult.builder("test", outcomes).build(), batch,
+        outputs, (int[]) null);
+    ProgramResult.CommittedOutputs listed = dense.committedOutputs();
+    assertThat(listed.rows()).hasNumberOfRows(2);
+    for (int s = 0; s < 2; s++) {
+      java.util.List<Integer> want = new java.util.ArrayList<>();
+      for (int t = 0; t < n; t++) {
+        int has = types[t] == 0 ? 2 : types[t] == 1 ? 1 : 0;
+        if (outcomes[t] == Outcome.COMMITTED.code() && has > s) {
+          want.add(t);
+        }
+      }
+      assertThat(listed.rows()[s]).as("slot %d", s)
+          .containsExactly(want.stream().mapToInt(Integer::intValue).toArray());
+      for (int k = 0; k < want.size(); k++) {
+        int t = want.get(k);
+        assertThat(listed.values()[s][k]).isEqualTo(s == 0 ? t + 1 : -(t + 1));
+        assertThat(listed.get(s, t)).isEqualTo(listed.values()[s][k]);
+      }
+    }
+    // The same outputs brought back committed-only read the same, transaction by transaction.
+    ProgramResult sparse = new ProgramResult(dense.stats(), batch, new long[0],
+        ProgramResult.AbortCodes.NONE, listed);
+    for (int t = 0; t < n; t++) {
+      if (types[t] == 0) {
+        assertThat(sparse.outputBits(t, "w")).isEqualTo(dense.outputBits(t, "w"));
+      } else if (types[t] == 1) {
+        assertThat(sparse.outputBits(t, "u")).isEqualTo(dense.outputBits(t, "u"));
+      }
+    }
+    assertThatThrownBy(() -> new ProgramResult(dense.stats(), batch, outputs,
+        ProgramResult.AbortCodes.NONE, listed)).isInstanceOf(IllegalArgumentException.class);
+  }
 }

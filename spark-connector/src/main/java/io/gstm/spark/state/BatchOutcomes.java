@@ -6,7 +6,9 @@ import static io.gstm.spark.state.BatchRunner.rowRanges;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramResult;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.IntStream;
 
 /**
@@ -33,7 +35,7 @@ final class BatchOutcomes {
     int m = batch.txCount();
     rowRanges(m).forEach(range -> codes(r, rowOf, range * RANGE_ROWS,
         Math.min(m, (range + 1) * RANGE_ROWS), out));
-    outputs(plan, batch, r, rowOf, sorted, m, out);
+    outputs(plan, batch, r, rowOf, sorted, out);
     int[] conflicts = r.stats().semanticConflictsCounted() ? r.stats().semanticConflicts() : null;
     int[] rare = rare(r.stats().outcomes(), conflicts, m);
     int[] rows = new int[rare.length];
@@ -73,57 +75,82 @@ final class BatchOutcomes {
   }
 
   /**
-   * Each output column's rows and values: the transactions whose program has the output (the
-   * value of one that did not commit is 0, {@link ProgramResult}, and never read), counted per
-   * range, then listed in order on all cores, every column in the same two passes; {@code
-   * sorted}: the rows of transactions in batch order ascend (not after a presort).
+   * Each output column's rows and values: the committed transactions whose program has the
+   * output ({@link ProgramResult#committedOutputs()}, per output slot), in pieces of a slot's
+   * list counted per column, then listed in order on all cores; {@code sorted}: the rows of
+   * transactions in batch order ascend (not after a presort). A column that several slots fill
+   * (programs that put the output in different places) is sorted by row.
    */
   private static void outputs(ApplyPlan plan, ProgramBatch batch, ProgramResult r, int[] rowOf,
-      boolean sorted, int m, OutcomeChunk out) {
+      boolean sorted, OutcomeChunk out) {
     int columns = out.outputColumns(); // the union of the programs' outputs
     if (columns == 0) {
       return;
     }
     ApplyPlan.Outputs[] of = plan.outputsOf;
-    long[] raw = r.outputs();
-    int ranges = (m + RANGE_ROWS - 1) / RANGE_ROWS;
-    // firsts[c][range]: where the range's rows of column c begin.
-    int[][] firsts = new int[columns][ranges + 1];
-    rowRanges(m).forEach(range -> {
+    ProgramResult.CommittedOutputs committed = r.committedOutputs();
+    int slots = committed.rows().length;
+    // columnOf[p][s]: the column program p's output slot s fills (-1: none).
+    int[][] columnOf = new int[of.length][slots];
+    io.gstm.core.program.ValueType[][] typeOf =
+        new io.gstm.core.program.ValueType[of.length][slots];
+    int[] fedBy = new int[columns]; // per column, the slots that fill it, as bits
+    for (int p = 0; p < of.length; p++) {
+      Arrays.fill(columnOf[p], -1);
+      for (int j = 0; j < of[p].columns().length; j++) {
+        columnOf[p][of[p].slots()[j]] = of[p].columns()[j];
+        typeOf[p][of[p].slots()[j]] = of[p].types()[j];
+        fedBy[of[p].columns()[j]] |= 1 << Math.min(31, of[p].slots()[j]);
+      }
+    }
+    // Pieces of RANGE_ROWS entries of each slot's list, in slot order.
+    List<int[]> pieces = new ArrayList<>();
+    for (int sl = 0; sl < slots; sl++) {
+      for (int from = 0; from < committed.rows()[sl].length; from += RANGE_ROWS) {
+        pieces.add(new int[] {sl, from, Math.min(committed.rows()[sl].length, from + RANGE_ROWS)});
+      }
+    }
+    int[][] firsts = new int[columns][pieces.size() + 1];
+    IntStream.range(0, pieces.size()).parallel().forEach(k -> {
+      int[] piece = pieces.get(k);
+      int[] rows = committed.rows()[piece[0]];
       int[] counts = new int[columns];
-      for (int t = range * RANGE_ROWS, e = Math.min(m, t + RANGE_ROWS); t < e; t++) {
-        for (int c : of[batch.type(t)].columns()) {
-          counts[c]++;
-        }
+      for (int e = piece[1]; e < piece[2]; e++) {
+        int c = columnOf[batch.type(rows[e])][piece[0]];
+        counts[Math.max(0, c)] += c >= 0 ? 1 : 0;
       }
       for (int c = 0; c < columns; c++) {
-        firsts[c][range + 1] = counts[c];
+        firsts[c][k + 1] = counts[c];
       }
     });
     int[][] rows = new int[columns][];
     long[][] values = new long[columns][];
     for (int c = 0; c < columns; c++) {
       Arrays.parallelPrefix(firsts[c], Integer::sum);
-      rows[c] = new int[firsts[c][ranges]];
+      rows[c] = new int[firsts[c][pieces.size()]];
       values[c] = new long[rows[c].length];
     }
-    rowRanges(m).forEach(range -> {
+    IntStream.range(0, pieces.size()).parallel().forEach(k -> {
+      int[] piece = pieces.get(k);
+      int sl = piece[0];
+      int[] ts = committed.rows()[sl];
+      long[] bits = committed.values()[sl];
       int[] at = new int[columns];
       for (int c = 0; c < columns; c++) {
-        at[c] = firsts[c][range];
+        at[c] = firsts[c][k];
       }
-      for (int t = range * RANGE_ROWS, e = Math.min(m, t + RANGE_ROWS); t < e; t++) {
-        ApplyPlan.Outputs own = of[batch.type(t)];
-        for (int j = 0; j < own.columns().length; j++) {
-          int c = own.columns()[j];
+      for (int e = piece[1]; e < piece[2]; e++) {
+        int t = ts[e];
+        int p = batch.type(t);
+        int c = columnOf[p][sl];
+        if (c >= 0) {
           rows[c][at[c]] = rowOf == null ? t : rowOf[t];
-          values[c][at[c]++] = OutcomeChunk.convert(own.types()[j], plan.outputTypes[c],
-              raw[own.slots()[j] * m + t]);
+          values[c][at[c]++] = OutcomeChunk.convert(typeOf[p][sl], plan.outputTypes[c], bits[e]);
         }
       }
     });
     for (int c = 0; c < columns; c++) {
-      if (!sorted) {
+      if (!sorted || Integer.bitCount(fedBy[c]) > 1) {
         sortByRow(rows[c], values[c]);
       }
       out.outputs(c, rows[c], values[c]);

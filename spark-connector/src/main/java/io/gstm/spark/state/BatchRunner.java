@@ -236,7 +236,8 @@ final class BatchRunner {
     }
     // The outcomes read the programs' outputs, never the per-transaction results.
     RunOptions options = RunOptions.defaults().withMaxRetries(settings.transactions().retryLimit())
-        .withPolicy(plan.policy).withHistory(plan.recordOrder).withoutResults();
+        .withPolicy(plan.policy).withHistory(plan.recordOrder).withoutResults()
+        .withCommittedOutputsOnly();
     if (plan.semanticLimit > 0) {
       options = options.withSemanticLimit(plan.semanticLimit);
     }
