@@ -6,6 +6,7 @@ import io.gstm.core.program.StoreContents;
 import io.gstm.core.store.TxStore;
 import io.gstm.spark.conf.GstmSettings;
 import io.gstm.spark.exec.FreshArrays;
+import io.gstm.spark.exec.RecycledArrays;
 import io.gstm.spark.exec.TaskEngine;
 import java.util.Arrays;
 import java.util.TreeMap;
@@ -166,6 +167,9 @@ final class PartitionStore {
     if (runs) {
       ran = BatchRunner.run(engine, store, plan, settings, in, slots, locals, out,
           (long) partition << 40);
+    }
+    for (int s = 0; locals != null && s < locals.length; s++) {
+      RecycledArrays.give(locals[s]); // the batch has run: nothing reads them
     }
     long t3 = System.nanoTime();
     long[] asked = in.distinctRequests();
@@ -404,12 +408,16 @@ final class PartitionStore {
     for (ApplyPlan.Slot slot : plan.slots) {
       keyed += slot.key() ? 1 : 0;
     }
-    int[][] fresh = FreshArrays.ints(keyed, in.n);
+    // Recycled (a key slot's rows are written for every runnable row whose program reads it, the
+    // only ones read), given back once the batch ran (applyLocal).
+    Runnable[] take = new Runnable[keyed];
     for (int s = 0, k = 0; s < locals.length; s++) {
       if (plan.slots[s].key()) {
-        locals[s] = fresh[k++];
+        int at = s;
+        take[k++] = () -> locals[at] = RecycledArrays.ints(in.n);
       }
     }
+    FreshArrays.together(in.n, take);
     long t0 = System.nanoTime();
     int[] lacking = lookUp(in, plan, locals, false);
     if (lacking.length == 0) {

@@ -455,6 +455,24 @@ class TxStateInsertDeleteTest extends StateSession {
     randomEpochs(partitions, null);
   }
 
+  /**
+   * As {@link #randomEpochsEqualASerialReplay}, every array of the epochs' size recycled (the
+   * bound lowered to these small epochs): the rows looked up for the keys, written over epoch
+   * after epoch, change no outcome.
+   */
+  @Test
+  void randomEpochsOnRecycledArraysEqualASerialReplay() {
+    int bound = io.gstm.spark.exec.RecycledArrays.keepFrom(1);
+    long reused = io.gstm.spark.exec.RecycledArrays.REUSED.get();
+    try {
+      randomEpochs(1, null);
+    } finally {
+      io.gstm.spark.exec.RecycledArrays.keepFrom(bound);
+    }
+    assertThat(io.gstm.spark.exec.RecycledArrays.REUSED.get()).as("arrays recycled")
+        .isGreaterThan(reused);
+  }
+
   /** As {@link #randomEpochsEqualASerialReplay}, with an exchange (null: the setting's). */
   static void randomEpochs(int partitions, String exchange) {
     SplittableRandom rnd = new SplittableRandom(partitions);
