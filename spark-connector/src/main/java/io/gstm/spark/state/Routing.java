@@ -338,6 +338,10 @@ final class Routing {
 
     /** A checked row of program {@code type} to the partition that owns its keys. */
     private void place(long txId, int type, long[] vals) {
+      if (p == 1) {
+        segment().add(txId, type, (byte) 0, null, vals); // one owner, no keys to look at
+        return;
+      }
       int nOwners = 0;
       for (int s : plan.keySlotsOf[type]) {
         int o = parts.owner(vals[s]);
@@ -657,18 +661,18 @@ final class Routing {
     }
 
     /**
-     * A one-partition state's chunk for the next row read one by one: a chunk that reached
-     * {@link #SEGMENT} rows is set aside whole and the rows go on in a new one, so that the
-     * rows are not copied again each time the chunk doubles, nor once more to trim it (the
-     * state's task joins the chunks anyway).
+     * A one-partition state's chunk for the next row read one by one: a chunk that is full is
+     * set aside whole and the rows go on in a new one of twice its rows (up to {@link #SEGMENT}),
+     * so that no row is copied as a chunk grows, nor once more to trim it (the state's task
+     * joins the chunks anyway); a small input makes small chunks.
      */
     private TxChunk segment() {
       TxChunk c = out[0];
-      if (c != null && c.n >= SEGMENT) {
+      if (c != null && c.n >= c.capacity()) {
         c.source = inputPartition;
-        full.add(c.trim()); // full: no copy (a decided row may have doubled it past the mark)
+        full.add(c.trim()); // full: no copy
         SEGMENTS.incrementAndGet();
-        c = out[0] = new TxChunk(slotCount, SEGMENT);
+        c = out[0] = new TxChunk(slotCount, Math.min(SEGMENT, 2 * c.n));
       }
       return c != null ? c : chunk(out, 0, slotCount);
     }

@@ -265,6 +265,11 @@ final class TxChunk implements Serializable {
   }
 
   /** Drops the unused capacity (before the chunk is shuffled). */
+  /** Rows it holds before it grows. */
+  int capacity() {
+    return txIds.length;
+  }
+
   TxChunk trim() {
     if (n < txIds.length) {
       resize(n);
