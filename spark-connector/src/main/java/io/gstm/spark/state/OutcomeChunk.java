@@ -150,14 +150,6 @@ final class OutcomeChunk implements Serializable {
     }
   }
 
-  int postponements(int i) {
-    return postponements.get(i);
-  }
-
-  int abortCode(int i) {
-    return abortCodes.get(i);
-  }
-
   String cause(int i) {
     String[] c = causes;
     String own = c == null ? null : c[i];
@@ -234,6 +226,8 @@ final class OutcomeChunk implements Serializable {
     int width = 10 + outputRows.length;
     List<InternalRow> rows = new ArrayList<>(n);
     int[] next = new int[outputRows.length]; // per output column, its first row not before i
+    RareInts.Cursor postponed = postponements.cursor();
+    RareInts.Cursor aborted = abortCodes.cursor();
     for (int i = 0; i < n; i++) {
       Object[] v = new Object[width];
       boolean committed = codes[i] == Outcome.COMMITTED.code();
@@ -247,8 +241,9 @@ final class OutcomeChunk implements Serializable {
       }
       v[4] = outcomeNames[codes[i]];
       v[5] = committed;
-      v[6] = postponements(i);
-      v[7] = codes[i] == Outcome.USER_ABORT.code() ? abortCode(i) : null;
+      v[6] = postponed.at(i);
+      int abortCode = aborted.at(i);
+      v[7] = codes[i] == Outcome.USER_ABORT.code() ? abortCode : null;
       String cause = cause(i);
       v[8] = cause == null ? null : UTF8String.fromString(cause);
       v[9] = serial == null || !committed ? null : serial[i];

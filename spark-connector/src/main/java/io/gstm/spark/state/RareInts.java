@@ -53,4 +53,32 @@ final class RareInts implements Serializable {
     int k = Arrays.binarySearch(rows, i);
     return k >= 0 ? values[k] : 0;
   }
+
+  /**
+   * A reader for one thread walking rows in ascending order (a chunk's outcome rows): a step
+   * per row instead of a search, the rows as set when it was made.
+   */
+  synchronized Cursor cursor() {
+    return new Cursor(rows, values);
+  }
+
+  /** See {@link #cursor()}. */
+  static final class Cursor {
+    private final int[] rows;
+    private final int[] values;
+    private int next;
+
+    private Cursor(int[] rows, int[] values) {
+      this.rows = rows;
+      this.values = values;
+    }
+
+    /** Row {@code i}'s value; {@code i} not below the last row asked. */
+    int at(int i) {
+      while (next < rows.length && rows[next] < i) {
+        next++;
+      }
+      return next < rows.length && rows[next] == i ? values[next] : 0;
+    }
+  }
 }

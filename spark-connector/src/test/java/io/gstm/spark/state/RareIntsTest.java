@@ -26,8 +26,10 @@ class RareIntsTest {
       }
       kept.set(java.util.Arrays.copyOf(rows, k), java.util.Arrays.copyOf(values, k));
     }
+    RareInts.Cursor walk = kept.cursor();
     for (int row = 0; row < n; row++) {
       assertThat(kept.get(row)).as("row %d", row).isEqualTo(expected[row]);
+      assertThat(walk.at(row)).as("row %d walked", row).isEqualTo(expected[row]);
     }
     assertThat(kept.get(n + 7)).isZero();
   }
