@@ -1,13 +1,11 @@
 package io.gstm.core.cuda;
 
 import io.gstm.core.batch.BatchResult;
-import io.gstm.core.batch.Outcome;
 import io.gstm.core.program.Column;
 import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramBinding;
 import io.gstm.core.program.ProgramResult;
 import java.util.List;
-import java.util.stream.IntStream;
 import jcuda.Pointer;
 
 /**
@@ -83,27 +81,13 @@ record ProgramBuffers(BatchBuffers buf, DeviceBuffer image, DeviceBuffer types,
           buf.downloadPicked(outputs, txCount, rows));
     }
     ProgramResult.AbortCodes aborts = ProgramResult.AbortCodes.NONE;
-    if (mayAbort && any(stats.outcomes(), (byte) Outcome.USER_ABORT.code())) {
-      // Only the aborted transactions' codes are kept, picked as the copy lands.
-      int[] rows = ProgramResult.userAborts(stats.outcomes());
+    // Only the aborted transactions' codes are kept, picked as the copy lands; listing them is
+    // the scan for whether there are any.
+    int[] rows = mayAbort ? ProgramResult.userAborts(stats.outcomes()) : new int[0];
+    if (rows.length > 0) {
       aborts = ProgramResult.AbortCodes.of(rows, buf.downloadPicked(abortCodes, txCount, rows),
           false);
     }
     return new ProgramResult(stats, batch, out, aborts, committed);
-  }
-
-  /** Whether some outcome is {@code code}: a scan of 1 MB slices on all cores. */
-  static boolean any(byte[] outcomes, byte code) {
-    int slice = 1 << 20;
-    int slices = (outcomes.length + slice - 1) / slice;
-    // No branch per element: the JIT compiles a branch its profile never took as a trap, and the
-    // first batch with an abort sent this scan back to the interpreter (60 ms on 10 M outcomes).
-    return IntStream.range(0, slices).parallel().anyMatch(i -> {
-      int hits = 0;
-      for (int t = i * slice, end = Math.min(outcomes.length, t + slice); t < end; t++) {
-        hits |= (((outcomes[t] ^ code) & 0xFF) - 1) >>> 31;
-      }
-      return hits != 0;
-    });
   }
 }

@@ -44,10 +44,10 @@ final class ApplyPlan implements Serializable {
       implements Serializable {}
 
   /**
-   * A program's output columns: {@code columns[j]} (an index into {@link #outputNames}) is its
-   * output {@code slots[j]}, of type {@code types[j]} (converted to the column's type).
+   * A program's outputs by slot: its output {@code s}, of type {@code types[s]}, fills column
+   * {@code columns[s]} (an index into {@link #outputNames}; converted to the column's type).
    */
-  record Outputs(int[] columns, int[] slots, ValueType[] types) implements Serializable {}
+  record Outputs(int[] columns, ValueType[] types) implements Serializable {}
 
   final StateSchema state;
   final int[][] images;
@@ -279,17 +279,16 @@ final class ApplyPlan implements Serializable {
     String[] outputNames = outputs.keySet().toArray(new String[0]);
     ValueType[] outputTypes = outputs.values().toArray(new ValueType[0]);
     Outputs[] outputsOf = new Outputs[n];
+    List<String> columnNames = java.util.Arrays.asList(outputNames);
     for (int ty = 0; ty < n; ty++) {
-      int program = ty;
-      int[] cols = java.util.stream.IntStream.range(0, outputNames.length)
-          .filter(c -> compiled.get(program).outputIndex(outputNames[c]) >= 0).toArray();
-      int[] slotOf = new int[cols.length];
-      ValueType[] types = new ValueType[cols.length];
-      for (int j = 0; j < cols.length; j++) {
-        slotOf[j] = compiled.get(ty).outputIndex(outputNames[cols[j]]);
-        types[j] = compiled.get(ty).outputs().get(slotOf[j]).type();
+      List<Program.Output> own = compiled.get(ty).outputs();
+      int[] cols = new int[own.size()];
+      ValueType[] types = new ValueType[own.size()];
+      for (int s = 0; s < cols.length; s++) {
+        cols[s] = columnNames.indexOf(own.get(s).name()); // every output is a column
+        types[s] = own.get(s).type();
       }
-      outputsOf[ty] = new Outputs(cols, slotOf, types);
+      outputsOf[ty] = new Outputs(cols, types);
     }
     int[][] images = new int[n][];
     String[] names = new String[n];

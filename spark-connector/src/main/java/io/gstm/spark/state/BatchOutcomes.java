@@ -45,12 +45,13 @@ final class BatchOutcomes {
     (rare.length > RANGE_ROWS ? each.parallel() : each).forEach(k -> {
       int t = rare[k];
       rows[k] = rowOf == null ? t : rowOf[t];
-      if (r.outcome(t) == Outcome.USER_ABORT && r.abortCode(t) == KeyExistence.MISSING
+      int code = r.abortCode(t);
+      if (r.outcome(t) == Outcome.USER_ABORT && code == KeyExistence.MISSING
           && plan.guarded[batch.type(t)]) {
         out.missing(rows[k], missing); // a guarded program found a key missing
       } else {
         counts[k] = r.postponements(t);
-        abortCodes[k] = r.abortCode(t);
+        abortCodes[k] = code;
       }
     });
     if (!sorted) {
@@ -90,17 +91,10 @@ final class BatchOutcomes {
     ApplyPlan.Outputs[] of = plan.outputsOf;
     ProgramResult.CommittedOutputs committed = r.committedOutputs();
     int slots = committed.rows().length;
-    // columnOf[p][s]: the column program p's output slot s fills (-1: none).
-    int[][] columnOf = new int[of.length][slots];
-    io.gstm.core.program.ValueType[][] typeOf =
-        new io.gstm.core.program.ValueType[of.length][slots];
     int[] fedBy = new int[columns]; // per column, the slots that fill it, as bits
-    for (int p = 0; p < of.length; p++) {
-      Arrays.fill(columnOf[p], -1);
-      for (int j = 0; j < of[p].columns().length; j++) {
-        columnOf[p][of[p].slots()[j]] = of[p].columns()[j];
-        typeOf[p][of[p].slots()[j]] = of[p].types()[j];
-        fedBy[of[p].columns()[j]] |= 1 << Math.min(31, of[p].slots()[j]);
+    for (ApplyPlan.Outputs own : of) {
+      for (int sl = 0; sl < own.columns().length; sl++) {
+        fedBy[own.columns()[sl]] |= 1 << Math.min(31, sl);
       }
     }
     // Pieces of RANGE_ROWS entries of each slot's list, in slot order.
@@ -116,8 +110,8 @@ final class BatchOutcomes {
       int[] rows = committed.rows()[piece[0]];
       int[] counts = new int[columns];
       for (int e = piece[1]; e < piece[2]; e++) {
-        int c = columnOf[batch.type(rows[e])][piece[0]];
-        counts[Math.max(0, c)] += c >= 0 ? 1 : 0;
+        // Listed in slot sl: the program has output sl, hence its column.
+        counts[of[batch.type(rows[e])].columns()[piece[0]]]++;
       }
       for (int c = 0; c < columns; c++) {
         firsts[c][k + 1] = counts[c];
@@ -141,12 +135,10 @@ final class BatchOutcomes {
       }
       for (int e = piece[1]; e < piece[2]; e++) {
         int t = ts[e];
-        int p = batch.type(t);
-        int c = columnOf[p][sl];
-        if (c >= 0) {
-          rows[c][at[c]] = rowOf == null ? t : rowOf[t];
-          values[c][at[c]++] = OutcomeChunk.convert(typeOf[p][sl], plan.outputTypes[c], bits[e]);
-        }
+        ApplyPlan.Outputs own = of[batch.type(t)];
+        int c = own.columns()[sl];
+        rows[c][at[c]] = rowOf == null ? t : rowOf[t];
+        values[c][at[c]++] = OutcomeChunk.convert(own.types()[sl], plan.outputTypes[c], bits[e]);
       }
     });
     for (int c = 0; c < columns; c++) {
@@ -189,18 +181,19 @@ final class BatchOutcomes {
 
   /**
    * The transactions that aborted with a code or met semantic conflicts ({@code conflicts}, or
-   * null where none were counted), ascending: counted per range without a branch on the data,
-   * then listed only in the ranges that have some (an epoch of ten million transfers has a few
-   * hundred).
+   * null where none were counted: the USER_ABORTs, {@link ProgramResult#userAborts}), ascending:
+   * counted per range without a branch on the data, then listed only in the ranges that have some
+   * (an epoch of ten million transfers has a few hundred).
    */
   private static int[] rare(byte[] codes, int[] conflicts, int m) {
+    if (conflicts == null) {
+      return ProgramResult.userAborts(codes);
+    }
     int ranges = (m + RANGE_ROWS - 1) / RANGE_ROWS;
     int[] firsts = new int[ranges + 1];
     rowRanges(m).forEach(range -> {
       int from = range * RANGE_ROWS;
-      int to = Math.min(m, from + RANGE_ROWS);
-      firsts[range + 1] = conflicts == null ? countUserAborts(codes, from, to)
-          : countRare(codes, conflicts, from, to);
+      firsts[range + 1] = countRare(codes, conflicts, from, Math.min(m, from + RANGE_ROWS));
     });
     Arrays.parallelPrefix(firsts, Integer::sum);
     int[] rare = new int[firsts[ranges]];
@@ -209,7 +202,7 @@ final class BatchOutcomes {
         if (firsts[range + 1] > firsts[range]) {
           int at = firsts[range];
           for (int t = range * RANGE_ROWS, to = Math.min(m, t + RANGE_ROWS); t < to; t++) {
-            if (codes[t] == USER_ABORT || conflicts != null && conflicts[t] != 0) {
+            if (codes[t] == USER_ABORT || conflicts[t] != 0) {
               rare[at++] = t;
             }
           }
@@ -217,15 +210,6 @@ final class BatchOutcomes {
       });
     }
     return rare;
-  }
-
-  /** The USER_ABORTs among {@code [from, to)}, without a branch per transaction. */
-  private static int countUserAborts(byte[] codes, int from, int to) {
-    int c = 0;
-    for (int t = from; t < to; t++) {
-      c += (((codes[t] ^ USER_ABORT) & 0xFF) - 1) >>> 31;
-    }
-    return c;
   }
 
   /** The USER_ABORTs and the conflicted among {@code [from, to)}, without a branch. */
