@@ -14,14 +14,21 @@ import java.util.Iterator;
  * it reads. Softly held, so that the collector can still take them when memory runs short.
  */
 public final class RecycledArrays {
-  /** Arrays below this many elements are not kept by default: the collector handles them well. */
-  public static final int MIN_ELEMENTS = 1 << 20;
+  /**
+   * Arrays below this many elements are not kept by default: the collector handles them well
+   * (an epoch's routed rows come in segments of this many).
+   */
+  public static final int MIN_ELEMENTS = 1 << 18;
   /** Arrays handed out again (for tests and logs). */
   public static final java.util.concurrent.atomic.AtomicLong REUSED =
       new java.util.concurrent.atomic.AtomicLong();
   private static volatile int minElements = MIN_ELEMENTS;
-  /** Arrays kept per kind, at most. */
-  private static final int KEPT = 16;
+  /**
+   * Bytes kept per kind, at most (an epoch of ten million rows routed in segments gives back
+   * hundreds of arrays, half a GB), and arrays per kind (a taker looks through them).
+   */
+  private static final long KEPT_BYTES = Runtime.getRuntime().maxMemory() / 8;
+  private static final int KEPT = 1024;
 
   private static final Deque<SoftReference<long[]>> LONGS = new ArrayDeque<>();
   private static final Deque<SoftReference<int[]>> INTS = new ArrayDeque<>();
@@ -37,6 +44,11 @@ public final class RecycledArrays {
     int was = minElements;
     minElements = Math.max(1, elements);
     return was;
+  }
+
+  /** Whether arrays of {@code n} elements are kept (smaller ones are left to the collector). */
+  public static boolean keeps(int n) {
+    return n >= minElements;
   }
 
   /** An array of exactly {@code n} longs, of undefined contents. */
@@ -57,19 +69,34 @@ public final class RecycledArrays {
     return a != null ? a : new byte[n];
   }
 
+  /** A kept array of exactly {@code n} longs, or null when none is kept (nothing allocated). */
+  public static long[] keptLongs(int n) {
+    return n < minElements ? null : take(LONGS, n, x -> x.length);
+  }
+
+  /** See {@link #keptLongs}. */
+  public static int[] keptInts(int n) {
+    return n < minElements ? null : take(INTS, n, x -> x.length);
+  }
+
+  /** See {@link #keptLongs}. */
+  public static byte[] keptBytes(int n) {
+    return n < minElements ? null : take(BYTES, n, x -> x.length);
+  }
+
   /** Keeps {@code a} for a later taker; the caller must hold no other reference it uses. */
   public static void give(long[] a) {
-    put(LONGS, a, a == null ? 0 : a.length);
+    put(LONGS, a, a == null ? 0 : a.length, 8);
   }
 
   /** See {@link #give(long[])}. */
   public static void give(int[] a) {
-    put(INTS, a, a == null ? 0 : a.length);
+    put(INTS, a, a == null ? 0 : a.length, 4);
   }
 
   /** See {@link #give(long[])}. */
   public static void give(byte[] a) {
-    put(BYTES, a, a == null ? 0 : a.length);
+    put(BYTES, a, a == null ? 0 : a.length, 1);
   }
 
   private interface Length<T> {
@@ -92,19 +119,26 @@ public final class RecycledArrays {
     return null;
   }
 
-  private static <T> void put(Deque<SoftReference<T>> kept, T a, int n) {
+  private static <T> void put(Deque<SoftReference<T>> kept, T a, int n, int bytesEach) {
     if (a == null || n < minElements) {
       return;
     }
     synchronized (kept) {
-      kept.removeIf(r -> r.get() == null);
-      for (SoftReference<T> r : kept) {
-        if (r.get() == a) {
+      long bytes = (long) n * bytesEach;
+      for (Iterator<SoftReference<T>> it = kept.iterator(); it.hasNext(); ) {
+        T k = it.next().get();
+        if (k == null) {
+          it.remove();
+        } else if (k == a) {
           throw new IllegalStateException("an array given back twice");
+        } else {
+          bytes += (long) java.lang.reflect.Array.getLength(k) * bytesEach;
         }
       }
-      if (kept.size() == KEPT) {
-        kept.removeFirst();
+      // The oldest go first when the kind holds too many.
+      while (!kept.isEmpty() && (kept.size() >= KEPT || bytes > KEPT_BYTES)) {
+        T old = kept.removeFirst().get();
+        bytes -= old == null ? 0 : (long) java.lang.reflect.Array.getLength(old) * bytesEach;
       }
       kept.addLast(new SoftReference<>(a));
     }

@@ -53,6 +53,26 @@ final class Routing {
     return r.finish();
   }
 
+  /** Applies whose one state task read every input partition's rows itself (for tests). */
+  static final java.util.concurrent.atomic.AtomicLong ROWS_IN_TASK_ROUTES =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * {@link #route} of input partition {@code inputPartition} of a one-partition state, inside
+   * the state's task ({@link io.gstm.spark.exec.InTaskPartitions}): its chunks, in order.
+   */
+  static Iterator<TxChunk> routeRowsInTask(int inputPartition, Iterator<InternalRow> it,
+      ApplyPlan plan) {
+    Router r = new Router(inputPartition, plan, -1);
+    r.pooledSegments = true; // the chunks stay in this task: given back after its batch
+    while (it.hasNext()) {
+      r.row(it.next());
+    }
+    List<TxChunk> chunks = new ArrayList<>();
+    r.finish(false).forEachRemaining(t -> chunks.add(t._2()));
+    return chunks.iterator();
+  }
+
   /**
    * As {@link #route}, from the column batches under the rows (a cached or Parquet input, see
    * {@link #columnar}): a batch whose columns need no per-row check (no nulls, one program, no
@@ -219,9 +239,13 @@ final class Routing {
       fits = c.name(i).equals(plan.selectNames[i]) && c.type(i).equals(plan.selectTypes[i]);
     }
     if (!fits) {
-      if (LOG.isDebugEnabled()) {
-        LOG.debug("gstm state '{}': the input is read row by row (no column batches under its "
+      // The plan at trace only: explaining it costs milliseconds an epoch.
+      if (LOG.isTraceEnabled()) {
+        LOG.trace("gstm state '{}': the input is read row by row (no column batches under its "
             + "selection):\n{}", plan.state.name(), ColumnarSource.explain(selected));
+      } else {
+        LOG.debug("gstm state '{}': the input is read row by row (no column batches under its "
+            + "selection)", plan.state.name());
       }
       return null;
     }
@@ -272,6 +296,18 @@ final class Routing {
     private final List<TxChunk> full = new ArrayList<>();
     private final Map<UTF8String, Integer> byName = new HashMap<>();
     private final long[] values;
+    /**
+     * A one-partition state's rows of one program (no program column, no array elements): each
+     * checked row's fields go straight into the chunk ({@link #oneProgramRow}).
+     */
+    private final boolean direct;
+    private final int[] directSlots;
+    private final int[] directSources;
+    /**
+     * Segments of {@link #SEGMENT} rows in columns that {@code RecycledArrays} keeps, given back
+     * there after the batch (chunks that never leave the task that routes them).
+     */
+    boolean pooledSegments;
     private int[] owners = new int[16];
     private long row;
     private final long started = System.nanoTime();
@@ -290,10 +326,54 @@ final class Routing {
       for (int i = 0; i < plan.programNames.length; i++) {
         byName.put(UTF8String.fromString(plan.programNames[i]), i);
       }
+      boolean oneProgram = p == 1 && plan.typeIndex < 0;
+      for (int s = 0; oneProgram && s < slotCount; s++) {
+        oneProgram = plan.slots[s].element() < 0;
+      }
+      this.direct = oneProgram;
+      this.directSlots = oneProgram ? plan.slotsOf[0].clone() : null;
+      if (oneProgram) {
+        java.util.Arrays.sort(directSlots); // searched when a kept segment is cleared
+      }
+      this.directSources = new int[oneProgram ? directSlots.length : 0];
+      for (int k = 0; k < directSources.length; k++) {
+        directSources[k] = plan.slots[directSlots[k]].source();
+      }
+    }
+
+    /**
+     * A row of a one-partition state of one program, its fields written straight into the
+     * chunk's columns (no staging, no per-row reset); false, having written nothing, when its
+     * id or a field its program reads is null (the caller's checks give its outcome).
+     */
+    private boolean oneProgramRow(InternalRow r) {
+      if (plan.idIndex >= 0 && r.isNullAt(plan.idIndex)) {
+        return false;
+      }
+      for (int src : directSources) {
+        if (r.isNullAt(src)) {
+          return false;
+        }
+      }
+      TxChunk c = segment();
+      int at = c.n;
+      c.txIds[at] = plan.idIndex >= 0 ? r.getLong(plan.idIndex)
+          : ((long) inputPartition << 40) | row;
+      c.types[at] = 0;
+      c.status[at] = 0;
+      for (int k = 0; k < directSlots.length; k++) {
+        c.slots[directSlots[k]][at] = bits(r, directSources[k], plan.slots[directSlots[k]]);
+      }
+      c.n = at + 1;
+      row++;
+      return true;
     }
 
     /** One transaction row. */
     void row(InternalRow r) {
+      if (direct && oneProgramRow(r)) {
+        return;
+      }
       long txId = plan.idIndex >= 0 && !r.isNullAt(plan.idIndex) ? r.getLong(plan.idIndex)
           : ((long) inputPartition << 40) | row;
       row++;
@@ -668,16 +748,42 @@ final class Routing {
      */
     private TxChunk segment() {
       TxChunk c = out[0];
-      if (c != null && c.n >= c.capacity()) {
+      if (c != null && c.n < c.capacity()) {
+        return c;
+      }
+      if (c != null) {
         c.source = inputPartition;
         full.add(c.trim()); // full: no copy
         SEGMENTS.incrementAndGet();
-        c = out[0] = new TxChunk(slotCount, Math.min(SEGMENT, 2 * c.n));
       }
-      return c != null ? c : chunk(out, 0, slotCount);
+      TxChunk next = pooledSegments ? TxChunk.pooled(slotCount, SEGMENT) : null;
+      if (next != null) {
+        // Kept columns hold an earlier epoch's rows: the slots a row may leave unwritten are
+        // zeros, as a fresh chunk's.
+        for (int s = 0; s < slotCount; s++) {
+          if (!direct || java.util.Arrays.binarySearch(directSlots, s) < 0) {
+            java.util.Arrays.fill(next.slots[s], 0L);
+          }
+        }
+      } else {
+        next = new TxChunk(slotCount, c == null ? 64 : Math.min(SEGMENT, 2 * c.n));
+        if (pooledSegments && next.capacity() == SEGMENT) {
+          next.recyclable(); // kept for the next epoch's segments
+        }
+      }
+      out[0] = next;
+      return next;
     }
 
     Iterator<Tuple2<Integer, TxChunk>> finish() {
+      return finish(true);
+    }
+
+    /**
+     * The chunks, in order; {@code trim}: the last ones cut to their rows (a chunk that stays in
+     * the task that reads it, joined there, need not be).
+     */
+    Iterator<Tuple2<Integer, TxChunk>> finish(boolean trim) {
       List<Tuple2<Integer, TxChunk>> list = new ArrayList<>();
       for (TxChunk c : full) {
         list.add(new Tuple2<>(0, c));
@@ -685,7 +791,8 @@ final class Routing {
       for (int t = 0; t < out.length; t++) {
         if (out[t] != null) {
           out[t].source = inputPartition;
-          list.add(new Tuple2<>(mesh && t == p ? coordinator : t, out[t].trim()));
+          list.add(new Tuple2<>(mesh && t == p ? coordinator : t,
+              trim ? out[t].trim() : out[t]));
         }
       }
       LOG.debug("gstm state '{}': input partition {} routed, {} rows ({} column batches taken "

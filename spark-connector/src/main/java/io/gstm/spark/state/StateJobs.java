@@ -12,6 +12,7 @@ import io.gstm.spark.exec.CachedColumns;
 import io.gstm.spark.exec.ColumnarSource;
 import io.gstm.spark.exec.ExecutorEngines;
 import io.gstm.spark.exec.ExecutorSpread;
+import io.gstm.spark.exec.InTaskPartitions;
 import io.gstm.spark.exec.IndexPartitioner;
 import io.gstm.spark.exec.PinnedRDD;
 import io.gstm.spark.exec.TaskEngine;
@@ -282,9 +283,8 @@ final class StateJobs {
     CachedColumns cached = columnar == null || !Routing.routesCached(plan)
         || !Boolean.parseBoolean(System.getProperty("gstm.state.directRouting", "true"))
         ? null : columnar.cachedColumns();
-    // -Dgstm.state.routeInTask=false keeps the routing job (to compare).
     if (p == 1 && cached != null && cached.decodesBatches() && oneExecutor(spark)
-        && Boolean.parseBoolean(System.getProperty("gstm.state.routeInTask", "true"))) {
+        && routeInTask()) {
       // One job: the state's task decodes every input partition's cached batches itself, on
       // all cores (the routing job, the routed chunks' cache and a job's scheduling saved).
       JavaRDD<ColumnarBatch> sparkBatches = columnar.sparkBatches();
@@ -303,6 +303,22 @@ final class StateJobs {
       } finally {
         LOG.debug("gstm state '{}' epoch {}: planned in {} ms, routed and applied in one job {} "
             + "ms", plan.state.name(), epoch, (t0 - planned) / 1_000_000,
+            (System.nanoTime() - t0) / 1_000_000);
+      }
+    }
+    if (p == 1 && columnar == null && oneExecutor(spark) && routeInTask()) {
+      // One job for rows too: the state's task computes every input partition's rows itself,
+      // on all cores, and routes them (no routing job, no routed chunks cached between jobs).
+      RDD<TxChunk> inTask = new InTaskPartitions<InternalRow, TxChunk>(
+          selected.queryExecution().toRdd(),
+          (k, it) -> Routing.routeRowsInTask(k, it, plan), tag(TxChunk.class));
+      Routing.ROWS_IN_TASK_ROUTES.incrementAndGet();
+      long t0 = System.nanoTime();
+      try {
+        return apply(spark, ref, plan, epoch, base, settings, inTask);
+      } finally {
+        LOG.debug("gstm state '{}' epoch {}: planned in {} ms, rows routed and applied in one "
+            + "job {} ms", plan.state.name(), epoch, (t0 - planned) / 1_000_000,
             (System.nanoTime() - t0) / 1_000_000);
       }
     }
@@ -358,6 +374,11 @@ final class StateJobs {
     return apply(spark, ref, plan, epoch, base, settings, routed);
   }
 
+  /** {@code -Dgstm.state.routeInTask=false} keeps the routing job (to compare). */
+  private static boolean routeInTask() {
+    return Boolean.parseBoolean(System.getProperty("gstm.state.routeInTask", "true"));
+  }
+
   /**
    * A state of one partition takes every transaction (none spans partitions): instead of a
    * shuffle, which serializes and writes every routed chunk and reads it back, the input's own
@@ -408,6 +429,7 @@ final class StateJobs {
           for (TxChunk c : chunks) {
             c.recycle(); // its batch ran: the next epoch's decoding reuses its columns
           }
+          all.recycle(); // a join of them: its own columns (a no-op for a chunk of its own)
           LOG.debug("gstm state '{}' partition {} epoch {}: {} routed chunks read in {} ms, "
                   + "joined in {} ms, applied in {} ms", plan.state.name(), i, epoch,
               chunks.size(), (read - started) / 1_000_000, (joined - read) / 1_000_000,

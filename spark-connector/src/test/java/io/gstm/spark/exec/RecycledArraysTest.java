@@ -37,6 +37,17 @@ class RecycledArraysTest {
   }
 
   @Test
+  void aKeptArrayIsHandedOutOnlyWhenOneWasGivenBack() {
+    assertThat(RecycledArrays.keptLongs(6_007)).isNull();
+    long[] a = new long[6_007];
+    RecycledArrays.give(a);
+    assertThat(RecycledArrays.keptInts(6_007)).as("another kind").isNull();
+    assertThat(RecycledArrays.keptLongs(6_007)).isSameAs(a);
+    assertThat(RecycledArrays.keptLongs(6_007)).isNull();
+    assertThat(RecycledArrays.keptBytes(999)).as("below the bound").isNull();
+  }
+
+  @Test
   void smallArraysAreLeftToTheCollector() {
     int[] small = RecycledArrays.ints(999);
     RecycledArrays.give(small);

@@ -173,7 +173,8 @@ class TxStateColumnarInputTest extends StateSession {
   /**
    * A one-partition state's input partition of more rows than a routed chunk holds, read row by
    * row: its rows go in several chunks, joined by the state's task; the same outcomes and state
-   * as the cached input decoded into one chunk.
+   * as the cached input decoded into one chunk, and as a second apply that routes into the
+   * first one's segments.
    */
   @Test
   void aLargeInputPartitionReadRowByRowIsRoutedInSeveralChunks() {
@@ -182,6 +183,12 @@ class TxStateColumnarInputTest extends StateSession {
     long segments = Routing.SEGMENTS.get();
     Run fromRows = run(rows, 1, BANK);
     assertThat(Routing.SEGMENTS.get()).as("chunks set aside whole").isGreaterThan(segments);
+    // Routed in the state's task: its full segments go back to be kept, and the next apply's
+    // rows are routed into them, written over.
+    long reused = RecycledArrays.REUSED.get();
+    assertThat(run(rows, 1, BANK)).isEqualTo(fromRows);
+    assertThat(RecycledArrays.REUSED.get()).as("segments kept and taken again")
+        .isGreaterThan(reused);
     Dataset<Row> cached = rows.cache();
     try {
       cached.count();
@@ -190,6 +197,43 @@ class TxStateColumnarInputTest extends StateSession {
       cached.unpersist(true);
     }
     assertThat(fromRows.outcomes()).hasSize(n);
+  }
+
+  /**
+   * A one-partition state over rows that are neither cached nor columnar (a shuffle's output,
+   * one partition of it empty, null keys among them) reads every input partition in its own
+   * task: the same outcomes and state as the routing job gives ({@code
+   * -Dgstm.state.routeInTask=false}), and as the joins of large epochs into recycled columns
+   * give (the recycling bound lowered).
+   */
+  @Test
+  void aOnePartitionStateRoutesRowsInsideItsTask() {
+    Dataset<Row> rows = transfers(5_000, 40, 300, 41, 0, false)
+        .withColumn("dst", functions.when(functions.col("id").mod(997).equalTo(500),
+            functions.lit(null)).otherwise(functions.col("dst")))
+        .repartition(6, functions.col("src").mod(5)); // five keys over six partitions
+    long inTask = Routing.ROWS_IN_TASK_ROUTES.get();
+    Run inOne = run(rows, 1, BANK);
+    assertThat(Routing.ROWS_IN_TASK_ROUTES.get()).as("rows routed by the state's task")
+        .isGreaterThan(inTask);
+    System.setProperty("gstm.state.routeInTask", "false");
+    Run apart;
+    try {
+      apart = run(rows, 1, BANK);
+    } finally {
+      System.clearProperty("gstm.state.routeInTask");
+    }
+    int bound = RecycledArrays.keepFrom(1);
+    Run recycled;
+    try {
+      run(rows, 1, BANK); // the join's columns given back...
+      recycled = run(rows, 1, BANK); // ...and written over
+    } finally {
+      RecycledArrays.keepFrom(bound);
+    }
+    assertThat(inOne).isEqualTo(apart).isEqualTo(recycled);
+    assertThat(inOne.outcomes()).hasSize(5_000);
+    assertThat(inOne.outcomes().toString()).contains("NULL_KEY");
   }
 
   /**
