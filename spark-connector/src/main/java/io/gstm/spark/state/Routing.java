@@ -53,8 +53,27 @@ final class Routing {
     return r.finish();
   }
 
-  /** Applies whose one state task read every input partition's rows itself (for tests). */
-  static final java.util.concurrent.atomic.AtomicLong ROWS_IN_TASK_ROUTES =
+  /**
+   * {@link #routeColumnar} of input partition {@code inputPartition} of a one-partition state,
+   * inside the state's task: its chunks, in order.
+   */
+  static Iterator<TxChunk> routeColumnarInTask(int inputPartition, Iterator<ColumnarBatch> it,
+      ApplyPlan plan) {
+    Router r = new Router(inputPartition, plan, -1);
+    r.pooledSegments = true; // the chunks stay in this task: given back after its batch
+    while (it.hasNext()) {
+      r.batch(it.next());
+    }
+    List<TxChunk> chunks = new ArrayList<>();
+    r.finish(false).forEachRemaining(t -> chunks.add(t._2()));
+    return chunks.iterator();
+  }
+
+  /**
+   * Applies whose one state task read every input partition itself, rows or column batches
+   * (for tests).
+   */
+  static final java.util.concurrent.atomic.AtomicLong INPUT_IN_TASK_ROUTES =
       new java.util.concurrent.atomic.AtomicLong();
 
   /**

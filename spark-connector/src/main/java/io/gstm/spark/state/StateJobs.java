@@ -306,19 +306,24 @@ final class StateJobs {
             (System.nanoTime() - t0) / 1_000_000);
       }
     }
-    if (p == 1 && columnar == null && oneExecutor(spark) && routeInTask()) {
-      // One job for rows too: the state's task computes every input partition's rows itself,
-      // on all cores, and routes them (no routing job, no routed chunks cached between jobs).
-      RDD<TxChunk> inTask = new InTaskPartitions<InternalRow, TxChunk>(
-          selected.queryExecution().toRdd(),
-          (k, it) -> Routing.routeRowsInTask(k, it, plan), tag(TxChunk.class));
-      Routing.ROWS_IN_TASK_ROUTES.incrementAndGet();
+    if (p == 1 && (cached == null || !cached.decodesBatches()) && oneExecutor(spark)
+        && routeInTask()) {
+      // One job for any other input too (rows, a Parquet scan's batches): the state's task
+      // computes every input partition itself, on all cores, and routes it (no routing job, no
+      // routed chunks cached between jobs).
+      RDD<TxChunk> inTask = columnar == null
+          ? new InTaskPartitions<InternalRow, TxChunk>(selected.queryExecution().toRdd(),
+              (k, it) -> Routing.routeRowsInTask(k, it, plan), tag(TxChunk.class))
+          : new InTaskPartitions<ColumnarBatch, TxChunk>(columnar.batches().rdd(),
+              (k, it) -> Routing.routeColumnarInTask(k, it, plan), tag(TxChunk.class));
+      Routing.INPUT_IN_TASK_ROUTES.incrementAndGet();
       long t0 = System.nanoTime();
       try {
         return apply(spark, ref, plan, epoch, base, settings, inTask);
       } finally {
-        LOG.debug("gstm state '{}' epoch {}: planned in {} ms, rows routed and applied in one "
+        LOG.debug("gstm state '{}' epoch {}: planned in {} ms, {} routed and applied in one "
             + "job {} ms", plan.state.name(), epoch, (t0 - planned) / 1_000_000,
+            columnar == null ? "rows" : "column batches",
             (System.nanoTime() - t0) / 1_000_000);
       }
     }

@@ -212,9 +212,9 @@ class TxStateColumnarInputTest extends StateSession {
         .withColumn("dst", functions.when(functions.col("id").mod(997).equalTo(500),
             functions.lit(null)).otherwise(functions.col("dst")))
         .repartition(6, functions.col("src").mod(5)); // five keys over six partitions
-    long inTask = Routing.ROWS_IN_TASK_ROUTES.get();
+    long inTask = Routing.INPUT_IN_TASK_ROUTES.get();
     Run inOne = run(rows, 1, BANK);
-    assertThat(Routing.ROWS_IN_TASK_ROUTES.get()).as("rows routed by the state's task")
+    assertThat(Routing.INPUT_IN_TASK_ROUTES.get()).as("rows routed by the state's task")
         .isGreaterThan(inTask);
     System.setProperty("gstm.state.routeInTask", "false");
     Run apart;
@@ -343,10 +343,13 @@ class TxStateColumnarInputTest extends StateSession {
         .where(functions.col("batch").equalTo(1)).select("id", "src", "dst", "amount");
     long before = Routing.COLUMNAR_ROUTES.get();
     long bulk = Routing.BULK_BATCHES.get();
+    long inTask = Routing.INPUT_IN_TASK_ROUTES.get();
     Run fromBatches = run(batch, partitions, BANK);
     assertThat(Routing.COLUMNAR_ROUTES.get()).as("routed from column batches")
         .isEqualTo(before + 1);
     assertThat(Routing.BULK_BATCHES.get()).as("batches taken whole").isGreaterThan(bulk);
+    assertThat(Routing.INPUT_IN_TASK_ROUTES.get()).as("by the state's one task with one "
+        + "partition").isEqualTo(inTask + (partitions == 1 ? 1 : 0));
     Run fromRows = run(batch.localCheckpoint(), partitions, BANK);
     assertThat(fromBatches).isEqualTo(fromRows);
     assertThat(fromBatches.outcomes()).hasSize(1_500);
