@@ -59,11 +59,22 @@ final class Routing {
    */
   static Iterator<TxChunk> routeColumnarInTask(int inputPartition, Iterator<ColumnarBatch> it,
       ApplyPlan plan) {
-    Router r = new Router(inputPartition, plan, -1);
-    r.pooledSegments = true; // the chunks stay in this task: given back after its batch
+    Router r = inTask(inputPartition, plan);
     while (it.hasNext()) {
       r.batch(it.next());
     }
+    return chunksOf(r);
+  }
+
+  /** A router whose chunks stay in the state's task (given back after its batch). */
+  private static Router inTask(int inputPartition, ApplyPlan plan) {
+    Router r = new Router(inputPartition, plan, -1);
+    r.pooledSegments = true;
+    return r;
+  }
+
+  /** The router's chunks, in order, as they are (joined in the task that routed them). */
+  private static Iterator<TxChunk> chunksOf(Router r) {
     List<TxChunk> chunks = new ArrayList<>();
     r.finish(false).forEachRemaining(t -> chunks.add(t._2()));
     return chunks.iterator();
@@ -82,14 +93,11 @@ final class Routing {
    */
   static Iterator<TxChunk> routeRowsInTask(int inputPartition, Iterator<InternalRow> it,
       ApplyPlan plan) {
-    Router r = new Router(inputPartition, plan, -1);
-    r.pooledSegments = true; // the chunks stay in this task: given back after its batch
+    Router r = inTask(inputPartition, plan);
     while (it.hasNext()) {
       r.row(it.next());
     }
-    List<TxChunk> chunks = new ArrayList<>();
-    r.finish(false).forEachRemaining(t -> chunks.add(t._2()));
-    return chunks.iterator();
+    return chunksOf(r);
   }
 
   /**
@@ -777,10 +785,10 @@ final class Routing {
       }
       TxChunk next = pooledSegments ? TxChunk.pooled(slotCount, SEGMENT) : null;
       if (next != null) {
-        // Kept columns hold an earlier epoch's rows: the slots a row may leave unwritten are
-        // zeros, as a fresh chunk's.
-        for (int s = 0; s < slotCount; s++) {
-          if (!direct || java.util.Arrays.binarySearch(directSlots, s) < 0) {
+        // Kept columns hold an earlier epoch's rows: the slots a direct row leaves unwritten
+        // are zeros, as a fresh chunk's (a row added whole writes every slot).
+        for (int s = 0; direct && s < slotCount; s++) {
+          if (java.util.Arrays.binarySearch(directSlots, s) < 0) {
             java.util.Arrays.fill(next.slots[s], 0L);
           }
         }
