@@ -262,12 +262,35 @@ final class OutcomeChunk implements Serializable {
     return rows.iterator();
   }
 
-  /** Converts a program output's bits to the bits of its column's type. */
+  /**
+   * Converts a program output's bits to the bits of its column's type, as Java converts the
+   * numbers (without boxing one: a tenth of an epoch's rows may have an output to convert).
+   */
   static long convert(ValueType from, ValueType to, long bits) {
     if (from == to) {
       return bits;
     }
-    Object v = StateSchema.value(from, bits);
-    return StateSchema.bits(to, (Number) v);
+    if (from == ValueType.BOOL) {
+      throw new IllegalArgumentException("bool has no register bits");
+    }
+    if (from.isInteger()) {
+      long v = from == ValueType.INT32 ? (int) bits : bits;
+      return switch (to) {
+        case INT32 -> (int) v;
+        case INT64 -> v;
+        case FLOAT32 -> Float.floatToRawIntBits((float) v);
+        case FLOAT64 -> Double.doubleToRawLongBits((double) v);
+        case BOOL -> throw new IllegalArgumentException("bool has no register bits");
+      };
+    }
+    double v = from == ValueType.FLOAT32 ? Float.intBitsToFloat((int) bits)
+        : Double.longBitsToDouble(bits);
+    return switch (to) {
+      case INT32 -> (int) v;
+      case INT64 -> (long) v;
+      case FLOAT32 -> Float.floatToRawIntBits((float) v);
+      case FLOAT64 -> Double.doubleToRawLongBits(v);
+      case BOOL -> throw new IllegalArgumentException("bool has no register bits");
+    };
   }
 }
