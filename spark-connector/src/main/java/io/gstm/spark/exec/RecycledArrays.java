@@ -24,11 +24,12 @@ public final class RecycledArrays {
       new java.util.concurrent.atomic.AtomicLong();
   private static volatile int minElements = MIN_ELEMENTS;
   /**
-   * Bytes kept per kind, at most (an epoch of ten million rows routed in segments gives back
-   * hundreds of arrays, half a GB), and arrays per kind (a taker looks through them).
+   * Bytes kept per kind, at most (an epoch of ten million rows routed in segments gives back a
+   * few hundred arrays, about 700 MB; arrays of a size no epoch asks again, a store's as it
+   * grows, go first), and arrays per kind (a taker looks through them).
    */
-  private static final long KEPT_BYTES = Runtime.getRuntime().maxMemory() / 8;
-  private static final int KEPT = 1024;
+  private static final long KEPT_BYTES = Runtime.getRuntime().maxMemory() / 32;
+  private static final int KEPT = 256;
 
   private static final Deque<SoftReference<long[]>> LONGS = new ArrayDeque<>();
   private static final Deque<SoftReference<int[]>> INTS = new ArrayDeque<>();
