@@ -31,6 +31,16 @@ class TxStateColumnarInputTest extends StateSession {
   /** The outcome rows by transaction id and the state's rows after the apply. */
   private record Run(List<Row> outcomes, List<Row> state) {}
 
+  /** {@code what} with system property {@code key} set to {@code value}, then cleared. */
+  private static Run withProperty(String key, String value, java.util.function.Supplier<Run> what) {
+    System.setProperty(key, value);
+    try {
+      return what.get();
+    } finally {
+      System.clearProperty(key);
+    }
+  }
+
   private static Run run(Dataset<Row> input, int partitions, String programs) {
     try (TxState bank = TxState.from(accounts(40, 1_000_000)).key("id").partitions(partitions)
         .create()) {
@@ -158,13 +168,8 @@ class TxStateColumnarInputTest extends StateSession {
       assertThat(Routing.BULK_BATCHES.get()).as("Spark's batches after the null")
           .isGreaterThan(bulk);
       Run fromRows = run(rows.localCheckpoint(), 1, BANK);
-      System.setProperty("gstm.state.directRouting", "false");
-      Run routedApart;
-      try {
-        routedApart = run(cached, 1, BANK);
-      } finally {
-        System.clearProperty("gstm.state.directRouting");
-      }
+      Run routedApart = withProperty("gstm.state.directRouting", "false",
+          () -> run(cached, 1, BANK));
       assertThat(fromBatches).isEqualTo(fromRows).isEqualTo(routedApart);
       assertThat(fromBatches.outcomes().toString()).contains("NULL_KEY");
     });
@@ -216,13 +221,7 @@ class TxStateColumnarInputTest extends StateSession {
     Run inOne = run(rows, 1, BANK);
     assertThat(Routing.INPUT_IN_TASK_ROUTES.get()).as("rows routed by the state's task")
         .isGreaterThan(inTask);
-    System.setProperty("gstm.state.routeInTask", "false");
-    Run apart;
-    try {
-      apart = run(rows, 1, BANK);
-    } finally {
-      System.clearProperty("gstm.state.routeInTask");
-    }
+    Run apart = withProperty("gstm.state.routeInTask", "false", () -> run(rows, 1, BANK));
     int bound = RecycledArrays.keepFrom(1);
     Run recycled;
     try {
