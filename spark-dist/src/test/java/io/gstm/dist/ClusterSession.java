@@ -25,12 +25,19 @@ final class ClusterSession implements BeforeAllCallback, AfterAllCallback {
   private static final ExtensionContext.Namespace SHARED =
       ExtensionContext.Namespace.create(ClusterSession.class);
 
+  private final int executors;
   private final String[] settings;
   private StandaloneCluster cluster;
   private SparkSession spark;
 
   /** {@code settings}: the application's extra key, value pairs. */
   ClusterSession(String... settings) {
+    this(Sessions.EXECUTORS, settings);
+  }
+
+  /** An application of {@code executors} executors (1: a cluster of one) on the cluster. */
+  ClusterSession(int executors, String... settings) {
+    this.executors = executors;
     this.settings = settings.clone();
   }
 
@@ -70,7 +77,7 @@ final class ClusterSession implements BeforeAllCallback, AfterAllCallback {
   SparkSession spark() {
     if (spark == null) {
       spark = Sessions.cluster(Objects.requireNonNull(cluster, "no cluster").masterUrl(),
-          settings);
+          executors, settings);
     }
     return spark;
   }

@@ -24,12 +24,17 @@ final class Sessions {
    * {@code settings} are extra key, value pairs.
    */
   static SparkSession cluster(String masterUrl, String... settings) {
+    return cluster(masterUrl, EXECUTORS, settings);
+  }
+
+  /** As {@link #cluster(String, String...)}, of {@code executors} executors (at most 2). */
+  static SparkSession cluster(String masterUrl, int executors, String... settings) {
     SparkSession.Builder b = common(SparkSession.builder().master(masterUrl)
         .appName("gstm-cluster-test"))
         .config("spark.jars", DistJar.path().toString())
         .config("spark.executor.cores", "1")
         .config("spark.executor.memory", "768m")
-        .config("spark.cores.max", String.valueOf(EXECUTORS))
+        .config("spark.cores.max", String.valueOf(executors))
         .config("spark.scheduler.minRegisteredResourcesRatio", "1.0")
         .config("spark.scheduler.maxRegisteredResourcesWaitingTime", "120s");
     for (int i = 0; i + 1 < settings.length; i += 2) {
@@ -37,7 +42,7 @@ final class Sessions {
     }
     SparkSession spark = b.getOrCreate();
     try {
-      awaitBlockManagers(spark, EXECUTORS);
+      awaitBlockManagers(spark, executors);
     } catch (RuntimeException e) {
       spark.stop();
       throw e;

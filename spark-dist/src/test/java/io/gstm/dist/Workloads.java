@@ -288,6 +288,17 @@ final class Workloads {
 
   /** What {@link #stateRun} saw. */
   /**
+   * Batch 0 applied once to a bank of one partition from rows that are neither cached nor
+   * columnar (a shuffle's output): its balances.
+   */
+  static TreeMap<Long, Long> rowsOnePartitionRun(SparkSession spark) {
+    try (TxState bank = bank(spark, "rows", 1)) {
+      bank.transactions(transfers(spark, 0), BANK).idColumn("id").run();
+      return balances(bank);
+    }
+  }
+
+  /**
    * Batch 0 applied once to a bank of one partition from a cached input (each executor's cached
    * batches decoded straight into the routed chunks, which the state's task then reads from
    * wherever they were cached): its balances.

@@ -222,6 +222,34 @@ public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] output
       int k = java.util.Arrays.binarySearch(rows, t);
       return k >= 0 ? codes[k] : 0;
     }
+
+    /**
+     * The codes of transactions {@code ts} (ascending), 0 where one has none: both lists walked
+     * together, a slice of {@code ts} per core, each slice's start found by one search (a search
+     * per transaction took 15-30 ms of an epoch whose deletes leave a million transactions a
+     * missing key).
+     */
+    public int[] get(int[] ts) {
+      int[] out = new int[ts.length];
+      if (rows.length == 0) {
+        return out;
+      }
+      IntStream slices = IntStream.range(0, (ts.length + SLICE - 1) / SLICE);
+      (ts.length > SLICE ? slices.parallel() : slices).forEach(sl -> {
+        int from = sl * SLICE;
+        int to = Math.min(ts.length, from + SLICE);
+        int k = java.util.Arrays.binarySearch(rows, ts[from]);
+        k = k >= 0 ? k : -k - 1;
+        for (int i = from; i < to; i++) {
+          int t = ts[i];
+          while (k < rows.length && rows[k] < t) {
+            k++;
+          }
+          out[i] = k < rows.length && rows[k] == t ? codes[k] : 0;
+        }
+      });
+      return out;
+    }
   }
 
   /**

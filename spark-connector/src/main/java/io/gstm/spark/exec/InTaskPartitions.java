@@ -84,11 +84,15 @@ public final class InTaskPartitions<T, R> extends RDD<R> {
       RDD<T> own = Thread.currentThread() == taskThread ? parent
           : copies.computeIfAbsent(Thread.currentThread(),
               t -> serializer().deserialize(bytes.duplicate(), loader, rddTag));
-      // The partition's context on this thread while it runs, then the thread's own again: a
-      // pool thread may hold another task's (work it stole while that task's work waited).
+      // The partition's context and the task's class loader (an executor's, which holds the
+      // application's jars: generated code and a user's classes load through it) on this
+      // thread while it runs, then the thread's own again: a pool thread may hold another
+      // task's (work it stole while that task's work waited).
       PartitionContext pc = new PartitionContext(context);
       TaskContext was = TaskContext.get();
+      ClassLoader wasLoader = Thread.currentThread().getContextClassLoader();
       TaskContext$.MODULE$.setTaskContext(pc);
+      Thread.currentThread().setContextClassLoader(loader);
       try {
         List<R> results = new ArrayList<>();
         each.apply(k, CollectionConverters.asJava(own.iterator(from[k], pc)))
@@ -96,6 +100,7 @@ public final class InTaskPartitions<T, R> extends RDD<R> {
         out[k] = results;
       } finally {
         pc.addMetricsToTask();
+        Thread.currentThread().setContextClassLoader(wasLoader);
         if (was == null) {
           TaskContext$.MODULE$.unset();
         } else {

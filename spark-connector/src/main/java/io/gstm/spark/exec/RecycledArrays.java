@@ -54,19 +54,19 @@ public final class RecycledArrays {
 
   /** An array of exactly {@code n} longs, of undefined contents. */
   public static long[] longs(int n) {
-    long[] a = n < minElements ? null : take(LONGS, n, x -> x.length);
+    long[] a = keptLongs(n);
     return a != null ? a : new long[n];
   }
 
   /** An array of exactly {@code n} ints, of undefined contents. */
   public static int[] ints(int n) {
-    int[] a = n < minElements ? null : take(INTS, n, x -> x.length);
+    int[] a = keptInts(n);
     return a != null ? a : new int[n];
   }
 
   /** An array of exactly {@code n} bytes, of undefined contents. */
   public static byte[] bytes(int n) {
-    byte[] a = n < minElements ? null : take(BYTES, n, x -> x.length);
+    byte[] a = keptBytes(n);
     return a != null ? a : new byte[n];
   }
 

@@ -40,7 +40,7 @@ final class BatchOutcomes {
     int[] rare = rare(r.stats().outcomes(), conflicts, m);
     int[] rows = new int[rare.length];
     int[] counts = new int[rare.length];
-    int[] abortCodes = codesOf(r.aborts(), rare);
+    int[] abortCodes = r.aborts().get(rare);
     IntStream each = IntStream.range(0, rare.length);
     (rare.length > RANGE_ROWS ? each.parallel() : each).forEach(k -> {
       int t = rare[k];
@@ -58,36 +58,6 @@ final class BatchOutcomes {
       sortByRow(rows, counts, abortCodes);
     }
     out.rare(rows, counts, abortCodes);
-  }
-
-  /**
-   * The abort code of each transaction of {@code rare} (ascending), 0 where it has none: both
-   * lists walked together, a slice of {@code rare} per core, each slice's start found by one
-   * search (a search per transaction took 15-30 ms of an epoch whose deletes leave a million
-   * transactions a missing key).
-   */
-  static int[] codesOf(ProgramResult.AbortCodes aborts, int[] rare) {
-    int[] out = new int[rare.length];
-    int[] rows = aborts.rows();
-    int[] codes = aborts.codes();
-    if (rows.length == 0) {
-      return out;
-    }
-    IntStream slices = IntStream.range(0, (rare.length + RANGE_ROWS - 1) / RANGE_ROWS);
-    (rare.length > RANGE_ROWS ? slices.parallel() : slices).forEach(sl -> {
-      int from = sl * RANGE_ROWS;
-      int to = Math.min(rare.length, from + RANGE_ROWS);
-      int k = Arrays.binarySearch(rows, rare[from]);
-      k = k >= 0 ? k : -k - 1;
-      for (int i = from; i < to; i++) {
-        int t = rare[i];
-        while (k < rows.length && rows[k] < t) {
-          k++;
-        }
-        out[i] = k < rows.length && rows[k] == t ? codes[k] : 0;
-      }
-    });
-    return out;
   }
 
   /**

@@ -264,7 +264,9 @@ final class OutcomeChunk implements Serializable {
 
   /**
    * Converts a program output's bits to the bits of its column's type, as Java converts the
-   * numbers (without boxing one: a tenth of an epoch's rows may have an output to convert).
+   * numbers (without boxing one: a tenth of an epoch's rows may have an output to convert). The
+   * programs' own conversion (core's {@code Semantics.convert}) keeps a float's bits
+   * zero-extended, as registers do; a column keeps them as {@link ValueType#bits} makes them.
    */
   static long convert(ValueType from, ValueType to, long bits) {
     if (from == to) {

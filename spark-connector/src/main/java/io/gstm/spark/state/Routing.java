@@ -795,7 +795,7 @@ final class Routing {
       } else {
         next = new TxChunk(slotCount, c == null ? 64 : Math.min(SEGMENT, 2 * c.n));
         if (pooledSegments && next.capacity() == SEGMENT) {
-          next.recyclable(); // kept for the next epoch's segments
+          next.markRecyclable(); // kept for the next epoch's segments
         }
       }
       out[0] = next;

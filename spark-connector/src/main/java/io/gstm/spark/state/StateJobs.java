@@ -283,51 +283,31 @@ final class StateJobs {
     CachedColumns cached = columnar == null || !Routing.routesCached(plan)
         || !Boolean.parseBoolean(System.getProperty("gstm.state.directRouting", "true"))
         ? null : columnar.cachedColumns();
-    if (p == 1 && cached != null && cached.decodesBatches() && oneExecutor(spark)
-        && routeInTask()) {
-      // One job: the state's task decodes every input partition's cached batches itself, on
-      // all cores (the routing job, the routed chunks' cache and a job's scheduling saved).
-      JavaRDD<ColumnarBatch> sparkBatches = columnar.sparkBatches();
-      int[][] all = {range(0, sparkBatches.getNumPartitions())};
-      ClassTag<List<CachedBatch>> listTag = tag(List.class);
-      ClassTag<ColumnarBatch> batchTag = tag(ColumnarBatch.class);
-      JavaRDD<List<CachedBatch>> lists = new JavaRDD<>(new PinnedRDD<>(
-          cached.partitions().rdd(), all, ref.locations(), listTag), listTag);
-      JavaRDD<ColumnarBatch> theirs = new JavaRDD<>(new PinnedRDD<>(sparkBatches.rdd(), all,
-          ref.locations(), batchTag), batchTag);
-      JavaRDD<TxChunk> inTask = lists.zipPartitions(theirs,
-          (ls, th) -> Routing.routeCachedInTask(ls, th, cached, plan));
-      long t0 = System.nanoTime();
-      try {
-        return apply(spark, ref, plan, epoch, base, settings, inTask.rdd());
-      } finally {
-        LOG.debug("gstm state '{}' epoch {}: planned in {} ms, routed and applied in one job {} "
-            + "ms", plan.state.name(), epoch, (t0 - planned) / 1_000_000,
-            (System.nanoTime() - t0) / 1_000_000);
-      }
-    }
-    if (p == 1 && (cached == null || !cached.decodesBatches()) && oneExecutor(spark)
-        && routeInTask()) {
-      // One job for any other input too (rows, a Parquet scan's batches): the state's task
-      // computes every input partition itself, on all cores, and routes it (no routing job, no
-      // routed chunks cached between jobs).
-      RDD<TxChunk> inTask = columnar == null
+    boolean decoded = cached != null && cached.decodesBatches();
+    if (p == 1 && oneExecutor(spark) && routeInTask()) {
+      // One job: the state's task reads every input partition itself, on all cores (the
+      // routing job, the routed chunks' cache and a job's scheduling saved): a cached input's
+      // batches decoded, any other (rows, a Parquet scan's batches) computed and routed there.
+      RDD<TxChunk> inTask = decoded ? decodedInTask(columnar, cached, ref, plan)
+          : columnar == null
           ? new InTaskPartitions<InternalRow, TxChunk>(selected.queryExecution().toRdd(),
               (k, it) -> Routing.routeRowsInTask(k, it, plan), tag(TxChunk.class))
           : new InTaskPartitions<ColumnarBatch, TxChunk>(columnar.batches().rdd(),
               (k, it) -> Routing.routeColumnarInTask(k, it, plan), tag(TxChunk.class));
-      Routing.INPUT_IN_TASK_ROUTES.incrementAndGet();
+      if (!decoded) {
+        Routing.INPUT_IN_TASK_ROUTES.incrementAndGet();
+      }
       long t0 = System.nanoTime();
       try {
         return apply(spark, ref, plan, epoch, base, settings, inTask);
       } finally {
-        LOG.debug("gstm state '{}' epoch {}: planned in {} ms, {} routed and applied in one "
-            + "job {} ms", plan.state.name(), epoch, (t0 - planned) / 1_000_000,
-            columnar == null ? "rows" : "column batches",
+        LOG.debug("gstm state '{}' epoch {}: planned in {} ms, {} routed and applied in one job "
+            + "{} ms", plan.state.name(), epoch, (t0 - planned) / 1_000_000,
+            decoded ? "cached batches" : columnar == null ? "rows" : "column batches",
             (System.nanoTime() - t0) / 1_000_000);
       }
     }
-    JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = cached != null && cached.decodesBatches()
+    JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = decoded
         ? cached.partitions().zipPartitions(columnar.sparkBatches(),
             (lists, theirs) -> Routing.routeCached(TaskContext.getPartitionId(), lists.next(),
                 theirs, cached, plan))
@@ -377,6 +357,25 @@ final class StateJobs {
     RDD<TxChunk> routed = JavaPairRDD.fromJavaRDD(routedPairs)
         .partitionBy(new IndexPartitioner(p + 1)).values().rdd();
     return apply(spark, ref, plan, epoch, base, settings, routed);
+  }
+
+  /**
+   * A one-partition state's one task over a cached input: every input partition's cached
+   * batches decoded there, with Spark's batches of the same partitions for those the decoder
+   * leaves to Spark ({@link Routing#routeCachedInTask}).
+   */
+  private static RDD<TxChunk> decodedInTask(ColumnarSource columnar, CachedColumns cached,
+      TxState.Ref ref, ApplyPlan plan) {
+    JavaRDD<ColumnarBatch> sparkBatches = columnar.sparkBatches();
+    int[][] all = {range(0, sparkBatches.getNumPartitions())};
+    ClassTag<List<CachedBatch>> listTag = tag(List.class);
+    ClassTag<ColumnarBatch> batchTag = tag(ColumnarBatch.class);
+    JavaRDD<List<CachedBatch>> lists = new JavaRDD<>(new PinnedRDD<>(
+        cached.partitions().rdd(), all, ref.locations(), listTag), listTag);
+    JavaRDD<ColumnarBatch> theirs = new JavaRDD<>(new PinnedRDD<>(sparkBatches.rdd(), all,
+        ref.locations(), batchTag), batchTag);
+    return lists.zipPartitions(theirs,
+        (ls, th) -> Routing.routeCachedInTask(ls, th, cached, plan)).rdd();
   }
 
   /** {@code -Dgstm.state.routeInTask=false} keeps the routing job (to compare). */

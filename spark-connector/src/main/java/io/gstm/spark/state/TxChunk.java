@@ -124,7 +124,7 @@ final class TxChunk implements Serializable {
   }
 
   /** Marks a chunk of fresh columns for {@link #recycle}: nothing else will read them after. */
-  void recyclable() {
+  void markRecyclable() {
     recyclable = true;
   }
 

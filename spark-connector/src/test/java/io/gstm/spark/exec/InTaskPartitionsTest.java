@@ -18,8 +18,9 @@ import scala.reflect.ClassTag$;
 
 /**
  * Every partition of a parent computed in one task: the results in partition order whatever
- * thread computed each, the parent's own code run with the task's context (a whole-stage
- * generated plan and a shuffle's read need it), and a partition's failure failing the task.
+ * thread computed each, the parent's own code run with the task's context and class loader (a
+ * whole-stage generated plan and a shuffle's read need them), and a partition's failure failing
+ * the task.
  */
 class InTaskPartitionsTest {
   @RegisterExtension
@@ -34,7 +35,8 @@ class InTaskPartitionsTest {
     }
     TaskContext tc = TaskContext.get();
     return List.of(new long[] {k, count, sum, tc == null ? -1 : tc.stageId(),
-        Thread.currentThread().getId()}).iterator();
+        Thread.currentThread().getId(),
+        System.identityHashCode(Thread.currentThread().getContextClassLoader())}).iterator();
   };
 
   private static <T, R> List<R> collect(JavaRDD<T> parent, InTaskPartitions.Each<T, R> each) {
@@ -53,13 +55,16 @@ class InTaskPartitionsTest {
     List<Long> counts = new ArrayList<>();
     long total = 0;
     java.util.Set<Long> threads = new java.util.HashSet<>();
+    java.util.Set<Long> loaders = new java.util.HashSet<>();
     for (int k = 0; k < parts; k++) {
       assertThat(out.get(k)[0]).as("partition order").isEqualTo(k);
       assertThat(out.get(k)[3]).as("the task's context on its thread").isGreaterThanOrEqualTo(0);
       counts.add(out.get(k)[1]);
       total += out.get(k)[2];
       threads.add(out.get(k)[4]);
+      loaders.add(out.get(k)[5]);
     }
+    assertThat(loaders).as("the task's class loader on every thread").hasSize(1);
     assertThat(counts.stream().mapToLong(Long::longValue).sum()).isEqualTo(100_000);
     assertThat(total).isEqualTo(100_000L * 99_999 / 2);
     // The machine's cores share the partitions (one thread where there is one core).
