@@ -14,6 +14,8 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.TaskContext$;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.serializer.SerializerInstance;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.reflect.ClassTag;
@@ -30,6 +32,7 @@ import scala.reflect.ClassTag$;
  */
 public final class InTaskPartitions<T, R> extends RDD<R> {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(InTaskPartitions.class);
 
   /** What one parent partition becomes, on whichever thread computes it. */
   @FunctionalInterface
@@ -76,14 +79,20 @@ public final class InTaskPartitions<T, R> extends RDD<R> {
     // 2.7 to 5 times slower. A copy per thread, not per partition: an input of thousands of
     // partitions deserializes a copy for each core only.
     ClassTag<RDD<T>> rddTag = ClassTag$.MODULE$.apply(RDD.class);
+    long t0 = System.nanoTime();
     ByteBuffer bytes = serializer().serialize(parent, rddTag);
+    long serialized = System.nanoTime() - t0;
+    long[] took = new long[from.length];
+    long[] copying = new long[from.length];
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     Thread taskThread = Thread.currentThread();
     ConcurrentHashMap<Thread, RDD<T>> copies = new ConcurrentHashMap<>();
     IntStream.range(0, from.length).parallel().forEach(k -> {
+      long start = System.nanoTime();
       RDD<T> own = Thread.currentThread() == taskThread ? parent
           : copies.computeIfAbsent(Thread.currentThread(),
               t -> serializer().deserialize(bytes.duplicate(), loader, rddTag));
+      copying[k] = System.nanoTime() - start;
       // The partition's context and the task's class loader (an executor's, which holds the
       // application's jars: generated code and a user's classes load through it) on this
       // thread while it runs, then the thread's own again: a pool thread may hold another
@@ -99,6 +108,7 @@ public final class InTaskPartitions<T, R> extends RDD<R> {
             .forEachRemaining(results::add);
         out[k] = results;
       } finally {
+        took[k] = System.nanoTime() - start;
         pc.addMetricsToTask();
         Thread.currentThread().setContextClassLoader(wasLoader);
         if (was == null) {
@@ -108,6 +118,18 @@ public final class InTaskPartitions<T, R> extends RDD<R> {
         }
       }
     });
+    if (LOG.isDebugEnabled() && from.length > 0) {
+      // The slowest partition is the reading's wall; the copies, what a thread paid to start.
+      long[] sorted = took.clone();
+      java.util.Arrays.sort(sorted);
+      LOG.debug("gstm: {} partitions computed in one task on {} threads in {} ms (the parent "
+              + "serialized in {} ms, copied on each thread in at most {} ms); a partition {} ms "
+              + "at least, {} ms median, {} ms at most", from.length, copies.size() + 1,
+          (System.nanoTime() - t0) / 1_000_000, serialized / 1_000_000,
+          java.util.Arrays.stream(copying).max().orElse(0) / 1_000_000,
+          sorted[0] / 1_000_000, sorted[sorted.length / 2] / 1_000_000,
+          sorted[sorted.length - 1] / 1_000_000);
+    }
     List<R> all = new ArrayList<>();
     for (List<R> o : out) {
       all.addAll(o);

@@ -47,9 +47,7 @@ final class Routing {
   static Iterator<Tuple2<Integer, TxChunk>> route(int inputPartition, Iterator<InternalRow> it,
       ApplyPlan plan, int coordinator) {
     Router r = new Router(inputPartition, plan, coordinator);
-    while (it.hasNext()) {
-      r.row(it.next());
-    }
+    r.rows(it);
     return r.finish();
   }
 
@@ -94,9 +92,7 @@ final class Routing {
   static Iterator<TxChunk> routeRowsInTask(int inputPartition, Iterator<InternalRow> it,
       ApplyPlan plan) {
     Router r = inTask(inputPartition, plan);
-    while (it.hasNext()) {
-      r.row(it.next());
-    }
+    r.rows(it);
     return chunksOf(r);
   }
 
@@ -369,6 +365,76 @@ final class Routing {
     }
 
     /**
+     * Every row of {@code it}. A one-partition state's rows of one program go straight into the
+     * chunk's columns, in a loop that keeps the columns and how to read each field in locals, no
+     * call a row; a row with a null anywhere takes {@link #row}, which finds the field and gives
+     * the outcome.
+     */
+    void rows(Iterator<InternalRow> it) {
+      if (!direct) {
+        while (it.hasNext()) {
+          row(it.next());
+        }
+        return;
+      }
+      int idIndex = plan.idIndex;
+      long base = (long) inputPartition << 40;
+      int width = directSlots.length;
+      int[] sources = directSources;
+      int[] kinds = new int[width];
+      for (int k = 0; k < width; k++) {
+        kinds[k] = kind(plan.slots[directSlots[k]]);
+      }
+      long[][] cols = new long[width][];
+      TxChunk c = null;
+      long[] ids = null;
+      int[] types = null;
+      byte[] status = null;
+      int at = 0;
+      int end = 0;
+      long n = row;
+      while (it.hasNext()) {
+        InternalRow r = it.next();
+        if (at == end) {
+          if (c != null) {
+            c.n = at;
+          }
+          c = segment();
+          ids = c.txIds;
+          types = c.types;
+          status = c.status;
+          for (int k = 0; k < width; k++) {
+            cols[k] = c.slots[directSlots[k]];
+          }
+          at = c.n;
+          end = c.capacity();
+        }
+        if (r.anyNull()) {
+          c.n = at;
+          row = n;
+          row(r); // its outcome, or the row, where a null lies outside what it reads
+          n = row;
+          c = out[0];
+          end = at = c.n; // the columns taken again (segment()) at the next row
+          continue;
+        }
+        ids[at] = idIndex >= 0 ? r.getLong(idIndex) : base | n;
+        types[at] = 0;
+        status[at] = 0;
+        for (int k = 0; k < width; k++) {
+          cols[k][at] = bits(r, sources[k], kinds[k]);
+        }
+        at++;
+        n++;
+      }
+      if (c != null) {
+        c.n = at;
+      }
+      row = n;
+    }
+
+    /**
+     * A row of a one-partition state of one program, its fields written straight into the    /**
      * A row of a one-partition state of one program, its fields written straight into the
      * chunk's columns (no staging, no per-row reset); false, having written nothing, when its
      * id or a field its program reads is null (the caller's checks give its outcome).
@@ -887,10 +953,25 @@ final class Routing {
 
   /** The raw bits of field {@code i} of a row or an array, as the slot's type stores them. */
   private static long bits(SpecializedGetters g, int i, ApplyPlan.Slot slot) {
-    return slot.key() ? g.getLong(i) : switch (slot.type()) {
-      case INT32 -> g.getInt(i);
-      case INT64 -> g.getLong(i);
-      case FLOAT32 -> Float.floatToRawIntBits(g.getFloat(i));
+    return bits(g, i, kind(slot));
+  }
+
+  /** How {@link #bits} reads a slot: 0 a long, 1 an int, 2 a float's bits, 3 a double's. */
+  private static int kind(ApplyPlan.Slot slot) {
+    return slot.key() ? 0 : switch (slot.type()) {
+      case INT32 -> 1;
+      case INT64 -> 0;
+      case FLOAT32 -> 2;
+      default -> 3;
+    };
+  }
+
+  /** The raw bits of field {@code i} read as {@link #kind} says. */
+  private static long bits(SpecializedGetters g, int i, int kind) {
+    return switch (kind) {
+      case 0 -> g.getLong(i);
+      case 1 -> g.getInt(i);
+      case 2 -> Float.floatToRawIntBits(g.getFloat(i));
       default -> Double.doubleToRawLongBits(g.getDouble(i));
     };
   }

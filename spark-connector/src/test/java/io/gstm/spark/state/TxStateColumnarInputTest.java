@@ -236,6 +236,26 @@ class TxStateColumnarInputTest extends StateSession {
   }
 
   /**
+   * A one-partition state of one program writes each row's fields straight into its chunks in a
+   * loop of its own; a row with a null (a key, an amount) goes the checked way. Across the
+   * chunks' growth, the same outcomes and state as the checked routing of three partitions
+   * gives (balances large enough that no order aborts a transfer).
+   */
+  @Test
+  void aOneProgramStateReadsRowsAsTheCheckedRoutingDoes() {
+    Dataset<Row> rows = transfers(20_000, 40, 300, 43, 0, false)
+        .withColumn("dst", functions.when(functions.col("id").mod(997).equalTo(500),
+            functions.lit(null)).otherwise(functions.col("dst")))
+        .withColumn("amount", functions.when(functions.col("id").mod(1_009).equalTo(7),
+            functions.lit(null)).otherwise(functions.col("amount")))
+        .repartition(5, functions.col("src").mod(4)); // one input partition empty
+    Run direct = run(rows, 1, BANK);
+    assertThat(direct).isEqualTo(run(rows, 3, BANK));
+    assertThat(direct.outcomes()).hasSize(20_000);
+    assertThat(direct.outcomes().toString()).contains("NULL_KEY").contains("NULL_VALUE");
+  }
+
+  /**
    * A one-partition state's epochs over a cached input decode into recycled columns (the
    * recycling bound lowered to these small epochs): each epoch's columns are the last one's,
    * written over, and the slots of a program a batch lacks are zeros again (batches of deposits
