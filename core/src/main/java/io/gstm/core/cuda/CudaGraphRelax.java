@@ -65,7 +65,7 @@ public final class CudaGraphRelax implements AutoCloseable {
    */
   static final int HAND_OVER_ROUNDS = 16;
   /** Default of {@link #chainHops}. */
-  static final int DEFAULT_CHAIN_HOPS = 4;
+  static final int DEFAULT_CHAIN_HOPS = 6;
   /** Threads per block of the loop kernel (its launch bounds). */
   private static final int LOOP_THREADS = 256;
   /** Words of {@link #loopWords}: three queue lengths, the vertices taken, five results. */
@@ -378,7 +378,8 @@ public final class CudaGraphRelax implements AutoCloseable {
    * default {@value #DEFAULT_CHAIN_HOPS}; 0: every lowered vertex waits for the next round. On
    * the H200 (docs/benchmark-log.md) 4 took a 1,024 x 1,024 grid from 46 to 35 ms of kernel and
    * the road-like grid of 2^24 cells from 207 to 159 ms; 16 and more were slower again (a
-   * round waits for its longest chain). The host's rounds (R-MAT's few large ones, where 8 hops
+   * round waits for its longest chain); with the commits' cheaper fences, 6 beat 4 by 1-4% at
+   * either bucket width (2026-12-01). The host's rounds (R-MAT's few large ones, where 8 hops
    * took SSSP from 10.5 to 12.3 ms) follow none.
    */
   private static int chainHops() {

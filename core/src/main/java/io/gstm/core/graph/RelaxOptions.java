@@ -37,11 +37,13 @@ public record RelaxOptions(int threadsPerBlock, int lockCoverage, int maxRounds,
    * Default {@link #bucketEdges()}. A model of the rounds on a 1,024 x 1,024 grid with weights
    * 1..100 relaxes each edge 1.35, 1.50 and 1.83 times at 4, 8 and 16 mean weights (3,215, 2,746
    * and 2,505 rounds); with the device's loop following hops within a round, the wider buckets
-   * won on the H200 (the grid 32.1 ms of kernel at 16 against 34.7 at 8 and 37.6 at 4, the
-   * road-like grid of 2^24 cells 149 against 156 and 166 ms); R-MAT's short paths fit in one or
-   * two buckets at any width (10.5-10.9 ms from 1 to 8).
+   * win on the H200: with 6 hops, 32 mean weights took the grid to 25.0-25.2 ms of kernel
+   * against 26.1-26.2 at 16 (27.1-27.2 with 4 hops at 16, the default before), and the road-like
+   * grid of 2^24 cells to 113.4-113.5 ms against 114.6 (117.1-117.2), relaxing more edges in
+   * fewer rounds (docs/benchmark-log.md, 2026-12-01); R-MAT's short paths fit in one or two
+   * buckets at any width (8.07 ms either way).
    */
-  public static final double DEFAULT_BUCKET_EDGES = 16;
+  public static final double DEFAULT_BUCKET_EDGES = 32;
 
   public RelaxOptions {
     TxBatch.checkThreads(threadsPerBlock, 1);
