@@ -26,9 +26,9 @@ import scala.reflect.ClassTag$;
  * one-partition state's task reads all of its input itself, so that an epoch is one job (no
  * routing job, no routed chunks cached between two jobs). Each parent partition runs on a
  * thread of the common pool, as if it were a task of its own: from its thread's own copy of the
- * parent and with its own context ({@link PartitionContext}: the task's, but for its metrics, added to
- * the task's when it ends), through {@code each}; the results come back in partition order. A
- * task kill reaches every thread through the task's context.
+ * parent and with its own context ({@link PartitionContext}: the task's, but for its metrics,
+ * added to the task's when it ends), through {@code each}; the results come back in partition
+ * order. A task kill reaches every thread through the task's context.
  */
 public final class InTaskPartitions<T, R> extends RDD<R> {
   private static final long serialVersionUID = 1L;

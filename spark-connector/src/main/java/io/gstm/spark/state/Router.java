@@ -51,8 +51,8 @@ final class Router {
   private final int[] directSlots;
   private final int[] directSources;
   /**
-   * Segments of {@link Routing#SEGMENT} rows in columns that {@code RecycledArrays} keeps, given back
-   * there after the batch (chunks that never leave the task that routes them).
+   * Segments of {@link Routing#SEGMENT} rows in columns that {@code RecycledArrays} keeps, given
+   * back there after the batch (chunks that never leave the task that routes them).
    */
   boolean pooledSegments;
   private int[] owners = new int[16];
@@ -388,8 +388,8 @@ final class Router {
   }
 
   /**
-   * A cached batch of a one-partition state's input ({@link #routeCached}): its id column and
-   * the program's slots decoded into the chunk's arrays at its end. False, having added
+   * A cached batch of a one-partition state's input ({@link Routing#routeCached}): its id column
+   * and the program's slots decoded into the chunk's arrays at its end. False, having added
    * nothing, when a column is left to Spark.
    */
   boolean direct(CachedColumns columns, CachedBatch b) {
@@ -559,9 +559,9 @@ final class Router {
 
   /**
    * A one-partition state's chunk for the next row read one by one: a chunk that is full is
-   * set aside whole and the rows go on in a new one of twice its rows (up to {@link Routing#SEGMENT}),
-   * so that no row is copied as a chunk grows, nor once more to trim it (the state's task
-   * joins the chunks anyway); a small input makes small chunks.
+   * set aside whole and the rows go on in a new one of twice its rows (up to {@link
+   * Routing#SEGMENT}), so that no row is copied as a chunk grows, nor once more to trim it (the
+   * state's task joins the chunks anyway); a small input makes small chunks.
    */
   private TxChunk segment() {
     TxChunk c = out[0];
