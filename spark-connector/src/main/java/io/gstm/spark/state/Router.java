@@ -45,7 +45,7 @@ final class Router {
   private final long[] values;
   /**
    * A one-partition state's rows of one program (no program column, no array elements): each
-   * checked row's fields go straight into the chunk ({@link #oneProgramRow}).
+   * checked row's fields go straight into the chunk ({@link #rows}).
    */
   private final boolean direct;
   private final int[] directSlots;
@@ -157,40 +157,8 @@ final class Router {
     row = n;
   }
 
-  /**
-   * A row of a one-partition state of one program, its fields written straight into the    /**
-   * A row of a one-partition state of one program, its fields written straight into the
-   * chunk's columns (no staging, no per-row reset); false, having written nothing, when its
-   * id or a field its program reads is null (the caller's checks give its outcome).
-   */
-  private boolean oneProgramRow(InternalRow r) {
-    if (plan.idIndex >= 0 && r.isNullAt(plan.idIndex)) {
-      return false;
-    }
-    for (int src : directSources) {
-      if (r.isNullAt(src)) {
-        return false;
-      }
-    }
-    TxChunk c = segment();
-    int at = c.n;
-    c.txIds[at] = plan.idIndex >= 0 ? r.getLong(plan.idIndex)
-        : ((long) inputPartition << 40) | row;
-    c.types[at] = 0;
-    c.status[at] = 0;
-    for (int k = 0; k < directSlots.length; k++) {
-      c.slots[directSlots[k]][at] = bits(r, directSources[k], plan.slots[directSlots[k]]);
-    }
-    c.n = at + 1;
-    row++;
-    return true;
-  }
-
   /** One transaction row. */
   void row(InternalRow r) {
-    if (direct && oneProgramRow(r)) {
-      return;
-    }
     long txId = plan.idIndex >= 0 && !r.isNullAt(plan.idIndex) ? r.getLong(plan.idIndex)
         : ((long) inputPartition << 40) | row;
     row++;
