@@ -110,9 +110,7 @@ final class BatchRunner {
     for (int s : plan.keySlotsOf[type]) {
       int local = locals != null ? locals[s][i] : index.local(slots.get(s, i));
       if (local < 0) {
-        out.codes[i] = OutcomeChunk.MISSING_KEY;
-        out.cause(i, "key " + slots.get(s, i) + " (column '" + plan.slots[s].name()
-            + "') is not in state '" + plan.state.name() + "'");
+        missingKey(plan, slots, s, i, out);
         return type;
       }
       if (locals == null) {
@@ -120,6 +118,14 @@ final class BatchRunner {
       }
     }
     return type;
+  }
+
+  /** Row {@code i}'s outcome: its key in slot {@code s} names no row of the store. */
+  private static void missingKey(ApplyPlan plan, TxChunk.Slots slots, int s, int i,
+      OutcomeChunk out) {
+    out.codes[i] = OutcomeChunk.MISSING_KEY;
+    out.cause(i, "key " + slots.get(s, i) + " (column '" + plan.slots[s].name()
+        + "') is not in state '" + plan.state.name() + "'");
   }
 
   /**
@@ -139,6 +145,62 @@ final class BatchRunner {
     for (int[] a : fresh) {
       RecycledArrays.give(a);
     }
+  }
+
+  /**
+   * Every row's keys as local indices, a key slot's column at a time (one program: every row
+   * names the same key slots, so a row already decided is looked up too, harmlessly); a key the
+   * store lacks decides its row's outcome, the first such slot naming the cause.
+   */
+  private static void keysOfOneProgram(ApplyPlan plan, TxChunk in, KeyIndex index,
+      int[][] keyCols, OutcomeChunk out) {
+    int n = in.n;
+    int[] keySlots = plan.keySlotsOf[0];
+    boolean[] missing = new boolean[(n + RANGE_ROWS - 1) / RANGE_ROWS];
+    rowRanges(n).forEach(range -> {
+      int from = range * RANGE_ROWS;
+      int to = Math.min(n, from + RANGE_ROWS);
+      for (int s : keySlots) {
+        missing[range] |= in.localsInto(s, from, to, index, keyCols[s]);
+      }
+    });
+    rowRanges(n).forEach(range -> {
+      if (!missing[range]) {
+        return;
+      }
+      TxChunk.Slots slots = in.slots();
+      for (int i = range * RANGE_ROWS, to = Math.min(n, i + RANGE_ROWS); i < to; i++) {
+        if (out.codes[i] != 0) {
+          continue;
+        }
+        for (int s : keySlots) {
+          if (keyCols[s][i] < 0) {
+            missingKey(plan, slots, s, i, out);
+            break;
+          }
+        }
+      }
+    });
+  }
+
+  /**
+   * Row by row, each on its own (a large batch on the executor's idle cores): keys become
+   * local indices, and a key the store lacks decides its row's outcome.
+   */
+  private static void keysRowByRow(ApplyPlan plan, TxChunk in, KeyIndex index,
+      int[][] locals, int[][] keyCols, int[] types, OutcomeChunk out) {
+    int n = in.n;
+    rowRanges(n).forEach(range -> {
+      TxChunk.Slots slots = in.slots();
+      for (int i = range * RANGE_ROWS, to = Math.min(n, i + RANGE_ROWS); i < to; i++) {
+        if (out.codes[i] == 0) {
+          int type = keysToColumns(plan, in, slots, i, index, locals, keyCols, out);
+          if (types != null) {
+            types[i] = type;
+          }
+        }
+      }
+    });
   }
 
   /**
@@ -173,19 +235,11 @@ final class BatchRunner {
       }
     }
     int[] types = oneProgram ? null : fresh[fresh.length - 1];
-    // Row by row, each on its own (a large batch on the executor's idle cores): keys become
-    // local indices, and a key the store lacks decides its row's outcome.
-    rowRanges(n).forEach(range -> {
-      TxChunk.Slots slots = in.slots();
-      for (int i = range * RANGE_ROWS, to = Math.min(n, i + RANGE_ROWS); i < to; i++) {
-        if (out.codes[i] == 0) {
-          int type = keysToColumns(plan, in, slots, i, index, locals, keyCols, out);
-          if (types != null) {
-            types[i] = type;
-          }
-        }
-      }
-    });
+    if (oneProgram && locals == null) {
+      keysOfOneProgram(plan, in, index, keyCols, out);
+    } else {
+      keysRowByRow(plan, in, index, locals, keyCols, types, out);
+    }
     // The rows to run, in order: usually every row (rows stays null: row t is transaction t),
     // else the others packed to the front (into copies: the routed slots are the chunk's).
     int[] rows = null;

@@ -157,6 +157,35 @@ final class TxChunk implements Serializable {
     types = null;
   }
 
+  /**
+   * Rows {@code from} to {@code to - 1} of key slot {@code s} into {@code dst} as their rows in
+   * the store ({@code index}; -1 for a key it lacks), a column at a time; returns whether some
+   * key was missing.
+   */
+  boolean localsInto(int s, int from, int to, BatchRunner.KeyIndex index, int[] dst) {
+    int missing = 0;
+    long[] own = slots[s];
+    if (own != null) {
+      for (int i = from; i < to; i++) {
+        int local = index.local(own[i]);
+        dst[i] = local;
+        missing |= local;
+      }
+      return missing < 0;
+    }
+    for (int k = part(from), i = from; i < to; k++) {
+      int first = partStarts[k];
+      int end = Math.min(to, k + 1 < partStarts.length ? partStarts[k + 1] : n);
+      long[] col = apart[s][k];
+      for (; i < end; i++) {
+        int local = index.local(col[i - first]);
+        dst[i] = local;
+        missing |= local;
+      }
+    }
+    return missing < 0;
+  }
+
   /** The part that holds row {@code i} of slots held apart. */
   private int part(int i) {
     int k = Arrays.binarySearch(partStarts, i);

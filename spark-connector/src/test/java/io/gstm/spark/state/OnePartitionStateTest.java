@@ -8,12 +8,16 @@ import static io.gstm.spark.state.TxStateTest.transfers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,6 +72,51 @@ class OnePartitionStateTest extends StateSession {
       assertThat(r.transactions()).isEqualTo(150_000);
       assertThat(r.outcomeCounts().get("MISSING_KEY")).isEqualTo(3_000);
       assertThat(r.outcomes().where("outcome = 'MISSING_KEY' AND cause NOT LIKE '%1000003%'")
+          .count()).isZero();
+      TxStateTest.assertReplays(BANK, List.of("balance"), LONGS, before,
+          StateReplay.snapshot(bank.toDF(), LONGS), txs, r);
+    }
+  }
+
+  /**
+   * Unknown keys in either key column or both, in a batch of many parallel ranges from several
+   * input partitions: each such row ends MISSING_KEY, its cause naming the first key column the
+   * store lacks, and every other row runs.
+   */
+  @Test
+  void unknownKeysInEitherColumnNameTheFirstMissingOne() {
+    try (TxState bank = TxState.from(accounts(48, 1_000)).key("id").partitions(1).create()) {
+      List<Row> rows = new ArrayList<>();
+      java.util.Random rnd = new java.util.Random(17);
+      for (int i = 0; i < 200_000; i++) {
+        long src = (long) rnd.nextInt(48) * 7 + 3;
+        long dst = (long) rnd.nextInt(48) * 7 + 3;
+        switch (i % 97) {
+          case 5 -> src = 2_000_005L;
+          case 6 -> dst = 3_000_006L;
+          case 7 -> {
+            src = 2_000_007L;
+            dst = 3_000_007L;
+          }
+          default -> { }
+        }
+        rows.add(RowFactory.create((long) i, src, dst, 1L));
+      }
+      Dataset<Row> txs = TxStateTest.spark.createDataFrame(rows, new StructType()
+          .add("id", DataTypes.LongType, false).add("src", DataTypes.LongType, false)
+          .add("dst", DataTypes.LongType, false).add("amount", DataTypes.LongType, false))
+          .repartition(5);
+      TreeMap<Long, long[]> before = StateReplay.snapshot(bank.toDF(), LONGS);
+      ApplyResult r = bank.transactions(txs, BANK).idColumn("id").recordOrder(true).run();
+      long each = r.outcomes().where("txId % 97 = 5").count();
+      assertThat(r.outcomeCounts().get("MISSING_KEY")).isEqualTo(3 * each);
+      assertThat(r.outcomes().where("outcome = 'MISSING_KEY' AND txId % 97 = 5 AND cause LIKE "
+          + "'key 2000005 (column ''src'')%'").count()).isEqualTo(each);
+      assertThat(r.outcomes().where("outcome = 'MISSING_KEY' AND txId % 97 = 6 AND cause LIKE "
+          + "'key 3000006 (column ''dst'')%'").count()).isEqualTo(each);
+      assertThat(r.outcomes().where("outcome = 'MISSING_KEY' AND txId % 97 = 7 AND cause LIKE "
+          + "'key 2000007 (column ''src'')%'").count()).isEqualTo(each);
+      assertThat(r.outcomes().where("outcome = 'MISSING_KEY' AND txId % 97 NOT IN (5, 6, 7)")
           .count()).isZero();
       TxStateTest.assertReplays(BANK, List.of("balance"), LONGS, before,
           StateReplay.snapshot(bank.toDF(), LONGS), txs, r);
