@@ -245,6 +245,28 @@ final class Routing {
    * The column batches that hold {@code selected}'s rows, column for column (the plan's
    * selection over a cached relation or a Parquet scan), or null: the caller reads rows.
    */
+  /**
+   * The plan's columns of {@code tx}: {@code tx} itself when it has exactly those columns, in
+   * order, of their types (analysing a selection of them costs an epoch milliseconds), else
+   * their selection.
+   */
+  static Dataset<Row> selected(Dataset<Row> tx, ApplyPlan plan) {
+    org.apache.spark.sql.types.StructField[] fields = tx.schema().fields();
+    boolean same = fields.length == plan.selectNames.length;
+    for (int i = 0; same && i < fields.length; i++) {
+      same = fields[i].name().equals(plan.selectNames[i])
+          && fields[i].dataType().equals(plan.selectTypes[i]);
+    }
+    if (same) {
+      INPUTS_TAKEN_WHOLE.incrementAndGet();
+    }
+    return same ? tx : tx.select(plan.selection());
+  }
+
+  /** Inputs read as they are, with no selection ({@link #selected}; for tests). */
+  static final java.util.concurrent.atomic.AtomicLong INPUTS_TAKEN_WHOLE =
+      new java.util.concurrent.atomic.AtomicLong();
+
   static ColumnarSource columnar(Dataset<Row> selected, ApplyPlan plan) {
     ColumnarSource c = ColumnarSource.of(selected);
     boolean fits = c != null && c.width() == plan.selectNames.length;

@@ -276,7 +276,7 @@ final class StateJobs {
     // A cached or Parquet input is read from its column batches: no row object per transaction.
     // A cached input as a whole is found in Spark's cache, with no query planned for it.
     ColumnarSource columnar = Routing.cachedColumnar(tx, plan);
-    Dataset<Row> selected = columnar != null ? null : tx.select(plan.selection());
+    Dataset<Row> selected = columnar != null ? null : Routing.selected(tx, plan);
     columnar = columnar != null ? columnar : Routing.columnar(selected, plan);
     // -Dgstm.state.directRouting=false routes a one-partition state's cached input as any
     // other's (to compare).

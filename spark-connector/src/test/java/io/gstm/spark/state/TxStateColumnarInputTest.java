@@ -70,6 +70,20 @@ class TxStateColumnarInputTest extends StateSession {
     }
   }
 
+  /** An input of exactly the programs' columns is read as it is, with no selection analysed. */
+  @ParameterizedTest(name = "{0} partition(s)")
+  @ValueSource(ints = {1, 3})
+  void anInputOfExactlyTheProgramsColumnsIsReadAsItIs(int partitions) {
+    Dataset<Row> rows = transfers(3_000, 40, 300, 43, 0, false).repartition(4).localCheckpoint();
+    long whole = Routing.INPUTS_TAKEN_WHOLE.get();
+    Run asItIs = run(rows.select("src", "dst", "amount"), partitions, BANK);
+    assertThat(Routing.INPUTS_TAKEN_WHOLE.get()).as("read as it is").isEqualTo(whole + 1);
+    Run selected = run(rows, partitions, BANK);
+    Run reordered = run(rows.select("dst", "src", "amount"), partitions, BANK);
+    assertThat(Routing.INPUTS_TAKEN_WHOLE.get()).as("selected").isEqualTo(whole + 1);
+    assertThat(asItIs).isEqualTo(selected).isEqualTo(reordered);
+  }
+
   /**
    * A cached input as a whole is found in Spark's cache, with no query planned for it; one whose
    * column has another type than the programs read (an int amount, cast) or a filter above the
