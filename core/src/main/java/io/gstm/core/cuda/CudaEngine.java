@@ -59,6 +59,8 @@ import jcuda.driver.CUevent;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
 import jcuda.driver.JCudaDriver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs batches on one GPU through the JCuda driver API: the device's primary context (made
@@ -68,6 +70,8 @@ import jcuda.driver.JCudaDriver;
  * <p>Open with {@link #open(int)}; the caller closes it after closing its stores.
  */
 public final class CudaEngine implements Engine {
+  private static final Logger LOG = LoggerFactory.getLogger(CudaEngine.class);
+
   private final CUdevice device;
   private final CUcontext context;
   private final String deviceName;
@@ -425,8 +429,10 @@ public final class CudaEngine implements Engine {
       throw new IllegalArgumentException("store: belongs to another engine");
     }
     store.checkOpen();
+    long bindStart = System.nanoTime();
     ProgramBinding binding = ProgramBinding.bind(batch, store.layout(), store.algorithm());
     bind();
+    long bound = System.nanoTime();
     ProgramImage image = ProgramImage.build(binding);
     int n = batch.txCount();
     int cap = binding.capacity();
@@ -462,6 +468,7 @@ public final class CudaEngine implements Engine {
     int[] initialVersions = options.history() ? store.lockVersions() : null;
     int outSlots = Math.max(1, batch.programs().maxOutputs());
     long t0 = System.nanoTime();
+    long prepared = t0 - bound;
     try (BatchBuffers buf = new BatchBuffers(this, n, cap, options.history())) {
       ProgramBuffers pb = ProgramBuffers.upload(buf, binding, image, outSlots);
       sync();
@@ -486,9 +493,24 @@ public final class CudaEngine implements Engine {
       if (!options.results() || !ProgramBuffers.outputsWritten(batch)) {
         buf.resultsAllZero();
       }
+      long collecting = System.nanoTime();
       BatchResult stats = buf.collect(name(), initialVersions, uploadNanos, kernelNanos);
-      return pb.result(stats, batch, options.allOutputs());
+      long collected = System.nanoTime();
+      ProgramResult result = pb.result(stats, batch, options.allOutputs());
+      if (LOG.isDebugEnabled()) {
+        long done = System.nanoTime();
+        LOG.debug("programs batch of {}: bound in {} ms, image and kernel found in {} ms, "
+                + "uploaded in {} ms, kernel {} ms, outcomes collected in {} ms, outputs and "
+                + "abort codes in {} ms; {} ms in all", n, ms(bound - bindStart), ms(prepared),
+            ms(uploadNanos), ms(kernelNanos), ms(collected - collecting), ms(done - collected),
+            ms(done - bindStart));
+      }
+      return result;
     }
+  }
+
+  private static String ms(long nanos) {
+    return String.format(Locale.ROOT, "%.1f", nanos / 1e6);
   }
 
   private BatchResult runSemantic(CudaTxStore store, TxBatch batch, RunOptions options) {

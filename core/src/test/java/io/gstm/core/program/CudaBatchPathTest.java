@@ -143,6 +143,47 @@ class CudaBatchPathTest {
     assertThat(gpu.result().abortCodes()).contains(7);
   }
 
+  /**
+   * A batch whose outputs and abort codes belong to few transactions (a tenth run the programs
+   * with outputs), asked for the committed transactions' outputs alone: those outputs and the
+   * aborts' codes, picked from the columns as they land, are the JVM's, every one of them.
+   */
+  @Test
+  void fewCommittedOutputsAndAbortsComeBackAsOnTheJvm() {
+    Input all = input(3_000_000, 3, 23);
+    int[] types = all.types().clone();
+    SplittableRandom rnd = new SplittableRandom(5);
+    for (int t = 0; t < types.length; t++) {
+      types[t] = rnd.nextInt(10) == 0 ? rnd.nextInt(2) : 2;
+    }
+    Input in = new Input(types, all.src(), all.dst(), all.amount(), all.opening());
+    StoreLayout layout = new StoreLayout(List.of(
+        new RegionSpec("balance", RegionType.INT64, in.opening().length, 1)));
+    ProgramResult[] results = new ProgramResult[2];
+    long[][] after = new long[2][];
+    Engine[] both = {engines.gpu(), engines.jvm()};
+    for (int e = 0; e < 2; e++) {
+      ProgramBatch batch = ProgramBatch.builder(PROGRAMS).types(in.types()).int32("src", in.src())
+          .int32("dst", in.dst()).int64("amount", in.amount()).build();
+      try (TxStore store = both[e].createStore(layout)) {
+        StoreContents.write(store, new long[][] {in.opening()});
+        results[e] = both[e].run(store, batch, RunOptions.defaults().withCommittedOutputsOnly());
+        after[e] = StoreContents.read(store)[0];
+      }
+    }
+    ProgramResult.CommittedOutputs g = results[0].committedOutputs();
+    ProgramResult.CommittedOutputs j = results[1].committedOutputs();
+    assertThat(g.rows()[0].length).as("committed transactions with an output")
+        .isBetween(100_000, 3_000_000 / 4);
+    assertThat(g.rows()).isDeepEqualTo(j.rows());
+    assertThat(g.values()).isDeepEqualTo(j.values());
+    assertThat(Arrays.mismatch(results[0].abortCodes(), results[1].abortCodes()))
+        .as("first transaction whose abort code differs").isEqualTo(-1);
+    assertThat(results[0].outcomeCounts().get(Outcome.USER_ABORT)).isGreaterThan(10_000);
+    assertThat(Arrays.mismatch(after[0], after[1])).as("first account that differs")
+        .isEqualTo(-1);
+  }
+
   @Test
   void oneProgramForAllAcrossBatchesOfOtherSizes() {
     for (int n : new int[] {2_500_000, 1_000, 3_000_000, 2_500_000}) {
