@@ -120,7 +120,8 @@ public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] output
 
   /**
    * Per output slot of the batch's programs, the committed transactions whose program has it,
-   * ascending: counted per slice on all cores without a branch per transaction, then listed.
+   * ascending: a row's mark is how many slots it fills (its program's outputs when it committed,
+   * else 0), counted per slice on all cores as a histogram of marks, then listed.
    */
   public static int[][] committedWithOutputs(byte[] outcomes, ProgramBatch batch) {
     int slots = batch.programs().maxOutputs();
@@ -128,22 +129,40 @@ public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] output
     for (int p = 0; p < outputsOf.length; p++) {
       outputsOf[p] = batch.programs().get(p).outputs().size();
     }
+    // One program for all: its outputs; else each row's program's, read from the types.
+    int uniform = batch.uniformType();
+    int[] types = uniform >= 0 ? null : batch.typesView();
+    int uniformMark = uniform >= 0 ? outputsOf[uniform] : 0;
     byte committed = (byte) Outcome.COMMITTED.code();
     int n = outcomes.length;
     int pieces = (n + SLICE - 1) / SLICE;
     int[][] firsts = new int[slots][pieces + 1];
     IntStream each = IntStream.range(0, pieces);
     (pieces > 1 ? each.parallel() : each).forEach(k -> {
-      int[] c = new int[slots];
-      for (int t = k * SLICE, to = Math.min(n, t + SLICE); t < to; t++) {
-        int yes = (((outcomes[t] ^ committed) & 0xFF) - 1) >>> 31;
-        int has = outputsOf[batch.type(t)];
-        for (int s = 0; s < slots; s++) {
-          c[s] += yes & ((s - has) >>> 31); // committed and the program has slot s
+      int[] marks = new int[slots + 1];
+      int to = Math.min(n, (k + 1) * SLICE);
+      if (types == null) {
+        int yes = 0;
+        for (int t = k * SLICE; t < to; t++) {
+          yes += (((outcomes[t] ^ committed) & 0xFF) - 1) >>> 31;
+        }
+        marks[uniformMark] = yes;
+      } else if (slots == 1) {
+        int yes = 0; // committed rows whose program has the output (no store a row)
+        for (int t = k * SLICE; t < to; t++) {
+          yes += ((((outcomes[t] ^ committed) & 0xFF) - 1) >>> 31) & outputsOf[types[t]];
+        }
+        marks[1] = yes;
+      } else {
+        for (int t = k * SLICE; t < to; t++) {
+          int yes = (((outcomes[t] ^ committed) & 0xFF) - 1) >>> 31;
+          marks[outputsOf[types[t]] & -yes]++;
         }
       }
-      for (int s = 0; s < slots; s++) {
-        firsts[s][k + 1] = c[s];
+      int filling = 0; // rows whose mark is above s fill slot s
+      for (int s = slots - 1; s >= 0; s--) {
+        filling += marks[s + 1];
+        firsts[s][k + 1] = filling;
       }
     });
     int[][] rows = new int[slots][];
@@ -151,26 +170,32 @@ public record ProgramResult(BatchResult stats, ProgramBatch batch, long[] output
       java.util.Arrays.parallelPrefix(firsts[s], Integer::sum);
       rows[s] = new int[firsts[s][pieces]];
     }
-    IntStream listed = IntStream.range(0, pieces).filter(k -> {
-      boolean some = false;
-      for (int s = 0; s < slots; s++) {
-        some |= firsts[s][k + 1] > firsts[s][k];
-      }
-      return some;
-    });
+    IntStream listed = IntStream.range(0, pieces).filter(k -> slots > 0
+        && firsts[0][k + 1] > firsts[0][k]); // slot 0 is filled by every row that fills any
     (pieces > 1 ? listed.parallel() : listed).forEach(k -> {
+      int to = Math.min(n, (k + 1) * SLICE);
+      if (slots == 1) {
+        // Every row written at the next place, which only a taken row moves on (no branch a
+        // row); done once the slice's last taken row is listed.
+        int[] listing = rows[0];
+        int end = firsts[0][k + 1];
+        int at = firsts[0][k];
+        for (int t = k * SLICE; t < to && at < end; t++) {
+          int yes = (((outcomes[t] ^ committed) & 0xFF) - 1) >>> 31;
+          listing[at] = t;
+          at += yes & (types == null ? uniformMark : outputsOf[types[t]]);
+        }
+        return;
+      }
       int[] at = new int[slots];
       for (int s = 0; s < slots; s++) {
         at[s] = firsts[s][k];
       }
-      for (int t = k * SLICE, to = Math.min(n, t + SLICE); t < to; t++) {
+      for (int t = k * SLICE; t < to; t++) {
         int yes = (((outcomes[t] ^ committed) & 0xFF) - 1) >>> 31;
-        int has = outputsOf[batch.type(t)];
-        for (int s = 0; s < slots; s++) {
-          if (at[s] < firsts[s][k + 1]) {
-            rows[s][at[s]] = t; // written over by the slice's next taken row when not taken
-            at[s] += yes & ((s - has) >>> 31);
-          }
+        int mark = (types == null ? uniformMark : outputsOf[types[t]]) & -yes;
+        for (int s = 0; s < mark; s++) {
+          rows[s][at[s]++] = t;
         }
       }
     });
