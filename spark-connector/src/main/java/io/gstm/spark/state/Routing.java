@@ -242,10 +242,6 @@ final class Routing {
   }
 
   /**
-   * The column batches that hold {@code selected}'s rows, column for column (the plan's
-   * selection over a cached relation or a Parquet scan), or null: the caller reads rows.
-   */
-  /**
    * The plan's columns of {@code tx}: {@code tx} itself when it has exactly those columns, in
    * order, of their types (analysing a selection of them costs an epoch milliseconds), else
    * their selection.
@@ -267,6 +263,10 @@ final class Routing {
   static final java.util.concurrent.atomic.AtomicLong INPUTS_TAKEN_WHOLE =
       new java.util.concurrent.atomic.AtomicLong();
 
+  /**
+   * The column batches that hold {@code selected}'s rows, column for column (the plan's
+   * selection over a cached relation or a Parquet scan), or null: the caller reads rows.
+   */
   static ColumnarSource columnar(Dataset<Row> selected, ApplyPlan plan) {
     ColumnarSource c = ColumnarSource.of(selected);
     boolean fits = c != null && c.width() == plan.selectNames.length;

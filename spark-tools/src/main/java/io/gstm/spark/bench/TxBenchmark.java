@@ -199,6 +199,7 @@ public final class TxBenchmark implements Callable<Integer> {
       String wholeStage = "spark.sql.codegen.wholeStage";
       boolean codegenOff = !cache && stored == null && !generatorCodegen
           && spark.conf.stream().noneMatch(kv -> kv.startsWith(wholeStage + "="));
+      String wholeStageWas = session.conf().get(wholeStage, null);
       if (codegenOff) {
         session.conf().set(wholeStage, "false");
         System.out.println("  (the generated input read with " + wholeStage + "=false: one set "
@@ -271,8 +272,10 @@ public final class TxBenchmark implements Callable<Integer> {
                 + "that%n", alone, transfers / alone, wall / alone);
       }
 
-      if (codegenOff) {
+      if (codegenOff && wholeStageWas == null) {
         session.conf().unset(wholeStage);
+      } else if (codegenOff) {
+        session.conf().set(wholeStage, wholeStageWas);
       }
 
       if (!noCore && !keysChange) {
