@@ -6,7 +6,10 @@ import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramBinding;
 import io.gstm.core.program.ProgramResult;
 import java.util.List;
+import java.util.Locale;
 import jcuda.Pointer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The device side of a program batch, owned by its {@link BatchBuffers}: the image, the types,
@@ -48,6 +51,12 @@ record ProgramBuffers(BatchBuffers buf, DeviceBuffer image, DeviceBuffer types,
     return new ProgramBuffers(buf, img, types, cols, outputs, codes, outputSlots, n);
   }
 
+  private static final Logger LOG = LoggerFactory.getLogger(ProgramBuffers.class);
+
+  private static String ms(long nanos) {
+    return String.format(Locale.ROOT, "%.1f", nanos / 1e6);
+  }
+
   /** Whether a program the batch runs has outputs (its first is its result). */
   static boolean outputsWritten(ProgramBatch batch) {
     boolean[] used = batch.usedPrograms();
@@ -71,22 +80,33 @@ record ProgramBuffers(BatchBuffers buf, DeviceBuffer image, DeviceBuffer types,
     }
     long[] out = new long[outputsWritten && allOutputs ? outputSlots * txCount : 0];
     ProgramResult.CommittedOutputs committed = null;
+    long t0 = System.nanoTime();
+    long listed = t0;
     if (allOutputs && outputsWritten && stats.commits() > 0) {
       buf.download(outputs, out);
     } else if (!allOutputs) {
       int[][] rows = outputsWritten && stats.commits() > 0
           ? ProgramResult.committedWithOutputs(stats.outcomes(), batch)
           : new int[batch.programs().maxOutputs()][0];
+      listed = System.nanoTime();
       committed = new ProgramResult.CommittedOutputs(rows,
           buf.downloadPicked(outputs, txCount, rows));
     }
+    long t1 = System.nanoTime();
     ProgramResult.AbortCodes aborts = ProgramResult.AbortCodes.NONE;
     // Only the aborted transactions' codes are kept, picked as the copy lands; listing them is
     // the scan for whether there are any.
     int[] rows = mayAbort ? ProgramResult.userAborts(stats.outcomes()) : new int[0];
+    long t2 = System.nanoTime();
     if (rows.length > 0) {
       aborts = ProgramResult.AbortCodes.of(rows, buf.downloadPicked(abortCodes, txCount, rows),
           false);
+    }
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("outputs and abort codes of {}: committed rows with outputs listed in {} ms, "
+              + "their outputs brought in {} ms; {} aborted rows listed in {} ms, their codes "
+              + "brought in {} ms", txCount, ms(listed - t0), ms(t1 - listed), rows.length,
+          ms(t2 - t1), ms(System.nanoTime() - t2));
     }
     return new ProgramResult(stats, batch, out, aborts, committed);
   }
