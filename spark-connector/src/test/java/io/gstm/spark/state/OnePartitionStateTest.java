@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -87,7 +88,7 @@ class OnePartitionStateTest extends StateSession {
   void unknownKeysInEitherColumnNameTheFirstMissingOne() {
     try (TxState bank = TxState.from(accounts(48, 1_000)).key("id").partitions(1).create()) {
       List<Row> rows = new ArrayList<>();
-      java.util.Random rnd = new java.util.Random(17);
+      Random rnd = new Random(17);
       for (int i = 0; i < 200_000; i++) {
         long src = (long) rnd.nextInt(48) * 7 + 3;
         long dst = (long) rnd.nextInt(48) * 7 + 3;
