@@ -48,7 +48,7 @@ final class BenchGraphCommand extends EngineCommand {
       + "(the first round, over every vertex, pulls by default), for comparison.")
   boolean noPull;
 
-  @Option(names = "--bucket-edges", defaultValue = "32",
+  @Option(names = "--bucket-edges", defaultValue = "" + RelaxOptions.DEFAULT_BUCKET_EDGES,
       description = "Width of the GPU's near-far buckets for shortest paths, in mean edge "
           + "weights (narrower: less work, more rounds). Default ${DEFAULT-VALUE}.")
   double bucketEdges;

@@ -509,7 +509,8 @@ public final class CudaEngine implements Engine {
     }
   }
 
-  private static String ms(long nanos) {
+  /** Nanoseconds as milliseconds with one decimal, for the DEBUG lines of batches. */
+  static String ms(long nanos) {
     return String.format(Locale.ROOT, "%.1f", nanos / 1e6);
   }
 

@@ -6,7 +6,6 @@ import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramBinding;
 import io.gstm.core.program.ProgramResult;
 import java.util.List;
-import java.util.Locale;
 import jcuda.Pointer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,10 +51,6 @@ record ProgramBuffers(BatchBuffers buf, DeviceBuffer image, DeviceBuffer types,
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(ProgramBuffers.class);
-
-  private static String ms(long nanos) {
-    return String.format(Locale.ROOT, "%.1f", nanos / 1e6);
-  }
 
   /** Whether a program the batch runs has outputs (its first is its result). */
   static boolean outputsWritten(ProgramBatch batch) {
@@ -105,8 +100,9 @@ record ProgramBuffers(BatchBuffers buf, DeviceBuffer image, DeviceBuffer types,
     if (LOG.isDebugEnabled()) {
       LOG.debug("outputs and abort codes of {}: committed rows with outputs listed in {} ms, "
               + "their outputs brought in {} ms; {} aborted rows listed in {} ms, their codes "
-              + "brought in {} ms", txCount, ms(listed - t0), ms(t1 - listed), rows.length,
-          ms(t2 - t1), ms(System.nanoTime() - t2));
+              + "brought in {} ms", txCount, CudaEngine.ms(listed - t0),
+          CudaEngine.ms(t1 - listed), rows.length, CudaEngine.ms(t2 - t1),
+          CudaEngine.ms(System.nanoTime() - t2));
     }
     return new ProgramResult(stats, batch, out, aborts, committed);
   }
