@@ -32,19 +32,17 @@ final class KeySlots implements BatchRunner.KeyIndex {
   private int run;
   private LongIntMap map;
   /** Slot to key; the slots below {@code limit} hold a key unless free. */
-  private long[] keyOf;
-  private boolean[] freeSlot;
+  private final SlotKeys keyOf;
   private int limit;
   private int[] free = new int[16];
   private int freeCount;
 
   private KeySlots(long[] sorted, boolean growable) {
     this.growable = growable;
-    this.keyOf = sorted;
+    this.keyOf = new SlotKeys(sorted, growable);
     this.limit = sorted.length;
     if (growable) {
       fixed = null;
-      freeSlot = new boolean[sorted.length];
       int n = sorted.length;
       while (run < n && sorted[run] == sorted[0] + run) {
         run++;
@@ -89,19 +87,13 @@ final class KeySlots implements BatchRunner.KeyIndex {
   /**
    * Room for {@code more} keys from {@code lo} to {@code hi} before they are added one by one
    * ({@link #add}): the table widened once to cover them (or the map taken, if they spread the
-   * keys too far), the slots' arrays grown once, instead of doubling as the keys come.
+   * keys too far), the slots' pages made once, instead of one at a time as the keys come.
    */
   void reserve(int more, long lo, long hi) {
     if (!growable || more <= 0) {
       return;
     }
-    int slotsNeeded = (int) Math.min(Integer.MAX_VALUE - 8, (long) limit + more);
-    if (slotsNeeded > keyOf.length) {
-      int grown = (int) Math.min(Integer.MAX_VALUE - 8,
-          Math.max(slotsNeeded, (long) keyOf.length + keyOf.length / 2));
-      keyOf = Arrays.copyOf(keyOf, grown);
-      freeSlot = Arrays.copyOf(freeSlot, grown);
-    }
+    keyOf.reserve((int) Math.min(Integer.MAX_VALUE - 8, (long) limit + more));
     if (table != null) {
       if (dense(Math.min(keyLo, lo), Math.max(keyHi, hi), (long) count() + more)) {
         table.cover(lo, hi);
@@ -133,7 +125,7 @@ final class KeySlots implements BatchRunner.KeyIndex {
     map = new LongIntMap(Math.max(16, count()));
     for (int i = 0; i < limit; i++) {
       if (holds(i)) {
-        map.put(keyOf[i], i);
+        map.put(keyOf.get(i), i);
       }
     }
     table = null;
@@ -181,11 +173,11 @@ final class KeySlots implements BatchRunner.KeyIndex {
 
   /** The key in {@code slot}, which must hold one ({@link #holds}). */
   long keyAt(int slot) {
-    return keyOf[slot];
+    return keyOf.get(slot);
   }
 
   boolean holds(int slot) {
-    return slot < limit && (freeSlot == null || !freeSlot[slot]);
+    return slot < limit && !keyOf.isFree(slot);
   }
 
   /** Slots a batch can take without going past {@code capacity} rows. */
@@ -198,15 +190,10 @@ final class KeySlots implements BatchRunner.KeyIndex {
     int slot;
     if (freeCount > 0) {
       slot = free[--freeCount];
-      freeSlot[slot] = false;
     } else {
       slot = limit++;
-      if (slot == keyOf.length) {
-        keyOf = Arrays.copyOf(keyOf, Math.max(16, slot * 2));
-        freeSlot = Arrays.copyOf(freeSlot, keyOf.length);
-      }
     }
-    keyOf[slot] = key;
+    keyOf.set(slot, key); // in use again, or in a new page when past the last
     index(key, slot);
     return slot;
   }
@@ -223,11 +210,11 @@ final class KeySlots implements BatchRunner.KeyIndex {
       return false;
     }
     if (table != null) {
-      table.remove(keyOf[slot]);
+      table.remove(keyOf.get(slot));
     } else {
-      map.remove(keyOf[slot]);
+      map.remove(keyOf.get(slot));
     }
-    freeSlot[slot] = true;
+    keyOf.free(slot);
     if (freeCount == free.length) {
       free = Arrays.copyOf(free, freeCount * 2);
     }

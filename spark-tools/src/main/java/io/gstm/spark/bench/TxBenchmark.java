@@ -218,6 +218,7 @@ public final class TxBenchmark implements Callable<Integer> {
       long task = 0;
       Map<String, Long> counts = new TreeMap<>();
       List<String> engines = new ArrayList<>();
+      long[] gcBefore = gcCountAndMillis();
       long applyStart = System.nanoTime();
       for (int b = 0; b < batches; b++) {
         ApplyResult r = state.transactions(input.get(b), programs).idColumn("id").run();
@@ -236,6 +237,7 @@ public final class TxBenchmark implements Callable<Integer> {
         }
       }
       long applied = System.nanoTime();
+      long[] gcAfter = gcCountAndMillis();
       long gstmTotal = state.toDF().agg(sum("balance")).first().getLong(0);
       long rows = state.toDF().count();
       state.close();
@@ -254,6 +256,11 @@ public final class TxBenchmark implements Callable<Integer> {
       System.out.printf(Locale.ROOT, "  engine time %.2f s (summed over tasks), task time %.2f s;"
               + " wall / engine = %.2fx%n", kernel / 1e9, task / 1e9,
           kernel == 0 ? 0 : (applied - applyStart) / (double) kernel);
+      // This JVM's collections: in local mode the executor's too, so a share of the applies'
+      // wall that no engine or Spark setting of gstm's can take back.
+      System.out.printf(Locale.ROOT, "  this JVM's garbage collection pauses during the applies: %d, "
+          + "%.2f s%s%n", gcAfter[0] - gcBefore[0], (gcAfter[1] - gcBefore[1]) / 1e3,
+          spark.master.startsWith("local") ? "" : " (the driver's; the executors' are theirs)");
       boolean ok = gstmTotal == total + moved;
       System.out.printf(Locale.ROOT, "  total balance %,d (%s)%s%n", gstmTotal,
           ok ? "conserved" : "NOT CONSERVED, expected " + (total + moved),
@@ -331,6 +338,24 @@ public final class TxBenchmark implements Callable<Integer> {
    * Seconds Spark takes to produce the rows of {@code input}, one job per batch as the applies
    * run, every column of every row read (its fields summed, so that no read is skipped).
    */
+  /**
+   * Pauses and their milliseconds so far, over this JVM's collectors that stop the application
+   * (G1's and ZGC's concurrent cycles have beans of their own, left out).
+   */
+  private static long[] gcCountAndMillis() {
+    long count = 0;
+    long millis = 0;
+    for (java.lang.management.GarbageCollectorMXBean gc
+        : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+      if (gc.getName().contains("Concurrent") || gc.getName().contains("Cycles")) {
+        continue;
+      }
+      count += Math.max(0, gc.getCollectionCount());
+      millis += Math.max(0, gc.getCollectionTime());
+    }
+    return new long[] {count, millis};
+  }
+
   private static double readAlone(List<Dataset<Row>> input) {
     long t0 = System.nanoTime();
     long sum = 0;
