@@ -83,7 +83,9 @@ public final class TxBenchmark implements Callable<Integer> {
   long seed = 42;
 
   @Option(names = "--input-partitions", description = "partitions of the transfers DataFrame "
-      + "(default: --partitions)")
+      + "(default: two per task slot (core) of the executors, at least --partitions: a "
+      + "one-partition state reads them all in its task, and the cores that finish early take "
+      + "another)")
   int inputPartitions = -1;
 
   @Option(names = "--inserts", description = "share of the transactions that open a new "
@@ -158,7 +160,9 @@ public final class TxBenchmark implements Callable<Integer> {
     String programs = keysChange ? BANK + OPEN_CLOSE : BANK;
     SparkSession session = spark.session("gstm-tx-bench");
     try {
-      int inParts = inputPartitions > 0 ? inputPartitions : spark.partitions;
+      int inParts = inputPartitions > 0 ? inputPartitions
+          : Math.max(spark.partitions,
+              2 * io.gstm.spark.exec.TaskHub.taskSlots(session.sparkContext()));
       Dataset<Row> start = session.range(0, accounts, 1, inParts)
           .select(col("id"), lit(balance).as("balance"));
       List<Dataset<Row>> input = new ArrayList<>();
