@@ -260,10 +260,10 @@ public final class TxBenchmark implements Callable<Integer> {
       System.out.printf(Locale.ROOT, "  engine time %.2f s (summed over tasks), task time %.2f s;"
               + " wall / engine = %.2fx%n", kernel / 1e9, task / 1e9,
           kernel == 0 ? 0 : (applied - applyStart) / (double) kernel);
-      // This JVM's collections: in local mode the executor's too, so a share of the applies'
-      // wall that no engine or Spark setting of gstm's can take back.
-      System.out.printf(Locale.ROOT, "  this JVM's garbage collection pauses during the applies: %d, "
-          + "%.2f s%s%n", gcAfter[0] - gcBefore[0], (gcAfter[1] - gcBefore[1]) / 1e3,
+      // This JVM's collection pauses (in local mode the executor's too): a run slowed by the
+      // collector tells itself apart from one slowed by the engine or by Spark.
+      System.out.printf(Locale.ROOT, "  this JVM's garbage collection pauses during the "
+          + "applies: %d, %.2f s%s%n", gcAfter[0] - gcBefore[0], (gcAfter[1] - gcBefore[1]) / 1e3,
           spark.master.startsWith("local") ? "" : " (the driver's; the executors' are theirs)");
       boolean ok = gstmTotal == total + moved;
       System.out.printf(Locale.ROOT, "  total balance %,d (%s)%s%n", gstmTotal,
@@ -339,10 +339,6 @@ public final class TxBenchmark implements Callable<Integer> {
   }
 
   /**
-   * Seconds Spark takes to produce the rows of {@code input}, one job per batch as the applies
-   * run, every column of every row read (its fields summed, so that no read is skipped).
-   */
-  /**
    * Pauses and their milliseconds so far, over this JVM's collectors that stop the application
    * (G1's and ZGC's concurrent cycles have beans of their own, left out).
    */
@@ -360,6 +356,10 @@ public final class TxBenchmark implements Callable<Integer> {
     return new long[] {count, millis};
   }
 
+  /**
+   * Seconds Spark takes to produce the rows of {@code input}, one job per batch as the applies
+   * run, every column of every row read (its fields summed, so that no read is skipped).
+   */
   private static double readAlone(List<Dataset<Row>> input) {
     long t0 = System.nanoTime();
     long sum = 0;
