@@ -202,9 +202,11 @@ class TxKMeansTest {
     assertThat(loose.report().converged()).isTrue();
     assertThat(loose.report().iterations()).isEqualTo(looseCut.report().iterations())
         .isLessThan(50);
-    // auto keeps a point set per partition on JVM engines.
+    // auto keeps a point set per partition on JVM engines, one per engine on GPUs.
+    boolean gpus = perEngine.report().placement().engines().stream()
+        .allMatch(e -> e.startsWith("cuda"));
     assertThat(new TxKMeans().setK(K).setMaxIter(2).setInitialCentroids(rows(init, K)).fit(df)
-        .report().pointSets()).isEqualTo(3);
+        .report().pointSets()).isEqualTo(gpus ? 1 : 3);
     assertThatThrownBy(() -> new TxKMeans().setPointSets("per-gpu"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("spark.gstm.kmeans.pointSets")
