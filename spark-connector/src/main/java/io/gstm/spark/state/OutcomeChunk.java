@@ -176,14 +176,40 @@ final class OutcomeChunk implements Serializable {
 
   /** Counts per outcome name, into {@code counts}. */
   void count(java.util.Map<String, Long> counts) {
+    long[] byCode = countCodes(codes, n);
+    for (int c = 0; c < byCode.length; c++) {
+      if (byCode[c] > 0) {
+        counts.merge(name((byte) c), byCode[c], Long::sum);
+      }
+    }
+  }
+
+  /**
+   * How many of {@code codes[0, n)} hold each code (0..127), on all cores. Four counts per code,
+   * taken in turn: an epoch's codes are nearly all one, and one count per code makes each
+   * increment wait for the one before (9-17 ms against 3 ms for ten million on 2 cores).
+   */
+  static long[] countCodes(byte[] codes, int n) {
     int slice = FreshArrays.PARALLEL_ELEMENTS;
     IntStream slices = IntStream.range(0, (n + slice - 1) / slice);
-    long[] byCode = (n >= 2 * slice ? slices.parallel() : slices).mapToObj(k -> {
-      long[] c = new long[128];
-      for (int i = k * slice, to = Math.min(n, i + slice); i < to; i++) {
+    return (n >= 2 * slice ? slices.parallel() : slices).mapToObj(k -> {
+      int[] c = new int[4 * 128]; // a slice's counts fit an int
+      int i = k * slice;
+      int to = Math.min(n, i + slice);
+      for (; i + 3 < to; i += 4) {
+        c[codes[i]]++;
+        c[128 + codes[i + 1]]++;
+        c[256 + codes[i + 2]]++;
+        c[384 + codes[i + 3]]++;
+      }
+      for (; i < to; i++) {
         c[codes[i]]++;
       }
-      return c;
+      long[] sum = new long[128];
+      for (int q = 0; q < c.length; q++) {
+        sum[q & 127] += c[q];
+      }
+      return sum;
     }).reduce(new long[128], (a, b) -> {
       long[] sum = a.clone();
       for (int c = 0; c < sum.length; c++) {
@@ -191,11 +217,6 @@ final class OutcomeChunk implements Serializable {
       }
       return sum;
     });
-    for (int c = 0; c < byCode.length; c++) {
-      if (byCode[c] > 0) {
-        counts.merge(name((byte) c), byCode[c], Long::sum);
-      }
-    }
   }
 
   static StructType schema(ApplyPlan plan) {

@@ -7,8 +7,27 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** An output's bits converted to its column's type as the boxed numbers convert. */
+/**
+ * An output's bits converted to its column's type as the boxed numbers convert; an epoch's
+ * outcome codes counted as a plain loop counts them.
+ */
 class OutcomeChunkTest {
+  /** Lengths around the parallel slices' edges, odd tails, one code nearly everywhere. */
+  @ParameterizedTest(name = "n = {0}")
+  @ValueSource(ints = {0, 1, 3, 7, 262_143, 262_147, 524_288, 1_000_003})
+  void everyCodeIsCountedAsAPlainLoopCountsIt(int n) {
+    SplittableRandom rnd = new SplittableRandom(n);
+    byte[] codes = new byte[n + 5];
+    for (int i = 0; i < codes.length; i++) {
+      codes[i] = (byte) (rnd.nextInt(10) == 0 ? rnd.nextInt(128) : 1);
+    }
+    long[] want = new long[128];
+    for (int i = 0; i < n; i++) {
+      want[codes[i]]++;
+    }
+    assertThat(OutcomeChunk.countCodes(codes, n)).containsExactly(want);
+  }
+
   @ParameterizedTest(name = "seed {0}")
   @ValueSource(longs = {7, 8, 9})
   void anOutputConvertsAsItsBoxedNumberDoes(long seed) {
