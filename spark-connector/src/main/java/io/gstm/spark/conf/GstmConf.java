@@ -139,9 +139,11 @@ public final class GstmConf {
           + "per core it spends its time on replicas, supersteps and Spark jobs). `auto`: "
           + "`engines` when the executors run on GPUs (local mode: this JVM's GPU is usable; a "
           + "cluster: "
-          + "`spark.executor.resource.gpu.amount` is set) and no subgraph count is given "
-          + "(`setPartitions`, `spark.gstm.graph.partitions`), else `partitions`. It changes "
-          + "speed and supersteps, never results.");
+          + "`spark.executor.resource.gpu.amount` is set), or for shortest paths on JVM "
+          + "engines with at most 2 task slots in all (relaxed in priority order on one core, "
+          + "with no supersteps, they beat a cut relaxed on both), and no subgraph count is "
+          + "given (`setPartitions`, `spark.gstm.graph.partitions`); else `partitions`. It "
+          + "changes speed and supersteps, never results.");
 
   public static final ConfEntry<String> GRAPH_EXCHANGE = choice(
       PREFIX + "graph.exchange", "exchange", List.of("auto", "hub", "jobs"),

@@ -335,7 +335,7 @@ public final class GraphRelaxation {
     int given = partitions != null ? partitions : settings.graph().partitions();
     SubgraphCount.Choice count = SubgraphCount.choose(spark.sparkContext(), settings,
         subgraphs != null ? subgraphs : SubgraphCount.configured(spark.sparkContext().getConf()),
-        given, edges.rdd().getNumPartitions());
+        given, edges.rdd().getNumPartitions(), kind);
     int p = count.subgraphs();
     LOG.debug("gstm relaxation: {} subgraphs ({})", p, count.why());
     RelaxationKind k = kind;

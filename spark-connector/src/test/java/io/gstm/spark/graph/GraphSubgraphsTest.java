@@ -88,15 +88,23 @@ class GraphSubgraphsTest {
   void autoKeepsOneSubgraphPerPartitionOnJvmEnginesAndAGivenCount() {
     EdgeList g = graph("rmat");
     Dataset<Row> df = TestFrames.edges(session.spark(), g, 2);
-    RelaxationReport auto = GraphRelaxation.of(df).shortestPaths(g.src()[0]).run().report();
+    RelaxationReport auto = GraphRelaxation.of(df).connectedComponents().run().report();
+    RelaxationReport autoPaths = GraphRelaxation.of(df).shortestPaths(g.src()[0]).run()
+        .report();
     org.apache.spark.SparkContext sc = session.spark().sparkContext();
     if (io.gstm.spark.exec.EngineCount.gpuExecutors(sc, GstmConf.settings(sc.getConf()))) {
       // A GPU executor (the suite run on a GPU machine): a subgraph per GPU.
       assertThat(auto.partitions()).isEqualTo(1);
       assertThat(auto.placement().subgraphs()).startsWith("engines").contains("GPU");
+      assertThat(autoPaths.partitions()).isEqualTo(1);
     } else {
       assertThat(auto.partitions()).isEqualTo(2);
       assertThat(auto.placement().subgraphs()).startsWith("partitions").contains("JVM engines");
+      // Shortest paths with few task slots (this session's 2): a subgraph per executor.
+      int slots = io.gstm.spark.exec.TaskHub.taskSlots(sc);
+      assertThat(autoPaths.partitions()).isEqualTo(slots <= SubgraphCount.FEW_SLOTS ? 1 : 2);
+      assertThat(autoPaths.placement().subgraphs()).startsWith(
+          slots <= SubgraphCount.FEW_SLOTS ? "engines" : "partitions").contains("JVM engines");
     }
     RelaxationReport jvm = GraphRelaxation.of(df).setEngine("jvm").connectedComponents().run()
         .report();
