@@ -57,8 +57,8 @@ final class SubgraphCount {
           return new Choice(partitions, "partitions", "a subgraph count was given");
         }
         if (!EngineCount.gpuExecutors(sc, settings)) {
-          int slots = TaskHub.taskSlots(sc);
-          if (kind == RelaxationKind.SHORTEST_PATHS && slots <= FEW_SLOTS) {
+          int slots = TaskHub.taskSlots(sc); // 0 while no executor has registered: unknown
+          if (kind == RelaxationKind.SHORTEST_PATHS && slots >= 1 && slots <= FEW_SLOTS) {
             return engines(sc, settings, "executors run JVM engines on " + slots + " task "
                 + "slot(s): shortest paths in priority order, no supersteps");
           }

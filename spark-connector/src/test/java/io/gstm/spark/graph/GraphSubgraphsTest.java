@@ -101,10 +101,10 @@ class GraphSubgraphsTest {
       assertThat(auto.partitions()).isEqualTo(2);
       assertThat(auto.placement().subgraphs()).startsWith("partitions").contains("JVM engines");
       // Shortest paths with few task slots (this session's 2): a subgraph per executor.
-      int slots = io.gstm.spark.exec.TaskHub.taskSlots(sc);
-      assertThat(autoPaths.partitions()).isEqualTo(slots <= SubgraphCount.FEW_SLOTS ? 1 : 2);
-      assertThat(autoPaths.placement().subgraphs()).startsWith(
-          slots <= SubgraphCount.FEW_SLOTS ? "engines" : "partitions").contains("JVM engines");
+      boolean few = io.gstm.spark.exec.TaskHub.taskSlots(sc) <= SubgraphCount.FEW_SLOTS;
+      assertThat(autoPaths.partitions()).isEqualTo(few ? 1 : 2);
+      assertThat(autoPaths.placement().subgraphs()).startsWith(few ? "engines" : "partitions")
+          .contains("JVM engines");
     }
     RelaxationReport jvm = GraphRelaxation.of(df).setEngine("jvm").connectedComponents().run()
         .report();
