@@ -41,7 +41,7 @@ final class SubgraphCount {
    * @param given subgraphs asked for ({@code setPartitions}, else {@code
    *     spark.gstm.graph.partitions}), 0 when none
    * @param inputs the edges DataFrame's partitions
-   * @param kind what the relaxation computes (null: a program's relaxation)
+   * @param kind what the relaxation computes
    */
   static Choice choose(SparkContext sc, GstmSettings settings, String requested, int given,
       int inputs, RelaxationKind kind) {
