@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.columnar.CachedBatch;
 import org.apache.spark.sql.execution.columnar.DefaultCachedBatch;
 import org.apache.spark.sql.execution.columnar.DefaultCachedBatchSerializer;
@@ -81,12 +82,13 @@ public final class CachedColumns implements Serializable {
    * that {@code zipPartitions} with them pairs each partition with its own).
    */
   public JavaRDD<List<CachedBatch>> partitions() {
-    return scan.baseCacheRDD().toJavaRDD().mapPartitions(
-        it -> {
+    RDD<List<CachedBatch>> lists = PlainRdds.mapPartitions(scan.baseCacheRDD(),
+        (i, it) -> {
           List<CachedBatch> all = new ArrayList<>();
           it.forEachRemaining(all::add);
           return List.of(all).iterator();
-        }, true);
+        }, true, List.class);
+    return JavaRDD.fromRDD(lists, PlainRdds.tag(List.class));
   }
 
   /** Whether {@link #batches} decodes every column here (int, long, float and double ones). */
@@ -115,8 +117,9 @@ public final class CachedColumns implements Serializable {
           + " are not decoded here");
     }
     CachedColumns self = this;
-    return partitions().zipPartitions(spark,
-        (lists, theirs) -> self.decoded(lists.next(), theirs));
+    return JavaRDD.fromRDD(PlainRdds.zipPartitions(partitions().rdd(), spark.rdd(),
+        (lists, theirs) -> self.decoded(lists.next(), theirs), ColumnarBatch.class),
+        PlainRdds.tag(ColumnarBatch.class));
   }
 
   private Iterator<ColumnarBatch> decoded(List<CachedBatch> batches,

@@ -212,13 +212,13 @@ public final class ColumnarSource {
       return all;
     }
     int[] picked = columns;
-    return all.map(b -> {
+    return JavaRDD.fromRDD(PlainRdds.map(all.rdd(), b -> {
       ColumnVector[] v = new ColumnVector[picked.length];
       for (int i = 0; i < v.length; i++) {
         v[i] = b.column(picked[i]);
       }
       return new ColumnarBatch(v, b.numRows());
-    });
+    }, ColumnarBatch.class), PlainRdds.tag(ColumnarBatch.class));
   }
 
   /** The last of {@code among} that is {@code a} (the same expression id); -1 when none is. */

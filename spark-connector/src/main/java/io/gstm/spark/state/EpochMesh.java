@@ -9,6 +9,7 @@ import io.gstm.spark.exec.ExecutorSpread;
 import io.gstm.spark.exec.HubJob;
 import io.gstm.spark.exec.ParallelFrames;
 import io.gstm.spark.exec.PinnedRDD;
+import io.gstm.spark.exec.PlainRdds;
 import io.gstm.spark.exec.TaskHub;
 import io.gstm.spark.exec.TaskMesh;
 import java.io.IOException;
@@ -259,8 +260,8 @@ final class EpochMesh {
       LOG.debug("gstm state '{}' epoch {}: one stage over {} partitions, {} cross-partition "
           + "transactions in {} batch(es), {} ms", plan.state.name(), epoch, p, crossed, batches,
           (System.nanoTime() - t0) / 1_000_000);
-      JavaRDD<InternalRow> rows = JavaRDD.fromRDD(out, StateJobs.tag(Part.class))
-          .flatMap(part -> new Rows(part, plan));
+      JavaRDD<InternalRow> rows = JavaRDD.fromRDD(PlainRdds.flatMap(out,
+          part -> new Rows(part, plan), InternalRow.class), StateJobs.tag(InternalRow.class));
       return new StateJobs.Applied(() -> StateJobs.frame(spark, rows, OutcomeChunk.schema(plan)),
           local, crossed > 0 ? cross : null, crossed, "mesh");
     }

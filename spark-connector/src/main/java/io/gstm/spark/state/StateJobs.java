@@ -15,6 +15,7 @@ import io.gstm.spark.exec.ExecutorSpread;
 import io.gstm.spark.exec.InTaskPartitions;
 import io.gstm.spark.exec.IndexPartitioner;
 import io.gstm.spark.exec.PinnedRDD;
+import io.gstm.spark.exec.PlainRdds;
 import io.gstm.spark.exec.TaskEngine;
 import io.gstm.spark.exec.ThisExecutor;
 import java.io.Serializable;
@@ -307,15 +308,17 @@ final class StateJobs {
             (System.nanoTime() - t0) / 1_000_000);
       }
     }
-    JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = decoded
-        ? cached.partitions().zipPartitions(columnar.sparkBatches(),
+    // Through PlainRdds: Spark's own operations would put each function through the closure
+    // cleaner, several milliseconds an epoch.
+    JavaRDD<Tuple2<Integer, TxChunk>> routedPairs = JavaRDD.fromRDD(decoded
+        ? PlainRdds.zipPartitions(cached.partitions().rdd(), columnar.sparkBatches().rdd(),
             (lists, theirs) -> Routing.routeCached(TaskContext.getPartitionId(), lists.next(),
-                theirs, cached, plan))
+                theirs, cached, plan), Tuple2.class)
         : columnar != null
-        ? columnar.batches().mapPartitionsWithIndex(
-            (i, it) -> Routing.routeColumnar(i, it, plan, coordinator), true)
-        : selected.queryExecution().toRdd().toJavaRDD().mapPartitionsWithIndex(
-            (i, it) -> Routing.route(i, it, plan, coordinator), true);
+        ? PlainRdds.mapPartitions(columnar.batches().rdd(),
+            (i, it) -> Routing.routeColumnar(i, it, plan, coordinator), true, Tuple2.class)
+        : PlainRdds.mapPartitions(selected.queryExecution().toRdd(),
+            (i, it) -> Routing.route(i, it, plan, coordinator), true, Tuple2.class), tag(Tuple2.class));
     if (p == 1) {
       long t0 = System.nanoTime();
       JavaRDD<TxChunk> gathered = gatheredForOne(routedPairs, plan.state.name(), epoch);
@@ -337,7 +340,7 @@ final class StateJobs {
       routed.persist(StorageLevel.MEMORY_AND_DISK());
       try {
         long t0 = System.nanoTime();
-        routed.count();
+        PlainRdds.count(routed.rdd());
         long routedNanos = System.nanoTime() - t0;
         LOG.debug("gstm state '{}' epoch {}: routed in {} tasks in {} ms", plan.state.name(),
             epoch, routed.getNumPartitions(), routedNanos / 1_000_000);
@@ -354,8 +357,9 @@ final class StateJobs {
         routed.unpersist(false);
       }
     }
-    RDD<TxChunk> routed = JavaPairRDD.fromJavaRDD(routedPairs)
-        .partitionBy(new IndexPartitioner(p + 1)).values().rdd();
+    RDD<TxChunk> routed = PlainRdds.map(JavaPairRDD.fromJavaRDD(routedPairs)
+        .partitionBy(new IndexPartitioner(p + 1)).rdd(), Tuple2<Integer, TxChunk>::_2,
+        TxChunk.class);
     return apply(spark, ref, plan, epoch, base, settings, routed);
   }
 
@@ -374,8 +378,8 @@ final class StateJobs {
         cached.partitions().rdd(), all, ref.locations(), listTag), listTag);
     JavaRDD<ColumnarBatch> theirs = new JavaRDD<>(new PinnedRDD<>(sparkBatches.rdd(), all,
         ref.locations(), batchTag), batchTag);
-    return lists.zipPartitions(theirs,
-        (ls, th) -> Routing.routeCachedInTask(ls, th, cached, plan)).rdd();
+    return PlainRdds.zipPartitions(lists.rdd(), theirs.rdd(),
+        (ls, th) -> Routing.routeCachedInTask(ls, th, cached, plan), TxChunk.class);
   }
 
   /** {@code -Dgstm.state.routeInTask=false} keeps the routing job (to compare). */
@@ -392,13 +396,14 @@ final class StateJobs {
    */
   private static JavaRDD<TxChunk> gatheredForOne(JavaRDD<Tuple2<Integer, TxChunk>> routedPairs,
       String state, long epoch) {
-    JavaRDD<TxChunk> chunks = routedPairs.map(Tuple2::_2);
+    JavaRDD<TxChunk> chunks = JavaRDD.fromRDD(PlainRdds.map(routedPairs.rdd(),
+        Tuple2<Integer, TxChunk>::_2, TxChunk.class), tag(TxChunk.class));
     chunks.setName(ROUTED + state + "' epoch " + epoch);
     chunks.persist(StorageLevel.MEMORY_AND_DISK());
     boolean routed = false;
     try {
       long t0 = System.nanoTime();
-      chunks.count();
+      PlainRdds.count(chunks.rdd());
       LOG.debug("gstm state '{}' epoch {}: routed in {} tasks in {} ms", state, epoch,
           chunks.getNumPartitions(), (System.nanoTime() - t0) / 1_000_000);
       routed = true;
@@ -415,8 +420,8 @@ final class StateJobs {
       long base, GstmSettings settings, RDD<TxChunk> routed) {
     int p = plan.state.partitions();
     // Job 1: every partition's own transactions.
-    JavaRDD<Exchange.LocalResult> local = pinned(routed, range(0, p), ref.locations(),
-        TxChunk.class).mapPartitionsWithIndex((i, it) -> {
+    RDD<Exchange.LocalResult> local = PlainRdds.mapPartitions(pinned(routed, range(0, p),
+        ref.locations(), TxChunk.class).rdd(), (i, it) -> {
           long started = System.nanoTime();
           List<TxChunk> chunks = new ArrayList<>();
           it.forEachRemaining(c -> chunks.add((TxChunk) c));
@@ -439,10 +444,11 @@ final class StateJobs {
               chunks.size(), (read - started) / 1_000_000, (joined - read) / 1_000_000,
               (System.nanoTime() - joined) / 1_000_000);
           return List.of(r).iterator();
-        }, true);
-    local.rdd().localCheckpoint();
+        }, true, Exchange.LocalResult.class);
+    local.localCheckpoint();
     long t0 = System.nanoTime();
-    List<Exchange.LocalSummary> results = local.map(Exchange.LocalResult::summary).collect();
+    List<Exchange.LocalSummary> results = PlainRdds.collect(local,
+        Exchange.LocalResult::summary);
     long t1 = System.nanoTime();
     LOG.debug("gstm state '{}' epoch {}: every partition's own transactions in {} ms (a job)",
         plan.state.name(), epoch, (t1 - t0) / 1_000_000);
@@ -451,20 +457,22 @@ final class StateJobs {
       ref.check(r.placement());
       askedKeys += r.asked();
     }
-    JavaRDD<InternalRow> rows = local.flatMap(r -> r.outcomes().rows(plan));
+    RDD<InternalRow> rows = PlainRdds.flatMap(local, r -> r.outcomes().rows(plan),
+        InternalRow.class);
     Exchange.CrossSummary cross = null;
     if (askedKeys > 0) {
       // The values the cross-partition transactions asked of each partition, cached where the
       // partition ran (job 2); the cross task fetches them from there, not through the driver.
-      JavaRDD<Exchange.KeyValues> asked = local.map(Exchange.LocalResult::requested);
+      RDD<Exchange.KeyValues> asked = PlainRdds.map(local, Exchange.LocalResult::requested,
+          Exchange.KeyValues.class);
       asked.persist(StorageLevel.MEMORY_AND_DISK());
       try {
-        asked.count();
+        PlainRdds.count(asked);
         long t2 = System.nanoTime();
         // Job 3: the cross-partition transactions, in one task; their result stays there.
         JavaRDD<TxChunk> crossTx = pinned(routed, new int[] {p}, null, TxChunk.class);
-        JavaRDD<Exchange.CrossResult> crossed = crossTx.zipPartitions(asked.coalesce(1),
-            (txs, parts) -> {
+        RDD<Exchange.CrossResult> crossed = PlainRdds.zipPartitions(crossTx.rdd(),
+            asked.coalesce(1, false, scala.Option.empty(), null), (txs, parts) -> {
               List<TxChunk> chunks = new ArrayList<>();
               txs.forEachRemaining(chunks::add);
               TxChunk all = chunks.isEmpty() ? new TxChunk(plan.slots.length, 1)
@@ -473,36 +481,40 @@ final class StateJobs {
               parts.forEachRemaining(values::add);
               return List.of(cross(all, Exchange.KeyValues.merge(values, plan.state.regions()),
                   plan, settings, epoch)).iterator();
-            });
+            }, Exchange.CrossResult.class);
         // No lineage: a lost result fails the epoch (rerun, the transactions could be ordered
         // otherwise than in the writes some owners already took).
-        crossed.rdd().localCheckpoint();
-        cross = crossed.map(Exchange.CrossResult::summary).collect().get(0);
+        crossed.localCheckpoint();
+        cross = PlainRdds.collect(crossed, Exchange.CrossResult::summary).get(0);
         long t3 = System.nanoTime();
         // Job 4: each owner's new values, to the owner (a shuffle of the writes alone).
-        JavaRDD<Exchange.KeyValues> writes = JavaPairRDD.fromJavaRDD(crossed.flatMap(c -> {
-          List<Tuple2<Integer, Exchange.KeyValues>> each = new ArrayList<>();
+        RDD<Tuple2<Integer, Exchange.KeyValues>> each = PlainRdds.flatMap(crossed, c -> {
+          List<Tuple2<Integer, Exchange.KeyValues>> pairs = new ArrayList<>();
           for (int i = 0; i < c.writes().length; i++) {
-            each.add(new Tuple2<>(i, c.writes()[i]));
+            pairs.add(new Tuple2<>(i, c.writes()[i]));
           }
-          return each.iterator();
-        })).partitionBy(new IndexPartitioner(p)).values();
-        pinned(writes.rdd(), range(0, p), ref.locations(), Exchange.KeyValues.class)
-            .mapPartitionsWithIndex((i, it) -> {
-              Exchange.KeyValues w = (Exchange.KeyValues) it.next();
+          return pairs.iterator();
+        }, Tuple2.class);
+        RDD<Exchange.KeyValues> writes = PlainRdds.map(JavaPairRDD.fromRDD(each, tag(Integer.class),
+            tag(Exchange.KeyValues.class)).partitionBy(new IndexPartitioner(p)).rdd(),
+            Tuple2<Integer, Exchange.KeyValues>::_2, Exchange.KeyValues.class);
+        PlainRdds.collect(PlainRdds.mapPartitions(pinned(writes, range(0, p), ref.locations(),
+            Exchange.KeyValues.class).rdd(), (i, it) -> {
+              Exchange.KeyValues w = it.next();
               return List.of(writeBack(ref, i, epoch, w, settings)).iterator();
-            }, true).collect();
+            }, true, Object.class));
         LOG.debug("gstm state '{}' epoch {}: local phase {} ms, {} values asked, cached in {} "
             + "ms; {} cross-partition transactions in {} ms, written back in {} ms",
             plan.state.name(), epoch, (t1 - t0) / 1_000_000, askedKeys, (t2 - t1) / 1_000_000,
             cross.transactions(), (t3 - t2) / 1_000_000, (System.nanoTime() - t3) / 1_000_000);
-        rows = rows.union(crossed.flatMap(c -> c.outcomes().rows(plan)));
+        rows = rows.union(PlainRdds.flatMap(crossed, c -> c.outcomes().rows(plan),
+            InternalRow.class));
       } finally {
         asked.unpersist(false);
       }
     }
     StructType schema = OutcomeChunk.schema(plan);
-    JavaRDD<InternalRow> all = rows;
+    JavaRDD<InternalRow> all = JavaRDD.fromRDD(rows, tag(InternalRow.class));
     return new Applied(() -> frame(spark, all, schema), results, cross,
         cross == null ? 0 : cross.transactions(), p == 1 ? "one" : "jobs");
   }
@@ -645,8 +657,8 @@ final class StateJobs {
     for (int i = 0; i < p; i++) {
       ids.add(i);
     }
-    pinned(jsc.parallelize(ids, p).rdd(), range(0, p), ref.locations(), Integer.class)
-        .mapPartitionsWithIndex((i, it) -> {
+    PlainRdds.collect(PlainRdds.mapPartitions(pinned(jsc.parallelize(ids, p).rdd(),
+        range(0, p), ref.locations(), Integer.class).rdd(), (i, it) -> {
           PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
           Exchange.KeyValues changes;
           try (TaskEngine lease = ExecutorEngines.acquire(settings, ps.engine())) {
@@ -654,7 +666,7 @@ final class StateJobs {
           }
           EpochLog.write(checkpoint, epoch, i, changes, conf.value().value());
           return List.of(changes.keys().length).iterator();
-        }, true).collect();
+        }, true, Integer.class));
   }
 
   // ---------------------------------------------------------------------------------------
@@ -669,16 +681,17 @@ final class StateJobs {
     for (int i = 0; i < p; i++) {
       ids.add(i);
     }
-    JavaRDD<Exchange.Rows> parts = pinned(jsc.parallelize(ids, p).rdd(), range(0, p),
-        ref.locations(), Integer.class).mapPartitionsWithIndex((i, it) -> {
+    RDD<Exchange.Rows> parts = PlainRdds.mapPartitions(pinned(jsc.parallelize(ids, p).rdd(),
+        range(0, p), ref.locations(), Integer.class).rdd(), (i, it) -> {
           PartitionStore ps = StateRegistry.get(ref.id(), i, ref.incarnation(i), ref.name());
           try (TaskEngine lease = ExecutorEngines.acquire(settings, ps.engine())) {
             return List.of(ps.read(base, lease)).iterator();
           }
-        }, true);
-    parts.rdd().localCheckpoint();
-    parts.count();
-    JavaRDD<InternalRow> rows = parts.flatMap(r -> rowsOf(r, schema));
+        }, true, Exchange.Rows.class);
+    parts.localCheckpoint();
+    PlainRdds.count(parts);
+    JavaRDD<InternalRow> rows = JavaRDD.fromRDD(PlainRdds.flatMap(parts,
+        r -> rowsOf(r, schema), InternalRow.class), tag(InternalRow.class));
     return frame(spark, rows, schema.sparkSchema());
   }
 
