@@ -264,13 +264,32 @@ class PrStmTx {
     if (!sc_fenced) mem::fence_acq_rel();  // the reads above happen before the checks below
     if (written_ == 0) return commit_read_only();
 
+    // One lock to take (a relaxation's written word, a transaction of one word): one CAS from
+    // the word as it was read (unlocked at that version) straight to locked, as the pre-lock
+    // and lock CASes below leave it when no one comes between them; a word that moved on or
+    // that anyone holds or pre-locks goes the usual way. Two round trips of five fewer: a
+    // chain of such transactions 20% faster on the H200 (benchmark-log.md).
+    mask_t pre = 0;
+    mask_t held = 0;
+    int failure = -1;
+    const mask_t to_take = PRE_LOCK_READS ? in_set : (written_ & in_set);
+    if (!URGENT && (to_take & (to_take - 1)) == 0) {
+#pragma unroll
+      for (int s = 0; s < CAPACITY; ++s) {
+        if ((to_take >> s) & 1u) {
+          const word_t free = lock_word::unlocked(lock_ver_[s]);
+          if (mem::cas(view_.locks + lock_idx_[s], free,
+                       lock_word::locked_by(lock_ver_[s], owner_)) == free) {
+            held = bit(s);
+          }
+        }
+      }
+    }
     // Pre-lock every lock in the set; the CAS succeeds only on the version we read. No early
     // returns inside the unrolled loops: they would stop unrolling and push the sets to local memory.
-    mask_t pre = 0;
-    int failure = -1;
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
-      if (failure < 0 && s < n_locks_ && (PRE_LOCK_READS || ((written_ >> s) & 1u))) {
+      if (held == 0 && failure < 0 && s < n_locks_ && (PRE_LOCK_READS || ((written_ >> s) & 1u))) {
         word_t* lock = view_.locks + lock_idx_[s];
         const word_t mine = lock_word::pre_locked_by(lock_ver_[s], owner_);
         word_t w = mem::load_relaxed(lock);
@@ -291,10 +310,10 @@ class PrStmTx {
       }
     }
     // Lock what we write; a failed CAS means a higher priority stole the pre-lock.
-    mask_t held = 0;
+    const bool taken = held != 0;
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
-      if (failure < 0 && ((written_ >> s) & 1u)) {
+      if (!taken && failure < 0 && ((written_ >> s) & 1u)) {
         const word_t mine = lock_word::pre_locked_by(lock_ver_[s], owner_);
         if (mem::cas(view_.locks + lock_idx_[s], mine, lock_word::locked_by(lock_ver_[s], owner_)) == mine) {
           held |= bit(s);
