@@ -21,10 +21,10 @@ import scala.runtime.AbstractFunction2;
  * flatMap}, {@code collect}, {@code count}) hands its function to the cleaner, which reads and
  * parses the class file that defines the function's lambda (for {@code collect} and {@code
  * count}, Spark's own RDD and SparkContext classes) and serializes it to check it: 1-5 ms an
- * operation on 2 cores, 10-25 ms a TxState epoch of several operations. These take functions
- * of gstm's own serializable interfaces, which Spark never inspects; they must not capture
- * what cannot be serialized (the cleaner would not have fixed that either: gstm's functions
- * are static or capture only their arguments).
+ * operation on 2 cores, 10-15 ms of a small TxState epoch (docs/benchmark-log.md). These take
+ * functions of gstm's own serializable interfaces, which Spark never inspects; they must not
+ * capture what cannot be serialized (the cleaner would not have fixed that either: gstm's
+ * functions are static or capture only their arguments).
  */
 public final class PlainRdds {
   private PlainRdds() {}

@@ -318,7 +318,8 @@ final class StateJobs {
         ? PlainRdds.mapPartitions(columnar.batches().rdd(),
             (i, it) -> Routing.routeColumnar(i, it, plan, coordinator), true, Tuple2.class)
         : PlainRdds.mapPartitions(selected.queryExecution().toRdd(),
-            (i, it) -> Routing.route(i, it, plan, coordinator), true, Tuple2.class), tag(Tuple2.class));
+            (i, it) -> Routing.route(i, it, plan, coordinator), true, Tuple2.class),
+        tag(Tuple2.class));
     if (p == 1) {
       long t0 = System.nanoTime();
       JavaRDD<TxChunk> gathered = gatheredForOne(routedPairs, plan.state.name(), epoch);
