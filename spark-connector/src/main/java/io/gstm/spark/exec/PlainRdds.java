@@ -89,8 +89,9 @@ public final class PlainRdds {
 
   /** Every element of {@code rdd} through {@code f} on the executors, in partition order. */
   public static <T, U> List<U> collect(RDD<T> rdd, Each<T, U> f) {
-    Object parts = atCaller(rdd.context(), "collect", () -> rdd.context().runJob(rdd,
-        new ToList<T, U>(f), indices(rdd.partitions().length), tag(ArrayList.class)));
+    Object parts = JobCallSite.around(rdd.context(), "collect", PlainRdds.class,
+        () -> rdd.context().runJob(rdd, new ToList<T, U>(f), indices(rdd.partitions().length),
+            tag(ArrayList.class)));
     List<U> all = new ArrayList<>();
     for (Object p : (Object[]) parts) {
       @SuppressWarnings("unchecked")
@@ -102,40 +103,15 @@ public final class PlainRdds {
 
   /** How many elements {@code rdd} has: one job (each partition computed, as Spark's count). */
   public static long count(RDD<?> rdd) {
-    long[] counts = (long[]) atCaller(rdd.context(), "count", () -> rdd.context().runJob(rdd,
-        new Count<>(), indices(rdd.partitions().length), ClassTag$.MODULE$.Long()));
+    long[] counts = (long[]) JobCallSite.around(rdd.context(), "count", PlainRdds.class,
+        () -> rdd.context().runJob(rdd, new Count<>(), indices(rdd.partitions().length),
+            ClassTag$.MODULE$.Long()));
     long n = 0;
     for (long c : counts) {
       n += c;
     }
     return n;
   }
-
-  /**
-   * Runs {@code job} with Spark's call site (the job's name in its UI and logs) set to {@code
-   * what} at the first caller outside this class, as Spark's own operations name their jobs
-   * ("collect at StateJobs.java:445"); a call site set already is kept.
-   */
-  private static <X> X atCaller(SparkContext sc, String what,
-      java.util.function.Supplier<X> job) {
-    if (sc.getLocalProperty(CALL_SITE_SHORT) != null) {
-      return job.get();
-    }
-    String site = StackWalker.getInstance().walk(frames -> frames
-        .filter(f -> !f.getClassName().equals(PlainRdds.class.getName()))
-        .findFirst()
-        .map(f -> what + " at " + f.getFileName() + ":" + f.getLineNumber())
-        .orElse(what));
-    sc.setCallSite(site);
-    try {
-      return job.get();
-    } finally {
-      sc.clearCallSite();
-    }
-  }
-
-  /** Spark's local property of a job's short call site (SparkContext.setCallSite). */
-  private static final String CALL_SITE_SHORT = "callSite.short";
 
   @SuppressWarnings("unchecked")
   public static <X> ClassTag<X> tag(Class<?> c) {

@@ -147,6 +147,9 @@ public final class TxApply {
     ApplyPlan plan = ApplyPlan.of(state.schema(), programs, transactions.schema(), this);
     LOG.debug("gstm state '{}': apply planned in {} ms", state.schema().name(),
         (System.nanoTime() - t0) / 1_000_000);
-    return state.run(transactions, plan, batchId);
+    // The epoch's jobs and RDDs named once, after the caller's line.
+    return io.gstm.spark.exec.JobCallSite.around(transactions.sparkSession().sparkContext(),
+        "TxState '" + state.schema().name() + "' apply", TxApply.class,
+        () -> state.run(transactions, plan, batchId));
   }
 }

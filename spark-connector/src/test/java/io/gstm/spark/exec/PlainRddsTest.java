@@ -13,8 +13,6 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.rdd.RDD;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,8 +22,8 @@ import scala.Tuple2;
 /**
  * The RDD operations and jobs without Spark's closure cleaner give what Spark's own give (seeded
  * random inputs over several partition counts), keep or drop the partitioner as asked, pair
- * zipped partitions by index, survive a local checkpoint, name their jobs after their caller, and
- * leave their functions uninspected until a task needs them.
+ * zipped partitions by index, survive a local checkpoint, and leave their functions uninspected
+ * until a task needs them (the jobs' names: JobCallSiteTest).
  */
 class PlainRddsTest {
   @RegisterExtension
@@ -144,26 +142,6 @@ class PlainRddsTest {
     List<Long> again = PlainRdds.collect(doubled);
     assertThat(again).isEqualTo(in.map(x -> 2 * x).collect());
     assertThat(COMPUTED).as("each partition computed once").hasSize(3);
-  }
-
-  @Test
-  void aJobIsNamedAfterItsCaller() throws Exception {
-    List<String> sites = new CopyOnWriteArrayList<>();
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onJobStart(SparkListenerJobStart start) {
-        sites.add(String.valueOf(start.properties().getProperty("callSite.short")));
-      }
-    };
-    session.spark().sparkContext().addSparkListener(listener);
-    try {
-      PlainRdds.count(jsc().parallelize(values(6, 10), 2).rdd());
-      session.spark().sparkContext().listenerBus().waitUntilEmpty();
-    } finally {
-      session.spark().sparkContext().removeSparkListener(listener);
-    }
-    assertThat(sites).singleElement().asString().startsWith("count at PlainRddsTest.java:");
-    assertThat(session.spark().sparkContext().getLocalProperty("callSite.short")).isNull();
   }
 
   /** Not serializable: Spark's own operations refuse a function that captures one at once. */

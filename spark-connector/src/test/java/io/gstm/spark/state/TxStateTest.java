@@ -134,6 +134,33 @@ class TxStateTest {
     assertThat(v.ok()).as(v.toString()).isTrue();
   }
 
+  /** Every job of an apply carries its name and the caller's line (JobCallSite). */
+  @Test
+  void anApplysJobsAreNamedAfterTheCallersLine() throws Exception {
+    try (TxState bank = TxState.from(accounts(16, 100)).key("id").values("balance")
+        .partitions(2).name("named").create()) {
+      Dataset<Row> txs = transfers(40, 16, 50, 1, 0, false);
+      List<String> sites = new java.util.concurrent.CopyOnWriteArrayList<>();
+      org.apache.spark.scheduler.SparkListener listener =
+          new org.apache.spark.scheduler.SparkListener() {
+            @Override
+            public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
+              sites.add(start.properties().getProperty("callSite.short"));
+            }
+          };
+      spark.sparkContext().addSparkListener(listener);
+      try {
+        bank.transactions(txs, BANK).idColumn("id").run();
+        spark.sparkContext().listenerBus().waitUntilEmpty();
+      } finally {
+        spark.sparkContext().removeSparkListener(listener);
+      }
+      assertThat(sites).isNotEmpty().allSatisfy(site -> assertThat(site)
+          .startsWith("TxState 'named' apply at TxStateTest.java:"));
+      assertThat(spark.sparkContext().getLocalProperty("callSite.short")).isNull();
+    }
+  }
+
   @Test
   void transfersWithinAndAcrossPartitionsConserveTheTotalAndMatchTheSerialReplay() {
     try (TxState bank = TxState.from(accounts(64, 100)).key("id").values("balance")
