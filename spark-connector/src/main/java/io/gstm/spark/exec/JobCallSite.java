@@ -8,13 +8,25 @@ import org.apache.spark.SparkContext;
  * logs) after the user's line that started it ("TxState 'bank' apply at App.java:42"), once:
  * without a call site set, Spark names each job after the first frame outside Spark (gstm's
  * own internals) and walks the driver thread's whole stack for every RDD it creates and every
- * job it runs, a dozen walks an apply (a tenth of the driver thread's samples in a profile of
- * small epochs on 2 cores; within the noise end to end, docs/benchmark-log.md).
+ * job it runs, a dozen walks an apply (14% of the driver thread's samples in a profile of small
+ * epochs on 2 cores; within the noise end to end, docs/benchmark-log.md).
  */
 public final class JobCallSite {
   /** Spark's local properties of the call site (SparkContext.setCallSite). */
   static final String SHORT = "callSite.short";
   static final String LONG = "callSite.long";
+
+  /** Where gstm's library classes come from: the connector's jar and core's. */
+  private static final java.util.Set<java.net.URL> LIBRARY = new java.util.HashSet<>();
+
+  static {
+    for (Class<?> c : new Class<?>[] {JobCallSite.class, io.gstm.core.engine.Engine.class}) {
+      java.security.CodeSource source = c.getProtectionDomain().getCodeSource();
+      if (source != null) {
+        LIBRARY.add(source.getLocation());
+      }
+    }
+  }
 
   private JobCallSite() {}
 
@@ -34,18 +46,6 @@ public final class JobCallSite {
     } finally {
       sc.setLocalProperty(SHORT, null);
       sc.setLocalProperty(LONG, null);
-    }
-  }
-
-  /** Where gstm's library classes come from: the connector's jar and core's. */
-  private static final java.util.Set<java.net.URL> LIBRARY = new java.util.HashSet<>();
-
-  static {
-    for (Class<?> c : new Class<?>[] {JobCallSite.class, io.gstm.core.engine.Engine.class}) {
-      java.security.CodeSource source = c.getProtectionDomain().getCodeSource();
-      if (source != null) {
-        LIBRARY.add(source.getLocation());
-      }
     }
   }
 
