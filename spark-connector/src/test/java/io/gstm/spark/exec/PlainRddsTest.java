@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.spark.SharedSpark;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -42,6 +43,29 @@ class PlainRddsTest {
     return out;
   }
 
+  /** An element x, x mod 3 times. */
+  private static Iterator<Long> copies(long x) {
+    return java.util.Collections.nCopies((int) Math.floorMod(x, 3), x).iterator();
+  }
+
+  private static long sum(Iterator<Long> it) {
+    long sum = 0;
+    while (it.hasNext()) {
+      sum += it.next();
+    }
+    return sum;
+  }
+
+  /** A partition's index and the sum of its elements. */
+  private static Iterator<long[]> indexAndSum(int partition, Iterator<Long> it) {
+    return List.of(new long[] {partition, sum(it)}).iterator();
+  }
+
+  /** Partition i of both, as one number (which side is which shows). */
+  private static Iterator<Long> bothSums(Iterator<Long> a, Iterator<Long> b) {
+    return List.of(sum(a) * 1_000_003L + sum(b)).iterator();
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {1, 3, 8})
   void theSameResultsAsSparksOwnOperations(int parts) {
@@ -50,24 +74,11 @@ class PlainRddsTest {
 
     assertThat(PlainRdds.collect(PlainRdds.map(rdd.rdd(), x -> x * 3 + 1, Long.class)))
         .isEqualTo(rdd.map(x -> x * 3 + 1).collect());
-    assertThat(PlainRdds.collect(PlainRdds.flatMap(rdd.rdd(),
-        x -> java.util.Collections.nCopies((int) Math.floorMod(x, 3), x).iterator(), Long.class)))
-        .isEqualTo(rdd.flatMap(x -> java.util.Collections.nCopies((int) Math.floorMod(x, 3), x)
-            .iterator()).collect());
-    assertThat(PlainRdds.collect(PlainRdds.mapPartitions(rdd.rdd(), (i, it) -> {
-      long sum = 0;
-      while (it.hasNext()) {
-        sum += it.next();
-      }
-      return List.of(new long[] {i, sum}).iterator();
-    }, false, long[].class))).usingRecursiveFieldByFieldElementComparator().isEqualTo(
-        rdd.mapPartitionsWithIndex((i, it) -> {
-          long sum = 0;
-          while (it.hasNext()) {
-            sum += it.next();
-          }
-          return List.of(new long[] {i, sum}).iterator();
-        }, false).collect());
+    assertThat(PlainRdds.collect(PlainRdds.flatMap(rdd.rdd(), PlainRddsTest::copies, Long.class)))
+        .isEqualTo(rdd.flatMap(PlainRddsTest::copies).collect());
+    assertThat(PlainRdds.collect(PlainRdds.mapPartitions(rdd.rdd(), PlainRddsTest::indexAndSum,
+        false, long[].class))).usingRecursiveFieldByFieldElementComparator()
+        .isEqualTo(rdd.mapPartitionsWithIndex(PlainRddsTest::indexAndSum, false).collect());
     assertThat(PlainRdds.collect(rdd.rdd(), x -> -x))
         .isEqualTo(rdd.map(x -> -x).collect());
     assertThat(PlainRdds.count(PlainRdds.flatMap(rdd.rdd(),
@@ -78,28 +89,10 @@ class PlainRddsTest {
   void zippedPartitionsPairByIndexAndMustMatchInNumber() {
     JavaRDD<Long> a = jsc().parallelize(values(1, 1_000), 4);
     JavaRDD<Long> b = jsc().parallelize(values(2, 1_000), 4);
-    RDD<Long> zipped = PlainRdds.zipPartitions(a.rdd(), b.rdd(), (x, y) -> {
-      long sx = 0;
-      long sy = 0;
-      while (x.hasNext()) {
-        sx += x.next();
-      }
-      while (y.hasNext()) {
-        sy += y.next();
-      }
-      return List.of(sx * 1_000_003L + sy).iterator();
-    }, Long.class);
-    assertThat(PlainRdds.collect(zipped)).isEqualTo(a.zipPartitions(b, (x, y) -> {
-      long sx = 0;
-      long sy = 0;
-      while (x.hasNext()) {
-        sx += x.next();
-      }
-      while (y.hasNext()) {
-        sy += y.next();
-      }
-      return List.of(sx * 1_000_003L + sy).iterator();
-    }).collect());
+    RDD<Long> zipped = PlainRdds.zipPartitions(a.rdd(), b.rdd(), PlainRddsTest::bothSums,
+        Long.class);
+    assertThat(PlainRdds.collect(zipped))
+        .isEqualTo(a.zipPartitions(b, PlainRddsTest::bothSums).collect());
 
     JavaRDD<Long> three = jsc().parallelize(values(3, 10), 3);
     assertThatThrownBy(() -> PlainRdds.zipPartitions(a.rdd(), three.rdd(),
