@@ -278,6 +278,10 @@ final class Router {
     if (plan.idIndex >= 0 && b.column(plan.idIndex).hasNull()) {
       return false;
     }
+    if (p == 1) {
+      bulkInto(chunk(out, 0, slotCount), b, types, used, n);
+      return true;
+    }
     long[] ids = plan.idIndex >= 0 ? b.column(plan.idIndex).getLongs(0, n) : new long[n];
     if (plan.idIndex < 0) {
       long base = ((long) inputPartition << 40) | row;
@@ -292,12 +296,6 @@ final class Router {
     for (int s : used) {
       cols[s] = column(b.column(plan.slots[s].source()), plan.slots[s], n);
     }
-    if (p == 1) {
-      // Every key is the one partition's: the columns go in whole (a row's program reads only
-      // its own slots, whatever the others hold).
-      chunk(out, 0, slotCount).addColumns(ids, types, cols, n);
-      return true;
-    }
     if (!plan.rejectCross && placeColumns(ids, types, cols, used, n)) {
       return true;
     }
@@ -310,6 +308,71 @@ final class Router {
       place(ids[i], type, vals);
     }
     return true;
+  }
+
+  /**
+   * A checked batch ({@link #bulk}) at the end of the one partition's chunk: every key is that
+   * partition's, so the columns go in whole (a row's program reads only its own slots, whatever
+   * the others hold), each value read straight into the chunk's column: no array per column
+   * and batch to copy again ({@code getLongs} allocates one and checks each value for null,
+   * and a Parquet column in dictionary pages is decoded value by value either way).
+   */
+  private void bulkInto(TxChunk c, ColumnarBatch b, int[] types, int[] used, int n) {
+    c.reserve(n);
+    int at = c.n;
+    if (plan.idIndex >= 0) {
+      ColumnVector v = b.column(plan.idIndex);
+      long[] ids = c.txIds;
+      for (int i = 0; i < n; i++) {
+        ids[at + i] = v.getLong(i);
+      }
+    } else {
+      long base = ((long) inputPartition << 40) | row;
+      for (int i = 0; i < n; i++) {
+        c.txIds[at + i] = base + i;
+      }
+    }
+    if (types == null) {
+      java.util.Arrays.fill(c.types, at, at + n, 0);
+    } else {
+      System.arraycopy(types, 0, c.types, at, n);
+    }
+    java.util.Arrays.fill(c.status, at, at + n, (byte) 0);
+    for (int s : used) {
+      ApplyPlan.Slot slot = plan.slots[s];
+      columnInto(b.column(slot.source()), slot, c.slots[s], at, n);
+    }
+    c.n += n;
+    row += n;
+    bulkBatches++;
+    Routing.BULK_BATCHES.incrementAndGet();
+  }
+
+  /** As {@link #column}, into {@code into[at ..]}. */
+  private static void columnInto(ColumnVector v, ApplyPlan.Slot slot, long[] into, int at,
+      int n) {
+    switch (slot.key() ? io.gstm.core.program.ValueType.INT64 : slot.type()) {
+      case INT32 -> {
+        for (int i = 0; i < n; i++) {
+          into[at + i] = v.getInt(i);
+        }
+      }
+      case INT64 -> {
+        for (int i = 0; i < n; i++) {
+          into[at + i] = v.getLong(i);
+        }
+      }
+      case FLOAT32 -> {
+        for (int i = 0; i < n; i++) {
+          into[at + i] = Float.floatToRawIntBits(v.getFloat(i));
+        }
+      }
+      default -> {
+        for (int i = 0; i < n; i++) {
+          into[at + i] = Double.doubleToRawLongBits(v.getDouble(i));
+        }
+      }
+    }
   }
 
   /** The slots that the programs marked {@code present} read, ascending. */

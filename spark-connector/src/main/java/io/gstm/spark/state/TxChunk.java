@@ -260,27 +260,6 @@ final class TxChunk implements Serializable {
     n++;
   }
 
-  /**
-   * Appends {@code n} checked rows at once: their ids, their programs ({@code types}; null: all
-   * program 0) and, per slot, its column ({@code cols[s]}; null leaves the slot 0, as a row of
-   * another program's slot).
-   */
-  void addColumns(long[] ids, int[] types, long[][] cols, int n) {
-    reserve(n);
-    System.arraycopy(ids, 0, txIds, this.n, n);
-    if (types == null) {
-      Arrays.fill(this.types, this.n, this.n + n, 0);
-    } else {
-      System.arraycopy(types, 0, this.types, this.n, n);
-    }
-    for (int s = 0; s < slots.length; s++) {
-      if (cols[s] != null) {
-        System.arraycopy(cols[s], 0, slots[s], this.n, n);
-      }
-    }
-    this.n += n;
-  }
-
   /** Room for {@code more} rows past {@code n}, grown at most once (at least doubling). */
   void reserve(int more) {
     joinApart(); // a chunk that grows holds every slot in its own columns

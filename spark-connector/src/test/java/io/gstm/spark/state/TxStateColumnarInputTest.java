@@ -388,6 +388,49 @@ class TxStateColumnarInputTest extends StateSession {
     assertThat(fromBatches.outcomes()).hasSize(1_500);
   }
 
+  private static final String SCALE = """
+      program scale(dst: int32, by: float64, add: float32, bump: int32)
+          regions level: float64
+      {
+        level[dst] = level[dst] * by + add + bump;
+      }
+      """;
+
+  /**
+   * Parameters of every type (float64, float32, int32) from a Parquet directory's batches: a
+   * one-partition state reads each value straight into its chunk, and gets what the same rows
+   * give read one by one.
+   */
+  @ParameterizedTest(name = "{0} partition(s)")
+  @ValueSource(ints = {1, 3})
+  void parametersOfEveryTypeFromParquetBatchesGiveWhatTheirRowsGive(int partitions,
+      @TempDir Path dir) {
+    String out = dir.resolve("s").toString();
+    TxStateTest.spark.range(0, 5_000, 1, 3).selectExpr("id",
+        "(id * 7919 % 40) * 7 + 3 as dst", "cast(1.0 + (id % 5) / 100.0 as double) as by",
+        "cast((id % 3) / 4.0 as float) as add", "cast(id % 11 - 5 as int) as bump")
+        .write().parquet(out);
+    Dataset<Row> batch = TxStateTest.spark.read().parquet(out);
+    Dataset<Row> levels = accounts(40, 0).selectExpr("id", "cast(balance as double) as level");
+    java.util.function.Function<Dataset<Row>, Run> run = input -> {
+      try (TxState s = TxState.from(levels).key("id").partitions(partitions).create()) {
+        List<Row> outcomes = s.transactions(input, SCALE).idColumn("id")
+            .crossPartition("allow").run().outcomes()
+            .select("txId", "program", "outcome", "abortCode", "cause").orderBy("txId")
+            .collectAsList();
+        return new Run(outcomes, s.toDF().orderBy("id").collectAsList());
+      }
+    };
+    long bulk = Routing.BULK_BATCHES.get();
+    Run fromBatches = run.apply(batch);
+    assertThat(Routing.BULK_BATCHES.get()).as("batches taken whole").isGreaterThan(bulk);
+    Run fromRows = run.apply(batch.localCheckpoint());
+    assertThat(fromBatches.outcomes()).hasSize(5_000);
+    assertThat(fromBatches).isEqualTo(fromRows);
+    assertThat(fromBatches.state().stream().mapToDouble(r -> r.getDouble(1)).sum())
+        .as("levels moved").isNotZero();
+  }
+
   private static final String DEPOSIT = """
       program deposit(dst: int32, amount: int64)
           regions balance: int64
