@@ -279,7 +279,7 @@ final class Router {
       return false;
     }
     if (p == 1) {
-      bulkInto(chunk(out, 0, slotCount), b, types, used, n);
+      bulkInto(b, types, used, n);
       return true;
     }
     long[] ids = plan.idIndex >= 0 ? b.column(plan.idIndex).getLongs(0, n) : new long[n];
@@ -311,65 +311,71 @@ final class Router {
   }
 
   /**
-   * A checked batch ({@link #bulk}) at the end of the one partition's chunk: every key is that
+   * A checked batch ({@link #bulk}) into the one partition's chunks: every key is that
    * partition's, so the columns go in whole (a row's program reads only its own slots, whatever
    * the others hold), each value read straight into the chunk's column: no array per column
    * and batch to copy again ({@code getLongs} allocates one and checks each value for null,
-   * and a Parquet column in dictionary pages is decoded value by value either way).
+   * and a Parquet column in dictionary pages is decoded value by value either way). The chunks
+   * are the row path's segments ({@link #segment}): a partition's columns are not copied as
+   * they grow.
    */
-  private void bulkInto(TxChunk c, ColumnarBatch b, int[] types, int[] used, int n) {
-    c.reserve(n);
-    int at = c.n;
-    if (plan.idIndex >= 0) {
-      ColumnVector v = b.column(plan.idIndex);
-      long[] ids = c.txIds;
-      for (int i = 0; i < n; i++) {
-        ids[at + i] = v.getLong(i);
+  private void bulkInto(ColumnarBatch b, int[] types, int[] used, int n) {
+    ColumnVector ids = plan.idIndex >= 0 ? b.column(plan.idIndex) : null;
+    long base = ((long) inputPartition << 40) | row;
+    for (int from = 0; from < n; ) {
+      TxChunk c = segment();
+      int at = c.n;
+      int k = Math.min(n - from, c.capacity() - at);
+      long[] txIds = c.txIds;
+      if (ids != null) {
+        for (int i = 0; i < k; i++) {
+          txIds[at + i] = ids.getLong(from + i);
+        }
+      } else {
+        for (int i = 0; i < k; i++) {
+          txIds[at + i] = base + from + i;
+        }
       }
-    } else {
-      long base = ((long) inputPartition << 40) | row;
-      for (int i = 0; i < n; i++) {
-        c.txIds[at + i] = base + i;
+      if (types == null) {
+        java.util.Arrays.fill(c.types, at, at + k, 0);
+      } else {
+        System.arraycopy(types, from, c.types, at, k);
       }
+      java.util.Arrays.fill(c.status, at, at + k, (byte) 0);
+      for (int s : used) {
+        ApplyPlan.Slot slot = plan.slots[s];
+        columnInto(b.column(slot.source()), slot, from, c.slots[s], at, k);
+      }
+      c.n += k;
+      from += k;
     }
-    if (types == null) {
-      java.util.Arrays.fill(c.types, at, at + n, 0);
-    } else {
-      System.arraycopy(types, 0, c.types, at, n);
-    }
-    java.util.Arrays.fill(c.status, at, at + n, (byte) 0);
-    for (int s : used) {
-      ApplyPlan.Slot slot = plan.slots[s];
-      columnInto(b.column(slot.source()), slot, c.slots[s], at, n);
-    }
-    c.n += n;
     row += n;
     bulkBatches++;
     Routing.BULK_BATCHES.incrementAndGet();
   }
 
-  /** As {@link #column}, into {@code into[at ..]}. */
-  private static void columnInto(ColumnVector v, ApplyPlan.Slot slot, long[] into, int at,
-      int n) {
+  /** As {@link #column} for rows {@code [from, from + k)}, into {@code into[at ..]}. */
+  private static void columnInto(ColumnVector v, ApplyPlan.Slot slot, int from, long[] into,
+      int at, int k) {
     switch (slot.key() ? io.gstm.core.program.ValueType.INT64 : slot.type()) {
       case INT32 -> {
-        for (int i = 0; i < n; i++) {
-          into[at + i] = v.getInt(i);
+        for (int i = 0; i < k; i++) {
+          into[at + i] = v.getInt(from + i);
         }
       }
       case INT64 -> {
-        for (int i = 0; i < n; i++) {
-          into[at + i] = v.getLong(i);
+        for (int i = 0; i < k; i++) {
+          into[at + i] = v.getLong(from + i);
         }
       }
       case FLOAT32 -> {
-        for (int i = 0; i < n; i++) {
-          into[at + i] = Float.floatToRawIntBits(v.getFloat(i));
+        for (int i = 0; i < k; i++) {
+          into[at + i] = Float.floatToRawIntBits(v.getFloat(from + i));
         }
       }
       default -> {
-        for (int i = 0; i < n; i++) {
-          into[at + i] = Double.doubleToRawLongBits(v.getDouble(i));
+        for (int i = 0; i < k; i++) {
+          into[at + i] = Double.doubleToRawLongBits(v.getDouble(from + i));
         }
       }
     }
