@@ -322,6 +322,10 @@ final class Router {
   private void bulkInto(ColumnarBatch b, int[] types, int[] used, int n) {
     ColumnVector ids = plan.idIndex >= 0 ? b.column(plan.idIndex) : null;
     long base = ((long) inputPartition << 40) | row;
+    boolean[] read = new boolean[slotCount];
+    for (int s : used) {
+      read[s] = true;
+    }
     for (int from = 0; from < n; ) {
       TxChunk c = segment();
       int at = c.n;
@@ -342,9 +346,14 @@ final class Router {
         System.arraycopy(types, from, c.types, at, k);
       }
       java.util.Arrays.fill(c.status, at, at + k, (byte) 0);
-      for (int s : used) {
-        ApplyPlan.Slot slot = plan.slots[s];
-        columnInto(b.column(slot.source()), slot, from, c.slots[s], at, k);
+      for (int s = 0; s < slotCount; s++) {
+        if (read[s]) {
+          ApplyPlan.Slot slot = plan.slots[s];
+          columnInto(b.column(slot.source()), slot, from, c.slots[s], at, k);
+        } else {
+          // A recycled segment holds an earlier epoch's rows: zeros, as in a fresh chunk.
+          java.util.Arrays.fill(c.slots[s], at, at + k, 0L);
+        }
       }
       c.n += k;
       from += k;
