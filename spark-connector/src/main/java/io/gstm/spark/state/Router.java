@@ -363,7 +363,10 @@ final class Router {
     Routing.BULK_BATCHES.incrementAndGet();
   }
 
-  /** As {@link #column} for rows {@code [from, from + k)}, into {@code into[at ..]}. */
+  /**
+   * A slot's raw bits for rows {@code [from, from + k)} of a column without nulls, into {@code
+   * into[at ..]}, value by value (no array of Spark's own to copy again).
+   */
   private static void columnInto(ColumnVector v, ApplyPlan.Slot slot, int from, long[] into,
       int at, int k) {
     switch (slot.key() ? io.gstm.core.program.ValueType.INT64 : slot.type()) {
@@ -667,31 +670,8 @@ final class Router {
 
   /** A slot's raw bits for rows {@code [0, n)} of a column without nulls. */
   private static long[] column(ColumnVector v, ApplyPlan.Slot slot, int n) {
-    if (slot.key()) {
-      return v.getLongs(0, n);
-    }
     long[] bits = new long[n];
-    switch (slot.type()) {
-      case INT32 -> {
-        int[] x = v.getInts(0, n);
-        for (int i = 0; i < n; i++) {
-          bits[i] = x[i];
-        }
-      }
-      case INT64 -> bits = v.getLongs(0, n);
-      case FLOAT32 -> {
-        float[] x = v.getFloats(0, n);
-        for (int i = 0; i < n; i++) {
-          bits[i] = Float.floatToRawIntBits(x[i]);
-        }
-      }
-      default -> {
-        double[] x = v.getDoubles(0, n);
-        for (int i = 0; i < n; i++) {
-          bits[i] = Double.doubleToRawLongBits(x[i]);
-        }
-      }
-    }
+    columnInto(v, slot, 0, bits, 0, n);
     return bits;
   }
 
