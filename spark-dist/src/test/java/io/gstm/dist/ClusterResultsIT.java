@@ -213,6 +213,12 @@ class ClusterResultsIT {
   }
 
   @Test
+  void aOnePartitionStateOverAParquetInputGivesTheSerialBalances() {
+    assertThat(Workloads.parquetOnePartitionRun(cluster.spark(),
+        dir.resolve("transfers-parquet").toString())).isEqualTo(Workloads.balancesAfter(0));
+  }
+
+  @Test
   void aProgramRelaxationEqualsLocalMode() {
     assertThat(widest).hasSize(Workloads.VERTICES)
         .containsEntry(0L, Double.POSITIVE_INFINITY);

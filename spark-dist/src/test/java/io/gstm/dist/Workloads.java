@@ -314,6 +314,19 @@ final class Workloads {
     }
   }
 
+  /**
+   * Batch 0 written as Parquet under {@code dir}, read back and applied once to a bank of one
+   * partition (the executors' routing tasks take the scan's column batches whole, into chunks
+   * that a batch may span): its balances.
+   */
+  static TreeMap<Long, Long> parquetOnePartitionRun(SparkSession spark, String dir) {
+    transfers(spark, 0).write().parquet(dir);
+    try (TxState bank = bank(spark, "parquet", 1)) {
+      bank.transactions(spark.read().parquet(dir), BANK).idColumn("id").run();
+      return balances(bank);
+    }
+  }
+
   record StateRun(TreeMap<Long, Long> balances, long epoch, List<Long> committed,
       boolean replayed, TreeMap<Long, Long> restored, long restoredEpoch) {}
 
