@@ -111,7 +111,8 @@ struct Ops {
 /// PRE_LOCK_READS as PrStmTx's: a relaxation, whose transactions of one work item all read
 /// their source, leaves the read-only locks out of the pre-lock step (with them, each item's
 /// edges refused one another at its source's lock).
-template <int CAPACITY, bool PRE_LOCK_READS = true>
+/// DYNAMIC: one attempt type for ordinary and urgent attempts (PrStmTx's), the body inlined once.
+template <int CAPACITY, bool PRE_LOCK_READS = true, bool DYNAMIC = false>
 __device__ __forceinline__ uint8_t run_one_in_place(const StoreView& view, const Table& tab,
                                                     const SemanticOut& out,
                                                     ThreadCounters<PrStmPolicy::kCounters>& counters,
@@ -122,7 +123,7 @@ __device__ __forceinline__ uint8_t run_one_in_place(const StoreView& view, const
   uint32_t owner = priority::ordinary(self);
   while (__any_sync(warp, outcome == kPending)) {
     if (outcome == kPending) {
-      with_attempt<CAPACITY, PRE_LOCK_READS>(view, owner, [&](auto& tx) __attribute__((always_inline)) {
+      with_attempt<CAPACITY, PRE_LOCK_READS, DYNAMIC>(view, owner, [&](auto& tx) __attribute__((always_inline)) {
         const long long result = Ops::run(tx, tab, t, type);
         bool concurrency_abort = false;
         if (tx.ended() || tx.semantic()) {
@@ -175,7 +176,7 @@ __device__ __forceinline__ uint8_t run_one_in_place(const StoreView& view, const
 
 /// Programs that never retry: each transaction retried in place until it ends
 /// (run_one_in_place). Outcomes, counters and history as run_semantic writes them.
-template <int CAPACITY>
+template <int CAPACITY, bool DYNAMIC = false>
 __device__ __forceinline__ void run_in_place(const StoreView& view, const Table& tab,
                                              const SemanticOut& out) {
   const unsigned warp = __activemask();
@@ -188,7 +189,7 @@ __device__ __forceinline__ void run_in_place(const StoreView& view, const Table&
     const bool mine = t < tab.tx_count;
     const uint32_t type = mine ? tab.type[t] : 0;
     const uint8_t outcome =
-        run_one_in_place<CAPACITY>(view, tab, out, counters, warp, self, t, type, mine);
+        run_one_in_place<CAPACITY, true, DYNAMIC>(view, tab, out, counters, warp, self, t, type, mine);
     if (mine) out.outcome[t] = outcome;
   }
   counters.flush_to(out.counters);
@@ -437,16 +438,34 @@ extern "C" __global__ void __launch_bounds__(256) gstm_jit_relax_look(
 
 /// The kernels of one set capacity: run_semantic (programs that may retry), run_in_place and a
 /// round of a program relaxation (relax_round), whose attempts (r: ordinary, v: urgent) leave
-/// the read-only locks out of the pre-lock step.
+/// the read-only locks out of the pre-lock step. The `one` kernels run both kinds of attempt
+/// as one type (d: PrStmTx's DYNAMIC), so that ptxas compiles the program's body once.
 #define GSTM_JIT_CAPACITY(CAP, SEMANTIC_BLOCKS, IN_PLACE_BLOCKS)                                  \
   using TxO##CAP = gstm::PrStmTx<CAP, true, false>;                                               \
   using TxU##CAP = gstm::PrStmTx<CAP, true, true>;                                                \
   using TxR##CAP = gstm::PrStmTx<CAP, false, false>;                                              \
   using TxV##CAP = gstm::PrStmTx<CAP, false, true>;                                               \
+  using TxD##CAP = gstm::PrStmTx<CAP, true, false, true>;                                         \
   GSTM_JIT_TX(o##CAP, TxO##CAP)                                                                    \
   GSTM_JIT_TX(u##CAP, TxU##CAP)                                                                    \
   GSTM_JIT_TX(r##CAP, TxR##CAP)                                                                    \
   GSTM_JIT_TX(v##CAP, TxV##CAP)                                                                    \
+  GSTM_JIT_TX(d##CAP, TxD##CAP)                                                                    \
+  extern "C" __global__ void __launch_bounds__(256, SEMANTIC_BLOCKS) gstm_jit_prstm_one_s##CAP(   \
+      const __grid_constant__ gstm::StoreView view,                                                \
+      const __grid_constant__ gstm::program::Table tab,                                            \
+      const __grid_constant__ gstm::SemanticOut out) {                                             \
+    gstm::program::jit::share_view(view);                                                          \
+    gstm::run_semantic<gstm::program::jit::Ops, CAP, gstm::program::Table,                         \
+                       gstm::PrStmDynamicPolicy>(view, tab, out);                                  \
+  }                                                                                                \
+  extern "C" __global__ void __launch_bounds__(256, IN_PLACE_BLOCKS)                               \
+      gstm_jit_prstm_in_place_one_s##CAP(const __grid_constant__ gstm::StoreView view,             \
+                                         const __grid_constant__ gstm::program::Table tab,         \
+                                         const __grid_constant__ gstm::SemanticOut out) {          \
+    gstm::program::jit::share_view(view);                                                          \
+    gstm::program::jit::run_in_place<CAP, true>(view, tab, out);                                   \
+  }                                                                                                \
   extern "C" __global__ void __launch_bounds__(256, SEMANTIC_BLOCKS) gstm_jit_prstm_s##CAP(       \
       const __grid_constant__ gstm::StoreView view,                                                \
       const __grid_constant__ gstm::program::Table tab,                                            \

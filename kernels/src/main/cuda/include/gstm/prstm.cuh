@@ -65,7 +65,7 @@ __device__ __forceinline__ uint32_t urgent(unsigned long long* counters) {
 /// Runs `attempt(tx)` on a new transaction of `owner`: an urgent one (PrStmTx<..., true>) when
 /// the owner is a ticket, else an ordinary one. `attempt` is a generic lambda, instantiated for
 /// both; only the ordinary copy is hot.
-template <int CAPACITY, bool PRE_LOCK_READS = true, typename Attempt>
+template <int CAPACITY, bool PRE_LOCK_READS = true, bool DYNAMIC = false, typename Attempt>
 __device__ __forceinline__ void with_attempt(const StoreView& view, uint32_t owner, Attempt&& attempt);
 
 /// One PR-STM transaction with read, write and lock sets of at most CAPACITY entries, held in
@@ -85,8 +85,13 @@ __device__ __forceinline__ void with_attempt(const StoreView& view, uint32_t own
 /// reads. A type of its own so that ordinary attempts, nearly all of them, run code without any
 /// of it (checked at run time at every read and write, it cost the kernels 4-6%): kernels pick
 /// the type by the owner (with_attempt()).
-template <int CAPACITY, bool PRE_LOCK_READS = true, bool URGENT = false>
+///
+/// DYNAMIC = true (URGENT then false) is one type for both, urgency read from the owner at run
+/// time: compiled programs (jit/program_jit.cu) inline the program's body once instead of once
+/// per type, which is most of what ptxas spends on a new program set.
+template <int CAPACITY, bool PRE_LOCK_READS = true, bool URGENT = false, bool DYNAMIC = false>
 class PrStmTx {
+  static_assert(!(URGENT && DYNAMIC), "a dynamic attempt reads its urgency from its owner");
   static_assert(CAPACITY >= 1 && CAPACITY <= 64, "set masks are at most 64-bit");
   using word_t = lock_word::word_t;
   /// Set masks: 32-bit up to 32 entries (every built-in kernel), 64-bit for programs beyond.
@@ -96,10 +101,17 @@ class PrStmTx {
  public:
   enum Status : uint8_t { kActive, kAborted, kOverflow, kSemantic, kEnded, kDone };
 
-  __device__ __forceinline__ PrStmTx(const StoreView& view, uint32_t owner) : view_(view), owner_(owner) {}
+  __device__ __forceinline__ PrStmTx(const StoreView& view, uint32_t owner)
+      : view_(view), owner_(owner), urgent_(DYNAMIC && owner < priority::kOrdinary) {}
 
   /// Whether this attempt runs urgent (an owner below priority::kOrdinary): visible reads.
-  __device__ __forceinline__ static constexpr bool urgent() { return URGENT; }
+  __device__ __forceinline__ bool urgent() const {
+    if constexpr (DYNAMIC) {
+      return urgent_;
+    } else {
+      return URGENT;
+    }
+  }
 
   __device__ __forceinline__ bool active() const { return status_ == kActive; }
   __device__ __forceinline__ bool overflowed() const { return status_ == kOverflow; }
@@ -260,7 +272,7 @@ class PrStmTx {
     const mask_t in_set =
         n_locks_ == static_cast<int>(8 * sizeof(mask_t)) ? ~static_cast<mask_t>(0) : bit(n_locks_) - 1;
     const bool sc_fenced =
-        !PRE_LOCK_READS && !URGENT && written_ != 0 && (written_ & in_set) != in_set;
+        !PRE_LOCK_READS && !urgent() && written_ != 0 && (written_ & in_set) != in_set;
     if (!sc_fenced) mem::fence_acq_rel();  // the reads above happen before the checks below
     if (written_ == 0) return commit_read_only();
 
@@ -273,7 +285,7 @@ class PrStmTx {
     mask_t held = 0;
     int failure = -1;
     const mask_t to_take = PRE_LOCK_READS ? in_set : (written_ & in_set);
-    if (!URGENT && (to_take & (to_take - 1)) == 0) {
+    if (!urgent() && (to_take & (to_take - 1)) == 0) {
 #pragma unroll
       for (int s = 0; s < CAPACITY; ++s) {
         if ((to_take >> s) & 1u) {
@@ -335,7 +347,7 @@ class PrStmTx {
       }
     }
     if (failure >= 0) {
-      release(URGENT ? pre | visible_ : pre, held);
+      release(urgent() ? pre | visible_ : pre, held);
       visible_ = 0;
       lost_in_line_ = urgent();
       abort(failure);
@@ -355,7 +367,7 @@ class PrStmTx {
         word_t* lock = view_.locks + lock_idx_[s];
         if ((written_ >> s) & 1u) {
           mem::store_relaxed(lock, lock_word::unlocked(lock_ver_[s] + 1));
-        } else if (PRE_LOCK_READS || (URGENT && ((visible_ >> s) & 1u))) {
+        } else if (PRE_LOCK_READS || (urgent() && ((visible_ >> s) & 1u))) {
           mem::cas(lock, lock_word::pre_locked_by(lock_ver_[s], owner_),
                     lock_word::unlocked(lock_ver_[s]));
         }
@@ -543,7 +555,7 @@ class PrStmTx {
   }
   __device__ __forceinline__ void overflow() { status_ = kOverflow; }
   __device__ __forceinline__ void release_visible() {
-    if (URGENT && visible_ != 0) {  // only urgent attempts have any
+    if (urgent() && visible_ != 0) {  // only urgent attempts have any
       release(visible_, 0);
       visible_ = 0;
     }
@@ -554,6 +566,7 @@ class PrStmTx {
   uint8_t status_ = kActive;
   uint8_t cause_ = 0;
   bool lost_in_line_ = false;
+  const bool urgent_;  ///< DYNAMIC: the owner is a ticket (urgent())
   int n_locks_ = 0;
   int n_writes_ = 0;
   mask_t written_ = 0;  ///< bit s: lock s guards a word we write
@@ -570,9 +583,12 @@ class PrStmTx {
   uint64_t w_value_[CAPACITY];
 };
 
-template <int CAPACITY, bool PRE_LOCK_READS, typename Attempt>
+template <int CAPACITY, bool PRE_LOCK_READS, bool DYNAMIC, typename Attempt>
 __device__ __forceinline__ void with_attempt(const StoreView& view, uint32_t owner, Attempt&& attempt) {
-  if (owner < priority::kOrdinary) {
+  if constexpr (DYNAMIC) {
+    PrStmTx<CAPACITY, PRE_LOCK_READS, false, true> tx(view, owner);
+    attempt(tx);
+  } else if (owner < priority::kOrdinary) {
     PrStmTx<CAPACITY, PRE_LOCK_READS, true> tx(view, owner);
     attempt(tx);
   } else {

@@ -81,6 +81,16 @@ struct PrStmPolicy {
   }
 };
 
+/// PR-STM with one attempt type for ordinary and urgent attempts (PrStmTx's DYNAMIC): the
+/// compiled programs' kernels, so that each inlines the program's body once.
+struct PrStmDynamicPolicy : PrStmPolicy {
+  template <int C, class Attempt>
+  __device__ __forceinline__ void attempt(const StoreView& view, uint32_t owner, uint32_t,
+                                          Attempt&& body) const {
+    with_attempt<C, true, true>(view, owner, body);
+  }
+};
+
 /// The set capacity a workload needs: `Ops::kMaxSetEntries` when it declares one (smaller sets,
 /// fewer registers), else the kernel's CAPACITY.
 template <class Ops, int CAPACITY, class = void>

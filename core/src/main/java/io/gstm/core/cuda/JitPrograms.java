@@ -99,6 +99,15 @@ final class JitPrograms implements AutoCloseable {
    */
   private final boolean alwaysSemantic =
       "semantic".equals(System.getProperty("gstm.jit.loop", "auto"));
+  /**
+   * {@code gstm.jit.attempts}: "one" compiles ordinary and urgent attempts as one type, the
+   * program's body once ({@link ProgramPtx#kernel(boolean, int, boolean)}); "two" as two types.
+   */
+  private final boolean oneAttemptType = oneAttemptType();
+
+  static boolean oneAttemptType() {
+    return !"two".equals(System.getProperty("gstm.jit.attempts", "one"));
+  }
   private boolean closed;
 
   private JitPrograms(String templateText, String arch, Path cacheDir, Runnable bindContext) {
@@ -187,7 +196,7 @@ final class JitPrograms implements AutoCloseable {
         StoreLayout.of(new RegionSpec("balance", RegionType.INT64, 16, 1)), Algorithm.prStm());
     int[] image = ProgramImage.build(binding).words();
     return ProgramPtx.compile(template, image, binding.capacity(), ProgramPtx.kernel(false,
-        binding.capacity()));
+        binding.capacity(), oneAttemptType()));
   }
 
   /**
@@ -214,7 +223,8 @@ final class JitPrograms implements AutoCloseable {
       return null;
     }
     boolean retries = programsRetry || alwaysSemantic;
-    return function(image, capacity, ProgramPtx.kernel(retries, capacity), background);
+    return function(image, capacity, ProgramPtx.kernel(retries, capacity, oneAttemptType),
+        background);
   }
 
   /**

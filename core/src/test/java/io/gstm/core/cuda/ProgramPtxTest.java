@@ -104,6 +104,11 @@ class ProgramPtxTest {
     return frames;
   }
 
+  /**
+   * Every built-in workload's set, with ordinary and urgent attempts as two types and as one:
+   * every call inlined, accepted by ptxas; the one type's kernel writes the body once, so its
+   * PTX is much the shorter.
+   */
   @Test
   void builtinWorkloadsCompileWithEveryCallInlined() throws Exception {
     assumeTrue(template != null && onPath("ptxas"), "needs the template and ptxas");
@@ -114,13 +119,24 @@ class ProgramPtxTest {
         continue;
       }
       int[] image = ProgramImage.build(binding).words();
-      String ptx = ProgramPtx.compile(template, image, binding.capacity(),
-          ProgramPtx.retries(image, batch.usedPrograms()));
-      assertThat(ptx).doesNotContain("call.uni").doesNotContain(".func");
-      List<Integer> frames = assemble(ptx, c.name().replaceAll("\\W", "_"));
-      if (binding.capacity() == 2) {
-        assertThat(frames).as(c.name()).containsOnly(0);
+      boolean retries = ProgramPtx.retries(image, batch.usedPrograms());
+      int[] lengths = new int[2];
+      for (boolean oneType : new boolean[] {false, true}) {
+        String ptx = ProgramPtx.compile(template, image, binding.capacity(), retries, oneType);
+        assertThat(ptx).contains(ProgramPtx.kernel(retries, binding.capacity(), oneType))
+            .doesNotContain("call.uni").doesNotContain(".func");
+        lengths[oneType ? 1 : 0] = ptx.length();
+        long t0 = System.nanoTime();
+        List<Integer> frames = assemble(ptx,
+            c.name().replaceAll("\\W", "_") + (oneType ? "_one" : ""));
+        System.out.printf("ptxas %s (%s): %d ms, %d kB of PTX%n", c.name(),
+            oneType ? "one attempt type" : "two", (System.nanoTime() - t0) / 1_000_000,
+            ptx.length() / 1000);
+        if (binding.capacity() == 2) {
+          assertThat(frames).as(c.name()).containsOnly(0);
+        }
       }
+      assertThat(lengths[1]).as(c.name()).isLessThan(lengths[0] * 3 / 4);
     }
   }
 
@@ -132,7 +148,8 @@ class ProgramPtxTest {
   void theGeneratorsWarmUpSetCompiles() throws Exception {
     assumeTrue(template != null && onPath("ptxas"), "needs the template and ptxas");
     String ptx = JitPrograms.warmUp(template);
-    assertThat(ptx).contains(ProgramPtx.kernel(false, 2)).doesNotContain("call.uni")
+    assertThat(ptx).contains(ProgramPtx.kernel(false, 2, JitPrograms.oneAttemptType()))
+        .doesNotContain("call.uni")
         .doesNotContain(".func");
     assertThat(assemble(ptx, "warm_up")).containsOnly(0);
   }
@@ -150,7 +167,7 @@ class ProgramPtxTest {
       try {
         int[] image = image(c.batch(), c.layout());
         ptx = ProgramPtx.compile(template, image, binding.capacity(),
-            ProgramPtx.retries(image, c.batch().usedPrograms()));
+            ProgramPtx.retries(image, c.batch().usedPrograms()), seed % 2 == 0);
       } catch (PtxException e) {
         throw new AssertionError("seed " + seed + ": " + e.getMessage(), e);
       }

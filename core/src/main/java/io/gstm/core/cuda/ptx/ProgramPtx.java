@@ -71,9 +71,19 @@ public final class ProgramPtx {
     return false;
   }
 
-  /** The kernel that runs programs with sets of {@code capacity}. */
+  /** The kernel that runs programs with sets of {@code capacity}, two attempt types. */
   public static String kernel(boolean retries, int capacity) {
-    return (retries ? "gstm_jit_prstm_s" : "gstm_jit_prstm_in_place_s") + capacity;
+    return kernel(retries, capacity, false);
+  }
+
+  /**
+   * The kernel that runs programs with sets of {@code capacity}; {@code oneAttemptType}: its
+   * ordinary and urgent attempts one type, the urgency read at run time, so that the program's
+   * body is compiled once (about half of ptxas's time for a set), not once for each.
+   */
+  public static String kernel(boolean retries, int capacity, boolean oneAttemptType) {
+    String one = oneAttemptType ? "one_" : "";
+    return (retries ? "gstm_jit_prstm_" : "gstm_jit_prstm_in_place_") + one + "s" + capacity;
   }
 
   /**
@@ -102,6 +112,12 @@ public final class ProgramPtx {
     return compile(template, image, capacity, kernel(retries, capacity));
   }
 
+  /** As {@link #compile(PtxModule, int[], int, boolean)}, for {@link #kernel(boolean, int, boolean)}. */
+  public static String compile(PtxModule template, int[] image, int capacity, boolean retries,
+      boolean oneAttemptType) {
+    return compile(template, image, capacity, kernel(retries, capacity, oneAttemptType));
+  }
+
   /**
    * The PTX of the template's kernel {@code kernel} (one of {@link #kernel} or {@link
    * #relaxKernel} for {@code capacity}) for this image, every call inlined: the body is written
@@ -115,10 +131,13 @@ public final class ProgramPtx {
           + MAX_CAPACITY + ")");
     }
     Map<String, Function> functions = new LinkedHashMap<>(template.functions());
-    // Ordinary and urgent attempts (o, u); a relaxation's, without read pre-locks (r, v), and
-    // its look (p).
+    // Ordinary and urgent attempts (o, u), or both as one type (d); a relaxation's, without
+    // read pre-locks (r, v), and its look (p).
     boolean relax = kernel.equals(relaxKernel(capacity));
-    List<String> suffixes = new ArrayList<>(List.of("o" + capacity, "u" + capacity));
+    boolean oneType = kernel.equals(kernel(true, capacity, true))
+        || kernel.equals(kernel(false, capacity, true));
+    List<String> suffixes = new ArrayList<>(oneType ? List.of("d" + capacity)
+        : List.of("o" + capacity, "u" + capacity));
     if (relax) {
       suffixes.addAll(List.of("r" + capacity, "v" + capacity, "p"));
     }
