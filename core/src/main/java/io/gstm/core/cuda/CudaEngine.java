@@ -441,15 +441,14 @@ public final class CudaEngine implements Engine {
     long interpreterShared = image.sharedBytes(registers, tpb);
     Algorithm algorithm = store.algorithm();
     boolean prStm = algorithm.kind() == Algorithm.Kind.PRSTM;
+    boolean programsRetry = ProgramPtx.retries(image.words(), batch.usedPrograms());
     JitPrograms.Kernel jitted = prStm && compiledPrograms && jit != null
-        ? jit.function(image.words(), cap, ProgramPtx.retries(image.words(), batch.usedPrograms()))
-        : null;
+        ? jit.function(image.words(), cap, programsRetry) : null;
     JitPrograms.Kernel compiled = jitted != null && jitted.function() != null ? jitted : null;
     // The compiled code keeps its registers in registers and its image in its instructions.
     long shared = compiled != null ? 0 : interpreterShared;
     if (compiled != null) {
-      lastProgramPath = "compiled (" + compiled.source().name().toLowerCase(Locale.ROOT)
-          + ", " + compiled.nanos() / 1_000 + " us)";
+      lastProgramPath = "compiled (" + compiled.describe() + ")";
     } else {
       lastProgramPath = jitted != null ? "interpreted (compiling in the background)"
           : "interpreted";
@@ -496,6 +495,9 @@ public final class CudaEngine implements Engine {
       long collecting = System.nanoTime();
       BatchResult stats = buf.collect(name(), initialVersions, uploadNanos, kernelNanos);
       long collected = System.nanoTime();
+      if (jitted != null && !programsRetry) {
+        jit.noteAbortRate(image.words(), cap, stats.abortRate());
+      }
       ProgramResult result = pb.result(stats, batch, options.allOutputs());
       if (LOG.isDebugEnabled()) {
         long done = System.nanoTime();

@@ -68,8 +68,17 @@ final class JitPrograms implements AutoCloseable {
    */
   enum Source { COMPILED, DISK, MEMORY, PENDING }
 
-  /** A compiled kernel and its module (null while PENDING), and how it was obtained. */
-  record Kernel(CUfunction function, CUmodule module, Source source, long nanos) {}
+  /**
+   * A compiled kernel and its module (null while PENDING), how it was obtained, and whether it
+   * retries in place ({@link RetryLoops}).
+   */
+  record Kernel(CUfunction function, CUmodule module, Source source, long nanos, boolean inPlace) {
+    /** How the batch ran, for {@code CudaEngine.lastProgramPath}. */
+    String describe() {
+      return source.name().toLowerCase(Locale.ROOT) + ", " + nanos / 1_000 + " us, "
+          + (inPlace ? "retried in place" : "semantic loop");
+    }
+  }
 
   /** The two kernels of a program relaxation's round, from one module. */
   record RelaxKernels(CUfunction look, CUfunction round) {}
@@ -88,6 +97,8 @@ final class JitPrograms implements AutoCloseable {
   private final Map<String, String> refused = new LinkedHashMap<>();
   /** Sets being compiled in the background. */
   private final Set<String> pending = new HashSet<>();
+  /** The retry loop of each set whose programs never retry, by what its batches met. */
+  private final RetryLoops loops = new RetryLoops();
   private final int maxCapacity;
   /** Makes the engine's context current on the compiling thread. */
   private final Runnable bindContext;
@@ -222,9 +233,30 @@ final class JitPrograms implements AutoCloseable {
     if (capacity > maxCapacity) {
       return null;
     }
-    boolean retries = programsRetry || alwaysSemantic;
+    boolean retries = programsRetry || alwaysSemantic || loops.semantic(setKey(image, capacity));
     return function(image, capacity, ProgramPtx.kernel(retries, capacity, oneAttemptType),
         background);
+  }
+
+  /**
+   * What a batch of this set met, its aborts per attempt: a set whose programs never retry
+   * moves between retrying in place and the semantic loop by it ({@link RetryLoops}).
+   */
+  synchronized void noteAbortRate(int[] image, int capacity, double abortRate) {
+    if (capacity > maxCapacity) {
+      return;
+    }
+    String set = setKey(image, capacity);
+    if (loops.note(set, abortRate)) {
+      LOG.info("compiled programs: a batch aborted {}% of its attempts; the set's next batches {}",
+          Math.round(100 * abortRate), loops.semantic(set)
+              ? "run in the semantic contention manager's loop" : "retry in place again");
+    }
+  }
+
+  /** A set's programs and capacity, whichever kernel runs them. */
+  private String setKey(int[] image, int capacity) {
+    return key(image, capacity, "");
   }
 
   /**
@@ -251,7 +283,7 @@ final class JitPrograms implements AutoCloseable {
       return null;
     }
     if (pending.contains(key)) {
-      return new Kernel(null, null, Source.PENDING, 0);
+      return new Kernel(null, null, Source.PENDING, 0, false);
     }
     long t0 = System.nanoTime();
     CUmodule module = modules.get(key);
@@ -262,7 +294,7 @@ final class JitPrograms implements AutoCloseable {
         pending.add(key);
         int[] copy = image.clone();
         compiler.execute(() -> compileAndLoad(key, copy, capacity, symbol));
-        return new Kernel(null, null, Source.PENDING, 0);
+        return new Kernel(null, null, Source.PENDING, 0, false);
       }
       source = ptx != null ? Source.DISK : Source.COMPILED;
       try {
@@ -279,7 +311,7 @@ final class JitPrograms implements AutoCloseable {
       LOG.info("compiled programs: {} ({}) in {} ms", symbol,
           source.name().toLowerCase(Locale.ROOT), nanos / 1_000_000);
     }
-    return new Kernel(f, module, source, nanos);
+    return new Kernel(f, module, source, nanos, symbol.contains("in_place"));
   }
 
   private static CUfunction functionOf(CUmodule module, String symbol) {

@@ -11,6 +11,7 @@ import io.gstm.core.testing.ProgramCases;
 import io.gstm.core.testing.RandomProgramRuns;
 import io.gstm.core.testing.SeedTest;
 import io.gstm.core.testing.SharedEngines;
+import io.gstm.core.workload.bank.BankConfig;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -91,6 +92,40 @@ class CudaCompiledProgramsTest {
           RunOptions.defaults().withHistory(true));
       assertThat(ProgramCases.verify(c, run)).as(c.name()).isNull();
     }
+  }
+
+  /**
+   * A set whose programs never retry retries in place until a batch of it aborts half its
+   * attempts (every transfer between the same two accounts), then runs in the semantic loop,
+   * and goes back in place after a batch that hardly aborts (the same programs over many
+   * accounts); every batch passes the bank's verifier, history and replay either way.
+   */
+  @Test
+  void aSetWhoseBatchesContendMovesToTheSemanticLoopAndBackWhenTheyCalm() {
+    ProgramCases.Case hot = ProgramCases.bank("transfers between two accounts",
+        BankConfig.builder().accounts(2).k(2).readOnly(0).lockCoverage(1).grid(256, 8)
+            .txPerThread(4).seed(11).build(), false);
+    ProgramCases.Case calm = ProgramCases.bank("transfers over many accounts",
+        BankConfig.builder().accounts(1 << 16).k(2).readOnly(0).lockCoverage(1).grid(32, 1)
+            .txPerThread(2).seed(12).build(), false);
+    RunOptions options = RunOptions.defaults().withHistory(true);
+    // Another case of the class may have left this set in either loop: a calm batch first.
+    ProgramCases.Run settle = ProgramCases.program(cuda(), calm, false, options);
+    assertThat(ProgramCases.verify(calm, settle)).isNull();
+    assertThat(settle.stats().abortRate()).as("the calm batch hardly aborts").isLessThan(0.25);
+    ProgramCases.Run first = ProgramCases.program(cuda(), hot, false, options);
+    assertThat(cuda().lastProgramPath()).startsWith("compiled").endsWith("retried in place)");
+    assertThat(ProgramCases.verify(hot, first)).isNull();
+    assertThat(first.stats().abortRate()).as("the hot batch contends").isGreaterThan(0.5);
+    ProgramCases.Run second = ProgramCases.program(cuda(), hot, false, options);
+    assertThat(cuda().lastProgramPath()).startsWith("compiled").endsWith("semantic loop)");
+    assertThat(ProgramCases.verify(hot, second)).isNull();
+    ProgramCases.Run quiet = ProgramCases.program(cuda(), calm, false, options);
+    assertThat(cuda().lastProgramPath()).endsWith("semantic loop)");
+    assertThat(ProgramCases.verify(calm, quiet)).isNull();
+    ProgramCases.Run again = ProgramCases.program(cuda(), calm, false, options);
+    assertThat(cuda().lastProgramPath()).endsWith("retried in place)");
+    assertThat(ProgramCases.verify(calm, again)).isNull();
   }
 
   @Test
