@@ -347,7 +347,10 @@ final class JitPrograms implements AutoCloseable {
   }
 
   private byte[] compileToDisk(String key, int[] image, int capacity, String symbol) {
+    long t0 = System.nanoTime();
     byte[] ptx = (compile(image, capacity, symbol) + "\0").getBytes(StandardCharsets.US_ASCII);
+    LOG.debug("compiled programs: {}'s PTX generated in {} ms ({} kB); the driver's JIT next",
+        symbol, (System.nanoTime() - t0) / 1_000_000, ptx.length / 1000);
     writeCache(key, ptx);
     return ptx;
   }
