@@ -495,8 +495,9 @@ public final class CudaEngine implements Engine {
       long collecting = System.nanoTime();
       BatchResult stats = buf.collect(name(), initialVersions, uploadNanos, kernelNanos);
       long collected = System.nanoTime();
-      if (jitted != null && !programsRetry) {
-        jit.noteAbortRate(image.words(), cap, stats.abortRate());
+      if (compiled != null && !programsRetry && kernelNanos > 0) {
+        jit.noteBatch(image.words(), cap, !compiled.inPlace(), stats.abortRate(),
+            stats.commits() * 1e9 / kernelNanos);
       }
       ProgramResult result = pb.result(stats, batch, options.allOutputs());
       if (LOG.isDebugEnabled()) {

@@ -110,6 +110,9 @@ final class JitPrograms implements AutoCloseable {
    */
   private final boolean alwaysSemantic =
       "semantic".equals(System.getProperty("gstm.jit.loop", "auto"));
+  /** {@code gstm.jit.loop=in-place}: a set that never retries always retries in place. */
+  private final boolean alwaysInPlace =
+      "in-place".equals(System.getProperty("gstm.jit.loop", "auto"));
   /**
    * {@code gstm.jit.attempts}: "one" compiles ordinary and urgent attempts as one type, the
    * program's body once ({@link ProgramPtx#kernel(boolean, int, boolean)}); "two" as two types.
@@ -239,18 +242,22 @@ final class JitPrograms implements AutoCloseable {
   }
 
   /**
-   * What a batch of this set met, its aborts per attempt: a set whose programs never retry
-   * moves between retrying in place and the semantic loop by it ({@link RetryLoops}).
+   * What a compiled batch of this set met, run in the semantic loop or in place: its aborts per
+   * attempt and commits per second of kernel. A set whose programs never retry moves between
+   * the two loops by them ({@link RetryLoops}).
    */
-  synchronized void noteAbortRate(int[] image, int capacity, double abortRate) {
-    if (capacity > maxCapacity) {
+  synchronized void noteBatch(int[] image, int capacity, boolean ranSemantic, double abortRate,
+      double commitsPerSecond) {
+    if (capacity > maxCapacity || alwaysSemantic || alwaysInPlace) {
       return;
     }
     String set = setKey(image, capacity);
-    if (loops.note(set, abortRate)) {
-      LOG.info("compiled programs: a batch aborted {}% of its attempts; the set's next batches {}",
-          Math.round(100 * abortRate), loops.semantic(set)
-              ? "run in the semantic contention manager's loop" : "retry in place again");
+    if (loops.note(set, ranSemantic, abortRate, commitsPerSecond)) {
+      LOG.info("compiled programs: a batch aborted {}% of its attempts ({} commits/s of kernel, "
+              + "{}); the set's next batch {}", Math.round(100 * abortRate),
+          String.format(Locale.ROOT, "%.3g", commitsPerSecond),
+          ranSemantic ? "semantic loop" : "retried in place", loops.semantic(set)
+              ? "runs in the semantic contention manager's loop" : "retries in place");
     }
   }
 
