@@ -372,7 +372,7 @@ using gstm::program::jit::Value;
 using gstm::program::jit::Words;
 
 /// The body's declaration and the operations it may call, for transaction type TX (SUFFIX names
-/// them: o2 is an ordinary PR-STM attempt with sets of 2, u2 an urgent one).
+/// them: o2 is an ordinary PR-STM attempt with sets of 2, u2 an urgent one, d2 either).
 #define GSTM_JIT_TX(SUFFIX, TX)                                                                    \
   extern "C" __device__ Body<TX> gstm_jit_body_##SUFFIX(                                           \
       Words<TX> tx, const uint32_t* image, const uint32_t* cols, long long* outputs,               \

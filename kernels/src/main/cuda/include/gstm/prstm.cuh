@@ -64,7 +64,8 @@ __device__ __forceinline__ uint32_t urgent(unsigned long long* counters) {
 
 /// Runs `attempt(tx)` on a new transaction of `owner`: an urgent one (PrStmTx<..., true>) when
 /// the owner is a ticket, else an ordinary one. `attempt` is a generic lambda, instantiated for
-/// both; only the ordinary copy is hot.
+/// both; only the ordinary copy is hot. DYNAMIC: one type for both (PrStmTx's DYNAMIC), so
+/// `attempt` is instantiated once.
 template <int CAPACITY, bool PRE_LOCK_READS = true, bool DYNAMIC = false, typename Attempt>
 __device__ __forceinline__ void with_attempt(const StoreView& view, uint32_t owner, Attempt&& attempt);
 
