@@ -215,6 +215,8 @@ class ProgramPtxTest {
       assertThat(ProgramPtx.retries(image, used)).as(c.name()).isEqualTo(anyRetry);
       assertThat(ProgramPtx.kernel(anyRetry, 2))
           .isEqualTo(anyRetry ? "gstm_jit_prstm_s2" : "gstm_jit_prstm_in_place_s2");
+      assertThat(ProgramPtx.kernel(anyRetry, 4, true))
+          .isEqualTo(anyRetry ? "gstm_jit_prstm_one_s4" : "gstm_jit_prstm_in_place_one_s4");
     }
     // With every program of the bank's set counted, the withdrawal's retry is there.
     ProgramCases.Case bank = ProgramCases.all(64, 4, 21).get(0);
