@@ -103,16 +103,15 @@ class PrStmTx {
   enum Status : uint8_t { kActive, kAborted, kOverflow, kSemantic, kEnded, kDone };
 
   __device__ __forceinline__ PrStmTx(const StoreView& view, uint32_t owner)
-      : view_(view), owner_(owner), urgent_(DYNAMIC && owner < priority::kOrdinary) {}
+      : view_(view), owner_(owner) {
+    if constexpr (DYNAMIC) urgent_ = owner < priority::kOrdinary;  // the others never read it
+  }
 
   /// Whether this attempt runs urgent (an owner below priority::kOrdinary): visible reads.
-  __device__ __forceinline__ bool urgent() const {
-    if constexpr (DYNAMIC) {
-      return urgent_;
-    } else {
-      return URGENT;
-    }
-  }
+  /// Inside the class the same test is written `(DYNAMIC ? urgent_ : URGENT)`, a constant the
+  /// front end folds for the fixed types: through a call, the graph kernels' register
+  /// allocation and spills changed.
+  __device__ __forceinline__ bool urgent() const { return DYNAMIC ? urgent_ : URGENT; }
 
   __device__ __forceinline__ bool active() const { return status_ == kActive; }
   __device__ __forceinline__ bool overflowed() const { return status_ == kOverflow; }
@@ -168,10 +167,10 @@ class PrStmTx {
     }
     if (buffered) return value;
     const uint32_t lock = view_.lock_of(region, index);
-    if (urgent() && !take_visible(lock)) return 0;
+    if ((DYNAMIC ? urgent_ : URGENT) && !take_visible(lock)) return 0;
     const word_t w = mem::load_acquire(view_.locks + lock);
     if (lock_word::locked(w)) {
-      lost_in_line_ = urgent();  // only an older urgent one takes an urgent attempt's pre-lock
+      lost_in_line_ = (DYNAMIC ? urgent_ : URGENT);  // only an older urgent one takes an urgent attempt's pre-lock
       abort(kAbortReadLocked);
       return 0;
     }
@@ -238,10 +237,10 @@ class PrStmTx {
     if (n_writes_ == CAPACITY) return overflow();
     const uint32_t lock = view_.lock_of(region, index);
     if (!mark_written(lock)) {
-      if (urgent() && !take_visible(lock)) return;
+      if ((DYNAMIC ? urgent_ : URGENT) && !take_visible(lock)) return;
       const word_t w = mem::load_acquire(view_.locks + lock);
       if (lock_word::locked(w)) {
-        lost_in_line_ = urgent();
+        lost_in_line_ = (DYNAMIC ? urgent_ : URGENT);
         return abort(kAbortReadLocked);
       }
       track(lock, lock_word::version(w), true);
@@ -273,7 +272,7 @@ class PrStmTx {
     const mask_t in_set =
         n_locks_ == static_cast<int>(8 * sizeof(mask_t)) ? ~static_cast<mask_t>(0) : bit(n_locks_) - 1;
     const bool sc_fenced =
-        !PRE_LOCK_READS && !urgent() && written_ != 0 && (written_ & in_set) != in_set;
+        !PRE_LOCK_READS && !(DYNAMIC ? urgent_ : URGENT) && written_ != 0 && (written_ & in_set) != in_set;
     if (!sc_fenced) mem::fence_acq_rel();  // the reads above happen before the checks below
     if (written_ == 0) return commit_read_only();
 
@@ -286,7 +285,7 @@ class PrStmTx {
     mask_t held = 0;
     int failure = -1;
     const mask_t to_take = PRE_LOCK_READS ? in_set : (written_ & in_set);
-    if (!urgent() && (to_take & (to_take - 1)) == 0) {
+    if (!(DYNAMIC ? urgent_ : URGENT) && (to_take & (to_take - 1)) == 0) {
 #pragma unroll
       for (int s = 0; s < CAPACITY; ++s) {
         if ((to_take >> s) & 1u) {
@@ -348,9 +347,9 @@ class PrStmTx {
       }
     }
     if (failure >= 0) {
-      release(urgent() ? pre | visible_ : pre, held);
+      release((DYNAMIC ? urgent_ : URGENT) ? pre | visible_ : pre, held);
       visible_ = 0;
-      lost_in_line_ = urgent();
+      lost_in_line_ = (DYNAMIC ? urgent_ : URGENT);
       abort(failure);
       return false;
     }
@@ -368,7 +367,7 @@ class PrStmTx {
         word_t* lock = view_.locks + lock_idx_[s];
         if ((written_ >> s) & 1u) {
           mem::store_relaxed(lock, lock_word::unlocked(lock_ver_[s] + 1));
-        } else if (PRE_LOCK_READS || (urgent() && ((visible_ >> s) & 1u))) {
+        } else if (PRE_LOCK_READS || ((DYNAMIC ? urgent_ : URGENT) && ((visible_ >> s) & 1u))) {
           mem::cas(lock, lock_word::pre_locked_by(lock_ver_[s], owner_),
                     lock_word::unlocked(lock_ver_[s]));
         }
@@ -404,7 +403,7 @@ class PrStmTx {
         valid = valid && lock_word::version(w) == lock_ver_[s] && !lock_word::locked(w);
       }
     }
-    lost_in_line_ = urgent() && !valid;  // an urgent attempt's set is pre-locked: see lost_in_line
+    lost_in_line_ = (DYNAMIC ? urgent_ : URGENT) && !valid;  // an urgent attempt's set is pre-locked: see lost_in_line
     return valid && range_unchanged();
   }
 
@@ -506,7 +505,7 @@ class PrStmTx {
       known = known || hit;
     }
     if (!consistent) {
-      lost_in_line_ = urgent();
+      lost_in_line_ = (DYNAMIC ? urgent_ : URGENT);
       return abort(kAbortValidation);
     }
     if (known) return;
@@ -556,7 +555,7 @@ class PrStmTx {
   }
   __device__ __forceinline__ void overflow() { status_ = kOverflow; }
   __device__ __forceinline__ void release_visible() {
-    if (urgent() && visible_ != 0) {  // only urgent attempts have any
+    if ((DYNAMIC ? urgent_ : URGENT) && visible_ != 0) {  // only urgent attempts have any
       release(visible_, 0);
       visible_ = 0;
     }
@@ -567,7 +566,7 @@ class PrStmTx {
   uint8_t status_ = kActive;
   uint8_t cause_ = 0;
   bool lost_in_line_ = false;
-  const bool urgent_;  ///< DYNAMIC: the owner is a ticket (urgent())
+  bool urgent_;  ///< DYNAMIC only: the owner is a ticket (urgent()); unset otherwise
   int n_locks_ = 0;
   int n_writes_ = 0;
   mask_t written_ = 0;  ///< bit s: lock s guards a word we write
