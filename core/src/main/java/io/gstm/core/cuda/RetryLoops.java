@@ -42,15 +42,18 @@ final class RetryLoops {
    * whether the set's next batch runs in the other loop.
    */
   boolean note(String set, boolean ranSemantic, double abortRate, double commitsPerSecond) {
-    Choice c = sets.computeIfAbsent(set, k -> new Choice());
-    boolean before = c.semantic;
+    Choice c = sets.get(set);
     if (abortRate < CALM) {
-      sets.remove(set);
-      return before;
+      return c != null && sets.remove(set).semantic; // most batches: nothing kept
     }
     if (abortRate < CONTENDED) {
       return false;
     }
+    if (c == null) {
+      c = new Choice();
+      sets.put(set, c);
+    }
+    boolean before = c.semantic;
     if (ranSemantic) {
       c.semanticRate = commitsPerSecond;
     } else {
