@@ -708,8 +708,11 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs
 
 /// @brief A whole relaxation, its splits and rounds, in one cooperative launch (all blocks
 ///        resident: the host sizes the grid by the occupancy). Launch with 256 threads a block.
+///        Two blocks an SM, not three: its rounds wait on their slowest warp's chain of hops, and
+///        with 128 registers the loop keeps its state out of local memory (no spills, against
+///        294/506 bytes at 80): the 2^20 grid 22.0 ms against 23.0-23.1 (H200, benchmark-log.md).
 /// @param view the store; @param args the queues, far lists and settings (LoopArgs, 192 bytes)
-extern "C" __global__ void __launch_bounds__(256, 3) gstm_graph_relax_loop(
+extern "C" __global__ void __launch_bounds__(256, 2) gstm_graph_relax_loop(
     const __grid_constant__ gstm::StoreView view,
     const __grid_constant__ gstm::graph_relax::LoopArgs args) {
   gstm::graph_relax::relax_loop(view, args);
