@@ -272,7 +272,7 @@ ds=(--engine gpu --transactions 512 --threads-per-block 64 --blocks 2 --reps 1 -
     --local-work 4 --algorithms prstm,csmv,csmv-nocv,csmv-onlycs,jvstm-gpu,gpu-stm,blocking,obstruction-free,blocking:none,obstruction-free:linear)
 graphs=("--scale 10 --edges 16384 --csr gpu" "--scale 10 --edges 16384 --kind cc --csr gpu"
         "--graph grid --scale 10" "--graph grid --scale 10 --kind cc"
-        "--scale 10 --edges 16384 --program paths")
+        "--scale 10 --edges 16384 --program paths" "--graph grid --scale 10 --program paths")
 parts=" ${PARTS:-csmv programs ds graphs} "
 for p in $parts; do
   case $p in csmv|programs|ds|graphs) ;; *) echo "PARTS: unknown part '$p' (csmv programs ds graphs)" >&2; exit 3 ;; esac

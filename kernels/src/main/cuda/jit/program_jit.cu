@@ -11,6 +11,7 @@
 /// Calling convention: the transaction goes in and out of every call by value (its bytes), so
 /// that once inlined nothing of it is addressed in memory; each operation returns the
 /// transaction with what it read and whether it is still active (`Value`, `Step`).
+#include <cooperative_groups.h>
 #include <cstring>
 
 #include "gstm/program_semantic.cuh"
@@ -112,12 +113,15 @@ struct Ops {
 /// their source, leaves the read-only locks out of the pre-lock step (with them, each item's
 /// edges refused one another at its source's lock).
 /// DYNAMIC: one attempt type for ordinary and urgent attempts (PrStmTx's), the body inlined once.
+/// `first_output`, when given, gets the committed attempt's first output: the copy in
+/// tab.outputs may be another run's of the same transaction by then (a relaxation's hops).
 template <int CAPACITY, bool PRE_LOCK_READS = true, bool DYNAMIC = false>
 __device__ __forceinline__ uint8_t run_one_in_place(const StoreView& view, const Table& tab,
                                                     const SemanticOut& out,
                                                     ThreadCounters<PrStmPolicy::kCounters>& counters,
                                                     unsigned warp, uint32_t self, uint32_t t,
-                                                    uint32_t type, bool mine) {
+                                                    uint32_t type, bool mine,
+                                                    long long* first_output = nullptr) {
   uint8_t outcome = mine ? kPending : kCommitted;
   uint32_t attempts = 0;
   uint32_t owner = priority::ordinary(self);
@@ -138,6 +142,7 @@ __device__ __forceinline__ uint8_t run_one_in_place(const StoreView& view, const
           }
         } else if (tx.commit()) {
           outcome = kCommitted;
+          if (first_output != nullptr) *first_output = result;
           ++counters.c[kCommits];
           if (tx.read_only()) {
             ++counters.c[kReadOnlyCommits];
@@ -201,24 +206,26 @@ __device__ __forceinline__ void run_in_place(const StoreView& view, const Table&
 /// values, so what a later read would see could only make that truer, and a source improved
 /// after the look is in the next round (its commit marks it). Anything else runs the
 /// transaction. Same interface as PrStmTx for the generated body; the view reference first
-/// (reseat_view).
+/// (reseat_view). Its reads go to L2 (no stale L1 line) without the ordering of the store's
+/// relaxed loads, so that ptxas may issue a look's independent reads together (the look only
+/// decides whether a transaction runs: a value changed after it is the changer's to queue).
 class ProbeTx {
  public:
   __device__ __forceinline__ explicit ProbeTx(const StoreView& view) : view_(view) {}
   __device__ __forceinline__ bool active() const { return status_ == 0; }
   __device__ __forceinline__ bool quiet() const { return status_ == 0; }
   __device__ __forceinline__ uint64_t read(uint32_t region, uint32_t index) {
-    return active() ? view_.load_word(region, index) : 0;
+    return active() ? peek(region, index) : 0;
   }
   __device__ __forceinline__ uint64_t read_shared(uint32_t region, uint32_t index) const {
-    return active() ? view_.load_word(region, index) : 0;
+    return active() ? peek(region, index) : 0;
   }
   __device__ __forceinline__ long long sum_range(uint32_t region, uint32_t first, uint32_t count,
                                                  uint32_t wrap) {
     long long sum = 0;
     uint32_t index = first;
     for (uint32_t j = 0; j < count && active(); ++j) {
-      sum += static_cast<long long>(static_cast<int64_t>(view_.load_word(region, index)));
+      sum += static_cast<long long>(static_cast<int64_t>(peek(region, index)));
       index = index + 1 == wrap ? 0 : index + 1;
     }
     return sum;
@@ -228,49 +235,107 @@ class ProbeTx {
   __device__ __forceinline__ void end(uint8_t) { status_ = 1; }
 
  private:
+  __device__ __forceinline__ uint64_t peek(uint32_t region, uint32_t index) const {
+    const RegionView& r = view_.regions[region];
+    if (r.word_bytes == 4) {
+      return static_cast<uint64_t>(static_cast<int64_t>(
+          __ldcg(static_cast<const int*>(r.base) + index)));
+    }
+    return static_cast<uint64_t>(__ldcg(static_cast<const long long*>(r.base) + index));
+  }
+
   const StoreView& view_;
   uint32_t status_ = 0;  ///< 0 while the look may still run to the end
   uint32_t pad_ = 0;     ///< the generated body passes whole 8-byte words
 };
 
-/// Out-edges of one vertex per work item of a relaxation round (CudaProgramRelax.CHUNK_EDGES).
+/// Out-edges of one vertex per work item of a relaxation (CudaProgramRelax.CHUNK_EDGES).
 constexpr uint32_t kRelaxChunk = 256;
 
 /// Slots of RelaxArgs::stats: [0, 10) transactions by outcome code, then these.
 enum RelaxStat : int { kRelaxSkipped = 10, kRelaxChanges = 11, kRelaxStats = 12 };
 
-/// One round of a program relaxation (io.gstm.core.cuda.CudaProgramRelax), in two launches: the
-/// look (relax_look) lists the edges that would write, the transactions (relax_run) run them.
-/// The batch's columns are the graph's edges (transaction t is edge t: its src, dst and weight);
-/// a work item is a run of at most kRelaxChunk consecutive out-edges of one vertex.
-struct RelaxArgs {
-  const uint2* items;        ///< [item_count] (first edge, edges)
-  uint2* next_items;         ///< the next round's items, appended
-  uint32_t* words;           ///< [0] next_items' length, [1] lowest edge that ended TOO_LARGE,
-                             ///< [2] run's length
-  const int32_t* offsets;    ///< [vertices + 1] the CSR's offsets
-  const int32_t* src;        ///< [edges] each edge's source (the src column)
-  const int32_t* dst;        ///< [edges] each edge's target (the dst column)
-  uint32_t* stamps;          ///< [vertices] the last round that queued each vertex
-  unsigned long long* stats; ///< [kRelaxStats]
-  uint32_t* run;             ///< the edges whose look would write, appended by relax_look
-  uint32_t item_count;
-  uint32_t round;            ///< this round's number, from 1
-  uint32_t changed_output;   ///< the output slot of 'changed'
-  uint32_t type;             ///< the program's type in the image
+/// Slots of RelaxArgs::words. A round's next-queue length rotates over three slots and a wide
+/// round's list of edges to run over two, so that a round needs one grid sync (a wide one two):
+/// the slot a round clears was read by all before a sync that all have passed.
+enum RelaxWord : int {
+  kQueueLength = 0,   ///< [0, 3): the queue of round s in slot s % 3
+  kRunLength = 3,     ///< [3, 5): the edges wide round s listed, in slot 3 + s % 2
+  kFarLength = 5,     ///< [5, 7): the deferred items of each far pile
+  kTooLarge = 7,      ///< the lowest edge whose transaction ended TOO_LARGE (NO_EDGE: none)
+  kRounds = 8,        ///< out: rounds run
+  kLeft = 9,          ///< out: items still queued or deferred when the loop stopped
+  kRelaxWords = 10
 };
-static_assert(sizeof(RelaxArgs) == 88, "CudaProgramRelax packs 88 bytes");
+constexpr uint32_t kNoEdge = 0xffffffffu;
+constexpr uint32_t kNoOrder = 0xffffffffu;
 
-/// Queues vertex v's out-edges for the next round, once per round.
-__device__ __forceinline__ void queue_vertex(const RelaxArgs& a, uint32_t v) {
-  if (atomicExch(a.stamps + v, a.round) == a.round) return;
+/// A program relaxation's whole run (io.gstm.core.cuda.CudaProgramRelax): its rounds in one
+/// cooperative launch, the grid synchronised between them; in a round each queued edge is looked
+/// at and, where the look would write, its transaction runs at once. The batch's columns are the graph's edges (transaction t is edge t: its src, dst and
+/// weight); a work item is a run of at most kRelaxChunk consecutive out-edges of one vertex.
+/// With an order (order_region), the items whose source's value is past the round's bound wait
+/// in a far pile, near-far buckets of `width`: the pile is taken when the queue runs dry, the
+/// bound moved past its lowest value.
+struct RelaxArgs {
+  uint2* queues[2];              ///< work items (first edge, edges); queue 0 holds the first
+  uint2* far[2];                 ///< the far piles' items
+  unsigned long long* far_min;   ///< [2] each pile's lowest deferred value (ordered_key)
+  uint32_t* words;               ///< [kRelaxWords], see RelaxWord
+  const int32_t* offsets;        ///< [vertices + 1] the CSR's offsets
+  const int32_t* src;            ///< [edges] each edge's source (the src column)
+  const int32_t* dst;            ///< [edges] each edge's target (the dst column)
+  uint32_t* stamps;              ///< [vertices] the last round that queued each vertex
+  uint32_t* far_stamps;          ///< [vertices] the last pile each vertex was deferred to
+  unsigned long long* stats;     ///< [kRelaxStats]
+  uint32_t* run;                 ///< [edges] the edges a wide round's look listed
+  double width;                  ///< a near-far bucket's width in the order's values
+  uint32_t item_count;           ///< queue 0's length
+  uint32_t max_rounds;
+  uint32_t changed_output;       ///< the output slot of 'changed'
+  uint32_t type;                 ///< the program's type in the image
+  uint32_t order_region;         ///< the store region that orders the vertices, or kNoOrder
+  uint32_t order_type;           ///< its RegionType code (int32, int64, float32, float64)
+  uint32_t descending;           ///< nonzero: larger values first
+  uint32_t chain;                ///< hops a warp follows within a narrow round (0: none; only
+                                 ///< when 'changed' is the first output)
+};
+static_assert(sizeof(RelaxArgs) == 144, "CudaProgramRelax packs 144 bytes");
+
+/// A double as an unsigned key of the same order (for atomicMin), and back.
+__device__ __forceinline__ unsigned long long ordered_key(double v) {
+  const unsigned long long b = static_cast<unsigned long long>(__double_as_longlong(v));
+  return (b >> 63) != 0 ? ~b : b | (1ull << 63);
+}
+__device__ __forceinline__ double from_ordered_key(unsigned long long k) {
+  return __longlong_as_double(static_cast<long long>((k >> 63) != 0 ? k & ~(1ull << 63) : ~k));
+}
+
+/// Vertex v's place in the order: its word of the order's region as a number, negated when
+/// larger values go first. A plain read: it only decides when v's edges run.
+__device__ __forceinline__ double priority(const StoreView& view, const RelaxArgs& a,
+                                           uint32_t v) {
+  const uint64_t w = view.load_word(a.order_region, v);
+  double p;
+  switch (a.order_type) {
+    case 0: p = static_cast<double>(static_cast<int32_t>(w)); break;
+    case 1: p = static_cast<double>(static_cast<int64_t>(w)); break;
+    case 2: p = static_cast<double>(__int_as_float(static_cast<int>(w))); break;
+    default: p = __longlong_as_double(static_cast<long long>(w)); break;
+  }
+  return a.descending != 0 ? -p : p;
+}
+
+/// Appends vertex v's out-edges to `items` (length at *length) as work items.
+__device__ __forceinline__ void append_vertex(const RelaxArgs& a, uint2* items, uint32_t* length,
+                                              uint32_t v) {
   const uint32_t first = static_cast<uint32_t>(a.offsets[v]);
   const uint32_t degree = static_cast<uint32_t>(a.offsets[v + 1]) - first;
   if (degree == 0) return;
   const uint32_t chunks = (degree + kRelaxChunk - 1) / kRelaxChunk;
-  const uint32_t at = atomicAdd(a.words, chunks);
+  const uint32_t at = atomicAdd(length, chunks);
   for (uint32_t c = 0; c < chunks; ++c) {
-    a.next_items[at + c] = make_uint2(first + c * kRelaxChunk, min(kRelaxChunk, degree - c * kRelaxChunk));
+    items[at + c] = make_uint2(first + c * kRelaxChunk, min(kRelaxChunk, degree - c * kRelaxChunk));
   }
 }
 
@@ -285,21 +350,99 @@ __device__ __forceinline__ bool look_writes(const StoreView& view, const Table& 
   return !after.tx().quiet();
 }
 
-/// The look: a warp per work item, a lane per edge; each edge's program runs over plain reads
-/// (ProbeTx), and an edge whose look would write, abort or retry is listed in a.run (a warp's
-/// edges appended with one atomic). Kept apart from the transactions so that it runs with the
-/// few registers a look needs, at full occupancy: it reads every queued edge, the
-/// transactions only those listed. (Probe is ProbeTx, a parameter so that its body's
-/// declaration, which follows, is looked up at instantiation.)
-template <class Probe = ProbeTx>
+/// Where one round stands: its items, where it queues and defers, and its bound.
+struct RelaxRound {
+  const uint2* items;
+  uint32_t item_count;
+  uint2* next;               ///< the next round's queue
+  uint32_t* next_length;
+  uint32_t* run_length;      ///< a wide round's list of edges to run
+  uint32_t far;              ///< the pile it defers to
+  uint32_t round;            ///< the run's round number, from 1 (queue stamps)
+  uint32_t pile;             ///< the far pile's number, from 1 (far stamps)
+  double bound;              ///< items whose source's priority is above it wait
+};
+
+/// No vertex held for a lane's next pass (relax_round).
+constexpr uint32_t kNoVertex = 0xffffffffu;
+
+/// Queues vertex v's out-edges for the next round, once a round.
+__device__ __forceinline__ void queue_vertex(const RelaxArgs& a, const RelaxRound& r, uint32_t v) {
+  if (atomicExch(a.stamps + v, r.round) == r.round) return;
+  append_vertex(a, r.next, r.next_length, v);
+}
+
+/// Defers vertex v (whose priority p is past the bound) to the far pile, once a pile: the
+/// first of its items to wait puts all of them there (so a pile holds at most a queue's items,
+/// and an order the values do not keep costs time, not edges).
+__device__ __forceinline__ void defer_vertex(const RelaxArgs& a, const RelaxRound& r, uint32_t v,
+                                             double p) {
+  if (atomicExch(a.far_stamps + v, r.pile) == r.pile) return;
+  append_vertex(a, a.far[r.far], a.words + kFarLength + r.far, v);
+  atomicMin(a.far_min + r.far, ordered_key(p));
+}
+
+/// Whether vertex v, just changed, is past the bound; if so, deferred now (not queued: the
+/// next round would only defer it, a round more for each bucket).
+__device__ __forceinline__ bool past_bound(const StoreView& view, const RelaxArgs& a,
+                                           const RelaxRound& r, uint32_t v) {
+  if (a.order_region == kNoOrder) return false;
+  const double p = priority(view, a, v);
+  if (!(p > r.bound)) return false;
+  defer_vertex(a, r, v, p);
+  return true;
+}
+
+/// Whether the warp's work item must wait (its source past the bound); if so, deferred.
+__device__ __forceinline__ bool waits(const StoreView& view, const RelaxArgs& a,
+                                      const RelaxRound& r, uint2 item) {
+  if (a.order_region == kNoOrder) return false;
+  const uint32_t v = static_cast<uint32_t>(a.src[item.x]);
+  const double p = priority(view, a, v);
+  if (!(p > r.bound)) return false;
+  if ((threadIdx.x & 31u) == 0) defer_vertex(a, r, v, p);
+  return true;
+}
+
+/// What a relaxation's transaction t ended with, as the round acts on it: a commit whose
+/// 'changed' output (`first`, the committed attempt's first output, when it is that one) is
+/// nonzero changed dst; an abandoned one queues its source (its edge runs again); one that
+/// ended TOO_LARGE is noted. Returns whether dst changed.
+__device__ __forceinline__ bool settle(const Table& tab, const RelaxArgs& a, const RelaxRound& r,
+                                       ThreadCounters<kRelaxStats>& stats, uint32_t t,
+                                       uint8_t outcome, long long first) {
+  stats.add(outcome);
+  if (outcome == kCommitted) {
+    const long long changed =
+        a.changed_output == 0
+            ? first
+            : tab.outputs[static_cast<size_t>(a.changed_output) * tab.tx_count + t];
+    if (changed != 0) {
+      ++stats.c[kRelaxChanges];
+      return true;
+    }
+  } else if (outcome == kAbandoned || outcome == kAbandonedSemantic) {
+    queue_vertex(a, r, static_cast<uint32_t>(a.src[t]));
+  } else if (outcome == kTooLarge) {
+    atomicMin(a.words + kTooLarge, t);
+  }
+  return false;
+}
+
+
+/// A wide round's look: a warp per work item, a lane per edge; each edge's program runs over
+/// plain reads (ProbeTx), and an edge whose look would write, abort or retry is listed in a.run
+/// (a warp's edges appended with one atomic) for relax_round.
+template <class Probe>
 __device__ __forceinline__ void relax_look(const StoreView& view, const Table& tab,
-                                           const RelaxArgs& a) {
-  ThreadCounters<kRelaxStats> stats;
+                                           const RelaxArgs& a, const RelaxRound& r,
+                                           ThreadCounters<kRelaxStats>& stats) {
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t lane = threadIdx.x & 31u;
   const uint32_t warps = gridDim.x * blockDim.x / 32u;
-  for (uint32_t item = self / 32u; item < a.item_count; item += warps) {
-    const uint2 it = a.items[item];
+  for (uint32_t item = self / 32u; item < r.item_count; item += warps) {
+    const uint2 it = r.items[item];
+    if (waits(view, a, r, it)) continue;
     for (uint32_t base = 0; base < it.y; base += 32u) {
       const uint32_t t = it.x + base + lane;
       bool run = false;
@@ -307,59 +450,222 @@ __device__ __forceinline__ void relax_look(const StoreView& view, const Table& t
         run = look_writes<Probe>(view, tab, t, a.type);
         if (!run) ++stats.c[kRelaxSkipped];
       }
-      const unsigned listed = __ballot_sync(__activemask(), run);
+      const unsigned listed = __ballot_sync(0xffffffffu, run);
       if (listed == 0) continue;
       const uint32_t leader = __ffs(listed) - 1;
       uint32_t at = 0;
-      if (lane == leader) at = atomicAdd(a.words + 2, __popc(listed));
-      at = __shfl_sync(__activemask(), at, leader);
+      if (lane == leader) at = atomicAdd(r.run_length, __popc(listed));
+      at = __shfl_sync(0xffffffffu, at, leader);
       if (run) a.run[at + __popc(listed & ((1u << lane) - 1u))] = t;
     }
   }
-  stats.flush_to(a.stats);
 }
 
-/// The transactions of the edges relax_look listed, each run in place (run_one_in_place) in
-/// warp-wide rounds, after a second look: the first saw the values the round started from, and
-/// the round's commits so far may already have made the edge's write moot (on R-MAT 2^22 three
-/// of four listed edges then committed without writing). A commit whose 'changed' output is
-/// nonzero queues the target; an abandoned one queues the source (its edge runs again); one
-/// that ended TOO_LARGE is noted in words[1].
-template <int CAPACITY, class Probe = ProbeTx>
-__device__ __forceinline__ void relax_run(const StoreView& view, const Table& tab,
-                                          const SemanticOut& out, const RelaxArgs& a) {
-  const unsigned warp = __activemask();
-  ThreadCounters<PrStmPolicy::kCounters> counters;
-  ThreadCounters<kRelaxStats> stats;
+// ---- a round's transactions, and the hops a warp follows after them ----------------------
+
+/// Whether a warp may follow vertex v within the round: its edges fit one work item and no
+/// commit of this round queued it already.
+__device__ __forceinline__ bool may_follow(const RelaxArgs& a, const RelaxRound& r, uint32_t v) {
+  const int32_t begin = __ldg(a.offsets + v);
+  const int32_t end = __ldg(a.offsets + v + 1);
+  const uint32_t stamp = mem::load_relaxed(a.stamps + v);
+  return end - begin <= static_cast<int32_t>(kRelaxChunk) && stamp != r.round;
+}
+
+/// One pass of a round: each lane's edges [begin, begin + count) (a vertex's, or none),
+/// packed into one list, a lane an edge; each edge looked at, and those whose look would write
+/// run their transactions at once. A changed target past the bound is deferred; otherwise a
+/// lane keeps one (`held`, not stamped: a commit that changes it again in this round still
+/// queues it) for the warp's next pass, while passes remain (hop < chain) and may_follow
+/// allows, and queues the others.
+template <int CAPACITY, class Probe>
+__device__ __forceinline__ void relax_pass(const StoreView& view, const Table& tab,
+                                           const SemanticOut& out, const RelaxArgs& a,
+                                           const RelaxRound& r, uint32_t begin, uint32_t count,
+                                           uint32_t hop, uint32_t chain, uint32_t& held,
+                                           ThreadCounters<PrStmPolicy::kCounters>& counters,
+                                           ThreadCounters<kRelaxStats>& stats) {
+  const unsigned warp = 0xffffffffu;
+  const uint32_t lane = threadIdx.x & 31u;
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
-  const uint32_t threads = gridDim.x * blockDim.x;
-  const uint32_t listed = *reinterpret_cast<volatile uint32_t*>(a.words + 2);
-  const uint32_t rounds = (listed + threads - 1) / threads;
-  for (uint32_t r = 0; r < rounds; ++r) {
-    const uint32_t i = self + r * threads;
-    const uint32_t t = i < listed ? a.run[i] : 0;
-    bool mine = i < listed;
+  uint32_t start = count;  // inclusive, then exclusive prefix sum of the lanes' counts
+  for (uint32_t d = 1; d < 32u; d <<= 1) {
+    const uint32_t below = __shfl_up_sync(warp, start, d);
+    if (lane >= d) start += below;
+  }
+  const uint32_t total = __shfl_sync(warp, start, 31);
+  start -= count;
+  for (uint32_t base = 0; base < total; base += 32u) {
+    const uint32_t k = base + lane;
+    // The edge's lane: the last whose start is at most k (a lane of no edges never is).
+    uint32_t lo = 0;
+    for (uint32_t step = 16; step != 0; step >>= 1) {
+      if (__shfl_sync(warp, start, lo + step) <= k) lo += step;
+    }
+    const uint32_t t = __shfl_sync(warp, begin, lo) + (k - __shfl_sync(warp, start, lo));
+    bool mine = k < total;
     if (mine) {
       mine = look_writes<Probe>(view, tab, t, a.type);
       if (!mine) ++stats.c[kRelaxSkipped];
     }
+    if (__ballot_sync(warp, mine) == 0) continue;
+    long long first_output = 0;
     const uint8_t outcome = run_one_in_place<CAPACITY, false>(view, tab, out, counters, warp,
-                                                               self, t, a.type, mine);
-    if (!mine) continue;
-    stats.add(outcome);
-    if (outcome == kCommitted) {
-      if (tab.outputs[static_cast<size_t>(a.changed_output) * tab.tx_count + t] != 0) {
-        ++stats.c[kRelaxChanges];
-        queue_vertex(a, static_cast<uint32_t>(a.dst[t]));
+                                                               self, t, a.type, mine,
+                                                               &first_output);
+    if (mine && settle(tab, a, r, stats, t, outcome, first_output)) {
+      const uint32_t target = static_cast<uint32_t>(a.dst[t]);
+      if (past_bound(view, a, r, target)) {
+        // deferred
+      } else if (hop < chain && held == kNoVertex && may_follow(a, r, target)) {
+        held = target;
+      } else {
+        queue_vertex(a, r, target);
       }
-    } else if (outcome == kAbandoned || outcome == kAbandonedSemantic) {
-      queue_vertex(a, static_cast<uint32_t>(a.src[t]));
-    } else if (outcome == kTooLarge) {
-      atomicMin(a.words + 1, t);
     }
+  }
+}
+
+/// A round's transactions: a warp per unit of work, its edges looked at and, where the look
+/// would write, run at once; then, in a narrow round, the vertices its lanes changed followed
+/// in up to a.chain more passes, a lane one each, as the built-in relaxations do (on a graph of
+/// high diameter a round then moves the frontier several hops instead of one). In a narrow
+/// round a unit is a work item (its edges lane 0's); in a wide one, 32 of the edges the look
+/// listed, a lane each (that look, at the edges' second, may find a round's earlier commits
+/// made the write moot: on R-MAT 2^22 three of four listed edges then committed without
+/// writing). One call site of relax_pass: the transaction's code is inlined once.
+template <int CAPACITY, class Probe>
+__device__ __forceinline__ void relax_round(const StoreView& view, const Table& tab,
+                                            const SemanticOut& out, const RelaxArgs& a,
+                                            const RelaxRound& r, bool wide, uint32_t listed,
+                                            ThreadCounters<PrStmPolicy::kCounters>& counters,
+                                            ThreadCounters<kRelaxStats>& stats) {
+  const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t lane = threadIdx.x & 31u;
+  const uint32_t warps = gridDim.x * blockDim.x / 32u;
+  const uint32_t units = wide ? (listed + 31u) / 32u : r.item_count;
+  // Hops only in narrow rounds: a wide one keeps every warp busy, and its warps following their
+  // targets took longer than the rounds they saved (R-MAT 2^22 29.5 ms against 22.2, the road
+  // grid 752 ms against 492; H200).
+  const uint32_t chain = wide ? 0u : a.chain;
+  for (uint32_t unit = self / 32u; unit < units; unit += warps) {
+    uint32_t begin = 0;  // this lane's edges: [begin, begin + count)
+    uint32_t count = 0;
+    if (wide) {
+      const uint32_t i = unit * 32u + lane;
+      if (i < listed) {
+        begin = a.run[i];
+        count = 1;
+      }
+    } else {
+      const uint2 it = r.items[unit];
+      if (waits(view, a, r, it)) continue;
+      begin = it.x;
+      count = lane == 0 ? it.y : 0;
+    }
+    uint32_t held = kNoVertex;
+    for (uint32_t hop = 0;; ++hop) {
+      relax_pass<CAPACITY, Probe>(view, tab, out, a, r, begin, count, hop, chain, held,
+                                  counters, stats);
+      if (hop == chain || !__any_sync(0xffffffffu, held != kNoVertex)) break;
+      begin = 0;
+      count = 0;
+      if (held != kNoVertex) {
+        begin = static_cast<uint32_t>(__ldg(a.offsets + held));
+        count = static_cast<uint32_t>(__ldg(a.offsets + held + 1)) - begin;
+      }
+      held = kNoVertex;
+    }
+  }
+}
+
+__device__ __forceinline__ uint32_t load_volatile(const uint32_t* p) {
+  return *reinterpret_cast<const volatile uint32_t*>(p);
+}
+
+/// The run's rounds until a round queues nothing and no far pile is left, the round limit is
+/// reached, or a transaction ended TOO_LARGE. Every thread keeps the loop's state; what decides
+/// it (queue and pile lengths, a pile's lowest value, TOO_LARGE) is read by all after a grid
+/// sync and written by none before the next, so all take the same path: one grid sync a narrow
+/// round, two a wide one, and one more when a far pile is taken.
+template <int CAPACITY, class Probe = ProbeTx>
+__device__ __forceinline__ void relax_loop(const StoreView& view, const Table& tab,
+                                           const SemanticOut& out, const RelaxArgs& a) {
+  namespace cg = cooperative_groups;
+  cg::grid_group grid = cg::this_grid();
+  const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+  ThreadCounters<PrStmPolicy::kCounters> counters;
+  ThreadCounters<kRelaxStats> stats;
+  const bool ordered = a.order_region != kNoOrder;
+  uint32_t in = 0;           // the queue the next round reads
+  uint32_t far = 0;          // the pile rounds defer to
+  uint32_t pile = 1;
+  uint32_t rounds = 0;
+  uint32_t n = a.item_count;
+  // Unordered, nothing waits; ordered, the first round defers every item and so finds the
+  // lowest value to start the bound from.
+  double bound = ordered ? -INFINITY : INFINITY;
+  while (true) {
+    RelaxRound r;
+    if (n == 0) {
+      const uint32_t far_n = load_volatile(a.words + kFarLength + far);
+      if (far_n == 0) break;
+      const double lowest =
+          from_ordered_key(*reinterpret_cast<const volatile unsigned long long*>(a.far_min + far));
+      bound = max(bound, lowest) + a.width;
+      r.items = a.far[far];
+      r.item_count = far_n;
+      r.next = a.queues[in];  // the empty queue
+      far = 1 - far;
+      ++pile;
+      // The pile rounds defer to now was taken before and its items read in that round:
+      // emptied here, before any thread defers to it.
+      if (leader) {
+        a.words[kFarLength + far] = 0;
+        a.far_min[far] = ~0ull;
+      }
+      grid.sync();
+    } else {
+      r.items = a.queues[in];
+      r.item_count = n;
+      r.next = a.queues[1 - in];
+      in = 1 - in;
+    }
+    if (rounds == a.max_rounds || load_volatile(a.words + kTooLarge) != kNoEdge) {
+      n = r.item_count;  // still queued
+      break;
+    }
+    r.next_length = a.words + kQueueLength + (rounds + 1) % 3;
+    r.run_length = a.words + kRunLength + rounds % 2;
+    r.far = far;
+    r.round = rounds + 1;
+    r.pile = pile;
+    r.bound = bound;
+    if (leader) {
+      // Read in the round before at the latest: the next round's slots, cleared.
+      a.words[kQueueLength + (rounds + 2) % 3] = 0;
+      a.words[kRunLength + (rounds + 1) % 2] = 0;
+    }
+    // Wide (more items than the grid has warps): the look first, at every lane, and the
+    // transactions after a grid sync, compacted: most edges of a wide round write nothing, and
+    // run beside the looks a warp's few transactions would leave most of its lanes idle.
+    const bool wide = r.item_count >= gridDim.x * blockDim.x / 32u;
+    if (wide) {
+      relax_look<Probe>(view, tab, a, r, stats);
+      grid.sync();
+    }
+    relax_round<CAPACITY, Probe>(view, tab, out, a, r, wide,
+                                 wide ? load_volatile(r.run_length) : 0, counters, stats);
+    grid.sync();
+    ++rounds;
+    n = load_volatile(r.next_length);
   }
   counters.flush_to(out.counters);
   stats.flush_to(a.stats);
+  if (leader) {
+    a.words[kRounds] = rounds;
+    a.words[kLeft] = n + load_volatile(a.words + kFarLength + far);
+  }
 }
 
 }  // namespace gstm::program::jit
@@ -425,20 +731,12 @@ using gstm::program::jit::Words;
     return {l.words(), 0};                                                                         \
   }
 
-/// The relaxation's look (suffix p, one for every capacity) and its kernel.
+/// The relaxation's look (suffix p, one for every capacity).
 GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
 
-/// @brief The look of a program relaxation's round (relax_look): lists the edges to run.
-extern "C" __global__ void __launch_bounds__(256) gstm_jit_relax_look(
-    const __grid_constant__ gstm::StoreView view, const __grid_constant__ gstm::program::Table tab,
-    const __grid_constant__ gstm::program::jit::RelaxArgs args) {
-  gstm::program::jit::share_view(view);
-  gstm::program::jit::relax_look(view, tab, args);
-}
-
 /// The kernels of one set capacity: run_semantic (programs that may retry), run_in_place and a
-/// round of a program relaxation (relax_round), whose attempts (r: ordinary, v: urgent) leave
-/// the read-only locks out of the pre-lock step. The `one` kernels run both kinds of attempt
+/// program relaxation's whole run (relax_loop, one cooperative launch), whose attempts (r:
+/// ordinary, v: urgent) leave the read-only locks out of the pre-lock step. The `one` kernels run both kinds of attempt
 /// as one type (d: PrStmTx's DYNAMIC), so that ptxas compiles the program's body once.
 #define GSTM_JIT_CAPACITY(CAP, SEMANTIC_BLOCKS, IN_PLACE_BLOCKS)                                  \
   using TxO##CAP = gstm::PrStmTx<CAP, true, false>;                                               \
@@ -480,13 +778,13 @@ extern "C" __global__ void __launch_bounds__(256) gstm_jit_relax_look(
     gstm::program::jit::share_view(view);                                                          \
     gstm::program::jit::run_in_place<CAP>(view, tab, out);                                         \
   }                                                                                                \
-  extern "C" __global__ void __launch_bounds__(256, IN_PLACE_BLOCKS) gstm_jit_relax_s##CAP(        \
+  extern "C" __global__ void __launch_bounds__(256, IN_PLACE_BLOCKS) gstm_jit_relax_loop_s##CAP(   \
       const __grid_constant__ gstm::StoreView view,                                                \
       const __grid_constant__ gstm::program::Table tab,                                            \
       const __grid_constant__ gstm::SemanticOut out,                                               \
       const __grid_constant__ gstm::program::jit::RelaxArgs args) {                                \
     gstm::program::jit::share_view(view);                                                          \
-    gstm::program::jit::relax_run<CAP>(view, tab, out, args);                                      \
+    gstm::program::jit::relax_loop<CAP>(view, tab, out, args);                                     \
   }
 
 /// @brief Compiled program batches under PR-STM with sets of at most 2, 4, 8 or 16 entries

@@ -15,6 +15,7 @@ import io.gstm.core.graph.RelaxStats;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RelaxationVerifier;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -73,6 +74,12 @@ final class BenchGraphCommand extends EngineCommand {
           + "built-in's; none: compare with the bare relaxation instead. Default "
           + "${DEFAULT-VALUE}.")
   String program;
+
+  @Option(names = "--program-buckets", defaultValue = "" + ProgramRelaxation.Order.AUTO_WIDTH,
+      description = "With --program: the program's vertices taken lowest distance first, in "
+          + "near-far buckets this many mean edge weights wide; 0: as they come. Default "
+          + "${DEFAULT-VALUE}.")
+  double programBuckets;
 
   @Mixin LockCoverageOption coverage = new LockCoverageOption();
 
@@ -239,7 +246,7 @@ final class BenchGraphCommand extends EngineCommand {
   private int relaxWithProgram(Engine e, CsrGraph g, double[] init, int[] active,
       RelaxOptions opts, int source) {
     try (GraphRelaxer relaxer = new GraphRelaxer(e, g, RelaxationKind.SHORTEST_PATHS, opts);
-        ProgramRelaxTrial trial = new ProgramRelaxTrial(e, g, source)) {
+        ProgramRelaxTrial trial = new ProgramRelaxTrial(e, g, source, programOrder(g))) {
       List<RelaxResult> runs = new ArrayList<>();
       List<ProgramRelaxTrial.Run> programRuns = new ArrayList<>();
       reps.alternate(() -> relaxer.relax(init, active), runs, trial::run, programRuns);
@@ -275,6 +282,22 @@ final class BenchGraphCommand extends EngineCommand {
           : "FAILED: " + broken));
       return report.ok() && broken == null ? 0 : 1;
     }
+  }
+
+  /** The program's order: lowest distance first in buckets of --program-buckets, or none. */
+  private ProgramRelaxation.Order programOrder(CsrGraph g) {
+    if (!(programBuckets >= 0) || Double.isInfinite(programBuckets)) {
+      throw new IllegalArgumentException("--program-buckets must be 0 or more mean edge "
+          + "weights, got " + programBuckets);
+    }
+    if (programBuckets == 0) {
+      return null;
+    }
+    double mean = 1;
+    if (g.weights() != null && g.edgeCount() > 0) {
+      mean = Arrays.stream(g.weights()).sum() / g.edgeCount();
+    }
+    return ProgramRelaxation.Order.ascending("dist").withWidth(programBuckets * mean);
   }
 
   /**

@@ -28,12 +28,15 @@ final class ProgramRelaxTrial implements AutoCloseable {
   private final CsrGraph graph;
   private final int source;
   private final Program program = Program.parse(GraphPrograms.PATHS).get(0);
+  private final ProgramRelaxation.Order order;
   private final TxStore store;
 
-  ProgramRelaxTrial(Engine engine, CsrGraph graph, int source) {
+  /** @param order the order the vertices are taken in (lowest distance first), or null */
+  ProgramRelaxTrial(Engine engine, CsrGraph graph, int source, ProgramRelaxation.Order order) {
     this.engine = engine;
     this.graph = graph;
     this.source = source;
+    this.order = order;
     int n = graph.vertexCount();
     this.store = engine.createStore(StoreLayout.of(
         new RegionSpec("dist", RegionType.FLOAT64, n, 1),
@@ -53,7 +56,7 @@ final class ProgramRelaxTrial implements AutoCloseable {
     store.writeInt32(1, parent);
     store.writeInt32(2, new int[n]);
     long t0 = System.nanoTime();
-    ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, graph, program,
+    ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, graph, program, order,
         new int[] {source}, 1_000_000, RunOptions.defaults());
     long total = System.nanoTime() - t0;
     return new Run(r, store.readFloat64(0), store.readInt32(1), store.readInt32(2), total);

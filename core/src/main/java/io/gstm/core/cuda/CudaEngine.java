@@ -192,11 +192,11 @@ public final class CudaEngine implements Engine {
   }
 
   /**
-   * The compiled kernels of a program relaxation's round for this image ({@link
-   * JitPrograms#relaxFunctions}), or null where programs are not compiled on this engine.
+   * The compiled kernel of a program relaxation's run for this image ({@link
+   * JitPrograms#relaxFunction}), or null where programs are not compiled on this engine.
    */
-  JitPrograms.RelaxKernels relaxKernels(int[] image, int capacity) {
-    return compiledPrograms && jit != null ? jit.relaxFunctions(image, capacity) : null;
+  CUfunction relaxKernel(int[] image, int capacity) {
+    return compiledPrograms && jit != null ? jit.relaxFunction(image, capacity) : null;
   }
 
   /** The pinned buffer large array copies go through (the caller has bound the context). */

@@ -1,6 +1,7 @@
 package io.gstm.core.cuda;
 
-import static jcuda.driver.JCudaDriver.cuLaunchKernel;
+import static jcuda.driver.JCudaDriver.cuLaunchCooperativeKernel;
+import static jcuda.driver.JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor;
 
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
@@ -15,6 +16,7 @@ import io.gstm.core.program.ProgramBatch;
 import io.gstm.core.program.ProgramBinding;
 import io.gstm.core.program.ProgramSet;
 import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.RegionType;
 import io.gstm.core.store.TxStore;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -29,16 +31,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The rounds of a program relaxation ({@link io.gstm.core.graph.ProgramRelaxation}) on the
- * device: the graph's edges are the batch's columns, uploaded once (transaction {@code t} is
- * edge {@code t}: its {@code src}, {@code dst} and {@code weight}), and each round is two
- * launches of the program's compiled kernels ({@code jit/program_jit.cu}): the look, a warp per
- * work item of at most {@value #CHUNK_EDGES} out-edges of one queued vertex, runs each edge's
- * program over plain reads until its first write, abort or retry and lists the edges that got
- * that far; then only those run their transactions, in place. A commit whose {@code changed}
- * output is nonzero queues its target for the next round, an abandoned one its source; the host
- * reads back only the next queue's length. Most edges of a relaxation near its
- * fixpoint run no transaction, as in the built-in kinds' kernels.
+ * A program relaxation's run ({@link io.gstm.core.graph.ProgramRelaxation}) on the device: the
+ * graph's edges are the batch's columns, uploaded once (transaction {@code t} is edge {@code
+ * t}: its {@code src}, {@code dst} and {@code weight}), and the whole run is one cooperative
+ * launch of the program's compiled kernel ({@code relax_loop} of {@code jit/program_jit.cu}),
+ * its rounds separated by grid syncs, no host round trip between them. In a round a warp takes
+ * a work item of at most {@value #CHUNK_EDGES} out-edges of one queued vertex, a lane an edge,
+ * and looks at each edge: its program run over plain reads until its first write, abort or
+ * retry; only the edges that got that far run their transactions, in place (in a wide round
+ * listed first and run after a grid sync, a lane each; in a narrow one at once). A commit whose
+ * {@code changed} output is nonzero queues its target for the next round or, in a narrow round,
+ * has the warp follow it at once (up to {@link #HOPS} hops deep); an abandoned one queues its
+ * source. Most edges of a relaxation near its fixpoint run no transaction, as in the built-in
+ * kinds' kernels. With an order, the work items of vertices past the round's bound wait in near-far
+ * buckets, as the built-in shortest paths' do.
  *
  * <p>Only where the program compiles for the device, on a PR-STM store of this engine, without
  * history; {@link #open} answers null otherwise (the caller runs a program batch per round).
@@ -48,13 +54,34 @@ public final class CudaProgramRelax implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CudaProgramRelax.class);
   /** Out-edges of one vertex per work item ({@code kRelaxChunk} in the kernel). */
   static final int CHUNK_EDGES = 256;
-  private static final int ARGS_BYTES = 88;
+  /** {@code RelaxArgs}. */
+  private static final int ARGS_BYTES = 144;
+  /**
+   * Hops a warp follows within a narrow round (fewer work items than the grid has warps): the
+   * targets it changed, their out-edges relaxed at once, as the built-in relaxations do. On a
+   * graph of at most {@value #HOP_DEGREE} edges a vertex (a road network, a grid) 6 hops; on a
+   * denser one none, where values settle in few rounds and a followed value is seldom final
+   * (H200, paths: the road-like grid 2^24 482 ms of kernel with 6 hops against 511 without;
+   * R-MAT 2^22 with 16 edges a vertex 21.5 ms against 17.7). {@code gstm.graph.programHops}
+   * sets it for every graph. Only for a program whose first output is {@code changed}: the
+   * kernel reads it from the committed attempt, where the batch's copy may by then be another
+   * run's of the same edge.
+   */
+  private static final Integer HOPS = Integer.getInteger("gstm.graph.programHops");
+  private static final int HOP_DEGREE = 8;
   /** {@code RelaxStat}: transactions by outcome code, then skipped edges and changes. */
   private static final int STATS = 12;
   private static final int SKIPPED = 10;
   private static final int CHANGES = 11;
+  /** {@code RelaxWord}: the loop's words, and those the host reads back. */
+  private static final int WORDS = 10;
+  private static final int TOO_LARGE = 7;
+  private static final int ROUNDS = 8;
+  private static final int LEFT = 9;
   private static final int THREADS = 256;
   private static final int NO_EDGE = -1;
+  /** {@code kNoOrder}: the vertices taken as they come. */
+  private static final int NO_ORDER = -1;
 
   /**
    * What the rounds did.
@@ -73,8 +100,7 @@ public final class CudaProgramRelax implements AutoCloseable {
   private final CudaTxStore store;
   private final CsrGraph graph;
   private final String programName;
-  private final CUfunction look;
-  private final CUfunction round;
+  private final CUfunction kernel;
   private final ProgramImage image;
   private final int registers;
   private final int changedOutput;
@@ -85,16 +111,20 @@ public final class CudaProgramRelax implements AutoCloseable {
   private final DeviceBuffer offsets;
   private final DeviceBuffer outputs;
   private final DeviceBuffer abortCodes;
-  private final DeviceBuffer[] items = new DeviceBuffer[2];
-  /** The edges a round's look listed for a transaction. */
-  private final DeviceBuffer run;
+  private final DeviceBuffer[] queues = new DeviceBuffer[2];
+  private final DeviceBuffer[] far = new DeviceBuffer[2];
+  private final DeviceBuffer farMin;
   private final DeviceBuffer words;
   private final DeviceBuffer stamps;
+  private final DeviceBuffer farStamps;
   private final DeviceBuffer stats;
   private final DeviceBuffer counters;
+  /** The edges a wide round's look listed for a transaction. */
+  private final DeviceBuffer run;
   private final long srcAddress;
   private final long dstAddress;
   private final int outputSlots;
+  private final int blocks;
   private final OpenState open = new OpenState("CUDA program relaxation");
 
   /**
@@ -121,24 +151,33 @@ public final class CudaProgramRelax implements AutoCloseable {
     ProgramBinding binding = ProgramBinding.bind(b.build(), s.layout(), s.algorithm());
     ProgramImage image = ProgramImage.build(binding, graph.edgeCount());
     cuda.bind();
-    JitPrograms.RelaxKernels kernels = cuda.relaxKernels(image.words(), binding.capacity());
-    if (kernels == null) {
-      LOG.info("program relaxation '{}': its round is not compiled for the device (sets of {} "
+    CUfunction kernel = cuda.relaxKernel(image.words(), binding.capacity());
+    if (kernel == null) {
+      LOG.info("program relaxation '{}': its run is not compiled for the device (sets of {} "
           + "entries); a program batch per round", program.name(), binding.capacity());
       return null;
     }
-    return new CudaProgramRelax(cuda, s, graph, program, binding, image, kernels, options);
+    int[] perSm = new int[1];
+    CudaErrors.call("cuOccupancyMaxActiveBlocksPerMultiprocessor",
+        () -> cuOccupancyMaxActiveBlocksPerMultiprocessor(perSm, kernel, THREADS, 0));
+    if (perSm[0] == 0) {
+      LOG.info("program relaxation '{}': its kernel fits no block of {} threads on an SM; a "
+          + "program batch per round", program.name(), THREADS);
+      return null;
+    }
+    return new CudaProgramRelax(cuda, s, graph, program, binding, image, kernel,
+        perSm[0] * cuda.multiprocessors(), options);
   }
 
   private CudaProgramRelax(CudaEngine engine, CudaTxStore store, CsrGraph graph,
-      CompiledProgram program, ProgramBinding binding, ProgramImage image,
-      JitPrograms.RelaxKernels kernels, RunOptions options) {
+      CompiledProgram program, ProgramBinding binding, ProgramImage image, CUfunction kernel,
+      int blocks, RunOptions options) {
     this.engine = engine;
     this.store = store;
     this.graph = graph;
     this.programName = program.name();
-    this.look = kernels.look();
-    this.round = kernels.round();
+    this.kernel = kernel;
+    this.blocks = blocks;
     this.image = image;
     this.registers = binding.batch().programs().maxRegisters();
     this.changedOutput = program.outputIndex("changed");
@@ -146,14 +185,14 @@ public final class CudaProgramRelax implements AutoCloseable {
     this.outputSlots = Math.max(1, binding.batch().programs().maxOutputs());
     int n = graph.vertexCount();
     long e = graph.edgeCount();
+    // A queue or far pile holds each vertex's items at most once.
     long itemRoom = 8L * (n + (e + CHUNK_EDGES - 1) / CHUNK_EDGES);
     DeviceBuffer[] held = Resources.closeOnExcept(owned, all -> {
       DeviceBuffer[] d = DeviceBuffer.allocate(false, 4L * Math.max(2, image.columnWords()),
           4L * image.words().length, 4L * (n + 1), 8L * outputSlots * e, 4L * e, itemRoom,
-          itemRoom, 16, 4L * n, 8L * STATS, 8L * (Counter.COUNT + BatchBuffers.QUIESCENCE_WORDS),
-          4L * e);
+          itemRoom, itemRoom, itemRoom, 16, 4L * WORDS, 4L * n, 4L * n, 8L * STATS,
+          8L * (Counter.COUNT + BatchBuffers.QUIESCENCE_WORDS), 4L * e);
       all.addAll(Arrays.asList(d));
-      d[8].zero();
       return d;
     });
     columns = held[0];
@@ -161,13 +200,17 @@ public final class CudaProgramRelax implements AutoCloseable {
     offsets = held[2];
     outputs = held[3];
     abortCodes = held[4];
-    items[0] = held[5];
-    items[1] = held[6];
-    words = held[7];
-    stamps = held[8];
-    stats = held[9];
-    counters = held[10];
-    run = held[11];
+    queues[0] = held[5];
+    queues[1] = held[6];
+    far[0] = held[7];
+    far[1] = held[8];
+    farMin = held[9];
+    words = held[10];
+    stamps = held[11];
+    farStamps = held[12];
+    stats = held[13];
+    counters = held[14];
+    run = held[15];
     long src = 0;
     long dst = 0;
     try {
@@ -245,12 +288,17 @@ public final class CudaProgramRelax implements AutoCloseable {
 
   /**
    * Runs rounds from the out-edges of {@code active} (distinct vertices of the graph) until a
-   * round queues nothing.
+   * round queues nothing and no vertex waits, in one launch.
    *
-   * @throws IllegalStateException if a round is still queued after {@code maxRounds}, or a
+   * @param orderRegion the store region whose values order the vertices (lowest first, highest
+   *     when {@code descending}), or -1 to take them as they come
+   * @param orderType that region's element type (ignored without an order)
+   * @param width the near-far buckets' width, in the order's values
+   * @throws IllegalStateException if work is still queued after {@code maxRounds}, or a
    *     transaction ended TOO_LARGE (the store then holds what the rounds before left)
    */
-  public Rounds relax(int[] active, int maxRounds) {
+  public Rounds relax(int[] active, int maxRounds, int orderRegion, RegionType orderType,
+      boolean descending, double width) {
     open.check();
     store.checkOpen();
     engine.bind();
@@ -268,62 +316,51 @@ public final class CudaProgramRelax implements AutoCloseable {
       }
     }
     if (count > 0) {
-      items[0].upload(Pointer.to(first), 8L * count);
+      queues[0].upload(Pointer.to(first), 8L * count);
     }
     stats.zero();
     counters.zero();
     stamps.zero();
+    farStamps.zero();
+    farMin.upload(Pointer.to(new long[] {-1L, -1L}), 16);
+    int[] start = new int[WORDS];
+    start[0] = count;
+    start[TOO_LARGE] = NO_EDGE;
+    words.upload(Pointer.to(start), 4L * WORDS);
     byte[] view = CudaEngine.view(store);
     byte[] table = ProgramKernel.table(imageBuffer.address(), 0, columns.address(), 0,
         outputs.address(), abortCodes.address(), graph.edgeCount(), image.words().length,
         registers, outputSlots);
     byte[] out = KernelStructs.semanticOut(0, 0, counters.address(), 0, 0, 0, options);
-    int in = 0;
-    int rounds = 0;
-    long kernelNanos = 0;
-    int[] back = new int[2];
-    while (count > 0) {
-      if (rounds == maxRounds) {
-        throw new IllegalStateException("program '" + programName + "': " + count + " work "
-            + "items still queued after " + maxRounds + " rounds (maxRounds); a relaxation "
-            + "that does not only improve values may never end");
-      }
-      rounds++;
-      words.upload(Pointer.to(new int[] {0, NO_EDGE, 0, 0}), 16);
-      byte[] args = ByteBuffer.allocate(ARGS_BYTES).order(ByteOrder.LITTLE_ENDIAN)
-          .putLong(items[in].address()).putLong(items[1 - in].address())
-          .putLong(words.address()).putLong(offsets.address()).putLong(srcAddress)
-          .putLong(dstAddress).putLong(stamps.address()).putLong(stats.address())
-          .putLong(run.address())
-          .putInt(count).putInt(rounds).putInt(changedOutput).putInt(0).array();
-      int lookBlocks = (int) Math.min(engine.multiprocessors() * (2048L / THREADS),
-          ((long) count * 32 + THREADS - 1) / THREADS);
-      // The transactions' kernel reads how many the look listed: a grid that fills the device.
-      int runBlocks = engine.multiprocessors() * 2;
-      Pointer lookParams = Pointer.to(Pointer.to(view), Pointer.to(table), Pointer.to(args));
-      Pointer params = Pointer.to(Pointer.to(view), Pointer.to(table), Pointer.to(out),
-          Pointer.to(args));
-      int itemsNow = count;
-      long nanos = engine.timed(() -> {
-        CudaErrors.call("launch program relaxation look", () -> cuLaunchKernel(look, lookBlocks,
-            1, 1, THREADS, 1, 1, 0, null, lookParams, null));
-        CudaErrors.call("launch program relaxation round", () -> cuLaunchKernel(round,
-            runBlocks, 1, 1, THREADS, 1, 1, 0, null, params, null));
-      });
-      kernelNanos += nanos;
-      words.download(Pointer.to(back), 8);
-      if (back[1] != NO_EDGE) {
-        int e = back[1];
-        throw new IllegalStateException("program '" + programName + "': a relaxation of edge "
-            + vertexOf(e) + " -> " + graph.targets()[e] + " ended TOO_LARGE (more reads or "
-            + "writes than its set holds)");
-      }
-      count = back[0];
-      if (LOG.isDebugEnabled()) {
-        LOG.debug("program relaxation round {}: {} items in {} us, {} next", rounds, itemsNow,
-            nanos / 1000, count);
-      }
-      in = 1 - in;
+    byte[] args = ByteBuffer.allocate(ARGS_BYTES).order(ByteOrder.LITTLE_ENDIAN)
+        .putLong(queues[0].address()).putLong(queues[1].address())
+        .putLong(far[0].address()).putLong(far[1].address()).putLong(farMin.address())
+        .putLong(words.address()).putLong(offsets.address()).putLong(srcAddress)
+        .putLong(dstAddress).putLong(stamps.address()).putLong(farStamps.address())
+        .putLong(stats.address()).putLong(run.address())
+        .putDouble(width).putInt(count).putInt(maxRounds).putInt(changedOutput).putInt(0)
+        .putInt(orderRegion < 0 ? NO_ORDER : orderRegion)
+        .putInt(orderRegion < 0 ? 0 : orderType.code()).putInt(descending ? 1 : 0)
+        .putInt(hops()).array();
+    Pointer params = Pointer.to(Pointer.to(view), Pointer.to(table), Pointer.to(out),
+        Pointer.to(args));
+    long kernelNanos = engine.timed(() -> CudaErrors.call("launch program relaxation",
+        () -> cuLaunchCooperativeKernel(kernel, blocks, 1, 1, THREADS, 1, 1, 0, null, params)));
+    int[] back = new int[WORDS];
+    words.download(Pointer.to(back), 4L * WORDS);
+    int rounds = back[ROUNDS];
+    LOG.debug("program relaxation '{}': {} rounds in {} us on {} blocks", programName, rounds,
+        kernelNanos / 1000, blocks);
+    if (back[TOO_LARGE] != NO_EDGE) {
+      int e = back[TOO_LARGE];
+      throw new IllegalStateException("program '" + programName + "': a relaxation of edge "
+          + vertexOf(e) + " -> " + graph.targets()[e] + " ended TOO_LARGE (more reads or "
+          + "writes than its set holds)");
+    }
+    if (back[LEFT] != 0) {
+      throw new IllegalStateException("program '" + programName + "': " + back[LEFT] + " work "
+          + "items still queued after " + maxRounds + " rounds (maxRounds); a relaxation "
+          + "that does not only improve values may never end");
     }
     long[] s = new long[STATS];
     stats.download(Pointer.to(s), 8L * STATS);
@@ -336,6 +373,17 @@ public final class CudaProgramRelax implements AutoCloseable {
       }
     }
     return new Rounds(rounds, transactions, s[SKIPPED], s[CHANGES], outcomes, kernelNanos);
+  }
+
+  /** The hops a warp follows in a narrow round on this graph (see {@link #HOPS}). */
+  private int hops() {
+    if (changedOutput != 0) {
+      return 0;
+    }
+    if (HOPS != null) {
+      return Math.max(0, HOPS);
+    }
+    return graph.edgeCount() <= (long) HOP_DEGREE * graph.vertexCount() ? 6 : 0;
   }
 
   @Override

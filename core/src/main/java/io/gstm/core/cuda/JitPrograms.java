@@ -80,9 +80,6 @@ final class JitPrograms implements AutoCloseable {
     }
   }
 
-  /** The two kernels of a program relaxation's round, from one module. */
-  record RelaxKernels(CUfunction look, CUfunction round) {}
-
   private final String templateHash;
   /** The parsed template, shared by the process's engines ({@link #prepared}). */
   private final CompletableFuture<PtxModule> template;
@@ -267,18 +264,17 @@ final class JitPrograms implements AutoCloseable {
   }
 
   /**
-   * The compiled kernels of a program relaxation's round ({@link ProgramPtx#relaxKernel} and the
-   * look beside it, {@link ProgramPtx#RELAX_LOOK}) for this image, compiled now if they are new
-   * (a relaxation has no interpreted round to run meanwhile), for sets of up to {@link
-   * ProgramPtx#MAX_CAPACITY}; null where they cannot be compiled (the reason is logged once).
+   * The compiled kernel of a program relaxation's run ({@link ProgramPtx#relaxKernel}) for this
+   * image, compiled now if it is new (a relaxation has no interpreted round to run meanwhile),
+   * for sets of up to {@link ProgramPtx#MAX_CAPACITY}; null where it cannot be compiled (the
+   * reason is logged once).
    */
-  synchronized RelaxKernels relaxFunctions(int[] image, int capacity) {
+  synchronized CUfunction relaxFunction(int[] image, int capacity) {
     if (capacity > ProgramPtx.MAX_CAPACITY) {
       return null;
     }
-    Kernel round = function(image, capacity, ProgramPtx.relaxKernel(capacity), false);
-    return round == null ? null
-        : new RelaxKernels(functionOf(round.module(), ProgramPtx.RELAX_LOOK), round.function());
+    Kernel run = function(image, capacity, ProgramPtx.relaxKernel(capacity), false);
+    return run == null ? null : run.function();
   }
 
   private Kernel function(int[] image, int capacity, String symbol, boolean inBackground) {

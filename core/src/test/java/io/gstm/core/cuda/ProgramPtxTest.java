@@ -176,10 +176,9 @@ class ProgramPtxTest {
   }
 
   /**
-   * A relaxation's round (its look and its transactions, two kernels of one module, each over
-   * the generated body) compiles for
-   * the relaxation programs of the tests, bound as CudaProgramRelax binds them, every call
-   * inlined.
+   * A relaxation's run (its rounds of looks and transactions in one cooperative kernel, over
+   * the generated body) compiles for the relaxation programs of the tests, bound as
+   * CudaProgramRelax binds them, every call inlined.
    */
   @Test
   void relaxationRoundsCompileWithEveryCallInlined() throws Exception {
@@ -197,7 +196,7 @@ class ProgramPtxTest {
       String ptx = ProgramPtx.compile(template, image, binding.capacity(),
           ProgramPtx.relaxKernel(binding.capacity()));
       assertThat(ptx).as(program.name()).contains(ProgramPtx.relaxKernel(binding.capacity()))
-          .contains(ProgramPtx.RELAX_LOOK).doesNotContain("call.uni").doesNotContain(".func");
+          .doesNotContain("call.uni").doesNotContain(".func");
       assemble(ptx, "relax_" + program.name());
     }
   }

@@ -111,12 +111,18 @@ public class ProgramRelaxationTest {
 
   /** Widest paths from vertex 0 on {@code engine}. */
   public static double[] widest(Engine engine, CsrGraph g) {
+    return widest(engine, g, null);
+  }
+
+  /** Widest paths from vertex 0 on {@code engine}, the vertices taken in {@code order}. */
+  public static double[] widest(Engine engine, CsrGraph g, ProgramRelaxation.Order order) {
     try (TxStore store = engine.createStore(widestLayout(g.vertexCount()))) {
       double[] width = new double[g.vertexCount()];
       width[0] = Double.POSITIVE_INFINITY;
       store.writeFloat64(0, width);
       ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, g,
-          Program.parse(GraphPrograms.WIDEST).get(0), new int[] {0}, 10_000, RunOptions.defaults());
+          Program.parse(GraphPrograms.WIDEST).get(0), order, new int[] {0}, 100_000,
+          RunOptions.defaults());
       assertThat(r.outcomes().keySet()).containsOnly(Outcome.COMMITTED);
       assertThat(r.changes()).as("changes").isGreaterThan(g.vertexCount() / 2);
       assertThat(r.rounds()).isGreaterThan(3);
@@ -126,6 +132,14 @@ public class ProgramRelaxationTest {
 
   /** Shortest paths from vertex 0 on {@code engine}: distances, parents, hops. */
   public static Object[] paths(Engine engine, CsrGraph g) {
+    return paths(engine, g, null);
+  }
+
+  /**
+   * Shortest paths from vertex 0 on {@code engine}, the vertices taken in {@code order}:
+   * distances, parents, hops, and the transactions run (a Long).
+   */
+  public static Object[] paths(Engine engine, CsrGraph g, ProgramRelaxation.Order order) {
     int n = g.vertexCount();
     try (TxStore store = engine.createStore(pathsLayout(n))) {
       double[] dist = new double[n];
@@ -137,9 +151,11 @@ public class ProgramRelaxationTest {
       store.writeInt32(1, parent);
       store.writeInt32(2, new int[n]);
       ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, g,
-          Program.parse(GraphPrograms.PATHS).get(0), new int[] {0}, 10_000, RunOptions.defaults());
+          Program.parse(GraphPrograms.PATHS).get(0), order, new int[] {0}, 100_000,
+          RunOptions.defaults());
       assertThat(r.changes()).as("changes").isGreaterThan(g.vertexCount() / 2);
-      return new Object[] {store.readFloat64(0), store.readInt32(1), store.readInt32(2)};
+      return new Object[] {store.readFloat64(0), store.readInt32(1), store.readInt32(2),
+          r.transactions()};
     }
   }
 
@@ -176,6 +192,49 @@ public class ProgramRelaxationTest {
     double[] dist = (double[]) r[0];
     assertThat(dist).isEqualTo(dijkstra(g, 0));
     assertConsistentTree(g, dist, (int[]) r[1], (int[]) r[2]);
+  }
+
+  /** A weighted grid of {@code side} x {@code side} cells: thousands of rounds as they come. */
+  public static CsrGraph grid(int side, long seed) {
+    return GridGenerator.grid(side, side, seed).toCsr();
+  }
+
+  /**
+   * Taken lowest distance first, in buckets of every width, shortest paths on a grid reach
+   * Dijkstra's distances with a consistent tree, with fewer transactions than taken as they
+   * come; ordered by the int32 hop count instead (not the value that settles), the same
+   * distances.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {1, 2})
+  void orderedShortestPathsReachDijkstrasWithLessWork(long seed) {
+    CsrGraph g = grid(40, seed);
+    double[] expected = dijkstra(g, 0);
+    Object[] asTheyCome = paths(jvm, g, null);
+    assertThat((double[]) asTheyCome[0]).isEqualTo(expected);
+    for (ProgramRelaxation.Order order : new ProgramRelaxation.Order[] {
+        ProgramRelaxation.Order.ascending("dist"),
+        ProgramRelaxation.Order.ascending("dist").withWidth(0.5),
+        ProgramRelaxation.Order.ascending("dist").withWidth(1e9),
+        ProgramRelaxation.Order.ascending("hops")}) {
+      Object[] r = paths(jvm, g, order);
+      assertThat((double[]) r[0]).as("%s", order).isEqualTo(expected);
+      assertConsistentTree(g, (double[]) r[0], (int[]) r[1], (int[]) r[2]);
+      if (order.region().equals("dist") && order.width() < 1e9) {
+        assertThat((long) r[3]).as("transactions, %s", order).isLessThan((long) asTheyCome[3]);
+      }
+    }
+  }
+
+  /** Widest paths taken highest width first, or (against their order) lowest: the same values. */
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {1, 2})
+  void orderedWidestPathsEqualTheSerialFixpointInEitherDirection(long seed) {
+    CsrGraph g = graph(3_000, 4, seed);
+    double[] expected = widestSerially(g, 0);
+    assertThat(widest(jvm, g, ProgramRelaxation.Order.descending("width"))).isEqualTo(expected);
+    assertThat(widest(jvm, g, ProgramRelaxation.Order.ascending("width").withWidth(3)))
+        .isEqualTo(expected);
   }
 
   /**
@@ -233,6 +292,13 @@ public class ProgramRelaxationTest {
           10, o)).hasMessageContaining("vertex 10 is not one of the graph's 10");
       assertThatThrownBy(() -> ProgramRelaxation.relax(jvm, small, g, widest, new int[] {0},
           10, o)).hasMessageContaining("9 words, fewer than the graph's 10 vertices");
+      assertThatThrownBy(() -> ProgramRelaxation.relax(jvm, store, g, widest,
+          ProgramRelaxation.Order.ascending("dist"), new int[] {0}, 10, o))
+          .hasMessageContaining("order: region 'dist' is not one of program 'widest''s [width]");
+      assertThatThrownBy(() -> ProgramRelaxation.Order.ascending("width").withWidth(0))
+          .hasMessageContaining("width must be positive");
+      assertThatThrownBy(() -> ProgramRelaxation.Order.ascending("width").withWidth(-1))
+          .hasMessageContaining("got -1.0");
       // A relaxation that never stops improving (every round raises the values) ends at the
       // round limit, naming it.
       CsrGraph ring = CsrGraph.fromEdges(2, new int[] {0, 1}, new int[] {1, 0}, null);

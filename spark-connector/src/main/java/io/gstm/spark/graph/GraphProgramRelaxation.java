@@ -61,6 +61,9 @@ public final class GraphProgramRelaxation {
   private String idCol = "id";
   private long[] active;
   private int maxRounds = 100_000;
+  private String orderCol;
+  private boolean descending;
+  private double bucketWidth = Double.NaN;
 
   GraphProgramRelaxation(Dataset<Row> edges, String srcCol, String dstCol, String weightCol,
       String programText) {
@@ -92,6 +95,43 @@ public final class GraphProgramRelaxation {
   /** The vertices of the first round (default: every vertex). */
   public GraphProgramRelaxation setActive(long... ids) {
     this.active = ids.clone();
+    return this;
+  }
+
+  /**
+   * Takes the vertices lowest value of {@code column} first (a distance, a hop count), in
+   * near-far buckets ({@link ProgramRelaxation.Order}): on a graph of high diameter, such as a
+   * road network, far less work than taking them as they come (the default). The same values.
+   */
+  public GraphProgramRelaxation setOrder(String column) {
+    return order(column, false);
+  }
+
+  /** As {@link #setOrder}, highest value first (a width, a capacity). */
+  public GraphProgramRelaxation setOrderDescending(String column) {
+    return order(column, true);
+  }
+
+  private GraphProgramRelaxation order(String column, boolean descendingOrder) {
+    if (program.regions().stream().noneMatch(r -> r.name().equals(column))) {
+      throw new IllegalArgumentException("order: column '" + column + "' is not a region of "
+          + "program '" + program.name() + "': " + program.regions().stream()
+          .map(Program.RegionDecl::name).toList());
+    }
+    this.orderCol = column;
+    this.descending = descendingOrder;
+    return this;
+  }
+
+  /**
+   * The width of the order's buckets, in the column's values (default: {@value
+   * ProgramRelaxation.Order#AUTO_WIDTH} mean edge weights).
+   */
+  public GraphProgramRelaxation setBucketWidth(double value) {
+    if (!(value > 0)) {
+      throw new IllegalArgumentException("bucketWidth must be positive, got " + value);
+    }
+    this.bucketWidth = value;
     return this;
   }
 
@@ -153,8 +193,12 @@ public final class GraphProgramRelaxation {
     String text = programText;
     long[] first = active;
     int rounds = maxRounds;
+    String by = orderCol;
+    boolean down = descending;
+    double width = bucketWidth;
     JavaRDD<Row> relaxed = v.zipPartitions(e, (vs, es) -> relax(vs, es,
-        Program.parse(text).get(0), names, types, first, rounds, settings));
+        Program.parse(text).get(0), by == null ? null : new ProgramRelaxation.Order(by, down,
+            width), names, types, first, rounds, settings));
     try {
       // Relaxed once, now (its errors here, named), and kept where it ran.
       return spark.createDataFrame(relaxed, out).localCheckpoint(true);
@@ -164,7 +208,7 @@ public final class GraphProgramRelaxation {
   }
 
   private static Iterator<Row> relax(Iterator<Row> vs, Iterator<Row> es, Program program,
-      List<String> names, List<ValueType> types, long[] active, int maxRounds,
+      ProgramRelaxation.Order relaxOrder, List<String> names, List<ValueType> types, long[] active, int maxRounds,
       GstmSettings settings) {
     List<Row> vrows = new ArrayList<>();
     vs.forEachRemaining(vrows::add);
@@ -240,8 +284,8 @@ public final class GraphProgramRelaxation {
     try (TaskEngine lease = ExecutorEngines.acquire(settings);
         TxStore store = lease.engine().createStore(new StoreLayout(specs))) {
       StoreContents.write(store, values);
-      ProgramRelaxation.relax(lease.engine(), store, graph, program, first, maxRounds,
-          RunOptions.defaults().withMaxRetries(settings.transactions().retryLimit()));
+      ProgramRelaxation.relax(lease.engine(), store, graph, program, relaxOrder, first,
+          maxRounds, RunOptions.defaults().withMaxRetries(settings.transactions().retryLimit()));
       after = StoreContents.read(store);
     }
     List<Row> out = new ArrayList<>(n);

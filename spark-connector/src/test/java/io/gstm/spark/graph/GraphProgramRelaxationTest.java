@@ -15,6 +15,8 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -49,15 +51,18 @@ class GraphProgramRelaxationTest {
     }
     Dataset<Row> vertices = session.spark().createDataFrame(vs, new StructType()
         .add("id", DataTypes.LongType).add("width", DataTypes.DoubleType)).repartition(3);
+    // Widest first: the order the values rise in.
     List<Row> out = GraphRelaxation.of(edges(g)).program(GraphPrograms.WIDEST)
-        .setVertices(vertices).setActive(7).run().orderBy("id").collectAsList();
+        .setVertices(vertices).setActive(7).setOrderDescending("width").run().orderBy("id")
+        .collectAsList();
     double[] width = out.stream().mapToDouble(r -> r.getDouble(1)).toArray();
     assertThat(out.get(5).getLong(0)).isEqualTo(57L);
     assertThat(width).isEqualTo(ProgramRelaxationTest.widestSerially(g, 0));
   }
 
-  @Test
-  void shortestPathsWithParentAndHopsFromColumns() {
+  @ParameterizedTest(name = "ordered {0}")
+  @ValueSource(booleans = {false, true})
+  void shortestPathsWithParentAndHopsFromColumns(boolean ordered) {
     CsrGraph g = ProgramRelaxationTest.graph(2_000, 4, 10);
     int n = g.vertexCount();
     List<Row> vs = new ArrayList<>();
@@ -68,8 +73,12 @@ class GraphProgramRelaxationTest {
     Dataset<Row> vertices = session.spark().createDataFrame(vs, new StructType()
         .add("id", DataTypes.LongType).add("dist", DataTypes.DoubleType)
         .add("parent", DataTypes.IntegerType).add("hops", DataTypes.IntegerType));
-    List<Row> out = GraphRelaxation.of(edges(g)).program(GraphPrograms.PATHS)
-        .setVertices(vertices).setActive(7).run().orderBy("id").collectAsList();
+    GraphProgramRelaxation relaxation = GraphRelaxation.of(edges(g)).program(GraphPrograms.PATHS)
+        .setVertices(vertices).setActive(7);
+    if (ordered) {
+      relaxation.setOrder("dist").setBucketWidth(50);
+    }
+    List<Row> out = relaxation.run().orderBy("id").collectAsList();
     double[] dist = out.stream().mapToDouble(r -> r.getDouble(1)).toArray();
     int[] parent = out.stream().mapToInt(r -> r.getInt(2)).toArray();
     int[] hops = out.stream().mapToInt(r -> r.getInt(3)).toArray();
@@ -105,6 +114,10 @@ class GraphProgramRelaxationTest {
     String widest = GraphPrograms.WIDEST;
     assertThatThrownBy(() -> GraphRelaxation.of(e).program(widest).run())
         .hasMessageContaining("setVertices");
+    assertThatThrownBy(() -> GraphRelaxation.of(e).program(widest).setOrder("dist"))
+        .hasMessageContaining("order: column 'dist' is not a region of program 'widest': [width]");
+    assertThatThrownBy(() -> GraphRelaxation.of(e).program(widest).setBucketWidth(0))
+        .hasMessageContaining("bucketWidth must be positive, got 0.0");
     assertThatThrownBy(() -> GraphRelaxation.of(e).program(widest)
         .setVertices(vertices.withColumnRenamed("width", "w")).run())
         .hasMessageContaining("region 'width', which is not a column of the vertices");

@@ -87,18 +87,13 @@ public final class ProgramPtx {
   }
 
   /**
-   * The kernel of one round of a program relaxation with sets of {@code capacity}
-   * ({@code relax_round} of the template: each edge looked at, then run in place).
+   * The kernel of a program relaxation's whole run with sets of {@code capacity} ({@code
+   * relax_loop} of the template, one cooperative launch: rounds of each edge looked at, then
+   * run in place).
    */
   public static String relaxKernel(int capacity) {
-    return "gstm_jit_relax_s" + capacity;
+    return "gstm_jit_relax_loop_s" + capacity;
   }
-
-  /**
-   * The look of a program relaxation's round, compiled into the module of every {@link
-   * #relaxKernel}: it lists the edges whose transactions that kernel runs.
-   */
-  public static final String RELAX_LOOK = "gstm_jit_relax_look";
 
   /**
    * The PTX of {@link #kernel(boolean, int)} for this image, every call inlined.
@@ -122,8 +117,7 @@ public final class ProgramPtx {
    * The PTX of the template's kernel {@code kernel} (one of {@link #kernel} or {@link
    * #relaxKernel} for {@code capacity}) for this image, every call inlined: the body is written
    * for each transaction type the kernel may run (ordinary and urgent attempts of {@code
-   * capacity}; for a relaxation's round, its attempts and its look, whose kernel {@link
-   * #RELAX_LOOK} the module then holds too).
+   * capacity}; for a relaxation, its attempts and its look).
    */
   public static String compile(PtxModule template, int[] image, int capacity, String kernel) {
     if (capacity > MAX_CAPACITY) {
@@ -149,7 +143,7 @@ public final class ProgramPtx {
       functions.put(f.name(), f);
     }
     PtxModule module = template.withFunctions(functions);
-    return PtxInliner.link(module, relax ? List.of(RELAX_LOOK, kernel) : List.of(kernel));
+    return PtxInliner.link(module, List.of(kernel));
   }
 
   private static Function parseFunction(String text) {
