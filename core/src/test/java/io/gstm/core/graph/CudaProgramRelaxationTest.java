@@ -131,17 +131,21 @@ class CudaProgramRelaxationTest {
     }
   }
 
+  /** A relaxation that never stops improving: every round raises a value. */
+  private static final Program UP = Program.parse("""
+      program up(src: int32, dst: int32) regions width: float64 outputs changed: int32 {
+        width[dst] = width[src] + 1.0;
+        changed = 1;
+      }
+      """).get(0);
+
   /** A relaxation that never stops improving ends at the round limit, naming it. */
   @Test
   void theRoundLimitIsNamed() {
     CsrGraph ring = CsrGraph.fromEdges(2, new int[] {0, 1}, new int[] {1, 0}, null);
     try (TxStore store = gpu.createStore(ProgramRelaxationTest.widestLayout(2))) {
-      assertThatThrownBy(() -> ProgramRelaxation.relax(gpu, store, ring, Program.parse("""
-          program up(src: int32, dst: int32) regions width: float64 outputs changed: int32 {
-            width[dst] = width[src] + 1.0;
-            changed = 1;
-          }
-          """).get(0), new int[] {0}, 50, RunOptions.defaults()))
+      assertThatThrownBy(() -> ProgramRelaxation.relax(gpu, store, ring, UP, new int[] {0}, 50,
+          RunOptions.defaults()))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("after 50 rounds (maxRounds)");
       // Each commit raised a value to one more than the other's: at least once a round.
@@ -196,12 +200,8 @@ class CudaProgramRelaxationTest {
   void theRoundLimitIsNamedWithAnOrder() {
     CsrGraph ring = CsrGraph.fromEdges(2, new int[] {0, 1}, new int[] {1, 0}, null);
     try (TxStore store = gpu.createStore(ProgramRelaxationTest.widestLayout(2))) {
-      assertThatThrownBy(() -> ProgramRelaxation.relax(gpu, store, ring, Program.parse("""
-          program up(src: int32, dst: int32) regions width: float64 outputs changed: int32 {
-            width[dst] = width[src] + 1.0;
-            changed = 1;
-          }
-          """).get(0), ProgramRelaxation.Order.ascending("width"), new int[] {0}, 50,
+      assertThatThrownBy(() -> ProgramRelaxation.relax(gpu, store, ring, UP,
+          ProgramRelaxation.Order.ascending("width"), new int[] {0}, 50,
           RunOptions.defaults()))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("after 50 rounds (maxRounds)");
