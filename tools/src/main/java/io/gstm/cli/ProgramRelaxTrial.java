@@ -1,6 +1,5 @@
 package io.gstm.cli;
 
-import io.gstm.core.batch.RunOptions;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.graph.CsrGraph;
 import io.gstm.core.graph.ProgramRelaxation;
@@ -56,8 +55,9 @@ final class ProgramRelaxTrial implements AutoCloseable {
     store.writeInt32(1, parent);
     store.writeInt32(2, new int[n]);
     long t0 = System.nanoTime();
-    ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, graph, program, order,
-        new int[] {source}, 1_000_000, RunOptions.defaults());
+    ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, graph, program,
+        new int[] {source}, ProgramRelaxation.Settings.defaults().withOrder(order)
+            .withMaxRounds(1_000_000));
     long total = System.nanoTime() - t0;
     return new Run(r, store.readFloat64(0), store.readInt32(1), store.readInt32(2), total);
   }

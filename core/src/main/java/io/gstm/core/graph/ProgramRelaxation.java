@@ -132,6 +132,39 @@ public final class ProgramRelaxation {
     }
   }
 
+  /**
+   * How a relaxation runs: the order it takes its vertices in (null: as they come), the most
+   * rounds before it fails, and the engine's options for its batches.
+   */
+  public record Settings(Order order, int maxRounds, RunOptions options) {
+    public Settings {
+      Objects.requireNonNull(options, "options");
+      if (maxRounds < 1) {
+        throw new IllegalArgumentException("maxRounds must be at least 1, got " + maxRounds);
+      }
+    }
+
+    /** As they come, at most 100,000 rounds, the engine's default options. */
+    public static Settings defaults() {
+      return new Settings(null, 100_000, RunOptions.defaults());
+    }
+
+    /** The same, taking the vertices in {@code value} (null: as they come). */
+    public Settings withOrder(Order value) {
+      return new Settings(value, maxRounds, options);
+    }
+
+    /** The same with at most {@code value} rounds. */
+    public Settings withMaxRounds(int value) {
+      return new Settings(order, value, options);
+    }
+
+    /** The same with the engine's options {@code value}. */
+    public Settings withOptions(RunOptions value) {
+      return new Settings(order, maxRounds, value);
+    }
+  }
+
   private ProgramRelaxation() {}
 
   /**
@@ -146,22 +179,29 @@ public final class ProgramRelaxation {
    */
   public static Result relax(Engine engine, TxStore store, CsrGraph graph, Program program,
       int[] active, int maxRounds, RunOptions options) {
-    return relax(engine, store, graph, program, null, active, maxRounds, options);
+    Objects.requireNonNull(options, "options");
+    if (maxRounds < 1) {
+      throw new IllegalArgumentException("maxRounds must be at least 1, got " + maxRounds);
+    }
+    return relax(engine, store, graph, program, active, new Settings(null, maxRounds, options));
   }
 
   /**
-   * As {@link #relax(Engine, TxStore, CsrGraph, Program, int[], int, RunOptions)}, taking the
-   * vertices in {@code order} (null: as they come). On the GPU a round in which every queued
-   * vertex is past the bucket counts towards {@code maxRounds}.
+   * As {@link #relax(Engine, TxStore, CsrGraph, Program, int[], int, RunOptions)}, with the
+   * order, round limit and options of {@code settings}. On the GPU a round in which every
+   * queued vertex is past the bucket counts towards the round limit.
    *
    * @throws IllegalArgumentException also if the order's region is not one of the program's
    */
   public static Result relax(Engine engine, TxStore store, CsrGraph graph, Program program,
-      Order order, int[] active, int maxRounds, RunOptions options) {
+      int[] active, Settings settings) {
     Objects.requireNonNull(engine, "engine");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(graph, "graph");
-    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(settings, "settings");
+    Order order = settings.order();
+    int maxRounds = settings.maxRounds();
+    RunOptions options = settings.options();
     CompiledProgram compiled = program.compile();
     boolean weighted = check(compiled);
     for (Program.RegionDecl r : program.regions()) {
@@ -186,9 +226,6 @@ public final class ProgramRelaxation {
       orderRegion = store.layout().regionNamed(decl.name(), orderType,
           "program '" + program.name() + "'");
       width = order.widthOn(graph);
-    }
-    if (maxRounds < 1) {
-      throw new IllegalArgumentException("maxRounds must be at least 1, got " + maxRounds);
     }
     int n = graph.vertexCount();
     boolean[] next = new boolean[n];

@@ -200,9 +200,9 @@ class CudaProgramRelaxationTest {
   void theRoundLimitIsNamedWithAnOrder() {
     CsrGraph ring = CsrGraph.fromEdges(2, new int[] {0, 1}, new int[] {1, 0}, null);
     try (TxStore store = gpu.createStore(ProgramRelaxationTest.widestLayout(2))) {
-      assertThatThrownBy(() -> ProgramRelaxation.relax(gpu, store, ring, UP,
-          ProgramRelaxation.Order.ascending("width"), new int[] {0}, 50,
-          RunOptions.defaults()))
+      assertThatThrownBy(() -> ProgramRelaxation.relax(gpu, store, ring, UP, new int[] {0},
+          ProgramRelaxation.Settings.defaults().withMaxRounds(50)
+              .withOrder(ProgramRelaxation.Order.ascending("width"))))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("after 50 rounds (maxRounds)");
     }

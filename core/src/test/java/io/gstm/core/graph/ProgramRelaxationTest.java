@@ -121,8 +121,8 @@ public class ProgramRelaxationTest {
       width[0] = Double.POSITIVE_INFINITY;
       store.writeFloat64(0, width);
       ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, g,
-          Program.parse(GraphPrograms.WIDEST).get(0), order, new int[] {0}, 100_000,
-          RunOptions.defaults());
+          Program.parse(GraphPrograms.WIDEST).get(0), new int[] {0},
+          ProgramRelaxation.Settings.defaults().withOrder(order));
       assertThat(r.outcomes().keySet()).containsOnly(Outcome.COMMITTED);
       assertThat(r.changes()).as("changes").isGreaterThan(g.vertexCount() / 2);
       assertThat(r.rounds()).isGreaterThan(3);
@@ -151,8 +151,8 @@ public class ProgramRelaxationTest {
       store.writeInt32(1, parent);
       store.writeInt32(2, new int[n]);
       ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, g,
-          Program.parse(GraphPrograms.PATHS).get(0), order, new int[] {0}, 100_000,
-          RunOptions.defaults());
+          Program.parse(GraphPrograms.PATHS).get(0), new int[] {0},
+          ProgramRelaxation.Settings.defaults().withOrder(order));
       assertThat(r.changes()).as("changes").isGreaterThan(g.vertexCount() / 2);
       return new Object[] {store.readFloat64(0), store.readInt32(1), store.readInt32(2),
           r.transactions()};
@@ -292,8 +292,9 @@ public class ProgramRelaxationTest {
           10, o)).hasMessageContaining("vertex 10 is not one of the graph's 10");
       assertThatThrownBy(() -> ProgramRelaxation.relax(jvm, small, g, widest, new int[] {0},
           10, o)).hasMessageContaining("9 words, fewer than the graph's 10 vertices");
-      assertThatThrownBy(() -> ProgramRelaxation.relax(jvm, store, g, widest,
-          ProgramRelaxation.Order.ascending("dist"), new int[] {0}, 10, o))
+      ProgramRelaxation.Settings byDist =
+          ProgramRelaxation.Settings.defaults().withOrder(ProgramRelaxation.Order.ascending("dist"));
+      assertThatThrownBy(() -> ProgramRelaxation.relax(jvm, store, g, widest, new int[] {0}, byDist))
           .hasMessageContaining("order: region 'dist' is not one of program 'widest''s [width]");
       assertThatThrownBy(() -> ProgramRelaxation.Order.ascending("width").withWidth(0))
           .hasMessageContaining("width must be positive");

@@ -197,8 +197,9 @@ public final class GraphProgramRelaxation {
     boolean down = descending;
     double width = bucketWidth;
     JavaRDD<Row> relaxed = v.zipPartitions(e, (vs, es) -> relax(vs, es,
-        Program.parse(text).get(0), by == null ? null : new ProgramRelaxation.Order(by, down,
-            width), names, types, first, rounds, settings));
+        Program.parse(text).get(0), names, types, first, ProgramRelaxation.Settings.defaults()
+            .withOrder(by == null ? null : new ProgramRelaxation.Order(by, down, width))
+            .withMaxRounds(rounds), settings));
     try {
       // Relaxed once, now (its errors here, named), and kept where it ran.
       return spark.createDataFrame(relaxed, out).localCheckpoint(true);
@@ -208,8 +209,8 @@ public final class GraphProgramRelaxation {
   }
 
   private static Iterator<Row> relax(Iterator<Row> vs, Iterator<Row> es, Program program,
-      ProgramRelaxation.Order relaxOrder, List<String> names, List<ValueType> types, long[] active, int maxRounds,
-      GstmSettings settings) {
+      List<String> names, List<ValueType> types, long[] active,
+      ProgramRelaxation.Settings relaxation, GstmSettings settings) {
     List<Row> vrows = new ArrayList<>();
     vs.forEachRemaining(vrows::add);
     int n = vrows.size();
@@ -284,8 +285,9 @@ public final class GraphProgramRelaxation {
     try (TaskEngine lease = ExecutorEngines.acquire(settings);
         TxStore store = lease.engine().createStore(new StoreLayout(specs))) {
       StoreContents.write(store, values);
-      ProgramRelaxation.relax(lease.engine(), store, graph, program, relaxOrder, first,
-          maxRounds, RunOptions.defaults().withMaxRetries(settings.transactions().retryLimit()));
+      ProgramRelaxation.relax(lease.engine(), store, graph, program, first,
+          relaxation.withOptions(RunOptions.defaults()
+              .withMaxRetries(settings.transactions().retryLimit())));
       after = StoreContents.read(store);
     }
     List<Row> out = new ArrayList<>(n);
