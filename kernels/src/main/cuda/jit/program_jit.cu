@@ -272,8 +272,9 @@ constexpr uint32_t kNoOrder = 0xffffffffu;
 
 /// A program relaxation's whole run (io.gstm.core.cuda.CudaProgramRelax): its rounds in one
 /// cooperative launch, the grid synchronised between them; in a round each queued edge is looked
-/// at and, where the look would write, its transaction runs at once. The batch's columns are the graph's edges (transaction t is edge t: its src, dst and
-/// weight); a work item is a run of at most kRelaxChunk consecutive out-edges of one vertex.
+/// at and, where the look would write, its transaction runs. The batch's columns are the graph's
+/// edges (transaction t is edge t: its src, dst and weight); a work item is a run of at most
+/// kRelaxChunk consecutive out-edges of one vertex.
 /// With an order (order_region), the items whose source's value is past the round's bound wait
 /// in a far pile, near-far buckets of `width`: the pile is taken when the queue runs dry, the
 /// bound moved past its lowest value.
@@ -736,8 +737,9 @@ GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
 
 /// The kernels of one set capacity: run_semantic (programs that may retry), run_in_place and a
 /// program relaxation's whole run (relax_loop, one cooperative launch), whose attempts (r:
-/// ordinary, v: urgent) leave the read-only locks out of the pre-lock step. The `one` kernels run both kinds of attempt
-/// as one type (d: PrStmTx's DYNAMIC), so that ptxas compiles the program's body once.
+/// ordinary, v: urgent) leave the read-only locks out of the pre-lock step. The `one` kernels
+/// run both kinds of attempt as one type (d: PrStmTx's DYNAMIC), so that ptxas compiles the
+/// program's body once.
 #define GSTM_JIT_CAPACITY(CAP, SEMANTIC_BLOCKS, IN_PLACE_BLOCKS)                                  \
   using TxO##CAP = gstm::PrStmTx<CAP, true, false>;                                               \
   using TxU##CAP = gstm::PrStmTx<CAP, true, true>;                                                \

@@ -40,11 +40,11 @@ import org.slf4j.LoggerFactory;
  * and looks at each edge: its program run over plain reads until its first write, abort or
  * retry; only the edges that got that far run their transactions, in place (in a wide round
  * listed first and run after a grid sync, a lane each; in a narrow one at once). A commit whose
- * {@code changed} output is nonzero queues its target for the next round or, in a narrow round,
- * has the warp follow it at once (up to {@link #HOPS} hops deep); an abandoned one queues its
- * source. Most edges of a relaxation near its fixpoint run no transaction, as in the built-in
- * kinds' kernels. With an order, the work items of vertices past the round's bound wait in near-far
- * buckets, as the built-in shortest paths' do.
+ * {@code changed} output is nonzero queues its target for the next round or, in a narrow round
+ * on a sparse graph, has the warp follow it at once (see {@code HOPS}); an abandoned one queues
+ * its source. Most edges of a relaxation near its fixpoint run no transaction, as in the
+ * built-in kinds' kernels. With an order, the work items of vertices past the round's bound
+ * wait in near-far buckets, as the built-in shortest paths' do.
  *
  * <p>Only where the program compiles for the device, on a PR-STM store of this engine, without
  * history; {@link #open} answers null otherwise (the caller runs a program batch per round).

@@ -54,11 +54,10 @@ import java.util.Objects;
  * <p>On the GPU (a PR-STM store of the {@link io.gstm.core.cuda.CudaEngine}, programs compiled)
  * the rounds run on the device ({@link CudaProgramRelax}): the edges are uploaded once as the
  * batch's columns, the whole run is one launch, and each edge is first looked at over plain
- * reads;
- * an edge whose look would write nothing runs no transaction ({@link Result#skipped()}). For a
- * relaxation that only ever improves values this skips only edges whose transaction would have
- * changed nothing, so the fixpoint is the same. Elsewhere (the JVM engine, history asked for,
- * a program that does not compile for the device) each round is one program batch on the
+ * reads; an edge whose look would write nothing runs no transaction ({@link Result#skipped()}).
+ * For a relaxation that only ever improves values this skips only edges whose transaction would
+ * have changed nothing, so the fixpoint is the same. Elsewhere (the JVM engine, history asked
+ * for, a program that does not compile for the device) each round is one program batch on the
  * engine, a host round trip.
  */
 public final class ProgramRelaxation {
@@ -179,10 +178,6 @@ public final class ProgramRelaxation {
    */
   public static Result relax(Engine engine, TxStore store, CsrGraph graph, Program program,
       int[] active, int maxRounds, RunOptions options) {
-    Objects.requireNonNull(options, "options");
-    if (maxRounds < 1) {
-      throw new IllegalArgumentException("maxRounds must be at least 1, got " + maxRounds);
-    }
     return relax(engine, store, graph, program, active, new Settings(null, maxRounds, options));
   }
 
