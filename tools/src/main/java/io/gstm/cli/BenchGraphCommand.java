@@ -15,7 +15,6 @@ import io.gstm.core.graph.RelaxStats;
 import io.gstm.core.graph.RelaxationKind;
 import io.gstm.core.graph.RelaxationVerifier;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -293,11 +292,7 @@ final class BenchGraphCommand extends EngineCommand {
     if (programBuckets == 0) {
       return null;
     }
-    double mean = 1;
-    if (g.weights() != null && g.edgeCount() > 0) {
-      mean = Arrays.stream(g.weights()).sum() / g.edgeCount();
-    }
-    return ProgramRelaxation.Order.ascending("dist").withWidth(programBuckets * mean);
+    return ProgramRelaxation.Order.ascending("dist").withWidth(programBuckets * g.meanWeight());
   }
 
   /**

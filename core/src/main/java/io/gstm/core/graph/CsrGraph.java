@@ -296,6 +296,14 @@ public final class CsrGraph {
   }
 
   /**
+   * The mean edge weight, summed on all cores; 1 for an unweighted graph, or one of no edges or
+   * only zero weights (a bucket width needs a positive unit).
+   */
+  public double meanWeight() {
+    return weights == null ? 1.0 : GraphRelaxer.meanWeight(weights);
+  }
+
+  /**
    * This graph with every edge also reversed (duplicates merged at the smaller weight): the
    * symmetric graph that connected components relax.
    */

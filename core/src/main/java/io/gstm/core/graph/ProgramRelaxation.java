@@ -117,17 +117,9 @@ public final class ProgramRelaxation {
       if (!Double.isNaN(width)) {
         return width;
       }
-      double[] w = graph.weights();
-      double mean = 1;
-      if (w != null && w.length > 0) {
-        double sum = 0;
-        for (double x : w) {
-          sum += x;
-        }
-        mean = sum / w.length;
-      }
-      // Weights of 0 (or too large to sum): one bucket.
-      return mean > 0 && Double.isFinite(mean) ? AUTO_WIDTH * mean : Double.POSITIVE_INFINITY;
+      double mean = graph.meanWeight();
+      // Weights too large to sum: one bucket.
+      return Double.isFinite(mean) ? AUTO_WIDTH * mean : Double.POSITIVE_INFINITY;
     }
   }
 
