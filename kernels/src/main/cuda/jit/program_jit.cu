@@ -383,26 +383,22 @@ __device__ __forceinline__ void defer_vertex(const RelaxArgs& a, const RelaxRoun
   atomicMin(a.far_min + r.far, ordered_key(p));
 }
 
-/// Whether vertex v, just changed, is past the bound; if so, deferred now (not queued: the
-/// next round would only defer it, a round more for each bucket).
+/// Whether vertex v is past the bound; if so, deferred by this thread when `defer` (a vertex
+/// just changed, not queued: the next round would only defer it, a round more for each bucket;
+/// a work item's source, by one lane of the warp).
 __device__ __forceinline__ bool past_bound(const StoreView& view, const RelaxArgs& a,
-                                           const RelaxRound& r, uint32_t v) {
+                                           const RelaxRound& r, uint32_t v, bool defer) {
   if (a.order_region == kNoOrder) return false;
   const double p = priority(view, a, v);
   if (!(p > r.bound)) return false;
-  defer_vertex(a, r, v, p);
+  if (defer) defer_vertex(a, r, v, p);
   return true;
 }
 
 /// Whether the warp's work item must wait (its source past the bound); if so, deferred.
 __device__ __forceinline__ bool waits(const StoreView& view, const RelaxArgs& a,
                                       const RelaxRound& r, uint2 item) {
-  if (a.order_region == kNoOrder) return false;
-  const uint32_t v = static_cast<uint32_t>(a.src[item.x]);
-  const double p = priority(view, a, v);
-  if (!(p > r.bound)) return false;
-  if ((threadIdx.x & 31u) == 0) defer_vertex(a, r, v, p);
-  return true;
+  return past_bound(view, a, r, static_cast<uint32_t>(a.src[item.x]), (threadIdx.x & 31u) == 0);
 }
 
 /// What a relaxation's transaction t ended with, as the round acts on it: a commit whose
@@ -516,7 +512,7 @@ __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& t
                                                                &first_output);
     if (mine && settle(tab, a, r, stats, t, outcome, first_output)) {
       const uint32_t target = static_cast<uint32_t>(a.dst[t]);
-      if (past_bound(view, a, r, target)) {
+      if (past_bound(view, a, r, target, true)) {
         // deferred
       } else if (hop < chain && held == kNoVertex && may_follow(a, r, target)) {
         held = target;
@@ -580,10 +576,6 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const Table& 
   }
 }
 
-__device__ __forceinline__ uint32_t load_volatile(const uint32_t* p) {
-  return *reinterpret_cast<const volatile uint32_t*>(p);
-}
-
 /// The run's rounds until a round queues nothing and no far pile is left, the round limit is
 /// reached, or a transaction ended TOO_LARGE. Every thread keeps the loop's state; what decides
 /// it (queue and pile lengths, a pile's lowest value, TOO_LARGE) is read by all after a grid
@@ -609,10 +601,9 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const Table& t
   while (true) {
     RelaxRound r;
     if (n == 0) {
-      const uint32_t far_n = load_volatile(a.words + kFarLength + far);
+      const uint32_t far_n = mem::load_relaxed(a.words + kFarLength + far);
       if (far_n == 0) break;
-      const double lowest =
-          from_ordered_key(*reinterpret_cast<const volatile unsigned long long*>(a.far_min + far));
+      const double lowest = from_ordered_key(mem::load_relaxed(a.far_min + far));
       bound = max(bound, lowest) + a.width;
       r.items = a.far[far];
       r.item_count = far_n;
@@ -632,7 +623,7 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const Table& t
       r.next = a.queues[1 - in];
       in = 1 - in;
     }
-    if (rounds == a.max_rounds || load_volatile(a.words + kTooLarge) != kNoEdge) {
+    if (rounds == a.max_rounds || mem::load_relaxed(a.words + kTooLarge) != kNoEdge) {
       n = r.item_count;  // still queued
       break;
     }
@@ -656,16 +647,16 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const Table& t
       grid.sync();
     }
     relax_round<CAPACITY, Probe>(view, tab, out, a, r, wide,
-                                 wide ? load_volatile(r.run_length) : 0, counters, stats);
+                                 wide ? mem::load_relaxed(r.run_length) : 0, counters, stats);
     grid.sync();
     ++rounds;
-    n = load_volatile(r.next_length);
+    n = mem::load_relaxed(r.next_length);
   }
   counters.flush_to(out.counters);
   stats.flush_to(a.stats);
   if (leader) {
     a.words[kRounds] = rounds;
-    a.words[kLeft] = n + load_volatile(a.words + kFarLength + far);
+    a.words[kLeft] = n + mem::load_relaxed(a.words + kFarLength + far);
   }
 }
 
