@@ -224,6 +224,8 @@ class ClusterResultsIT {
         .containsEntry(0L, Double.POSITIVE_INFINITY);
     assertThat(widest.values().stream().filter(w -> w > 0).count()).isGreaterThan(50);
     assertThat(Workloads.widestPaths(cluster.spark())).isEqualTo(widest);
+    // Taken widest first (the order built in the executor's task): the same values.
+    assertThat(Workloads.widestPaths(cluster.spark(), true)).isEqualTo(widest);
   }
 
   @Test

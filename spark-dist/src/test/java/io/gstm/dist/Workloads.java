@@ -1,6 +1,7 @@
 package io.gstm.dist;
 
 import io.gstm.core.workload.graph.GraphPrograms;
+import io.gstm.spark.graph.GraphProgramRelaxation;
 import io.gstm.spark.graph.GraphRelaxation;
 import io.gstm.spark.graph.RelaxationResult;
 import io.gstm.spark.ml.TxKMeans;
@@ -97,14 +98,20 @@ final class Workloads {
 
   /** Widest paths from vertex 0, a relaxation written as a program ({@code program(...)}). */
   static TreeMap<Long, Double> widestPaths(SparkSession spark) {
+    return widestPaths(spark, false);
+  }
+
+  /** As {@link #widestPaths(SparkSession)}; widest first when {@code ordered}. */
+  static TreeMap<Long, Double> widestPaths(SparkSession spark, boolean ordered) {
     List<Row> vs = new ArrayList<>();
     for (long v = 0; v < VERTICES; v++) {
       vs.add(RowFactory.create(v, v == 0 ? Double.POSITIVE_INFINITY : 0.0));
     }
     Dataset<Row> vertices = spark.createDataFrame(vs, new StructType()
         .add("id", DataTypes.LongType, false).add("width", DataTypes.DoubleType, false));
-    return values(GraphRelaxation.of(edges(spark)).program(GraphPrograms.WIDEST)
-        .setVertices(vertices).setActive(0).run());
+    GraphProgramRelaxation relaxation = GraphRelaxation.of(edges(spark))
+        .program(GraphPrograms.WIDEST).setVertices(vertices).setActive(0);
+    return values((ordered ? relaxation.setOrderDescending("width") : relaxation).run());
   }
 
   private static TreeMap<Long, Double> values(Dataset<Row> values) {
