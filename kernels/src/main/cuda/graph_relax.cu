@@ -41,6 +41,7 @@
 #include "gstm/batch.cuh"
 #include "gstm/prstm.cuh"
 #include "gstm/store_view.cuh"
+#include "gstm/warp.cuh"
 
 namespace gstm::graph_relax {
 
@@ -253,17 +254,6 @@ __device__ __forceinline__ void flush_survivor(const StoreView& view, const Rela
   }
   if (s.has) relax_edge(view, a, offsets, values, self, s.u, s.v, s.w, s.du0, t, held);
   s.has = false;
-}
-
-/// The lane of the n-th (from 0) set bit of mask (which has more than n).
-__device__ __forceinline__ uint32_t nth_set_lane(uint32_t mask, uint32_t n) {
-  uint32_t p = 0;
-  for (uint32_t step = 16; step > 0; step >>= 1) {
-    const uint32_t q = p + step - 1;
-    const uint32_t upto = q >= 31 ? mask : mask & ((2u << q) - 1u);
-    if (static_cast<uint32_t>(__popc(upto)) <= n) p += step;
-  }
-  return p;
 }
 
 /// Push of the warp's items (this lane's: vertex `mine`, edges [begin, end)) as one list of

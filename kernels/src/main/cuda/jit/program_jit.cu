@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "gstm/program_semantic.cuh"
+#include "gstm/warp.cuh"
 
 /// The store's view, copied into shared memory by each block (share_view). A transaction keeps
 /// a reference to its view; the operations, compiled apart from the kernel, would reach it (and
@@ -255,17 +256,16 @@ constexpr uint32_t kRelaxChunk = 256;
 /// Slots of RelaxArgs::stats: [0, 10) transactions by outcome code, then these.
 enum RelaxStat : int { kRelaxSkipped = 10, kRelaxChanges = 11, kRelaxStats = 12 };
 
-/// Slots of RelaxArgs::words. A round's next-queue length rotates over three slots and a wide
-/// round's list of edges to run over two, so that a round needs one grid sync (a wide one two):
-/// the slot a round clears was read by all before a sync that all have passed.
+/// Slots of RelaxArgs::words. A round's next-queue length rotates over three slots, so that a
+/// round needs one grid sync: the slot a round clears was read by all before a sync that all
+/// have passed.
 enum RelaxWord : int {
   kQueueLength = 0,   ///< [0, 3): the queue of round s in slot s % 3
-  kRunLength = 3,     ///< [3, 5): the edges wide round s listed, in slot 3 + s % 2
-  kFarLength = 5,     ///< [5, 7): the deferred items of each far pile
-  kTooLarge = 7,      ///< the lowest edge whose transaction ended TOO_LARGE (NO_EDGE: none)
-  kRounds = 8,        ///< out: rounds run
-  kLeft = 9,          ///< out: items still queued or deferred when the loop stopped
-  kRelaxWords = 10
+  kFarLength = 3,     ///< [3, 5): the deferred items of each far pile
+  kTooLarge = 5,      ///< the lowest edge whose transaction ended TOO_LARGE (NO_EDGE: none)
+  kRounds = 6,        ///< out: rounds run
+  kLeft = 7,          ///< out: items still queued or deferred when the loop stopped
+  kRelaxWords = 8
 };
 constexpr uint32_t kNoEdge = 0xffffffffu;
 constexpr uint32_t kNoOrder = 0xffffffffu;
@@ -289,7 +289,6 @@ struct RelaxArgs {
   uint32_t* stamps;              ///< [vertices] the last round that queued each vertex
   uint32_t* far_stamps;          ///< [vertices] the last pile each vertex was deferred to
   unsigned long long* stats;     ///< [kRelaxStats]
-  uint32_t* run;                 ///< [edges] the edges a wide round's look listed
   double width;                  ///< a near-far bucket's width in the order's values
   uint32_t item_count;           ///< queue 0's length
   uint32_t max_rounds;
@@ -298,10 +297,10 @@ struct RelaxArgs {
   uint32_t order_region;         ///< the store region that orders the vertices, or kNoOrder
   uint32_t order_type;           ///< its RegionType code (int32, int64, float32, float64)
   uint32_t descending;           ///< nonzero: larger values first
-  uint32_t chain;                ///< hops a warp follows within a narrow round (0: none; only
-                                 ///< when 'changed' is the first output)
+  uint32_t chain;                ///< hops a warp follows within a round (0: none; only when
+                                 ///< 'changed' is the first output)
 };
-static_assert(sizeof(RelaxArgs) == 144, "CudaProgramRelax packs 144 bytes");
+static_assert(sizeof(RelaxArgs) == 136, "CudaProgramRelax packs 136 bytes");
 
 /// A double as an unsigned key of the same order (for atomicMin), and back.
 __device__ __forceinline__ unsigned long long ordered_key(double v) {
@@ -357,7 +356,6 @@ struct RelaxRound {
   uint32_t item_count;
   uint2* next;               ///< the next round's queue
   uint32_t* next_length;
-  uint32_t* run_length;      ///< a wide round's list of edges to run
   uint32_t far;              ///< the pile it defers to
   uint32_t round;            ///< the run's round number, from 1 (queue stamps)
   uint32_t pile;             ///< the far pile's number, from 1 (far stamps)
@@ -395,12 +393,6 @@ __device__ __forceinline__ bool past_bound(const StoreView& view, const RelaxArg
   return true;
 }
 
-/// Whether the warp's work item must wait (its source past the bound); if so, deferred.
-__device__ __forceinline__ bool waits(const StoreView& view, const RelaxArgs& a,
-                                      const RelaxRound& r, uint2 item) {
-  return past_bound(view, a, r, static_cast<uint32_t>(a.src[item.x]), (threadIdx.x & 31u) == 0);
-}
-
 /// What a relaxation's transaction t ended with, as the round acts on it: a commit whose
 /// 'changed' output (`first`, the committed attempt's first output, when it is that one) is
 /// nonzero changed dst; an abandoned one queues its source (its edge runs again); one that
@@ -427,37 +419,6 @@ __device__ __forceinline__ bool settle(const Table& tab, const RelaxArgs& a, con
 }
 
 
-/// A wide round's look: a warp per work item, a lane per edge; each edge's program runs over
-/// plain reads (ProbeTx), and an edge whose look would write, abort or retry is listed in a.run
-/// (a warp's edges appended with one atomic) for relax_round.
-template <class Probe>
-__device__ __forceinline__ void relax_look(const StoreView& view, const Table& tab,
-                                           const RelaxArgs& a, const RelaxRound& r,
-                                           ThreadCounters<kRelaxStats>& stats) {
-  const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
-  const uint32_t lane = threadIdx.x & 31u;
-  const uint32_t warps = gridDim.x * blockDim.x / 32u;
-  for (uint32_t item = self / 32u; item < r.item_count; item += warps) {
-    const uint2 it = r.items[item];
-    if (waits(view, a, r, it)) continue;
-    for (uint32_t base = 0; base < it.y; base += 32u) {
-      const uint32_t t = it.x + base + lane;
-      bool run = false;
-      if (base + lane < it.y) {
-        run = look_writes<Probe>(view, tab, t, a.type);
-        if (!run) ++stats.c[kRelaxSkipped];
-      }
-      const unsigned listed = __ballot_sync(0xffffffffu, run);
-      if (listed == 0) continue;
-      const uint32_t leader = __ffs(listed) - 1;
-      uint32_t at = 0;
-      if (lane == leader) at = atomicAdd(r.run_length, __popc(listed));
-      at = __shfl_sync(0xffffffffu, at, leader);
-      if (run) a.run[at + __popc(listed & ((1u << lane) - 1u))] = t;
-    }
-  }
-}
-
 // ---- a round's transactions, and the hops a warp follows after them ----------------------
 
 /// Whether a warp may follow vertex v within the round: its edges fit one work item and no
@@ -469,12 +430,58 @@ __device__ __forceinline__ bool may_follow(const RelaxArgs& a, const RelaxRound&
   return end - begin <= static_cast<int32_t>(kRelaxChunk) && stamp != r.round;
 }
 
-/// One pass of a round: each lane's edges [begin, begin + count) (a vertex's, or none),
-/// packed into one list, a lane an edge; each edge looked at, and those whose look would write
-/// run their transactions at once. A changed target past the bound is deferred; otherwise a
-/// lane keeps one (`held`, not stamped: a commit that changes it again in this round still
-/// queues it) for the warp's next pass, while passes remain (hop < chain) and may_follow
-/// allows, and queues the others.
+/// Runs the transactions of the warp's survivors (lane's edge t, when `has`: its look would
+/// write) and acts on what each changed: a target past the bound is deferred; otherwise a lane
+/// keeps one (`held`, not stamped: a commit that changes it again in this round still queues
+/// it) for the warp's next pass, while passes remain (hop < chain) and may_follow allows, and
+/// queues the others. Survivors of one target would lock it at once and all but one be refused
+/// (on grids and road networks, whose neighbouring vertices a warp takes together, most aborts
+/// were such refusals): the lowest lane's runs, the others look again after it, and run only if
+/// their look still writes. Every lane of the warp calls this; all leave it with `has` false.
+template <int CAPACITY, class Probe>
+__device__ __forceinline__ void flush_survivors(const StoreView& view, const Table& tab,
+                                                const SemanticOut& out, const RelaxArgs& a,
+                                                const RelaxRound& r, uint32_t t, bool& has,
+                                                uint32_t hop, uint32_t chain, uint32_t& held,
+                                                ThreadCounters<PrStmPolicy::kCounters>& counters,
+                                                ThreadCounters<kRelaxStats>& stats) {
+  const unsigned warp = 0xffffffffu;
+  const uint32_t lane = threadIdx.x & 31u;
+  const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
+  while (__any_sync(warp, has)) {
+    const uint32_t target = has ? static_cast<uint32_t>(a.dst[t]) : kNoVertex;
+    const uint32_t same = __match_any_sync(warp, target);
+    const bool go = has && static_cast<uint32_t>(__ffs(same) - 1) == lane;
+    long long first_output = 0;
+    const uint8_t outcome = run_one_in_place<CAPACITY, false>(view, tab, out, counters, warp,
+                                                               self, t, a.type, go,
+                                                               &first_output);
+    if (go) {
+      has = false;
+      if (settle(tab, a, r, stats, t, outcome, first_output)) {
+        if (past_bound(view, a, r, target, true)) {
+          // deferred
+        } else if (hop < chain && held == kNoVertex && may_follow(a, r, target)) {
+          held = target;
+        } else {
+          queue_vertex(a, r, target);
+        }
+      }
+    }
+    if (has && !look_writes<Probe>(view, tab, t, a.type)) {
+      has = false;
+      ++stats.c[kRelaxSkipped];
+    }
+  }
+}
+
+/// One pass of a round: each lane's edges [begin, begin + count) (a work item's, a vertex's, or
+/// none) packed into one list, a lane an edge, as the built-in relaxations push (an item of a
+/// few edges, most of R-MAT's and all of a road network's, no longer leaves most lanes idle).
+/// Each edge is looked at; the few whose look would write wait in the warp's lanes, one each,
+/// and run their transactions together when the lanes are full or the list ends
+/// (flush_survivors): run as soon as its edge passed, a transaction held the warp's other lanes
+/// for its whole latency, in most passes of 32 edges for one or two transactions.
 template <int CAPACITY, class Probe>
 __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& tab,
                                            const SemanticOut& out, const RelaxArgs& a,
@@ -484,7 +491,6 @@ __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& t
                                            ThreadCounters<kRelaxStats>& stats) {
   const unsigned warp = 0xffffffffu;
   const uint32_t lane = threadIdx.x & 31u;
-  const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   uint32_t start = count;  // inclusive, then exclusive prefix sum of the lanes' counts
   for (uint32_t d = 1; d < 32u; d <<= 1) {
     const uint32_t below = __shfl_up_sync(warp, start, d);
@@ -492,6 +498,8 @@ __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& t
   }
   const uint32_t total = __shfl_sync(warp, start, 31);
   start -= count;
+  uint32_t survivor = 0;  // this lane's waiting edge, when `has`
+  bool has = false;
   for (uint32_t base = 0; base < total; base += 32u) {
     const uint32_t k = base + lane;
     // The edge's lane: the last whose start is at most k (a lane of no edges never is).
@@ -500,71 +508,63 @@ __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& t
       if (__shfl_sync(warp, start, lo + step) <= k) lo += step;
     }
     const uint32_t t = __shfl_sync(warp, begin, lo) + (k - __shfl_sync(warp, start, lo));
-    bool mine = k < total;
-    if (mine) {
-      mine = look_writes<Probe>(view, tab, t, a.type);
-      if (!mine) ++stats.c[kRelaxSkipped];
+    bool passed = k < total;
+    if (passed) {
+      passed = look_writes<Probe>(view, tab, t, a.type);
+      if (!passed) ++stats.c[kRelaxSkipped];
     }
-    if (__ballot_sync(warp, mine) == 0) continue;
-    long long first_output = 0;
-    const uint8_t outcome = run_one_in_place<CAPACITY, false>(view, tab, out, counters, warp,
-                                                               self, t, a.type, mine,
-                                                               &first_output);
-    if (mine && settle(tab, a, r, stats, t, outcome, first_output)) {
-      const uint32_t target = static_cast<uint32_t>(a.dst[t]);
-      if (past_bound(view, a, r, target, true)) {
-        // deferred
-      } else if (hop < chain && held == kNoVertex && may_follow(a, r, target)) {
-        held = target;
-      } else {
-        queue_vertex(a, r, target);
-      }
+    const uint32_t fresh = __ballot_sync(warp, passed);
+    if (fresh == 0) continue;
+    uint32_t open = __ballot_sync(warp, !has);
+    if (__popc(fresh) > __popc(open)) {
+      flush_survivors<CAPACITY, Probe>(view, tab, out, a, r, survivor, has, hop, chain, held,
+                                       counters, stats);
+      open = warp;
+    }
+    // The r-th open lane takes the r-th edge that passed.
+    const uint32_t rank = __popc(open & ((1u << lane) - 1u));
+    const bool take = !has && rank < static_cast<uint32_t>(__popc(fresh));
+    const uint32_t edge = __shfl_sync(warp, t, take ? nth_set_lane(fresh, rank) : lane);
+    if (take) {
+      survivor = edge;
+      has = true;
     }
   }
+  flush_survivors<CAPACITY, Probe>(view, tab, out, a, r, survivor, has, hop, chain, held,
+                                   counters, stats);
 }
 
-/// A round's transactions: a warp per unit of work, its edges looked at and, where the look
-/// would write, run at once; then, in a narrow round, the vertices its lanes changed followed
-/// in up to a.chain more passes, a lane one each, as the built-in relaxations do (on a graph of
-/// high diameter a round then moves the frontier several hops instead of one). In a narrow
-/// round a unit is a work item (its edges lane 0's); in a wide one, 32 of the edges the look
-/// listed, a lane each (that look, at the edges' second, may find a round's earlier commits
-/// made the write moot: on R-MAT 2^22 three of four listed edges then committed without
-/// writing). One call site of relax_pass: the transaction's code is inlined once.
+/// A round's transactions: a warp takes up to 32 work items, a lane each (a short queue gives
+/// each warp fewer, so that every warp has one), and relaxes their edges as one list; then
+/// follows the vertices its lanes changed in up to a.chain more passes, a lane one each, as the
+/// built-in relaxations do (on a graph of high diameter a round then moves the frontier several
+/// hops instead of one). An item whose source is past the bound waits in the far pile.
 template <int CAPACITY, class Probe>
 __device__ __forceinline__ void relax_round(const StoreView& view, const Table& tab,
                                             const SemanticOut& out, const RelaxArgs& a,
-                                            const RelaxRound& r, bool wide, uint32_t listed,
+                                            const RelaxRound& r,
                                             ThreadCounters<PrStmPolicy::kCounters>& counters,
                                             ThreadCounters<kRelaxStats>& stats) {
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t lane = threadIdx.x & 31u;
   const uint32_t warps = gridDim.x * blockDim.x / 32u;
-  const uint32_t units = wide ? (listed + 31u) / 32u : r.item_count;
-  // Hops only in narrow rounds: a wide one keeps every warp busy, and its warps following their
-  // targets took longer than the rounds they saved (R-MAT 2^22 29.5 ms against 22.2, the road
-  // grid 752 ms against 492; H200).
-  const uint32_t chain = wide ? 0u : a.chain;
-  for (uint32_t unit = self / 32u; unit < units; unit += warps) {
+  const uint32_t per = max(1u, min(32u, (r.item_count + warps - 1) / warps));
+  for (uint32_t group = self / 32u * per; group < r.item_count; group += warps * per) {
     uint32_t begin = 0;  // this lane's edges: [begin, begin + count)
     uint32_t count = 0;
-    if (wide) {
-      const uint32_t i = unit * 32u + lane;
-      if (i < listed) {
-        begin = a.run[i];
-        count = 1;
+    const uint32_t i = group + lane;
+    if (lane < per && i < r.item_count) {
+      const uint2 it = r.items[i];
+      if (!past_bound(view, a, r, static_cast<uint32_t>(a.src[it.x]), true)) {
+        begin = it.x;
+        count = it.y;
       }
-    } else {
-      const uint2 it = r.items[unit];
-      if (waits(view, a, r, it)) continue;
-      begin = it.x;
-      count = lane == 0 ? it.y : 0;
     }
     uint32_t held = kNoVertex;
     for (uint32_t hop = 0;; ++hop) {
-      relax_pass<CAPACITY, Probe>(view, tab, out, a, r, begin, count, hop, chain, held,
+      relax_pass<CAPACITY, Probe>(view, tab, out, a, r, begin, count, hop, a.chain, held,
                                   counters, stats);
-      if (hop == chain || !__any_sync(0xffffffffu, held != kNoVertex)) break;
+      if (hop == a.chain || !__any_sync(0xffffffffu, held != kNoVertex)) break;
       begin = 0;
       count = 0;
       if (held != kNoVertex) {
@@ -579,8 +579,8 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const Table& 
 /// The run's rounds until a round queues nothing and no far pile is left, the round limit is
 /// reached, or a transaction ended TOO_LARGE. Every thread keeps the loop's state; what decides
 /// it (queue and pile lengths, a pile's lowest value, TOO_LARGE) is read by all after a grid
-/// sync and written by none before the next, so all take the same path: one grid sync a narrow
-/// round, two a wide one, and one more when a far pile is taken.
+/// sync and written by none before the next, so all take the same path: one grid sync a round,
+/// and one more when a far pile is taken.
 template <int CAPACITY, class Probe = ProbeTx>
 __device__ __forceinline__ void relax_loop(const StoreView& view, const Table& tab,
                                            const SemanticOut& out, const RelaxArgs& a) {
@@ -628,26 +628,15 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const Table& t
       break;
     }
     r.next_length = a.words + kQueueLength + (rounds + 1) % 3;
-    r.run_length = a.words + kRunLength + rounds % 2;
     r.far = far;
     r.round = rounds + 1;
     r.pile = pile;
     r.bound = bound;
     if (leader) {
-      // Read in the round before at the latest: the next round's slots, cleared.
+      // Read in the round before at the latest: the next round's slot, cleared.
       a.words[kQueueLength + (rounds + 2) % 3] = 0;
-      a.words[kRunLength + (rounds + 1) % 2] = 0;
     }
-    // Wide (more items than the grid has warps): the look first, at every lane, and the
-    // transactions after a grid sync, compacted: most edges of a wide round write nothing, and
-    // run beside the looks a warp's few transactions would leave most of its lanes idle.
-    const bool wide = r.item_count >= gridDim.x * blockDim.x / 32u;
-    if (wide) {
-      relax_look<Probe>(view, tab, a, r, stats);
-      grid.sync();
-    }
-    relax_round<CAPACITY, Probe>(view, tab, out, a, r, wide,
-                                 wide ? mem::load_relaxed(r.run_length) : 0, counters, stats);
+    relax_round<CAPACITY, Probe>(view, tab, out, a, r, counters, stats);
     grid.sync();
     ++rounds;
     n = mem::load_relaxed(r.next_length);

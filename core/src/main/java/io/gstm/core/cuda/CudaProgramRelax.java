@@ -36,14 +36,13 @@ import org.slf4j.LoggerFactory;
  * t}: its {@code src}, {@code dst} and {@code weight}), and the whole run is one cooperative
  * launch of the program's compiled kernel ({@code relax_loop} of {@code jit/program_jit.cu}),
  * its rounds separated by grid syncs, no host round trip between them. In a round a warp takes
- * a work item of at most {@value #CHUNK_EDGES} out-edges of one queued vertex, a lane an edge,
- * and looks at each edge: its program run over plain reads until its first write, abort or
- * retry; only the edges that got that far run their transactions, in place (in a wide round
- * listed first and run after a grid sync, a lane each; in a narrow one at once). A commit whose
- * {@code changed} output is nonzero queues its target for the next round or, in a narrow round
- * on a sparse graph, has the warp follow it at once (see {@code HOPS}); an abandoned one queues
- * its source. Most edges of a relaxation near its fixpoint run no transaction, as in the
- * built-in kinds' kernels. With an order, the work items of vertices past the round's bound
+ * up to 32 work items of at most {@value #CHUNK_EDGES} out-edges of one queued vertex each, and
+ * looks at their edges as one list, a lane an edge: each edge's program run over plain reads
+ * until its first write, abort or retry; only the edges that got that far run their
+ * transactions, in place, gathered a lane each. A commit whose {@code changed} output is nonzero
+ * queues its target for the next round or, on a sparse graph, has the warp follow it at once
+ * (see {@code HOPS}); an abandoned one queues its source. Most edges of a relaxation near its
+ * fixpoint run no transaction, as in the built-in kinds' kernels. With an order, the work items of vertices past the round's bound
  * wait in near-far buckets, as the built-in shortest paths' do.
  *
  * <p>Only where the program compiles for the device, on a PR-STM store of this engine, without
@@ -55,17 +54,16 @@ public final class CudaProgramRelax implements AutoCloseable {
   /** Out-edges of one vertex per work item ({@code kRelaxChunk} in the kernel). */
   static final int CHUNK_EDGES = 256;
   /** {@code RelaxArgs}. */
-  private static final int ARGS_BYTES = 144;
+  private static final int ARGS_BYTES = 136;
   /**
-   * Hops a warp follows within a narrow round (fewer work items than the grid has warps): the
-   * targets it changed, their out-edges relaxed at once, as the built-in relaxations do. On a
-   * graph of at most {@value #HOP_DEGREE} edges a vertex (a road network, a grid) 6 hops; on a
-   * denser one none, where values settle in few rounds and a followed value is seldom final
-   * (H200, paths: the road-like grid 2^24 482 ms of kernel with 6 hops against 511 without;
-   * R-MAT 2^22 with 16 edges a vertex 21.5 ms against 17.7). {@code gstm.graph.programHops}
-   * sets it for every graph. Only for a program whose first output is {@code changed}: the
-   * kernel reads it from the committed attempt, where the batch's copy may by then be another
-   * run's of the same edge.
+   * Hops a warp follows within a round: the targets it changed, their out-edges relaxed at
+   * once, as the built-in relaxations do. On a graph of at most {@value #HOP_DEGREE} edges a
+   * vertex (a road network, a grid) 6 hops; on a denser one none, where values settle in few
+   * rounds and a followed value is seldom final (H200, paths, R-MAT 2^22 with 16 edges a vertex:
+   * 15.9 ms of kernel with 6 hops against 13.2 without). {@code gstm.graph.programHops} sets it
+   * for every graph. Only for a program whose first output is {@code changed}: the kernel reads
+   * it from the committed attempt, where the batch's copy may by then be another run's of the
+   * same edge.
    */
   private static final Integer HOPS = Integer.getInteger("gstm.graph.programHops");
   private static final int HOP_DEGREE = 8;
@@ -74,10 +72,10 @@ public final class CudaProgramRelax implements AutoCloseable {
   private static final int SKIPPED = 10;
   private static final int CHANGES = 11;
   /** {@code RelaxWord}: the loop's words, and those the host reads back. */
-  private static final int WORDS = 10;
-  private static final int TOO_LARGE = 7;
-  private static final int ROUNDS = 8;
-  private static final int LEFT = 9;
+  private static final int WORDS = 8;
+  private static final int TOO_LARGE = 5;
+  private static final int ROUNDS = 6;
+  private static final int LEFT = 7;
   private static final int THREADS = 256;
   private static final int NO_EDGE = -1;
   /** {@code kNoOrder}: the vertices taken as they come. */
@@ -119,8 +117,6 @@ public final class CudaProgramRelax implements AutoCloseable {
   private final DeviceBuffer farStamps;
   private final DeviceBuffer stats;
   private final DeviceBuffer counters;
-  /** The edges a wide round's look listed for a transaction. */
-  private final DeviceBuffer run;
   private final long srcAddress;
   private final long dstAddress;
   private final int outputSlots;
@@ -191,7 +187,7 @@ public final class CudaProgramRelax implements AutoCloseable {
       DeviceBuffer[] d = DeviceBuffer.allocate(false, 4L * Math.max(2, image.columnWords()),
           4L * image.words().length, 4L * (n + 1), 8L * outputSlots * e, 4L * e, itemRoom,
           itemRoom, itemRoom, itemRoom, 16, 4L * WORDS, 4L * n, 4L * n, 8L * STATS,
-          8L * (Counter.COUNT + BatchBuffers.QUIESCENCE_WORDS), 4L * e);
+          8L * (Counter.COUNT + BatchBuffers.QUIESCENCE_WORDS));
       all.addAll(Arrays.asList(d));
       return d;
     });
@@ -210,7 +206,6 @@ public final class CudaProgramRelax implements AutoCloseable {
     farStamps = held[12];
     stats = held[13];
     counters = held[14];
-    run = held[15];
     long src = 0;
     long dst = 0;
     try {
@@ -337,7 +332,7 @@ public final class CudaProgramRelax implements AutoCloseable {
         .putLong(far[0].address()).putLong(far[1].address()).putLong(farMin.address())
         .putLong(words.address()).putLong(offsets.address()).putLong(srcAddress)
         .putLong(dstAddress).putLong(stamps.address()).putLong(farStamps.address())
-        .putLong(stats.address()).putLong(run.address())
+        .putLong(stats.address())
         .putDouble(width).putInt(count).putInt(maxRounds).putInt(changedOutput).putInt(0)
         .putInt(orderRegion < 0 ? NO_ORDER : orderRegion)
         .putInt(orderRegion < 0 ? 0 : orderType.code()).putInt(descending ? 1 : 0)
