@@ -39,8 +39,8 @@ final class ProgramRelaxTrial implements AutoCloseable {
     int n = graph.vertexCount();
     this.store = engine.createStore(StoreLayout.of(
         new RegionSpec("dist", RegionType.FLOAT64, n, 1),
-        new RegionSpec("parent", RegionType.INT32, n, 1),
-        new RegionSpec("hops", RegionType.INT32, n, 1)));
+        new RegionSpec("parent", RegionType.INT32, n, 1).withLocksOf("dist"),
+        new RegionSpec("hops", RegionType.INT32, n, 1).withLocksOf("dist")));
   }
 
   /** Relaxes from the source; the store's values are set afresh first. */

@@ -34,8 +34,13 @@ public final class StoreLayout {
     this.lockBase = new int[regions.size()];
     long total = 0;
     for (int r = 0; r < regions.size(); r++) {
+      RegionSpec spec = regions.get(r);
+      if (spec.sharesLocks()) {
+        lockBase[r] = lockBase[lockOwner(regions, r)];
+        continue;
+      }
       lockBase[r] = (int) total;
-      total += regions.get(r).lockCount();
+      total += spec.lockCount();
       if (total > Integer.MAX_VALUE) {
         throw new IllegalArgumentException(
             "regions: the lock table would need " + total + " locks, more than the limit "
@@ -50,6 +55,34 @@ public final class StoreLayout {
       words += regions.get(r).length();
     }
     this.wordCount = words;
+  }
+
+  /**
+   * The index of the earlier region whose locks region {@code r} shares: named by its
+   * {@code locksOf}, with locks of its own, the same length and the same lock coverage.
+   */
+  private static int lockOwner(List<RegionSpec> regions, int r) {
+    RegionSpec spec = regions.get(r);
+    String who = "regions[" + r + "] ('" + spec.name() + "'): locksOf '" + spec.locksOf() + "'";
+    for (int q = 0; q < r; q++) {
+      RegionSpec owner = regions.get(q);
+      if (!owner.name().equals(spec.locksOf())) {
+        continue;
+      }
+      if (owner.sharesLocks()) {
+        throw new IllegalArgumentException(who + " shares the locks of '" + owner.locksOf()
+            + "' itself: name the region that owns them");
+      }
+      if (owner.length() != spec.length() || owner.lockCoverage() != spec.lockCoverage()) {
+        throw new IllegalArgumentException(who + " has length " + owner.length()
+            + " and lockCoverage " + owner.lockCoverage() + ", this region " + spec.length()
+            + " and " + spec.lockCoverage() + ": regions that share locks must have the same");
+      }
+      return q;
+    }
+    throw new IllegalArgumentException(who + " names no earlier region (a region shares the "
+        + "locks of one listed before it); the regions before it: "
+        + regions.subList(0, r).stream().map(RegionSpec::name).toList());
   }
 
   /** Words in all regions together: the items of a CSMV store. */
@@ -140,7 +173,10 @@ public final class StoreLayout {
         + "lacks (its regions: " + names + ")");
   }
 
-  /** Layouts are equal when their regions are: the same names, types, lengths and coverage. */
+  /**
+   * Layouts are equal when their regions are: the same names, types, lengths, coverage and
+   * shared locks.
+   */
   @Override
   public boolean equals(Object o) {
     return o instanceof StoreLayout other && regions.equals(other.regions);

@@ -18,6 +18,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -208,11 +209,12 @@ class CudaProgramRelaxationTest {
     }
   }
 
-  @ParameterizedTest(name = "seed {0}")
-  @ValueSource(longs = {1, 2, 3})
-  void shortestPathsKeepParentAndHopsConsistentWithTheDistance(long seed) {
+  /** With one lock a vertex (its three words a row) and with one a word: the same answers. */
+  @ParameterizedTest(name = "seed {0}, row locks {1}")
+  @CsvSource({"1, true", "2, true", "3, true", "1, false", "2, false"})
+  void shortestPathsKeepParentAndHopsConsistentWithTheDistance(long seed, boolean rowLocks) {
     CsrGraph g = ProgramRelaxationTest.graph(20_000, 4, seed);
-    Object[] r = ProgramRelaxationTest.paths(gpu, g);
+    Object[] r = ProgramRelaxationTest.paths(gpu, g, null, rowLocks);
     double[] dist = (double[]) r[0];
     assertThat(dist).isEqualTo(ProgramRelaxationTest.dijkstra(g, 0));
     ProgramRelaxationTest.assertConsistentTree(g, dist, (int[]) r[1], (int[]) r[2]);

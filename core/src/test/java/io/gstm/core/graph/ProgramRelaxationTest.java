@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -103,10 +104,17 @@ public class ProgramRelaxationTest {
     return StoreLayout.of(new RegionSpec("width", RegionType.FLOAT64, n, 1));
   }
 
+  /** Distance, parent and hops of each vertex, one lock a vertex (a row's three words). */
   public static StoreLayout pathsLayout(int n) {
+    return pathsLayout(n, true);
+  }
+
+  /** As {@link #pathsLayout(int)}, or with a lock for each word when not {@code rowLocks}. */
+  public static StoreLayout pathsLayout(int n, boolean rowLocks) {
+    RegionSpec parent = new RegionSpec("parent", RegionType.INT32, n, 1);
+    RegionSpec hops = new RegionSpec("hops", RegionType.INT32, n, 1);
     return StoreLayout.of(new RegionSpec("dist", RegionType.FLOAT64, n, 1),
-        new RegionSpec("parent", RegionType.INT32, n, 1),
-        new RegionSpec("hops", RegionType.INT32, n, 1));
+        rowLocks ? parent.withLocksOf("dist") : parent, rowLocks ? hops.withLocksOf("dist") : hops);
   }
 
   /** Widest paths from vertex 0 on {@code engine}. */
@@ -140,8 +148,14 @@ public class ProgramRelaxationTest {
    * distances, parents, hops, and the transactions run (a Long).
    */
   public static Object[] paths(Engine engine, CsrGraph g, ProgramRelaxation.Order order) {
+    return paths(engine, g, order, true);
+  }
+
+  /** As {@link #paths(Engine, CsrGraph, ProgramRelaxation.Order)}, with row locks or not. */
+  public static Object[] paths(Engine engine, CsrGraph g, ProgramRelaxation.Order order,
+      boolean rowLocks) {
     int n = g.vertexCount();
-    try (TxStore store = engine.createStore(pathsLayout(n))) {
+    try (TxStore store = engine.createStore(pathsLayout(n, rowLocks))) {
       double[] dist = new double[n];
       Arrays.fill(dist, Double.POSITIVE_INFINITY);
       dist[0] = 0;
@@ -184,11 +198,12 @@ public class ProgramRelaxationTest {
     assertThat(widest(jvm, g)).isEqualTo(widestSerially(g, 0));
   }
 
-  @ParameterizedTest(name = "seed {0}")
-  @ValueSource(longs = {1, 2, 3})
-  void shortestPathsKeepParentAndHopsConsistentWithTheDistance(long seed) {
+  /** With one lock a vertex (its three words a row) and with one a word: the same answers. */
+  @ParameterizedTest(name = "seed {0}, row locks {1}")
+  @CsvSource({"1, true", "2, true", "3, true", "1, false", "2, false"})
+  void shortestPathsKeepParentAndHopsConsistentWithTheDistance(long seed, boolean rowLocks) {
     CsrGraph g = graph(3_000, 4, seed);
-    Object[] r = paths(jvm, g);
+    Object[] r = paths(jvm, g, null, rowLocks);
     double[] dist = (double[]) r[0];
     assertThat(dist).isEqualTo(dijkstra(g, 0));
     assertConsistentTree(g, dist, (int[]) r[1], (int[]) r[2]);

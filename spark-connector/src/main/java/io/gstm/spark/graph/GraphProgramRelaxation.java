@@ -277,9 +277,12 @@ public final class GraphProgramRelaxation {
         }
       }
     }
+    // One lock a vertex for all its columns: a relaxation reads its source's row and writes its
+    // target's, and takes one lock for the row instead of one for each word it writes.
     List<RegionSpec> specs = new ArrayList<>();
     for (int c = 0; c < names.size(); c++) {
-      specs.add(new RegionSpec(names.get(c), types.get(c).regionType(), Math.max(1, n), 1));
+      RegionSpec spec = new RegionSpec(names.get(c), types.get(c).regionType(), Math.max(1, n), 1);
+      specs.add(c == 0 ? spec : spec.withLocksOf(names.get(0)));
     }
     long[][] after;
     try (TaskEngine lease = ExecutorEngines.acquire(settings);
