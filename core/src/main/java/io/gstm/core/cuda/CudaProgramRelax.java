@@ -72,10 +72,10 @@ public final class CudaProgramRelax implements AutoCloseable {
   private static final int SKIPPED = 10;
   private static final int CHANGES = 11;
   /** {@code RelaxWord}: the loop's words, and those the host reads back. */
-  private static final int WORDS = 8;
-  private static final int TOO_LARGE = 5;
-  private static final int ROUNDS = 6;
-  private static final int LEFT = 7;
+  private static final int WORDS = 11;
+  private static final int TOO_LARGE = 8;
+  private static final int ROUNDS = 9;
+  private static final int LEFT = 10;
   private static final int THREADS = 256;
   private static final int NO_EDGE = -1;
   /** {@code kNoOrder}: the vertices taken as they come. */
