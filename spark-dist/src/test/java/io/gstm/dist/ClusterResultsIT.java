@@ -226,6 +226,9 @@ class ClusterResultsIT {
     assertThat(Workloads.widestPaths(cluster.spark())).isEqualTo(widest);
     // Taken widest first (the order built in the executor's task): the same values.
     assertThat(Workloads.widestPaths(cluster.spark(), true)).isEqualTo(widest);
+    // Shortest paths with parent and hop count (three regions under one lock a vertex, laid out
+    // in the executor's task): the built-in's distances in local mode.
+    assertThat(Workloads.programPaths(cluster.spark())).isEqualTo(paths);
   }
 
   @Test

@@ -114,6 +114,22 @@ final class Workloads {
     return values((ordered ? relaxation.setOrderDescending("width") : relaxation).run());
   }
 
+  /**
+   * Shortest paths from vertex 0 as a program that keeps each vertex's parent and hop count with
+   * its distance (three regions under one lock a vertex), lowest distance first: the distances.
+   */
+  static TreeMap<Long, Double> programPaths(SparkSession spark) {
+    List<Row> vs = new ArrayList<>();
+    for (long v = 0; v < VERTICES; v++) {
+      vs.add(RowFactory.create(v, v == 0 ? 0.0 : Double.POSITIVE_INFINITY, -1, 0));
+    }
+    Dataset<Row> vertices = spark.createDataFrame(vs, new StructType()
+        .add("id", DataTypes.LongType, false).add("dist", DataTypes.DoubleType, false)
+        .add("parent", DataTypes.IntegerType, false).add("hops", DataTypes.IntegerType, false));
+    return values(GraphRelaxation.of(edges(spark)).program(GraphPrograms.PATHS)
+        .setVertices(vertices).setActive(0).setOrder("dist").run());
+  }
+
   private static TreeMap<Long, Double> values(Dataset<Row> values) {
     TreeMap<Long, Double> byId = new TreeMap<>();
     for (Row r : values.collectAsList()) {
