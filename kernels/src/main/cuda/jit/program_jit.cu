@@ -502,7 +502,9 @@ __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& t
   start -= count;
   uint32_t survivor = 0;  // this lane's waiting edge, when `has`
   bool has = false;
-  for (uint32_t base = 0; base < total; base += 32u) {
+  // One call site of flush_survivors: the transaction's code is inlined once.
+  for (uint32_t base = 0;; base += 32u) {
+    const bool end = base >= total;
     const uint32_t k = base + lane;
     // The edge's lane: the last whose start is at most k (a lane of no edges never is).
     uint32_t lo = 0;
@@ -516,13 +518,13 @@ __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& t
       if (!passed) ++stats.c[kRelaxSkipped];
     }
     const uint32_t fresh = __ballot_sync(warp, passed);
-    if (fresh == 0) continue;
     uint32_t open = __ballot_sync(warp, !has);
-    if (__popc(fresh) > __popc(open)) {
+    if (end || __popc(fresh) > __popc(open)) {
       flush_survivors<CAPACITY, Probe>(view, tab, out, a, r, survivor, has, hop, chain, held,
                                        counters, stats);
       open = warp;
     }
+    if (end) break;
     // The r-th open lane takes the r-th edge that passed.
     const uint32_t rank = __popc(open & ((1u << lane) - 1u));
     const bool take = !has && rank < static_cast<uint32_t>(__popc(fresh));
@@ -532,8 +534,6 @@ __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& t
       has = true;
     }
   }
-  flush_survivors<CAPACITY, Probe>(view, tab, out, a, r, survivor, has, hop, chain, held,
-                                   counters, stats);
 }
 
 /// The first of the next `per` work items of the round, taken by the calling warp (every lane
