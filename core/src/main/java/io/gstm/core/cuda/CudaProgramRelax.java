@@ -370,7 +370,7 @@ public final class CudaProgramRelax implements AutoCloseable {
     return new Rounds(rounds, transactions, s[SKIPPED], s[CHANGES], outcomes, kernelNanos);
   }
 
-  /** The hops a warp follows in a narrow round on this graph (see {@link #HOPS}). */
+  /** The hops a warp follows in a round on this graph (see {@link #HOPS}). */
   private int hops() {
     if (changedOutput != 0) {
       return 0;
