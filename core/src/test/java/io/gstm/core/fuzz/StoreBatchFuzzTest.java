@@ -96,9 +96,21 @@ class StoreBatchFuzzTest {
           : RegionType.values()[rnd.nextInt(RegionType.values().length)];
       int length = anInt(rnd, 100);
       int coverage = anInt(rnd, 8);
-      RegionSpec spec = Fuzz.resultOrClearError("RegionSpec(" + name + ", " + type + ", "
+      RegionSpec own = Fuzz.resultOrClearError("RegionSpec(" + name + ", " + type + ", "
           + length + ", " + coverage + ")", name == null || type == null,
           () -> new RegionSpec(name, type, length, coverage));
+      RegionSpec spec = own;
+      if (own != null && rnd.nextInt(4) == 0) {
+        // The locks of another region: an earlier one, often of its shape, or none, or its own.
+        RegionSpec earlier = regions.isEmpty() ? null : regions.get(rnd.nextInt(regions.size()));
+        String owner = earlier != null && rnd.nextBoolean() ? earlier.name()
+            : new String[] {"r" + r, "zz", null}[rnd.nextInt(3)];
+        RegionSpec shaped = earlier != null && rnd.nextBoolean()
+            ? new RegionSpec(own.name(), own.type(), earlier.length(), earlier.lockCoverage())
+            : own;
+        spec = Fuzz.resultOrClearError(shaped + ".withLocksOf(" + owner + ")", owner == null,
+            () -> shaped.withLocksOf(owner));
+      }
       if (spec != null) {
         regions.add(spec);
       }
