@@ -42,8 +42,9 @@ import org.slf4j.LoggerFactory;
  * transactions, in place, gathered a lane each. A commit whose {@code changed} output is nonzero
  * queues its target for the next round or, on a sparse graph, has the warp follow it at once
  * (see {@code HOPS}); an abandoned one queues its source. Most edges of a relaxation near its
- * fixpoint run no transaction, as in the built-in kinds' kernels. With an order, the work items of vertices past the round's bound
- * wait in near-far buckets, as the built-in shortest paths' do.
+ * fixpoint run no transaction, as in the built-in kinds' kernels. With an order, the work items
+ * of vertices past the round's bound wait in near-far buckets, as the built-in shortest paths'
+ * do.
  *
  * <p>Only where the program compiles for the device, on a PR-STM store of this engine, without
  * history; {@link #open} answers null otherwise (the caller runs a program batch per round).
@@ -60,7 +61,7 @@ public final class CudaProgramRelax implements AutoCloseable {
    * once, as the built-in relaxations do. On a graph of at most {@value #HOP_DEGREE} edges a
    * vertex (a road network, a grid) 6 hops; on a denser one none, where values settle in few
    * rounds and a followed value is seldom final (H200, paths, R-MAT 2^22 with 16 edges a vertex:
-   * 15.9 ms of kernel with 6 hops against 13.2 without). {@code gstm.graph.programHops} sets it
+   * 15.9 ms of kernel with 6 hops against 13.2 without at {@code 948bf0a}). {@code gstm.graph.programHops} sets it
    * for every graph. Only for a program whose first output is {@code changed}: the kernel reads
    * it from the committed attempt, where the batch's copy may by then be another run's of the
    * same edge.
