@@ -61,10 +61,10 @@ public final class CudaProgramRelax implements AutoCloseable {
    * once, as the built-in relaxations do. On a graph of at most {@value #HOP_DEGREE} edges a
    * vertex (a road network, a grid) 6 hops; on a denser one none, where values settle in few
    * rounds and a followed value is seldom final (H200, paths, R-MAT 2^22 with 16 edges a vertex:
-   * 15.9 ms of kernel with 6 hops against 13.2 without at {@code 948bf0a}). {@code gstm.graph.programHops} sets it
-   * for every graph. Only for a program whose first output is {@code changed}: the kernel reads
-   * it from the committed attempt, where the batch's copy may by then be another run's of the
-   * same edge.
+   * 15.9 ms of kernel with 6 hops against 13.2 without at {@code 948bf0a}).
+   * {@code gstm.graph.programHops} sets it for every graph. Only for a program whose first
+   * output is {@code changed}: the kernel reads it from the committed attempt, where the batch's
+   * copy may by then be another run's of the same edge.
    */
   private static final Integer HOPS = Integer.getInteger("gstm.graph.programHops");
   private static final int HOP_DEGREE = 8;
