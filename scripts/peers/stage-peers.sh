@@ -77,6 +77,9 @@ echo "stage-peers: building ADDS and ECL-CC for sm_$ARCH ..."
 # at its later commit, -O3 at this one; even on a 2^16 grid: set-up printed, no time in 10 s);
 # with ptxas at -O0 they run and give the right distances. So ADDS runs unoptimised here, and
 # its time in run-peers.sh is a bound from above: ADDS_PTXAS_OPT picks the level to try.
+# Optimised with its polled shared-memory flags made volatile and one block an SM, it still hung
+# in every process: in 6 of 8 before its first timed run, in the other two after one (21 and 23
+# ms on the 2^20 grid; benchmark-log.md, 2026-12-02).
 ADDS_PTXAS_OPT=${ADDS_PTXAS_OPT:-0}
 (cd "$adds" && nvcc kernel.cu support.cu csr_graph.cu -O3 -std=c++17 -Xptxas "-O$ADDS_PTXAS_OPT" \
   -gencode "arch=compute_$ARCH,code=sm_$ARCH" -rdc=true -lcudadevrt \
