@@ -55,10 +55,17 @@ final class Router {
    * back there after the batch (chunks that never leave the task that routes them).
    */
   boolean pooledSegments;
+  /** Rows of a one-partition state's first chunk, when no kept segment is at hand. */
+  int firstCapacity = 64;
   private int[] owners = new int[16];
   private long row;
   private final long started = System.nanoTime();
   private int bulkBatches;
+
+  /** Rows read so far. */
+  long rows() {
+    return row;
+  }
 
   Router(int inputPartition, ApplyPlan plan, int coordinator) {
     this.inputPartition = inputPartition;
@@ -632,7 +639,8 @@ final class Router {
         }
       }
     } else {
-      next = new TxChunk(slotCount, c == null ? 64 : Math.min(Routing.SEGMENT, 2 * c.n));
+      next = new TxChunk(slotCount,
+          c == null ? firstCapacity : Math.min(Routing.SEGMENT, 2 * c.n));
       if (pooledSegments && next.capacity() == Routing.SEGMENT) {
         next.markRecyclable(); // kept for the next epoch's segments
       }

@@ -219,6 +219,23 @@ class TxStateColumnarInputTest extends StateSession {
   }
 
   /**
+   * Input partitions below a segment's rows, applied twice: the second apply reads each into
+   * one chunk the size of the partitions before (none set aside full, as chunks doubling from
+   * 64 rows would be), with the same outcomes and state.
+   */
+  @Test
+  void anInputPartitionGoesIntoOneChunkSizedByTheOnesBefore() {
+    Dataset<Row> rows = transfers(20_000, 40, 300, 47, 0, false).repartition(4); // 5,000 each
+    Run first = run(rows, 1, BANK);
+    long segments = Routing.SEGMENTS.get();
+    Run second = run(rows, 1, BANK);
+    assertThat(Routing.SEGMENTS.get()).as("chunks set aside full in the second apply")
+        .isEqualTo(segments);
+    assertThat(Routing.firstInTaskCapacity()).isEqualTo(8192);
+    assertThat(second).isEqualTo(first);
+  }
+
+  /**
    * A one-partition state over rows that are neither cached nor columnar (a shuffle's output,
    * one partition of it empty, null keys among them) reads every input partition in its own
    * task: the same outcomes and state as the routing job gives ({@code
