@@ -63,11 +63,11 @@ final class Routing {
   }
 
   /**
-   * Rows of the last input partition a state's task read, in this JVM (0: none yet). An epoch's
-   * input partitions are much alike from one epoch to the next: a partition's first chunk takes
-   * their size, not 64 rows doubled (a partition of 125,000 rows went into eleven chunks of 64
-   * to 65,536 rows, fresh arrays every epoch, none a segment that is kept; on the H200 node 64
-   * partitions of 156,250 rows made five collections in ten epochs, none since).
+   * Rows of the last nonempty input partition a state's task read, in this JVM (0: none yet).
+   * An epoch's input partitions are much alike from one epoch to the next: a partition's first
+   * chunk takes their size, not 64 rows doubled (a partition of 125,000 rows went into eleven
+   * chunks of 64 to 65,536 rows, fresh arrays every epoch, none a segment that is kept; on the
+   * H200 node 64 partitions of 156,250 rows made five collections in ten epochs, none since).
    */
   private static volatile long inTaskRows;
 
@@ -79,7 +79,9 @@ final class Routing {
 
   /** The router's chunks, in order, as they are (joined in the task that routed them). */
   private static Iterator<TxChunk> chunksOf(Router r) {
-    inTaskRows = r.rows();
+    if (r.rows() > 0) {
+      inTaskRows = r.rows(); // an empty partition says nothing of the others
+    }
     List<TxChunk> chunks = new ArrayList<>();
     r.finish(false).forEachRemaining(t -> chunks.add(t._2()));
     return chunks.iterator();
