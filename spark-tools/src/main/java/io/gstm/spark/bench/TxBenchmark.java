@@ -83,7 +83,7 @@ public final class TxBenchmark implements Callable<Integer> {
   long seed = 42;
 
   @Option(names = "--input-partitions", description = "partitions of the transfers DataFrame "
-      + "(default: two per task slot (core) of the executors, at least --partitions: a "
+      + "(default: four per task slot (core) of the executors, at least --partitions: a "
       + "one-partition state reads them all in its task, and the cores that finish early take "
       + "another)")
   int inputPartitions = -1;
@@ -162,7 +162,7 @@ public final class TxBenchmark implements Callable<Integer> {
     try {
       int inParts = inputPartitions > 0 ? inputPartitions
           : Math.max(spark.partitions,
-              2 * io.gstm.spark.exec.TaskHub.taskSlots(session.sparkContext()));
+              4 * io.gstm.spark.exec.TaskHub.taskSlots(session.sparkContext()));
       Dataset<Row> start = session.range(0, accounts, 1, inParts)
           .select(col("id"), lit(balance).as("balance"));
       List<Dataset<Row>> input = new ArrayList<>();
