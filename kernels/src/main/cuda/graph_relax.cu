@@ -10,9 +10,14 @@
 /// target's current value can never improve it, and most edges stop there; those that pass wait
 /// in the warp's lanes and run their transactions together, one per target: the lowest
 /// candidate's (push_items, flush_survivor). An edge that may
-/// improve runs one PR-STM transaction: it reads value(u) and value(v) and writes the
-/// candidate if it is still lower, so a relaxation commits only against the source's current
-/// value. A lane that aborts drops its edge if u has
+/// improve runs one PR-STM transaction: it reads value(v) and writes the candidate, value(u)
+/// as the filter read it plus the weight, if that is still lower. value(u) is an input, not a
+/// read of the transaction: it is a committed value, so the candidate is the length of a real
+/// path (or a real label), and if u drops later, whoever lowered it queues it and its edges run
+/// again; the fixpoint is the same. An edge whose u has dropped by the time its transaction
+/// runs is dropped. A transaction of one word takes its lock with one CAS and no fence.sc (a
+/// read of u inside it cost a load, a fence.sc and a validating load: the grids' kernels 12%
+/// faster without, benchmark-log.md). A lane that aborts drops its edge if u has
 /// dropped since it read it (whoever lowered u queued it again) or if the edge can no longer
 /// improve v, else retries, and after the retry limit queues u for the next round. A vertex
 /// lowered in a round is stamped once and its chunks are queued for the next; in the device's
@@ -47,8 +52,8 @@ namespace gstm::graph_relax {
 
 enum Stat : int { kTransactions = 0, kRelaxations = 1, kImproved = 2, kStatCount = 3 };
 
-/// Reads and writes of one relaxation: the source's value and the target's.
-constexpr int kCapacity = 2;
+/// Reads and writes of one relaxation: the target's value (the source's is an input).
+constexpr int kCapacity = 1;
 
 /// Out-edges of one vertex per work item: 8 rounds of a warp's lanes.
 constexpr int kChunkEdges = 256;
@@ -159,21 +164,28 @@ __device__ __forceinline__ bool may_hold(const RelaxArgs& a, const int32_t* offs
   return end - begin <= kChunkEdges && stamp != a.stamp;
 }
 
-/// Relaxes edge u -> v (weight w) in one PR-STM transaction, retried on conflicts; du0 is u's
-/// value as the caller's filter saw it (a lower one later in the round was written by a commit
-/// that queued u again). A v lowered within the bucket is queued for the next round, or, if
-/// *held is free and v's edges fit one item, held there for the warp's next hop in this round.
+/// Relaxes edge u -> v (weight w) in one PR-STM transaction of v's value, retried on conflicts;
+/// du0 is u's value as the caller's filter saw it, the candidate's base. A v lowered within the
+/// bucket is queued for the next round, or, if *held is free and v's edges fit one item, held
+/// there for the warp's next hop in this round.
 __device__ __forceinline__ void relax_edge(const StoreView& view, const RelaxArgs& a,
                                            const int32_t* offsets,
                                            const unsigned long long* values, uint32_t self,
                                            uint32_t u, uint32_t v, double w, uint64_t du0,
                                            Tally& t, uint32_t* held) {
   ++t.transactions;
+  const double candidate = as_double(du0) + w;
   for (uint32_t conflicts = 0;;) {
+    // u's value now, loaded beside the transaction's first load and checked before its commit:
+    // a u lowered since the filter read it was queued again by whoever lowered it, so the edge
+    // is dropped rather than committing a stale candidate, which the rounds would carry and
+    // redo (without this check the 2^20 grid ran 28% more transactions).
+    const uint64_t du_now = mem::load_relaxed(values + u);
     PrStmTx<kCapacity, false> tx(view, priority::ordinary(self));
-    const double candidate = as_double(tx.read(a.values_region, u)) + w;
+    const double dv = as_double(tx.read(a.values_region, v));
+    if (du_now != du0) return;  // nothing taken yet: an ordinary attempt holds no lock
     bool wrote = false;
-    if (candidate < as_double(tx.read(a.values_region, v))) {
+    if (candidate < dv) {
       tx.write(a.values_region, v, as_bits(candidate));
       wrote = true;
     }
@@ -205,14 +217,11 @@ __device__ __forceinline__ void relax_edge(const StoreView& view, const RelaxArg
       enqueue(a, offsets, u);
       return;
     }
-    // Values only decrease. If u dropped since the read, whoever lowered it queued it
-    // again and this edge runs then; if v is at or below the candidate, the edge is done.
-    const uint64_t du_now = mem::load_relaxed(values + u);
-    if (du_now != du0 || !(as_double(du_now) + w < as_double(mem::load_relaxed(values + v)))) {
-      return;
-    }
+    // Values only decrease: if v is at or below the candidate, the edge is done (and if u
+    // dropped, the next attempt's check drops it).
+    if (!(candidate < as_double(mem::load_relaxed(values + v)))) return;
     // Randomised exponential backoff from the second abort in a row, capped at 1 us: a
-    // round ends with its slowest lane, and the conflicts here are short (two words).
+    // round ends with its slowest lane, and the conflicts here are short (one word).
     if (conflicts > 1) {
       const uint32_t cap = 64u << min(conflicts, 4u);
       __nanosleep(cap / 2 + (((self + conflicts) * 2654435761u) >> 16) % (cap / 2));

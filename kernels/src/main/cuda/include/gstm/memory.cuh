@@ -43,6 +43,17 @@ __device__ __forceinline__ unsigned long long cas(unsigned long long* p, unsigne
   return seen;
 }
 
+/// The same CAS with acquire semantics: this thread's later accesses happen after it (a lock
+/// taken this way needs no fence before the stores it guards).
+__device__ __forceinline__ unsigned long long cas_acquire(unsigned long long* p,
+                                                          unsigned long long expected,
+                                                          unsigned long long desired) {
+  unsigned long long seen;
+  asm volatile("atom.acquire.gpu.global.cas.b64 %0, [%1], %2, %3;"
+               : "=l"(seen) : "l"(p), "l"(expected), "l"(desired) : "memory");
+  return seen;
+}
+
 /// Orders every earlier access of this thread before every later one, as seen at GPU scope by
 /// threads that synchronise through a later access (message passing). Cheaper than fence.sc.
 __device__ __forceinline__ void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }

@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * <p>On the {@link CudaEngine} the rounds stay on the device ({@link CudaGraphRelax}): the
  * frontier is a device queue of work items, each up to 256 out-edges of one vertex relaxed by a
  * warp, and a lane first drops its edge if a plain read shows it cannot improve its target
- * (values only decrease); an edge left runs one transaction (the source's value and the
- * target's read, the target written), so most edges run none. On the {@link JvmEngine}
+ * (values only decrease); an edge left runs one transaction (the target read and written, the
+ * source's value as the filter read it an input), so most edges run none. On the {@link JvmEngine}
  * its workers relax in priority order instead of rounds ({@link JvmGraphRelax}: smallest value
  * first, so the work stays near Dijkstra's on graphs of any diameter): PR-STM transactions over
  * the store's values, the edges read from the graph's arrays, no batch built. On other engines
