@@ -14,8 +14,10 @@
 /// - Reads load the lock word with acquire semantics before the value, and commits fence before
 ///   and after write-back, so a value and its version are seen together (message passing). An
 ///   ordinary commit that writes and also validates read-only words without pre-locks lets its
-///   fence.sc stand for the fence before its lock CASes and the one before its write-back
-///   (commit()).
+///   fence.sc stand for the fence before its lock CASes and the one before its write-back; one
+///   whose set is a single lock it writes needs no fence before its CAS (which checks the
+///   version read), nor before its write-back when that CAS, an acquire, took the lock in one
+///   step (commit()).
 ///
 /// Progress for every transaction (the paper's static priorities can starve the highest ids: a
 /// transaction whose reads are invalidated again and again never uses its priority, which only
