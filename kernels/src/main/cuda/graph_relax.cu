@@ -20,7 +20,8 @@
 /// faster without, benchmark-log.md). A lane that aborts drops its edge if u has
 /// dropped since it read it (whoever lowered u queued it again) or if the edge can no longer
 /// improve v, else retries, and after the retry limit queues u for the next round. A vertex
-/// lowered in a round is stamped once and its chunks are queued for the next; in the device's
+/// lowered in a round is stamped once and its chunks are queued for the next (by the warp, with
+/// one atomic on the queue's length, when many of its lanes commit together); in the device's
 /// loop a warp may instead take it as its own next item in the same round, up to `chain` hops
 /// (relax_round), so that a grid's frontier moves more than one hop a round.
 ///
@@ -143,6 +144,69 @@ __device__ __forceinline__ void defer(uint32_t* far, uint32_t* far_count, uint32
   if (atomicExch(far_stamps + v, epoch) != epoch) far[atomicAdd(far_count, 1u)] = v;
 }
 
+/// No vertex (a lane with nothing to queue, list or hold).
+constexpr uint32_t kNoVertex = 0xffffffffu;
+
+/// Queues each lane's vertex q (kNoVertex: none) as enqueue does, with one atomic on the queue's
+/// length a warp: R-MAT's large rounds queue a million vertices or more, and a counter bumped by
+/// each of them serialised the round (as it did the split's). True on the lanes whose q this
+/// call queued. Every lane of the warp calls this.
+__device__ __forceinline__ bool enqueue_warp(const RelaxArgs& a, const int32_t* offsets,
+                                             uint32_t q) {
+  if (!__any_sync(0xffffffffu, q != kNoVertex)) return false;
+  const uint32_t lane = threadIdx.x & 31u;
+  bool queued = false;
+  int32_t begin = 0;
+  uint32_t chunks = 0;
+  if (q != kNoVertex && atomicExch(a.stamps + q, a.stamp) != a.stamp) {
+    queued = true;
+    begin = __ldg(offsets + q);
+    chunks = static_cast<uint32_t>(__ldg(offsets + q + 1) - begin + kChunkEdges - 1) / kChunkEdges;
+  }
+  uint32_t upto = chunks;  // inclusive sum of the lanes' chunks
+  for (int off = 1; off < 32; off <<= 1) {
+    const uint32_t x = __shfl_up_sync(0xffffffffu, upto, off);
+    if (lane >= static_cast<uint32_t>(off)) upto += x;
+  }
+  const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
+  uint32_t base = 0;
+  if (lane == 31 && total != 0) base = atomicAdd(a.out_count, total);
+  base = __shfl_sync(0xffffffffu, base, 31);
+  for (uint32_t j = 0, at = base + upto - chunks; j < chunks; ++j) {
+    a.out[at + j] = make_int2(static_cast<int>(q), begin + static_cast<int>(j) * kChunkEdges);
+  }
+  return queued;
+}
+
+/// Lists each lane's vertex v (kNoVertex: none) for a later bucket as defer does, with one
+/// atomic on the list's length a warp. Every lane of the warp calls this.
+__device__ __forceinline__ void defer_warp(const RelaxArgs& a, uint32_t v) {
+  if (!__any_sync(0xffffffffu, v != kNoVertex)) return;
+  const uint32_t lane = threadIdx.x & 31u;
+  const bool listed = v != kNoVertex && atomicExch(a.far_stamps + v, a.far_epoch) != a.far_epoch;
+  const uint32_t mask = __ballot_sync(0xffffffffu, listed);
+  if (mask == 0) return;
+  const uint32_t leader = __ffs(mask) - 1;
+  uint32_t base = 0;
+  if (lane == leader) base = atomicAdd(a.far_count, static_cast<uint32_t>(__popc(mask)));
+  base = __shfl_sync(0xffffffffu, base, leader);
+  if (listed) a.far[base + __popc(mask & ((1u << lane) - 1u))] = v;
+}
+
+/// Lanes of a flush from which its commits are queued by the warp (Next).
+constexpr int kGatherLanes = 16;
+
+/// What a lane's commit leaves to queue (this bucket's next round) or to list far, done for the
+/// whole warp at once (enqueue_warp, defer_warp) when many lanes commit together (R-MAT's large
+/// rounds: 7.8 -> 4.0 ms, H200). A flush of fewer lanes (a grid's, a road network's hops)
+/// queues from each lane as it commits: its hops wait on that latency, and queued by the warp
+/// after every flush the 2^20 grid ran 6% slower.
+struct Next {
+  bool gather = false;  ///< left to the warp (else done by the lane)
+  uint32_t queue = kNoVertex;
+  uint32_t far = kNoVertex;
+};
+
 /// What a lane of a round tallies, reduced per warp at the end of the round.
 struct Tally {
   ThreadCounters<kAbandonedCount + 1> counters;
@@ -151,9 +215,6 @@ struct Tally {
   uint32_t improved = 0;
   unsigned long long deferred_min = ~0ull;  // values are nonnegative: bits order them
 };
-
-/// No vertex held for the warp's next hop (relax_round).
-constexpr uint32_t kNoVertex = 0xffffffffu;
 
 /// Whether a warp may take v as its next hop: its edges fit one item and no commit of this
 /// round queued it already (the three loads issued together: a hop's latency is the round's).
@@ -166,13 +227,13 @@ __device__ __forceinline__ bool may_hold(const RelaxArgs& a, const int32_t* offs
 
 /// Relaxes edge u -> v (weight w) in one PR-STM transaction of v's value, retried on conflicts;
 /// du0 is u's value as the caller's filter saw it, the candidate's base. A v lowered within the
-/// bucket is queued for the next round, or, if *held is free and v's edges fit one item, held
-/// there for the warp's next hop in this round.
+/// bucket is left in next.queue for the next round, or, if *held is free and v's edges fit one
+/// item, held there for the warp's next hop in this round; one lowered past it, in next.far.
 __device__ __forceinline__ void relax_edge(const StoreView& view, const RelaxArgs& a,
                                            const int32_t* offsets,
                                            const unsigned long long* values, uint32_t self,
                                            uint32_t u, uint32_t v, double w, uint64_t du0,
-                                           Tally& t, uint32_t* held) {
+                                           Tally& t, uint32_t* held, Next& next) {
   ++t.transactions;
   const double candidate = as_double(du0) + w;
   for (uint32_t conflicts = 0;;) {
@@ -197,13 +258,19 @@ __device__ __forceinline__ void relax_edge(const StoreView& view, const RelaxArg
         // Near-far: a value lowered below the bucket's end is relaxed in this bucket,
         // one at or above it waits for its own (values are nonnegative: bits order them).
         if (!(candidate < a.bound)) {
-          defer(a.far, a.far_count, a.far_stamps, a.far_epoch, v);
+          if (next.gather) {
+            next.far = v;
+          } else {
+            defer(a.far, a.far_count, a.far_stamps, a.far_epoch, v);
+          }
           t.deferred_min = min(t.deferred_min, static_cast<unsigned long long>(as_bits(candidate)));
           ++t.improved;
         } else if (*held == kNoVertex && a.chain != 0 && may_hold(a, offsets, v)) {
           // Not stamped: a commit that lowers v again in this round still queues it.
           *held = v;
           ++t.improved;
+        } else if (next.gather) {
+          next.queue = v;  // counted as improved if this round had not queued it yet
         } else if (enqueue(a, offsets, v)) {
           ++t.improved;
         }
@@ -261,9 +328,30 @@ __device__ __forceinline__ void flush_survivor(const StoreView& view, const Rela
     }
     if (beaten) s.has = false;
   }
-  if (s.has) relax_edge(view, a, offsets, values, self, s.u, s.v, s.w, s.du0, t, held);
+  Next next;
+  next.gather = __popc(__ballot_sync(0xffffffffu, s.has)) >= kGatherLanes;
+  const bool gather = next.gather;
+  if (s.has) relax_edge(view, a, offsets, values, self, s.u, s.v, s.w, s.du0, t, held, next);
   s.has = false;
+  if (gather) {
+    if (enqueue_warp(a, offsets, next.queue)) ++t.improved;
+    defer_warp(a, next.far);
+  }
 }
+
+/// An edge of a warp's list as a lane looked at it (push_items): its ends, weight, u's value as
+/// read and whether its candidate was below v's value.
+struct Looked {
+  uint32_t u = 0;
+  uint32_t v = 0;
+  double w = 0.0;
+  uint64_t du0 = 0;
+  bool passed = false;
+};
+
+/// Slices of 32 edges a warp looks at together in push_items, their loads in flight at once:
+/// R-MAT 2^22's rounds 4.9 -> 4.0 ms at 2 (H200); 4 was no faster, and spills in the loop.
+constexpr uint32_t kSlices = 2;
 
 /// Push of the warp's items (this lane's: vertex `mine`, edges [begin, end)) as one list of
 /// edges, a lane an edge: an item of a few edges (a road network's vertices have about four,
@@ -273,7 +361,10 @@ __device__ __forceinline__ void flush_survivor(const StoreView& view, const Rela
 /// pass wait in the warp's lanes, one each, and run their transactions together when the lanes
 /// are full or the list ends: a transaction run as soon as its edge passed held the warp's 31
 /// other lanes for its whole latency, and in R-MAT's large rounds most passes of 32 edges have
-/// one. Every lane of the warp calls this.
+/// one. A long list is looked at kSlices slices of 32 edges at a time, each phase's loads of
+/// every slice issued before the first is used: the filter is two dependent round trips (the
+/// edge, then its target's value), and a lane with one edge in flight left the large rounds
+/// waiting on them. Every lane of the warp calls this.
 __device__ __forceinline__ void push_items(const StoreView& view, const RelaxArgs& a,
                                            const int32_t* offsets, const int32_t* targets,
                                            const double* weights,
@@ -289,50 +380,70 @@ __device__ __forceinline__ void push_items(const StoreView& view, const RelaxArg
   const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
   const uint32_t start = upto - count;  // this lane's first edge in the list
   Survivor s;
-  for (uint32_t base = 0; base < total; base += 32) {
-    const uint32_t at = base + lane;
-    // The item of edge `at`: the last lane whose first edge is at or before it (starts never
-    // decrease; an empty item shares its start with the next, and the last such lane is the
-    // one with edges).
-    uint32_t k = 0;
-    for (uint32_t step = 16; step > 0; step >>= 1) {
-      if (__shfl_sync(0xffffffffu, start, k + step) <= at) k += step;
+  for (uint32_t base = 0; base < total; base += 32 * kSlices) {
+    // Slices with edges (warp-uniform): a short list looks at one, as before.
+    const uint32_t slices = min(kSlices, (total - base + 31) / 32);
+    Looked e[kSlices];
+    int32_t edge[kSlices];
+#pragma unroll
+    for (uint32_t j = 0; j < kSlices; ++j) {
+      if (j >= slices) break;
+      const uint32_t at = base + 32 * j + lane;
+      // The item of edge `at`: the last lane whose first edge is at or before it (starts never
+      // decrease; an empty item shares its start with the next, and the last such lane is the
+      // one with edges).
+      uint32_t k = 0;
+      for (uint32_t step = 16; step > 0; step >>= 1) {
+        if (__shfl_sync(0xffffffffu, start, k + step) <= at) k += step;
+      }
+      e[j].u = __shfl_sync(0xffffffffu, mine, k);
+      const int32_t first = __shfl_sync(0xffffffffu, begin, k);
+      const uint32_t from = __shfl_sync(0xffffffffu, start, k);
+      edge[j] = at < total ? first + static_cast<int32_t>(at - from) : -1;
     }
-    const uint32_t u = __shfl_sync(0xffffffffu, mine, k);
-    const int32_t first = __shfl_sync(0xffffffffu, begin, k);
-    const uint32_t from = __shfl_sync(0xffffffffu, start, k);
-    bool passed = false;
-    uint32_t v = 0;
-    double w = 0.0;
-    uint64_t du0 = 0;
-    if (at < total) {
-      const int32_t e = first + static_cast<int32_t>(at - from);
-      v = static_cast<uint32_t>(__ldg(targets + e));
-      w = a.components ? 0.0 : (a.weighted ? __ldg(weights + e) : 1.0);
-      du0 = mem::load_relaxed(values + u);
-      passed = as_double(du0) + w < as_double(mem::load_relaxed(values + v));
+    // The edges' targets and weights and their sources' values, every slice's at once.
+#pragma unroll
+    for (uint32_t j = 0; j < kSlices; ++j) {
+      if (j >= slices) break;
+      if (edge[j] >= 0) {
+        e[j].v = static_cast<uint32_t>(__ldg(targets + edge[j]));
+        e[j].w = a.components ? 0.0 : (a.weighted ? __ldg(weights + edge[j]) : 1.0);
+        e[j].du0 = mem::load_relaxed(values + e[j].u);
+      }
     }
-    const uint32_t fresh = __ballot_sync(0xffffffffu, passed);
-    if (fresh == 0) continue;
-    uint32_t open = __ballot_sync(0xffffffffu, !s.has);
-    if (__popc(fresh) > __popc(open)) {
-      flush_survivor(view, a, offsets, values, self, s, t, held);
-      open = 0xffffffffu;
+    // Then their targets' values, likewise.
+    uint64_t dv[kSlices];
+#pragma unroll
+    for (uint32_t j = 0; j < kSlices; ++j) {
+      if (j >= slices) break;
+      if (edge[j] >= 0) dv[j] = mem::load_relaxed(values + e[j].v);
     }
-    // The r-th open lane takes the r-th edge that passed.
-    const uint32_t rank = __popc(open & ((1u << lane) - 1u));
-    const bool take = !s.has && rank < static_cast<uint32_t>(__popc(fresh));
-    const uint32_t src = take ? nth_set_lane(fresh, rank) : lane;
-    const uint32_t su = __shfl_sync(0xffffffffu, u, src);
-    const uint32_t sv = __shfl_sync(0xffffffffu, v, src);
-    const double sw = __shfl_sync(0xffffffffu, w, src);
-    const uint64_t sd = __shfl_sync(0xffffffffu, du0, src);
-    if (take) {
-      s.u = su;
-      s.v = sv;
-      s.w = sw;
-      s.du0 = sd;
-      s.has = true;
+#pragma unroll
+    for (uint32_t j = 0; j < kSlices; ++j) {
+      if (j >= slices) break;
+      e[j].passed = edge[j] >= 0 && as_double(e[j].du0) + e[j].w < as_double(dv[j]);
+      const uint32_t fresh = __ballot_sync(0xffffffffu, e[j].passed);
+      if (fresh == 0) continue;
+      uint32_t open = __ballot_sync(0xffffffffu, !s.has);
+      if (__popc(fresh) > __popc(open)) {
+        flush_survivor(view, a, offsets, values, self, s, t, held);
+        open = 0xffffffffu;
+      }
+      // The r-th open lane takes the r-th edge that passed.
+      const uint32_t rank = __popc(open & ((1u << lane) - 1u));
+      const bool take = !s.has && rank < static_cast<uint32_t>(__popc(fresh));
+      const uint32_t src = take ? nth_set_lane(fresh, rank) : lane;
+      const uint32_t su = __shfl_sync(0xffffffffu, e[j].u, src);
+      const uint32_t sv = __shfl_sync(0xffffffffu, e[j].v, src);
+      const double sw = __shfl_sync(0xffffffffu, e[j].w, src);
+      const uint64_t sd = __shfl_sync(0xffffffffu, e[j].du0, src);
+      if (take) {
+        s.u = su;
+        s.v = sv;
+        s.w = sw;
+        s.du0 = sd;
+        s.has = true;
+      }
     }
   }
   flush_survivor(view, a, offsets, values, self, s, t, held);
@@ -460,6 +571,8 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
       continue;
     }
     Lowest pulled;  // a pull: the lowest neighbour of this lane's item
+    Next next;
+    next.gather = true;  // a pull runs over every vertex
     for (uint32_t todo = __ballot_sync(0xffffffffu, end > begin); todo != 0; todo &= todo - 1) {
       const int k = __ffs(todo) - 1;
       const int32_t b = __shfl_sync(0xffffffffu, begin, k);
@@ -473,8 +586,11 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
     if (pulled.bits != ~0ull &&
         as_double(pulled.bits) < as_double(mem::load_relaxed(values + mine))) {
       uint32_t none = kNoVertex;  // a pull round queues what it lowers (chain is 0)
-      relax_edge(view, a, offsets, values, self, pulled.from, mine, 0.0, pulled.bits, t, &none);
+      relax_edge(view, a, offsets, values, self, pulled.from, mine, 0.0, pulled.bits, t, &none,
+                 next);
     }
+    if (enqueue_warp(a, offsets, next.queue)) ++t.improved;
+    defer_warp(a, next.far);
   }
 }
 
