@@ -3,7 +3,8 @@
 # machine that has no Java (x86-64 Linux, NVIDIA driver). Layout:
 #   runtime/  jlink image of the local JDK 17      lib/   runtime jars (tools, core, kernels, deps)
 #   test/     test classes (core's and the tools'), test jars, JUnit console
-#             gstm, run-gpu-tests.sh, run-bench.sh, MANIFEST.txt
+#             gstm, run-gpu-tests.sh, run-bench.sh, run-variants.sh, MANIFEST.txt
+# Kernel variants for an A/B run go in after it: scripts/kernel-variant.sh.
 # Usage: scripts/build-gpu-bundle.sh [--no-build]
 set -euo pipefail
 
@@ -140,9 +141,11 @@ fi
 cat >"$BUNDLE/gstm" <<'EOF'
 #!/usr/bin/env bash
 # Runs the gstm CLI with the bundled Java runtime. JVM options: GSTM_JAVA_OPTS (default -Xmx16g,
-# and transparent huge pages where the kernel offers them).
+# and transparent huge pages where the kernel offers them). GSTM_KERNELS_FIRST: a folder put
+# first on the class path, whose gstm/kernels/ files replace the jar's (run-variants.sh).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+first=${GSTM_KERNELS_FIRST:+$GSTM_KERNELS_FIRST:}
 # A fresh JVM's first touch of a GB of arrays took 0.45 s in 4 kB pages, 0.2 s in 2 MB pages
 # (H200 node; docs/benchmark-log.md).
 default=-Xmx16g
@@ -150,7 +153,7 @@ grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/d
   && default="$default -XX:+UseTransparentHugePages"
 # GSTM_JAVA_OPTS may hold several options: word splitting is intended.
 # shellcheck disable=SC2086
-exec "$HERE/runtime/bin/java" ${GSTM_JAVA_OPTS-$default} -cp "$HERE/lib/*" io.gstm.cli.GstmCli "$@"
+exec "$HERE/runtime/bin/java" ${GSTM_JAVA_OPTS-$default} -cp "$first$HERE/lib/*" io.gstm.cli.GstmCli "$@"
 EOF
 
 cat >"$BUNDLE/run-gpu-tests.sh" <<'EOF'
@@ -160,6 +163,7 @@ cat >"$BUNDLE/run-gpu-tests.sh" <<'EOF'
 #                    "poisons-context" runs the fatal-error test, which needs a JVM of its own
 #   GSTM_TEST_CLASSES  comma-separated test classes to run instead of scanning every class
 #   GSTM_JAVA_OPTS   JVM options (default -Xmx16g)
+#   GSTM_KERNELS_FIRST  a folder first on the class path (a kernel variant: run-variants.sh)
 #   OUT              reports go to $OUT/junit-reports (default ./junit-reports)
 # Extra arguments are passed to the launcher's "execute" command.
 set -euo pipefail
@@ -179,7 +183,7 @@ tags=${GSTM_TEST_TAGS-gpu & !slow & !poisons-context}
 # One flat class path (no launcher-created class loader), so JCuda loads its natives normally.
 # shellcheck disable=SC2086
 exec "$HERE/runtime/bin/java" ${GSTM_JAVA_OPTS--Xmx16g} -Dgstm.requireGpu=true -Dgstm.jit.background=false \
-  -cp "$HERE/lib/*:$HERE/test/classes:$HERE/test/*" \
+  -cp "${GSTM_KERNELS_FIRST:+$GSTM_KERNELS_FIRST:}$HERE/lib/*:$HERE/test/classes:$HERE/test/*" \
   org.junit.platform.console.ConsoleLauncher execute "${args[@]}" "$@"
 EOF
 
@@ -297,7 +301,8 @@ for tool in ${TOOLS:-memcheck racecheck}; do
 done
 exit $status
 EOF
-chmod +x "$BUNDLE/gstm" "$BUNDLE/run-gpu-tests.sh" "$BUNDLE/run-gpu-suite.sh" "$BUNDLE/run-bench.sh" "$BUNDLE/run-sanitizer.sh"
+cp scripts/run-variants.sh "$BUNDLE/run-variants.sh"
+chmod +x "$BUNDLE/gstm" "$BUNDLE/run-gpu-tests.sh" "$BUNDLE/run-gpu-suite.sh" "$BUNDLE/run-bench.sh" "$BUNDLE/run-sanitizer.sh" "$BUNDLE/run-variants.sh"
 
 # --- 6. MANIFEST.txt: what this bundle was built from ------------------------------------------
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no-commit")
