@@ -147,14 +147,33 @@ __device__ __forceinline__ void defer(uint32_t* far, uint32_t* far_count, uint32
 /// No vertex (a lane with nothing to queue, list or hold).
 constexpr uint32_t kNoVertex = 0xffffffffu;
 
+/// Writes each lane's `chunks` work items of vertex v (edges from `begin`) to out, their slots
+/// taken with one atomic on *out_count for the whole warp (a prefix sum of the lanes' chunks):
+/// a counter bumped by every vertex of a large round or a first frontier serialises the launch.
+/// Every lane of the warp calls this (a lane with nothing to queue with no chunks).
+__device__ __forceinline__ void queue_chunks_warp(int2* out, uint32_t* out_count, uint32_t v,
+                                                  int32_t begin, uint32_t chunks) {
+  const uint32_t lane = threadIdx.x & 31u;
+  uint32_t upto = chunks;  // inclusive sum of the lanes' chunks
+  for (int off = 1; off < 32; off <<= 1) {
+    const uint32_t x = __shfl_up_sync(0xffffffffu, upto, off);
+    if (lane >= static_cast<uint32_t>(off)) upto += x;
+  }
+  const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
+  uint32_t base = 0;
+  if (lane == 31 && total != 0) base = atomicAdd(out_count, total);
+  base = __shfl_sync(0xffffffffu, base, 31);
+  for (uint32_t j = 0, at = base + upto - chunks; j < chunks; ++j) {
+    out[at + j] = make_int2(static_cast<int>(v), begin + static_cast<int>(j) * kChunkEdges);
+  }
+}
+
 /// Queues each lane's vertex q (kNoVertex: none) as enqueue does, with one atomic on the queue's
-/// length a warp: R-MAT's large rounds queue a million vertices or more, and a counter bumped by
-/// each of them serialised the round (as it did the split's). True on the lanes whose q this
-/// call queued. Every lane of the warp calls this.
+/// length a warp (queue_chunks_warp): R-MAT's large rounds queue a million vertices or more.
+/// True on the lanes whose q this call queued. Every lane of the warp calls this.
 __device__ __forceinline__ bool enqueue_warp(const RelaxArgs& a, const int32_t* offsets,
                                              uint32_t q) {
   if (!__any_sync(0xffffffffu, q != kNoVertex)) return false;
-  const uint32_t lane = threadIdx.x & 31u;
   bool queued = false;
   int32_t begin = 0;
   uint32_t chunks = 0;
@@ -163,18 +182,7 @@ __device__ __forceinline__ bool enqueue_warp(const RelaxArgs& a, const int32_t* 
     begin = __ldg(offsets + q);
     chunks = static_cast<uint32_t>(__ldg(offsets + q + 1) - begin + kChunkEdges - 1) / kChunkEdges;
   }
-  uint32_t upto = chunks;  // inclusive sum of the lanes' chunks
-  for (int off = 1; off < 32; off <<= 1) {
-    const uint32_t x = __shfl_up_sync(0xffffffffu, upto, off);
-    if (lane >= static_cast<uint32_t>(off)) upto += x;
-  }
-  const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
-  uint32_t base = 0;
-  if (lane == 31 && total != 0) base = atomicAdd(a.out_count, total);
-  base = __shfl_sync(0xffffffffu, base, 31);
-  for (uint32_t j = 0, at = base + upto - chunks; j < chunks; ++j) {
-    a.out[at + j] = make_int2(static_cast<int>(q), begin + static_cast<int>(j) * kChunkEdges);
-  }
+  queue_chunks_warp(a.out, a.out_count, q, begin, chunks);
   return queued;
 }
 
@@ -330,10 +338,9 @@ __device__ __forceinline__ void flush_survivor(const StoreView& view, const Rela
   }
   Next next;
   next.gather = __popc(__ballot_sync(0xffffffffu, s.has)) >= kGatherLanes;
-  const bool gather = next.gather;
   if (s.has) relax_edge(view, a, offsets, values, self, s.u, s.v, s.w, s.du0, t, held, next);
   s.has = false;
-  if (gather) {
+  if (next.gather) {
     if (enqueue_warp(a, offsets, next.queue)) ++t.improved;
     defer_warp(a, next.far);
   }
@@ -623,24 +630,11 @@ __device__ __forceinline__ void split_item(const SplitArgs& a, uint32_t i) {
     }  // +infinity: nothing to relax from it (and no bound would ever pass it); a commit that
        // lowers it later lists it again
   }
-  // One atomic per warp for the queue's slots (a first frontier can hold every vertex, and a
-  // counter bumped by each of them serialises the launch): a prefix sum over the lanes.
-  uint32_t upto = chunks;
-  for (int off = 1; off < 32; off <<= 1) {
-    const uint32_t t = __shfl_up_sync(0xffffffffu, upto, off);
-    if (lane >= static_cast<uint32_t>(off)) upto += t;
-  }
-  const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
-  uint32_t base = 0;
-  // And the vertices queued, with the same atomic's lane: the host pulls a round only when the
-  // split queued every vertex that has edges.
+  // The vertices queued, one atomic a warp: the host pulls a round only when the split queued
+  // every vertex that has edges.
   const uint32_t vertices = __popc(__ballot_sync(0xffffffffu, chunks != 0));
   if (lane == 31 && vertices != 0) atomicAdd(a.taken, vertices);
-  if (lane == 31 && total != 0) base = atomicAdd(a.out_count, total);
-  base = __shfl_sync(0xffffffffu, base, 31);
-  for (uint32_t j = 0, at = base + upto - chunks; j < chunks; ++j) {
-    a.out[at + j] = make_int2(static_cast<int>(v), begin + static_cast<int>(j) * kChunkEdges);
-  }
+  queue_chunks_warp(a.out, a.out_count, v, begin, chunks);
   for (int off = 16; off > 0; off >>= 1) kept = min(kept, __shfl_down_sync(0xffffffffu, kept, off));
   if (lane == 0 && kept != ~0ull) atomicMin(a.far_min, kept);
 }
