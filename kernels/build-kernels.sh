@@ -63,6 +63,7 @@ common=$( { echo "$release"; echo "${flags[*]}";
 names=()
 stale=()
 for cu in "$src"/*.cu; do
+  [ -f "$cu" ] || continue  # none at the top (a variant of jit/ kernels only)
   name=$(basename "$cu" .cu)
   names+=("$name")
   key=$( { echo "$common"; echo "$name"; sha256sum <"$cu"; } | sha256sum | cut -c1-40)
@@ -160,7 +161,8 @@ done
 for name in "${names[@]}"; do
   cat "$target/ptxas-$name.txt" >>"$report"
 done
-spills=$(grep -Eo '[0-9]+ bytes spill (stores|loads)' "$report" | awk '{s+=$1} END {print s+0}')
+spills=$( { grep -Eo '[0-9]+ bytes spill (stores|loads)' "$report" || true; } \
+  | awk '{s+=$1} END {print s+0}')
 printf 'architectures=%s\nptx=compute_90\nkernels=%s\njit=%s\nnvcc=%s\n' \
   "$(IFS=,; echo "${archs[*]}")" "$(IFS=,; echo "${names[*]}")" "$(IFS=,; echo "${jit[*]}")" \
   "$release" >"$props"

@@ -56,5 +56,5 @@ for f in "$tmp/out"/*.fatbin "$tmp/out"/*.ptx; do
   [[ -f $f ]] && gzip -9 -c "$f" >"$dest/$(basename "$f").gz"
 done
 echo "kernel-variant: $name (${rev:-working tree}): $(cd "$dest" && ls | tr '\n' ' ')($(du -sh "$dest" | cut -f1))"
-grep -Eo '[0-9]+ bytes spill (stores|loads)' "$tmp/target/ptxas-report.txt" \
+{ grep -Eo '[0-9]+ bytes spill (stores|loads)' "$tmp/target/ptxas-report.txt" || true; } \
   | awk '{s+=$1} END {if (s) print "kernel-variant: ptxas reports " s " spill bytes"}'
