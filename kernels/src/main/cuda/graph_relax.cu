@@ -20,8 +20,8 @@
 /// faster without, benchmark-log.md). A lane that aborts drops its edge if u has
 /// dropped since it read it (whoever lowered u queued it again) or if the edge can no longer
 /// improve v, else retries, and after the retry limit queues u for the next round. A vertex
-/// lowered in a round is stamped once and its chunks are queued for the next (by the warp, with
-/// one atomic on the queue's length, when many of its lanes commit together); in the device's
+/// lowered in a round is stamped once and its chunks are queued for the next (in the host's
+/// rounds by the warp, with one atomic on the queue's length for all its lanes); in the device's
 /// loop a warp may instead take it as its own next item in the same round, up to `chain` hops
 /// (relax_round), so that a grid's frontier moves more than one hop a round.
 ///
@@ -201,14 +201,11 @@ __device__ __forceinline__ void defer_warp(const RelaxArgs& a, uint32_t v) {
   if (listed) a.far[base + __popc(mask & ((1u << lane) - 1u))] = v;
 }
 
-/// Lanes of a flush from which its commits are queued by the warp (Next).
-constexpr int kGatherLanes = 16;
-
 /// What a lane's commit leaves to queue (this bucket's next round) or to list far, done for the
-/// whole warp at once (enqueue_warp, defer_warp) when many lanes commit together (R-MAT's large
-/// rounds: 7.8 -> 4.0 ms, H200). A flush of fewer lanes (a grid's, a road network's hops)
-/// queues from each lane as it commits: its hops wait on that latency, and queued by the warp
-/// after every flush the 2^20 grid ran 6% slower.
+/// whole warp at once (enqueue_warp, defer_warp) in the host's rounds, whose flushes commit many
+/// lanes together (R-MAT's large rounds: 7.8 -> 4.0 ms, H200). The device's loop (a grid's, a
+/// road network's hops, a few lanes a flush) queues from each lane as it commits: its hops wait
+/// on that latency, and queued by the warp the 2^20 grid ran 6% slower.
 struct Next {
   bool gather = false;  ///< left to the warp (else done by the lane)
   uint32_t queue = kNoVertex;
@@ -321,6 +318,7 @@ struct Survivor {
 /// aborts were such refusals): only the lowest candidate runs, the others are dropped as the
 /// filter drops an edge, since v ends at or below that candidate whether its transaction
 /// commits, finds v already lower, or gives up and queues its u again.
+template <bool HOST>
 __device__ __forceinline__ void flush_survivor(const StoreView& view, const RelaxArgs& a,
                                                const int32_t* offsets,
                                                const unsigned long long* values, uint32_t self,
@@ -337,10 +335,10 @@ __device__ __forceinline__ void flush_survivor(const StoreView& view, const Rela
     if (beaten) s.has = false;
   }
   Next next;
-  next.gather = __popc(__ballot_sync(0xffffffffu, s.has)) >= kGatherLanes;
+  next.gather = HOST;
   if (s.has) relax_edge(view, a, offsets, values, self, s.u, s.v, s.w, s.du0, t, held, next);
   s.has = false;
-  if (next.gather) {
+  if (HOST) {
     if (enqueue_warp(a, offsets, next.queue)) ++t.improved;
     defer_warp(a, next.far);
   }
@@ -371,13 +369,29 @@ constexpr uint32_t kSlices = 2;
 /// one. A long list is looked at kSlices slices of 32 edges at a time, each phase's loads of
 /// every slice issued before the first is used: the filter is two dependent round trips (the
 /// edge, then its target's value), and a lane with one edge in flight left the large rounds
-/// waiting on them. Every lane of the warp calls this.
+/// waiting on them. HOST: a launch of the host's rounds (R-MAT's few large ones), whose items
+/// are first moved to the first lanes so that an edge's item is found from one mask of the
+/// slice's starts instead of a binary search of five dependent shuffles; the device's loop (the
+/// grids' hops, a push of one or a few items) keeps the search (compacting first cost the
+/// grid 6%). Every lane of the warp calls this.
+template <bool HOST>
 __device__ __forceinline__ void push_items(const StoreView& view, const RelaxArgs& a,
                                            const int32_t* offsets, const int32_t* targets,
                                            const double* weights,
                                            const unsigned long long* values, uint32_t self,
                                            uint32_t lane, uint32_t mine, int32_t begin,
                                            int32_t end, Tally& t, uint32_t* held) {
+  uint32_t items = 32;
+  if (HOST) {
+    // The items with edges moved to the first lanes.
+    const uint32_t nonempty = __ballot_sync(0xffffffffu, end > begin);
+    items = __popc(nonempty);
+    const uint32_t from_lane = lane < items ? nth_set_lane(nonempty, lane) : lane;
+    mine = __shfl_sync(0xffffffffu, mine, from_lane);
+    begin = __shfl_sync(0xffffffffu, begin, from_lane);
+    end = __shfl_sync(0xffffffffu, end, from_lane);
+    if (lane >= items) end = begin;
+  }
   const uint32_t count = static_cast<uint32_t>(end - begin);
   uint32_t upto = count;  // inclusive sum of the lanes' edge counts
   for (int off = 1; off < 32; off <<= 1) {
@@ -395,13 +409,23 @@ __device__ __forceinline__ void push_items(const StoreView& view, const RelaxArg
 #pragma unroll
     for (uint32_t j = 0; j < kSlices; ++j) {
       if (j >= slices) break;
-      const uint32_t at = base + 32 * j + lane;
-      // The item of edge `at`: the last lane whose first edge is at or before it (starts never
-      // decrease; an empty item shares its start with the next, and the last such lane is the
-      // one with edges).
+      const uint32_t slice = base + 32 * j;
+      const uint32_t at = slice + lane;
       uint32_t k = 0;
-      for (uint32_t step = 16; step > 0; step >>= 1) {
-        if (__shfl_sync(0xffffffffu, start, k + step) <= at) k += step;
+      if (HOST) {
+        // Compacted items start at strictly increasing edges: edge `at`'s item is the number
+        // of items starting before the slice, plus those starting in it at or before `at`,
+        // less one.
+        const uint32_t starts = __reduce_or_sync(
+            0xffffffffu, lane < items && start - slice < 32u ? 1u << (start - slice) : 0u);
+        const uint32_t before = __popc(__ballot_sync(0xffffffffu, lane < items && start < slice));
+        k = before + __popc(lane == 31 ? starts : starts & ((2u << lane) - 1u)) - 1u;
+      } else {
+        // The last lane whose first edge is at or before `at` (starts never decrease; an empty
+        // item shares its start with the next, and the last such lane is the one with edges).
+        for (uint32_t step = 16; step > 0; step >>= 1) {
+          if (__shfl_sync(0xffffffffu, start, k + step) <= at) k += step;
+        }
       }
       e[j].u = __shfl_sync(0xffffffffu, mine, k);
       const int32_t first = __shfl_sync(0xffffffffu, begin, k);
@@ -413,8 +437,10 @@ __device__ __forceinline__ void push_items(const StoreView& view, const RelaxArg
     for (uint32_t j = 0; j < kSlices; ++j) {
       if (j >= slices) break;
       if (edge[j] >= 0) {
-        e[j].v = static_cast<uint32_t>(__ldg(targets + edge[j]));
-        e[j].w = a.components ? 0.0 : (a.weighted ? __ldg(weights + edge[j]) : 1.0);
+        // Streamed (evict first): an edge is read once a round, the values again and again, and
+        // R-MAT 2^22's edges (780 MB) pushed its values (34 MB) out of the L2.
+        e[j].v = static_cast<uint32_t>(__ldcs(targets + edge[j]));
+        e[j].w = a.components ? 0.0 : (a.weighted ? __ldcs(weights + edge[j]) : 1.0);
         e[j].du0 = mem::load_relaxed(values + e[j].u);
       }
     }
@@ -433,7 +459,7 @@ __device__ __forceinline__ void push_items(const StoreView& view, const RelaxArg
       if (fresh == 0) continue;
       uint32_t open = __ballot_sync(0xffffffffu, !s.has);
       if (__popc(fresh) > __popc(open)) {
-        flush_survivor(view, a, offsets, values, self, s, t, held);
+        flush_survivor<HOST>(view, a, offsets, values, self, s, t, held);
         open = 0xffffffffu;
       }
       // The r-th open lane takes the r-th edge that passed.
@@ -453,7 +479,7 @@ __device__ __forceinline__ void push_items(const StoreView& view, const RelaxArg
       }
     }
   }
-  flush_survivor(view, a, offsets, values, self, s, t, held);
+  flush_survivor<HOST>(view, a, offsets, values, self, s, t, held);
 }
 
 /// The lowest value among some targets (a pull), and whose it is (~0: none seen).
@@ -503,9 +529,22 @@ __device__ __forceinline__ void publish_deferred(const RelaxArgs& a, Tally& t) {
 
 /// Adds what the block's lanes tallied to the run's counters and statistics (a block reduction,
 /// then one atomic per counter; a warp reduction, then one atomic per warp and statistic) and
-/// publishes the lowest deferred value. Every thread of the block calls this.
+/// publishes the lowest deferred value. HOST (the end of a host's round): the counters too a
+/// warp at a time, so that a warp done early does not wait at the block's barrier for the
+/// others. Every thread of the block calls this.
+template <bool HOST>
 __device__ __forceinline__ void flush_tally(const RelaxArgs& a, Tally& t) {
-  t.counters.flush_to(a.counters);
+  if (HOST) {
+#pragma unroll
+    for (int i = 0; i < kAbandonedCount + 1; ++i) {
+      const uint32_t sum = __reduce_add_sync(0xffffffffu, t.counters.c[i]);
+      if ((threadIdx.x & 31u) == 0 && sum != 0) {
+        atomicAdd(a.counters + i, static_cast<unsigned long long>(sum));
+      }
+    }
+  } else {
+    t.counters.flush_to(a.counters);
+  }
   for (int off = 16; off > 0; off >>= 1) {
     t.transactions += __shfl_down_sync(0xffffffffu, t.transactions, off);
     t.relaxations += __shfl_down_sync(0xffffffffu, t.relaxations, off);
@@ -526,6 +565,7 @@ __device__ __forceinline__ void flush_tally(const RelaxArgs& a, Tally& t) {
 
 /// One round over a.in into t (the caller flushes it: after the round, or once at the end of
 /// the device's loop, which publishes only the lowest deferred value after each round).
+template <bool HOST>
 __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxArgs& a, Tally& t) {
   const int32_t* offsets = static_cast<const int32_t*>(view.regions[a.offsets_region].base);
   const int32_t* targets = static_cast<const int32_t*>(view.regions[a.targets_region].base);
@@ -561,8 +601,8 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
       // and queue trip then cost more than the relaxations).
       uint32_t held = kNoVertex;
       for (uint32_t hop = 0;; ++hop) {
-        push_items(view, a, offsets, targets, weights, values, self, lane, mine, begin, end, t,
-                   &held);
+        push_items<HOST>(view, a, offsets, targets, weights, values, self, lane, mine, begin,
+                         end, t, &held);
         if (hop == a.chain || !__any_sync(0xffffffffu, held != kNoVertex)) break;
         mine = held;
         held = kNoVertex;
@@ -794,7 +834,7 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs
     r.far_epoch = epoch;
     r.pull = pull ? 1u : 0u;
     r.chain = pull ? 0u : a.chain;
-    relax_round(view, r, tally);
+    relax_round<false>(view, r, tally);
     publish_deferred(r, tally);  // the next split reads it
     grid.sync();
     ++step;
@@ -803,7 +843,7 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs
     pull = false;
     n = load_word(a.words + step % 3);
   }
-  flush_tally(r, tally);
+  flush_tally<false>(r, tally);
   if (leader) {
     a.words[4] = rounds;
     a.words[5] = fin;
@@ -837,8 +877,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) gstm_graph_relax_round(
     const __grid_constant__ gstm::StoreView view,
     const __grid_constant__ gstm::graph_relax::RelaxArgs args) {
   gstm::graph_relax::Tally tally;
-  gstm::graph_relax::relax_round(view, args, tally);
-  gstm::graph_relax::flush_tally(args, tally);
+  gstm::graph_relax::relax_round<true>(view, args, tally);
+  gstm::graph_relax::flush_tally<true>(args, tally);
 }
 
 /// @brief Starts a bucket: moves the far list's vertices below the bound into work items.
