@@ -869,11 +869,12 @@ extern "C" __global__ void __launch_bounds__(256, 2) gstm_graph_relax_loop(
 
 /// @brief One frontier round of graph relaxation, a warp per work item (a chunk of one vertex's
 ///        out-edges), a transaction per edge that may improve its target. Launch with a multiple of 32 threads per block.
-///        Two blocks an SM, as the loop: 128 registers, no spills (56/62 bytes at 80); R-MAT
-///        2^22's rounds no slower (H200: 7.78-8.12 ms against 7.93-8.06, benchmark-log.md).
+///        Three blocks an SM (80 registers, 68/104 bytes of spills): R-MAT 2^22's rounds wait
+///        on loads and transactions, and more warps in flight hide them (H200: 3.53 ms against
+///        3.68-3.82 at two blocks, 3.59 at four, benchmark-log.md).
 /// @param view the store (values transactional; offsets, targets, weights read-only)
 /// @param args queues, stamps, counters and the round's settings
-extern "C" __global__ void __launch_bounds__(256, 2) gstm_graph_relax_round(
+extern "C" __global__ void __launch_bounds__(256, 3) gstm_graph_relax_round(
     const __grid_constant__ gstm::StoreView view,
     const __grid_constant__ gstm::graph_relax::RelaxArgs args) {
   gstm::graph_relax::Tally tally;

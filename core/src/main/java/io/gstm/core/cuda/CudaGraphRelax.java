@@ -34,9 +34,10 @@ import org.slf4j.LoggerFactory;
  * list, so the host never builds work items.
  *
  * <p>A run of many rounds (a grid, a road network) is handed over after {@value
- * #HAND_OVER_ROUNDS} of them to {@code gstm_graph_relax_loop}, which runs the same splits and
- * rounds in one cooperative launch, the grid synchronised between steps (see {@link
- * #handOverAfter}).
+ * #HAND_OVER_ROUNDS} of them, or as soon as a queue after the first round is shorter than the
+ * loop's resident warps, to {@code gstm_graph_relax_loop}, which runs the same splits and rounds
+ * in one cooperative launch, the grid synchronised between steps (see {@link #handOverAfter},
+ * {@link #handOverItems}).
  *
  * <p>Components on a symmetric graph ({@link Settings#symmetric()}) from every vertex with edges
  * (a first split that queues them all) are found by union-find instead of rounds ({@link
@@ -65,7 +66,7 @@ public final class CudaGraphRelax implements AutoCloseable {
    */
   static final int HAND_OVER_ROUNDS = 16;
   /** Default of {@link #chainHops}. */
-  static final int DEFAULT_CHAIN_HOPS = 6;
+  static final int DEFAULT_CHAIN_HOPS = 8;
   /** Threads per block of the loop kernel (its launch bounds). */
   private static final int LOOP_THREADS = 256;
   /** Words of {@link #loopWords}: three queue lengths, the vertices taken, five results. */
@@ -244,6 +245,7 @@ public final class CudaGraphRelax implements AutoCloseable {
       return finish(new Loop(1, true, components(regions, view)));
     }
     int handOver = handOverAfter();
+    int handOverItems = handOver == Integer.MAX_VALUE ? 0 : handOverItems();
     double width = settings.bucketWidth();
     double bound = lowest + width;
     // The last bucket's end: a far vertex below it was lowered (and queued) since it was listed.
@@ -261,7 +263,8 @@ public final class CudaGraphRelax implements AutoCloseable {
     // And so does a run from every vertex: the device's loop reads its far list.
     boolean splitHere = settings.components() && settings.symmetric() || all;
     while (rounds < settings.maxRounds()) {
-      if (rounds >= handOver && !pull && !(first && splitHere)) {
+      boolean small = rounds > 0 && n < handOverItems;
+      if ((rounds >= handOver || small) && !pull && !(first && splitHere)) {
         Loop rest = runOnDevice(new State(in, fin, n, bound, prevBound, first, rounds), regions,
             settings, view);
         return finish(new Loop(rest.rounds(), rest.converged(), kernelNanos + rest.kernelNanos()));
@@ -372,6 +375,22 @@ public final class CudaGraphRelax implements AutoCloseable {
   }
 
   /**
+   * A queue shorter than this, after the first round, hands the run over to the device's loop
+   * at once: a small round costs its launch and the host's read of the next length (R-MAT's
+   * last rounds of a few thousand items took 16-36 us each on the H200, against a grid sync).
+   * {@code gstm.graph.handOverItems}, by default the loop's resident warps; 0: only after
+   * {@value #HAND_OVER_ROUNDS} rounds.
+   */
+  private int handOverItems() {
+    int items = Integer.getInteger("gstm.graph.handOverItems", loopBlocks() * (LOOP_THREADS / 32));
+    if (items < 0) {
+      throw new IllegalArgumentException("gstm.graph.handOverItems: expected 0 or more, got "
+          + items);
+    }
+    return items;
+  }
+
+  /**
    * Hops a warp follows within a round of the device's loop: a vertex it lowers within the
    * bucket (with at most {@value #CHUNK_EDGES} edges) is relaxed from by the same warp in the
    * same round, up to this many times, instead of a round later. {@code gstm.graph.chain},
@@ -379,7 +398,8 @@ public final class CudaGraphRelax implements AutoCloseable {
    * the H200 (docs/benchmark-log.md) 4 took a 1,024 x 1,024 grid from 46 to 35 ms of kernel and
    * the road-like grid of 2^24 cells from 207 to 159 ms; 16 and more were slower again (a
    * round waits for its longest chain); with the commits' cheaper fences, 6 beat 4 by 1-4% at
-   * either bucket width (2026-12-01). The host's rounds (R-MAT's few large ones, where 8 hops
+   * either bucket width (2026-12-01); with one-word transactions 8 beat 6 on the grid by 1.6%
+   * (17.21 against 17.48 ms, 10: 17.08) and tied on the road grid (2026-12-02). The host's rounds (R-MAT's few large ones, where 8 hops
    * took SSSP from 10.5 to 12.3 ms) follow none.
    */
   private static int chainHops() {
