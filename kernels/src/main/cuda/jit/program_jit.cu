@@ -327,17 +327,23 @@ __device__ __forceinline__ double priority(const StoreView& view, const RelaxArg
   return a.descending != 0 ? -p : p;
 }
 
+/// Writes the work items of a vertex whose out-edges are [first, first + degree) at items[at..].
+__device__ __forceinline__ void write_items(uint2* items, uint32_t at, uint32_t first,
+                                            uint32_t degree) {
+  const uint32_t chunks = (degree + kRelaxChunk - 1) / kRelaxChunk;
+  for (uint32_t c = 0; c < chunks; ++c) {
+    items[at + c] =
+        make_uint2(first + c * kRelaxChunk, min(kRelaxChunk, degree - c * kRelaxChunk));
+  }
+}
+
 /// Appends vertex v's out-edges to `items` (length at *length) as work items.
 __device__ __forceinline__ void append_vertex(const RelaxArgs& a, uint2* items, uint32_t* length,
                                               uint32_t v) {
   const uint32_t first = static_cast<uint32_t>(a.offsets[v]);
   const uint32_t degree = static_cast<uint32_t>(a.offsets[v + 1]) - first;
   if (degree == 0) return;
-  const uint32_t chunks = (degree + kRelaxChunk - 1) / kRelaxChunk;
-  const uint32_t at = atomicAdd(length, chunks);
-  for (uint32_t c = 0; c < chunks; ++c) {
-    items[at + c] = make_uint2(first + c * kRelaxChunk, min(kRelaxChunk, degree - c * kRelaxChunk));
-  }
+  write_items(items, atomicAdd(length, (degree + kRelaxChunk - 1) / kRelaxChunk), first, degree);
 }
 
 /// Whether transaction t's look (its program run by a Probe, a ProbeTx) got as far as a
@@ -398,10 +404,7 @@ __device__ __forceinline__ void queue_vertices_warp(const RelaxArgs& a, const Re
   const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
   uint32_t at = 0;
   if (lane == 31 && total != 0) at = atomicAdd(r.next_length, total);
-  at = __shfl_sync(0xffffffffu, at, 31) + upto - chunks;
-  for (uint32_t c = 0; c < chunks; ++c) {
-    r.next[at + c] = make_uint2(first + c * kRelaxChunk, min(kRelaxChunk, degree - c * kRelaxChunk));
-  }
+  write_items(r.next, __shfl_sync(0xffffffffu, at, 31) + upto - chunks, first, degree);
 }
 
 /// Defers vertex v (whose priority p is past the bound) to the far pile, once a pile: the

@@ -263,7 +263,8 @@ public final class CudaGraphRelax implements AutoCloseable {
     // And so does a run from every vertex: the device's loop reads its far list.
     boolean splitHere = settings.components() && settings.symmetric() || all;
     while (rounds < settings.maxRounds()) {
-      boolean small = rounds > 0 && n < handOverItems;
+      // A queue that ran dry stays here: its split or the end is the host's one read.
+      boolean small = rounds > 0 && n > 0 && n < handOverItems;
       if ((rounds >= handOver || small) && !pull && !(first && splitHere)) {
         Loop rest = runOnDevice(new State(in, fin, n, bound, prevBound, first, rounds), regions,
             settings, view);
@@ -399,8 +400,9 @@ public final class CudaGraphRelax implements AutoCloseable {
    * the road-like grid of 2^24 cells from 207 to 159 ms; 16 and more were slower again (a
    * round waits for its longest chain); with the commits' cheaper fences, 6 beat 4 by 1-4% at
    * either bucket width (2026-12-01); with one-word transactions 8 beat 6 on the grid by 1.6%
-   * (17.21 against 17.48 ms, 10: 17.08) and tied on the road grid (2026-12-02). The host's rounds (R-MAT's few large ones, where 8 hops
-   * took SSSP from 10.5 to 12.3 ms) follow none.
+   * (17.21 against 17.48 ms) and tied on the road grid, where 10 was slower (85.3 against 84.0
+   * ms; 2026-12-02). The host's rounds (R-MAT's few large ones, where 8 hops took SSSP from 10.5
+   * to 12.3 ms) follow none.
    */
   private static int chainHops() {
     int hops = Integer.getInteger("gstm.graph.chain", DEFAULT_CHAIN_HOPS);
