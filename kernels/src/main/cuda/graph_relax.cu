@@ -148,22 +148,12 @@ __device__ __forceinline__ void defer(uint32_t* far, uint32_t* far_count, uint32
 constexpr uint32_t kNoVertex = 0xffffffffu;
 
 /// Writes each lane's `chunks` work items of vertex v (edges from `begin`) to out, their slots
-/// taken with one atomic on *out_count for the whole warp (a prefix sum of the lanes' chunks):
-/// a counter bumped by every vertex of a large round or a first frontier serialises the launch.
+/// taken with one atomic on *out_count for the whole warp (warp_reserve): a counter bumped by
+/// every vertex of a large round or a first frontier serialises the launch.
 /// Every lane of the warp calls this (a lane with nothing to queue with no chunks).
 __device__ __forceinline__ void queue_chunks_warp(int2* out, uint32_t* out_count, uint32_t v,
                                                   int32_t begin, uint32_t chunks) {
-  const uint32_t lane = threadIdx.x & 31u;
-  uint32_t upto = chunks;  // inclusive sum of the lanes' chunks
-  for (int off = 1; off < 32; off <<= 1) {
-    const uint32_t x = __shfl_up_sync(0xffffffffu, upto, off);
-    if (lane >= static_cast<uint32_t>(off)) upto += x;
-  }
-  const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
-  uint32_t base = 0;
-  if (lane == 31 && total != 0) base = atomicAdd(out_count, total);
-  base = __shfl_sync(0xffffffffu, base, 31);
-  for (uint32_t j = 0, at = base + upto - chunks; j < chunks; ++j) {
+  for (uint32_t j = 0, at = warp_reserve(out_count, chunks); j < chunks; ++j) {
     out[at + j] = make_int2(static_cast<int>(v), begin + static_cast<int>(j) * kChunkEdges);
   }
 }
@@ -393,11 +383,7 @@ __device__ __forceinline__ void push_items(const StoreView& view, const RelaxArg
     if (lane >= items) end = begin;
   }
   const uint32_t count = static_cast<uint32_t>(end - begin);
-  uint32_t upto = count;  // inclusive sum of the lanes' edge counts
-  for (int off = 1; off < 32; off <<= 1) {
-    const uint32_t x = __shfl_up_sync(0xffffffffu, upto, off);
-    if (lane >= static_cast<uint32_t>(off)) upto += x;
-  }
+  const uint32_t upto = warp_inclusive_sum(count);
   const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
   const uint32_t start = upto - count;  // this lane's first edge in the list
   Survivor s;

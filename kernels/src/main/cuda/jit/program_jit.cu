@@ -385,10 +385,9 @@ __device__ __forceinline__ void queue_vertex(const RelaxArgs& a, const RelaxRoun
 constexpr int kGatherLanes = 16;
 
 /// Queues each lane's vertex v (kNoVertex: none) as queue_vertex does, with one atomic on the
-/// queue's length a warp (a prefix sum of the lanes' chunks). Every lane of the warp calls this.
+/// queue's length a warp (warp_reserve). Every lane of the warp calls this.
 __device__ __forceinline__ void queue_vertices_warp(const RelaxArgs& a, const RelaxRound& r,
                                                     uint32_t v) {
-  const uint32_t lane = threadIdx.x & 31u;
   uint32_t first = 0;
   uint32_t degree = 0;
   if (v != kNoVertex && atomicExch(a.stamps + v, r.round) != r.round) {
@@ -396,15 +395,7 @@ __device__ __forceinline__ void queue_vertices_warp(const RelaxArgs& a, const Re
     degree = static_cast<uint32_t>(a.offsets[v + 1]) - first;
   }
   const uint32_t chunks = (degree + kRelaxChunk - 1) / kRelaxChunk;
-  uint32_t upto = chunks;  // inclusive sum of the lanes' chunks
-  for (uint32_t d = 1; d < 32u; d <<= 1) {
-    const uint32_t below = __shfl_up_sync(0xffffffffu, upto, d);
-    if (lane >= d) upto += below;
-  }
-  const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
-  uint32_t at = 0;
-  if (lane == 31 && total != 0) at = atomicAdd(r.next_length, total);
-  write_items(r.next, __shfl_sync(0xffffffffu, at, 31) + upto - chunks, first, degree);
+  write_items(r.next, warp_reserve(r.next_length, chunks), first, degree);
 }
 
 /// Defers vertex v (whose priority p is past the bound) to the far pile, once a pile: the
@@ -535,13 +526,9 @@ __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& t
                                            ThreadCounters<kRelaxStats>& stats) {
   const unsigned warp = 0xffffffffu;
   const uint32_t lane = threadIdx.x & 31u;
-  uint32_t start = count;  // inclusive, then exclusive prefix sum of the lanes' counts
-  for (uint32_t d = 1; d < 32u; d <<= 1) {
-    const uint32_t below = __shfl_up_sync(warp, start, d);
-    if (lane >= d) start += below;
-  }
-  const uint32_t total = __shfl_sync(warp, start, 31);
-  start -= count;
+  const uint32_t upto = warp_inclusive_sum(count);
+  const uint32_t total = __shfl_sync(warp, upto, 31);
+  const uint32_t start = upto - count;  // this lane's first edge in the list
   uint32_t survivor = 0;  // this lane's waiting edge, when `has`
   bool has = false;
   // One call site of flush_survivors: the transaction's code is inlined once.
