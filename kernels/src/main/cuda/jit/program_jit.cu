@@ -10,7 +10,9 @@
 ///
 /// Calling convention: the transaction goes in and out of every call by value (its bytes), so
 /// that once inlined nothing of it is addressed in memory; each operation returns the
-/// transaction with what it read and whether it is still active (`Value`, `Step`).
+/// transaction with what it read and whether it is still active (`Value`, `Step`). The body
+/// takes the attempt's owner, not its bytes, and begins it itself (gstm_jit_new): nvcc passes a
+/// by-value argument of the kernel's through a copy in local memory, the body's result not.
 #include <cooperative_groups.h>
 #include <cstring>
 
@@ -95,11 +97,13 @@ template <class Tx>
 struct BodyOf;
 
 /// Runs the generated body in place of the interpreter (run_semantic's and run_in_place's Ops).
+/// `tx` is an attempt with_attempt has just begun: the body begins its own of the same owner
+/// (gstm_jit_new), and `tx` takes the body's at the end.
 struct Ops {
   template <class Tx>
   __device__ __forceinline__ static long long run(Tx& tx, const Table& tab, uint32_t t,
                                                   uint32_t type) {
-    const Body<Tx> b = BodyOf<Tx>::call(words_of(tx), tab, t, type);
+    const Body<Tx> b = BodyOf<Tx>::call(tx.owner(), tab, t, type);
     memcpy(static_cast<void*>(&tx), &b.tx, sizeof(Tx));  // Tx has reference members: no operator=
     reseat_view(&tx);
     return b.result;
@@ -212,7 +216,8 @@ __device__ __forceinline__ void run_in_place(const StoreView& view, const Table&
 /// decides whether a transaction runs: a value changed after it is the changer's to queue).
 class ProbeTx {
  public:
-  __device__ __forceinline__ explicit ProbeTx(const StoreView& view) : view_(view) {}
+  /// A look has no owner (it takes no lock); the parameter makes it begun as an attempt is.
+  __device__ __forceinline__ ProbeTx(const StoreView& view, uint32_t) : view_(view) {}
   __device__ __forceinline__ bool active() const { return status_ == 0; }
   __device__ __forceinline__ bool quiet() const { return status_ == 0; }
   __device__ __forceinline__ uint64_t read(uint32_t region, uint32_t index) {
@@ -351,8 +356,7 @@ __device__ __forceinline__ void append_vertex(const RelaxArgs& a, uint2* items, 
 template <class Probe>
 __device__ __forceinline__ bool look_writes(const StoreView& view, const Table& tab, uint32_t t,
                                             uint32_t type) {
-  Probe probe(view);
-  const Body<Probe> look = BodyOf<Probe>::call(words_of(probe), tab, t, type);
+  const Body<Probe> look = BodyOf<Probe>::call(0, tab, t, type);
   Local<Probe> after(look.tx);
   return !after.tx().quiet();
 }
@@ -703,15 +707,19 @@ using gstm::program::jit::Words;
 /// The body's declaration and the operations it may call, for transaction type TX (SUFFIX names
 /// them: o2 is an ordinary PR-STM attempt with sets of 2, u2 an urgent one, d2 either).
 #define GSTM_JIT_TX(SUFFIX, TX)                                                                    \
+  extern "C" __device__ __noinline__ Words<TX> gstm_jit_new_##SUFFIX(uint32_t owner) {            \
+    const TX tx(gstm_jit_view, owner);                                                             \
+    return gstm::program::jit::words_of(tx);                                                       \
+  }                                                                                                \
   extern "C" __device__ Body<TX> gstm_jit_body_##SUFFIX(                                           \
-      Words<TX> tx, const uint32_t* image, const uint32_t* cols, long long* outputs,               \
-      int32_t* abort_codes, uint32_t tx_count, uint32_t t, uint32_t type);                          \
+      uint32_t owner, const uint32_t* image, const uint32_t* cols, long long* outputs,             \
+      int32_t* abort_codes, uint32_t tx_count, uint32_t t, uint32_t type);                         \
   template <>                                                                                      \
   struct gstm::program::jit::BodyOf<TX> {                                                          \
-    __device__ __forceinline__ static Body<TX> call(const Words<TX>& tx,                           \
+    __device__ __forceinline__ static Body<TX> call(uint32_t owner,                                \
                                                     const gstm::program::Table& tab, uint32_t t,   \
                                                     uint32_t type) {                               \
-      return gstm_jit_body_##SUFFIX(tx, tab.image, tab.cols, tab.outputs, tab.abort_codes,         \
+      return gstm_jit_body_##SUFFIX(owner, tab.image, tab.cols, tab.outputs, tab.abort_codes,      \
                                     tab.tx_count, t, type);                                        \
     }                                                                                              \
   };                                                                                               \
@@ -761,8 +769,9 @@ GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
 /// program relaxation's whole run (relax_loop, one cooperative launch), whose attempts (r:
 /// ordinary, v: urgent) leave the read-only locks out of the pre-lock step. The `one` kernels
 /// run both kinds of attempt as one type (d: PrStmTx's DYNAMIC), so that ptxas compiles the
-/// program's body once.
-#define GSTM_JIT_CAPACITY(CAP, SEMANTIC_BLOCKS, IN_PLACE_BLOCKS)                                  \
+/// program's body once. A relaxation's run at two blocks an SM up to sets of 8: at three, the
+/// 80 registers left spilled the transaction (widest path at sets of 2, paths at 4).
+#define GSTM_JIT_CAPACITY(CAP, SEMANTIC_BLOCKS, IN_PLACE_BLOCKS, RELAX_BLOCKS)                    \
   using TxO##CAP = gstm::PrStmTx<CAP, true, false>;                                               \
   using TxU##CAP = gstm::PrStmTx<CAP, true, true>;                                                \
   using TxR##CAP = gstm::PrStmTx<CAP, false, false>;                                              \
@@ -802,7 +811,7 @@ GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
     gstm::program::jit::share_view(view);                                                          \
     gstm::program::jit::run_in_place<CAP>(view, tab, out);                                         \
   }                                                                                                \
-  extern "C" __global__ void __launch_bounds__(256, IN_PLACE_BLOCKS) gstm_jit_relax_loop_s##CAP(   \
+  extern "C" __global__ void __launch_bounds__(256, RELAX_BLOCKS) gstm_jit_relax_loop_s##CAP(      \
       const __grid_constant__ gstm::StoreView view,                                                \
       const __grid_constant__ gstm::program::Table tab,                                            \
       const __grid_constant__ gstm::SemanticOut out,                                               \
@@ -815,10 +824,10 @@ GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
 ///        (larger sets live in local memory: their programs stay with the interpreter).
 /// @param view the store; @param tab the batch (its image holds the column table); @param out
 ///        outcomes, counters
-GSTM_JIT_CAPACITY(2, 2, 3)
-GSTM_JIT_CAPACITY(4, 2, 3)
-GSTM_JIT_CAPACITY(8, 1, 2)
-GSTM_JIT_CAPACITY(16, 1, 1)
+GSTM_JIT_CAPACITY(2, 2, 3, 2)
+GSTM_JIT_CAPACITY(4, 2, 3, 2)
+GSTM_JIT_CAPACITY(8, 1, 2, 2)
+GSTM_JIT_CAPACITY(16, 1, 1, 1)
 
 /// The arithmetic of opcode OP (alu() of program.cuh, OP a constant it folds).
 #define GSTM_JIT_ALU(OP)                                                                           \

@@ -40,7 +40,7 @@ enum End : uint8_t {
 };
 
 constexpr uint32_t kMagic = 0x47535450u;  ///< "GSTP"
-constexpr uint32_t kVersion = 2;  ///< Opcodes.VERSION: 2 checks integer overflow
+constexpr uint32_t kVersion = 3;  ///< Opcodes.VERSION (2: integer overflow; 3: a lock bound)
 constexpr uint32_t kHeaderWords = 8;
 constexpr uint32_t kDirWords = 16;
 constexpr uint32_t kMaxRegisters = 64;

@@ -116,6 +116,8 @@ class PrStmTx {
   __device__ __forceinline__ bool urgent() const { return DYNAMIC ? urgent_ : URGENT; }
 
   __device__ __forceinline__ bool active() const { return status_ == kActive; }
+  /// The attempt's owner (its priority): what a fresh attempt is built from, with its view.
+  __device__ __forceinline__ uint32_t owner() const { return owner_; }
   __device__ __forceinline__ bool overflowed() const { return status_ == kOverflow; }
   __device__ __forceinline__ bool semantic() const { return status_ == kSemantic; }
 

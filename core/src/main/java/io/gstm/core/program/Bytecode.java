@@ -20,7 +20,8 @@ final class Bytecode {
     w.add(p.registers());
     w.add(p.tag());
     Analysis a = p.analysis();
-    for (long v : new long[] {a.reads(), a.lockEntries(), a.writeEntries(), a.sums(), a.steps()}) {
+    for (long v : new long[] {a.reads(), a.lockEntries(), a.rowLockEntries(), a.writeEntries(),
+        a.sums(), a.steps()}) {
       w.add((int) v);
       w.add((int) (v >>> 32));
     }
@@ -144,6 +145,7 @@ final class Bytecode {
     int tag = r.next("the tag");
     long reads = r.wide("the analysis");
     long lockEntries = r.wide("the analysis");
+    long rowLockEntries = r.wide("the analysis");
     long writeEntries = r.wide("the analysis");
     long sums = r.wide("the analysis");
     long steps = r.wide("the analysis");
@@ -198,9 +200,9 @@ final class Bytecode {
       throw bad((image.length - r.pos) + " words follow the code");
     }
     verify(code, registers, nk, columns, params, nr);
-    checkAnalysis(code, reads, lockEntries, writeEntries, sums, flags);
-    Analysis analysis = new Analysis(reads, lockEntries, writeEntries, sums, steps,
-        (flags & 1) != 0, (flags & 2) != 0);
+    checkAnalysis(code, reads, lockEntries, rowLockEntries, writeEntries, sums, flags);
+    Analysis analysis = new Analysis(reads, new Analysis.Locks(lockEntries, rowLockEntries),
+        writeEntries, sums, steps, (flags & 1) != 0, (flags & 2) != 0);
     return new CompiledProgram(name, params, regions, outputs, tag,
         new CompiledProgram.Body(code, constants, registers, outRegs), analysis);
   }
@@ -212,8 +214,8 @@ final class Bytecode {
    * under-stated by a hand-made image still cannot corrupt anything: both engines end a
    * transaction that outgrows its sets TOO_LARGE.)
    */
-  private static void checkAnalysis(int[] code, long reads, long lockEntries, long writeEntries,
-      long sums, int flags) {
+  private static void checkAnalysis(int[] code, long reads, long lockEntries,
+      long rowLockEntries, long writeEntries, long sums, int flags) {
     if ((flags & ~3) != 0) {
       throw bad("unknown analysis flags 0x" + Integer.toHexString(flags));
     }
@@ -236,10 +238,10 @@ final class Bytecode {
     if (retries && (flags & 2) == 0) {
       throw bad("the analysis says the program never retries but the code can");
     }
-    if (writes && (writeEntries < 1 || lockEntries < 1)) {
+    if (writes && (writeEntries < 1 || lockEntries < 1 || rowLockEntries < 1)) {
       throw bad("the analysis bounds no writes but the code writes a region");
     }
-    if (regionReads && reads < 1 || lockedReads && lockEntries < 1) {
+    if (regionReads && reads < 1 || lockedReads && (lockEntries < 1 || rowLockEntries < 1)) {
       throw bad("the analysis bounds no reads but the code reads a region");
     }
     if (sumOps && sums < 1) {
@@ -247,6 +249,10 @@ final class Bytecode {
     }
     if (reads < 0 || lockEntries < 0 || writeEntries < 0 || sums < 0) {
       throw bad("the analysis holds a negative bound");
+    }
+    if (rowLockEntries < 0 || rowLockEntries > lockEntries) {
+      throw bad("the analysis bounds " + rowLockEntries + " lock entries under shared locks, "
+          + "outside 0.." + lockEntries + " (its bound without)");
     }
   }
 

@@ -15,9 +15,10 @@ public final class Opcodes {
   /**
    * Version of the bytecode format; an image of another version is refused. 2: integer ADD,
    * SUB, MUL, NEG, ABS and DIV end the transaction OVERFLOW where version 1 wrapped; WADD, WSUB
-   * and WMUL wrap.
+   * and WMUL wrap. 3: the analysis also bounds the lock set under shared locks
+   * ({@link Analysis#rowLockEntries}).
    */
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
 
   /** End of the body: the transaction commits. */
   public static final int RET = 0;

@@ -8,6 +8,7 @@ package io.gstm.core.program;
 final class PathCounts {
   long reads;
   long lockEntries;
+  long rowLockEntries;
   long writeEntries;
   long sums;
   long steps;
@@ -15,6 +16,7 @@ final class PathCounts {
   void add(PathCounts o) {
     reads = sat(reads + o.reads);
     lockEntries = sat(lockEntries + o.lockEntries);
+    rowLockEntries = sat(rowLockEntries + o.rowLockEntries);
     writeEntries = sat(writeEntries + o.writeEntries);
     sums = sat(sums + o.sums);
     steps = sat(steps + o.steps);
@@ -23,6 +25,7 @@ final class PathCounts {
   void addMax(PathCounts a, PathCounts b) {
     reads = sat(reads + Math.max(a.reads, b.reads));
     lockEntries = sat(lockEntries + Math.max(a.lockEntries, b.lockEntries));
+    rowLockEntries = sat(rowLockEntries + Math.max(a.rowLockEntries, b.rowLockEntries));
     writeEntries = sat(writeEntries + Math.max(a.writeEntries, b.writeEntries));
     sums = sat(sums + Math.max(a.sums, b.sums));
     steps = sat(steps + Math.max(a.steps, b.steps));
@@ -31,6 +34,7 @@ final class PathCounts {
   void addTimes(PathCounts o, long times) {
     reads = sat(reads + mul(o.reads, times));
     lockEntries = sat(lockEntries + mul(o.lockEntries, times));
+    rowLockEntries = sat(rowLockEntries + mul(o.rowLockEntries, times));
     writeEntries = sat(writeEntries + mul(o.writeEntries, times));
     sums = sat(sums + mul(o.sums, times));
     steps = sat(steps + mul(o.steps, times));

@@ -135,7 +135,12 @@ public final class ProgramBinding {
       }
       bound[p] = new Bound(prog, regions, lengths, slots, columns);
       if (used[p]) {
-        setEntries = Math.max(setEntries, prog.analysis().setEntries());
+        // PR-STM's lock set holds a lock once however many words it guards: a program whose
+        // regions share one row of locks needs an entry per index, not per word.
+        boolean rowLocks = algorithm.kind() == Algorithm.Kind.PRSTM
+            && oneRowOfLocks(layout, prog, regions);
+        setEntries = Math.max(setEntries,
+            rowLocks ? prog.analysis().rowSetEntries() : prog.analysis().setEntries());
         if (!prog.analysis().readOnly()) {
           csmvReads = Math.max(csmvReads, prog.analysis().reads());
         }
@@ -148,6 +153,22 @@ public final class ProgramBinding {
     int cap = capacityFor(Math.min(setEntries, CAPACITIES[CAPACITIES.length - 1]));
     int readCap = (int) Math.max(1, Math.min(csmvReads, CSMV_MAX_READS));
     return new ProgramBinding(batch, layout, columns, bound, cap, readCap);
+  }
+
+  /** Whether the program's locked regions (all but its shared ones) share one row of locks. */
+  private static boolean oneRowOfLocks(StoreLayout layout, CompiledProgram prog, int[] regions) {
+    int first = -1;
+    for (int r = 0; r < regions.length; r++) {
+      if (prog.regions().get(r).shared()) {
+        continue;
+      }
+      if (first < 0) {
+        first = regions[r];
+      } else if (!layout.sameLocks(first, regions[r])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static int regionOf(StoreLayout layout, CompiledProgram prog,

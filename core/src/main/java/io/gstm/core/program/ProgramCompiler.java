@@ -93,7 +93,7 @@ final class ProgramCompiler {
   private final Deque<Map<String, Sym>> scopes = new ArrayDeque<>();
   private final Set<String> declared = new HashSet<>();
   private PathCounts counts = new PathCounts();
-  private KnownWords known = new KnownWords(new HashSet<>(), new HashSet<>());
+  private KnownWords known = new KnownWords();
   private int nextId;
   /** First register above every live local. */
   private int top;
@@ -218,7 +218,8 @@ final class ProgramCompiler {
           + " instructions, more than the limit " + CompiledProgram.MAX_STEPS
           + "; lower the loops' bounds");
     }
-    Analysis analysis = new Analysis(counts.reads, counts.lockEntries, counts.writeEntries,
+    Analysis analysis = new Analysis(counts.reads,
+        new Analysis.Locks(counts.lockEntries, counts.rowLockEntries), counts.writeEntries,
         counts.sums, counts.steps, !writes, retries);
     if (analysis.setEntries() > MAX_SET_ENTRIES) {
       throw error(program.loc(), "one attempt may touch up to " + analysis.setEntries()
@@ -491,6 +492,7 @@ final class ProgramCompiler {
     if (key == null || !known.locked.contains(key)) {
       counts.lockEntries++;
     }
+    lockRow(index.key);
     if (key != null) {
       known.written.add(key);
       known.locked.add(key);
@@ -531,12 +533,7 @@ final class ProgramCompiler {
     KnownWords elseKnown = known;
     before.addMax(thenCounts, elseCounts);
     counts = before;
-    Set<String> locked = new HashSet<>(thenKnown.locked);
-    locked.retainAll(elseKnown.locked);
-    Set<String> written = new HashSet<>(thenKnown.written);
-    written.retainAll(elseKnown.written);
-    knownBefore.locked.addAll(locked);
-    knownBefore.written.addAll(written);
+    knownBefore.addCommon(thenKnown, elseKnown);
     known = knownBefore;
   }
 
@@ -788,11 +785,26 @@ final class ProgramCompiler {
       if (key == null || !known.locked.contains(key)) {
         counts.lockEntries++;
       }
+      lockRow(i.key);
       if (key != null) {
         known.locked.add(key);
       }
     }
     return new Val(s.type, r, null, null);
+  }
+
+  /**
+   * Counts the lock of a locked access at index key {@code index} (null: not stable) for the
+   * bound under shared locks ({@link Analysis#rowLockEntries}): a second access at the same
+   * index adds nothing whatever its region.
+   */
+  private void lockRow(String index) {
+    if (index == null || !known.rows.contains(index)) {
+      counts.rowLockEntries++;
+    }
+    if (index != null) {
+      known.rows.add(index);
+    }
   }
 
   private int paramSlot(Sym s) {

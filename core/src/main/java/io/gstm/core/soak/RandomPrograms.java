@@ -42,6 +42,7 @@ public final class RandomPrograms {
   private final SplittableRandom rnd;
   private final boolean sums;
   private final boolean csmv;
+  private final boolean rowLocks;
   private final List<RegionSpec> regions = new ArrayList<>();
   private final StringBuilder out = new StringBuilder();
   /** Names visible now, with their types and whether they can be assigned. */
@@ -51,10 +52,11 @@ public final class RandomPrograms {
   /** Region reads nested inside the expression being generated. */
   private int nesting;
 
-  private RandomPrograms(long seed, boolean sums, boolean csmv) {
+  private RandomPrograms(long seed, boolean sums, boolean csmv, boolean rowLocks) {
     this.rnd = new SplittableRandom(seed);
     this.sums = sums;
     this.csmv = csmv;
+    this.rowLocks = rowLocks;
   }
 
   /**
@@ -74,12 +76,22 @@ public final class RandomPrograms {
    */
   public static Case generate(long seed, int transactions, int threadsPerBlock, int blocks,
       boolean sums, boolean csmv) {
+    return generate(seed, transactions, threadsPerBlock, blocks, sums, csmv, false);
+  }
+
+  /**
+   * As {@link #generate(long, int, int, int, boolean, boolean)}; with {@code rowLocks} every
+   * region has the first's length and lock coverage and shares its locks
+   * ({@link RegionSpec#withLocksOf}), so that PR-STM sizes the sets by index, not by word.
+   */
+  public static Case generate(long seed, int transactions, int threadsPerBlock, int blocks,
+      boolean sums, boolean csmv, boolean rowLocks) {
     // A draw whose programs may touch more words than a transaction set holds (the checker
     // refuses it) is drawn again from the next stream.
     for (long draw = seed; ; draw += 1L << 32) {
       try {
-        return new RandomPrograms(draw, sums, csmv).make(seed, transactions, threadsPerBlock,
-            blocks);
+        return new RandomPrograms(draw, sums, csmv, rowLocks).make(seed, transactions,
+            threadsPerBlock, blocks);
       } catch (Oversized e) {
         // next draw
       }
@@ -98,7 +110,13 @@ public final class RandomPrograms {
     for (int r = 0; r < nr; r++) {
       ValueType t = csmv ? NARROW[rnd.nextInt(2)] : NUMERIC[rnd.nextInt(4)];
       int len = 4 + rnd.nextInt(40);
-      regions.add(new RegionSpec("r" + r, t.regionType(), len, 1 + rnd.nextInt(3)));
+      int coverage = 1 + rnd.nextInt(3);
+      if (rowLocks && r > 0) {
+        regions.add(new RegionSpec("r" + r, t.regionType(), regions.get(0).length(),
+            regions.get(0).lockCoverage()).withLocksOf("r0"));
+      } else {
+        regions.add(new RegionSpec("r" + r, t.regionType(), len, coverage));
+      }
     }
     StoreLayout layout = new StoreLayout(regions);
     long[][] initial = new long[nr][];

@@ -120,6 +120,18 @@ public final class StoreLayout {
     return lockBase[index];
   }
 
+  /**
+   * Whether regions {@code a} and {@code b} are guarded by the same locks (one is {@code b}, or
+   * shares the other's, {@link RegionSpec#withLocksOf}): word {@code i} of each by the same lock.
+   */
+  public boolean sameLocks(int a, int b) {
+    checkRegion(a);
+    checkRegion(b);
+    // Regions with locks of their own start at distinct bases unless one is empty (no locks).
+    return a == b || (lockBase[a] == lockBase[b] && regions.get(a).length() > 0
+        && regions.get(a).lockCoverage() == regions.get(b).lockCoverage());
+  }
+
   /** Size of the global lock table. */
   public int lockCount() {
     return lockCount;

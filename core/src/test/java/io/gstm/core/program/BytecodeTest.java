@@ -103,17 +103,19 @@ class BytecodeTest {
     assertRefused(patchedCode(0, jz), "register 99 of " + P.registers());
   }
 
-  /** Words 4..13 hold the analysis bounds (low word first), word 14 its flags. */
+  /** Words 4..15 hold the analysis bounds (low word first), word 16 its flags. */
   @Test
   void anAnalysisThatPromisesLessThanTheCodeIsRefused() {
-    assertRefused(patched(14, w -> w | 1), "says read-only but the code writes");
-    assertRefused(patched(8, w -> 0), "bounds no writes");
+    assertRefused(patched(16, w -> w | 1), "says read-only but the code writes");
+    assertRefused(patched(10, w -> 0), "bounds no writes");
     assertRefused(patched(4, w -> 0), "bounds no reads");
+    assertRefused(patched(8, w -> 0), "bounds no writes");
+    assertRefused(patched(8, w -> w + 100), "lock entries under shared locks, outside 0..");
     CompiledProgram retrying = ProgramSet.parse(
         "program q(a: int32) regions r: int32 { if (r[a] < 1) { retry; } r[a] = r[a] - 1; }")
         .get(0);
     int[] noRetry = retrying.encode();
-    noRetry[14] &= ~2;
+    noRetry[16] &= ~2;
     assertRefused(noRetry, "never retries but the code can");
     assertThat(CompiledProgram.decode(retrying.encode()).analysis().retries()).isTrue();
   }

@@ -3,6 +3,10 @@ package io.gstm.core.program;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gstm.core.cuda.CudaEngine;
+import io.gstm.core.graph.ProgramRelaxationTest;
+import io.gstm.core.store.Algorithm;
+import io.gstm.core.store.StoreLayout;
+import io.gstm.core.workload.graph.GraphPrograms;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The program set capacities Java chooses from are exactly the kernels {@code program.cu}
- * instantiates, PR-STM's set masks hold the largest, and the CUDA engine resolves them all.
+ * instantiates, PR-STM's set masks hold the largest, and the CUDA engine resolves them all; a
+ * batch gets the smallest that holds its programs' bounds.
  */
 class ProgramCapacitiesTest {
   private static final Path CUDA = Path.of("..", "kernels", "src", "main", "cuda");
@@ -48,5 +53,26 @@ class ProgramCapacitiesTest {
     assertThat(ProgramBinding.capacityFor(17)).isEqualTo(32);
     assertThat(ProgramBinding.capacityFor(33)).isEqualTo(64);
     assertThat(ProgramCompiler.MAX_SET_ENTRIES).isEqualTo(64);
+  }
+
+  /**
+   * Shortest paths with parents and hops touches five words of two vertices: over regions that
+   * share one row of locks PR-STM's lock set holds two locks, and the three writes make sets
+   * of 4; with a lock a word, or under an algorithm other than PR-STM, sets of 8.
+   */
+  @Test
+  void regionsSharingTheirLocksTakeALockEntryAnIndex() {
+    CompiledProgram paths = ProgramSet.parse(GraphPrograms.PATHS).get(0);
+    assertThat(paths.analysis().lockEntries()).isEqualTo(5);
+    assertThat(paths.analysis().rowLockEntries()).isEqualTo(2);
+    assertThat(paths.analysis().writeEntries()).isEqualTo(3);
+    ProgramBatch batch = ProgramBatch.builder(ProgramSet.of(paths)).all("paths", 1)
+        .column(Column.wrapInt32("src", new int[1])).column(Column.wrapInt32("dst", new int[1]))
+        .column(Column.ofFloat64("weight", new double[1])).build();
+    StoreLayout shared = ProgramRelaxationTest.pathsLayout(10);
+    StoreLayout own = ProgramRelaxationTest.pathsLayout(10, false);
+    assertThat(ProgramBinding.bind(batch, shared, Algorithm.prStm()).capacity()).isEqualTo(4);
+    assertThat(ProgramBinding.bind(batch, own, Algorithm.prStm()).capacity()).isEqualTo(8);
+    assertThat(ProgramBinding.bind(batch, shared, Algorithm.gpuStm()).capacity()).isEqualTo(8);
   }
 }

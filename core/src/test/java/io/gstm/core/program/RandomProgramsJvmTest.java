@@ -32,4 +32,22 @@ class RandomProgramsJvmTest {
       assertThat(back.columnNames()).isEqualTo(p.columnNames());
     }
   }
+
+  /**
+   * Over regions that share one row of locks PR-STM's sets are sized by index, not by word
+   * (Analysis#rowLockEntries): no transaction outgrows them (TOO_LARGE, checked with the
+   * history), and the histories stay serializable and replay exactly.
+   */
+  @SeedTest(seeds = 60)
+  void setsSizedByIndexHoldEveryTransactionOverSharedLocks(long seed) {
+    RandomPrograms.Case c = RandomPrograms.generate(seed, 400, 32, 4, false, false, true);
+    long byWord = c.programs().programs().stream()
+        .mapToLong(p -> p.analysis().setEntries()).max().orElse(0);
+    long byIndex = c.programs().programs().stream()
+        .mapToLong(p -> p.analysis().rowSetEntries()).max().orElse(0);
+    assertThat(byIndex).isLessThanOrEqualTo(byWord);
+    assertThat(ProgramBinding.bind(c.batch(), c.layout(), Algorithm.prStm()).capacity())
+        .isEqualTo(ProgramBinding.capacityFor(Math.max(1, byIndex)));
+    RandomProgramRuns.assertSerializableAndReplays(engines.jvm(), c, Algorithm.prStm(), OPTIONS);
+  }
 }

@@ -185,8 +185,7 @@ public final class ProgramPtx {
       maxRegions = Math.max(maxRegions, img[dir + 9]);
     }
     b.append(".func (.param .align 8 .b8 func_retval0[").append(txBytes + 8).append("]) ")
-        .append(name).append("(\n\t.param .align 8 .b8 ").append(name).append("_param_0[")
-        .append(txBytes).append("],\n");
+        .append(name).append("(\n\t.param .b32 ").append(name).append("_param_0,\n");
     for (int i = 1; i <= 4; i++) {
       b.append("\t.param .b64 ").append(name).append("_param_").append(i).append(",\n");
     }
@@ -205,9 +204,18 @@ public final class ProgramPtx {
     line(".reg .b64 %cv<" + Math.max(1, columns) + ">");
     line(".reg .b32 %rl<" + maxRegions + ">");
     line(".reg .pred %q<2>");
+    // The attempt begins here, from its owner (gstm_jit_new): begun by the kernel and passed
+    // in, its bytes went through local memory.
+    line("ld.param.u32 %w0, [" + name + "_param_0]");
+    b.append("{\n");
+    line(".param .b32 param0");
+    line("st.param.b32 [param0], %w0");
+    line(".param .align 8 .b8 retval0[" + txBytes + "]");
+    line("call.uni (retval0), gstm_jit_new_" + sfx + ", (param0)");
     for (int i = 0; i < words(); i++) {
-      line("ld.param.b32 %x" + i + ", [" + name + "_param_0+" + 4 * i + "]");
+      line("ld.param.b32 %x" + i + ", [retval0+" + 4 * i + "]");
     }
+    b.append("}\n");
     line("ld.param.u64 %imgp, [" + name + "_param_1]");
     line("ld.param.u64 %colsp, [" + name + "_param_2]");
     line("ld.param.u64 %outs, [" + name + "_param_3]");
