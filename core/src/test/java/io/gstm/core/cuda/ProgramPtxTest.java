@@ -201,7 +201,56 @@ class ProgramPtxTest {
       // passed to the body took 248 bytes), at most a few words spilled.
       assertThat(assemble(ptx, "relax_" + program.name())).as(program.name())
           .allMatch(frame -> frame <= 32);
+      // Both reads of each look (at its two sites) issued as the look begins.
+      assertThat(earlyReads(ptx)).as(program.name()).isEqualTo(4);
     }
+  }
+
+  /**
+   * A look issues early only the reads every look that gets that far makes, at an index only a
+   * column sets: not one behind a branch, nor one at an index the program computes.
+   */
+  @Test
+  void aLookReadsEarlyOnlyWhatEveryLookReadsAtAColumn() {
+    assumeTrue(template != null, "needs the template");
+    String behindBranch = """
+        program widest(src: int32, dst: int32, weight: float64)
+            regions width: float64 outputs changed: int32 {
+          if (weight > 0.0) {
+            let w = min(width[src], weight);
+            if (w > width[dst]) { width[dst] = w; changed = 1; }
+          }
+        }
+        """;
+    String computed = """
+        program widest(src: int32, dst: int32, weight: float64)
+            regions width: float64 outputs changed: int32 {
+          let w = min(width[src], weight);
+          var d = dst;
+          d = d + 0;
+          if (w > width[d]) { width[d] = w; changed = 1; }
+        }
+        """;
+    assertThat(earlyReads(relaxPtx(behindBranch))).isZero();
+    // width[src] early at both look sites; width[d] is read at a register the body writes.
+    assertThat(earlyReads(relaxPtx(computed))).isEqualTo(2);
+  }
+
+  private static String relaxPtx(String text) {
+    Program program = Program.parse(text).get(0);
+    ProgramBatch batch = ProgramBatch.builder(ProgramSet.of(program.compile()))
+        .all(program.name(), 1).column(Column.wrapInt32("src", new int[1]))
+        .column(Column.wrapInt32("dst", new int[1]))
+        .column(Column.ofFloat64("weight", new double[1])).build();
+    ProgramBinding binding = ProgramBinding.bind(batch, ProgramRelaxationTest.widestLayout(100),
+        Algorithm.prStm());
+    return ProgramPtx.compile(template, ProgramImage.build(binding, 1_000_000).words(),
+        binding.capacity(), ProgramPtx.relaxKernel(binding.capacity()));
+  }
+
+  /** Registers of early reads declared in a kernel (each look site declares its own). */
+  private static long earlyReads(String ptx) {
+    return Pattern.compile("\\.reg \\.b64 %\\w*_ev\\d+;").matcher(ptx).results().count();
   }
 
   @Test

@@ -34,6 +34,14 @@ public final class ProgramPtx {
   private static final int VIEW_REGIONS = 16;
   private static final int REGION_VIEW_BYTES = 24;
   private static final int REGION_WORDS_AT = 8;
+  /** Where its word size in bytes ({@code RegionView::word_bytes}, 4 or 8) lies. */
+  private static final int REGION_WORD_BYTES_AT = 12;
+  /** The suffix of a relaxation's look (a ProbeTx), whose reads may be issued early. */
+  private static final String LOOK = "p";
+  /** Whether a look issues its column-indexed reads as it begins ({@link #earlyReads}); off
+   *  with {@code -Dgstm.jit.earlyReads=false} (with {@code -Dgstm.jit.cache=off}), to compare. */
+  private static final boolean EARLY_READS =
+      Boolean.parseBoolean(System.getProperty("gstm.jit.earlyReads", "true"));
 
   private final int[] img;
   private final String sfx;
@@ -311,6 +319,80 @@ public final class ProgramPtx {
     b.append("}\n");
   }
 
+  /**
+   * A look's reads in the program's straight-line start (which every look that gets that far
+   * runs) whose index is a column's value (a register only an LDP there writes), issued
+   * together as the look begins. The look (a ProbeTx) reads plain values with no order among
+   * them, and run in program order its second read waited for the first (the paths program:
+   * dist[dst] after dist[src] + weight). What a read sees earlier a later one could only see
+   * improved (a relaxation's values only improve, and a source improved after the look runs its
+   * edges again), as the look's contract allows. Each is loaded only within its region's
+   * bounds; the read's own bounds check stays where it was. Returns the register holding each
+   * such read's value, by its pc.
+   */
+  private Map<Integer, String> earlyReads(int code, int codeLen, int slots, int regions) {
+    // The straight-line start: instructions before the first that jumps or ends.
+    int prefix = codeLen;
+    Map<Integer, Integer> writers = new LinkedHashMap<>(); // register -> writes of it
+    Map<Integer, Integer> ldp = new LinkedHashMap<>();     // register -> the LDP's pc
+    for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
+      int w = img[code + pc];
+      int op = w & 0xff;
+      boolean flow = op == Opcodes.RET || op == Opcodes.RETRY || op == Opcodes.ABORT
+          || op == Opcodes.JMP || op == Opcodes.JZ || op == Opcodes.JNZ || op == Opcodes.LOOP;
+      if (flow && prefix == codeLen) {
+        prefix = pc;
+      }
+      // Every instruction but these writes register a (LOOP counted as a write, to be safe).
+      boolean writesA = !flow && op != Opcodes.WR || op == Opcodes.LOOP;
+      if (writesA) {
+        int a = (w >>> 8) & 0xff;
+        writers.merge(a, 1, Integer::sum);
+        if (op == Opcodes.LDP && pc < prefix) {
+          ldp.put(a, pc);
+        }
+      }
+    }
+    Map<Integer, String> early = new LinkedHashMap<>();
+    for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
+      int w = img[code + pc];
+      if ((w & 0xff) != Opcodes.RD && (w & 0xff) != Opcodes.RDS) {
+        continue;
+      }
+      int bb = (w >>> 16) & 0xff;
+      int c = w >>> 24;
+      int storeRegion = img[regions + 2 * bb];
+      Integer at = ldp.get(c);
+      if (pc >= prefix || storeRegion < 0 || at == null || at > pc || writers.get(c) != 1) {
+        continue;
+      }
+      int lw = img[code + at];
+      int column = img[slots + ((lw >>> 16) & 0xff | (lw >>> 24) << 8)];
+      String v = "%ev" + early.size();
+      int view = VIEW_REGIONS + REGION_VIEW_BYTES * storeRegion;
+      line(".reg .b64 " + v);
+      b.append("{\n");
+      line(".reg .b64 %eb, %ea");
+      line(".reg .b32 %ei, %ew, %es");
+      line(".reg .pred %ep, %e4, %e8");
+      line("cvt.u32.u64 %ei, %cv" + column);
+      line("setp.lt.u32 %ep, %ei, %rl" + bb);
+      line("ld.shared.u64 %eb, [" + VIEW + "+" + view + "]");
+      line("ld.shared.u32 %ew, [" + VIEW + "+" + (view + REGION_WORD_BYTES_AT) + "]");
+      line("setp.eq.and.u32 %e4, %ew, 4, %ep");
+      line("setp.ne.and.u32 %e8, %ew, 4, %ep");
+      line("mul.wide.u32 %ea, %ei, %ew");
+      line("add.s64 %ea, %eb, %ea");
+      line("mov.b64 " + v + ", 0");
+      line("@%e4 ld.global.cg.s32 %es, [%ea]");
+      line("@%e4 cvt.s64.s32 " + v + ", %es");
+      line("@%e8 ld.global.cg.s64 " + v + ", [%ea]");
+      b.append("}\n");
+      early.put(pc, v);
+    }
+    return early;
+  }
+
   /** Bounds check: OUT_OF_RANGE unless {@code index} (int32, as unsigned) is below {@code len}. */
   private void below(String index, String len) {
     line("setp.ge.u32 %q0, " + index + ", " + len);
@@ -368,6 +450,8 @@ public final class ProgramPtx {
             + (VIEW_REGIONS + REGION_VIEW_BYTES * storeRegion + REGION_WORDS_AT) + "]");
       }
     }
+    Map<Integer, String> early = sfx.equals(LOOK) && EARLY_READS
+        ? earlyReads(code, codeLen, slots, regions) : Map.of();
     line("mov.u32 %budget, " + steps);
     int pc = 0;
     while (pc < codeLen) {
@@ -452,9 +536,13 @@ public final class ProgramPtx {
         case Opcodes.RD, Opcodes.RDS -> {
           line("cvt.u32.u64 %w0, " + gc);
           below("%w0", length(regions, bb));
-          callTx(op == Opcodes.RD ? "rd" : "rds",
-              List.of(".b32 " + img[regions + 2 * bb], ".b32 %w0"), ga);
-          exitUnlessActive();
+          if (early.containsKey(pc)) {
+            line("mov.b64 " + ga + ", " + early.get(pc)); // a look's read changes nothing
+          } else {
+            callTx(op == Opcodes.RD ? "rd" : "rds",
+                List.of(".b32 " + img[regions + 2 * bb], ".b32 %w0"), ga);
+            exitUnlessActive();
+          }
         }
         case Opcodes.WR -> {
           line("cvt.u32.u64 %w0, " + gb);
