@@ -45,6 +45,7 @@ public final class ProgramPtx {
 
   private final int[] img;
   private final String sfx;
+  private int earlyCount;
   private final String name;
   private final int txBytes;
   private final StringBuilder b = new StringBuilder();
@@ -368,7 +369,7 @@ public final class ProgramPtx {
       }
       int lw = img[code + at];
       int column = img[slots + ((lw >>> 16) & 0xff | (lw >>> 24) << 8)];
-      String v = "%ev" + early.size();
+      String v = "%ev" + earlyCount++; // unique across the set's programs: one function
       int view = VIEW_REGIONS + REGION_VIEW_BYTES * storeRegion;
       line(".reg .b64 " + v);
       b.append("{\n");
