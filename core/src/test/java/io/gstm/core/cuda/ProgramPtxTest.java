@@ -187,15 +187,9 @@ class ProgramPtxTest {
       Program program = Program.parse(text).get(0);
       StoreLayout layout = program.name().equals("widest")
           ? ProgramRelaxationTest.widestLayout(100) : ProgramRelaxationTest.pathsLayout(100);
-      ProgramBatch batch = ProgramBatch.builder(ProgramSet.of(program.compile()))
-          .all(program.name(), 1).column(Column.wrapInt32("src", new int[1]))
-          .column(Column.wrapInt32("dst", new int[1]))
-          .column(Column.ofFloat64("weight", new double[1])).build();
-      ProgramBinding binding = ProgramBinding.bind(batch, layout, Algorithm.prStm());
-      int[] image = ProgramImage.build(binding, 1_000_000).words();
-      String ptx = ProgramPtx.compile(template, image, binding.capacity(),
-          ProgramPtx.relaxKernel(binding.capacity()));
-      assertThat(ptx).as(program.name()).contains(ProgramPtx.relaxKernel(binding.capacity()))
+      Relax relax = relax(text, layout);
+      String ptx = relax.ptx();
+      assertThat(ptx).as(program.name()).contains(relax.kernel())
           .doesNotContain("call.uni").doesNotContain(".func").doesNotContain(".local");
       // The transaction in registers: no local memory of its own (nvcc's copy of an attempt
       // passed to the body took 248 bytes), at most a few words spilled.
@@ -231,21 +225,26 @@ class ProgramPtxTest {
           if (w > width[d]) { width[d] = w; changed = 1; }
         }
         """;
-    assertThat(earlyReads(relaxPtx(behindBranch))).isZero();
+    StoreLayout layout = ProgramRelaxationTest.widestLayout(100);
+    assertThat(earlyReads(relax(behindBranch, layout).ptx())).isZero();
     // width[src] early at both look sites; width[d] is read at a register the body writes.
-    assertThat(earlyReads(relaxPtx(computed))).isEqualTo(2);
+    assertThat(earlyReads(relax(computed, layout).ptx())).isEqualTo(2);
   }
 
-  private static String relaxPtx(String text) {
+  /** A relaxation's run compiled for a program over the edges' src, dst and weight. */
+  private record Relax(String kernel, String ptx) {}
+
+  /** The relaxation kernel of {@code text}'s program bound as CudaProgramRelax binds it. */
+  private static Relax relax(String text, StoreLayout layout) {
     Program program = Program.parse(text).get(0);
     ProgramBatch batch = ProgramBatch.builder(ProgramSet.of(program.compile()))
         .all(program.name(), 1).column(Column.wrapInt32("src", new int[1]))
         .column(Column.wrapInt32("dst", new int[1]))
         .column(Column.ofFloat64("weight", new double[1])).build();
-    ProgramBinding binding = ProgramBinding.bind(batch, ProgramRelaxationTest.widestLayout(100),
-        Algorithm.prStm());
-    return ProgramPtx.compile(template, ProgramImage.build(binding, 1_000_000).words(),
-        binding.capacity(), ProgramPtx.relaxKernel(binding.capacity()));
+    ProgramBinding binding = ProgramBinding.bind(batch, layout, Algorithm.prStm());
+    String kernel = ProgramPtx.relaxKernel(binding.capacity());
+    return new Relax(kernel, ProgramPtx.compile(template,
+        ProgramImage.build(binding, 1_000_000).words(), binding.capacity(), kernel));
   }
 
   /** Registers of early reads declared in a kernel (each look site declares its own). */
