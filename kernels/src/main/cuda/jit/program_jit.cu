@@ -120,10 +120,10 @@ struct Ops {
 /// DYNAMIC: one attempt type for ordinary and urgent attempts (PrStmTx's), the body inlined once.
 /// `first_output`, when given, gets the committed attempt's first output: the copy in
 /// tab.outputs may be another run's of the same transaction by then (a relaxation's hops).
-template <int CAPACITY, bool PRE_LOCK_READS = true, bool DYNAMIC = false>
+/// `counters`: a ThreadCounters or SharedCounters of PrStmPolicy::kCounters.
+template <int CAPACITY, bool PRE_LOCK_READS = true, bool DYNAMIC = false, class Counters>
 __device__ __forceinline__ uint8_t run_one_in_place(const StoreView& view, const Table& tab,
-                                                    const SemanticOut& out,
-                                                    ThreadCounters<PrStmPolicy::kCounters>& counters,
+                                                    const SemanticOut& out, Counters& counters,
                                                     unsigned warp, uint32_t self, uint32_t t,
                                                     uint32_t type, bool mine,
                                                     long long* first_output = nullptr) {
@@ -261,6 +261,12 @@ constexpr uint32_t kRelaxChunk = 256;
 /// Slots of RelaxArgs::stats: [0, 10) transactions by outcome code, then these.
 enum RelaxStat : int { kRelaxSkipped = 10, kRelaxChanges = 11, kRelaxStats = 12 };
 
+/// A relaxation's run launches blocks of this many threads (CudaProgramRelax.THREADS).
+constexpr uint32_t kRelaxThreads = 256;
+/// Its counts, in shared memory: with them in registers (22 words), its transaction spilled.
+using RelaxCounters = SharedCounters<PrStmPolicy::kCounters>;
+using RelaxStats = SharedCounters<kRelaxStats>;
+
 /// Slots of RelaxArgs::words. A round's next-queue length and its count of items taken rotate
 /// over three slots each, so that a round needs one grid sync: the slot a round clears was read
 /// by all before a sync that all have passed.
@@ -351,13 +357,39 @@ __device__ __forceinline__ void append_vertex(const RelaxArgs& a, uint2* items, 
   write_items(items, atomicAdd(length, (degree + kRelaxChunk - 1) / kRelaxChunk), first, degree);
 }
 
-/// Whether transaction t's look (its program run by a Probe, a ProbeTx) got as far as a
-/// write, an abort or a retry: whether its transaction must run.
-template <class Probe>
-__device__ __forceinline__ bool look_writes(const StoreView& view, const Table& tab, uint32_t t,
+/// What a relaxation's look loads before it decides, loaded apart from the decision so that a
+/// lane may have two edges' loads in flight (relax_pass): the program's columns and its early
+/// reads (io.gstm.core.cuda.ptx.ProgramPtx lays them out; the look loads what does not fit).
+constexpr int kLookPreWords = 8;  // ProgramPtx.LOOK_PRE_WORDS
+struct LookPre {
+  unsigned long long v[kLookPreWords];
+};
+
+}  // namespace gstm::program::jit
+
+/// Generated from the relaxation's program (ProgramPtx): its look's loads for transaction t, and
+/// its look given them (the program run by a ProbeTx; the result as a body's).
+extern "C" __device__ gstm::program::jit::LookPre gstm_jit_pre_p(const uint32_t* image,
+                                                                 const uint32_t* cols,
+                                                                 uint32_t tx_count, uint32_t t);
+extern "C" __device__ gstm::program::jit::Body<gstm::program::jit::ProbeTx> gstm_jit_look_p(
+    gstm::program::jit::LookPre pre, const uint32_t* image, const uint32_t* cols,
+    long long* outputs, int32_t* abort_codes, uint32_t tx_count, uint32_t t, uint32_t type);
+
+namespace gstm::program::jit {
+
+/// Transaction t's look loads (gstm_jit_pre_p).
+__device__ __forceinline__ LookPre look_loads(const Table& tab, uint32_t t) {
+  return gstm_jit_pre_p(tab.image, tab.cols, tab.tx_count, t);
+}
+
+/// Whether transaction t's look, given its loads `pre`, got as far as a write, an abort or a
+/// retry: whether its transaction must run.
+__device__ __forceinline__ bool look_writes(const Table& tab, const LookPre& pre, uint32_t t,
                                             uint32_t type) {
-  const Body<Probe> look = BodyOf<Probe>::call(0, tab, t, type);
-  Local<Probe> after(look.tx);
+  const Body<ProbeTx> look = gstm_jit_look_p(pre, tab.image, tab.cols, tab.outputs,
+                                             tab.abort_codes, tab.tx_count, t, type);
+  Local<ProbeTx> after(look.tx);
   return !after.tx().quiet();
 }
 
@@ -429,7 +461,7 @@ __device__ __forceinline__ bool past_bound(const StoreView& view, const RelaxArg
 /// nonzero changed dst; an abandoned one queues its source (its edge runs again); one that
 /// ended TOO_LARGE is noted. Returns whether dst changed.
 __device__ __forceinline__ bool settle(const Table& tab, const RelaxArgs& a, const RelaxRound& r,
-                                       ThreadCounters<kRelaxStats>& stats, uint32_t t,
+                                       RelaxStats& stats, uint32_t t,
                                        uint8_t outcome, long long first) {
   stats.add(outcome);
   if (outcome == kCommitted) {
@@ -469,13 +501,13 @@ __device__ __forceinline__ bool may_follow(const RelaxArgs& a, const RelaxRound&
 /// (on grids and road networks, whose neighbouring vertices a warp takes together, most aborts
 /// were such refusals): the lowest lane's runs, the others look again after it, and run only if
 /// their look still writes. Every lane of the warp calls this; all leave it with `has` false.
-template <int CAPACITY, class Probe>
+template <int CAPACITY>
 __device__ __forceinline__ void flush_survivors(const StoreView& view, const Table& tab,
                                                 const SemanticOut& out, const RelaxArgs& a,
                                                 const RelaxRound& r, uint32_t t, bool& has,
                                                 uint32_t hop, uint32_t chain, uint32_t& held,
-                                                ThreadCounters<PrStmPolicy::kCounters>& counters,
-                                                ThreadCounters<kRelaxStats>& stats) {
+                                                RelaxCounters& counters,
+                                                RelaxStats& stats) {
   const unsigned warp = 0xffffffffu;
   const uint32_t lane = threadIdx.x & 31u;
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
@@ -507,11 +539,21 @@ __device__ __forceinline__ void flush_survivors(const StoreView& view, const Tab
     } else if (queue) {
       queue_vertex(a, r, target);
     }
-    if (has && !look_writes<Probe>(view, tab, t, a.type)) {
+    if (has && !look_writes(tab, look_loads(tab, t), t, a.type)) {
       has = false;
       ++stats.c[kRelaxSkipped];
     }
   }
+}
+
+/// The edge at place k of a pass's list (relax_pass): in the item of the last lane whose first
+/// place (`start`) is at most k (a lane of no edges never is). Every lane of the warp calls this.
+__device__ __forceinline__ uint32_t edge_at(uint32_t start, uint32_t begin, uint32_t k) {
+  uint32_t lo = 0;
+  for (uint32_t step = 16; step != 0; step >>= 1) {
+    if (__shfl_sync(0xffffffffu, start, lo + step) <= k) lo += step;
+  }
+  return __shfl_sync(0xffffffffu, begin, lo) + (k - __shfl_sync(0xffffffffu, start, lo));
 }
 
 /// One pass of a round: each lane's edges [begin, begin + count) (a work item's, a vertex's, or
@@ -521,13 +563,13 @@ __device__ __forceinline__ void flush_survivors(const StoreView& view, const Tab
 /// and run their transactions together when the lanes are full or the list ends
 /// (flush_survivors): run as soon as its edge passed, a transaction held the warp's other lanes
 /// for its whole latency, in most passes of 32 edges for one or two transactions.
-template <int CAPACITY, class Probe>
+template <int CAPACITY>
 __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& tab,
                                            const SemanticOut& out, const RelaxArgs& a,
                                            const RelaxRound& r, uint32_t begin, uint32_t count,
                                            uint32_t hop, uint32_t chain, uint32_t& held,
-                                           ThreadCounters<PrStmPolicy::kCounters>& counters,
-                                           ThreadCounters<kRelaxStats>& stats) {
+                                           RelaxCounters& counters,
+                                           RelaxStats& stats) {
   const unsigned warp = 0xffffffffu;
   const uint32_t lane = threadIdx.x & 31u;
   const uint32_t upto = warp_inclusive_sum(count);
@@ -535,37 +577,58 @@ __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& t
   const uint32_t start = upto - count;  // this lane's first edge in the list
   uint32_t survivor = 0;  // this lane's waiting edge, when `has`
   bool has = false;
-  // One call site of flush_survivors: the transaction's code is inlined once.
-  for (uint32_t base = 0;; base += 32u) {
+  const uint32_t last_edge = tab.tx_count - 1;
+  for (uint32_t base = 0;; base += 64u) {
+    // Two slices of 32 edges where the list has them (warp-uniform), both looks' loads issued
+    // before either look decides: a lane then waits for two edges' loads at once, as the
+    // built-in relaxations' lanes do; a short list (a hop's few edges) looks at one, as before.
+    // A lane past the list's end loads an edge that exists and ignores its look.
     const bool end = base >= total;
-    const uint32_t k = base + lane;
-    // The edge's lane: the last whose start is at most k (a lane of no edges never is).
-    uint32_t lo = 0;
-    for (uint32_t step = 16; step != 0; step >>= 1) {
-      if (__shfl_sync(warp, start, lo + step) <= k) lo += step;
+    const bool two = base + 32u < total;
+    uint32_t t0 = 0;
+    uint32_t t1 = 0;
+    bool writes0 = false;
+    bool writes1 = false;
+    if (!end) {
+      t0 = edge_at(start, begin, base + lane);
+      LookPre pre0;
+      LookPre pre1;
+      if (two) {
+        t1 = edge_at(start, begin, base + 32u + lane);
+        pre0 = look_loads(tab, min(t0, last_edge));
+        pre1 = look_loads(tab, min(t1, last_edge));
+      } else {
+        pre0 = look_loads(tab, min(t0, last_edge));
+      }
+      const bool in0 = base + lane < total;
+      const bool in1 = base + 32u + lane < total;  // never without `two`
+      writes0 = in0 && look_writes(tab, pre0, t0, a.type);
+      writes1 = in1 && look_writes(tab, pre1, t1, a.type);
+      stats.c[kRelaxSkipped] += (in0 && !writes0 ? 1u : 0u) + (in1 && !writes1 ? 1u : 0u);
     }
-    const uint32_t t = __shfl_sync(warp, begin, lo) + (k - __shfl_sync(warp, start, lo));
-    bool passed = k < total;
-    if (passed) {
-      passed = look_writes<Probe>(view, tab, t, a.type);
-      if (!passed) ++stats.c[kRelaxSkipped];
-    }
-    const uint32_t fresh = __ballot_sync(warp, passed);
-    uint32_t open = __ballot_sync(warp, !has);
-    if (end || __popc(fresh) > __popc(open)) {
-      flush_survivors<CAPACITY, Probe>(view, tab, out, a, r, survivor, has, hop, chain, held,
-                                       counters, stats);
-      open = warp;
+    // Each slice's edges that would write, in turn; one call site of flush_survivors, so that
+    // the transaction's code is inlined once.
+#pragma unroll 1
+    for (uint32_t j = 0; j < 2u; ++j) {
+      const uint32_t t = j == 0 ? t0 : t1;
+      const uint32_t fresh = __ballot_sync(warp, j == 0 ? writes0 : writes1);
+      uint32_t open = __ballot_sync(warp, !has);
+      if (end || __popc(fresh) > __popc(open)) {
+        flush_survivors<CAPACITY>(view, tab, out, a, r, survivor, has, hop, chain, held,
+                                  counters, stats);
+        open = warp;
+      }
+      if (end) break;
+      // The r-th open lane takes the r-th edge that passed.
+      const uint32_t rank = __popc(open & ((1u << lane) - 1u));
+      const bool take = !has && rank < static_cast<uint32_t>(__popc(fresh));
+      const uint32_t edge = __shfl_sync(warp, t, take ? nth_set_lane(fresh, rank) : lane);
+      if (take) {
+        survivor = edge;
+        has = true;
+      }
     }
     if (end) break;
-    // The r-th open lane takes the r-th edge that passed.
-    const uint32_t rank = __popc(open & ((1u << lane) - 1u));
-    const bool take = !has && rank < static_cast<uint32_t>(__popc(fresh));
-    const uint32_t edge = __shfl_sync(warp, t, take ? nth_set_lane(fresh, rank) : lane);
-    if (take) {
-      survivor = edge;
-      has = true;
-    }
   }
 }
 
@@ -584,12 +647,12 @@ __device__ __forceinline__ uint32_t take_items(const RelaxRound& r, uint32_t per
 /// follows the vertices its lanes changed in up to a.chain more passes, a lane one each, as the
 /// built-in relaxations do (on a graph of high diameter a round then moves the frontier several
 /// hops instead of one). An item whose source is past the bound waits in the far pile.
-template <int CAPACITY, class Probe>
+template <int CAPACITY>
 __device__ __forceinline__ void relax_round(const StoreView& view, const Table& tab,
                                             const SemanticOut& out, const RelaxArgs& a,
                                             const RelaxRound& r,
-                                            ThreadCounters<PrStmPolicy::kCounters>& counters,
-                                            ThreadCounters<kRelaxStats>& stats) {
+                                            RelaxCounters& counters,
+                                            RelaxStats& stats) {
   const uint32_t lane = threadIdx.x & 31u;
   const uint32_t warps = gridDim.x * blockDim.x / 32u;
   const uint32_t per = max(1u, min(32u, (r.item_count + warps - 1) / warps));
@@ -606,7 +669,7 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const Table& 
     }
     uint32_t held = kNoVertex;
     for (uint32_t hop = 0;; ++hop) {
-      relax_pass<CAPACITY, Probe>(view, tab, out, a, r, begin, count, hop, a.chain, held,
+      relax_pass<CAPACITY>(view, tab, out, a, r, begin, count, hop, a.chain, held,
                                   counters, stats);
       if (hop == a.chain || !__any_sync(0xffffffffu, held != kNoVertex)) break;
       begin = 0;
@@ -625,14 +688,17 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const Table& 
 /// it (queue and pile lengths, a pile's lowest value, TOO_LARGE) is read by all after a grid
 /// sync and written by none before the next, so all take the same path: one grid sync a round,
 /// and one more when a far pile is taken.
-template <int CAPACITY, class Probe = ProbeTx>
+template <int CAPACITY>
 __device__ __forceinline__ void relax_loop(const StoreView& view, const Table& tab,
                                            const SemanticOut& out, const RelaxArgs& a) {
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
   const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
-  ThreadCounters<PrStmPolicy::kCounters> counters;
-  ThreadCounters<kRelaxStats> stats;
+  static_assert(kRelaxThreads <= 1024, "a block's counter slots");
+  __shared__ uint32_t counter_slots[RelaxCounters::kSlots(kRelaxThreads)];
+  __shared__ uint32_t stat_slots[RelaxStats::kSlots(kRelaxThreads)];
+  RelaxCounters counters(counter_slots);
+  RelaxStats stats(stat_slots);
   const bool ordered = a.order_region != kNoOrder;
   uint32_t in = 0;           // the queue the next round reads
   uint32_t far = 0;          // the pile rounds defer to
@@ -682,7 +748,7 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const Table& t
       a.words[kQueueLength + (rounds + 2) % 3] = 0;
       a.words[kTaken + (rounds + 1) % 3] = 0;
     }
-    relax_round<CAPACITY, Probe>(view, tab, out, a, r, counters, stats);
+    relax_round<CAPACITY>(view, tab, out, a, r, counters, stats);
     grid.sync();
     ++rounds;
     n = mem::load_relaxed(r.next_length);

@@ -85,4 +85,35 @@ struct ThreadCounters {
   }
 };
 
+/// ThreadCounters kept in shared memory rather than registers, for a kernel whose registers are
+/// short (a program relaxation's run: its transaction in registers, its looks' loads of two
+/// slices of edges): a count changes seldom against what the registers hold meanwhile. `slots`
+/// is the block's shared array of at least kSlots(blockDim.x) words.
+template <int N>
+struct SharedCounters {
+  /// Each thread's counters kStride words apart: odd, so that a warp's lanes hit 32 banks.
+  static constexpr int kStride = N | 1;
+  __host__ __device__ static constexpr int kSlots(int threads) { return threads * kStride; }
+  uint32_t* c;  ///< this thread's N counters
+
+  __device__ __forceinline__ explicit SharedCounters(uint32_t* slots)
+      : c(slots + threadIdx.x * kStride) {
+#pragma unroll
+    for (int i = 0; i < N; ++i) c[i] = 0;
+  }
+
+  __device__ __forceinline__ void add(int i) { ++c[i]; }
+
+  /// Adds the block's counts to `global`, one atomic a counter. Every thread of the block calls it.
+  __device__ void flush_to(unsigned long long* global) {
+    __syncthreads();
+    for (int i = threadIdx.x; i < N; i += blockDim.x) {
+      unsigned long long sum = 0;
+      for (uint32_t t = 0; t < blockDim.x; ++t) sum += (c - threadIdx.x * kStride)[t * kStride + i];
+      if (sum != 0) atomicAdd(&global[i], sum);
+    }
+    __syncthreads();
+  }
+};
+
 }  // namespace gstm

@@ -77,6 +77,7 @@ public final class CudaProgramRelax implements AutoCloseable {
   private static final int TOO_LARGE = 8;
   private static final int ROUNDS = 9;
   private static final int LEFT = 10;
+  /** Threads a block ({@code kRelaxThreads} of the template: its counts' shared slots). */
   private static final int THREADS = 256;
   private static final int NO_EDGE = -1;
   /** {@code kNoOrder}: the vertices taken as they come. */

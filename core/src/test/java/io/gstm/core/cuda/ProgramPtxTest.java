@@ -195,8 +195,8 @@ class ProgramPtxTest {
       // passed to the body took 248 bytes), at most a few words spilled.
       assertThat(assemble(ptx, "relax_" + program.name())).as(program.name())
           .allMatch(frame -> frame <= 32);
-      // Both reads of each look (at its two sites) issued as the look begins.
-      assertThat(earlyReads(ptx)).as(program.name()).isEqualTo(4);
+      // Both reads of each look issued with its loads, ahead of it (LOOK_SITES).
+      assertThat(earlyReads(ptx)).as(program.name()).isEqualTo(2 * LOOK_SITES);
     }
   }
 
@@ -227,8 +227,8 @@ class ProgramPtxTest {
         """;
     StoreLayout layout = ProgramRelaxationTest.widestLayout(100);
     assertThat(earlyReads(relax(behindBranch, layout).ptx())).isZero();
-    // width[src] early at both look sites; width[d] is read at a register the body writes.
-    assertThat(earlyReads(relax(computed, layout).ptx())).isEqualTo(2);
+    // width[src] early at every look site; width[d] is read at a register the body writes.
+    assertThat(earlyReads(relax(computed, layout).ptx())).isEqualTo(LOOK_SITES);
   }
 
   /** A relaxation's run compiled for a program over the edges' src, dst and weight. */
@@ -247,9 +247,19 @@ class ProgramPtxTest {
         ProgramImage.build(binding, 1_000_000).words(), binding.capacity(), kernel));
   }
 
-  /** Registers of early reads declared in a kernel (each look site declares its own). */
+  /**
+   * A relaxation kernel's look loads: three in a pass (both slices' together, or one slice's
+   * in a short list) and one in a flush (a later edge of a target looked at again).
+   */
+  private static final int LOOK_SITES = 4;
+
+  /**
+   * Early reads in a kernel: each look site's loads (gstm_jit_pre_p) declare a register for each
+   * and load it, and its look (gstm_jit_look_p) declares one for each that it receives; counted
+   * once a site by the loads, the predicated 32-bit one of each (a word of 4 or 8 bytes).
+   */
   private static long earlyReads(String ptx) {
-    return Pattern.compile("\\.reg \\.b64 %\\w*_ev\\d+;").matcher(ptx).results().count();
+    return Pattern.compile("@%\\w*_e4 ld\\.global\\.cg\\.s32").matcher(ptx).results().count();
   }
 
   @Test

@@ -38,6 +38,8 @@ public final class ProgramPtx {
   private static final int REGION_WORD_BYTES_AT = 12;
   /** The suffix of a relaxation's look (a ProbeTx), whose reads may be issued early. */
   private static final String LOOK = "p";
+  /** The 64-bit words of a look's loads (the template's {@code LookPre}, kLookPreWords). */
+  private static final int LOOK_PRE_WORDS = 8;
   /** Whether a look issues its column-indexed reads as it begins ({@link #earlyReads}); off
    *  with {@code -Dgstm.jit.earlyReads=false} (with {@code -Dgstm.jit.cache=off}), to compare. */
   private static final boolean EARLY_READS =
@@ -45,17 +47,24 @@ public final class ProgramPtx {
 
   private final int[] img;
   private final String sfx;
+  /** A relaxation's look: its loads apart ({@link #lookLoads}), passed to its body as param_0. */
+  private final boolean look;
   private int earlyCount;
   private final String name;
   private final int txBytes;
   private final StringBuilder b = new StringBuilder();
   private int labels;
 
-  private ProgramPtx(int[] image, String sfx, int txBytes) {
+  private ProgramPtx(int[] image, String sfx, int txBytes, boolean look) {
     this.img = image;
     this.sfx = sfx;
-    this.name = "gstm_jit_body_" + sfx;
+    this.look = look;
+    this.name = (look ? "gstm_jit_look_" : "gstm_jit_body_") + sfx;
     this.txBytes = txBytes;
+    if (look && image[2] != 1) {
+      throw new PtxException("ptx: a relaxation's look is compiled for a set of one program, not "
+          + image[2]);
+    }
   }
 
   /**
@@ -146,9 +155,12 @@ public final class ProgramPtx {
     }
     for (String sfx : suffixes) {
       int txBytes = template.function("gstm_jit_rd_" + sfx).params().values().iterator().next();
-      ProgramPtx gen = new ProgramPtx(image, sfx, txBytes);
-      String text = gen.body();
-      Function f = parseFunction(text);
+      if (sfx.equals(LOOK)) {
+        // The look's loads and its decision, apart (gstm_jit_pre_p, gstm_jit_look_p).
+        Function pre = parseFunction(new ProgramPtx(image, sfx, txBytes, true).lookLoads());
+        functions.put(pre.name(), pre);
+      }
+      Function f = parseFunction(new ProgramPtx(image, sfx, txBytes, sfx.equals(LOOK)).body());
       functions.put(f.name(), f);
     }
     PtxModule module = template.withFunctions(functions);
@@ -194,7 +206,9 @@ public final class ProgramPtx {
       maxRegions = Math.max(maxRegions, img[dir + 9]);
     }
     b.append(".func (.param .align 8 .b8 func_retval0[").append(txBytes + 8).append("]) ")
-        .append(name).append("(\n\t.param .b32 ").append(name).append("_param_0,\n");
+        .append(name).append("(\n\t.param ").append(look ? ".align 8 .b8 " : ".b32 ")
+        .append(name).append("_param_0").append(look ? "[" + 8 * LOOK_PRE_WORDS + "]" : "")
+        .append(",\n");
     for (int i = 1; i <= 4; i++) {
       b.append("\t.param .b64 ").append(name).append("_param_").append(i).append(",\n");
     }
@@ -215,7 +229,8 @@ public final class ProgramPtx {
     line(".reg .pred %q<2>");
     // The attempt begins here, from its owner (gstm_jit_new): begun by the kernel and passed
     // in, its bytes went through local memory.
-    line("ld.param.u32 %w0, [" + name + "_param_0]");
+    // A look has no owner (it takes no lock).
+    line(look ? "mov.b32 %w0, 0" : "ld.param.u32 %w0, [" + name + "_param_0]");
     b.append("{\n");
     line(".param .b32 param0");
     line("st.param.b32 [param0], %w0");
@@ -320,6 +335,10 @@ public final class ProgramPtx {
     b.append("}\n");
   }
 
+  /** A look's read issued early: at pc, of store region {@code storeRegion} (the program's
+   *  {@code bb}) at the value of column {@code column}. */
+  private record Early(int pc, int column, int bb, int storeRegion) {}
+
   /**
    * A look's reads in the program's straight-line start (which every look that gets that far
    * runs) whose index is a column's value (a register only an LDP there writes), issued
@@ -328,10 +347,12 @@ public final class ProgramPtx {
    * dist[dst] after dist[src] + weight). What a read sees earlier a later one could only see
    * improved (a relaxation's values only improve, and a source improved after the look runs its
    * edges again), as the look's contract allows. Each is loaded only within its region's
-   * bounds; the read's own bounds check stays where it was. Returns the register holding each
-   * such read's value, by its pc.
+   * bounds; the read's own bounds check stays where it was.
    */
-  private Map<Integer, String> earlyReads(int code, int codeLen, int slots, int regions) {
+  private List<Early> earlyReads(int code, int codeLen, int slots, int regions) {
+    if (!EARLY_READS) {
+      return List.of();
+    }
     // The straight-line start: instructions before the first that jumps or ends.
     int prefix = codeLen;
     Map<Integer, Integer> writers = new LinkedHashMap<>(); // register -> writes of it
@@ -354,7 +375,7 @@ public final class ProgramPtx {
         }
       }
     }
-    Map<Integer, String> early = new LinkedHashMap<>();
+    List<Early> early = new ArrayList<>();
     for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
       int w = img[code + pc];
       if ((w & 0xff) != Opcodes.RD && (w & 0xff) != Opcodes.RDS) {
@@ -368,30 +389,92 @@ public final class ProgramPtx {
         continue;
       }
       int lw = img[code + at];
-      int column = img[slots + ((lw >>> 16) & 0xff | (lw >>> 24) << 8)];
-      String v = "%ev" + earlyCount++; // unique across the set's programs: one function
-      int view = VIEW_REGIONS + REGION_VIEW_BYTES * storeRegion;
-      line(".reg .b64 " + v);
-      b.append("{\n");
-      line(".reg .b64 %eb, %ea");
-      line(".reg .b32 %ei, %ew, %es");
-      line(".reg .pred %ep, %e4, %e8");
-      line("cvt.u32.u64 %ei, %cv" + column);
-      line("setp.lt.u32 %ep, %ei, %rl" + bb);
-      line("ld.shared.u64 %eb, [" + VIEW + "+" + view + "]");
-      line("ld.shared.u32 %ew, [" + VIEW + "+" + (view + REGION_WORD_BYTES_AT) + "]");
-      line("setp.eq.and.u32 %e4, %ew, 4, %ep");
-      line("setp.ne.and.u32 %e8, %ew, 4, %ep");
-      line("mul.wide.u32 %ea, %ei, %ew");
-      line("add.s64 %ea, %eb, %ea");
-      line("mov.b64 " + v + ", 0");
-      line("@%e4 ld.global.cg.s32 %es, [%ea]");
-      line("@%e4 cvt.s64.s32 " + v + ", %es");
-      line("@%e8 ld.global.cg.s64 " + v + ", [%ea]");
-      b.append("}\n");
-      early.put(pc, v);
+      early.add(new Early(pc, img[slots + ((lw >>> 16) & 0xff | (lw >>> 24) << 8)], bb,
+          storeRegion));
     }
     return early;
+  }
+
+  /** Loads early read {@code e} into the 64-bit register {@code v} (declared here). */
+  private void loadEarly(Early e, String v) {
+    int view = VIEW_REGIONS + REGION_VIEW_BYTES * e.storeRegion();
+    line(".reg .b64 " + v);
+    b.append("{\n");
+    line(".reg .b64 %eb, %ea");
+    line(".reg .b32 %ei, %ew, %es");
+    line(".reg .pred %ep, %e4, %e8");
+    line("cvt.u32.u64 %ei, %cv" + e.column());
+    line("setp.lt.u32 %ep, %ei, %rl" + e.bb());
+    line("ld.shared.u64 %eb, [" + VIEW + "+" + view + "]");
+    line("ld.shared.u32 %ew, [" + VIEW + "+" + (view + REGION_WORD_BYTES_AT) + "]");
+    line("setp.eq.and.u32 %e4, %ew, 4, %ep");
+    line("setp.ne.and.u32 %e8, %ew, 4, %ep");
+    line("mul.wide.u32 %ea, %ei, %ew");
+    line("add.s64 %ea, %eb, %ea");
+    line("mov.b64 " + v + ", 0");
+    line("@%e4 ld.global.cg.s32 %es, [%ea]");
+    line("@%e4 cvt.s64.s32 " + v + ", %es");
+    line("@%e8 ld.global.cg.s64 " + v + ", [%ea]");
+    b.append("}\n");
+  }
+
+  /**
+   * The function {@code gstm_jit_pre_<sfx>(image, cols, tx_count, t)} of a relaxation's look
+   * (the set's one program): what its look loads before it decides, as a {@code LookPre} of
+   * {@link #LOOK_PRE_WORDS} words: the columns the program reads, then its early reads
+   * ({@link #earlyReads}), as many as fit. Apart from the look, so that a lane may issue two
+   * edges' loads before either look decides (the template's relax_pass).
+   */
+  private String lookLoads() {
+    int columns = img[3];
+    int dir = HEADER_WORDS + 2 * columns;
+    int code = img[dir];
+    int codeLen = img[dir + 1];
+    int slots = img[dir + 4];
+    int arrays = img[dir + 6];
+    int regions = img[dir + 8];
+    String fn = "gstm_jit_pre_" + sfx;
+    b.append(".func (.param .align 8 .b8 func_retval0[").append(8 * LOOK_PRE_WORDS).append("]) ")
+        .append(fn).append("(\n");
+    b.append("\t.param .b64 ").append(fn).append("_param_0,\n");
+    b.append("\t.param .b64 ").append(fn).append("_param_1,\n");
+    b.append("\t.param .b32 ").append(fn).append("_param_2,\n");
+    b.append("\t.param .b32 ").append(fn).append("_param_3\n)\n{\n");
+    line(".reg .b64 %imgp, %colsp, %img, %cols, %t64");
+    line(".reg .b64 %d<4>");
+    line(".reg .b32 %n, %t");
+    line(".reg .b32 %w<4>");
+    line(".reg .b32 %co<" + Math.max(1, columns) + ">");
+    line(".reg .b64 %cv<" + Math.max(1, columns) + ">");
+    line(".reg .b32 %rl<" + Math.max(1, img[dir + 9]) + ">");
+    line("ld.param.u64 %imgp, [" + fn + "_param_0]");
+    line("ld.param.u64 %colsp, [" + fn + "_param_1]");
+    line("ld.param.u32 %n, [" + fn + "_param_2]");
+    line("ld.param.u32 %t, [" + fn + "_param_3]");
+    line("cvta.to.global.u64 %img, %imgp");
+    line("cvta.to.global.u64 %cols, %colsp");
+    line("cvt.u64.u32 %t64, %t");
+    BitSet hoisted = hoistedColumns(code, codeLen, slots, arrays);
+    loadColumns(hoisted);
+    regionLengths(dir, regions);
+    List<String> values = new ArrayList<>();
+    for (int c = hoisted.nextSetBit(0); c >= 0; c = hoisted.nextSetBit(c + 1)) {
+      values.add("%cv" + c);
+    }
+    for (Early e : earlyReads(code, codeLen, slots, regions)) {
+      if (values.size() < LOOK_PRE_WORDS) {
+        String v = "%ev" + earlyCount++;
+        loadEarly(e, v);
+        values.add(v);
+      }
+    }
+    for (int i = 0; i < LOOK_PRE_WORDS; i++) {
+      line("st.param.b64 [func_retval0+" + 8 * i + "], "
+          + (i < values.size() ? values.get(i) : "0"));
+    }
+    line("ret");
+    b.append("}\n");
+    return b.toString();
   }
 
   /** Bounds check: OUT_OF_RANGE unless {@code index} (int32, as unsigned) is below {@code len}. */
@@ -416,43 +499,33 @@ public final class ProgramPtx {
     for (int r = 0; r < registers; r++) {
       line("mov.b64 %g" + r + ", 0");
     }
-    // The columns the program reads (LDP, and the elements of short arrays), loaded up front
-    // with their offsets, as a hand-written kernel loads its transaction before the attempt:
-    // their memory latencies overlap, instead of one after the other between the transaction's
-    // reads (whose acquire loads nothing later may pass).
-    BitSet hoisted = new BitSet();
-    for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
-      int w = img[code + pc];
-      List<Integer> used = new ArrayList<>();
-      if ((w & 0xff) == Opcodes.LDP) {
-        used.add(img[slots + ((w >>> 16) & 0xff | (w >>> 24) << 8)]);
-      } else if ((w & 0xff) == Opcodes.LDPA && selectable(slots, arrays, (w >>> 16) & 0xff)) {
-        int b = (w >>> 16) & 0xff;
-        for (int i = 0; i < img[arrays + 2 * b + 1]; i++) {
-          used.add(img[slots + img[arrays + 2 * b] + i]);
+    BitSet hoisted = hoistedColumns(code, codeLen, slots, arrays);
+    Map<Integer, String> early = new LinkedHashMap<>();
+    if (look) {
+      // The look's loads, done before it (lookLoads): its columns, then its early reads, in
+      // their words of param_0; what did not fit is loaded here or read in program order.
+      int slot = 0;
+      BitSet rest = new BitSet();
+      for (int col = hoisted.nextSetBit(0); col >= 0; col = hoisted.nextSetBit(col + 1)) {
+        if (slot < LOOK_PRE_WORDS) {
+          line("ld.param.u64 %cv" + col + ", [" + name + "_param_0+" + 8 * slot++ + "]");
+        } else {
+          rest.set(col);
         }
       }
-      for (int c : used) {
-        if (!hoisted.get(c)) {
-          hoisted.set(c);
-          line("ld.global.nc.u32 %co" + c + ", [%img+" + 4 * (HEADER_WORDS + 2 * c) + "]");
+      loadColumns(rest);
+      for (Early e : earlyReads(code, codeLen, slots, regions)) {
+        if (slot < LOOK_PRE_WORDS) {
+          String v = "%ev" + earlyCount++; // unique across the set's programs: one function
+          line(".reg .b64 " + v);
+          line("ld.param.u64 " + v + ", [" + name + "_param_0+" + 8 * slot++ + "]");
+          early.put(e.pc(), v);
         }
       }
+    } else {
+      loadColumns(hoisted);
     }
-    for (int c = hoisted.nextSetBit(0); c >= 0; c = hoisted.nextSetBit(c + 1)) {
-      columnAt("%cv" + c, "%co" + c, img[HEADER_WORDS + 2 * c + 1]);
-    }
-    // The lengths of the regions the program names, as the store's view has them (a region
-    // the store lacks has none: every access to it is out of range).
-    for (int r = 0; r < img[dir + 9]; r++) {
-      int storeRegion = img[regions + 2 * r];
-      if (storeRegion >= 0) {
-        line("ld.shared.u32 %rl" + r + ", [" + VIEW + "+"
-            + (VIEW_REGIONS + REGION_VIEW_BYTES * storeRegion + REGION_WORDS_AT) + "]");
-      }
-    }
-    Map<Integer, String> early = sfx.equals(LOOK) && EARLY_READS
-        ? earlyReads(code, codeLen, slots, regions) : Map.of();
+    regionLengths(dir, regions);
     line("mov.u32 %budget, " + steps);
     int pc = 0;
     while (pc < codeLen) {
@@ -468,7 +541,8 @@ public final class ProgramPtx {
       String gc = "%g" + c;
       switch (op) {
         case Opcodes.RET -> {
-          for (int o = 0; o < outCount; o++) {
+          // A look's outputs are not kept (only whether it got this far is): none stored.
+          for (int o = 0; o < (look ? 0 : outCount); o++) {
             line("mul.wide.u32 %d0, %n, " + o);
             line("add.s64 %d0, %d0, %t64");
             line("shl.b64 %d0, %d0, 3");
@@ -483,10 +557,12 @@ public final class ProgramPtx {
           line("bra.uni $EXIT0");
         }
         case Opcodes.ABORT -> {
-          line("shl.b64 %d0, %t64, 2");
-          line("add.s64 %d0, %codes, %d0");
-          line("cvt.u32.u64 %w0, " + ga);
-          line("st.global.u32 [%d0], %w0");
+          if (!look) { // a look's abort runs the transaction, which stores its code
+            line("shl.b64 %d0, %t64, 2");
+            line("add.s64 %d0, %codes, %d0");
+            line("cvt.u32.u64 %w0, " + ga);
+            line("st.global.u32 [%d0], %w0");
+          }
           line("mov.b32 %fault, " + USER_ABORT);
           line("bra.uni $FAULT");
         }
@@ -595,6 +671,53 @@ public final class ProgramPtx {
     line("bra.uni $FAULT");
   }
 
+  /**
+   * The columns the program reads (LDP, and the elements of short arrays), loaded up front with
+   * their offsets, as a hand-written kernel loads its transaction before the attempt: their
+   * memory latencies overlap, instead of one after the other between the transaction's reads
+   * (whose acquire loads nothing later may pass).
+   */
+  private BitSet hoistedColumns(int code, int codeLen, int slots, int arrays) {
+    BitSet hoisted = new BitSet();
+    for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
+      int w = img[code + pc];
+      if ((w & 0xff) == Opcodes.LDP) {
+        hoisted.set(img[slots + ((w >>> 16) & 0xff | (w >>> 24) << 8)]);
+      } else if ((w & 0xff) == Opcodes.LDPA && selectable(slots, arrays, (w >>> 16) & 0xff)) {
+        int bb = (w >>> 16) & 0xff;
+        for (int i = 0; i < img[arrays + 2 * bb + 1]; i++) {
+          hoisted.set(img[slots + img[arrays + 2 * bb] + i]);
+        }
+      }
+    }
+    return hoisted;
+  }
+
+  /** Loads each column of {@code columns} into {@code %cv<c>}, its offsets first. */
+  private void loadColumns(BitSet columns) {
+    for (int c = columns.nextSetBit(0); c >= 0; c = columns.nextSetBit(c + 1)) {
+      line("ld.global.nc.u32 %co" + c + ", [%img+" + 4 * (HEADER_WORDS + 2 * c) + "]");
+    }
+    for (int c = columns.nextSetBit(0); c >= 0; c = columns.nextSetBit(c + 1)) {
+      columnAt("%cv" + c, "%co" + c, img[HEADER_WORDS + 2 * c + 1]);
+    }
+  }
+
+  /**
+   * The lengths of the regions the program at directory entry {@code dir} names, into {@code
+   * %rl<r>}, as the store's view has them (a region the store lacks has none: every access to
+   * it is out of range).
+   */
+  private void regionLengths(int dir, int regions) {
+    for (int r = 0; r < img[dir + 9]; r++) {
+      int storeRegion = img[regions + 2 * r];
+      if (storeRegion >= 0) {
+        line("ld.shared.u32 %rl" + r + ", [" + VIEW + "+"
+            + (VIEW_REGIONS + REGION_VIEW_BYTES * storeRegion + REGION_WORDS_AT) + "]");
+      }
+    }
+  }
+
   /** Program region {@code r}'s length: its register, or 0 where the store lacks the region. */
   private String length(int regions, int r) {
     return img[regions + 2 * r] >= 0 ? "%rl" + r : "0";
@@ -620,6 +743,15 @@ public final class ProgramPtx {
     return true;
   }
 
+  /**
+   * The cache operator of a column's load: evict-first in a look (a relaxation's edges are read
+   * once a round, its values again and again: R-MAT 2^22's gigabyte of edges pushed its values
+   * out of the L2), else none.
+   */
+  private String streamed() {
+    return look ? ".cs" : "";
+  }
+
   /** Register {@code dst} = this transaction's value in the column at word {@code offset}. */
   private void columnAt(String dst, String offset, int width) {
     line("cvt.u64.u32 %d0, " + offset);
@@ -627,14 +759,14 @@ public final class ProgramPtx {
       line("add.s64 %d0, %d0, %t64");
       line("shl.b64 %d0, %d0, 2");
       line("add.s64 %d0, %cols, %d0");
-      line("ld.global.nc.u32 %w1, [%d0]");
+      line("ld.global" + streamed() + ".nc.u32 %w1, [%d0]");
       line("cvt.s64.s32 " + dst + ", %w1");
     } else {
       line("shl.b64 %d0, %d0, 2");
       line("mul.wide.u32 %d1, %t, 8");
       line("add.s64 %d0, %d0, %d1");
       line("add.s64 %d0, %cols, %d0");
-      line("ld.global.nc.u64 " + dst + ", [%d0]");
+      line("ld.global" + streamed() + ".nc.u64 " + dst + ", [%d0]");
     }
   }
 }
