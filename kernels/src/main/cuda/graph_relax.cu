@@ -202,13 +202,23 @@ struct Next {
   uint32_t far = kNoVertex;
 };
 
-/// What a lane of a round tallies, reduced per warp at the end of the round.
+/// Tally::counters' words: the run's counters [0, kAbandonedCount], then these statistics.
+enum TallyWord : int {
+  kTallyTransactions = kAbandonedCount + 1,
+  kTallyRelaxations,
+  kTallyImproved,
+  kTallyWords
+};
+
+/// The most threads a block of the relaxation kernels (their launch bounds).
+constexpr int kMaxBlockThreads = 256;
+
+/// What a lane of a round tallies, reduced per warp at the end of the round. The counts live in
+/// shared memory (SharedCounters): in registers they took 10 of the round kernel's 80 a thread.
 struct Tally {
-  ThreadCounters<kAbandonedCount + 1> counters;
-  uint32_t transactions = 0;
-  uint32_t relaxations = 0;
-  uint32_t improved = 0;
+  SharedCounters<kTallyWords> counters;
   unsigned long long deferred_min = ~0ull;  // values are nonnegative: bits order them
+  __device__ __forceinline__ explicit Tally(uint32_t* slots) : counters(slots) {}
 };
 
 /// Whether a warp may take v as its next hop: its edges fit one item and no commit of this
@@ -229,7 +239,7 @@ __device__ __forceinline__ void relax_edge(const StoreView& view, const RelaxArg
                                            const unsigned long long* values, uint32_t self,
                                            uint32_t u, uint32_t v, double w, uint64_t du0,
                                            Tally& t, uint32_t* held, Next& next) {
-  ++t.transactions;
+  ++t.counters.c[kTallyTransactions];
   const double candidate = as_double(du0) + w;
   for (uint32_t conflicts = 0;;) {
     // u's value now, loaded beside the transaction's first load and checked before its commit:
@@ -259,15 +269,15 @@ __device__ __forceinline__ void relax_edge(const StoreView& view, const RelaxArg
             defer(a.far, a.far_count, a.far_stamps, a.far_epoch, v);
           }
           t.deferred_min = min(t.deferred_min, static_cast<unsigned long long>(as_bits(candidate)));
-          ++t.improved;
+          ++t.counters.c[kTallyImproved];
         } else if (*held == kNoVertex && a.chain != 0 && may_hold(a, offsets, v)) {
           // Not stamped: a commit that lowers v again in this round still queues it.
           *held = v;
-          ++t.improved;
+          ++t.counters.c[kTallyImproved];
         } else if (next.gather) {
           next.queue = v;  // counted as improved if this round had not queued it yet
         } else if (enqueue(a, offsets, v)) {
-          ++t.improved;
+          ++t.counters.c[kTallyImproved];
         }
       }
       return;
@@ -329,7 +339,7 @@ __device__ __forceinline__ void flush_survivor(const StoreView& view, const Rela
   if (s.has) relax_edge(view, a, offsets, values, self, s.u, s.v, s.w, s.du0, t, held, next);
   s.has = false;
   if (HOST) {
-    if (enqueue_warp(a, offsets, next.queue)) ++t.improved;
+    if (enqueue_warp(a, offsets, next.queue)) ++t.counters.c[kTallyImproved];
     defer_warp(a, next.far);
   }
 }
@@ -513,40 +523,25 @@ __device__ __forceinline__ void publish_deferred(const RelaxArgs& a, Tally& t) {
   t.deferred_min = ~0ull;
 }
 
-/// Adds what the block's lanes tallied to the run's counters and statistics (a block reduction,
-/// then one atomic per counter; a warp reduction, then one atomic per warp and statistic) and
-/// publishes the lowest deferred value. HOST (the end of a host's round): the counters too a
-/// warp at a time, so that a warp done early does not wait at the block's barrier for the
-/// others. Every thread of the block calls this.
+/// Adds what the lanes tallied to the run's counters and statistics (a warp reduction, then
+/// one atomic per warp and word), clears it, and publishes the lowest deferred value. Every
+/// thread of the block calls this. HOST: the end of a host's round (the loop's, once at its end).
 template <bool HOST>
 __device__ __forceinline__ void flush_tally(const RelaxArgs& a, Tally& t) {
-  if (HOST) {
-#pragma unroll
-    for (int i = 0; i < kAbandonedCount + 1; ++i) {
-      const uint32_t sum = __reduce_add_sync(0xffffffffu, t.counters.c[i]);
-      if ((threadIdx.x & 31u) == 0 && sum != 0) {
-        atomicAdd(a.counters + i, static_cast<unsigned long long>(sum));
-      }
+  const bool leader = (threadIdx.x & 31u) == 0;
+#pragma unroll 1
+  for (int i = 0; i < kTallyWords; ++i) {
+    const uint32_t sum = __reduce_add_sync(0xffffffffu, t.counters.c[i]);
+    t.counters.c[i] = 0;
+    if (leader && sum != 0) {
+      unsigned long long* to = i < kTallyTransactions ? a.counters + i
+                               : i == kTallyTransactions ? a.stats + kTransactions
+                               : i == kTallyRelaxations  ? a.stats + kRelaxations
+                                                         : a.stats + kImproved;
+      atomicAdd(to, static_cast<unsigned long long>(sum));
     }
-  } else {
-    t.counters.flush_to(a.counters);
-  }
-  for (int off = 16; off > 0; off >>= 1) {
-    t.transactions += __shfl_down_sync(0xffffffffu, t.transactions, off);
-    t.relaxations += __shfl_down_sync(0xffffffffu, t.relaxations, off);
-    t.improved += __shfl_down_sync(0xffffffffu, t.improved, off);
-  }
-  if ((threadIdx.x & 31u) == 0) {
-    if (t.transactions) {
-      atomicAdd(a.stats + kTransactions, static_cast<unsigned long long>(t.transactions));
-    }
-    if (t.relaxations) {
-      atomicAdd(a.stats + kRelaxations, static_cast<unsigned long long>(t.relaxations));
-    }
-    if (t.improved) atomicAdd(a.stats + kImproved, static_cast<unsigned long long>(t.improved));
   }
   publish_deferred(a, t);
-  t = Tally();
 }
 
 /// One round over a.in into t (the caller flushes it: after the round, or once at the end of
@@ -578,7 +573,7 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
       mine = static_cast<uint32_t>(item.x);
       begin = item.y;
       end = min(__ldg(offsets + mine + 1), begin + kChunkEdges);
-      t.relaxations += static_cast<uint32_t>(end - begin);
+      t.counters.c[kTallyRelaxations] += static_cast<uint32_t>(end - begin);
     }
     if (!a.pull) {
       // Hops within the round: a vertex a lane lowered within the bucket becomes its item for
@@ -597,7 +592,7 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
         if (mine != kNoVertex) {
           begin = __ldg(offsets + mine);
           end = __ldg(offsets + mine + 1);
-          t.relaxations += static_cast<uint32_t>(end - begin);
+          t.counters.c[kTallyRelaxations] += static_cast<uint32_t>(end - begin);
         }
       }
       if (held != kNoVertex) enqueue(a, offsets, held);
@@ -622,7 +617,7 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
       relax_edge(view, a, offsets, values, self, pulled.from, mine, 0.0, pulled.bits, t, &none,
                  next);
     }
-    if (enqueue_warp(a, offsets, next.queue)) ++t.improved;
+    if (enqueue_warp(a, offsets, next.queue)) ++t.counters.c[kTallyImproved];
     defer_warp(a, next.far);
   }
 }
@@ -738,7 +733,8 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs
   // The rounds' counters and statistics, added to the run's once at the end: flushed after
   // every round, a road network's 11,000 rounds took 218 ms of kernel, flushed once 204 ms
   // (H200). Only the lowest deferred value is published after each round.
-  Tally tally;
+  __shared__ uint32_t tally_slots[SharedCounters<kTallyWords>::kSlots(kMaxBlockThreads)];
+  Tally tally(tally_slots);
   RelaxArgs r;
   r.counters = a.counters;
   r.stats = a.stats;
@@ -863,7 +859,10 @@ extern "C" __global__ void __launch_bounds__(256, 2) gstm_graph_relax_loop(
 extern "C" __global__ void __launch_bounds__(256, 3) gstm_graph_relax_round(
     const __grid_constant__ gstm::StoreView view,
     const __grid_constant__ gstm::graph_relax::RelaxArgs args) {
-  gstm::graph_relax::Tally tally;
+  using gstm::graph_relax::kTallyWords;
+  __shared__ uint32_t slots[gstm::SharedCounters<kTallyWords>::kSlots(
+      gstm::graph_relax::kMaxBlockThreads)];
+  gstm::graph_relax::Tally tally(slots);
   gstm::graph_relax::relax_round<true>(view, args, tally);
   gstm::graph_relax::flush_tally<true>(args, tally);
 }
