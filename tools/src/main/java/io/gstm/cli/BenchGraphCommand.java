@@ -261,10 +261,11 @@ final class BenchGraphCommand extends EngineCommand {
               + "transactions%n", s.kernelNanos() / 1e6, total / 1e6, s.rounds(),
           s.transactions());
       ProgramRelaxation.Result r = fastest.result();
-      System.out.printf("program 'paths': %.3f ms kernel time, %.3f ms total, %d rounds, %,d "
-              + "transactions, %,d edges skipped after a look, %,d changes, outcomes %s%n",
-          r.kernelNanos() / 1e6, programTotal / 1e6, r.rounds(), r.transactions(), r.skipped(),
-          r.changes(), r.outcomes());
+      System.out.printf("program 'paths': %.3f ms kernel time, %.3f ms total (prepared once "
+              + "in %.1f ms), %d rounds, %,d transactions, %,d edges skipped after a look, %,d "
+              + "changes, outcomes %s%n",
+          r.kernelNanos() / 1e6, programTotal / 1e6, trial.prepareNanos() / 1e6, r.rounds(),
+          r.transactions(), r.skipped(), r.changes(), r.outcomes());
       System.out.printf("program speed as a fraction of the built-in's (each time the best of "
               + "%d runs): %.2fx kernel, %.2fx total%n", runs.size(),
           (double) s.kernelNanos() / Math.max(1, r.kernelNanos()),

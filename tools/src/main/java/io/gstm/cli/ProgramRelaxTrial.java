@@ -2,6 +2,7 @@ package io.gstm.cli;
 
 import io.gstm.core.engine.Engine;
 import io.gstm.core.graph.CsrGraph;
+import io.gstm.core.graph.PreparedRelaxation;
 import io.gstm.core.graph.ProgramRelaxation;
 import io.gstm.core.program.Program;
 import io.gstm.core.store.RegionSpec;
@@ -13,34 +14,48 @@ import java.util.Arrays;
 
 /**
  * {@code bench-graph --program paths}: shortest paths written as a transaction program that
- * keeps each vertex's distance, parent and hop count together ({@link GraphPrograms#PATHS}), relaxed by
- * {@link ProgramRelaxation} on the same graph, engine and source as the built-in relaxation;
- * its distances must equal the built-in's (verified against Dijkstra) and its parents form a
- * shortest-path tree with consistent hop counts.
+ * keeps each vertex's distance, parent and hop count together ({@link GraphPrograms#PATHS}),
+ * relaxed by {@link ProgramRelaxation} on the same graph, engine and source as the built-in
+ * relaxation (prepared once, as the built-in's relaxer keeps its graph); its distances must
+ * equal the built-in's (verified against Dijkstra) and its parents form a shortest-path tree
+ * with consistent hop counts.
  */
 final class ProgramRelaxTrial implements AutoCloseable {
   /** One run: the relaxation's report, its values, and its time in all. */
   record Run(ProgramRelaxation.Result result, double[] dist, int[] parent, int[] hops,
       long totalNanos) {}
 
-  private final Engine engine;
   private final CsrGraph graph;
   private final int source;
   private final Program program = Program.parse(GraphPrograms.PATHS).get(0);
-  private final ProgramRelaxation.Order order;
   private final TxStore store;
+  /** Readied once for every run, as a user relaxing again and again would (edges on the GPU). */
+  private final PreparedRelaxation prepared;
+  private final long prepareNanos;
 
   /** @param order the order the vertices are taken in (lowest distance first), or null */
   ProgramRelaxTrial(Engine engine, CsrGraph graph, int source, ProgramRelaxation.Order order) {
-    this.engine = engine;
     this.graph = graph;
     this.source = source;
-    this.order = order;
     int n = graph.vertexCount();
     this.store = engine.createStore(StoreLayout.of(
         new RegionSpec("dist", RegionType.FLOAT64, n, 1),
         new RegionSpec("parent", RegionType.INT32, n, 1).withLocksOf("dist"),
         new RegionSpec("hops", RegionType.INT32, n, 1).withLocksOf("dist")));
+    long t0 = System.nanoTime();
+    try {
+      this.prepared = ProgramRelaxation.prepare(engine, store, graph, program,
+          ProgramRelaxation.Settings.defaults().withOrder(order).withMaxRounds(1_000_000));
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    this.prepareNanos = System.nanoTime() - t0;
+  }
+
+  /** The time the relaxation took to ready (its edges to the device, its kernel loaded). */
+  long prepareNanos() {
+    return prepareNanos;
   }
 
   /** Relaxes from the source; the store's values are set afresh first. */
@@ -55,9 +70,7 @@ final class ProgramRelaxTrial implements AutoCloseable {
     store.writeInt32(1, parent);
     store.writeInt32(2, new int[n]);
     long t0 = System.nanoTime();
-    ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, graph, program,
-        new int[] {source}, ProgramRelaxation.Settings.defaults().withOrder(order)
-            .withMaxRounds(1_000_000));
+    ProgramRelaxation.Result r = prepared.relax(new int[] {source});
     long total = System.nanoTime() - t0;
     return new Run(r, store.readFloat64(0), store.readInt32(1), store.readInt32(2), total);
   }
@@ -96,6 +109,10 @@ final class ProgramRelaxTrial implements AutoCloseable {
 
   @Override
   public void close() {
-    store.close();
+    try {
+      prepared.close();
+    } finally {
+      store.close();
+    }
   }
 }

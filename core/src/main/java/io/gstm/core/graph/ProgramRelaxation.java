@@ -2,18 +2,12 @@ package io.gstm.core.graph;
 
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
-import io.gstm.core.cuda.CudaProgramRelax;
 import io.gstm.core.engine.Engine;
-import io.gstm.core.program.Column;
 import io.gstm.core.program.CompiledProgram;
 import io.gstm.core.program.Program;
-import io.gstm.core.program.ProgramBatch;
-import io.gstm.core.program.ProgramResult;
-import io.gstm.core.program.ProgramSet;
 import io.gstm.core.program.ValueType;
 import io.gstm.core.store.RegionType;
 import io.gstm.core.store.TxStore;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -52,9 +46,10 @@ import java.util.Objects;
  * others wait. The fixpoint is the same; only the work to reach it changes.
  *
  * <p>On the GPU (a PR-STM store of the {@link io.gstm.core.cuda.CudaEngine}, programs compiled)
- * the rounds run on the device ({@link CudaProgramRelax}): the edges are uploaded once as the
- * batch's columns, the whole run is one launch, and each edge is first looked at over plain
- * reads; an edge whose look would write nothing runs no transaction ({@link Result#skipped()}).
+ * the rounds run on the device ({@link io.gstm.core.cuda.CudaProgramRelax}): the edges go up
+ * once as the batch's columns ({@link #prepare} keeps them there for several relaxations), the
+ * whole run is one launch, and each edge is first looked at over plain reads; an edge whose
+ * look would write nothing runs no transaction ({@link Result#skipped()}).
  * For a relaxation that only ever improves values this skips only edges whose transaction would
  * have changed nothing, so the fixpoint is the same. Elsewhere (the JVM engine, history asked
  * for, a program that does not compile for the device) each round is one program batch on the
@@ -176,19 +171,35 @@ public final class ProgramRelaxation {
   /**
    * As {@link #relax(Engine, TxStore, CsrGraph, Program, int[], int, RunOptions)}, with the
    * order, round limit and options of {@code settings}. On the GPU a round in which every
-   * queued vertex is past the bucket counts towards the round limit.
+   * queued vertex is past the bucket counts towards the round limit. One relaxation: {@link
+   * #prepare} keeps what the runs share (on the GPU the edges, uploaded once) for several.
    *
    * @throws IllegalArgumentException also if the order's region is not one of the program's
    */
   public static Result relax(Engine engine, TxStore store, CsrGraph graph, Program program,
       int[] active, Settings settings) {
+    try (PreparedRelaxation prepared = prepare(engine, store, graph, program, settings)) {
+      return prepared.relax(active);
+    }
+  }
+
+  /**
+   * Checks {@code program} against {@code store} and {@code graph} once and readies its
+   * relaxations, each from its own active vertices over the values the store holds when it
+   * runs ({@link PreparedRelaxation#relax}): on the GPU the edges go to the device and the
+   * kernel is loaded once, so that each relaxation after the first costs its kernel's time and
+   * little more. Close it to free the device's copy of the edges; the store stays the caller's.
+   *
+   * @throws IllegalArgumentException as {@link #relax(Engine, TxStore, CsrGraph, Program, int[],
+   *     Settings)} does for the program, the store's regions and the order
+   */
+  public static PreparedRelaxation prepare(Engine engine, TxStore store, CsrGraph graph,
+      Program program, Settings settings) {
     Objects.requireNonNull(engine, "engine");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(graph, "graph");
     Objects.requireNonNull(settings, "settings");
     Order order = settings.order();
-    int maxRounds = settings.maxRounds();
-    RunOptions options = settings.options();
     CompiledProgram compiled = program.compile();
     boolean weighted = check(compiled);
     for (Program.RegionDecl r : program.regions()) {
@@ -200,109 +211,19 @@ public final class ProgramRelaxation {
             + graph.vertexCount() + " vertices");
       }
     }
-    int orderRegion = -1;
-    RegionType orderType = null;
-    double width = Double.POSITIVE_INFINITY;
+    PreparedRelaxation.Ordering ordering = null;
     if (order != null) {
       Program.RegionDecl decl = program.regions().stream()
           .filter(r -> r.name().equals(order.region())).findFirst()
           .orElseThrow(() -> new IllegalArgumentException("order: region '" + order.region()
               + "' is not one of program '" + program.name() + "''s " + program.regions()
               .stream().map(Program.RegionDecl::name).toList()));
-      orderType = decl.type().regionType();
-      orderRegion = store.layout().regionNamed(decl.name(), orderType,
-          "program '" + program.name() + "'");
-      width = order.widthOn(graph);
+      RegionType type = decl.type().regionType();
+      ordering = new PreparedRelaxation.Ordering(store.layout().regionNamed(decl.name(), type,
+          "program '" + program.name() + "'"), type, order.descending(), order.widthOn(graph));
     }
-    int n = graph.vertexCount();
-    boolean[] next = new boolean[n];
-    for (int v : active) {
-      if (v < 0 || v >= n) {
-        throw new IllegalArgumentException("active: vertex " + v + " is not one of the graph's "
-            + n + " (0.." + (n - 1) + ")");
-      }
-      next[v] = true;
-    }
-    try (CudaProgramRelax device = CudaProgramRelax.open(engine, store, graph, compiled,
-        weighted, options)) {
-      if (device != null) {
-        CudaProgramRelax.Rounds r = device.relax(marked(next), maxRounds, orderRegion,
-            orderType, order != null && order.descending(), width);
-        return new Result(r.rounds(), r.transactions(), r.skipped(), r.changes(), r.outcomes(),
-            r.kernelNanos());
-      }
-    }
-    ProgramSet set = ProgramSet.of(compiled);
-    Map<Outcome, Long> outcomes = new EnumMap<>(Outcome.class);
-    long transactions = 0;
-    long changes = 0;
-    long kernelNanos = 0;
-    int rounds = 0;
-    boolean[] pending = next;
-    double bound = order == null ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
-    while (true) {
-      double[] keys = order == null ? null : priorities(store, orderRegion, orderType,
-          order.descending(), n);
-      int[] frontier = take(pending, keys, bound);
-      if (frontier.length == 0) {
-        double lowest = lowest(pending, keys);
-        if (Double.isNaN(lowest)) {
-          break; // nothing waits
-        }
-        bound = Math.max(bound, lowest) + width;
-        frontier = take(pending, keys, bound);
-      }
-      if (rounds == maxRounds) {
-        throw new IllegalStateException("program '" + program.name() + "': " + frontier.length
-            + " vertices still changed after " + maxRounds + " rounds (maxRounds); a "
-            + "relaxation that does not only improve values may never end");
-      }
-      rounds++;
-      int m = 0;
-      for (int v : frontier) {
-        m += graph.offsets()[v + 1] - graph.offsets()[v];
-      }
-      if (m == 0) {
-        continue;
-      }
-      int[] src = new int[m];
-      int[] dst = new int[m];
-      double[] weight = weighted ? new double[m] : null;
-      int e = 0;
-      for (int v : frontier) {
-        for (int i = graph.offsets()[v]; i < graph.offsets()[v + 1]; i++) {
-          src[e] = v;
-          dst[e] = graph.targets()[i];
-          if (weighted) {
-            weight[e] = graph.weight(i);
-          }
-          e++;
-        }
-      }
-      ProgramBatch.Builder b = ProgramBatch.builder(set).all(program.name(), m)
-          .column(Column.wrapInt32("src", src)).column(Column.wrapInt32("dst", dst));
-      if (weighted) {
-        b.column(Column.ofFloat64("weight", weight));
-      }
-      ProgramResult r = engine.run(store, b.build(), options);
-      transactions += m;
-      kernelNanos += r.stats().kernelNanos();
-      for (int t = 0; t < m; t++) {
-        Outcome o = r.outcome(t);
-        outcomes.merge(o, 1L, Long::sum);
-        if (o == Outcome.COMMITTED && r.outputBits(t, "changed") != 0) {
-          pending[dst[t]] = true;
-          changes++;
-        } else if (o == Outcome.ABANDONED || o == Outcome.ABANDONED_SEMANTIC) {
-          pending[src[t]] = true; // given up under contention: the edge runs again next round
-        } else if (o == Outcome.TOO_LARGE) {
-          throw new IllegalStateException("program '" + program.name() + "': a relaxation "
-              + "of edge " + src[t] + " -> " + dst[t] + " ended TOO_LARGE (more reads or "
-              + "writes than its set holds)");
-        }
-      }
-    }
-    return new Result(rounds, transactions, 0, changes, outcomes, kernelNanos);
+    return new PreparedRelaxation(engine, store, graph, compiled, weighted, ordering,
+        settings.maxRounds(), settings.options());
   }
 
   /** Checks the program's interface; returns whether it takes a weight. */
@@ -342,74 +263,5 @@ public final class ProgramRelaxation {
           + "int32 output 'changed' (nonzero when it improved dst's values)");
     }
     return weight;
-  }
-
-  private static int[] marked(boolean[] marked) {
-    return take(marked.clone(), null, Double.POSITIVE_INFINITY);
-  }
-
-  /**
-   * The pending vertices whose key is not above {@code bound} (all of them without keys), in
-   * order, taken off {@code pending}.
-   */
-  private static int[] take(boolean[] pending, double[] keys, double bound) {
-    int count = 0;
-    for (int v = 0; v < pending.length; v++) {
-      count += pending[v] && !(keys != null && keys[v] > bound) ? 1 : 0;
-    }
-    int[] out = new int[count];
-    int k = 0;
-    for (int v = 0; v < pending.length && k < count; v++) {
-      if (pending[v] && !(keys != null && keys[v] > bound)) {
-        out[k++] = v;
-        pending[v] = false;
-      }
-    }
-    return out;
-  }
-
-  /** The lowest key of a pending vertex; NaN if none is pending. */
-  private static double lowest(boolean[] pending, double[] keys) {
-    double lowest = Double.NaN;
-    for (int v = 0; v < pending.length; v++) {
-      if (pending[v] && (Double.isNaN(lowest) || keys[v] < lowest)) {
-        lowest = keys[v];
-      }
-    }
-    return lowest;
-  }
-
-  /** Each vertex's place in the order: its value as a number, negated when descending. */
-  private static double[] priorities(TxStore store, int region, RegionType type,
-      boolean descending, int n) {
-    double[] keys = new double[n];
-    switch (type) {
-      case INT32 -> {
-        int[] v = store.readInt32(region);
-        for (int i = 0; i < n; i++) {
-          keys[i] = v[i];
-        }
-      }
-      case INT64 -> {
-        long[] v = store.readInt64(region);
-        for (int i = 0; i < n; i++) {
-          keys[i] = v[i];
-        }
-      }
-      case FLOAT32 -> {
-        float[] v = store.readFloat32(region);
-        for (int i = 0; i < n; i++) {
-          keys[i] = v[i];
-        }
-      }
-      case FLOAT64 -> System.arraycopy(store.readFloat64(region), 0, keys, 0, n);
-      default -> throw new IllegalStateException("region type " + type);
-    }
-    if (descending) {
-      for (int i = 0; i < n; i++) {
-        keys[i] = -keys[i];
-      }
-    }
-    return keys;
   }
 }

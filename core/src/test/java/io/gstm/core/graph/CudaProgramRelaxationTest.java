@@ -210,6 +210,13 @@ class CudaProgramRelaxationTest {
   }
 
   /** With one lock a vertex (its three words a row) and with one a word: the same answers. */
+  /** One prepared relaxation, its edges kept on the device, run from several sources. */
+  @Test
+  void onePreparedRelaxationRunsFromSeveralSourcesOnTheDevice() {
+    assertThat(ProgramRelaxationTest.preparedRunsFromSeveralSources(gpu,
+        ProgramRelaxationTest.graph(20_000, 4, 7))).isTrue();
+  }
+
   @ParameterizedTest(name = "seed {0}, row locks {1}")
   @CsvSource({"1, true", "2, true", "3, true", "1, false", "2, false"})
   void shortestPathsKeepParentAndHopsConsistentWithTheDistance(long seed, boolean rowLocks) {

@@ -57,6 +57,50 @@ public class ProgramRelaxationTest {
     return CsrGraph.fromEdges(n, src, dst, w);
   }
 
+  /**
+   * One prepared relaxation run from several sources in turn, the values set afresh before each
+   * run: each reaches Dijkstra's distances from its source with a consistent tree. Closed, it
+   * refuses another run and a second close, naming itself. Returns whether it ran on the device.
+   */
+  public static boolean preparedRunsFromSeveralSources(Engine engine, CsrGraph g) {
+    int n = g.vertexCount();
+    PreparedRelaxation prepared;
+    boolean onDevice;
+    try (TxStore store = engine.createStore(pathsLayout(n))) {
+      prepared = ProgramRelaxation.prepare(engine, store, g,
+          Program.parse(GraphPrograms.PATHS).get(0), ProgramRelaxation.Settings.defaults()
+              .withOrder(ProgramRelaxation.Order.ascending("dist")));
+      onDevice = prepared.onDevice();
+      for (int source : new int[] {0, n / 3, n - 1, 0}) {
+        double[] dist = new double[n];
+        Arrays.fill(dist, Double.POSITIVE_INFINITY);
+        dist[source] = 0;
+        int[] parent = new int[n];
+        Arrays.fill(parent, -1);
+        store.writeFloat64(0, dist);
+        store.writeInt32(1, parent);
+        store.writeInt32(2, new int[n]);
+        ProgramRelaxation.Result r = prepared.relax(new int[] {source});
+        assertThat(r.outcomes().keySet()).as("source %d", source)
+            .doesNotContain(Outcome.TOO_LARGE);
+        double[] got = store.readFloat64(0);
+        assertThat(got).as("source %d", source).isEqualTo(dijkstra(g, source));
+        assertConsistentTree(g, source, got, store.readInt32(1), store.readInt32(2));
+      }
+      prepared.close();
+    }
+    assertThatThrownBy(() -> prepared.relax(new int[] {0}))
+        .isInstanceOf(IllegalStateException.class).hasMessage("prepared relaxation is closed");
+    assertThatThrownBy(prepared::close).isInstanceOf(IllegalStateException.class)
+        .hasMessage("prepared relaxation already closed");
+    return onDevice;
+  }
+
+  @Test
+  void onePreparedRelaxationRunsFromSeveralSources() {
+    assertThat(preparedRunsFromSeveralSources(jvm, graph(3_000, 4, 7))).isFalse();
+  }
+
   /** Widest paths from {@code source}, relaxed serially until nothing changes. */
   public static double[] widestSerially(CsrGraph g, int source) {
     double[] width = new double[g.vertexCount()];
@@ -175,7 +219,16 @@ public class ProgramRelaxationTest {
 
   /** Every reached vertex but the source: distance and hops its parent's plus the edge's. */
   public static void assertConsistentTree(CsrGraph g, double[] dist, int[] parent, int[] hops) {
-    for (int v = 1; v < g.vertexCount(); v++) {
+    assertConsistentTree(g, 0, dist, parent, hops);
+  }
+
+  /** As {@link #assertConsistentTree(CsrGraph, double[], int[], int[])} from {@code source}. */
+  public static void assertConsistentTree(CsrGraph g, int source, double[] dist, int[] parent,
+      int[] hops) {
+    for (int v = 0; v < g.vertexCount(); v++) {
+      if (v == source) {
+        continue;
+      }
       if (dist[v] == Double.POSITIVE_INFINITY) {
         assertThat(parent[v]).as("parent of unreached %d", v).isEqualTo(-1);
         continue;
