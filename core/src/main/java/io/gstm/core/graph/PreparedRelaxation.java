@@ -14,6 +14,7 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.TxStore;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A user relaxation checked and readied once ({@link ProgramRelaxation#prepare}) for as many
@@ -65,6 +66,7 @@ public final class PreparedRelaxation implements AutoCloseable {
    *     (the store then holds the values the last round left), or this is closed
    */
   public ProgramRelaxation.Result relax(int[] active) {
+    Objects.requireNonNull(active, "active");
     open.check();
     int n = graph.vertexCount();
     boolean[] next = new boolean[n];

@@ -198,6 +198,7 @@ public final class ProgramRelaxation {
     Objects.requireNonNull(engine, "engine");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(graph, "graph");
+    Objects.requireNonNull(program, "program");
     Objects.requireNonNull(settings, "settings");
     Order order = settings.order();
     CompiledProgram compiled = program.compile();

@@ -87,6 +87,8 @@ public class ProgramRelaxationTest {
         assertThat(got).as("source %d", source).isEqualTo(dijkstra(g, source));
         assertConsistentTree(g, source, got, store.readInt32(1), store.readInt32(2));
       }
+      assertThatThrownBy(() -> prepared.relax(null)).isInstanceOf(NullPointerException.class)
+          .hasMessage("active");
       prepared.close();
     }
     assertThatThrownBy(() -> prepared.relax(new int[] {0}))
