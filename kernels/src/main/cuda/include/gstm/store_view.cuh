@@ -31,8 +31,12 @@ struct StoreView {
   uint32_t region_count;
   RegionView regions[kMaxRegions];
 
+  /// Word `index`'s lock. One lock a word (the default coverage) skips the division: an unsigned
+  /// division is about twenty instructions, and a program's transaction asks this at each of its
+  /// reads and writes.
   __device__ __forceinline__ uint32_t lock_of(uint32_t region, uint32_t index) const {
-    return regions[region].lock_base + index / regions[region].coverage;
+    const uint32_t coverage = regions[region].coverage;
+    return regions[region].lock_base + (coverage == 1 ? index : index / coverage);
   }
 
   /// Word `index` of `region` as raw bits (a 32-bit word sign-extended), a relaxed load: what
