@@ -59,15 +59,18 @@ public final class CudaProgramRelax implements AutoCloseable {
   /**
    * Hops a warp follows within a round: the targets it changed, their out-edges relaxed at
    * once, as the built-in relaxations do. On a graph of at most {@value #HOP_DEGREE} edges a
-   * vertex (a road network, a grid) 6 hops; on a denser one none, where values settle in few
-   * rounds and a followed value is seldom final (H200, paths, R-MAT 2^22 with 16 edges a vertex:
-   * 15.9 ms of kernel with 6 hops against 13.2 without at {@code 948bf0a}).
+   * vertex (a road network, a grid) {@value #SPARSE_HOPS} hops, the built-in's number (with
+   * buckets of 32 mean weights, the paths program's 2^20 grid 36.1 ms of kernel against 39.5 at
+   * 6 hops and 8 mean weights, H200); on a denser one none, where values settle in few rounds
+   * and a followed value is seldom final (H200, paths, R-MAT 2^22 with 16 edges a vertex: 15.9
+   * ms of kernel with 6 hops against 13.2 without at {@code 948bf0a}).
    * {@code gstm.graph.programHops} sets it for every graph. Only for a program whose first
    * output is {@code changed}: the kernel reads it from the committed attempt, where the batch's
    * copy may by then be another run's of the same edge.
    */
   private static final Integer HOPS = Integer.getInteger("gstm.graph.programHops");
   private static final int HOP_DEGREE = 8;
+  private static final int SPARSE_HOPS = 8;
   /** {@code RelaxStat}: transactions by outcome code, then skipped edges and changes. */
   private static final int STATS = 12;
   private static final int SKIPPED = 10;
@@ -380,7 +383,7 @@ public final class CudaProgramRelax implements AutoCloseable {
     if (HOPS != null) {
       return Math.max(0, HOPS);
     }
-    return graph.edgeCount() <= (long) HOP_DEGREE * graph.vertexCount() ? 6 : 0;
+    return graph.edgeCount() <= (long) HOP_DEGREE * graph.vertexCount() ? SPARSE_HOPS : 0;
   }
 
   @Override

@@ -81,8 +81,14 @@ public final class ProgramRelaxation {
    *     edge weights (1 per edge on an unweighted graph)
    */
   public record Order(String region, boolean descending, double width) {
-    /** The buckets' width when none is given, in mean edge weights. */
-    public static final double AUTO_WIDTH = 8;
+    /**
+     * The buckets' width when none is given, in mean edge weights: the built-in shortest paths'
+     * ({@link RelaxOptions#DEFAULT_BUCKET_EDGES}). On the H200 the paths program took the 2^20
+     * grid from 39.5 to 36.1 ms of kernel at 32 against 8 (with 8 hops a round), the road-like
+     * grid of 2^24 cells 185.5 against 184.4 ms, R-MAT's few rounds the same at any width
+     * (docs/benchmark-log.md, 2026-12-03 morning).
+     */
+    public static final double AUTO_WIDTH = 32;
 
     public Order {
       Objects.requireNonNull(region, "region");
