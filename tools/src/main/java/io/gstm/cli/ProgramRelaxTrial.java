@@ -10,7 +10,6 @@ import io.gstm.core.store.RegionType;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.store.TxStore;
 import io.gstm.core.workload.graph.GraphPrograms;
-import java.util.Arrays;
 
 /**
  * {@code bench-graph --program paths}: shortest paths written as a transaction program that
@@ -60,15 +59,7 @@ final class ProgramRelaxTrial implements AutoCloseable {
 
   /** Relaxes from the source; the store's values are set afresh first. */
   Run run() {
-    int n = graph.vertexCount();
-    double[] dist = new double[n];
-    Arrays.fill(dist, Double.POSITIVE_INFINITY);
-    dist[source] = 0;
-    int[] parent = new int[n];
-    Arrays.fill(parent, -1);
-    store.writeFloat64(0, dist);
-    store.writeInt32(1, parent);
-    store.writeInt32(2, new int[n]);
+    GraphPrograms.startPaths(store, graph.vertexCount(), source);
     long t0 = System.nanoTime();
     ProgramRelaxation.Result r = prepared.relax(new int[] {source});
     long total = System.nanoTime() - t0;

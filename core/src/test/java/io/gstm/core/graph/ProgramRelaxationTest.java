@@ -72,7 +72,7 @@ public class ProgramRelaxationTest {
               .withOrder(ProgramRelaxation.Order.ascending("dist")));
       onDevice = prepared.onDevice();
       for (int source : new int[] {0, n / 3, n - 1, 0}) {
-        startPaths(store, n, source);
+        GraphPrograms.startPaths(store, n, source);
         ProgramRelaxation.Result r = prepared.relax(new int[] {source});
         assertThat(r.outcomes().keySet()).as("source %d", source)
             .doesNotContain(Outcome.TOO_LARGE);
@@ -94,18 +94,6 @@ public class ProgramRelaxationTest {
   @Test
   void onePreparedRelaxationRunsFromSeveralSources() {
     assertThat(preparedRunsFromSeveralSources(jvm, graph(3_000, 4, 7))).isFalse();
-  }
-
-  /** A paths store's start from {@code source}: distance 0 there, infinity elsewhere. */
-  private static void startPaths(TxStore store, int n, int source) {
-    double[] dist = new double[n];
-    Arrays.fill(dist, Double.POSITIVE_INFINITY);
-    dist[source] = 0;
-    int[] parent = new int[n];
-    Arrays.fill(parent, -1);
-    store.writeFloat64(0, dist);
-    store.writeInt32(1, parent);
-    store.writeInt32(2, new int[n]);
   }
 
   /** Widest paths from {@code source}, relaxed serially until nothing changes. */
@@ -207,7 +195,7 @@ public class ProgramRelaxationTest {
       boolean rowLocks) {
     int n = g.vertexCount();
     try (TxStore store = engine.createStore(pathsLayout(n, rowLocks))) {
-      startPaths(store, n, 0);
+      GraphPrograms.startPaths(store, n, 0);
       ProgramRelaxation.Result r = ProgramRelaxation.relax(engine, store, g,
           Program.parse(GraphPrograms.PATHS).get(0), new int[] {0},
           ProgramRelaxation.Settings.defaults().withOrder(order));

@@ -1,5 +1,8 @@
 package io.gstm.core.workload.graph;
 
+import io.gstm.core.store.TxStore;
+import java.util.Arrays;
+
 /**
  * Relaxations written as transaction programs over an edge ({@code src, dst, weight}) and vertex
  * values in regions, as {@link io.gstm.core.graph.ProgramRelaxation} runs them and
@@ -30,4 +33,20 @@ public final class GraphPrograms {
         }
       }
       """;
+
+  /**
+   * Sets a store laid out for {@link #PATHS} (its regions {@code dist}, {@code parent},
+   * {@code hops} as regions 0, 1, 2, a word per vertex) to a run's start from {@code source}:
+   * distance 0 there and infinity elsewhere, no parents, no hops.
+   */
+  public static void startPaths(TxStore store, int vertices, int source) {
+    double[] dist = new double[vertices];
+    Arrays.fill(dist, Double.POSITIVE_INFINITY);
+    dist[source] = 0;
+    int[] parent = new int[vertices];
+    Arrays.fill(parent, -1);
+    store.writeFloat64(0, dist);
+    store.writeInt32(1, parent);
+    store.writeInt32(2, new int[vertices]);
+  }
 }
