@@ -828,6 +828,31 @@ using gstm::program::jit::Words;
     return {l.words(), 0};                                                                         \
   }
 
+/// The operations of fixed slots (PrStmTx::read_new_lock, buffered, write_at), for the ordinary
+/// attempt types: the generated body calls them where io.gstm.core.cuda.ptx.StaticSets laid the
+/// program's sets out, and reads a word whose lock the set holds through read_shared (rds).
+#define GSTM_JIT_FIXED_OPS(SUFFIX, TX)                                                             \
+  extern "C" __device__ __noinline__ Value<TX> gstm_jit_rdn_##SUFFIX(                              \
+      Words<TX> in, uint32_t region, uint32_t index, uint32_t slot, uint32_t size) {               \
+    Local<TX> l(in);                                                                               \
+    const unsigned long long v =                                                                   \
+        l.tx().read_new_lock(region, index, slot, static_cast<int>(size));                         \
+    return {l.words(), v, l.tx().active()};                                                        \
+  }                                                                                                \
+  extern "C" __device__ __noinline__ Value<TX> gstm_jit_rdb_##SUFFIX(Words<TX> in, uint32_t slot) { \
+    Local<TX> l(in);                                                                               \
+    const unsigned long long v = l.tx().buffered(slot);                                            \
+    return {l.words(), v, 1};                                                                      \
+  }                                                                                                \
+  extern "C" __device__ __noinline__ Step<TX> gstm_jit_wrk_##SUFFIX(                               \
+      Words<TX> in, uint32_t region, uint32_t index, unsigned long long bits, uint32_t lock_slot,  \
+      uint32_t lock_size, uint32_t write_slot, uint32_t write_size) {                              \
+    Local<TX> l(in);                                                                               \
+    l.tx().write_at(region, index, bits, lock_slot, static_cast<int>(lock_size), write_slot,      \
+                    static_cast<int>(write_size));                                                 \
+    return {l.words(), l.tx().active()};                                                           \
+  }
+
 /// The relaxation's look (suffix p, one for every capacity).
 GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
 
@@ -848,6 +873,9 @@ GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
   GSTM_JIT_TX(r##CAP, TxR##CAP)                                                                    \
   GSTM_JIT_TX(v##CAP, TxV##CAP)                                                                    \
   GSTM_JIT_TX(d##CAP, TxD##CAP)                                                                    \
+  GSTM_JIT_FIXED_OPS(o##CAP, TxO##CAP)                                                             \
+  GSTM_JIT_FIXED_OPS(r##CAP, TxR##CAP)                                                             \
+  GSTM_JIT_FIXED_OPS(d##CAP, TxD##CAP)                                                             \
   extern "C" __global__ void __launch_bounds__(256, SEMANTIC_BLOCKS) gstm_jit_prstm_one_s##CAP(   \
       const __grid_constant__ gstm::StoreView view,                                                \
       const __grid_constant__ gstm::program::Table tab,                                            \

@@ -52,7 +52,9 @@ enum Header : uint32_t { kHMagic = 0, kHVersion, kHPrograms, kHColumns, kHWords,
 /// A program's directory entry: word offsets into the image and counts.
 enum Dir : uint32_t { kDCode = 0, kDCodeLen, kDConst, kDConstCount, kDSlots, kDSlotCount,
                       kDArrays, kDArrayCount, kDRegions, kDRegionCount, kDOutputs, kDOutputCount,
-                      kDRegisters, kDSteps, kDFlags, kDPad };
+                      kDRegisters, kDSteps, kDFlags,
+                      kDLockRows  ///< each region's lock row (compiled programs only)
+};
 
 /// The batch a program kernel runs. Host packer: io.gstm.core.cuda.ProgramKernel.
 struct Table {

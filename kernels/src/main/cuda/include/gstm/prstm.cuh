@@ -268,6 +268,66 @@ class PrStmTx {
     ++n_writes_;
   }
 
+  // ---- Fixed slots: a compiled program whose set entries the compiler laid out
+  // (io.gstm.core.cuda.ptx.StaticSets) reads and writes through these, each access told its
+  // lock's slot and its write's, so that no set is searched. The compiler has proven, with a
+  // check of the indices at run time, that distinct slots are distinct locks and words; the
+  // attempt is an ordinary one and active (the generated body leaves at the first that is not).
+  // A slot comes as a one-bit mask, not a number: under `if (s == slot)` the front end puts
+  // `slot` for `s` and indexes the set at run time, which moves it to local memory.
+
+  /// read() of a word whose lock is not in the set yet: the lock takes the slot of bit `slot`,
+  /// the set's `size`-th.
+  __device__ __forceinline__ uint64_t read_new_lock(uint32_t region, uint32_t index,
+                                                    mask_t slot, int size) {
+    static_assert(!URGENT, "an urgent attempt pre-locks what it reads: it searches its set");
+    const uint32_t lock = view_.lock_of(region, index);
+    const word_t w = mem::load_acquire(view_.locks + lock);
+    if (lock_word::locked(w)) {
+      abort(kAbortReadLocked);
+      return 0;
+    }
+    const uint64_t value = view_.load_word(region, index);
+    take_slot(slot, size, lock, lock_word::version(w));
+    return value;
+  }
+
+  /// The value this attempt wrote to the word of write slot bit `slot` (read() of a written
+  /// word).
+  __device__ __forceinline__ uint64_t buffered(mask_t slot) const {
+    uint64_t value = 0;
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) value = ((slot >> s) & 1u) ? w_value_[s] : value;
+    return value;
+  }
+
+  /// write() with its lock's slot bit `lock_slot` (`lock_size` nonzero: the lock is new to the
+  /// set, its `lock_size`-th) and its word's write slot bit `write_slot` (`write_size` nonzero:
+  /// a word not written yet, the write set's `write_size`-th).
+  __device__ __forceinline__ void write_at(uint32_t region, uint32_t index, uint64_t bits,
+                                           mask_t lock_slot, int lock_size, mask_t write_slot,
+                                           int write_size) {
+    static_assert(!URGENT, "an urgent attempt pre-locks what it writes: it searches its set");
+    if (view_.regions[region].word_bytes == 4) {
+      bits = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(bits)));
+    }
+    if (lock_size != 0) {
+      const uint32_t lock = view_.lock_of(region, index);
+      const word_t w = mem::load_acquire(view_.locks + lock);
+      if (lock_word::locked(w)) return abort(kAbortReadLocked);
+      take_slot(lock_slot, lock_size, lock, lock_word::version(w));
+    }
+    written_ |= lock_slot;
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      const bool here = (write_slot >> s) & 1u;
+      w_region_[s] = here && write_size != 0 ? region : w_region_[s];
+      w_index_[s] = here && write_size != 0 ? index : w_index_[s];
+      w_value_[s] = here ? bits : w_value_[s];
+    }
+    if (write_size != 0) n_writes_ = write_size;
+  }
+
   /// Validates and commits; false means aborted (see abort_cause) or overflowed.
   __device__ __forceinline__ bool commit() {
     if (status_ != kActive) {
@@ -537,6 +597,18 @@ class PrStmTx {
     }
     if (written) written_ |= bit(n_locks_);
     ++n_locks_;
+  }
+
+  /// Puts a lock new to the set in the slot of bit `slot`, the set's `size`-th (fixed slots).
+  __device__ __forceinline__ void take_slot(mask_t slot, int size, uint32_t lock,
+                                            uint32_t version) {
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      const bool here = (slot >> s) & 1u;
+      lock_idx_[s] = here ? lock : lock_idx_[s];
+      lock_ver_[s] = here ? version : lock_ver_[s];
+    }
+    n_locks_ = size;
   }
 
   /// Marks a lock already in the set as guarding a write; false if it is not in the set.

@@ -4,6 +4,7 @@ import io.gstm.core.program.CompiledProgram;
 import io.gstm.core.program.Column;
 import io.gstm.core.program.Opcodes;
 import io.gstm.core.program.ProgramBinding;
+import io.gstm.core.store.StoreLayout;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,7 +12,7 @@ import java.util.List;
  * The program image a program kernel interprets, and where each batch column sits in the
  * column buffer. Layout as {@code gstm/program.cuh} describes: header, column table, one
  * directory entry per program, then each program's code, constants, slot table, parameter
- * table, region table and output registers. Keep in step with that header.
+ * table, region table, output registers and lock rows. Keep in step with that header.
  *
  * @param words the image
  * @param columnOffsets word offset of each batch column in the column buffer (8-byte columns at
@@ -108,9 +109,26 @@ record ProgramImage(int[] words, long[] columnOffsets, long columnWords) {
       w.set(dir + 12, prog.registers());
       w.set(dir + 13, (int) prog.analysis().steps());
       w.set(dir + 14, prog.analysis().readOnly() ? 1 : 0);
+      // Each region's lock row: the store region whose locks guard it (the first with the same
+      // locks), or -1 where the store lacks it. Compiled programs lay their sets out by it
+      // (ProgramPtx's fixed slots); the interpreter does not read it.
+      w.set(dir + 15, w.size());
+      for (int region : regions) {
+        w.add(region >= 0 ? lockRow(binding.layout(), region) : -1);
+      }
     }
     w.set(4, w.size());
     return new ProgramImage(w.stream().mapToInt(Integer::intValue).toArray(), offsets, at);
+  }
+
+  /** The first store region whose locks are region {@code r}'s. */
+  private static int lockRow(StoreLayout layout, int r) {
+    for (int q = 0; q < r; q++) {
+      if (layout.sameLocks(q, r)) {
+        return q;
+      }
+    }
+    return r;
   }
 
   /** Bytes of dynamic shared memory a PR-STM program block of {@code threads} needs. */

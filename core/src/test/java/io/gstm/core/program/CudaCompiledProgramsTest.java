@@ -215,4 +215,66 @@ class CudaCompiledProgramsTest {
             == io.gstm.core.batch.Outcome.OUT_OF_RANGE).count();
     assertThat(outOfRange).as("transactions out of range").isGreaterThan(50);
   }
+
+  /**
+   * Indices that name one word or one lock (a == b; a / 4 == b / 4 under a lock of four words;
+   * x[i] and y[i] under row locks) take a transaction from the compiled program's fixed slots
+   * to its general code: the store ends as the JVM engine's and as the sums say, every
+   * transaction committed.
+   */
+  @Test
+  void indicesThatShareAWordOrALockTakeTheGeneralCodeWithTheJvmsResult() {
+    ProgramSet set = ProgramSet.parse("""
+        program twice(a: int32, b: int32) regions x: int64, y: int64 {
+          x[a] = x[a] + 1;
+          x[b] = x[b] + 10;
+          y[b] = y[b] + 100;
+          y[a] = y[a] + 1000;
+        }
+        """);
+    int n = 20_000;
+    int words = 64;
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(29);
+    int[] a = new int[n];
+    int[] b = new int[n];
+    long[] x = new long[words];
+    long[] y = new long[words];
+    for (int t = 0; t < n; t++) {
+      a[t] = rnd.nextInt(words);
+      int kind = rnd.nextInt(3);
+      b[t] = kind == 0 ? a[t] : kind == 1 ? a[t] ^ 1 : rnd.nextInt(words);
+      x[a[t]] += 1;
+      x[b[t]] += 10;
+      y[b[t]] += 100;
+      y[a[t]] += 1000;
+    }
+    ProgramBatch batch = ProgramBatch.builder(set).all("twice", n)
+        .column(Column.ofInt32("a", a)).column(Column.ofInt32("b", b)).build();
+    io.gstm.core.store.RegionType int64 = io.gstm.core.store.RegionType.INT64;
+    java.util.List<io.gstm.core.store.StoreLayout> layouts = java.util.List.of(
+        io.gstm.core.store.StoreLayout.of(new io.gstm.core.store.RegionSpec("x", int64, words, 1),
+            new io.gstm.core.store.RegionSpec("y", int64, words, 1)),
+        io.gstm.core.store.StoreLayout.of(new io.gstm.core.store.RegionSpec("x", int64, words, 4),
+            new io.gstm.core.store.RegionSpec("y", int64, words, 1)),
+        io.gstm.core.store.StoreLayout.of(new io.gstm.core.store.RegionSpec("x", int64, words, 1),
+            new io.gstm.core.store.RegionSpec("y", int64, words, 1).withLocksOf("x")));
+    for (io.gstm.core.store.StoreLayout layout : layouts) {
+      java.util.function.Function<io.gstm.core.engine.Engine, Object[]> run = engine -> {
+        try (io.gstm.core.store.TxStore store = engine.createStore(layout)) {
+          ProgramResult r = engine.run(store, batch, RunOptions.defaults());
+          return new Object[] {r, StoreContents.read(store)};
+        }
+      };
+      Object[] compiled = run.apply(cuda());
+      assertThat(cuda().lastProgramPath()).as(layout.toString()).startsWith("compiled");
+      Object[] jvm = run.apply(engines.jvm());
+      long[][] after = (long[][]) compiled[1];
+      assertThat(after[0]).as(layout.toString()).isEqualTo(x);
+      assertThat(after[1]).as(layout.toString()).isEqualTo(y);
+      assertThat(StoreContents.firstDifference(layout, (long[][]) jvm[1], after)).isNull();
+      ProgramResult r = (ProgramResult) compiled[0];
+      assertThat(java.util.stream.IntStream.range(0, n).filter(t -> r.outcome(t)
+          != io.gstm.core.batch.Outcome.COMMITTED).count()).as(layout.toString()).isZero();
+    }
+  }
 }

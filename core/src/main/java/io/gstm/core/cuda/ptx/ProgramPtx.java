@@ -36,6 +36,15 @@ public final class ProgramPtx {
   private static final int REGION_WORDS_AT = 8;
   /** Where its word size in bytes ({@code RegionView::word_bytes}, 4 or 8) lies. */
   private static final int REGION_WORD_BYTES_AT = 12;
+  /** Where its words per lock ({@code RegionView::coverage}) lies. */
+  private static final int REGION_COVERAGE_AT = 20;
+  /** The lowest ordinary owner ({@code priority::kOrdinary}); urgent ones lie below. */
+  private static final long ORDINARY = 1L << 29;
+  /** Whether bodies lay their sets out at compile time where they can ({@link StaticSets});
+   *  off with {@code -Dgstm.jit.fixedSlots=false} (with {@code -Dgstm.jit.cache=off}), to
+   *  compare. */
+  private static final boolean FIXED_SLOTS =
+      Boolean.parseBoolean(System.getProperty("gstm.jit.fixedSlots", "true"));
   /** The suffix of a relaxation's look (a ProbeTx), whose reads may be issued early. */
   private static final String LOOK = "p";
   /** The 64-bit words of a look's loads (the template's {@code LookPre}, kLookPreWords). */
@@ -87,6 +96,20 @@ public final class ProgramPtx {
       }
     }
     return false;
+  }
+
+  /**
+   * How each program of the image lays its sets out with sets of {@code capacity}: {@link
+   * StaticSets#describe}'s listing where the fixed slots apply, null where its general code
+   * runs alone.
+   */
+  public static List<String> fixedSlots(int[] image, int capacity) {
+    List<String> out = new ArrayList<>();
+    for (int p = 0; p < image[2]; p++) {
+      StaticSets fixed = StaticSets.of(image, StaticSets.dir(image, p), capacity);
+      out.add(fixed == null ? null : fixed.describe());
+    }
+    return out;
   }
 
   /** The kernel that runs programs with sets of {@code capacity}, two attempt types. */
@@ -221,7 +244,7 @@ public final class ProgramPtx {
     line(".reg .b64 %g<" + maxRegs + ">");
     line(".reg .b64 %imgp, %colsp, %img, %cols, %outs, %codes, %t64, %res");
     line(".reg .b64 %d<4>");
-    line(".reg .b32 %n, %t, %type, %fault, %budget, %active");
+    line(".reg .b32 %n, %t, %type, %fault, %budget, %active, %owner");
     line(".reg .b32 %w<4>");
     line(".reg .b32 %co<" + Math.max(1, columns) + ">");
     line(".reg .b64 %cv<" + Math.max(1, columns) + ">");
@@ -231,6 +254,7 @@ public final class ProgramPtx {
     // in, its bytes went through local memory.
     // A look has no owner (it takes no lock).
     line(look ? "mov.b32 %w0, 0" : "ld.param.u32 %w0, [" + name + "_param_0]");
+    line("mov.b32 %owner, %w0");
     b.append("{\n");
     line(".param .b32 param0");
     line("st.param.b32 [param0], %w0");
@@ -298,7 +322,7 @@ public final class ProgramPtx {
       line("st.param" + typed[0] + " [param" + (i + 1) + "], " + typed[1]);
       names.add("param" + (i + 1));
     }
-    boolean hasValue = op.equals("rd") || op.equals("rds") || op.equals("sum");
+    boolean hasValue = op.startsWith("rd") || op.equals("sum");
     line(".param .align 8 .b8 retval0[" + (txBytes + (hasValue ? 16 : 8)) + "]");
     line("call.uni (retval0), gstm_jit_" + op + "_" + sfx + ", (" + String.join(", ", names) + ")");
     for (int i = 0; i < words(); i++) {
@@ -486,12 +510,9 @@ public final class ProgramPtx {
   private void program(int p, int dir) {
     int code = img[dir];
     int codeLen = img[dir + 1];
-    int consts = img[dir + 2];
     int slots = img[dir + 4];
     int arrays = img[dir + 6];
     int regions = img[dir + 8];
-    int outs = img[dir + 10];
-    int outCount = img[dir + 11];
     int registers = img[dir + 12];
     long steps = img[dir + 13] & 0xffffffffL;
     String at = "$P" + p + "_";
@@ -527,6 +548,32 @@ public final class ProgramPtx {
     }
     regionLengths(dir, regions);
     line("mov.u32 %budget, " + steps);
+    StaticSets fixed = fixedSlots() ? StaticSets.of(img, dir, capacity()) : null;
+    if (fixed != null) {
+      // The sets laid out at compile time where the names' locks are distinct (and, for an
+      // attempt of either urgency, this one ordinary); else the general code below.
+      String general = "$G" + p;
+      guard(fixed, dir, general);
+      instructions(p, dir, "$S" + p + "_", fixed, early);
+      label(general);
+    }
+    instructions(p, dir, at, null, early);
+  }
+
+  /**
+   * Program p's code from its first instruction, its labels prefixed {@code at}: with {@code
+   * fixed}, its reads and writes through the fixed-slot operations.
+   */
+  private void instructions(int p, int dir, String at, StaticSets fixed,
+      Map<Integer, String> early) {
+    int code = img[dir];
+    int codeLen = img[dir + 1];
+    int consts = img[dir + 2];
+    int slots = img[dir + 4];
+    int arrays = img[dir + 6];
+    int regions = img[dir + 8];
+    int outs = img[dir + 10];
+    int outCount = img[dir + 11];
     int pc = 0;
     while (pc < codeLen) {
       int w = img[code + pc];
@@ -613,7 +660,10 @@ public final class ProgramPtx {
         case Opcodes.RD, Opcodes.RDS -> {
           line("cvt.u32.u64 %w0, " + gc);
           below("%w0", length(regions, bb));
-          if (early.containsKey(pc)) {
+          StaticSets.Access fixedRead = fixed == null ? null : fixed.at(pc);
+          if (fixedRead != null) {
+            fixedRead(fixedRead, img[regions + 2 * bb], ga);
+          } else if (early.containsKey(pc)) {
             line("mov.b64 " + ga + ", " + early.get(pc)); // a look's read changes nothing
           } else {
             callTx(op == Opcodes.RD ? "rd" : "rds",
@@ -624,8 +674,21 @@ public final class ProgramPtx {
         case Opcodes.WR -> {
           line("cvt.u32.u64 %w0, " + gb);
           below("%w0", length(regions, a));
-          callTx("wr", List.of(".b32 " + img[regions + 2 * a], ".b32 %w0", ".b64 " + gc), null);
-          exitUnlessActive();
+          StaticSets.Access fixedWrite = fixed == null ? null : fixed.at(pc);
+          if (fixedWrite != null && fixedWrite.read() == StaticSets.Read.UNREACHABLE) {
+            line("bra.uni $OOR");
+          } else if (fixedWrite != null) {
+            callTx("wrk", List.of(".b32 " + img[regions + 2 * a], ".b32 %w0", ".b64 " + gc,
+                ".b32 " + (1 << fixedWrite.lockSlot()), ".b32 " + fixedWrite.lockSize(),
+                ".b32 " + (1 << fixedWrite.writeSlot()), ".b32 " + fixedWrite.writeSize()), null);
+            if (fixedWrite.lockSize() != 0) {
+              exitUnlessActive(); // only a lock new to the set may refuse the write
+            }
+          } else {
+            callTx("wr", List.of(".b32 " + img[regions + 2 * a], ".b32 %w0", ".b64 " + gc),
+                null);
+            exitUnlessActive();
+          }
         }
         case Opcodes.SUM -> {
           String len = length(regions, bb);
@@ -669,6 +732,74 @@ public final class ProgramPtx {
     // ends as the interpreter's unknown opcode does.
     line("mov.b32 %fault, " + OUT_OF_RANGE);
     line("bra.uni $FAULT");
+  }
+
+  /** Whether this body lays its programs' sets out at compile time where they qualify: the
+   *  ordinary attempts' (o, r) and those of either urgency (d, checked at run time). */
+  private boolean fixedSlots() {
+    return FIXED_SLOTS && !look && (sfx.startsWith("o") || sfx.startsWith("r")
+        || sfx.startsWith("d"));
+  }
+
+  /** The set capacity of this body's transaction type (its suffix's number). */
+  private int capacity() {
+    return Integer.parseInt(sfx.substring(1));
+  }
+
+  /**
+   * Goes to {@code general} unless the fixed slots hold for this transaction: its names give
+   * each lock row distinct locks (an index divided by the row's coverage, as lock_of does), and
+   * the attempt is an ordinary one (an urgent attempt pre-locks as it goes: it searches).
+   */
+  private void guard(StaticSets fixed, int dir, String general) {
+    b.append("{\n");
+    line(".reg .b32 %fc, %fl<" + Math.max(1, maxNames(fixed)) + ">");
+    line(".reg .pred %fp, %fok");
+    if (sfx.startsWith("d")) {
+      line("setp.ge.u32 %fok, %owner, " + ORDINARY);
+    } else {
+      line("setp.eq.u32 %fok, %owner, %owner");
+    }
+    for (Map.Entry<Integer, List<StaticSets.Name>> row : fixed.rows().entrySet()) {
+      List<StaticSets.Name> names = row.getValue();
+      if (names.size() < 2) {
+        continue;
+      }
+      line("ld.shared.u32 %fc, [" + VIEW + "+"
+          + (VIEW_REGIONS + REGION_VIEW_BYTES * row.getKey() + REGION_COVERAGE_AT) + "]");
+      line("setp.ne.u32 %fp, %fc, 1");
+      for (int i = 0; i < names.size(); i++) {
+        StaticSets.Name n = names.get(i);
+        line(n.column() ? "cvt.u32.u64 %fl" + i + ", %cv" + n.columnSlot()
+            : "mov.b32 %fl" + i + ", " + (int) n.constant());
+        line("@%fp div.u32 %fl" + i + ", %fl" + i + ", %fc");
+        for (int j = 0; j < i; j++) {
+          line("setp.ne.and.u32 %fok, %fl" + j + ", %fl" + i + ", %fok");
+        }
+      }
+    }
+    line("@!%fok bra " + general);
+    b.append("}\n");
+  }
+
+  private static int maxNames(StaticSets fixed) {
+    return fixed.rows().values().stream().mapToInt(List::size).max().orElse(0);
+  }
+
+  /** A transactional read through the fixed slots (value into {@code ga}). */
+  private void fixedRead(StaticSets.Access access, int storeRegion, String ga) {
+    switch (access.read()) {
+      case NEW_LOCK -> {
+        callTx("rdn", List.of(".b32 " + storeRegion, ".b32 %w0",
+            ".b32 " + (1 << access.lockSlot()), ".b32 " + access.lockSize()), ga);
+        exitUnlessActive();
+      }
+      // A word whose lock the set holds: read as read() reads it then, without a check.
+      case HELD -> callTx("rds", List.of(".b32 " + storeRegion, ".b32 %w0"), ga);
+      case BUFFERED -> callTx("rdb", List.of(".b32 " + (1 << access.writeSlot())), ga);
+      case UNREACHABLE -> line("bra.uni $OOR");
+      default -> throw new IllegalStateException(access.read().name());
+    }
   }
 
   /**

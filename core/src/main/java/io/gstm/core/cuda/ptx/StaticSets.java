@@ -1,0 +1,300 @@
+package io.gstm.core.cuda.ptx;
+
+import io.gstm.core.program.Opcodes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A program's PR-STM sets laid out at compile time, where its code fixes them: each read and
+ * write told its lock's slot and its word's write slot, so that the attempt searches no set
+ * (PrStmTx's fixed-slot operations). A program qualifies when
+ * <ul>
+ *   <li>its jumps all go forward and it has no LOOP or SUM (its accesses' order is its code's),
+ *   <li>every transactional read and write indexes by a <em>name</em>: a register set once, by
+ *       a column (LDP) or a constant (LDK), in the straight-line start, before the access,
+ *   <li>every path to an access brings the same sets (the access's slots are one), and the sets
+ *       fit the capacity.
+ * </ul>
+ * Words are told apart by (store region, name) and locks by (lock row, name): two names may
+ * still hold one index, so the body checks at run time, before the fixed-slot code, that the
+ * names of each lock row give distinct locks ({@link #rows}); where they do not (an edge from
+ * a vertex to itself) the program runs its general code.
+ */
+final class StaticSets {
+  private static final int HEADER_WORDS = 8;
+  private static final int DIR_WORDS = 16;
+
+  /** What a transactional read does with fixed slots. */
+  enum Read { NEW_LOCK, HELD, BUFFERED, UNREACHABLE }
+
+  /**
+   * The fixed slots of the access at one pc. A read: {@code read}; {@code lockSlot} and {@code
+   * lockSize} (the set's size after it) for NEW_LOCK, {@code writeSlot} for BUFFERED. A write:
+   * {@code read} null; {@code lockSize} 0 when its lock is in the set already, {@code
+   * writeSize} 0 when its word is written already.
+   */
+  record Access(Read read, int lockSlot, int lockSize, int writeSlot, int writeSize) {}
+
+  /** Where a name's value comes from: a column slot's value, or a constant. */
+  record Name(int register, int columnSlot, long constant) {
+    boolean column() {
+      return columnSlot >= 0;
+    }
+  }
+
+  private record Lock(int row, int name) {}
+
+  private record Word(int storeRegion, int name) {}
+
+  /** The sets as one point of the code has them (null in a map: paths disagree). */
+  private record Sets(List<Lock> locks, List<Word> writes) {
+    Sets with(Lock l) {
+      List<Lock> more = new ArrayList<>(locks);
+      more.add(l);
+      return new Sets(List.copyOf(more), writes);
+    }
+
+    Sets with(Word w) {
+      List<Word> more = new ArrayList<>(writes);
+      more.add(w);
+      return new Sets(locks, List.copyOf(more));
+    }
+  }
+
+  private final Map<Integer, Access> accesses;
+  private final Map<Integer, List<Name>> rows;
+
+  private StaticSets(Map<Integer, Access> accesses, Map<Integer, List<Name>> rows) {
+    this.accesses = accesses;
+    this.rows = rows;
+  }
+
+  /** The access at {@code pc} (a RD or WR), or null for any other instruction. */
+  Access at(int pc) {
+    return accesses.get(pc);
+  }
+
+  /**
+   * The layout, an access a line ({@code pc read: lock 0 new}, {@code pc write: lock 1, word 0
+   * new}), then each lock row's names ({@code row 0: column 0, column 1}).
+   */
+  String describe() {
+    StringBuilder out = new StringBuilder();
+    accesses.forEach((pc, a) -> {
+      out.append(pc).append(' ');
+      if (a.read() == null) {
+        out.append("write: lock ").append(a.lockSlot()).append(a.lockSize() != 0 ? " new" : "")
+            .append(", word ").append(a.writeSlot()).append(a.writeSize() != 0 ? " new" : "");
+      } else {
+        out.append("read: ").append(switch (a.read()) {
+          case NEW_LOCK -> "lock " + a.lockSlot() + " new";
+          case HELD -> "lock " + a.lockSlot() + " held";
+          case BUFFERED -> "word " + a.writeSlot() + " written";
+          case UNREACHABLE -> "unreachable";
+        });
+      }
+      out.append('\n');
+    });
+    rows.forEach((row, names) -> {
+      out.append("row ").append(row).append(':');
+      out.append(String.join(",", names.stream().map(n -> n.column()
+          ? " column " + n.columnSlot() : " constant " + n.constant()).toList()));
+      out.append('\n');
+    });
+    return out.toString();
+  }
+
+  /** The names each lock row's accesses index by: their locks must be distinct. */
+  Map<Integer, List<Name>> rows() {
+    return rows;
+  }
+
+  /**
+   * The layout of the sets of the program at directory entry {@code dir} of {@code img}, or
+   * null where the program does not qualify.
+   */
+  static StaticSets of(int[] img, int dir, int capacity) {
+    int code = img[dir];
+    int codeLen = img[dir + 1];
+    int consts = img[dir + 2];
+    int slots = img[dir + 4];
+    int regions = img[dir + 8];
+    int lockRows = img[dir + 15];
+    if (lockRows == 0) {
+      return null;
+    }
+    Map<Integer, Name> names = names(img, code, codeLen, consts, slots);
+    Map<Integer, Sets> in = new HashMap<>();
+    Set<Integer> conflicts = new LinkedHashSet<>();
+    in.put(0, new Sets(List.of(), List.of()));
+    Map<Integer, Access> accesses = new LinkedHashMap<>();
+    Map<Integer, List<Name>> rows = new LinkedHashMap<>();
+    for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
+      int w = img[code + pc];
+      int op = w & 0xff;
+      int a = (w >>> 8) & 0xff;
+      int b = (w >>> 16) & 0xff;
+      int c = w >>> 24;
+      Sets sets = in.get(pc);
+      boolean reachable = sets != null || conflicts.contains(pc);
+      if (op == Opcodes.LOOP || op == Opcodes.SUM) {
+        return null;
+      }
+      if (op == Opcodes.RD || op == Opcodes.WR) {
+        int region = op == Opcodes.RD ? b : a;
+        int index = op == Opcodes.RD ? c : b;
+        if (!reachable) {
+          accesses.put(pc, new Access(Read.UNREACHABLE, 0, 0, 0, 0));
+          continue;
+        }
+        Name name = names.get(index);
+        int storeRegion = img[regions + 2 * region];
+        if (sets == null || name == null || storeRegion < 0
+            || defined(img, code, codeLen, index) >= pc) {
+          return null;
+        }
+        int row = img[lockRows + region];
+        Lock lock = new Lock(row, index);
+        Word word = new Word(storeRegion, index);
+        rows.computeIfAbsent(row, r -> new ArrayList<>());
+        if (!rows.get(row).contains(name)) {
+          rows.get(row).add(name);
+        }
+        int lockSlot = sets.locks().indexOf(lock);
+        int writeSlot = sets.writes().indexOf(word);
+        Sets after = sets;
+        if (op == Opcodes.RD) {
+          if (writeSlot >= 0) {
+            accesses.put(pc, new Access(Read.BUFFERED, 0, 0, writeSlot, 0));
+          } else if (lockSlot >= 0) {
+            accesses.put(pc, new Access(Read.HELD, lockSlot, 0, 0, 0));
+          } else {
+            after = sets.with(lock);
+            accesses.put(pc, new Access(Read.NEW_LOCK, sets.locks().size(),
+                after.locks().size(), 0, 0));
+          }
+        } else {
+          int lockSize = 0;
+          int writeSize = 0;
+          if (lockSlot < 0) {
+            lockSlot = sets.locks().size();
+            after = after.with(lock);
+            lockSize = after.locks().size();
+          }
+          if (writeSlot < 0) {
+            writeSlot = sets.writes().size();
+            after = after.with(word);
+            writeSize = after.writes().size();
+          }
+          accesses.put(pc, new Access(null, lockSlot, lockSize, writeSlot, writeSize));
+        }
+        if (after.locks().size() > capacity || after.writes().size() > capacity) {
+          return null;
+        }
+        sets = after;
+      }
+      if (!reachable) {
+        continue;
+      }
+      for (int next : successors(w, pc)) {
+        if (next <= pc) {
+          return null; // a backward jump: a loop
+        }
+        flow(in, conflicts, next, sets);
+      }
+    }
+    return new StaticSets(accesses, rows);
+  }
+
+  /** Brings {@code sets} to {@code pc}: where another path brought other sets, neither holds. */
+  private static void flow(Map<Integer, Sets> in, Set<Integer> conflicts, int pc, Sets sets) {
+    if (conflicts.contains(pc)) {
+      return;
+    }
+    if (!in.containsKey(pc)) {
+      if (sets == null) {
+        conflicts.add(pc);
+      } else {
+        in.put(pc, sets);
+      }
+    } else if (!Objects.equals(in.get(pc), sets)) {
+      in.remove(pc);
+      conflicts.add(pc);
+    }
+  }
+
+  /** The instructions that may run after the one at {@code pc}. */
+  private static List<Integer> successors(int w, int pc) {
+    int op = w & 0xff;
+    int target = op == Opcodes.JMP ? w >>> 8 : ((w >>> 16) & 0xff | (w >>> 24) << 8);
+    return switch (op) {
+      case Opcodes.RET, Opcodes.RETRY, Opcodes.ABORT -> List.of();
+      case Opcodes.JMP -> List.of(target);
+      case Opcodes.JZ, Opcodes.JNZ -> List.of(pc + 1, target);
+      default -> List.of(pc + length(w));
+    };
+  }
+
+  /**
+   * The registers set once in the program, by LDP or LDK in its straight-line start (before its
+   * first jump or end): their values are known when the body begins.
+   */
+  private static Map<Integer, Name> names(int[] img, int code, int codeLen, int consts,
+      int slots) {
+    Map<Integer, Integer> writes = new HashMap<>();
+    Map<Integer, Name> names = new HashMap<>();
+    boolean prefix = true;
+    for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
+      int w = img[code + pc];
+      int op = w & 0xff;
+      int a = (w >>> 8) & 0xff;
+      int k = (w >>> 16) & 0xff | (w >>> 24) << 8;
+      if (flow(op)) {
+        prefix = false;
+      } else if (op != Opcodes.WR) {
+        writes.merge(a, 1, Integer::sum);
+        if (prefix && op == Opcodes.LDP) {
+          names.put(a, new Name(a, img[slots + k], 0));
+        } else if (prefix && op == Opcodes.LDK) {
+          names.put(a, new Name(a, -1,
+              (img[consts + 2 * k] & 0xffffffffL) | ((long) img[consts + 2 * k + 1] << 32)));
+        }
+      }
+    }
+    names.keySet().removeIf(r -> writes.get(r) != 1);
+    return names;
+  }
+
+  /** The pc of the one instruction that sets register {@code r} (a name's). */
+  private static int defined(int[] img, int code, int codeLen, int r) {
+    for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
+      int w = img[code + pc];
+      int op = w & 0xff;
+      if (!flow(op) && op != Opcodes.WR && ((w >>> 8) & 0xff) == r) {
+        return pc;
+      }
+    }
+    return Integer.MAX_VALUE;
+  }
+
+  private static boolean flow(int op) {
+    return op == Opcodes.RET || op == Opcodes.RETRY || op == Opcodes.ABORT || op == Opcodes.JMP
+        || op == Opcodes.JZ || op == Opcodes.JNZ || op == Opcodes.LOOP;
+  }
+
+  private static int length(int word) {
+    int op = word & 0xff;
+    return op == Opcodes.SUM || op == Opcodes.LOOP ? 2 : 1;
+  }
+
+  /** The directory entry of program {@code p} of an image. */
+  static int dir(int[] img, int p) {
+    return HEADER_WORDS + 2 * img[3] + DIR_WORDS * p;
+  }
+}
