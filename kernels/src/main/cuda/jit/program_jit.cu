@@ -828,7 +828,7 @@ using gstm::program::jit::Words;
     return {l.words(), 0};                                                                         \
   }
 
-/// The operations of fixed slots (PrStmTx::read_new_lock, buffered, write_at), for the ordinary
+/// The operations of fixed slots (PrStmTx::read_new_lock, buffered, write_at, commit_fixed), for the ordinary
 /// attempt types: the generated body calls them where io.gstm.core.cuda.ptx.StaticSets laid the
 /// program's sets out, and reads a word whose lock the set holds through read_shared (rds).
 #define GSTM_JIT_FIXED_OPS(SUFFIX, TX)                                                             \
@@ -851,6 +851,12 @@ using gstm::program::jit::Words;
     l.tx().write_at(region, index, bits, lock_slot, static_cast<int>(lock_size), write_slot,      \
                     static_cast<int>(write_size));                                                 \
     return {l.words(), l.tx().active()};                                                           \
+  }                                                                                                \
+  extern "C" __device__ __noinline__ Step<TX> gstm_jit_cmt_##SUFFIX(                               \
+      Words<TX> in, uint32_t locks, uint32_t written, uint32_t writes) {                           \
+    Local<TX> l(in);                                                                               \
+    l.tx().commit_fixed(static_cast<int>(locks), written, static_cast<int>(writes));               \
+    return {l.words(), 0};                                                                         \
   }
 
 /// The relaxation's look (suffix p, one for every capacity).

@@ -328,9 +328,23 @@ class PrStmTx {
     if (write_size != 0) n_writes_ = write_size;
   }
 
-  /// Validates and commits; false means aborted (see abort_cause) or overflowed.
+  /// commit() where the compiler knows the sets' sizes and the locks written (bit s: slot s):
+  /// as constants, they fold the commit's loops over the set to the slots there are. The body
+  /// commits so; the kernel's commit() after it then finds the attempt done (or aborted).
+  __device__ __forceinline__ void commit_fixed(int locks, mask_t written, int writes) {
+    static_assert(!URGENT, "an urgent attempt's sets are its own");
+    if constexpr (DYNAMIC) urgent_ = false;  // fixed slots are an ordinary attempt's
+    n_locks_ = locks;
+    written_ = written;
+    n_writes_ = writes;
+    commit();
+  }
+
+  /// Validates and commits; false means aborted (see abort_cause) or overflowed; true for an
+  /// attempt its body committed already (commit_fixed).
   __device__ __forceinline__ bool commit() {
     if (status_ != kActive) {
+      if (status_ == kDone) return true;
       release_visible();  // an attempt that aborted or overflowed in its body
       return false;
     }

@@ -46,14 +46,17 @@ class FixedSlotsTest {
   @Test
   void shortestPathsUnderRowLocksHoldTwoLocksAndWriteThreeWords() {
     // dist[src], dist[dst]; then dist, parent and hops of dst under dst's lock, hops[src] under
-    // src's: the source's and the target's locks in one row, told apart at run time.
+    // src's: the source's and the target's locks in one row, told apart at run time. The jump
+    // past the update (pc 9) commits there, read-only; the update at its RET.
     assertThat(fixed(GraphPrograms.PATHS, ProgramRelaxationTest.pathsLayout(8))).isEqualTo("""
         5 read: lock 0 new
         7 read: lock 1 new
+        9 commit: 2 locks, written 0, 0 words
         10 write: lock 1, word 0 new
         11 write: lock 1, word 1 new
         12 read: lock 0 held
         14 write: lock 1, word 2 new
+        16 commit: 2 locks, written 10, 3 words
         row 0: column 0, column 1
         """);
   }
@@ -64,10 +67,12 @@ class FixedSlotsTest {
         .isEqualTo("""
             5 read: lock 0 new
             7 read: lock 1 new
+            9 commit: 2 locks, written 0, 0 words
             10 write: lock 1, word 0 new
             11 write: lock 2 new, word 1 new
             12 read: lock 3 new
             14 write: lock 4 new, word 2 new
+            16 commit: 5 locks, written 10110, 3 words
             row 0: column 0, column 1
             row 1: column 1
             row 2: column 0, column 1
@@ -109,6 +114,7 @@ class FixedSlotsTest {
         7 write: lock 0 new, word 0 new
         9 write: lock 0 new, word 0 new
         10 write: lock 1 new, word 1 new
+        11 commit: 2 locks, written 11, 2 words
         row 0: column 0, column 1
         """);
   }

@@ -45,6 +45,10 @@ public final class ProgramPtx {
    *  compare. */
   private static final boolean FIXED_SLOTS =
       Boolean.parseBoolean(System.getProperty("gstm.jit.fixedSlots", "true"));
+  /** Whether a body with fixed slots commits at its RETs, its sets' sizes constants; off with
+   *  {@code -Dgstm.jit.fixedCommit=false}, to compare. */
+  private static final boolean FIXED_COMMIT =
+      Boolean.parseBoolean(System.getProperty("gstm.jit.fixedCommit", "true"));
   /** The suffix of a relaxation's look (a ProbeTx), whose reads may be issued early. */
   private static final String LOOK = "p";
   /** The 64-bit words of a look's loads (the template's {@code LookPre}, kLookPreWords). */
@@ -572,8 +576,7 @@ public final class ProgramPtx {
     int slots = img[dir + 4];
     int arrays = img[dir + 6];
     int regions = img[dir + 8];
-    int outs = img[dir + 10];
-    int outCount = img[dir + 11];
+    Map<String, StaticSets.Commit> tails = new LinkedHashMap<>();
     int pc = 0;
     while (pc < codeLen) {
       int w = img[code + pc];
@@ -587,18 +590,7 @@ public final class ProgramPtx {
       String gb = "%g" + bb;
       String gc = "%g" + c;
       switch (op) {
-        case Opcodes.RET -> {
-          // A look's outputs are not kept (only whether it got this far is): none stored.
-          for (int o = 0; o < (look ? 0 : outCount); o++) {
-            line("mul.wide.u32 %d0, %n, " + o);
-            line("add.s64 %d0, %d0, %t64");
-            line("shl.b64 %d0, %d0, 3");
-            line("add.s64 %d0, %outs, %d0");
-            line("st.global.u64 [%d0], %g" + img[outs + o]);
-          }
-          line(outCount > 0 ? "mov.b64 %res, %g" + img[outs] : "mov.b64 %res, 0");
-          line("bra.uni $EXIT");
-        }
+        case Opcodes.RET -> ret(dir, fixed == null ? null : fixed.commitAt(pc));
         case Opcodes.RETRY -> {
           callTx("retry", List.of(), null);
           line("bra.uni $EXIT0");
@@ -616,6 +608,7 @@ public final class ProgramPtx {
         case Opcodes.JMP, Opcodes.JZ, Opcodes.JNZ -> {
           int target = op == Opcodes.JMP ? w >>> 8 : (bb | c << 8);
           boolean backward = target < pc + 1;
+          StaticSets.Commit tail = fixed == null || !FIXED_COMMIT ? null : fixed.commitAt(pc);
           String skip = fresh();
           if (op != Opcodes.JMP) {
             // not taken: on to the next instruction
@@ -627,7 +620,14 @@ public final class ProgramPtx {
             line("@%q0 bra $LOOPLIMIT");
             line("sub.u32 %budget, %budget, 1");
           }
-          line("bra.uni " + at + target);
+          if (tail != null) {
+            // To a RET, with sets of its own: it ends here, its commit fixed.
+            String end = fresh();
+            tails.put(end, tail);
+            line("bra.uni " + end);
+          } else {
+            line("bra.uni " + at + target);
+          }
           label(skip);
         }
         case Opcodes.MOV -> line("mov.b64 " + ga + ", " + gb);
@@ -732,6 +732,34 @@ public final class ProgramPtx {
     // ends as the interpreter's unknown opcode does.
     line("mov.b32 %fault, " + OUT_OF_RANGE);
     line("bra.uni $FAULT");
+    tails.forEach((end, commit) -> {
+      label(end);
+      ret(dir, commit);
+    });
+  }
+
+  /**
+   * A RET: the outputs stored, the first as the body's result; with {@code commit} (fixed sets)
+   * the attempt commits here, its sets' sizes and written locks constants the commit folds
+   * (PrStmTx::commit_fixed), else in the kernel after the body.
+   */
+  private void ret(int dir, StaticSets.Commit commit) {
+    int outs = img[dir + 10];
+    int outCount = img[dir + 11];
+    // A look's outputs are not kept (only whether it got this far is): none stored.
+    for (int o = 0; o < (look ? 0 : outCount); o++) {
+      line("mul.wide.u32 %d0, %n, " + o);
+      line("add.s64 %d0, %d0, %t64");
+      line("shl.b64 %d0, %d0, 3");
+      line("add.s64 %d0, %outs, %d0");
+      line("st.global.u64 [%d0], %g" + img[outs + o]);
+    }
+    if (commit != null && FIXED_COMMIT) {
+      callTx("cmt", List.of(".b32 " + commit.locks(), ".b32 " + commit.written(),
+          ".b32 " + commit.writes()), null);
+    }
+    line(outCount > 0 ? "mov.b64 %res, %g" + img[outs] : "mov.b64 %res, 0");
+    line("bra.uni $EXIT");
   }
 
   /** Whether this body lays its programs' sets out at compile time where they qualify: the

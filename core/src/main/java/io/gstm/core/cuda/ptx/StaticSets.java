@@ -53,26 +53,52 @@ final class StaticSets {
   private record Word(int storeRegion, int name) {}
 
   /** The sets as one point of the code has them (null in a map: paths disagree). */
-  private record Sets(List<Lock> locks, List<Word> writes) {
+  private record Sets(List<Lock> locks, List<Word> writes, int written) {
     Sets with(Lock l) {
       List<Lock> more = new ArrayList<>(locks);
       more.add(l);
-      return new Sets(List.copyOf(more), writes);
+      return new Sets(List.copyOf(more), writes, written);
     }
 
     Sets with(Word w) {
       List<Word> more = new ArrayList<>(writes);
       more.add(w);
-      return new Sets(locks, List.copyOf(more));
+      return new Sets(locks, List.copyOf(more), written);
+    }
+
+    Sets writing(int lockSlot) {
+      return new Sets(locks, writes, written | 1 << lockSlot);
+    }
+
+    Commit commit() {
+      return new Commit(locks.size(), written, writes.size());
     }
   }
 
+  /**
+   * The sets a commit finds, fixed: the locks' count, those it writes (bit s: slot s), the words'
+   * count. The body then commits with them as constants.
+   */
+  record Commit(int locks, int written, int writes) {}
+
   private final Map<Integer, Access> accesses;
   private final Map<Integer, List<Name>> rows;
+  private final Map<Integer, Commit> commits;
 
-  private StaticSets(Map<Integer, Access> accesses, Map<Integer, List<Name>> rows) {
+  private StaticSets(Map<Integer, Access> accesses, Map<Integer, List<Name>> rows,
+      Map<Integer, Commit> commits) {
     this.accesses = accesses;
     this.rows = rows;
+    this.commits = commits;
+  }
+
+  /**
+   * The fixed sets of a commit at {@code pc}: a RET reached from the instruction before it, or a
+   * jump to a RET (which the body then ends at in place, with the sets the jump has); null
+   * where they are not fixed.
+   */
+  Commit commitAt(int pc) {
+    return commits.get(pc);
   }
 
   /** The access at {@code pc} (a RD or WR), or null for any other instruction. */
@@ -81,13 +107,22 @@ final class StaticSets {
   }
 
   /**
-   * The layout, an access a line ({@code pc read: lock 0 new}, {@code pc write: lock 1, word 0
-   * new}), then each lock row's names ({@code row 0: column 0, column 1}).
+   * The layout, an access or a commit a line ({@code pc read: lock 0 new}, {@code pc write: lock
+   * 1, word 0 new}, {@code pc commit: 2 locks, written 10, 3 words}), then each lock row's names ({@code row 0: column 0, column 1}).
    */
   String describe() {
     StringBuilder out = new StringBuilder();
-    accesses.forEach((pc, a) -> {
+    java.util.TreeMap<Integer, Object> lines = new java.util.TreeMap<>(accesses);
+    lines.putAll(commits);
+    lines.forEach((pc, line) -> {
       out.append(pc).append(' ');
+      if (line instanceof Commit c) {
+        out.append("commit: ").append(c.locks()).append(" locks, written ")
+            .append(Integer.toBinaryString(c.written())).append(", ").append(c.writes())
+            .append(" words\n");
+        return;
+      }
+      Access a = (Access) line;
       if (a.read() == null) {
         out.append("write: lock ").append(a.lockSlot()).append(a.lockSize() != 0 ? " new" : "")
             .append(", word ").append(a.writeSlot()).append(a.writeSize() != 0 ? " new" : "");
@@ -132,8 +167,9 @@ final class StaticSets {
     Map<Integer, Name> names = names(img, code, codeLen, consts, slots);
     Map<Integer, Sets> in = new HashMap<>();
     Set<Integer> conflicts = new LinkedHashSet<>();
-    in.put(0, new Sets(List.of(), List.of()));
+    in.put(0, new Sets(List.of(), List.of(), 0));
     Map<Integer, Access> accesses = new LinkedHashMap<>();
+    Map<Integer, Commit> commits = new LinkedHashMap<>();
     Map<Integer, List<Name>> rows = new LinkedHashMap<>();
     for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
       int w = img[code + pc];
@@ -192,6 +228,7 @@ final class StaticSets {
             after = after.with(word);
             writeSize = after.writes().size();
           }
+          after = after.writing(lockSlot);
           accesses.put(pc, new Access(null, lockSlot, lockSize, writeSlot, writeSize));
         }
         if (after.locks().size() > capacity || after.writes().size() > capacity) {
@@ -202,14 +239,22 @@ final class StaticSets {
       if (!reachable) {
         continue;
       }
+      if (op == Opcodes.RET && sets != null) {
+        commits.put(pc, sets.commit());
+      }
       for (int next : successors(w, pc)) {
         if (next <= pc) {
           return null; // a backward jump: a loop
         }
-        flow(in, conflicts, next, sets);
+        boolean jump = next != pc + length(w);
+        if (jump && sets != null && next < codeLen && (img[code + next] & 0xff) == Opcodes.RET) {
+          commits.put(pc, sets.commit()); // ends here with its own commit, not at the RET
+        } else {
+          flow(in, conflicts, next, sets);
+        }
       }
     }
-    return new StaticSets(accesses, rows);
+    return new StaticSets(accesses, rows, commits);
   }
 
   /** Brings {@code sets} to {@code pc}: where another path brought other sets, neither holds. */
