@@ -197,6 +197,9 @@ class ProgramPtxTest {
           .allMatch(frame -> frame <= 32);
       // Both reads of each look issued with its loads, ahead of it (LOOK_SITES).
       assertThat(earlyReads(ptx)).as(program.name()).isEqualTo(2 * LOOK_SITES);
+      // Its ordinary attempts through fixed slots, after the check that src's and dst's locks
+      // differ (FixedSlotsTest has the layout).
+      assertThat(ptx).as(program.name()).containsPattern("setp\\.ne\\.and\\.u32 %\\w+_fok");
     }
   }
 

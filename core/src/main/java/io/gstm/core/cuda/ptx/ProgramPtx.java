@@ -557,7 +557,7 @@ public final class ProgramPtx {
       // The sets laid out at compile time where the names' locks are distinct (and, for an
       // attempt of either urgency, this one ordinary); else the general code below.
       String general = "$G" + p;
-      guard(fixed, dir, general);
+      guard(fixed, general);
       instructions(p, dir, "$S" + p + "_", fixed, early);
       label(general);
     }
@@ -779,7 +779,7 @@ public final class ProgramPtx {
    * each lock row distinct locks (an index divided by the row's coverage, as lock_of does), and
    * the attempt is an ordinary one (an urgent attempt pre-locks as it goes: it searches).
    */
-  private void guard(StaticSets fixed, int dir, String general) {
+  private void guard(StaticSets fixed, String general) {
     b.append("{\n");
     line(".reg .b32 %fc, %fl<" + Math.max(1, maxNames(fixed)) + ">");
     line(".reg .pred %fp, %fok");
