@@ -27,7 +27,8 @@ class FixedSlotsTest {
   /** The layout of {@code text}'s first program over {@code layout}, at its binding's capacity. */
   private static String fixed(String text, StoreLayout layout) {
     CompiledProgram program = Program.parse(text).get(0).compile();
-    ProgramBatch.Builder batch = ProgramBatch.builder(ProgramSet.of(program)).all(program.name(), 1);
+    ProgramBatch.Builder batch =
+        ProgramBatch.builder(ProgramSet.of(program)).all(program.name(), 1);
     for (Program.Param p : program.params()) {
       batch.column(Column.ofBits(p.name(), p.type(), new long[Math.max(1, p.length())]));
     }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * A program's PR-STM sets laid out at compile time, where its code fixes them: each read and
@@ -108,11 +109,12 @@ final class StaticSets {
 
   /**
    * The layout, an access or a commit a line ({@code pc read: lock 0 new}, {@code pc write: lock
-   * 1, word 0 new}, {@code pc commit: 2 locks, written 10, 3 words}), then each lock row's names ({@code row 0: column 0, column 1}).
+   * 1, word 0 new}, {@code pc commit: 2 locks, written 10, 3 words}), then each lock row's names
+   * ({@code row 0: column 0, column 1}).
    */
   String describe() {
     StringBuilder out = new StringBuilder();
-    java.util.TreeMap<Integer, Object> lines = new java.util.TreeMap<>(accesses);
+    TreeMap<Integer, Object> lines = new TreeMap<>(accesses);
     lines.putAll(commits);
     lines.forEach((pc, line) -> {
       out.append(pc).append(' ');
