@@ -828,9 +828,10 @@ using gstm::program::jit::Words;
     return {l.words(), 0};                                                                         \
   }
 
-/// The operations of fixed slots (PrStmTx::read_new_lock, buffered, write_at, commit_fixed), for the ordinary
-/// attempt types: the generated body calls them where io.gstm.core.cuda.ptx.StaticSets laid the
-/// program's sets out, and reads a word whose lock the set holds through read_shared (rds).
+/// The operations of fixed slots (PrStmTx::read_new_lock, buffered, write_at, commit_fixed), for
+/// the ordinary attempt types: the generated body calls them where io.gstm.core.cuda.ptx.StaticSets
+/// laid the program's sets out, and reads a word whose lock the set holds through read_shared
+/// (rds).
 #define GSTM_JIT_FIXED_OPS(SUFFIX, TX)                                                             \
   extern "C" __device__ __noinline__ Value<TX> gstm_jit_rdn_##SUFFIX(                              \
       Words<TX> in, uint32_t region, uint32_t index, uint32_t slot, uint32_t size) {               \
