@@ -90,7 +90,7 @@ public final class ProgramPtx {
       if (p < used.length && !used[p]) {
         continue;
       }
-      int dir = HEADER_WORDS + 2 * image[3] + DIR_WORDS * p;
+      int dir = dir(image, p);
       int code = image[dir];
       int len = image[dir + 1];
       for (int pc = 0; pc < len; pc += length(image[code + pc])) {
@@ -110,7 +110,7 @@ public final class ProgramPtx {
   public static List<String> fixedSlots(int[] image, int capacity) {
     List<String> out = new ArrayList<>();
     for (int p = 0; p < image[2]; p++) {
-      StaticSets fixed = StaticSets.of(image, StaticSets.dir(image, p), capacity);
+      StaticSets fixed = StaticSets.of(image, dir(image, p), capacity);
       out.add(fixed == null ? null : fixed.describe());
     }
     return out;
@@ -199,9 +199,21 @@ public final class ProgramPtx {
     return m.functions().values().iterator().next();
   }
 
-  private static int length(int word) {
+  /** Words of the instruction that begins with {@code word}. */
+  static int length(int word) {
     int op = word & 0xff;
     return op == Opcodes.SUM || op == Opcodes.LOOP ? 2 : 1;
+  }
+
+  /** Whether opcode {@code op} jumps or ends the program (LOOP counted, to be safe). */
+  static boolean flow(int op) {
+    return op == Opcodes.RET || op == Opcodes.RETRY || op == Opcodes.ABORT || op == Opcodes.JMP
+        || op == Opcodes.JZ || op == Opcodes.JNZ || op == Opcodes.LOOP;
+  }
+
+  /** The directory entry of program {@code p} of an image. */
+  static int dir(int[] image, int p) {
+    return HEADER_WORDS + 2 * image[3] + DIR_WORDS * p;
   }
 
   // ---- emission ---------------------------------------------------------------------------
@@ -228,7 +240,7 @@ public final class ProgramPtx {
     int maxRegs = 1;
     int maxRegions = 1;
     for (int p = 0; p < programs; p++) {
-      int dir = HEADER_WORDS + 2 * columns + DIR_WORDS * p;
+      int dir = dir(img, p);
       maxRegs = Math.max(maxRegs, img[dir + 12]);
       maxRegions = Math.max(maxRegions, img[dir + 9]);
     }
@@ -287,7 +299,7 @@ public final class ProgramPtx {
     line("mov.b32 %fault, " + OUT_OF_RANGE);
     line("bra.uni $FAULT");
     for (int p = 0; p < programs; p++) {
-      program(p, HEADER_WORDS + 2 * columns + DIR_WORDS * p);
+      program(p, dir(img, p));
     }
     label("$OOR");
     line("mov.b32 %fault, " + OUT_OF_RANGE);
@@ -388,8 +400,7 @@ public final class ProgramPtx {
     for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
       int w = img[code + pc];
       int op = w & 0xff;
-      boolean flow = op == Opcodes.RET || op == Opcodes.RETRY || op == Opcodes.ABORT
-          || op == Opcodes.JMP || op == Opcodes.JZ || op == Opcodes.JNZ || op == Opcodes.LOOP;
+      boolean flow = flow(op);
       if (flow && prefix == codeLen) {
         prefix = pc;
       }

@@ -28,9 +28,6 @@ import java.util.TreeMap;
  * a vertex to itself) the program runs its general code.
  */
 final class StaticSets {
-  private static final int HEADER_WORDS = 8;
-  private static final int DIR_WORDS = 16;
-
   /** What a transactional read does with fixed slots. */
   enum Read { NEW_LOCK, HELD, BUFFERED, UNREACHABLE }
 
@@ -42,8 +39,8 @@ final class StaticSets {
    */
   record Access(Read read, int lockSlot, int lockSize, int writeSlot, int writeSize) {}
 
-  /** Where a name's value comes from: a column slot's value, or a constant. */
-  record Name(int register, int columnSlot, long constant) {
+  /** Where a name's value comes from (set at {@code pc}): a column slot's value, or a constant. */
+  record Name(int pc, int columnSlot, long constant) {
     boolean column() {
       return columnSlot >= 0;
     }
@@ -173,7 +170,7 @@ final class StaticSets {
     Map<Integer, Access> accesses = new LinkedHashMap<>();
     Map<Integer, Commit> commits = new LinkedHashMap<>();
     Map<Integer, List<Name>> rows = new LinkedHashMap<>();
-    for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
+    for (int pc = 0; pc < codeLen; pc += ProgramPtx.length(img[code + pc])) {
       int w = img[code + pc];
       int op = w & 0xff;
       int a = (w >>> 8) & 0xff;
@@ -193,8 +190,7 @@ final class StaticSets {
         }
         Name name = names.get(index);
         int storeRegion = img[regions + 2 * region];
-        if (sets == null || name == null || storeRegion < 0
-            || defined(img, code, codeLen, index) >= pc) {
+        if (sets == null || name == null || storeRegion < 0 || name.pc() >= pc) {
           return null;
         }
         int row = img[lockRows + region];
@@ -248,7 +244,7 @@ final class StaticSets {
         if (next <= pc) {
           return null; // a backward jump: a loop
         }
-        boolean jump = next != pc + length(w);
+        boolean jump = next != pc + ProgramPtx.length(w);
         if (jump && sets != null && next < codeLen && (img[code + next] & 0xff) == Opcodes.RET) {
           commits.put(pc, sets.commit()); // ends here with its own commit, not at the RET
         } else {
@@ -284,7 +280,7 @@ final class StaticSets {
       case Opcodes.RET, Opcodes.RETRY, Opcodes.ABORT -> List.of();
       case Opcodes.JMP -> List.of(target);
       case Opcodes.JZ, Opcodes.JNZ -> List.of(pc + 1, target);
-      default -> List.of(pc + length(w));
+      default -> List.of(pc + ProgramPtx.length(w));
     };
   }
 
@@ -297,51 +293,24 @@ final class StaticSets {
     Map<Integer, Integer> writes = new HashMap<>();
     Map<Integer, Name> names = new HashMap<>();
     boolean prefix = true;
-    for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
+    for (int pc = 0; pc < codeLen; pc += ProgramPtx.length(img[code + pc])) {
       int w = img[code + pc];
       int op = w & 0xff;
       int a = (w >>> 8) & 0xff;
       int k = (w >>> 16) & 0xff | (w >>> 24) << 8;
-      if (flow(op)) {
+      if (ProgramPtx.flow(op)) {
         prefix = false;
       } else if (op != Opcodes.WR) {
         writes.merge(a, 1, Integer::sum);
         if (prefix && op == Opcodes.LDP) {
-          names.put(a, new Name(a, img[slots + k], 0));
+          names.put(a, new Name(pc, img[slots + k], 0));
         } else if (prefix && op == Opcodes.LDK) {
-          names.put(a, new Name(a, -1,
+          names.put(a, new Name(pc, -1,
               (img[consts + 2 * k] & 0xffffffffL) | ((long) img[consts + 2 * k + 1] << 32)));
         }
       }
     }
     names.keySet().removeIf(r -> writes.get(r) != 1);
     return names;
-  }
-
-  /** The pc of the one instruction that sets register {@code r} (a name's). */
-  private static int defined(int[] img, int code, int codeLen, int r) {
-    for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
-      int w = img[code + pc];
-      int op = w & 0xff;
-      if (!flow(op) && op != Opcodes.WR && ((w >>> 8) & 0xff) == r) {
-        return pc;
-      }
-    }
-    return Integer.MAX_VALUE;
-  }
-
-  private static boolean flow(int op) {
-    return op == Opcodes.RET || op == Opcodes.RETRY || op == Opcodes.ABORT || op == Opcodes.JMP
-        || op == Opcodes.JZ || op == Opcodes.JNZ || op == Opcodes.LOOP;
-  }
-
-  private static int length(int word) {
-    int op = word & 0xff;
-    return op == Opcodes.SUM || op == Opcodes.LOOP ? 2 : 1;
-  }
-
-  /** The directory entry of program {@code p} of an image. */
-  static int dir(int[] img, int p) {
-    return HEADER_WORDS + 2 * img[3] + DIR_WORDS * p;
   }
 }
