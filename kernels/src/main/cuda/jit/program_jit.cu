@@ -25,13 +25,26 @@
 /// at this symbol instead, they read shared memory, as fast as the kernel's own parameter.
 __shared__ gstm::StoreView gstm_jit_view;
 
+/// Where the batch's first columns begin in the column buffer (the image's column table, word
+/// offsets), copied into shared memory by each block (share_view): a body reads them as it
+/// begins, and from the image each was a round trip to the L2 (its L1 line dropped by the last
+/// transaction's fences). io.gstm.core.cuda.ptx.ProgramPtx reads column c below
+/// kSharedColumns here.
+constexpr uint32_t kSharedColumns = 32;
+__shared__ uint32_t gstm_jit_columns[kSharedColumns];
+
 namespace gstm::program::jit {
 
-/// Copies the kernel's view into gstm_jit_view; the whole block waits for it.
-__device__ __forceinline__ void share_view(const StoreView& view) {
+/// Copies the kernel's view into gstm_jit_view and the image's first column offsets into
+/// gstm_jit_columns; the whole block waits for them.
+__device__ __forceinline__ void share_view(const StoreView& view, const Table& tab) {
   const uint32_t* src = reinterpret_cast<const uint32_t*>(&view);
   uint32_t* dst = reinterpret_cast<uint32_t*>(&gstm_jit_view);
   for (uint32_t i = threadIdx.x; i < sizeof(StoreView) / 4; i += blockDim.x) dst[i] = src[i];
+  const uint32_t columns = min(tab.image[kHColumns], kSharedColumns);
+  for (uint32_t c = threadIdx.x; c < columns; c += blockDim.x) {
+    gstm_jit_columns[c] = tab.image[kHeaderWords + 2 * c];
+  }
   __syncthreads();
 }
 
@@ -110,6 +123,14 @@ struct Ops {
   }
 };
 
+/// A word a committed attempt may have written (run_one_in_place): found, and its bits.
+struct WrittenWord {
+  uint32_t region;
+  uint32_t index;
+  uint64_t bits = 0;
+  bool found = false;
+};
+
 /// Runs transaction t (when `mine`) of program `type` until it ends: retried in place, in
 /// warp-wide rounds, as the hand-written PR-STM bank kernel (prstm_bank.cu) runs; no pending
 /// bits, no postponing. Returns its outcome (kCommitted for a lane without one). Counters,
@@ -120,13 +141,15 @@ struct Ops {
 /// DYNAMIC: one attempt type for ordinary and urgent attempts (PrStmTx's), the body inlined once.
 /// `first_output`, when given, gets the committed attempt's first output: the copy in
 /// tab.outputs may be another run's of the same transaction by then (a relaxation's hops).
+/// `written`, when given, gets whether the committed attempt wrote its word, and what.
 /// `counters`: a ThreadCounters or SharedCounters of PrStmPolicy::kCounters.
 template <int CAPACITY, bool PRE_LOCK_READS = true, bool DYNAMIC = false, class Counters>
 __device__ __forceinline__ uint8_t run_one_in_place(const StoreView& view, const Table& tab,
                                                     const SemanticOut& out, Counters& counters,
                                                     unsigned warp, uint32_t self, uint32_t t,
                                                     uint32_t type, bool mine,
-                                                    long long* first_output = nullptr) {
+                                                    long long* first_output = nullptr,
+                                                    WrittenWord* written = nullptr) {
   uint8_t outcome = mine ? kPending : kCommitted;
   uint32_t attempts = 0;
   uint32_t owner = priority::ordinary(self);
@@ -148,6 +171,9 @@ __device__ __forceinline__ uint8_t run_one_in_place(const StoreView& view, const
         } else if (tx.commit()) {
           outcome = kCommitted;
           if (first_output != nullptr) *first_output = result;
+          if (written != nullptr) {
+            written->found = tx.wrote(written->region, written->index, written->bits);
+          }
           ++counters.c[kCommits];
           if (tx.read_only()) {
             ++counters.c[kReadOnlyCommits];
@@ -323,11 +349,9 @@ __device__ __forceinline__ double from_ordered_key(unsigned long long k) {
   return __longlong_as_double(static_cast<long long>((k >> 63) != 0 ? k & ~(1ull << 63) : ~k));
 }
 
-/// Vertex v's place in the order: its word of the order's region as a number, negated when
-/// larger values go first. A plain read: it only decides when v's edges run.
-__device__ __forceinline__ double priority(const StoreView& view, const RelaxArgs& a,
-                                           uint32_t v) {
-  const uint64_t w = view.load_word(a.order_region, v);
+/// A vertex's place in the order given its word `w` of the order's region: the word as a
+/// number, negated when larger values go first.
+__device__ __forceinline__ double priority_of(const RelaxArgs& a, uint64_t w) {
   double p;
   switch (a.order_type) {
     case 0: p = static_cast<double>(static_cast<int32_t>(w)); break;
@@ -336,6 +360,12 @@ __device__ __forceinline__ double priority(const StoreView& view, const RelaxArg
     default: p = __longlong_as_double(static_cast<long long>(w)); break;
   }
   return a.descending != 0 ? -p : p;
+}
+
+/// Vertex v's place in the order, read: a plain read, it only decides when v's edges run.
+__device__ __forceinline__ double priority(const StoreView& view, const RelaxArgs& a,
+                                           uint32_t v) {
+  return priority_of(a, view.load_word(a.order_region, v));
 }
 
 /// Writes the work items of a vertex whose out-edges are [first, first + degree) at items[at..].
@@ -367,20 +397,23 @@ struct LookPre {
 
 }  // namespace gstm::program::jit
 
-/// Generated from the relaxation's program (ProgramPtx): its look's loads for transaction t, and
-/// its look given them (the program run by a ProbeTx; the result as a body's).
+/// Generated from the relaxation's program (ProgramPtx): its look's loads for transaction t
+/// (edge t, whose source vertex, its src column, is `source`), and its look given them (the
+/// program run by a ProbeTx; the result as a body's).
 extern "C" __device__ gstm::program::jit::LookPre gstm_jit_pre_p(const uint32_t* image,
                                                                  const uint32_t* cols,
-                                                                 uint32_t tx_count, uint32_t t);
+                                                                 uint32_t tx_count, uint32_t t,
+                                                                 uint32_t source);
 extern "C" __device__ gstm::program::jit::Body<gstm::program::jit::ProbeTx> gstm_jit_look_p(
     gstm::program::jit::LookPre pre, const uint32_t* image, const uint32_t* cols,
     long long* outputs, int32_t* abort_codes, uint32_t tx_count, uint32_t t, uint32_t type);
 
 namespace gstm::program::jit {
 
-/// Transaction t's look loads (gstm_jit_pre_p).
-__device__ __forceinline__ LookPre look_loads(const Table& tab, uint32_t t) {
-  return gstm_jit_pre_p(tab.image, tab.cols, tab.tx_count, t);
+/// Transaction t's look loads (gstm_jit_pre_p); `source` is edge t's source vertex, known from
+/// its work item (the look loads no src column).
+__device__ __forceinline__ LookPre look_loads(const Table& tab, uint32_t t, uint32_t source) {
+  return gstm_jit_pre_p(tab.image, tab.cols, tab.tx_count, t, source);
 }
 
 /// Whether transaction t's look, given its loads `pre`, got as far as a write, an abort or a
@@ -446,11 +479,15 @@ __device__ __forceinline__ void defer_vertex(const RelaxArgs& a, const RelaxRoun
 
 /// Whether vertex v is past the bound; if so, deferred by this thread when `defer` (a vertex
 /// just changed, not queued: the next round would only defer it, a round more for each bucket;
-/// a work item's source, by one lane of the warp).
+/// a work item's source, by one lane of the warp). `known`, when found, is v's word of the
+/// order's region as this thread's commit wrote it (no load: on a grid's chain of hops, one
+/// round trip of about ten a hop).
 __device__ __forceinline__ bool past_bound(const StoreView& view, const RelaxArgs& a,
-                                           const RelaxRound& r, uint32_t v, bool defer) {
+                                           const RelaxRound& r, uint32_t v, bool defer,
+                                           const WrittenWord* known = nullptr) {
   if (a.order_region == kNoOrder) return false;
-  const double p = priority(view, a, v);
+  const double p = known != nullptr && known->found ? priority_of(a, known->bits)
+                                                    : priority(view, a, v);
   if (!(p > r.bound)) return false;
   if (defer) defer_vertex(a, r, v, p);
   return true;
@@ -516,14 +553,15 @@ __device__ __forceinline__ void flush_survivors(const StoreView& view, const Tab
     const uint32_t same = __match_any_sync(warp, target);
     const bool go = has && static_cast<uint32_t>(__ffs(same) - 1) == lane;
     long long first_output = 0;
-    const uint8_t outcome = run_one_in_place<CAPACITY, false>(view, tab, out, counters, warp,
-                                                               self, t, a.type, go,
-                                                               &first_output);
+    // The target's new place, if it moved (none found without an order: no region kNoOrder).
+    WrittenWord order_word{a.order_region, target};
+    const uint8_t outcome = run_one_in_place<CAPACITY, false>(
+        view, tab, out, counters, warp, self, t, a.type, go, &first_output, &order_word);
     bool queue = false;
     if (go) {
       has = false;
       if (settle(tab, a, r, stats, t, outcome, first_output)) {
-        if (past_bound(view, a, r, target, true)) {
+        if (past_bound(view, a, r, target, true, &order_word)) {
           // deferred
         } else if (hop < chain && held == kNoVertex && may_follow(a, r, target)) {
           held = target;
@@ -539,21 +577,31 @@ __device__ __forceinline__ void flush_survivors(const StoreView& view, const Tab
     } else if (queue) {
       queue_vertex(a, r, target);
     }
-    if (has && !look_writes(tab, look_loads(tab, t), t, a.type)) {
+    if (has && !look_writes(tab, look_loads(tab, t, static_cast<uint32_t>(a.src[t])), t,
+                            a.type)) {
       has = false;
       ++stats.c[kRelaxSkipped];
     }
   }
 }
 
+/// An edge of a pass's list (relax_pass) and its source vertex.
+struct ListEdge {
+  uint32_t t;
+  uint32_t source;
+};
+
 /// The edge at place k of a pass's list (relax_pass): in the item of the last lane whose first
-/// place (`start`) is at most k (a lane of no edges never is). Every lane of the warp calls this.
-__device__ __forceinline__ uint32_t edge_at(uint32_t start, uint32_t begin, uint32_t k) {
+/// place (`start`) is at most k (a lane of no edges never is), whose vertex is that lane's
+/// `source`. Every lane of the warp calls this.
+__device__ __forceinline__ ListEdge edge_at(uint32_t start, uint32_t begin, uint32_t source,
+                                            uint32_t k) {
   uint32_t lo = 0;
   for (uint32_t step = 16; step != 0; step >>= 1) {
     if (__shfl_sync(0xffffffffu, start, lo + step) <= k) lo += step;
   }
-  return __shfl_sync(0xffffffffu, begin, lo) + (k - __shfl_sync(0xffffffffu, start, lo));
+  return {__shfl_sync(0xffffffffu, begin, lo) + (k - __shfl_sync(0xffffffffu, start, lo)),
+          __shfl_sync(0xffffffffu, source, lo)};
 }
 
 /// One pass of a round: each lane's edges [begin, begin + count) (a work item's, a vertex's, or
@@ -567,7 +615,8 @@ template <int CAPACITY>
 __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& tab,
                                            const SemanticOut& out, const RelaxArgs& a,
                                            const RelaxRound& r, uint32_t begin, uint32_t count,
-                                           uint32_t hop, uint32_t chain, uint32_t& held,
+                                           uint32_t source, uint32_t hop, uint32_t chain,
+                                           uint32_t& held,
                                            RelaxCounters& counters,
                                            RelaxStats& stats) {
   const unsigned warp = 0xffffffffu;
@@ -590,15 +639,17 @@ __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& t
     bool writes0 = false;
     bool writes1 = false;
     if (!end) {
-      t0 = edge_at(start, begin, base + lane);
+      const ListEdge e0 = edge_at(start, begin, source, base + lane);
+      t0 = e0.t;
       LookPre pre0;
       LookPre pre1;
       if (two) {
-        t1 = edge_at(start, begin, base + 32u + lane);
-        pre0 = look_loads(tab, min(t0, last_edge));
-        pre1 = look_loads(tab, min(t1, last_edge));
+        const ListEdge e1 = edge_at(start, begin, source, base + 32u + lane);
+        t1 = e1.t;
+        pre0 = look_loads(tab, min(t0, last_edge), e0.source);
+        pre1 = look_loads(tab, min(t1, last_edge), e1.source);
       } else {
-        pre0 = look_loads(tab, min(t0, last_edge));
+        pre0 = look_loads(tab, min(t0, last_edge), e0.source);
       }
       const bool in0 = base + lane < total;
       const bool in1 = base + 32u + lane < total;  // never without `two`
@@ -657,26 +708,29 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const Table& 
   const uint32_t warps = gridDim.x * blockDim.x / 32u;
   const uint32_t per = max(1u, min(32u, (r.item_count + warps - 1) / warps));
   for (uint32_t group = take_items(r, per); group < r.item_count; group = take_items(r, per)) {
-    uint32_t begin = 0;  // this lane's edges: [begin, begin + count)
+    uint32_t begin = 0;  // this lane's edges: [begin, begin + count), from vertex `source`
     uint32_t count = 0;
+    uint32_t source = 0;
     const uint32_t i = group + lane;
     if (lane < per && i < r.item_count) {
       const uint2 it = r.items[i];
-      if (!past_bound(view, a, r, static_cast<uint32_t>(a.src[it.x]), true)) {
+      source = static_cast<uint32_t>(a.src[it.x]);
+      if (!past_bound(view, a, r, source, true)) {
         begin = it.x;
         count = it.y;
       }
     }
     uint32_t held = kNoVertex;
     for (uint32_t hop = 0;; ++hop) {
-      relax_pass<CAPACITY>(view, tab, out, a, r, begin, count, hop, a.chain, held,
-                                  counters, stats);
+      relax_pass<CAPACITY>(view, tab, out, a, r, begin, count, source, hop, a.chain, held,
+                           counters, stats);
       if (hop == a.chain || !__any_sync(0xffffffffu, held != kNoVertex)) break;
       begin = 0;
       count = 0;
       if (held != kNoVertex) {
         begin = static_cast<uint32_t>(__ldg(a.offsets + held));
         count = static_cast<uint32_t>(__ldg(a.offsets + held + 1)) - begin;
+        source = held;
       }
       held = kNoVertex;
     }
@@ -854,9 +908,9 @@ using gstm::program::jit::Words;
     return {l.words(), l.tx().active()};                                                           \
   }                                                                                                \
   extern "C" __device__ __noinline__ Step<TX> gstm_jit_cmt_##SUFFIX(                               \
-      Words<TX> in, uint32_t locks, uint32_t written, uint32_t writes) {                           \
+      Words<TX> in, uint32_t locks, uint32_t written, uint32_t writes, uint32_t inputs) {          \
     Local<TX> l(in);                                                                               \
-    l.tx().commit_fixed(static_cast<int>(locks), written, static_cast<int>(writes));               \
+    l.tx().commit_fixed(static_cast<int>(locks), written, static_cast<int>(writes), inputs);       \
     return {l.words(), 0};                                                                         \
   }
 
@@ -887,7 +941,7 @@ GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
       const __grid_constant__ gstm::StoreView view,                                                \
       const __grid_constant__ gstm::program::Table tab,                                            \
       const __grid_constant__ gstm::SemanticOut out) {                                             \
-    gstm::program::jit::share_view(view);                                                          \
+    gstm::program::jit::share_view(view, tab);                                                          \
     gstm::run_semantic<gstm::program::jit::Ops, CAP, gstm::program::Table,                         \
                        gstm::PrStmDynamicPolicy>(view, tab, out);                                  \
   }                                                                                                \
@@ -895,21 +949,21 @@ GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
       gstm_jit_prstm_in_place_one_s##CAP(const __grid_constant__ gstm::StoreView view,             \
                                          const __grid_constant__ gstm::program::Table tab,         \
                                          const __grid_constant__ gstm::SemanticOut out) {          \
-    gstm::program::jit::share_view(view);                                                          \
+    gstm::program::jit::share_view(view, tab);                                                          \
     gstm::program::jit::run_in_place<CAP, true>(view, tab, out);                                   \
   }                                                                                                \
   extern "C" __global__ void __launch_bounds__(256, SEMANTIC_BLOCKS) gstm_jit_prstm_s##CAP(       \
       const __grid_constant__ gstm::StoreView view,                                                \
       const __grid_constant__ gstm::program::Table tab,                                            \
       const __grid_constant__ gstm::SemanticOut out) {                                             \
-    gstm::program::jit::share_view(view);                                                          \
+    gstm::program::jit::share_view(view, tab);                                                          \
     gstm::run_semantic<gstm::program::jit::Ops, CAP, gstm::program::Table>(view, tab, out);        \
   }                                                                                                \
   extern "C" __global__ void __launch_bounds__(256, IN_PLACE_BLOCKS) gstm_jit_prstm_in_place_s##CAP( \
       const __grid_constant__ gstm::StoreView view,                                                \
       const __grid_constant__ gstm::program::Table tab,                                            \
       const __grid_constant__ gstm::SemanticOut out) {                                             \
-    gstm::program::jit::share_view(view);                                                          \
+    gstm::program::jit::share_view(view, tab);                                                          \
     gstm::program::jit::run_in_place<CAP>(view, tab, out);                                         \
   }                                                                                                \
   extern "C" __global__ void __launch_bounds__(256, RELAX_BLOCKS) gstm_jit_relax_loop_s##CAP(      \
@@ -917,7 +971,7 @@ GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
       const __grid_constant__ gstm::program::Table tab,                                            \
       const __grid_constant__ gstm::SemanticOut out,                                               \
       const __grid_constant__ gstm::program::jit::RelaxArgs args) {                                \
-    gstm::program::jit::share_view(view);                                                          \
+    gstm::program::jit::share_view(view, tab);                                                          \
     gstm::program::jit::relax_loop<CAP>(view, tab, out, args);                                     \
   }
 

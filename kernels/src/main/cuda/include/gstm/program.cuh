@@ -42,7 +42,7 @@ enum End : uint8_t {
 constexpr uint32_t kMagic = 0x47535450u;  ///< "GSTP"
 constexpr uint32_t kVersion = 3;  ///< Opcodes.VERSION (2: integer overflow; 3: a lock bound)
 constexpr uint32_t kHeaderWords = 8;
-constexpr uint32_t kDirWords = 16;
+constexpr uint32_t kDirWords = 17;
 constexpr uint32_t kMaxRegisters = 64;
 
 /// Image header words.
@@ -53,7 +53,8 @@ enum Header : uint32_t { kHMagic = 0, kHVersion, kHPrograms, kHColumns, kHWords,
 enum Dir : uint32_t { kDCode = 0, kDCodeLen, kDConst, kDConstCount, kDSlots, kDSlotCount,
                       kDArrays, kDArrayCount, kDRegions, kDRegionCount, kDOutputs, kDOutputCount,
                       kDRegisters, kDSteps, kDFlags,
-                      kDLockRows  ///< each region's lock row (compiled programs only)
+                      kDLockRows,  ///< each region's lock row (compiled programs only)
+                      kDWordBytes  ///< each region's word size (compiled programs only)
 };
 
 /// The batch a program kernel runs. Host packer: io.gstm.core.cuda.ProgramKernel.

@@ -328,21 +328,32 @@ class PrStmTx {
     if (write_size != 0) n_writes_ = write_size;
   }
 
-  /// commit() where the compiler knows the sets' sizes and the locks written (bit s: slot s):
-  /// as constants, they fold the commit's loops over the set to the slots there are. The body
-  /// commits so; the kernel's commit() after it then finds the attempt done (or aborted).
-  __device__ __forceinline__ void commit_fixed(int locks, mask_t written, int writes) {
+  /// commit() where the compiler knows the sets' sizes, the locks written (bit s: slot s) and
+  /// the inputs: as constants, they fold the commit's loops over the set to the slots there
+  /// are. The body commits so; the kernel's commit() after it then finds the attempt done (or
+  /// aborted).
+  __device__ __forceinline__ void commit_fixed(int locks, mask_t written, int writes,
+                                               mask_t inputs) {
     static_assert(!URGENT, "an urgent attempt's sets are its own");
     if constexpr (DYNAMIC) urgent_ = false;  // fixed slots are an ordinary attempt's
     n_locks_ = locks;
     written_ = written;
     n_writes_ = writes;
-    commit();
+    commit(inputs);
   }
 
   /// Validates and commits; false means aborted (see abort_cause) or overflowed; true for an
   /// attempt its body committed already (commit_fixed).
-  __device__ __forceinline__ bool commit() {
+  ///
+  /// `inputs` (bit s: slot s) are locks the attempt only reads and whose words it takes as a
+  /// snapshot (a relaxation's source: io.gstm.core.cuda.ptx.StaticSets): where every lock it
+  /// only reads is one and it writes, an ordinary attempt checks them once, after a fence that
+  /// follows their words' loads and beside its lock CAS (their words were one version when
+  /// read: the seqlock's check), and not again after it takes its locks. What it writes stays
+  /// serializable with what it read of those; what it read of the inputs may have changed by
+  /// its commit, as the built-in relaxations' source value may (a source that changes queues its
+  /// edges again). Elsewhere inputs are validated as every read is.
+  __device__ __forceinline__ bool commit(mask_t inputs = 0) {
     if (status_ != kActive) {
       if (status_ == kDone) return true;
       release_visible();  // an attempt that aborted or overflowed in its body
@@ -356,8 +367,12 @@ class PrStmTx {
     // commit (a graph round's transaction): the grids' relaxations 9% faster on the H200.
     const mask_t in_set =
         n_locks_ == static_cast<int>(8 * sizeof(mask_t)) ? ~static_cast<mask_t>(0) : bit(n_locks_) - 1;
+    const mask_t read_only = in_set & ~written_;
+    const bool snapshot = !PRE_LOCK_READS && !(DYNAMIC ? urgent_ : URGENT) && written_ != 0 &&
+                          read_only != 0 && (read_only & ~inputs) == 0;
+    const mask_t late = snapshot ? 0 : read_only;  // validated after the lock CASes
     const bool sc_fenced = !PRE_LOCK_READS && !(DYNAMIC ? urgent_ : URGENT) && written_ != 0 &&
-                           (written_ & in_set) != in_set;
+                           late != 0;
     // A set of one lock that it writes needs no fence before its lock CAS either: its reads
     // came after that lock's acquire load, and the CASes below take the lock only at the
     // version read, so nothing they read can have changed (a graph relaxation, whose source's
@@ -365,6 +380,14 @@ class PrStmTx {
     const bool one_written = !(DYNAMIC ? urgent_ : URGENT) && n_locks_ == 1 && written_ == 1;
     if (!sc_fenced && !one_written) mem::fence_acq_rel();  // the reads happen before the checks
     if (written_ == 0) return commit_read_only();
+    // A snapshot's inputs loaded again now, checked after the lock CAS (which does not wait
+    // for them).
+    word_t input_now[CAPACITY];
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      input_now[s] = snapshot && ((read_only >> s) & 1u)
+                         ? mem::load_relaxed(view_.locks + lock_idx_[s]) : 0;
+    }
 
     // One lock to take (a relaxation's written word, a transaction of one word): one CAS from
     // the word as it was read (unlocked at that version) straight to locked, as the pre-lock
@@ -428,12 +451,19 @@ class PrStmTx {
     // writer (TL2-style; a stolen read-only pre-lock alone is no reason to abort: requiring it
     // let a higher priority that stole it, then met our locked write, abort us both forever).
     // fence.sc: our lock CASes and these loads must not pass each other (store buffering).
-    if (failure < 0 && (written_ & in_set) != in_set) mem::fence_sc();  // only with read-only locks
+    if (failure < 0 && late != 0) mem::fence_sc();  // only with read-only locks
 #pragma unroll
     for (int s = 0; s < CAPACITY; ++s) {
-      if (failure < 0 && s < n_locks_ && !((written_ >> s) & 1u)) {
+      if (failure < 0 && ((late >> s) & 1u)) {
         const word_t w = mem::load_relaxed(view_.locks + lock_idx_[s]);
         if (lock_word::version(w) != lock_ver_[s] || lock_word::locked(w)) failure = kAbortStolen;
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      if (failure < 0 && snapshot && ((read_only >> s) & 1u) &&
+          (lock_word::version(input_now[s]) != lock_ver_[s] || lock_word::locked(input_now[s]))) {
+        failure = kAbortValidation;
       }
     }
     if (failure >= 0) {
@@ -483,6 +513,20 @@ class PrStmTx {
   }
 
   __device__ __forceinline__ bool read_only() const { return written_ == 0; }
+
+  /// Whether this attempt wrote word `index` of `region`, and if so what (`bits`: a 32-bit
+  /// word sign-extended, as StoreView::load_word reads it): after a commit, the word's value
+  /// without a load.
+  __device__ __forceinline__ bool wrote(uint32_t region, uint32_t index, uint64_t& bits) const {
+    bool hit = false;
+#pragma unroll
+    for (int s = 0; s < CAPACITY; ++s) {
+      const bool here = s < n_writes_ && w_region_[s] == region && w_index_[s] == index;
+      bits = here ? w_value_[s] : bits;
+      hit = hit || here;
+    }
+    return hit;
+  }
 
  private:
   __device__ __forceinline__ bool validate_reads() {

@@ -6,6 +6,7 @@ import static jcuda.driver.JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocess
 import io.gstm.core.batch.Counter;
 import io.gstm.core.batch.Outcome;
 import io.gstm.core.batch.RunOptions;
+import io.gstm.core.cuda.ptx.ProgramPtx;
 import io.gstm.core.engine.Engine;
 import io.gstm.core.engine.OpenState;
 import io.gstm.core.engine.Resources;
@@ -150,6 +151,11 @@ public final class CudaProgramRelax implements AutoCloseable {
       b.column(Column.ofFloat64("weight", new double[1]));
     }
     ProgramBinding binding = ProgramBinding.bind(b.build(), s.layout(), s.algorithm());
+    if (!binding.columns().get(ProgramPtx.RELAX_SOURCE_COLUMN).name().equals("src")) {
+      // The kernel's looks take this column's value from their work items.
+      throw new IllegalStateException("program relaxation: column "
+          + ProgramPtx.RELAX_SOURCE_COLUMN + " is not the edge's source");
+    }
     ProgramImage image = ProgramImage.build(binding, graph.edgeCount());
     cuda.bind();
     CUfunction kernel = cuda.relaxKernel(image.words(), binding.capacity());

@@ -12,7 +12,7 @@ import java.util.List;
  * The program image a program kernel interprets, and where each batch column sits in the
  * column buffer. Layout as {@code gstm/program.cuh} describes: header, column table, one
  * directory entry per program, then each program's code, constants, slot table, parameter
- * table, region table, output registers and lock rows. Keep in step with that header.
+ * table, region table, output registers, lock rows and word sizes. Keep in step with that header.
  *
  * @param words the image
  * @param columnOffsets word offset of each batch column in the column buffer (8-byte columns at
@@ -22,7 +22,7 @@ import java.util.List;
 record ProgramImage(int[] words, long[] columnOffsets, long columnWords) {
   static final int MAGIC = CompiledProgram.MAGIC;
   static final int HEADER_WORDS = 8;
-  static final int DIR_WORDS = 16;
+  static final int DIR_WORDS = 17;
 
   static ProgramImage build(ProgramBinding binding) {
     return build(binding, binding.batch().txCount());
@@ -115,6 +115,12 @@ record ProgramImage(int[] words, long[] columnOffsets, long columnWords) {
       w.set(dir + 15, w.size());
       for (int region : regions) {
         w.add(region >= 0 ? lockRow(binding.layout(), region) : -1);
+      }
+      // Each region's word size in bytes (4 or 8; 0 where the store lacks it): compiled
+      // programs load a word at its width, the interpreter asks the store's view.
+      w.set(dir + 16, w.size());
+      for (int region : regions) {
+        w.add(region >= 0 ? binding.layout().region(region).type().wordBytes() : 0);
       }
     }
     w.set(4, w.size());

@@ -32,10 +32,11 @@ import java.util.Objects;
  * }
  * </pre>
  *
- * <p>Each round is one program batch on the engine (the same meaning on the JVM engine and the
- * GPU): the batch's transactions are serializable, and a vertex whose value changed during a
- * round, after an edge from it was relaxed, is in the next round, so the rounds end at the
- * relaxation's fixpoint when the program only ever improves values (a monotone relaxation). A
+ * <p>Each round is one program batch on the engine: the batch's transactions are serializable
+ * (on the GPU's device loop, with what they read of their source taken as an input, below), and
+ * a vertex whose value changed during a round, after an edge from it was relaxed, is in the next
+ * round, so the rounds end at the relaxation's fixpoint when the program only ever improves
+ * values (a monotone relaxation). A
  * relaxation the engine gave up under contention (ABANDONED) puts its source in the next round,
  * so its edge runs again; one the program aborted, or that overflowed, changes nothing.
  *
@@ -51,7 +52,11 @@ import java.util.Objects;
  * whole run is one launch, and each edge is first looked at over plain reads; an edge whose
  * look would write nothing runs no transaction ({@link Result#skipped()}).
  * For a relaxation that only ever improves values this skips only edges whose transaction would
- * have changed nothing, so the fixpoint is the same. Elsewhere (the JVM engine, history asked
+ * have changed nothing, so the fixpoint is the same. A transaction there takes what it only
+ * reads of its source as an input, as the built-in shortest paths take the source's distance: a
+ * snapshot of the source's words (one version of them) not validated again at its commit; what
+ * it writes stays atomic with what it read of {@code dst}, and a source that changes later is
+ * queued again by that change, so the fixpoint is again the same. Elsewhere (the JVM engine, history asked
  * for, a program that does not compile for the device) each round is one program batch on the
  * engine, a host round trip.
  */

@@ -26,6 +26,12 @@ import org.junit.jupiter.api.Test;
 class FixedSlotsTest {
   /** The layout of {@code text}'s first program over {@code layout}, at its binding's capacity. */
   private static String fixed(String text, StoreLayout layout) {
+    return fixed(text, layout, false);
+  }
+
+  /** {@link #fixed(String, StoreLayout)}, as a relaxation's ordinary attempt when {@code
+   *  relaxation} (its first column the edge's source). */
+  private static String fixed(String text, StoreLayout layout, boolean relaxation) {
     CompiledProgram program = Program.parse(text).get(0).compile();
     ProgramBatch.Builder batch =
         ProgramBatch.builder(ProgramSet.of(program)).all(program.name(), 1);
@@ -33,7 +39,8 @@ class FixedSlotsTest {
       batch.column(Column.ofBits(p.name(), p.type(), new long[Math.max(1, p.length())]));
     }
     ProgramBinding binding = ProgramBinding.bind(batch.build(), layout, Algorithm.prStm());
-    return ProgramPtx.fixedSlots(ProgramImage.build(binding).words(), binding.capacity()).get(0);
+    return ProgramPtx.fixedSlots(ProgramImage.build(binding).words(), binding.capacity(),
+        relaxation).get(0);
   }
 
   private static StoreLayout words(String... names) {
@@ -48,14 +55,15 @@ class FixedSlotsTest {
   void shortestPathsUnderRowLocksHoldTwoLocksAndWriteThreeWords() {
     // dist[src], dist[dst]; then dist, parent and hops of dst under dst's lock, hops[src] under
     // src's: the source's and the target's locks in one row, told apart at run time. The jump
-    // past the update (pc 9) commits there, read-only; the update at its RET.
+    // past the update (pc 9) commits there, read-only; the update at its RET. hops[src], read
+    // after the comparison under a lock the set holds, is loaded with dist[src].
     assertThat(fixed(GraphPrograms.PATHS, ProgramRelaxationTest.pathsLayout(8))).isEqualTo("""
         5 read: lock 0 new
         7 read: lock 1 new
         9 commit: 2 locks, written 0, 0 words
         10 write: lock 1, word 0 new
         11 write: lock 1, word 1 new
-        12 read: lock 0 held
+        12 read: lock 0 held, loaded at 5
         14 write: lock 1, word 2 new
         16 commit: 2 locks, written 10, 3 words
         row 0: column 0, column 1
@@ -78,6 +86,29 @@ class FixedSlotsTest {
             row 1: column 1
             row 2: column 0, column 1
             """);
+  }
+
+  @Test
+  void aRelaxationThatWritesTakesTheLocksItOnlyReadsAtItsSourceAsInputs() {
+    // Under row locks the source's lock (slot 0) is its only read-only one; with a lock a word,
+    // dist[src]'s and hops[src]'s (slots 0 and 3). The read-only commit at pc 9 has none.
+    assertThat(fixed(GraphPrograms.PATHS, ProgramRelaxationTest.pathsLayout(8), true))
+        .contains("9 commit: 2 locks, written 0, 0 words\n")
+        .contains("16 commit: 2 locks, written 10, 3 words, inputs 1\n");
+    assertThat(fixed(GraphPrograms.PATHS, ProgramRelaxationTest.pathsLayout(8, false), true))
+        .contains("16 commit: 5 locks, written 10110, 3 words, inputs 1001\n");
+    // A lock read at the target and not written is no input (the commit then validates every
+    // read lock after taking its written one, the source's too: PrStmTx::commit).
+    String readsTarget = """
+        program peek(src: int32, dst: int32) regions d: int64, seen: int64
+            outputs changed: int32 {
+          let x = d[src] + d[dst];
+          seen[src] = x;
+          changed = 1;
+        }
+        """;
+    assertThat(fixed(readsTarget, words("d", "seen"), true))
+        .contains("commit: 3 locks, written 100, 1 words, inputs 1\n");
   }
 
   @Test

@@ -259,10 +259,12 @@ class ProgramPtxTest {
   /**
    * Early reads in a kernel: each look site's loads (gstm_jit_pre_p) declare a register for each
    * and load it, and its look (gstm_jit_look_p) declares one for each that it receives; counted
-   * once a site by the loads, the predicated 32-bit one of each (a word of 4 or 8 bytes).
+   * once a site by the loads: the one load of a word whose width the image gives, or the
+   * predicated 32-bit one of a word of 4 or 8 bytes.
    */
   private static long earlyReads(String ptx) {
-    return Pattern.compile("@%\\w*_e4 ld\\.global\\.cg\\.s32").matcher(ptx).results().count();
+    return Pattern.compile("@%\\w*_(ep ld\\.global\\.cg\\.s(32|64)|e4 ld\\.global\\.cg\\.s32)")
+        .matcher(ptx).results().count();
   }
 
   @Test

@@ -24,12 +24,15 @@ public final class ProgramPtx {
   /** The largest set capacity the template has kernels for. */
   public static final int MAX_CAPACITY = 16;
   private static final int HEADER_WORDS = 8;
-  private static final int DIR_WORDS = 16;
+  private static final int DIR_WORDS = 17;
   private static final int OUT_OF_RANGE = 6;
   private static final int USER_ABORT = 5;
   private static final int LOOP_LIMIT = 8;
   /** The template's shared copy of the store's view ({@code gstm::StoreView}). */
   private static final String VIEW = "gstm_jit_view";
+  /** The template's shared copy of the first columns' offsets, and how many it holds. */
+  private static final String COLUMNS = "gstm_jit_columns";
+  private static final int SHARED_COLUMNS = 32;
   /** Where region r's length ({@code RegionView::words}) lies in it: 24 + 24 r. */
   private static final int VIEW_REGIONS = 16;
   private static final int REGION_VIEW_BYTES = 24;
@@ -57,6 +60,27 @@ public final class ProgramPtx {
    *  with {@code -Dgstm.jit.earlyReads=false} (with {@code -Dgstm.jit.cache=off}), to compare. */
   private static final boolean EARLY_READS =
       Boolean.parseBoolean(System.getProperty("gstm.jit.earlyReads", "true"));
+  /**
+   * The column of a relaxation's image that holds each edge's source: CudaProgramRelax binds
+   * {@code src}, {@code dst} and {@code weight} in that order. A look takes its edge's source
+   * from its work item (a vertex's edges, whose source the kernel knows) instead of loading
+   * this column ({@link #lookLoads}).
+   */
+  public static final int RELAX_SOURCE_COLUMN = 0;
+  /**
+   * Whether a relaxation's ordinary attempt takes what it only reads of its edge's source as an
+   * input: a snapshot of the source's words, checked as one before it takes its written locks,
+   * not validated again after (StaticSets.Commit). A source changed later queues its edges
+   * again, with its new values, as the built-in shortest paths take the source's distance.
+   * Off with {@code -Dgstm.jit.sourceInputs=false} (with {@code -Dgstm.jit.cache=off}): every
+   * read validated at commit.
+   */
+  private static final boolean SOURCE_INPUTS =
+      Boolean.parseBoolean(System.getProperty("gstm.jit.sourceInputs", "true"));
+  /** Whether a look takes its source from its work item; off with {@code
+   *  -Dgstm.jit.itemSource=false} (with {@code -Dgstm.jit.cache=off}), to compare. */
+  private static final boolean ITEM_SOURCE =
+      Boolean.parseBoolean(System.getProperty("gstm.jit.itemSource", "true"));
 
   private final int[] img;
   private final String sfx;
@@ -108,9 +132,18 @@ public final class ProgramPtx {
    * runs alone.
    */
   public static List<String> fixedSlots(int[] image, int capacity) {
+    return fixedSlots(image, capacity, false);
+  }
+
+  /**
+   * {@link #fixedSlots(int[], int)}, as a relaxation's ordinary attempts lay them out when
+   * {@code relaxation}: the locks only read at the edge's source are inputs.
+   */
+  public static List<String> fixedSlots(int[] image, int capacity, boolean relaxation) {
     List<String> out = new ArrayList<>();
     for (int p = 0; p < image[2]; p++) {
-      StaticSets fixed = StaticSets.of(image, dir(image, p), capacity);
+      StaticSets fixed = StaticSets.of(image, dir(image, p), capacity,
+          relaxation && SOURCE_INPUTS ? RELAX_SOURCE_COLUMN : -1);
       out.add(fixed == null ? null : fixed.describe());
     }
     return out;
@@ -376,8 +409,9 @@ public final class ProgramPtx {
   }
 
   /** A look's read issued early: at pc, of store region {@code storeRegion} (the program's
-   *  {@code bb}) at the value of column {@code column}. */
-  private record Early(int pc, int column, int bb, int storeRegion) {}
+   *  {@code bb}, of {@code wordBytes} words: 4, 8, or 0 where the image does not say) at the
+   *  value of column {@code column}. */
+  private record Early(int pc, int column, int bb, int storeRegion, int wordBytes) {}
 
   /**
    * A look's reads in the program's straight-line start (which every look that gets that far
@@ -387,9 +421,10 @@ public final class ProgramPtx {
    * dist[dst] after dist[src] + weight). What a read sees earlier a later one could only see
    * improved (a relaxation's values only improve, and a source improved after the look runs its
    * edges again), as the look's contract allows. Each is loaded only within its region's
-   * bounds; the read's own bounds check stays where it was.
+   * bounds; the read's own bounds check stays where it was. {@code wordBytes}: the image's
+   * table of its regions' word sizes (0: none).
    */
-  private List<Early> earlyReads(int code, int codeLen, int slots, int regions) {
+  private List<Early> earlyReads(int code, int codeLen, int slots, int regions, int wordBytes) {
     if (!EARLY_READS) {
       return List.of();
     }
@@ -429,40 +464,84 @@ public final class ProgramPtx {
       }
       int lw = img[code + at];
       early.add(new Early(pc, img[slots + ((lw >>> 16) & 0xff | (lw >>> 24) << 8)], bb,
-          storeRegion));
+          storeRegion, wordBytes == 0 ? 0 : img[wordBytes + bb]));
     }
     return early;
   }
 
   /** Loads early read {@code e} into the 64-bit register {@code v} (declared here). */
   private void loadEarly(Early e, String v) {
-    int view = VIEW_REGIONS + REGION_VIEW_BYTES * e.storeRegion();
+    loadWord(v, "%cv" + e.column(), "%rl" + e.bb(), e.storeRegion(), e.wordBytes(),
+        "ld.global.cg");
+  }
+
+  /**
+   * Loads word {@code index} (a 64-bit register) of store region {@code storeRegion} into the
+   * 64-bit register {@code v} (declared here) with {@code load} (an instruction without its
+   * type), where the index lies below {@code length}; 0 elsewhere (the read's own bounds check
+   * stays where it was). {@code wordBytes}: the words' width, or 0 to choose at run time.
+   */
+  private void loadWord(String v, String index, String length, int storeRegion, int wordBytes,
+      String load) {
+    int view = VIEW_REGIONS + REGION_VIEW_BYTES * storeRegion;
     line(".reg .b64 " + v);
     b.append("{\n");
     line(".reg .b64 %eb, %ea");
     line(".reg .b32 %ei, %ew, %es");
     line(".reg .pred %ep, %e4, %e8");
-    line("cvt.u32.u64 %ei, %cv" + e.column());
-    line("setp.lt.u32 %ep, %ei, %rl" + e.bb());
+    line("cvt.u32.u64 %ei, " + index);
+    line("setp.lt.u32 %ep, %ei, " + length);
     line("ld.shared.u64 %eb, [" + VIEW + "+" + view + "]");
-    line("ld.shared.u32 %ew, [" + VIEW + "+" + (view + REGION_WORD_BYTES_AT) + "]");
-    line("setp.eq.and.u32 %e4, %ew, 4, %ep");
-    line("setp.ne.and.u32 %e8, %ew, 4, %ep");
-    line("mul.wide.u32 %ea, %ei, %ew");
-    line("add.s64 %ea, %eb, %ea");
     line("mov.b64 " + v + ", 0");
-    line("@%e4 ld.global.cg.s32 %es, [%ea]");
-    line("@%e4 cvt.s64.s32 " + v + ", %es");
-    line("@%e8 ld.global.cg.s64 " + v + ", [%ea]");
+    if (wordBytes != 0) {
+      // The word's width known: one load, no choice between two.
+      line("mul.wide.u32 %ea, %ei, " + wordBytes);
+      line("add.s64 %ea, %eb, %ea");
+      if (wordBytes == 8) {
+        line("@%ep " + load + ".s64 " + v + ", [%ea]");
+      } else {
+        line("@%ep " + load + ".s32 %es, [%ea]");
+        line("@%ep cvt.s64.s32 " + v + ", %es");
+      }
+    } else {
+      line("ld.shared.u32 %ew, [" + VIEW + "+" + (view + REGION_WORD_BYTES_AT) + "]");
+      line("setp.eq.and.u32 %e4, %ew, 4, %ep");
+      line("setp.ne.and.u32 %e8, %ew, 4, %ep");
+      line("mul.wide.u32 %ea, %ei, %ew");
+      line("add.s64 %ea, %eb, %ea");
+      line("@%e4 " + load + ".s32 %es, [%ea]");
+      line("@%e4 cvt.s64.s32 " + v + ", %es");
+      line("@%e8 " + load + ".s64 " + v + ", [%ea]");
+    }
     b.append("}\n");
   }
 
   /**
-   * The function {@code gstm_jit_pre_<sfx>(image, cols, tx_count, t)} of a relaxation's look
-   * (the set's one program): what its look loads before it decides, as a {@code LookPre} of
-   * {@link #LOOK_PRE_WORDS} words: the columns the program reads, then its early reads
+   * A fixed-slot read loaded early ({@link StaticSets#preloadsAt}): the read at {@code q} of
+   * program {@code p}, relaxed as PrStmTx loads a word, into {@link #preloadRegister}.
+   */
+  private void preload(int p, int dir, int q) {
+    int w = img[img[dir] + q];
+    int bb = (w >>> 16) & 0xff;
+    int regions = img[dir + 8];
+    int storeRegion = img[regions + 2 * bb];
+    int wordBytes = img[dir + 16] == 0 ? 0 : img[img[dir + 16] + bb];
+    loadWord(preloadRegister(p, q), "%g" + (w >>> 24), length(regions, bb), storeRegion,
+        wordBytes, "ld.relaxed.gpu.global");
+  }
+
+  private static String preloadRegister(int p, int q) {
+    return "%hp" + p + "_" + q;
+  }
+
+  /**
+   * The function {@code gstm_jit_pre_<sfx>(image, cols, tx_count, t, source)} of a relaxation's
+   * look (the set's one program): what its look loads before it decides, as a {@code LookPre}
+   * of {@link #LOOK_PRE_WORDS} words: the columns the program reads, then its early reads
    * ({@link #earlyReads}), as many as fit. Apart from the look, so that a lane may issue two
-   * edges' loads before either look decides (the template's relax_pass).
+   * edges' loads before either look decides (the template's relax_pass). The source column's
+   * value is {@code source}, the edge's work item's vertex, not loaded: a load fewer for each
+   * edge, and the source's reads issued without waiting for one.
    */
   private String lookLoads() {
     int columns = img[3];
@@ -478,7 +557,8 @@ public final class ProgramPtx {
     b.append("\t.param .b64 ").append(fn).append("_param_0,\n");
     b.append("\t.param .b64 ").append(fn).append("_param_1,\n");
     b.append("\t.param .b32 ").append(fn).append("_param_2,\n");
-    b.append("\t.param .b32 ").append(fn).append("_param_3\n)\n{\n");
+    b.append("\t.param .b32 ").append(fn).append("_param_3,\n");
+    b.append("\t.param .b32 ").append(fn).append("_param_4\n)\n{\n");
     line(".reg .b64 %imgp, %colsp, %img, %cols, %t64");
     line(".reg .b64 %d<4>");
     line(".reg .b32 %n, %t");
@@ -494,13 +574,20 @@ public final class ProgramPtx {
     line("cvta.to.global.u64 %cols, %colsp");
     line("cvt.u64.u32 %t64, %t");
     BitSet hoisted = hoistedColumns(code, codeLen, slots, arrays);
-    loadColumns(hoisted);
+    BitSet loaded = (BitSet) hoisted.clone();
+    if (ITEM_SOURCE && hoisted.get(RELAX_SOURCE_COLUMN)
+        && img[HEADER_WORDS + 2 * RELAX_SOURCE_COLUMN + 1] == 4) {
+      line("ld.param.u32 %w0, [" + fn + "_param_4]");
+      line("cvt.s64.s32 %cv" + RELAX_SOURCE_COLUMN + ", %w0");
+      loaded.clear(RELAX_SOURCE_COLUMN);
+    }
+    loadColumns(loaded);
     regionLengths(dir, regions);
     List<String> values = new ArrayList<>();
     for (int c = hoisted.nextSetBit(0); c >= 0; c = hoisted.nextSetBit(c + 1)) {
       values.add("%cv" + c);
     }
-    for (Early e : earlyReads(code, codeLen, slots, regions)) {
+    for (Early e : earlyReads(code, codeLen, slots, regions, img[dir + 16])) {
       if (values.size() < LOOK_PRE_WORDS) {
         String v = "%ev" + earlyCount++;
         loadEarly(e, v);
@@ -550,7 +637,7 @@ public final class ProgramPtx {
         }
       }
       loadColumns(rest);
-      for (Early e : earlyReads(code, codeLen, slots, regions)) {
+      for (Early e : earlyReads(code, codeLen, slots, regions, img[dir + 16])) {
         if (slot < LOOK_PRE_WORDS) {
           String v = "%ev" + earlyCount++; // unique across the set's programs: one function
           line(".reg .b64 " + v);
@@ -563,7 +650,8 @@ public final class ProgramPtx {
     }
     regionLengths(dir, regions);
     line("mov.u32 %budget, " + steps);
-    StaticSets fixed = fixedSlots() ? StaticSets.of(img, dir, capacity()) : null;
+    StaticSets fixed = fixedSlots() ? StaticSets.of(img, dir, capacity(),
+        SOURCE_INPUTS && sfx.startsWith("r") ? RELAX_SOURCE_COLUMN : -1) : null;
     if (fixed != null) {
       // The sets laid out at compile time where the names' locks are distinct (and, for an
       // attempt of either urgency, this one ordinary); else the general code below.
@@ -672,8 +760,13 @@ public final class ProgramPtx {
           line("cvt.u32.u64 %w0, " + gc);
           below("%w0", length(regions, bb));
           StaticSets.Access fixedRead = fixed == null ? null : fixed.at(pc);
-          if (fixedRead != null) {
+          if (fixedRead != null && fixed.preloaded(pc)) {
+            line("mov.b64 " + ga + ", " + preloadRegister(p, pc));
+          } else if (fixedRead != null) {
             fixedRead(fixedRead, img[regions + 2 * bb], ga);
+            for (int q : fixed.preloadsAt(pc)) {
+              preload(p, dir, q);
+            }
           } else if (early.containsKey(pc)) {
             line("mov.b64 " + ga + ", " + early.get(pc)); // a look's read changes nothing
           } else {
@@ -767,7 +860,7 @@ public final class ProgramPtx {
     }
     if (commit != null && FIXED_COMMIT) {
       callTx("cmt", List.of(".b32 " + commit.locks(), ".b32 " + commit.written(),
-          ".b32 " + commit.writes()), null);
+          ".b32 " + commit.writes(), ".b32 " + commit.inputs()), null);
     }
     line(outCount > 0 ? "mov.b64 %res, %g" + img[outs] : "mov.b64 %res, 0");
     line("bra.uni $EXIT");
@@ -863,10 +956,12 @@ public final class ProgramPtx {
     return hoisted;
   }
 
-  /** Loads each column of {@code columns} into {@code %cv<c>}, its offsets first. */
+  /** Loads each column of {@code columns} into {@code %cv<c>}, its offsets first (the first
+   *  {@link #SHARED_COLUMNS} from the block's shared copy). */
   private void loadColumns(BitSet columns) {
     for (int c = columns.nextSetBit(0); c >= 0; c = columns.nextSetBit(c + 1)) {
-      line("ld.global.nc.u32 %co" + c + ", [%img+" + 4 * (HEADER_WORDS + 2 * c) + "]");
+      line(c < SHARED_COLUMNS ? "ld.shared.u32 %co" + c + ", [" + COLUMNS + "+" + 4 * c + "]"
+          : "ld.global.nc.u32 %co" + c + ", [%img+" + 4 * (HEADER_WORDS + 2 * c) + "]");
     }
     for (int c = columns.nextSetBit(0); c >= 0; c = columns.nextSetBit(c + 1)) {
       columnAt("%cv" + c, "%co" + c, img[HEADER_WORDS + 2 * c + 1]);

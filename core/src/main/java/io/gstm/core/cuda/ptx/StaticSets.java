@@ -68,26 +68,56 @@ final class StaticSets {
       return new Sets(locks, writes, written | 1 << lockSlot);
     }
 
-    Commit commit() {
-      return new Commit(locks.size(), written, writes.size());
+    /** The commit of these sets: where it writes, the locks only read at a name set by column
+     *  {@code source} are its inputs (none where {@code source} is negative). */
+    Commit commit(Map<Integer, Name> names, int source) {
+      int inputs = 0;
+      for (int s = 0; s < locks.size(); s++) {
+        Name n = names.get(locks.get(s).name());
+        if (source >= 0 && written != 0 && (written >>> s & 1) == 0 && n.columnSlot() == source) {
+          inputs |= 1 << s;
+        }
+      }
+      return new Commit(locks.size(), written, writes.size(), inputs);
     }
   }
 
   /**
    * The sets a commit finds, fixed: the locks' count, those it writes (bit s: slot s), the words'
-   * count. The body then commits with them as constants.
+   * count, and its inputs: locks it only reads whose words it takes as a snapshot, checked as
+   * one before it takes its written locks and not validated again after (a relaxation's source,
+   * whose change queues its edges again: PrStmTx::commit). The body then commits with them as
+   * constants.
    */
-  record Commit(int locks, int written, int writes) {}
+  record Commit(int locks, int written, int writes, int inputs) {}
 
   private final Map<Integer, Access> accesses;
   private final Map<Integer, List<Name>> rows;
   private final Map<Integer, Commit> commits;
+  private final Map<Integer, List<Integer>> preloads;
 
   private StaticSets(Map<Integer, Access> accesses, Map<Integer, List<Name>> rows,
-      Map<Integer, Commit> commits) {
+      Map<Integer, Commit> commits, Map<Integer, List<Integer>> preloads) {
     this.accesses = accesses;
     this.rows = rows;
     this.commits = commits;
+    this.preloads = preloads;
+  }
+
+  /**
+   * The reads of a held lock's words that may be loaded as soon as the read at {@code pc}
+   * brings the lock into the set: every path to them passes it (it lies in the straight-line
+   * start), and their indices are set before it. Loaded then, a word is what a later load would
+   * be unless its lock's version moves, which the commit checks (paths: hops[src], read after
+   * the comparison, loaded beside dist[src]: a round trip fewer on the transaction's path).
+   */
+  List<Integer> preloadsAt(int pc) {
+    return preloads.getOrDefault(pc, List.of());
+  }
+
+  /** Whether the read at {@code pc} was loaded early ({@link #preloadsAt}). */
+  boolean preloaded(int pc) {
+    return preloads.values().stream().anyMatch(l -> l.contains(pc));
   }
 
   /**
@@ -118,7 +148,8 @@ final class StaticSets {
       if (line instanceof Commit c) {
         out.append("commit: ").append(c.locks()).append(" locks, written ")
             .append(Integer.toBinaryString(c.written())).append(", ").append(c.writes())
-            .append(" words\n");
+            .append(" words").append(c.inputs() != 0 ? ", inputs "
+                + Integer.toBinaryString(c.inputs()) : "").append('\n');
         return;
       }
       Access a = (Access) line;
@@ -128,7 +159,9 @@ final class StaticSets {
       } else {
         out.append("read: ").append(switch (a.read()) {
           case NEW_LOCK -> "lock " + a.lockSlot() + " new";
-          case HELD -> "lock " + a.lockSlot() + " held";
+          case HELD -> "lock " + a.lockSlot() + " held" + preloads.entrySet().stream()
+              .filter(e -> e.getValue().contains(pc)).map(e -> ", loaded at " + e.getKey())
+              .findFirst().orElse("");
           case BUFFERED -> "word " + a.writeSlot() + " written";
           case UNREACHABLE -> "unreachable";
         });
@@ -151,9 +184,11 @@ final class StaticSets {
 
   /**
    * The layout of the sets of the program at directory entry {@code dir} of {@code img}, or
-   * null where the program does not qualify.
+   * null where the program does not qualify. The locks a commit only reads at the value of
+   * column {@code source} are its inputs ({@link Commit}; none where {@code source} is
+   * negative).
    */
-  static StaticSets of(int[] img, int dir, int capacity) {
+  static StaticSets of(int[] img, int dir, int capacity, int source) {
     int code = img[dir];
     int codeLen = img[dir + 1];
     int consts = img[dir + 2];
@@ -238,7 +273,7 @@ final class StaticSets {
         continue;
       }
       if (op == Opcodes.RET && sets != null) {
-        commits.put(pc, sets.commit());
+        commits.put(pc, sets.commit(names, source));
       }
       for (int next : successors(w, pc)) {
         if (next <= pc) {
@@ -246,13 +281,38 @@ final class StaticSets {
         }
         boolean jump = next != pc + ProgramPtx.length(w);
         if (jump && sets != null && next < codeLen && (img[code + next] & 0xff) == Opcodes.RET) {
-          commits.put(pc, sets.commit()); // ends here with its own commit, not at the RET
+          commits.put(pc, sets.commit(names, source)); // ends here, not at the RET
         } else {
           flow(in, conflicts, next, sets);
         }
       }
     }
-    return new StaticSets(accesses, rows, commits);
+    return new StaticSets(accesses, rows, commits, preloads(img, code, codeLen, names,
+        accesses));
+  }
+
+  /** {@link #preloadsAt}'s reads, by the pc of the read whose lock they find held. */
+  private static Map<Integer, List<Integer>> preloads(int[] img, int code, int codeLen,
+      Map<Integer, Name> names, Map<Integer, Access> accesses) {
+    int start = 0; // the straight-line start: [0, start)
+    while (start < codeLen && !ProgramPtx.flow(img[code + start] & 0xff)) {
+      start += ProgramPtx.length(img[code + start]);
+    }
+    int prefix = start;
+    Map<Integer, List<Integer>> out = new LinkedHashMap<>();
+    accesses.forEach((p, first) -> {
+      if (p >= prefix || first.read() != Read.NEW_LOCK) {
+        return;
+      }
+      accesses.forEach((q, later) -> {
+        Name name = names.get(img[code + q] >>> 24);
+        if (q > p && later.read() == Read.HELD && later.lockSlot() == first.lockSlot()
+            && (img[code + q] & 0xff) == Opcodes.RD && name != null && name.pc() < p) {
+          out.computeIfAbsent(p, k -> new ArrayList<>()).add(q);
+        }
+      });
+    });
+    return out;
   }
 
   /** Brings {@code sets} to {@code pc}: where another path brought other sets, neither holds. */
