@@ -395,25 +395,74 @@ struct LookPre {
   unsigned long long v[kLookPreWords];
 };
 
+/// A relaxation's edge as the kernel hands it to the generated code: its columns (CudaProgramRelax
+/// binds src, dst and weight, in that order), the source from its work item and the others loaded
+/// once, for its look. Its transaction gets the source and the target (RelaxEnds) and loads the
+/// weight itself, beside its first lock's load: the target is the round trip before that load
+/// (it decides the flush's order), the source the lock's index.
+struct RelaxEdge {
+  uint32_t src;
+  uint32_t dst;
+  unsigned long long weight;  ///< the float64's bits (0 without a weight column)
+};
+struct RelaxEnds {
+  uint32_t src;
+  uint32_t dst;
+};
+
 }  // namespace gstm::program::jit
 
+/// Each thread's edge for the transaction it runs (flush_survivors): a relaxation's body reads
+/// its source and target here (io.gstm.core.cuda.ptx.ProgramPtx: gstm_jit_edges, 8 bytes a
+/// thread).
+__shared__ gstm::program::jit::RelaxEnds gstm_jit_edges[gstm::program::jit::kRelaxThreads];
+/// Each thread's vertex to follow in the warp's next pass: its edges (first, count).
+__shared__ uint2 gstm_jit_held[gstm::program::jit::kRelaxThreads];
+static_assert(sizeof(gstm::program::jit::RelaxEnds) == 8, "ProgramPtx reads 8 bytes a thread");
+
 /// Generated from the relaxation's program (ProgramPtx): its look's loads for transaction t
-/// (edge t, whose source vertex, its src column, is `source`), and its look given them (the
-/// program run by a ProbeTx; the result as a body's).
-extern "C" __device__ gstm::program::jit::LookPre gstm_jit_pre_p(const uint32_t* image,
-                                                                 const uint32_t* cols,
-                                                                 uint32_t tx_count, uint32_t t,
-                                                                 uint32_t source);
+/// (edge t, whose columns are given), and its look given them (the program run by a ProbeTx;
+/// the result as a body's).
+extern "C" __device__ gstm::program::jit::LookPre gstm_jit_pre_p(
+    const uint32_t* image, const uint32_t* cols, uint32_t tx_count, uint32_t t, uint32_t src,
+    uint32_t dst, unsigned long long weight);
 extern "C" __device__ gstm::program::jit::Body<gstm::program::jit::ProbeTx> gstm_jit_look_p(
     gstm::program::jit::LookPre pre, const uint32_t* image, const uint32_t* cols,
     long long* outputs, int32_t* abort_codes, uint32_t tx_count, uint32_t t, uint32_t type);
 
 namespace gstm::program::jit {
 
-/// Transaction t's look loads (gstm_jit_pre_p); `source` is edge t's source vertex, known from
-/// its work item (the look loads no src column).
-__device__ __forceinline__ LookPre look_loads(const Table& tab, uint32_t t, uint32_t source) {
-  return gstm_jit_pre_p(tab.image, tab.cols, tab.tx_count, t, source);
+/// Transaction t's look loads (gstm_jit_pre_p), given its edge's columns `e`.
+__device__ __forceinline__ LookPre look_loads(const Table& tab, uint32_t t, const RelaxEdge& e) {
+  return gstm_jit_pre_p(tab.image, tab.cols, tab.tx_count, t, e.src, e.dst, e.weight);
+}
+
+/// The weight column (CudaProgramRelax's third), as the generated code finds a column of 8-byte
+/// words: at its word offset in the column buffer; null without one.
+__device__ __forceinline__ const unsigned long long* weight_column(const Table& tab) {
+  return tab.image[kHColumns] > 2
+             ? reinterpret_cast<const unsigned long long*>(tab.cols + gstm_jit_columns[2])
+             : nullptr;
+}
+
+/// Edge t's columns, its source `source` (its work item's vertex): streamed (evict first), as
+/// a look loads them (an edge is read once a round, the values again and again).
+__device__ __forceinline__ RelaxEdge edge_columns(const RelaxArgs& a,
+                                                  const unsigned long long* weights, uint32_t t,
+                                                  uint32_t source) {
+  return {source, static_cast<uint32_t>(__ldcs(a.dst + t)),
+          weights != nullptr ? __ldcs(weights + t) : 0ull};
+}
+
+/// The ends `e` from lane `from` of the warp (every lane calls this).
+__device__ __forceinline__ RelaxEnds shfl_ends(const RelaxEnds& e, uint32_t from) {
+  return {__shfl_sync(0xffffffffu, e.src, from), __shfl_sync(0xffffffffu, e.dst, from)};
+}
+
+/// Transaction t's look loads, given its ends only (its weight loaded: a look again in a flush).
+__device__ __forceinline__ LookPre look_loads(const Table& tab, uint32_t t, const RelaxEnds& e) {
+  const unsigned long long* weights = weight_column(tab);
+  return look_loads(tab, t, RelaxEdge{e.src, e.dst, weights != nullptr ? weights[t] : 0ull});
 }
 
 /// Whether transaction t's look, given its loads `pre`, got as far as a write, an abort or a
@@ -522,12 +571,19 @@ __device__ __forceinline__ bool settle(const Table& tab, const RelaxArgs& a, con
 // ---- a round's transactions, and the hops a warp follows after them ----------------------
 
 /// Whether a warp may follow vertex v within the round: its edges fit one work item and no
-/// commit of this round queued it already.
+/// commit of this round queued it already. If so, its edges are kept in this thread's
+/// gstm_jit_held for the warp's next pass: loaded again there, they were a round trip to the L2
+/// on each hop of a chain (the transactions' fences since drop the L1's lines).
 __device__ __forceinline__ bool may_follow(const RelaxArgs& a, const RelaxRound& r, uint32_t v) {
   const int32_t begin = __ldg(a.offsets + v);
   const int32_t end = __ldg(a.offsets + v + 1);
   const uint32_t stamp = mem::load_relaxed(a.stamps + v);
-  return end - begin <= static_cast<int32_t>(kRelaxChunk) && stamp != r.round;
+  const bool follow = end - begin <= static_cast<int32_t>(kRelaxChunk) && stamp != r.round;
+  if (follow) {
+    gstm_jit_held[threadIdx.x] =
+        make_uint2(static_cast<uint32_t>(begin), static_cast<uint32_t>(end - begin));
+  }
+  return follow;
 }
 
 /// Runs the transactions of the warp's survivors (lane's edge t, when `has`: its look would
@@ -541,7 +597,8 @@ __device__ __forceinline__ bool may_follow(const RelaxArgs& a, const RelaxRound&
 template <int CAPACITY>
 __device__ __forceinline__ void flush_survivors(const StoreView& view, const Table& tab,
                                                 const SemanticOut& out, const RelaxArgs& a,
-                                                const RelaxRound& r, uint32_t t, bool& has,
+                                                const RelaxRound& r, uint32_t t,
+                                                const RelaxEnds& edge, bool& has,
                                                 uint32_t hop, uint32_t chain, uint32_t& held,
                                                 RelaxCounters& counters,
                                                 RelaxStats& stats) {
@@ -549,12 +606,13 @@ __device__ __forceinline__ void flush_survivors(const StoreView& view, const Tab
   const uint32_t lane = threadIdx.x & 31u;
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   while (__any_sync(warp, has)) {
-    const uint32_t target = has ? static_cast<uint32_t>(a.dst[t]) : kNoVertex;
+    const uint32_t target = has ? edge.dst : kNoVertex;
     const uint32_t same = __match_any_sync(warp, target);
     const bool go = has && static_cast<uint32_t>(__ffs(same) - 1) == lane;
     long long first_output = 0;
     // The target's new place, if it moved (none found without an order: no region kNoOrder).
     WrittenWord order_word{a.order_region, target};
+    if (go) gstm_jit_edges[threadIdx.x] = edge;  // the body's columns
     const uint8_t outcome = run_one_in_place<CAPACITY, false>(
         view, tab, out, counters, warp, self, t, a.type, go, &first_output, &order_word);
     bool queue = false;
@@ -577,8 +635,7 @@ __device__ __forceinline__ void flush_survivors(const StoreView& view, const Tab
     } else if (queue) {
       queue_vertex(a, r, target);
     }
-    if (has && !look_writes(tab, look_loads(tab, t, static_cast<uint32_t>(a.src[t])), t,
-                            a.type)) {
+    if (has && !look_writes(tab, look_loads(tab, t, edge), t, a.type)) {
       has = false;
       ++stats.c[kRelaxSkipped];
     }
@@ -624,9 +681,11 @@ __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& t
   const uint32_t upto = warp_inclusive_sum(count);
   const uint32_t total = __shfl_sync(warp, upto, 31);
   const uint32_t start = upto - count;  // this lane's first edge in the list
-  uint32_t survivor = 0;  // this lane's waiting edge, when `has`
+  uint32_t survivor = 0;  // this lane's waiting edge, when `has`, and its columns
+  RelaxEnds survivor_edge{};
   bool has = false;
   const uint32_t last_edge = tab.tx_count - 1;
+  const unsigned long long* weights = weight_column(tab);
   for (uint32_t base = 0;; base += 64u) {
     // Two slices of 32 edges where the list has them (warp-uniform), both looks' loads issued
     // before either look decides: a lane then waits for two edges' loads at once, as the
@@ -636,6 +695,8 @@ __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& t
     const bool two = base + 32u < total;
     uint32_t t0 = 0;
     uint32_t t1 = 0;
+    RelaxEdge c0{};
+    RelaxEdge c1{};
     bool writes0 = false;
     bool writes1 = false;
     if (!end) {
@@ -646,10 +707,13 @@ __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& t
       if (two) {
         const ListEdge e1 = edge_at(start, begin, source, base + 32u + lane);
         t1 = e1.t;
-        pre0 = look_loads(tab, min(t0, last_edge), e0.source);
-        pre1 = look_loads(tab, min(t1, last_edge), e1.source);
+        c0 = edge_columns(a, weights, min(t0, last_edge), e0.source);
+        c1 = edge_columns(a, weights, min(t1, last_edge), e1.source);
+        pre0 = look_loads(tab, min(t0, last_edge), c0);
+        pre1 = look_loads(tab, min(t1, last_edge), c1);
       } else {
-        pre0 = look_loads(tab, min(t0, last_edge), e0.source);
+        c0 = edge_columns(a, weights, min(t0, last_edge), e0.source);
+        pre0 = look_loads(tab, min(t0, last_edge), c0);
       }
       const bool in0 = base + lane < total;
       const bool in1 = base + 32u + lane < total;  // never without `two`
@@ -661,21 +725,26 @@ __device__ __forceinline__ void relax_pass(const StoreView& view, const Table& t
     // the transaction's code is inlined once.
 #pragma unroll 1
     for (uint32_t j = 0; j < 2u; ++j) {
-      const uint32_t t = j == 0 ? t0 : t1;
       const uint32_t fresh = __ballot_sync(warp, j == 0 ? writes0 : writes1);
       uint32_t open = __ballot_sync(warp, !has);
       if (end || __popc(fresh) > __popc(open)) {
-        flush_survivors<CAPACITY>(view, tab, out, a, r, survivor, has, hop, chain, held,
-                                  counters, stats);
+        flush_survivors<CAPACITY>(view, tab, out, a, r, survivor, survivor_edge, has, hop, chain,
+                                  held, counters, stats);
         open = warp;
       }
       if (end) break;
-      // The r-th open lane takes the r-th edge that passed.
+      if (fresh == 0) continue;
+      // The r-th open lane takes the r-th edge that passed, with its columns.
       const uint32_t rank = __popc(open & ((1u << lane) - 1u));
       const bool take = !has && rank < static_cast<uint32_t>(__popc(fresh));
-      const uint32_t edge = __shfl_sync(warp, t, take ? nth_set_lane(fresh, rank) : lane);
+      const uint32_t from = take ? nth_set_lane(fresh, rank) : lane;
+      const uint32_t edge = __shfl_sync(warp, j == 0 ? t0 : t1, from);
+      // Field by field: a choice between the structs themselves put them in local memory.
+      const RelaxEnds columns =
+          shfl_ends({j == 0 ? c0.src : c1.src, j == 0 ? c0.dst : c1.dst}, from);
       if (take) {
         survivor = edge;
+        survivor_edge = columns;
         has = true;
       }
     }
@@ -728,8 +797,9 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const Table& 
       begin = 0;
       count = 0;
       if (held != kNoVertex) {
-        begin = static_cast<uint32_t>(__ldg(a.offsets + held));
-        count = static_cast<uint32_t>(__ldg(a.offsets + held + 1)) - begin;
+        const uint2 edges = gstm_jit_held[threadIdx.x];  // may_follow's
+        begin = edges.x;
+        count = edges.y;
         source = held;
       }
       held = kNoVertex;

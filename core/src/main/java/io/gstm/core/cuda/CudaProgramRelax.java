@@ -151,10 +151,12 @@ public final class CudaProgramRelax implements AutoCloseable {
       b.column(Column.ofFloat64("weight", new double[1]));
     }
     ProgramBinding binding = ProgramBinding.bind(b.build(), s.layout(), s.algorithm());
-    if (!binding.columns().get(ProgramPtx.RELAX_SOURCE_COLUMN).name().equals("src")) {
-      // The kernel's looks take this column's value from their work items.
-      throw new IllegalStateException("program relaxation: column "
-          + ProgramPtx.RELAX_SOURCE_COLUMN + " is not the edge's source");
+    for (int c = 0; c < binding.columns().size(); c++) {
+      // The kernel hands its looks and transactions their edge's columns in this order.
+      if (!binding.columns().get(c).name().equals(ProgramPtx.RELAX_COLUMNS.get(c))) {
+        throw new IllegalStateException("program relaxation: column " + c + " is "
+            + binding.columns().get(c).name() + ", not " + ProgramPtx.RELAX_COLUMNS.get(c));
+      }
     }
     ProgramImage image = ProgramImage.build(binding, graph.edgeCount());
     cuda.bind();

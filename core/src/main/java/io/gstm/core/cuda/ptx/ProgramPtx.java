@@ -61,12 +61,20 @@ public final class ProgramPtx {
   private static final boolean EARLY_READS =
       Boolean.parseBoolean(System.getProperty("gstm.jit.earlyReads", "true"));
   /**
-   * The column of a relaxation's image that holds each edge's source: CudaProgramRelax binds
-   * {@code src}, {@code dst} and {@code weight} in that order. A look takes its edge's source
-   * from its work item (a vertex's edges, whose source the kernel knows) instead of loading
-   * this column ({@link #lookLoads}).
+   * A relaxation's edge columns, in the order CudaProgramRelax binds them: {@code src} (int32),
+   * {@code dst} (int32), {@code weight} (float64, where the program takes one). The kernel
+   * hands a look and a transaction their edge's columns ({@link #edgeColumns}): the source from
+   * its work item (a vertex's edges), the others loaded once for the look.
    */
+  public static final List<String> RELAX_COLUMNS = List.of("src", "dst", "weight");
+  /** The column of a relaxation's image that holds each edge's source. */
   public static final int RELAX_SOURCE_COLUMN = 0;
+  /** The widths of {@link #RELAX_COLUMNS}' words, as the kernel's {@code RelaxEdge} holds them. */
+  private static final int[] RELAX_COLUMN_BYTES = {4, 4, 8};
+  /** The template's shared copy of each thread's edge's ends ({@code RelaxEnds}, 8 bytes a
+   *  thread): a relaxation's transaction loads its weight itself. */
+  private static final String EDGES = "gstm_jit_edges";
+  private static final int RELAX_ENDS = 2;
   /**
    * Whether a relaxation's ordinary attempt takes what it only reads of its edge's source as an
    * input: a snapshot of the source's words, checked as one before it takes its written locks,
@@ -77,10 +85,11 @@ public final class ProgramPtx {
    */
   private static final boolean SOURCE_INPUTS =
       Boolean.parseBoolean(System.getProperty("gstm.jit.sourceInputs", "true"));
-  /** Whether a look takes its source from its work item; off with {@code
-   *  -Dgstm.jit.itemSource=false} (with {@code -Dgstm.jit.cache=off}), to compare. */
-  private static final boolean ITEM_SOURCE =
-      Boolean.parseBoolean(System.getProperty("gstm.jit.itemSource", "true"));
+  /** Whether a relaxation's looks and transactions take their edge's columns from the kernel
+   *  ({@link #edgeColumns}); off with {@code -Dgstm.jit.edgeColumns=false} (with {@code
+   *  -Dgstm.jit.cache=off}), to compare: each loads them. */
+  private static final boolean EDGE_COLUMNS =
+      Boolean.parseBoolean(System.getProperty("gstm.jit.edgeColumns", "true"));
 
   private final int[] img;
   private final String sfx;
@@ -535,13 +544,13 @@ public final class ProgramPtx {
   }
 
   /**
-   * The function {@code gstm_jit_pre_<sfx>(image, cols, tx_count, t, source)} of a relaxation's
-   * look (the set's one program): what its look loads before it decides, as a {@code LookPre}
-   * of {@link #LOOK_PRE_WORDS} words: the columns the program reads, then its early reads
-   * ({@link #earlyReads}), as many as fit. Apart from the look, so that a lane may issue two
-   * edges' loads before either look decides (the template's relax_pass). The source column's
-   * value is {@code source}, the edge's work item's vertex, not loaded: a load fewer for each
-   * edge, and the source's reads issued without waiting for one.
+   * The function {@code gstm_jit_pre_<sfx>(image, cols, tx_count, t, src, dst, weight)} of a
+   * relaxation's look (the set's one program): what its look loads before it decides, as a
+   * {@code LookPre} of {@link #LOOK_PRE_WORDS} words: the columns the program reads, then its
+   * early reads ({@link #earlyReads}), as many as fit. Apart from the look, so that a lane may
+   * issue two edges' loads before either look decides (the template's relax_pass). The edge's
+   * columns are given ({@link #edgeColumns}): the source, its work item's vertex, is not loaded
+   * at all, and the source's reads are issued without waiting for a load.
    */
   private String lookLoads() {
     int columns = img[3];
@@ -558,7 +567,9 @@ public final class ProgramPtx {
     b.append("\t.param .b64 ").append(fn).append("_param_1,\n");
     b.append("\t.param .b32 ").append(fn).append("_param_2,\n");
     b.append("\t.param .b32 ").append(fn).append("_param_3,\n");
-    b.append("\t.param .b32 ").append(fn).append("_param_4\n)\n{\n");
+    b.append("\t.param .b32 ").append(fn).append("_param_4,\n");
+    b.append("\t.param .b32 ").append(fn).append("_param_5,\n");
+    b.append("\t.param .b64 ").append(fn).append("_param_6\n)\n{\n");
     line(".reg .b64 %imgp, %colsp, %img, %cols, %t64");
     line(".reg .b64 %d<4>");
     line(".reg .b32 %n, %t");
@@ -575,12 +586,16 @@ public final class ProgramPtx {
     line("cvt.u64.u32 %t64, %t");
     BitSet hoisted = hoistedColumns(code, codeLen, slots, arrays);
     BitSet loaded = (BitSet) hoisted.clone();
-    if (ITEM_SOURCE && hoisted.get(RELAX_SOURCE_COLUMN)
-        && img[HEADER_WORDS + 2 * RELAX_SOURCE_COLUMN + 1] == 4) {
-      line("ld.param.u32 %w0, [" + fn + "_param_4]");
-      line("cvt.s64.s32 %cv" + RELAX_SOURCE_COLUMN + ", %w0");
-      loaded.clear(RELAX_SOURCE_COLUMN);
+    BitSet given = edgeColumns(hoisted);
+    for (int c = given.nextSetBit(0); c >= 0; c = given.nextSetBit(c + 1)) {
+      if (RELAX_COLUMN_BYTES[c] == 4) {
+        line("ld.param.u32 %w0, [" + fn + "_param_" + (4 + c) + "]");
+        line("cvt.s64.s32 %cv" + c + ", %w0");
+      } else {
+        line("ld.param.u64 %cv" + c + ", [" + fn + "_param_" + (4 + c) + "]");
+      }
     }
+    loaded.andNot(given);
     loadColumns(loaded);
     regionLengths(dir, regions);
     List<String> values = new ArrayList<>();
@@ -645,6 +660,21 @@ public final class ProgramPtx {
           early.put(e.pc(), v);
         }
       }
+    } else if (sfx.startsWith("r") || sfx.startsWith("v")) {
+      // A relaxation's attempt: its edge's ends from the kernel's shared copy.
+      BitSet given = edgeColumns(hoisted).get(0, RELAX_ENDS);
+      if (!given.isEmpty()) {
+        line("mov.u32 %w0, %tid.x");
+        line("mov.u32 %w1, " + EDGES);
+        line("mad.lo.u32 %w0, %w0, 8, %w1");
+      }
+      for (int c = given.nextSetBit(0); c >= 0; c = given.nextSetBit(c + 1)) {
+        line("ld.shared.u32 %w1, [%w0+" + 4 * c + "]");
+        line("cvt.s64.s32 %cv" + c + ", %w1");
+      }
+      BitSet rest = (BitSet) hoisted.clone();
+      rest.andNot(given);
+      loadColumns(rest);
     } else {
       loadColumns(hoisted);
     }
@@ -954,6 +984,21 @@ public final class ProgramPtx {
       }
     }
     return hoisted;
+  }
+
+  /**
+   * The columns of {@code hoisted} that a relaxation's kernel hands over ({@link
+   * #RELAX_COLUMNS}, where the image's widths are theirs); none with {@code
+   * -Dgstm.jit.edgeColumns=false}.
+   */
+  private BitSet edgeColumns(BitSet hoisted) {
+    BitSet given = new BitSet();
+    for (int c = 0; EDGE_COLUMNS && c < RELAX_COLUMN_BYTES.length && c < img[3]; c++) {
+      if (hoisted.get(c) && img[HEADER_WORDS + 2 * c + 1] == RELAX_COLUMN_BYTES[c]) {
+        given.set(c);
+      }
+    }
+    return given;
   }
 
   /** Loads each column of {@code columns} into {@code %cv<c>}, its offsets first (the first
