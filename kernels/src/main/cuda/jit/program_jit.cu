@@ -389,8 +389,8 @@ __device__ __forceinline__ void append_vertex(const RelaxArgs& a, uint2* items, 
 
 /// What a relaxation's look loads before it decides, loaded apart from the decision so that a
 /// lane may have two edges' loads in flight (relax_pass): the program's columns and its early
-/// reads (io.gstm.core.cuda.ptx.ProgramPtx lays them out; the look loads what does not fit).
-constexpr int kLookPreWords = 8;  // ProgramPtx.LOOK_PRE_WORDS
+/// reads (io.gstm.core.cuda.ptx.RelaxationPtx lays them out; the look loads what does not fit).
+constexpr int kLookPreWords = 8;  // RelaxationPtx.LOOK_PRE_WORDS
 struct LookPre {
   unsigned long long v[kLookPreWords];
 };

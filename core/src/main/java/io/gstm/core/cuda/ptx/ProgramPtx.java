@@ -20,27 +20,12 @@ import java.util.Map;
  * image, the regions' lengths (the store's size) from the block's shared view of the store, so
  * that one compiled set serves stores of every size.
  */
-public final class ProgramPtx {
+public final class ProgramPtx extends PtxWriter {
   /** The largest set capacity the template has kernels for. */
   public static final int MAX_CAPACITY = 16;
-  private static final int HEADER_WORDS = 8;
-  private static final int DIR_WORDS = 17;
   private static final int OUT_OF_RANGE = 6;
   private static final int USER_ABORT = 5;
   private static final int LOOP_LIMIT = 8;
-  /** The template's shared copy of the store's view ({@code gstm::StoreView}). */
-  private static final String VIEW = "gstm_jit_view";
-  /** The template's shared copy of the first columns' offsets, and how many it holds. */
-  private static final String COLUMNS = "gstm_jit_columns";
-  private static final int SHARED_COLUMNS = 32;
-  /** Where region r's length ({@code RegionView::words}) lies in it: 24 + 24 r. */
-  private static final int VIEW_REGIONS = 16;
-  private static final int REGION_VIEW_BYTES = 24;
-  private static final int REGION_WORDS_AT = 8;
-  /** Where its word size in bytes ({@code RegionView::word_bytes}, 4 or 8) lies. */
-  private static final int REGION_WORD_BYTES_AT = 12;
-  /** Where its words per lock ({@code RegionView::coverage}) lies. */
-  private static final int REGION_COVERAGE_AT = 20;
   /** The lowest ordinary owner ({@code priority::kOrdinary}); urgent ones lie below. */
   private static final long ORDINARY = 1L << 29;
   /** Whether bodies lay their sets out at compile time where they can ({@link StaticSets});
@@ -54,23 +39,15 @@ public final class ProgramPtx {
       Boolean.parseBoolean(System.getProperty("gstm.jit.fixedCommit", "true"));
   /** The suffix of a relaxation's look (a ProbeTx), whose reads may be issued early. */
   private static final String LOOK = "p";
-  /** The 64-bit words of a look's loads (the template's {@code LookPre}, kLookPreWords). */
-  private static final int LOOK_PRE_WORDS = 8;
-  /** Whether a look issues its column-indexed reads as it begins ({@link #earlyReads}); off
-   *  with {@code -Dgstm.jit.earlyReads=false} (with {@code -Dgstm.jit.cache=off}), to compare. */
-  private static final boolean EARLY_READS =
-      Boolean.parseBoolean(System.getProperty("gstm.jit.earlyReads", "true"));
   /**
    * A relaxation's edge columns, in the order CudaProgramRelax binds them: {@code src} (int32),
    * {@code dst} (int32), {@code weight} (float64, where the program takes one). The kernel
-   * hands a look and a transaction their edge's columns ({@link #edgeColumns}): the source from
-   * its work item (a vertex's edges), the others loaded once for the look.
+   * hands a look and a transaction their edge's columns ({@link RelaxationPtx#edgeColumns}):
+   * the source from its work item (a vertex's edges), the others loaded once for the look.
    */
   public static final List<String> RELAX_COLUMNS = List.of("src", "dst", "weight");
   /** The column of a relaxation's image that holds each edge's source. */
   public static final int RELAX_SOURCE_COLUMN = 0;
-  /** The widths of {@link #RELAX_COLUMNS}' words, as the kernel's {@code RelaxEdge} holds them. */
-  private static final int[] RELAX_COLUMN_BYTES = {4, 4, 8};
   /** The template's shared copy of each thread's edge's ends ({@code RelaxEnds}, 8 bytes a
    *  thread): a relaxation's transaction loads its weight itself. */
   private static final String EDGES = "gstm_jit_edges";
@@ -85,24 +62,18 @@ public final class ProgramPtx {
    */
   private static final boolean SOURCE_INPUTS =
       Boolean.parseBoolean(System.getProperty("gstm.jit.sourceInputs", "true"));
-  /** Whether a relaxation's looks and transactions take their edge's columns from the kernel
-   *  ({@link #edgeColumns}); off with {@code -Dgstm.jit.edgeColumns=false} (with {@code
-   *  -Dgstm.jit.cache=off}), to compare: each loads them. */
-  private static final boolean EDGE_COLUMNS =
-      Boolean.parseBoolean(System.getProperty("gstm.jit.edgeColumns", "true"));
 
-  private final int[] img;
   private final String sfx;
-  /** A relaxation's look: its loads apart ({@link #lookLoads}), passed to its body as param_0. */
+  /** A relaxation's look: its loads apart ({@link RelaxationPtx#lookLoads}), passed to its body
+   *  as param_0. */
   private final boolean look;
   private int earlyCount;
   private final String name;
   private final int txBytes;
-  private final StringBuilder b = new StringBuilder();
   private int labels;
 
   private ProgramPtx(int[] image, String sfx, int txBytes, boolean look) {
-    this.img = image;
+    super(image, look);
     this.sfx = sfx;
     this.look = look;
     this.name = (look ? "gstm_jit_look_" : "gstm_jit_body_") + sfx;
@@ -226,7 +197,7 @@ public final class ProgramPtx {
       int txBytes = template.function("gstm_jit_rd_" + sfx).params().values().iterator().next();
       if (sfx.equals(LOOK)) {
         // The look's loads and its decision, apart (gstm_jit_pre_p, gstm_jit_look_p).
-        Function pre = parseFunction(new ProgramPtx(image, sfx, txBytes, true).lookLoads());
+        Function pre = parseFunction(new RelaxationPtx(image, sfx).lookLoads());
         functions.put(pre.name(), pre);
       }
       Function f = parseFunction(new ProgramPtx(image, sfx, txBytes, sfx.equals(LOOK)).body());
@@ -241,32 +212,7 @@ public final class ProgramPtx {
     return m.functions().values().iterator().next();
   }
 
-  /** Words of the instruction that begins with {@code word}. */
-  static int length(int word) {
-    int op = word & 0xff;
-    return op == Opcodes.SUM || op == Opcodes.LOOP ? 2 : 1;
-  }
-
-  /** Whether opcode {@code op} jumps or ends the program (LOOP counted, to be safe). */
-  static boolean flow(int op) {
-    return op == Opcodes.RET || op == Opcodes.RETRY || op == Opcodes.ABORT || op == Opcodes.JMP
-        || op == Opcodes.JZ || op == Opcodes.JNZ || op == Opcodes.LOOP;
-  }
-
-  /** The directory entry of program {@code p} of an image. */
-  static int dir(int[] image, int p) {
-    return HEADER_WORDS + 2 * image[3] + DIR_WORDS * p;
-  }
-
   // ---- emission ---------------------------------------------------------------------------
-
-  private void line(String s) {
-    b.append('\t').append(s).append(";\n");
-  }
-
-  private void label(String l) {
-    b.append(l).append(":\n");
-  }
 
   private String fresh() {
     return "$J" + (labels++);
@@ -288,7 +234,7 @@ public final class ProgramPtx {
     }
     b.append(".func (.param .align 8 .b8 func_retval0[").append(txBytes + 8).append("]) ")
         .append(name).append("(\n\t.param ").append(look ? ".align 8 .b8 " : ".b32 ")
-        .append(name).append("_param_0").append(look ? "[" + 8 * LOOK_PRE_WORDS + "]" : "")
+        .append(name).append("_param_0").append(look ? "[" + 8 * RelaxationPtx.LOOK_PRE_WORDS + "]" : "")
         .append(",\n");
     for (int i = 1; i <= 4; i++) {
       b.append("\t.param .b64 ").append(name).append("_param_").append(i).append(",\n");
@@ -417,114 +363,6 @@ public final class ProgramPtx {
     b.append("}\n");
   }
 
-  /** A look's read issued early: at pc, of store region {@code storeRegion} (the program's
-   *  {@code bb}, of {@code wordBytes} words: 4, 8, or 0 where the image does not say) at the
-   *  value of column {@code column}. */
-  private record Early(int pc, int column, int bb, int storeRegion, int wordBytes) {}
-
-  /**
-   * A look's reads in the program's straight-line start (which every look that gets that far
-   * runs) whose index is a column's value (a register only an LDP there writes), issued
-   * together as the look begins. The look (a ProbeTx) reads plain values with no order among
-   * them, and run in program order its second read waited for the first (the paths program:
-   * dist[dst] after dist[src] + weight). What a read sees earlier a later one could only see
-   * improved (a relaxation's values only improve, and a source improved after the look runs its
-   * edges again), as the look's contract allows. Each is loaded only within its region's
-   * bounds; the read's own bounds check stays where it was. {@code wordBytes}: the image's
-   * table of its regions' word sizes (0: none).
-   */
-  private List<Early> earlyReads(int code, int codeLen, int slots, int regions, int wordBytes) {
-    if (!EARLY_READS) {
-      return List.of();
-    }
-    // The straight-line start: instructions before the first that jumps or ends.
-    int prefix = codeLen;
-    Map<Integer, Integer> writers = new LinkedHashMap<>(); // register -> writes of it
-    Map<Integer, Integer> ldp = new LinkedHashMap<>();     // register -> the LDP's pc
-    for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
-      int w = img[code + pc];
-      int op = w & 0xff;
-      boolean flow = flow(op);
-      if (flow && prefix == codeLen) {
-        prefix = pc;
-      }
-      // Every instruction but these writes register a (LOOP counted as a write, to be safe).
-      boolean writesA = !flow && op != Opcodes.WR || op == Opcodes.LOOP;
-      if (writesA) {
-        int a = (w >>> 8) & 0xff;
-        writers.merge(a, 1, Integer::sum);
-        if (op == Opcodes.LDP && pc < prefix) {
-          ldp.put(a, pc);
-        }
-      }
-    }
-    List<Early> early = new ArrayList<>();
-    for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
-      int w = img[code + pc];
-      if ((w & 0xff) != Opcodes.RD && (w & 0xff) != Opcodes.RDS) {
-        continue;
-      }
-      int bb = (w >>> 16) & 0xff;
-      int c = w >>> 24;
-      int storeRegion = img[regions + 2 * bb];
-      Integer at = ldp.get(c);
-      if (pc >= prefix || storeRegion < 0 || at == null || at > pc || writers.get(c) != 1) {
-        continue;
-      }
-      int lw = img[code + at];
-      early.add(new Early(pc, img[slots + ((lw >>> 16) & 0xff | (lw >>> 24) << 8)], bb,
-          storeRegion, wordBytes == 0 ? 0 : img[wordBytes + bb]));
-    }
-    return early;
-  }
-
-  /** Loads early read {@code e} into the 64-bit register {@code v} (declared here). */
-  private void loadEarly(Early e, String v) {
-    loadWord(v, "%cv" + e.column(), "%rl" + e.bb(), e.storeRegion(), e.wordBytes(),
-        "ld.global.cg");
-  }
-
-  /**
-   * Loads word {@code index} (a 64-bit register) of store region {@code storeRegion} into the
-   * 64-bit register {@code v} (declared here) with {@code load} (an instruction without its
-   * type), where the index lies below {@code length}; 0 elsewhere (the read's own bounds check
-   * stays where it was). {@code wordBytes}: the words' width, or 0 to choose at run time.
-   */
-  private void loadWord(String v, String index, String length, int storeRegion, int wordBytes,
-      String load) {
-    int view = VIEW_REGIONS + REGION_VIEW_BYTES * storeRegion;
-    line(".reg .b64 " + v);
-    b.append("{\n");
-    line(".reg .b64 %eb, %ea");
-    line(".reg .b32 %ei, %ew, %es");
-    line(".reg .pred %ep, %e4, %e8");
-    line("cvt.u32.u64 %ei, " + index);
-    line("setp.lt.u32 %ep, %ei, " + length);
-    line("ld.shared.u64 %eb, [" + VIEW + "+" + view + "]");
-    line("mov.b64 " + v + ", 0");
-    if (wordBytes != 0) {
-      // The word's width known: one load, no choice between two.
-      line("mul.wide.u32 %ea, %ei, " + wordBytes);
-      line("add.s64 %ea, %eb, %ea");
-      if (wordBytes == 8) {
-        line("@%ep " + load + ".s64 " + v + ", [%ea]");
-      } else {
-        line("@%ep " + load + ".s32 %es, [%ea]");
-        line("@%ep cvt.s64.s32 " + v + ", %es");
-      }
-    } else {
-      line("ld.shared.u32 %ew, [" + VIEW + "+" + (view + REGION_WORD_BYTES_AT) + "]");
-      line("setp.eq.and.u32 %e4, %ew, 4, %ep");
-      line("setp.ne.and.u32 %e8, %ew, 4, %ep");
-      line("mul.wide.u32 %ea, %ei, %ew");
-      line("add.s64 %ea, %eb, %ea");
-      line("@%e4 " + load + ".s32 %es, [%ea]");
-      line("@%e4 cvt.s64.s32 " + v + ", %es");
-      line("@%e8 " + load + ".s64 " + v + ", [%ea]");
-    }
-    b.append("}\n");
-  }
-
   /**
    * A fixed-slot read loaded early ({@link StaticSets#preloadsAt}): the read at {@code q} of
    * program {@code p}, relaxed as PrStmTx loads a word, into {@link #preloadRegister}.
@@ -541,81 +379,6 @@ public final class ProgramPtx {
 
   private static String preloadRegister(int p, int q) {
     return "%hp" + p + "_" + q;
-  }
-
-  /**
-   * The function {@code gstm_jit_pre_<sfx>(image, cols, tx_count, t, src, dst, weight)} of a
-   * relaxation's look (the set's one program): what its look loads before it decides, as a
-   * {@code LookPre} of {@link #LOOK_PRE_WORDS} words: the columns the program reads, then its
-   * early reads ({@link #earlyReads}), as many as fit. Apart from the look, so that a lane may
-   * issue two edges' loads before either look decides (the template's relax_pass). The edge's
-   * columns are given ({@link #edgeColumns}): the source, its work item's vertex, is not loaded
-   * at all, and the source's reads are issued without waiting for a load.
-   */
-  private String lookLoads() {
-    int columns = img[3];
-    int dir = HEADER_WORDS + 2 * columns;
-    int code = img[dir];
-    int codeLen = img[dir + 1];
-    int slots = img[dir + 4];
-    int arrays = img[dir + 6];
-    int regions = img[dir + 8];
-    String fn = "gstm_jit_pre_" + sfx;
-    b.append(".func (.param .align 8 .b8 func_retval0[").append(8 * LOOK_PRE_WORDS).append("]) ")
-        .append(fn).append("(\n");
-    b.append("\t.param .b64 ").append(fn).append("_param_0,\n");
-    b.append("\t.param .b64 ").append(fn).append("_param_1,\n");
-    b.append("\t.param .b32 ").append(fn).append("_param_2,\n");
-    b.append("\t.param .b32 ").append(fn).append("_param_3,\n");
-    b.append("\t.param .b32 ").append(fn).append("_param_4,\n");
-    b.append("\t.param .b32 ").append(fn).append("_param_5,\n");
-    b.append("\t.param .b64 ").append(fn).append("_param_6\n)\n{\n");
-    line(".reg .b64 %imgp, %colsp, %img, %cols, %t64");
-    line(".reg .b64 %d<4>");
-    line(".reg .b32 %n, %t");
-    line(".reg .b32 %w<4>");
-    line(".reg .b32 %co<" + Math.max(1, columns) + ">");
-    line(".reg .b64 %cv<" + Math.max(1, columns) + ">");
-    line(".reg .b32 %rl<" + Math.max(1, img[dir + 9]) + ">");
-    line("ld.param.u64 %imgp, [" + fn + "_param_0]");
-    line("ld.param.u64 %colsp, [" + fn + "_param_1]");
-    line("ld.param.u32 %n, [" + fn + "_param_2]");
-    line("ld.param.u32 %t, [" + fn + "_param_3]");
-    line("cvta.to.global.u64 %img, %imgp");
-    line("cvta.to.global.u64 %cols, %colsp");
-    line("cvt.u64.u32 %t64, %t");
-    BitSet hoisted = hoistedColumns(code, codeLen, slots, arrays);
-    BitSet loaded = (BitSet) hoisted.clone();
-    BitSet given = edgeColumns(hoisted);
-    for (int c = given.nextSetBit(0); c >= 0; c = given.nextSetBit(c + 1)) {
-      if (RELAX_COLUMN_BYTES[c] == 4) {
-        line("ld.param.u32 %w0, [" + fn + "_param_" + (4 + c) + "]");
-        line("cvt.s64.s32 %cv" + c + ", %w0");
-      } else {
-        line("ld.param.u64 %cv" + c + ", [" + fn + "_param_" + (4 + c) + "]");
-      }
-    }
-    loaded.andNot(given);
-    loadColumns(loaded);
-    regionLengths(dir, regions);
-    List<String> values = new ArrayList<>();
-    for (int c = hoisted.nextSetBit(0); c >= 0; c = hoisted.nextSetBit(c + 1)) {
-      values.add("%cv" + c);
-    }
-    for (Early e : earlyReads(code, codeLen, slots, regions, img[dir + 16])) {
-      if (values.size() < LOOK_PRE_WORDS) {
-        String v = "%ev" + earlyCount++;
-        loadEarly(e, v);
-        values.add(v);
-      }
-    }
-    for (int i = 0; i < LOOK_PRE_WORDS; i++) {
-      line("st.param.b64 [func_retval0+" + 8 * i + "], "
-          + (i < values.size() ? values.get(i) : "0"));
-    }
-    line("ret");
-    b.append("}\n");
-    return b.toString();
   }
 
   /** Bounds check: OUT_OF_RANGE unless {@code index} (int32, as unsigned) is below {@code len}. */
@@ -645,15 +408,15 @@ public final class ProgramPtx {
       int slot = 0;
       BitSet rest = new BitSet();
       for (int col = hoisted.nextSetBit(0); col >= 0; col = hoisted.nextSetBit(col + 1)) {
-        if (slot < LOOK_PRE_WORDS) {
+        if (slot < RelaxationPtx.LOOK_PRE_WORDS) {
           line("ld.param.u64 %cv" + col + ", [" + name + "_param_0+" + 8 * slot++ + "]");
         } else {
           rest.set(col);
         }
       }
       loadColumns(rest);
-      for (Early e : earlyReads(code, codeLen, slots, regions, img[dir + 16])) {
-        if (slot < LOOK_PRE_WORDS) {
+      for (RelaxationPtx.Early e : RelaxationPtx.earlyReads(img, dir)) {
+        if (slot < RelaxationPtx.LOOK_PRE_WORDS) {
           String v = "%ev" + earlyCount++; // unique across the set's programs: one function
           line(".reg .b64 " + v);
           line("ld.param.u64 " + v + ", [" + name + "_param_0+" + 8 * slot++ + "]");
@@ -662,7 +425,7 @@ public final class ProgramPtx {
       }
     } else if (sfx.startsWith("r") || sfx.startsWith("v")) {
       // A relaxation's attempt: its edge's ends from the kernel's shared copy.
-      BitSet given = edgeColumns(hoisted).get(0, RELAX_ENDS);
+      BitSet given = RelaxationPtx.edgeColumns(img, hoisted).get(0, RELAX_ENDS);
       if (!given.isEmpty()) {
         line("mov.u32 %w0, %tid.x");
         line("mov.u32 %w1, " + EDGES);
@@ -964,119 +727,4 @@ public final class ProgramPtx {
     }
   }
 
-  /**
-   * The columns the program reads (LDP, and the elements of short arrays), loaded up front with
-   * their offsets, as a hand-written kernel loads its transaction before the attempt: their
-   * memory latencies overlap, instead of one after the other between the transaction's reads
-   * (whose acquire loads nothing later may pass).
-   */
-  private BitSet hoistedColumns(int code, int codeLen, int slots, int arrays) {
-    BitSet hoisted = new BitSet();
-    for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
-      int w = img[code + pc];
-      if ((w & 0xff) == Opcodes.LDP) {
-        hoisted.set(img[slots + ((w >>> 16) & 0xff | (w >>> 24) << 8)]);
-      } else if ((w & 0xff) == Opcodes.LDPA && selectable(slots, arrays, (w >>> 16) & 0xff)) {
-        int bb = (w >>> 16) & 0xff;
-        for (int i = 0; i < img[arrays + 2 * bb + 1]; i++) {
-          hoisted.set(img[slots + img[arrays + 2 * bb] + i]);
-        }
-      }
-    }
-    return hoisted;
-  }
-
-  /**
-   * The columns of {@code hoisted} that a relaxation's kernel hands over ({@link
-   * #RELAX_COLUMNS}, where the image's widths are theirs); none with {@code
-   * -Dgstm.jit.edgeColumns=false}.
-   */
-  private BitSet edgeColumns(BitSet hoisted) {
-    BitSet given = new BitSet();
-    for (int c = 0; EDGE_COLUMNS && c < RELAX_COLUMN_BYTES.length && c < img[3]; c++) {
-      if (hoisted.get(c) && img[HEADER_WORDS + 2 * c + 1] == RELAX_COLUMN_BYTES[c]) {
-        given.set(c);
-      }
-    }
-    return given;
-  }
-
-  /** Loads each column of {@code columns} into {@code %cv<c>}, its offsets first (the first
-   *  {@link #SHARED_COLUMNS} from the block's shared copy). */
-  private void loadColumns(BitSet columns) {
-    for (int c = columns.nextSetBit(0); c >= 0; c = columns.nextSetBit(c + 1)) {
-      line(c < SHARED_COLUMNS ? "ld.shared.u32 %co" + c + ", [" + COLUMNS + "+" + 4 * c + "]"
-          : "ld.global.nc.u32 %co" + c + ", [%img+" + 4 * (HEADER_WORDS + 2 * c) + "]");
-    }
-    for (int c = columns.nextSetBit(0); c >= 0; c = columns.nextSetBit(c + 1)) {
-      columnAt("%cv" + c, "%co" + c, img[HEADER_WORDS + 2 * c + 1]);
-    }
-  }
-
-  /**
-   * The lengths of the regions the program at directory entry {@code dir} names, into {@code
-   * %rl<r>}, as the store's view has them (a region the store lacks has none: every access to
-   * it is out of range).
-   */
-  private void regionLengths(int dir, int regions) {
-    for (int r = 0; r < img[dir + 9]; r++) {
-      int storeRegion = img[regions + 2 * r];
-      if (storeRegion >= 0) {
-        line("ld.shared.u32 %rl" + r + ", [" + VIEW + "+"
-            + (VIEW_REGIONS + REGION_VIEW_BYTES * storeRegion + REGION_WORDS_AT) + "]");
-      }
-    }
-  }
-
-  /** Program region {@code r}'s length: its register, or 0 where the store lacks the region. */
-  private String length(int regions, int r) {
-    return img[regions + 2 * r] >= 0 ? "%rl" + r : "0";
-  }
-
-  /**
-   * Whether array parameter {@code b}'s element columns are few (at most 8) and of one width:
-   * they are then loaded up front and an element chosen among them, not read through the slot
-   * table.
-   */
-  private boolean selectable(int slots, int arrays, int b) {
-    int first = img[arrays + 2 * b];
-    int len = img[arrays + 2 * b + 1];
-    if (len < 1 || len > 8) {
-      return false;
-    }
-    int width = img[HEADER_WORDS + 2 * img[slots + first] + 1];
-    for (int i = 1; i < len; i++) {
-      if (img[HEADER_WORDS + 2 * img[slots + first + i] + 1] != width) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * The cache operator of a column's load: evict-first in a look (a relaxation's edges are read
-   * once a round, its values again and again: R-MAT 2^22's gigabyte of edges pushed its values
-   * out of the L2), else none.
-   */
-  private String streamed() {
-    return look ? ".cs" : "";
-  }
-
-  /** Register {@code dst} = this transaction's value in the column at word {@code offset}. */
-  private void columnAt(String dst, String offset, int width) {
-    line("cvt.u64.u32 %d0, " + offset);
-    if (width == 4) {
-      line("add.s64 %d0, %d0, %t64");
-      line("shl.b64 %d0, %d0, 2");
-      line("add.s64 %d0, %cols, %d0");
-      line("ld.global" + streamed() + ".nc.u32 %w1, [%d0]");
-      line("cvt.s64.s32 " + dst + ", %w1");
-    } else {
-      line("shl.b64 %d0, %d0, 2");
-      line("mul.wide.u32 %d1, %t, 8");
-      line("add.s64 %d0, %d0, %d1");
-      line("add.s64 %d0, %cols, %d0");
-      line("ld.global" + streamed() + ".nc.u64 " + dst + ", [%d0]");
-    }
-  }
 }

@@ -205,7 +205,7 @@ final class StaticSets {
     Map<Integer, Access> accesses = new LinkedHashMap<>();
     Map<Integer, Commit> commits = new LinkedHashMap<>();
     Map<Integer, List<Name>> rows = new LinkedHashMap<>();
-    for (int pc = 0; pc < codeLen; pc += ProgramPtx.length(img[code + pc])) {
+    for (int pc = 0; pc < codeLen; pc += PtxWriter.length(img[code + pc])) {
       int w = img[code + pc];
       int op = w & 0xff;
       int a = (w >>> 8) & 0xff;
@@ -279,7 +279,7 @@ final class StaticSets {
         if (next <= pc) {
           return null; // a backward jump: a loop
         }
-        boolean jump = next != pc + ProgramPtx.length(w);
+        boolean jump = next != pc + PtxWriter.length(w);
         if (jump && sets != null && next < codeLen && (img[code + next] & 0xff) == Opcodes.RET) {
           commits.put(pc, sets.commit(names, source)); // ends here, not at the RET
         } else {
@@ -295,8 +295,8 @@ final class StaticSets {
   private static Map<Integer, List<Integer>> preloads(int[] img, int code, int codeLen,
       Map<Integer, Name> names, Map<Integer, Access> accesses) {
     int start = 0; // the straight-line start: [0, start)
-    while (start < codeLen && !ProgramPtx.flow(img[code + start] & 0xff)) {
-      start += ProgramPtx.length(img[code + start]);
+    while (start < codeLen && !PtxWriter.flow(img[code + start] & 0xff)) {
+      start += PtxWriter.length(img[code + start]);
     }
     int prefix = start;
     Map<Integer, List<Integer>> out = new LinkedHashMap<>();
@@ -340,7 +340,7 @@ final class StaticSets {
       case Opcodes.RET, Opcodes.RETRY, Opcodes.ABORT -> List.of();
       case Opcodes.JMP -> List.of(target);
       case Opcodes.JZ, Opcodes.JNZ -> List.of(pc + 1, target);
-      default -> List.of(pc + ProgramPtx.length(w));
+      default -> List.of(pc + PtxWriter.length(w));
     };
   }
 
@@ -353,12 +353,12 @@ final class StaticSets {
     Map<Integer, Integer> writes = new HashMap<>();
     Map<Integer, Name> names = new HashMap<>();
     boolean prefix = true;
-    for (int pc = 0; pc < codeLen; pc += ProgramPtx.length(img[code + pc])) {
+    for (int pc = 0; pc < codeLen; pc += PtxWriter.length(img[code + pc])) {
       int w = img[code + pc];
       int op = w & 0xff;
       int a = (w >>> 8) & 0xff;
       int k = (w >>> 16) & 0xff | (w >>> 24) << 8;
-      if (ProgramPtx.flow(op)) {
+      if (PtxWriter.flow(op)) {
         prefix = false;
       } else if (op != Opcodes.WR) {
         writes.merge(a, 1, Integer::sum);
