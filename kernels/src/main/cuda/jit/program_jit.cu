@@ -28,8 +28,8 @@ __shared__ gstm::StoreView gstm_jit_view;
 /// Where the batch's first columns begin in the column buffer (the image's column table, word
 /// offsets), copied into shared memory by each block (share_view): a body reads them as it
 /// begins, and from the image each was a round trip to the L2 (its L1 line dropped by the last
-/// transaction's fences). io.gstm.core.cuda.ptx.ProgramPtx reads column c below
-/// kSharedColumns here.
+/// transaction's fences). io.gstm.core.cuda.ptx.PtxWriter reads column c below kSharedColumns
+/// here.
 constexpr uint32_t kSharedColumns = 32;
 __shared__ uint32_t gstm_jit_columns[kSharedColumns];
 

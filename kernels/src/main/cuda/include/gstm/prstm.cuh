@@ -350,9 +350,9 @@ class PrStmTx {
   /// only reads is one and it writes, an ordinary attempt checks them once, after a fence that
   /// follows their words' loads and beside its lock CAS (their words were one version when
   /// read: the seqlock's check), and not again after it takes its locks. What it writes stays
-  /// serializable with what it read of those; what it read of the inputs may have changed by
-  /// its commit, as the built-in relaxations' source value may (a source that changes queues its
-  /// edges again). Elsewhere inputs are validated as every read is.
+  /// atomic with what it read under the locks it takes; what it read of the inputs may have
+  /// changed by its commit, as the built-in relaxations' source value may (a source that changes
+  /// queues its edges again). Elsewhere inputs are validated as every read is.
   __device__ __forceinline__ bool commit(mask_t inputs = 0) {
     if (status_ != kActive) {
       if (status_ == kDone) return true;
