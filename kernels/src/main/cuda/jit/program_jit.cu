@@ -1011,7 +1011,7 @@ GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
       const __grid_constant__ gstm::StoreView view,                                                \
       const __grid_constant__ gstm::program::Table tab,                                            \
       const __grid_constant__ gstm::SemanticOut out) {                                             \
-    gstm::program::jit::share_view(view, tab);                                                          \
+    gstm::program::jit::share_view(view, tab);                                                     \
     gstm::run_semantic<gstm::program::jit::Ops, CAP, gstm::program::Table,                         \
                        gstm::PrStmDynamicPolicy>(view, tab, out);                                  \
   }                                                                                                \
@@ -1019,21 +1019,21 @@ GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
       gstm_jit_prstm_in_place_one_s##CAP(const __grid_constant__ gstm::StoreView view,             \
                                          const __grid_constant__ gstm::program::Table tab,         \
                                          const __grid_constant__ gstm::SemanticOut out) {          \
-    gstm::program::jit::share_view(view, tab);                                                          \
+    gstm::program::jit::share_view(view, tab);                                                     \
     gstm::program::jit::run_in_place<CAP, true>(view, tab, out);                                   \
   }                                                                                                \
   extern "C" __global__ void __launch_bounds__(256, SEMANTIC_BLOCKS) gstm_jit_prstm_s##CAP(       \
       const __grid_constant__ gstm::StoreView view,                                                \
       const __grid_constant__ gstm::program::Table tab,                                            \
       const __grid_constant__ gstm::SemanticOut out) {                                             \
-    gstm::program::jit::share_view(view, tab);                                                          \
+    gstm::program::jit::share_view(view, tab);                                                     \
     gstm::run_semantic<gstm::program::jit::Ops, CAP, gstm::program::Table>(view, tab, out);        \
   }                                                                                                \
   extern "C" __global__ void __launch_bounds__(256, IN_PLACE_BLOCKS) gstm_jit_prstm_in_place_s##CAP( \
       const __grid_constant__ gstm::StoreView view,                                                \
       const __grid_constant__ gstm::program::Table tab,                                            \
       const __grid_constant__ gstm::SemanticOut out) {                                             \
-    gstm::program::jit::share_view(view, tab);                                                          \
+    gstm::program::jit::share_view(view, tab);                                                     \
     gstm::program::jit::run_in_place<CAP>(view, tab, out);                                         \
   }                                                                                                \
   extern "C" __global__ void __launch_bounds__(256, RELAX_BLOCKS) gstm_jit_relax_loop_s##CAP(      \
@@ -1041,7 +1041,7 @@ GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
       const __grid_constant__ gstm::program::Table tab,                                            \
       const __grid_constant__ gstm::SemanticOut out,                                               \
       const __grid_constant__ gstm::program::jit::RelaxArgs args) {                                \
-    gstm::program::jit::share_view(view, tab);                                                          \
+    gstm::program::jit::share_view(view, tab);                                                     \
     gstm::program::jit::relax_loop<CAP>(view, tab, out, args);                                     \
   }
 

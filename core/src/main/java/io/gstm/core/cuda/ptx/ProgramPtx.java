@@ -234,8 +234,8 @@ public final class ProgramPtx extends PtxWriter {
     }
     b.append(".func (.param .align 8 .b8 func_retval0[").append(txBytes + 8).append("]) ")
         .append(name).append("(\n\t.param ").append(look ? ".align 8 .b8 " : ".b32 ")
-        .append(name).append("_param_0").append(look ? "[" + 8 * RelaxationPtx.LOOK_PRE_WORDS + "]" : "")
-        .append(",\n");
+        .append(name).append("_param_0")
+        .append(look ? "[" + 8 * RelaxationPtx.LOOK_PRE_WORDS + "]" : "").append(",\n");
     for (int i = 1; i <= 4; i++) {
       b.append("\t.param .b64 ").append(name).append("_param_").append(i).append(",\n");
     }

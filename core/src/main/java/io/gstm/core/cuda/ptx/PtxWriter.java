@@ -48,6 +48,16 @@ abstract class PtxWriter {
         || op == Opcodes.JZ || op == Opcodes.JNZ || op == Opcodes.LOOP;
   }
 
+  /** Where a program's straight-line start ends: its first instruction that jumps or ends
+   *  (LOOP counted), or {@code codeLen}. */
+  static int straightLine(int[] img, int code, int codeLen) {
+    int pc = 0;
+    while (pc < codeLen && !flow(img[code + pc] & 0xff)) {
+      pc += length(img[code + pc]);
+    }
+    return pc;
+  }
+
   /** The directory entry of program {@code p} of an image. */
   static int dir(int[] image, int p) {
     return HEADER_WORDS + 2 * image[3] + DIR_WORDS * p;

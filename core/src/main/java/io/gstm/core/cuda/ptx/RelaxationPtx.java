@@ -64,19 +64,14 @@ final class RelaxationPtx extends PtxWriter {
     if (!EARLY_READS) {
       return List.of();
     }
-    // The straight-line start: instructions before the first that jumps or ends.
-    int prefix = codeLen;
+    int prefix = straightLine(img, code, codeLen);
     Map<Integer, Integer> writers = new LinkedHashMap<>(); // register -> writes of it
     Map<Integer, Integer> ldp = new LinkedHashMap<>();     // register -> the LDP's pc
     for (int pc = 0; pc < codeLen; pc += length(img[code + pc])) {
       int w = img[code + pc];
       int op = w & 0xff;
-      boolean flow = flow(op);
-      if (flow && prefix == codeLen) {
-        prefix = pc;
-      }
       // Every instruction but these writes register a (LOOP counted as a write, to be safe).
-      boolean writesA = !flow && op != Opcodes.WR || op == Opcodes.LOOP;
+      boolean writesA = !flow(op) && op != Opcodes.WR || op == Opcodes.LOOP;
       if (writesA) {
         int a = (w >>> 8) & 0xff;
         writers.merge(a, 1, Integer::sum);

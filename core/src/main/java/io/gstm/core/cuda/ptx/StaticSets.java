@@ -117,7 +117,13 @@ final class StaticSets {
 
   /** Whether the read at {@code pc} was loaded early ({@link #preloadsAt}). */
   boolean preloaded(int pc) {
-    return preloads.values().stream().anyMatch(l -> l.contains(pc));
+    return loadedAt(pc) >= 0;
+  }
+
+  /** The pc of the read the read at {@code pc} was loaded with, or -1. */
+  private int loadedAt(int pc) {
+    return preloads.entrySet().stream().filter(e -> e.getValue().contains(pc))
+        .mapToInt(Map.Entry::getKey).findFirst().orElse(-1);
   }
 
   /**
@@ -159,9 +165,8 @@ final class StaticSets {
       } else {
         out.append("read: ").append(switch (a.read()) {
           case NEW_LOCK -> "lock " + a.lockSlot() + " new";
-          case HELD -> "lock " + a.lockSlot() + " held" + preloads.entrySet().stream()
-              .filter(e -> e.getValue().contains(pc)).map(e -> ", loaded at " + e.getKey())
-              .findFirst().orElse("");
+          case HELD -> "lock " + a.lockSlot() + " held"
+              + (preloaded(pc) ? ", loaded at " + loadedAt(pc) : "");
           case BUFFERED -> "word " + a.writeSlot() + " written";
           case UNREACHABLE -> "unreachable";
         });
@@ -294,20 +299,16 @@ final class StaticSets {
   /** {@link #preloadsAt}'s reads, by the pc of the read whose lock they find held. */
   private static Map<Integer, List<Integer>> preloads(int[] img, int code, int codeLen,
       Map<Integer, Name> names, Map<Integer, Access> accesses) {
-    int start = 0; // the straight-line start: [0, start)
-    while (start < codeLen && !PtxWriter.flow(img[code + start] & 0xff)) {
-      start += PtxWriter.length(img[code + start]);
-    }
-    int prefix = start;
+    int prefix = PtxWriter.straightLine(img, code, codeLen);
     Map<Integer, List<Integer>> out = new LinkedHashMap<>();
     accesses.forEach((p, first) -> {
       if (p >= prefix || first.read() != Read.NEW_LOCK) {
         return;
       }
       accesses.forEach((q, later) -> {
-        Name name = names.get(img[code + q] >>> 24);
+        // A HELD access is a read (RD), and every access indexes by a name.
         if (q > p && later.read() == Read.HELD && later.lockSlot() == first.lockSlot()
-            && (img[code + q] & 0xff) == Opcodes.RD && name != null && name.pc() < p) {
+            && names.get(img[code + q] >>> 24).pc() < p) {
           out.computeIfAbsent(p, k -> new ArrayList<>()).add(q);
         }
       });
@@ -352,15 +353,14 @@ final class StaticSets {
       int slots) {
     Map<Integer, Integer> writes = new HashMap<>();
     Map<Integer, Name> names = new HashMap<>();
-    boolean prefix = true;
+    int start = PtxWriter.straightLine(img, code, codeLen);
     for (int pc = 0; pc < codeLen; pc += PtxWriter.length(img[code + pc])) {
       int w = img[code + pc];
       int op = w & 0xff;
       int a = (w >>> 8) & 0xff;
       int k = (w >>> 16) & 0xff | (w >>> 24) << 8;
-      if (PtxWriter.flow(op)) {
-        prefix = false;
-      } else if (op != Opcodes.WR) {
+      boolean prefix = pc < start;
+      if (!PtxWriter.flow(op) && op != Opcodes.WR) {
         writes.merge(a, 1, Integer::sum);
         if (prefix && op == Opcodes.LDP) {
           names.put(a, new Name(pc, img[slots + k], 0));
