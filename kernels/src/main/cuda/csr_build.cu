@@ -13,7 +13,10 @@
 /// digit by digit, the sort keeps input order among equal keys. Then the first key of each run
 /// is flagged (gstm_csr_heads), the flags scanned, the runs written out with their lightest
 /// weight (gstm_csr_compact), and each vertex's offset found by binary search
-/// (gstm_csr_offsets).
+/// (gstm_csr_offsets). A build numbered by degree renames the ends first: each vertex's degree
+/// counted (gstm_csr_degrees), the vertices sorted by it with the same radix passes
+/// (gstm_csr_degree_keys), each given its place in that order (gstm_csr_invert), and the edges'
+/// ends mapped through it (gstm_csr_map_ids).
 #include <cstdint>
 
 #include <cub/block/block_load.cuh>
@@ -97,6 +100,37 @@ extern "C" __global__ void __launch_bounds__(256)
                         int32_t* ids) {
   for (size_t id = gstm::csr::global_index(); id < bound; id += gstm::csr::global_stride()) {
     if (present[id] != 0u) ids[at[id]] = static_cast<int32_t>(id);
+  }
+}
+
+/// @brief Adds each of the m ids' edge end to its vertex's degree (degree[id] += 1: out plus in,
+///        duplicates and self-loops counted, as io.gstm.core.graph.DegreeOrder counts): the first
+///        step of numbering the vertices by degree. An id outside [0, n) is skipped: the map
+///        leaves it outside, and the pack names its edge.
+extern "C" __global__ void __launch_bounds__(256)
+    gstm_csr_degrees(const int32_t* ids, uint32_t m, uint32_t n, uint32_t* degree) {
+  for (size_t i = gstm::csr::global_index(); i < m; i += gstm::csr::global_stride()) {
+    const uint32_t id = static_cast<uint32_t>(ids[i]);
+    if (id < n) atomicAdd(degree + id, 1u);
+  }
+}
+
+/// @brief The sort's keys of a numbering by degree: keys[v] = ~degree[v] (the highest degree
+///        the lowest key) and positions[v] = v, so that the stable sort lists the vertices by
+///        descending degree, equal degrees in ascending order of id.
+extern "C" __global__ void __launch_bounds__(256)
+    gstm_csr_degree_keys(const uint32_t* degree, uint32_t n, Key* keys, uint32_t* positions) {
+  for (size_t v = gstm::csr::global_index(); v < n; v += gstm::csr::global_stride()) {
+    keys[v] = static_cast<uint32_t>(~degree[v]);
+    positions[v] = static_cast<uint32_t>(v);
+  }
+}
+
+/// @brief ids[order[i]] = i: vertex order[i], the i-th by degree, gets the new id i.
+extern "C" __global__ void __launch_bounds__(256)
+    gstm_csr_invert(const uint32_t* order, uint32_t n, int32_t* ids) {
+  for (size_t i = gstm::csr::global_index(); i < n; i += gstm::csr::global_stride()) {
+    ids[order[i]] = static_cast<int32_t>(i);
   }
 }
 

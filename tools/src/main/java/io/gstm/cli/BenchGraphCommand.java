@@ -36,9 +36,12 @@ final class BenchGraphCommand extends EngineCommand {
   @Mixin GraphOptions graph = new GraphOptions(18, 4194304, 1);
 
   @Option(names = "--order", defaultValue = "auto",
-      description = "Vertex numbering: degree (highest degree first) or input (the generator's "
-          + "scrambled ids); auto, as the Spark connector's default: input on a GPU, degree on "
-          + "the JVM engine. Default ${DEFAULT-VALUE}.")
+      description = "Vertex numbering: degree (highest degree first; on a GPU numbered on the "
+          + "device with the CSR) or input (the generator's ids: scrambled on R-MAT, row by row "
+          + "on a grid); auto: degree, except a grid on a GPU (input: every cell has about the "
+          + "same degree, and the row-major numbering is already local); with --csr "
+          + "resident, auto is input, as the Spark connector's default on a GPU. Default "
+          + "${DEFAULT-VALUE}.")
   String order;
 
   @Option(names = "--unweighted", description = "Unit weights.")
@@ -118,33 +121,52 @@ final class BenchGraphCommand extends EngineCommand {
           + "(--kind sssp), got --kind " + k);
     }
     return e -> {
-      // As the Spark connector's spark.gstm.graph.vertexOrder=auto: by global id on a GPU, by
-      // degree on the JVM engine.
-      String numbering = order.equals("auto") ? (e instanceof CudaEngine ? "input" : "degree")
-          : order;
+      // By degree, R-MAT's hubs at the front of the values, which most edges point at: on the
+      // H200, SSSP on R-MAT 2^22 with 16 edges a vertex took 2.98-2.99 ms of kernel against
+      // 3.39-3.41 by input, components 0.79 against 1.30 ms. A grid's cells differ in degree
+      // only at its border: numbered by degree, its kernels were no faster (17.37 against 17.28
+      // ms, road 84.7 against 84.2-84.5; docs/benchmark-log.md, 2026-12-03 noon).
+      String numbering = !order.equals("auto") ? order
+          : e instanceof CudaEngine && !graph.isRmat() ? "input" : "degree";
       long t0 = System.nanoTime();
       EdgeList generated = graph.edges(unweighted);
       long t1 = System.nanoTime();
-      int[] ids = numbering.equals("degree") ? DegreeOrder.newIds(generated) : null;
-      EdgeList edges = ids == null ? generated : DegreeOrder.relabel(generated, ids);
+      boolean byDegree = numbering.equals("degree");
       boolean cc = k == RelaxationKind.CONNECTED_COMPONENTS;
       if ((csr.equals("gpu") || csr.equals("resident")) && !(e instanceof CudaEngine)) {
         throw new IllegalArgumentException("--csr " + csr + ": the engine is " + e.name()
             + "; the CSR is built on a GPU engine's device (--engine gpu), or use --csr host");
       }
       if (csr.equals("resident")) {
-        return resident((CudaEngine) e, edges, k);
+        // As a Spark GPU executor's superstep: auto numbers by global id, as the connector's
+        // spark.gstm.graph.vertexOrder=auto does on a GPU.
+        int[] ids = order.equals("degree") ? DegreeOrder.newIds(generated) : null;
+        return resident((CudaEngine) e, ids == null ? generated
+            : DegreeOrder.relabel(generated, ids), k);
       }
       CudaEngine device = e instanceof CudaEngine c && (csr.equals("gpu")
-          || csr.equals("auto") && edges.edgeCount() >= AUTO_GPU_EDGES) ? c : null;
+          || csr.equals("auto") && generated.edgeCount() >= AUTO_GPU_EDGES) ? c : null;
       CsrGraph g;
+      int[] ids = null;
       String phases = "";
       if (device != null) {
-        CudaCsrBuild.Built built = CudaCsrBuild.build(device, edges.vertexCount(), edges.src(),
-            edges.dst(), edges.weights(), cc);
+        // Numbered on the device too: relabelled on the host, the edge list took 1.4 s more.
+        CudaCsrBuild.Built built;
+        if (byDegree) {
+          CudaCsrBuild.ByDegree numbered = CudaCsrBuild.buildByDegree(device,
+              generated.vertexCount(), generated.src(), generated.dst(), generated.weights(),
+              cc);
+          built = numbered.built();
+          ids = numbered.newIds();
+        } else {
+          built = CudaCsrBuild.build(device, generated.vertexCount(), generated.src(),
+              generated.dst(), generated.weights(), cc);
+        }
         g = built.graph();
         phases = ": " + built.phases();
       } else {
+        ids = byDegree ? DegreeOrder.newIds(generated) : null;
+        EdgeList edges = ids == null ? generated : DegreeOrder.relabel(generated, ids);
         g = cc ? edges.toCsr().undirected() : edges.toCsr();
       }
       long t2 = System.nanoTime();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gstm.core.graph.CsrGraph;
+import io.gstm.core.graph.DegreeOrder;
 import io.gstm.core.graph.EdgeList;
 import io.gstm.core.graph.GraphTestGraphs;
 import io.gstm.core.graph.RmatGenerator;
@@ -87,6 +88,47 @@ class CudaCsrBuildTest {
     assertSame(CudaCsrBuild.fromEdges(gpu, n, g.src(), g.dst(), g.weights()), g.toCsr());
     assertSame(CudaCsrBuild.undirected(gpu, n, g.src(), g.dst(), g.weights()),
         g.toCsr().undirected());
+  }
+
+  /**
+   * Numbered by degree on the device: the host's numbering (DegreeOrder, equal degrees in order
+   * of id) and the CSR of the host's relabelled edges, directed and undirected; hubs, isolated
+   * vertices, loops and duplicates among them.
+   */
+  @ParameterizedTest(name = "{0} vertices, {1} edges, weighted {2}, undirected {3}, seed {4}")
+  @CsvSource({"1, 5, true, false, 1", "3, 2047, true, true, 3", "1000, 2049, false, false, 5",
+      "70000, 300000, true, false, 6", "1048576, 5000000, true, true, 8",
+      "5000, 12000000, true, false, 10"})
+  void byDegreeIsTheHostsRelabelledBuild(int n, int m, boolean weighted, boolean undirected,
+      long seed) {
+    EdgeList g = edges(n, m, weighted, !undirected, seed);
+    int[] newIds = DegreeOrder.newIds(g);
+    EdgeList relabelled = DegreeOrder.relabel(g, newIds);
+    CsrGraph expected = undirected ? relabelled.toCsr().undirected() : relabelled.toCsr();
+    CudaCsrBuild.ByDegree built =
+        CudaCsrBuild.buildByDegree(gpu, n, g.src(), g.dst(), g.weights(), undirected);
+    assertThat(built.newIds()).isEqualTo(newIds);
+    assertSame(built.built().graph(), expected);
+  }
+
+  @Test
+  void byDegreeOfSkewedAndEmptyGraphs() {
+    EdgeList rmat = RmatGenerator.generate(16, 16 << 16, 7, true);
+    int[] newIds = DegreeOrder.newIds(rmat);
+    CudaCsrBuild.ByDegree built = CudaCsrBuild.buildByDegree(gpu, rmat.vertexCount(),
+        rmat.src(), rmat.dst(), rmat.weights(), false);
+    assertThat(built.newIds()).isEqualTo(newIds);
+    assertSame(built.built().graph(), DegreeOrder.relabel(rmat, newIds).toCsr());
+    // No edges: every vertex keeps its id.
+    CudaCsrBuild.ByDegree empty = CudaCsrBuild.buildByDegree(gpu, 4, new int[0], new int[0],
+        null, false);
+    assertThat(empty.newIds()).containsExactly(0, 1, 2, 3);
+    assertSame(empty.built().graph(), CsrGraph.fromEdges(4, new int[0], new int[0], null));
+    // A bad id is the host's error, as without the numbering.
+    assertThatThrownBy(() -> CudaCsrBuild.buildByDegree(gpu, 3, new int[] {0, 3},
+        new int[] {1, 1}, null, false))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("src[1] = 3 is out of range: vertexCount is 3, so ids 0..2");
   }
 
   @Test
