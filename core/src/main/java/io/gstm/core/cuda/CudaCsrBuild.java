@@ -573,22 +573,13 @@ public final class CudaCsrBuild {
       close(srcIn);
       close(dstIn);
 
-      int tiles = (keys + TILE - 1) / TILE;
-      DeviceBuffer counts = take(4L * tiles * THREADS);
-      for (int pass = 0, passes = passes(n); pass < passes; pass++) {
-        int bit = pass * DIGIT_BITS;
-        launch(HISTOGRAM, tiles, keysA, keys, bit, tiles, counts);
-        scan(counts, tiles * THREADS);
-        launch(SCATTER, tiles, keysA, posA, keys, bit, tiles, counts, keysB, posB);
-        DeviceBuffer t = keysA;
-        keysA = keysB;
-        keysB = t;
-        t = posA;
-        posA = posB;
-        posB = t;
-      }
-      close(counts);
-      close(keysB);
+      DeviceBuffer[] sortKeys = {keysA, keysB};
+      DeviceBuffer[] sortPositions = {posA, posB};
+      radixSort(sortKeys, sortPositions, keys, passes(n) * DIGIT_BITS);
+      keysA = sortKeys[0];
+      posA = sortPositions[0];
+      posB = sortPositions[1];
+      close(sortKeys[1]);
       long sort = since(t0);
       t0 = System.nanoTime();
 
@@ -685,36 +676,21 @@ public final class CudaCsrBuild {
         ids = new int[0];  // every edge's ends are bad ids: the pack names the first
         return;
       }
-      DeviceBuffer degree = take(4L * Math.max(1, n));
+      DeviceBuffer degree = take(4L * n);
       degree.zero();
       launch(DEGREES, grid, srcIn, m, n, degree);
       launch(DEGREES, grid, dstIn, m, n, degree);
-      DeviceBuffer keysA = take(8L * Math.max(1, n));
-      DeviceBuffer keysB = take(8L * Math.max(1, n));
-      DeviceBuffer order = take(4L * Math.max(1, n));
-      DeviceBuffer orderB = take(4L * Math.max(1, n));
-      launch(DEGREE_KEYS, grid, degree, n, keysA, order);
+      DeviceBuffer[] keys = {take(8L * n), take(8L * n)};
+      DeviceBuffer[] order = {take(4L * n), take(4L * n)};
+      launch(DEGREE_KEYS, grid, degree, n, keys[0], order[0]);
       close(degree);
-      int tiles = (n + TILE - 1) / TILE;
-      DeviceBuffer counts = take(4L * Math.max(1, tiles) * THREADS);
-      for (int bit = 0; bit < Integer.SIZE; bit += DIGIT_BITS) {
-        launch(HISTOGRAM, tiles, keysA, n, bit, tiles, counts);
-        scan(counts, tiles * THREADS);
-        launch(SCATTER, tiles, keysA, order, n, bit, tiles, counts, keysB, orderB);
-        DeviceBuffer t = keysA;
-        keysA = keysB;
-        keysB = t;
-        t = order;
-        order = orderB;
-        orderB = t;
-      }
-      close(counts);
-      close(keysA);
-      close(keysB);
-      close(orderB);
-      DeviceBuffer newIds = take(4L * Math.max(1, n));
-      launch(INVERT, grid, order, n, newIds);
-      close(order);
+      radixSort(keys, order, n, Integer.SIZE);
+      close(keys[0]);
+      close(keys[1]);
+      close(order[1]);
+      DeviceBuffer newIds = take(4L * n);
+      launch(INVERT, grid, order[0], n, newIds);
+      close(order[0]);
       launch(MAP_IDS, grid, srcIn, m, newIds, n);
       launch(MAP_IDS, grid, dstIn, m, newIds, n);
       int[] out = new int[n];
@@ -722,6 +698,32 @@ public final class CudaCsrBuild {
           (b, from, c) -> b.asIntBuffer().get(out, from, c));
       close(newIds);
       ids = out;
+    }
+
+    /**
+     * Sorts the first {@code count} keys of {@code keys[0]} by their low {@code bits} bits, and
+     * the positions of {@code positions[0]} with them: stable, a pass an 8-bit digit, each
+     * pass from the first buffer of each pair into the second, which then change places; the
+     * sorted keys and positions end first in their pairs.
+     */
+    private void radixSort(DeviceBuffer[] keys, DeviceBuffer[] positions, int count, int bits) {
+      int tiles = (count + TILE - 1) / TILE;
+      DeviceBuffer counts = take(4L * tiles * THREADS);
+      for (int bit = 0; bit < bits; bit += DIGIT_BITS) {
+        launch(HISTOGRAM, tiles, keys[0], count, bit, tiles, counts);
+        scan(counts, tiles * THREADS);
+        launch(SCATTER, tiles, keys[0], positions[0], count, bit, tiles, counts, keys[1],
+            positions[1]);
+        swap(keys);
+        swap(positions);
+      }
+      close(counts);
+    }
+
+    private static void swap(DeviceBuffer[] pair) {
+      DeviceBuffer t = pair[0];
+      pair[0] = pair[1];
+      pair[1] = t;
     }
 
     /** Three words for the kernels' first bad source, target and weight (or id), all ones. */
