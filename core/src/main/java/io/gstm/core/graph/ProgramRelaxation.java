@@ -87,13 +87,15 @@ public final class ProgramRelaxation {
    */
   public record Order(String region, boolean descending, double width) {
     /**
-     * The buckets' width when none is given, in mean edge weights: the built-in shortest paths'
-     * ({@link RelaxOptions#DEFAULT_BUCKET_EDGES}). On the H200 the paths program took the 2^20
-     * grid from 39.5 to 36.1 ms of kernel at 32 against 8 (with 8 hops a round), the road-like
-     * grid of 2^24 cells 185.5 against 184.4 ms, R-MAT's few rounds the same at any width
-     * (docs/benchmark-log.md, 2026-12-03 morning).
+     * The buckets' width when none is given, in mean edge weights: narrower than the built-in
+     * shortest paths' ({@link RelaxOptions#DEFAULT_BUCKET_EDGES}, 32), whose transaction costs
+     * less than a program's. On the H200 the paths program took the road-like grid of 2^24
+     * cells 117.5-118.4 ms of kernel at 24 against 119.4-120.2 at 32 (56.9 M transactions
+     * against 69.9 M, in 1,080 rounds against 1,049), the 2^20 grid 24.01 against 23.92-23.95
+     * ms; 20 and 16 did no better on the road grid, and the 2^20 grid took 24.44 ms at 20;
+     * R-MAT's few rounds are the same at any width (docs/benchmark-log.md, 2026-12-03 noon).
      */
-    public static final double AUTO_WIDTH = 32;
+    public static final double AUTO_WIDTH = 24;
 
     public Order {
       Objects.requireNonNull(region, "region");
