@@ -122,8 +122,8 @@ final class BenchGraphCommand extends EngineCommand {
     }
     return e -> {
       // By degree, R-MAT's hubs at the front of the values, which most edges point at: on the
-      // H200, SSSP on R-MAT 2^22 with 16 edges a vertex took 2.98-2.99 ms of kernel against
-      // 3.39-3.41 by input, components 0.79 against 1.30 ms. A grid's cells differ in degree
+      // H200, SSSP on R-MAT 2^22 with 16 edges a vertex took 2.94-2.99 ms of kernel against
+      // 3.30-3.41 by input, components 0.75-0.79 against 1.30 ms. A grid's cells differ in degree
       // only at its border: numbered by degree, its kernels were no faster (17.37 against 17.28
       // ms, road 84.7 against 84.2-84.5; docs/benchmark-log.md, 2026-12-03 noon).
       String numbering = !order.equals("auto") ? order
