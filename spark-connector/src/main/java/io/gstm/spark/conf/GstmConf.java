@@ -180,8 +180,9 @@ public final class GstmConf {
           + "so that hub values stay in the processor's caches (the JVM engine relaxed an R-MAT "
           + "partition 1.5 to 2 times as fast); `input`: by global id. `auto`: each executor "
           + "numbers by global id when its tasks run on a GPU (where the graph kernel of "
-          + "2026-11-22 measured faster by global id; today's runs R-MAT faster by degree in "
-          + "`bench-graph`, the connector's default not yet measured again: docs/design.md), "
+          + "2026-11-22 measured faster by global id; the current one runs R-MAT faster by "
+          + "degree in `bench-graph`, the connector's default not yet measured again: "
+          + "docs/design.md), "
           + "else by degree. The numbering changes speed, never results.");
 
   public static final ConfEntry<Integer> POINTS_PER_TRANSACTION = intIn(
