@@ -125,9 +125,12 @@ final class BenchGraphCommand extends EngineCommand {
       // H200, SSSP on R-MAT 2^22 with 16 edges a vertex took 2.94-2.99 ms of kernel against
       // 3.30-3.41 by input, components 0.75-0.79 against 1.30 ms. A grid's cells differ in degree
       // only at its border: numbered by degree, its kernels were no faster (17.37 against 17.28
-      // ms, road 84.7 against 84.2-84.5; docs/benchmark-log.md, 2026-12-03 noon).
+      // ms, road 84.7 against 84.2-84.5; docs/benchmark-log.md, 2026-12-03 noon). A resident
+      // build is a Spark GPU executor's superstep: by global id, as the connector's
+      // spark.gstm.graph.vertexOrder=auto numbers on a GPU.
       String numbering = !order.equals("auto") ? order
-          : e instanceof CudaEngine && !graph.isRmat() ? "input" : "degree";
+          : csr.equals("resident") || e instanceof CudaEngine && !graph.isRmat() ? "input"
+          : "degree";
       long t0 = System.nanoTime();
       EdgeList generated = graph.edges(unweighted);
       long t1 = System.nanoTime();
@@ -138,9 +141,7 @@ final class BenchGraphCommand extends EngineCommand {
             + "; the CSR is built on a GPU engine's device (--engine gpu), or use --csr host");
       }
       if (csr.equals("resident")) {
-        // As a Spark GPU executor's superstep: auto numbers by global id, as the connector's
-        // spark.gstm.graph.vertexOrder=auto does on a GPU.
-        int[] ids = order.equals("degree") ? DegreeOrder.newIds(generated) : null;
+        int[] ids = byDegree ? DegreeOrder.newIds(generated) : null;
         return resident((CudaEngine) e, ids == null ? generated
             : DegreeOrder.relabel(generated, ids), k);
       }
