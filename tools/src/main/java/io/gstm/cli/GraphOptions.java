@@ -67,12 +67,33 @@ public final class GraphOptions {
     return seed.seed();
   }
 
+  /** R-MAT's edge count: {@code --edges}, or 16 a vertex. */
+  public int rmatEdgeCount() {
+    return edges >= 0 ? edges : 16 << scale;
+  }
+
+  /**
+   * The R-MAT graph of {@link #edges} before its ids are scrambled, and the permutation that
+   * scrambles them ({@link RmatGenerator#generateUnscrambled}; shuffled as {@code edges}
+   * shuffles), for a build that maps them on the GPU.
+   *
+   * @throws IllegalStateException when {@code --graph} is not rmat
+   */
+  public RmatGenerator.Unscrambled rmatUnscrambled(boolean unweighted) {
+    if (!isRmat()) {
+      throw new IllegalStateException("--graph " + graph + " is not rmat");
+    }
+    RmatGenerator.Unscrambled u = RmatGenerator.generateUnscrambled(scale, rmatEdgeCount(),
+        seed(), !unweighted);
+    return shuffle ? new RmatGenerator.Unscrambled(GridGenerator.shuffled(u.edges(), seed() + 1),
+        u.perm()) : u;
+  }
+
   /** The graph of {@code --graph}: R-MAT weighted or not, a grid always weighted. */
   public EdgeList generate(boolean weightedRmat) {
     long s = seed();
     EdgeList g = switch (graph()) {
-      case "rmat" -> RmatGenerator.generate(scale, edges >= 0 ? edges : 16 << scale, s,
-          weightedRmat);
+      case "rmat" -> RmatGenerator.generate(scale, rmatEdgeCount(), s, weightedRmat);
       case "grid" -> GridGenerator.square(1 << scale, s);
       default -> {
         int side = (int) Math.ceil(Math.sqrt(1 << scale));

@@ -118,7 +118,8 @@ public final class CudaCsrBuild {
    */
   public static Built build(CudaEngine engine, int vertexCount, int[] src, int[] dst,
       double[] weightsOrNull, boolean undirected) {
-    return build(engine, vertexCount, src, dst, weightsOrNull, undirected, false).built();
+    return build(engine, vertexCount, src, dst, weightsOrNull, undirected, false, null)
+        .built();
   }
 
   /**
@@ -137,13 +138,44 @@ public final class CudaCsrBuild {
    */
   public static ByDegree buildByDegree(CudaEngine engine, int vertexCount, int[] src, int[] dst,
       double[] weightsOrNull, boolean undirected) {
-    Numbered built = build(engine, vertexCount, src, dst, weightsOrNull, undirected, true);
+    Numbered built = build(engine, vertexCount, src, dst, weightsOrNull, undirected, true, null);
     return new ByDegree(built.built(), built.ids());
   }
 
-  /** {@link #build}; with {@code byDegree}, numbered so, its ids the new id of each vertex. */
+  /**
+   * {@link #buildByDegree} of the edges with each end {@code v} first mapped to {@code
+   * idTable[v]} on the device, as it uploads them: the graph of edges whose ids another
+   * numbering gave, without mapping them on the host (R-MAT drawn unscrambled, {@code
+   * RmatGenerator.generateUnscrambled}, with its permutation). {@code newIds} are of the mapped
+   * ids.
+   *
+   * @param idTable {@code vertexCount} ids in {@code [0, vertexCount)}
+   * @throws IllegalArgumentException as {@link #build}, or naming the table's first entry out
+   *     of range
+   */
+  public static ByDegree buildByDegree(CudaEngine engine, int vertexCount, int[] src, int[] dst,
+      double[] weightsOrNull, boolean undirected, int[] idTable) {
+    if (idTable == null || idTable.length != vertexCount) {
+      throw new IllegalArgumentException("idTable must hold vertexCount (" + vertexCount
+          + ") ids, got " + (idTable == null ? "null" : idTable.length));
+    }
+    for (int v = 0; v < idTable.length; v++) {
+      if (idTable[v] < 0 || idTable[v] >= vertexCount) {
+        throw new IllegalArgumentException("idTable[" + v + "] = " + idTable[v]
+            + " is out of range: vertexCount is " + vertexCount);
+      }
+    }
+    Numbered built = build(engine, vertexCount, src, dst, weightsOrNull, undirected, true,
+        idTable);
+    return new ByDegree(built.built(), built.ids());
+  }
+
+  /**
+   * {@link #build}; with {@code byDegree}, numbered so, its ids the new id of each vertex; with
+   * an {@code idTable}, the ends mapped through it first (the table checked by the caller).
+   */
   private static Numbered build(CudaEngine engine, int vertexCount, int[] src, int[] dst,
-      double[] weightsOrNull, boolean undirected, boolean byDegree) {
+      double[] weightsOrNull, boolean undirected, boolean byDegree, int[] idTable) {
     long t0 = System.nanoTime();
     // The ids and weights are checked on the device, on their way into the sort.
     CsrGraph.checkEdgeArrays(vertexCount, src, dst, weightsOrNull);
@@ -153,8 +185,8 @@ public final class CudaCsrBuild {
           + Integer.MAX_VALUE + ")");
     }
     long checks = System.nanoTime() - t0;
-    return run(engine, vertexCount, src.length, weightsOrNull != null, undirected, checks, null,
-        byDegree ? BY_DEGREE : null, (staging, srcIn, dstIn, weightsIn) -> {
+    return run(engine, vertexCount, src.length, weightsOrNull != null, undirected, checks,
+        idTable, byDegree ? BY_DEGREE : null, (staging, srcIn, dstIn, weightsIn) -> {
           staging.uploadArray(srcIn, 4L * src.length, 4, Pointer.to(src),
               (b, from, count) -> b.asIntBuffer().put(src, from, count));
           staging.uploadArray(dstIn, 4L * dst.length, 4, Pointer.to(dst),
@@ -557,7 +589,8 @@ public final class CudaCsrBuild {
         launch(MAP_IDS, grid, srcIn, m, table, idTable.length);
         launch(MAP_IDS, grid, dstIn, m, table, idTable.length);
         close(table);
-      } else if (renumber == BY_DEGREE) {
+      }
+      if (renumber == BY_DEGREE) {
         numberByDegree(srcIn, dstIn);
       } else if (renumber != null) {
         number(srcIn, dstIn, renumber);

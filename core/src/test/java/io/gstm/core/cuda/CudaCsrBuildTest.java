@@ -131,6 +131,42 @@ class CudaCsrBuildTest {
         .hasMessage("src[1] = 3 is out of range: vertexCount is 3, so ids 0..2");
   }
 
+  /**
+   * R-MAT drawn unscrambled and mapped through its permutation on the device: the numbering and
+   * the CSR of generate's (scrambled) edges numbered by degree, directed and undirected, one
+   * draw and chunked; a bad table or id named.
+   */
+  @ParameterizedTest(name = "scale {0}, {1} edges, undirected {2}")
+  @CsvSource({"10, 5000, false", "17, 2097159, false", "17, 2097159, true"})
+  void byDegreeThroughTheGeneratorsPermutation(int scale, int edges, boolean undirected) {
+    EdgeList g = RmatGenerator.generate(scale, edges, 13, true);
+    RmatGenerator.Unscrambled u = RmatGenerator.generateUnscrambled(scale, edges, 13, true);
+    int[] newIds = DegreeOrder.newIds(g);
+    EdgeList relabelled = DegreeOrder.relabel(g, newIds);
+    CudaCsrBuild.ByDegree built = CudaCsrBuild.buildByDegree(gpu, g.vertexCount(),
+        u.edges().src(), u.edges().dst(), u.edges().weights(), undirected, u.perm());
+    assertThat(built.newIds()).isEqualTo(newIds);
+    assertSame(built.built().graph(),
+        undirected ? relabelled.toCsr().undirected() : relabelled.toCsr());
+  }
+
+  @Test
+  void byDegreeThroughABadTableIsNamed() {
+    assertThatThrownBy(() -> CudaCsrBuild.buildByDegree(gpu, 3, new int[] {0, 1},
+        new int[] {1, 2}, null, false, new int[] {0, 1}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("idTable must hold vertexCount (3) ids, got 2");
+    assertThatThrownBy(() -> CudaCsrBuild.buildByDegree(gpu, 3, new int[] {0, 1},
+        new int[] {1, 2}, null, false, new int[] {2, 3, 0}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("idTable[1] = 3 is out of range: vertexCount is 3");
+    // An edge's id outside the table: the host's message for the unmapped edge.
+    assertThatThrownBy(() -> CudaCsrBuild.buildByDegree(gpu, 3, new int[] {0, 3},
+        new int[] {1, 1}, null, false, new int[] {2, 1, 0}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("src[1] = 3 is out of range: vertexCount is 3, so ids 0..2");
+  }
+
   @Test
   void noEdgesNoVertices() {
     assertSame(CudaCsrBuild.fromEdges(gpu, 0, new int[0], new int[0], null),

@@ -55,6 +55,27 @@ class RmatChunkTest {
         && w == Math.rint(w))).isTrue();
   }
 
+  /** Mapped through their permutation, the unscrambled edges are generate's: one draw, chunked. */
+  @Test
+  void unscrambledEdgesMappedThroughThePermutationAreGeneratesEdges() {
+    for (int edges : new int[] {1000, RmatGenerator.CHUNK_EDGES + 7}) {
+      for (boolean weighted : new boolean[] {true, false}) {
+        EdgeList g = RmatGenerator.generate(SCALE, edges, 5, weighted);
+        RmatGenerator.Unscrambled u = RmatGenerator.generateUnscrambled(SCALE, edges, 5,
+            weighted);
+        assertThat(u.perm()).hasSize(1 << SCALE);
+        assertThat(u.edges().vertexCount()).isEqualTo(g.vertexCount());
+        int[] src = Arrays.stream(u.edges().src()).map(v -> u.perm()[v]).toArray();
+        int[] dst = Arrays.stream(u.edges().dst()).map(v -> u.perm()[v]).toArray();
+        assertThat(src).isEqualTo(g.src());
+        assertThat(dst).isEqualTo(g.dst());
+        assertThat(u.edges().weights()).isEqualTo(g.weights());
+        // Unscrambled, R-MAT's heaviest vertex is id 0 (quadrant a at every level).
+        assertThat(u.edges().src()).contains(0);
+      }
+    }
+  }
+
   @Test
   void badArgumentsNameTheParameter() {
     int[] perm = RmatGenerator.permutation(SCALE, 1);
@@ -65,5 +86,7 @@ class RmatChunkTest {
     assertThatThrownBy(() -> RmatGenerator.chunk(SCALE, -1, 0, 1, true, perm))
         .hasMessageContaining("edgeCount");
     assertThatThrownBy(() -> RmatGenerator.permutation(31, 1)).hasMessageContaining("scale");
+    assertThatThrownBy(() -> RmatGenerator.generateUnscrambled(SCALE, -1, 1, true))
+        .hasMessageContaining("edgeCount");
   }
 }
