@@ -79,7 +79,11 @@ echo "stage-peers: building ADDS and ECL-CC for sm_$ARCH ..."
 # its time in run-peers.sh is a bound from above: ADDS_PTXAS_OPT picks the level to try.
 # Optimised with its polled shared-memory flags made volatile and one block an SM, it still hung
 # in every process: in 6 of 8 before its first timed run, in the other two after one (21 and 23
-# ms on the 2^20 grid; benchmark-log.md, 2026-12-02).
+# ms on the 2^20 grid; benchmark-log.md, 2026-12-02). At ptxas -O1, -O2 and -O3 it hung on the
+# 2^16 grid in every try of 2026-12-03 too, with and without edits for what its host launch
+# changed (sssp_kernel launched only once wl_kernel ran, the largest shared-memory carveout,
+# wl_kernel loaded first) and fences where one lane publishes others' stores (benchmark-log.md,
+# 2026-12-03 afternoon).
 ADDS_PTXAS_OPT=${ADDS_PTXAS_OPT:-0}
 (cd "$adds" && nvcc kernel.cu support.cu csr_graph.cu -O3 -std=c++17 -Xptxas "-O$ADDS_PTXAS_OPT" \
   -gencode "arch=compute_$ARCH,code=sm_$ARCH" -rdc=true -lcudadevrt \
