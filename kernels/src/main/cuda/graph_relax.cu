@@ -85,8 +85,12 @@ struct RelaxArgs {
   uint32_t far_epoch;        ///< the far list's epoch (it changes at every split)
   uint32_t pull;             ///< 1: each item's vertex pulls from its chunk (see the file doc)
   uint32_t chain;            ///< hops a warp follows within the round (see relax_round)
+  uint32_t* ring_seq;        ///< draining a bucket (relax_drain): out is a ring of ring_cap
+                             ///< items, each slot's sequence here; null in rounds
+  uint32_t ring_cap;
+  uint32_t pad;
 };
-static_assert(sizeof(RelaxArgs) == 144, "host packer assumes 144 bytes");
+static_assert(sizeof(RelaxArgs) == 160, "host packer assumes 160 bytes");
 
 /// The arguments of a split: the far list against a new bound, before a bucket's rounds.
 struct SplitArgs {
@@ -134,7 +138,30 @@ __device__ __forceinline__ bool enqueue(int2* out, uint32_t* out_count, uint32_t
   return true;
 }
 
+__device__ __forceinline__ uint32_t load_volatile(const uint32_t* p) {
+  return *reinterpret_cast<const volatile uint32_t*>(p);
+}
+
+/// Queues v's one item (its edges fit one: relax_drain's graphs) in the bucket's ring, once
+/// until a warp takes it (the taker clears v's stamp): a bounded multi-producer queue, each slot's
+/// sequence saying whose turn it is (the producer of position p waits for p, writes, sets p + 1;
+/// the consumer of p waits for p + 1, reads, sets p + cap).
+__device__ __forceinline__ bool enqueue_ring(const RelaxArgs& a, const int32_t* offsets,
+                                             uint32_t v) {
+  if (atomicExch(a.stamps + v, a.stamp) == a.stamp) return false;
+  const int32_t begin = __ldg(offsets + v);
+  if (__ldg(offsets + v + 1) == begin) return true;
+  const uint32_t pos = atomicAdd(a.out_count, 1u);
+  const uint32_t slot = pos % a.ring_cap;
+  while (load_volatile(a.ring_seq + slot) != pos) __nanosleep(32);
+  __stcg(a.out + slot, make_int2(static_cast<int>(v), begin));
+  __threadfence();
+  *reinterpret_cast<volatile uint32_t*>(a.ring_seq + slot) = pos + 1;
+  return true;
+}
+
 __device__ __forceinline__ bool enqueue(const RelaxArgs& a, const int32_t* offsets, uint32_t v) {
+  if (a.ring_seq != nullptr) return enqueue_ring(a, offsets, v);
   return enqueue(a.out, a.out_count, a.stamps, a.stamp, offsets, v);
 }
 
@@ -622,6 +649,130 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
   }
 }
 
+/// The state of a drained bucket (relax_drain), zeroed before each: the ring's next position to
+/// hand out (positions are taken before their items come), the items taken, the warps busy with
+/// items they took, and 1 once the bucket is done.
+__device__ uint32_t drain_head;
+__device__ uint32_t drain_taken;
+__device__ uint32_t drain_busy;
+__device__ uint32_t drain_done;
+
+/// A whole bucket without rounds: every warp holds a few positions of the ring (a.out, its
+/// length *a.out_count), taken with one atomic add and no retries, waits for their items, relaxes
+/// them with their hops as a round does and queues what it lowers back into the ring, until every
+/// item queued was taken and no warp is busy. A round waits for its slowest warp's chain of hops;
+/// here a warp that is done takes the next items. Only for graphs whose vertices' edges fit one
+/// item.
+__device__ __forceinline__ void relax_drain(const StoreView& view, const RelaxArgs& a, Tally& t) {
+  const int32_t* offsets = static_cast<const int32_t*>(view.regions[a.offsets_region].base);
+  const int32_t* targets = static_cast<const int32_t*>(view.regions[a.targets_region].base);
+  const double* weights = static_cast<const double*>(view.regions[a.weights_region].base);
+  const unsigned long long* values =
+      static_cast<const unsigned long long*>(view.regions[a.values_region].base);
+  const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t lane = threadIdx.x & 31u;
+  const uint32_t warps = (gridDim.x * blockDim.x) >> 5;
+  uint32_t pos = 0;         // this lane's position, while pending
+  uint32_t pending = 0;     // lanes whose position's item has not been taken yet
+  uint32_t idle = 0;
+  for (;;) {
+    if (pending == 0) {
+      // New positions: as many as the queued items share out among the warps, 1 to 32.
+      uint32_t first = 0;
+      uint32_t k = 1;
+      if (lane == 0) {
+        const uint32_t h = load_volatile(&drain_head);
+        const uint32_t tail = load_volatile(a.out_count);
+        k = tail > h ? max(1u, min(32u, (tail - h) / warps)) : 1u;
+        first = atomicAdd(&drain_head, k);
+      }
+      k = __shfl_sync(0xffffffffu, k, 0);
+      first = __shfl_sync(0xffffffffu, first, 0);
+      pending = k == 32 ? 0xffffffffu : (1u << k) - 1u;
+      pos = first + lane;
+    }
+    const bool mine_pending = (pending >> lane) & 1u;
+    const uint32_t slot = pos % a.ring_cap;
+    const bool ready = mine_pending && load_volatile(a.ring_seq + slot) == pos + 1;
+    const uint32_t took = __ballot_sync(0xffffffffu, ready);
+    if (took == 0) {
+      // Nothing came: is the bucket done? Taken equal to the tail, then no warp busy, then the
+      // tail unchanged: every item queued was taken, and its taker (busy from before it counted
+      // the item until after its pushes) was done.
+      uint32_t done = 0;
+      if (lane == 0) {
+        done = load_volatile(&drain_done);
+        // The counters are hot words: the whole check every eighth idle pass.
+        if (!done && (idle & 7u) == 7u) {
+          const uint32_t taken = load_volatile(&drain_taken);
+          __threadfence();
+          const uint32_t tail = load_volatile(a.out_count);
+          if (taken == tail) {
+            __threadfence();
+            if (load_volatile(&drain_busy) == 0) {
+              __threadfence();
+              if (load_volatile(a.out_count) == tail) {
+                done = 1;
+                *reinterpret_cast<volatile uint32_t*>(&drain_done) = 1u;
+              }
+            }
+          }
+        }
+      }
+      if (__shfl_sync(0xffffffffu, done, 0)) break;
+      __nanosleep(min(32u << min(idle, 3u), 256u));
+      ++idle;
+      continue;
+    }
+    idle = 0;
+    if (lane == 0) {
+      atomicAdd(&drain_busy, 1u);
+      __threadfence();
+      atomicAdd(&drain_taken, static_cast<uint32_t>(__popc(took)));
+    }
+    __syncwarp();
+    pending &= ~took;
+    uint32_t mine = 0;
+    int32_t begin = 0;
+    int32_t end = 0;
+    if (ready) {
+      __threadfence();
+      const int2 item = __ldcg(a.out + slot);
+      __threadfence();
+      *reinterpret_cast<volatile uint32_t*>(a.ring_seq + slot) = pos + a.ring_cap;
+      mine = static_cast<uint32_t>(item.x);
+      // No longer queued: a commit that lowers it from now on queues it again. Cleared before
+      // its value is read (push_items), so that either this warp reads the lower value or the
+      // commit that wrote it finds the stamp cleared.
+      atomicExch(a.stamps + mine, a.stamp - 1u);
+      __threadfence();
+      begin = item.y;
+      end = __ldg(offsets + mine + 1);
+      t.counters.c[kTallyRelaxations] += static_cast<uint32_t>(end - begin);
+    }
+    uint32_t held = kNoVertex;
+    for (uint32_t hop = 0;; ++hop) {
+      push_items<false>(view, a, offsets, targets, weights, values, self, lane, mine, begin, end,
+                        t, &held);
+      if (hop == a.chain || !__any_sync(0xffffffffu, held != kNoVertex)) break;
+      mine = held;
+      held = kNoVertex;
+      begin = 0;
+      end = 0;
+      if (mine != kNoVertex) {
+        begin = __ldg(offsets + mine);
+        end = __ldg(offsets + mine + 1);
+        t.counters.c[kTallyRelaxations] += static_cast<uint32_t>(end - begin);
+      }
+    }
+    if (held != kNoVertex) enqueue(a, offsets, held);
+    // Every lane's pushes visible before the warp counts itself done.
+    __threadfence();
+    __syncwarp();
+    if (lane == 0) atomicSub(&drain_busy, 1u);
+  }
+}
+
 /// Moves the far list's vertices now in [prev_bound, bound) into the bucket's first work items,
 /// drops those below prev_bound (relaxed in an earlier bucket) and keeps the others with finite
 /// values (distinct, under a new epoch), noting the lowest kept.
@@ -696,7 +847,8 @@ struct LoopArgs {
   uint32_t max_retries;
   uint32_t symmetric;        ///< components on a graph holding each edge both ways: may pull
   uint32_t vertices_with_edges;
-  uint32_t pad1;
+  uint32_t drain_capacity;   ///< 0: rounds; else each bucket drained (relax_drain), queues[in] a
+                             ///< ring of this many items, queues[1 - in] its slots' sequences
 };
 static_assert(sizeof(LoopArgs) == 192, "host packer assumes 192 bytes");
 
@@ -711,6 +863,7 @@ __device__ __forceinline__ uint32_t load_word(const uint32_t* p) {
 /// value deferred) is read by all after a grid sync, so all take the same path. A step's queue
 /// length lives in words[step % 3]: a step appends to the next slot and clears the one after,
 /// which the step before last read, so a round needs one grid sync, not three.
+template <bool DRAIN>
 __device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs& a) {
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
@@ -719,6 +872,8 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   // Where the host left the run (at its start, or after rounds of its own): the queue's length
   // in words[0], the other two zero.
+  // Draining: the ring's slots whose sequences the next bucket sets again (all, the first time).
+  [[maybe_unused]] uint32_t ring_used = a.drain_capacity;
   uint32_t step = 0;
   uint32_t in = a.in;
   uint32_t fin = a.fin;
@@ -789,6 +944,59 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs
              load_word(a.words + 3) == a.vertices_with_edges;
       continue;
     }
+    if constexpr (DRAIN) {
+      // The bucket's first items at [0, n) of queues[in], its length words[step % 3]: the
+      // ring's tail from here on. The drain keeps the stamp that queued them (the split's, or
+      // the host's last round's), so that a vertex is in the ring at most once until taken: at
+      // most as many items wait as vertices have edges, the ring's capacity, and a producer
+      // never waits for a slot whose taker is its own warp.
+      const uint32_t cap = a.drain_capacity;
+      uint32_t* seq = reinterpret_cast<uint32_t*>(a.queues[1 - in]);
+      const uint32_t upto = min(cap, max(ring_used, n));
+      for (uint32_t i = self; i < upto; i += threads) seq[i] = i < n ? i + 1 : i;
+      if (leader) {
+        drain_head = 0;
+        drain_taken = 0;
+        drain_busy = 0;
+        drain_done = 0;
+      }
+      grid.sync();
+      RelaxArgs d;
+      d.in = nullptr;
+      d.out = a.queues[in];
+      d.out_count = a.words + step % 3;
+      d.stamps = a.stamps;
+      d.counters = a.counters;
+      d.stats = a.stats;
+      d.changed = a.changed;
+      d.far = a.far[fin];
+      d.far_count = a.far_count + fin;
+      d.far_stamps = a.far_stamps;
+      d.far_min = a.far_min;
+      d.bound = bound;
+      d.in_count = n;
+      d.stamp = stamp;
+      d.values_region = a.values_region;
+      d.targets_region = a.targets_region;
+      d.weights_region = a.weights_region;
+      d.offsets_region = a.offsets_region;
+      d.components = a.components;
+      d.weighted = a.weighted;
+      d.max_retries = a.max_retries;
+      d.far_epoch = epoch;
+      d.pull = 0;
+      d.chain = a.chain;
+      d.ring_seq = seq;
+      d.ring_cap = cap;
+      d.pad = 0;
+      relax_drain(view, d, tally);
+      publish_deferred(d, tally);  // the next split reads it
+      grid.sync();
+      ring_used = load_word(a.words + step % 3);
+      ++rounds;
+      n = 0;
+      continue;
+    }
     ++stamp;
     // Read as the step before last's length: no thread reads it again.
     if (leader) a.words[(step + 2) % 3] = 0;
@@ -816,6 +1024,9 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs
     r.far_epoch = epoch;
     r.pull = pull ? 1u : 0u;
     r.chain = pull ? 0u : a.chain;
+    r.ring_seq = nullptr;
+    r.ring_cap = 0;
+    r.pad = 0;
     relax_round<false>(view, r, tally);
     publish_deferred(r, tally);  // the next split reads it
     grid.sync();
@@ -846,7 +1057,17 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs
 extern "C" __global__ void __launch_bounds__(256, 2) gstm_graph_relax_loop(
     const __grid_constant__ gstm::StoreView view,
     const __grid_constant__ gstm::graph_relax::LoopArgs args) {
-  gstm::graph_relax::relax_loop(view, args);
+  gstm::graph_relax::relax_loop<false>(view, args);
+}
+
+/// @brief gstm_graph_relax_loop with each bucket drained without rounds (relax_drain): shortest
+///        paths on a graph whose vertices' edges fit one work item, args.drain_capacity the
+///        ring's items (every vertex with edges). A kernel of its own, so that the rounds' loop
+///        keeps its registers.
+extern "C" __global__ void __launch_bounds__(256, 2) gstm_graph_relax_drain(
+    const __grid_constant__ gstm::StoreView view,
+    const __grid_constant__ gstm::graph_relax::LoopArgs args) {
+  gstm::graph_relax::relax_loop<true>(view, args);
 }
 
 /// @brief One frontier round of graph relaxation, a warp per work item (a chunk of one vertex's

@@ -290,7 +290,7 @@ public final class CudaEngine implements Engine {
     }
     symbols.put(CudaGraphRelax.MODULE,
         List.of(CudaGraphRelax.SYMBOL, CudaGraphRelax.SPLIT_SYMBOL,
-            CudaGraphRelax.LOOP_SYMBOL));
+            CudaGraphRelax.LOOP_SYMBOL, CudaGraphRelax.DRAIN_SYMBOL));
     symbols.put(BareRelaxKernel.MODULE, List.of(BareRelaxKernel.SYMBOL));
     symbols.put(CudaCsrBuild.MODULE, CudaCsrBuild.SYMBOLS);
     symbols.put(CudaComponents.MODULE, CudaComponents.SYMBOLS);

@@ -57,7 +57,8 @@ public final class CudaGraphRelax implements AutoCloseable {
   static final String SPLIT_SYMBOL = "gstm_graph_relax_split";
   static final String NAN_SYMBOL = "gstm_graph_find_nan";
   static final String LOOP_SYMBOL = "gstm_graph_relax_loop";
-  static final int ARGS_BYTES = 144;
+  static final String DRAIN_SYMBOL = "gstm_graph_relax_drain";
+  static final int ARGS_BYTES = 160;
   static final int LOOP_ARGS_BYTES = 192;
   /**
    * Rounds the host runs before it hands a run over to the device's loop ({@code
@@ -117,6 +118,8 @@ public final class CudaGraphRelax implements AutoCloseable {
   private int stamp;
   private int farEpoch;
   private final OpenState open = new OpenState("CUDA graph relaxation");
+  /** Items of the ring a drained bucket queues through; 0 when a vertex needs several. */
+  private final int ringCapacity;
 
   /**
    * Allocates two queues with room for every vertex's chunks once, two far lists and the stamps,
@@ -140,6 +143,9 @@ public final class CudaGraphRelax implements AutoCloseable {
     engine.bind();
     this.vertexCount = Math.max(0, offsets.length - 1);
     this.verticesWithEdges = withEdges;
+    // Every vertex's edges in one item: the device loop may drain a bucket through a ring of
+    // the queue's items (one a vertex at most until a warp takes it).
+    this.ringCapacity = items == withEdges && items > 0 ? (int) items : 0;
     long room = 8L * Math.max(1, items);
     long perVertex = 4L * Math.max(1, vertexCount);
     long bitWords = 4L * Math.max(1, (vertexCount + 31) / 32);
@@ -404,6 +410,23 @@ public final class CudaGraphRelax implements AutoCloseable {
    * ms; 2026-12-02). The host's rounds (R-MAT's few large ones, where 8 hops took SSSP from 10.5
    * to 12.3 ms) follow none.
    */
+  /**
+   * The ring's capacity when the device loop drains each bucket without rounds, else 0: rounds.
+   * It drains (the default, {@code -Dgstm.graph.drain=bucket}) shortest paths on a graph whose
+   * vertices' edges fit one work item: a grid, a road network. Every warp takes the next items
+   * as they come instead of waiting at a grid sync for the round's longest chain of hops (on
+   * the H200 the 2^20 grid took 16.5 ms of kernel against 17.3 in rounds, the road-like grid
+   * 84.5 against 84.2: docs/benchmark-log.md). {@code rounds} keeps the rounds.
+   */
+  private int drainCapacity(Settings settings) {
+    String drain = System.getProperty("gstm.graph.drain", "bucket");
+    if (!drain.equals("rounds") && !drain.equals("bucket")) {
+      throw new IllegalArgumentException("gstm.graph.drain: expected rounds or bucket, got "
+          + drain);
+    }
+    return drain.equals("bucket") && !settings.components() ? ringCapacity : 0;
+  }
+
   private static int chainHops() {
     int hops = Integer.getInteger("gstm.graph.chain", DEFAULT_CHAIN_HOPS);
     if (hops < 0 || hops > 1024) {
@@ -445,14 +468,19 @@ public final class CudaGraphRelax implements AutoCloseable {
   private record State(int in, int fin, int n, double bound, double prevBound, boolean first,
       int rounds) {}
 
-  /** Blocks of the loop kernel that fit on the device at once (0: it cannot run). */
+  /** Blocks of the loop kernels that fit on the device at once (0: they cannot run). */
   private int loopBlocks() {
     if (loopBlocks < 0) {
       int[] perSm = new int[1];
+      int[] drainPerSm = new int[1];
+      CudaErrors.call("cuOccupancyMaxActiveBlocksPerMultiprocessor",
+          () -> cuOccupancyMaxActiveBlocksPerMultiprocessor(drainPerSm,
+              engine.function(MODULE, DRAIN_SYMBOL), LOOP_THREADS, 0));
       CUfunction f = engine.function(MODULE, LOOP_SYMBOL);
       CudaErrors.call("cuOccupancyMaxActiveBlocksPerMultiprocessor",
           () -> cuOccupancyMaxActiveBlocksPerMultiprocessor(perSm, f, LOOP_THREADS, 0));
-      loopBlocks = perSm[0] * engine.multiprocessors();
+      // One grid for both: the loop's rounds and the drain's buckets run the same launches.
+      loopBlocks = Math.min(perSm[0], drainPerSm[0]) * engine.multiprocessors();
     }
     return loopBlocks;
   }
@@ -473,6 +501,7 @@ public final class CudaGraphRelax implements AutoCloseable {
       farStamps.zero();
       farEpoch = 0;
     }
+    int drain = drainCapacity(settings);
     int[] start = new int[LOOP_WORDS];
     start[0] = at.n();
     loopWords.upload(Pointer.to(start), 4L * LOOP_WORDS);
@@ -490,8 +519,8 @@ public final class CudaGraphRelax implements AutoCloseable {
         .putInt(regions.offsets())
         .putInt(settings.components() ? 1 : 0).putInt(settings.weighted() ? 1 : 0)
         .putInt(settings.maxRetries()).putInt(settings.symmetric() ? 1 : 0)
-        .putInt(verticesWithEdges).putInt(0).array();
-    CUfunction loop = engine.function(MODULE, LOOP_SYMBOL);
+        .putInt(verticesWithEdges).putInt(drain).array();
+    CUfunction loop = engine.function(MODULE, drain != 0 ? DRAIN_SYMBOL : LOOP_SYMBOL);
     int blocks = loopBlocks();
     Pointer params = Pointer.to(Pointer.to(view), Pointer.to(args));
     long nanos = engine.timed(() -> CudaErrors.call("launch graph relaxation loop",
