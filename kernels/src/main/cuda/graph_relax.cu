@@ -571,6 +571,36 @@ __device__ __forceinline__ void flush_tally(const RelaxArgs& a, Tally& t) {
   publish_deferred(a, t);
 }
 
+/// Pushes each lane's item (vertex mine, edges [begin, end)), then follows hops: a vertex a lane
+/// lowered within the bucket becomes its item for the warp's next pass, up to a.chain passes,
+/// instead of waiting in the queue (on a grid or a road network a pass moves the frontier one
+/// hop: a queue trip costs more than the relaxations); what a lane still holds is queued.
+/// Every lane of the warp calls this.
+template <bool HOST>
+__device__ __forceinline__ void push_with_hops(const StoreView& view, const RelaxArgs& a,
+                                               const int32_t* offsets, const int32_t* targets,
+                                               const double* weights,
+                                               const unsigned long long* values, uint32_t self,
+                                               uint32_t lane, uint32_t mine, int32_t begin,
+                                               int32_t end, Tally& t) {
+  uint32_t held = kNoVertex;
+  for (uint32_t hop = 0;; ++hop) {
+    push_items<HOST>(view, a, offsets, targets, weights, values, self, lane, mine, begin, end, t,
+                     &held);
+    if (hop == a.chain || !__any_sync(0xffffffffu, held != kNoVertex)) break;
+    mine = held;
+    held = kNoVertex;
+    begin = 0;
+    end = 0;
+    if (mine != kNoVertex) {
+      begin = __ldg(offsets + mine);
+      end = __ldg(offsets + mine + 1);
+      t.counters.c[kTallyRelaxations] += static_cast<uint32_t>(end - begin);
+    }
+  }
+  if (held != kNoVertex) enqueue(a, offsets, held);
+}
+
 /// One round over a.in into t (the caller flushes it: after the round, or once at the end of
 /// the device's loop, which publishes only the lowest deferred value after each round).
 template <bool HOST>
@@ -603,26 +633,10 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
       t.counters.c[kTallyRelaxations] += static_cast<uint32_t>(end - begin);
     }
     if (!a.pull) {
-      // Hops within the round: a vertex a lane lowered within the bucket becomes its item for
-      // the warp's next pass, up to a.chain passes, instead of waiting for the next round (on
-      // a grid or a road network a round moves the frontier one hop: its launch or grid sync
-      // and queue trip then cost more than the relaxations).
-      uint32_t held = kNoVertex;
-      for (uint32_t hop = 0;; ++hop) {
-        push_items<HOST>(view, a, offsets, targets, weights, values, self, lane, mine, begin,
-                         end, t, &held);
-        if (hop == a.chain || !__any_sync(0xffffffffu, held != kNoVertex)) break;
-        mine = held;
-        held = kNoVertex;
-        begin = 0;
-        end = 0;
-        if (mine != kNoVertex) {
-          begin = __ldg(offsets + mine);
-          end = __ldg(offsets + mine + 1);
-          t.counters.c[kTallyRelaxations] += static_cast<uint32_t>(end - begin);
-        }
-      }
-      if (held != kNoVertex) enqueue(a, offsets, held);
+      // Hops within the round rather than a round (a launch or grid sync, and a queue trip)
+      // a hop.
+      push_with_hops<HOST>(view, a, offsets, targets, weights, values, self, lane, mine, begin,
+                           end, t);
       continue;
     }
     Lowest pulled;  // a pull: the lowest neighbour of this lane's item
@@ -750,22 +764,8 @@ __device__ __forceinline__ void relax_drain(const StoreView& view, const RelaxAr
       end = __ldg(offsets + mine + 1);
       t.counters.c[kTallyRelaxations] += static_cast<uint32_t>(end - begin);
     }
-    uint32_t held = kNoVertex;
-    for (uint32_t hop = 0;; ++hop) {
-      push_items<false>(view, a, offsets, targets, weights, values, self, lane, mine, begin, end,
-                        t, &held);
-      if (hop == a.chain || !__any_sync(0xffffffffu, held != kNoVertex)) break;
-      mine = held;
-      held = kNoVertex;
-      begin = 0;
-      end = 0;
-      if (mine != kNoVertex) {
-        begin = __ldg(offsets + mine);
-        end = __ldg(offsets + mine + 1);
-        t.counters.c[kTallyRelaxations] += static_cast<uint32_t>(end - begin);
-      }
-    }
-    if (held != kNoVertex) enqueue(a, offsets, held);
+    push_with_hops<false>(view, a, offsets, targets, weights, values, self, lane, mine, begin, end,
+                          t);
     // Every lane's pushes visible before the warp counts itself done.
     __threadfence();
     __syncwarp();
@@ -851,6 +851,43 @@ struct LoopArgs {
                              ///< ring of this many items, queues[1 - in] its slots' sequences
 };
 static_assert(sizeof(LoopArgs) == 192, "host packer assumes 192 bytes");
+
+/// A step of the device's loop as a round's arguments: items from in (null: a drained bucket's
+/// ring, which the caller sets) to out, whose length is *out_count.
+__device__ __forceinline__ RelaxArgs step_args(const LoopArgs& a, const int2* in, int2* out,
+                                               uint32_t* out_count, uint32_t fin, double bound,
+                                               uint32_t n, uint32_t stamp, uint32_t epoch,
+                                               bool pull) {
+  RelaxArgs r;
+  r.in = in;
+  r.out = out;
+  r.out_count = out_count;
+  r.stamps = a.stamps;
+  r.counters = a.counters;
+  r.stats = a.stats;
+  r.changed = a.changed;
+  r.far = a.far[fin];
+  r.far_count = a.far_count + fin;
+  r.far_stamps = a.far_stamps;
+  r.far_min = a.far_min;
+  r.bound = bound;
+  r.in_count = n;
+  r.stamp = stamp;
+  r.values_region = a.values_region;
+  r.targets_region = a.targets_region;
+  r.weights_region = a.weights_region;
+  r.offsets_region = a.offsets_region;
+  r.components = a.components;
+  r.weighted = a.weighted;
+  r.max_retries = a.max_retries;
+  r.far_epoch = epoch;
+  r.pull = pull ? 1u : 0u;
+  r.chain = pull ? 0u : a.chain;
+  r.ring_seq = nullptr;
+  r.ring_cap = 0;
+  r.pad = 0;
+  return r;
+}
 
 __device__ __forceinline__ uint32_t load_word(const uint32_t* p) {
   return *reinterpret_cast<const volatile uint32_t*>(p);
@@ -961,34 +998,10 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs
         drain_done = 0;
       }
       grid.sync();
-      RelaxArgs d;
-      d.in = nullptr;
-      d.out = a.queues[in];
-      d.out_count = a.words + step % 3;
-      d.stamps = a.stamps;
-      d.counters = a.counters;
-      d.stats = a.stats;
-      d.changed = a.changed;
-      d.far = a.far[fin];
-      d.far_count = a.far_count + fin;
-      d.far_stamps = a.far_stamps;
-      d.far_min = a.far_min;
-      d.bound = bound;
-      d.in_count = n;
-      d.stamp = stamp;
-      d.values_region = a.values_region;
-      d.targets_region = a.targets_region;
-      d.weights_region = a.weights_region;
-      d.offsets_region = a.offsets_region;
-      d.components = a.components;
-      d.weighted = a.weighted;
-      d.max_retries = a.max_retries;
-      d.far_epoch = epoch;
-      d.pull = 0;
-      d.chain = a.chain;
+      RelaxArgs d = step_args(a, nullptr, a.queues[in], a.words + step % 3, fin, bound, n,
+                              stamp, epoch, false);
       d.ring_seq = seq;
       d.ring_cap = cap;
-      d.pad = 0;
       relax_drain(view, d, tally);
       publish_deferred(d, tally);  // the next split reads it
       grid.sync();
@@ -1000,33 +1013,8 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs
     ++stamp;
     // Read as the step before last's length: no thread reads it again.
     if (leader) a.words[(step + 2) % 3] = 0;
-    r.in = a.queues[in];
-    r.out = a.queues[1 - in];
-    r.out_count = a.words + (step + 1) % 3;
-    r.stamps = a.stamps;
-    r.counters = a.counters;
-    r.stats = a.stats;
-    r.changed = a.changed;
-    r.far = a.far[fin];
-    r.far_count = a.far_count + fin;
-    r.far_stamps = a.far_stamps;
-    r.far_min = a.far_min;
-    r.bound = bound;
-    r.in_count = n;
-    r.stamp = stamp;
-    r.values_region = a.values_region;
-    r.targets_region = a.targets_region;
-    r.weights_region = a.weights_region;
-    r.offsets_region = a.offsets_region;
-    r.components = a.components;
-    r.weighted = a.weighted;
-    r.max_retries = a.max_retries;
-    r.far_epoch = epoch;
-    r.pull = pull ? 1u : 0u;
-    r.chain = pull ? 0u : a.chain;
-    r.ring_seq = nullptr;
-    r.ring_cap = 0;
-    r.pad = 0;
+    r = step_args(a, a.queues[in], a.queues[1 - in], a.words + (step + 1) % 3, fin, bound, n,
+                  stamp, epoch, pull);
     relax_round<false>(view, r, tally);
     publish_deferred(r, tally);  // the next split reads it
     grid.sync();
