@@ -398,6 +398,23 @@ public final class CudaGraphRelax implements AutoCloseable {
   }
 
   /**
+   * The ring's capacity when the device loop drains each bucket without rounds, else 0: rounds.
+   * It drains (the default, {@code -Dgstm.graph.drain=bucket}) shortest paths on a graph whose
+   * vertices' edges fit one work item: a grid, a road network. Every warp takes the next items
+   * as they come instead of waiting at a grid sync for the round's longest chain of hops (on
+   * the H200 the 2^20 grid took 15.9 ms of kernel against 17.3 in rounds, the road-like grid
+   * 81.4 against 84.3: docs/benchmark-log.md). {@code rounds} keeps the rounds.
+   */
+  private int drainCapacity(Settings settings) {
+    String drain = System.getProperty("gstm.graph.drain", "bucket");
+    if (!drain.equals("rounds") && !drain.equals("bucket")) {
+      throw new IllegalArgumentException("gstm.graph.drain: expected rounds or bucket, got "
+          + drain);
+    }
+    return drain.equals("bucket") && !settings.components() ? ringCapacity : 0;
+  }
+
+  /**
    * Hops a warp follows within a round of the device's loop: a vertex it lowers within the
    * bucket (with at most {@value #CHUNK_EDGES} edges) is relaxed from by the same warp in the
    * same round, up to this many times, instead of a round later. {@code gstm.graph.chain},
@@ -410,23 +427,6 @@ public final class CudaGraphRelax implements AutoCloseable {
    * ms; 2026-12-02). The host's rounds (R-MAT's few large ones, where 8 hops took SSSP from 10.5
    * to 12.3 ms) follow none.
    */
-  /**
-   * The ring's capacity when the device loop drains each bucket without rounds, else 0: rounds.
-   * It drains (the default, {@code -Dgstm.graph.drain=bucket}) shortest paths on a graph whose
-   * vertices' edges fit one work item: a grid, a road network. Every warp takes the next items
-   * as they come instead of waiting at a grid sync for the round's longest chain of hops (on
-   * the H200 the 2^20 grid took 16.5 ms of kernel against 17.3 in rounds, the road-like grid
-   * 84.5 against 84.2: docs/benchmark-log.md). {@code rounds} keeps the rounds.
-   */
-  private int drainCapacity(Settings settings) {
-    String drain = System.getProperty("gstm.graph.drain", "bucket");
-    if (!drain.equals("rounds") && !drain.equals("bucket")) {
-      throw new IllegalArgumentException("gstm.graph.drain: expected rounds or bucket, got "
-          + drain);
-    }
-    return drain.equals("bucket") && !settings.components() ? ringCapacity : 0;
-  }
-
   private static int chainHops() {
     int hops = Integer.getInteger("gstm.graph.chain", DEFAULT_CHAIN_HOPS);
     if (hops < 0 || hops > 1024) {
