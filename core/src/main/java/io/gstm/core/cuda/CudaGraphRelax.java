@@ -399,14 +399,16 @@ public final class CudaGraphRelax implements AutoCloseable {
 
   /**
    * The ring's capacity when the device loop drains each bucket without rounds, else 0: rounds.
-   * It drains (the default, {@code -Dgstm.graph.drain=bucket}) shortest paths on a graph whose
-   * vertices' edges fit one work item: a grid, a road network. Every warp takes the next items
-   * as they come instead of waiting at a grid sync for the round's longest chain of hops (on
-   * the H200 the 2^20 grid took 15.9 ms of kernel against 17.3 in rounds, the road-like grid
-   * 81.4 against 84.3: docs/benchmark-log.md). {@code rounds} keeps the rounds.
+   * With {@code -Dgstm.graph.drain=bucket} it drains shortest paths on a graph whose vertices'
+   * edges fit one work item (a grid, a road network): every warp takes the next items as they
+   * come instead of waiting at a grid sync for the round's longest chain of hops (on the H200
+   * the 2^20 grid took 15.9 ms of kernel against 17.3 in rounds, the road-like grid 81.4 against
+   * 84.3: docs/benchmark-log.md). Rounds stay the default until one hazard is gone: a warp that
+   * relaxes some of its ring positions' items while others are still pending can, if the ring
+   * advances a whole lap meanwhile, wait as a producer for a slot only it would free.
    */
   private int drainCapacity(Settings settings) {
-    String drain = System.getProperty("gstm.graph.drain", "bucket");
+    String drain = System.getProperty("gstm.graph.drain", "rounds");
     if (!drain.equals("rounds") && !drain.equals("bucket")) {
       throw new IllegalArgumentException("gstm.graph.drain: expected rounds or bucket, got "
           + drain);
