@@ -691,14 +691,23 @@ __device__ __forceinline__ void relax_drain(const StoreView& view, const RelaxAr
   uint32_t idle = 0;
   for (;;) {
     if (pending == 0) {
-      // New positions: as many as the queued items share out among the warps, 1 to 32.
+      // New positions. Several only when all of them are queued already (a long queue, taken by
+      // compare-and-swap below the tail), and relaxed only once all have come: a warp never
+      // relaxes while it holds a pending position, whose slot one of its own lanes, as a
+      // producer a lap later, could otherwise wait on. Else one, by atomic add, whether or not
+      // its item exists yet.
       uint32_t first = 0;
       uint32_t k = 1;
       if (lane == 0) {
         const uint32_t h = load_volatile(&drain_head);
         const uint32_t tail = load_volatile(a.out_count);
-        k = tail > h ? max(1u, min(32u, (tail - h) / warps)) : 1u;
-        first = atomicAdd(&drain_head, k);
+        const uint32_t several = tail > h ? min(32u, (tail - h) / warps) : 0u;
+        if (several > 1 && atomicCAS(&drain_head, h, h + several) == h) {
+          first = h;
+          k = several;
+        } else {
+          first = atomicAdd(&drain_head, 1u);
+        }
       }
       k = __shfl_sync(0xffffffffu, k, 0);
       first = __shfl_sync(0xffffffffu, first, 0);
@@ -709,8 +718,8 @@ __device__ __forceinline__ void relax_drain(const StoreView& view, const RelaxAr
     const uint32_t slot = pos % a.ring_cap;
     const bool ready = mine_pending && load_volatile(a.ring_seq + slot) == pos + 1;
     const uint32_t took = __ballot_sync(0xffffffffu, ready);
-    if (took == 0) {
-      // Nothing came: is the bucket done? Taken equal to the tail, then no warp busy, then the
+    if (took != pending) {
+      // Not all came: is the bucket done? Taken equal to the tail, then no warp busy, then the
       // tail unchanged: every item queued was taken, and its taker (busy from before it counted
       // the item until after its pushes) was done.
       uint32_t done = 0;
@@ -745,7 +754,7 @@ __device__ __forceinline__ void relax_drain(const StoreView& view, const RelaxAr
       atomicAdd(&drain_taken, static_cast<uint32_t>(__popc(took)));
     }
     __syncwarp();
-    pending &= ~took;
+    pending = 0;
     uint32_t mine = 0;
     int32_t begin = 0;
     int32_t end = 0;

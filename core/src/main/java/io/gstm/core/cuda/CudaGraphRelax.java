@@ -403,9 +403,10 @@ public final class CudaGraphRelax implements AutoCloseable {
    * edges fit one work item (a grid, a road network): every warp takes the next items as they
    * come instead of waiting at a grid sync for the round's longest chain of hops (on the H200
    * the 2^20 grid took 15.9 ms of kernel against 17.3 in rounds, the road-like grid 81.4 against
-   * 84.3: docs/benchmark-log.md). Rounds stay the default until one hazard is gone: a warp that
-   * relaxes some of its ring positions' items while others are still pending can, if the ring
-   * advances a whole lap meanwhile, wait as a producer for a slot only it would free.
+   * 84.3: docs/benchmark-log.md). Rounds stay the default until the drain runs again on a GPU:
+   * since those figures a warp takes several positions only when all are queued already, so
+   * that it never relaxes while one is pending (its own lane, as a producer a lap later, could
+   * wait for that slot).
    */
   private int drainCapacity(Settings settings) {
     String drain = System.getProperty("gstm.graph.drain", "rounds");
