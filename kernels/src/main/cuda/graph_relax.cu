@@ -138,10 +138,6 @@ __device__ __forceinline__ bool enqueue(int2* out, uint32_t* out_count, uint32_t
   return true;
 }
 
-__device__ __forceinline__ uint32_t load_volatile(const uint32_t* p) {
-  return *reinterpret_cast<const volatile uint32_t*>(p);
-}
-
 /// Queues v's one item (its edges fit one: relax_drain's graphs) in the bucket's ring, once
 /// until a warp takes it (the taker clears v's stamp): a bounded multi-producer queue, each slot's
 /// sequence saying whose turn it is (the producer of position p waits for p, writes, sets p + 1;
@@ -153,10 +149,10 @@ __device__ __forceinline__ bool enqueue_ring(const RelaxArgs& a, const int32_t* 
   if (__ldg(offsets + v + 1) == begin) return true;
   const uint32_t pos = atomicAdd(a.out_count, 1u);
   const uint32_t slot = pos % a.ring_cap;
-  while (load_volatile(a.ring_seq + slot) != pos) __nanosleep(32);
+  while (mem::load_relaxed(a.ring_seq + slot) != pos) __nanosleep(32);
   __stcg(a.out + slot, make_int2(static_cast<int>(v), begin));
   __threadfence();
-  *reinterpret_cast<volatile uint32_t*>(a.ring_seq + slot) = pos + 1;
+  mem::store_relaxed(a.ring_seq + slot, pos + 1);
   return true;
 }
 
@@ -699,8 +695,8 @@ __device__ __forceinline__ void relax_drain(const StoreView& view, const RelaxAr
       uint32_t first = 0;
       uint32_t k = 1;
       if (lane == 0) {
-        const uint32_t h = load_volatile(&drain_head);
-        const uint32_t tail = load_volatile(a.out_count);
+        const uint32_t h = mem::load_relaxed(&drain_head);
+        const uint32_t tail = mem::load_relaxed(a.out_count);
         const uint32_t several = tail > h ? min(32u, (tail - h) / warps) : 0u;
         if (several > 1 && atomicCAS(&drain_head, h, h + several) == h) {
           first = h;
@@ -716,7 +712,7 @@ __device__ __forceinline__ void relax_drain(const StoreView& view, const RelaxAr
     }
     const bool mine_pending = (pending >> lane) & 1u;
     const uint32_t slot = pos % a.ring_cap;
-    const bool ready = mine_pending && load_volatile(a.ring_seq + slot) == pos + 1;
+    const bool ready = mine_pending && mem::load_relaxed(a.ring_seq + slot) == pos + 1;
     const uint32_t took = __ballot_sync(0xffffffffu, ready);
     if (took != pending) {
       // Not all came: is the bucket done? Taken equal to the tail, then no warp busy, then the
@@ -724,19 +720,19 @@ __device__ __forceinline__ void relax_drain(const StoreView& view, const RelaxAr
       // the item until after its pushes) was done.
       uint32_t done = 0;
       if (lane == 0) {
-        done = load_volatile(&drain_done);
+        done = mem::load_relaxed(&drain_done);
         // The counters are hot words: the whole check every eighth idle pass.
         if (!done && (idle & 7u) == 7u) {
-          const uint32_t taken = load_volatile(&drain_taken);
+          const uint32_t taken = mem::load_relaxed(&drain_taken);
           __threadfence();
-          const uint32_t tail = load_volatile(a.out_count);
+          const uint32_t tail = mem::load_relaxed(a.out_count);
           if (taken == tail) {
             __threadfence();
-            if (load_volatile(&drain_busy) == 0) {
+            if (mem::load_relaxed(&drain_busy) == 0) {
               __threadfence();
-              if (load_volatile(a.out_count) == tail) {
+              if (mem::load_relaxed(a.out_count) == tail) {
                 done = 1;
-                *reinterpret_cast<volatile uint32_t*>(&drain_done) = 1u;
+                mem::store_relaxed(&drain_done, 1u);
               }
             }
           }
@@ -762,7 +758,7 @@ __device__ __forceinline__ void relax_drain(const StoreView& view, const RelaxAr
       __threadfence();
       const int2 item = __ldcg(a.out + slot);
       __threadfence();
-      *reinterpret_cast<volatile uint32_t*>(a.ring_seq + slot) = pos + a.ring_cap;
+      mem::store_relaxed(a.ring_seq + slot, pos + a.ring_cap);
       mine = static_cast<uint32_t>(item.x);
       // No longer queued: a commit that lowers it from now on queues it again. Cleared before
       // its value is read (push_items), so that either this warp reads the lower value or the
