@@ -303,8 +303,15 @@ enum RelaxWord : int {
   kTooLarge = 8,      ///< the lowest edge whose transaction ended TOO_LARGE (NO_EDGE: none)
   kRounds = 9,        ///< out: rounds run
   kLeft = 10,         ///< out: items still queued or deferred when the loop stopped
-  kRelaxWords = 11
+  kDrainHead = 11,    ///< a drained bucket (relax_drain): the ring's next position handed out,
+  kDrainTaken = 12,   ///< the items taken,
+  kDrainBusy = 13,    ///< the warps busy with items they took,
+  kDrainState = 14,   ///< and DrainState
+  kPileTaken = 15,    ///< a far pile's items a drained bucket starts from (drain_loop)
+  kRelaxWords = 16
 };
+/// Where a drained bucket stands (RelaxWord kDrainState).
+enum DrainState : uint32_t { kDraining = 0, kDrained = 1, kDrainStopped = 2 };
 constexpr uint32_t kNoEdge = 0xffffffffu;
 constexpr uint32_t kNoOrder = 0xffffffffu;
 
@@ -337,8 +344,11 @@ struct RelaxArgs {
   uint32_t descending;           ///< nonzero: larger values first
   uint32_t chain;                ///< hops a warp follows within a round (0: none; only when
                                  ///< 'changed' is the first output)
+  uint32_t drain_capacity;       ///< gstm_jit_relax_drain: the ring's items (every vertex with
+                                 ///< edges, each in one item); 0 in rounds
+  uint32_t pad;
 };
-static_assert(sizeof(RelaxArgs) == 136, "CudaProgramRelax packs 136 bytes");
+static_assert(sizeof(RelaxArgs) == 144, "CudaProgramRelax packs 144 bytes");
 
 /// A double as an unsigned key of the same order (for atomicMin), and back.
 __device__ __forceinline__ unsigned long long ordered_key(double v) {
@@ -486,15 +496,43 @@ struct RelaxRound {
   uint32_t round;            ///< the run's round number, from 1 (queue stamps)
   uint32_t pile;             ///< the far pile's number, from 1 (far stamps)
   double bound;              ///< items whose source's priority is above it wait
+  uint32_t* ring_seq;        ///< a drained bucket: next is a ring of ring_cap items, each slot's
+                             ///< sequence here (relax_drain); null in a round
+  uint32_t ring_cap;
 };
 
 /// No vertex held for a lane's next pass (relax_round).
 constexpr uint32_t kNoVertex = 0xffffffffu;
 
-/// Queues vertex v's out-edges for the next round, once a round.
+/// Queues vertex v's one item (its edges fit one: a drained bucket's graph) in the ring: a
+/// bounded queue of many producers, each slot's sequence saying whose turn it is (the producer
+/// of position p waits for p, writes, sets p + 1; the taker of p waits for p + 1, reads, sets
+/// p + capacity). Once the drain stopped (its work limit spent) a producer gives up waiting:
+/// its position, never taken, counts as left.
+__device__ __forceinline__ void ring_push(const RelaxArgs& a, const RelaxRound& r, uint32_t v) {
+  const uint32_t first = static_cast<uint32_t>(a.offsets[v]);
+  const uint32_t degree = static_cast<uint32_t>(a.offsets[v + 1]) - first;
+  if (degree == 0) return;
+  const uint32_t pos = atomicAdd(r.next_length, 1u);
+  const uint32_t slot = pos % r.ring_cap;
+  while (mem::load_relaxed(r.ring_seq + slot) != pos) {
+    if (mem::load_relaxed(a.words + kDrainState) == kDrainStopped) return;
+    __nanosleep(32);
+  }
+  __stcg(r.next + slot, make_uint2(first, degree));
+  __threadfence();
+  mem::store_relaxed(r.ring_seq + slot, pos + 1);
+}
+
+/// Queues vertex v's out-edges for the next round, once a round; in a drained bucket, in its
+/// ring, once until a warp takes it (the taker clears the stamp).
 __device__ __forceinline__ void queue_vertex(const RelaxArgs& a, const RelaxRound& r, uint32_t v) {
   if (atomicExch(a.stamps + v, r.round) == r.round) return;
-  append_vertex(a, r.next, r.next_length, v);
+  if (r.ring_seq != nullptr) {
+    ring_push(a, r, v);
+  } else {
+    append_vertex(a, r.next, r.next_length, v);
+  }
 }
 
 /// Lanes of a flush whose changed targets the warp queues together: each with its own atomic on
@@ -506,6 +544,10 @@ constexpr int kGatherLanes = 16;
 /// queue's length a warp (warp_reserve). Every lane of the warp calls this.
 __device__ __forceinline__ void queue_vertices_warp(const RelaxArgs& a, const RelaxRound& r,
                                                     uint32_t v) {
+  if (r.ring_seq != nullptr) {  // a ring's positions are waited for one by one
+    if (v != kNoVertex) queue_vertex(a, r, v);
+    return;
+  }
   uint32_t first = 0;
   uint32_t degree = 0;
   if (v != kNoVertex && atomicExch(a.stamps + v, r.round) != r.round) {
@@ -762,11 +804,48 @@ __device__ __forceinline__ uint32_t take_items(const RelaxRound& r, uint32_t per
   return __shfl_sync(0xffffffffu, first, 0);
 }
 
+/// Work item `it` of a lane as relax_hops takes it: its source, and its edges [begin, begin +
+/// count), none when the source is past the bound (then it waits in the far pile).
+__device__ __forceinline__ uint32_t open_item(const StoreView& view, const RelaxArgs& a,
+                                              const RelaxRound& r, uint2 it, uint32_t& begin,
+                                              uint32_t& count) {
+  const uint32_t source = static_cast<uint32_t>(a.src[it.x]);
+  if (!past_bound(view, a, r, source, true)) {
+    begin = it.x;
+    count = it.y;
+  }
+  return source;
+}
+
+/// Relaxes each lane's edges [begin, begin + count) of vertex `source` (none: count 0) as one
+/// list; then follows the vertices its lanes changed in up to a.chain more passes, a lane one
+/// each, as the built-in relaxations do (on a graph of high diameter a round then moves the
+/// frontier several hops instead of one). Every lane of the warp calls this.
+template <int CAPACITY>
+__device__ __forceinline__ void relax_hops(const StoreView& view, const Table& tab,
+                                           const SemanticOut& out, const RelaxArgs& a,
+                                           const RelaxRound& r, uint32_t begin, uint32_t count,
+                                           uint32_t source, RelaxCounters& counters,
+                                           RelaxStats& stats) {
+  uint32_t held = kNoVertex;
+  for (uint32_t hop = 0;; ++hop) {
+    relax_pass<CAPACITY>(view, tab, out, a, r, begin, count, source, hop, a.chain, held,
+                         counters, stats);
+    if (hop == a.chain || !__any_sync(0xffffffffu, held != kNoVertex)) break;
+    begin = 0;
+    count = 0;
+    if (held != kNoVertex) {
+      const uint2 edges = gstm_jit_held[threadIdx.x];  // may_follow's
+      begin = edges.x;
+      count = edges.y;
+      source = held;
+    }
+    held = kNoVertex;
+  }
+}
+
 /// A round's transactions: a warp takes up to 32 work items, a lane each (a short queue gives
-/// each warp fewer, so that every warp has one), and relaxes their edges as one list; then
-/// follows the vertices its lanes changed in up to a.chain more passes, a lane one each, as the
-/// built-in relaxations do (on a graph of high diameter a round then moves the frontier several
-/// hops instead of one). An item whose source is past the bound waits in the far pile.
+/// each warp fewer, so that every warp has one), and relaxes them with their hops (relax_hops).
 template <int CAPACITY>
 __device__ __forceinline__ void relax_round(const StoreView& view, const Table& tab,
                                             const SemanticOut& out, const RelaxArgs& a,
@@ -781,29 +860,118 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const Table& 
     uint32_t count = 0;
     uint32_t source = 0;
     const uint32_t i = group + lane;
-    if (lane < per && i < r.item_count) {
-      const uint2 it = r.items[i];
-      source = static_cast<uint32_t>(a.src[it.x]);
-      if (!past_bound(view, a, r, source, true)) {
-        begin = it.x;
-        count = it.y;
+    if (lane < per && i < r.item_count) source = open_item(view, a, r, r.items[i], begin, count);
+    relax_hops<CAPACITY>(view, tab, out, a, r, begin, count, source, counters, stats);
+  }
+}
+
+/// A whole bucket without rounds (gstm_jit_relax_drain): every warp holds a few positions of the
+/// ring (r.next, its tail *r.next_length), waits for their items, relaxes them with their hops
+/// as a round does and queues what changes back into the ring, until every item queued was
+/// taken and no warp is busy. A round waits for its slowest warp's chain of hops; here a warp
+/// that is done takes the next items. Stops once more than `budget` items were taken (the run's
+/// round limit, in rounds of a full ring). Only for graphs whose vertices' edges fit one item.
+/// Why no wait closes a cycle: at most as many positions are queued and not taken as the ring
+/// has slots, so a producer's slot's last position was handed to a warp already; that warp
+/// waits only for positions below the producer's own and queues nothing while it waits.
+template <int CAPACITY>
+__device__ __forceinline__ void relax_drain(const StoreView& view, const Table& tab,
+                                            const SemanticOut& out, const RelaxArgs& a,
+                                            const RelaxRound& r, uint32_t budget,
+                                            RelaxCounters& counters, RelaxStats& stats) {
+  const uint32_t lane = threadIdx.x & 31u;
+  const uint32_t warps = gridDim.x * blockDim.x / 32u;
+  uint32_t* head = a.words + kDrainHead;
+  uint32_t* taken = a.words + kDrainTaken;
+  uint32_t* busy = a.words + kDrainBusy;
+  uint32_t* state = a.words + kDrainState;
+  uint32_t pos = 0;      // this lane's position, while pending
+  uint32_t pending = 0;  // lanes whose position's item has not been taken yet
+  uint32_t idle = 0;
+  for (;;) {
+    if (pending == 0) {
+      // New positions: several only when all of them are queued already (taken by
+      // compare-and-swap below the tail), and relaxed only once all have come, so that a warp
+      // never queues while it holds a position; else one, whether or not its item exists yet.
+      uint32_t first = 0;
+      uint32_t k = 1;
+      if (lane == 0) {
+        const uint32_t h = mem::load_relaxed(head);
+        const uint32_t tail = mem::load_relaxed(r.next_length);
+        const uint32_t several = tail > h ? min(32u, (tail - h) / warps) : 0u;
+        if (several > 1 && atomicCAS(head, h, h + several) == h) {
+          first = h;
+          k = several;
+        } else {
+          first = atomicAdd(head, 1u);
+        }
       }
+      k = __shfl_sync(0xffffffffu, k, 0);
+      pending = k == 32 ? 0xffffffffu : (1u << k) - 1u;
+      pos = __shfl_sync(0xffffffffu, first, 0) + lane;
     }
-    uint32_t held = kNoVertex;
-    for (uint32_t hop = 0;; ++hop) {
-      relax_pass<CAPACITY>(view, tab, out, a, r, begin, count, source, hop, a.chain, held,
-                           counters, stats);
-      if (hop == a.chain || !__any_sync(0xffffffffu, held != kNoVertex)) break;
-      begin = 0;
-      count = 0;
-      if (held != kNoVertex) {
-        const uint2 edges = gstm_jit_held[threadIdx.x];  // may_follow's
-        begin = edges.x;
-        count = edges.y;
-        source = held;
+    const uint32_t slot = pos % r.ring_cap;
+    const bool ready = ((pending >> lane) & 1u) != 0 &&
+                       mem::load_relaxed(r.ring_seq + slot) == pos + 1;
+    const uint32_t took = __ballot_sync(0xffffffffu, ready);
+    if (took != pending) {
+      // Not all came: is the bucket done? Taken equal to the tail, then no warp busy, then the
+      // tail unchanged: every item queued was taken, and its taker (busy from before it counted
+      // the item until after its pushes) was done.
+      uint32_t now = kDraining;
+      if (lane == 0) {
+        now = mem::load_relaxed(state);
+        // The counters are hot words: the whole check every eighth idle pass.
+        if (now == kDraining && (idle & 7u) == 7u) {
+          const uint32_t t = mem::load_relaxed(taken);
+          __threadfence();
+          const uint32_t tail = mem::load_relaxed(r.next_length);
+          if (t == tail) {
+            __threadfence();
+            if (mem::load_relaxed(busy) == 0) {
+              __threadfence();
+              if (mem::load_relaxed(r.next_length) == tail) {
+                now = kDrained;
+                mem::store_relaxed(state, now);
+              }
+            }
+          }
+        }
       }
-      held = kNoVertex;
+      if (__shfl_sync(0xffffffffu, now, 0) != kDraining) break;
+      __nanosleep(min(32u << min(idle, 3u), 256u));
+      ++idle;
+      continue;
     }
+    idle = 0;
+    if (lane == 0) {
+      atomicAdd(busy, 1u);
+      __threadfence();
+      const uint32_t n = static_cast<uint32_t>(__popc(took));
+      if (atomicAdd(taken, n) + n > budget) mem::store_relaxed(state, kDrainStopped);
+    }
+    __syncwarp();
+    pending = 0;
+    uint32_t begin = 0;
+    uint32_t count = 0;
+    uint32_t source = 0;
+    if (ready) {
+      __threadfence();
+      const uint2 it = __ldcg(r.next + slot);
+      __threadfence();
+      mem::store_relaxed(r.ring_seq + slot, pos + r.ring_cap);
+      // No longer queued: a commit that changes its source from now on queues it again.
+      // Cleared before the look reads the source, so that either the look reads the new value
+      // or the commit that wrote it finds the stamp cleared. 0 is no round's stamp.
+      atomicExch(a.stamps + a.src[it.x], 0u);
+      __threadfence();
+      source = open_item(view, a, r, it, begin, count);
+    }
+    relax_hops<CAPACITY>(view, tab, out, a, r, begin, count, source, counters, stats);
+    // Every lane's pushes visible before the warp counts itself done.
+    __threadfence();
+    __syncwarp();
+    if (lane == 0) atomicSub(busy, 1u);
   }
 }
 
@@ -834,6 +1002,8 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const Table& t
   double bound = ordered ? -INFINITY : INFINITY;
   while (true) {
     RelaxRound r;
+    r.ring_seq = nullptr;
+    r.ring_cap = 0;
     if (n == 0) {
       const uint32_t far_n = mem::load_relaxed(a.words + kFarLength + far);
       if (far_n == 0) break;
@@ -882,6 +1052,109 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const Table& t
   if (leader) {
     a.words[kRounds] = rounds;
     a.words[kLeft] = n + mem::load_relaxed(a.words + kFarLength + far);
+  }
+}
+
+/// The stamp of a vertex waiting in a drained bucket's ring (its taker sets 0, no round's).
+constexpr uint32_t kRingStamp = 1;
+
+/// relax_loop with each bucket drained without rounds (relax_drain), for graphs whose vertices'
+/// edges fit one work item: the ring is queues[0] (the run's first items already there, words'
+/// queue length its tail), its slots' sequences queues[1]. When a bucket is drained the next far
+/// pile's items within the new bound go to the ring, the others to the pile after it. A drained
+/// bucket counts as a round; the round limit bounds the work (relax_drain's budget).
+template <int CAPACITY>
+__device__ __forceinline__ void drain_loop(const StoreView& view, const Table& tab,
+                                           const SemanticOut& out, const RelaxArgs& a) {
+  namespace cg = cooperative_groups;
+  cg::grid_group grid = cg::this_grid();
+  const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+  const uint32_t threads = gridDim.x * blockDim.x;
+  const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
+  __shared__ uint32_t counter_slots[RelaxCounters::kSlots(kRelaxThreads)];
+  __shared__ uint32_t stat_slots[RelaxStats::kSlots(kRelaxThreads)];
+  RelaxCounters counters(counter_slots);
+  RelaxStats stats(stat_slots);
+  const uint32_t cap = a.drain_capacity;
+  RelaxRound r;
+  r.items = nullptr;
+  r.item_count = 0;
+  r.next = a.queues[0];
+  r.next_length = a.words + kQueueLength;
+  r.taken = nullptr;
+  r.far = 0;                // the pile drains defer to
+  r.round = kRingStamp;
+  r.pile = 1;
+  // Unordered, nothing waits; ordered, the first drain defers every item and so finds the
+  // lowest value to start the bound from.
+  r.bound = a.order_region != kNoOrder ? -INFINITY : INFINITY;
+  r.ring_seq = reinterpret_cast<uint32_t*>(a.queues[1]);
+  r.ring_cap = cap;
+  uint32_t rounds = 0;
+  uint32_t n = a.item_count;
+  uint32_t ring_used = cap;  // the slots whose sequences the next drain sets again
+  // The run's first items (distinct vertices), stamped as waiting in the ring.
+  for (uint32_t i = self; i < n; i += threads) {
+    atomicExch(a.stamps + a.src[r.next[i].x], kRingStamp);
+  }
+  while (true) {
+    if (n == 0) {
+      const uint32_t far_n = mem::load_relaxed(a.words + kFarLength + r.far);
+      if (far_n == 0) break;
+      r.bound = max(r.bound, from_ordered_key(mem::load_relaxed(a.far_min + r.far))) + a.width;
+      const uint2* pile = a.far[r.far];
+      r.far = 1 - r.far;
+      ++r.pile;
+      // The pile drains now defer to was taken before: emptied before any thread defers to it.
+      // (Each word the leader writes was last read before the sync before last.)
+      if (leader) {
+        a.words[kFarLength + r.far] = 0;
+        a.far_min[r.far] = ~0ull;
+        a.words[kPileTaken] = 0;
+      }
+      grid.sync();
+      for (uint32_t i = self; i < far_n; i += threads) {
+        const uint2 it = pile[i];
+        const uint32_t v = static_cast<uint32_t>(a.src[it.x]);
+        if (!past_bound(view, a, r, v, true) &&
+            atomicExch(a.stamps + v, kRingStamp) != kRingStamp) {
+          r.next[atomicAdd(a.words + kPileTaken, 1u)] = it;
+        }
+      }
+      grid.sync();
+      n = mem::load_relaxed(a.words + kPileTaken);
+      continue;
+    }
+    if (rounds == a.max_rounds || mem::load_relaxed(a.words + kTooLarge) != kNoEdge) break;
+    // The items at [0, n), the rest of the ring's slots ready for their first lap.
+    const uint32_t upto = min(cap, max(ring_used, n));
+    for (uint32_t i = self; i < upto; i += threads) r.ring_seq[i] = i < n ? i + 1 : i;
+    if (leader) {
+      *r.next_length = n;  // the ring's tail (ring_used read it before the sync before last)
+      a.words[kDrainHead] = 0;
+      a.words[kDrainTaken] = 0;
+      a.words[kDrainBusy] = 0;
+      a.words[kDrainState] = kDraining;
+    }
+    grid.sync();
+    // The round limit as work: what the rounds left could take, a full ring each.
+    const unsigned long long budget = static_cast<unsigned long long>(a.max_rounds - rounds) * cap;
+    relax_drain<CAPACITY>(view, tab, out, a, r, static_cast<uint32_t>(min(budget, 0xffffffffull)),
+                          counters, stats);
+    grid.sync();
+    ++rounds;
+    ring_used = mem::load_relaxed(r.next_length);
+    // Stopped at the limit: what was queued and not taken is left.
+    n = mem::load_relaxed(a.words + kDrainState) == kDrainStopped
+            ? ring_used - mem::load_relaxed(a.words + kDrainTaken)
+            : 0;
+    if (n != 0) break;
+  }
+  counters.flush_to(out.counters);
+  stats.flush_to(a.stats);
+  if (leader) {
+    a.words[kRounds] = rounds;
+    a.words[kLeft] = n + mem::load_relaxed(a.words + kFarLength + r.far);
   }
 }
 
@@ -1043,6 +1316,14 @@ GSTM_JIT_TX(p, gstm::program::jit::ProbeTx)
       const __grid_constant__ gstm::program::jit::RelaxArgs args) {                                \
     gstm::program::jit::share_view(view, tab);                                                     \
     gstm::program::jit::relax_loop<CAP>(view, tab, out, args);                                     \
+  }                                                                                                \
+  extern "C" __global__ void __launch_bounds__(256, RELAX_BLOCKS) gstm_jit_relax_drain_s##CAP(     \
+      const __grid_constant__ gstm::StoreView view,                                                \
+      const __grid_constant__ gstm::program::Table tab,                                            \
+      const __grid_constant__ gstm::SemanticOut out,                                               \
+      const __grid_constant__ gstm::program::jit::RelaxArgs args) {                                \
+    gstm::program::jit::share_view(view, tab);                                                     \
+    gstm::program::jit::drain_loop<CAP>(view, tab, out, args);                                     \
   }
 
 /// @brief Compiled program batches under PR-STM with sets of at most 2, 4, 8 or 16 entries

@@ -193,10 +193,11 @@ public final class CudaEngine implements Engine {
 
   /**
    * The compiled kernel of a program relaxation's run for this image ({@link
-   * JitPrograms#relaxFunction}), or null where programs are not compiled on this engine.
+   * JitPrograms#relaxFunction}), its buckets drained without rounds when {@code drain}, or null
+   * where programs are not compiled on this engine.
    */
-  CUfunction relaxKernel(int[] image, int capacity) {
-    return compiledPrograms && jit != null ? jit.relaxFunction(image, capacity) : null;
+  CUfunction relaxKernel(int[] image, int capacity, boolean drain) {
+    return compiledPrograms && jit != null ? jit.relaxFunction(image, capacity, drain) : null;
   }
 
   /** The pinned buffer large array copies go through (the caller has bound the context). */

@@ -399,22 +399,29 @@ public final class CudaGraphRelax implements AutoCloseable {
 
   /**
    * The ring's capacity when the device loop drains each bucket without rounds, else 0: rounds.
-   * With {@code -Dgstm.graph.drain=bucket} it drains shortest paths on a graph whose vertices'
-   * edges fit one work item (a grid, a road network): every warp takes the next items as they
-   * come instead of waiting at a grid sync for the round's longest chain of hops (on the H200
-   * the 2^20 grid took 15.9 ms of kernel against 17.3 in rounds, the road-like grid 81.4 against
-   * 84.3: docs/benchmark-log.md). Rounds stay the default until the drain runs again on a GPU:
-   * since those figures a warp takes several positions only when all are queued already, so
-   * that it never relaxes while one is pending (its own lane, as a producer a lap later, could
-   * wait for that slot).
+   * By default ({@code -Dgstm.graph.drain=bucket}) it drains shortest paths on a graph whose
+   * vertices' edges fit one work item (a grid, a road network): every warp takes the next items
+   * as they come instead of waiting at a grid sync for the round's longest chain of hops (on the
+   * H200 the 2^20 grid took 15.6-15.7 ms of kernel against 17.3 in rounds: docs/benchmarks.md).
+   * {@code -Dgstm.graph.drain=rounds} keeps the rounds; components always run them.
    */
   private int drainCapacity(Settings settings) {
-    String drain = System.getProperty("gstm.graph.drain", "rounds");
+    return drainsBuckets() && !settings.components() ? ringCapacity : 0;
+  }
+
+  /**
+   * Whether a device loop may drain its buckets without rounds ({@code gstm.graph.drain}:
+   * {@code bucket}, the default, or {@code rounds}); the program relaxations' loop too.
+   *
+   * @throws IllegalArgumentException if the property is neither
+   */
+  static boolean drainsBuckets() {
+    String drain = System.getProperty("gstm.graph.drain", "bucket");
     if (!drain.equals("rounds") && !drain.equals("bucket")) {
       throw new IllegalArgumentException("gstm.graph.drain: expected rounds or bucket, got "
           + drain);
     }
-    return drain.equals("bucket") && !settings.components() ? ringCapacity : 0;
+    return drain.equals("bucket");
   }
 
   /**

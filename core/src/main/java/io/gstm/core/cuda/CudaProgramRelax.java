@@ -56,7 +56,7 @@ public final class CudaProgramRelax implements AutoCloseable {
   /** Out-edges of one vertex per work item ({@code kRelaxChunk} in the kernel). */
   static final int CHUNK_EDGES = 256;
   /** {@code RelaxArgs}. */
-  private static final int ARGS_BYTES = 136;
+  static final int ARGS_BYTES = 144;
   /**
    * Hops a warp follows within a round: the targets it changed, their out-edges relaxed at
    * once, as the built-in relaxations do. On a graph of at most {@value #HOP_DEGREE} edges a
@@ -77,7 +77,7 @@ public final class CudaProgramRelax implements AutoCloseable {
   private static final int SKIPPED = 10;
   private static final int CHANGES = 11;
   /** {@code RelaxWord}: the loop's words, and those the host reads back. */
-  private static final int WORDS = 11;
+  static final int WORDS = 16;
   private static final int TOO_LARGE = 8;
   private static final int ROUNDS = 9;
   private static final int LEFT = 10;
@@ -127,6 +127,8 @@ public final class CudaProgramRelax implements AutoCloseable {
   private final long dstAddress;
   private final int outputSlots;
   private final int blocks;
+  /** The drained buckets' ring: every vertex with edges; 0 in rounds ({@link #drainCapacity}). */
+  private final int drainCapacity;
   private final OpenState open = new OpenState("CUDA program relaxation");
 
   /**
@@ -159,8 +161,9 @@ public final class CudaProgramRelax implements AutoCloseable {
       }
     }
     ProgramImage image = ProgramImage.build(binding, graph.edgeCount());
+    int drain = drainCapacity(graph, program);
     cuda.bind();
-    CUfunction kernel = cuda.relaxKernel(image.words(), binding.capacity());
+    CUfunction kernel = cuda.relaxKernel(image.words(), binding.capacity(), drain != 0);
     if (kernel == null) {
       LOG.info("program relaxation '{}': its run is not compiled for the device (sets of {} "
           + "entries); a program batch per round", program.name(), binding.capacity());
@@ -175,13 +178,36 @@ public final class CudaProgramRelax implements AutoCloseable {
       return null;
     }
     return new CudaProgramRelax(cuda, s, graph, program, binding, image, kernel,
-        perSm[0] * cuda.multiprocessors(), options);
+        perSm[0] * cuda.multiprocessors(), drain, options);
+  }
+
+  /**
+   * The ring's items when the run drains each bucket without rounds ({@code relax_drain}), else
+   * 0: on a graph whose every vertex's edges fit one work item (a grid, a road network), for a
+   * program whose first output is {@code changed} (the kernel reads it from the committed
+   * attempt: the same edge may run in two warps at once), unless {@code
+   * -Dgstm.graph.drain=rounds}. Every vertex with edges, each at most once in the ring.
+   */
+  static int drainCapacity(CsrGraph graph, CompiledProgram program) {
+    if (!CudaGraphRelax.drainsBuckets() || program.outputIndex("changed") != 0) {
+      return 0;
+    }
+    int withEdges = 0;
+    for (int v = 0; v < graph.vertexCount(); v++) {
+      int d = graph.degree(v);
+      if (d > CHUNK_EDGES) {
+        return 0;
+      }
+      withEdges += d > 0 ? 1 : 0;
+    }
+    return withEdges;
   }
 
   private CudaProgramRelax(CudaEngine engine, CudaTxStore store, CsrGraph graph,
       CompiledProgram program, ProgramBinding binding, ProgramImage image, CUfunction kernel,
-      int blocks, RunOptions options) {
+      int blocks, int drainCapacity, RunOptions options) {
     this.engine = engine;
+    this.drainCapacity = drainCapacity;
     this.store = store;
     this.graph = graph;
     this.programName = program.name();
@@ -349,7 +375,7 @@ public final class CudaProgramRelax implements AutoCloseable {
         .putDouble(width).putInt(count).putInt(maxRounds).putInt(changedOutput).putInt(0)
         .putInt(orderRegion < 0 ? NO_ORDER : orderRegion)
         .putInt(orderRegion < 0 ? 0 : orderType.code()).putInt(descending ? 1 : 0)
-        .putInt(hops()).array();
+        .putInt(hops()).putInt(drainCapacity).putInt(0).array();
     Pointer params = Pointer.to(Pointer.to(view), Pointer.to(table), Pointer.to(out),
         Pointer.to(args));
     long kernelNanos = engine.timed(() -> CudaErrors.call("launch program relaxation",
@@ -357,8 +383,8 @@ public final class CudaProgramRelax implements AutoCloseable {
     int[] back = new int[WORDS];
     words.download(Pointer.to(back), 4L * WORDS);
     int rounds = back[ROUNDS];
-    LOG.debug("program relaxation '{}': {} rounds in {} us on {} blocks", programName, rounds,
-        kernelNanos / 1000, blocks);
+    LOG.debug("program relaxation '{}': {} {} in {} us on {} blocks", programName, rounds,
+        drainCapacity != 0 ? "drained buckets" : "rounds", kernelNanos / 1000, blocks);
     if (back[TOO_LARGE] != NO_EDGE) {
       int e = back[TOO_LARGE];
       throw new IllegalStateException("program '" + programName + "': a relaxation of edge "

@@ -265,15 +265,15 @@ final class JitPrograms implements AutoCloseable {
 
   /**
    * The compiled kernel of a program relaxation's run ({@link ProgramPtx#relaxKernel}) for this
-   * image, compiled now if it is new (a relaxation has no interpreted round to run meanwhile),
+   * image, its buckets drained without rounds when {@code drain}, compiled now if it is new (a relaxation has no interpreted round to run meanwhile),
    * for sets of up to {@link ProgramPtx#MAX_CAPACITY}; null where it cannot be compiled (the
    * reason is logged once).
    */
-  synchronized CUfunction relaxFunction(int[] image, int capacity) {
+  synchronized CUfunction relaxFunction(int[] image, int capacity, boolean drain) {
     if (capacity > ProgramPtx.MAX_CAPACITY) {
       return null;
     }
-    Kernel run = function(image, capacity, ProgramPtx.relaxKernel(capacity), false);
+    Kernel run = function(image, capacity, ProgramPtx.relaxKernel(capacity, drain), false);
     return run == null ? null : run.function();
   }
 

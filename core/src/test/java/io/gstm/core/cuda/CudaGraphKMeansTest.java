@@ -150,8 +150,8 @@ class CudaGraphKMeansTest {
    * default): shortest paths on a grid, a road-like grid, a path, a resumed path and R-MAT (which
    * ends before the hand-over), components that pull on a grid; and a run cut by maxRounds ends
    * after exactly that many rounds, unconverged, in each. "device:8" sets the hops a warp follows
-   * within a round of the device's loop (4 by default; 0: none), "device:8:bucket" drains its
-   * buckets without rounds ({@code -Dgstm.graph.drain=bucket}).
+   * within a round of the device's loop (4 by default; 0: none), "device:8:rounds" runs each
+   * bucket's rounds where the default ({@code -Dgstm.graph.drain=bucket}) drains them.
    */
   @ParameterizedTest(name = "{0}, seed {1}, loop on the {2}")
   @CsvSource({"grid, 41, device", "grid, 41, auto", "grid, 41, host", "road, 42, device",
@@ -160,9 +160,9 @@ class CudaGraphKMeansTest {
       "grid-components, 46, auto", "path-cut, 47, device", "path-cut, 47, auto",
       "path-cut, 47, host", "grid, 50, device:0", "grid, 50, auto:2", "road, 51, auto:8",
       "path, 52, device:64", "path-resumed, 53, auto:0", "rmat, 54, device:8",
-      "grid-components, 55, device:16", "path-cut, 47, device:0", "grid, 60, device:8:bucket",
-      "road, 61, auto:8:bucket", "path, 62, device:8:bucket", "path-resumed, 63, auto:8:bucket",
-      "path-cut, 47, device:8:bucket"})
+      "grid-components, 55, device:16", "path-cut, 47, device:0", "grid, 60, device:8:rounds",
+      "road, 61, auto:8:rounds", "path, 62, device:8:rounds", "path-resumed, 63, auto:8:rounds",
+      "path-cut, 47, device:8:rounds", "grid, 64, device:8:bucket"})
   void everyLoopReachesTheSameFixpoint(String what, long seed, String loop) {
     EdgeList edges = switch (what) {
       case "grid", "grid-components" -> GridGenerator.grid(96, 96, seed);
@@ -191,7 +191,7 @@ class CudaGraphKMeansTest {
     String before = System.getProperty("gstm.graph.loop");
     String drainBefore = System.getProperty("gstm.graph.drain");
     // "device:8": the device's loop, warps following up to 8 hops within a round;
-    // "device:8:bucket": its buckets drained without rounds (gstm.graph.drain).
+    // "device:8:rounds": its buckets' rounds, not drained (gstm.graph.drain).
     String[] how = loop.split(":");
     System.setProperty("gstm.graph.loop", how[0]);
     if (how.length > 1) {

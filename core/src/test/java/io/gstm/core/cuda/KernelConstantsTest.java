@@ -2,6 +2,7 @@ package io.gstm.core.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gstm.core.cuda.ptx.ProgramPtx;
 import io.gstm.core.store.StoreLayout;
 import io.gstm.core.workload.CsmvChecks;
 import io.gstm.core.workload.kmeans.KMeansWorkload;
@@ -49,6 +50,15 @@ class KernelConstantsTest {
     assertThat(graph).contains(" " + CudaGraphRelax.SPLIT_SYMBOL + "(");
     assertThat(graph).contains("sizeof(SplitArgs) == " + CudaGraphRelax.SPLIT_ARGS_BYTES);
     assertThat(constexpr("graph_relax.cu", "kChunkEdges")).isEqualTo(CudaGraphRelax.CHUNK_EDGES);
+    String program = Files.readString(CUDA.resolve("jit/program_jit.cu"));
+    assertThat(program).contains("sizeof(RelaxArgs) == " + CudaProgramRelax.ARGS_BYTES);
+    assertThat(program).contains("kRelaxWords = " + CudaProgramRelax.WORDS + "\n");
+    assertThat(constexpr("jit/program_jit.cu", "kRelaxChunk"))
+        .isEqualTo(CudaProgramRelax.CHUNK_EDGES);
+    for (boolean drain : new boolean[] {false, true}) {
+      assertThat(program).contains(
+          ProgramPtx.relaxKernel(4, drain).replace("4", "") + "##CAP(");
+    }
     String kmeans = Files.readString(CUDA.resolve("kmeans_update.cu"));
     assertThat(kmeans).contains(CudaKMeans.SYMBOL + "(");
     assertThat(kmeans).contains("commit<" + KMeansWorkload.CAPACITY + ">");

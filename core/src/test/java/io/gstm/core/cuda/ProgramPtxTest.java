@@ -33,6 +33,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Compiled programs without a GPU: the built-in workloads and random programs compile to PTX
@@ -177,23 +179,25 @@ class ProgramPtxTest {
 
   /**
    * A relaxation's run (its rounds of looks and transactions in one cooperative kernel, over
-   * the generated body) compiles for the relaxation programs of the tests, bound as
-   * CudaProgramRelax binds them, every call inlined, its transaction in registers.
+   * the generated body; or its buckets drained without rounds) compiles for the relaxation
+   * programs of the tests, bound as CudaProgramRelax binds them, every call inlined, its
+   * transaction in registers and inlined once.
    */
-  @Test
-  void relaxationRoundsCompileWithEveryCallInlined() throws Exception {
+  @ParameterizedTest(name = "drained {0}")
+  @ValueSource(booleans = {false, true})
+  void relaxationRoundsCompileWithEveryCallInlined(boolean drain) throws Exception {
     assumeTrue(template != null && onPath("ptxas"), "needs the template and ptxas");
     for (String text : List.of(GraphPrograms.WIDEST, GraphPrograms.PATHS)) {
       Program program = Program.parse(text).get(0);
       StoreLayout layout = program.name().equals("widest")
           ? ProgramRelaxationTest.widestLayout(100) : ProgramRelaxationTest.pathsLayout(100);
-      Relax relax = relax(text, layout);
+      Relax relax = relax(text, layout, drain);
       String ptx = relax.ptx();
       assertThat(ptx).as(program.name()).contains(relax.kernel())
           .doesNotContain("call.uni").doesNotContain(".func").doesNotContain(".local");
       // The transaction in registers: no local memory of its own (nvcc's copy of an attempt
       // passed to the body took 248 bytes), at most a few words spilled.
-      assertThat(assemble(ptx, "relax_" + program.name())).as(program.name())
+      assertThat(assemble(ptx, (drain ? "drain_" : "relax_") + program.name())).as(program.name())
           .allMatch(frame -> frame <= 32);
       // Both reads of each look issued with its loads, ahead of it (LOOK_SITES).
       assertThat(earlyReads(ptx)).as(program.name()).isEqualTo(2 * LOOK_SITES);
@@ -239,13 +243,18 @@ class ProgramPtxTest {
 
   /** The relaxation kernel of {@code text}'s program bound as CudaProgramRelax binds it. */
   private static Relax relax(String text, StoreLayout layout) {
+    return relax(text, layout, false);
+  }
+
+  /** As {@link #relax(String, StoreLayout)}, the kernel that drains its buckets when asked. */
+  private static Relax relax(String text, StoreLayout layout, boolean drain) {
     Program program = Program.parse(text).get(0);
     ProgramBatch batch = ProgramBatch.builder(ProgramSet.of(program.compile()))
         .all(program.name(), 1).column(Column.wrapInt32("src", new int[1]))
         .column(Column.wrapInt32("dst", new int[1]))
         .column(Column.ofFloat64("weight", new double[1])).build();
     ProgramBinding binding = ProgramBinding.bind(batch, layout, Algorithm.prStm());
-    String kernel = ProgramPtx.relaxKernel(binding.capacity());
+    String kernel = ProgramPtx.relaxKernel(binding.capacity(), drain);
     return new Relax(kernel, ProgramPtx.compile(template,
         ProgramImage.build(binding, 1_000_000).words(), binding.capacity(), kernel));
   }

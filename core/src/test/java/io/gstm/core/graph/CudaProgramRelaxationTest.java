@@ -132,6 +132,70 @@ class CudaProgramRelaxationTest {
     }
   }
 
+  /**
+   * The same crowding with at most 200 edges a vertex: the run drains its buckets without
+   * rounds (every vertex's edges one work item), and what it gives up goes back to the ring.
+   */
+  @Test
+  void relaxationsGivenUpUnderContentionRunAgainWhenDrained() {
+    SplittableRandom rnd = new SplittableRandom(6);
+    int n = 4_000;
+    int[] src = new int[n * 40];
+    int[] dst = new int[src.length];
+    double[] w = new double[src.length];
+    for (int i = 0; i < src.length; i++) {
+      src[i] = i < 200 ? 0 : i / 40;
+      dst[i] = rnd.nextInt(8) == 0 ? rnd.nextInt(n) : rnd.nextInt(4);
+      w[i] = 1 + rnd.nextInt(100_000);
+    }
+    CsrGraph g = CsrGraph.fromEdges(n, src, dst, w);
+    try (TxStore store = gpu.createStore(ProgramRelaxationTest.widestLayout(n))) {
+      ProgramRelaxation.Result r = widestOn(gpu, store, g, RunOptions.defaults().withMaxRetries(1));
+      assertThat(r.skipped()).isPositive();
+      assertThat(store.readFloat64(0)).isEqualTo(ProgramRelaxationTest.widestSerially(g, 0));
+    }
+  }
+
+  /**
+   * Buckets drained without rounds (the default where every vertex's edges fit one work item)
+   * and in rounds ({@code -Dgstm.graph.drain=rounds}) reach the same fixpoint: shortest paths
+   * with parents and hops on a grid and a road-like grid, in order and as they come (Dijkstra's
+   * distances, a consistent tree), and widest paths (the serial fixpoint).
+   */
+  @ParameterizedTest(name = "{0}, seed {1}, {2}")
+  @CsvSource({"grid, 11, ordered", "grid, 12, as they come", "road, 13, ordered",
+      "road, 14, as they come", "random, 15, widest"})
+  void drainedBucketsReachTheFixpointOfRounds(String graph, long seed, String how) {
+    CsrGraph g = switch (graph) {
+      case "grid" -> ProgramRelaxationTest.grid(90, seed);
+      case "road" -> GridGenerator.roadLike(90, 90, seed, 0.1, 16).toCsr();
+      default -> ProgramRelaxationTest.graph(20_000, 4, seed);
+    };
+    String before = System.getProperty("gstm.graph.drain");
+    try {
+      for (String drain : new String[] {"bucket", "rounds"}) {
+        System.setProperty("gstm.graph.drain", drain);
+        if (how.equals("widest")) {
+          assertThat(ProgramRelaxationTest.widest(gpu, g)).as(drain)
+              .isEqualTo(ProgramRelaxationTest.widestSerially(g, 0));
+          continue;
+        }
+        ProgramRelaxation.Order order =
+            how.equals("ordered") ? ProgramRelaxation.Order.ascending("dist") : null;
+        Object[] r = ProgramRelaxationTest.paths(gpu, g, order);
+        assertThat((double[]) r[0]).as(drain).isEqualTo(ProgramRelaxationTest.dijkstra(g, 0));
+        ProgramRelaxationTest.assertConsistentTree(g, (double[]) r[0], (int[]) r[1],
+            (int[]) r[2]);
+      }
+    } finally {
+      if (before == null) {
+        System.clearProperty("gstm.graph.drain");
+      } else {
+        System.setProperty("gstm.graph.drain", before);
+      }
+    }
+  }
+
   /** A relaxation that never stops improving: every round raises a value. */
   private static final Program UP = Program.parse("""
       program up(src: int32, dst: int32) regions width: float64 outputs changed: int32 {

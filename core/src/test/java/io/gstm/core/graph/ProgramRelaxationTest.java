@@ -172,7 +172,8 @@ public class ProgramRelaxationTest {
           ProgramRelaxation.Settings.defaults().withOrder(order));
       assertThat(r.outcomes().keySet()).containsOnly(Outcome.COMMITTED);
       assertThat(r.changes()).as("changes").isGreaterThan(g.vertexCount() / 2);
-      assertThat(r.rounds()).isGreaterThan(3);
+      // Rounds, or on the device a drained bucket or more (a bucket counts as one).
+      assertThat(r.rounds()).isPositive();
       return store.readFloat64(0);
     }
   }

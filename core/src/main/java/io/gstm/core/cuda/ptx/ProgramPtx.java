@@ -147,10 +147,10 @@ public final class ProgramPtx extends PtxWriter {
   /**
    * The kernel of a program relaxation's whole run with sets of {@code capacity} ({@code
    * relax_loop} of the template, one cooperative launch: rounds of each edge looked at, then
-   * run in place).
+   * run in place), its buckets drained without rounds when {@code drain} ({@code relax_drain}).
    */
-  public static String relaxKernel(int capacity) {
-    return "gstm_jit_relax_loop_s" + capacity;
+  public static String relaxKernel(int capacity, boolean drain) {
+    return (drain ? "gstm_jit_relax_drain_s" : "gstm_jit_relax_loop_s") + capacity;
   }
 
   /**
@@ -185,7 +185,8 @@ public final class ProgramPtx extends PtxWriter {
     Map<String, Function> functions = new LinkedHashMap<>(template.functions());
     // Ordinary and urgent attempts (o, u), or both as one type (d); a relaxation's, without
     // read pre-locks (r, v), and its look (p).
-    boolean relax = kernel.equals(relaxKernel(capacity));
+    boolean relax = kernel.equals(relaxKernel(capacity, false))
+        || kernel.equals(relaxKernel(capacity, true));
     boolean oneType = kernel.equals(kernel(true, capacity, true))
         || kernel.equals(kernel(false, capacity, true));
     List<String> suffixes = new ArrayList<>(oneType ? List.of("d" + capacity)
