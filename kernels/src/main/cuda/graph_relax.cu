@@ -45,6 +45,7 @@
 #include <cstdint>
 
 #include "gstm/batch.cuh"
+#include "gstm/drain.cuh"
 #include "gstm/prstm.cuh"
 #include "gstm/store_view.cuh"
 #include "gstm/warp.cuh"
@@ -138,21 +139,27 @@ __device__ __forceinline__ bool enqueue(int2* out, uint32_t* out_count, uint32_t
   return true;
 }
 
+/// The counters of a drained bucket (relax_drain), zeroed before each: the ring's next position
+/// handed to a taker, the items taken, the warps busy with items they took, its drain::State.
+__device__ uint32_t drain_head;
+__device__ uint32_t drain_taken;
+__device__ uint32_t drain_busy;
+__device__ uint32_t drain_state;
+
+/// The ring of a drained bucket: a.out, its tail *a.out_count (drain.cuh).
+__device__ __forceinline__ drain::Ring<int2> ring_of(const RelaxArgs& a) {
+  return {a.out,        a.ring_seq,  a.ring_cap,   a.out_count, &drain_head,
+          &drain_taken, &drain_busy, &drain_state, 0xffffffffu};
+}
+
 /// Queues v's one item (its edges fit one: relax_drain's graphs) in the bucket's ring, once
-/// until a warp takes it (the taker clears v's stamp): a bounded multi-producer queue, each slot's
-/// sequence saying whose turn it is (the producer of position p waits for p, writes, sets p + 1;
-/// the consumer of p waits for p + 1, reads, sets p + cap).
+/// until a warp takes it (the taker clears v's stamp).
 __device__ __forceinline__ bool enqueue_ring(const RelaxArgs& a, const int32_t* offsets,
                                              uint32_t v) {
   if (atomicExch(a.stamps + v, a.stamp) == a.stamp) return false;
   const int32_t begin = __ldg(offsets + v);
   if (__ldg(offsets + v + 1) == begin) return true;
-  const uint32_t pos = atomicAdd(a.out_count, 1u);
-  const uint32_t slot = pos % a.ring_cap;
-  while (mem::load_relaxed(a.ring_seq + slot) != pos) __nanosleep(32);
-  __stcg(a.out + slot, make_int2(static_cast<int>(v), begin));
-  __threadfence();
-  mem::store_relaxed(a.ring_seq + slot, pos + 1);
+  drain::push(ring_of(a), make_int2(static_cast<int>(v), begin));
   return true;
 }
 
@@ -659,20 +666,11 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
   }
 }
 
-/// The state of a drained bucket (relax_drain), zeroed before each: the ring's next position to
-/// hand out (positions are taken before their items come), the items taken, the warps busy with
-/// items they took, and 1 once the bucket is done.
-__device__ uint32_t drain_head;
-__device__ uint32_t drain_taken;
-__device__ uint32_t drain_busy;
-__device__ uint32_t drain_done;
 
-/// A whole bucket without rounds: every warp holds a few positions of the ring (a.out, its
-/// length *a.out_count), taken with one atomic add and no retries, waits for their items, relaxes
-/// them with their hops as a round does and queues what it lowers back into the ring, until every
-/// item queued was taken and no warp is busy. A round waits for its slowest warp's chain of hops;
-/// here a warp that is done takes the next items. Only for graphs whose vertices' edges fit one
-/// item.
+/// A whole bucket without rounds (drain.cuh): warps take the ring's items as they come, relax
+/// them with their hops as a round does and queue what they lower back into the ring, until
+/// every item queued was taken and no warp is busy. Only for graphs whose vertices' edges fit
+/// one item.
 __device__ __forceinline__ void relax_drain(const StoreView& view, const RelaxArgs& a, Tally& t) {
   const int32_t* offsets = static_cast<const int32_t*>(view.regions[a.offsets_region].base);
   const int32_t* targets = static_cast<const int32_t*>(view.regions[a.targets_region].base);
@@ -681,84 +679,15 @@ __device__ __forceinline__ void relax_drain(const StoreView& view, const RelaxAr
       static_cast<const unsigned long long*>(view.regions[a.values_region].base);
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t lane = threadIdx.x & 31u;
-  const uint32_t warps = (gridDim.x * blockDim.x) >> 5;
-  uint32_t pos = 0;         // this lane's position, while pending
-  uint32_t pending = 0;     // lanes whose position's item has not been taken yet
-  uint32_t idle = 0;
-  for (;;) {
-    if (pending == 0) {
-      // New positions. Several only when all of them are queued already (a long queue, taken by
-      // compare-and-swap below the tail), and relaxed only once all have come: a warp never
-      // relaxes while it holds a pending position, whose slot one of its own lanes, as a
-      // producer a lap later, could otherwise wait on. Else one, by atomic add, whether or not
-      // its item exists yet.
-      uint32_t first = 0;
-      uint32_t k = 1;
-      if (lane == 0) {
-        const uint32_t h = mem::load_relaxed(&drain_head);
-        const uint32_t tail = mem::load_relaxed(a.out_count);
-        const uint32_t several = tail > h ? min(32u, (tail - h) / warps) : 0u;
-        if (several > 1 && atomicCAS(&drain_head, h, h + several) == h) {
-          first = h;
-          k = several;
-        } else {
-          first = atomicAdd(&drain_head, 1u);
-        }
-      }
-      k = __shfl_sync(0xffffffffu, k, 0);
-      first = __shfl_sync(0xffffffffu, first, 0);
-      pending = k == 32 ? 0xffffffffu : (1u << k) - 1u;
-      pos = first + lane;
-    }
-    const bool mine_pending = (pending >> lane) & 1u;
-    const uint32_t slot = pos % a.ring_cap;
-    const bool ready = mine_pending && mem::load_relaxed(a.ring_seq + slot) == pos + 1;
-    const uint32_t took = __ballot_sync(0xffffffffu, ready);
-    if (took != pending) {
-      // Not all came: is the bucket done? Taken equal to the tail, then no warp busy, then the
-      // tail unchanged: every item queued was taken, and its taker (busy from before it counted
-      // the item until after its pushes) was done.
-      uint32_t done = 0;
-      if (lane == 0) {
-        done = mem::load_relaxed(&drain_done);
-        // The counters are hot words: the whole check every eighth idle pass.
-        if (!done && (idle & 7u) == 7u) {
-          const uint32_t taken = mem::load_relaxed(&drain_taken);
-          __threadfence();
-          const uint32_t tail = mem::load_relaxed(a.out_count);
-          if (taken == tail) {
-            __threadfence();
-            if (mem::load_relaxed(&drain_busy) == 0) {
-              __threadfence();
-              if (mem::load_relaxed(a.out_count) == tail) {
-                done = 1;
-                mem::store_relaxed(&drain_done, 1u);
-              }
-            }
-          }
-        }
-      }
-      if (__shfl_sync(0xffffffffu, done, 0)) break;
-      __nanosleep(min(32u << min(idle, 3u), 256u));
-      ++idle;
-      continue;
-    }
-    idle = 0;
-    if (lane == 0) {
-      atomicAdd(&drain_busy, 1u);
-      __threadfence();
-      atomicAdd(&drain_taken, static_cast<uint32_t>(__popc(took)));
-    }
-    __syncwarp();
-    pending = 0;
+  const drain::Ring<int2> ring = ring_of(a);
+  drain::Taker taker;
+  int2 item{};
+  bool ready = false;
+  while (drain::take(ring, taker, item, ready)) {
     uint32_t mine = 0;
     int32_t begin = 0;
     int32_t end = 0;
     if (ready) {
-      __threadfence();
-      const int2 item = __ldcg(a.out + slot);
-      __threadfence();
-      mem::store_relaxed(a.ring_seq + slot, pos + a.ring_cap);
       mine = static_cast<uint32_t>(item.x);
       // No longer queued: a commit that lowers it from now on queues it again. Cleared before
       // its value is read (push_items), so that either this warp reads the lower value or the
@@ -771,10 +700,7 @@ __device__ __forceinline__ void relax_drain(const StoreView& view, const RelaxAr
     }
     push_with_hops<false>(view, a, offsets, targets, weights, values, self, lane, mine, begin, end,
                           t);
-    // Every lane's pushes visible before the warp counts itself done.
-    __threadfence();
-    __syncwarp();
-    if (lane == 0) atomicSub(&drain_busy, 1u);
+    drain::done(ring);
   }
 }
 
@@ -990,8 +916,7 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs
       // The bucket's first items at [0, n) of queues[in], its length words[step % 3]: the
       // ring's tail from here on. The drain keeps the stamp that queued them (the split's, or
       // the host's last round's), so that a vertex is in the ring at most once until taken: at
-      // most as many items wait as vertices have edges, the ring's capacity, and a producer
-      // never waits for a slot whose taker is its own warp.
+      // most as many items wait as vertices have edges, the ring's capacity.
       const uint32_t cap = a.drain_capacity;
       uint32_t* seq = reinterpret_cast<uint32_t*>(a.queues[1 - in]);
       const uint32_t upto = min(cap, max(ring_used, n));
@@ -1000,7 +925,7 @@ __device__ __forceinline__ void relax_loop(const StoreView& view, const LoopArgs
         drain_head = 0;
         drain_taken = 0;
         drain_busy = 0;
-        drain_done = 0;
+        drain_state = drain::kDraining;
       }
       grid.sync();
       RelaxArgs d = step_args(a, nullptr, a.queues[in], a.words + step % 3, fin, bound, n,

@@ -16,6 +16,7 @@
 #include <cooperative_groups.h>
 #include <cstring>
 
+#include "gstm/drain.cuh"
 #include "gstm/program_semantic.cuh"
 #include "gstm/warp.cuh"
 
@@ -306,12 +307,10 @@ enum RelaxWord : int {
   kDrainHead = 11,    ///< a drained bucket (relax_drain): the ring's next position handed out,
   kDrainTaken = 12,   ///< the items taken,
   kDrainBusy = 13,    ///< the warps busy with items they took,
-  kDrainState = 14,   ///< and DrainState
+  kDrainState = 14,   ///< and its drain::State
   kPileTaken = 15,    ///< a far pile's items a drained bucket starts from (drain_loop)
   kRelaxWords = 16
 };
-/// Where a drained bucket stands (RelaxWord kDrainState).
-enum DrainState : uint32_t { kDraining = 0, kDrained = 1, kDrainStopped = 2 };
 constexpr uint32_t kNoEdge = 0xffffffffu;
 constexpr uint32_t kNoOrder = 0xffffffffu;
 
@@ -504,24 +503,18 @@ struct RelaxRound {
 /// No vertex held for a lane's next pass (relax_round).
 constexpr uint32_t kNoVertex = 0xffffffffu;
 
-/// Queues vertex v's one item (its edges fit one: a drained bucket's graph) in the ring: a
-/// bounded queue of many producers, each slot's sequence saying whose turn it is (the producer
-/// of position p waits for p, writes, sets p + 1; the taker of p waits for p + 1, reads, sets
-/// p + capacity). Once the drain stopped (its work limit spent) a producer gives up waiting:
-/// its position, never taken, counts as left.
-__device__ __forceinline__ void ring_push(const RelaxArgs& a, const RelaxRound& r, uint32_t v) {
-  const uint32_t first = static_cast<uint32_t>(a.offsets[v]);
-  const uint32_t degree = static_cast<uint32_t>(a.offsets[v + 1]) - first;
-  if (degree == 0) return;
-  const uint32_t pos = atomicAdd(r.next_length, 1u);
-  const uint32_t slot = pos % r.ring_cap;
-  while (mem::load_relaxed(r.ring_seq + slot) != pos) {
-    if (mem::load_relaxed(a.words + kDrainState) == kDrainStopped) return;
-    __nanosleep(32);
-  }
-  __stcg(r.next + slot, make_uint2(first, degree));
-  __threadfence();
-  mem::store_relaxed(r.ring_seq + slot, pos + 1);
+/// A drained bucket's ring (drain.cuh): r.next, its tail *r.next_length, its counters a.words'.
+__device__ __forceinline__ drain::Ring<uint2> ring_of(const RelaxArgs& a, const RelaxRound& r,
+                                                      uint32_t budget = 0xffffffffu) {
+  return {r.next,
+          r.ring_seq,
+          r.ring_cap,
+          r.next_length,
+          a.words + kDrainHead,
+          a.words + kDrainTaken,
+          a.words + kDrainBusy,
+          a.words + kDrainState,
+          budget};
 }
 
 /// Queues vertex v's out-edges for the next round, once a round; in a drained bucket, in its
@@ -529,7 +522,9 @@ __device__ __forceinline__ void ring_push(const RelaxArgs& a, const RelaxRound& 
 __device__ __forceinline__ void queue_vertex(const RelaxArgs& a, const RelaxRound& r, uint32_t v) {
   if (atomicExch(a.stamps + v, r.round) == r.round) return;
   if (r.ring_seq != nullptr) {
-    ring_push(a, r, v);
+    const uint32_t first = static_cast<uint32_t>(a.offsets[v]);
+    const uint32_t degree = static_cast<uint32_t>(a.offsets[v + 1]) - first;
+    if (degree != 0) drain::push(ring_of(a, r), make_uint2(first, degree));
   } else {
     append_vertex(a, r.next, r.next_length, v);
   }
@@ -865,101 +860,25 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const Table& 
   }
 }
 
-/// A whole bucket without rounds (gstm_jit_relax_drain): every warp holds a few positions of the
-/// ring (r.next, its tail *r.next_length), waits for their items, relaxes them with their hops
-/// as a round does and queues what changes back into the ring, until every item queued was
-/// taken and no warp is busy. A round waits for its slowest warp's chain of hops; here a warp
-/// that is done takes the next items. Stops once more than `budget` items were taken (the run's
-/// round limit, in rounds of a full ring). Only for graphs whose vertices' edges fit one item.
-/// Why no wait closes a cycle: at most as many positions are queued and not taken as the ring
-/// has slots, so a producer's slot's last position was handed to a warp already; that warp
-/// waits only for positions below the producer's own and queues nothing while it waits.
+/// A whole bucket without rounds (gstm_jit_relax_drain, drain.cuh): warps take the ring's items
+/// (r.next) as they come, relax them with their hops as a round does and queue what changes
+/// back into the ring, until every item queued was taken and no warp is busy. Stops once more
+/// than `budget` items were taken (the run's round limit, in rounds of a full ring). Only for
+/// graphs whose vertices' edges fit one item.
 template <int CAPACITY>
 __device__ __forceinline__ void relax_drain(const StoreView& view, const Table& tab,
                                             const SemanticOut& out, const RelaxArgs& a,
                                             const RelaxRound& r, uint32_t budget,
                                             RelaxCounters& counters, RelaxStats& stats) {
-  const uint32_t lane = threadIdx.x & 31u;
-  const uint32_t warps = gridDim.x * blockDim.x / 32u;
-  uint32_t* head = a.words + kDrainHead;
-  uint32_t* taken = a.words + kDrainTaken;
-  uint32_t* busy = a.words + kDrainBusy;
-  uint32_t* state = a.words + kDrainState;
-  uint32_t pos = 0;      // this lane's position, while pending
-  uint32_t pending = 0;  // lanes whose position's item has not been taken yet
-  uint32_t idle = 0;
-  for (;;) {
-    if (pending == 0) {
-      // New positions: several only when all of them are queued already (taken by
-      // compare-and-swap below the tail), and relaxed only once all have come, so that a warp
-      // never queues while it holds a position; else one, whether or not its item exists yet.
-      uint32_t first = 0;
-      uint32_t k = 1;
-      if (lane == 0) {
-        const uint32_t h = mem::load_relaxed(head);
-        const uint32_t tail = mem::load_relaxed(r.next_length);
-        const uint32_t several = tail > h ? min(32u, (tail - h) / warps) : 0u;
-        if (several > 1 && atomicCAS(head, h, h + several) == h) {
-          first = h;
-          k = several;
-        } else {
-          first = atomicAdd(head, 1u);
-        }
-      }
-      k = __shfl_sync(0xffffffffu, k, 0);
-      pending = k == 32 ? 0xffffffffu : (1u << k) - 1u;
-      pos = __shfl_sync(0xffffffffu, first, 0) + lane;
-    }
-    const uint32_t slot = pos % r.ring_cap;
-    const bool ready = ((pending >> lane) & 1u) != 0 &&
-                       mem::load_relaxed(r.ring_seq + slot) == pos + 1;
-    const uint32_t took = __ballot_sync(0xffffffffu, ready);
-    if (took != pending) {
-      // Not all came: is the bucket done? Taken equal to the tail, then no warp busy, then the
-      // tail unchanged: every item queued was taken, and its taker (busy from before it counted
-      // the item until after its pushes) was done.
-      uint32_t now = kDraining;
-      if (lane == 0) {
-        now = mem::load_relaxed(state);
-        // The counters are hot words: the whole check every eighth idle pass.
-        if (now == kDraining && (idle & 7u) == 7u) {
-          const uint32_t t = mem::load_relaxed(taken);
-          __threadfence();
-          const uint32_t tail = mem::load_relaxed(r.next_length);
-          if (t == tail) {
-            __threadfence();
-            if (mem::load_relaxed(busy) == 0) {
-              __threadfence();
-              if (mem::load_relaxed(r.next_length) == tail) {
-                now = kDrained;
-                mem::store_relaxed(state, now);
-              }
-            }
-          }
-        }
-      }
-      if (__shfl_sync(0xffffffffu, now, 0) != kDraining) break;
-      __nanosleep(min(32u << min(idle, 3u), 256u));
-      ++idle;
-      continue;
-    }
-    idle = 0;
-    if (lane == 0) {
-      atomicAdd(busy, 1u);
-      __threadfence();
-      const uint32_t n = static_cast<uint32_t>(__popc(took));
-      if (atomicAdd(taken, n) + n > budget) mem::store_relaxed(state, kDrainStopped);
-    }
-    __syncwarp();
-    pending = 0;
+  const drain::Ring<uint2> ring = ring_of(a, r, budget);
+  drain::Taker taker;
+  uint2 it{};
+  bool ready = false;
+  while (drain::take(ring, taker, it, ready)) {
     uint32_t begin = 0;
     uint32_t count = 0;
     uint32_t source = 0;
     if (ready) {
-      __threadfence();
-      const uint2 it = __ldcg(r.next + slot);
-      __threadfence();
-      mem::store_relaxed(r.ring_seq + slot, pos + r.ring_cap);
       // No longer queued: a commit that changes its source from now on queues it again.
       // Cleared before the look reads the source, so that either the look reads the new value
       // or the commit that wrote it finds the stamp cleared. 0 is no round's stamp.
@@ -968,10 +887,7 @@ __device__ __forceinline__ void relax_drain(const StoreView& view, const Table& 
       source = open_item(view, a, r, it, begin, count);
     }
     relax_hops<CAPACITY>(view, tab, out, a, r, begin, count, source, counters, stats);
-    // Every lane's pushes visible before the warp counts itself done.
-    __threadfence();
-    __syncwarp();
-    if (lane == 0) atomicSub(busy, 1u);
+    drain::done(ring);
   }
 }
 
@@ -1134,7 +1050,7 @@ __device__ __forceinline__ void drain_loop(const StoreView& view, const Table& t
       a.words[kDrainHead] = 0;
       a.words[kDrainTaken] = 0;
       a.words[kDrainBusy] = 0;
-      a.words[kDrainState] = kDraining;
+      a.words[kDrainState] = drain::kDraining;
     }
     grid.sync();
     // The round limit as work: what the rounds left could take, a full ring each.
@@ -1145,7 +1061,7 @@ __device__ __forceinline__ void drain_loop(const StoreView& view, const Table& t
     ++rounds;
     ring_used = mem::load_relaxed(r.next_length);
     // Stopped at the limit: what was queued and not taken is left.
-    n = mem::load_relaxed(a.words + kDrainState) == kDrainStopped
+    n = mem::load_relaxed(a.words + kDrainState) == drain::kStopped
             ? ring_used - mem::load_relaxed(a.words + kDrainTaken)
             : 0;
     if (n != 0) break;

@@ -402,7 +402,8 @@ public final class CudaGraphRelax implements AutoCloseable {
    * By default ({@code -Dgstm.graph.drain=bucket}) it drains shortest paths on a graph whose
    * vertices' edges fit one work item (a grid, a road network): every warp takes the next items
    * as they come instead of waiting at a grid sync for the round's longest chain of hops (on the
-   * H200 the 2^20 grid took 15.6-15.7 ms of kernel against 17.3 in rounds: docs/benchmarks.md).
+   * H200 the 2^20 grid took 16.05 ms of kernel against 17.3 in rounds, the road-like grid 2^24
+   * 83.6 against 83.9: docs/benchmarks.md).
    * {@code -Dgstm.graph.drain=rounds} keeps the rounds; components always run them.
    */
   private int drainCapacity(Settings settings) {
