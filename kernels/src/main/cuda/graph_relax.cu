@@ -1096,3 +1096,36 @@ extern "C" __global__ void __launch_bounds__(256) gstm_graph_list_write(
   uint32_t at = firsts[blockIdx.x] + gstm::graph_relax::block_exclusive_scan(__popc(word), &total);
   for (; word != 0; word &= word - 1) list[at++] = (w << 5) + __ffs(word) - 1;
 }
+
+/// @brief A check of drain.cuh's ring, launched by the tests (io.gstm.core.cuda.DrainRingTest):
+///        tokens [0, n) start in the ring (slot i holds (i, laps), its sequence i + 1; the other
+///        slots' sequences their index; words[0], the tail, n) and each goes round `laps` more
+///        times: a warp that takes one queues it again with a lap less, while others of its
+///        positions may be pending, and a token with none left counts itself in done[token].
+///        Any grid; fewer warps than the ring's slots make warps take many positions at once.
+///        A warp that took items while others of its positions are pending sleeps 8 x slow_ns
+///        first (0: not at all), so that the others lap the ring and take its items over.
+/// @param words [0] tail, [1] head, [2] taken, [3] busy, [4] state, all but the tail zeroed
+extern "C" __global__ void __launch_bounds__(256) gstm_drain_check(int2* items, uint32_t* seq,
+                                                                   uint32_t cap, uint32_t* words,
+                                                                   uint32_t* done,
+                                                                   uint32_t slow_ns) {
+  const gstm::drain::Ring<int2> ring{items,     seq,       cap,       words,      words + 1,
+                                     words + 2, words + 3, words + 4, 0xffffffffu};
+  gstm::drain::Taker taker;
+  int2 item{};
+  bool ready = false;
+  while (gstm::drain::take(ring, taker, item, ready)) {
+    if (slow_ns != 0 && taker.pending != 0) {
+      for (int i = 0; i < 8; ++i) __nanosleep(slow_ns);
+    }
+    if (ready) {
+      if (item.y > 0) {
+        gstm::drain::push(ring, make_int2(item.x, item.y - 1));
+      } else {
+        atomicAdd(done + item.x, 1u);
+      }
+    }
+    gstm::drain::done(ring);
+  }
+}

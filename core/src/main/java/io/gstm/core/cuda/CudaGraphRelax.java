@@ -58,6 +58,8 @@ public final class CudaGraphRelax implements AutoCloseable {
   static final String NAN_SYMBOL = "gstm_graph_find_nan";
   static final String LOOP_SYMBOL = "gstm_graph_relax_loop";
   static final String DRAIN_SYMBOL = "gstm_graph_relax_drain";
+  /** A check of the drained bucket's ring, launched by the tests (DrainRingTest). */
+  static final String DRAIN_CHECK_SYMBOL = "gstm_drain_check";
   static final int ARGS_BYTES = 160;
   static final int LOOP_ARGS_BYTES = 192;
   /**

@@ -23,6 +23,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -321,8 +322,8 @@ public final class CudaProgramRelax implements AutoCloseable {
   }
 
   /**
-   * Runs rounds from the out-edges of {@code active} (distinct vertices of the graph) until a
-   * round queues nothing and no vertex waits, in one launch.
+   * Runs rounds from the out-edges of {@code active} (vertices of the graph; one listed twice is
+   * taken once) until a round queues nothing and no vertex waits, in one launch.
    *
    * @param orderRegion the store region whose values order the vertices (lowest first, highest
    *     when {@code descending}), or -1 to take them as they come
@@ -337,13 +338,21 @@ public final class CudaProgramRelax implements AutoCloseable {
     store.checkOpen();
     engine.bind();
     int[] off = graph.offsets();
+    // Each vertex once: a drained bucket's ring holds every vertex at most once.
+    BitSet listed = new BitSet(graph.vertexCount());
+    int[] distinct = new int[active.length];
+    int k = 0;
     int count = 0;
     for (int v : active) {
-      count += (graph.degree(v) + CHUNK_EDGES - 1) / CHUNK_EDGES;
+      if (!listed.get(v)) {
+        listed.set(v);
+        distinct[k++] = v;
+        count += (graph.degree(v) + CHUNK_EDGES - 1) / CHUNK_EDGES;
+      }
     }
     int[] first = new int[2 * count];
     int at = 0;
-    for (int v : active) {
+    for (int v : Arrays.copyOf(distinct, k)) {
       for (int e = off[v]; e < off[v + 1]; e += CHUNK_EDGES, at += 2) {
         first[at] = e;
         first[at + 1] = Math.min(CHUNK_EDGES, off[v + 1] - e);

@@ -15,6 +15,7 @@ import io.gstm.core.testing.GpuCondition;
 import io.gstm.core.workload.graph.GraphPrograms;
 import org.junit.jupiter.api.AfterAll;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -171,6 +172,25 @@ class CudaProgramRelaxationTest {
       } else {
         System.setProperty("gstm.graph.drain", before);
       }
+    }
+  }
+
+  /**
+   * Every vertex listed twice as active: each is taken once (a drained bucket's ring holds every
+   * vertex at most once), and the fixpoint is the serial one.
+   */
+  @Test
+  void everyVertexListedTwiceIsTakenOnce() {
+    CsrGraph g = GridGenerator.roadLike(60, 60, 9, 0.1, 16).toCsr();
+    int n = g.vertexCount();
+    int[] twice = IntStream.range(0, 2 * n).map(i -> i % n).toArray();
+    try (TxStore store = gpu.createStore(ProgramRelaxationTest.widestLayout(n))) {
+      double[] width = new double[n];
+      width[0] = Double.POSITIVE_INFINITY;
+      store.writeFloat64(0, width);
+      ProgramRelaxation.relax(gpu, store, g, Program.parse(GraphPrograms.WIDEST).get(0), twice,
+          10_000, RunOptions.defaults());
+      assertThat(store.readFloat64(0)).isEqualTo(ProgramRelaxationTest.widestSerially(g, 0));
     }
   }
 
