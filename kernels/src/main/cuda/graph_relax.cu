@@ -666,7 +666,6 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
   }
 }
 
-
 /// A whole bucket without rounds (drain.cuh): warps take the ring's items as they come, relax
 /// them with their hops as a round does and queue what they lower back into the ring, until
 /// every item queued was taken and no warp is busy. Only for graphs whose vertices' edges fit
