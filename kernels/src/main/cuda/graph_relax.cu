@@ -604,15 +604,25 @@ __device__ __forceinline__ void push_with_hops(const StoreView& view, const Rela
   if (held != kNoVertex) enqueue(a, offsets, held);
 }
 
+/// The graph and the values a round or a drained bucket relaxes, from the store's regions.
+struct Graph {
+  const int32_t* offsets;
+  const int32_t* targets;
+  const double* weights;
+  const unsigned long long* values;
+};
+__device__ __forceinline__ Graph graph_of(const StoreView& view, const RelaxArgs& a) {
+  return {static_cast<const int32_t*>(view.regions[a.offsets_region].base),
+          static_cast<const int32_t*>(view.regions[a.targets_region].base),
+          static_cast<const double*>(view.regions[a.weights_region].base),
+          static_cast<const unsigned long long*>(view.regions[a.values_region].base)};
+}
+
 /// One round over a.in into t (the caller flushes it: after the round, or once at the end of
 /// the device's loop, which publishes only the lowest deferred value after each round).
 template <bool HOST>
 __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxArgs& a, Tally& t) {
-  const int32_t* offsets = static_cast<const int32_t*>(view.regions[a.offsets_region].base);
-  const int32_t* targets = static_cast<const int32_t*>(view.regions[a.targets_region].base);
-  const double* weights = static_cast<const double*>(view.regions[a.weights_region].base);
-  const unsigned long long* values =
-      static_cast<const unsigned long long*>(view.regions[a.values_region].base);
+  const Graph g = graph_of(view, a);
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t lane = threadIdx.x & 31u;
   const uint32_t warp = self >> 5;
@@ -632,14 +642,14 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
       const int2 item = a.in[i];
       mine = static_cast<uint32_t>(item.x);
       begin = item.y;
-      end = min(__ldg(offsets + mine + 1), begin + kChunkEdges);
+      end = min(__ldg(g.offsets + mine + 1), begin + kChunkEdges);
       t.counters.c[kTallyRelaxations] += static_cast<uint32_t>(end - begin);
     }
     if (!a.pull) {
       // Hops within the round rather than a round (a launch or grid sync, and a queue trip)
       // a hop.
-      push_with_hops<HOST>(view, a, offsets, targets, weights, values, self, lane, mine, begin,
-                           end, t);
+      push_with_hops<HOST>(view, a, g.offsets, g.targets, g.weights, g.values, self, lane, mine,
+                           begin, end, t);
       continue;
     }
     Lowest pulled;  // a pull: the lowest neighbour of this lane's item
@@ -650,18 +660,18 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
       const int32_t b = __shfl_sync(0xffffffffu, begin, k);
       const int32_t e = __shfl_sync(0xffffffffu, end, k);
       Lowest l;
-      lowest_of(targets, values, b + static_cast<int32_t>(lane), e, l);
+      lowest_of(g.targets, g.values, b + static_cast<int32_t>(lane), e, l);
       l = warp_lowest(l);
       if (lane == static_cast<uint32_t>(k)) pulled = l;
     }
     // A pull's one transaction per item, on the item's lane.
     if (pulled.bits != ~0ull &&
-        as_double(pulled.bits) < as_double(mem::load_relaxed(values + mine))) {
+        as_double(pulled.bits) < as_double(mem::load_relaxed(g.values + mine))) {
       uint32_t none = kNoVertex;  // a pull round queues what it lowers (chain is 0)
-      relax_edge(view, a, offsets, values, self, pulled.from, mine, 0.0, pulled.bits, t, &none,
-                 next);
+      relax_edge(view, a, g.offsets, g.values, self, pulled.from, mine, 0.0, pulled.bits, t,
+                 &none, next);
     }
-    if (enqueue_warp(a, offsets, next.queue)) ++t.counters.c[kTallyImproved];
+    if (enqueue_warp(a, g.offsets, next.queue)) ++t.counters.c[kTallyImproved];
     defer_warp(a, next.far);
   }
 }
@@ -671,11 +681,7 @@ __device__ __forceinline__ void relax_round(const StoreView& view, const RelaxAr
 /// every item queued was taken and no warp is busy. Only for graphs whose vertices' edges fit
 /// one item.
 __device__ __forceinline__ void relax_drain(const StoreView& view, const RelaxArgs& a, Tally& t) {
-  const int32_t* offsets = static_cast<const int32_t*>(view.regions[a.offsets_region].base);
-  const int32_t* targets = static_cast<const int32_t*>(view.regions[a.targets_region].base);
-  const double* weights = static_cast<const double*>(view.regions[a.weights_region].base);
-  const unsigned long long* values =
-      static_cast<const unsigned long long*>(view.regions[a.values_region].base);
+  const Graph g = graph_of(view, a);
   const uint32_t self = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t lane = threadIdx.x & 31u;
   const drain::Ring<int2> ring = ring_of(a);
@@ -694,11 +700,11 @@ __device__ __forceinline__ void relax_drain(const StoreView& view, const RelaxAr
       atomicExch(a.stamps + mine, a.stamp - 1u);
       __threadfence();
       begin = item.y;
-      end = __ldg(offsets + mine + 1);
+      end = __ldg(g.offsets + mine + 1);
       t.counters.c[kTallyRelaxations] += static_cast<uint32_t>(end - begin);
     }
-    push_with_hops<false>(view, a, offsets, targets, weights, values, self, lane, mine, begin, end,
-                          t);
+    push_with_hops<false>(view, a, g.offsets, g.targets, g.weights, g.values, self, lane, mine,
+                          begin, end, t);
     drain::done(ring);
   }
 }

@@ -145,9 +145,7 @@ public final class CudaGraphRelax implements AutoCloseable {
     engine.bind();
     this.vertexCount = Math.max(0, offsets.length - 1);
     this.verticesWithEdges = withEdges;
-    // Every vertex's edges in one item: the device loop may drain a bucket through a ring of
-    // the queue's items (one a vertex at most until a warp takes it).
-    this.ringCapacity = items == withEdges && items > 0 ? (int) items : 0;
+    this.ringCapacity = ringCapacity(items, withEdges);
     long room = 8L * Math.max(1, items);
     long perVertex = 4L * Math.max(1, vertexCount);
     long bitWords = 4L * Math.max(1, (vertexCount + 31) / 32);
@@ -410,6 +408,25 @@ public final class CudaGraphRelax implements AutoCloseable {
    */
   private int drainCapacity(Settings settings) {
     return drainsBuckets() && !settings.components() ? ringCapacity : 0;
+  }
+
+  /**
+   * The ring a drained bucket queues through, given the graph's work items and its vertices with
+   * edges: every vertex with edges when each one's edges fit one item (a vertex is in the ring at
+   * most once until a warp takes it), else 0: the graph runs rounds.
+   */
+  static int ringCapacity(long items, int withEdges) {
+    return items == withEdges && items > 0 ? (int) items : 0;
+  }
+
+  /** {@link #ringCapacity(long, int)} of the graph of CSR {@code offsets}, counted on every core. */
+  static int ringCapacity(int[] offsets) {
+    int vertices = Math.max(0, offsets.length - 1);
+    long items = IntStream.range(0, vertices).parallel()
+        .mapToLong(v -> (offsets[v + 1] - offsets[v] + CHUNK_EDGES - 1) / CHUNK_EDGES).sum();
+    int withEdges = (int) IntStream.range(0, vertices).parallel()
+        .filter(v -> offsets[v + 1] > offsets[v]).count();
+    return ringCapacity(items, withEdges);
   }
 
   /**

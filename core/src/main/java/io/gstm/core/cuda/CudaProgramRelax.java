@@ -193,15 +193,8 @@ public final class CudaProgramRelax implements AutoCloseable {
     if (!CudaGraphRelax.drainsBuckets() || program.outputIndex("changed") != 0) {
       return 0;
     }
-    int withEdges = 0;
-    for (int v = 0; v < graph.vertexCount(); v++) {
-      int d = graph.degree(v);
-      if (d > CHUNK_EDGES) {
-        return 0;
-      }
-      withEdges += d > 0 ? 1 : 0;
-    }
-    return withEdges;
+    // The built-in's work items hold as many edges as this kernel's (KernelConstantsTest).
+    return CudaGraphRelax.ringCapacity(graph.offsets());
   }
 
   private CudaProgramRelax(CudaEngine engine, CudaTxStore store, CsrGraph graph,
@@ -352,7 +345,8 @@ public final class CudaProgramRelax implements AutoCloseable {
     }
     int[] first = new int[2 * count];
     int at = 0;
-    for (int v : Arrays.copyOf(distinct, k)) {
+    for (int j = 0; j < k; j++) {
+      int v = distinct[j];
       for (int e = off[v]; e < off[v + 1]; e += CHUNK_EDGES, at += 2) {
         first[at] = e;
         first[at + 1] = Math.min(CHUNK_EDGES, off[v + 1] - e);
