@@ -1109,17 +1109,35 @@ extern "C" __global__ void __launch_bounds__(256) gstm_graph_list_write(
 ///        positions may be pending, and a token with none left counts itself in done[token].
 ///        Any grid; fewer warps than the ring's slots make warps take many positions at once.
 ///        A warp that took items while others of its positions are pending sleeps 8 x slow_ns
-///        first (0: not at all), so that the others lap the ring and take its items over.
+///        first (0: not at all). With stall_us, block 0's first warp claims 32 positions before
+///        anything else and sleeps that long without looking at them: once they are written the
+///        other warps lap the ring past them, so producers must take their items over (the
+///        path that keeps a producer from waiting on a taker), which the tests count.
 /// @param words [0] tail, [1] head, [2] taken, [3] busy, [4] state, all but the tail zeroed
 extern "C" __global__ void __launch_bounds__(256) gstm_drain_check(int2* items, uint32_t* seq,
                                                                    uint32_t cap, uint32_t* words,
                                                                    uint32_t* done,
-                                                                   uint32_t slow_ns) {
+                                                                   uint32_t slow_ns,
+                                                                   uint32_t stall_us) {
   const gstm::drain::Ring<int2> ring{items,     seq,       cap,       words,      words + 1,
                                      words + 2, words + 3, words + 4, 0xffffffffu};
   gstm::drain::Taker taker;
   int2 item{};
   bool ready = false;
+  if (stall_us != 0 && blockIdx.x == 0 && threadIdx.x < 32) {
+    // What take() does for new positions, 32 of them, and then a long stall.
+    uint32_t first = 0;
+    if (threadIdx.x == 0) first = atomicAdd(ring.head, 32u);
+    taker.pos = __shfl_sync(0xffffffffu, first, 0) + threadIdx.x;
+    taker.pending = 0xffffffffu;
+    // By the global timer: __nanosleep may sleep less than it is asked.
+    uint64_t start, now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+    do {
+      __nanosleep(100000);
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    } while (now - start < 1000ull * stall_us);
+  }
   while (gstm::drain::take(ring, taker, item, ready)) {
     if (slow_ns != 0 && taker.pending != 0) {
       for (int i = 0; i < 8; ++i) __nanosleep(slow_ns);

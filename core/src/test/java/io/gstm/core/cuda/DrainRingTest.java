@@ -19,9 +19,10 @@ import org.slf4j.LoggerFactory;
  * go round it many times, warps taking up to 32 positions at once and queueing while some are
  * pending (in the slow cases a warp that holds pending positions sleeps before it queues).
  * Every token ends exactly once, the ring ends with every item queued taken, and nothing hangs:
- * on rings of a few slots among many warps and many slots among few. The items producers took
- * over a lap later are counted and logged: none in these cases on the H200 (2026-12-03), so
- * that path is not shown here to run.
+ * on rings of a few slots among many warps and many slots among few. In the stalled cases one
+ * warp claims 32 positions and sleeps without looking at them while the others lap the ring: the
+ * producers that come to those slots a lap later must take the items over (else they would wait
+ * for a taker, the wait that could close a cycle), and the test asserts that some did.
  */
 @EnabledIfGpu
 class DrainRingTest {
@@ -30,12 +31,15 @@ class DrainRingTest {
   @RegisterExtension
   static final SharedEngines engines = SharedEngines.ofGpu();
 
-  @ParameterizedTest(name = "{0} tokens, {1} laps, {2} blocks of {3} threads, slow {4} ns")
-  @CsvSource({"64, 200, 1, 64, 0", "1000, 100, 2, 64, 0", "1000, 100, 4, 256, 0",
-      "100000, 20, 8, 256, 0", "8, 1000, 132, 256, 0", "50000, 20, 264, 256, 0",
-      "64, 300, 1, 64, 20000", "1000, 50, 4, 128, 20000", "8, 1000, 1, 64, 20000"})
+  @ParameterizedTest(
+      name = "{0} tokens, {1} laps, {2} blocks of {3} threads, slow {4} ns, stall {5} us")
+  @CsvSource({"64, 200, 1, 64, 0, 0", "1000, 100, 2, 64, 0, 0", "1000, 100, 4, 256, 0, 0",
+      "100000, 20, 8, 256, 0, 0", "8, 1000, 132, 256, 0, 0", "50000, 20, 264, 256, 0, 0",
+      "64, 300, 1, 64, 20000, 0", "1000, 50, 4, 128, 20000, 0", "8, 1000, 1, 64, 20000, 0",
+      "64, 1000, 1, 128, 0, 2000", "1000, 100, 4, 256, 0, 2000",
+      "100000, 5, 132, 256, 0, 5000"})
   void everyTokenEndsOnceAndTheRingDrains(int tokens, int laps, int blocks, int threads,
-      int slowNanos) {
+      int slowNanos, int stallMicros) {
     CudaEngine gpu = engines.gpu();
     gpu.bind();
     DeviceBuffer[] b = DeviceBuffer.allocate(true, 8L * tokens, 4L * tokens, 4L * 5,
@@ -55,7 +59,7 @@ class DrainRingTest {
       Pointer params = Pointer.to(Pointer.to(new long[] {b[0].address()}),
           Pointer.to(new long[] {b[1].address()}), Pointer.to(new int[] {tokens}),
           Pointer.to(new long[] {b[2].address()}), Pointer.to(new long[] {b[3].address()}),
-          Pointer.to(new int[] {slowNanos}));
+          Pointer.to(new int[] {slowNanos}), Pointer.to(new int[] {stallMicros}));
       CudaErrors.call("launch gstm_drain_check", () -> cuLaunchKernel(f, blocks, 1, 1, threads,
           1, 1, 0, null, params, null));
       int[] words = new int[5];
@@ -73,8 +77,11 @@ class DrainRingTest {
       // queued again by a producer that took its item over.
       long takenOver = Integer.toUnsignedLong(words[0]) - (long) tokens * (laps + 1);
       assertThat(takenOver).isNotNegative();
-      LOG.info("drain ring: {} tokens, {} laps, {} x {} threads: {} items taken over", tokens,
-          laps, blocks, threads, takenOver);
+      if (stallMicros > 0) {
+        assertThat(takenOver).as("items taken over from the stalled warp").isPositive();
+      }
+      LOG.info("drain ring: {} tokens, {} laps, {} x {} threads, stall {} us: {} items taken"
+          + " over", tokens, laps, blocks, threads, stallMicros, takenOver);
     } finally {
       DeviceBuffer.closeAll(Arrays.asList(b));
     }
