@@ -1109,8 +1109,8 @@ extern "C" __global__ void __launch_bounds__(256) gstm_graph_list_write(
 ///        positions may be pending, and a token with none left counts itself in done[token].
 ///        Any grid; fewer warps than the ring's slots make warps take many positions at once.
 ///        A warp that took items while others of its positions are pending sleeps 8 x slow_ns
-///        first (0: not at all). With stall_us, block 0's first warp claims 32 positions before
-///        anything else and sleeps that long without looking at them: once they are written the
+///        first (0: not at all). With stall_us, block 0's first warp claims 32 positions as it
+///        starts and sleeps that long without looking at them: once they are written the
 ///        other warps lap the ring past them, so producers must take their items over (the
 ///        path that keeps a producer from waiting on a taker), which the tests count.
 /// @param words [0] tail, [1] head, [2] taken, [3] busy, [4] state, all but the tail zeroed
