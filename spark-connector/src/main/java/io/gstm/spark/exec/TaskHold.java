@@ -7,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.TimeUnit;
+import org.apache.spark.TaskContext;
 
 /**
  * A test's way to kill an executor in the middle of a task, deterministically (the cluster
@@ -15,13 +16,16 @@ import java.util.concurrent.TimeUnit;
  * {@code spark.executor.extraJavaOptions}). The test arms a point by creating
  * {@code DIR/arm-POINT-PARTITION}; the first task to pass that point in that partition takes
  * the file (deletes it, so a retry passes on), writes {@code DIR/held-POINT-PARTITION} with its
- * process id and executor id, and waits there to be killed.
+ * process id and executor id, and waits there to be killed: its JVM by the test, or the task by
+ * Spark (a cancelled stage), whichever comes first.
  */
 public final class TaskHold {
   /** The executor JVM's system property naming the folder of arm and held files. */
   public static final String DIR_PROPERTY = "gstm.test.holdDir";
   /** How long a held task waits for the kill before it fails. */
   static final long WAIT_SECONDS = 120;
+  /** How often a held task looks whether it was killed. */
+  private static final long POLL_MILLIS = 20;
 
   private TaskHold() {}
 
@@ -44,7 +48,17 @@ public final class TaskHold {
     try {
       Path tmp = Files.writeString(folder.resolve(".held-" + name), line);
       Files.move(tmp, folder.resolve("held-" + name), StandardCopyOption.ATOMIC_MOVE);
-      TimeUnit.SECONDS.sleep(WAIT_SECONDS);
+      // A cancelled stage kills its tasks without an interrupt (unless its job group asked for
+      // one): the kill flag is looked at here, else the held task would keep its executor's
+      // core for the whole wait and the next test's tasks would queue behind it.
+      TaskContext task = TaskContext.get();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+      while (System.nanoTime() < deadline) {
+        if (task != null) {
+          task.killTaskIfInterrupted();
+        }
+        TimeUnit.MILLISECONDS.sleep(POLL_MILLIS);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

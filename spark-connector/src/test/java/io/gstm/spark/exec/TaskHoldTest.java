@@ -1,16 +1,25 @@
 package io.gstm.spark.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gstm.spark.SharedSpark;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The test hold's protocol, in this JVM (the cluster suite kills executors with it). */
 class TaskHoldTest {
+  @RegisterExtension
+  static final SharedSpark session = new SharedSpark();
+
   @TempDir
   Path dir;
 
@@ -50,5 +59,40 @@ class TaskHoldTest {
     held.interrupt(); // the stand-in for the kill
     held.join(TimeUnit.SECONDS.toMillis(30));
     assertThat(held.isAlive()).isFalse();
+  }
+
+  /** Counted down when the held task of the abort test leaves its hold. */
+  private static final CountDownLatch LEFT_THE_HOLD = new CountDownLatch(1);
+
+  /**
+   * A stage aborted while one of its tasks is held (another task failed) kills the held task
+   * without an interrupt: it ends at once rather than keep its core for the hold's two minutes
+   * (it did, and the cluster suite's next test queued behind it).
+   */
+  @Test
+  void aHeldTaskWhoseStageIsAbortedEndsWithoutWaitingOutTheHold() throws Exception {
+    System.setProperty(TaskHold.DIR_PROPERTY, dir.toString());
+    Files.writeString(dir.resolve("arm-test.abort-0"), "");
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(session.spark().sparkContext());
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> jsc.parallelize(List.of(0, 1), 2).map(x -> {
+      if (x == 0) {
+        try {
+          TaskHold.at("test.abort", 0);
+        } finally {
+          LEFT_THE_HOLD.countDown();
+        }
+      } else {
+        // The other task fails once the first is held: Spark aborts the stage.
+        Path held = Path.of(System.getProperty(TaskHold.DIR_PROPERTY), "held-test.abort-0");
+        for (int i = 0; i < 3000 && !Files.exists(held); i++) {
+          TimeUnit.MILLISECONDS.sleep(10);
+        }
+        throw new IllegalStateException("the other task fails");
+      }
+      return x;
+    }).count()).hasMessageContaining("the other task fails");
+    assertThat(LEFT_THE_HOLD.await(30, TimeUnit.SECONDS)).as("the held task ended").isTrue();
+    assertThat(System.nanoTime() - started).isLessThan(TimeUnit.SECONDS.toNanos(30));
   }
 }
