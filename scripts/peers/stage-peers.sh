@@ -85,7 +85,8 @@ echo "stage-peers: building ADDS and ECL-CC for sm_$ARCH ..."
 # wl_kernel loaded first) and fences where one lane publishes others' stores (benchmark-log.md,
 # 2026-12-03 afternoon); and with every load and store of its PTX made volatile, without -rdc,
 # as compute_75 PTX compiled by the driver. cuda-gdb found its manager's six warps and its
-# workers all polling: a livelock, not a load hoisted out of a loop (2026-12-03 night).
+# workers all polling: a livelock, not a load hoisted out of a loop; built by CUDA 11.8's nvcc
+# it hangs the same way (2026-12-03 night).
 ADDS_PTXAS_OPT=${ADDS_PTXAS_OPT:-0}
 (cd "$adds" && nvcc kernel.cu support.cu csr_graph.cu -O3 -std=c++17 -Xptxas "-O$ADDS_PTXAS_OPT" \
   -gencode "arch=compute_$ARCH,code=sm_$ARCH" -rdc=true -lcudadevrt \
