@@ -17,7 +17,7 @@ import org.apache.spark.TaskContext;
  * {@code DIR/arm-POINT-PARTITION}; the first task to pass that point in that partition takes
  * the file (deletes it, so a retry passes on), writes {@code DIR/held-POINT-PARTITION} with its
  * process id and executor id, and waits there to be killed: its JVM by the test, or the task by
- * Spark (a cancelled stage), whichever comes first.
+ * Spark (an aborted or cancelled stage), whichever comes first.
  */
 public final class TaskHold {
   /** The executor JVM's system property naming the folder of arm and held files. */
@@ -48,8 +48,8 @@ public final class TaskHold {
     try {
       Path tmp = Files.writeString(folder.resolve(".held-" + name), line);
       Files.move(tmp, folder.resolve("held-" + name), StandardCopyOption.ATOMIC_MOVE);
-      // A cancelled stage kills its tasks without an interrupt (unless its job group asked for
-      // one): the kill flag is looked at here, else the held task would keep its executor's
+      // An aborted or cancelled stage kills its tasks without an interrupt (unless their job
+      // group asked for one): the kill flag is looked at here, else the held task would keep its executor's
       // core for the whole wait and the next test's tasks would queue behind it.
       TaskContext task = TaskContext.get();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);

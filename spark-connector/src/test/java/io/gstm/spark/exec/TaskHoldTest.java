@@ -20,6 +20,9 @@ class TaskHoldTest {
   @RegisterExtension
   static final SharedSpark session = new SharedSpark();
 
+  /** Counted down when the held task of the abort test leaves its hold (same JVM: local mode). */
+  private static final CountDownLatch LEFT_THE_HOLD = new CountDownLatch(1);
+
   @TempDir
   Path dir;
 
@@ -60,9 +63,6 @@ class TaskHoldTest {
     held.join(TimeUnit.SECONDS.toMillis(30));
     assertThat(held.isAlive()).isFalse();
   }
-
-  /** Counted down when the held task of the abort test leaves its hold. */
-  private static final CountDownLatch LEFT_THE_HOLD = new CountDownLatch(1);
 
   /**
    * A stage aborted while one of its tasks is held (another task failed) kills the held task
